@@ -1,0 +1,24 @@
+//! The rules of Qi's four games — chess, xiangqi, banqi and gomoku — behind one [`Game`] trait.
+//!
+//! No web, no async, no I/O: this crate builds for `wasm32-unknown-unknown` and natively, and is
+//! shared by the browser app, the AI, the `qi` command line and the online-play server.
+//!
+//! ```ignore
+//! use qi_rules::{Game, RuleSet, xiangqi::Xiangqi};
+//!
+//! let mut game = Xiangqi::start(&Default::default(), 0);
+//! let central_cannon = game.read_move("h3e3").unwrap();
+//! assert_eq!(game.move_notation(central_cannon), "C2=5");
+//! game.apply(central_cannon).unwrap();
+//! assert_eq!(game.legal_moves().len(), 44);
+//! ```ignore
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod core;
+pub mod options;
+pub mod zobrist;
+
+pub use crate::core::*;
+pub use crate::options::{RuleDoc, RuleError, RuleSet};
