@@ -27,10 +27,10 @@ pub(super) fn why_illegal(position: &Chess, mv: ChessMove) -> IllegalReason {
         };
     }
     let last_rank = mv.to.rank() == us.other().backrank();
-    if let Some(promotion) = mv.promotion {
-        if piece.role != Role::Pawn || !last_rank || matches!(promotion, Role::King | Role::Pawn) {
-            return IllegalReason::BadPromotion;
-        }
+    if let Some(promotion) = mv.promotion
+        && (piece.role != Role::Pawn || !last_rank || matches!(promotion, Role::King | Role::Pawn))
+    {
+        return IllegalReason::BadPromotion;
     }
     if board.by_color(us).contains(mv.to) {
         return IllegalReason::OwnPieceOnTarget;
