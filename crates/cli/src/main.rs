@@ -1,1 +1,201 @@
-fn main() {}
+//! `qi`: the rules of Qi's four games on the command line — perft, legal moves, playing out a
+//! line, and benchmarks. Bad input gets one line on stderr naming the argument and exit status 2.
+
+mod bench;
+
+use std::fmt::Write as _;
+use std::process::ExitCode;
+
+use qi_rules::any::{AnyGame, StartFrom, VARIANT_NAMES, parse_variant, rule_docs};
+use qi_rules::options::shorten;
+
+/// Exit status for bad input, as the command-line convention for usage errors.
+const USAGE_ERROR: u8 = 2;
+
+/// A command-line mistake: which argument, and what is wrong with it.
+#[derive(Debug)]
+struct ArgError {
+    argument: String,
+    reason: String,
+}
+
+impl ArgError {
+    fn new(argument: &str, reason: impl std::fmt::Display) -> ArgError {
+        ArgError { argument: shorten(argument), reason: reason.to_string() }
+    }
+}
+
+/// Arguments after the command, with `--rules` and flags taken out.
+struct Parsed {
+    positional: Vec<String>,
+    rules: String,
+    divide: bool,
+}
+
+fn parse_arguments(args: &[String], allow_divide: bool) -> Result<Parsed, ArgError> {
+    let mut parsed = Parsed { positional: Vec::new(), rules: String::new(), divide: false };
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        if arg == "--rules" {
+            let value = iter.next().ok_or_else(|| ArgError::new(arg, "needs key=value,..."))?;
+            if !parsed.rules.is_empty() {
+                parsed.rules.push(',');
+            }
+            parsed.rules.push_str(value);
+        } else if let Some(value) = arg.strip_prefix("--rules=") {
+            if !parsed.rules.is_empty() {
+                parsed.rules.push(',');
+            }
+            parsed.rules.push_str(value);
+        } else if arg == "--divide" && allow_divide {
+            parsed.divide = true;
+        } else if arg.starts_with("--") {
+            return Err(ArgError::new(arg, "unknown option (see qi --help)"));
+        } else {
+            parsed.positional.push(arg.clone());
+        }
+    }
+    Ok(parsed)
+}
+
+/// Sets up the game from `<game> <position>` and plays the moves after them.
+fn game_with_moves(parsed: &Parsed, first_move: usize) -> Result<AnyGame, ArgError> {
+    let [variant, position, ..] = parsed.positional.as_slice() else {
+        return Err(ArgError::new("", "expected <game> <position> (see qi --help)"));
+    };
+    let start = StartFrom::parse(position).map_err(|e| ArgError::new(position, e))?;
+    let mut game = AnyGame::new(variant, &parsed.rules, &start).map_err(|e| {
+        use qi_rules::any::SetupError as E;
+        match e {
+            E::UnknownGame { .. } => ArgError::new(variant, e),
+            E::Rules(_) => ArgError::new(&format!("--rules {}", parsed.rules), e),
+            E::Position(_) | E::BadSeed { .. } => ArgError::new(position, e),
+        }
+    })?;
+    for (index, text) in parsed.positional.iter().enumerate().skip(first_move) {
+        game.play(text).map_err(|e| {
+            ArgError::new(text, format!("move {}: {e}", index - first_move + 1))
+        })?;
+    }
+    Ok(game)
+}
+
+fn perft(args: &[String]) -> Result<String, ArgError> {
+    let parsed = parse_arguments(args, true)?;
+    if parsed.positional.len() != 3 {
+        return Err(ArgError::new("", "usage: qi perft <game> <position> <depth> [--divide]"));
+    }
+    let depth_text = &parsed.positional[2];
+    let depth: u32 = depth_text
+        .parse()
+        .ok()
+        .filter(|d| *d <= 12)
+        .ok_or_else(|| ArgError::new(depth_text, "depth must be a whole number from 0 to 12"))?;
+    let mut game = game_with_moves(&parsed, usize::MAX)?;
+    let mut out = String::new();
+    if parsed.divide {
+        let counts = game.perft_divide(depth);
+        for (mv, count) in &counts {
+            let _ = writeln!(out, "{mv}: {count}");
+        }
+        let _ = writeln!(out, "{}", counts.iter().map(|(_, n)| n).sum::<u64>());
+    } else {
+        let _ = writeln!(out, "{}", game.perft(depth));
+    }
+    Ok(out)
+}
+
+fn moves(args: &[String]) -> Result<String, ArgError> {
+    let parsed = parse_arguments(args, false)?;
+    let game = game_with_moves(&parsed, 2)?;
+    Ok(game.legal_moves().iter().map(|mv| format!("{mv}\n")).collect())
+}
+
+fn play(args: &[String]) -> Result<String, ArgError> {
+    let parsed = parse_arguments(args, false)?;
+    let game = game_with_moves(&parsed, 2)?;
+    Ok(format!("{}\n{}\n", game.position(), game.outcome_text()))
+}
+
+fn help() -> String {
+    let mut text = String::from(
+        "qi - the rules of chess, xiangqi, banqi and gomoku
+
+Usage:
+  qi perft <game> <position> <depth> [--divide] [--rules k=v,...]
+      Count the leaf nodes of the legal move tree; the last line is the count.
+  qi moves <game> <position> [move ...] [--rules k=v,...]
+      Play the moves, then print every legal move, one a line, in coordinates.
+  qi play <game> <position> [move ...] [--rules k=v,...]
+      Play the moves, then print the position string and the outcome.
+  qi bench [--quick]
+      Perft speed of every game; xiangqi and chess side by side with fairy-stockfish and
+      stockfish where installed, as ratios.
+  qi help | --help
+      This text.
+
+<game>: ",
+    );
+    text.push_str(&VARIANT_NAMES.join(", "));
+    text.push_str(
+        "
+<position>: startpos, startpos:<seed> (the banqi deal, or the Chess960 start number 0-959),
+            or a position string (FEN for chess and xiangqi; see the README for banqi and gomoku)
+[move]: coordinates (e2e4, h3e3, banqi c3 / c3-c4 / c3xc4, gomoku h8) or the game's notation
+        (chess SAN Nf3, xiangqi WXF C2=5)
+
+Rule options (--rules key=value,...; the first value is the default):
+",
+    );
+    for variant in ["chess", "xiangqi", "banqi", "gomoku"] {
+        let Ok((kind, _)) = parse_variant(variant) else { continue };
+        for doc in rule_docs(kind) {
+            let _ = writeln!(text, "  {variant:8} {}={:30} {}", doc.key, doc.values.join("|"), doc.help);
+        }
+    }
+    text.push_str("\nExit status: 0 on success, 2 on bad input (one line on stderr says which argument and why).\n");
+    text
+}
+
+fn run(args: &[String]) -> Result<String, ArgError> {
+    let Some((command, rest)) = args.split_first() else {
+        return Err(ArgError::new("", "no command given (see qi --help)"));
+    };
+    match command.as_str() {
+        "perft" => perft(rest),
+        "moves" => moves(rest),
+        "play" => play(rest),
+        "bench" => bench::run(rest).map_err(|e| ArgError::new("bench", e)),
+        "help" | "--help" | "-h" => Ok(help()),
+        _ => Err(ArgError::new(command, "unknown command (expected perft, moves, play, bench or help)")),
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = match std::env::args_os()
+        .skip(1)
+        .map(|arg| arg.into_string())
+        .collect::<Result<Vec<String>, _>>()
+    {
+        Ok(args) => args,
+        Err(arg) => {
+            eprintln!("qi: {}: not valid UTF-8", shorten(&arg.to_string_lossy()));
+            return ExitCode::from(USAGE_ERROR);
+        }
+    };
+    match run(&args) {
+        Ok(output) => {
+            // A closed pipe (`qi moves ... | head`) is not an error worth a panic.
+            let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), output.as_bytes());
+            ExitCode::SUCCESS
+        }
+        Err(ArgError { argument, reason }) if argument.is_empty() => {
+            eprintln!("qi: {reason}");
+            ExitCode::from(USAGE_ERROR)
+        }
+        Err(ArgError { argument, reason }) => {
+            eprintln!("qi: {argument}: {reason}");
+            ExitCode::from(USAGE_ERROR)
+        }
+    }
+}

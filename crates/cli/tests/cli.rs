@@ -1,0 +1,127 @@
+//! The `qi` binary as scripts use it: output formats, exit statuses and error lines.
+
+use std::process::{Command, Output};
+
+fn qi(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_qi")).args(args).output().expect("qi runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("UTF-8 output")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("UTF-8 errors")
+}
+
+#[test]
+fn perft_prints_the_leaf_count_last() {
+    for (args, count) in [
+        (&["perft", "chess", "startpos", "3"][..], "8902"),
+        (&["perft", "xiangqi", "startpos", "3"], "79666"),
+        (&["perft", "gomoku", "startpos", "2"], "50400"),
+        (&["perft", "gomoku", "startpos", "1", "--rules", "size=19"], "361"),
+    ] {
+        let output = qi(args);
+        assert!(output.status.success(), "{args:?}: {}", stderr(&output));
+        assert_eq!(stdout(&output).lines().last(), Some(count), "{args:?}");
+    }
+}
+
+#[test]
+fn perft_divide_lists_each_move_then_the_total() {
+    let output = qi(&["perft", "xiangqi", "startpos", "2", "--divide"]);
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 45);
+    assert!(lines.contains(&"h3e3: 44"), "{text}");
+    assert_eq!(lines.last(), Some(&"1920"));
+}
+
+#[test]
+fn moves_lists_legal_moves_after_the_given_ones() {
+    let output = qi(&["moves", "chess", "startpos", "e2e4", "e7e5", "Nf3"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert_eq!(text.lines().count(), 29);
+    assert!(text.lines().any(|line| line == "b8c6"));
+
+    let output = qi(&["moves", "xiangqi", "startpos"]);
+    assert_eq!(stdout(&output).lines().count(), 44);
+    assert!(stdout(&output).lines().any(|line| line == "h3e3"));
+
+    let output = qi(&["moves", "banqi", "startpos:42"]);
+    assert_eq!(stdout(&output).lines().count(), 32, "every face-down piece can be flipped");
+}
+
+#[test]
+fn play_prints_position_then_outcome() {
+    let output = qi(&["play", "chess", "startpos", "f2f3", "e7e5", "g2g4", "Qh4"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+    assert_eq!(lines[1], "black wins by checkmate");
+
+    let output = qi(&["play", "xiangqi", "startpos", "h3e3"]);
+    assert_eq!(stdout(&output).lines().nth(1), Some("ongoing"));
+
+    let five = ["play", "gomoku", "startpos", "h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8"];
+    let text = stdout(&qi(&five));
+    assert!(text.lines().nth(1).unwrap().starts_with("black wins by five in a row (h8 i8 j8 k8 l8)"), "{text}");
+}
+
+#[test]
+fn rules_change_the_game() {
+    let renju = ["moves", "gomoku", "startpos", "--rules", "rule=renju,size=19"];
+    let output = qi(&renju);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output).lines().count(), 361);
+}
+
+/// Bad input: exit status 2, nothing on stdout, exactly one line on stderr that names the
+/// offending argument.
+#[test]
+fn bad_input_names_the_argument_and_exits_with_2() {
+    let long = "x".repeat(100_000);
+    let cases: &[(&[&str], &str)] = &[
+        (&[], "no command"),
+        (&["dance"], "dance"),
+        (&["perft", "checkers", "startpos", "2"], "checkers"),
+        (&["perft", "chess", "startpos", "deep"], "deep"),
+        (&["perft", "chess", "startpos", "99"], "99"),
+        (&["perft", "chess", "startpos"], "usage"),
+        (&["moves", "chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1"], "board"),
+        (&["moves", "chess", "startpos", "e2e5"], "e2e5"),
+        (&["moves", "chess", "startpos", "e2e4", "e2e4"], "move 2"),
+        (&["play", "chess", "startpos", "zz"], "zz"),
+        (&["play", "xiangqi", "startpos", "h1g3", "b10c8", "g3e4"], "leg"),
+        (&["play", "gomoku", "startpos", "p16"], "p16"),
+        (&["play", "gomoku", "startpos", "--rules", "rule=rengu"], "rengu"),
+        (&["play", "gomoku", "startpos", "--rules", "colour=red"], "colour"),
+        (&["play", "banqi", "startpos:many"], "many"),
+        (&["play", "chess", "startpos", "--frobnicate"], "--frobnicate"),
+        (&["play", "chess", &long], "too long"),
+        (&["moves", "xiangqi", "startpos", "你好"], "你好"),
+    ];
+    for (args, mentions) in cases {
+        let output = qi(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        let err = stderr(&output);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("qi: "), "{err}");
+        assert!(err.contains(mentions), "{args:?}: {err:?} should mention {mentions:?}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+#[test]
+fn help_lists_games_and_rule_options() {
+    let output = qi(&["--help"]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    for word in ["chess960", "xiangqi", "banqi", "gomoku", "rule=", "size=", "variant="] {
+        assert!(text.contains(word), "help should mention {word}");
+    }
+}

@@ -1,0 +1,296 @@
+//! Any of the four games behind one value, with moves as text: for the command line, links and
+//! anything else that picks the game at run time.
+
+use std::fmt;
+
+use crate::banqi::{Banqi, BanqiRules};
+use crate::chess::{ChessGame, ChessRules};
+use crate::gomoku::{Gomoku, GomokuRules};
+use crate::options::{RuleSet, shorten};
+use crate::xiangqi::{Xiangqi, XiangqiRules};
+use crate::{
+    Cell, Game, GameKind, MoveError, Outcome, ParsePositionError, RuleDoc, RuleError, Side,
+};
+
+/// The names a game is chosen by: the four games, and `chess960` for chess with that option.
+pub const VARIANT_NAMES: [&str; 5] = ["chess", "chess960", "xiangqi", "banqi", "gomoku"];
+
+/// Why a game could not be set up from its name, rule options and position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetupError {
+    /// No game has that name.
+    UnknownGame {
+        /// The name given.
+        name: String,
+    },
+    /// A rule option is unknown or has a bad value.
+    Rules(RuleError),
+    /// The position string is malformed or impossible.
+    Position(ParsePositionError),
+    /// `startpos:<seed>` with a seed that is not a number.
+    BadSeed {
+        /// The seed given.
+        seed: String,
+    },
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetupError::UnknownGame { name } => write!(
+                f,
+                "unknown game {name:?} (expected one of {})",
+                VARIANT_NAMES.join(", ")
+            ),
+            SetupError::Rules(e) => e.fmt(f),
+            SetupError::Position(e) => e.fmt(f),
+            SetupError::BadSeed { seed } => {
+                write!(f, "bad seed {seed:?} in startpos:<seed> (expected a whole number)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// One game of any kind.
+#[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)] // One game lives at a time; boxing buys nothing.
+pub enum AnyGame {
+    /// Chess or Chess960.
+    Chess(ChessGame),
+    /// Xiangqi.
+    Xiangqi(Xiangqi),
+    /// Banqi.
+    Banqi(Banqi),
+    /// Gomoku.
+    Gomoku(Gomoku),
+}
+
+/// Runs `$body` with `$g` bound to the game inside, whatever its kind.
+macro_rules! each {
+    ($any:expr, $g:ident => $body:expr) => {
+        match $any {
+            AnyGame::Chess($g) => $body,
+            AnyGame::Xiangqi($g) => $body,
+            AnyGame::Banqi($g) => $body,
+            AnyGame::Gomoku($g) => $body,
+        }
+    };
+}
+
+/// The kind of game a variant name stands for, and the rule options the name implies.
+///
+/// # Errors
+/// [`SetupError::UnknownGame`].
+pub fn parse_variant(name: &str) -> Result<(GameKind, &'static str), SetupError> {
+    match name {
+        "chess" => Ok((GameKind::Chess, "")),
+        "chess960" => Ok((GameKind::Chess, "variant=chess960")),
+        "xiangqi" => Ok((GameKind::Xiangqi, "")),
+        "banqi" => Ok((GameKind::Banqi, "")),
+        "gomoku" => Ok((GameKind::Gomoku, "")),
+        _ => Err(SetupError::UnknownGame { name: shorten(name) }),
+    }
+}
+
+/// The rule options each game takes, for help texts.
+#[must_use]
+pub fn rule_docs(kind: GameKind) -> &'static [RuleDoc] {
+    match kind {
+        GameKind::Chess => ChessRules::DOCS,
+        GameKind::Xiangqi => XiangqiRules::DOCS,
+        GameKind::Banqi => BanqiRules::DOCS,
+        GameKind::Gomoku => GomokuRules::DOCS,
+    }
+}
+
+/// Where a game starts: the rules' start position (with a seed for banqi deals and Chess960), or a
+/// position string.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StartFrom<'a> {
+    /// The start position; the seed picks the banqi deal or the Chess960 position.
+    Start {
+        /// The seed.
+        seed: u64,
+    },
+    /// A position string in the game's own format.
+    Position(&'a str),
+}
+
+impl<'a> StartFrom<'a> {
+    /// Reads `startpos`, `startpos:<seed>` or a position string.
+    ///
+    /// # Errors
+    /// [`SetupError::BadSeed`] when the seed is not a number.
+    pub fn parse(text: &'a str) -> Result<StartFrom<'a>, SetupError> {
+        match text.strip_prefix("startpos") {
+            Some("") => Ok(StartFrom::Start { seed: 0 }),
+            Some(rest) if rest.starts_with(':') => rest[1..]
+                .parse()
+                .map(|seed| StartFrom::Start { seed })
+                .map_err(|_| SetupError::BadSeed { seed: shorten(&rest[1..]) }),
+            _ => Ok(StartFrom::Position(text)),
+        }
+    }
+}
+
+fn build<G: Game>(rules: &str, start: &StartFrom<'_>) -> Result<G, SetupError> {
+    let rules = G::Rules::parse(rules).map_err(SetupError::Rules)?;
+    match start {
+        StartFrom::Start { seed } => Ok(G::start(&rules, *seed)),
+        StartFrom::Position(text) => G::from_position(&rules, text).map_err(SetupError::Position),
+    }
+}
+
+impl AnyGame {
+    /// Sets up a game from its variant name (see [`VARIANT_NAMES`]), a `key=value,...` list of
+    /// rule options (may be empty) and where it starts.
+    ///
+    /// # Errors
+    /// A [`SetupError`] naming what was wrong.
+    pub fn new(variant: &str, rules: &str, start: &StartFrom<'_>) -> Result<AnyGame, SetupError> {
+        let (kind, implied) = parse_variant(variant)?;
+        let rules = if implied.is_empty() {
+            rules.to_owned()
+        } else if rules.trim().is_empty() {
+            implied.to_owned()
+        } else {
+            format!("{implied},{rules}")
+        };
+        Ok(match kind {
+            GameKind::Chess => AnyGame::Chess(build(&rules, start)?),
+            GameKind::Xiangqi => AnyGame::Xiangqi(build(&rules, start)?),
+            GameKind::Banqi => AnyGame::Banqi(build(&rules, start)?),
+            GameKind::Gomoku => AnyGame::Gomoku(build(&rules, start)?),
+        })
+    }
+
+    /// Which game this is.
+    #[must_use]
+    pub fn kind(&self) -> GameKind {
+        match self {
+            AnyGame::Chess(_) => GameKind::Chess,
+            AnyGame::Xiangqi(_) => GameKind::Xiangqi,
+            AnyGame::Banqi(_) => GameKind::Banqi,
+            AnyGame::Gomoku(_) => GameKind::Gomoku,
+        }
+    }
+
+    /// The rule options as a `key=value,...` list.
+    #[must_use]
+    pub fn rules_list(&self) -> String {
+        each!(self, g => g.rules().to_list())
+    }
+
+    /// The position string.
+    #[must_use]
+    pub fn position(&self) -> String {
+        each!(self, g => g.position())
+    }
+
+    /// Whose turn it is.
+    #[must_use]
+    pub fn side_to_move(&self) -> Side {
+        each!(self, g => g.side_to_move())
+    }
+
+    /// Whether the side to move is in check.
+    #[must_use]
+    pub fn in_check(&self) -> bool {
+        each!(self, g => g.in_check())
+    }
+
+    /// The Zobrist hash of the position.
+    #[must_use]
+    pub fn hash(&self) -> u64 {
+        each!(self, g => g.hash())
+    }
+
+    /// How the game ended, if it has.
+    #[must_use]
+    pub fn outcome(&self) -> Option<Outcome> {
+        each!(self, g => g.outcome())
+    }
+
+    /// Every legal move in coordinate notation.
+    #[must_use]
+    pub fn legal_moves(&self) -> Vec<String> {
+        each!(self, g => g.legal_moves().into_iter().map(|mv| g.move_text(mv)).collect())
+    }
+
+    /// The cells the piece on `from` may move to.
+    #[must_use]
+    pub fn legal_destinations(&self, from: Cell) -> Vec<Cell> {
+        each!(self, g => g.legal_destinations(from))
+    }
+
+    /// Reads a move (coordinates or the game's notation), plays it and returns it in the game's
+    /// notation. On error nothing changes.
+    ///
+    /// # Errors
+    /// [`MoveError::Parse`] or [`MoveError::Illegal`].
+    pub fn play(&mut self, text: &str) -> Result<String, MoveError> {
+        each!(self, g => {
+            let mv = g.read_move(text)?;
+            let notation = g.move_notation(mv);
+            g.apply(mv)?;
+            Ok(notation)
+        })
+    }
+
+    /// Takes back the last move; returns it in coordinates, or `None` if there was none.
+    pub fn undo(&mut self) -> Option<String> {
+        each!(self, g => g.undo().map(|mv| g.move_text(mv)))
+    }
+
+    /// Perft: the number of leaf nodes `depth` plies deep.
+    pub fn perft(&mut self, depth: u32) -> u64 {
+        each!(self, g => g.perft(depth))
+    }
+
+    /// Perft split by first move: each legal move in coordinates and its subtree's leaf count.
+    pub fn perft_divide(&mut self, depth: u32) -> Vec<(String, u64)> {
+        each!(self, g => {
+            let mut counts = Vec::new();
+            for mv in g.legal_moves() {
+                let text = g.move_text(mv);
+                g.play_unchecked(mv);
+                counts.push((text, g.perft(depth.saturating_sub(1))));
+                g.undo();
+            }
+            counts
+        })
+    }
+
+    /// What the winner is called in this game (`White`, `Red`, `Black`...).
+    #[must_use]
+    pub fn side_name(&self, side: Side) -> &'static str {
+        match (self.kind(), side) {
+            (GameKind::Chess, Side::First) => "white",
+            (GameKind::Chess, Side::Second) => "black",
+            (GameKind::Xiangqi, Side::First) => "red",
+            (GameKind::Xiangqi, Side::Second) => "black",
+            (GameKind::Banqi, Side::First) => "first player",
+            (GameKind::Banqi, Side::Second) => "second player",
+            (GameKind::Gomoku, Side::First) => "black",
+            (GameKind::Gomoku, Side::Second) => "white",
+        }
+    }
+
+    /// The outcome in words: `ongoing`, `draw by stalemate`, `red wins by checkmate`, with the
+    /// winning line for gomoku.
+    #[must_use]
+    pub fn outcome_text(&self) -> String {
+        let Some(outcome) = self.outcome() else { return "ongoing".to_owned() };
+        let mut text = match outcome.winner {
+            Some(side) => format!("{} wins by {}", self.side_name(side), outcome.reason.describe()),
+            None => format!("draw by {}", outcome.reason.describe()),
+        };
+        if !outcome.line.is_empty() {
+            let cells: Vec<String> = outcome.line.iter().map(Cell::to_string).collect();
+            text.push_str(&format!(" ({})", cells.join(" ")));
+        }
+        text
+    }
+}

@@ -1,0 +1,142 @@
+//! Properties every game must have, checked over random playouts of all four games:
+//! every generated move is accepted by the legality check and every move the check accepts is
+//! generated; apply then undo restores the position and its hash; writing a position and reading
+//! it back gives the same position and hash.
+
+use proptest::prelude::*;
+use qi_rules::banqi::{Banqi, BanqiRules};
+use qi_rules::chess::{ChessGame, ChessRules};
+use qi_rules::gomoku::{Gomoku, GomokuRules};
+use qi_rules::xiangqi::{Xiangqi, XiangqiRules};
+use qi_rules::{Cell, Game, GameKind, RuleSet};
+
+/// Candidate move texts around a cell pair, in every shape any game's parser reads, so that
+/// moves no generator produced are tried too.
+fn candidate_texts(from: Cell, to: Cell) -> [String; 5] {
+    [
+        format!("{from}{to}"),
+        format!("{from}-{to}"),
+        format!("{from}x{to}"),
+        format!("{from}"),
+        format!("{from}{to}q"),
+    ]
+}
+
+fn check_position<G: Game>(game: &G, probes: &[(u8, u8, u8, u8)]) -> Result<(), TestCaseError> {
+    let legal = game.legal_moves();
+    for &mv in &legal {
+        prop_assert!(game.check(mv).is_ok(), "generated move {} refused", game.move_text(mv));
+        prop_assert_eq!(game.parse_move(&game.move_text(mv)).ok(), Some(mv));
+    }
+    for &(ff, fr, tf, tr) in probes {
+        for text in candidate_texts(Cell::new(ff, fr), Cell::new(tf, tr)) {
+            if let Ok(mv) = game.parse_move(&text) {
+                prop_assert_eq!(
+                    game.check(mv).is_ok(),
+                    legal.contains(&mv),
+                    "{} in {}: check and generation disagree",
+                    text,
+                    game.position()
+                );
+            }
+        }
+    }
+    let reread = G::from_position(game.rules(), &game.position())
+        .map_err(|e| TestCaseError::fail(format!("{}: {e}", game.position())))?;
+    prop_assert_eq!(reread.position(), game.position());
+    prop_assert_eq!(reread.hash(), game.hash());
+    Ok(())
+}
+
+/// Plays a random game, choosing each move by the next number in `choices`, and checks the
+/// properties at every position; then takes every move back.
+fn random_playout<G: Game>(
+    mut game: G,
+    choices: &[u16],
+    probes: &[(u8, u8, u8, u8)],
+) -> Result<(), TestCaseError> {
+    let mut trail = vec![(game.position(), game.hash())];
+    for &choice in choices {
+        check_position(&game, probes)?;
+        let legal = game.legal_moves();
+        if legal.is_empty() {
+            prop_assert!(game.outcome().is_some(), "no moves but no outcome: {}", game.position());
+            break;
+        }
+        let mv = legal[usize::from(choice) % legal.len()];
+        let before = (game.position(), game.hash());
+        game.apply(mv).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(game.undo(), Some(mv));
+        prop_assert_eq!((game.position(), game.hash()), before.clone());
+        game.apply(mv).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        trail.push((game.position(), game.hash()));
+    }
+    trail.pop();
+    while let Some(expected) = trail.pop() {
+        prop_assert!(game.undo().is_some());
+        prop_assert_eq!((game.position(), game.hash()), expected);
+    }
+    prop_assert!(game.undo().is_none());
+    Ok(())
+}
+
+fn probes() -> impl Strategy<Value = Vec<(u8, u8, u8, u8)>> {
+    prop::collection::vec((0u8..20, 0u8..20, 0u8..20, 0u8..20), 8)
+}
+
+fn choices(max_plies: usize) -> impl Strategy<Value = Vec<u16>> {
+    prop::collection::vec(any::<u16>(), 0..max_plies)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn chess_playouts(seed in 0u64..960, chess960 in any::<bool>(), choices in choices(120), probes in probes()) {
+        let game = ChessGame::start(&ChessRules { chess960 }, seed);
+        random_playout(game, &choices, &probes)?;
+    }
+
+    #[test]
+    fn xiangqi_playouts(choices in choices(120), probes in probes()) {
+        random_playout(Xiangqi::start(&XiangqiRules::default(), 0), &choices, &probes)?;
+    }
+
+    #[test]
+    fn banqi_playouts(seed in any::<u64>(), rules in banqi_rules(), choices in choices(160), probes in probes()) {
+        random_playout(Banqi::start(&rules, seed), &choices, &probes)?;
+    }
+
+    #[test]
+    fn gomoku_playouts(rules in gomoku_rules(), choices in choices(120), probes in probes()) {
+        random_playout(Gomoku::start(&rules, 0), &choices, &probes)?;
+    }
+}
+
+/// Every combination of a game's rule options, read through its own `RuleSet`.
+fn all_rule_lists(kind: GameKind) -> Vec<String> {
+    let mut lists = vec![String::new()];
+    for doc in qi_rules::any::rule_docs(kind) {
+        // Number-valued options list one example value; flags and choices list them all.
+        lists = lists
+            .iter()
+            .flat_map(|list| {
+                doc.values.iter().map(move |value| {
+                    let sep = if list.is_empty() { "" } else { "," };
+                    format!("{list}{sep}{}={value}", doc.key)
+                })
+            })
+            .collect();
+    }
+    lists
+}
+
+fn banqi_rules() -> impl Strategy<Value = BanqiRules> {
+    let lists = all_rule_lists(GameKind::Banqi);
+    prop::sample::select(lists).prop_map(|list| BanqiRules::parse(&list).expect("documented values"))
+}
+
+fn gomoku_rules() -> impl Strategy<Value = GomokuRules> {
+    let lists = all_rule_lists(GameKind::Gomoku);
+    prop::sample::select(lists).prop_map(|list| GomokuRules::parse(&list).expect("documented values"))
+}
