@@ -17,6 +17,7 @@
 #![warn(missing_docs)]
 
 mod core;
+pub mod gomoku;
 pub mod options;
 pub mod zobrist;
 
