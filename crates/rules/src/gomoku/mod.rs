@@ -177,10 +177,9 @@ impl Gomoku {
 
     /// Whether the side to move may put a stone on the empty point `point`, and why not.
     fn judge_empty_point(&self, point: usize) -> Result<(), IllegalReason> {
-        if self.rules.rule == WinRule::Renju && self.to_move == Side::First {
-            if let Some(reason) = renju::forbidden(&self.board, point) {
-                return Err(reason);
-            }
+        let renju_black = self.rules.rule == WinRule::Renju && self.to_move == Side::First;
+        if renju_black && let Some(reason) = renju::forbidden(&self.board, point) {
+            return Err(reason);
         }
         Ok(())
     }

@@ -65,6 +65,9 @@ const RULE_TABLE: &[(&str, WinRule, &str, &str, Side, &str, Expect)] = &[
     ("renju three made by one end only is a three", Renju, "e8i8j8h9h10", "", B, "h8", Expect::Refused(R::DoubleThree)),
     ("renju three whose completions are 4-4 is no three", Renju,
         "i8j8h9h10g9g10g11k9k10k11", "", B, "h8", Expect::Plays),
+    ("renju three whose completions are overlines is no three", Renju,
+        "i8j8h9h10g6g7g9g10g11k6k7k9k10k11", "", B, "h8", Expect::Plays),
+    ("renju 4-3-3 is a double three", Renju, "e8f8g8h9h10i9j10", "", B, "h8", Expect::Refused(R::DoubleThree)),
     ("renju double four", Renju, "e8f8g8h5h6h7", "", B, "h8", Expect::Refused(R::DoubleFour)),
     ("renju four-three is allowed", Renju, "e8f8g8h9h10", "", B, "h8", Expect::Plays),
     ("renju 4-4 in one line x.xxx.x", Renju, "e8g8i8k8", "", B, "h8", Expect::Refused(R::DoubleFour)),
@@ -192,6 +195,25 @@ fn perft_of_the_empty_board() {
     let mut game = Gomoku::start(&GomokuRules::default(), 0);
     assert_eq!(game.perft(1), 225);
     assert_eq!(game.perft(2), 225 * 224);
+}
+
+#[test]
+fn perft_files_agree_at_shallow_depths() {
+    let files = [
+        (WinRule::Freestyle, include_str!("../../tests/data/gomoku.perft")),
+        (WinRule::Renju, include_str!("../../tests/data/gomoku-renju.perft")),
+    ];
+    for (rule, lines) in files {
+        for line in lines.lines().filter(|line| !line.trim().is_empty()) {
+            let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+            let depth: u32 = fields[1].parse().unwrap();
+            if depth <= 2 {
+                let rules = GomokuRules::new(15, rule).unwrap();
+                let mut game = Gomoku::from_position(&rules, fields[0]).unwrap();
+                assert_eq!(game.perft(depth).to_string(), fields[2], "{line}");
+            }
+        }
+    }
 }
 
 mod playouts {
