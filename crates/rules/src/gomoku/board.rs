@@ -108,7 +108,13 @@ impl Board {
 
     /// How many stones like `stone` follow `index` in direction `step` (backwards when
     /// `forward` is false), not counting `index` itself. Walls stop the count.
-    pub(crate) fn count_from(&self, index: usize, step: usize, forward: bool, stone: Stone) -> usize {
+    pub(crate) fn count_from(
+        &self,
+        index: usize,
+        step: usize,
+        forward: bool,
+        stone: Stone,
+    ) -> usize {
         let mut count = 0;
         let mut at = index;
         loop {

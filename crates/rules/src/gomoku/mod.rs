@@ -45,7 +45,7 @@ mod rules;
 use std::fmt;
 
 use self::board::{Board, DIRECTIONS, Stone, WHITE_TO_MOVE_KEY, stone_key};
-pub use self::rules::{GomokuRules, SIZES, WinRule};
+pub use self::rules::{GomokuRules, WinRule};
 use crate::core::{
     Cell, EndReason, Game, GameKind, IllegalMove, IllegalReason, MoveCells, MoveError, Outcome,
     ParseMoveError, ParsePositionError, Side,
@@ -303,9 +303,10 @@ impl Game for Gomoku {
         }
         let renju_black = self.rules.rule == WinRule::Renju && self.to_move == Side::First;
         let stuck = renju_black
-            && !self.board.points().any(|p| {
-                self.board.at(p) == Stone::Empty && self.judge_empty_point(p).is_ok()
-            });
+            && !self
+                .board
+                .points()
+                .any(|p| self.board.at(p) == Stone::Empty && self.judge_empty_point(p).is_ok());
         stuck.then(|| Outcome::draw(EndReason::NoLegalMoves))
     }
 

@@ -71,7 +71,10 @@ pub(crate) fn read_position(size: u8, text: &str) -> Result<(Board, Side), Parse
     ParsePositionError::check_length(text)?;
     let fields: Vec<&str> = text.split_whitespace().collect();
     let [rows, side] = fields[..] else {
-        return Err(ParsePositionError::field("position", "expected the board and the side to move"));
+        return Err(ParsePositionError::field(
+            "position",
+            "expected the board and the side to move",
+        ));
     };
     let to_move = match side {
         "b" | "B" => Side::First,
@@ -93,7 +96,8 @@ pub(crate) fn read_position(size: u8, text: &str) -> Result<(Board, Side), Parse
 /// Reads one row of a position string onto `rank`.
 fn read_row(board: &mut Board, row: &str, rank: u8) -> Result<(), ParsePositionError> {
     let size = usize::from(board.size());
-    let bad = |detail: &str| ParsePositionError::field("board", format!("rank {}: {detail}", rank + 1));
+    let bad =
+        |detail: &str| ParsePositionError::field("board", format!("rank {}: {detail}", rank + 1));
     let mut file = 0usize;
     let mut empties = 0usize;
     for byte in row.bytes() {
@@ -114,7 +118,9 @@ fn read_row(board: &mut Board, row: &str, rank: u8) -> Result<(), ParsePositionE
         };
         file += std::mem::take(&mut empties);
         let cell = u8::try_from(file).ok().map(|f| Cell::new(f, rank));
-        let index = cell.and_then(|c| board.index(c)).ok_or_else(|| bad("longer than the board is wide"))?;
+        let index = cell
+            .and_then(|c| board.index(c))
+            .ok_or_else(|| bad("longer than the board is wide"))?;
         board.put(index, stone);
         file += 1;
     }
@@ -141,7 +147,10 @@ mod tests {
         for garbage in ["", "h", "8h", "h0", "h08", "h8 ", "hh8", "ä8", "h８", "-1", "a100"] {
             assert!(read_point(&board, garbage).is_err(), "{garbage:?}");
         }
-        assert_eq!(read_point(&board, &"h8".repeat(100)), Err(ParseMoveError::TooLong { len: 200 }));
+        assert_eq!(
+            read_point(&board, &"h8".repeat(100)),
+            Err(ParseMoveError::TooLong { len: 200 })
+        );
     }
 
     #[test]

@@ -57,9 +57,6 @@ impl FromStr for WinRule {
     }
 }
 
-/// The sizes a gomoku board may have.
-pub const SIZES: [u8; 2] = [15, 19];
-
 /// The rule options of a gomoku game: `size=15|19`, `rule=freestyle|standard|renju`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GomokuRules {
@@ -95,11 +92,7 @@ impl Default for GomokuRules {
 
 impl RuleSet for GomokuRules {
     const DOCS: &'static [RuleDoc] = &[
-        RuleDoc {
-            key: "size",
-            values: &["15", "19"],
-            help: "points on each side of the board",
-        },
+        RuleDoc { key: "size", values: &["15", "19"], help: "points on each side of the board" },
         RuleDoc {
             key: "rule",
             values: &["freestyle", "standard", "renju"],

@@ -67,6 +67,9 @@ const RULE_TABLE: &[(&str, WinRule, &str, &str, Side, &str, Expect)] = &[
         "i8j8h9h10g9g10g11k9k10k11", "", B, "h8", Expect::Plays),
     ("renju three whose completions are overlines is no three", Renju,
         "i8j8h9h10g6g7g9g10g11k6k7k9k10k11", "", B, "h8", Expect::Plays),
+    ("renju three with one end blocked, other end open", Renju, "i8j8h9h10", "l8", B, "h8", Expect::Refused(R::DoubleThree)),
+    ("renju three whose only completion is a 4-3-3 is no three", Renju,
+        "i8j8h9h10g6g7f9e10", "l8", B, "h8", Expect::Plays),
     ("renju 4-3-3 is a double three", Renju, "e8f8g8h9h10i9j10", "", B, "h8", Expect::Refused(R::DoubleThree)),
     ("renju double four", Renju, "e8f8g8h5h6h7", "", B, "h8", Expect::Refused(R::DoubleFour)),
     ("renju four-three is allowed", Renju, "e8f8g8h9h10", "", B, "h8", Expect::Plays),
@@ -117,6 +120,13 @@ fn completing_points_of_a_fake_three_are_double_fours() {
 }
 
 #[test]
+fn completing_point_of_a_fake_three_is_a_4_3_3() {
+    let game = setup(Renju, "h8i8j8h9h10g6g7f9e10", "l8", W);
+    let g8 = notation::read_point(&game.board, "g8").unwrap();
+    assert_eq!(renju::forbidden(&game.board, g8), Some(R::DoubleThree));
+}
+
+#[test]
 fn a_win_reports_its_whole_line() {
     let mut game = Gomoku::from_move_string(&GomokuRules::default(), "d8d9e8e9f8f9h8h9").unwrap();
     game.apply(game.parse_move("g8").unwrap()).unwrap();
@@ -137,9 +147,8 @@ fn a_full_board_without_five_is_a_draw() {
     // Stones in pairs along each rank, the pairs shifting each rank: no line longer than two.
     let mut rows = Vec::new();
     for rank in (0..15).rev() {
-        let row: String = (0..15)
-            .map(|file| if (file / 2 + rank) % 2 == 0 { 'x' } else { 'o' })
-            .collect();
+        let row: String =
+            (0..15).map(|file| if (file / 2 + rank) % 2 == 0 { 'x' } else { 'o' }).collect();
         rows.push(row);
     }
     rows[14].replace_range(0..1, "1");
@@ -236,8 +245,11 @@ mod playouts {
             let probe = GomokuMove(Cell::new((choice % 15) as u8, (choice / 15 % 15) as u8));
             assert_eq!(game.check(probe).is_ok(), moves.contains(&probe));
             // Keep to the centre most of the time, so lines (and renju fouls) form.
-            let central: Vec<GomokuMove> =
-                moves.iter().copied().filter(|m| m.0.file.abs_diff(7) <= 3 && m.0.rank.abs_diff(7) <= 3).collect();
+            let central: Vec<GomokuMove> = moves
+                .iter()
+                .copied()
+                .filter(|m| m.0.file.abs_diff(7) <= 3 && m.0.rank.abs_diff(7) <= 3)
+                .collect();
             let pool = if central.is_empty() { &moves } else { &central };
             let mv = pool[choice % pool.len()];
             game.play_unchecked(mv);
