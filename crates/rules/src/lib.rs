@@ -18,6 +18,7 @@
 
 pub mod chess;
 mod core;
+pub mod gomoku;
 pub mod options;
 pub mod zobrist;
 

@@ -1,0 +1,331 @@
+//! Gomoku: Black and White take turns putting stones on the points of a 15x15 (or 19x19)
+//! board; the first to make five in a row wins.
+//!
+//! # Rule options
+//!
+//! - `size=15|19` — points on each side of the board (default 15).
+//! - `rule=freestyle|standard|renju` (default freestyle):
+//!   - `freestyle`: five or more in a row wins;
+//!   - `standard`: exactly five wins, six or more wins nothing, for either side;
+//!   - `renju`: White wins with five or more; Black wins with exactly five and may not make a
+//!     double three, a double four (also two fours in one line, `x.xxx.x`) or an overline —
+//!     such a move is illegal ([`IllegalReason::DoubleThree`], [`IllegalReason::DoubleFour`],
+//!     [`IllegalReason::Overline`]) unless it makes a five at the same time. A three counts only
+//!     when the stone that would make it a straight four is itself allowed (the Renju
+//!     International Federation's recursive rule).
+//!
+//! Black ([`Side::First`]) moves first. The game ends with [`EndReason::FiveInARow`] (the
+//! outcome's `line` lists every stone of the winning row, from the lower end), or as a draw
+//! with [`EndReason::BoardFull`]. Should renju leave Black without any allowed point, the game
+//! is a draw with [`EndReason::NoLegalMoves`].
+//!
+//! # Notation
+//!
+//! A move is a point: file letter `a`-`o` (`a`-`s` on 19x19, `i` included) from the left and
+//! rank `1`-`15` from the bottom, as in `h8`, the centre of the 15x15 board. Upper case (`H8`)
+//! is read too. The moves of a game write as one string, `h8i9j10`
+//! ([`Gomoku::move_string`], [`Gomoku::from_move_string`]).
+//!
+//! # Position string
+//!
+//! The rows from the top (rank 15) down, separated by `/`; in each row from the `a` file, `x` a
+//! black stone, `o` a white stone and a number (1-19) for a run of empty points; then a space and
+//! the side to move, `b` or `w`. The empty board with one black stone on h8, White to move:
+//! `15/15/15/15/15/15/15/7x7/15/15/15/15/15/15/15 w`. The board size comes from the rules, and a
+//! string of another size is refused. Black must have as many stones as White with Black to
+//! move, or one more with White to move. A position may already hold a winning line: the game
+//! is then over and [`Game::outcome`] says who won — but only the side that moved last can
+//! have won, and not both sides.
+
+mod board;
+mod notation;
+mod renju;
+mod rules;
+
+use std::fmt;
+
+use self::board::{Board, DIRECTIONS, Stone, WHITE_TO_MOVE_KEY, stone_key};
+pub use self::rules::{GomokuRules, WinRule};
+use crate::core::{
+    Cell, EndReason, Game, GameKind, IllegalMove, IllegalReason, MoveCells, MoveError, Outcome,
+    ParseMoveError, ParsePositionError, Side,
+};
+
+/// One gomoku move: a stone on a point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GomokuMove(pub Cell);
+
+impl GomokuMove {
+    /// The point the stone goes on.
+    #[must_use]
+    pub const fn point(self) -> Cell {
+        self.0
+    }
+}
+
+impl fmt::Display for GomokuMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// A gomoku game: the stones, the side to move and the moves played.
+#[derive(Clone, Debug)]
+pub struct Gomoku {
+    rules: GomokuRules,
+    board: Board,
+    to_move: Side,
+    hash: u64,
+    /// Points played since the start, as board indices.
+    played: Vec<u16>,
+    empty_points: usize,
+    /// A stone of the winning line, when the game is won.
+    win: Option<Win>,
+    /// The win already on the board the game was read from, if any.
+    start_win: Option<Win>,
+}
+
+/// Who won, and a point of the winning line to find it again from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Win {
+    winner: Side,
+    point: usize,
+}
+
+impl Gomoku {
+    /// Reads a game from its moves written one after another (`h8i9j10`), played from the
+    /// empty board under `rules`.
+    ///
+    /// # Errors
+    /// [`MoveError::Parse`] when the text is not a list of points on this board,
+    /// [`MoveError::Illegal`] for the first move that may not be played.
+    pub fn from_move_string(rules: &GomokuRules, text: &str) -> Result<Gomoku, MoveError> {
+        let mut game = Gomoku::start(rules, 0);
+        for point in notation::read_points(&game.board, text)? {
+            game.apply(GomokuMove(Board::cell(point)))?;
+        }
+        Ok(game)
+    }
+
+    /// The moves played since the start, as one string such as `h8i9j10`.
+    #[must_use]
+    pub fn move_string(&self) -> String {
+        self.played.iter().map(|&point| Board::cell(usize::from(point)).to_string()).collect()
+    }
+
+    /// The stone on `cell`: `Some(side)` for a stone, `None` for an empty point or off the board.
+    #[must_use]
+    pub fn stone_at(&self, cell: Cell) -> Option<Side> {
+        match self.board.at(self.board.index(cell)?) {
+            Stone::Black => Some(Side::First),
+            Stone::White => Some(Side::Second),
+            Stone::Empty | Stone::Wall => None,
+        }
+    }
+
+    /// Builds a game over `board`, computing its hash, counts and any win already on it.
+    fn over_board(rules: GomokuRules, board: Board, to_move: Side) -> Gomoku {
+        let mut hash = if to_move == Side::Second { WHITE_TO_MOVE_KEY } else { 0 };
+        let mut empty_points = 0;
+        for point in board.points() {
+            match board.at(point) {
+                Stone::Black => hash ^= stone_key(Side::First, point),
+                Stone::White => hash ^= stone_key(Side::Second, point),
+                Stone::Empty | Stone::Wall => empty_points += 1,
+            }
+        }
+        let mut game = Gomoku {
+            rules,
+            board,
+            to_move,
+            hash,
+            played: Vec::new(),
+            empty_points,
+            win: None,
+            start_win: None,
+        };
+        game.start_win = game.find_win();
+        game.win = game.start_win;
+        game
+    }
+
+    /// Any winning line on the board, for positions read from text.
+    fn find_win(&self) -> Option<Win> {
+        self.board.points().find_map(|point| {
+            let winner = match self.board.at(point) {
+                Stone::Black => Side::First,
+                Stone::White => Side::Second,
+                Stone::Empty | Stone::Wall => return None,
+            };
+            self.winning_line(point, winner).map(|_| Win { winner, point })
+        })
+    }
+
+    /// The winning line of `side` through `point` (which holds, or is about to hold, a stone of
+    /// `side`): its first point, step and length.
+    fn winning_line(&self, point: usize, side: Side) -> Option<(usize, usize, usize)> {
+        DIRECTIONS.into_iter().find_map(|step| {
+            let (start, length) = self.board.run(point, step, Stone::of(side));
+            self.rules.rule.wins(side, length).then_some((start, step, length))
+        })
+    }
+
+    /// Whether the game is over by a win or a full board: no stone may be played.
+    fn finished(&self) -> bool {
+        self.win.is_some() || self.empty_points == 0
+    }
+
+    /// Whether the side to move may put a stone on the empty point `point`, and why not.
+    fn judge_empty_point(&self, point: usize) -> Result<(), IllegalReason> {
+        let renju_black = self.rules.rule == WinRule::Renju && self.to_move == Side::First;
+        if renju_black && let Some(reason) = renju::forbidden(&self.board, point) {
+            return Err(reason);
+        }
+        Ok(())
+    }
+
+    /// Why the side to move may not play `mv`, or `Ok` when it may.
+    fn judge(&self, mv: GomokuMove) -> Result<(), IllegalReason> {
+        if self.finished() {
+            return Err(IllegalReason::GameOver);
+        }
+        let point = self.board.index(mv.0).ok_or(IllegalReason::OffBoard)?;
+        if self.board.at(point) != Stone::Empty {
+            return Err(IllegalReason::PointOccupied);
+        }
+        self.judge_empty_point(point)
+    }
+}
+
+impl Game for Gomoku {
+    type Move = GomokuMove;
+    type Rules = GomokuRules;
+    const KIND: GameKind = GameKind::Gomoku;
+
+    fn start(rules: &GomokuRules, _seed: u64) -> Gomoku {
+        Gomoku::over_board(*rules, Board::empty(rules.size()), Side::First)
+    }
+
+    fn from_position(rules: &GomokuRules, text: &str) -> Result<Gomoku, ParsePositionError> {
+        let (board, to_move) = notation::read_position(rules.size(), text)?;
+        let (black, white) = (board.count(Stone::Black), board.count(Stone::White));
+        let expected_black = if to_move == Side::First { white } else { white + 1 };
+        if black != expected_black {
+            let mover = if to_move == Side::First { "Black" } else { "White" };
+            let detail = format!("{black} black and {white} white stones with {mover} to move");
+            return Err(ParsePositionError::impossible(detail));
+        }
+        let game = Gomoku::over_board(*rules, board, to_move);
+        if let Some(win) = game.win {
+            if win.winner == to_move {
+                return Err(ParsePositionError::impossible("the side to move has already won"));
+            }
+            if game.board.points().any(|p| {
+                game.board.at(p) == Stone::of(to_move) && game.winning_line(p, to_move).is_some()
+            }) {
+                return Err(ParsePositionError::impossible("both sides have a winning line"));
+            }
+        }
+        Ok(game)
+    }
+
+    fn position(&self) -> String {
+        notation::write_position(&self.board, self.to_move)
+    }
+
+    fn rules(&self) -> &GomokuRules {
+        &self.rules
+    }
+
+    fn side_to_move(&self) -> Side {
+        self.to_move
+    }
+
+    fn legal_moves_into(&self, moves: &mut Vec<GomokuMove>) {
+        if self.finished() {
+            return;
+        }
+        for point in self.board.points() {
+            if self.board.at(point) == Stone::Empty && self.judge_empty_point(point).is_ok() {
+                moves.push(GomokuMove(Board::cell(point)));
+            }
+        }
+    }
+
+    fn move_cells(&self, mv: GomokuMove) -> MoveCells {
+        MoveCells { from: None, to: mv.0 }
+    }
+
+    fn check(&self, mv: GomokuMove) -> Result<(), IllegalMove> {
+        self.judge(mv).map_err(|reason| IllegalMove::new(reason, mv.to_string()))
+    }
+
+    fn play_unchecked(&mut self, mv: GomokuMove) {
+        let Some(point) = self.board.index(mv.0) else { return };
+        let side = self.to_move;
+        if self.board.at(point) != Stone::Empty {
+            return;
+        }
+        self.board.put(point, Stone::of(side));
+        self.hash ^= stone_key(side, point) ^ WHITE_TO_MOVE_KEY;
+        // Board indices are below 441, so they fit.
+        self.played.push(point as u16);
+        self.empty_points -= 1;
+        if self.winning_line(point, side).is_some() {
+            self.win = Some(Win { winner: side, point });
+        }
+        self.to_move = side.other();
+    }
+
+    fn undo(&mut self) -> Option<GomokuMove> {
+        let point = usize::from(self.played.pop()?);
+        self.to_move = self.to_move.other();
+        self.board.put(point, Stone::Empty);
+        self.hash ^= stone_key(self.to_move, point) ^ WHITE_TO_MOVE_KEY;
+        self.empty_points += 1;
+        // Moves are only legal while the game goes on, so before the last move nobody had won.
+        self.win = if self.played.is_empty() { self.start_win } else { None };
+        Some(GomokuMove(Board::cell(point)))
+    }
+
+    fn history(&self) -> Vec<GomokuMove> {
+        self.played.iter().map(|&point| GomokuMove(Board::cell(usize::from(point)))).collect()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if let Some(Win { winner, point }) = self.win {
+            let (start, step, length) = self.winning_line(point, winner)?;
+            let line = (0..length).map(|i| Board::cell(start + i * step)).collect();
+            return Some(Outcome { winner: Some(winner), reason: EndReason::FiveInARow, line });
+        }
+        if self.empty_points == 0 {
+            return Some(Outcome::draw(EndReason::BoardFull));
+        }
+        let renju_black = self.rules.rule == WinRule::Renju && self.to_move == Side::First;
+        let stuck = renju_black
+            && !self
+                .board
+                .points()
+                .any(|p| self.board.at(p) == Stone::Empty && self.judge_empty_point(p).is_ok());
+        stuck.then(|| Outcome::draw(EndReason::NoLegalMoves))
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn parse_move(&self, text: &str) -> Result<GomokuMove, ParseMoveError> {
+        notation::read_point(&self.board, text).map(|point| GomokuMove(Board::cell(point)))
+    }
+
+    fn move_text(&self, mv: GomokuMove) -> String {
+        mv.to_string()
+    }
+
+    fn move_notation(&self, mv: GomokuMove) -> String {
+        mv.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests;

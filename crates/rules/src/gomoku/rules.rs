@@ -1,0 +1,144 @@
+//! Gomoku rule options: the board size and which lines win.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::core::Side;
+use crate::options::{self, RuleDoc, RuleError, RuleSet};
+
+/// Which rows of stones win, and what Black may not play.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum WinRule {
+    /// Five or more in a row wins, for both sides.
+    #[default]
+    Freestyle,
+    /// Exactly five wins; six or more wins nothing, for either side.
+    Standard,
+    /// Renju: Black wins with exactly five and may not play a double three, a double four or an
+    /// overline; White wins with five or more.
+    Renju,
+}
+
+impl WinRule {
+    /// All rule sets, the default first.
+    pub const ALL: [WinRule; 3] = [WinRule::Freestyle, WinRule::Standard, WinRule::Renju];
+
+    /// The name used in `rule=...`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            WinRule::Freestyle => "freestyle",
+            WinRule::Standard => "standard",
+            WinRule::Renju => "renju",
+        }
+    }
+
+    /// Whether a run of `length` stones of `side` wins.
+    #[must_use]
+    pub const fn wins(self, side: Side, length: usize) -> bool {
+        match (self, side) {
+            (WinRule::Freestyle, _) | (WinRule::Renju, Side::Second) => length >= 5,
+            (WinRule::Standard, _) | (WinRule::Renju, Side::First) => length == 5,
+        }
+    }
+}
+
+impl fmt::Display for WinRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for WinRule {
+    type Err = RuleError;
+    fn from_str(text: &str) -> Result<WinRule, RuleError> {
+        let choices = WinRule::ALL.map(|rule| (rule.name(), rule));
+        options::choose("rule", text, &choices)
+    }
+}
+
+/// The rule options of a gomoku game: `size=15|19`, `rule=freestyle|standard|renju`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GomokuRules {
+    /// Points on each side of the board: 15 or 19.
+    size: u8,
+    /// Which lines win.
+    pub rule: WinRule,
+}
+
+impl GomokuRules {
+    /// Rules with the given win rule on a board of `size` points a side.
+    ///
+    /// # Errors
+    /// [`RuleError::BadValue`] when `size` is not 15 or 19.
+    pub fn new(size: u8, rule: WinRule) -> Result<GomokuRules, RuleError> {
+        let mut rules = GomokuRules { rule, ..GomokuRules::default() };
+        rules.set("size", &size.to_string())?;
+        Ok(rules)
+    }
+
+    /// Points on each side of the board (15 or 19).
+    #[must_use]
+    pub const fn size(&self) -> u8 {
+        self.size
+    }
+}
+
+impl Default for GomokuRules {
+    fn default() -> Self {
+        GomokuRules { size: 15, rule: WinRule::Freestyle }
+    }
+}
+
+impl RuleSet for GomokuRules {
+    const DOCS: &'static [RuleDoc] = &[
+        RuleDoc { key: "size", values: &["15", "19"], help: "points on each side of the board" },
+        RuleDoc {
+            key: "rule",
+            values: &["freestyle", "standard", "renju"],
+            help: "freestyle: five or more wins; standard: exactly five wins; renju: Black wins \
+                   with exactly five and may not make 3-3, 4-4 or six, White wins with five or more",
+        },
+    ];
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), RuleError> {
+        match key {
+            "size" => self.size = options::choose(key, value, &[("15", 15), ("19", 19)])?,
+            "rule" => self.rule = value.parse()?,
+            _ => return Err(options::unknown(key)),
+        }
+        Ok(())
+    }
+
+    fn pairs(&self) -> Vec<(&'static str, String)> {
+        vec![("size", self.size.to_string()), ("rule", self.rule.to_string())]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_read_and_write_back() {
+        let rules = GomokuRules::parse("rule=renju, size=19").unwrap();
+        assert_eq!(rules.size(), 19);
+        assert_eq!(rules.rule, WinRule::Renju);
+        assert_eq!(GomokuRules::parse(&rules.to_list()).unwrap(), rules);
+        assert_eq!(GomokuRules::parse("").unwrap().to_list(), "size=15,rule=freestyle");
+        assert!(GomokuRules::parse("size=17").is_err());
+        assert!(GomokuRules::parse("rule=caro").is_err());
+        assert!(GomokuRules::parse("colour=red").is_err());
+        assert!(GomokuRules::new(13, WinRule::Standard).is_err());
+    }
+
+    #[test]
+    fn win_lengths_per_rule() {
+        use Side::{First as Black, Second as White};
+        assert!(WinRule::Freestyle.wins(Black, 6));
+        assert!(!WinRule::Standard.wins(White, 6));
+        assert!(!WinRule::Renju.wins(Black, 6));
+        assert!(WinRule::Renju.wins(White, 6));
+        assert!(!WinRule::Freestyle.wins(White, 4));
+    }
+}

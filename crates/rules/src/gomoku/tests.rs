@@ -1,0 +1,274 @@
+//! Rule tables, outcomes and random playouts for gomoku.
+
+use super::*;
+use crate::options::RuleSet;
+
+/// White stones far from the action, to make the stone counts fit the side to move.
+const PADDING: [&str; 16] = [
+    "a1", "c1", "e1", "g1", "i1", "k1", "m1", "o1", "a15", "c15", "e15", "g15", "i15", "k15",
+    "m15", "o15",
+];
+
+/// A game under `rule` with the given stones, `to_move` to play; White's stones are topped up
+/// from [`PADDING`] until the counts fit.
+fn setup(rule: WinRule, black: &str, white: &str, to_move: Side) -> Gomoku {
+    let rules = GomokuRules::new(15, rule).unwrap();
+    let board = Board::empty(15);
+    let black = notation::read_points(&board, black).unwrap();
+    let mut white = notation::read_points(&board, white).unwrap();
+    let wanted_white = if to_move == Side::First { black.len() } else { black.len() - 1 };
+    let mut padding = PADDING.iter().map(|p| notation::read_point(&board, p).unwrap());
+    while white.len() < wanted_white {
+        white.push(padding.next().expect("enough padding"));
+    }
+    let mut board = board;
+    black.iter().for_each(|&p| board.put(p, Stone::Black));
+    white.iter().for_each(|&p| board.put(p, Stone::White));
+    let text = notation::write_position(&board, to_move);
+    Gomoku::from_position(&rules, &text).unwrap()
+}
+
+/// What a row of the rule table expects of its move.
+#[derive(Debug, PartialEq)]
+enum Expect {
+    /// Legal, and the game goes on.
+    Plays,
+    /// Legal, and this side wins.
+    Wins(Side),
+    /// Illegal for this reason.
+    Refused(IllegalReason),
+}
+
+use IllegalReason as R;
+use Side::{First as B, Second as W};
+use WinRule::{Freestyle, Renju, Standard};
+
+#[rustfmt::skip]
+const RULE_TABLE: &[(&str, WinRule, &str, &str, Side, &str, Expect)] = &[
+    ("occupied point", Freestyle, "h8", "", W, "h8", Expect::Refused(R::PointOccupied)),
+    ("game over", Freestyle, "d8e8f8g8h8", "d9e9f9g9", W, "a9", Expect::Refused(R::GameOver)),
+    ("freestyle five wins", Freestyle, "d8e8f8g8", "", B, "h8", Expect::Wins(B)),
+    ("freestyle overline wins", Freestyle, "c8d8e8f8h8", "", B, "g8", Expect::Wins(B)),
+    ("freestyle white diagonal five", Freestyle, "a3c3e3g3i3", "d4e5f6g7", W, "h8", Expect::Wins(W)),
+    ("standard five wins", Standard, "h4h5h6h7", "", B, "h8", Expect::Wins(B)),
+    ("standard overline does not win", Standard, "c8d8e8f8h8", "", B, "g8", Expect::Plays),
+    ("standard white overline does not win", Standard, "a3c3e3g3i3k3", "c8d8e8f8h8", W, "g8", Expect::Plays),
+    ("renju black five wins", Renju, "d8e8f8g8", "", B, "h8", Expect::Wins(B)),
+    ("renju black overline forbidden", Renju, "c8d8e8f8h8", "", B, "g8", Expect::Refused(R::Overline)),
+    ("renju white overline wins", Renju, "a3c3e3g3i3k3", "c8d8e8f8h8", W, "g8", Expect::Wins(W)),
+    ("renju double three", Renju, "i8j8h9h10", "", B, "h8", Expect::Refused(R::DoubleThree)),
+    ("renju white may double three", Renju, "a3c3e3g3i3", "i8j8h9h10", W, "h8", Expect::Plays),
+    ("renju three blocked at one end is no three", Renju, "i8j8h9h10", "k8", B, "h8", Expect::Plays),
+    ("renju three blocked by the edge", Renju, "b8c8a9a10", "", B, "a8", Expect::Plays),
+    ("renju split three counts", Renju, "j8k8h9h10", "", B, "h8", Expect::Refused(R::DoubleThree)),
+    ("renju three needing an overline is no three", Renju, "e8i8j8m8h9h10", "", B, "h8", Expect::Plays),
+    ("renju three made by one end only is a three", Renju, "e8i8j8h9h10", "", B, "h8", Expect::Refused(R::DoubleThree)),
+    ("renju three whose completions are 4-4 is no three", Renju,
+        "i8j8h9h10g9g10g11k9k10k11", "", B, "h8", Expect::Plays),
+    ("renju three whose completions are overlines is no three", Renju,
+        "i8j8h9h10g6g7g9g10g11k6k7k9k10k11", "", B, "h8", Expect::Plays),
+    ("renju three with one end blocked, other end open", Renju, "i8j8h9h10", "l8", B, "h8", Expect::Refused(R::DoubleThree)),
+    ("renju three whose only completion is a 4-3-3 is no three", Renju,
+        "i8j8h9h10g6g7f9e10", "l8", B, "h8", Expect::Plays),
+    ("renju 4-3-3 is a double three", Renju, "e8f8g8h9h10i9j10", "", B, "h8", Expect::Refused(R::DoubleThree)),
+    ("renju double four", Renju, "e8f8g8h5h6h7", "", B, "h8", Expect::Refused(R::DoubleFour)),
+    ("renju four-three is allowed", Renju, "e8f8g8h9h10", "", B, "h8", Expect::Plays),
+    ("renju 4-4 in one line x.xxx.x", Renju, "e8g8i8k8", "", B, "h8", Expect::Refused(R::DoubleFour)),
+    ("renju 4-4 in one line xx.xx.xx", Renju, "f8g8j8l8m8", "", B, "i8", Expect::Refused(R::DoubleFour)),
+    ("renju straight four is one four", Renju, "e8f8g8", "", B, "h8", Expect::Plays),
+    ("renju five that is also 4-4 wins", Renju, "d8e8f8g8h9h10h11i9j10k11", "", B, "h8", Expect::Wins(B)),
+    ("renju five beside an overline wins", Renju, "d8e8f8g8h2h3h4h5h6h7", "", B, "h8", Expect::Wins(B)),
+];
+
+#[test]
+fn rule_table() {
+    for (name, rule, black, white, to_move, text, expect) in RULE_TABLE {
+        let mut game = setup(*rule, black, white, *to_move);
+        let mv = game.parse_move(text).unwrap();
+        let generated = game.legal_moves().contains(&mv);
+        let got = match game.apply(mv) {
+            Err(e) => Expect::Refused(e.reason),
+            Ok(()) => match game.outcome() {
+                Some(outcome) => Expect::Wins(outcome.winner.unwrap()),
+                None => Expect::Plays,
+            },
+        };
+        assert_eq!(got, *expect, "{name}");
+        assert_eq!(generated, !matches!(got, Expect::Refused(_)), "{name}: generated");
+    }
+}
+
+#[test]
+fn off_board_points_are_refused() {
+    let game = Gomoku::start(&GomokuRules::default(), 0);
+    let outside = GomokuMove(Cell::new(15, 7));
+    assert_eq!(game.check(outside).unwrap_err().reason, IllegalReason::OffBoard);
+    assert!(matches!(game.parse_move("p8"), Err(ParseMoveError::OffBoard { .. })));
+    let big = Gomoku::start(&GomokuRules::new(19, WinRule::Freestyle).unwrap(), 0);
+    assert_eq!(big.check(outside), Ok(()));
+    assert_eq!(big.legal_moves().len(), 361);
+}
+
+#[test]
+fn completing_points_of_a_fake_three_are_double_fours() {
+    let game = setup(Renju, "h8i8j8g9g10g11k9k10k11", "", W);
+    let board = &game.board;
+    for point in ["g8", "k8"] {
+        let index = notation::read_point(board, point).unwrap();
+        assert_eq!(renju::forbidden(board, index), Some(R::DoubleFour), "{point}");
+    }
+}
+
+#[test]
+fn completing_point_of_a_fake_three_is_a_4_3_3() {
+    let game = setup(Renju, "h8i8j8h9h10g6g7f9e10", "l8", W);
+    let g8 = notation::read_point(&game.board, "g8").unwrap();
+    assert_eq!(renju::forbidden(&game.board, g8), Some(R::DoubleThree));
+}
+
+#[test]
+fn a_win_reports_its_whole_line() {
+    let mut game = Gomoku::from_move_string(&GomokuRules::default(), "d8d9e8e9f8f9h8h9").unwrap();
+    game.apply(game.parse_move("g8").unwrap()).unwrap();
+    let outcome = game.outcome().unwrap();
+    assert_eq!(outcome.winner, Some(Side::First));
+    assert_eq!(outcome.reason, EndReason::FiveInARow);
+    let line: Vec<String> = outcome.line.iter().map(Cell::to_string).collect();
+    assert_eq!(line, ["d8", "e8", "f8", "g8", "h8"]);
+    assert!(game.legal_moves().is_empty());
+    assert_eq!(game.check(GomokuMove(Cell::new(0, 0))).unwrap_err().reason, R::GameOver);
+    game.undo();
+    assert_eq!(game.outcome(), None);
+    assert_eq!(game.legal_moves().len(), 225 - 8);
+}
+
+#[test]
+fn a_full_board_without_five_is_a_draw() {
+    // Stones in pairs along each rank, the pairs shifting each rank: no line longer than two.
+    let mut rows = Vec::new();
+    for rank in (0..15).rev() {
+        let row: String =
+            (0..15).map(|file| if (file / 2 + rank) % 2 == 0 { 'x' } else { 'o' }).collect();
+        rows.push(row);
+    }
+    rows[14].replace_range(0..1, "1");
+    let text = format!("{} b", rows.join("/"));
+    let mut game = Gomoku::from_position(&GomokuRules::default(), &text).unwrap();
+    assert_eq!(game.outcome(), None);
+    assert_eq!(game.legal_moves(), [GomokuMove(Cell::new(0, 0))]);
+    game.apply(GomokuMove(Cell::new(0, 0))).unwrap();
+    assert_eq!(game.outcome(), Some(Outcome::draw(EndReason::BoardFull)));
+    assert!(game.legal_moves().is_empty());
+    assert_eq!(game.position().split('/').next(), Some("xxooxxooxxooxxo"));
+}
+
+#[test]
+fn positions_check_counts_and_wins() {
+    let rules = GomokuRules::default();
+    let empty = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15";
+    assert!(Gomoku::from_position(&rules, &format!("{empty} w")).is_err());
+    let one_black = "15/15/15/15/15/15/15/7x7/15/15/15/15/15/15/15";
+    assert!(Gomoku::from_position(&rules, &format!("{one_black} b")).is_err());
+    let game = Gomoku::from_position(&rules, &format!("{one_black} w")).unwrap();
+    assert_eq!(game.position(), format!("{one_black} w"));
+    assert_eq!(game.hash(), Gomoku::from_move_string(&rules, "h8").unwrap().hash());
+    let black_won = "15/15/15/15/15/15/15/3xxxxx7/3oooo8/15/15/15/15/15/15";
+    let won = Gomoku::from_position(&rules, &format!("{black_won} w")).unwrap();
+    assert_eq!(won.outcome().map(|o| o.winner), Some(Some(Side::First)));
+    assert!(won.legal_moves().is_empty());
+    let white_moved_after = "15/15/15/15/15/15/15/3xxxxx7/3oooo7o/15/15/15/15/15/15";
+    assert!(Gomoku::from_position(&rules, &format!("{white_moved_after} b")).is_err());
+    let both = "15/15/15/15/15/15/15/2xxxxx8/2ooooo8/15/15/15/15/15/x14";
+    assert!(Gomoku::from_position(&rules, &format!("{both} w")).is_err());
+    let big = GomokuRules::new(19, WinRule::Freestyle).unwrap();
+    assert!(Gomoku::from_position(&big, &format!("{one_black} w")).is_err());
+}
+
+#[test]
+fn move_strings_round_trip() {
+    let rules = GomokuRules::parse("rule=renju").unwrap();
+    let game = Gomoku::from_move_string(&rules, "H8i9J10a15").unwrap();
+    assert_eq!(game.move_string(), "h8i9j10a15");
+    assert_eq!(game.stone_at(Cell::new(9, 9)), Some(Side::First));
+    assert_eq!(game.stone_at(Cell::new(8, 8)), Some(Side::Second));
+    assert_eq!(game.stone_at(Cell::new(20, 8)), None);
+    let illegal = Gomoku::from_move_string(&rules, "h8i9h8");
+    assert!(matches!(illegal, Err(MoveError::Illegal(e)) if e.reason == R::PointOccupied));
+    assert!(matches!(Gomoku::from_move_string(&rules, "h8q1"), Err(MoveError::Parse(_))));
+    assert_eq!(game.move_notation(GomokuMove(Cell::new(7, 7))), "h8");
+    assert_eq!(game.move_text(GomokuMove(Cell::new(14, 14))), "o15");
+}
+
+#[test]
+fn perft_of_the_empty_board() {
+    let mut game = Gomoku::start(&GomokuRules::default(), 0);
+    assert_eq!(game.perft(1), 225);
+    assert_eq!(game.perft(2), 225 * 224);
+}
+
+#[test]
+fn perft_files_agree_at_shallow_depths() {
+    let files = [
+        (WinRule::Freestyle, include_str!("../../tests/data/gomoku.perft")),
+        (WinRule::Renju, include_str!("../../tests/data/gomoku-renju.perft")),
+    ];
+    for (rule, lines) in files {
+        for line in lines.lines().filter(|line| !line.trim().is_empty()) {
+            let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+            let depth: u32 = fields[1].parse().unwrap();
+            if depth <= 2 {
+                let rules = GomokuRules::new(15, rule).unwrap();
+                let mut game = Gomoku::from_position(&rules, fields[0]).unwrap();
+                assert_eq!(game.perft(depth).to_string(), fields[2], "{line}");
+            }
+        }
+    }
+}
+
+mod playouts {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Plays `choices` (each picks among the legal moves) and checks the game's promises.
+    fn play_out(rule: WinRule, choices: &[usize]) {
+        let mut game = Gomoku::start(&GomokuRules::new(15, rule).unwrap(), 0);
+        for &choice in choices {
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                assert!(game.outcome().is_some());
+                break;
+            }
+            assert!(game.outcome().is_none());
+            let (position, hash) = (game.position(), game.hash());
+            let reread = Gomoku::from_position(game.rules(), &position).unwrap();
+            assert_eq!((reread.position(), reread.hash()), (position.clone(), hash));
+            let probe = GomokuMove(Cell::new((choice % 15) as u8, (choice / 15 % 15) as u8));
+            assert_eq!(game.check(probe).is_ok(), moves.contains(&probe));
+            // Keep to the centre most of the time, so lines (and renju fouls) form.
+            let central: Vec<GomokuMove> = moves
+                .iter()
+                .copied()
+                .filter(|m| m.0.file.abs_diff(7) <= 3 && m.0.rank.abs_diff(7) <= 3)
+                .collect();
+            let pool = if central.is_empty() { &moves } else { &central };
+            let mv = pool[choice % pool.len()];
+            game.play_unchecked(mv);
+            assert_eq!(game.undo(), Some(mv));
+            assert_eq!((game.position(), game.hash()), (position, hash));
+            game.apply(mv).unwrap();
+        }
+        let replay = Gomoku::from_move_string(game.rules(), &game.move_string()).unwrap();
+        assert_eq!(replay.hash(), game.hash());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        #[test]
+        fn random_playouts_keep_promises(
+            rule in prop::sample::select(WinRule::ALL.to_vec()),
+            choices in prop::collection::vec(0usize..10_000, 0..80),
+        ) {
+            play_out(rule, &choices);
+        }
+    }
+}
