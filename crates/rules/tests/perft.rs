@@ -1,8 +1,8 @@
 //! One runner for every perft data file in `tests/data/`.
 //!
 //! A file is named `<variant>[-<value>].perft`: the variant as the command line names it
-//! (`chess`, `chess960`, `xiangqi`, `banqi`, `gomoku`), and an optional value for the game's
-//! first rule option (`gomoku-renju.perft` runs with `rule=renju`). Each line is
+//! (`chess`, `chess960`, `xiangqi`, `banqi`, `gomoku`), and an optional value of the rule option
+//! that takes it (`gomoku-renju.perft` runs with `rule=renju`). Each line is
 //! `position | depth | nodes`; `#` starts a comment. Lines whose count is above
 //! `QI_PERFT_MAX_NODES` (default 5,000,000) are left to the benchmark, so the test stays quick.
 
@@ -48,7 +48,11 @@ fn variant_and_rules(stem: &str) -> (String, String) {
         String::new()
     } else {
         let (kind, _) = parse_variant(variant).expect("file named after a variant");
-        let key = rule_docs(kind).first().expect("the game has rule options").key;
+        let key = rule_docs(kind)
+            .iter()
+            .find(|doc| doc.values.contains(&value))
+            .unwrap_or_else(|| panic!("no rule option of {variant} takes {value:?}"))
+            .key;
         format!("{key}={value}")
     };
     (variant.to_owned(), rules)
