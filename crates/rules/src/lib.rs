@@ -16,6 +16,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod banqi;
 mod core;
 pub mod options;
 pub mod zobrist;
