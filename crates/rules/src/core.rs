@@ -113,12 +113,7 @@ impl Cell {
 
 impl fmt::Display for Cell {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}{}",
-            char::from(b'a' + self.file),
-            u32::from(self.rank) + 1
-        )
+        write!(f, "{}{}", char::from(b'a' + self.file), u32::from(self.rank) + 1)
     }
 }
 
@@ -147,12 +142,8 @@ pub enum GameKind {
 
 impl GameKind {
     /// All four, in the order the app lists them.
-    pub const ALL: [GameKind; 4] = [
-        GameKind::Chess,
-        GameKind::Xiangqi,
-        GameKind::Banqi,
-        GameKind::Gomoku,
-    ];
+    pub const ALL: [GameKind; 4] =
+        [GameKind::Chess, GameKind::Xiangqi, GameKind::Banqi, GameKind::Gomoku];
 
     /// The lowercase name used on the command line and in links.
     #[must_use]
@@ -234,21 +225,13 @@ impl Outcome {
     /// A win for `winner` without a line.
     #[must_use]
     pub fn win(winner: Side, reason: EndReason) -> Outcome {
-        Outcome {
-            winner: Some(winner),
-            reason,
-            line: Vec::new(),
-        }
+        Outcome { winner: Some(winner), reason, line: Vec::new() }
     }
 
     /// A draw.
     #[must_use]
     pub fn draw(reason: EndReason) -> Outcome {
-        Outcome {
-            winner: None,
-            reason,
-            line: Vec::new(),
-        }
+        Outcome { winner: None, reason, line: Vec::new() }
     }
 }
 
@@ -356,9 +339,7 @@ impl IllegalReason {
             R::ElephantCannotCrossRiver => "the elephant cannot cross the river",
             R::GeneralsFacing => "the generals would face each other",
             R::SoldierCannotRetreat => "a soldier cannot retreat",
-            R::SoldierSidewaysBeforeRiver => {
-                "a soldier moves sideways only after crossing the river"
-            }
+            R::SoldierSidewaysBeforeRiver => "a soldier moves sideways only after crossing the river",
             R::CannonNeedsOneScreen => "a cannon captures by jumping exactly one piece",
             R::PieceFaceDown => "that piece is face down: flip it first",
             R::AlreadyFaceUp => "that piece is already face up",
@@ -395,10 +376,7 @@ pub struct IllegalMove {
 impl IllegalMove {
     /// An illegal-move error for the move written as `text`.
     pub fn new(reason: IllegalReason, text: impl Into<String>) -> IllegalMove {
-        IllegalMove {
-            reason,
-            text: text.into(),
-        }
+        IllegalMove { reason, text: text.into() }
     }
 }
 
@@ -449,10 +427,7 @@ impl ParseMoveError {
         if text.len() > MAX_MOVE_TEXT {
             return ParseMoveError::TooLong { len: text.len() };
         }
-        ParseMoveError::Syntax {
-            text: text.to_owned(),
-            expected,
-        }
+        ParseMoveError::Syntax { text: text.to_owned(), expected }
     }
 
     /// Checks the length limits every move parser starts with.
@@ -512,17 +487,12 @@ pub enum ParsePositionError {
 impl ParsePositionError {
     /// A malformed-field error.
     pub fn field(field: &'static str, detail: impl Into<String>) -> ParsePositionError {
-        ParsePositionError::BadField {
-            field,
-            detail: detail.into(),
-        }
+        ParsePositionError::BadField { field, detail: detail.into() }
     }
 
     /// An impossible-position error.
     pub fn impossible(detail: impl Into<String>) -> ParsePositionError {
-        ParsePositionError::Impossible {
-            detail: detail.into(),
-        }
+        ParsePositionError::Impossible { detail: detail.into() }
     }
 
     /// Checks the length limits every position parser starts with.
@@ -544,9 +514,7 @@ impl fmt::Display for ParsePositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ParsePositionError::Empty => f.write_str("empty position"),
-            ParsePositionError::TooLong { len } => {
-                write!(f, "position text too long ({len} bytes)")
-            }
+            ParsePositionError::TooLong { len } => write!(f, "position text too long ({len} bytes)"),
             ParsePositionError::BadField { field, detail } => write!(f, "bad {field}: {detail}"),
             ParsePositionError::Impossible { detail } => write!(f, "impossible position: {detail}"),
         }

@@ -42,15 +42,8 @@ impl fmt::Display for RuleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RuleError::UnknownKey { key } => write!(f, "unknown rule option {key:?}"),
-            RuleError::BadValue {
-                key,
-                value,
-                expected,
-            } => {
-                write!(
-                    f,
-                    "rule option {key} cannot be {value:?} (expected {expected})"
-                )
+            RuleError::BadValue { key, value, expected } => {
+                write!(f, "rule option {key} cannot be {value:?} (expected {expected})")
             }
             RuleError::Syntax { item } => write!(f, "rule option {item:?} is not key=value"),
         }
@@ -80,15 +73,9 @@ pub trait RuleSet: Clone + fmt::Debug + Default + PartialEq + Eq {
     /// The first option that could not be set.
     fn parse(list: &str) -> Result<Self, RuleError> {
         let mut rules = Self::default();
-        for item in list
-            .split(',')
-            .map(str::trim)
-            .filter(|item| !item.is_empty())
-        {
+        for item in list.split(',').map(str::trim).filter(|item| !item.is_empty()) {
             let Some((key, value)) = item.split_once('=') else {
-                return Err(RuleError::Syntax {
-                    item: shorten(item),
-                });
+                return Err(RuleError::Syntax { item: shorten(item) });
             };
             rules.set(key.trim(), value.trim())?;
         }
@@ -97,11 +84,7 @@ pub trait RuleSet: Clone + fmt::Debug + Default + PartialEq + Eq {
 
     /// Writes the options as a `key=value` list that [`parse`](RuleSet::parse) reads back.
     fn to_list(&self) -> String {
-        self.pairs()
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect::<Vec<_>>()
-            .join(",")
+        self.pairs().iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(",")
     }
 }
 
@@ -110,19 +93,13 @@ pub trait RuleSet: Clone + fmt::Debug + Default + PartialEq + Eq {
 /// # Errors
 /// [`RuleError::BadValue`] naming the choices.
 pub fn choose<T: Copy>(key: &str, value: &str, choices: &[(&str, T)]) -> Result<T, RuleError> {
-    choices
-        .iter()
-        .find(|(name, _)| *name == value)
-        .map(|&(_, v)| v)
-        .ok_or_else(|| RuleError::BadValue {
+    choices.iter().find(|(name, _)| *name == value).map(|&(_, v)| v).ok_or_else(|| {
+        RuleError::BadValue {
             key: key.to_owned(),
             value: shorten(value),
-            expected: choices
-                .iter()
-                .map(|(name, _)| *name)
-                .collect::<Vec<_>>()
-                .join(" or "),
-        })
+            expected: choices.iter().map(|(name, _)| *name).collect::<Vec<_>>().join(" or "),
+        }
+    })
 }
 
 /// Reads a whole number within `range`.
@@ -134,15 +111,11 @@ pub fn number_in(
     value: &str,
     range: std::ops::RangeInclusive<u32>,
 ) -> Result<u32, RuleError> {
-    value
-        .parse::<u32>()
-        .ok()
-        .filter(|n| range.contains(n))
-        .ok_or_else(|| RuleError::BadValue {
-            key: key.to_owned(),
-            value: shorten(value),
-            expected: format!("a number from {} to {}", range.start(), range.end()),
-        })
+    value.parse::<u32>().ok().filter(|n| range.contains(n)).ok_or_else(|| RuleError::BadValue {
+        key: key.to_owned(),
+        value: shorten(value),
+        expected: format!("a number from {} to {}", range.start(), range.end()),
+    })
 }
 
 /// Reads `true`/`false` (also `on`/`off`, `yes`/`no`, `1`/`0`).

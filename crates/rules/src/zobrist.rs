@@ -15,10 +15,7 @@ pub const fn keys<const N: usize>(seed: u64) -> [u64; N] {
     let mut out = [0u64; N];
     let mut i = 0;
     while i < N {
-        out[i] = splitmix64(
-            seed.wrapping_mul(0x1000_0000_0000_0001)
-                .wrapping_add(i as u64),
-        );
+        out[i] = splitmix64(seed.wrapping_mul(0x1000_0000_0000_0001).wrapping_add(i as u64));
         i += 1;
     }
     out

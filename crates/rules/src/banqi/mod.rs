@@ -219,17 +219,11 @@ pub struct Piece {
 impl Piece {
     /// All 14 pieces, red first, each colour in letter order; [`Piece::index`] is the position.
     pub const ALL: [Piece; 14] = {
-        let mut all = [Piece {
-            colour: Colour::Red,
-            role: Role::General,
-        }; 14];
+        let mut all = [Piece { colour: Colour::Red, role: Role::General }; 14];
         let mut i = 0;
         while i < 14 {
             let colour = if i < 7 { Colour::Red } else { Colour::Black };
-            all[i] = Piece {
-                colour,
-                role: Role::ALL[i % 7],
-            };
+            all[i] = Piece { colour, role: Role::ALL[i % 7] };
             i += 1;
         }
         all
@@ -260,9 +254,7 @@ impl Piece {
     /// The piece written as `letter`, if any.
     #[must_use]
     pub fn from_letter(letter: char) -> Option<Piece> {
-        Piece::ALL
-            .into_iter()
-            .find(|piece| piece.letter() == letter)
+        Piece::ALL.into_iter().find(|piece| piece.letter() == letter)
     }
 }
 
@@ -329,10 +321,7 @@ pub(crate) const fn index_of(cell: Cell) -> usize {
 
 /// The cell of a board index below 32.
 pub(crate) const fn cell_of(index: usize) -> Cell {
-    Cell::new(
-        (index % FILES as usize) as u8,
-        (index / FILES as usize) as u8,
-    )
+    Cell::new((index % FILES as usize) as u8, (index / FILES as usize) as u8)
 }
 
 /// The colour `side` plays, given the first player's colour.

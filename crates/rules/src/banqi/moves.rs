@@ -61,10 +61,7 @@ fn rank_verdict(attacker: Role, victim: Role, order: RankOrder) -> Result<(), Il
 }
 
 fn step(from: usize, to: usize) -> BanqiMove {
-    BanqiMove::Step {
-        from: cell_of(from),
-        to: cell_of(to),
-    }
+    BanqiMove::Step { from: cell_of(from), to: cell_of(to) }
 }
 
 impl Banqi {
@@ -265,10 +262,7 @@ impl Banqi {
             return Err(IllegalReason::OffBoard);
         }
         let (from_index, to_index) = (index_of(from), index_of(to));
-        if self
-            .chain
-            .is_some_and(|chain| usize::from(chain) != from_index)
-        {
+        if self.chain.is_some_and(|chain| usize::from(chain) != from_index) {
             return Err(IllegalReason::ChainCaptureOnly);
         }
         let piece = match self.board[from_index] {
@@ -323,14 +317,7 @@ impl Banqi {
     fn pieces_between(&self, from: Cell, to: Cell) -> usize {
         let (a, b) = (index_of(from), index_of(to));
         let (low, high) = (a.min(b), a.max(b));
-        let stride = if from.rank == to.rank {
-            1
-        } else {
-            FILES as usize
-        };
-        (low + stride..high)
-            .step_by(stride)
-            .filter(|&i| self.board[i].is_occupied())
-            .count()
+        let stride = if from.rank == to.rank { 1 } else { FILES as usize };
+        (low + stride..high).step_by(stride).filter(|&i| self.board[i].is_occupied()).count()
     }
 }

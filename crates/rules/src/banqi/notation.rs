@@ -51,12 +51,7 @@ pub(super) fn write_position(game: &Banqi) -> String {
         Some(Colour::Red) => 'r',
         Some(Colour::Black) => 'b',
     };
-    let _ = write!(
-        text,
-        " {side} {colour} {} {} ",
-        game.quiet_plies,
-        pool_text(game)
-    );
+    let _ = write!(text, " {side} {colour} {} {} ", game.quiet_plies, pool_text(game));
     match game.chain_square() {
         Some(cell) => {
             let _ = write!(text, "{cell}");
@@ -72,11 +67,7 @@ fn pool_text(game: &Banqi) -> String {
         .zip(game.unknown_pool)
         .flat_map(|(piece, count)| std::iter::repeat_n(piece.letter(), usize::from(count)))
         .collect();
-    if letters.is_empty() {
-        "-".to_owned()
-    } else {
-        letters
-    }
+    if letters.is_empty() { "-".to_owned() } else { letters }
 }
 
 /// Reads a position string under `rules`.
@@ -84,10 +75,7 @@ pub(super) fn read_position(rules: &BanqiRules, text: &str) -> Result<Banqi, Par
     ParsePositionError::check_length(text)?;
     let fields: Vec<&str> = text.split_ascii_whitespace().collect();
     if !(4..=6).contains(&fields.len()) {
-        return Err(ParsePositionError::field(
-            "fields",
-            "expected 4 to 6 fields",
-        ));
+        return Err(ParsePositionError::field("fields", "expected 4 to 6 fields"));
     }
     let board = read_board(fields[0])?;
     let side = match fields[1] {
@@ -101,25 +89,13 @@ pub(super) fn read_position(rules: &BanqiRules, text: &str) -> Result<Banqi, Par
         "b" => Some(Colour::Black),
         _ => return Err(ParsePositionError::field("colours", "expected r, b or -")),
     };
-    let quiet = fields[3]
-        .parse::<u16>()
-        .ok()
-        .filter(|&n| n <= MAX_QUIET)
-        .ok_or_else(|| {
-            ParsePositionError::field("no-progress count", format!("expected 0 to {MAX_QUIET}"))
-        })?;
+    let quiet = fields[3].parse::<u16>().ok().filter(|&n| n <= MAX_QUIET).ok_or_else(|| {
+        ParsePositionError::field("no-progress count", format!("expected 0 to {MAX_QUIET}"))
+    })?;
     let pool = read_pool(fields.get(4).copied().unwrap_or("-"))?;
     let chain = read_chain(fields.get(5).copied().unwrap_or("-"))?;
     validate(rules, &board, side, first_colour, &pool, chain)?;
-    Ok(Banqi::from_parts(
-        *rules,
-        board,
-        side,
-        first_colour,
-        quiet,
-        pool,
-        chain,
-    ))
+    Ok(Banqi::from_parts(*rules, board, side, first_colour, quiet, pool, chain))
 }
 
 fn read_board(text: &str) -> Result<[Square; SQUARES], ParsePositionError> {
@@ -146,10 +122,9 @@ fn read_board(text: &str) -> Result<[Square; SQUARES], ParsePositionError> {
                         1,
                     )
                 }
-                _ => (
-                    Square::FaceUp(Piece::from_letter(c).ok_or_else(|| bad("unknown piece"))?),
-                    1,
-                ),
+                _ => {
+                    (Square::FaceUp(Piece::from_letter(c).ok_or_else(|| bad("unknown piece"))?), 1)
+                }
             };
             if file + width > FILES {
                 return Err(bad("a rank has more than 8 squares"));
@@ -172,10 +147,7 @@ fn read_pool(text: &str) -> Result<[u8; 14], ParsePositionError> {
         return Ok(pool);
     }
     if text.len() > SQUARES {
-        return Err(ParsePositionError::field(
-            "pool",
-            "more pieces than squares",
-        ));
+        return Err(ParsePositionError::field("pool", "more pieces than squares"));
     }
     for c in text.chars() {
         let piece = Piece::from_letter(c)
@@ -191,10 +163,7 @@ fn read_chain(text: &str) -> Result<Option<u8>, ParsePositionError> {
     }
     match Cell::parse_prefix(text) {
         Some((cell, len)) if len == text.len() && on_board(cell) => Ok(Some(index_of(cell) as u8)),
-        _ => Err(ParsePositionError::field(
-            "chain",
-            "expected a square a1-h4 or -",
-        )),
+        _ => Err(ParsePositionError::field("chain", "expected a square a1-h4 or -")),
     }
 }
 
@@ -216,24 +185,15 @@ fn validate(
             Square::Empty => {}
         }
     }
-    if let Some(piece) = Piece::ALL
-        .iter()
-        .find(|p| counts[p.index()] > p.role.count())
-    {
+    if let Some(piece) = Piece::ALL.iter().find(|p| counts[p.index()] > p.role.count()) {
         return Err(ParsePositionError::impossible(format!("too many {piece}")));
     }
     if unknown != pool.iter().map(|&n| usize::from(n)).sum::<usize>() {
-        return Err(ParsePositionError::impossible(
-            "the pool must name one piece per ?",
-        ));
+        return Err(ParsePositionError::impossible("the pool must name one piece per ?"));
     }
-    let face_up = board
-        .iter()
-        .any(|square| matches!(square, Square::FaceUp(_)));
+    let face_up = board.iter().any(|square| matches!(square, Square::FaceUp(_)));
     if first_colour.is_none() && (face_up || chain.is_some()) {
-        return Err(ParsePositionError::impossible(
-            "face-up pieces before the first flip",
-        ));
+        return Err(ParsePositionError::impossible("face-up pieces before the first flip"));
     }
     let Some(index) = chain else { return Ok(()) };
     let chain_ok = rules.chain
@@ -273,13 +233,7 @@ pub(super) fn parse_move(text: &str) -> Result<BanqiMove, ParseMoveError> {
         BanqiMove::Step { from, to } => on_board(from) && on_board(to),
         BanqiMove::Stop => true,
     };
-    if cells_on_board {
-        Ok(mv)
-    } else {
-        Err(ParseMoveError::OffBoard {
-            text: text.to_owned(),
-        })
-    }
+    if cells_on_board { Ok(mv) } else { Err(ParseMoveError::OffBoard { text: text.to_owned() }) }
 }
 
 /// Writes a move; a step as `c3xc4` when `capture`, else `c3-c4`.

@@ -109,10 +109,7 @@ impl RuleSet for BanqiRules {
                 self.ranks = choose(
                     key,
                     value,
-                    &[
-                        ("taiwan", RankOrder::Taiwan),
-                        ("hongkong", RankOrder::HongKong),
-                    ],
+                    &[("taiwan", RankOrder::Taiwan), ("hongkong", RankOrder::HongKong)],
                 )?;
             }
             "chain" => self.chain = flag(key, value)?,

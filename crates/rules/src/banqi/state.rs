@@ -37,11 +37,7 @@ fn chain_key(chain: Option<u8>) -> u64 {
 }
 
 fn side_key(side: Side) -> u64 {
-    if side == Side::Second {
-        KEYS[SIDE_KEY]
-    } else {
-        0
-    }
+    if side == Side::Second { KEYS[SIDE_KEY] } else { 0 }
 }
 
 /// Everything a move changes, to take it back exactly.
@@ -148,11 +144,7 @@ impl Banqi {
 
     /// The hash computed from scratch.
     pub(super) fn full_hash(&self) -> u64 {
-        let squares = self
-            .board
-            .iter()
-            .enumerate()
-            .map(|(i, &sq)| square_key(sq, i));
+        let squares = self.board.iter().enumerate().map(|(i, &sq)| square_key(sq, i));
         squares.fold(0, |h, key| h ^ key)
             ^ side_key(self.side)
             ^ colour_key(self.first_colour)
@@ -162,11 +154,7 @@ impl Banqi {
     /// What `cell` holds (`Empty` off the board).
     #[must_use]
     pub fn square(&self, cell: Cell) -> Square {
-        if on_board(cell) {
-            self.board[index_of(cell)]
-        } else {
-            Square::Empty
-        }
+        if on_board(cell) { self.board[index_of(cell)] } else { Square::Empty }
     }
 
     /// The colour `side` plays, once the first flip has decided it.
@@ -303,11 +291,8 @@ impl Banqi {
             self.board[index] = Square::FaceUp(piece);
             self.hash ^= square_key(Square::Unknown, index) ^ square_key(self.board[index], index);
             if self.first_colour.is_none() {
-                let first = if self.side == Side::First {
-                    piece.colour
-                } else {
-                    piece.colour.other()
-                };
+                let first =
+                    if self.side == Side::First { piece.colour } else { piece.colour.other() };
                 self.first_colour = Some(first);
                 self.hash ^= colour_key(self.first_colour);
             }
@@ -402,30 +387,19 @@ impl Game for Banqi {
 
     fn move_cells(&self, mv: BanqiMove) -> MoveCells {
         match mv {
-            BanqiMove::Flip(cell) => MoveCells {
-                from: Some(cell),
-                to: cell,
-            },
-            BanqiMove::Step { from, to } => MoveCells {
-                from: Some(from),
-                to,
-            },
-            BanqiMove::Stop => MoveCells {
-                from: None,
-                to: self.chain_square().unwrap_or(Cell::new(0, 0)),
-            },
+            BanqiMove::Flip(cell) => MoveCells { from: Some(cell), to: cell },
+            BanqiMove::Step { from, to } => MoveCells { from: Some(from), to },
+            BanqiMove::Stop => {
+                MoveCells { from: None, to: self.chain_square().unwrap_or(Cell::new(0, 0)) }
+            }
         }
     }
 
     fn check(&self, mv: BanqiMove) -> Result<(), IllegalMove> {
         if self.outcome().is_some() {
-            return Err(IllegalMove::new(
-                IllegalReason::GameOver,
-                self.move_text(mv),
-            ));
+            return Err(IllegalMove::new(IllegalReason::GameOver, self.move_text(mv)));
         }
-        self.judge(mv)
-            .map_err(|reason| IllegalMove::new(reason, self.move_text(mv)))
+        self.judge(mv).map_err(|reason| IllegalMove::new(reason, self.move_text(mv)))
     }
 
     /// Checks and plays `mv`; a move revealing an unknown face-down piece is refused with
@@ -433,10 +407,7 @@ impl Game for Banqi {
     fn apply(&mut self, mv: BanqiMove) -> Result<(), IllegalMove> {
         self.check(mv)?;
         if self.reveals_unknown(mv) {
-            return Err(IllegalMove::new(
-                IllegalReason::FlipResultUnknown,
-                self.move_text(mv),
-            ));
+            return Err(IllegalMove::new(IllegalReason::FlipResultUnknown, self.move_text(mv)));
         }
         self.play_unchecked(mv);
         Ok(())
