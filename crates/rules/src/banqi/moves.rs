@@ -273,6 +273,9 @@ impl Banqi {
         if self.colour_of(self.side) != Some(piece.colour) {
             return Err(IllegalReason::NotYourPiece);
         }
+        if from == to {
+            return Err(IllegalReason::WrongMovement);
+        }
         let target = self.board[to_index];
         if matches!(target, Square::FaceUp(other) if other.colour == piece.colour) {
             return Err(IllegalReason::OwnPieceOnTarget);
@@ -296,7 +299,7 @@ impl Banqi {
         to: Cell,
         capture: bool,
     ) -> Result<Reach, IllegalReason> {
-        if from == to || (from.file != to.file && from.rank != to.rank) {
+        if from.file != to.file && from.rank != to.rank {
             return Err(IllegalReason::WrongMovement);
         }
         let distance = from.file.abs_diff(to.file) + from.rank.abs_diff(to.rank);
