@@ -380,9 +380,18 @@ proptest! {
 #[ignore = "prints the data for tests/data"]
 fn print_perft_data() {
     let rules = BanqiRules::default();
-    let mut start = deal(&rules, 0);
-    println!("SEED0 {}", start.position());
-    for depth in 1..=4 {
-        println!("{} | {depth} | {}", start.position(), start.perft(depth));
+    for (seed, plies, step) in [(0u64, 0usize, 1usize), (0, 14, 7), (3, 40, 5), (11, 70, 3)] {
+        let mut game = deal(&rules, seed);
+        for i in 0..plies {
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            game.play_unchecked(moves[(i * step) % moves.len()]);
+        }
+        let mut game = Banqi::from_position(&rules, &game.position()).unwrap();
+        for depth in 1..=4 {
+            println!("PERFT {} | {depth} | {}", game.position(), game.perft(depth));
+        }
     }
 }
