@@ -45,7 +45,10 @@
 //! The hash and the legal moves never depend on face-down identities.
 //!
 //! # Position string
-//! Six fields separated by spaces, e.g. the start of seed 0 is `*p*K.../... 1 - 0 - -`:
+//! Six fields separated by spaces. The deal of seed 0 is
+//! `*R*b*B*C*B*p*K*P/*N*n*p*c*P*k*p*r/*P*P*C*N*a*b*p*P/*R*p*n*r*a*A*A*c 1 - 0 - -`; 14 plies
+//! later, `R*b*B*C*B*p*KP/Nn*pcP*kp*r/PP*CN*a*b*p*P/1R*n*r*aA*A*c 1 r 0 - -`, which a client
+//! sees as `R??????P/Nn?cP?p?/PP?N????/1R???A?? 1 r 0 KABBCCPkaabbrrncppp -`.
 //! 1. the board, ranks 4 to 1 separated by `/`, files a to h: a digit 1-8 for that many empty
 //!    squares, a face-up piece as a letter `K A B R N C P` (general, advisor, elephant, chariot,
 //!    horse, cannon, soldier; red upper case, black lower case), a known face-down piece as `*`

@@ -5,8 +5,8 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::core::{
-    EndReason, Game, IllegalReason, MAX_POSITION_TEXT, Outcome, ParseMoveError,
-    ParsePositionError, Side,
+    EndReason, Game, IllegalReason, MAX_POSITION_TEXT, Outcome, ParseMoveError, ParsePositionError,
+    Side,
 };
 use crate::options::RuleSet;
 
@@ -186,6 +186,11 @@ fn unknown_pieces() {
     assert!(text.starts_with("????????/"), "{text}");
     assert_eq!(Banqi::from_position(&rules, &text).unwrap().position(), text);
 
+    let later = "R*b*B*C*B*p*KP/Nn*pcP*kp*r/PP*CN*a*b*p*P/1R*n*r*aA*A*c 1 r 0 - -";
+    let seen = "R??????P/Nn?cP?p?/PP?N????/1R???A?? 1 r 0 KABBCCPkaabbrrncppp -";
+    assert_eq!(game("", later).conceal().position(), seen);
+    assert_eq!(game("", seen).hash(), game("", later).hash());
+
     let mut client = hidden.clone();
     let a1 = cell("a1");
     assert_eq!(client.check(BanqiMove::Flip(a1)), Ok(()));
@@ -259,7 +264,8 @@ fn move_parsing() {
     assert!(matches!(game.parse_move("a5-a4"), Err(ParseMoveError::OffBoard { .. })));
     assert_eq!(game.parse_move(""), Err(ParseMoveError::Empty));
     assert!(matches!(game.parse_move(&"a".repeat(100)), Err(ParseMoveError::TooLong { .. })));
-    for bad in ["a", "a0", "c3--c4", "c3-", "c3xx", "車", "c3-c4é", "é", "A1", "stopp", "a1 a2"] {
+    for bad in ["a", "a0", "c3--c4", "c3-", "c3xx", "車", "c3-c4é", "é", "A1", "stopp", "a1 a2"]
+    {
         assert!(game.parse_move(bad).is_err(), "{bad}");
     }
 }
@@ -296,10 +302,7 @@ fn position_parsing_errors() {
         assert!(Banqi::from_position(&rules, text).is_err(), "{text:?}");
     }
     let huge = "8/".repeat(MAX_POSITION_TEXT);
-    assert!(matches!(
-        Banqi::from_position(&rules, &huge),
-        Err(ParsePositionError::TooLong { .. })
-    ));
+    assert!(matches!(Banqi::from_position(&rules, &huge), Err(ParsePositionError::TooLong { .. })));
     assert!(Banqi::from_position(&rules, "K7/8/8/8 1 r 0").is_ok());
 }
 
@@ -393,5 +396,17 @@ fn print_perft_data() {
         for depth in 1..=4 {
             println!("PERFT {} | {depth} | {}", game.position(), game.perft(depth));
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+    #[test]
+    fn any_text_reads_without_panicking(text in "\\PC{0,80}", board in "[KABRNCPkabrncp*?1-8/]{0,40}") {
+        let game = deal(&BanqiRules::default(), 0);
+        let _ = game.parse_move(&text);
+        let _ = Banqi::from_position(&BanqiRules::default(), &text);
+        let _ = Banqi::from_position(&BanqiRules::default(), &format!("{board} 1 r 0"));
+        let _ = Banqi::from_position(&BanqiRules::default(), &format!("{board} 2 - 3 {board}"));
     }
 }
