@@ -299,6 +299,10 @@ pub enum IllegalReason {
     FlipResultUnknown,
     /// The supplied identity of a flipped piece is not among the pieces still face down.
     FlipResultImpossible,
+    /// In the middle of a chain capture only the capturing piece may capture again (or stop).
+    ChainCaptureOnly,
+    /// There is no chain capture to stop.
+    NoChainToStop,
     // --- gomoku ---
     /// The point already holds a stone.
     PointOccupied,
@@ -344,6 +348,8 @@ impl IllegalReason {
             R::CannotCaptureFaceDown => "face-down pieces cannot be captured",
             R::FlipResultUnknown => "the face-down piece is unknown: supply the flip's result",
             R::FlipResultImpossible => "no such piece is still face down",
+            R::ChainCaptureOnly => "in a chain capture the same piece must capture again or stop",
+            R::NoChainToStop => "there is no chain capture to stop",
             R::PointOccupied => "that point is already taken",
             R::DoubleThree => "renju: Black may not make a double three",
             R::DoubleFour => "renju: Black may not make a double four",

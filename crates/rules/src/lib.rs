@@ -16,6 +16,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod banqi;
 pub mod chess;
 mod core;
 pub mod gomoku;
