@@ -263,9 +263,18 @@ impl AnyGame {
         })
     }
 
-    /// What the winner is called in this game (`White`, `Red`, `Black`...).
+    /// What a side is called in this game (`white`, `red`, `black`...). Banqi sides are named by
+    /// their colour once the first flip has decided it.
     #[must_use]
     pub fn side_name(&self, side: Side) -> &'static str {
+        if let AnyGame::Banqi(game) = self
+            && let Some(colour) = game.colour_of(side)
+        {
+            return match colour {
+                crate::banqi::Colour::Red => "red",
+                crate::banqi::Colour::Black => "black",
+            };
+        }
         match (self.kind(), side) {
             (GameKind::Chess, Side::First) => "white",
             (GameKind::Chess, Side::Second) => "black",
