@@ -18,6 +18,7 @@
 
 mod core;
 pub mod options;
+pub mod xiangqi;
 pub mod zobrist;
 
 pub use crate::core::*;
