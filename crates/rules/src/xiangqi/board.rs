@@ -223,11 +223,15 @@ const fn in_palace(side: usize, file: u8, rank: u8) -> bool {
 }
 
 /// The palace of each side.
-pub(crate) const PALACE: [[bool; 256]; 2] =
-    [point_table(Region::Palace(0)), point_table(Region::Palace(1))];
+pub(crate) const PALACE: [[bool; 256]; 2] = [
+    point_table(Region::Palace(0)),
+    point_table(Region::Palace(1)),
+];
 /// Each side's half of the board (where its elephants may stand).
-pub(crate) const OWN_HALF: [[bool; 256]; 2] =
-    [point_table(Region::OwnHalf(0)), point_table(Region::OwnHalf(1))];
+pub(crate) const OWN_HALF: [[bool; 256]; 2] = [
+    point_table(Region::OwnHalf(0)),
+    point_table(Region::OwnHalf(1)),
+];
 
 /// The points a side's advisor can ever reach.
 pub(crate) const fn advisor_point(side: usize, file: u8, rank: u8) -> bool {
@@ -237,17 +241,17 @@ pub(crate) const fn advisor_point(side: usize, file: u8, rank: u8) -> bool {
 /// The points a side's elephant can ever reach.
 pub(crate) const fn elephant_point(side: usize, file: u8, rank: u8) -> bool {
     let r = relative_rank(side, rank);
-    r <= 4 && r % 2 == 0 && file % 2 == 0 && (file + r) % 4 == 2
+    r <= 4 && r.is_multiple_of(2) && file.is_multiple_of(2) && (file + r) % 4 == 2
 }
 
 /// The points a side's soldier can ever reach.
 pub(crate) const fn soldier_point(side: usize, file: u8, rank: u8) -> bool {
     let r = relative_rank(side, rank);
-    r >= 5 || (r >= 3 && file % 2 == 0)
+    r >= 5 || (r >= 3 && file.is_multiple_of(2))
 }
 
 /// Zobrist keys: 16 kinds x 256 squares (only board squares are used), and the side key.
-const PIECE_KEYS: [u64; 16 * 256] = zobrist::keys::<{ 16 * 256 }>(0x5869_616E_6771_6931);
+static PIECE_KEYS: [u64; 16 * 256] = zobrist::keys::<{ 16 * 256 }>(0x5869_616E_6771_6931);
 const BLACK_TO_MOVE_KEY: u64 = zobrist::splitmix64(0x5869_616E_6771_6932);
 
 /// The key of the piece in cell value `cell` standing on `sq`.
@@ -278,7 +282,12 @@ impl Board {
                 cells[square(file, rank) as usize] = EMPTY;
             }
         }
-        Board { cells, slots: [[0; 16]; 2], us: 0, hash: 0 }
+        Board {
+            cells,
+            slots: [[0; 16]; 2],
+            us: 0,
+            hash: 0,
+        }
     }
 
     /// Puts a piece on an empty square; `false` when the side has no free slot of that type.
@@ -306,7 +315,8 @@ impl Board {
     /// The side and piece on a mailbox square.
     pub fn piece_at(&self, sq: u8) -> Option<(usize, Piece)> {
         let cell = self.cells[sq as usize];
-        (cell != EMPTY && cell != OFF).then(|| (usize::from(cell >> 5), SLOT_PIECE[(cell & 15) as usize]))
+        (cell != EMPTY && cell != OFF)
+            .then(|| (usize::from(cell >> 5), SLOT_PIECE[(cell & 15) as usize]))
     }
 
     /// Plays `from -> to`; returns the captured cell value (EMPTY if none).
@@ -317,7 +327,8 @@ impl Board {
         self.cells[to as usize] = mover;
         self.cells[from as usize] = EMPTY;
         self.slots[self.us][(mover & 15) as usize] = to;
-        let mut hash = self.hash ^ piece_key(mover, from) ^ piece_key(mover, to) ^ BLACK_TO_MOVE_KEY;
+        let mut hash =
+            self.hash ^ piece_key(mover, from) ^ piece_key(mover, to) ^ BLACK_TO_MOVE_KEY;
         if captured != EMPTY {
             self.slots[self.us ^ 1][(captured & 15) as usize] = 0;
             hash ^= piece_key(captured, to);
@@ -335,7 +346,8 @@ impl Board {
         self.cells[from as usize] = mover;
         self.cells[to as usize] = captured;
         self.slots[self.us][(mover & 15) as usize] = from;
-        let mut hash = self.hash ^ piece_key(mover, from) ^ piece_key(mover, to) ^ BLACK_TO_MOVE_KEY;
+        let mut hash =
+            self.hash ^ piece_key(mover, from) ^ piece_key(mover, to) ^ BLACK_TO_MOVE_KEY;
         if captured != EMPTY {
             self.slots[self.us ^ 1][(captured & 15) as usize] = to;
             hash ^= piece_key(captured, to);

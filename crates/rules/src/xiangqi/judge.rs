@@ -41,7 +41,11 @@ fn movement_reason(board: &Board, piece: Piece, from: u8, to: u8) -> Option<R> {
     let midpoint = |a: i32, b: i32| square_offset(from, a, b);
     match piece {
         Piece::General | Piece::Advisor => {
-            let shape = if piece == Piece::General { adf + adr == 1 } else { adf == 1 && adr == 1 };
+            let shape = if piece == Piece::General {
+                adf + adr == 1
+            } else {
+                adf == 1 && adr == 1
+            };
             if !shape {
                 Some(R::WrongMovement)
             } else if !PALACE[us][to as usize] {
@@ -85,8 +89,11 @@ fn line_reason(board: &Board, piece: Piece, from: u8, to: u8, df: i32, dr: i32) 
         return Some(R::WrongMovement);
     }
     let steps = df.abs().max(dr.abs());
-    let between =
-        (1..steps).filter(|&i| board.cells[square_offset(from, i * df.signum(), i * dr.signum()) as usize] != EMPTY).count();
+    let between = (1..steps)
+        .filter(|&i| {
+            board.cells[square_offset(from, i * df.signum(), i * dr.signum()) as usize] != EMPTY
+        })
+        .count();
     let capture = board.cells[to as usize] != EMPTY;
     match (piece, capture, between) {
         (_, false, 0) | (Piece::Chariot, true, 0) | (Piece::Cannon, true, 1) => None,

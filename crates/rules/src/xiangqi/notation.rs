@@ -1,8 +1,8 @@
 //! FEN, coordinate moves and WXF notation.
 
 use super::board::{
-    Board, Piece, advisor_point, elephant_point, file_of, rank_of, relative_rank, soldier_point,
-    square, PALACE,
+    Board, PALACE, Piece, advisor_point, elephant_point, file_of, rank_of, relative_rank,
+    soldier_point, square,
 };
 use super::{Xiangqi, XiangqiMove, judge};
 use crate::core::{
@@ -21,7 +21,10 @@ pub(crate) fn parse_fen(text: &str) -> Result<Fen, ParsePositionError> {
     ParsePositionError::check_length(text)?;
     let fields: Vec<&str> = text.split_whitespace().collect();
     if fields.len() > 6 {
-        return Err(ParsePositionError::field("position", "more than six fields"));
+        return Err(ParsePositionError::field(
+            "position",
+            "more than six fields",
+        ));
     }
     let mut board = read_board(fields[0])?;
     let side = match fields.get(1) {
@@ -39,19 +42,29 @@ pub(crate) fn parse_fen(text: &str) -> Result<Fen, ParsePositionError> {
     let number = |index: usize, name: &'static str, default: u32| match fields.get(index) {
         None => Ok(default),
         Some(text) => text.parse::<u32>().map_err(|_| {
-            ParsePositionError::field(name, format!("{} is not a number", crate::options::shorten(text)))
+            ParsePositionError::field(
+                name,
+                format!("{} is not a number", crate::options::shorten(text)),
+            )
         }),
     };
     let quiet_plies = number(4, "halfmove clock", 0)?;
     let move_number = number(5, "move number", 1)?.max(1);
     validate(&board)?;
-    Ok(Fen { board, quiet_plies, move_number })
+    Ok(Fen {
+        board,
+        quiet_plies,
+        move_number,
+    })
 }
 
 fn read_board(text: &str) -> Result<Board, ParsePositionError> {
     let ranks: Vec<&str> = text.split('/').collect();
     if ranks.len() != 10 {
-        return Err(ParsePositionError::field("board", format!("{} ranks instead of 10", ranks.len())));
+        return Err(ParsePositionError::field(
+            "board",
+            format!("{} ranks instead of 10", ranks.len()),
+        ));
     }
     let mut board = Board::empty();
     for (row, rank_text) in ranks.iter().enumerate() {
@@ -97,10 +110,14 @@ fn validate(board: &Board) -> Result<(), ParsePositionError> {
         let name = ["Red", "Black"][side];
         let general = board.general(side);
         if general == 0 {
-            return Err(ParsePositionError::impossible(format!("{name} has no general")));
+            return Err(ParsePositionError::impossible(format!(
+                "{name} has no general"
+            )));
         }
         if !PALACE[side][general as usize] {
-            return Err(ParsePositionError::impossible(format!("{name}'s general is outside the palace")));
+            return Err(ParsePositionError::impossible(format!(
+                "{name}'s general is outside the palace"
+            )));
         }
         for (slot, &sq) in board.slots[side].iter().enumerate().skip(1) {
             if sq == 0 {
@@ -124,7 +141,9 @@ fn validate(board: &Board) -> Result<(), ParsePositionError> {
     }
     let waiting = board.us ^ 1;
     if board.attacked(waiting, board.general(waiting)) {
-        return Err(ParsePositionError::impossible("the side not to move is in check"));
+        return Err(ParsePositionError::impossible(
+            "the side not to move is in check",
+        ));
     }
     Ok(())
 }
@@ -143,7 +162,11 @@ pub(crate) fn write_fen(board: &Board, quiet_plies: u32, move_number: u32) -> St
                         empty = 0;
                     }
                     let letter = piece.fen_letter();
-                    out.push(if side == 0 { letter.to_ascii_uppercase() } else { letter });
+                    out.push(if side == 0 {
+                        letter.to_ascii_uppercase()
+                    } else {
+                        letter
+                    });
                 }
             }
         }
@@ -162,13 +185,19 @@ pub(crate) fn write_fen(board: &Board, quiet_plies: u32, move_number: u32) -> St
 pub(crate) fn parse_coordinates(text: &str) -> Result<XiangqiMove, ParseMoveError> {
     ParseMoveError::check_length(text)?;
     const EXPECTED: &str = "a move such as h3e3";
-    let (from, len) = Cell::parse_prefix(text).ok_or_else(|| ParseMoveError::syntax(text, EXPECTED))?;
-    let rest = text.get(len..).ok_or_else(|| ParseMoveError::syntax(text, EXPECTED))?;
-    let (to, len2) = Cell::parse_prefix(rest).ok_or_else(|| ParseMoveError::syntax(text, EXPECTED))?;
+    let (from, len) =
+        Cell::parse_prefix(text).ok_or_else(|| ParseMoveError::syntax(text, EXPECTED))?;
+    let rest = text
+        .get(len..)
+        .ok_or_else(|| ParseMoveError::syntax(text, EXPECTED))?;
+    let (to, len2) =
+        Cell::parse_prefix(rest).ok_or_else(|| ParseMoveError::syntax(text, EXPECTED))?;
     if len2 != rest.len() {
         return Err(ParseMoveError::syntax(text, EXPECTED));
     }
-    XiangqiMove::new(from, to).ok_or_else(|| ParseMoveError::OffBoard { text: text.to_owned() })
+    XiangqiMove::new(from, to).ok_or_else(|| ParseMoveError::OffBoard {
+        text: text.to_owned(),
+    })
 }
 
 /// A file number 1-9 counted from `side`'s own right.
@@ -179,17 +208,25 @@ fn wxf_file(side: usize, file: u8) -> u8 {
 /// Writes a move in WXF notation.
 pub(crate) fn wxf(board: &Board, from: u8, to: u8) -> String {
     let Some((side, piece)) = board.piece_at(from) else {
-        return format!("{}{}", super::board::square_cell(from), super::board::square_cell(to));
+        return format!(
+            "{}{}",
+            super::board::square_cell(from),
+            super::board::square_cell(to)
+        );
     };
     let mut out = designation(board, side, piece, from);
-    let forward_steps = i32::from(relative_rank(side, rank_of(to))) - i32::from(relative_rank(side, rank_of(from)));
+    let forward_steps =
+        i32::from(relative_rank(side, rank_of(to))) - i32::from(relative_rank(side, rank_of(from)));
     let op = match forward_steps {
         0 => '=',
         n if n > 0 => '+',
         _ => '-',
     };
     out.push(op);
-    let straight = matches!(piece, Piece::General | Piece::Chariot | Piece::Cannon | Piece::Soldier);
+    let straight = matches!(
+        piece,
+        Piece::General | Piece::Chariot | Piece::Cannon | Piece::Soldier
+    );
     let digit = if straight && forward_steps != 0 {
         forward_steps.unsigned_abs() as u8
     } else {
@@ -238,7 +275,11 @@ fn designation(board: &Board, side: usize, piece: Piece, from: u8) -> String {
             _ => &["++", "+P", "P", "-P", "--"],
         };
         let mark = marks.get(index).copied().unwrap_or("P");
-        return if mark == "P" { format!("P{digit}") } else { mark.to_owned() };
+        return if mark == "P" {
+            format!("P{digit}")
+        } else {
+            mark.to_owned()
+        };
     }
     let sign = if index == 0 { '+' } else { '-' };
     format!("{sign}{letter}")
@@ -246,7 +287,10 @@ fn designation(board: &Board, side: usize, piece: Piece, from: u8) -> String {
 
 fn pieces_of(board: &Board, side: usize, piece: Piece) -> impl Iterator<Item = u8> + '_ {
     let first = piece.first_slot();
-    board.slots[side][first..first + piece.set_count()].iter().copied().filter(|&sq| sq != 0)
+    board.slots[side][first..first + piece.set_count()]
+        .iter()
+        .copied()
+        .filter(|&sq| sq != 0)
 }
 
 /// Puts WXF text into the form `move_notation` writes: uppercase, `=` for `.`, `H`/`E` letters,
@@ -277,7 +321,9 @@ fn normalize_wxf(text: &str) -> Option<[u8; 4]> {
 /// Reads a WXF move and judges it.
 pub(crate) fn read_wxf(game: &Xiangqi, text: &str) -> Result<XiangqiMove, MoveError> {
     let Some(wanted) = normalize_wxf(text) else {
-        return Err(ParseMoveError::syntax(text, "coordinates such as h3e3 or WXF such as C2=5").into());
+        return Err(
+            ParseMoveError::syntax(text, "coordinates such as h3e3 or WXF such as C2=5").into(),
+        );
     };
     let moves = game.moves_ignoring_outcome();
     for &(from, to) in moves.as_slice() {
@@ -301,7 +347,10 @@ pub(crate) fn read_wxf(game: &Xiangqi, text: &str) -> Result<XiangqiMove, MoveEr
 /// in a form `move_notation` does not write.
 fn explain_wxf(board: &Board, wanted: [u8; 4]) -> Result<(u8, u8), IllegalReason> {
     let side = board.us;
-    let Some(piece) = Piece::ALL.into_iter().find(|p| p.wxf_letter() as u8 == wanted[0] || p.wxf_letter() as u8 == wanted[1]) else {
+    let Some(piece) = Piece::ALL
+        .into_iter()
+        .find(|p| p.wxf_letter() as u8 == wanted[0] || p.wxf_letter() as u8 == wanted[1])
+    else {
         return Err(IllegalReason::NoPieceThere);
     };
     let mut candidates: Vec<u8> = pieces_of(board, side, piece).collect();
@@ -311,14 +360,26 @@ fn explain_wxf(board: &Board, wanted: [u8; 4]) -> Result<(u8, u8), IllegalReason
             let tandem: Vec<u8> = candidates
                 .iter()
                 .copied()
-                .filter(|&a| candidates.iter().filter(|&&b| file_of(b) == file_of(a)).count() >= 2)
+                .filter(|&a| {
+                    candidates
+                        .iter()
+                        .filter(|&&b| file_of(b) == file_of(a))
+                        .count()
+                        >= 2
+                })
                 .collect();
-            candidates = if wanted[0] == b'+' { tandem.first() } else { tandem.last() }
-                .into_iter()
-                .copied()
-                .collect();
+            candidates = if wanted[0] == b'+' {
+                tandem.first()
+            } else {
+                tandem.last()
+            }
+            .into_iter()
+            .copied()
+            .collect();
         }
-        [_, digit @ b'1'..=b'9'] => candidates.retain(|&sq| wxf_file(side, file_of(sq)) == digit - b'0'),
+        [_, digit @ b'1'..=b'9'] => {
+            candidates.retain(|&sq| wxf_file(side, file_of(sq)) == digit - b'0')
+        }
         _ => candidates.clear(),
     }
     let mut best = IllegalReason::NoPieceThere;
@@ -341,15 +402,26 @@ fn wxf_target(side: usize, piece: Piece, from: u8, op: u8, digit: u8) -> Option<
     let file = i32::from(file_of(from));
     let rank = i32::from(rank_of(from));
     let forward = if side == 0 { 1 } else { -1 };
-    let target_file = if side == 0 { 9 - i32::from(digit) } else { i32::from(digit) - 1 };
+    let target_file = if side == 0 {
+        9 - i32::from(digit)
+    } else {
+        i32::from(digit) - 1
+    };
     let sign = match op {
         b'+' => forward,
         b'-' => -forward,
         _ => 0,
     };
-    let straight = matches!(piece, Piece::General | Piece::Chariot | Piece::Cannon | Piece::Soldier);
+    let straight = matches!(
+        piece,
+        Piece::General | Piece::Chariot | Piece::Cannon | Piece::Soldier
+    );
     let (f, r) = if straight {
-        if sign == 0 { (target_file, rank) } else { (file, rank + sign * i32::from(digit)) }
+        if sign == 0 {
+            (target_file, rank)
+        } else {
+            (file, rank + sign * i32::from(digit))
+        }
     } else {
         let df = (target_file - file).abs();
         let dr = match (piece, df) {
