@@ -103,6 +103,30 @@ impl Piece {
     }
 }
 
+/// A FEN or WXF letter that names no xiangqi piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnknownPiece;
+
+impl std::fmt::Display for UnknownPiece {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("not a xiangqi piece letter")
+    }
+}
+
+impl std::error::Error for UnknownPiece {}
+
+impl std::str::FromStr for Piece {
+    type Err = UnknownPiece;
+    /// Reads one piece letter, FEN (`k a b n r c p`, also `e h`) or WXF (`K A E H R C P`).
+    fn from_str(text: &str) -> Result<Piece, UnknownPiece> {
+        let mut chars = text.chars();
+        match (chars.next(), chars.next()) {
+            (Some(letter), None) => Piece::from_letter(letter).ok_or(UnknownPiece),
+            _ => Err(UnknownPiece),
+        }
+    }
+}
+
 impl std::fmt::Display for Piece {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}", self.wxf_letter())

@@ -61,8 +61,8 @@ use crate::core::{
 };
 use crate::options::{self, RuleDoc, RuleError, RuleSet};
 
-pub use board::Piece;
 use board::{Board, EMPTY, cell_square, square_cell};
+pub use board::{Piece, UnknownPiece};
 use movegen::MoveList;
 
 /// The start position in FEN.

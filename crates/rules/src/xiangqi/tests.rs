@@ -195,6 +195,16 @@ fn wxf_notation() {
 }
 
 #[test]
+fn piece_letters() {
+    for piece in Piece::ALL {
+        assert_eq!(piece.to_string().parse(), Ok(piece));
+        assert_eq!(piece.fen_letter().to_string().parse(), Ok(piece));
+    }
+    assert_eq!("x".parse::<Piece>(), Err(UnknownPiece));
+    assert_eq!("RR".parse::<Piece>(), Err(UnknownPiece));
+}
+
+#[test]
 fn position_errors() {
     let rules = XiangqiRules::default();
     let bad = [
