@@ -21,6 +21,7 @@ pub mod chess;
 mod core;
 pub mod gomoku;
 pub mod options;
+pub mod xiangqi;
 pub mod zobrist;
 
 pub use crate::core::*;
