@@ -182,7 +182,8 @@ pub enum EndReason {
     FiftyMoves,
     /// Neither side can checkmate (chess).
     InsufficientMaterial,
-    /// Too many plies without a capture or a flip (banqi; the count is a rule option).
+    /// Too many plies without progress: no capture or flip in banqi, no capture in xiangqi's
+    /// natural limit (the count is a rule option of each).
     NoProgress,
     /// Five (or more, where allowed) stones in a line (gomoku).
     FiveInARow,
