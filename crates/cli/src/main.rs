@@ -73,9 +73,8 @@ fn game_with_moves(parsed: &Parsed, first_move: usize) -> Result<AnyGame, ArgErr
         }
     })?;
     for (index, text) in parsed.positional.iter().enumerate().skip(first_move) {
-        game.play(text).map_err(|e| {
-            ArgError::new(text, format!("move {}: {e}", index - first_move + 1))
-        })?;
+        game.play(text)
+            .map_err(|e| ArgError::new(text, format!("move {}: {e}", index - first_move + 1)))?;
     }
     Ok(game)
 }
@@ -86,11 +85,10 @@ fn perft(args: &[String]) -> Result<String, ArgError> {
         return Err(ArgError::new("", "usage: qi perft <game> <position> <depth> [--divide]"));
     }
     let depth_text = &parsed.positional[2];
-    let depth: u32 = depth_text
-        .parse()
-        .ok()
-        .filter(|d| *d <= 12)
-        .ok_or_else(|| ArgError::new(depth_text, "depth must be a whole number from 0 to 12"))?;
+    let depth: u32 =
+        depth_text.parse().ok().filter(|d| *d <= 12).ok_or_else(|| {
+            ArgError::new(depth_text, "depth must be a whole number from 0 to 12")
+        })?;
     let mut game = game_with_moves(&parsed, usize::MAX)?;
     let mut out = String::new();
     if parsed.divide {
@@ -150,7 +148,13 @@ Rule options (--rules key=value,...; the first value is the default):
     for variant in ["chess", "xiangqi", "banqi", "gomoku"] {
         let Ok((kind, _)) = parse_variant(variant) else { continue };
         for doc in rule_docs(kind) {
-            let _ = writeln!(text, "  {variant:8} {}={:30} {}", doc.key, doc.values.join("|"), doc.help);
+            let _ = writeln!(
+                text,
+                "  {variant:8} {}={:30} {}",
+                doc.key,
+                doc.values.join("|"),
+                doc.help
+            );
         }
     }
     text.push_str("\nExit status: 0 on success, 2 on bad input (one line on stderr says which argument and why).\n");
@@ -167,7 +171,10 @@ fn run(args: &[String]) -> Result<String, ArgError> {
         "play" => play(rest),
         "bench" => bench::run(rest).map_err(|e| ArgError::new("bench", e)),
         "help" | "--help" | "-h" => Ok(help()),
-        _ => Err(ArgError::new(command, "unknown command (expected perft, moves, play, bench or help)")),
+        _ => Err(ArgError::new(
+            command,
+            "unknown command (expected perft, moves, play, bench or help)",
+        )),
     }
 }
 

@@ -34,7 +34,7 @@ fn perft_divide_lists_each_move_then_the_total() {
     let text = stdout(&output);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 45);
-    assert!(lines.contains(&"h3e3: 44"), "{text}");
+    assert!(lines.contains(&"h3e3: 45"), "{text}");
     assert_eq!(lines.last(), Some(&"1920"));
 }
 
@@ -68,7 +68,10 @@ fn play_prints_position_then_outcome() {
 
     let five = ["play", "gomoku", "startpos", "h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8"];
     let text = stdout(&qi(&five));
-    assert!(text.lines().nth(1).unwrap().starts_with("black wins by five in a row (h8 i8 j8 k8 l8)"), "{text}");
+    assert!(
+        text.lines().nth(1).unwrap().starts_with("black wins by five in a row (h8 i8 j8 k8 l8)"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -37,11 +37,9 @@ pub enum SetupError {
 impl fmt::Display for SetupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SetupError::UnknownGame { name } => write!(
-                f,
-                "unknown game {name:?} (expected one of {})",
-                VARIANT_NAMES.join(", ")
-            ),
+            SetupError::UnknownGame { name } => {
+                write!(f, "unknown game {name:?} (expected one of {})", VARIANT_NAMES.join(", "))
+            }
             SetupError::Rules(e) => e.fmt(f),
             SetupError::Position(e) => e.fmt(f),
             SetupError::BadSeed { seed } => {

@@ -340,7 +340,9 @@ impl IllegalReason {
             R::ElephantCannotCrossRiver => "the elephant cannot cross the river",
             R::GeneralsFacing => "the generals would face each other",
             R::SoldierCannotRetreat => "a soldier cannot retreat",
-            R::SoldierSidewaysBeforeRiver => "a soldier moves sideways only after crossing the river",
+            R::SoldierSidewaysBeforeRiver => {
+                "a soldier moves sideways only after crossing the river"
+            }
             R::CannonNeedsOneScreen => "a cannon captures by jumping exactly one piece",
             R::PieceFaceDown => "that piece is face down: flip it first",
             R::AlreadyFaceUp => "that piece is already face up",
@@ -515,7 +517,9 @@ impl fmt::Display for ParsePositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ParsePositionError::Empty => f.write_str("empty position"),
-            ParsePositionError::TooLong { len } => write!(f, "position text too long ({len} bytes)"),
+            ParsePositionError::TooLong { len } => {
+                write!(f, "position text too long ({len} bytes)")
+            }
             ParsePositionError::BadField { field, detail } => write!(f, "bad {field}: {detail}"),
             ParsePositionError::Impossible { detail } => write!(f, "impossible position: {detail}"),
         }

@@ -14,7 +14,7 @@
 //! game.apply(game.read_move("h10g8").unwrap()).unwrap();
 //!
 //! // A soldier may not retreat, and the error says so.
-//! match game.read_move("e4e3") {
+//! match game.read_move("c4c3") {
 //!     Err(MoveError::Illegal(e)) => assert_eq!(e.reason, IllegalReason::SoldierCannotRetreat),
 //!     other => panic!("{other:?}"),
 //! }
@@ -23,6 +23,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod any;
 pub mod banqi;
 pub mod chess;
 mod core;

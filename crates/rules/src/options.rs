@@ -8,7 +8,7 @@ use std::fmt;
 pub struct RuleDoc {
     /// The key, as written in `key=value`.
     pub key: &'static str,
-    /// The values it takes, the default first.
+    /// The values it takes, the default first; a range of numbers is written `10-1000`.
     pub values: &'static [&'static str],
     /// What it means.
     pub help: &'static str,

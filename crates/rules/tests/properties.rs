@@ -117,11 +117,12 @@ proptest! {
 fn all_rule_lists(kind: GameKind) -> Vec<String> {
     let mut lists = vec![String::new()];
     for doc in qi_rules::any::rule_docs(kind) {
-        // Number-valued options list one example value; flags and choices list them all.
+        // A documented range (`10-1000`) stands for its numbers; its default is listed before it.
+        let is_range = |value: &&&str| value.contains('-') && value.starts_with(char::is_numeric);
         lists = lists
             .iter()
             .flat_map(|list| {
-                doc.values.iter().map(move |value| {
+                doc.values.iter().filter(move |v| !is_range(v)).map(move |value| {
                     let sep = if list.is_empty() { "" } else { "," };
                     format!("{list}{sep}{}={value}", doc.key)
                 })
@@ -133,10 +134,12 @@ fn all_rule_lists(kind: GameKind) -> Vec<String> {
 
 fn banqi_rules() -> impl Strategy<Value = BanqiRules> {
     let lists = all_rule_lists(GameKind::Banqi);
-    prop::sample::select(lists).prop_map(|list| BanqiRules::parse(&list).expect("documented values"))
+    prop::sample::select(lists)
+        .prop_map(|list| BanqiRules::parse(&list).expect("documented values"))
 }
 
 fn gomoku_rules() -> impl Strategy<Value = GomokuRules> {
     let lists = all_rule_lists(GameKind::Gomoku);
-    prop::sample::select(lists).prop_map(|list| GomokuRules::parse(&list).expect("documented values"))
+    prop::sample::select(lists)
+        .prop_map(|list| GomokuRules::parse(&list).expect("documented values"))
 }

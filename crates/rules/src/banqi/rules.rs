@@ -98,7 +98,7 @@ impl RuleSet for BanqiRules {
         },
         RuleDoc {
             key: "draw",
-            values: &["40", "10..1000"],
+            values: &["40", "10-1000"],
             help: "plies without a flip or a capture after which the game is drawn",
         },
     ];

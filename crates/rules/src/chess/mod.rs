@@ -56,8 +56,7 @@ impl RuleSet for ChessRules {
     fn set(&mut self, key: &str, value: &str) -> Result<(), RuleError> {
         match key {
             "variant" => {
-                self.chess960 =
-                    choose(key, value, &[("standard", false), ("chess960", true)])?;
+                self.chess960 = choose(key, value, &[("standard", false), ("chess960", true)])?;
                 Ok(())
             }
             _ => Err(unknown(key)),
@@ -160,10 +159,12 @@ fn cell_of(square: Square) -> Cell {
 }
 
 fn square_of(cell: Cell) -> Option<Square> {
-    (cell.file < 8 && cell.rank < 8).then(|| Square::from_coords(
-        shakmaty::File::new(u32::from(cell.file)),
-        shakmaty::Rank::new(u32::from(cell.rank)),
-    ))
+    (cell.file < 8 && cell.rank < 8).then(|| {
+        Square::from_coords(
+            shakmaty::File::new(u32::from(cell.file)),
+            shakmaty::Rank::new(u32::from(cell.rank)),
+        )
+    })
 }
 
 fn hash_of(position: &Chess) -> u64 {
@@ -207,7 +208,9 @@ impl ChessGame {
 
     fn read_san(&self, text: &str) -> Result<ChessMove, MoveError> {
         let san = SanPlus::from_ascii(text.as_bytes())
-            .map_err(|_| ParseMoveError::syntax(text, "a UCI move such as e2e4 or SAN such as Nf3"))?
+            .map_err(|_| {
+                ParseMoveError::syntax(text, "a UCI move such as e2e4 or SAN such as Nf3")
+            })?
             .san;
         if let Some(outcome_reason) = self.game_over_reason() {
             return Err(IllegalMove::new(outcome_reason, text).into());

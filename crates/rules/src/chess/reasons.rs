@@ -87,7 +87,11 @@ fn why_pawn_cannot(position: &Chess, from: Square, to: Square) -> IllegalReason 
     if attacks::pawn_attacks(us, from).contains(to) {
         let en_passant = position.ep_square(shakmaty::EnPassantMode::Legal) == Some(to);
         let capture = position.them().contains(to) || en_passant;
-        return if capture { IllegalReason::LeavesKingInCheck } else { IllegalReason::WrongMovement };
+        return if capture {
+            IllegalReason::LeavesKingInCheck
+        } else {
+            IllegalReason::WrongMovement
+        };
     }
     IllegalReason::WrongMovement
 }

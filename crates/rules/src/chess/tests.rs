@@ -161,8 +161,7 @@ fn chess960_numbering_follows_scharnagl() {
 #[test]
 fn chess960_castles_king_onto_rook() {
     let rules = ChessRules { chess960: true };
-    let mut game =
-        ChessGame::from_position(&rules, "rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1").unwrap();
+    let mut game = ChessGame::from_position(&rules, "rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1").unwrap();
     let castle = game.read_move("b1h1").unwrap();
     assert_eq!(game.move_notation(castle), "O-O");
     game.apply(castle).unwrap();

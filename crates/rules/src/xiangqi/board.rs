@@ -247,15 +247,11 @@ const fn in_palace(side: usize, file: u8, rank: u8) -> bool {
 }
 
 /// The palace of each side.
-pub(crate) const PALACE: [[bool; 256]; 2] = [
-    point_table(Region::Palace(0)),
-    point_table(Region::Palace(1)),
-];
+pub(crate) const PALACE: [[bool; 256]; 2] =
+    [point_table(Region::Palace(0)), point_table(Region::Palace(1))];
 /// Each side's half of the board (where its elephants may stand).
-pub(crate) const OWN_HALF: [[bool; 256]; 2] = [
-    point_table(Region::OwnHalf(0)),
-    point_table(Region::OwnHalf(1)),
-];
+pub(crate) const OWN_HALF: [[bool; 256]; 2] =
+    [point_table(Region::OwnHalf(0)), point_table(Region::OwnHalf(1))];
 
 /// The points a side's advisor can ever reach.
 pub(crate) const fn advisor_point(side: usize, file: u8, rank: u8) -> bool {
@@ -306,12 +302,7 @@ impl Board {
                 cells[square(file, rank) as usize] = EMPTY;
             }
         }
-        Board {
-            cells,
-            slots: [[0; 16]; 2],
-            us: 0,
-            hash: 0,
-        }
+        Board { cells, slots: [[0; 16]; 2], us: 0, hash: 0 }
     }
 
     /// Puts a piece on an empty square; `false` when the side has no free slot of that type.

@@ -41,11 +41,7 @@ fn movement_reason(board: &Board, piece: Piece, from: u8, to: u8) -> Option<R> {
     let midpoint = |a: i32, b: i32| square_offset(from, a, b);
     match piece {
         Piece::General | Piece::Advisor => {
-            let shape = if piece == Piece::General {
-                adf + adr == 1
-            } else {
-                adf == 1 && adr == 1
-            };
+            let shape = if piece == Piece::General { adf + adr == 1 } else { adf == 1 && adr == 1 };
             if !shape {
                 Some(R::WrongMovement)
             } else if !PALACE[us][to as usize] {

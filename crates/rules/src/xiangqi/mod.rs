@@ -115,10 +115,7 @@ impl XiangqiMove {
     /// The move from `from` to `to`, if both cells are on the board.
     #[must_use]
     pub fn new(from: Cell, to: Cell) -> Option<XiangqiMove> {
-        Some(XiangqiMove {
-            from: cell_square(from)?,
-            to: cell_square(to)?,
-        })
+        Some(XiangqiMove { from: cell_square(from)?, to: cell_square(to)? })
     }
 
     /// The starting cell.
@@ -191,12 +188,7 @@ impl Xiangqi {
     /// Plies since the last capture, counting those before the start position.
     #[must_use]
     pub fn quiet_plies(&self) -> u32 {
-        let since = self
-            .history
-            .iter()
-            .rev()
-            .take_while(|p| p.captured == EMPTY)
-            .count();
+        let since = self.history.iter().rev().take_while(|p| p.captured == EMPTY).count();
         if since == self.history.len() {
             self.start_quiet_plies.saturating_add(since as u32)
         } else {
@@ -240,19 +232,13 @@ impl Game for Xiangqi {
 
     fn from_position(rules: &XiangqiRules, text: &str) -> Result<Xiangqi, ParsePositionError> {
         let fen = notation::parse_fen(text)?;
-        Ok(Xiangqi::from_board(
-            rules,
-            fen.board,
-            fen.quiet_plies,
-            fen.move_number,
-        ))
+        Ok(Xiangqi::from_board(rules, fen.board, fen.quiet_plies, fen.move_number))
     }
 
     fn position(&self) -> String {
         let plies = self.history.len() as u32;
-        let move_number = self
-            .start_move_number
-            .saturating_add((plies + u32::from(self.start_side == 1)) / 2);
+        let move_number =
+            self.start_move_number.saturating_add((plies + u32::from(self.start_side == 1)) / 2);
         notation::write_fen(&self.board, self.quiet_plies(), move_number)
     }
 
@@ -269,18 +255,11 @@ impl Game for Xiangqi {
         if list.len == 0 || self.outcome().is_some() {
             return;
         }
-        moves.extend(
-            list.as_slice()
-                .iter()
-                .map(|&(from, to)| XiangqiMove { from, to }),
-        );
+        moves.extend(list.as_slice().iter().map(|&(from, to)| XiangqiMove { from, to }));
     }
 
     fn move_cells(&self, mv: XiangqiMove) -> MoveCells {
-        MoveCells {
-            from: Some(mv.from()),
-            to: mv.to(),
-        }
+        MoveCells { from: Some(mv.from()), to: mv.to() }
     }
 
     fn check(&self, mv: XiangqiMove) -> Result<(), IllegalMove> {
@@ -304,8 +283,7 @@ impl Game for Xiangqi {
     fn undo(&mut self) -> Option<XiangqiMove> {
         let played = self.history.pop()?;
         self.hashes.pop();
-        self.board
-            .unmake(played.mv.from, played.mv.to, played.captured);
+        self.board.unmake(played.mv.from, played.mv.to, played.captured);
         Some(played.mv)
     }
 
@@ -316,11 +294,8 @@ impl Game for Xiangqi {
     fn outcome(&self) -> Option<Outcome> {
         let mover = Side::ALL[self.board.us];
         if !self.has_legal_move() {
-            let reason = if self.board.in_check() {
-                EndReason::Checkmate
-            } else {
-                EndReason::Stalemate
-            };
+            let reason =
+                if self.board.in_check() { EndReason::Checkmate } else { EndReason::Stalemate };
             return Some(Outcome::win(mover.other(), reason));
         }
         if let Some(outcome) = self.repetition_outcome() {
@@ -368,21 +343,12 @@ impl Game for Xiangqi {
 impl Xiangqi {
     /// The outcome of a threefold repetition of the current position, if it is one.
     fn repetition_outcome(&self) -> Option<Outcome> {
-        let reversible = self
-            .history
-            .iter()
-            .rev()
-            .take_while(|p| p.captured == EMPTY)
-            .count();
+        let reversible = self.history.iter().rev().take_while(|p| p.captured == EMPTY).count();
         let now = self.hashes.len() - 1;
         let current = self.hashes[now];
         let window = &self.hashes[now - reversible..];
-        let mut occurrences = window
-            .iter()
-            .rev()
-            .step_by(2)
-            .enumerate()
-            .filter(|(_, h)| **h == current);
+        let mut occurrences =
+            window.iter().rev().step_by(2).enumerate().filter(|(_, h)| **h == current);
         let mut first_back = 0;
         let mut count = 0;
         for (i, _) in occurrences.by_ref() {

@@ -14,21 +14,13 @@ use super::board::{
 /// The four orthogonal steps.
 pub(crate) const ORTHO: [u8; 4] = [1, 255, STRIDE, 0u8.wrapping_sub(STRIDE)];
 /// The four diagonal steps.
-pub(crate) const DIAG: [u8; 4] = [
-    STRIDE + 1,
-    STRIDE - 1,
-    0u8.wrapping_sub(STRIDE - 1),
-    0u8.wrapping_sub(STRIDE + 1),
-];
+pub(crate) const DIAG: [u8; 4] =
+    [STRIDE + 1, STRIDE - 1, 0u8.wrapping_sub(STRIDE - 1), 0u8.wrapping_sub(STRIDE + 1)];
 
 /// One step forward for a side's soldiers.
 #[inline]
 pub(crate) const fn forward(side: usize) -> u8 {
-    if side == 0 {
-        STRIDE
-    } else {
-        0u8.wrapping_sub(STRIDE)
-    }
+    if side == 0 { STRIDE } else { 0u8.wrapping_sub(STRIDE) }
 }
 
 #[inline]
@@ -50,10 +42,7 @@ pub(crate) struct MoveList {
 
 impl MoveList {
     pub fn new() -> MoveList {
-        MoveList {
-            moves: [(0, 0); 128],
-            len: 0,
-        }
+        MoveList { moves: [(0, 0); 128], len: 0 }
     }
     pub fn as_slice(&self) -> &[(u8, u8)] {
         &self.moves[..self.len]
@@ -110,11 +99,8 @@ impl Board {
     pub fn attacked(&self, side: usize, general: u8) -> bool {
         let cells = &self.cells;
         let them = side ^ 1;
-        let (chariot, cannon, enemy_general) = (
-            kind(them, Piece::Chariot),
-            kind(them, Piece::Cannon),
-            kind(them, Piece::General),
-        );
+        let (chariot, cannon, enemy_general) =
+            (kind(them, Piece::Chariot), kind(them, Piece::Cannon), kind(them, Piece::General));
         for d in ORTHO {
             let first = next_piece(cells, step(general, d), d);
             let k = KIND[cells[first as usize] as usize];
@@ -141,13 +127,9 @@ impl Board {
             }
         }
         let soldier = kind(them, Piece::Soldier);
-        [
-            step(general, forward(side)),
-            step(general, 1),
-            step(general, 255),
-        ]
-        .iter()
-        .any(|&sq| KIND[cells[sq as usize] as usize] == soldier)
+        [step(general, forward(side)), step(general, 1), step(general, 255)]
+            .iter()
+            .any(|&sq| KIND[cells[sq as usize] as usize] == soldier)
     }
 
     /// Whether the side to move is in check.
@@ -159,11 +141,7 @@ impl Board {
     #[inline]
     pub fn is_safe(&mut self, from: u8, to: u8) -> bool {
         let us = self.us;
-        let general = if self.cells[from as usize] == side_bit(us) {
-            to
-        } else {
-            self.general(us)
-        };
+        let general = if self.cells[from as usize] == side_bit(us) { to } else { self.general(us) };
         let captured = self.cells[to as usize];
         self.cells[to as usize] = self.cells[from as usize];
         self.cells[from as usize] = EMPTY;
@@ -193,11 +171,8 @@ impl Board {
             return None;
         }
         let cells = &self.cells;
-        let (chariot, cannon, enemy_general) = (
-            kind(them, Piece::Chariot),
-            kind(them, Piece::Cannon),
-            kind(them, Piece::General),
-        );
+        let (chariot, cannon, enemy_general) =
+            (kind(them, Piece::Chariot), kind(them, Piece::Cannon), kind(them, Piece::General));
         let mut risky = SquareSet::default();
         for d in ORTHO {
             let mut pieces = [0u8; 3];
@@ -293,10 +268,7 @@ impl Board {
                         continue;
                     }
                     let side = if d == 1 || d == 255 { STRIDE } else { 1 };
-                    for to in [
-                        step(step(leg, d), side),
-                        step(step(leg, d), side.wrapping_neg()),
-                    ] {
+                    for to in [step(step(leg, d), side), step(step(leg, d), side.wrapping_neg())] {
                         if can_land(self.cells[to as usize]) {
                             emit(self, to);
                         }

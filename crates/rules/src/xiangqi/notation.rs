@@ -21,10 +21,7 @@ pub(crate) fn parse_fen(text: &str) -> Result<Fen, ParsePositionError> {
     ParsePositionError::check_length(text)?;
     let fields: Vec<&str> = text.split_whitespace().collect();
     if fields.len() > 6 {
-        return Err(ParsePositionError::field(
-            "position",
-            "more than six fields",
-        ));
+        return Err(ParsePositionError::field("position", "more than six fields"));
     }
     let mut board = read_board(fields[0])?;
     let side = match fields.get(1) {
@@ -51,11 +48,7 @@ pub(crate) fn parse_fen(text: &str) -> Result<Fen, ParsePositionError> {
     let quiet_plies = number(4, "halfmove clock", 0)?;
     let move_number = number(5, "move number", 1)?.max(1);
     validate(&board)?;
-    Ok(Fen {
-        board,
-        quiet_plies,
-        move_number,
-    })
+    Ok(Fen { board, quiet_plies, move_number })
 }
 
 fn read_board(text: &str) -> Result<Board, ParsePositionError> {
@@ -110,9 +103,7 @@ fn validate(board: &Board) -> Result<(), ParsePositionError> {
         let name = ["Red", "Black"][side];
         let general = board.general(side);
         if general == 0 {
-            return Err(ParsePositionError::impossible(format!(
-                "{name} has no general"
-            )));
+            return Err(ParsePositionError::impossible(format!("{name} has no general")));
         }
         if !PALACE[side][general as usize] {
             return Err(ParsePositionError::impossible(format!(
@@ -141,9 +132,7 @@ fn validate(board: &Board) -> Result<(), ParsePositionError> {
     }
     let waiting = board.us ^ 1;
     if board.attacked(waiting, board.general(waiting)) {
-        return Err(ParsePositionError::impossible(
-            "the side not to move is in check",
-        ));
+        return Err(ParsePositionError::impossible("the side not to move is in check"));
     }
     Ok(())
 }
@@ -162,11 +151,7 @@ pub(crate) fn write_fen(board: &Board, quiet_plies: u32, move_number: u32) -> St
                         empty = 0;
                     }
                     let letter = piece.fen_letter();
-                    out.push(if side == 0 {
-                        letter.to_ascii_uppercase()
-                    } else {
-                        letter
-                    });
+                    out.push(if side == 0 { letter.to_ascii_uppercase() } else { letter });
                 }
             }
         }
@@ -187,17 +172,13 @@ pub(crate) fn parse_coordinates(text: &str) -> Result<XiangqiMove, ParseMoveErro
     const EXPECTED: &str = "a move such as h3e3";
     let (from, len) =
         Cell::parse_prefix(text).ok_or_else(|| ParseMoveError::syntax(text, EXPECTED))?;
-    let rest = text
-        .get(len..)
-        .ok_or_else(|| ParseMoveError::syntax(text, EXPECTED))?;
+    let rest = text.get(len..).ok_or_else(|| ParseMoveError::syntax(text, EXPECTED))?;
     let (to, len2) =
         Cell::parse_prefix(rest).ok_or_else(|| ParseMoveError::syntax(text, EXPECTED))?;
     if len2 != rest.len() {
         return Err(ParseMoveError::syntax(text, EXPECTED));
     }
-    XiangqiMove::new(from, to).ok_or_else(|| ParseMoveError::OffBoard {
-        text: text.to_owned(),
-    })
+    XiangqiMove::new(from, to).ok_or_else(|| ParseMoveError::OffBoard { text: text.to_owned() })
 }
 
 /// A file number 1-9 counted from `side`'s own right.
@@ -208,11 +189,7 @@ fn wxf_file(side: usize, file: u8) -> u8 {
 /// Writes a move in WXF notation.
 pub(crate) fn wxf(board: &Board, from: u8, to: u8) -> String {
     let Some((side, piece)) = board.piece_at(from) else {
-        return format!(
-            "{}{}",
-            super::board::square_cell(from),
-            super::board::square_cell(to)
-        );
+        return format!("{}{}", super::board::square_cell(from), super::board::square_cell(to));
     };
     let mut out = designation(board, side, piece, from);
     let forward_steps =
@@ -223,10 +200,8 @@ pub(crate) fn wxf(board: &Board, from: u8, to: u8) -> String {
         _ => '-',
     };
     out.push(op);
-    let straight = matches!(
-        piece,
-        Piece::General | Piece::Chariot | Piece::Cannon | Piece::Soldier
-    );
+    let straight =
+        matches!(piece, Piece::General | Piece::Chariot | Piece::Cannon | Piece::Soldier);
     let digit = if straight && forward_steps != 0 {
         forward_steps.unsigned_abs() as u8
     } else {
@@ -245,9 +220,8 @@ fn designation(board: &Board, side: usize, piece: Piece, from: u8) -> String {
         return format!("{letter}{digit}");
     }
     let on_file = |f: u8| -> Vec<u8> {
-        let mut squares: Vec<u8> = pieces_of(board, side, piece)
-            .filter(|&sq| file_of(sq) == f)
-            .collect();
+        let mut squares: Vec<u8> =
+            pieces_of(board, side, piece).filter(|&sq| file_of(sq) == f).collect();
         // Front first: nearest the enemy.
         squares.sort_by_key(|&sq| std::cmp::Reverse(relative_rank(side, rank_of(sq))));
         squares
@@ -275,11 +249,7 @@ fn designation(board: &Board, side: usize, piece: Piece, from: u8) -> String {
             _ => &["++", "+P", "P", "-P", "--"],
         };
         let mark = marks.get(index).copied().unwrap_or("P");
-        return if mark == "P" {
-            format!("P{digit}")
-        } else {
-            mark.to_owned()
-        };
+        return if mark == "P" { format!("P{digit}") } else { mark.to_owned() };
     }
     let sign = if index == 0 { '+' } else { '-' };
     format!("{sign}{letter}")
@@ -287,10 +257,7 @@ fn designation(board: &Board, side: usize, piece: Piece, from: u8) -> String {
 
 fn pieces_of(board: &Board, side: usize, piece: Piece) -> impl Iterator<Item = u8> + '_ {
     let first = piece.first_slot();
-    board.slots[side][first..first + piece.set_count()]
-        .iter()
-        .copied()
-        .filter(|&sq| sq != 0)
+    board.slots[side][first..first + piece.set_count()].iter().copied().filter(|&sq| sq != 0)
 }
 
 /// Puts WXF text into the form `move_notation` writes: uppercase, `=` for `.`, `H`/`E` letters,
@@ -322,7 +289,7 @@ fn normalize_wxf(text: &str) -> Option<[u8; 4]> {
 pub(crate) fn read_wxf(game: &Xiangqi, text: &str) -> Result<XiangqiMove, MoveError> {
     let Some(wanted) = normalize_wxf(text) else {
         return Err(
-            ParseMoveError::syntax(text, "coordinates such as h3e3 or WXF such as C2=5").into(),
+            ParseMoveError::syntax(text, "coordinates such as h3e3 or WXF such as C2=5").into()
         );
     };
     let moves = game.moves_ignoring_outcome();
@@ -360,22 +327,12 @@ fn explain_wxf(board: &Board, wanted: [u8; 4]) -> Result<(u8, u8), IllegalReason
             let tandem: Vec<u8> = candidates
                 .iter()
                 .copied()
-                .filter(|&a| {
-                    candidates
-                        .iter()
-                        .filter(|&&b| file_of(b) == file_of(a))
-                        .count()
-                        >= 2
-                })
+                .filter(|&a| candidates.iter().filter(|&&b| file_of(b) == file_of(a)).count() >= 2)
                 .collect();
-            candidates = if wanted[0] == b'+' {
-                tandem.first()
-            } else {
-                tandem.last()
-            }
-            .into_iter()
-            .copied()
-            .collect();
+            candidates = if wanted[0] == b'+' { tandem.first() } else { tandem.last() }
+                .into_iter()
+                .copied()
+                .collect();
         }
         [_, digit @ b'1'..=b'9'] => {
             candidates.retain(|&sq| wxf_file(side, file_of(sq)) == digit - b'0')
@@ -402,26 +359,16 @@ fn wxf_target(side: usize, piece: Piece, from: u8, op: u8, digit: u8) -> Option<
     let file = i32::from(file_of(from));
     let rank = i32::from(rank_of(from));
     let forward = if side == 0 { 1 } else { -1 };
-    let target_file = if side == 0 {
-        9 - i32::from(digit)
-    } else {
-        i32::from(digit) - 1
-    };
+    let target_file = if side == 0 { 9 - i32::from(digit) } else { i32::from(digit) - 1 };
     let sign = match op {
         b'+' => forward,
         b'-' => -forward,
         _ => 0,
     };
-    let straight = matches!(
-        piece,
-        Piece::General | Piece::Chariot | Piece::Cannon | Piece::Soldier
-    );
+    let straight =
+        matches!(piece, Piece::General | Piece::Chariot | Piece::Cannon | Piece::Soldier);
     let (f, r) = if straight {
-        if sign == 0 {
-            (target_file, rank)
-        } else {
-            (file, rank + sign * i32::from(digit))
-        }
+        if sign == 0 { (target_file, rank) } else { (file, rank + sign * i32::from(digit)) }
     } else {
         let df = (target_file - file).abs();
         let dr = match (piece, df) {

@@ -9,9 +9,7 @@ fn game(fen: &str) -> Xiangqi {
 
 fn play(game: &mut Xiangqi, moves: &[&str]) {
     for text in moves {
-        let mv = game
-            .read_move(text)
-            .unwrap_or_else(|e| panic!("{text}: {e}"));
+        let mv = game.read_move(text).unwrap_or_else(|e| panic!("{text}: {e}"));
         game.play_unchecked(mv);
     }
 }
@@ -41,34 +39,14 @@ fn one_row_per_rule_and_reason() {
         (S, "d1c2", Some(R::LeavesPalace)),
         ("4k4/9/9/9/9/9/9/9/9/3K5 w", "d1c1", Some(R::LeavesPalace)),
         (S, "b1d2", Some(R::HorseLegBlocked)),
-        (
-            "3k5/9/9/9/9/9/9/9/3N5/2B1K4 w",
-            "c1e3",
-            Some(R::ElephantEyeBlocked),
-        ),
-        (
-            "4k4/9/9/9/9/2B6/9/9/9/3K5 w",
-            "c5e7",
-            Some(R::ElephantCannotCrossRiver),
-        ),
-        (
-            "4k4/9/9/9/9/9/9/9/4N4/4K4 w",
-            "e2c3",
-            Some(R::GeneralsFacing),
-        ),
+        ("3k5/9/9/9/9/9/9/9/3N5/2B1K4 w", "c1e3", Some(R::ElephantEyeBlocked)),
+        ("4k4/9/9/9/9/2B6/9/9/9/3K5 w", "c5e7", Some(R::ElephantCannotCrossRiver)),
+        ("4k4/9/9/9/9/9/9/9/4N4/4K4 w", "e2c3", Some(R::GeneralsFacing)),
         ("3k5/9/9/9/9/9/9/9/9/4K4 w", "e1d1", Some(R::GeneralsFacing)),
-        (
-            "4k4/9/9/9/4P4/9/9/9/9/3K5 w",
-            "e6e5",
-            Some(R::SoldierCannotRetreat),
-        ),
+        ("4k4/9/9/9/4P4/9/9/9/9/3K5 w", "e6e5", Some(R::SoldierCannotRetreat)),
         (S, "a4b4", Some(R::SoldierSidewaysBeforeRiver)),
         (S, "b3b8", Some(R::CannonNeedsOneScreen)),
-        (
-            "4k4/9/9/9/9/9/4r4/9/4N4/4K4 w",
-            "e2c3",
-            Some(R::LeavesKingInCheck),
-        ),
+        ("4k4/9/9/9/9/9/4r4/9/4N4/4K4 w", "e2c3", Some(R::LeavesKingInCheck)),
         (MATED, "e1f1", Some(R::GameOver)),
         (S, "R9-1", Some(R::OffBoard)),
         (S, "C2=5", None),
@@ -93,16 +71,10 @@ fn checkmate_and_stalemate_lose() {
     let mated = game(MATED);
     assert!(mated.in_check());
     assert!(mated.legal_moves().is_empty());
-    assert_eq!(
-        mated.outcome(),
-        Some(Outcome::win(Side::Second, EndReason::Checkmate))
-    );
+    assert_eq!(mated.outcome(), Some(Outcome::win(Side::Second, EndReason::Checkmate)));
     let stalemated = game(STALEMATE);
     assert!(!stalemated.in_check());
-    assert_eq!(
-        stalemated.outcome(),
-        Some(Outcome::win(Side::Second, EndReason::Stalemate))
-    );
+    assert_eq!(stalemated.outcome(), Some(Outcome::win(Side::Second, EndReason::Stalemate)));
 }
 
 #[test]
@@ -115,12 +87,7 @@ fn threefold_repetition_is_a_draw() {
     play(&mut game, &cycle[3..]);
     assert_eq!(game.outcome(), Some(Outcome::draw(EndReason::Repetition)));
     assert!(game.legal_moves().is_empty());
-    assert_eq!(
-        game.check(game.parse_move("h1g3").unwrap())
-            .unwrap_err()
-            .reason,
-        R::GameOver
-    );
+    assert_eq!(game.check(game.parse_move("h1g3").unwrap()).unwrap_err().reason, R::GameOver);
 }
 
 #[test]
@@ -133,10 +100,7 @@ fn perpetual_check_loses() {
     play(&mut game, &cycle[..2]);
     assert_eq!(game.outcome(), None);
     play(&mut game, &cycle[2..3]);
-    assert_eq!(
-        game.outcome(),
-        Some(Outcome::win(Side::Second, EndReason::PerpetualCheck))
-    );
+    assert_eq!(game.outcome(), Some(Outcome::win(Side::Second, EndReason::PerpetualCheck)));
 }
 
 #[test]
@@ -181,10 +145,7 @@ fn wxf_notation() {
     let front = tandem.parse_move("e5d5").unwrap();
     assert_eq!(tandem.move_notation(front), "+C=6");
     assert_eq!(tandem.read_move("C+.6"), Ok(front));
-    assert_eq!(
-        tandem.move_notation(tandem.parse_move("e3e2").unwrap()),
-        "-C-1"
-    );
+    assert_eq!(tandem.move_notation(tandem.parse_move("e3e2").unwrap()), "-C-1");
     // Three soldiers on one file.
     let pawns = game("3k5/4P4/4P4/4P4/9/9/9/9/9/5K3 w");
     let names: Vec<String> = ["e9d9", "e8d8", "e7d7"]
@@ -233,10 +194,7 @@ fn position_errors() {
         "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1 ünï",
     ];
     for text in bad {
-        assert!(
-            Xiangqi::from_position(&rules, text).is_err(),
-            "{text:?} was accepted"
-        );
+        assert!(Xiangqi::from_position(&rules, text).is_err(), "{text:?} was accepted");
     }
     let huge = "9/".repeat(3000);
     assert_eq!(
@@ -252,42 +210,15 @@ fn position_errors() {
 #[test]
 fn move_text_errors() {
     let game = Xiangqi::start(&XiangqiRules::default(), 0);
-    for text in [
-        "",
-        "zz",
-        "h3",
-        "h3e3x",
-        "h0e3",
-        "漢字漢字",
-        "C2=0",
-        "X2=5",
-        "C2*5",
-        "h3 e3",
-        "é",
-    ] {
+    for text in ["", "zz", "h3", "h3e3x", "h0e3", "漢字漢字", "C2=0", "X2=5", "C2*5", "h3 e3", "é"]
+    {
         assert!(game.parse_move(text).is_err(), "{text:?}");
-        assert!(
-            matches!(game.read_move(text), Err(MoveError::Parse(_))),
-            "{text:?}"
-        );
+        assert!(matches!(game.read_move(text), Err(MoveError::Parse(_))), "{text:?}");
     }
-    assert_eq!(
-        game.parse_move("j1a1"),
-        Err(ParseMoveError::OffBoard {
-            text: "j1a1".into()
-        })
-    );
-    assert_eq!(
-        game.parse_move("a11a1"),
-        Err(ParseMoveError::OffBoard {
-            text: "a11a1".into()
-        })
-    );
+    assert_eq!(game.parse_move("j1a1"), Err(ParseMoveError::OffBoard { text: "j1a1".into() }));
+    assert_eq!(game.parse_move("a11a1"), Err(ParseMoveError::OffBoard { text: "a11a1".into() }));
     let long = "h3e3".repeat(100);
-    assert_eq!(
-        game.read_move(&long),
-        Err(MoveError::Parse(ParseMoveError::TooLong { len: 400 }))
-    );
+    assert_eq!(game.read_move(&long), Err(MoveError::Parse(ParseMoveError::TooLong { len: 400 })));
 }
 
 /// Checks the game's invariants at its current position.
@@ -304,22 +235,12 @@ fn check_invariants(game: &mut Xiangqi, salt: u64) {
         let r = splitmix64(salt ^ i);
         let cell = |x: u64| Cell::new((x % 9) as u8, ((x / 9) % 10) as u8);
         let mv = XiangqiMove::new(cell(r & 0xFFFF), cell(r >> 16 & 0xFFFF)).unwrap();
-        assert_eq!(
-            game.check(mv).is_ok(),
-            moves.contains(&mv),
-            "{mv} in {}",
-            game.position()
-        );
+        assert_eq!(game.check(mv).is_ok(), moves.contains(&mv), "{mv} in {}", game.position());
     }
     let (position, hash) = (game.position(), game.hash());
     for &mv in &moves {
         assert_eq!(game.check(mv), Ok(()));
-        assert_eq!(
-            game.read_move(&game.move_notation(mv)),
-            Ok(mv),
-            "{}",
-            game.move_notation(mv)
-        );
+        assert_eq!(game.read_move(&game.move_notation(mv)), Ok(mv), "{}", game.move_notation(mv));
         game.play_unchecked(mv);
         game.undo();
         assert_eq!((game.position(), game.hash()), (position.clone(), hash));
@@ -359,11 +280,7 @@ fn perft_lines(limit: u64) -> Vec<(String, u32, u64)> {
         .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
         .map(|line| {
             let parts: Vec<&str> = line.split('|').map(str::trim).collect();
-            (
-                parts[0].to_owned(),
-                parts[1].parse().unwrap(),
-                parts[2].parse().unwrap(),
-            )
+            (parts[0].to_owned(), parts[1].parse().unwrap(), parts[2].parse().unwrap())
         })
         .filter(|&(_, _, nodes)| nodes <= limit)
         .collect()
@@ -385,10 +302,7 @@ fn perft_published_deep() {
         let start = std::time::Instant::now();
         assert_eq!(game.perft(depth), nodes, "{fen} depth {depth}");
         let secs = start.elapsed().as_secs_f64();
-        println!(
-            "{fen} | {depth} | {nodes} | {secs:.2}s | {:.1} Mnps",
-            nodes as f64 / secs / 1e6
-        );
+        println!("{fen} | {depth} | {nodes} | {secs:.2}s | {:.1} Mnps", nodes as f64 / secs / 1e6);
     }
 }
 
@@ -399,9 +313,6 @@ fn perft_start_benchmark() {
     let start = std::time::Instant::now();
     let nodes = game.perft(5);
     let secs = start.elapsed().as_secs_f64();
-    println!(
-        "perft 5: {nodes} nodes in {secs:.3}s = {:.1} Mnps",
-        nodes as f64 / secs / 1e6
-    );
+    println!("perft 5: {nodes} nodes in {secs:.3}s = {:.1} Mnps", nodes as f64 / secs / 1e6);
     assert_eq!(nodes, 133_312_995);
 }
