@@ -9,47 +9,61 @@ use std::time::{Duration, Instant};
 
 use qi_rules::any::{AnyGame, StartFrom};
 
+/// What is counted.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Measure {
+    /// Perft with bulk counting at the last ply (the usual perft figure).
+    Perft,
+    /// Every move played and taken back, leaves too: what a search does at each node.
+    PlayEveryMove,
+}
+
 /// One perft measurement to make.
 struct Case {
     variant: &'static str,
     rules: &'static str,
     start: &'static str,
     depth: u32,
+    measure: Measure,
     /// The reference engine and the UCI commands that put it on the same position.
     reference: Option<(&'static str, &'static [&'static str])>,
 }
 
 const ROUNDS: usize = 2;
 
+const RENJU_MIDGAME: &str = "15/15/15/15/15/7x7/7x7/8xx5/15/15/15/15/15/15/o1o1o1o8 b";
+const BANQI_MIDGAME: &str = "R*b*B*C*B*p*KP/Nn*pcP*kp*r/PP*CN*a*b*p*P/1R*n*r*aA*A*c 1 r 0 - -";
+
 fn cases(quick: bool) -> Vec<Case> {
-    let deep = if quick { 4 } else { 5 };
+    let less = u32::from(quick);
+    let case = |variant, rules, start, depth, measure| Case {
+        variant,
+        rules,
+        start,
+        depth,
+        measure,
+        reference: None,
+    };
+    use Measure::{Perft, PlayEveryMove};
     vec![
         Case {
-            variant: "xiangqi",
-            rules: "",
-            start: "startpos",
-            depth: deep,
             reference: Some((
                 "fairy-stockfish",
                 &["setoption name UCI_Variant value xiangqi", "position startpos"],
             )),
+            ..case("xiangqi", "", "startpos", 5 - less, Perft)
         },
         Case {
-            variant: "chess",
-            rules: "",
-            start: "startpos",
-            depth: deep,
             reference: Some(("stockfish", &["position startpos"])),
+            ..case("chess", "", "startpos", 6 - less, Perft)
         },
-        Case { variant: "banqi", rules: "", start: "startpos:1", depth: deep, reference: None },
-        Case { variant: "gomoku", rules: "", start: "startpos", depth: 3, reference: None },
-        Case {
-            variant: "gomoku",
-            rules: "rule=renju",
-            start: "startpos",
-            depth: if quick { 2 } else { 3 },
-            reference: None,
-        },
+        case("banqi", "", "startpos:1", 6 - less, Perft),
+        case("banqi", "", BANQI_MIDGAME, 6 - less, Perft),
+        case("banqi", "", BANQI_MIDGAME, 5 - less, PlayEveryMove),
+        case("gomoku", "", "startpos", 3, Perft),
+        case("gomoku", "", "startpos", 3 - less, PlayEveryMove),
+        case("gomoku", "rule=renju", RENJU_MIDGAME, 3 - less, Perft),
+        case("gomoku", "rule=renju", RENJU_MIDGAME, 3 - less, PlayEveryMove),
     ]
 }
 
@@ -57,7 +71,10 @@ fn time_ours(case: &Case) -> Result<(u64, Duration), String> {
     let start = StartFrom::parse(case.start).map_err(|e| e.to_string())?;
     let mut game = AnyGame::new(case.variant, case.rules, &start).map_err(|e| e.to_string())?;
     let clock = Instant::now();
-    let nodes = game.perft(case.depth);
+    let nodes = match case.measure {
+        Measure::Perft => game.perft(case.depth),
+        Measure::PlayEveryMove => game.visit_all(case.depth),
+    };
     Ok((nodes, clock.elapsed()))
 }
 
@@ -134,10 +151,14 @@ fn measure(case: &Case) -> Result<String, String> {
     }
     let (nodes, time) = ours.ok_or("no run")?;
     let rules = if case.rules.is_empty() { String::new() } else { format!(" {}", case.rules) };
+    let start = if case.start.starts_with("startpos") { case.start } else { "midgame" };
+    let what = match case.measure {
+        Measure::Perft => "perft",
+        Measure::PlayEveryMove => "play+undo every move",
+    };
     let mut line = format!(
-        "{:8}{rules:11} {:11} perft {}  {nodes:>10} nodes  qi {:6.2} s {:7.1} Mnps",
+        "{:8}{rules:11} {start:10} {what} {}  {nodes:>10} nodes  qi {:6.2} s {:7.1} Mnps",
         case.variant,
-        case.start,
         case.depth,
         time.as_secs_f64(),
         mnps(nodes, time)

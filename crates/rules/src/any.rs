@@ -247,6 +247,28 @@ impl AnyGame {
         each!(self, g => g.perft(depth))
     }
 
+    /// Like perft but plays and takes back every move, leaves included, as a search does; returns
+    /// the number of moves played. A measure of generation plus play/undo speed.
+    pub fn visit_all(&mut self, depth: u32) -> u64 {
+        fn visit<G: Game>(game: &mut G, depth: u32, moves: &mut Vec<Vec<G::Move>>) -> u64 {
+            if depth == 0 {
+                return 0;
+            }
+            let mut list = moves.pop().unwrap_or_default();
+            list.clear();
+            game.legal_moves_into(&mut list);
+            let mut played = 0;
+            for &mv in &list {
+                game.play_unchecked(mv);
+                played += 1 + visit(game, depth - 1, moves);
+                game.undo();
+            }
+            moves.push(list);
+            played
+        }
+        each!(self, g => visit(g, depth, &mut Vec::new()))
+    }
+
     /// Perft split by first move: each legal move in coordinates and its subtree's leaf count.
     pub fn perft_divide(&mut self, depth: u32) -> Vec<(String, u64)> {
         each!(self, g => {
