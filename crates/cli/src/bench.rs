@@ -192,7 +192,11 @@ pub fn run(args: &[String]) -> Result<String, String> {
     };
     // Each line is printed as soon as it is measured; a full run takes a minute or two.
     for case in cases(quick) {
-        println!("{}", measure(&case)?);
+        let line = measure(&case)?;
+        // A closed pipe (`qi bench | head -1`) ends the run quietly.
+        if writeln!(std::io::stdout(), "{line}").is_err() {
+            break;
+        }
     }
     Ok(String::new())
 }

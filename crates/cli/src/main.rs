@@ -6,6 +6,7 @@ mod bench;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
+use qi_rules::GameKind;
 use qi_rules::any::{AnyGame, StartFrom, VARIANT_NAMES, parse_variant, rule_docs};
 use qi_rules::options::shorten;
 
@@ -79,6 +80,15 @@ fn game_with_moves(parsed: &Parsed, first_move: usize) -> Result<AnyGame, ArgErr
     Ok(game)
 }
 
+/// The deepest perft worth starting: one more ply would take hours at these branching factors.
+fn max_perft_depth(kind: GameKind) -> u32 {
+    match kind {
+        GameKind::Chess | GameKind::Banqi => 10,
+        GameKind::Xiangqi => 9,
+        GameKind::Gomoku => 4,
+    }
+}
+
 fn perft(args: &[String]) -> Result<String, ArgError> {
     let parsed = parse_arguments(args, true)?;
     if parsed.positional.len() != 3 {
@@ -90,8 +100,14 @@ fn perft(args: &[String]) -> Result<String, ArgError> {
             ArgError::new(depth_text, "depth must be a whole number from 0 to 12")
         })?;
     let mut game = game_with_moves(&parsed, usize::MAX)?;
+    let max_depth = max_perft_depth(game.kind());
+    if depth > max_depth {
+        let reason =
+            format!("too deep for {} (at most {max_depth}: it would run for hours)", game.kind());
+        return Err(ArgError::new(depth_text, reason));
+    }
     let mut out = String::new();
-    if parsed.divide {
+    if parsed.divide && depth > 0 {
         let counts = game.perft_divide(depth);
         for (mv, count) in &counts {
             let _ = writeln!(out, "{mv}: {count}");
@@ -196,12 +212,14 @@ fn main() -> ExitCode {
             let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), output.as_bytes());
             ExitCode::SUCCESS
         }
-        Err(ArgError { argument, reason }) if argument.is_empty() => {
-            eprintln!("qi: {reason}");
-            ExitCode::from(USAGE_ERROR)
-        }
         Err(ArgError { argument, reason }) => {
-            eprintln!("qi: {argument}: {reason}");
+            let line = if argument.is_empty() {
+                format!("qi: {reason}")
+            } else {
+                format!("qi: {argument}: {reason}")
+            };
+            // One line, whatever the arguments held: line breaks in them are shown escaped.
+            eprintln!("{}", line.replace('\n', "\\n").replace('\r', "\\r"));
             ExitCode::from(USAGE_ERROR)
         }
     }

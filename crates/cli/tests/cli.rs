@@ -36,6 +36,14 @@ fn perft_divide_lists_each_move_then_the_total() {
     assert_eq!(lines.len(), 45);
     assert!(lines.contains(&"h3e3: 45"), "{text}");
     assert_eq!(lines.last(), Some(&"1920"));
+
+    // Bare kings: the game is drawn, yet perft counts the king moves, and so does divide.
+    let bare = "8/8/8/8/8/8/8/K6k w - - 0 1";
+    let plain = stdout(&qi(&["perft", "chess", bare, "1"]));
+    let divided = stdout(&qi(&["perft", "chess", bare, "1", "--divide"]));
+    assert_eq!(plain.trim(), "3");
+    assert_eq!(divided.lines().last(), Some("3"));
+    assert_eq!(stdout(&qi(&["perft", "chess", "startpos", "0", "--divide"])).trim(), "1");
 }
 
 #[test]
@@ -106,6 +114,11 @@ fn bad_input_names_the_argument_and_exits_with_2() {
         (&["play", "chess", "startpos", "--frobnicate"], "--frobnicate"),
         (&["play", "chess", &long], "too long"),
         (&["moves", "xiangqi", "startpos", "你好"], "你好"),
+        (&["play", "chess", "startpos", "e2\ne4"], "e2\\ne4"),
+        (&["play", "che\nss", "startpos"], "che\\nss"),
+        (&["perft", "gomoku", "startpos", "5"], "too deep"),
+        (&["perft", "chess", "startpos", "11"], "too deep"),
+        (&["play", "banqi", "8/8/8/8 1 - 0"], "no pieces"),
     ];
     for (args, mentions) in cases {
         let output = qi(args);

@@ -269,17 +269,12 @@ impl AnyGame {
         each!(self, g => visit(g, depth, &mut Vec::new()))
     }
 
-    /// Perft split by first move: each legal move in coordinates and its subtree's leaf count.
+    /// Perft split by first move: each move in coordinates and its subtree's leaf count; they add
+    /// up to [`perft`](AnyGame::perft). Empty at depth 0.
     pub fn perft_divide(&mut self, depth: u32) -> Vec<(String, u64)> {
         each!(self, g => {
-            let mut counts = Vec::new();
-            for mv in g.legal_moves() {
-                let text = g.move_text(mv);
-                g.play_unchecked(mv);
-                counts.push((text, g.perft(depth.saturating_sub(1))));
-                g.undo();
-            }
-            counts
+            let counts = g.perft_divide(depth);
+            counts.into_iter().map(|(mv, n)| (g.move_text(mv), n)).collect()
         })
     }
 

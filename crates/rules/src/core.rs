@@ -113,7 +113,13 @@ impl Cell {
 
 impl fmt::Display for Cell {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", char::from(b'a' + self.file), u32::from(self.rank) + 1)
+        // Cells built by hand (not parsed) may lie off every board; they still print, as
+        // `(file,rank)`, so an error message about them can be written.
+        if self.file < 26 {
+            write!(f, "{}{}", char::from(b'a' + self.file), u32::from(self.rank) + 1)
+        } else {
+            write!(f, "({},{})", self.file, self.rank)
+        }
     }
 }
 
@@ -266,6 +272,9 @@ pub enum IllegalReason {
     CastlingNotAllowed,
     /// The king may not castle out of check.
     CastleOutOfCheck,
+    /// Castling written in the other mode's form: the king's two-square step in standard chess,
+    /// king onto its rook in Chess960 (reading text converts; this is for moves built by hand).
+    CastlingNotation,
     /// A move given in notation fits more than one legal move.
     Ambiguous,
     // --- xiangqi ---
@@ -333,6 +342,9 @@ impl IllegalReason {
             R::BadPromotion => "that promotion is not allowed",
             R::CastlingNotAllowed => "castling is not allowed here",
             R::CastleOutOfCheck => "the king may not castle out of check",
+            R::CastlingNotation => {
+                "castle with the king's two-square step (onto the rook in Chess960)"
+            }
             R::Ambiguous => "the move is ambiguous: more than one piece can make it",
             R::LeavesPalace => "the general and advisors must stay in the palace",
             R::HorseLegBlocked => "the horse's leg is blocked",
@@ -693,8 +705,10 @@ pub trait Game: Clone + fmt::Debug {
         Ok(mv)
     }
 
-    /// Counts the leaf nodes of the legal move tree `depth` plies deep (perft), ignoring
-    /// game-ending repetitions, with bulk counting at the last ply.
+    /// Counts the leaf nodes of the legal move tree `depth` plies deep (perft), with bulk
+    /// counting at the last ply. Chess and xiangqi count as the published tables do, ignoring
+    /// draws by rule (repetition, fifty moves, natural limit, insufficient material); banqi and
+    /// gomoku stop wherever the game ends.
     fn perft(&mut self, depth: u32) -> u64 {
         let mut moves = Vec::with_capacity(64);
         self.legal_moves_into(&mut moves);
@@ -708,5 +722,20 @@ pub trait Game: Clone + fmt::Debug {
             self.undo();
         }
         nodes
+    }
+
+    /// Perft split by first move: every move [`perft`](Game::perft) starts from, with its
+    /// subtree's leaf count; the counts add up to `perft(depth)`. Empty at depth 0.
+    fn perft_divide(&mut self, depth: u32) -> Vec<(Self::Move, u64)> {
+        if depth == 0 {
+            return Vec::new();
+        }
+        let mut counts = Vec::new();
+        for mv in self.legal_moves() {
+            self.play_unchecked(mv);
+            counts.push((mv, self.perft(depth - 1)));
+            self.undo();
+        }
+        counts
     }
 }

@@ -82,6 +82,12 @@ fn perft_matches_every_data_file() {
             let mut game = AnyGame::new(&variant, &rules, &start)
                 .unwrap_or_else(|e| panic!("{stem}:{}: {e}", entry.line));
             let found = game.perft(entry.depth);
+            if entry.depth <= 3 {
+                let divided: u64 = game.perft_divide(entry.depth).iter().map(|(_, n)| n).sum();
+                if divided != found {
+                    failures.push(format!("{stem}.perft:{}: divide gives {divided}", entry.line));
+                }
+            }
             if found != entry.nodes {
                 failures.push(format!(
                     "{stem}.perft:{}: {} depth {}: expected {}, found {found}",

@@ -143,3 +143,26 @@ fn gomoku_rules() -> impl Strategy<Value = GomokuRules> {
     prop::sample::select(lists)
         .prop_map(|list| GomokuRules::parse(&list).expect("documented values"))
 }
+
+/// Moves built by hand (as a server might from a client's numbers) may name cells off the board:
+/// they are refused with a reason, never a panic.
+#[test]
+fn hand_built_moves_off_the_board_are_refused() {
+    use qi_rules::IllegalReason;
+    use qi_rules::banqi::BanqiMove;
+    use qi_rules::gomoku::GomokuMove;
+    let far = [Cell::new(200, 0), Cell::new(0, 200), Cell::new(255, 255), Cell::new(8, 3)];
+    let banqi = Banqi::start(&BanqiRules::default(), 3);
+    let gomoku = Gomoku::start(&GomokuRules::default(), 0);
+    for cell in far {
+        let refused = banqi.check(BanqiMove::Flip(cell)).unwrap_err();
+        assert_eq!(refused.reason, IllegalReason::OffBoard, "{cell}");
+        let step = BanqiMove::Step { from: Cell::new(0, 0), to: cell };
+        assert!(banqi.check(step).is_err(), "{cell}");
+        if cell.file >= 15 || cell.rank >= 15 {
+            let refused = gomoku.check(GomokuMove(cell)).unwrap_err();
+            assert_eq!(refused.reason, IllegalReason::OffBoard, "{cell}");
+        }
+    }
+    assert_eq!(Cell::new(200, 0).to_string(), "(200,0)");
+}

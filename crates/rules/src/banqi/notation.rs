@@ -191,6 +191,10 @@ fn validate(
     if unknown != pool.iter().map(|&n| usize::from(n)).sum::<usize>() {
         return Err(ParsePositionError::impossible("the pool must name one piece per ?"));
     }
+    // The last capture always leaves the capturer on the board.
+    if board.iter().all(|square| matches!(square, Square::Empty)) {
+        return Err(ParsePositionError::impossible("the board has no pieces"));
+    }
     let face_up = board.iter().any(|square| matches!(square, Square::FaceUp(_)));
     if first_colour.is_none() && (face_up || chain.is_some()) {
         return Err(ParsePositionError::impossible("face-up pieces before the first flip"));

@@ -18,7 +18,7 @@ mod reasons;
 use std::fmt;
 
 use shakmaty::fen::Fen;
-use shakmaty::san::{SanError, SanPlus};
+use shakmaty::san::{San, SanError, SanPlus};
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, Role, Square};
@@ -192,6 +192,17 @@ impl ChessGame {
         mv.uci().to_move(&self.position).ok()
     }
 
+    /// The move written the way this game's mode writes it: either castling gesture (the king's
+    /// two-square step, or king onto its rook) becomes the one [`legal_moves`](Game::legal_moves)
+    /// lists. Other moves are returned unchanged.
+    #[must_use]
+    pub fn canonical(&self, mv: ChessMove) -> ChessMove {
+        match self.resolve(mv) {
+            Some(resolved @ shakmaty::Move::Castle { .. }) => self.chess_move(resolved),
+            _ => mv,
+        }
+    }
+
     /// The [`ChessMove`] for a shakmaty move, with castling written for this game's mode.
     #[must_use]
     pub fn chess_move(&self, mv: shakmaty::Move) -> ChessMove {
@@ -207,15 +218,24 @@ impl ChessGame {
     }
 
     fn read_san(&self, text: &str) -> Result<ChessMove, MoveError> {
-        let san = SanPlus::from_ascii(text.as_bytes())
-            .map_err(|_| {
-                ParseMoveError::syntax(text, "a UCI move such as e2e4 or SAN such as Nf3")
-            })?
-            .san;
+        let expected = "a UCI move such as e2e4 or SAN such as Nf3";
+        let san = match SanPlus::from_ascii(text.as_bytes()) {
+            // Drops and null moves are SAN of other variants, not chess moves.
+            Ok(SanPlus { san: san @ (San::Normal { .. } | San::Castle(_)), .. }) => san,
+            _ => return Err(ParseMoveError::syntax(text, expected).into()),
+        };
         if let Some(outcome_reason) = self.game_over_reason() {
             return Err(IllegalMove::new(outcome_reason, text).into());
         }
-        match san.to_move(&self.position) {
+        match san.to_move(&self.position).or_else(|e| {
+            // Be lenient about the capture mark: `Qd5` for `Qxd5`, `Nxf3` onto an empty square,
+            // and `ed5` for `exd5` all mean one move when only one fits.
+            let San::Normal { role, file, rank, capture, to, promotion } = san else {
+                return Err(e);
+            };
+            let toggled = San::Normal { role, file, rank, capture: !capture, to, promotion };
+            toggled.to_move(&self.position).map_err(|_| e)
+        }) {
             Ok(mv) => Ok(self.chess_move(mv)),
             Err(SanError::AmbiguousSan) => {
                 Err(IllegalMove::new(IllegalReason::Ambiguous, text).into())
@@ -315,10 +335,13 @@ impl Game for ChessGame {
         if let Some(reason) = self.game_over_reason() {
             return Err(IllegalMove::new(reason, mv.to_string()));
         }
-        if self.resolve(mv).is_some() {
-            return Ok(());
+        match self.resolve(mv) {
+            Some(resolved) if self.chess_move(resolved) == mv => Ok(()),
+            // The other castling gesture: legal, but written in the form this mode does not use.
+            // `parse_move` turns it into the right one; a move built by hand must use it.
+            Some(_) => Err(IllegalMove::new(IllegalReason::CastlingNotation, mv.to_string())),
+            None => Err(IllegalMove::new(reasons::why_illegal(&self.position, mv), mv.to_string())),
         }
-        Err(IllegalMove::new(reasons::why_illegal(&self.position, mv), mv.to_string()))
     }
 
     fn play_unchecked(&mut self, mv: ChessMove) {
@@ -371,7 +394,7 @@ impl Game for ChessGame {
     fn parse_move(&self, text: &str) -> Result<ChessMove, ParseMoveError> {
         ParseMoveError::check_length(text)?;
         match UciMove::from_ascii(text.as_bytes()) {
-            Ok(uci @ UciMove::Normal { .. }) => Ok(ChessMove::from_uci(uci)),
+            Ok(uci @ UciMove::Normal { .. }) => Ok(self.canonical(ChessMove::from_uci(uci))),
             _ => Err(ParseMoveError::syntax(text, "a UCI move such as e2e4 or e7e8q")),
         }
     }
@@ -400,6 +423,21 @@ impl Game for ChessGame {
 
     fn perft(&mut self, depth: u32) -> u64 {
         shakmaty::perft(&self.position, depth)
+    }
+
+    fn perft_divide(&mut self, depth: u32) -> Vec<(ChessMove, u64)> {
+        if depth == 0 {
+            return Vec::new();
+        }
+        let moves = self.position.legal_moves();
+        moves
+            .into_iter()
+            .map(|mv| {
+                let mut after = self.position.clone();
+                after.play_unchecked(mv);
+                (self.chess_move(mv), shakmaty::perft(&after, depth - 1))
+            })
+            .collect()
     }
 }
 

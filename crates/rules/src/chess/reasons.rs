@@ -54,14 +54,18 @@ pub(super) fn why_illegal(position: &Chess, mv: ChessMove) -> IllegalReason {
     }
 }
 
-/// A king move onto its own rook on the back rank, or the standard two-square king step.
+/// A king move onto its own rook on the back rank (in Chess960, or onto a rook that still has
+/// castling rights), or the standard two-square king step.
 fn is_castling_gesture(position: &Chess, mv: ChessMove) -> bool {
     let us = position.turn();
     let back_rank = us.backrank();
     if mv.from.rank() != back_rank || mv.to.rank() != back_rank {
         return false;
     }
-    let onto_own_rook = position.board().by_piece(Role::Rook.of(us)).contains(mv.to);
+    let castles = position.castles();
+    let onto_own_rook = position.board().by_piece(Role::Rook.of(us)).contains(mv.to)
+        && (castles.mode() == shakmaty::CastlingMode::Chess960
+            || castles.castling_rights().contains(mv.to));
     let standard_step =
         mv.from == us.fold_wb(Square::E1, Square::E8) && mv.from.distance(mv.to) == 2;
     onto_own_rook || standard_step
@@ -85,7 +89,9 @@ fn why_pawn_cannot(position: &Chess, from: Square, to: Square) -> IllegalReason 
         return if blocked { IllegalReason::PathBlocked } else { IllegalReason::LeavesKingInCheck };
     }
     if attacks::pawn_attacks(us, from).contains(to) {
-        let en_passant = position.ep_square(shakmaty::EnPassantMode::Legal) == Some(to);
+        // `Always`: an en passant capture that would expose the king still counts as a capture
+        // here, so its reason is the exposed king.
+        let en_passant = position.ep_square(shakmaty::EnPassantMode::Always) == Some(to);
         let capture = position.them().contains(to) || en_passant;
         return if capture {
             IllegalReason::LeavesKingInCheck
@@ -109,18 +115,31 @@ fn specificity(reason: IllegalReason) -> u8 {
     }
 }
 
+/// Whether a pawn on `from` is one a file-less pawn SAN move to `to` can mean: a push on its own
+/// file, or (for a capture) from a neighbouring file.
+fn pawn_could_mean(from: Square, to: Square, capture: bool) -> bool {
+    let files_apart = (i32::from(u8::from(from.file())) - i32::from(u8::from(to.file()))).abs();
+    files_apart == i32::from(capture)
+}
+
 /// The reason a SAN move names no legal move in `position`.
 pub(super) fn why_san_illegal(position: &Chess, san: San) -> IllegalReason {
     let us = position.turn();
     match san {
         San::Castle(_) if position.is_check() => IllegalReason::CastleOutOfCheck,
         San::Castle(_) => IllegalReason::CastlingNotAllowed,
-        San::Normal { role, file, rank, to, promotion, .. } => {
+        San::Normal { role, file, rank, capture, to, promotion } => {
             let candidates = position.board().by_piece(role.of(us)).into_iter().filter(|from| {
-                file.is_none_or(|f| from.file() == f) && rank.is_none_or(|r| from.rank() == r)
+                file.is_none_or(|f| from.file() == f)
+                    && rank.is_none_or(|r| from.rank() == r)
+                    && (role != Role::Pawn || file.is_some() || pawn_could_mean(*from, to, capture))
             });
             candidates
-                .map(|from| why_illegal(position, ChessMove { from, to, promotion }))
+                .map(|from| ChessMove { from, to, promotion })
+                // A candidate that is legal (only possible through a castling or capture-mark
+                // mismatch the caller already tried) tells nothing about why the SAN failed.
+                .filter(|&mv| mv.uci().to_move(position).is_err())
+                .map(|mv| why_illegal(position, mv))
                 .max_by_key(|&reason| specificity(reason))
                 .unwrap_or(IllegalReason::NoPieceThere)
         }

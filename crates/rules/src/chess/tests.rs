@@ -43,6 +43,10 @@ fn every_illegal_reason_is_reported() {
         ("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", "Nd2", R::Ambiguous),
         ("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "Qd4", R::NoPieceThere),
         ("k7/1R6/1K6/8/8/8/8/8 b - - 0 1", "a8a7", R::GameOver),
+        ("8/8/8/KPp4r/8/8/8/7k w - c6 0 1", "b5c6", R::LeavesKingInCheck),
+        ("8/8/8/KPp4r/8/8/8/7k w - c6 0 1", "bxc6", R::LeavesKingInCheck),
+        ("4k3/8/8/8/8/8/8/4KR2 w - - 0 1", "e1f1", R::OwnPieceOnTarget),
+        ("4k3/8/8/8/8/8/5P2/4K3 w - - 0 1", "f5", R::WrongMovement),
     ];
     for &(fen, text, expected) in table {
         let game = game(fen);
@@ -56,7 +60,8 @@ fn every_illegal_reason_is_reported() {
 #[test]
 fn parse_errors_are_not_illegal_moves() {
     let game = game(START);
-    for text in ["", "e2-", "z9z9", "e2e4e5", "Nf9", "你好", "e2\u{301}e4", &"e".repeat(10_000)] {
+    let texts = ["", "e2-", "z9z9", "e2e4e5", "Nf9", "你好", "e2\u{301}e4", "Q@e4", "--", "0000"];
+    for text in texts.iter().copied().chain([&*"e".repeat(10_000)]) {
         assert!(matches!(game.read_move(text), Err(MoveError::Parse(_))), "{text:?}");
         assert!(game.parse_move(text).is_err(), "{text:?}");
     }
@@ -183,4 +188,40 @@ fn bad_fens_say_what_is_wrong() {
         assert!(message.contains(expected), "{fen:?}: {message}");
     }
     assert!(ChessGame::from_position(&rules, &"8/".repeat(100_000)).is_err());
+}
+
+#[test]
+fn capture_marks_are_read_leniently() {
+    let mut game = game(START);
+    play(&mut game, "Nxf3 d5 e4 Nc6 ed5 e5 Qe2 Be7 Qe5");
+    assert_eq!(game.position(), "r1bqk1nr/ppp1bppp/2n5/3PQ3/8/5N2/PPPP1PPP/RNB1KB1R b KQkq - 0 5");
+}
+
+#[test]
+fn castling_has_one_form_per_mode() {
+    let standard = game("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    let king_onto_rook = ChessMove { from: Square::E1, to: Square::H1, promotion: None };
+    let two_squares = ChessMove { from: Square::E1, to: Square::G1, promotion: None };
+    assert_eq!(standard.parse_move("e1h1"), Ok(two_squares), "text is converted");
+    assert!(standard.check(two_squares).is_ok());
+    assert_eq!(standard.check(king_onto_rook).unwrap_err().reason, R::CastlingNotation);
+    assert!(standard.legal_moves().contains(&two_squares));
+    assert!(!standard.legal_moves().contains(&king_onto_rook));
+
+    let rules = ChessRules { chess960: true };
+    let chess960 =
+        ChessGame::from_position(&rules, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+    assert_eq!(chess960.parse_move("e1g1"), Ok(king_onto_rook));
+    assert_eq!(chess960.check(two_squares).unwrap_err().reason, R::CastlingNotation);
+}
+
+#[test]
+fn perft_divide_adds_up_to_perft_even_when_the_game_is_over() {
+    for fen in [START, "8/8/8/8/8/8/8/K6k w - - 0 1", "4k3/8/8/8/8/8/8/R3K3 w - - 100 80"] {
+        let mut game = game(fen);
+        for depth in 1..=3 {
+            let total: u64 = game.perft_divide(depth).iter().map(|(_, n)| n).sum();
+            assert_eq!(total, game.perft(depth), "{fen} depth {depth}");
+        }
+    }
 }

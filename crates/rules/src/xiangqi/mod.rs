@@ -338,6 +338,24 @@ impl Game for Xiangqi {
         let mut board = self.board;
         board.perft(depth)
     }
+
+    fn perft_divide(&mut self, depth: u32) -> Vec<(XiangqiMove, u64)> {
+        if depth == 0 {
+            return Vec::new();
+        }
+        let mut board = self.board;
+        let moves = self.moves_ignoring_outcome();
+        moves
+            .as_slice()
+            .iter()
+            .map(|&(from, to)| {
+                let captured = board.make(from, to);
+                let nodes = board.perft(depth - 1);
+                board.unmake(from, to, captured);
+                (XiangqiMove { from, to }, nodes)
+            })
+            .collect()
+    }
 }
 
 impl Xiangqi {

@@ -339,18 +339,41 @@ fn explain_wxf(board: &Board, wanted: [u8; 4]) -> Result<(u8, u8), IllegalReason
         }
         _ => candidates.clear(),
     }
+    let mut legal = Vec::new();
     let mut best = IllegalReason::NoPieceThere;
     for from in candidates {
-        best = match wxf_target(side, piece, from, wanted[2], wanted[3] - b'0') {
+        let reason = match wxf_target(side, piece, from, wanted[2], wanted[3] - b'0') {
             None => IllegalReason::WrongMovement,
             Some(None) => IllegalReason::OffBoard,
             Some(Some(to)) => match judge::illegal_reason(board, from, to) {
-                None => return Ok((from, to)),
+                None => {
+                    legal.push((from, to));
+                    continue;
+                }
                 Some(reason) => reason,
             },
         };
+        if specificity(reason) > specificity(best) {
+            best = reason;
+        }
     }
-    Err(best)
+    match legal.as_slice() {
+        [only] => Ok(*only),
+        [] => Err(best),
+        // Two like pieces on one file fit the file-digit form: `+`/`-` must say which.
+        _ => Err(IllegalReason::Ambiguous),
+    }
+}
+
+/// How telling a reason is, when several pieces could have been meant: a rule the move breaks
+/// says more than "no such piece" or "not that shape".
+fn specificity(reason: IllegalReason) -> u8 {
+    match reason {
+        IllegalReason::NoPieceThere => 0,
+        IllegalReason::WrongMovement => 1,
+        IllegalReason::OffBoard => 2,
+        _ => 3,
+    }
 }
 
 /// The destination a WXF operation names: `None` if the shape is impossible, `Some(None)` if it

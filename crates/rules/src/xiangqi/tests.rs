@@ -316,3 +316,15 @@ fn perft_start_benchmark() {
     println!("perft 5: {nodes} nodes in {secs:.3}s = {:.1} Mnps", nodes as f64 / secs / 1e6);
     assert_eq!(nodes, 133_312_995);
 }
+
+#[test]
+fn wxf_that_fits_two_pieces_is_ambiguous() {
+    // Two red horses on file 4 (counted from Red's right); both can make `H4+3`.
+    let game = game("4k4/9/9/9/9/9/9/5N3/9/3K1N3 w - - 0 1");
+    match game.read_move("H4+3") {
+        Err(MoveError::Illegal(e)) => assert_eq!(e.reason, R::Ambiguous),
+        other => panic!("expected Ambiguous, got {other:?}"),
+    }
+    assert_eq!(game.read_move("+H+3").map(|mv| game.move_text(mv)), Ok("f3g5".to_owned()));
+    assert_eq!(game.read_move("-H+3").map(|mv| game.move_text(mv)), Ok("f1g3".to_owned()));
+}
