@@ -1,7 +1,16 @@
-//! Qi's browser app. A placeholder until the app issue: it proves the rules crate links into the
-//! root package, which Trunk builds for the browser.
+//! Qi's browser app: chess, xiangqi, banqi and gomoku on one page.
+
+mod app;
+mod board;
+mod board_model;
+mod components;
+mod i18n;
+mod i18n_rules;
+mod pieces;
+mod record;
+mod state;
+mod web;
 
 fn main() {
-    let games: Vec<&str> = qi_rules::GameKind::ALL.iter().map(|kind| kind.name()).collect();
-    println!("Qi: {}", games.join(", "));
+    yew::Renderer::<app::App>::new().render();
 }

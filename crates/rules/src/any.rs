@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use shakmaty::Position as _;
+
 use crate::banqi::{Banqi, BanqiRules};
 use crate::chess::{ChessGame, ChessRules};
 use crate::gomoku::{Gomoku, GomokuRules};
@@ -100,6 +102,24 @@ pub fn rule_docs(kind: GameKind) -> &'static [RuleDoc] {
         GameKind::Xiangqi => XiangqiRules::DOCS,
         GameKind::Banqi => BanqiRules::DOCS,
         GameKind::Gomoku => GomokuRules::DOCS,
+    }
+}
+
+/// `list` (a game's `key=value,...` rule options) with `key` set to `value`, written out in full.
+///
+/// # Errors
+/// A [`RuleError`] when the list, the key or the value is not one the game takes.
+pub fn rules_with(kind: GameKind, list: &str, key: &str, value: &str) -> Result<String, RuleError> {
+    fn set<R: RuleSet>(list: &str, key: &str, value: &str) -> Result<String, RuleError> {
+        let mut rules = R::parse(list)?;
+        rules.set(key, value)?;
+        Ok(rules.to_list())
+    }
+    match kind {
+        GameKind::Chess => set::<ChessRules>(list, key, value),
+        GameKind::Xiangqi => set::<XiangqiRules>(list, key, value),
+        GameKind::Banqi => set::<BanqiRules>(list, key, value),
+        GameKind::Gomoku => set::<GomokuRules>(list, key, value),
     }
 }
 
@@ -276,6 +296,117 @@ impl AnyGame {
             let counts = g.perft_divide(depth);
             counts.into_iter().map(|(mv, n)| (g.move_text(mv), n)).collect()
         })
+    }
+
+    /// The board's width and height in cells (files, ranks).
+    #[must_use]
+    pub fn board_size(&self) -> (u8, u8) {
+        match self {
+            AnyGame::Chess(_) => (8, 8),
+            AnyGame::Xiangqi(_) => (9, 10),
+            AnyGame::Banqi(_) => (8, 4),
+            AnyGame::Gomoku(g) => (g.rules().size(), g.rules().size()),
+        }
+    }
+
+    /// What stands on `cell`, as a short code: chess `wK`...`bP`; xiangqi and banqi `rK`...`bP`
+    /// (K general, A advisor, B elephant, N horse, R chariot, C cannon, P soldier); a face-down
+    /// banqi piece `?`; gomoku stones `b` and `w`. `None` for an empty or off-board cell.
+    #[must_use]
+    pub fn piece_code(&self, cell: Cell) -> Option<String> {
+        match self {
+            AnyGame::Chess(g) => {
+                let (file, rank) = (u32::from(cell.file), u32::from(cell.rank));
+                if file >= 8 || rank >= 8 {
+                    return None;
+                }
+                let square = shakmaty::Square::from_coords(
+                    shakmaty::File::new(file),
+                    shakmaty::Rank::new(rank),
+                );
+                let piece = g.shakmaty_position().board().piece_at(square)?;
+                let colour = if piece.color.is_white() { 'w' } else { 'b' };
+                Some(format!("{colour}{}", piece.role.upper_char()))
+            }
+            AnyGame::Xiangqi(g) => {
+                let (side, piece) = g.piece_at(cell)?;
+                let colour = if side == Side::First { 'r' } else { 'b' };
+                Some(format!("{colour}{}", piece.fen_letter().to_ascii_uppercase()))
+            }
+            AnyGame::Banqi(g) => match g.square(cell) {
+                crate::banqi::Square::Empty => None,
+                crate::banqi::Square::FaceUp(piece) => {
+                    let colour = match piece.colour {
+                        crate::banqi::Colour::Red => 'r',
+                        crate::banqi::Colour::Black => 'b',
+                    };
+                    Some(format!("{colour}{}", piece.role.letter()))
+                }
+                crate::banqi::Square::Hidden(_) | crate::banqi::Square::Unknown => {
+                    Some("?".to_owned())
+                }
+            },
+            AnyGame::Gomoku(g) => {
+                g.stone_at(cell).map(|side| if side == Side::First { "b" } else { "w" }.to_owned())
+            }
+        }
+    }
+
+    /// The cell of the side to move's king or general when it is in check.
+    #[must_use]
+    pub fn checked_king(&self) -> Option<Cell> {
+        if !self.in_check() {
+            return None;
+        }
+        match self {
+            AnyGame::Chess(g) => {
+                let position = g.shakmaty_position();
+                let square = position.board().king_of(position.turn())?;
+                Some(Cell::new(u8::from(square.file()), u8::from(square.rank())))
+            }
+            AnyGame::Xiangqi(g) => Some(g.general(g.side_to_move())),
+            AnyGame::Banqi(_) | AnyGame::Gomoku(_) => None,
+        }
+    }
+
+    /// Where the last move started and ended, if there was one.
+    #[must_use]
+    pub fn last_move(&self) -> Option<crate::MoveCells> {
+        each!(self, g => {
+            let mut before = g.clone();
+            let mv = before.undo()?;
+            Some(before.move_cells(mv))
+        })
+    }
+
+    /// The coordinate text of the move from `from` to `to` (with a chess promotion letter), as
+    /// [`play`](AnyGame::play) reads it: a banqi flip when `from == to`, a gomoku stone on `to`.
+    #[must_use]
+    pub fn move_text_between(&self, from: Cell, to: Cell, promotion: Option<char>) -> String {
+        match self.kind() {
+            GameKind::Chess => {
+                format!("{from}{to}{}", promotion.map(String::from).unwrap_or_default())
+            }
+            GameKind::Xiangqi => format!("{from}{to}"),
+            GameKind::Banqi if from == to => from.to_string(),
+            GameKind::Banqi => format!("{from}-{to}"),
+            GameKind::Gomoku => to.to_string(),
+        }
+    }
+
+    /// The pieces a pawn moving from `from` to `to` may promote to (`q`, `r`, `b`, `n`); empty
+    /// when the move is not a promotion.
+    #[must_use]
+    pub fn promotion_choices(&self, from: Cell, to: Cell) -> Vec<char> {
+        if self.kind() != GameKind::Chess {
+            return Vec::new();
+        }
+        let prefix = format!("{from}{to}");
+        self.legal_moves()
+            .iter()
+            .filter(|mv| mv.len() == 5 && mv.starts_with(&prefix))
+            .filter_map(|mv| mv.chars().last())
+            .collect()
     }
 
     /// What a side is called in this game (`white`, `red`, `black`...). Banqi sides are named by

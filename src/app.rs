@@ -1,0 +1,167 @@
+//! The app: the state, the effects that connect it to the browser (storage, the clock timer,
+//! the document's language and theme), and the page layout.
+
+use std::rc::Rc;
+
+use qi_rules::Cell;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
+use yew::prelude::*;
+
+use crate::board::Board;
+use crate::board_model::board_view;
+use crate::components::SharedState;
+use crate::components::clocks::Clocks;
+use crate::components::controls::{GameButtons, GamePicker, Options};
+use crate::components::dialogs::{GameOver, PromotionDialog};
+use crate::components::move_list::MoveList;
+use crate::components::status::Status;
+use crate::i18n::{Lang, Text, t};
+use crate::record::GameRecord;
+use crate::state::{Action, AppState, Settings, Theme};
+use crate::web;
+
+/// Where the settings are kept in localStorage.
+const SETTINGS_KEY: &str = "qi.settings";
+/// Where the game in progress is kept, so a reload goes on with it.
+const GAME_KEY: &str = "qi.game";
+/// How often a running clock is redrawn and checked for a fallen flag.
+const CLOCK_TICK_MS: i32 = 100;
+
+/// The settings to start with: stored ones over the browser's language, and `?game=` on top.
+fn initial_settings() -> Settings {
+    let lang = Lang::from_tag(&web::browser_language());
+    let mut settings = match web::load(SETTINGS_KEY) {
+        Some(text) => Settings::from_storage(&text, lang),
+        None => Settings::new(lang),
+    };
+    if let Some(game) = web::query_param("game")
+        && let Ok((kind, _)) = qi_rules::any::parse_variant(&game)
+    {
+        settings.kind = kind;
+    }
+    settings
+}
+
+/// The state to start with: the saved game when it is of the game to show, else a new one.
+fn initial_state() -> AppState {
+    let settings = initial_settings();
+    let saved = web::load(GAME_KEY).and_then(|text| GameRecord::from_text(&text));
+    match saved {
+        Some(record)
+            if record.kind == settings.kind && record.rules == settings.rules_of(settings.kind) =>
+        {
+            AppState::restore(settings, record).0
+        }
+        _ => AppState::new(settings, web::random_seed()),
+    }
+}
+
+/// Runs `tick` every `period` ms while the returned guard lives.
+fn interval(period: i32, tick: impl FnMut() + 'static) -> Option<impl FnOnce()> {
+    let window = web_sys::window()?;
+    let closure = Closure::<dyn FnMut()>::new(tick);
+    let id = window
+        .set_interval_with_callback_and_timeout_and_arguments_0(
+            closure.as_ref().unchecked_ref(),
+            period,
+        )
+        .ok()?;
+    Some(move || {
+        window.clear_interval_with_handle(id);
+        drop(closure);
+    })
+}
+
+/// The whole app.
+#[function_component(App)]
+pub fn app() -> Html {
+    let state = use_reducer(initial_state);
+    let now = use_state(web::now_ms);
+
+    // Remember the settings, and tell the document its language and theme.
+    {
+        let settings = state.settings.clone();
+        use_effect_with(settings, |settings| {
+            web::save(SETTINGS_KEY, &settings.to_storage());
+            let theme = if settings.theme == Theme::Dark { "dark" } else { "light" };
+            web::set_document_attributes(settings.lang.tag(), theme);
+        });
+    }
+
+    // Keep the game, so a reload goes on with it.
+    {
+        let record = state.record.clone();
+        use_effect_with(record, |record| web::save(GAME_KEY, &record.to_text()));
+    }
+
+    // While a clock runs: redraw it and let a flag fall.
+    {
+        let running =
+            state.clocks.as_ref().is_some_and(|c| c.running.is_some()) && state.result().is_none();
+        let dispatcher = state.dispatcher();
+        let now = now.clone();
+        use_effect_with(running, move |running| {
+            let stop = running.then(|| {
+                interval(CLOCK_TICK_MS, move || {
+                    let time = web::now_ms();
+                    now.set(time);
+                    dispatcher.dispatch(Action::Tick { now: time });
+                })
+            });
+            move || {
+                if let Some(Some(stop)) = stop {
+                    stop();
+                }
+            }
+        });
+    }
+
+    let dispatch = {
+        let state = state.clone();
+        Callback::from(move |action: Action| state.dispatch(action))
+    };
+    let on_click = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |cell: Cell| {
+            dispatch.emit(Action::ClickCell { cell, now: web::now_ms() })
+        })
+    };
+    let on_pick = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |cell: Cell| dispatch.emit(Action::Pick { cell }))
+    };
+    let on_drop = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |(from, to): (Cell, Cell)| {
+            dispatch.emit(Action::Drop { from, to, now: web::now_ms() });
+        })
+    };
+
+    let shared = SharedState(Rc::new((*state).clone()));
+    let lang = state.settings.lang;
+    let view = Rc::new(board_view(&state));
+    let theme = if state.settings.theme == Theme::Dark { "theme-dark" } else { "theme-light" };
+    html! {
+        <div class={classes!("app", theme)} data-game={state.game.kind().name()} lang={lang.tag()}>
+            <header class="top">
+                <h1>{ t(lang, Text::Title) }</h1>
+                <GamePicker state={shared.clone()} dispatch={dispatch.clone()} />
+            </header>
+            <main class="play">
+                <section class="board-area">
+                    <Board {view} {on_click} {on_pick} {on_drop} />
+                    <GameOver state={shared.clone()} dispatch={dispatch.clone()} />
+                </section>
+                <aside class="side">
+                    <Clocks state={shared.clone()} now={*now} />
+                    <Status state={shared.clone()} />
+                    <GameButtons state={shared.clone()} dispatch={dispatch.clone()} />
+                    <MoveList state={shared.clone()} dispatch={dispatch.clone()} />
+                    <Options state={shared.clone()} dispatch={dispatch.clone()} />
+                </aside>
+            </main>
+            <PromotionDialog state={shared} {dispatch} />
+        </div>
+    }
+}

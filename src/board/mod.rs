@@ -1,0 +1,124 @@
+//! The board: one component that draws any of the four geometries. It knows no rules: it gets
+//! what to show ([`BoardView`]) and says what the player did (pick, drop, click) through
+//! callbacks. Input handling is in `interaction`, drawing in `render`.
+
+pub mod geometry;
+mod interaction;
+mod render;
+
+use std::rc::Rc;
+
+use qi_rules::Cell;
+use yew::prelude::*;
+
+pub use self::geometry::{Geometry, Style};
+use self::interaction::{DragState, Gesture};
+pub use self::render::piece as piece_image;
+
+/// One cell as the board shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CellView {
+    /// Which cell.
+    pub cell: Cell,
+    /// The piece code (`wK`, `rC`, `?`, `b`...), if something stands there.
+    pub piece: Option<String>,
+    /// What a screen reader says: the coordinate and what stands there.
+    pub label: String,
+    /// A legal destination of the selected piece.
+    pub hint: bool,
+    /// Part of the last move.
+    pub last_move: bool,
+    /// A king or general in check.
+    pub check: bool,
+    /// Part of the winning line.
+    pub winning: bool,
+    /// The selected piece.
+    pub selected: bool,
+    /// The last stone placed (gomoku).
+    pub last_stone: bool,
+}
+
+/// Everything the board shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardView {
+    /// Its shape and orientation.
+    pub geometry: Geometry,
+    /// Every cell, in screen order (rows from the top).
+    pub cells: Vec<CellView>,
+    /// Whether it takes input now.
+    pub interactive: bool,
+    /// What a screen reader calls it.
+    pub label: String,
+}
+
+/// The board's properties.
+#[derive(Properties, PartialEq)]
+pub struct BoardProps {
+    /// What to show.
+    pub view: Rc<BoardView>,
+    /// A cell was clicked, or Enter/Space pressed on it.
+    pub on_click: Callback<Cell>,
+    /// A piece was picked up to drag.
+    pub on_pick: Callback<Cell>,
+    /// A dragged piece was dropped: from, to.
+    pub on_drop: Callback<(Cell, Cell)>,
+}
+
+/// The board component.
+#[function_component(Board)]
+pub fn board(props: &BoardProps) -> Html {
+    let grid = use_node_ref();
+    let ghost = use_node_ref();
+    let drag = use_mut_ref(DragState::default);
+    let dragging = use_state(|| None::<Cell>);
+    let focus = use_state(|| None::<Cell>);
+    let view = props.view.clone();
+    let geometry = view.geometry;
+
+    // Keep the keyboard focus on the focused cell's element after each render.
+    {
+        let grid = grid.clone();
+        let focused = *focus;
+        use_effect_with(focused, move |focused| {
+            if let Some(cell) = focused {
+                interaction::focus_cell(&grid, *cell);
+            }
+        });
+    }
+
+    let gesture = {
+        let (on_click, on_pick, on_drop) =
+            (props.on_click.clone(), props.on_pick.clone(), props.on_drop.clone());
+        let dragging = dragging.clone();
+        Callback::from(move |gesture: Gesture| match gesture {
+            Gesture::Click(cell) => on_click.emit(cell),
+            Gesture::DragStart(cell) => {
+                dragging.set(Some(cell));
+                on_pick.emit(cell);
+            }
+            Gesture::Drop(from, to) => {
+                dragging.set(None);
+                on_drop.emit((from, to));
+            }
+            Gesture::Cancel => dragging.set(None),
+        })
+    };
+
+    let handlers = interaction::pointer_handlers(&view, &grid, &ghost, &drag, &gesture);
+    let onkeydown = interaction::key_handler(geometry, view.interactive, &focus, &props.on_click);
+    let roving = focus.unwrap_or_else(|| geometry.cell_at(geometry.ranks - 1, 0));
+    let dragged_piece = (*dragging)
+        .and_then(|from| view.cells.iter().find(|c| c.cell == from).and_then(|c| c.piece.clone()));
+    let onfocusin = interaction::focus_handler(&focus);
+    render::board(
+        &view,
+        &grid,
+        &ghost,
+        *dragging,
+        dragged_piece,
+        roving,
+        handlers,
+        onkeydown,
+        onfocusin,
+    )
+}

@@ -1,0 +1,184 @@
+//! Drawing the board: the cells in a CSS grid, the line drawing under crossing-point boards, the
+//! pieces, and the piece that follows the pointer during a drag.
+
+use qi_rules::Cell;
+use web_sys::KeyboardEvent;
+use yew::prelude::*;
+use yew::virtual_dom::AttrValue;
+
+use super::interaction::PointerHandlers;
+use super::{BoardView, CellView, Geometry, Style};
+use crate::pieces::{disc_svg, piece_svg};
+
+/// A piece's image: discs on xiangqi and banqi boards (whose black codes read like chess ones),
+/// chess pieces and stones elsewhere.
+pub fn piece(code: &str, style: Style) -> Html {
+    let svg = match style {
+        Style::XiangqiPoints | Style::Squares => disc_svg(code),
+        Style::Checkered | Style::GomokuPoints => piece_svg(code),
+    };
+    match svg {
+        Some(svg) => Html::from_html_unchecked(AttrValue::Static(svg)),
+        None => html! { <span class="piece-text">{ code.to_owned() }</span> },
+    }
+}
+
+/// The whole board.
+#[allow(clippy::too_many_arguments)] // One call site; a struct would only rename these.
+pub fn board(
+    view: &BoardView,
+    grid: &NodeRef,
+    ghost: &NodeRef,
+    dragging: Option<Cell>,
+    dragged_piece: Option<String>,
+    roving: Cell,
+    handlers: PointerHandlers,
+    onkeydown: Callback<KeyboardEvent>,
+    onfocusin: Callback<FocusEvent>,
+) -> Html {
+    let geometry = view.geometry;
+    let style_class = match geometry.style {
+        Style::Checkered => "style-checkered",
+        Style::Squares => "style-squares",
+        Style::XiangqiPoints => "style-xiangqi",
+        Style::GomokuPoints => "style-gomoku",
+    };
+    let frame_style = format!("--files: {}; --ranks: {};", geometry.files, geometry.ranks);
+    let rows = view.cells.chunks(usize::from(geometry.files)).enumerate().map(|(row, cells)| {
+        let cells = cells.iter().enumerate().map(|(column, cell)| {
+            cell_html(cell, geometry, row, column, dragging == Some(cell.cell), roving)
+        });
+        html! { <div class="row" role="row">{ for cells }</div> }
+    });
+    html! {
+        <div class={classes!("board-frame", style_class, (!view.interactive).then_some("locked"))}
+             style={frame_style}>
+            <div class="board" role="grid" aria-label={view.label.clone()} ref={grid.clone()}
+                 onpointerdown={handlers.down} onpointermove={handlers.moved}
+                 onpointerup={handlers.up} onpointercancel={handlers.cancel} {onkeydown} {onfocusin}>
+                { underlay(geometry) }
+                { for rows }
+            </div>
+            <div class="ghost" ref={ghost.clone()} hidden={dragged_piece.is_none()} aria-hidden="true">
+                { dragged_piece.map(|code| piece(&code, geometry.style)).unwrap_or_default() }
+            </div>
+        </div>
+    }
+}
+
+fn cell_html(
+    cell: &CellView,
+    geometry: Geometry,
+    row: usize,
+    column: usize,
+    dragged: bool,
+    roving: Cell,
+) -> Html {
+    let dark = matches!(geometry.style, Style::Checkered) && Geometry::is_dark(cell.cell);
+    let classes = classes!(
+        "cell",
+        dark.then_some("dark"),
+        cell.selected.then_some("selected"),
+        cell.check.then_some("check"),
+        cell.winning.then_some("winning"),
+        cell.last_stone.then_some("last-stone"),
+        dragged.then_some("dragged"),
+        cell.piece.is_some().then_some("occupied"),
+    );
+    let name = cell.cell.to_string();
+    let flag = |on: bool| on.then_some(AttrValue::Static("true"));
+    let bottom_row = row + 1 == usize::from(geometry.ranks);
+    html! {
+        <div class={classes} role="gridcell" data-square={name} aria-label={cell.label.clone()}
+             tabindex={if cell.cell == roving { "0" } else { "-1" }}
+             aria-selected={if cell.selected { "true" } else { "false" }}
+             data-hint={flag(cell.hint)} data-last-move={flag(cell.last_move)}>
+            if let Some(code) = &cell.piece {
+                <div class="piece" data-piece={code.clone()}>{ piece(code, geometry.style) }</div>
+            }
+            if cell.hint {
+                <span class={if cell.piece.is_some() { "hint capture" } else { "hint" }}></span>
+            }
+            if column == 0 {
+                <span class="coord rank" aria-hidden="true">{ cell.cell.rank + 1 }</span>
+            }
+            if bottom_row {
+                <span class="coord file" aria-hidden="true">{ char::from(b'a' + cell.cell.file) }</span>
+            }
+        </div>
+    }
+}
+
+/// The lines under a board whose pieces stand on crossings, in cell units (each cell is 1x1,
+/// the crossing at its centre).
+fn underlay(geometry: Geometry) -> Html {
+    let (files, ranks) = (f64::from(geometry.files), f64::from(geometry.ranks));
+    let line = |x1: f64, y1: f64, x2: f64, y2: f64| {
+        html! { <line x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} /> }
+    };
+    let mut lines: Vec<Html> = Vec::new();
+    match geometry.style {
+        Style::XiangqiPoints => {
+            for rank in 0..geometry.ranks {
+                let y = f64::from(rank) + 0.5;
+                lines.push(line(0.5, y, files - 0.5, y));
+            }
+            for file in 0..geometry.files {
+                let x = f64::from(file) + 0.5;
+                if file == 0 || file + 1 == geometry.files {
+                    lines.push(line(x, 0.5, x, ranks - 0.5));
+                } else {
+                    lines.push(line(x, 0.5, x, 4.5));
+                    lines.push(line(x, 5.5, x, ranks - 0.5));
+                }
+            }
+            for (top, bottom) in [(0.5, 2.5), (7.5, 9.5)] {
+                lines.push(line(3.5, top, 5.5, bottom));
+                lines.push(line(5.5, top, 3.5, bottom));
+            }
+        }
+        Style::GomokuPoints => {
+            for i in 0..geometry.files {
+                let at = f64::from(i) + 0.5;
+                lines.push(line(0.5, at, files - 0.5, at));
+                lines.push(line(at, 0.5, at, ranks - 0.5));
+            }
+        }
+        Style::Checkered | Style::Squares => return Html::default(),
+    }
+    let stars = star_points(geometry).into_iter().map(|(x, y)| {
+        html! { <circle cx={(f64::from(x) + 0.5).to_string()} cy={(f64::from(y) + 0.5).to_string()} r="0.09" /> }
+    });
+    let river = (geometry.style == Style::XiangqiPoints).then(|| {
+        html! {
+            <g class="river">
+                <text x="2.5" y="5" text-anchor="middle" dominant-baseline="central">{ "楚 河" }</text>
+                <text x="6.5" y="5" text-anchor="middle" dominant-baseline="central">{ "漢 界" }</text>
+            </g>
+        }
+    });
+    html! {
+        <svg class="underlay" viewBox={format!("0 0 {files} {ranks}")} preserveAspectRatio="none"
+             aria-hidden="true">
+            <g class="lines">{ for lines }</g>
+            <g class="stars">{ for stars }</g>
+            { river.unwrap_or_default() }
+        </svg>
+    }
+}
+
+/// The gomoku board's star points (screen row/column, symmetric so orientation does not matter).
+fn star_points(geometry: Geometry) -> Vec<(u8, u8)> {
+    if geometry.style != Style::GomokuPoints {
+        return Vec::new();
+    }
+    let n = geometry.files;
+    let edge = 3;
+    let far = n - 1 - edge;
+    let mid = n / 2;
+    let mut points = vec![(edge, edge), (edge, far), (far, edge), (far, far), (mid, mid)];
+    if n >= 19 {
+        points.extend([(edge, mid), (mid, edge), (far, mid), (mid, far)]);
+    }
+    points
+}

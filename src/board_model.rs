@@ -1,0 +1,102 @@
+//! What the board shows, worked out from the state: the one place where rules meet the board.
+
+use qi_rules::GameKind;
+
+use crate::board::{BoardView, CellView, Geometry, Style};
+use crate::i18n::{Text, piece_name, t};
+use crate::state::AppState;
+
+/// The board's view of `state`: the shown position, hints for the selected piece, the last move,
+/// the king in check and the winning line.
+#[must_use]
+pub fn board_view(state: &AppState) -> BoardView {
+    let lang = state.settings.lang;
+    let game = state.shown_game();
+    let kind = game.kind();
+    let (files, ranks) = game.board_size();
+    let style = match kind {
+        GameKind::Chess => Style::Checkered,
+        GameKind::Xiangqi => Style::XiangqiPoints,
+        GameKind::Banqi => Style::Squares,
+        GameKind::Gomoku => Style::GomokuPoints,
+    };
+    let geometry = Geometry { files, ranks, style, flipped: state.flipped };
+    let live = state.viewing.is_none();
+    let selected = state.selected.filter(|_| live);
+    let hints = selected.map(|from| game.legal_destinations(from)).unwrap_or_default();
+    let last = game.last_move();
+    let checked = game.checked_king();
+    let line = if live { state.result().map(|r| r.line).unwrap_or_default() } else { Vec::new() };
+    let cells = geometry
+        .cells_in_screen_order()
+        .map(|cell| {
+            let piece = game.piece_code(cell);
+            let what = match &piece {
+                Some(code) => piece_name(lang, kind, code),
+                None => t(lang, Text::Empty).to_owned(),
+            };
+            let on_last = last.is_some_and(|m| m.to == cell || m.from == Some(cell));
+            CellView {
+                cell,
+                label: format!("{cell}, {what}"),
+                hint: hints.contains(&cell),
+                last_move: on_last,
+                check: checked == Some(cell),
+                winning: line.contains(&cell),
+                selected: selected == Some(cell),
+                last_stone: kind == GameKind::Gomoku && last.is_some_and(|m| m.to == cell),
+                piece,
+            }
+        })
+        .collect();
+    BoardView {
+        geometry,
+        cells,
+        interactive: state.accepts_moves(),
+        label: t(lang, Text::Board).to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+    use crate::state::{Action, Settings};
+    use qi_rules::Cell;
+
+    fn cell(text: &str) -> Cell {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn the_view_marks_hints_last_move_and_check() {
+        let mut state = AppState::new(Settings::new(Lang::En), 0);
+        for (from, to) in [("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")] {
+            state.apply(Action::Drop { from: cell(from), to: cell(to), now: 0.0 });
+        }
+        let view = board_view(&state);
+        let find = |name: &str| view.cells.iter().find(|c| c.cell == cell(name)).unwrap();
+        assert!(find("e1").check, "the mated king is marked");
+        assert!(find("d8").last_move && find("h4").last_move);
+        assert_eq!(find("h4").piece.as_deref(), Some("bQ"));
+        assert_eq!(find("h4").label, "h4, black queen");
+        assert!(!view.interactive, "checkmate ends the game");
+        assert_eq!(view.cells.len(), 64);
+        assert_eq!(view.cells[0].cell, cell("a8"), "White's view starts top left at a8");
+    }
+
+    #[test]
+    fn hints_follow_the_selection() {
+        let mut settings = Settings::new(Lang::Zh);
+        settings.kind = GameKind::Xiangqi;
+        let mut state = AppState::new(settings, 0);
+        state.apply(Action::ClickCell { cell: cell("b1"), now: 0.0 });
+        let view = board_view(&state);
+        let hinted: Vec<String> =
+            view.cells.iter().filter(|c| c.hint).map(|c| c.cell.to_string()).collect();
+        assert_eq!(hinted.len(), 2, "{hinted:?}");
+        assert!(hinted.contains(&"c3".to_owned()) && hinted.contains(&"a3".to_owned()));
+        assert_eq!(view.cells.len(), 90);
+        assert!(view.cells.iter().any(|c| c.label == "b1, 红马"));
+    }
+}

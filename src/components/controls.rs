@@ -1,0 +1,208 @@
+//! The controls: game picker, new game / undo / flip, each game's rule options, clock, language
+//! and theme.
+
+use qi_rules::GameKind;
+use qi_rules::any::rule_docs;
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+use super::SharedState;
+use crate::i18n::{Lang, Text, game_name, pick, t};
+use crate::state::{Action, ClockConfig, Theme};
+use crate::web::{now_ms, random_seed};
+
+/// Properties of the control panels.
+#[derive(Properties, PartialEq)]
+pub struct ControlsProps {
+    /// The state shown.
+    pub state: SharedState,
+    /// Where actions go.
+    pub dispatch: Callback<Action>,
+}
+
+/// The four games, as tabs.
+#[function_component(GamePicker)]
+pub fn game_picker(props: &ControlsProps) -> Html {
+    let state = &*props.state.0;
+    let lang = state.settings.lang;
+    let buttons = GameKind::ALL.iter().map(|&kind| {
+        let dispatch = props.dispatch.clone();
+        let onclick = Callback::from(move |_: MouseEvent| {
+            dispatch.emit(Action::PickGame { kind, seed: random_seed() });
+        });
+        let current = state.settings.kind == kind;
+        html! {
+            <button type="button" class={classes!("game-tab", current.then_some("current"))}
+                    data-game={kind.name()} aria-pressed={current.to_string()} {onclick}>
+                { game_name(lang, kind) }
+            </button>
+        }
+    });
+    html! { <nav class="game-picker" aria-label={t(lang, Text::Game)}>{ for buttons }</nav> }
+}
+
+/// New game, undo and flip.
+#[function_component(GameButtons)]
+pub fn game_buttons(props: &ControlsProps) -> Html {
+    let state = &*props.state.0;
+    let lang = state.settings.lang;
+    let emit = |make: fn() -> Action| {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(make()))
+    };
+    let can_undo =
+        !state.record.moves.is_empty() && state.viewing.is_none() && state.flagged.is_none();
+    html! {
+        <div class="game-buttons">
+            <button type="button" data-action="new-game"
+                    onclick={emit(|| Action::NewGame { seed: random_seed() })}>{ t(lang, Text::NewGame) }</button>
+            <button type="button" data-action="undo" disabled={!can_undo}
+                    onclick={emit(|| Action::Undo { now: now_ms() })}>{ t(lang, Text::Undo) }</button>
+            <button type="button" data-action="flip"
+                    onclick={emit(|| Action::FlipBoard)}>{ t(lang, Text::FlipBoard) }</button>
+        </div>
+    }
+}
+
+/// A rule option's name in `lang`.
+fn option_label(lang: Lang, key: &str) -> &'static str {
+    match key {
+        "variant" => pick(lang, ["Variant", "变体", "Biến thể"]),
+        "natural_limit" => pick(
+            lang,
+            [
+                "Draw after plies without capture",
+                "无吃子自然限着（步）",
+                "Hòa sau số nước không ăn quân",
+            ],
+        ),
+        "ranks" => pick(lang, ["Rank order", "大小顺序", "Thứ bậc quân"]),
+        "chain" => pick(lang, ["Chain captures", "连吃", "Ăn liên tiếp"]),
+        "rush" => pick(lang, ["Chariot rush", "车直冲", "Xe đi xa"]),
+        "capture_hidden" => {
+            pick(lang, ["Cannon may take face-down pieces", "炮可打暗子", "Pháo ăn được quân úp"])
+        }
+        "draw" => pick(
+            lang,
+            [
+                "Draw after plies without flip or capture",
+                "无翻无吃和棋步数",
+                "Hòa sau số nước không lật, không ăn",
+            ],
+        ),
+        "size" => pick(lang, ["Board size", "棋盘大小", "Cỡ bàn cờ"]),
+        "rule" => pick(lang, ["Rule set", "规则", "Luật"]),
+        _ => "?",
+    }
+}
+
+/// A rule value's name in `lang` (numbers as they are).
+fn value_label(lang: Lang, value: &str) -> String {
+    let named = match value {
+        "standard" => Some(["Standard", "标准", "Tiêu chuẩn"]),
+        "chess960" => Some(["Chess960", "960 随机", "Cờ 960"]),
+        "taiwan" => Some(["Taiwan", "台湾规则", "Kiểu Đài Loan"]),
+        "hongkong" => Some(["Hong Kong", "香港规则", "Kiểu Hồng Kông"]),
+        "true" => Some(["On", "开", "Bật"]),
+        "false" => Some(["Off", "关", "Tắt"]),
+        "freestyle" => Some(["Freestyle", "无禁手", "Tự do"]),
+        "renju" => Some(["Renju", "连珠（禁手）", "Renju"]),
+        _ => None,
+    };
+    named.map_or_else(|| value.to_owned(), |row| pick(lang, row).to_owned())
+}
+
+fn select_value(event: &Event) -> Option<String> {
+    let target = event.target()?;
+    if let Some(select) = target.dyn_ref::<HtmlSelectElement>() {
+        return Some(select.value());
+    }
+    target.dyn_ref::<HtmlInputElement>().map(HtmlInputElement::value)
+}
+
+/// The current game's rule options, then the clock, language and theme.
+#[function_component(Options)]
+pub fn options(props: &ControlsProps) -> Html {
+    let state = &*props.state.0;
+    let lang = state.settings.lang;
+    let kind = state.settings.kind;
+    let current: Vec<(String, String)> = state
+        .settings
+        .rules_of(kind)
+        .split(',')
+        .filter_map(|pair| pair.split_once('='))
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+    let rule_fields = rule_docs(kind).iter().map(|doc| {
+        let value = current.iter().find(|(k, _)| k == doc.key).map(|(_, v)| v.clone()).unwrap_or_default();
+        let dispatch = props.dispatch.clone();
+        let key = doc.key.to_owned();
+        let onchange = Callback::from(move |event: Event| {
+            if let Some(value) = select_value(&event) {
+                dispatch.emit(Action::SetRule { key: key.clone(), value, seed: random_seed() });
+            }
+        });
+        let range = doc.values.iter().find(|v| v.contains('-') && v.starts_with(char::is_numeric));
+        let field = if let Some(range) = range {
+            let (min, max) = range.split_once('-').unwrap_or(("0", "1000"));
+            html! { <input type="number" min={min.to_owned()} max={max.to_owned()} value={value} {onchange} data-rule={doc.key} /> }
+        } else {
+            let choices = doc.values.iter().map(|choice| {
+                html! { <option value={*choice} selected={*choice == value}>{ value_label(lang, choice) }</option> }
+            });
+            html! { <select {onchange} data-rule={doc.key}>{ for choices }</select> }
+        };
+        html! { <label class="option"><span>{ option_label(lang, doc.key) }</span>{ field }</label> }
+    });
+    let clock_change = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |event: Event| {
+            let chosen = select_value(&event).and_then(|v| v.parse::<usize>().ok());
+            let config = chosen.and_then(|i| ClockConfig::PRESETS.get(i).copied());
+            dispatch.emit(Action::SetClock { config, seed: random_seed() });
+        })
+    };
+    let clock_choices = ClockConfig::PRESETS.iter().enumerate().map(|(i, preset)| {
+        html! { <option value={i.to_string()} selected={state.settings.clock == Some(*preset)}>{ preset.label() }</option> }
+    });
+    let lang_change = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |event: Event| {
+            let tag = select_value(&event).unwrap_or_default();
+            dispatch.emit(Action::SetLanguage(Lang::from_tag(&tag)));
+        })
+    };
+    let languages = Lang::ALL.iter().map(|l| {
+        html! { <option value={l.tag()} selected={*l == lang}>{ l.native_name() }</option> }
+    });
+    let theme_change = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |event: Event| {
+            let dark = select_value(&event).as_deref() == Some("dark");
+            dispatch.emit(Action::SetTheme(if dark { Theme::Dark } else { Theme::Light }));
+        })
+    };
+    let dark = state.settings.theme == Theme::Dark;
+    html! {
+        <section class="options">
+            <h2>{ t(lang, Text::Rules) }</h2>
+            { for rule_fields }
+            <label class="option"><span>{ t(lang, Text::Clock) }</span>
+                <select onchange={clock_change} data-setting="clock">
+                    <option value="off" selected={state.settings.clock.is_none()}>{ t(lang, Text::NoClock) }</option>
+                    { for clock_choices }
+                </select>
+            </label>
+            <label class="option"><span>{ t(lang, Text::Language) }</span>
+                <select onchange={lang_change} data-setting="language">{ for languages }</select>
+            </label>
+            <label class="option"><span>{ t(lang, Text::Theme) }</span>
+                <select onchange={theme_change} data-setting="theme">
+                    <option value="light" selected={!dark}>{ t(lang, Text::Light) }</option>
+                    <option value="dark" selected={dark}>{ t(lang, Text::Dark) }</option>
+                </select>
+            </label>
+        </section>
+    }
+}

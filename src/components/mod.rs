@@ -1,0 +1,22 @@
+//! The panels around the board: status, move list, controls, clocks, and the dialogs.
+
+pub mod clocks;
+pub mod controls;
+pub mod dialogs;
+pub mod move_list;
+pub mod status;
+
+use std::rc::Rc;
+
+use crate::state::AppState;
+
+/// The state as a property: equal when it is the same state, which the reducer guarantees by
+/// making a new one for every change.
+#[derive(Clone)]
+pub struct SharedState(pub Rc<AppState>);
+
+impl PartialEq for SharedState {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}

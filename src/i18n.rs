@@ -1,0 +1,308 @@
+//! Every string the app shows, from one table, in English, 简体中文 and Tiếng Việt. Reasons for
+//! illegal moves and game ends come from the rules core as values and are worded in
+//! [`crate::i18n_rules`].
+
+use qi_rules::{GameKind, Side};
+
+/// A language of the app.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Lang {
+    /// English.
+    #[default]
+    En,
+    /// Simplified Chinese.
+    Zh,
+    /// Vietnamese.
+    Vi,
+}
+
+impl Lang {
+    /// Every language, in the order the picker lists them.
+    pub const ALL: [Lang; 3] = [Lang::En, Lang::Zh, Lang::Vi];
+
+    /// The BCP 47 tag, for `lang` attributes and storage.
+    #[must_use]
+    pub const fn tag(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh-CN",
+            Lang::Vi => "vi",
+        }
+    }
+
+    /// The language's own name, for the picker.
+    #[must_use]
+    pub const fn native_name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::Zh => "简体中文",
+            Lang::Vi => "Tiếng Việt",
+        }
+    }
+
+    /// The language for a browser language tag (`zh-TW`, `vi-VN`, `en-GB`...); English when none fits.
+    #[must_use]
+    pub fn from_tag(tag: &str) -> Lang {
+        let tag = tag.to_ascii_lowercase();
+        if tag.starts_with("zh") {
+            Lang::Zh
+        } else if tag.starts_with("vi") {
+            Lang::Vi
+        } else {
+            Lang::En
+        }
+    }
+}
+
+/// A piece of interface text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Text {
+    /// The app's name and tagline.
+    Title,
+    /// Heading of the game picker.
+    Game,
+    /// Start a new game.
+    NewGame,
+    /// Take back the last move.
+    Undo,
+    /// Turn the board around.
+    FlipBoard,
+    /// Heading of the rule options.
+    Rules,
+    /// Language picker label.
+    Language,
+    /// Theme picker label.
+    Theme,
+    /// Light theme.
+    Light,
+    /// Dark theme.
+    Dark,
+    /// Clock picker label.
+    Clock,
+    /// No clock.
+    NoClock,
+    /// Heading of the move list.
+    Moves,
+    /// The start of the game in the move list.
+    StartPosition,
+    /// Return from a past position to the game.
+    BackToGame,
+    /// `{side} to move`.
+    ToMove,
+    /// Said when the side to move is in check.
+    InCheck,
+    /// `{side} wins by {reason}`.
+    WinsBy,
+    /// `Draw by {reason}`.
+    DrawBy,
+    /// The end reason when a flag falls.
+    OnTime,
+    /// Heading of the promotion dialog.
+    PromoteTo,
+    /// Cancel.
+    Cancel,
+    /// Close the game-over overlay.
+    Close,
+    /// `Viewing move {n}` while stepping through the game.
+    Viewing,
+    /// Hint for banqi.
+    BanqiHint,
+    /// An empty square (for screen readers).
+    Empty,
+    /// The move text could not be read.
+    Unreadable,
+    /// Previous move in the move list.
+    Previous,
+    /// Next move in the move list.
+    Next,
+    /// The board (for screen readers).
+    Board,
+    /// `The saved game stops at move {n}, which could not be played.`
+    StoppedAt,
+}
+
+/// The interface text `text` in `lang`.
+#[must_use]
+pub fn t(lang: Lang, text: Text) -> &'static str {
+    use Text as T;
+    let [en, zh, vi] = match text {
+        T::Title => ["Qi — four board games", "棋 — 四种棋", "Qi — bốn trò chơi cờ"],
+        T::Game => ["Game", "棋类", "Trò chơi"],
+        T::NewGame => ["New game", "新对局", "Ván mới"],
+        T::Undo => ["Undo", "悔棋", "Đi lại"],
+        T::FlipBoard => ["Flip board", "翻转棋盘", "Xoay bàn cờ"],
+        T::Rules => ["Rules", "规则", "Luật chơi"],
+        T::Language => ["Language", "语言", "Ngôn ngữ"],
+        T::Theme => ["Theme", "主题", "Giao diện"],
+        T::Light => ["Light", "浅色", "Sáng"],
+        T::Dark => ["Dark", "深色", "Tối"],
+        T::Clock => ["Clock", "棋钟", "Đồng hồ"],
+        T::NoClock => ["No clock", "不计时", "Không tính giờ"],
+        T::Moves => ["Moves", "着法", "Nước đi"],
+        T::StartPosition => ["Start", "开局", "Bắt đầu"],
+        T::BackToGame => ["Back to the game", "回到当前局面", "Về ván đang chơi"],
+        T::ToMove => ["{side} to move", "轮到{side}走", "Đến lượt {side}"],
+        T::InCheck => ["Check!", "将军！", "Chiếu!"],
+        T::WinsBy => ["{side} wins by {reason}", "{side}胜（{reason}）", "{side} thắng ({reason})"],
+        T::DrawBy => ["Draw by {reason}", "和棋（{reason}）", "Hòa ({reason})"],
+        T::OnTime => ["time", "超时", "hết giờ"],
+        T::PromoteTo => ["Promote to", "升变为", "Phong cấp thành"],
+        T::Cancel => ["Cancel", "取消", "Hủy"],
+        T::Close => ["Close", "关闭", "Đóng"],
+        T::Viewing => ["Viewing move {n}", "正在查看第 {n} 步", "Đang xem nước {n}"],
+        T::BanqiHint => {
+            ["Click a face-down piece to flip it.", "点击暗子可以翻开。", "Bấm vào quân úp để lật."]
+        }
+        T::Empty => ["empty", "空", "trống"],
+        T::Unreadable => {
+            ["That move cannot be read.", "无法识别这步棋。", "Không đọc được nước đi này."]
+        }
+        T::Previous => ["Previous move", "上一步", "Nước trước"],
+        T::Next => ["Next move", "下一步", "Nước sau"],
+        T::Board => ["Board", "棋盘", "Bàn cờ"],
+        T::StoppedAt => [
+            "The saved game stops before move {n}, which could not be played.",
+            "保存的对局在第 {n} 步处中断：这一步无法走出。",
+            "Ván đã lưu dừng trước nước {n} vì nước này không đi được.",
+        ],
+    };
+    match lang {
+        Lang::En => en,
+        Lang::Zh => zh,
+        Lang::Vi => vi,
+    }
+}
+
+/// `template` with `{name}` replaced by `value`.
+#[must_use]
+pub fn fill(template: &str, name: &str, value: &str) -> String {
+    template.replace(&format!("{{{name}}}"), value)
+}
+
+/// A game's name.
+#[must_use]
+pub fn game_name(lang: Lang, kind: GameKind) -> &'static str {
+    let [en, zh, vi] = match kind {
+        GameKind::Chess => ["Chess", "国际象棋", "Cờ vua"],
+        GameKind::Xiangqi => ["Xiangqi", "中国象棋", "Cờ tướng"],
+        GameKind::Banqi => ["Banqi", "暗棋", "Cờ úp"],
+        GameKind::Gomoku => ["Gomoku", "五子棋", "Cờ caro"],
+    };
+    pick(lang, [en, zh, vi])
+}
+
+/// What a side is called in a game. Banqi sides are named by colour once it is known
+/// (`colour_known` = Some(is_red)).
+#[must_use]
+pub fn side_name(lang: Lang, kind: GameKind, side: Side, banqi_red: Option<bool>) -> &'static str {
+    const WHITE: [&str; 3] = ["White", "白方", "Trắng"];
+    const BLACK: [&str; 3] = ["Black", "黑方", "Đen"];
+    const RED: [&str; 3] = ["Red", "红方", "Đỏ"];
+    let names = match (kind, side) {
+        (GameKind::Chess, Side::First) | (GameKind::Gomoku, Side::Second) => WHITE,
+        (GameKind::Chess, Side::Second) | (GameKind::Gomoku, Side::First) => BLACK,
+        (GameKind::Xiangqi, Side::First) => RED,
+        (GameKind::Xiangqi, Side::Second) => BLACK,
+        (GameKind::Banqi, _) => match banqi_red {
+            Some(true) => RED,
+            Some(false) => BLACK,
+            None if side == Side::First => ["First player", "先手", "Người đi trước"],
+            None => ["Second player", "后手", "Người đi sau"],
+        },
+    };
+    pick(lang, names)
+}
+
+/// A piece's name for screen readers, from its game and code (`wK`, `rC`, `?`, `b`...).
+#[must_use]
+pub fn piece_name(lang: Lang, kind: GameKind, code: &str) -> String {
+    let (colour, role) = match code {
+        "?" => return pick(lang, ["face-down piece", "暗子", "quân úp"]).to_owned(),
+        "b" => return pick(lang, ["black stone", "黑子", "quân đen"]).to_owned(),
+        "w" => return pick(lang, ["white stone", "白子", "quân trắng"]).to_owned(),
+        _ => {
+            let mut chars = code.chars();
+            (chars.next().unwrap_or(' '), chars.next().unwrap_or(' '))
+        }
+    };
+    let colour_name = match colour {
+        'w' => pick(lang, ["white", "白", "trắng"]),
+        'r' => pick(lang, ["red", "红", "đỏ"]),
+        _ => pick(lang, ["black", "黑", "đen"]),
+    };
+    let role_name = match (role, kind == GameKind::Chess) {
+        ('K', true) => pick(lang, ["king", "王", "Vua"]),
+        ('Q', true) => pick(lang, ["queen", "后", "Hậu"]),
+        ('R', true) => pick(lang, ["rook", "车", "Xe"]),
+        ('B', true) => pick(lang, ["bishop", "象", "Tượng"]),
+        ('N', true) => pick(lang, ["knight", "马", "Mã"]),
+        ('P', true) => pick(lang, ["pawn", "兵", "Tốt"]),
+        ('K', false) => pick(lang, ["general", "将", "Tướng"]),
+        ('A', false) => pick(lang, ["advisor", "士", "Sĩ"]),
+        ('B', false) => pick(lang, ["elephant", "象", "Tượng"]),
+        ('N', false) => pick(lang, ["horse", "马", "Mã"]),
+        ('R', false) => pick(lang, ["chariot", "车", "Xe"]),
+        ('C', false) => pick(lang, ["cannon", "炮", "Pháo"]),
+        ('P', false) => pick(lang, ["soldier", "兵", "Tốt"]),
+        _ => "?",
+    };
+    match lang {
+        Lang::Zh => format!("{colour_name}{role_name}"),
+        Lang::En => format!("{colour_name} {role_name}"),
+        Lang::Vi => format!("{role_name} {colour_name}"),
+    }
+}
+
+/// The name of a promotion piece (`q`, `r`, `b`, `n`).
+#[must_use]
+pub fn promotion_name(lang: Lang, piece: char) -> &'static str {
+    match piece {
+        'q' => pick(lang, ["Queen", "后", "Hậu"]),
+        'r' => pick(lang, ["Rook", "车", "Xe"]),
+        'b' => pick(lang, ["Bishop", "象", "Tượng"]),
+        _ => pick(lang, ["Knight", "马", "Mã"]),
+    }
+}
+
+/// The entry for `lang` of a row of the table.
+#[must_use]
+pub const fn pick(lang: Lang, row: [&'static str; 3]) -> &'static str {
+    match lang {
+        Lang::En => row[0],
+        Lang::Zh => row[1],
+        Lang::Vi => row[2],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn browser_tags_choose_a_language() {
+        assert_eq!(Lang::from_tag("zh-TW"), Lang::Zh);
+        assert_eq!(Lang::from_tag("vi-VN"), Lang::Vi);
+        assert_eq!(Lang::from_tag("en-GB"), Lang::En);
+        assert_eq!(Lang::from_tag("fr"), Lang::En);
+        assert_eq!(Lang::from_tag(""), Lang::En);
+    }
+
+    #[test]
+    fn templates_fill_in() {
+        let text = fill(
+            t(Lang::Zh, Text::ToMove),
+            "side",
+            side_name(Lang::Zh, GameKind::Xiangqi, Side::First, None),
+        );
+        assert_eq!(text, "轮到红方走");
+    }
+
+    #[test]
+    fn piece_names_in_each_language() {
+        assert_eq!(piece_name(Lang::En, GameKind::Xiangqi, "rC"), "red cannon");
+        assert_eq!(piece_name(Lang::En, GameKind::Chess, "bK"), "black king");
+        assert_eq!(piece_name(Lang::En, GameKind::Banqi, "bK"), "black general");
+        assert_eq!(piece_name(Lang::Zh, GameKind::Banqi, "?"), "暗子");
+        assert_eq!(piece_name(Lang::Vi, GameKind::Chess, "wK"), "Vua trắng");
+    }
+}

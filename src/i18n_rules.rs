@@ -1,0 +1,354 @@
+//! The rules crate's reasons, in the player's language: why a move is illegal and why a game ended.
+//!
+//! The rules crate describes each reason in English for the command line; the app shows them in
+//! English, Simplified Chinese or Vietnamese, in each game's own terms (king or general, pawn or
+//! soldier, square or point).
+
+use crate::i18n::Lang;
+use qi_rules::{EndReason, GameKind, IllegalReason};
+
+/// One text in each language, chosen by `lang`.
+const fn pick(lang: Lang, en: &'static str, zh: &'static str, vi: &'static str) -> &'static str {
+    match lang {
+        Lang::En => en,
+        Lang::Zh => zh,
+        Lang::Vi => vi,
+    }
+}
+
+/// Why a move is illegal, as a short sentence for the status panel, in `lang`.
+///
+/// `kind` lets the wording use the game's own piece names (king vs general, square vs point).
+#[must_use]
+pub fn illegal_reason(lang: Lang, kind: GameKind, reason: IllegalReason) -> &'static str {
+    use IllegalReason as R;
+    let chess = kind == GameKind::Chess;
+    let (en, zh, vi) = match reason {
+        // --- any game ---
+        R::GameOver => ("The game is already over.", "对局已经结束。", "Ván cờ đã kết thúc."),
+        R::OffBoard if chess => {
+            ("That square is off the board.", "超出棋盘范围。", "Ô này nằm ngoài bàn cờ.")
+        }
+        R::OffBoard => {
+            ("That point is off the board.", "超出棋盘范围。", "Điểm này nằm ngoài bàn cờ.")
+        }
+        R::NoPieceThere if chess => (
+            "There is no piece on that square.",
+            "起点格上没有棋子。",
+            "Không có quân nào ở ô xuất phát.",
+        ),
+        R::NoPieceThere => (
+            "There is no piece on that point.",
+            "起点上没有棋子。",
+            "Không có quân nào ở điểm xuất phát.",
+        ),
+        R::NotYourPiece => (
+            "That piece belongs to your opponent.",
+            "那是对方的棋子。",
+            "Đó là quân của đối phương.",
+        ),
+        R::OwnPieceOnTarget => (
+            "You cannot capture your own piece.",
+            "不能吃自己的棋子。",
+            "Không thể ăn quân của mình.",
+        ),
+        R::WrongMovement => (
+            "That piece does not move that way.",
+            "这个棋子不能这样走。",
+            "Quân này không đi được như vậy.",
+        ),
+        R::PathBlocked => {
+            ("Another piece blocks the way.", "有棋子挡住了去路。", "Có quân khác chắn đường.")
+        }
+        R::LeavesKingInCheck if chess => (
+            "That would leave your king in check.",
+            "走这步后，己方的王会被将军。",
+            "Nước này để Vua của bạn bị chiếu.",
+        ),
+        R::LeavesKingInCheck => (
+            "That would leave your general in check.",
+            "不能送将：走这步后己方将帅会被将军。",
+            "Nước này để Tướng của bạn bị chiếu.",
+        ),
+        // --- chess ---
+        R::PromotionRequired => (
+            "Choose the piece your pawn promotes to.",
+            "请选择兵升变成的棋子。",
+            "Hãy chọn quân để phong cấp cho Tốt.",
+        ),
+        R::BadPromotion => {
+            ("That promotion is not allowed.", "不能这样升变。", "Không được phong cấp như vậy.")
+        }
+        R::CastlingNotAllowed => {
+            ("Castling is not allowed here.", "现在不能王车易位。", "Lúc này không thể nhập thành.")
+        }
+        R::CastleOutOfCheck => (
+            "You cannot castle while in check.",
+            "被将军时不能王车易位。",
+            "Không được nhập thành khi đang bị chiếu.",
+        ),
+        R::CastlingNotation => (
+            "Castle by moving the king two squares (onto the rook in Chess960).",
+            "王车易位请把王横移两格（Chess960 中把王走到车上）。",
+            "Nhập thành bằng cách đi Vua hai ô (Chess960: đi Vua vào ô Xe).",
+        ),
+        R::Ambiguous => (
+            "Ambiguous move: more than one piece can make it.",
+            "着法有歧义：不止一个棋子能这样走。",
+            "Nước đi không rõ ràng: có hơn một quân đi được như vậy.",
+        ),
+        // --- xiangqi ---
+        R::LeavesPalace => (
+            "The general and advisors must stay in the palace.",
+            "将帅和士不能走出九宫。",
+            "Tướng và Sĩ không được ra khỏi cung.",
+        ),
+        R::HorseLegBlocked => (
+            "The horse's leg is blocked.",
+            "蹩马腿，马不能这样走。",
+            "Mã bị cản chân, không đi được.",
+        ),
+        R::ElephantEyeBlocked => (
+            "The elephant's eye is blocked.",
+            "塞象眼，象不能这样走。",
+            "Tượng bị chặn mắt, không đi được.",
+        ),
+        R::ElephantCannotCrossRiver => {
+            ("The elephant cannot cross the river.", "象不能过河。", "Tượng không được qua sông.")
+        }
+        R::GeneralsFacing => (
+            "The two generals would face each other.",
+            "将帅不能对面（白脸将）。",
+            "Hai Tướng không được đối mặt nhau.",
+        ),
+        R::SoldierCannotRetreat => {
+            ("A soldier can never move backwards.", "兵卒不能后退。", "Tốt không được đi lùi.")
+        }
+        R::SoldierSidewaysBeforeRiver => (
+            "A soldier moves sideways only after crossing the river.",
+            "兵卒过河后才能横走。",
+            "Tốt chỉ được đi ngang sau khi qua sông.",
+        ),
+        R::CannonNeedsOneScreen => (
+            "A cannon captures by jumping exactly one piece.",
+            "炮吃子必须隔一个炮架。",
+            "Pháo phải có đúng một ngòi mới ăn được quân.",
+        ),
+        // --- banqi ---
+        R::PieceFaceDown => (
+            "That piece is face down: flip it first.",
+            "这是暗子，请先翻开。",
+            "Quân này đang úp, hãy lật lên trước.",
+        ),
+        R::AlreadyFaceUp => {
+            ("That piece is already face up.", "这个棋子已经翻开了。", "Quân này đã được lật rồi.")
+        }
+        R::CannotCaptureHigherRank => (
+            "A piece cannot capture a higher-ranked piece.",
+            "不能吃比自己大的棋子。",
+            "Không được ăn quân có cấp cao hơn.",
+        ),
+        R::GeneralCannotCaptureSoldier => (
+            "The general cannot capture a soldier.",
+            "将帅不能吃兵卒。",
+            "Tướng không được ăn Tốt.",
+        ),
+        R::CannotCaptureFaceDown => (
+            "Face-down pieces cannot be captured.",
+            "按当前规则，不能吃暗子。",
+            "Theo luật này, không được ăn quân đang úp.",
+        ),
+        R::FlipResultUnknown => (
+            "The face-down piece is unknown: give the flip's result.",
+            "暗子未知：请给出翻棋的结果。",
+            "Chưa biết quân úp này: hãy cho biết kết quả lật quân.",
+        ),
+        R::FlipResultImpossible => (
+            "No such piece is still face down.",
+            "暗子中已没有这种棋子。",
+            "Không còn quân như vậy trong số quân úp.",
+        ),
+        R::ChainCaptureOnly => (
+            "In a chain capture, the same piece must capture again or stop.",
+            "连吃时只能由同一个棋子继续吃子，或者停止。",
+            "Khi ăn liên tiếp, chỉ quân vừa ăn được ăn tiếp hoặc dừng lại.",
+        ),
+        R::NoChainToStop => (
+            "There is no chain capture to stop.",
+            "现在没有可以停止的连吃。",
+            "Không có lượt ăn liên tiếp nào để dừng.",
+        ),
+        // --- gomoku ---
+        R::PointOccupied => {
+            ("That point is already taken.", "这里已经有棋子了。", "Ô này đã có quân rồi.")
+        }
+        R::DoubleThree => (
+            "Renju: Black may not make a double three.",
+            "连珠禁手：黑棋不能走三三。",
+            "Luật Renju: quân Đen bị cấm hai-ba.",
+        ),
+        R::DoubleFour => (
+            "Renju: Black may not make a double four.",
+            "连珠禁手：黑棋不能走四四。",
+            "Luật Renju: quân Đen bị cấm bốn-bốn.",
+        ),
+        R::Overline => (
+            "Renju: Black may not make six or more in a row.",
+            "连珠禁手：黑棋不能走长连（六子或以上）。",
+            "Luật Renju: quân Đen bị cấm sáu quân liên tiếp trở lên.",
+        ),
+        // `IllegalReason` is `#[non_exhaustive]`: a reason added later reads generically until
+        // it is translated here.
+        _ => ("That move is not allowed.", "不能这样走。", "Nước đi này không hợp lệ."),
+    };
+    pick(lang, en, zh, vi)
+}
+
+/// Why the game ended, as a short phrase used after "X wins by ..." / "Draw by ...", in the
+/// terms of the game `kind`: in xiangqi stalemate is a loss (困毙, not
+/// chess's 逼和) and the no-progress limit counts captures only (自然限着).
+#[must_use]
+pub fn end_reason_for(lang: Lang, kind: GameKind, reason: EndReason) -> &'static str {
+    use EndReason as E;
+    let xiangqi = kind == GameKind::Xiangqi;
+    let (en, zh, vi) = match reason {
+        E::Checkmate => ("checkmate", "将死", "chiếu hết"),
+        E::Stalemate if xiangqi => ("stalemate", "困毙", "hết nước đi"),
+        E::Stalemate => ("stalemate", "逼和", "hết nước đi (pat)"),
+        E::NoLegalMoves => ("no legal moves", "无棋可走", "không còn nước đi hợp lệ"),
+        E::NoPieces => ("no pieces left", "棋子被吃光", "hết quân"),
+        E::Repetition => ("threefold repetition", "三次重复局面", "lặp lại ba lần"),
+        E::PerpetualCheck => ("perpetual check", "长将", "chiếu dai"),
+        E::FiftyMoves => ("the fifty-move rule", "五十回合规则", "luật 50 nước"),
+        E::InsufficientMaterial => ("insufficient material", "子力不足", "không đủ quân chiếu hết"),
+        E::NoProgress if xiangqi => {
+            ("the move limit without a capture", "自然限着", "quá lâu không ăn quân")
+        }
+        E::NoProgress => (
+            "no capture or flip for too long",
+            "长时间无吃子或翻棋",
+            "quá lâu không ăn hay lật quân",
+        ),
+        E::FiveInARow => ("five in a row", "五子连珠", "năm quân liên tiếp"),
+        E::BoardFull => ("a full board", "棋盘已满", "bàn cờ đã kín"),
+    };
+    pick(lang, en, zh, vi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every variant core.rs lists; a new one must be added here (and translated above).
+    const ILLEGAL: [IllegalReason; 35] = {
+        use IllegalReason as R;
+        [
+            R::GameOver,
+            R::OffBoard,
+            R::NoPieceThere,
+            R::NotYourPiece,
+            R::OwnPieceOnTarget,
+            R::WrongMovement,
+            R::PathBlocked,
+            R::LeavesKingInCheck,
+            R::PromotionRequired,
+            R::BadPromotion,
+            R::CastlingNotAllowed,
+            R::CastleOutOfCheck,
+            R::CastlingNotation,
+            R::Ambiguous,
+            R::LeavesPalace,
+            R::HorseLegBlocked,
+            R::ElephantEyeBlocked,
+            R::ElephantCannotCrossRiver,
+            R::GeneralsFacing,
+            R::SoldierCannotRetreat,
+            R::SoldierSidewaysBeforeRiver,
+            R::CannonNeedsOneScreen,
+            R::PieceFaceDown,
+            R::AlreadyFaceUp,
+            R::CannotCaptureHigherRank,
+            R::GeneralCannotCaptureSoldier,
+            R::CannotCaptureFaceDown,
+            R::FlipResultUnknown,
+            R::FlipResultImpossible,
+            R::ChainCaptureOnly,
+            R::NoChainToStop,
+            R::PointOccupied,
+            R::DoubleThree,
+            R::DoubleFour,
+            R::Overline,
+        ]
+    };
+
+    const END: [EndReason; 11] = [
+        EndReason::Checkmate,
+        EndReason::Stalemate,
+        EndReason::NoLegalMoves,
+        EndReason::NoPieces,
+        EndReason::Repetition,
+        EndReason::PerpetualCheck,
+        EndReason::FiftyMoves,
+        EndReason::InsufficientMaterial,
+        EndReason::NoProgress,
+        EndReason::FiveInARow,
+        EndReason::BoardFull,
+    ];
+
+    const GENERIC_EN: &str = "That move is not allowed.";
+
+    fn has_cjk(text: &str) -> bool {
+        text.chars().any(|c| ('\u{4E00}'..='\u{9FFF}').contains(&c))
+    }
+
+    /// The checks every translated text must pass, given its English original.
+    fn check(what: &str, en: &str, zh: &str, vi: &str) {
+        for (lang, text) in [("en", en), ("zh", zh), ("vi", vi)] {
+            assert!(!text.trim().is_empty(), "{what}: empty {lang} text");
+            assert!(!text.contains('<'), "{what}: {lang} text contains '<': {text}");
+        }
+        assert!(has_cjk(zh), "{what}: Chinese text without CJK characters: {zh}");
+        assert_ne!(vi, en, "{what}: Vietnamese text is the English one");
+        assert!(en.chars().count() <= 72, "{what}: English text too long: {en}");
+    }
+
+    #[test]
+    fn every_illegal_reason_is_translated() {
+        for kind in GameKind::ALL {
+            for reason in ILLEGAL {
+                let [en, zh, vi] =
+                    [Lang::En, Lang::Zh, Lang::Vi].map(|lang| illegal_reason(lang, kind, reason));
+                check(&format!("{kind} {reason:?}"), en, zh, vi);
+                // Each listed variant has its own text, not the fallback for unknown ones.
+                assert_ne!(en, GENERIC_EN, "{kind} {reason:?} falls through to the generic text");
+            }
+        }
+    }
+
+    #[test]
+    fn every_end_reason_is_translated() {
+        for reason in END {
+            let [en, zh, vi] = [Lang::En, Lang::Zh, Lang::Vi]
+                .map(|lang| end_reason_for(lang, GameKind::Chess, reason));
+            check(&format!("{reason:?}"), en, zh, vi);
+            for kind in GameKind::ALL {
+                let [en, zh, vi] =
+                    [Lang::En, Lang::Zh, Lang::Vi].map(|lang| end_reason_for(lang, kind, reason));
+                check(&format!("{kind} {reason:?}"), en, zh, vi);
+            }
+        }
+    }
+
+    #[test]
+    fn wording_follows_the_game() {
+        let check_in = IllegalReason::LeavesKingInCheck;
+        assert!(illegal_reason(Lang::En, GameKind::Chess, check_in).contains("king"));
+        assert!(illegal_reason(Lang::En, GameKind::Xiangqi, check_in).contains("general"));
+        assert!(illegal_reason(Lang::Zh, GameKind::Chess, check_in).contains('王'));
+        assert!(illegal_reason(Lang::Zh, GameKind::Xiangqi, check_in).contains("将帅"));
+        assert!(illegal_reason(Lang::Vi, GameKind::Chess, check_in).contains("Vua"));
+        assert!(illegal_reason(Lang::Vi, GameKind::Xiangqi, check_in).contains("Tướng"));
+        assert_eq!(end_reason_for(Lang::Zh, GameKind::Chess, EndReason::Stalemate), "逼和");
+        assert_eq!(end_reason_for(Lang::Zh, GameKind::Xiangqi, EndReason::Stalemate), "困毙");
+    }
+}

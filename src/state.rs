@@ -1,0 +1,626 @@
+//! The app's state and its pure reducer: every change is an [`Action`]; storage, timers and
+//! randomness happen in the components' effects and callbacks, which pass in what they found (a
+//! seed, the time now).
+
+use std::rc::Rc;
+
+use qi_rules::any::{AnyGame, rules_with};
+use qi_rules::{BySide, Cell, EndReason, GameKind, IllegalReason, MoveError, Side};
+use yew::Reducible;
+
+use crate::i18n::Lang;
+use crate::record::{GameRecord, ReplayError, default_rules};
+
+/// Light or dark colours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Theme {
+    /// Light.
+    #[default]
+    Light,
+    /// Dark.
+    Dark,
+}
+
+/// A hot-seat clock setting: minutes for the game and seconds added after each move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockConfig {
+    /// Each side's time at the start, in seconds.
+    pub base_secs: u32,
+    /// Seconds added after each move.
+    pub increment_secs: u32,
+}
+
+impl ClockConfig {
+    /// The choices the clock picker offers.
+    pub const PRESETS: [ClockConfig; 5] = [
+        ClockConfig { base_secs: 60, increment_secs: 0 },
+        ClockConfig { base_secs: 180, increment_secs: 2 },
+        ClockConfig { base_secs: 300, increment_secs: 3 },
+        ClockConfig { base_secs: 600, increment_secs: 5 },
+        ClockConfig { base_secs: 1800, increment_secs: 20 },
+    ];
+
+    /// Written as `5+3` (minutes + seconds), as game sites write it.
+    #[must_use]
+    pub fn label(self) -> String {
+        let minutes = f64::from(self.base_secs) / 60.0;
+        format!("{minutes}+{}", self.increment_secs)
+    }
+}
+
+/// The player's choices, remembered across visits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// The game being played.
+    pub kind: GameKind,
+    /// Each game's rule options (`key=value,...`), by [`GameKind::ALL`] order.
+    pub rules: [String; 4],
+    /// The interface language.
+    pub lang: Lang,
+    /// The colour theme.
+    pub theme: Theme,
+    /// Hot-seat clocks, off when `None`.
+    pub clock: Option<ClockConfig>,
+}
+
+impl Settings {
+    /// Defaults for a browser whose language is `lang`.
+    #[must_use]
+    pub fn new(lang: Lang) -> Settings {
+        Settings {
+            kind: GameKind::Chess,
+            rules: GameKind::ALL.map(default_rules),
+            lang,
+            theme: Theme::Light,
+            clock: None,
+        }
+    }
+
+    /// The rule options of `kind`.
+    #[must_use]
+    pub fn rules_of(&self, kind: GameKind) -> &str {
+        &self.rules[kind_index(kind)]
+    }
+}
+
+impl Settings {
+    /// The settings as text for storage: one `key=value` a line.
+    #[must_use]
+    pub fn to_storage(&self) -> String {
+        let mut lines = vec![
+            format!("game={}", self.kind.name()),
+            format!("lang={}", self.lang.tag()),
+            format!("theme={}", if self.theme == Theme::Dark { "dark" } else { "light" }),
+            match self.clock {
+                Some(c) => format!("clock={}+{}", c.base_secs, c.increment_secs),
+                None => "clock=off".to_owned(),
+            },
+        ];
+        for kind in GameKind::ALL {
+            lines.push(format!("rules.{}={}", kind.name(), self.rules_of(kind)));
+        }
+        lines.join("\n")
+    }
+
+    /// Settings read back from storage over the defaults for `lang`. Storage is outside input:
+    /// anything unreadable keeps its default.
+    #[must_use]
+    pub fn from_storage(text: &str, lang: Lang) -> Settings {
+        let mut settings = Settings::new(lang);
+        for (key, value) in text.lines().filter_map(|line| line.split_once('=')) {
+            match key {
+                "game" => {
+                    if let Ok((kind, _)) = qi_rules::any::parse_variant(value) {
+                        settings.kind = kind;
+                    }
+                }
+                "lang" => settings.lang = Lang::from_tag(value),
+                "theme" => {
+                    settings.theme = if value == "dark" { Theme::Dark } else { Theme::Light }
+                }
+                "clock" => settings.clock = parse_clock(value),
+                _ => {
+                    let Some(name) = key.strip_prefix("rules.") else { continue };
+                    let Ok((kind, _)) = qi_rules::any::parse_variant(name) else { continue };
+                    // Re-reading through the rules checks every option; a bad list is dropped.
+                    if let Some((first_key, first_value)) =
+                        value.split(',').next().and_then(|p| p.split_once('='))
+                        && let Ok(list) = rules_with(kind, value, first_key, first_value)
+                    {
+                        settings.rules[kind_index(kind)] = list;
+                    }
+                }
+            }
+        }
+        settings
+    }
+}
+
+fn parse_clock(text: &str) -> Option<ClockConfig> {
+    let (base, increment) = text.split_once('+')?;
+    let config =
+        ClockConfig { base_secs: base.parse().ok()?, increment_secs: increment.parse().ok()? };
+    ClockConfig::PRESETS.contains(&config).then_some(config)
+}
+
+/// The index of a game in [`GameKind::ALL`].
+#[must_use]
+pub fn kind_index(kind: GameKind) -> usize {
+    GameKind::ALL.iter().position(|&k| k == kind).unwrap_or(0)
+}
+
+/// Both sides' clocks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Clocks {
+    /// The setting they started from.
+    pub config: ClockConfig,
+    /// Time left for each side when its clock last stopped, in milliseconds.
+    pub remaining_ms: BySide<f64>,
+    /// The side whose clock runs and since when (ms); `None` before the first move.
+    pub running: Option<(Side, f64)>,
+}
+
+impl Clocks {
+    fn new(config: ClockConfig) -> Clocks {
+        let base = f64::from(config.base_secs) * 1000.0;
+        Clocks { config, remaining_ms: BySide::new(base, base), running: None }
+    }
+
+    /// Time left for `side` at `now`, in milliseconds (never below zero).
+    #[must_use]
+    pub fn remaining_at(&self, side: Side, now: f64) -> f64 {
+        let mut left = self.remaining_ms[side];
+        if let Some((running, since)) = self.running
+            && running == side
+        {
+            left -= (now - since).max(0.0);
+        }
+        left.max(0.0)
+    }
+}
+
+/// What the status panel says about the last thing the player tried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// A move was refused, with the rules' reason.
+    Illegal(IllegalReason),
+    /// Move text could not be read.
+    Unreadable,
+    /// A saved or linked game stopped at a move that could not be played (1-based), with the
+    /// reason when the move was read but illegal.
+    StoppedAt {
+        /// The move's number in the game.
+        ply: usize,
+        /// Why it was refused.
+        reason: Option<IllegalReason>,
+    },
+}
+
+/// A chess promotion waiting for the player to choose the piece.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PendingPromotion {
+    /// The pawn's square.
+    pub from: Cell,
+    /// Its destination.
+    pub to: Cell,
+    /// The pieces it may become (`q`, `r`, `b`, `n`).
+    pub choices: Vec<char>,
+}
+
+/// Why a game ended: the rules, or a flag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResultReason {
+    /// An ending the rules decide.
+    Rules(EndReason),
+    /// A clock ran out.
+    Time,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Side>,
+    /// Why.
+    pub reason: ResultReason,
+    /// The gomoku winning line.
+    pub line: Vec<Cell>,
+}
+
+/// Everything the app shows.
+#[derive(Clone, Debug)]
+pub struct AppState {
+    /// The player's choices.
+    pub settings: Settings,
+    /// The game as a value.
+    pub record: GameRecord,
+    /// The game after all its moves.
+    pub game: AnyGame,
+    /// Each move in the game's notation.
+    pub notations: Vec<String>,
+    /// The ply shown while stepping through the game; `None` shows the game as it stands.
+    pub viewing: Option<usize>,
+    /// The selected (or picked-up) piece.
+    pub selected: Option<Cell>,
+    /// The answer to the last attempt.
+    pub notice: Option<Notice>,
+    /// A promotion waiting for its piece.
+    pub promotion: Option<PendingPromotion>,
+    /// Whether the board is seen from the second side.
+    pub flipped: bool,
+    /// Hot-seat clocks, when on.
+    pub clocks: Option<Clocks>,
+    /// The side whose flag fell.
+    pub flagged: Option<Side>,
+    /// Whether the game-over overlay was closed.
+    pub overlay_closed: bool,
+}
+
+/// Everything that can happen to the state.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// A new game of the current kind; the seed picks the banqi deal or Chess960 start.
+    NewGame {
+        /// The seed (from the browser's secure randomness).
+        seed: u64,
+    },
+    /// Switch to another game and start it.
+    PickGame {
+        /// The game.
+        kind: GameKind,
+        /// The seed for its start.
+        seed: u64,
+    },
+    /// Change a rule option of the current game and start a new one under it.
+    SetRule {
+        /// The option.
+        key: String,
+        /// Its new value.
+        value: String,
+        /// The seed for the new game.
+        seed: u64,
+    },
+    /// A cell was clicked (or Enter/Space pressed on it).
+    ClickCell {
+        /// The cell.
+        cell: Cell,
+        /// The time, for the clocks (ms).
+        now: f64,
+    },
+    /// A piece was picked up to drag.
+    Pick {
+        /// Its cell.
+        cell: Cell,
+    },
+    /// A dragged piece was dropped.
+    Drop {
+        /// Where it came from.
+        from: Cell,
+        /// Where it was dropped.
+        to: Cell,
+        /// The time, for the clocks (ms).
+        now: f64,
+    },
+    /// The promotion piece was chosen.
+    Promote {
+        /// `q`, `r`, `b` or `n`.
+        piece: char,
+        /// The time, for the clocks (ms).
+        now: f64,
+    },
+    /// The promotion dialog was cancelled.
+    CancelPromotion,
+    /// Take back the last move.
+    Undo {
+        /// The time, for the clocks (ms).
+        now: f64,
+    },
+    /// Turn the board around.
+    FlipBoard,
+    /// Show the position after `ply` moves, or the game as it stands (`None`).
+    View(Option<usize>),
+    /// One move back in the move list.
+    StepBack,
+    /// One move forward in the move list.
+    StepForward,
+    /// Change the language.
+    SetLanguage(Lang),
+    /// Change the theme.
+    SetTheme(Theme),
+    /// Turn clocks on or off; starts a new game.
+    SetClock {
+        /// The setting, `None` for no clock.
+        config: Option<ClockConfig>,
+        /// The seed for the new game.
+        seed: u64,
+    },
+    /// Time passes: a flag may fall.
+    Tick {
+        /// The time (ms).
+        now: f64,
+    },
+    /// Close the game-over overlay.
+    CloseOverlay,
+}
+
+impl AppState {
+    /// The state for `settings`, with a new game.
+    #[must_use]
+    pub fn new(settings: Settings, seed: u64) -> AppState {
+        let record = GameRecord::new(settings.kind, settings.rules_of(settings.kind), seed);
+        let game = record.start_game();
+        let clocks = settings.clock.map(Clocks::new);
+        AppState {
+            settings,
+            record,
+            game,
+            notations: Vec::new(),
+            viewing: None,
+            selected: None,
+            notice: None,
+            promotion: None,
+            flipped: false,
+            clocks,
+            flagged: None,
+            overlay_closed: false,
+        }
+    }
+
+    /// The state for `settings` continuing a recorded game of the current kind: as much of it as
+    /// replays (a stored or linked record may be damaged), with the reason it stopped early.
+    #[must_use]
+    pub fn restore(settings: Settings, record: GameRecord) -> (AppState, Option<ReplayError>) {
+        let mut state = AppState::new(settings, 0);
+        let (replayed, error) = match record.replay(usize::MAX) {
+            Ok(replayed) => (replayed, None),
+            Err((replayed, error)) => (replayed, Some(error)),
+        };
+        state.record =
+            GameRecord { moves: record.moves[..replayed.notations.len()].to_vec(), ..record };
+        state.game = replayed.game;
+        state.notations = replayed.notations;
+        if let Some(error) = &error {
+            let reason = match &error.error {
+                MoveError::Illegal(illegal) => Some(illegal.reason),
+                MoveError::Parse(_) => None,
+            };
+            state.notice = Some(Notice::StoppedAt { ply: error.ply + 1, reason });
+        }
+        (state, error)
+    }
+
+    /// How the game ended, if it has.
+    #[must_use]
+    pub fn result(&self) -> Option<GameResult> {
+        if let Some(side) = self.flagged {
+            return Some(GameResult {
+                winner: Some(side.other()),
+                reason: ResultReason::Time,
+                line: Vec::new(),
+            });
+        }
+        let outcome = self.game.outcome()?;
+        Some(GameResult {
+            winner: outcome.winner,
+            reason: ResultReason::Rules(outcome.reason),
+            line: outcome.line,
+        })
+    }
+
+    /// Whether the board takes moves now.
+    #[must_use]
+    pub fn accepts_moves(&self) -> bool {
+        self.viewing.is_none() && self.promotion.is_none() && self.result().is_none()
+    }
+
+    /// The game as shown: the game as it stands, or a past position while stepping through it.
+    #[must_use]
+    pub fn shown_game(&self) -> AnyGame {
+        match self.viewing {
+            Some(ply) => match self.record.replay(ply) {
+                Ok(replayed) | Err((replayed, _)) => replayed.game,
+            },
+            None => self.game.clone(),
+        }
+    }
+
+    fn restart(&mut self, seed: u64) {
+        let settings = self.settings.clone();
+        let flipped = self.flipped;
+        *self = AppState::new(settings, seed);
+        self.flipped = flipped;
+    }
+
+    fn has_piece(&self, cell: Cell) -> bool {
+        self.game.piece_code(cell).is_some()
+    }
+
+    fn click(&mut self, cell: Cell, now: f64) {
+        if !self.accepts_moves() {
+            return;
+        }
+        match self.game.kind() {
+            GameKind::Gomoku => return self.try_move(cell, cell, None, now),
+            GameKind::Banqi if self.game.piece_code(cell).as_deref() == Some("?") => {
+                return self.try_move(cell, cell, None, now);
+            }
+            _ => {}
+        }
+        let Some(from) = self.selected else {
+            if self.has_piece(cell) {
+                self.selected = Some(cell);
+                self.notice = None;
+            }
+            return;
+        };
+        if from == cell {
+            self.selected = None;
+        } else if self.game.legal_destinations(from).contains(&cell) {
+            self.try_move(from, cell, None, now);
+        } else if !self.game.legal_destinations(cell).is_empty() {
+            self.selected = Some(cell);
+            self.notice = None;
+        } else {
+            self.try_move(from, cell, None, now);
+        }
+    }
+
+    fn try_move(&mut self, from: Cell, to: Cell, promotion: Option<char>, now: f64) {
+        self.selected = None;
+        if promotion.is_none() {
+            let choices = self.game.promotion_choices(from, to);
+            if !choices.is_empty() {
+                self.promotion = Some(PendingPromotion { from, to, choices });
+                return;
+            }
+        }
+        let text = self.game.move_text_between(from, to, promotion);
+        let mover = self.game.side_to_move();
+        if self.clock_has_run_out(mover, now) {
+            self.flagged = Some(mover);
+            return;
+        }
+        match self.game.play(&text) {
+            Ok(notation) => {
+                self.record.moves.push(text);
+                self.notations.push(notation);
+                self.notice = None;
+                self.press_clock(mover, now);
+            }
+            Err(MoveError::Illegal(illegal)) => self.notice = Some(Notice::Illegal(illegal.reason)),
+            Err(MoveError::Parse(_)) => self.notice = Some(Notice::Unreadable),
+        }
+    }
+
+    fn clock_has_run_out(&self, side: Side, now: f64) -> bool {
+        self.clocks
+            .as_ref()
+            .is_some_and(|c| c.running.is_some() && c.remaining_at(side, now) <= 0.0)
+    }
+
+    /// Stops the mover's clock (adding the increment) and starts the opponent's. The clocks
+    /// start with the first move.
+    fn press_clock(&mut self, mover: Side, now: f64) {
+        let Some(clocks) = &mut self.clocks else { return };
+        if clocks.running.is_some() {
+            clocks.remaining_ms[mover] =
+                clocks.remaining_at(mover, now) + f64::from(clocks.config.increment_secs) * 1000.0;
+        }
+        clocks.running = Some((self.game.side_to_move(), now));
+    }
+
+    fn undo(&mut self, now: f64) {
+        if self.viewing.is_some() || self.flagged.is_some() || self.game.undo().is_none() {
+            return;
+        }
+        self.record.moves.pop();
+        self.notations.pop();
+        self.selected = None;
+        self.notice = None;
+        self.promotion = None;
+        self.overlay_closed = false;
+        let to_move = self.game.side_to_move();
+        if let Some(clocks) = &mut self.clocks
+            && let Some((running, _)) = clocks.running
+        {
+            clocks.remaining_ms[running] = clocks.remaining_at(running, now);
+            clocks.running = Some((to_move, now));
+        }
+    }
+
+    fn view(&mut self, ply: Option<usize>) {
+        let plies = self.record.moves.len();
+        self.viewing = ply.filter(|&p| p < plies);
+        self.selected = None;
+        self.promotion = None;
+    }
+}
+
+impl Reducible for AppState {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let mut state = (*self).clone();
+        state.apply(action);
+        Rc::new(state)
+    }
+}
+
+impl AppState {
+    /// Applies one action (the reducer's body, callable without `Rc` in tests).
+    pub fn apply(&mut self, action: Action) {
+        match action {
+            Action::NewGame { seed } => self.restart(seed),
+            Action::PickGame { kind, seed } => {
+                self.settings.kind = kind;
+                self.flipped = false;
+                self.restart(seed);
+            }
+            Action::SetRule { key, value, seed } => {
+                let kind = self.settings.kind;
+                if let Ok(list) = rules_with(kind, self.settings.rules_of(kind), &key, &value) {
+                    self.settings.rules[kind_index(kind)] = list;
+                    self.restart(seed);
+                }
+            }
+            Action::ClickCell { cell, now } => self.click(cell, now),
+            Action::Pick { cell } => {
+                if self.accepts_moves() && self.has_piece(cell) {
+                    self.selected = Some(cell);
+                    self.notice = None;
+                }
+            }
+            Action::Drop { from, to, now } => {
+                if !self.accepts_moves() {
+                    return;
+                }
+                if from == to {
+                    self.selected = Some(from);
+                } else {
+                    self.try_move(from, to, None, now);
+                }
+            }
+            Action::Promote { piece, now } => {
+                if let Some(pending) = self.promotion.take()
+                    && pending.choices.contains(&piece)
+                {
+                    self.try_move(pending.from, pending.to, Some(piece), now);
+                }
+            }
+            Action::CancelPromotion => self.promotion = None,
+            Action::Undo { now } => self.undo(now),
+            Action::FlipBoard => self.flipped = !self.flipped,
+            Action::View(ply) => self.view(ply),
+            Action::StepBack => {
+                let plies = self.record.moves.len();
+                let current = self.viewing.unwrap_or(plies);
+                self.view(Some(current.saturating_sub(1)));
+            }
+            Action::StepForward => {
+                if let Some(ply) = self.viewing {
+                    self.view(Some(ply + 1));
+                }
+            }
+            Action::SetLanguage(lang) => self.settings.lang = lang,
+            Action::SetTheme(theme) => self.settings.theme = theme,
+            Action::SetClock { config, seed } => {
+                self.settings.clock = config;
+                self.restart(seed);
+            }
+            Action::Tick { now } => {
+                if self.flagged.is_none() && self.game.outcome().is_none() {
+                    let to_move = self.game.side_to_move();
+                    if self.clock_has_run_out(to_move, now) {
+                        self.flagged = Some(to_move);
+                        self.selected = None;
+                        self.promotion = None;
+                    }
+                }
+            }
+            Action::CloseOverlay => self.overlay_closed = true,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

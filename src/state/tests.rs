@@ -1,0 +1,260 @@
+//! The reducer, one test per action (and the interactions that matter between them).
+
+use super::*;
+
+fn cell(text: &str) -> Cell {
+    text.parse().expect("test cell")
+}
+
+fn state(kind: GameKind) -> AppState {
+    let mut settings = Settings::new(Lang::En);
+    settings.kind = kind;
+    AppState::new(settings, 0)
+}
+
+fn click(state: &mut AppState, text: &str) {
+    state.apply(Action::ClickCell { cell: cell(text), now: 0.0 });
+}
+
+fn drag(state: &mut AppState, from: &str, to: &str) {
+    state.apply(Action::Pick { cell: cell(from) });
+    state.apply(Action::Drop { from: cell(from), to: cell(to), now: 0.0 });
+}
+
+#[test]
+fn click_to_move_selects_then_moves() {
+    let mut s = state(GameKind::Chess);
+    click(&mut s, "e2");
+    assert_eq!(s.selected, Some(cell("e2")));
+    assert!(s.game.legal_destinations(cell("e2")).contains(&cell("e4")));
+    click(&mut s, "e4");
+    assert_eq!(s.record.moves, ["e2e4"]);
+    assert_eq!(s.notations, ["e4"]);
+    assert_eq!(s.selected, None);
+}
+
+#[test]
+fn clicking_the_selected_piece_deselects_and_another_piece_reselects() {
+    let mut s = state(GameKind::Chess);
+    click(&mut s, "e2");
+    click(&mut s, "e2");
+    assert_eq!(s.selected, None);
+    click(&mut s, "e2");
+    click(&mut s, "g1");
+    assert_eq!(s.selected, Some(cell("g1")));
+}
+
+#[test]
+fn a_refused_move_keeps_the_position_and_says_why() {
+    let mut s = state(GameKind::Xiangqi);
+    drag(&mut s, "h3", "h3");
+    assert_eq!(s.selected, Some(cell("h3")), "a drop on the origin keeps the piece selected");
+    // The horse on b1 cannot jump to d2 (not a horse move), and the elephant cannot leave c1 for e5.
+    drag(&mut s, "c1", "e5");
+    assert_eq!(s.notice, Some(Notice::Illegal(IllegalReason::WrongMovement)));
+    assert!(s.record.moves.is_empty());
+    click(&mut s, "e4");
+    click(&mut s, "e3");
+    assert_eq!(s.notice, Some(Notice::Illegal(IllegalReason::SoldierCannotRetreat)));
+}
+
+#[test]
+fn drag_and_drop_plays_a_move() {
+    let mut s = state(GameKind::Xiangqi);
+    drag(&mut s, "h3", "e3");
+    assert_eq!(s.notations, ["C2=5"]);
+    assert_eq!(s.game.side_to_move(), Side::Second);
+}
+
+#[test]
+fn promotion_waits_for_the_piece() {
+    let mut s = state(GameKind::Chess);
+    s.record.start = crate::record::Start::Position("4k3/P7/8/8/8/8/8/4K3 w - - 0 1".into());
+    s.game = s.record.start_game();
+    drag(&mut s, "a7", "a8");
+    assert_eq!(s.promotion.as_ref().map(|p| p.choices.len()), Some(4));
+    assert!(s.record.moves.is_empty());
+    s.apply(Action::CancelPromotion);
+    assert_eq!(s.promotion, None);
+    drag(&mut s, "a7", "a8");
+    s.apply(Action::Promote { piece: 'n', now: 0.0 });
+    assert_eq!(s.record.moves, ["a7a8n"]);
+    assert_eq!(s.notations, ["a8=N"]);
+}
+
+#[test]
+fn banqi_click_flips_a_face_down_piece() {
+    let mut s = state(GameKind::Banqi);
+    assert_eq!(s.game.piece_code(cell("c3")).as_deref(), Some("?"));
+    click(&mut s, "c3");
+    assert_eq!(s.record.moves, ["c3"]);
+    assert_ne!(s.game.piece_code(cell("c3")).as_deref(), Some("?"));
+}
+
+#[test]
+fn gomoku_click_places_a_stone_and_five_wins() {
+    let mut s = state(GameKind::Gomoku);
+    for point in ["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8"] {
+        click(&mut s, point);
+    }
+    let result = s.result().expect("five in a row");
+    assert_eq!(result.winner, Some(Side::First));
+    assert_eq!(result.reason, ResultReason::Rules(EndReason::FiveInARow));
+    assert_eq!(result.line.len(), 5);
+    assert!(!s.accepts_moves());
+    click(&mut s, "m8");
+    assert_eq!(s.record.moves.len(), 9, "no move after the end");
+    s.apply(Action::CloseOverlay);
+    assert!(s.overlay_closed);
+    s.apply(Action::Undo { now: 0.0 });
+    assert!(s.result().is_none());
+    assert!(!s.overlay_closed);
+    assert_eq!(s.record.moves.len(), 8);
+}
+
+#[test]
+fn undo_takes_back_one_move() {
+    let mut s = state(GameKind::Chess);
+    drag(&mut s, "e2", "e4");
+    drag(&mut s, "e7", "e5");
+    s.apply(Action::Undo { now: 0.0 });
+    assert_eq!(s.record.moves, ["e2e4"]);
+    assert_eq!(s.notations, ["e4"]);
+    assert_eq!(s.game.side_to_move(), Side::Second);
+    s.apply(Action::Undo { now: 0.0 });
+    s.apply(Action::Undo { now: 0.0 });
+    assert!(s.record.moves.is_empty());
+}
+
+#[test]
+fn new_game_and_pick_game_start_over() {
+    let mut s = state(GameKind::Chess);
+    drag(&mut s, "e2", "e4");
+    s.apply(Action::NewGame { seed: 5 });
+    assert!(s.record.moves.is_empty());
+    s.apply(Action::PickGame { kind: GameKind::Banqi, seed: 7 });
+    assert_eq!(s.settings.kind, GameKind::Banqi);
+    assert_eq!(s.record.start, crate::record::Start::Seed(7));
+    assert_eq!(s.game.board_size(), (8, 4));
+}
+
+#[test]
+fn rule_options_change_the_game_and_bad_ones_are_ignored() {
+    let mut s = state(GameKind::Gomoku);
+    s.apply(Action::SetRule { key: "size".into(), value: "19".into(), seed: 0 });
+    assert_eq!(s.game.board_size(), (19, 19));
+    s.apply(Action::SetRule { key: "rule".into(), value: "renju".into(), seed: 0 });
+    assert!(s.settings.rules_of(GameKind::Gomoku).contains("rule=renju"));
+    assert!(s.settings.rules_of(GameKind::Gomoku).contains("size=19"), "earlier options stay");
+    let before = s.settings.clone();
+    s.apply(Action::SetRule { key: "size".into(), value: "99".into(), seed: 0 });
+    assert_eq!(s.settings, before);
+}
+
+#[test]
+fn flip_board_toggles_and_survives_a_new_game() {
+    let mut s = state(GameKind::Chess);
+    s.apply(Action::FlipBoard);
+    assert!(s.flipped);
+    s.apply(Action::NewGame { seed: 0 });
+    assert!(s.flipped);
+    s.apply(Action::FlipBoard);
+    assert!(!s.flipped);
+}
+
+#[test]
+fn stepping_through_the_game_and_back() {
+    let mut s = state(GameKind::Chess);
+    drag(&mut s, "e2", "e4");
+    drag(&mut s, "e7", "e5");
+    s.apply(Action::StepBack);
+    assert_eq!(s.viewing, Some(1));
+    assert_eq!(s.shown_game().piece_code(cell("e5")), None);
+    assert!(!s.accepts_moves());
+    drag(&mut s, "g1", "f3");
+    assert_eq!(s.record.moves.len(), 2, "no moves while looking back");
+    s.apply(Action::StepBack);
+    s.apply(Action::StepBack);
+    assert_eq!(s.viewing, Some(0));
+    s.apply(Action::StepForward);
+    assert_eq!(s.viewing, Some(1));
+    s.apply(Action::StepForward);
+    assert_eq!(s.viewing, None, "stepping past the last move returns to the game");
+    s.apply(Action::View(Some(0)));
+    s.apply(Action::View(None));
+    assert!(s.accepts_moves());
+}
+
+#[test]
+fn language_and_theme_are_settings() {
+    let mut s = state(GameKind::Chess);
+    s.apply(Action::SetLanguage(Lang::Vi));
+    s.apply(Action::SetTheme(Theme::Dark));
+    assert_eq!((s.settings.lang, s.settings.theme), (Lang::Vi, Theme::Dark));
+}
+
+#[test]
+fn clocks_start_with_the_first_move_add_increments_and_flag() {
+    let mut s = state(GameKind::Chess);
+    let config = ClockConfig { base_secs: 60, increment_secs: 2 };
+    s.apply(Action::SetClock { config: Some(config), seed: 0 });
+    s.apply(Action::Tick { now: 1_000_000.0 });
+    assert_eq!(s.flagged, None, "no clock runs before the first move");
+    s.apply(Action::Drop { from: cell("e2"), to: cell("e4"), now: 0.0 });
+    s.apply(Action::Drop { from: cell("e7"), to: cell("e5"), now: 10_000.0 });
+    let clocks = s.clocks.as_ref().unwrap();
+    assert_eq!(clocks.remaining_at(Side::Second, 10_000.0), 52_000.0, "60 s - 10 s used + 2 s");
+    assert_eq!(clocks.remaining_at(Side::First, 15_000.0), 55_000.0);
+    s.apply(Action::Tick { now: 30_000.0 });
+    assert_eq!(s.flagged, None);
+    s.apply(Action::Tick { now: 70_001.0 });
+    assert_eq!(s.flagged, Some(Side::First));
+    let result = s.result().unwrap();
+    assert_eq!((result.winner, result.reason), (Some(Side::Second), ResultReason::Time));
+    s.apply(Action::SetClock { config: None, seed: 0 });
+    assert!(s.clocks.is_none() && s.flagged.is_none());
+}
+
+#[test]
+fn a_move_after_the_flag_fell_is_not_played() {
+    let mut s = state(GameKind::Chess);
+    let config = ClockConfig { base_secs: 1, increment_secs: 0 };
+    s.apply(Action::SetClock { config: Some(config), seed: 0 });
+    s.apply(Action::Drop { from: cell("e2"), to: cell("e4"), now: 0.0 });
+    s.apply(Action::Drop { from: cell("e7"), to: cell("e5"), now: 5_000.0 });
+    assert_eq!(s.flagged, Some(Side::Second));
+    assert_eq!(s.record.moves.len(), 1);
+}
+
+#[test]
+fn settings_survive_storage_and_bad_storage_keeps_defaults() {
+    let mut settings = Settings::new(Lang::Zh);
+    settings.kind = GameKind::Gomoku;
+    settings.theme = Theme::Dark;
+    settings.clock = Some(ClockConfig::PRESETS[2]);
+    settings.rules[kind_index(GameKind::Gomoku)] = "size=19,rule=renju".into();
+    let text = settings.to_storage();
+    assert_eq!(Settings::from_storage(&text, Lang::En), settings);
+
+    let hostile =
+        "game=checkers\nlang=<b>\ntheme=neon\nclock=9999+1\nrules.gomoku=size=99\nrules.x=1\n\u{0}";
+    let read = Settings::from_storage(hostile, Lang::Vi);
+    assert_eq!(read.kind, GameKind::Chess);
+    assert_eq!(read.lang, Lang::En, "an unknown tag reads as English");
+    assert_eq!(read.theme, Theme::Light);
+    assert_eq!(read.clock, None);
+    assert_eq!(read.rules_of(GameKind::Gomoku), default_rules(GameKind::Gomoku));
+}
+
+#[test]
+fn a_stored_game_resumes_up_to_its_first_bad_move() {
+    let mut record = GameRecord::new(GameKind::Chess, "", 0);
+    record.moves = ["e2e4", "e7e5", "e1e3", "g1f3"].map(String::from).to_vec();
+    let (state, error) = AppState::restore(Settings::new(Lang::En), record);
+    assert_eq!(state.record.moves, ["e2e4", "e7e5"]);
+    assert_eq!(state.notations, ["e4", "e5"]);
+    assert_eq!(error.map(|e| e.ply), Some(2));
+    let stopped = Notice::StoppedAt { ply: 3, reason: Some(IllegalReason::WrongMovement) };
+    assert_eq!(state.notice, Some(stopped));
+    assert_eq!(state.game.side_to_move(), Side::First);
+}
