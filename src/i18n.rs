@@ -119,6 +119,8 @@ pub enum Text {
     Board,
     /// `The saved game stops at move {n}, which could not be played.`
     StoppedAt,
+    /// End a banqi chain capture.
+    EndChain,
 }
 
 /// The interface text `text` in `lang`.
@@ -160,6 +162,7 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         T::Previous => ["Previous move", "上一步", "Nước trước"],
         T::Next => ["Next move", "下一步", "Nước sau"],
         T::Board => ["Board", "棋盘", "Bàn cờ"],
+        T::EndChain => ["Stop capturing", "停止连吃", "Dừng ăn tiếp"],
         T::StoppedAt => [
             "The saved game stops before move {n}, which could not be played.",
             "保存的对局在第 {n} 步处中断：这一步无法走出。",

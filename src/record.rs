@@ -35,13 +35,15 @@ pub struct ReplayError {
     pub error: MoveError,
 }
 
-/// A game rebuilt from its record.
+/// A game rebuilt from its record: as far as its moves could be played.
 #[derive(Clone, Debug)]
 pub struct Replayed {
     /// The game after the moves.
     pub game: AnyGame,
-    /// Each move in the game's notation (SAN, WXF, coordinates).
+    /// Each move played, in the game's notation (SAN, WXF, coordinates).
     pub notations: Vec<String>,
+    /// Why the replay stopped before the end, if it did.
+    pub error: Option<ReplayError>,
 }
 
 impl GameRecord {
@@ -65,23 +67,22 @@ impl GameRecord {
             .unwrap_or_else(|_| unreachable_start(self.kind))
     }
 
-    /// Replays the first `plies` moves (all of them when `plies` is larger).
-    ///
-    /// # Errors
-    /// The game up to the first move that cannot be played, and why — as [`Replayed`] inside
-    /// the error's position: `Err((replayed_prefix, error))`.
-    pub fn replay(&self, plies: usize) -> Result<Replayed, (Replayed, ReplayError)> {
+    /// Replays the first `plies` moves (all of them when `plies` is larger), stopping at the
+    /// first move that cannot be played: the longest legal prefix, and why it stopped.
+    #[must_use]
+    pub fn replay(&self, plies: usize) -> Replayed {
         let mut game = self.start_game();
         let mut notations = Vec::with_capacity(self.moves.len().min(plies));
         for (ply, text) in self.moves.iter().take(plies).enumerate() {
             match game.play(text) {
                 Ok(notation) => notations.push(notation),
                 Err(error) => {
-                    return Err((Replayed { game, notations }, ReplayError { ply, error }));
+                    let error = Some(ReplayError { ply, error });
+                    return Replayed { game, notations, error };
                 }
             }
         }
-        Ok(Replayed { game, notations })
+        Replayed { game, notations, error: None }
     }
 }
 
@@ -153,17 +154,18 @@ mod tests {
     fn replay_rebuilds_the_game_and_its_notation() {
         let mut record = GameRecord::new(GameKind::Chess, "", 0);
         record.moves = ["e2e4", "e7e5", "g1f3"].map(String::from).to_vec();
-        let replayed = record.replay(usize::MAX).unwrap();
+        let replayed = record.replay(usize::MAX);
+        assert!(replayed.error.is_none());
         assert_eq!(replayed.notations, ["e4", "e5", "Nf3"]);
-        assert_eq!(record.replay(1).unwrap().notations, ["e4"]);
+        assert_eq!(record.replay(1).notations, ["e4"]);
     }
 
     #[test]
     fn a_bad_move_keeps_the_legal_prefix() {
         let mut record = GameRecord::new(GameKind::Xiangqi, "", 0);
         record.moves = ["h3e3", "h10g8", "e3e3", "h1g3"].map(String::from).to_vec();
-        let (prefix, error) = record.replay(usize::MAX).unwrap_err();
-        assert_eq!(error.ply, 2);
+        let prefix = record.replay(usize::MAX);
+        assert_eq!(prefix.error.map(|e| e.ply), Some(2));
         assert_eq!(prefix.notations.len(), 2);
     }
 

@@ -11,6 +11,9 @@ use yew::Reducible;
 use crate::i18n::Lang;
 use crate::record::{GameRecord, ReplayError, default_rules};
 
+/// The banqi move that ends a chain capture.
+const CHAIN_STOP: &str = "stop";
+
 /// Light or dark colours.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Theme {
@@ -341,6 +344,11 @@ pub enum Action {
     },
     /// Close the game-over overlay.
     CloseOverlay,
+    /// End a banqi chain capture (the capturing piece stops).
+    EndChain {
+        /// The time, for the clocks (ms).
+        now: f64,
+    },
 }
 
 impl AppState {
@@ -371,10 +379,8 @@ impl AppState {
     #[must_use]
     pub fn restore(settings: Settings, record: GameRecord) -> (AppState, Option<ReplayError>) {
         let mut state = AppState::new(settings, 0);
-        let (replayed, error) = match record.replay(usize::MAX) {
-            Ok(replayed) => (replayed, None),
-            Err((replayed, error)) => (replayed, Some(error)),
-        };
+        let replayed = record.replay(usize::MAX);
+        let error = replayed.error;
         state.record =
             GameRecord { moves: record.moves[..replayed.notations.len()].to_vec(), ..record };
         state.game = replayed.game;
@@ -417,9 +423,7 @@ impl AppState {
     #[must_use]
     pub fn shown_game(&self) -> AnyGame {
         match self.viewing {
-            Some(ply) => match self.record.replay(ply) {
-                Ok(replayed) | Err((replayed, _)) => replayed.game,
-            },
+            Some(ply) => self.record.replay(ply).game,
             None => self.game.clone(),
         }
     }
@@ -465,6 +469,13 @@ impl AppState {
         }
     }
 
+    /// Whether a banqi chain capture waits for another capture or its end.
+    #[must_use]
+    pub fn chain_in_progress(&self) -> bool {
+        self.game.kind() == GameKind::Banqi
+            && self.game.legal_moves().iter().any(|m| m == CHAIN_STOP)
+    }
+
     fn try_move(&mut self, from: Cell, to: Cell, promotion: Option<char>, now: f64) {
         self.selected = None;
         if promotion.is_none() {
@@ -475,6 +486,10 @@ impl AppState {
             }
         }
         let text = self.game.move_text_between(from, to, promotion);
+        self.play_text(text, now);
+    }
+
+    fn play_text(&mut self, text: String, now: f64) {
         let mover = self.game.side_to_move();
         if self.clock_has_run_out(mover, now) {
             self.flagged = Some(mover);
@@ -618,6 +633,11 @@ impl AppState {
                 }
             }
             Action::CloseOverlay => self.overlay_closed = true,
+            Action::EndChain { now } => {
+                if self.accepts_moves() && self.chain_in_progress() {
+                    self.play_text(CHAIN_STOP.to_owned(), now);
+                }
+            }
         }
     }
 }

@@ -81,7 +81,7 @@ impl Geometry {
     /// Whether this square is a dark one (chess colouring).
     #[must_use]
     pub fn is_dark(cell: Cell) -> bool {
-        (cell.file + cell.rank) % 2 == 0
+        (cell.file + cell.rank).is_multiple_of(2)
     }
 }
 

@@ -53,6 +53,12 @@ pub fn game_buttons(props: &ControlsProps) -> Html {
     };
     let can_undo =
         !state.record.moves.is_empty() && state.viewing.is_none() && state.flagged.is_none();
+    let end_chain = state.chain_in_progress().then(|| {
+        html! {
+            <button type="button" data-action="end-chain"
+                    onclick={emit(|| Action::EndChain { now: now_ms() })}>{ t(lang, Text::EndChain) }</button>
+        }
+    });
     html! {
         <div class="game-buttons">
             <button type="button" data-action="new-game"
@@ -61,6 +67,7 @@ pub fn game_buttons(props: &ControlsProps) -> Html {
                     onclick={emit(|| Action::Undo { now: now_ms() })}>{ t(lang, Text::Undo) }</button>
             <button type="button" data-action="flip"
                     onclick={emit(|| Action::FlipBoard)}>{ t(lang, Text::FlipBoard) }</button>
+            { end_chain.unwrap_or_default() }
         </div>
     }
 }

@@ -258,3 +258,27 @@ fn a_stored_game_resumes_up_to_its_first_bad_move() {
     assert_eq!(state.notice, Some(stopped));
     assert_eq!(state.game.side_to_move(), Side::First);
 }
+
+#[test]
+fn a_banqi_chain_capture_can_be_ended() {
+    // Red chariot on a1 with chain captures on: it takes b1, and could take c1 next.
+    let mut settings = Settings::new(Lang::En);
+    settings.kind = GameKind::Banqi;
+    settings.rules[kind_index(GameKind::Banqi)] =
+        rules_with(GameKind::Banqi, settings.rules_of(GameKind::Banqi), "chain", "true").unwrap();
+    let record = GameRecord {
+        kind: GameKind::Banqi,
+        rules: settings.rules_of(GameKind::Banqi).to_owned(),
+        start: crate::record::Start::Position("8/8/8/Rpp4k 1 r 0".into()),
+        moves: Vec::new(),
+    };
+    let (mut s, error) = AppState::restore(settings, record);
+    assert!(error.is_none());
+    drag(&mut s, "a1", "b1");
+    assert!(s.chain_in_progress(), "c1 can be taken next");
+    assert_eq!(s.game.side_to_move(), Side::First);
+    s.apply(Action::EndChain { now: 0.0 });
+    assert!(!s.chain_in_progress());
+    assert_eq!(s.game.side_to_move(), Side::Second);
+    assert_eq!(s.record.moves.last().map(String::as_str), Some("stop"));
+}

@@ -1,0 +1,353 @@
+// End-to-end tests of the built app in headless Chromium: real pointer, mouse and keyboard
+// input on the page as served from a sub-path. Run: `node --test e2e/` (env QI_DIST = the
+// built dist directory, default <repo>/dist).
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import {
+  DIST,
+  WAIT_MS,
+  click,
+  drag,
+  launchBrowser,
+  moveList,
+  openApp,
+  pieceAt,
+  result,
+  square,
+  startServer,
+  statusText,
+  waitForPiece,
+  waitForPlies,
+} from './support.mjs';
+
+const TEST_TIMEOUT = 180_000;
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer(DIST);
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/**
+ * Opens the app in a fresh context, runs `body(page)`, then checks that the page raised no
+ * uncaught exception, logged no console error and had no failed request.
+ */
+async function withApp(options, body) {
+  const app = await openApp(browser, server.url, options);
+  try {
+    await body(app.page, app);
+    assert.deepEqual(app.errors, [], 'the page reported errors');
+  } finally {
+    await app.close();
+  }
+}
+
+/** Picks a game with the game picker and waits for its board. */
+async function pickGame(page, game, cells) {
+  await page.locator(`button[data-game="${game}"]`).click();
+  await page.locator(`.app[data-game="${game}"]`).waitFor();
+  await page.waitForFunction(
+    (n) => document.querySelectorAll('.board [data-square]').length === n,
+    cells,
+    { timeout: WAIT_MS },
+  );
+}
+
+/** Plays `[from, to, code]` moves by dragging, waiting for each piece to land. */
+async function dragMoves(page, moves) {
+  let plies = (await moveList(page)).length;
+  for (const [from, to, code] of moves) {
+    await drag(page, from, to);
+    await waitForPiece(page, to, code);
+    plies += 1;
+    await waitForPlies(page, plies);
+  }
+}
+
+const statusResult = (page, code) =>
+  page.locator(`[data-testid="status"] [data-result="${code}"]`).waitFor();
+
+test('chess: scholar\'s mate by drag and drop', { timeout: TEST_TIMEOUT }, () =>
+  withApp({}, async (page) => {
+    assert.match(await statusText(page), /White to move/);
+    await dragMoves(page, [
+      ['e2', 'e4', 'wP'],
+      ['e7', 'e5', 'bP'],
+      ['f1', 'c4', 'wB'],
+      ['b8', 'c6', 'bN'],
+      ['d1', 'h5', 'wQ'],
+      ['g8', 'f6', 'bN'],
+      ['h5', 'f7', 'wQ'],
+    ]);
+    await statusResult(page, 'white');
+    assert.equal(await result(page), 'white');
+    const overlay = page.locator('[data-testid="game-over"]');
+    await overlay.waitFor({ state: 'visible' });
+    assert.equal(await overlay.locator('[data-result]').getAttribute('data-result'), 'white');
+    assert.match(await overlay.textContent(), /White wins/);
+    const moves = await moveList(page);
+    assert.deepEqual(moves, ['e4', 'e5', 'Bc4', 'Nc6', 'Qh5', 'Nf6', 'Qxf7#']);
+    assert.equal(await pieceAt(page, 'f7'), 'wQ');
+    assert.equal(await pieceAt(page, 'h5'), null);
+    assert.equal(await square(page, 'f7').getAttribute('data-last-move'), 'true');
+    assert.equal(await square(page, 'h5').getAttribute('data-last-move'), 'true');
+  }));
+
+test('chess: fool\'s mate by clicks, with move hints', { timeout: TEST_TIMEOUT }, () =>
+  withApp({}, async (page) => {
+    const moves = [
+      ['f2', 'f3', 'wP'],
+      ['e7', 'e5', 'bP'],
+      ['g2', 'g4', 'wP'],
+      ['d8', 'h4', 'bQ'],
+    ];
+    for (const [i, [from, to, code]] of moves.entries()) {
+      assert.equal(await page.locator('[data-hint]').count(), 0, 'no hints before selecting');
+      await click(page, from);
+      await page.locator(`[data-square="${to}"][data-hint]`).waitFor();
+      assert.equal(await square(page, from).getAttribute('aria-selected'), 'true');
+      await click(page, to);
+      await waitForPiece(page, to, code);
+      await waitForPiece(page, from, null);
+      await waitForPlies(page, i + 1);
+    }
+    await statusResult(page, 'black');
+    assert.equal(await result(page), 'black');
+    await page.locator('[data-testid="game-over"] [data-result="black"]').waitFor();
+    assert.deepEqual(await moveList(page), ['f3', 'e5', 'g4', 'Qh4#']);
+    assert.equal(await page.locator('[data-hint]').count(), 0);
+    // The board takes no more moves.
+    await page.locator('.board-frame.locked').waitFor();
+  }));
+
+test('xiangqi: refused moves stay put and say why', { timeout: TEST_TIMEOUT }, () =>
+  withApp({}, async (page) => {
+    await pickGame(page, 'xiangqi', 90);
+    const notice = page.locator('[data-testid="notice"]');
+    const refused = async (from, to, code, words) => {
+      const plies = (await moveList(page)).length;
+      const toMove = page.locator('[data-testid="status"] .to-move');
+      const before = await toMove.textContent();
+      await drag(page, from, to);
+      await notice.waitFor();
+      const text = await notice.textContent();
+      for (const word of words) assert.match(text, word, `notice for ${from}-${to}: ${text}`);
+      assert.equal(await pieceAt(page, from), code, `${from} keeps its piece`);
+      assert.equal((await moveList(page)).length, plies, 'no move was made');
+      assert.equal(await toMove.textContent(), before, 'the same side is still to move');
+    };
+
+    // The horse's leg (c1, the elephant) is blocked.
+    await refused('b1', 'd2', 'rN', [/leg/i, /horse/i]);
+    assert.equal(await pieceAt(page, 'd2'), null);
+    assert.match(await statusText(page), /Red to move/);
+
+    // A soldier may not step back.
+    await refused('a4', 'a3', 'rP', [/soldier/i, /backwards/i]);
+    assert.equal(await pieceAt(page, 'a3'), null);
+
+    // A legal move clears the notice; then the elephant may not cross the river.
+    await dragMoves(page, [
+      ['c1', 'e3', 'rB'],
+      ['h10', 'g8', 'bN'],
+      ['e3', 'c5', 'rB'],
+      ['g8', 'h10', 'bN'],
+    ]);
+    assert.equal(await notice.count(), 0, 'a legal move clears the notice');
+    await refused('c5', 'e7', 'rB', [/elephant/i, /river/i]);
+    assert.equal(await pieceAt(page, 'e7'), 'bP', 'the black soldier is still on e7');
+    assert.equal((await moveList(page)).length, 4);
+  }));
+
+test('banqi: flip, move and capture in a known deal', { timeout: TEST_TIMEOUT }, () =>
+  // Deal 7 (`qi play banqi startpos:7 ...`): the first player flips d4 (red chariot, so plays
+  // red), the second flips d3 (black soldier), the chariot takes it (d4 is now empty), the
+  // second flips e3 (a black elephant, next to the chariot). Red to move.
+  withApp(
+    { preset: { game: 'banqi', start: 'startpos:7', moves: ['d4', 'd3', 'd4xd3', 'e3'] } },
+    async (page) => {
+      assert.equal(await pieceAt(page, 'd3'), 'rR');
+      assert.equal(await pieceAt(page, 'e3'), 'bB');
+      assert.equal(await pieceAt(page, 'c4'), '?');
+      assert.equal(await pieceAt(page, 'd4'), null);
+      assert.match(await statusText(page), /Red to move/);
+
+      // Red flips c4: a red soldier.
+      await click(page, 'c4');
+      await waitForPiece(page, 'c4', 'rP');
+      await waitForPlies(page, 5);
+      assert.match(await statusText(page), /Black to move/);
+
+      // Black's elephant takes the red chariot (click, hint, click).
+      await click(page, 'e3');
+      await page.locator('[data-square="d3"][data-hint]').waitFor();
+      await click(page, 'd3');
+      await waitForPiece(page, 'd3', 'bB');
+      await waitForPiece(page, 'e3', null);
+      await waitForPlies(page, 6);
+
+      // Red's new soldier steps into the empty d4 (drag).
+      await drag(page, 'c4', 'd4');
+      await waitForPiece(page, 'd4', 'rP');
+      await waitForPiece(page, 'c4', null);
+      await waitForPlies(page, 7);
+      assert.equal(await result(page), null);
+      assert.equal(await page.locator('.board .piece[data-piece="rR"]').count(), 0, 'the chariot was taken');
+    },
+  ));
+
+test('gomoku: five in a row by clicks, highlighted, then undone', { timeout: TEST_TIMEOUT }, () =>
+  withApp({}, async (page) => {
+    await pickGame(page, 'gomoku', 225);
+    const black = ['h8', 'i8', 'j8', 'k8', 'l8'];
+    const white = ['h9', 'i9', 'j9', 'k9'];
+    for (let i = 0; i < black.length; i += 1) {
+      await click(page, black[i]);
+      await waitForPiece(page, black[i], 'b');
+      if (i < white.length) {
+        await click(page, white[i]);
+        await waitForPiece(page, white[i], 'w');
+      }
+    }
+    await waitForPlies(page, 9);
+    await statusResult(page, 'black');
+    const winning = await page
+      .locator('[data-square].winning')
+      .evaluateAll((cells) => cells.map((c) => c.dataset.square).sort());
+    assert.deepEqual(winning, [...black].sort());
+    const overlay = page.locator('[data-testid="game-over"]');
+    await overlay.waitFor({ state: 'visible' });
+    await overlay.locator('[data-action="overlay-close"]').click();
+    await overlay.waitFor({ state: 'detached' });
+    assert.equal(await result(page), 'black', 'closing the overlay keeps the result');
+
+    await page.locator('[data-action="undo"]').click();
+    await waitForPiece(page, 'l8', null);
+    await waitForPlies(page, 8);
+    assert.equal(await result(page), null);
+    assert.equal(await page.locator('.winning').count(), 0);
+    assert.match(await statusText(page), /Black to move/);
+    assert.equal(await pieceAt(page, 'k8'), 'b');
+    assert.equal(await pieceAt(page, 'k9'), 'w');
+  }));
+
+test('chess: promotion by drag, choosing a knight', { timeout: TEST_TIMEOUT }, () =>
+  withApp(
+    { preset: { game: 'chess', start: '4k3/P7/8/8/8/8/8/4K3 w - - 0 1', moves: [] } },
+    async (page) => {
+      assert.equal(await pieceAt(page, 'a7'), 'wP');
+      await drag(page, 'a7', 'a8');
+      const dialog = page.locator('.dialog.promotion');
+      await dialog.waitFor({ state: 'visible' });
+      assert.deepEqual(
+        await dialog.locator('[data-promotion]').evaluateAll((b) => b.map((x) => x.dataset.promotion)),
+        ['q', 'r', 'b', 'n'],
+      );
+      assert.equal((await moveList(page)).length, 0, 'nothing is played before the choice');
+      await dialog.locator('[data-promotion="n"]').click();
+      await page.locator('[data-square="a8"] [data-piece="wN"]').waitFor();
+      await dialog.waitFor({ state: 'detached' });
+      assert.equal(await pieceAt(page, 'a7'), null);
+      assert.deepEqual(await moveList(page), ['a8=N']);
+      // King and knight against king: a draw by insufficient material.
+      await statusResult(page, 'draw');
+    },
+  ));
+
+test('chess: one move from the keyboard', { timeout: TEST_TIMEOUT }, async () =>
+  withApp({}, async (page) => {
+    // Tab into the board: its roving focus starts on the bottom-left cell.
+    let focused = null;
+    for (let i = 0; i < 30 && !focused; i += 1) {
+      await page.keyboard.press('Tab');
+      focused = await page.evaluate(() => document.activeElement?.dataset?.square ?? null);
+    }
+    assert.equal(focused, 'a1', 'Tab reaches the board at a1');
+    const active = () => page.evaluate(() => document.activeElement?.dataset?.square ?? null);
+    for (let i = 0; i < 4; i += 1) await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowUp');
+    await page.waitForFunction(() => document.activeElement?.dataset?.square === 'e2');
+    await page.keyboard.press('Enter');
+    await page.locator('[data-square="e4"][data-hint]').waitFor();
+    assert.equal(await square(page, 'e2').getAttribute('aria-selected'), 'true');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    await page.waitForFunction(() => document.activeElement?.dataset?.square === 'e4');
+    await page.keyboard.press('Enter');
+    await waitForPiece(page, 'e4', 'wP');
+    await waitForPiece(page, 'e2', null);
+    assert.deepEqual(await moveList(page), ['e4']);
+    assert.match(await statusText(page), /Black to move/);
+    assert.equal(await active(), 'e4', 'the focus stays on the board');
+  }));
+
+test('every language renders the status', { timeout: TEST_TIMEOUT }, () =>
+  withApp({}, async (page) => {
+    const language = page.locator('select[data-setting="language"]');
+    const status = page.locator('[data-testid="status"]');
+    for (const [tag, words] of [
+      ['zh-CN', '轮到'],
+      ['vi', 'Đến lượt'],
+      ['en', 'to move'],
+    ]) {
+      await language.selectOption(tag);
+      await status.filter({ hasText: words }).waitFor();
+      assert.ok((await statusText(page)).includes(words), `${tag}: ${await statusText(page)}`);
+      assert.equal(await page.locator('html').getAttribute('lang'), tag);
+    }
+    assert.match(await statusText(page), /White to move/);
+  }));
+
+test('?game=xiangqi opens xiangqi; a rule choice survives a reload', { timeout: TEST_TIMEOUT }, async () => {
+  await withApp({ query: '?game=xiangqi' }, async (page) => {
+    assert.equal(await page.locator('.app').getAttribute('data-game'), 'xiangqi');
+    assert.equal(await page.locator('.board [data-square]').count(), 90);
+    assert.equal(await pieceAt(page, 'e1'), 'rK');
+    assert.equal(await pieceAt(page, 'e10'), 'bK');
+  });
+  await withApp({}, async (page) => {
+    await pickGame(page, 'gomoku', 225);
+    const rule = page.locator('select[data-rule="rule"]');
+    assert.equal(await rule.inputValue(), 'freestyle');
+    await rule.selectOption('renju');
+    await page.waitForFunction(() => localStorage.getItem('qi.settings')?.includes('rule=renju'));
+    await page.reload();
+    await page.locator('.board [data-square]').first().waitFor();
+    assert.equal(await page.locator('.app').getAttribute('data-game'), 'gomoku');
+    assert.equal(await page.locator('select[data-rule="rule"]').inputValue(), 'renju');
+    assert.equal(await page.locator('.board [data-square]').count(), 225);
+  });
+});
+
+test('no console errors or uncaught exceptions across the games', { timeout: TEST_TIMEOUT }, () =>
+  withApp({}, async (page, app) => {
+    await dragMoves(page, [['e2', 'e4', 'wP']]);
+    await page.locator('[data-action="flip"]').click();
+    await page.locator('[data-action="undo"]').click();
+    await waitForPlies(page, 0);
+    await pickGame(page, 'xiangqi', 90);
+    await dragMoves(page, [['h3', 'e3', 'rC']]);
+    await pickGame(page, 'banqi', 32);
+    await click(page, 'a1');
+    await waitForPlies(page, 1);
+    assert.notEqual(await pieceAt(page, 'a1'), '?');
+    await pickGame(page, 'gomoku', 225);
+    await click(page, 'h8');
+    await waitForPiece(page, 'h8', 'b');
+    await page.locator('select[data-setting="theme"]').selectOption('dark');
+    await page.locator('html[data-theme="dark"]').waitFor();
+    await page.locator('select[data-setting="clock"]').selectOption({ index: 2 });
+    await page.locator('[data-clock="first"]').waitFor();
+    await page.locator('[data-action="new-game"]').click();
+    await waitForPlies(page, 0);
+    assert.deepEqual(app.errors, []);
+  }));

@@ -1,0 +1,106 @@
+// Saves screenshots of each game, mid-game, at 360 px and 1280 px wide, plus the dark theme,
+// a finished game's overlay and the promotion dialog, into e2e/artifacts/. Not a test: look at
+// the pictures. Run: `node e2e/screenshots.mjs` (env QI_DIST = the built dist directory).
+// It prints, per picture, whether the page is wider than the window (horizontal overflow).
+
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { DIST, click, drag, launchBrowser, openApp, startServer, waitForPiece } from './support.mjs';
+
+const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
+
+const WIDTHS = [
+  { name: '360', viewport: { width: 360, height: 740 } },
+  { name: '1280', viewport: { width: 1280, height: 800 } },
+];
+
+// A few moves into each game (checked with `qi play`), so the boards are not empty.
+const GAMES = {
+  chess: { start: 'startpos:0', moves: ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5', 'c2c3', 'g8f6'] },
+  xiangqi: {
+    start: 'startpos:0',
+    moves: ['h3e3', 'h10g8', 'h1g3', 'i10h10', 'i1h1', 'b10c8', 'g4g5', 'c7c6'],
+  },
+  banqi: { start: 'startpos:7', moves: ['d4', 'd3', 'd4xd3', 'e3', 'c4', 'a1', 'h4', 'b2', 'g3', 'f2'] },
+  gomoku: { start: 'startpos:0', moves: ['h8', 'h9', 'i8', 'g7', 'j9', 'i10', 'g9', 'f10', 'j7', 'k6'] },
+};
+
+async function shoot(page, file) {
+  const overflow = await page.evaluate(() => {
+    const root = document.documentElement;
+    const wide = [...document.querySelectorAll('body *')]
+      .filter((e) => e.getBoundingClientRect().right > root.clientWidth + 1)
+      .map((e) => e.tagName.toLowerCase() + (e.className?.baseVal ?? e.className ? `.${String(e.className.baseVal ?? e.className).split(' ').join('.')}` : ''))
+      .slice(0, 5);
+    return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, wide };
+  });
+  const target = path.join(OUT, file);
+  await page.screenshot({ path: target, fullPage: true });
+  const note =
+    overflow.scrollWidth > overflow.clientWidth
+      ? `  OVERFLOW: page ${overflow.scrollWidth}px > window ${overflow.clientWidth}px; e.g. ${overflow.wide.join(', ')}`
+      : '';
+  console.log(`${target}${note}`);
+}
+
+async function main() {
+  mkdirSync(OUT, { recursive: true });
+  const server = await startServer(DIST);
+  const browser = await launchBrowser();
+  try {
+    for (const { name, viewport } of WIDTHS) {
+      for (const [game, { start, moves }] of Object.entries(GAMES)) {
+        const app = await openApp(browser, server.url, { viewport, preset: { game, start, moves } });
+        await shoot(app.page, `${game}-${name}.png`);
+        await app.close();
+      }
+      // A finished game with its overlay (gomoku, five in a row).
+      const over = await openApp(browser, server.url, {
+        viewport,
+        preset: { game: 'gomoku', start: 'startpos:0', moves: ['h8', 'h9', 'i8', 'i9', 'j8', 'j9', 'k8', 'k9'] },
+      });
+      await click(over.page, 'l8');
+      await over.page.locator('[data-testid="game-over"]').waitFor();
+      await shoot(over.page, `gomoku-over-${name}.png`);
+      await over.close();
+      // The promotion dialog.
+      const promo = await openApp(browser, server.url, {
+        viewport,
+        preset: { game: 'chess', start: '4k3/P7/8/8/8/8/8/4K3 w - - 0 1', moves: [] },
+      });
+      await drag(promo.page, 'a7', 'a8');
+      await promo.page.locator('[data-promotion="q"]').waitFor();
+      await shoot(promo.page, `promotion-${name}.png`);
+      await promo.close();
+    }
+    // The dark theme, once per width for xiangqi, and a selected piece with its hints.
+    for (const { name, viewport } of WIDTHS) {
+      const dark = await openApp(browser, server.url, {
+        viewport,
+        colorScheme: 'dark',
+        preset: { game: 'xiangqi', ...GAMES.xiangqi, settings: { theme: 'dark' } },
+      });
+      await click(dark.page, 'e3');
+      await dark.page.locator('[data-hint]').first().waitFor();
+      await shoot(dark.page, `xiangqi-dark-${name}.png`);
+      await dark.close();
+    }
+    // Chinese and Vietnamese text at 360 px (longer words, other scripts).
+    for (const lang of ['zh-CN', 'vi']) {
+      const app = await openApp(browser, server.url, {
+        viewport: WIDTHS[0].viewport,
+        preset: { game: 'banqi', ...GAMES.banqi, settings: { lang } },
+      });
+      await waitForPiece(app.page, 'd3', 'rR');
+      await shoot(app.page, `banqi-${lang}-360.png`);
+      await app.close();
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+await main();

@@ -1,0 +1,296 @@
+// Support for the end-to-end tests and the screenshot script: headless Chromium through
+// playwright-core, a small static server that serves the built app under a sub-path, and
+// helpers that act on the board the way a player does (real pointer and keyboard events).
+
+import { existsSync, statSync, createReadStream } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { chromium } from '../tools/node_modules/playwright-core/index.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** The repository root (this file lives in `<repo>/e2e/`). */
+export const REPO = path.resolve(here, '..');
+
+/** The built app to test: env `QI_DIST`, else `<repo>/dist`. */
+export const DIST = path.resolve(process.env.QI_DIST || path.join(REPO, 'dist'));
+
+/** The browser binary; the tests fail (never skip) when it is missing. */
+export const CHROMIUM = process.env.QI_CHROMIUM || '/usr/bin/chromium';
+
+/** How long any single wait may take: the test machine is slow and shared. */
+export const WAIT_MS = 20_000;
+
+/** The sub-path the app is served under, to prove the build works away from the root. */
+export const BASE_PATH = '/qi/';
+
+/** Launches headless Chromium, or throws a clear error when it cannot. */
+export async function launchBrowser() {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}: the end-to-end tests need it ` +
+        '(install the "chromium" package, or set QI_CHROMIUM to a Chromium binary).',
+    );
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+}
+
+const CONTENT_TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/**
+ * Serves the directory `dist` under `basePath` (e.g. `/qi/`) on 127.0.0.1 and a free port.
+ * Anything outside the sub-path is a 404, so an absolute asset URL in the build shows up as a
+ * failed load. Resolves to `{ url, close }`, `url` being the app's address (ending in `/`).
+ */
+export async function startServer(dist = DIST, basePath = BASE_PATH) {
+  const index = path.join(dist, 'index.html');
+  if (!existsSync(index)) {
+    throw new Error(`No built app at ${dist} (index.html missing): build it, or set QI_DIST.`);
+  }
+  const root = path.resolve(dist);
+  const server = http.createServer((request, response) => {
+    const notFound = () => {
+      response.writeHead(404, { 'content-type': 'text/plain' });
+      response.end('not found');
+    };
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.writeHead(405);
+      response.end();
+      return;
+    }
+    let pathname;
+    try {
+      pathname = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
+    } catch {
+      notFound();
+      return;
+    }
+    if (pathname === basePath.replace(/\/$/, '')) {
+      response.writeHead(301, { location: basePath });
+      response.end();
+      return;
+    }
+    if (!pathname.startsWith(basePath)) {
+      notFound();
+      return;
+    }
+    const relative = pathname.slice(basePath.length) || 'index.html';
+    const file = path.resolve(root, relative);
+    if (file !== root && !file.startsWith(root + path.sep)) {
+      notFound();
+      return;
+    }
+    let stats;
+    try {
+      stats = statSync(file);
+    } catch {
+      notFound();
+      return;
+    }
+    if (!stats.isFile()) {
+      notFound();
+      return;
+    }
+    response.writeHead(200, {
+      'content-type': CONTENT_TYPES[path.extname(file)] || 'application/octet-stream',
+      'content-length': stats.size,
+      'cache-control': 'no-store',
+    });
+    if (request.method === 'HEAD') {
+      response.end();
+      return;
+    }
+    createReadStream(file).pipe(response);
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}${basePath}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Waits until the app has drawn its board. */
+export async function waitForApp(page) {
+  await page.locator('.board [data-square]').first().waitFor({ timeout: WAIT_MS });
+}
+
+/**
+ * Opens the app at `url` in a fresh browser context (so a clean localStorage), English and
+ * 1280x900 unless told otherwise. Options:
+ * - `query`: appended to the URL (e.g. `?game=xiangqi`);
+ * - `viewport`, `colorScheme`: for the context;
+ * - `preset`: `{ game, start, moves, settings }` — a game in progress to find in localStorage
+ *   (`qi.game`, with the app's own default rules of that game) and settings lines to put in
+ *   `qi.settings` (`game=<game>` is added); the page is reloaded so the app starts from them.
+ *
+ * Returns `{ context, page, errors, close }`; `errors` collects uncaught exceptions, console
+ * errors and failed requests for the life of the page.
+ */
+export async function openApp(browser, url, options = {}) {
+  const context = await browser.newContext({
+    viewport: options.viewport || { width: 1280, height: 900 },
+    locale: 'en-US',
+    colorScheme: options.colorScheme || 'light',
+  });
+  context.setDefaultTimeout(WAIT_MS);
+  context.setDefaultNavigationTimeout(60_000);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);
+  });
+  page.on('requestfailed', (request) =>
+    errors.push(`request failed: ${request.url()} (${request.failure()?.errorText})`),
+  );
+  page.on('response', (response) => {
+    if (response.status() >= 400) errors.push(`HTTP ${response.status()}: ${response.url()}`);
+  });
+  await page.goto(url + (options.query || ''));
+  await waitForApp(page);
+  if (options.preset) {
+    await presetGame(page, options.preset);
+  }
+  return { context, page, errors, close: () => context.close() };
+}
+
+/**
+ * Puts a game in progress (and settings) into localStorage and reloads, so the app restores
+ * it. The record's rules are the app's own stored defaults for that game (read back from
+ * `qi.settings`), which is what the app requires before it restores a saved game.
+ */
+export async function presetGame(page, { game, start, moves = [], settings = {} }) {
+  await page.evaluate(
+    ({ game, start, moves, settings }) => {
+      const lines = (localStorage.getItem('qi.settings') || '').split('\n').filter(Boolean);
+      const stored = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+      );
+      const rules = settings[`rules.${game}`] ?? stored[`rules.${game}`];
+      if (rules === undefined) throw new Error(`no stored rules for ${game} in qi.settings`);
+      Object.assign(stored, settings, { game });
+      localStorage.setItem(
+        'qi.settings',
+        Object.entries(stored)
+          .map(([key, value]) => `${key}=${value}`)
+          .join('\n'),
+      );
+      localStorage.setItem('qi.game', `${game}|${rules}|${start}|${moves.join(' ')}`);
+    },
+    { game, start, moves, settings },
+  );
+  await page.reload();
+  await waitForApp(page);
+  const kind = await page.locator('.app').getAttribute('data-game');
+  if (kind !== game) throw new Error(`preset: the app shows ${kind}, not ${game}`);
+  const plies = await page.locator('.move-list [data-ply]').count();
+  if (plies !== moves.length) {
+    throw new Error(`preset: the app restored ${plies} moves of ${moves.length}`);
+  }
+}
+
+/** The element of a square or point, e.g. `square(page, 'e2')`. */
+export function square(page, name) {
+  return page.locator(`[data-square="${name}"]`);
+}
+
+/** The piece code on a square (`wP`, `rN`, `?`, `b`...), or `null` when it is empty. */
+export async function pieceAt(page, name) {
+  const piece = square(page, name).locator('.piece');
+  return (await piece.count()) ? piece.getAttribute('data-piece') : null;
+}
+
+/** Waits until `name` holds `code` (or is empty when `code` is `null`). */
+export async function waitForPiece(page, name, code) {
+  const selector =
+    code === null
+      ? `[data-square="${name}"]:not(:has(.piece))`
+      : `[data-square="${name}"] > .piece[data-piece="${code}"]`;
+  await page.locator(selector).waitFor({ timeout: WAIT_MS });
+}
+
+async function centre(page, name) {
+  const target = square(page, name);
+  await target.scrollIntoViewIfNeeded();
+  const box = await target.boundingBox();
+  if (!box) throw new Error(`square ${name} is not on screen`);
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+/**
+ * Drags the piece on `from` to `to` with the mouse: press on the centre of `from`, move in
+ * steps (well past the drag threshold) to the centre of `to`, release there.
+ */
+export async function drag(page, from, to) {
+  await square(page, from).waitFor({ timeout: WAIT_MS });
+  const start = await centre(page, from);
+  const end = await centre(page, to);
+  await page.mouse.move(start.x, start.y);
+  await page.mouse.down();
+  await page.mouse.move(start.x + 6, start.y + 6, { steps: 2 });
+  await page.mouse.move(end.x, end.y, { steps: 8 });
+  await page.mouse.up();
+}
+
+/** Clicks a square (press and release on it). */
+export async function click(page, name) {
+  await square(page, name).click({ timeout: WAIT_MS });
+}
+
+/** The status panel's text. */
+export async function statusText(page) {
+  return (await page.locator('[data-testid="status"]').textContent()).trim();
+}
+
+/** The game's result as the status panel gives it (`white`, `black`, `red`, `draw`), or `null`. */
+export async function result(page) {
+  const marker = page.locator('[data-testid="status"] [data-result]');
+  return (await marker.count()) ? marker.getAttribute('data-result') : null;
+}
+
+/** The moves in the move list, in the game's notation. */
+export async function moveList(page) {
+  return page.locator('.move-list [data-ply]').allTextContents();
+}
+
+/** Waits until the move list holds `count` moves. */
+export async function waitForPlies(page, count) {
+  await page.waitForFunction(
+    (n) => document.querySelectorAll('.move-list [data-ply]').length === n,
+    count,
+    { timeout: WAIT_MS },
+  );
+}

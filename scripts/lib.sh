@@ -1,0 +1,59 @@
+# Shared by scripts/run and scripts/test: install what the app's build and tests need when it is
+# missing. Source it from the repository root.
+
+wasm_bindgen_version() {
+  awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock
+}
+
+ensure_wasm_target() {
+  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    rustup target add wasm32-unknown-unknown
+  fi
+}
+
+ensure_trunk() {
+  if ! trunk --version 2>/dev/null | grep -q '^trunk 0\.21\.'; then
+    # 0.22 needs a newer rustc than ours; this build takes about ten minutes on two cores.
+    cargo install --locked trunk --version "~0.21"
+  fi
+}
+
+ensure_wasm_bindgen() {
+  local want
+  want=$(wasm_bindgen_version)
+  if ! wasm-bindgen --version 2>/dev/null | grep -q " $want\$"; then
+    # --locked fails for this version; a plain install works.
+    cargo install wasm-bindgen-cli --version "$want"
+  fi
+}
+
+# npm's binaryen (wasm-opt for Trunk) and playwright-core, pinned in tools/package-lock.json.
+ensure_node_tools() {
+  if [ ! -x tools/node_modules/.bin/wasm-opt ] || [ ! -d tools/node_modules/playwright-core ]; then
+    (cd tools && npm ci --no-audit --no-fund)
+  fi
+  export PATH="$PWD/tools/node_modules/.bin:$PATH"
+}
+
+ensure_chromium() {
+  if [ ! -x /usr/bin/chromium ]; then
+    apt-get update -qq
+    apt-get install -y -qq chromium chromium-driver
+  fi
+  if [ ! -x /usr/bin/chromium ]; then
+    echo "Chromium is missing and could not be installed: the end-to-end tests cannot run." >&2
+    exit 1
+  fi
+}
+
+ensure_app_tools() {
+  ensure_wasm_target
+  ensure_trunk
+  ensure_wasm_bindgen
+  ensure_node_tools
+}
+
+build_app() {
+  ensure_app_tools
+  trunk build --release
+}
