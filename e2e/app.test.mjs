@@ -54,7 +54,7 @@ async function withApp(options, body) {
 /** Picks a game with the game picker and waits for its board. */
 async function pickGame(page, game, cells) {
   await page.locator(`button[data-game="${game}"]`).click();
-  await page.locator(`.app[data-game="${game}"]`).waitFor();
+  await page.locator(`.app[data-current-game="${game}"]`).waitFor();
   await page.waitForFunction(
     (n) => document.querySelectorAll('.board [data-square]').length === n,
     cells,
@@ -309,7 +309,7 @@ test('every language renders the status', { timeout: TEST_TIMEOUT }, () =>
 
 test('?game=xiangqi opens xiangqi; a rule choice survives a reload', { timeout: TEST_TIMEOUT }, async () => {
   await withApp({ query: '?game=xiangqi' }, async (page) => {
-    assert.equal(await page.locator('.app').getAttribute('data-game'), 'xiangqi');
+    assert.equal(await page.locator('.app').getAttribute('data-current-game'), 'xiangqi');
     assert.equal(await page.locator('.board [data-square]').count(), 90);
     assert.equal(await pieceAt(page, 'e1'), 'rK');
     assert.equal(await pieceAt(page, 'e10'), 'bK');
@@ -322,7 +322,7 @@ test('?game=xiangqi opens xiangqi; a rule choice survives a reload', { timeout: 
     await page.waitForFunction(() => localStorage.getItem('qi.settings')?.includes('rule=renju'));
     await page.reload();
     await page.locator('.board [data-square]').first().waitFor();
-    assert.equal(await page.locator('.app').getAttribute('data-game'), 'gomoku');
+    assert.equal(await page.locator('.app').getAttribute('data-current-game'), 'gomoku');
     assert.equal(await page.locator('select[data-rule="rule"]').inputValue(), 'renju');
     assert.equal(await page.locator('.board [data-square]').count(), 225);
   });

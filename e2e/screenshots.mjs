@@ -32,7 +32,10 @@ async function shoot(page, file) {
     const root = document.documentElement;
     const wide = [...document.querySelectorAll('body *')]
       .filter((e) => e.getBoundingClientRect().right > root.clientWidth + 1)
-      .map((e) => e.tagName.toLowerCase() + (e.className?.baseVal ?? e.className ? `.${String(e.className.baseVal ?? e.className).split(' ').join('.')}` : ''))
+      .map((e) => {
+        const classes = String(e.getAttribute('class') || '').trim();
+        return e.tagName.toLowerCase() + (classes ? `.${classes.split(/\s+/).join('.')}` : '');
+      })
       .slice(0, 5);
     return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, wide };
   });

@@ -214,7 +214,7 @@ export async function presetGame(page, { game, start, moves = [], settings = {} 
   );
   await page.reload();
   await waitForApp(page);
-  const kind = await page.locator('.app').getAttribute('data-game');
+  const kind = await page.locator('.app').getAttribute('data-current-game');
   if (kind !== game) throw new Error(`preset: the app shows ${kind}, not ${game}`);
   const plies = await page.locator('.move-list [data-ply]').count();
   if (plies !== moves.length) {

@@ -143,7 +143,7 @@ pub fn app() -> Html {
     let view = Rc::new(board_view(&state));
     let theme = if state.settings.theme == Theme::Dark { "theme-dark" } else { "theme-light" };
     html! {
-        <div class={classes!("app", theme)} data-game={state.game.kind().name()} lang={lang.tag()}>
+        <div class={classes!("app", theme)} data-current-game={state.game.kind().name()} lang={lang.tag()}>
             <header class="top">
                 <h1>{ t(lang, Text::Title) }</h1>
                 <GamePicker state={shared.clone()} dispatch={dispatch.clone()} />
