@@ -344,7 +344,7 @@ async function drops(browser, url) {
   const callbacks = samples.map((s) => s.callback);
   const line = (name, v) =>
     console.log(
-      `   ${name.padEnd(36)} p50 ${ms1(percentile(v, 50)).padStart(5)}  p95 ${ms1(percentile(v, 95)).padStart(5)}` +
+      `   ${name.padEnd(40)} p50 ${ms1(percentile(v, 50)).padStart(5)}  p95 ${ms1(percentile(v, 95)).padStart(5)}` +
         `  max ${ms1(Math.max(...v)).padStart(5)} ms`,
     );
   console.log(`   ${played} moves in the move list`);
