@@ -1,0 +1,114 @@
+//! Playing levels: each is a search budget and an amount of evaluation noise, per game.
+
+use qi_rules::GameKind;
+
+use crate::search::Limits;
+
+/// A playing level from 1 (beginner, makes human-looking mistakes) to 6 (full strength).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Level(u8);
+
+impl Level {
+    /// The weakest level.
+    pub const MIN: Level = Level(1);
+    /// The strongest level.
+    pub const MAX: Level = Level(6);
+
+    /// Level `n`, clamped to 1..=6.
+    #[must_use]
+    pub fn new(n: u8) -> Level {
+        Level(n.clamp(Self::MIN.0, Self::MAX.0))
+    }
+
+    /// The level's number.
+    #[must_use]
+    pub fn number(self) -> u8 {
+        self.0
+    }
+
+    /// Every level, weakest first.
+    pub fn all() -> impl Iterator<Item = Level> {
+        (Self::MIN.0..=Self::MAX.0).map(Level)
+    }
+}
+
+/// What a level may do.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LevelSettings {
+    /// The search budget.
+    pub limits: Limits,
+    /// Random evaluation noise (score units; a chess pawn is 100).
+    pub noise: i32,
+}
+
+impl LevelSettings {
+    /// Full strength within a time budget (for protocols and matches).
+    #[must_use]
+    pub fn full_strength(limits: Limits) -> LevelSettings {
+        LevelSettings { limits, noise: 0 }
+    }
+}
+
+const fn at(time_ms: f64, nodes: u64, depth: u32, noise: i32) -> LevelSettings {
+    LevelSettings {
+        limits: Limits {
+            time_ms: Some(time_ms),
+            nodes: if nodes == 0 { None } else { Some(nodes) },
+            depth: if depth == 0 { None } else { Some(depth) },
+        },
+        noise,
+    }
+}
+
+/// The settings of `level` in a game. Weak levels see little and misjudge a lot; strong ones
+/// think longer. Every level has a time limit, so the computer always answers.
+#[must_use]
+pub fn settings(kind: GameKind, level: Level) -> LevelSettings {
+    let table: [LevelSettings; 6] = match kind {
+        GameKind::Chess | GameKind::Xiangqi => [
+            at(300.0, 400, 1, 350),
+            at(500.0, 3_000, 2, 180),
+            at(800.0, 25_000, 4, 80),
+            at(1_000.0, 150_000, 0, 30),
+            at(1_000.0, 0, 0, 0),
+            at(2_500.0, 0, 0, 0),
+        ],
+        GameKind::Gomoku => [
+            at(300.0, 300, 1, 600),
+            at(500.0, 3_000, 2, 250),
+            at(800.0, 30_000, 3, 100),
+            at(1_000.0, 200_000, 0, 30),
+            at(1_000.0, 0, 0, 0),
+            at(2_500.0, 0, 0, 0),
+        ],
+        GameKind::Banqi => [
+            at(300.0, 300, 1, 300),
+            at(500.0, 3_000, 2, 150),
+            at(800.0, 20_000, 3, 60),
+            at(1_000.0, 100_000, 0, 20),
+            at(1_000.0, 0, 0, 0),
+            at(2_500.0, 0, 0, 0),
+        ],
+    };
+    table[usize::from(level.0 - 1)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_grow_in_budget_and_shrink_in_noise() {
+        for kind in GameKind::ALL {
+            let all: Vec<LevelSettings> = Level::all().map(|l| settings(kind, l)).collect();
+            assert_eq!(all.len(), 6);
+            for pair in all.windows(2) {
+                assert!(pair[1].noise <= pair[0].noise, "{kind}");
+                assert!(pair[1].limits.time_ms >= pair[0].limits.time_ms, "{kind}");
+            }
+            assert_eq!(all[5].noise, 0);
+        }
+        assert_eq!(Level::new(0), Level::MIN);
+        assert_eq!(Level::new(9), Level::MAX);
+    }
+}

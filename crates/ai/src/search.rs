@@ -1,0 +1,303 @@
+//! What every game's search shares: limits, the budget that enforces them, scores, progress
+//! reports, and a transposition table.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// How much a search may do. Every limit given is respected; none given means "until stopped".
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Limits {
+    /// Milliseconds of thinking.
+    pub time_ms: Option<f64>,
+    /// Nodes (positions visited).
+    pub nodes: Option<u64>,
+    /// Plies of iterative deepening.
+    pub depth: Option<u32>,
+}
+
+/// A score from the side to move's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// In centipawns (chess, xiangqi) or the game's own units (gomoku, banqi: a pawn is 100).
+    Cp(i32),
+    /// A forced win (positive) or loss (negative) in this many moves (not plies) for the side to move.
+    Mate(i32),
+}
+
+/// Scores at or beyond this are wins found by search (`MATE - plies`).
+pub const MATE: i32 = 1_000_000;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - 1000;
+
+impl Score {
+    /// The score for an internal search value (`MATE - ply` style for mates).
+    #[must_use]
+    pub fn from_internal(value: i32) -> Score {
+        if value >= MATE_BOUND {
+            Score::Mate((MATE - value + 1) / 2)
+        } else if value <= -MATE_BOUND {
+            Score::Mate(-((MATE + value + 1) / 2))
+        } else {
+            Score::Cp(value)
+        }
+    }
+}
+
+/// One report of a search's progress (after each completed depth).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchInfo {
+    /// The depth completed.
+    pub depth: u32,
+    /// The best score found.
+    pub score: Score,
+    /// Nodes visited so far.
+    pub nodes: u64,
+    /// Milliseconds since the search started.
+    pub time_ms: f64,
+    /// The principal variation, in coordinate notation.
+    pub pv: Vec<String>,
+}
+
+/// What a search returns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The move chosen, in coordinate notation (what `Game::parse_move` reads); `None` when there
+    /// is no legal move.
+    pub best: Option<String>,
+    /// The last report.
+    pub info: SearchInfo,
+}
+
+/// The clock, the stop signal, the limits and the level's noise of one search. Engines call
+/// [`Budget::out_of_time`] every so often and stop when it says so.
+pub struct Budget<'a> {
+    /// The limits.
+    pub limits: Limits,
+    /// Random evaluation noise for weaker levels, in score units (0 for full strength).
+    pub noise: i32,
+    /// Seed for the noise and any other random choice, so a search can be replayed.
+    pub seed: u64,
+    now: &'a dyn Fn() -> f64,
+    stop: &'a AtomicBool,
+    started: f64,
+    nodes: u64,
+    stopped: bool,
+}
+
+impl<'a> Budget<'a> {
+    /// A budget starting now. `now` gives milliseconds (the browser's `performance.now`, or
+    /// [`native_clock`]); `stop` may be set from elsewhere (another thread) to end the search.
+    pub fn new(limits: Limits, now: &'a dyn Fn() -> f64, stop: &'a AtomicBool) -> Budget<'a> {
+        Budget { limits, noise: 0, seed: 0, now, stop, started: now(), nodes: 0, stopped: false }
+    }
+
+    /// Counts one node. Returns `true` when the search must stop now (time, nodes or the stop
+    /// signal); checks the clock only every 1024 nodes, so calling it at every node is cheap.
+    #[inline]
+    pub fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.stopped {
+            return true;
+        }
+        if self.limits.nodes.is_some_and(|max| self.nodes >= max) {
+            self.stopped = true;
+        } else if self.nodes % 1024 == 0 {
+            self.stopped = self.stop.load(Ordering::Relaxed)
+                || self.limits.time_ms.is_some_and(|max| self.elapsed_ms() >= max);
+        }
+        self.stopped
+    }
+
+    /// Whether the search has been told to stop (by any limit or the signal).
+    #[must_use]
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Whether another iteration is worth starting: not stopped, depth left, and (for a time
+    /// limit) less than half the time used, since the next iteration costs more than all before.
+    #[must_use]
+    pub fn may_start_depth(&mut self, depth: u32) -> bool {
+        if self.stopped || self.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return false;
+        }
+        if self.limits.depth.is_some_and(|max| depth > max) {
+            return false;
+        }
+        !self.limits.time_ms.is_some_and(|max| self.elapsed_ms() >= max * 0.5)
+    }
+
+    /// Nodes visited.
+    #[must_use]
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Milliseconds since the start.
+    #[must_use]
+    pub fn elapsed_ms(&self) -> f64 {
+        (self.now)() - self.started
+    }
+
+    /// Noise for the position with hash `key`: the same position always gets the same noise in
+    /// one search, so the tree stays consistent; zero at full strength.
+    #[must_use]
+    #[inline]
+    pub fn noise_for(&self, key: u64) -> i32 {
+        if self.noise == 0 {
+            return 0;
+        }
+        let mixed = qi_rules::zobrist::splitmix64(key ^ self.seed);
+        let span = u64::from(self.noise.unsigned_abs()) * 2 + 1;
+        (mixed % span) as i32 - self.noise
+    }
+}
+
+/// A millisecond clock for native builds (the browser passes `performance.now` instead).
+#[cfg(not(target_arch = "wasm32"))]
+#[must_use]
+pub fn native_clock() -> impl Fn() -> f64 {
+    let start = std::time::Instant::now();
+    move || start.elapsed().as_secs_f64() * 1000.0
+}
+
+/// What a transposition-table score is: exact, or a bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Bound {
+    /// No entry.
+    #[default]
+    None,
+    /// The exact score.
+    Exact,
+    /// At least this (a beta cut-off).
+    Lower,
+    /// At most this (no move raised alpha).
+    Upper,
+}
+
+/// One remembered position.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Entry<M: Copy + Default> {
+    /// The position's hash.
+    pub key: u64,
+    /// The best (or refuting) move found.
+    pub best: M,
+    /// The score.
+    pub score: i32,
+    /// The depth it was searched to.
+    pub depth: i16,
+    /// What the score is.
+    pub bound: Bound,
+}
+
+/// A transposition table: positions by hash, replaced when the new search is at least as deep.
+pub struct TranspositionTable<M: Copy + Default> {
+    entries: Vec<Entry<M>>,
+    mask: usize,
+}
+
+impl<M: Copy + Default> TranspositionTable<M> {
+    /// A table of `2^bits` entries.
+    #[must_use]
+    pub fn new(bits: u32) -> Self {
+        let size = 1usize << bits.min(26);
+        TranspositionTable { entries: vec![Entry::default(); size], mask: size - 1 }
+    }
+
+    /// The entry for `key`, if it is there.
+    #[must_use]
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry<M>> {
+        let entry = self.entries[(key as usize) & self.mask];
+        (entry.bound != Bound::None && entry.key == key).then_some(entry)
+    }
+
+    /// Remembers a search result.
+    #[inline]
+    pub fn store(&mut self, key: u64, best: M, score: i32, depth: i16, bound: Bound) {
+        let slot = &mut self.entries[(key as usize) & self.mask];
+        if slot.key != key || depth >= slot.depth || bound == Bound::Exact {
+            *slot = Entry { key, best, score, depth, bound };
+        }
+    }
+
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        self.entries.fill(Entry::default());
+    }
+}
+
+/// Mate scores are stored relative to the node, so they stay right when the same position is
+/// reached at another ply.
+#[must_use]
+#[inline]
+pub fn score_to_tt(score: i32, ply: i32) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply
+    } else if score <= -MATE_BOUND {
+        score - ply
+    } else {
+        score
+    }
+}
+
+/// The inverse of [`score_to_tt`].
+#[must_use]
+#[inline]
+pub fn score_from_tt(score: i32, ply: i32) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply
+    } else if score <= -MATE_BOUND {
+        score + ply
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_limits_stop_exactly() {
+        let stop = AtomicBool::new(false);
+        let clock = || 0.0;
+        let mut budget =
+            Budget::new(Limits { nodes: Some(10), ..Limits::default() }, &clock, &stop);
+        let ticks = (0..100).take_while(|_| !budget.tick()).count();
+        assert_eq!(ticks, 9);
+        assert!(budget.stopped());
+    }
+
+    #[test]
+    fn the_stop_signal_stops() {
+        let stop = AtomicBool::new(false);
+        let clock = || 0.0;
+        let mut budget = Budget::new(Limits::default(), &clock, &stop);
+        assert!(budget.may_start_depth(1));
+        stop.store(true, Ordering::Relaxed);
+        assert!(!budget.may_start_depth(2));
+    }
+
+    #[test]
+    fn mate_scores_convert() {
+        assert_eq!(Score::from_internal(MATE - 1), Score::Mate(1));
+        assert_eq!(Score::from_internal(MATE - 3), Score::Mate(2));
+        assert_eq!(Score::from_internal(-(MATE - 2)), Score::Mate(-1));
+        assert_eq!(Score::from_internal(35), Score::Cp(35));
+        assert_eq!(score_from_tt(score_to_tt(MATE - 5, 3), 3), MATE - 5);
+    }
+
+    #[test]
+    fn noise_is_bounded_and_repeatable() {
+        let stop = AtomicBool::new(false);
+        let clock = || 0.0;
+        let mut budget = Budget::new(Limits::default(), &clock, &stop);
+        budget.noise = 50;
+        for key in 0..1000 {
+            let n = budget.noise_for(key);
+            assert!((-50..=50).contains(&n));
+            assert_eq!(n, budget.noise_for(key));
+        }
+    }
+}
