@@ -100,7 +100,7 @@ impl<'a> Budget<'a> {
         }
         if self.limits.nodes.is_some_and(|max| self.nodes >= max) {
             self.stopped = true;
-        } else if self.nodes % 1024 == 0 {
+        } else if self.nodes.is_multiple_of(1024) {
             self.stopped = self.stop.load(Ordering::Relaxed)
                 || self.limits.time_ms.is_some_and(|max| self.elapsed_ms() >= max);
         }
@@ -155,7 +155,6 @@ impl<'a> Budget<'a> {
 
 /// A millisecond clock for native builds (the browser passes `performance.now` instead).
 #[cfg(not(target_arch = "wasm32"))]
-#[must_use]
 pub fn native_clock() -> impl Fn() -> f64 {
     let start = std::time::Instant::now();
     move || start.elapsed().as_secs_f64() * 1000.0
