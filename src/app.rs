@@ -18,8 +18,10 @@ use crate::components::move_list::MoveList;
 use crate::components::status::Status;
 use crate::i18n::{Lang, Text, t};
 use crate::record::GameRecord;
-use crate::state::{Action, AppState, Settings, Theme};
+use crate::state::{Action, AppState, Mode, Settings, Theme, WATCH_DELAYS_MS};
+use crate::think::{Think, ThinkReply, ThinkRequest};
 use crate::web;
+use yew_agent::oneshot::{OneshotProvider, UseOneshotRunnerHandle, use_oneshot_runner};
 
 /// Where the settings are kept in localStorage.
 const SETTINGS_KEY: &str = "qi.settings";
@@ -73,9 +75,51 @@ fn interval(period: i32, tick: impl FnMut() + 'static) -> Option<impl FnOnce()> 
     })
 }
 
-/// The whole app.
+/// Where the worker's script is, relative to the page (so any sub-path works).
+const WORKER_PATH: &str = "qi-worker.js";
+
+/// The whole app: the computer's worker (started the first time the computer is asked), and the
+/// page inside it.
 #[function_component(App)]
 pub fn app() -> Html {
+    html! {
+        <OneshotProvider<Think> path={WORKER_PATH}>
+            <Page />
+        </OneshotProvider<Think>>
+    }
+}
+
+/// Sends a request to the worker and dispatches its answer; in watch mode after a pause, so
+/// the moves can be followed.
+fn ask_computer(
+    state: &UseReducerHandle<AppState>,
+    runner: &UseOneshotRunnerHandle<Think>,
+    hint: bool,
+) {
+    let id = state.next_request;
+    state.dispatch(Action::StartThinking { id, hint });
+    let level = if hint { 5 } else { state.settings.level };
+    let request =
+        ThinkRequest { id, level, seed: web::random_seed(), record: state.record.clone() };
+    let pause = if state.settings.mode == Mode::Watch && !hint {
+        WATCH_DELAYS_MS[state.settings.watch_speed.min(WATCH_DELAYS_MS.len() - 1)]
+    } else {
+        0
+    };
+    let (dispatcher, runner) = (state.dispatcher(), runner.clone());
+    yew::platform::spawn_local(async move {
+        if pause > 0 {
+            yew::platform::time::sleep(std::time::Duration::from_millis(u64::from(pause))).await;
+        }
+        let reply = ThinkReply::decode(&runner.run(request.encode()).await);
+        let best = reply.and_then(|r| r.best);
+        dispatcher.dispatch(Action::ComputerAnswer { id, best, now: web::now_ms() });
+    });
+}
+
+/// The page.
+#[function_component(Page)]
+fn page() -> Html {
     let state = use_reducer(initial_state);
     let now = use_state(web::now_ms);
 
@@ -94,6 +138,24 @@ pub fn app() -> Html {
         let record = state.record.clone();
         use_effect_with(record, |record| web::save(GAME_KEY, &record.to_text()));
     }
+
+    // The computer's turn: ask the worker.
+    let runner = use_oneshot_runner::<Think>();
+    {
+        let should = state.computer_should_move();
+        let trigger =
+            (should, state.record.moves.len(), state.record.start.clone(), state.settings.mode);
+        let (state, runner) = (state.clone(), runner.clone());
+        use_effect_with(trigger, move |(should, ..)| {
+            if *should {
+                ask_computer(&state, &runner, false);
+            }
+        });
+    }
+    let on_hint = {
+        let (state, runner) = (state.clone(), runner.clone());
+        Callback::from(move |()| ask_computer(&state, &runner, true))
+    };
 
     // While a clock runs: redraw it and let a flag fall.
     {
@@ -156,7 +218,7 @@ pub fn app() -> Html {
                 <aside class="side">
                     <Clocks state={shared.clone()} now={*now} />
                     <Status state={shared.clone()} />
-                    <GameButtons state={shared.clone()} dispatch={dispatch.clone()} />
+                    <GameButtons state={shared.clone()} dispatch={dispatch.clone()} {on_hint} />
                     <MoveList state={shared.clone()} dispatch={dispatch.clone()} />
                     <Options state={shared.clone()} dispatch={dispatch.clone()} />
                 </aside>

@@ -27,6 +27,15 @@ pub fn board_view(state: &AppState) -> BoardView {
     let last = game.last_move();
     let checked = game.checked_king();
     let line = if live { state.result().map(|r| r.line).unwrap_or_default() } else { Vec::new() };
+    let hint = state.hint.filter(|_| live);
+    let slide = last.filter(|_| live && state.computer_moved).and_then(|m| {
+        let from = m.from.filter(|&f| f != m.to)?;
+        let (from_row, from_column) = geometry.position_of(from);
+        let (to_row, to_column) = geometry.position_of(m.to);
+        let dx = i16::from(from_column) - i16::from(to_column);
+        let dy = i16::from(from_row) - i16::from(to_row);
+        Some((m.to, (dx as i8, dy as i8)))
+    });
     let cells = geometry
         .cells_in_screen_order()
         .map(|cell| {
@@ -45,6 +54,8 @@ pub fn board_view(state: &AppState) -> BoardView {
                 winning: line.contains(&cell),
                 selected: selected == Some(cell),
                 last_stone: kind == GameKind::Gomoku && last.is_some_and(|m| m.to == cell),
+                suggested: hint.is_some_and(|h| h.to == cell || h.from == Some(cell)),
+                arrived_from: slide.filter(|(to, _)| *to == cell).map(|(_, offset)| offset),
                 piece,
             }
         })

@@ -121,6 +121,36 @@ pub enum Text {
     StoppedAt,
     /// End a banqi chain capture.
     EndChain,
+    /// The end reason when a player resigns.
+    ByResignation,
+    /// Resign the game.
+    Resign,
+    /// Shown while the computer thinks.
+    Thinking,
+    /// Ask the computer for a suggested move.
+    Hint,
+    /// Go on from the position being viewed.
+    PlayFromHere,
+    /// Mode picker label.
+    Opponent,
+    /// Two people on one device.
+    TwoPlayers,
+    /// Against the computer, the person moving first.
+    ComputerSecond,
+    /// Against the computer, the person moving second.
+    ComputerFirst,
+    /// The computer against itself.
+    Watch,
+    /// Level picker label.
+    Level,
+    /// Speed picker label.
+    Speed,
+    /// Slow.
+    Slow,
+    /// Normal.
+    Normal,
+    /// Fast.
+    Fast,
 }
 
 /// The interface text `text` in `lang`.
@@ -163,6 +193,25 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         T::Next => ["Next move", "下一步", "Nước sau"],
         T::Board => ["Board", "棋盘", "Bàn cờ"],
         T::EndChain => ["Stop capturing", "停止连吃", "Dừng ăn tiếp"],
+        T::ByResignation => ["resignation", "认输", "xin thua"],
+        T::Resign => ["Resign", "认输", "Xin thua"],
+        T::Thinking => ["The computer is thinking…", "电脑正在思考…", "Máy đang suy nghĩ…"],
+        T::Hint => ["Hint", "提示", "Gợi ý"],
+        T::PlayFromHere => ["Play from here", "从这里继续", "Chơi tiếp từ đây"],
+        T::Opponent => ["Players", "对手", "Người chơi"],
+        T::TwoPlayers => ["Two players", "双人对弈", "Hai người"],
+        T::ComputerSecond => {
+            ["You move first, vs computer", "人机（我先走）", "Đấu với máy (bạn đi trước)"]
+        }
+        T::ComputerFirst => {
+            ["Computer moves first", "人机（电脑先走）", "Đấu với máy (máy đi trước)"]
+        }
+        T::Watch => ["Computer vs computer", "电脑对电脑", "Máy đấu máy"],
+        T::Level => ["Level", "难度", "Cấp độ"],
+        T::Speed => ["Speed", "速度", "Tốc độ"],
+        T::Slow => ["Slow", "慢", "Chậm"],
+        T::Normal => ["Normal", "中", "Vừa"],
+        T::Fast => ["Fast", "快", "Nhanh"],
         T::StoppedAt => [
             "The saved game stops before move {n}, which could not be played.",
             "保存的对局在第 {n} 步处中断：这一步无法走出。",

@@ -1,16 +1,5 @@
-//! Qi's browser app: chess, xiangqi, banqi and gomoku on one page.
-
-mod app;
-mod board;
-mod board_model;
-mod components;
-mod i18n;
-mod i18n_rules;
-mod pieces;
-mod record;
-mod state;
-mod web;
+//! The page: mounts the app.
 
 fn main() {
-    yew::Renderer::<app::App>::new().render();
+    yew::Renderer::<qi_app::app::App>::new().render();
 }

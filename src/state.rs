@@ -51,6 +51,24 @@ impl ClockConfig {
     }
 }
 
+/// Who plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// Two people on one device.
+    #[default]
+    HotSeat,
+    /// A person against the computer; the person plays `human`.
+    VsComputer {
+        /// The person's side.
+        human: Side,
+    },
+    /// The computer against itself, to watch.
+    Watch,
+}
+
+/// How long the computer waits between its moves when it plays itself, in milliseconds.
+pub const WATCH_DELAYS_MS: [u32; 3] = [1500, 600, 100];
+
 /// The player's choices, remembered across visits.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
@@ -64,6 +82,12 @@ pub struct Settings {
     pub theme: Theme,
     /// Hot-seat clocks, off when `None`.
     pub clock: Option<ClockConfig>,
+    /// Who plays.
+    pub mode: Mode,
+    /// The computer's level, 1 to 6.
+    pub level: u8,
+    /// The pause between moves when the computer plays itself (an index of [`WATCH_DELAYS_MS`]).
+    pub watch_speed: usize,
 }
 
 impl Settings {
@@ -76,6 +100,19 @@ impl Settings {
             lang,
             theme: Theme::Light,
             clock: None,
+            mode: Mode::HotSeat,
+            level: 2,
+            watch_speed: 1,
+        }
+    }
+
+    /// Whether the computer plays `side`.
+    #[must_use]
+    pub fn computer_plays(&self, side: Side) -> bool {
+        match self.mode {
+            Mode::HotSeat => false,
+            Mode::VsComputer { human } => human != side,
+            Mode::Watch => true,
         }
     }
 
@@ -99,6 +136,17 @@ impl Settings {
                 None => "clock=off".to_owned(),
             },
         ];
+        lines.push(format!(
+            "mode={}",
+            match self.mode {
+                Mode::HotSeat => "hotseat",
+                Mode::VsComputer { human: Side::First } => "computer-second",
+                Mode::VsComputer { human: Side::Second } => "computer-first",
+                Mode::Watch => "watch",
+            }
+        ));
+        lines.push(format!("level={}", self.level));
+        lines.push(format!("speed={}", self.watch_speed));
         for kind in GameKind::ALL {
             lines.push(format!("rules.{}={}", kind.name(), self.rules_of(kind)));
         }
@@ -122,6 +170,26 @@ impl Settings {
                     settings.theme = if value == "dark" { Theme::Dark } else { Theme::Light }
                 }
                 "clock" => settings.clock = parse_clock(value),
+                "mode" => {
+                    settings.mode = match value {
+                        "computer-second" => Mode::VsComputer { human: Side::First },
+                        "computer-first" => Mode::VsComputer { human: Side::Second },
+                        "watch" => Mode::Watch,
+                        _ => Mode::HotSeat,
+                    };
+                }
+                "level" => {
+                    if let Ok(level @ 1..=6) = value.parse::<u8>() {
+                        settings.level = level;
+                    }
+                }
+                "speed" => {
+                    if let Ok(speed) = value.parse::<usize>()
+                        && speed < WATCH_DELAYS_MS.len()
+                    {
+                        settings.watch_speed = speed;
+                    }
+                }
                 _ => {
                     let Some(name) = key.strip_prefix("rules.") else { continue };
                     let Ok((kind, _)) = qi_rules::any::parse_variant(name) else { continue };
@@ -217,6 +285,8 @@ pub enum ResultReason {
     Rules(EndReason),
     /// A clock ran out.
     Time,
+    /// A player resigned.
+    Resignation,
 }
 
 /// How a game ended.
@@ -257,6 +327,25 @@ pub struct AppState {
     pub flagged: Option<Side>,
     /// Whether the game-over overlay was closed.
     pub overlay_closed: bool,
+    /// The side that resigned.
+    pub resigned: Option<Side>,
+    /// The computer's request in flight: its id, and whether it is for a hint.
+    pub thinking: Option<(u64, bool)>,
+    /// The id the next request gets.
+    pub next_request: u64,
+    /// The move the hint button suggests, shown on the board.
+    pub hint: Option<crate::state::HintMove>,
+    /// Whether the last move was the computer's (the board animates it).
+    pub computer_moved: bool,
+}
+
+/// A suggested move: where from (none for a gomoku stone) and where to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HintMove {
+    /// The starting cell.
+    pub from: Option<Cell>,
+    /// The destination.
+    pub to: Cell,
 }
 
 /// Everything that can happen to the state.
@@ -349,6 +438,37 @@ pub enum Action {
         /// The time, for the clocks (ms).
         now: f64,
     },
+    /// Choose who plays; starts a new game.
+    SetMode {
+        /// The new mode.
+        mode: Mode,
+        /// The seed for the new game.
+        seed: u64,
+    },
+    /// Choose the computer's level.
+    SetLevel(u8),
+    /// Choose the pause between moves when the computer plays itself.
+    SetWatchSpeed(usize),
+    /// The side to move resigns.
+    Resign,
+    /// Go on from the position being viewed, dropping the moves after it.
+    PlayFromHere,
+    /// A request to the computer was sent: for its move, or for a hint.
+    StartThinking {
+        /// The request's id (the state's `next_request`).
+        id: u64,
+        /// Whether it is a hint for the player.
+        hint: bool,
+    },
+    /// The computer answered.
+    ComputerAnswer {
+        /// The request answered.
+        id: u64,
+        /// Its move, in coordinates.
+        best: Option<String>,
+        /// The time, for the clocks (ms).
+        now: f64,
+    },
 }
 
 impl AppState {
@@ -371,6 +491,11 @@ impl AppState {
             clocks,
             flagged: None,
             overlay_closed: false,
+            resigned: None,
+            thinking: None,
+            next_request: 1,
+            hint: None,
+            computer_moved: false,
         }
     }
 
@@ -398,6 +523,13 @@ impl AppState {
     /// How the game ended, if it has.
     #[must_use]
     pub fn result(&self) -> Option<GameResult> {
+        if let Some(side) = self.resigned {
+            return Some(GameResult {
+                winner: Some(side.other()),
+                reason: ResultReason::Resignation,
+                line: Vec::new(),
+            });
+        }
         if let Some(side) = self.flagged {
             return Some(GameResult {
                 winner: Some(side.other()),
@@ -416,7 +548,21 @@ impl AppState {
     /// Whether the board takes moves now.
     #[must_use]
     pub fn accepts_moves(&self) -> bool {
-        self.viewing.is_none() && self.promotion.is_none() && self.result().is_none()
+        self.viewing.is_none()
+            && self.promotion.is_none()
+            && self.result().is_none()
+            && !self.settings.computer_plays(self.game.side_to_move())
+    }
+
+    /// Whether the computer should move now (its turn, the game on, nothing in the way), and no
+    /// request for it is in flight.
+    #[must_use]
+    pub fn computer_should_move(&self) -> bool {
+        self.viewing.is_none()
+            && self.promotion.is_none()
+            && self.result().is_none()
+            && self.settings.computer_plays(self.game.side_to_move())
+            && !matches!(self.thinking, Some((_, false)))
     }
 
     /// The game as shown: the game as it stands, or a past position while stepping through it.
@@ -431,8 +577,52 @@ impl AppState {
     fn restart(&mut self, seed: u64) {
         let settings = self.settings.clone();
         let flipped = self.flipped;
+        // Request ids keep counting, so an answer meant for the old game is never taken.
+        let next_request = self.next_request;
         *self = AppState::new(settings, seed);
         self.flipped = flipped;
+        self.next_request = next_request;
+    }
+
+    fn answer(&mut self, id: u64, best: Option<String>, now: f64) {
+        let Some((waiting, hint)) = self.thinking else { return };
+        if waiting != id {
+            return;
+        }
+        self.thinking = None;
+        let Some(text) = best else { return };
+        if hint {
+            self.hint = self.cells_of(&text);
+        } else if self.computer_should_move() {
+            let before = self.record.moves.len();
+            self.play_text(text, now);
+            self.computer_moved = self.record.moves.len() > before;
+        }
+    }
+
+    /// Where a move in coordinates starts and ends on the board.
+    fn cells_of(&self, text: &str) -> Option<HintMove> {
+        let mut game = self.game.clone();
+        game.play(text).ok()?;
+        let cells = game.last_move()?;
+        Some(HintMove { from: cells.from, to: cells.to })
+    }
+
+    fn play_from_here(&mut self) {
+        let Some(ply) = self.viewing else { return };
+        self.record.moves.truncate(ply);
+        let replayed = self.record.replay(usize::MAX);
+        self.game = replayed.game;
+        self.notations = replayed.notations;
+        self.viewing = None;
+        self.resigned = None;
+        self.flagged = None;
+        self.thinking = None;
+        self.hint = None;
+        self.overlay_closed = false;
+        if let Some(config) = self.settings.clock {
+            self.clocks = Some(Clocks::new(config));
+        }
     }
 
     fn has_piece(&self, cell: Cell) -> bool {
@@ -469,6 +659,15 @@ impl AppState {
         }
     }
 
+    /// The side that resigns: the person's side against the computer, else the side to move.
+    #[must_use]
+    pub fn human_side(&self) -> Side {
+        match self.settings.mode {
+            Mode::VsComputer { human } => human,
+            Mode::HotSeat | Mode::Watch => self.game.side_to_move(),
+        }
+    }
+
     /// Whether a banqi chain capture waits for another capture or its end.
     #[must_use]
     pub fn chain_in_progress(&self) -> bool {
@@ -500,6 +699,8 @@ impl AppState {
                 self.record.moves.push(text);
                 self.notations.push(notation);
                 self.notice = None;
+                self.hint = None;
+                self.computer_moved = false;
                 self.press_clock(mover, now);
             }
             Err(MoveError::Illegal(illegal)) => self.notice = Some(Notice::Illegal(illegal.reason)),
@@ -525,11 +726,27 @@ impl AppState {
     }
 
     fn undo(&mut self, now: f64) {
-        if self.viewing.is_some() || self.flagged.is_some() || self.game.undo().is_none() {
+        if self.viewing.is_some() || self.flagged.is_some() || self.resigned.is_some() {
             return;
         }
-        self.record.moves.pop();
-        self.notations.pop();
+        // Against the computer, take back to the person's own turn (the computer's reply and
+        // the person's move), so the computer does not simply play again.
+        let mut undone = 0;
+        while self.game.undo().is_some() {
+            self.record.moves.pop();
+            self.notations.pop();
+            undone += 1;
+            let to_move = self.game.side_to_move();
+            if !self.settings.computer_plays(to_move) || self.settings.mode == Mode::Watch {
+                break;
+            }
+        }
+        if undone == 0 {
+            return;
+        }
+        self.thinking = None;
+        self.hint = None;
+        self.computer_moved = false;
         self.selected = None;
         self.notice = None;
         self.promotion = None;
@@ -548,6 +765,7 @@ impl AppState {
         self.viewing = ply.filter(|&p| p < plies);
         self.selected = None;
         self.promotion = None;
+        self.hint = None;
     }
 }
 
@@ -633,6 +851,29 @@ impl AppState {
                 }
             }
             Action::CloseOverlay => self.overlay_closed = true,
+            Action::SetMode { mode, seed } => {
+                self.settings.mode = mode;
+                self.flipped = matches!(mode, Mode::VsComputer { human: Side::Second });
+                self.restart(seed);
+            }
+            Action::SetLevel(level) => self.settings.level = level.clamp(1, 6),
+            Action::SetWatchSpeed(speed) => {
+                self.settings.watch_speed = speed.min(WATCH_DELAYS_MS.len() - 1);
+            }
+            Action::Resign => {
+                if self.result().is_none() && self.viewing.is_none() {
+                    self.resigned = Some(self.human_side());
+                    self.thinking = None;
+                    self.selected = None;
+                    self.promotion = None;
+                }
+            }
+            Action::PlayFromHere => self.play_from_here(),
+            Action::StartThinking { id, hint } => {
+                self.thinking = Some((id, hint));
+                self.next_request = self.next_request.max(id + 1);
+            }
+            Action::ComputerAnswer { id, best, now } => self.answer(id, best, now),
             Action::EndChain { now } => {
                 if self.accepts_moves() && self.chain_in_progress() {
                     self.play_text(CHAIN_STOP.to_owned(), now);

@@ -36,6 +36,11 @@ pub struct CellView {
     pub selected: bool,
     /// The last stone placed (gomoku).
     pub last_stone: bool,
+    /// Part of the move the hint button suggests.
+    pub suggested: bool,
+    /// The piece just arrived here from this many cells away (columns right, rows down, as on
+    /// screen): it slides in.
+    pub arrived_from: Option<(i8, i8)>,
 }
 
 /// Everything the board shows.

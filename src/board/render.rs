@@ -83,6 +83,7 @@ fn cell_html(
         cell.winning.then_some("winning"),
         cell.last_stone.then_some("last-stone"),
         dragged.then_some("dragged"),
+        cell.suggested.then_some("suggested"),
         cell.piece.is_some().then_some("occupied"),
     );
     let name = cell.cell.to_string();
@@ -94,7 +95,9 @@ fn cell_html(
              aria-selected={if cell.selected { "true" } else { "false" }}
              data-hint={flag(cell.hint)} data-last-move={flag(cell.last_move)}>
             if let Some(code) = &cell.piece {
-                <div class="piece" data-piece={code.clone()}>{ piece(code, geometry.style) }</div>
+                <div class={classes!("piece", cell.arrived_from.is_some().then_some("arrived"))}
+                     style={cell.arrived_from.map(|(dx, dy)| format!("--dx: {dx}; --dy: {dy};"))}
+                     data-piece={code.clone()}>{ piece(code, geometry.style) }</div>
             }
             if cell.hint {
                 <span class={if cell.piece.is_some() { "hint capture" } else { "hint" }}></span>

@@ -9,8 +9,9 @@ use yew::prelude::*;
 
 use super::SharedState;
 use crate::i18n::{Lang, Text, game_name, pick, t};
-use crate::state::{Action, ClockConfig, Theme};
+use crate::state::{Action, ClockConfig, Mode, Theme};
 use crate::web::{now_ms, random_seed};
+use qi_rules::Side;
 
 /// Properties of the control panels.
 #[derive(Properties, PartialEq)]
@@ -42,9 +43,20 @@ pub fn game_picker(props: &ControlsProps) -> Html {
     html! { <nav class="game-picker" aria-label={t(lang, Text::Game)}>{ for buttons }</nav> }
 }
 
-/// New game, undo and flip.
+/// Properties of [`GameButtons`].
+#[derive(Properties, PartialEq)]
+pub struct GameButtonsProps {
+    /// The state shown.
+    pub state: SharedState,
+    /// Where actions go.
+    pub dispatch: Callback<Action>,
+    /// Ask the computer for a suggested move.
+    pub on_hint: Callback<()>,
+}
+
+/// New game, undo, flip, resign, hint, play from here.
 #[function_component(GameButtons)]
-pub fn game_buttons(props: &ControlsProps) -> Html {
+pub fn game_buttons(props: &GameButtonsProps) -> Html {
     let state = &*props.state.0;
     let lang = state.settings.lang;
     let emit = |make: fn() -> Action| {
@@ -68,6 +80,20 @@ pub fn game_buttons(props: &ControlsProps) -> Html {
             <button type="button" data-action="flip"
                     onclick={emit(|| Action::FlipBoard)}>{ t(lang, Text::FlipBoard) }</button>
             { end_chain.unwrap_or_default() }
+            if state.result().is_none() && state.viewing.is_none() && state.settings.mode != Mode::Watch {
+                <button type="button" data-action="resign"
+                        onclick={emit(|| Action::Resign)}>{ t(lang, Text::Resign) }</button>
+            }
+            if state.accepts_moves() {
+                <button type="button" data-action="hint" disabled={state.thinking.is_some()}
+                        onclick={let on_hint = props.on_hint.clone(); Callback::from(move |_: MouseEvent| on_hint.emit(()))}>
+                    { t(lang, Text::Hint) }
+                </button>
+            }
+            if state.viewing.is_some() {
+                <button type="button" data-action="play-from-here"
+                        onclick={emit(|| Action::PlayFromHere)}>{ t(lang, Text::PlayFromHere) }</button>
+            }
         </div>
     }
 }
@@ -191,8 +217,62 @@ pub fn options(props: &ControlsProps) -> Html {
         })
     };
     let dark = state.settings.theme == Theme::Dark;
+    let modes = [
+        ("hotseat", Mode::HotSeat, Text::TwoPlayers),
+        ("computer-second", Mode::VsComputer { human: Side::First }, Text::ComputerSecond),
+        ("computer-first", Mode::VsComputer { human: Side::Second }, Text::ComputerFirst),
+        ("watch", Mode::Watch, Text::Watch),
+    ];
+    let mode_change = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |event: Event| {
+            let value = select_value(&event).unwrap_or_default();
+            if let Some(&(_, mode, _)) = modes.iter().find(|(name, _, _)| *name == value) {
+                dispatch.emit(Action::SetMode { mode, seed: random_seed() });
+            }
+        })
+    };
+    let mode_options = modes.iter().map(|(name, mode, text)| {
+        html! { <option value={*name} selected={state.settings.mode == *mode}>{ t(lang, *text) }</option> }
+    });
+    let level_change = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |event: Event| {
+            if let Some(level) = select_value(&event).and_then(|v| v.parse::<u8>().ok()) {
+                dispatch.emit(Action::SetLevel(level));
+            }
+        })
+    };
+    let levels = (1..=6u8).map(|level| {
+        html! { <option value={level.to_string()} selected={state.settings.level == level}>{ level }</option> }
+    });
+    let speed_change = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |event: Event| {
+            if let Some(speed) = select_value(&event).and_then(|v| v.parse::<usize>().ok()) {
+                dispatch.emit(Action::SetWatchSpeed(speed));
+            }
+        })
+    };
+    let speeds = [Text::Slow, Text::Normal, Text::Fast].iter().enumerate().map(|(i, text)| {
+        html! { <option value={i.to_string()} selected={state.settings.watch_speed == i}>{ t(lang, *text) }</option> }
+    });
+    let computer = state.settings.mode != Mode::HotSeat;
     html! {
         <section class="options">
+            <label class="option"><span>{ t(lang, Text::Opponent) }</span>
+                <select onchange={mode_change} data-setting="mode">{ for mode_options }</select>
+            </label>
+            if computer {
+                <label class="option"><span>{ t(lang, Text::Level) }</span>
+                    <select onchange={level_change} data-setting="level">{ for levels }</select>
+                </label>
+            }
+            if state.settings.mode == Mode::Watch {
+                <label class="option"><span>{ t(lang, Text::Speed) }</span>
+                    <select onchange={speed_change} data-setting="speed">{ for speeds }</select>
+                </label>
+            }
             <h2>{ t(lang, Text::Rules) }</h2>
             { for rule_fields }
             <label class="option"><span>{ t(lang, Text::Clock) }</span>

@@ -34,6 +34,7 @@ pub fn result_text(state: &AppState, result: &GameResult) -> String {
     let reason = match result.reason {
         ResultReason::Rules(reason) => end_reason_for(lang, state.game.kind(), reason),
         ResultReason::Time => t(lang, Text::OnTime),
+        ResultReason::Resignation => t(lang, Text::ByResignation),
     };
     match result.winner {
         Some(side) => {
@@ -107,11 +108,15 @@ pub fn status(props: &StatusProps) -> Html {
     let viewing = state.viewing.map(|ply| {
         html! { <p class="viewing">{ fill(t(lang, Text::Viewing), "n", &ply.to_string()) }</p> }
     });
+    let thinking = matches!(state.thinking, Some((_, false))).then(|| {
+        html! { <p class="thinking" data-testid="thinking"><span class="spinner" aria-hidden="true"></span>{ t(lang, Text::Thinking) }</p> }
+    });
     let banqi_hint = (kind == GameKind::Banqi && state.record.moves.is_empty())
         .then(|| html! { <p class="hint-text">{ t(lang, Text::BanqiHint) }</p> });
     html! {
         <div class="status" role="status" aria-live="polite" data-testid="status">
             { main_line }
+            { thinking.unwrap_or_default() }
             { viewing.unwrap_or_default() }
             { notice.unwrap_or_default() }
             { banqi_hint.unwrap_or_default() }

@@ -282,3 +282,112 @@ fn a_banqi_chain_capture_can_be_ended() {
     assert_eq!(s.game.side_to_move(), Side::Second);
     assert_eq!(s.record.moves.last().map(String::as_str), Some("stop"));
 }
+
+fn vs_computer(kind: GameKind, human: Side) -> AppState {
+    let mut s = state(kind);
+    s.apply(Action::SetMode { mode: Mode::VsComputer { human }, seed: 0 });
+    s
+}
+
+#[test]
+fn against_the_computer_the_person_moves_only_their_side() {
+    let mut s = vs_computer(GameKind::Chess, Side::First);
+    assert!(!s.flipped, "White's view for the player of White");
+    assert!(!s.computer_should_move());
+    drag(&mut s, "e2", "e4");
+    assert!(s.computer_should_move(), "Black is the computer's");
+    assert!(!s.accepts_moves(), "the board takes no move for the computer's side");
+    drag(&mut s, "e7", "e5");
+    assert_eq!(s.record.moves.len(), 1);
+
+    let black = vs_computer(GameKind::Xiangqi, Side::Second);
+    assert!(black.flipped, "the player of Black sees the board from Black's side");
+    assert!(black.computer_should_move());
+}
+
+#[test]
+fn the_computers_answer_is_played_once_and_stale_answers_are_ignored() {
+    let mut s = vs_computer(GameKind::Chess, Side::First);
+    drag(&mut s, "e2", "e4");
+    let id = s.next_request;
+    s.apply(Action::StartThinking { id, hint: false });
+    assert_eq!(s.thinking, Some((id, false)));
+    assert!(!s.computer_should_move(), "one request at a time");
+    s.apply(Action::ComputerAnswer { id: id + 7, best: Some("e7e5".into()), now: 0.0 });
+    assert_eq!(s.record.moves.len(), 1, "an answer to another request is ignored");
+    s.apply(Action::ComputerAnswer { id, best: Some("e7e5".into()), now: 0.0 });
+    assert_eq!(s.record.moves, ["e2e4", "e7e5"]);
+    assert!(s.computer_moved);
+    assert_eq!(s.thinking, None);
+    s.apply(Action::ComputerAnswer { id, best: Some("g8f6".into()), now: 0.0 });
+    assert_eq!(s.record.moves.len(), 2, "the same answer twice is played once");
+}
+
+#[test]
+fn undo_against_the_computer_returns_to_the_persons_turn() {
+    let mut s = vs_computer(GameKind::Chess, Side::First);
+    drag(&mut s, "e2", "e4");
+    let id = s.next_request;
+    s.apply(Action::StartThinking { id, hint: false });
+    s.apply(Action::ComputerAnswer { id, best: Some("e7e5".into()), now: 0.0 });
+    s.apply(Action::Undo { now: 0.0 });
+    assert!(s.record.moves.is_empty(), "the reply and the person's move are taken back");
+    drag(&mut s, "d2", "d4");
+    let id = s.next_request;
+    s.apply(Action::StartThinking { id, hint: false });
+    s.apply(Action::Undo { now: 0.0 });
+    assert!(s.record.moves.is_empty() && s.thinking.is_none(), "undo while it thinks");
+    s.apply(Action::ComputerAnswer { id, best: Some("d7d5".into()), now: 0.0 });
+    assert!(s.record.moves.is_empty(), "the cancelled answer is dropped");
+}
+
+#[test]
+fn a_hint_is_shown_not_played() {
+    let mut s = state(GameKind::Chess);
+    let id = s.next_request;
+    s.apply(Action::StartThinking { id, hint: true });
+    s.apply(Action::ComputerAnswer { id, best: Some("g1f3".into()), now: 0.0 });
+    assert!(s.record.moves.is_empty());
+    assert_eq!(s.hint, Some(HintMove { from: Some(cell("g1")), to: cell("f3") }));
+    drag(&mut s, "e2", "e4");
+    assert_eq!(s.hint, None, "a move clears the hint");
+}
+
+#[test]
+fn resign_ends_the_game_for_the_person() {
+    let mut s = vs_computer(GameKind::Xiangqi, Side::First);
+    s.apply(Action::Resign);
+    let result = s.result().unwrap();
+    assert_eq!((result.winner, result.reason), (Some(Side::Second), ResultReason::Resignation));
+    let mut hot = state(GameKind::Chess);
+    drag(&mut hot, "e2", "e4");
+    hot.apply(Action::Resign);
+    assert_eq!(hot.result().unwrap().winner, Some(Side::First), "Black, to move, resigned");
+}
+
+#[test]
+fn play_from_here_drops_the_later_moves() {
+    let mut s = state(GameKind::Gomoku);
+    for point in ["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8"] {
+        click(&mut s, point);
+    }
+    assert!(s.result().is_some());
+    s.apply(Action::View(Some(4)));
+    s.apply(Action::PlayFromHere);
+    assert_eq!(s.record.moves.len(), 4);
+    assert_eq!(s.notations.len(), 4);
+    assert!(s.result().is_none() && s.accepts_moves());
+}
+
+#[test]
+fn level_and_watch_speed_are_settings_and_survive_storage() {
+    let mut s = state(GameKind::Banqi);
+    s.apply(Action::SetLevel(9));
+    assert_eq!(s.settings.level, 6);
+    s.apply(Action::SetWatchSpeed(7));
+    assert_eq!(s.settings.watch_speed, WATCH_DELAYS_MS.len() - 1);
+    s.apply(Action::SetMode { mode: Mode::Watch, seed: 1 });
+    assert!(s.computer_should_move());
+    let read = Settings::from_storage(&s.settings.to_storage(), Lang::En);
+    assert_eq!(read, s.settings);
+}

@@ -1,0 +1,7 @@
+//! The Web Worker that runs the computer's search, so the page never freezes while it thinks.
+
+use yew_agent::Registrable;
+
+fn main() {
+    qi_app::think::Think::registrar().register();
+}

@@ -1,0 +1,14 @@
+//! Qi's browser app: chess, xiangqi, banqi and gomoku on one page. Two binaries share this
+//! library: `qi-app` (the page) and `qi-worker` (the computer's search, in a Web Worker).
+
+pub mod app;
+pub mod board;
+pub mod board_model;
+pub mod components;
+pub mod i18n;
+pub mod i18n_rules;
+pub mod pieces;
+pub mod record;
+pub mod state;
+pub mod think;
+pub mod web;
