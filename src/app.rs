@@ -18,7 +18,7 @@ use crate::components::move_list::MoveList;
 use crate::components::status::Status;
 use crate::i18n::{Lang, Text, t};
 use crate::record::GameRecord;
-use crate::state::{Action, AppState, Mode, Settings, Theme, WATCH_DELAYS_MS};
+use crate::state::{Action, AppState, Mode, SearchSummary, Settings, Theme, WATCH_DELAYS_MS};
 use crate::think::{Think, ThinkReply, ThinkRequest};
 use crate::web;
 use yew_agent::oneshot::{OneshotProvider, UseOneshotRunnerHandle, use_oneshot_runner};
@@ -111,9 +111,16 @@ fn ask_computer(
         if pause > 0 {
             yew::platform::time::sleep(std::time::Duration::from_millis(u64::from(pause))).await;
         }
-        let reply = ThinkReply::decode(&runner.run(request.encode()).await);
-        let best = reply.and_then(|r| r.best);
-        dispatcher.dispatch(Action::ComputerAnswer { id, best, now: web::now_ms() });
+        let reply =
+            ThinkReply::decode(&runner.run(request.encode()).await).unwrap_or(ThinkReply::none(id));
+        let search =
+            SearchSummary { depth: reply.depth, nodes: reply.nodes, time_ms: reply.time_ms };
+        dispatcher.dispatch(Action::ComputerAnswer {
+            id,
+            best: reply.best,
+            search,
+            now: web::now_ms(),
+        });
     });
 }
 

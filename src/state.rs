@@ -337,6 +337,27 @@ pub struct AppState {
     pub hint: Option<crate::state::HintMove>,
     /// Whether the last move was the computer's (the board animates it).
     pub computer_moved: bool,
+    /// What the computer's last search did.
+    pub last_search: Option<SearchSummary>,
+}
+
+/// What the computer's last search did, for the status panel.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct SearchSummary {
+    /// Depth reached.
+    pub depth: u32,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// Milliseconds.
+    pub time_ms: f64,
+}
+
+impl SearchSummary {
+    /// Nodes per second.
+    #[must_use]
+    pub fn nodes_per_second(&self) -> f64 {
+        self.nodes as f64 * 1000.0 / self.time_ms.max(1.0)
+    }
 }
 
 /// A suggested move: where from (none for a gomoku stone) and where to.
@@ -466,6 +487,8 @@ pub enum Action {
         id: u64,
         /// Its move, in coordinates.
         best: Option<String>,
+        /// What the search did.
+        search: SearchSummary,
         /// The time, for the clocks (ms).
         now: f64,
     },
@@ -496,6 +519,7 @@ impl AppState {
             next_request: 1,
             hint: None,
             computer_moved: false,
+            last_search: None,
         }
     }
 
@@ -584,12 +608,13 @@ impl AppState {
         self.next_request = next_request;
     }
 
-    fn answer(&mut self, id: u64, best: Option<String>, now: f64) {
+    fn answer(&mut self, id: u64, best: Option<String>, search: SearchSummary, now: f64) {
         let Some((waiting, hint)) = self.thinking else { return };
         if waiting != id {
             return;
         }
         self.thinking = None;
+        self.last_search = Some(search);
         let Some(text) = best else { return };
         if hint {
             self.hint = self.cells_of(&text);
@@ -873,7 +898,7 @@ impl AppState {
                 self.thinking = Some((id, hint));
                 self.next_request = self.next_request.max(id + 1);
             }
-            Action::ComputerAnswer { id, best, now } => self.answer(id, best, now),
+            Action::ComputerAnswer { id, best, search, now } => self.answer(id, best, search, now),
             Action::EndChain { now } => {
                 if self.accepts_moves() && self.chain_in_progress() {
                     self.play_text(CHAIN_STOP.to_owned(), now);

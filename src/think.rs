@@ -41,27 +41,44 @@ impl ThinkRequest {
 }
 
 /// What the worker answers.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ThinkReply {
     /// The request answered.
     pub id: u64,
     /// The move, in coordinates; `None` when there is none (or the request was unreadable).
     pub best: Option<String>,
+    /// How deep the search went.
+    pub depth: u32,
+    /// Nodes it visited.
+    pub nodes: u64,
+    /// Milliseconds it took.
+    pub time_ms: f64,
 }
 
 impl ThinkReply {
-    /// The reply as text: `id|move` (empty move for none).
+    /// A reply with no move.
+    #[must_use]
+    pub fn none(id: u64) -> ThinkReply {
+        ThinkReply { id, best: None, depth: 0, nodes: 0, time_ms: 0.0 }
+    }
+
+    /// The reply as text: `id|move|depth|nodes|ms` (empty move for none).
     #[must_use]
     pub fn encode(&self) -> String {
-        format!("{}|{}", self.id, self.best.as_deref().unwrap_or(""))
+        let best = self.best.as_deref().unwrap_or("");
+        format!("{}|{best}|{}|{}|{}", self.id, self.depth, self.nodes, self.time_ms)
     }
 
     /// Reads [`encode`](ThinkReply::encode)'s text.
     #[must_use]
     pub fn decode(text: &str) -> Option<ThinkReply> {
-        let (id, best) = text.split_once('|')?;
-        let best = (!best.is_empty()).then(|| best.to_owned());
-        Some(ThinkReply { id: id.parse().ok()?, best })
+        let mut fields = text.split('|');
+        let id = fields.next()?.parse().ok()?;
+        let best = fields.next().filter(|b| !b.is_empty()).map(str::to_owned);
+        let depth = fields.next()?.parse().ok()?;
+        let nodes = fields.next()?.parse().ok()?;
+        let time_ms = fields.next()?.parse().ok()?;
+        Some(ThinkReply { id, best, depth, nodes, time_ms })
     }
 }
 
@@ -69,7 +86,7 @@ impl ThinkReply {
 #[must_use]
 pub fn answer(request: &str, now: &dyn Fn() -> f64) -> String {
     let Some(request) = ThinkRequest::decode(request) else {
-        return ThinkReply { id: 0, best: None }.encode();
+        return ThinkReply::none(0).encode();
     };
     let game = request.record.replay(usize::MAX).game;
     let stop = AtomicBool::new(false);
@@ -81,7 +98,15 @@ pub fn answer(request: &str, now: &dyn Fn() -> f64) -> String {
         request.seed,
         &mut |_| {},
     );
-    ThinkReply { id: request.id, best: result.best }.encode()
+    let info = result.info;
+    ThinkReply {
+        id: request.id,
+        best: result.best,
+        depth: info.depth,
+        nodes: info.nodes,
+        time_ms: info.time_ms,
+    }
+    .encode()
 }
 
 /// The worker task: one request in, one reply out.
@@ -101,9 +126,15 @@ mod tests {
         record.moves = vec!["h3e3".into()];
         let request = ThinkRequest { id: 7, level: 2, seed: 99, record };
         assert_eq!(ThinkRequest::decode(&request.encode()), Some(request));
-        let reply = ThinkReply { id: 7, best: Some("h10g8".into()) };
+        let reply = ThinkReply {
+            id: 7,
+            best: Some("h10g8".into()),
+            depth: 9,
+            nodes: 12345,
+            time_ms: 250.5,
+        };
         assert_eq!(ThinkReply::decode(&reply.encode()), Some(reply));
-        let none = ThinkReply { id: 8, best: None };
+        let none = ThinkReply::none(8);
         assert_eq!(ThinkReply::decode(&none.encode()), Some(none));
         assert_eq!(ThinkRequest::decode("garbage"), None);
     }

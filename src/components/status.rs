@@ -111,12 +111,23 @@ pub fn status(props: &StatusProps) -> Html {
     let thinking = matches!(state.thinking, Some((_, false))).then(|| {
         html! { <p class="thinking" data-testid="thinking"><span class="spinner" aria-hidden="true"></span>{ t(lang, Text::Thinking) }</p> }
     });
+    let search =
+        state.last_search.filter(|_| state.settings.mode != crate::state::Mode::HotSeat).map(|s| {
+            let nps = s.nodes_per_second();
+            html! {
+                <p class="engine-info" data-testid="engine-info" data-nodes={s.nodes.to_string()}
+                   data-ms={format!("{:.0}", s.time_ms)} data-nps={format!("{nps:.0}")}>
+                    { format!("d{} · {} kN · {:.0} kN/s", s.depth, s.nodes / 1000, nps / 1000.0) }
+                </p>
+            }
+        });
     let banqi_hint = (kind == GameKind::Banqi && state.record.moves.is_empty())
         .then(|| html! { <p class="hint-text">{ t(lang, Text::BanqiHint) }</p> });
     html! {
         <div class="status" role="status" aria-live="polite" data-testid="status">
             { main_line }
             { thinking.unwrap_or_default() }
+            { search.unwrap_or_default() }
             { viewing.unwrap_or_default() }
             { notice.unwrap_or_default() }
             { banqi_hint.unwrap_or_default() }

@@ -313,13 +313,28 @@ fn the_computers_answer_is_played_once_and_stale_answers_are_ignored() {
     s.apply(Action::StartThinking { id, hint: false });
     assert_eq!(s.thinking, Some((id, false)));
     assert!(!s.computer_should_move(), "one request at a time");
-    s.apply(Action::ComputerAnswer { id: id + 7, best: Some("e7e5".into()), now: 0.0 });
+    s.apply(Action::ComputerAnswer {
+        id: id + 7,
+        best: Some("e7e5".into()),
+        search: SearchSummary::default(),
+        now: 0.0,
+    });
     assert_eq!(s.record.moves.len(), 1, "an answer to another request is ignored");
-    s.apply(Action::ComputerAnswer { id, best: Some("e7e5".into()), now: 0.0 });
+    s.apply(Action::ComputerAnswer {
+        id,
+        best: Some("e7e5".into()),
+        search: SearchSummary::default(),
+        now: 0.0,
+    });
     assert_eq!(s.record.moves, ["e2e4", "e7e5"]);
     assert!(s.computer_moved);
     assert_eq!(s.thinking, None);
-    s.apply(Action::ComputerAnswer { id, best: Some("g8f6".into()), now: 0.0 });
+    s.apply(Action::ComputerAnswer {
+        id,
+        best: Some("g8f6".into()),
+        search: SearchSummary::default(),
+        now: 0.0,
+    });
     assert_eq!(s.record.moves.len(), 2, "the same answer twice is played once");
 }
 
@@ -329,7 +344,12 @@ fn undo_against_the_computer_returns_to_the_persons_turn() {
     drag(&mut s, "e2", "e4");
     let id = s.next_request;
     s.apply(Action::StartThinking { id, hint: false });
-    s.apply(Action::ComputerAnswer { id, best: Some("e7e5".into()), now: 0.0 });
+    s.apply(Action::ComputerAnswer {
+        id,
+        best: Some("e7e5".into()),
+        search: SearchSummary::default(),
+        now: 0.0,
+    });
     s.apply(Action::Undo { now: 0.0 });
     assert!(s.record.moves.is_empty(), "the reply and the person's move are taken back");
     drag(&mut s, "d2", "d4");
@@ -337,7 +357,12 @@ fn undo_against_the_computer_returns_to_the_persons_turn() {
     s.apply(Action::StartThinking { id, hint: false });
     s.apply(Action::Undo { now: 0.0 });
     assert!(s.record.moves.is_empty() && s.thinking.is_none(), "undo while it thinks");
-    s.apply(Action::ComputerAnswer { id, best: Some("d7d5".into()), now: 0.0 });
+    s.apply(Action::ComputerAnswer {
+        id,
+        best: Some("d7d5".into()),
+        search: SearchSummary::default(),
+        now: 0.0,
+    });
     assert!(s.record.moves.is_empty(), "the cancelled answer is dropped");
 }
 
@@ -346,7 +371,12 @@ fn a_hint_is_shown_not_played() {
     let mut s = state(GameKind::Chess);
     let id = s.next_request;
     s.apply(Action::StartThinking { id, hint: true });
-    s.apply(Action::ComputerAnswer { id, best: Some("g1f3".into()), now: 0.0 });
+    s.apply(Action::ComputerAnswer {
+        id,
+        best: Some("g1f3".into()),
+        search: SearchSummary::default(),
+        now: 0.0,
+    });
     assert!(s.record.moves.is_empty());
     assert_eq!(s.hint, Some(HintMove { from: Some(cell("g1")), to: cell("f3") }));
     drag(&mut s, "e2", "e4");

@@ -2,6 +2,8 @@
 //! line, and benchmarks. Bad input gets one line on stderr naming the argument and exit status 2.
 
 mod bench;
+mod matches;
+mod think;
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -131,6 +133,40 @@ fn play(args: &[String]) -> Result<String, ArgError> {
     Ok(format!("{}\n{}\n", game.position(), game.outcome_text()))
 }
 
+fn think_command(args: &[String]) -> Result<String, ArgError> {
+    let mut rest = Vec::new();
+    let mut level = None;
+    let mut movetime = None;
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        match arg.as_str() {
+            "--level" | "--movetime" => {
+                let value = iter.next().ok_or_else(|| ArgError::new(arg, "needs a number"))?;
+                if arg == "--level" {
+                    level =
+                        Some(value.parse::<u8>().ok().filter(|l| (1..=6).contains(l)).ok_or_else(
+                            || ArgError::new(value, "the level is a whole number from 1 to 6"),
+                        )?);
+                } else {
+                    movetime = Some(
+                        value
+                            .parse::<f64>()
+                            .ok()
+                            .filter(|m| *m > 0.0 && *m <= 3_600_000.0)
+                            .ok_or_else(|| {
+                                ArgError::new(value, "movetime is milliseconds, more than 0")
+                            })?,
+                    );
+                }
+            }
+            _ => rest.push(arg.clone()),
+        }
+    }
+    let parsed = parse_arguments(&rest, false)?;
+    let game = game_with_moves(&parsed, 2)?;
+    Ok(think::think(&game, level, movetime))
+}
+
 fn help() -> String {
     let mut text = String::from(
         "qi - the rules of chess, xiangqi, banqi and gomoku
@@ -145,6 +181,14 @@ Usage:
   qi bench [--quick]
       Perft speed of every game; xiangqi and chess side by side with fairy-stockfish and
       stockfish where installed, as ratios.
+  qi think <game> <position> [move ...] [--level 1-6 | --movetime MS] [--rules k=v,...]
+      One search by the built-in engine: a line per depth, then the best move and nodes/s.
+  qi match [--variant chess|xiangqi] [--games N] [--movetime MS] [--seed S]
+           [--first CMD] [--second CMD] [--first-option NAME=VALUE] [--second-option NAME=VALUE]
+      Two UCI engines (default: \"qi uci\" against stockfish) from varied openings, colours
+      alternating; prints each game, then the score and an Elo estimate with its 95% error bar.
+  qi levels --game <game> [--games N]
+      The computer's levels against each other, each against the one below.
   qi help | --help
       This text.
 
@@ -186,10 +230,13 @@ fn run(args: &[String]) -> Result<String, ArgError> {
         "moves" => moves(rest),
         "play" => play(rest),
         "bench" => bench::run(rest).map_err(|e| ArgError::new("bench", e)),
+        "match" => matches::run_match(rest).map_err(|e| ArgError::new("match", e)),
+        "think" => think_command(rest),
+        "levels" => matches::run_levels(rest).map_err(|e| ArgError::new("levels", e)),
         "help" | "--help" | "-h" => Ok(help()),
         _ => Err(ArgError::new(
             command,
-            "unknown command (expected perft, moves, play, bench or help)",
+            "unknown command (expected perft, moves, play, think, bench, match, levels or help)",
         )),
     }
 }

@@ -1,0 +1,423 @@
+//! `qi match` and `qi levels`: games between engines, refereed by the rules core.
+//!
+//! `qi match` plays two UCI engines (any commands: `qi uci`, `stockfish`, `fairy-stockfish`) at a
+//! fixed time per move, from varied openings, each opening twice with colours swapped, and reports
+//! the score and an Elo estimate with its 95% error bar. `qi levels` plays the built-in levels of
+//! one game against each other in-process, each level against the one below.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+use qi_ai::{AnyEngine, Level};
+use qi_rules::Side;
+use qi_rules::any::{AnyGame, StartFrom};
+use qi_rules::zobrist::splitmix64;
+
+/// Games longer than this many plies are adjudicated drawn.
+const MAX_PLIES: usize = 400;
+
+/// A running UCI engine.
+struct UciEngine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    name: String,
+}
+
+impl UciEngine {
+    fn start(
+        command: &str,
+        options: &[(String, String)],
+        variant: &str,
+    ) -> Result<UciEngine, String> {
+        let mut words = command.split_whitespace();
+        let program = words.next().ok_or("empty engine command")?;
+        let program = locate(program);
+        let mut child = Command::new(&program)
+            .args(words)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start {command:?}: {e}"))?;
+        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let (send, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut engine = UciEngine { child, stdin, lines, name: command.to_owned() };
+        engine.send("uci")?;
+        engine.wait_for("uciok", Duration::from_secs(10))?;
+        if variant == "xiangqi" {
+            engine.send("setoption name UCI_Variant value xiangqi")?;
+        }
+        if variant == "chess960" {
+            engine.send("setoption name UCI_Chess960 value true")?;
+        }
+        for (name, value) in options {
+            engine.send(&format!("setoption name {name} value {value}"))?;
+        }
+        engine.send("isready")?;
+        engine.wait_for("readyok", Duration::from_secs(10))?;
+        Ok(engine)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.stdin, "{line}").map_err(|e| format!("{}: {e}", self.name))
+    }
+
+    fn wait_for(&mut self, prefix: &str, limit: Duration) -> Result<String, String> {
+        let deadline = std::time::Instant::now() + limit;
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .map_err(|_| format!("{}: no {prefix:?} in time", self.name))?;
+            if line.starts_with(prefix) {
+                return Ok(line);
+            }
+        }
+    }
+
+    fn best_move(
+        &mut self,
+        position: &str,
+        moves: &[String],
+        movetime: u64,
+    ) -> Result<String, String> {
+        let moves =
+            if moves.is_empty() { String::new() } else { format!(" moves {}", moves.join(" ")) };
+        self.send(&format!("position {position}{moves}"))?;
+        self.send(&format!("go movetime {movetime}"))?;
+        let line = self.wait_for("bestmove", Duration::from_millis(movetime * 20 + 2000))?;
+        line.split_whitespace()
+            .nth(1)
+            .map(str::to_owned)
+            .ok_or_else(|| format!("{}: {line}", self.name))
+    }
+}
+
+impl Drop for UciEngine {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        let _ = self.child.wait();
+    }
+}
+
+/// An engine program: as given, or from /usr/games where Debian puts engines.
+fn locate(program: &str) -> String {
+    let games = format!("/usr/games/{program}");
+    if !program.contains('/') && std::path::Path::new(&games).is_file() {
+        games
+    } else {
+        program.to_owned()
+    }
+}
+
+/// The result of a match.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Tally {
+    /// Games the first engine won.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games the first engine lost.
+    pub losses: u32,
+}
+
+impl Tally {
+    fn add(&mut self, score_for_first: f64) {
+        if score_for_first > 0.75 {
+            self.wins += 1;
+        } else if score_for_first < 0.25 {
+            self.losses += 1;
+        } else {
+            self.draws += 1;
+        }
+    }
+
+    /// Games played.
+    #[must_use]
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// The first engine's score, 0 to 1.
+    #[must_use]
+    pub fn score(&self) -> f64 {
+        (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(self.games().max(1))
+    }
+
+    /// The Elo difference for the first engine and its 95% error bar.
+    #[must_use]
+    pub fn elo(&self) -> (f64, f64) {
+        let n = f64::from(self.games().max(1));
+        let p = self.score();
+        let variance = (f64::from(self.wins) * (1.0 - p).powi(2)
+            + f64::from(self.draws) * (0.5 - p).powi(2)
+            + f64::from(self.losses) * p.powi(2))
+            / n;
+        let margin = 1.96 * (variance / n).sqrt();
+        let elo = |p: f64| -400.0 * (1.0 / p.clamp(0.001, 0.999) - 1.0).log10();
+        (elo(p), (elo((p + margin).min(0.999)) - elo((p - margin).max(0.001))) / 2.0)
+    }
+
+    /// One line: `+W =D -L  score S%  Elo E ± M`.
+    #[must_use]
+    pub fn summary(&self) -> String {
+        let (elo, margin) = self.elo();
+        format!(
+            "+{} ={} -{}  score {:.1}%  Elo {elo:+.0} ± {margin:.0}",
+            self.wins,
+            self.draws,
+            self.losses,
+            self.score() * 100.0
+        )
+    }
+}
+
+/// A random opening: `plies` random legal moves from the start, avoiding any that end the game.
+fn opening(variant: &str, seed: u64, plies: usize) -> Vec<String> {
+    let Ok(mut game) = AnyGame::new(variant, "", &StartFrom::Start { seed: 0 }) else {
+        return Vec::new();
+    };
+    let mut moves = Vec::new();
+    let mut state = seed;
+    for _ in 0..plies {
+        let legal = game.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        state = splitmix64(state);
+        let choice = &legal[(state % legal.len() as u64) as usize];
+        if game.play(choice).is_err() || game.outcome().is_some() {
+            break;
+        }
+        moves.push(choice.clone());
+    }
+    moves
+}
+
+/// Plays one game; returns the first engine's score (1, 0.5, 0) and how it ended.
+fn play_game(
+    variant: &str,
+    engines: &mut [UciEngine; 2],
+    first_plays: Side,
+    opening_moves: &[String],
+    movetime: u64,
+) -> Result<(f64, String), String> {
+    let mut game =
+        AnyGame::new(variant, "", &StartFrom::Start { seed: 0 }).map_err(|e| e.to_string())?;
+    let mut moves: Vec<String> = Vec::new();
+    for mv in opening_moves {
+        game.play(mv).map_err(|e| e.to_string())?;
+        moves.push(mv.clone());
+    }
+    for engine in engines.iter_mut() {
+        engine.send("ucinewgame")?;
+    }
+    let score_for = |winner: Option<Side>| match winner {
+        None => 0.5,
+        Some(side) if side == first_plays => 1.0,
+        Some(_) => 0.0,
+    };
+    loop {
+        if let Some(outcome) = game.outcome() {
+            return Ok((score_for(outcome.winner), game.outcome_text()));
+        }
+        if moves.len() >= MAX_PLIES {
+            return Ok((0.5, "draw by adjudication (move limit)".to_owned()));
+        }
+        let to_move = game.side_to_move();
+        let index = usize::from(to_move != first_plays);
+        let answer = engines[index].best_move("startpos", &moves, movetime);
+        let mv = match answer {
+            Ok(mv) => mv,
+            Err(e) => return Ok((score_for(Some(to_move.other())), format!("forfeit: {e}"))),
+        };
+        if let Err(e) = game.play(&mv) {
+            let who = &engines[index].name;
+            return Ok((
+                score_for(Some(to_move.other())),
+                format!("forfeit: {who} played {mv}: {e}"),
+            ));
+        }
+        moves.push(mv);
+    }
+}
+
+/// `qi match`: see the module docs.
+///
+/// # Errors
+/// A message for bad arguments or an engine that will not start.
+pub fn run_match(args: &[String]) -> Result<String, String> {
+    let mut variant = "chess".to_owned();
+    let mut games = 10u32;
+    let mut movetime = 100u64;
+    let mut commands = [String::from("qi uci"), String::from("stockfish")];
+    let mut options: [Vec<(String, String)>; 2] = [Vec::new(), Vec::new()];
+    let mut seed = 1u64;
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        let mut value = || iter.next().cloned().ok_or_else(|| format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--variant" => variant = value()?,
+            "--games" => games = value()?.parse().map_err(|_| "--games takes a number")?,
+            "--movetime" => {
+                movetime = value()?.parse().map_err(|_| "--movetime takes milliseconds")?
+            }
+            "--seed" => seed = value()?.parse().map_err(|_| "--seed takes a number")?,
+            "--first" => commands[0] = value()?,
+            "--second" => commands[1] = value()?,
+            "--first-option" | "--second-option" => {
+                let text = value()?;
+                let (name, val) = text.split_once('=').ok_or("an option is NAME=VALUE")?;
+                options[usize::from(arg == "--second-option")]
+                    .push((name.to_owned(), val.to_owned()));
+            }
+            other => return Err(format!("unknown match argument {other:?}")),
+        }
+    }
+    if !matches!(variant.as_str(), "chess" | "xiangqi") {
+        return Err("--variant is chess or xiangqi".to_owned());
+    }
+    let mut engines = [
+        UciEngine::start(&commands[0], &options[0], &variant)?,
+        UciEngine::start(&commands[1], &options[1], &variant)?,
+    ];
+    let mut tally = Tally::default();
+    let plies = if variant == "chess" { 6 } else { 4 };
+    for game in 0..games {
+        let opening_moves = opening(&variant, seed.wrapping_add(u64::from(game / 2)), plies);
+        let first_plays = if game % 2 == 0 { Side::First } else { Side::Second };
+        let (score, how) =
+            play_game(&variant, &mut engines, first_plays, &opening_moves, movetime)?;
+        tally.add(score);
+        let colour = if first_plays == Side::First { "moves first" } else { "moves second" };
+        println!(
+            "game {:3} [opening {}; {} {colour}]: {score} — {how}   running: {}",
+            game + 1,
+            opening_moves.join(" "),
+            commands[0],
+            tally.summary()
+        );
+    }
+    Ok(format!(
+        "{} vs {} ({variant}, {movetime} ms/move, {} games): {}\n",
+        commands[0],
+        commands[1],
+        tally.games(),
+        tally.summary()
+    ))
+}
+
+/// Plays `level` (first) against `other` in-process; returns the first's score.
+fn play_levels(
+    variant: &str,
+    rules: &str,
+    levels: [Level; 2],
+    first_plays: Side,
+    seed: u64,
+) -> f64 {
+    let Ok(mut game) = AnyGame::new(variant, rules, &StartFrom::Start { seed }) else { return 0.5 };
+    for mv in opening(variant, seed, if variant == "banqi" { 0 } else { 2 }) {
+        if game.play(&mv).is_err() {
+            break;
+        }
+    }
+    let mut engines = [AnyEngine::default(), AnyEngine::default()];
+    let clock = qi_ai::search::native_clock();
+    let stop = AtomicBool::new(false);
+    let mut plies = 0;
+    while game.outcome().is_none() && plies < MAX_PLIES {
+        let index = usize::from(game.side_to_move() != first_plays);
+        let result = engines[index].think(
+            &game,
+            levels[index],
+            &clock,
+            &stop,
+            seed ^ plies as u64,
+            &mut |_| {},
+        );
+        let Some(mv) = result.best else { break };
+        if game.play(&mv).is_err() {
+            return if index == 0 { 0.0 } else { 1.0 };
+        }
+        plies += 1;
+    }
+    match game.outcome().and_then(|o| o.winner) {
+        Some(side) if side == first_plays => 1.0,
+        Some(_) => 0.0,
+        None => 0.5,
+    }
+}
+
+/// `qi levels --game <variant> [--games N]`: each level against the one below it.
+///
+/// # Errors
+/// A message for bad arguments.
+pub fn run_levels(args: &[String]) -> Result<String, String> {
+    let mut variant = "chess".to_owned();
+    let mut games = 10u32;
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        let mut value = || iter.next().cloned().ok_or_else(|| format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--game" => variant = value()?,
+            "--games" => games = value()?.parse().map_err(|_| "--games takes a number")?,
+            other => return Err(format!("unknown levels argument {other:?}")),
+        }
+    }
+    qi_rules::any::parse_variant(&variant).map_err(|e| e.to_string())?;
+    let mut report = String::new();
+    for upper in 2..=6u8 {
+        let levels = [Level::new(upper), Level::new(upper - 1)];
+        let mut tally = Tally::default();
+        for game in 0..games {
+            let first_plays = if game % 2 == 0 { Side::First } else { Side::Second };
+            let seed = u64::from(game / 2) + 1;
+            tally.add(play_levels(&variant, "", levels, first_plays, seed));
+        }
+        let line =
+            format!("{variant}: level {upper} vs level {}: {}\n", upper - 1, tally.summary());
+        print!("{line}");
+        report.push_str(&line);
+    }
+    Ok(String::new())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_of_an_even_score_is_zero_and_of_a_good_score_positive() {
+        let even = Tally { wins: 10, draws: 10, losses: 10 };
+        assert!(even.elo().0.abs() < 1e-9);
+        let good = Tally { wins: 60, draws: 20, losses: 20 };
+        let (elo, margin) = good.elo();
+        assert!((elo - 147.0).abs() < 2.0, "{elo}");
+        assert!(margin > 30.0 && margin < 120.0, "{margin}");
+    }
+
+    #[test]
+    fn openings_are_legal_and_repeatable() {
+        for variant in ["chess", "xiangqi"] {
+            let a = opening(variant, 5, 6);
+            assert_eq!(a, opening(variant, 5, 6));
+            let mut game = AnyGame::new(variant, "", &StartFrom::Start { seed: 0 }).unwrap();
+            for mv in &a {
+                game.play(mv).unwrap();
+            }
+        }
+    }
+}
