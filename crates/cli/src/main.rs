@@ -2,6 +2,8 @@
 //! line, and benchmarks. Bad input gets one line on stderr naming the argument and exit status 2.
 
 mod bench;
+mod match_gomoku;
+mod piskvork;
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -145,6 +147,11 @@ Usage:
   qi bench [--quick]
       Perft speed of every game; xiangqi and chess side by side with fairy-stockfish and
       stockfish where installed, as ratios.
+  qi piskvork
+      Play gomoku over the Gomocup (Piskvork) protocol on stdin and stdout.
+  qi match-gomoku [--games 100] [--movetime 200] [--seed 1]
+      Our gomoku engine against the seed tutorial's AI (freestyle 15x15, colours alternating,
+      random openings near the centre); prints each game and the win rate.
   qi help | --help
       This text.
 
@@ -186,10 +193,12 @@ fn run(args: &[String]) -> Result<String, ArgError> {
         "moves" => moves(rest),
         "play" => play(rest),
         "bench" => bench::run(rest).map_err(|e| ArgError::new("bench", e)),
+        "piskvork" => piskvork::run(rest).map_err(|e| ArgError::new("piskvork", e)),
+        "match-gomoku" => match_gomoku::run(rest).map_err(|e| ArgError::new("match-gomoku", e)),
         "help" | "--help" | "-h" => Ok(help()),
         _ => Err(ArgError::new(
             command,
-            "unknown command (expected perft, moves, play, bench or help)",
+            "unknown command (expected perft, moves, play, bench, piskvork, match-gomoku or help)",
         )),
     }
 }
