@@ -25,11 +25,12 @@ fn parse(args: &[String]) -> Result<Settings, String> {
     let mut iter = args.iter();
     while let Some(flag) = iter.next() {
         let value = iter.next().ok_or_else(|| format!("{flag} needs a value"))?;
-        let number = |max: u64| {
-            value.parse::<u64>().ok().filter(|n| (1..=max).contains(n)).ok_or_else(|| {
-                format!("{flag} {value}: expected a whole number from 1 to {max}")
-            })
-        };
+        let number =
+            |max: u64| {
+                value.parse::<u64>().ok().filter(|n| (1..=max).contains(n)).ok_or_else(|| {
+                    format!("{flag} {value}: expected a whole number from 1 to {max}")
+                })
+            };
         match flag.as_str() {
             "--games" => settings.games = number(10_000)? as u32,
             "--movetime" => settings.movetime_ms = number(600_000)? as f64,
@@ -79,7 +80,8 @@ fn play_game(engine: &mut GomokuEngine, mut game: Gomoku, ours: Side, movetime: 
         } else {
             seed_ai::choose(&game).map(GomokuMove)
         };
-        let mv = mv.filter(|&mv| game.check(mv).is_ok()).or_else(|| game.legal_moves().first().copied());
+        let mv =
+            mv.filter(|&mv| game.check(mv).is_ok()).or_else(|| game.legal_moves().first().copied());
         let Some(mv) = mv else { break };
         game.play_unchecked(mv);
     }
@@ -126,6 +128,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
         100.0 * f64::from(wins) / games,
         100.0 * (f64::from(wins) + 0.5 * f64::from(draws)) / games,
     );
-    let _ = writeln!(out, "qi searched {:.0} nodes/s", nodes as f64 / (think_ms / 1000.0).max(1e-9));
+    let _ =
+        writeln!(out, "qi searched {:.0} nodes/s", nodes as f64 / (think_ms / 1000.0).max(1e-9));
     Ok(out)
 }

@@ -195,11 +195,16 @@ impl Session {
         let ours = match theirs.checked_sub(own) {
             Some(0) => Side::First,
             Some(1) => Side::Second,
-            _ => return Err(format!("{own} own and {theirs} opponent stones: impossible with us to move")),
+            _ => {
+                return Err(format!(
+                    "{own} own and {theirs} opponent stones: impossible with us to move"
+                ));
+            }
         };
         let mut grid = vec![None; usize::from(size) * usize::from(size)];
         for &(cell, field) in stones {
-            let slot = &mut grid[usize::from(cell.rank) * usize::from(size) + usize::from(cell.file)];
+            let slot =
+                &mut grid[usize::from(cell.rank) * usize::from(size) + usize::from(cell.file)];
             if slot.is_some() {
                 return Err(format!("two stones on {cell}"));
             }
@@ -215,7 +220,9 @@ impl Session {
         let (key, value) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
         let value = value.trim();
         let number = || {
-            value.parse::<u64>().map_err(|_| format!("INFO {key}: {:?} is not a number", shorten(value)))
+            value
+                .parse::<u64>()
+                .map_err(|_| format!("INFO {key}: {:?} is not a number", shorten(value)))
         };
         match key.to_ascii_lowercase().as_str() {
             "timeout_turn" => self.timeout_turn_ms = number()?,
@@ -292,14 +299,14 @@ fn empty_position(game: &Gomoku) -> String {
 /// Reads Gomocup's `x,y` as a point of `game`'s board.
 fn read_point(game: &Gomoku, text: &str) -> Result<Cell, String> {
     let size = game.rules().size();
-    let (x, y) = text.split_once(',').ok_or_else(|| format!("expected x,y, not {:?}", shorten(text)))?;
-    let coordinate = |t: &str| {
-        t.trim()
-            .parse::<u8>()
-            .ok()
-            .filter(|&v| v < size)
-            .ok_or_else(|| format!("{:?} is not a coordinate from 0 to {}", shorten(t), size - 1))
-    };
+    let (x, y) =
+        text.split_once(',').ok_or_else(|| format!("expected x,y, not {:?}", shorten(text)))?;
+    let coordinate =
+        |t: &str| {
+            t.trim().parse::<u8>().ok().filter(|&v| v < size).ok_or_else(|| {
+                format!("{:?} is not a coordinate from 0 to {}", shorten(t), size - 1)
+            })
+        };
     let (x, y) = (coordinate(x)?, coordinate(y)?);
     Ok(Cell::new(x, size - 1 - y))
 }

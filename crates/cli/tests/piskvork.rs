@@ -24,9 +24,9 @@ fn session(input: &str) -> Vec<String> {
 }
 
 fn is_point(reply: &str, size: u8) -> bool {
-    reply.split_once(',').is_some_and(|(x, y)| {
-        [x, y].iter().all(|v| v.parse::<u8>().is_ok_and(|v| v < size))
-    })
+    reply
+        .split_once(',')
+        .is_some_and(|(x, y)| [x, y].iter().all(|v| v.parse::<u8>().is_ok_and(|v| v < size)))
 }
 
 #[test]
@@ -79,19 +79,19 @@ fn takeback_and_restart() {
 #[test]
 fn bad_input_gets_an_error_not_a_crash() {
     let replies = session(concat!(
-        "BEGIN\n",               // no START yet
-        "START 20\n",            // unsupported size
-        "START x\n",             // not a number
-        "START 15\n",            // OK
-        "TURN 15,3\n",           // off the board
-        "TURN 3\n",              // no comma
-        "TURN -1,2\n",           // negative
+        "BEGIN\n",     // no START yet
+        "START 20\n",  // unsupported size
+        "START x\n",   // not a number
+        "START 15\n",  // OK
+        "TURN 15,3\n", // off the board
+        "TURN 3\n",    // no comma
+        "TURN -1,2\n", // negative
         "INFO timeout_turn soon\n",
-        "FROB 1\n",              // not a command
-        "TURN 7,7\n",            // fine: we answer
-        "TURN 7,7\n",            // taken
-        "TAKEBACK 1,1\n",        // not the last stone
-        "BOARD\n1,1,3\n",        // bad field
+        "FROB 1\n",       // not a command
+        "TURN 7,7\n",     // fine: we answer
+        "TURN 7,7\n",     // taken
+        "TAKEBACK 1,1\n", // not the last stone
+        "BOARD\n1,1,3\n", // bad field
         "\u{0}\u{ff}garbage\n",
         "END\n",
     ));

@@ -103,12 +103,15 @@ impl GomokuEngine {
                 their_fives[theirs] = point;
                 theirs += 1;
             }
-            if winning_four.is_none() && position.makes_winning_four(me, p) && position.is_legal(p) {
+            if winning_four.is_none() && position.makes_winning_four(me, p) && position.is_legal(p)
+            {
                 winning_four = Some(point);
             }
         }
         match (theirs, winning_four) {
-            (1, _) if position.is_legal(usize::from(their_fives[0])) => Verdict::Forced(their_fives[0]),
+            (1, _) if position.is_legal(usize::from(their_fives[0])) => {
+                Verdict::Forced(their_fives[0])
+            }
             (1.., _) => Verdict::Loss(Some(their_fives[0])),
             (0, Some(point)) => Verdict::Win(point, 3),
             (0, None) => Verdict::Open,
@@ -132,7 +135,13 @@ impl GomokuEngine {
     }
 
     /// Fills `moves` with the candidates for the side to move, best first.
-    fn order_moves(&self, position: &Position, ply: usize, hash_move: u16, moves: &mut Vec<(i32, u16)>) {
+    fn order_moves(
+        &self,
+        position: &Position,
+        ply: usize,
+        hash_move: u16,
+        moves: &mut Vec<(i32, u16)>,
+    ) {
         moves.clear();
         let me = position.side_to_move();
         let side = me.index() * POINTS;
@@ -150,7 +159,7 @@ impl GomokuEngine {
             }
             moves.push((order, point));
         }
-        moves.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
     }
 
     fn leaf(&mut self, position: &mut Position, budget: &mut Budget<'_>, ply: usize) -> i32 {
@@ -296,7 +305,11 @@ impl GomokuEngine {
         let mut point = first;
         while played.len() < depth as usize + 1 {
             let p = usize::from(point);
-            if p >= POINTS || !position.is_empty(p) || !position.board_points().contains(&point) || position.is_over() {
+            if p >= POINTS
+                || !position.is_empty(p)
+                || !position.board_points().contains(&point)
+                || position.is_over()
+            {
                 break;
             }
             position.play(p);
@@ -324,8 +337,7 @@ impl GomokuEngine {
     ) -> Option<(u16, i32)> {
         let mut alpha = -MATE;
         let mut best: Option<(u16, i32)> = None;
-        for index in 0..root_moves.len() {
-            let point = root_moves[index].1;
+        for (index, &(_, point)) in root_moves.iter().enumerate() {
             let p = usize::from(point);
             position.play(p);
             let score = if index == 0 {
@@ -410,7 +422,12 @@ impl Engine for GomokuEngine {
         // Threats decide first: a five, a block, a winning four, a VCF.
         match Self::verdict(&position) {
             Verdict::Win(point, plies) => {
-                let info = info(1, MATE - plies, budget, vec![Position::cell_of(point.into()).to_string()]);
+                let info = info(
+                    1,
+                    MATE - plies,
+                    budget,
+                    vec![Position::cell_of(point.into()).to_string()],
+                );
                 on_info(&info);
                 return finish(point, info);
             }

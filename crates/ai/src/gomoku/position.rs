@@ -150,7 +150,6 @@ pub(crate) struct Position {
     exact: [bool; 2],
     renju: bool,
     game: Gomoku,
-    stones: usize,
 }
 
 /// The side's index into per-side tables.
@@ -171,7 +170,6 @@ impl Position {
             exact: [rule != WinRule::Freestyle, rule == WinRule::Standard],
             renju: rule == WinRule::Renju,
             game: game.clone(),
-            stones: 0,
         };
         for rank in 0..size {
             for file in 0..size {
@@ -186,7 +184,6 @@ impl Position {
         for i in 0..position.board_points.len() {
             let point = usize::from(position.board_points[i]);
             if position.cells[point] != EMPTY {
-                position.stones += 1;
                 position.add_near(point, true);
             }
         }
@@ -222,10 +219,6 @@ impl Position {
 
     pub(crate) fn side_to_move(&self) -> Side {
         self.game.side_to_move()
-    }
-
-    pub(crate) fn stones(&self) -> usize {
-        self.stones
     }
 
     pub(crate) fn board_points(&self) -> &[u16] {
@@ -310,7 +303,6 @@ impl Position {
         let side = self.side_to_move();
         self.game.play_unchecked(Self::move_of(point));
         self.cells[point] = 1 + side_index(side) as u8;
-        self.stones += 1;
         self.add_near(point, true);
         self.update_lines(point);
     }
@@ -319,7 +311,6 @@ impl Position {
     pub(crate) fn undo(&mut self, point: usize) {
         self.game.undo();
         self.cells[point] = EMPTY;
-        self.stones -= 1;
         self.add_near(point, false);
         self.update_lines(point);
     }

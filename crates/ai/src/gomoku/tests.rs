@@ -45,8 +45,13 @@ fn find_vcf_positions() {
             if vcf(&mut position, &mut budget, &mut cache, depth, &mut line) {
                 if found[depth as usize] < 3 {
                     found[depth as usize] += 1;
-                    println!("depth {depth}: {} line {:?}", game.position(),
-                        line.iter().map(|&p| Position::cell_of(p.into()).to_string()).collect::<Vec<_>>());
+                    println!(
+                        "depth {depth}: {} line {:?}",
+                        game.position(),
+                        line.iter()
+                            .map(|&p| Position::cell_of(p.into()).to_string())
+                            .collect::<Vec<_>>()
+                    );
                 }
                 break;
             }

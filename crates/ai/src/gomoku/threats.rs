@@ -120,7 +120,7 @@ pub(crate) fn vcf(
             fours.push((order, point));
         }
     }
-    fours.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+    fours.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
     for &(_, point) in &fours {
         let p = usize::from(point);
         if budget.tick() || cache.spend() {
