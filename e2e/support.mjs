@@ -155,6 +155,12 @@ export async function waitForApp(page) {
  * - `preset`: `{ game, start, moves, settings }` — a game in progress to find in localStorage
  *   (`qi.game`, with the app's own default rules of that game) and settings lines to put in
  *   `qi.settings` (`game=<game>` is added); the page is reloaded so the app starts from them.
+ * - `settings`: `{ key: value }` lines for `qi.settings` (see `Settings::to_storage` in
+ *   src/state.rs: game, mode, level, speed, lang...), written before the very first load (by
+ *   an init script, once per page), so the app starts with them — e.g. the computer moving
+ *   first;
+ * - `initScript`: a function (or source text) to run in the page before the app's scripts on
+ *   every load (e.g. to install performance observers).
  *
  * Returns `{ context, page, errors, close }`; `errors` collects uncaught exceptions, console
  * errors and failed requests for the life of the page.
@@ -167,6 +173,12 @@ export async function openApp(browser, url, options = {}) {
   });
   context.setDefaultTimeout(WAIT_MS);
   context.setDefaultNavigationTimeout(60_000);
+  if (options.settings) {
+    await context.addInitScript(initialSettings, options.settings);
+  }
+  if (options.initScript) {
+    await context.addInitScript(options.initScript);
+  }
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
@@ -185,6 +197,21 @@ export async function openApp(browser, url, options = {}) {
     await presetGame(page, options.preset);
   }
   return { context, page, errors, close: () => context.close() };
+}
+
+/**
+ * Runs in the page before its scripts: writes `settings` into `qi.settings` the first time
+ * (a session flag keeps a reload from writing them again, so choices made in the page stick).
+ */
+function initialSettings(settings) {
+  if (window.top !== window || sessionStorage.getItem('qi.e2e.settings')) return;
+  sessionStorage.setItem('qi.e2e.settings', '1');
+  localStorage.setItem(
+    'qi.settings',
+    Object.entries(settings)
+      .map(([key, value]) => `${key}=${value}`)
+      .join('\n'),
+  );
 }
 
 /**

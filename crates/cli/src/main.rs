@@ -2,7 +2,9 @@
 //! line, and benchmarks. Bad input gets one line on stderr naming the argument and exit status 2.
 
 mod bench;
+mod match_gomoku;
 mod matches;
+mod piskvork;
 mod think;
 
 use std::fmt::Write as _;
@@ -189,6 +191,11 @@ Usage:
       alternating; prints each game, then the score and an Elo estimate with its 95% error bar.
   qi levels --game <game> [--games N]
       The computer's levels against each other, each against the one below.
+  qi piskvork
+      Play gomoku over the Gomocup (Piskvork) protocol on stdin and stdout.
+  qi match-gomoku [--games 100] [--movetime 200] [--seed 1]
+      Our gomoku engine against the seed tutorial's AI (freestyle 15x15, colours alternating,
+      random openings near the centre); prints each game and the win rate.
   qi help | --help
       This text.
 
@@ -233,10 +240,12 @@ fn run(args: &[String]) -> Result<String, ArgError> {
         "match" => matches::run_match(rest).map_err(|e| ArgError::new("match", e)),
         "think" => think_command(rest),
         "levels" => matches::run_levels(rest).map_err(|e| ArgError::new("levels", e)),
+        "piskvork" => piskvork::run(rest).map_err(|e| ArgError::new("piskvork", e)),
+        "match-gomoku" => match_gomoku::run(rest).map_err(|e| ArgError::new("match-gomoku", e)),
         "help" | "--help" | "-h" => Ok(help()),
         _ => Err(ArgError::new(
             command,
-            "unknown command (expected perft, moves, play, think, bench, match, levels or help)",
+            "unknown command (expected perft, moves, play, think, bench, match, levels, piskvork, match-gomoku or help)",
         )),
     }
 }

@@ -1,0 +1,489 @@
+//! The gomoku engine: line shapes (five, open four, four, open three, three, twos) kept up to
+//! date move by move, candidate points near the stones ranked by what they make and what they
+//! stop, alpha-beta with iterative deepening, a transposition table, killers and history over
+//! those candidates, and a VCF search (victory by continuous fours) at the root and at the
+//! leaves. Forced replies are exact: a five is always made, a four is always blocked, two fours
+//! or an open four against us is a loss, an open four or a double four of ours is a win.
+//!
+//! The rule set is respected: in renju Black's forbidden points are skipped through the rules
+//! crate's own judgement, and the shape tables count only exact fives where six do not win.
+//!
+//! [`seed_ai`] is a faithful port of the seed tutorial's strongest AI, the sparring partner of
+//! the strength match.
+
+mod position;
+pub mod seed_ai;
+#[cfg(test)]
+mod tests;
+mod threats;
+
+use qi_rules::Game;
+use qi_rules::gomoku::Gomoku;
+
+use self::position::{POINTS, Position};
+use self::threats::{FailCache, has_four_move, vcf};
+use crate::Engine;
+use crate::search::{
+    Bound, Budget, MATE, MATE_BOUND, Score, SearchInfo, SearchResult, TranspositionTable,
+    score_from_tt, score_to_tt,
+};
+
+/// The deepest ply the search reaches (iterative deepening stops well before).
+const MAX_PLY: usize = 64;
+/// Fours a root VCF search may chain.
+const ROOT_VCF_DEPTH: u32 = 30;
+/// Fours a VCF search at a leaf may chain.
+const LEAF_VCF_DEPTH: u32 = 5;
+/// Nodes a root VCF search may visit.
+const ROOT_VCF_NODES: u64 = 200_000;
+/// Nodes one leaf VCF search may visit.
+const LEAF_VCF_NODES: u64 = 300;
+/// Candidates searched below the root, best ranked first.
+const WIDTH: usize = 14;
+
+/// The gomoku engine.
+pub struct GomokuEngine {
+    tt: TranspositionTable<u16>,
+    history: Vec<i32>,
+    killers: [[u16; 2]; MAX_PLY],
+    fails: FailCache,
+    /// One move list per ply, reused.
+    move_lists: Vec<Vec<(i32, u16)>>,
+    vcf_line: Vec<u16>,
+}
+
+impl Default for GomokuEngine {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl GomokuEngine {
+    /// A new engine.
+    #[must_use]
+    pub fn new() -> Self {
+        GomokuEngine {
+            tt: TranspositionTable::new(18),
+            history: vec![0; 2 * POINTS],
+            killers: [[0; 2]; MAX_PLY],
+            fails: FailCache::new(),
+            move_lists: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            vcf_line: Vec::with_capacity(64),
+        }
+    }
+}
+
+/// What the threats on the board decide before any search: a win, a loss, or the only move.
+enum Verdict {
+    /// Nothing forced.
+    Open,
+    /// The side to move wins, in this many plies, starting with the point.
+    Win(u16, i32),
+    /// The side to move loses however it plays (it may still block one point).
+    Loss(Option<u16>),
+    /// The side to move must play here (blocking a four).
+    Forced(u16),
+}
+
+impl GomokuEngine {
+    /// The forced facts of `position` for the side to move, in one pass over the board.
+    fn verdict(position: &Position) -> Verdict {
+        let me = position.side_to_move();
+        let (mut theirs, mut their_fives) = (0, [0u16; 2]);
+        let mut winning_four = None;
+        for &point in position.board_points() {
+            let p = usize::from(point);
+            if !position.is_empty(p) || !position.is_near(p) {
+                continue;
+            }
+            if position.makes_five(me, p) && position.is_legal(p) {
+                return Verdict::Win(point, 1);
+            }
+            if theirs < 2 && position.makes_five(me.other(), p) {
+                their_fives[theirs] = point;
+                theirs += 1;
+            }
+            if winning_four.is_none() && position.makes_winning_four(me, p) && position.is_legal(p)
+            {
+                winning_four = Some(point);
+            }
+        }
+        match (theirs, winning_four) {
+            (1, _) if position.is_legal(usize::from(their_fives[0])) => {
+                Verdict::Forced(their_fives[0])
+            }
+            (1.., _) => Verdict::Loss(Some(their_fives[0])),
+            (0, Some(point)) => Verdict::Win(point, 3),
+            (0, None) => Verdict::Open,
+        }
+    }
+
+    /// The static value of `position` for the side to move.
+    fn evaluate(position: &Position, budget: &Budget<'_>) -> i32 {
+        let me = position.side_to_move();
+        let (mut mine, mut theirs) = (0, 0);
+        for &point in position.board_points() {
+            let p = usize::from(point);
+            if position.is_empty(p) && position.is_near(p) {
+                mine += position.point_value(me, p);
+                theirs += position.point_value(me.other(), p);
+            }
+        }
+        // The side to move gets to use its shapes first.
+        let value = mine + mine / 4 - theirs + budget.noise_for(position.hash());
+        value.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// Fills `moves` with the candidates for the side to move, best first.
+    fn order_moves(
+        &self,
+        position: &Position,
+        ply: usize,
+        hash_move: u16,
+        moves: &mut Vec<(i32, u16)>,
+    ) {
+        moves.clear();
+        let me = position.side_to_move();
+        let side = me.index() * POINTS;
+        for &point in position.board_points() {
+            let p = usize::from(point);
+            if !position.is_empty(p) || !position.is_near(p) {
+                continue;
+            }
+            let mut order = position.point_value(me, p) + position.point_value(me.other(), p);
+            order = order * 16 + self.history[side + p].min(1 << 20) / 64;
+            if point == hash_move {
+                order = i32::MAX;
+            } else if self.killers[ply].contains(&point) {
+                order += 1 << 24;
+            }
+            moves.push((order, point));
+        }
+        moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
+    }
+
+    fn leaf(&mut self, position: &mut Position, budget: &mut Budget<'_>, ply: usize) -> i32 {
+        if has_four_move(position, position.side_to_move()) {
+            self.vcf_line.clear();
+            self.fails.allow(LEAF_VCF_NODES);
+            let mut line = std::mem::take(&mut self.vcf_line);
+            let won = vcf(position, budget, &mut self.fails, LEAF_VCF_DEPTH, &mut line);
+            let plies = line.len() as i32;
+            self.vcf_line = line;
+            if won {
+                return MATE - ply as i32 - plies - 2;
+            }
+        }
+        Self::evaluate(position, budget)
+    }
+
+    /// Negamax alpha-beta (principal variation search) to `depth` plies.
+    fn alpha_beta(
+        &mut self,
+        position: &mut Position,
+        budget: &mut Budget<'_>,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        if budget.tick() {
+            return 0;
+        }
+        if position.is_over() {
+            // The last move made five (or filled the board).
+            return if position.game().outcome().is_some_and(|o| o.winner.is_some()) {
+                -(MATE - ply as i32)
+            } else {
+                0
+            };
+        }
+        let forced = match Self::verdict(position) {
+            Verdict::Win(_, plies) => return MATE - ply as i32 - plies,
+            Verdict::Loss(_) => return -(MATE - ply as i32 - 2),
+            Verdict::Forced(point) => Some(point),
+            Verdict::Open => None,
+        };
+        if ply + 1 >= MAX_PLY {
+            return Self::evaluate(position, budget);
+        }
+        if depth <= 0 && forced.is_none() {
+            return self.leaf(position, budget, ply);
+        }
+        let hash = position.hash();
+        let mut hash_move = 0;
+        if let Some(entry) = self.tt.probe(hash) {
+            hash_move = entry.best;
+            let score = score_from_tt(entry.score, ply as i32);
+            if i32::from(entry.depth) >= depth
+                && (entry.bound == Bound::Exact
+                    || (entry.bound == Bound::Lower && score >= beta)
+                    || (entry.bound == Bound::Upper && score <= alpha))
+            {
+                return score;
+            }
+        }
+        let mut moves = std::mem::take(&mut self.move_lists[ply]);
+        match forced {
+            Some(point) => {
+                moves.clear();
+                moves.push((0, point));
+            }
+            None => {
+                self.order_moves(position, ply, hash_move, &mut moves);
+                moves.truncate(WIDTH);
+            }
+        }
+        // A forced reply does not use up depth: fours are searched to the end.
+        let next_depth = if forced.is_some() { depth } else { depth - 1 };
+        let (original_alpha, mut best, mut best_move) = (alpha, -MATE, 0u16);
+        let mut searched = 0;
+        for &(_, point) in &moves {
+            let p = usize::from(point);
+            if forced.is_none() && !position.is_legal(p) {
+                continue;
+            }
+            position.play(p);
+            let mut score;
+            if searched == 0 {
+                score = -self.alpha_beta(position, budget, next_depth, ply + 1, -beta, -alpha);
+            } else {
+                score = -self.alpha_beta(position, budget, next_depth, ply + 1, -alpha - 1, -alpha);
+                if score > alpha && score < beta && !budget.stopped() {
+                    score = -self.alpha_beta(position, budget, next_depth, ply + 1, -beta, -alpha);
+                }
+            }
+            position.undo(p);
+            searched += 1;
+            if budget.stopped() {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_move = point;
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                self.reward(position, ply, point, depth);
+                break;
+            }
+        }
+        self.move_lists[ply] = moves;
+        if budget.stopped() {
+            return 0;
+        }
+        if searched == 0 {
+            return Self::evaluate(position, budget);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(hash, best_move, score_to_tt(best, ply as i32), depth as i16, bound);
+        best
+    }
+
+    /// A move that cut off: a killer at this ply and history for its point.
+    fn reward(&mut self, position: &Position, ply: usize, point: u16, depth: i32) {
+        let killers = &mut self.killers[ply];
+        if killers[0] != point {
+            killers[1] = killers[0];
+            killers[0] = point;
+        }
+        let slot = position.side_to_move().index() * POINTS + usize::from(point);
+        self.history[slot] += depth * depth;
+    }
+
+    /// The principal variation from the transposition table, starting with `first`.
+    fn principal_variation(&self, position: &mut Position, first: u16, depth: u32) -> Vec<String> {
+        let mut played = Vec::new();
+        let mut point = first;
+        while played.len() < depth as usize + 1 {
+            let p = usize::from(point);
+            if p >= POINTS
+                || !position.is_empty(p)
+                || !position.board_points().contains(&point)
+                || position.is_over()
+            {
+                break;
+            }
+            position.play(p);
+            played.push(p);
+            match self.tt.probe(position.hash()) {
+                Some(entry) if entry.best != 0 => point = entry.best,
+                _ => break,
+            }
+        }
+        let pv = played.iter().map(|&p| Position::cell_of(p).to_string()).collect();
+        for &p in played.iter().rev() {
+            position.undo(p);
+        }
+        pv
+    }
+
+    /// Searches the root moves to `depth`; returns the best move and score of the moves that
+    /// were searched to the end (the first is the previous iteration's best).
+    fn search_root(
+        &mut self,
+        position: &mut Position,
+        budget: &mut Budget<'_>,
+        root_moves: &mut [(i32, u16)],
+        depth: i32,
+    ) -> Option<(u16, i32)> {
+        let mut alpha = -MATE;
+        let mut best: Option<(u16, i32)> = None;
+        for (index, &(_, point)) in root_moves.iter().enumerate() {
+            let p = usize::from(point);
+            position.play(p);
+            let score = if index == 0 {
+                -self.alpha_beta(position, budget, depth - 1, 1, -MATE, -alpha)
+            } else {
+                let s = -self.alpha_beta(position, budget, depth - 1, 1, -alpha - 1, -alpha);
+                if s > alpha && !budget.stopped() {
+                    -self.alpha_beta(position, budget, depth - 1, 1, -MATE, -alpha)
+                } else {
+                    s
+                }
+            };
+            position.undo(p);
+            if budget.stopped() {
+                break;
+            }
+            if score > alpha {
+                alpha = score;
+                best = Some((point, score));
+            }
+        }
+        if let Some((point, _)) = best {
+            // The best move goes first next iteration.
+            if let Some(i) = root_moves.iter().position(|m| m.1 == point) {
+                root_moves[..=i].rotate_right(1);
+            }
+        }
+        best
+    }
+
+    /// The legal root candidates, best ranked first.
+    fn root_moves(&self, position: &Position) -> Vec<(i32, u16)> {
+        let mut moves = Vec::new();
+        self.order_moves(position, 0, 0, &mut moves);
+        moves.retain(|&(_, point)| position.is_legal(usize::from(point)));
+        if moves.is_empty() {
+            // An empty board, or renju leaving Black nothing near: the first legal point, the
+            // centre when there is one.
+            let size = position.game().rules().size();
+            let centre = qi_rules::Cell::new(size / 2, size / 2);
+            let legal = position.game().legal_moves();
+            let pick = legal.iter().find(|mv| mv.0 == centre).or(legal.first());
+            if let Some(mv) = pick {
+                moves.push((0, Position::index_of(mv.0) as u16));
+            }
+        }
+        moves
+    }
+}
+
+fn info(depth: u32, score: i32, budget: &Budget<'_>, pv: Vec<String>) -> SearchInfo {
+    SearchInfo {
+        depth,
+        score: Score::from_internal(score),
+        nodes: budget.nodes(),
+        time_ms: budget.elapsed_ms(),
+        pv,
+    }
+}
+
+impl Engine for GomokuEngine {
+    type Game = Gomoku;
+
+    fn search(
+        &mut self,
+        game: &Gomoku,
+        budget: &mut Budget<'_>,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let mut position = Position::new(game);
+        let mut root_moves =
+            if game.outcome().is_some() { Vec::new() } else { self.root_moves(&position) };
+        let Some(&(_, first)) = root_moves.first() else {
+            let info = info(0, 0, budget, Vec::new());
+            on_info(&info);
+            return SearchResult { best: None, info };
+        };
+        let finish = |best: u16, info: SearchInfo| SearchResult {
+            best: Some(Position::cell_of(usize::from(best)).to_string()),
+            info,
+        };
+        // Threats decide first: a five, a block, a winning four, a VCF.
+        match Self::verdict(&position) {
+            Verdict::Win(point, plies) => {
+                let info = info(
+                    1,
+                    MATE - plies,
+                    budget,
+                    vec![Position::cell_of(point.into()).to_string()],
+                );
+                on_info(&info);
+                return finish(point, info);
+            }
+            Verdict::Loss(Some(point)) | Verdict::Forced(point) => {
+                root_moves.retain(|m| m.1 == point);
+                if root_moves.is_empty() {
+                    root_moves.push((0, point));
+                }
+            }
+            Verdict::Loss(None) | Verdict::Open => {}
+        }
+        if root_moves.len() > 1 && has_four_move(&position, position.side_to_move()) {
+            self.fails.clear();
+            self.fails.allow(ROOT_VCF_NODES);
+            let mut line = Vec::new();
+            if vcf(&mut position, budget, &mut self.fails, ROOT_VCF_DEPTH, &mut line) {
+                let pv = line.iter().map(|&p| Position::cell_of(p.into()).to_string()).collect();
+                let info = info(1, MATE - line.len() as i32 - 2, budget, pv);
+                on_info(&info);
+                return finish(line[0], info);
+            }
+        }
+        self.fails.clear();
+        let mut result: Option<(u16, SearchInfo)> = None;
+        let mut depth = 1;
+        while root_moves.len() > 1 && budget.may_start_depth(depth) {
+            let found = self.search_root(&mut position, budget, &mut root_moves, depth as i32);
+            let Some((best, score)) = found else { break };
+            let pv = self.principal_variation(&mut position, best, depth);
+            let report = info(depth, score, budget, pv);
+            if budget.stopped() {
+                // A partial iteration: its best beat the previous best at a greater depth.
+                if result.is_some() {
+                    result = Some((best, report));
+                }
+                break;
+            }
+            on_info(&report);
+            result = Some((best, report));
+            if score.abs() >= MATE_BOUND || depth as usize >= MAX_PLY - 8 {
+                break;
+            }
+            depth += 1;
+        }
+        let (best, info) = result.unwrap_or_else(|| {
+            let info = info(0, 0, budget, vec![Position::cell_of(first.into()).to_string()]);
+            on_info(&info);
+            (root_moves.first().map_or(first, |m| m.1), info)
+        });
+        finish(best, info)
+    }
+
+    fn new_game(&mut self) {
+        self.tt.clear();
+        self.history.fill(0);
+        self.killers = [[0; 2]; MAX_PLY];
+        self.fails.clear();
+    }
+}

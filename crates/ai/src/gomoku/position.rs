@@ -1,0 +1,412 @@
+//! The search's own gomoku board: a padded flat array, the line shape each empty point would
+//! make for each side in each direction (kept up to date move by move), and the neighbourhood
+//! counts that say which points are worth looking at. The rules crate's game rides along for
+//! the Zobrist hash and renju legality.
+
+use std::sync::OnceLock;
+
+use qi_rules::gomoku::{Gomoku, GomokuMove, WinRule};
+use qi_rules::{Cell, Game, Side};
+
+/// Wall points around the board: a line shape looks five points each way.
+const PAD: usize = 5;
+/// Row length of the flat array: the largest board (19) and the walls each side.
+pub(crate) const STRIDE: usize = 19 + 2 * PAD;
+/// Points in the flat array, walls included.
+pub(crate) const POINTS: usize = STRIDE * STRIDE;
+/// The four line directions as index steps.
+pub(crate) const DIRECTIONS: [usize; 4] = [1, STRIDE, STRIDE + 1, STRIDE - 1];
+
+const EMPTY: u8 = 0;
+const WALL: u8 = 3;
+
+/// The shape a stone on an empty point would make along one line, weakest first.
+pub(crate) mod shape {
+    /// Nothing worth naming.
+    pub const NONE: u8 = 0;
+    /// Two that can still become a (closed) three.
+    pub const TWO: u8 = 1;
+    /// Two that can become an open three.
+    pub const OPEN_TWO: u8 = 2;
+    /// Three that can become a four, but not an open one.
+    pub const THREE: u8 = 3;
+    /// Three that one more stone turns into an open four.
+    pub const OPEN_THREE: u8 = 4;
+    /// Four with one completing point.
+    pub const FOUR: u8 = 5;
+    /// Four with two completing points (unstoppable).
+    pub const OPEN_FOUR: u8 = 6;
+    /// Five: a win.
+    pub const FIVE: u8 = 7;
+}
+
+/// Shape lookup tables indexed by the ten points around a point (base 3: empty, own, blocked).
+struct ShapeTables {
+    /// Five or more wins.
+    free: Vec<u8>,
+    /// Exactly five wins.
+    exact: Vec<u8>,
+}
+
+const KEYS: usize = 59_049; // 3^10
+
+fn tables() -> &'static ShapeTables {
+    static TABLES: OnceLock<ShapeTables> = OnceLock::new();
+    TABLES.get_or_init(|| ShapeTables { free: build_table(false), exact: build_table(true) })
+}
+
+/// The power of three for the point `i` (0..10) of a window key.
+const fn pow3(i: usize) -> usize {
+    let mut p = 1;
+    let mut k = 0;
+    while k < i {
+        p *= 3;
+        k += 1;
+    }
+    p
+}
+
+fn build_table(exact: bool) -> Vec<u8> {
+    let mut memo = vec![u8::MAX; KEYS];
+    for key in 0..KEYS {
+        classify(key, exact, &mut memo);
+    }
+    memo
+}
+
+/// The window of eleven points (the centre, index 5, holds the own stone) for `key`.
+fn decode(mut key: usize) -> [u8; 11] {
+    let mut line = [1u8; 11];
+    for i in 0..10 {
+        let at = if i < 5 { i } else { i + 1 };
+        line[at] = (key % 3) as u8;
+        key /= 3;
+    }
+    line
+}
+
+/// The window index (0..10) of the window point `at` (0..11, not 5).
+fn key_index(at: usize) -> usize {
+    if at < 5 { at } else { at - 1 }
+}
+
+fn is_five(line: &[u8; 11], exact: bool) -> bool {
+    let left = (0..5).rev().take_while(|&i| line[i] == 1).count();
+    let right = (6..11).take_while(|&i| line[i] == 1).count();
+    let run = 1 + left + right;
+    if exact { run == 5 } else { run >= 5 }
+}
+
+fn classify(key: usize, exact: bool, memo: &mut [u8]) -> u8 {
+    if memo[key] != u8::MAX {
+        return memo[key];
+    }
+    let mut line = decode(key);
+    let result = if is_five(&line, exact) {
+        shape::FIVE
+    } else {
+        let mut completions = 0;
+        for at in 0..11 {
+            if at == 5 || line[at] != 0 {
+                continue;
+            }
+            line[at] = 1;
+            completions += usize::from(is_five(&line, exact));
+            line[at] = 0;
+        }
+        match completions {
+            0 => (0..11)
+                .filter(|&at| at != 5 && line[at] == 0)
+                .map(|at| match classify(key + pow3(key_index(at)), exact, memo) {
+                    shape::OPEN_FOUR => shape::OPEN_THREE,
+                    shape::FOUR => shape::THREE,
+                    shape::OPEN_THREE => shape::OPEN_TWO,
+                    shape::THREE => shape::TWO,
+                    _ => shape::NONE,
+                })
+                .max()
+                .unwrap_or(shape::NONE),
+            1 => shape::FOUR,
+            _ => shape::OPEN_FOUR,
+        }
+    };
+    memo[key] = result;
+    result
+}
+
+/// Position value of one side's shape on a point, for ordering and evaluation.
+const SHAPE_VALUE: [i32; 8] = [0, 6, 20, 24, 110, 130, 1200, 20_000];
+
+/// A gomoku position for search.
+#[derive(Clone)]
+pub(crate) struct Position {
+    cells: [u8; POINTS],
+    /// `shapes[side][point][direction]`: what a stone of `side` on the empty `point` makes.
+    shapes: [[[u8; 4]; POINTS]; 2],
+    /// Stones within two points (the 5x5 square) of each point.
+    near: [u8; POINTS],
+    /// The board's points (array indices), bottom rank first.
+    board_points: Vec<u16>,
+    exact: [bool; 2],
+    renju: bool,
+    game: Gomoku,
+}
+
+/// The side's index into per-side tables.
+const fn side_index(side: Side) -> usize {
+    side.index()
+}
+
+impl Position {
+    /// The search position for `game`.
+    pub(crate) fn new(game: &Gomoku) -> Position {
+        let size = usize::from(game.rules().size());
+        let rule = game.rules().rule;
+        let mut position = Position {
+            cells: [WALL; POINTS],
+            shapes: [[[0; 4]; POINTS]; 2],
+            near: [0; POINTS],
+            board_points: Vec::with_capacity(size * size),
+            exact: [rule != WinRule::Freestyle, rule == WinRule::Standard],
+            renju: rule == WinRule::Renju,
+            game: game.clone(),
+        };
+        for rank in 0..size {
+            for file in 0..size {
+                let point = Self::index_of(Cell::new(file as u8, rank as u8));
+                position.board_points.push(point as u16);
+                position.cells[point] = match game.stone_at(Cell::new(file as u8, rank as u8)) {
+                    None => EMPTY,
+                    Some(side) => 1 + side_index(side) as u8,
+                };
+            }
+        }
+        for i in 0..position.board_points.len() {
+            let point = usize::from(position.board_points[i]);
+            if position.cells[point] != EMPTY {
+                position.add_near(point, true);
+            }
+        }
+        for i in 0..position.board_points.len() {
+            let point = usize::from(position.board_points[i]);
+            position.update_shapes_at(point);
+        }
+        position
+    }
+
+    /// The array index of a cell on the board.
+    pub(crate) const fn index_of(cell: Cell) -> usize {
+        (cell.rank as usize + PAD) * STRIDE + cell.file as usize + PAD
+    }
+
+    /// The cell of an array index.
+    pub(crate) const fn cell_of(point: usize) -> Cell {
+        Cell::new((point % STRIDE - PAD) as u8, (point / STRIDE - PAD) as u8)
+    }
+
+    /// The rules crate's move for an array index.
+    pub(crate) const fn move_of(point: usize) -> GomokuMove {
+        GomokuMove(Self::cell_of(point))
+    }
+
+    pub(crate) fn game(&self) -> &Gomoku {
+        &self.game
+    }
+
+    pub(crate) fn hash(&self) -> u64 {
+        self.game.hash()
+    }
+
+    pub(crate) fn side_to_move(&self) -> Side {
+        self.game.side_to_move()
+    }
+
+    pub(crate) fn board_points(&self) -> &[u16] {
+        &self.board_points
+    }
+
+    pub(crate) fn is_empty(&self, point: usize) -> bool {
+        self.cells[point] == EMPTY
+    }
+
+    /// Whether the empty `point` is near a stone (within the 5x5 square).
+    pub(crate) fn is_near(&self, point: usize) -> bool {
+        self.near[point] > 0
+    }
+
+    /// Whether the side to move may play on the empty `point` (renju forbids Black some).
+    pub(crate) fn is_legal(&self, point: usize) -> bool {
+        if self.renju && self.side_to_move() == Side::First {
+            self.game.check(Self::move_of(point)).is_ok()
+        } else {
+            true
+        }
+    }
+
+    /// Whether the game has ended (a five was made or the board is full).
+    pub(crate) fn is_over(&self) -> bool {
+        self.game.outcome().is_some()
+    }
+
+    /// The shapes a stone of `side` on the empty `point` makes in the four directions.
+    #[inline]
+    pub(crate) fn shapes(&self, side: Side, point: usize) -> [u8; 4] {
+        self.shapes[side_index(side)][point]
+    }
+
+    /// The strongest shape of `side` at `point`.
+    #[inline]
+    pub(crate) fn best_shape(&self, side: Side, point: usize) -> u8 {
+        let s = self.shapes(side, point);
+        s[0].max(s[1]).max(s[2]).max(s[3])
+    }
+
+    /// Whether a stone of `side` on `point` makes a five.
+    #[inline]
+    pub(crate) fn makes_five(&self, side: Side, point: usize) -> bool {
+        self.best_shape(side, point) == shape::FIVE
+    }
+
+    /// Whether a stone of `side` on `point` wins by force next move: an open four, two fours,
+    /// or a five.
+    pub(crate) fn makes_winning_four(&self, side: Side, point: usize) -> bool {
+        let s = self.shapes(side, point);
+        let fours = s.iter().filter(|&&x| x >= shape::FOUR).count();
+        fours >= 2 || s.iter().any(|&x| x >= shape::OPEN_FOUR)
+    }
+
+    /// Whether a stone of `side` on `point` makes at least a four.
+    pub(crate) fn makes_four(&self, side: Side, point: usize) -> bool {
+        self.best_shape(side, point) >= shape::FOUR
+    }
+
+    /// The value of `point` for `side`: its shapes, with a bonus for combinations that win.
+    pub(crate) fn point_value(&self, side: Side, point: usize) -> i32 {
+        let s = self.shapes(side, point);
+        let mut value = 0;
+        let (mut fours, mut threes) = (0, 0);
+        for &x in &s {
+            value += SHAPE_VALUE[usize::from(x)];
+            fours += i32::from(x == shape::FOUR || x == shape::OPEN_FOUR);
+            threes += i32::from(x == shape::OPEN_THREE);
+        }
+        if fours >= 2 || (fours == 1 && threes >= 1) {
+            value += 1000;
+        } else if threes >= 2 {
+            value += 500;
+        }
+        value
+    }
+
+    /// Puts a stone of the side to move on the empty `point`.
+    pub(crate) fn play(&mut self, point: usize) {
+        let side = self.side_to_move();
+        self.game.play_unchecked(Self::move_of(point));
+        self.cells[point] = 1 + side_index(side) as u8;
+        self.add_near(point, true);
+        self.update_lines(point);
+    }
+
+    /// Takes back the stone on `point`, the last one played.
+    pub(crate) fn undo(&mut self, point: usize) {
+        self.game.undo();
+        self.cells[point] = EMPTY;
+        self.add_near(point, false);
+        self.update_lines(point);
+    }
+
+    fn add_near(&mut self, point: usize, add: bool) {
+        for dr in 0..5 {
+            for df in 0..5 {
+                let at = point + dr * STRIDE + df - 2 * STRIDE - 2;
+                if add {
+                    self.near[at] += 1;
+                } else {
+                    self.near[at] -= 1;
+                }
+            }
+        }
+    }
+
+    /// Recomputes the shapes of the empty points within five of `point` along its four lines.
+    fn update_lines(&mut self, point: usize) {
+        for (dir, &step) in DIRECTIONS.iter().enumerate() {
+            for k in 0..=10 {
+                let at = point + k * step - 5 * step;
+                if self.cells[at] == EMPTY {
+                    self.update_shape(at, dir);
+                }
+            }
+        }
+    }
+
+    fn update_shapes_at(&mut self, point: usize) {
+        if self.cells[point] == EMPTY {
+            for dir in 0..4 {
+                self.update_shape(point, dir);
+            }
+        }
+    }
+
+    fn update_shape(&mut self, point: usize, dir: usize) {
+        let step = DIRECTIONS[dir];
+        let tables = tables();
+        let (mut black, mut white) = (0usize, 0usize);
+        let mut pow = 1;
+        for k in (1..=5).rev().map(|k| point - k * step).chain((1..=5).map(|k| point + k * step)) {
+            let (b, w) = match self.cells[k] {
+                EMPTY => (0, 0),
+                1 => (1, 2),
+                2 => (2, 1),
+                _ => (2, 2),
+            };
+            black += b * pow;
+            white += w * pow;
+            pow *= 3;
+        }
+        let table = |exact: bool| if exact { &tables.exact } else { &tables.free };
+        self.shapes[0][point][dir] = table(self.exact[0])[black];
+        self.shapes[1][point][dir] = table(self.exact[1])[white];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape_of(line: &str, exact: bool) -> u8 {
+        // `line` has 11 characters; the centre is where the stone goes.
+        let mut key = 0;
+        let mut pow = 1;
+        for (i, c) in line.bytes().enumerate() {
+            if i == 5 {
+                continue;
+            }
+            key += pow
+                * match c {
+                    b'x' => 1,
+                    b'.' => 0,
+                    _ => 2,
+                };
+            pow *= 3;
+        }
+        if exact { tables().exact[key] } else { tables().free[key] }
+    }
+
+    #[test]
+    fn shapes_are_classified() {
+        assert_eq!(shape_of("...xx*xx...", false), shape::FIVE);
+        assert_eq!(shape_of("...xx*xx...", true), shape::FIVE);
+        assert_ne!(shape_of("..xxx*xx...", true), shape::FIVE);
+        assert_eq!(shape_of("....x*xx...", false), shape::OPEN_FOUR);
+        assert_eq!(shape_of("...ox*xx...", false), shape::FOUR);
+        assert_eq!(shape_of("...xx*.x...", false), shape::FOUR);
+        assert_eq!(shape_of(".....*xx...", false), shape::OPEN_THREE);
+        assert_eq!(shape_of("....o*xx...", false), shape::THREE);
+        assert_eq!(shape_of("....x*.x...", false), shape::OPEN_THREE);
+        assert_eq!(shape_of("...x.*x....", false), shape::OPEN_THREE);
+        assert_eq!(shape_of(".....*x....", false), shape::OPEN_TWO);
+        assert_eq!(shape_of("....o*x....", false), shape::TWO);
+        assert_eq!(shape_of("ooooo*ooooo", false), shape::NONE);
+    }
+}

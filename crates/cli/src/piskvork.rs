@@ -1,0 +1,388 @@
+//! `qi piskvork`: gomoku over the Gomocup (Piskvork) protocol, one command a line on stdin,
+//! one reply a line on stdout.
+//!
+//! Commands: `START n`, `RESTART`, `BEGIN`, `TURN x,y`, `BOARD` ... `DONE`, `TAKEBACK x,y`,
+//! `INFO key value`, `ABOUT`, `END`. Replies: a move `x,y`, `OK`, `ERROR what was wrong` for a
+//! command that cannot be carried out (a bad size, a bad or illegal point, a missing `START`),
+//! `UNKNOWN command` for a command the protocol does not have, and `MESSAGE ...` lines with the
+//! search's depth, score and principal variation before each move. Nothing makes it crash.
+//!
+//! # Coordinates
+//!
+//! Gomocup counts from the top-left corner, 0-based: `x` is the column, `y` the row going
+//! down. Qi counts from the bottom left (`a1`). So on an `n`x`n` board Gomocup `x,y` is qi's
+//! file letter number `x` (`a` = 0) and rank `n - y`: on 15x15, `0,0` is `a15`, `7,7` is `h8`
+//! and `14,14` is `o1`.
+//!
+//! # Rules and time
+//!
+//! `INFO rule` takes Gomocup's bit flags: 4 = renju, else 1 = exactly five (our `standard`),
+//! else freestyle (bits 2, continuous game, and 8, caro, are not supported and are ignored).
+//! Board sizes 15 and 19 are played. Each move thinks for `timeout_turn` less a safety margin,
+//! and never more than a fifteenth of `time_left` when the match has a time limit.
+
+use std::io::{BufRead, Write};
+use std::sync::atomic::AtomicBool;
+
+use qi_ai::Engine;
+use qi_ai::gomoku::GomokuEngine;
+use qi_ai::search::{Budget, Limits, Score, native_clock};
+use qi_rules::gomoku::{Gomoku, GomokuMove, GomokuRules, WinRule};
+use qi_rules::{Cell, Game, Side};
+
+/// Milliseconds kept back from each turn for reading, writing and the manager.
+const SAFETY_MARGIN_MS: f64 = 60.0;
+
+/// One protocol session: the game, the settings and the engine.
+pub struct Session {
+    game: Option<Gomoku>,
+    rule: WinRule,
+    timeout_turn_ms: u64,
+    timeout_match_ms: u64,
+    time_left_ms: Option<u64>,
+    /// Stones read so far after `BOARD`, until `DONE`.
+    board: Option<Vec<(Cell, u8)>>,
+    engine: GomokuEngine,
+    ended: bool,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session {
+            game: None,
+            rule: WinRule::Freestyle,
+            timeout_turn_ms: 5_000,
+            timeout_match_ms: 0,
+            time_left_ms: None,
+            board: None,
+            engine: GomokuEngine::new(),
+            ended: false,
+        }
+    }
+}
+
+impl Session {
+    /// Whether `END` was read.
+    #[must_use]
+    pub fn ended(&self) -> bool {
+        self.ended
+    }
+
+    /// Handles one input line; returns the reply lines (none for `INFO`, board lines, `END`).
+    pub fn handle(&mut self, line: &str) -> Vec<String> {
+        let line = line.trim();
+        if line.is_empty() {
+            return Vec::new();
+        }
+        if self.board.is_some() {
+            return self.board_line(line);
+        }
+        let (command, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let rest = rest.trim();
+        let result = match command.to_ascii_uppercase().as_str() {
+            "START" => self.start(rest),
+            "RESTART" => self.restart(),
+            "BEGIN" => self.begin(),
+            "TURN" => self.turn(rest),
+            "BOARD" => self.open_board(),
+            "TAKEBACK" => self.takeback(rest),
+            "INFO" => self.info(rest).map(|()| Vec::new()),
+            "ABOUT" => Ok(vec![
+                r#"name="qi", version="0.1.0", author="the Qi authors", country="-""#.to_owned(),
+            ]),
+            "END" => {
+                self.ended = true;
+                Ok(Vec::new())
+            }
+            _ => return vec![format!("UNKNOWN command {}", shorten(command))],
+        };
+        result.unwrap_or_else(|error| vec![format!("ERROR {error}")])
+    }
+
+    fn rules(&self, size: u8) -> Result<GomokuRules, String> {
+        GomokuRules::new(size, self.rule)
+            .map_err(|_| format!("unsupported board size {size}: qi plays 15x15 and 19x19"))
+    }
+
+    fn start(&mut self, rest: &str) -> Result<Vec<String>, String> {
+        let size: u8 = rest
+            .parse()
+            .map_err(|_| format!("START needs a board size, not {:?}", shorten(rest)))?;
+        let rules = self.rules(size)?;
+        self.game = Some(Gomoku::start(&rules, 0));
+        self.engine.new_game();
+        Ok(vec!["OK".to_owned()])
+    }
+
+    fn restart(&mut self) -> Result<Vec<String>, String> {
+        let size = self.game()?.rules().size();
+        self.game = Some(Gomoku::start(&self.rules(size)?, 0));
+        self.engine.new_game();
+        Ok(vec!["OK".to_owned()])
+    }
+
+    fn game(&mut self) -> Result<&mut Gomoku, String> {
+        self.game.as_mut().ok_or_else(|| "no game: send START first".to_owned())
+    }
+
+    fn begin(&mut self) -> Result<Vec<String>, String> {
+        let game = self.game()?;
+        if game.position() != empty_position(game) {
+            return Err("BEGIN on a board that already has stones".to_owned());
+        }
+        self.think()
+    }
+
+    fn turn(&mut self, rest: &str) -> Result<Vec<String>, String> {
+        let game = self.game()?;
+        let cell = read_point(game, rest)?;
+        game.apply(GomokuMove(cell)).map_err(|e| format!("TURN {rest}: {}", e.reason))?;
+        self.think()
+    }
+
+    fn takeback(&mut self, rest: &str) -> Result<Vec<String>, String> {
+        let game = self.game()?;
+        let cell = read_point(game, rest)?;
+        if game.history().last() != Some(&GomokuMove(cell)) {
+            return Err(format!("TAKEBACK {rest}: not the last stone played"));
+        }
+        game.undo();
+        Ok(vec!["OK".to_owned()])
+    }
+
+    fn open_board(&mut self) -> Result<Vec<String>, String> {
+        self.game()?;
+        self.board = Some(Vec::new());
+        Ok(Vec::new())
+    }
+
+    /// A line between `BOARD` and `DONE`.
+    fn board_line(&mut self, line: &str) -> Vec<String> {
+        if line.eq_ignore_ascii_case("DONE") {
+            let stones = self.board.take().unwrap_or_default();
+            return self.set_board(&stones).unwrap_or_else(|e| vec![format!("ERROR {e}")]);
+        }
+        let parsed = (|| {
+            let game = self.game.as_ref().ok_or("no game")?;
+            let (point, field) = line.rsplit_once(',').ok_or("expected x,y,field")?;
+            let cell = read_point(game, point)?;
+            let field: u8 = field.trim().parse().map_err(|_| "the field must be 1 or 2")?;
+            if !(1..=2).contains(&field) {
+                return Err("the field must be 1 (own stone) or 2 (opponent's stone)".to_owned());
+            }
+            Ok::<_, String>((cell, field))
+        })();
+        match parsed {
+            Ok(stone) => {
+                if let Some(board) = &mut self.board {
+                    board.push(stone);
+                }
+                Vec::new()
+            }
+            Err(e) => {
+                // The rest of the board is dropped with the bad line: the manager resends it.
+                self.board = None;
+                vec![format!("ERROR BOARD line {}: {e}", shorten(line))]
+            }
+        }
+    }
+
+    /// Sets up the stones read after `BOARD` (we are to move) and thinks.
+    fn set_board(&mut self, stones: &[(Cell, u8)]) -> Result<Vec<String>, String> {
+        let size = self.game()?.rules().size();
+        let own = stones.iter().filter(|s| s.1 == 1).count();
+        let theirs = stones.len() - own;
+        let ours = match theirs.checked_sub(own) {
+            Some(0) => Side::First,
+            Some(1) => Side::Second,
+            _ => {
+                return Err(format!(
+                    "{own} own and {theirs} opponent stones: impossible with us to move"
+                ));
+            }
+        };
+        let mut grid = vec![None; usize::from(size) * usize::from(size)];
+        for &(cell, field) in stones {
+            let slot =
+                &mut grid[usize::from(cell.rank) * usize::from(size) + usize::from(cell.file)];
+            if slot.is_some() {
+                return Err(format!("two stones on {cell}"));
+            }
+            *slot = Some(if field == 1 { ours } else { ours.other() });
+        }
+        let text = position_text(size, &grid, ours);
+        let game = Gomoku::from_position(&self.rules(size)?, &text).map_err(|e| e.to_string())?;
+        self.game = Some(game);
+        self.think()
+    }
+
+    fn info(&mut self, rest: &str) -> Result<(), String> {
+        let (key, value) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+        let value = value.trim();
+        let number = || {
+            value
+                .parse::<u64>()
+                .map_err(|_| format!("INFO {key}: {:?} is not a number", shorten(value)))
+        };
+        match key.to_ascii_lowercase().as_str() {
+            "timeout_turn" => self.timeout_turn_ms = number()?,
+            "timeout_match" => self.timeout_match_ms = number()?,
+            "time_left" => self.time_left_ms = Some(number()?),
+            "rule" => {
+                let flags = number()?;
+                self.rule = if flags & 4 != 0 {
+                    WinRule::Renju
+                } else if flags & 1 != 0 {
+                    WinRule::Standard
+                } else {
+                    WinRule::Freestyle
+                };
+                if let Some(game) = &self.game {
+                    let rules = self.rules(game.rules().size())?;
+                    let rebuilt = Gomoku::from_position(&rules, &game.position())
+                        .map_err(|e| format!("INFO rule: the position under the new rule: {e}"))?;
+                    self.game = Some(rebuilt);
+                }
+            }
+            // max_memory, game_type, evaluate, folder and keys yet to come: nothing to do.
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The thinking time for one move, in milliseconds.
+    fn movetime(&self) -> f64 {
+        let mut ms = if self.timeout_turn_ms == 0 { 100.0 } else { self.timeout_turn_ms as f64 };
+        if self.timeout_match_ms > 0
+            && let Some(left) = self.time_left_ms
+        {
+            ms = ms.min(left as f64 / 15.0);
+        }
+        (ms - SAFETY_MARGIN_MS).max(10.0)
+    }
+
+    /// Searches, plays the move found and writes it.
+    fn think(&mut self) -> Result<Vec<String>, String> {
+        let movetime = self.movetime();
+        let game = self.game.as_mut().ok_or("no game: send START first")?;
+        if game.outcome().is_some() {
+            return Err("the game is over".to_owned());
+        }
+        let clock = native_clock();
+        let stop = AtomicBool::new(false);
+        let limits = Limits { time_ms: Some(movetime), ..Limits::default() };
+        let mut budget = Budget::new(limits, &clock, &stop);
+        let result = self.engine.search(game, &mut budget, &mut |_| {});
+        let best = result.best.ok_or("no legal move")?;
+        let mv = game.parse_move(&best).map_err(|e| e.to_string())?;
+        game.apply(mv).map_err(|e| e.to_string())?;
+        let score = match result.info.score {
+            Score::Cp(cp) => format!("{cp}"),
+            Score::Mate(n) => format!("win in {n}").replace("win in -", "loss in "),
+        };
+        let message = format!(
+            "MESSAGE depth {} score {score} nodes {} time {:.0} ms pv {}",
+            result.info.depth,
+            result.info.nodes,
+            result.info.time_ms,
+            result.info.pv.join(" ")
+        );
+        Ok(vec![message, write_point(game, mv.0)])
+    }
+}
+
+/// The empty board's position string with Black to move, to tell an empty board.
+fn empty_position(game: &Gomoku) -> String {
+    Gomoku::start(game.rules(), 0).position()
+}
+
+/// Reads Gomocup's `x,y` as a point of `game`'s board.
+fn read_point(game: &Gomoku, text: &str) -> Result<Cell, String> {
+    let size = game.rules().size();
+    let (x, y) =
+        text.split_once(',').ok_or_else(|| format!("expected x,y, not {:?}", shorten(text)))?;
+    let coordinate =
+        |t: &str| {
+            t.trim().parse::<u8>().ok().filter(|&v| v < size).ok_or_else(|| {
+                format!("{:?} is not a coordinate from 0 to {}", shorten(t), size - 1)
+            })
+        };
+    let (x, y) = (coordinate(x)?, coordinate(y)?);
+    Ok(Cell::new(x, size - 1 - y))
+}
+
+/// Writes a point of `game`'s board as Gomocup's `x,y`.
+fn write_point(game: &Gomoku, cell: Cell) -> String {
+    let size = game.rules().size();
+    format!("{},{}", cell.file, size - 1 - cell.rank)
+}
+
+/// The position string for `grid` (indexed rank by rank from the bottom) with `to_move` to move.
+fn position_text(size: u8, grid: &[Option<Side>], to_move: Side) -> String {
+    let size = usize::from(size);
+    let mut rows = Vec::with_capacity(size);
+    for rank in (0..size).rev() {
+        let mut row = String::new();
+        let mut empty = 0;
+        for file in 0..size {
+            match grid[rank * size + file] {
+                None => empty += 1,
+                Some(side) => {
+                    if empty > 0 {
+                        row.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    row.push(if side == Side::First { 'x' } else { 'o' });
+                }
+            }
+        }
+        if empty > 0 {
+            row.push_str(&empty.to_string());
+        }
+        rows.push(row);
+    }
+    format!("{} {}", rows.join("/"), if to_move == Side::First { 'b' } else { 'w' })
+}
+
+/// Input quoted back in a reply, cut short and on one line.
+fn shorten(text: &str) -> String {
+    let mut short: String = text.chars().take(40).filter(|c| !c.is_control()).collect();
+    if text.chars().count() > 40 {
+        short.push_str("...");
+    }
+    short
+}
+
+/// Runs the protocol on stdin and stdout until `END` or the end of input.
+///
+/// # Errors
+/// Arguments given (it takes none), or stdin/stdout failing.
+pub fn run(args: &[String]) -> Result<String, String> {
+    if let Some(arg) = args.first() {
+        return Err(format!("takes no arguments, not {}", shorten(arg)));
+    }
+    let mut session = Session::default();
+    let stdin = std::io::stdin();
+    let mut stdout = std::io::stdout();
+    let mut bytes = Vec::new();
+    let mut input = stdin.lock();
+    loop {
+        bytes.clear();
+        match input.read_until(b'\n', &mut bytes) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => return Err(format!("reading stdin: {e}")),
+        }
+        // Bytes that are not UTF-8 are a bad command, not a crash.
+        let line = String::from_utf8_lossy(&bytes);
+        for reply in session.handle(&line) {
+            if writeln!(stdout, "{reply}").and_then(|()| stdout.flush()).is_err() {
+                return Ok(String::new());
+            }
+        }
+        if session.ended() {
+            break;
+        }
+    }
+    Ok(String::new())
+}

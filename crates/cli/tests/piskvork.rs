@@ -1,0 +1,110 @@
+//! `qi piskvork` driven over stdin and stdout as a Gomocup manager would.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// Feeds `input` to `qi piskvork` and returns the reply lines that are not `MESSAGE`s.
+fn session(input: &str) -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qi"))
+        .arg("piskvork")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("qi runs");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with("MESSAGE"))
+        .map(str::to_owned)
+        .collect()
+}
+
+fn is_point(reply: &str, size: u8) -> bool {
+    reply
+        .split_once(',')
+        .is_some_and(|(x, y)| [x, y].iter().all(|v| v.parse::<u8>().is_ok_and(|v| v < size)))
+}
+
+#[test]
+fn start_begin_and_turns() {
+    let replies = session(
+        "ABOUT\nSTART 15\nINFO timeout_turn 200\nINFO timeout_match 100000\nINFO time_left 100000\nBEGIN\nTURN 8,8\nEND\n",
+    );
+    assert!(replies[0].starts_with("name=\"qi\""), "{replies:?}");
+    assert_eq!(replies[1], "OK");
+    // The first stone goes in the centre.
+    assert_eq!(replies[2], "7,7");
+    assert!(is_point(&replies[3], 15), "{replies:?}");
+    assert_eq!(replies.len(), 4);
+}
+
+#[test]
+fn board_sets_up_a_position_and_the_four_is_blocked() {
+    // Gomocup x,y from the top left: the opponent (2) has four on row 7 from x=3 to x=6,
+    // blocked on the left by our stone (1) at 2,7; we must answer at 7,7.
+    let replies = session(
+        "START 15\nINFO timeout_turn 300\nBOARD\n2,7,1\n3,7,2\n10,10,1\n4,7,2\n12,12,1\n5,7,2\n6,7,2\n0,0,1\nDONE\nEND\n",
+    );
+    assert_eq!(replies, ["OK", "7,7"]);
+}
+
+#[test]
+fn our_five_is_completed_and_coordinates_map_to_a1_bottom_left() {
+    // Our stones on the bottom row (y = 14, qi's rank 1) a1..d1: e1 is 4,14.
+    let replies = session(
+        "START 15\nINFO timeout_turn 200\nBOARD\n0,14,1\n7,7,2\n1,14,1\n7,8,2\n2,14,1\n7,9,2\n3,14,1\n8,0,2\nDONE\nEND\n",
+    );
+    assert_eq!(replies, ["OK", "4,14"]);
+}
+
+#[test]
+fn renju_rule_flag_and_nineteen() {
+    let replies = session("START 19\nINFO rule 4\nINFO timeout_turn 100\nBEGIN\nTURN 0,0\nEND\n");
+    assert_eq!(replies[0], "OK");
+    assert_eq!(replies[1], "9,9");
+    assert!(is_point(&replies[2], 19));
+}
+
+#[test]
+fn takeback_and_restart() {
+    let replies =
+        session("START 15\nINFO timeout_turn 100\nBEGIN\nTAKEBACK 7,7\nRESTART\nBEGIN\nEND\n");
+    assert_eq!(replies, ["OK", "7,7", "OK", "OK", "7,7"]);
+}
+
+#[test]
+fn bad_input_gets_an_error_not_a_crash() {
+    let replies = session(concat!(
+        "BEGIN\n",     // no START yet
+        "START 20\n",  // unsupported size
+        "START x\n",   // not a number
+        "START 15\n",  // OK
+        "TURN 15,3\n", // off the board
+        "TURN 3\n",    // no comma
+        "TURN -1,2\n", // negative
+        "INFO timeout_turn soon\n",
+        "FROB 1\n",       // not a command
+        "TURN 7,7\n",     // fine: we answer
+        "TURN 7,7\n",     // taken
+        "TAKEBACK 1,1\n", // not the last stone
+        "BOARD\n1,1,3\n", // bad field
+        "\u{0}\u{ff}garbage\n",
+        "END\n",
+    ));
+    let errors = replies.iter().filter(|r| r.starts_with("ERROR ")).count();
+    assert_eq!(errors, 10, "{replies:?}");
+    assert!(replies.iter().any(|r| r.starts_with("UNKNOWN")), "{replies:?}");
+    assert!(replies.contains(&"OK".to_owned()));
+    assert!(replies.iter().any(|r| is_point(r, 15)), "{replies:?}");
+    assert!(replies.iter().any(|r| r.contains("size 20")), "{replies:?}");
+}
+
+#[test]
+fn end_of_input_ends_quietly() {
+    assert_eq!(session("START 15\n"), ["OK"]);
+    assert!(session("").is_empty());
+}
