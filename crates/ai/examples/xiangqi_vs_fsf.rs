@@ -120,6 +120,9 @@ fn main() {
                 "win"
             }
             Some(_) => {
+                if outcome.as_ref().is_some_and(|o| o.reason != qi_rules::EndReason::Checkmate) {
+                    println!("moves: {}", texts.join(" "));
+                }
                 losses += 1;
                 "loss"
             }
@@ -137,11 +140,15 @@ fn main() {
         );
     }
     let score = (wins as f64 + draws as f64 / 2.0) / f64::from(games);
-    let elo = if score > 0.0 && score < 1.0 { -400.0 * (1.0 / score - 1.0).log10() } else { f64::NAN };
+    let elo =
+        if score > 0.0 && score < 1.0 { -400.0 * (1.0 / score - 1.0).log10() } else { f64::NAN };
     println!(
         "result +{wins} ={draws} -{losses}: score {:.1}% elo {elo:.0}; our mean depth {:.1}",
         score * 100.0,
         depth_sum as f64 / our_moves.max(1) as f64
     );
     send("quit");
+    drop(send);
+    drop(read_until);
+    child.wait().ok();
 }

@@ -45,7 +45,7 @@ const MAX_PHASE: i32 = 48;
 
 /// The tables, from the owner's side: `rank` counted from its own back rank.
 const fn square_bonus(piece: usize, rank: usize, file: usize, endgame: bool) -> i32 {
-    let fc = if file > 4 { file - 4 } else { 4 - file } as i32;
+    let fc = file.abs_diff(4) as i32;
     let central = 4 - fc;
     let r = rank as i32;
     match piece {
@@ -57,7 +57,11 @@ const fn square_bonus(piece: usize, rank: usize, file: usize, endgame: bool) -> 
             }
         }
         ADVISOR => {
-            if rank == 1 && file == 4 { 10 } else { 0 }
+            if rank == 1 && file == 4 {
+                10
+            } else {
+                0
+            }
         }
         ELEPHANT => {
             if rank == 2 && file == 4 {
@@ -88,7 +92,11 @@ const fn square_bonus(piece: usize, rank: usize, file: usize, endgame: bool) -> 
             let bonus = match rank {
                 0..=2 => 0,
                 3 => {
-                    if fc == 0 { 6 } else { 0 }
+                    if fc == 0 {
+                        6
+                    } else {
+                        0
+                    }
                 }
                 4 => 6 + central * 2,
                 5 => 50 + central * 3,

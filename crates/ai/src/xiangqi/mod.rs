@@ -255,7 +255,9 @@ impl<'s, 'b> Search<'s, 'b> {
                 info.pv = vec![best.text()];
             }
             on_info(&info);
-            if root_moves.len() == 1 || (score.abs() >= MATE_BOUND && depth as i32 > MATE - score.abs() + 2) {
+            if root_moves.len() == 1
+                || (score.abs() >= MATE_BOUND && depth as i32 > MATE - score.abs() + 2)
+            {
                 break;
             }
             depth += 1;
@@ -310,7 +312,9 @@ impl<'s, 'b> Search<'s, 'b> {
             i -= 2;
             if self.path[i].hash == current {
                 // Moves into n, n-2, ... were the opponent's; into n-1, n-3, ... ours.
-                let all_checks = |start: usize| (i + 1..=n).rev().skip(start).step_by(2).all(|k| self.path[k].in_check);
+                let all_checks = |start: usize| {
+                    (i + 1..=n).rev().skip(start).step_by(2).all(|k| self.path[k].in_check)
+                };
                 let theirs = all_checks(0);
                 let ours = all_checks(1);
                 return Some(match (theirs, ours) {
@@ -352,7 +356,14 @@ impl<'s, 'b> Search<'s, 'b> {
         heavy >= 2
     }
 
-    fn negamax(&mut self, mut depth: i32, ply: usize, mut alpha: i32, mut beta: i32, allow_null: bool) -> i32 {
+    fn negamax(
+        &mut self,
+        mut depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        allow_null: bool,
+    ) -> i32 {
         if self.budget.tick() {
             return 0;
         }
@@ -468,7 +479,8 @@ impl<'s, 'b> Search<'s, 'b> {
                     }
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
-                let mut score = -self.negamax(new_depth - reduction, ply + 1, -alpha - 1, -alpha, true);
+                let mut score =
+                    -self.negamax(new_depth - reduction, ply + 1, -alpha - 1, -alpha, true);
                 if score > alpha && reduction > 0 {
                     score = -self.negamax(new_depth, ply + 1, -alpha - 1, -alpha, true);
                 }
@@ -557,7 +569,8 @@ impl<'s, 'b> Search<'s, 'b> {
             let mv = pick(&mut moves, &mut scores, index);
             let m = Mv::of(mv);
             let victim = self.board[m.to as usize];
-            if !in_check && victim != 0 && stand_pat + ORDER_VALUE[piece_of(victim)] + 150 <= alpha {
+            if !in_check && victim != 0 && stand_pat + ORDER_VALUE[piece_of(victim)] + 150 <= alpha
+            {
                 continue;
             }
             let captured = self.make(mv);
