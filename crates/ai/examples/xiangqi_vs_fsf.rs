@@ -148,7 +148,5 @@ fn main() {
         depth_sum as f64 / our_moves.max(1) as f64
     );
     send("quit");
-    drop(send);
-    drop(read_until);
     child.wait().ok();
 }
