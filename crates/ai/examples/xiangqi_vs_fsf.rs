@@ -35,7 +35,16 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("bench") {
         let ms: f64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(1000.0);
-        let game = match args.get(2) {
+        // A FEN, or "moves" and the moves from the start.
+        let game = match args.get(2).map(String::as_str) {
+            Some("moves") => {
+                let mut game = Xiangqi::start(&XiangqiRules::default(), 0);
+                for text in &args[3..] {
+                    let mv = game.read_move(text).unwrap();
+                    game.play_unchecked(mv);
+                }
+                game
+            }
             Some(fen) => Xiangqi::from_position(&XiangqiRules::default(), fen).unwrap(),
             None => Xiangqi::start(&XiangqiRules::default(), 0),
         };
