@@ -196,6 +196,32 @@ impl Xiangqi {
         }
     }
 
+    /// Every legal move into `moves` (appended), ignoring whether the game is over: no
+    /// repetition or move-limit check, for engines that judge those themselves.
+    pub fn moves_into(&self, moves: &mut Vec<XiangqiMove>) {
+        self.generate_into(moves, false);
+    }
+
+    /// The legal captures into `moves` (appended), ignoring whether the game is over: for an
+    /// engine's quiescence search.
+    pub fn captures_into(&self, moves: &mut Vec<XiangqiMove>) {
+        self.generate_into(moves, true);
+    }
+
+    fn generate_into(&self, moves: &mut Vec<XiangqiMove>, captures_only: bool) {
+        let mut board = self.board;
+        let mut list = MoveList::new();
+        board.generate_where(&mut list, captures_only);
+        moves.extend(list.as_slice().iter().map(|&(from, to)| XiangqiMove { from, to }));
+    }
+
+    /// Passes the turn without moving (an engine's null move); calling it again takes the pass
+    /// back. The pass is not recorded in the history: take it back before playing or undoing
+    /// anything else. Only sound when the side to move is not in check.
+    pub fn pass_turn(&mut self) {
+        self.board.set_side(self.board.us ^ 1);
+    }
+
     fn from_board(rules: &XiangqiRules, board: Board, quiet: u32, move_number: u32) -> Xiangqi {
         Xiangqi {
             board,

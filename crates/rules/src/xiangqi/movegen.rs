@@ -214,6 +214,13 @@ impl Board {
 
     /// Generates every legal move of the side to move into `sink`.
     pub fn generate<S: Sink>(&mut self, sink: &mut S) {
+        self.generate_where(sink, false);
+    }
+
+    /// Generates the legal moves of the side to move into `sink`: only captures when
+    /// `captures_only` (engines' quiescence search), else all.
+    #[inline]
+    pub fn generate_where<S: Sink>(&mut self, sink: &mut S, captures_only: bool) {
         let risky = self.risky_squares();
         let us = self.us;
         for (slot, &piece) in SLOT_PIECE.iter().enumerate() {
@@ -223,6 +230,9 @@ impl Board {
             }
             let test_all = piece == Piece::General || risky.is_none_or(|r| r.contains(from));
             let mut emit = |board: &mut Board, to: u8| {
+                if captures_only && board.cells[to as usize] == EMPTY {
+                    return;
+                }
                 let must_test = test_all || risky.is_some_and(|r| r.contains(to));
                 if !must_test || board.is_safe(from, to) {
                     sink.push(from, to);

@@ -237,7 +237,23 @@ fn check_invariants(game: &mut Xiangqi, salt: u64) {
         let mv = XiangqiMove::new(cell(r & 0xFFFF), cell(r >> 16 & 0xFFFF)).unwrap();
         assert_eq!(game.check(mv).is_ok(), moves.contains(&mv), "{mv} in {}", game.position());
     }
+    // The engine helpers: all moves, the captures among them, and a pass that undoes itself.
+    let mut all = Vec::new();
+    game.moves_into(&mut all);
+    assert_eq!(all, moves);
+    let mut captures = Vec::new();
+    game.captures_into(&mut captures);
+    let expected: Vec<XiangqiMove> =
+        moves.iter().copied().filter(|mv| game.piece_at(mv.to()).is_some()).collect();
+    assert_eq!(captures, expected);
     let (position, hash) = (game.position(), game.hash());
+    if !game.in_check() {
+        game.pass_turn();
+        assert_ne!(game.hash(), hash);
+        assert_ne!(game.side_to_move(), Game::side_to_move(&reread));
+        game.pass_turn();
+        assert_eq!((game.position(), game.hash()), (position.clone(), hash));
+    }
     for &mv in &moves {
         assert_eq!(game.check(mv), Ok(()));
         assert_eq!(game.read_move(&game.move_notation(mv)), Ok(mv), "{}", game.move_notation(mv));
