@@ -2,6 +2,7 @@
 //! line, and benchmarks. Bad input gets one line on stderr naming the argument and exit status 2.
 
 mod bench;
+mod uci;
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -145,6 +146,8 @@ Usage:
   qi bench [--quick]
       Perft speed of every game; xiangqi and chess side by side with fairy-stockfish and
       stockfish where installed, as ratios.
+  qi uci
+      Speak UCI on stdin/stdout: chess, Chess960 (UCI_Chess960) and xiangqi (UCI_Variant).
   qi help | --help
       This text.
 
@@ -186,10 +189,14 @@ fn run(args: &[String]) -> Result<String, ArgError> {
         "moves" => moves(rest),
         "play" => play(rest),
         "bench" => bench::run(rest).map_err(|e| ArgError::new("bench", e)),
+        "uci" => {
+            uci::run();
+            Ok(String::new())
+        }
         "help" | "--help" | "-h" => Ok(help()),
         _ => Err(ArgError::new(
             command,
-            "unknown command (expected perft, moves, play, bench or help)",
+            "unknown command (expected perft, moves, play, bench, uci or help)",
         )),
     }
 }
