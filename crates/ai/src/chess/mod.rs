@@ -31,6 +31,9 @@ const MAX_PLY: usize = 96;
 const INFINITY: i32 = MATE + 1;
 /// Default transposition table: 2^19 entries (12 MB), modest for a browser worker.
 const DEFAULT_TT_BITS: u32 = 19;
+/// What a draw is worth to the side the engine plays, in centipawns below zero: it plays on
+/// in roughly level positions rather than repeat moves (the opponent's draws score the opposite).
+pub const CONTEMPT: i32 = 20;
 /// Most moves a chess position can have (shakmaty's bound).
 const MAX_MOVES: usize = 270;
 
@@ -144,6 +147,8 @@ struct Searcher<'e, 'b, 'c> {
     root_best: Option<(Move, i32)>,
     /// The best move of the last completed iteration, searched first in the next.
     previous_best: Packed,
+    /// The side the engine plays (to move at the root), for the contempt.
+    root_turn: Color,
 }
 
 /// The hashes of the positions since the last capture or pawn move, oldest first, the current
@@ -176,6 +181,7 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
             pv_len: [0; MAX_PLY + 1],
             root_best: None,
             previous_best: 0,
+            root_turn: game.shakmaty_position().turn(),
         }
     }
 
@@ -284,6 +290,12 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
         (4..=window).step_by(2).any(|back| self.path[n - 1 - back] == current)
     }
 
+    /// A draw's score for `turn`: below zero for the engine's side, unless noise weakens it.
+    fn draw_score(&self, turn: Color) -> i32 {
+        let contempt = if self.budget.noise == 0 { CONTEMPT } else { 0 };
+        if turn == self.root_turn { -contempt } else { contempt }
+    }
+
     fn evaluate(&self, position: &Chess, hash: u64) -> i32 {
         eval::evaluate(position.board(), position.turn()) + self.budget.noise_for(hash)
     }
@@ -375,10 +387,10 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
         if ply > 0 {
             if position.halfmoves() >= 100 {
                 let mated = in_check && position.legal_moves().is_empty();
-                return if mated { -(MATE - ply as i32) } else { 0 };
+                return if mated { -(MATE - ply as i32) } else { self.draw_score(position.turn()) };
             }
             if self.repeated(position.halfmoves()) || position.is_insufficient_material() {
-                return 0;
+                return self.draw_score(position.turn());
             }
             // Mate-distance pruning: no line from here beats a mate already found nearer the root.
             alpha = alpha.max(-(MATE - ply as i32));
@@ -454,7 +466,7 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
 
         let mut moves = position.legal_moves();
         if moves.is_empty() {
-            return if in_check { -(MATE - ply as i32) } else { 0 };
+            return if in_check { -(MATE - ply as i32) } else { self.draw_score(position.turn()) };
         }
         let mut scores = self.order(position, &moves, hash_move, ply);
         let turn = position.turn();

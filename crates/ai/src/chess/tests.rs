@@ -86,7 +86,7 @@ fn a_repetition_of_the_game_history_is_a_draw() {
         g.apply(m).unwrap();
     }
     let result = search(&g, depth(6));
-    assert_eq!(result.info.score, Score::Cp(0), "{:?}", result.info);
+    assert_eq!(result.info.score, Score::Cp(-super::CONTEMPT), "{:?}", result.info);
     assert_eq!(result.best.as_deref(), Some("g8h8"));
 }
 
