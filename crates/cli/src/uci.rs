@@ -325,7 +325,7 @@ fn info_line(info: &SearchInfo) -> String {
         Score::Mate(n) => format!("mate {n}"),
     };
     let time = info.time_ms.max(0.0) as u64;
-    let nps = if time > 0 { info.nodes * 1000 / time } else { 0 };
+    let nps = (info.nodes * 1000).checked_div(time).unwrap_or(0);
     let mut line = format!(
         "info depth {} score {score} nodes {} time {time} nps {nps}",
         info.depth, info.nodes

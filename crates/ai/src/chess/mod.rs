@@ -9,6 +9,7 @@
 //! shakmaty's castling moves carry the king and the rook.
 
 mod eval;
+mod see;
 #[cfg(test)]
 mod tests;
 
@@ -204,11 +205,11 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
             let value = self.aspiration(&root, root_hash, depth as i32, score);
             if self.budget.stopped() {
                 // A move that beat the previous best in the unfinished iteration is still news.
-                if let Some((mv, _)) = self.root_best.take() {
-                    if pack(&mv) != pack(&best) {
-                        best = mv;
-                        info.pv = vec![game.move_text(game.chess_move(best))];
-                    }
+                if let Some((mv, _)) = self.root_best.take()
+                    && pack(&mv) != pack(&best)
+                {
+                    best = mv;
+                    info.pv = vec![game.move_text(game.chess_move(best))];
                 }
                 break;
             }
@@ -324,8 +325,12 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
             *score = if packed == hash_move {
                 4_000_000
             } else if let Some(victim) = mv.capture() {
-                2_000_000 + eval::order_value(victim) * 16 - eval::order_value(mv.role()) / 16
-                    + mv.promotion().map_or(0, eval::order_value)
+                let mvv_lva = eval::order_value(victim) * 16 - eval::order_value(mv.role()) / 16
+                    + mv.promotion().map_or(0, eval::order_value);
+                // Captures that lose material on the exchange go after the quiet moves.
+                let losing = eval::order_value(mv.role()) > eval::order_value(victim)
+                    && see::exchange(position.board(), turn, mv) < 0;
+                if losing { -1_000_000 + mvv_lva } else { 2_000_000 + mvv_lva }
             } else if let Some(promotion) = mv.promotion() {
                 1_900_000 + eval::order_value(promotion)
             } else if packed == self.killers[ply][0] {
@@ -615,8 +620,6 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
             moves.retain(|mv| mv.is_capture() || mv.promotion() == Some(Role::Queen));
         }
         let mut scores = self.order(position, &moves, 0, ply);
-        let them = position.turn().other();
-        let their_pawns = position.board().pawns() & position.board().by_color(them);
         for index in 0..moves.len() {
             Self::pick(&mut moves, &mut scores, index);
             let mv = moves[index];
@@ -627,13 +630,8 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
                 if stand_pat + gain + 200 <= alpha {
                     continue;
                 }
-                // A capture onto a pawn-guarded square that gives up more than it takes.
-                let attacker = eval::order_value(mv.role());
-                let guarded =
-                    !(qi_rules::chess::shakmaty::attacks::pawn_attacks(position.turn(), mv.to())
-                        & their_pawns)
-                        .is_empty();
-                if guarded && attacker > gain + 50 {
+                // A capture that loses material on the exchange.
+                if scores[index] < 0 {
                     continue;
                 }
             }
