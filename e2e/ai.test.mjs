@@ -523,6 +523,11 @@ test('undo while the computer thinks cancels its answer', { timeout: TEST_TIMEOU
       const undone = rec.clicks.findLast((c) => c.action === 'undo');
       // The indicator went away with the undo, not with an answer.
       assertStillThinking(rec, undone.at, 'the undo click');
+      const off = rec.thinking.find((e) => !e.on && e.at >= undone.at);
+      assert.ok(
+        off.at - undone.at <= 500,
+        `the thinking indicator stayed ${(off.at - undone.at).toFixed(0)} ms after the undo`,
+      );
       assert.ok(!rec.plies.some((p) => p.count === 2), 'the computer never moved');
       assert.equal(await pieceAt(page, 'e2'), 'wP');
       assert.equal(await pieceAt(page, 'e4'), null);
@@ -533,6 +538,7 @@ test('undo while the computer thinks cancels its answer', { timeout: TEST_TIMEOU
       await hintButton(page).click();
       await page.locator('.board .cell.suggested').first().waitFor({ timeout: ANSWER_MS });
       assert.equal(await plyCount(page), 0, 'the cancelled answer was not played');
+      assert.equal(await page.locator('[data-testid="notice"]').count(), 0, 'nor tried');
       assert.equal(await pieceAt(page, 'e2'), 'wP');
       assert.equal(await thinking(page).count(), 0);
       assert.match(await statusText(page), /White to move/);

@@ -113,6 +113,12 @@ impl AnyEngine {
         }
     }
 
+    /// Sizes the chess transposition table to about `mb` megabytes (the UCI `Hash` option),
+    /// forgetting what it held.
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        self.chess = Some(chess::ChessEngine::with_hash_mb(mb));
+    }
+
     /// Forgets every game's learning (a new game).
     pub fn new_game(&mut self) {
         if let Some(e) = &mut self.chess {

@@ -6,6 +6,7 @@ mod match_gomoku;
 mod matches;
 mod piskvork;
 mod think;
+mod uci;
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -196,6 +197,8 @@ Usage:
   qi match-gomoku [--games 100] [--movetime 200] [--seed 1]
       Our gomoku engine against the seed tutorial's AI (freestyle 15x15, colours alternating,
       random openings near the centre); prints each game and the win rate.
+  qi uci
+      Speak UCI on stdin/stdout: chess, Chess960 (UCI_Chess960) and xiangqi (UCI_Variant).
   qi help | --help
       This text.
 
@@ -242,10 +245,14 @@ fn run(args: &[String]) -> Result<String, ArgError> {
         "levels" => matches::run_levels(rest).map_err(|e| ArgError::new("levels", e)),
         "piskvork" => piskvork::run(rest).map_err(|e| ArgError::new("piskvork", e)),
         "match-gomoku" => match_gomoku::run(rest).map_err(|e| ArgError::new("match-gomoku", e)),
+        "uci" => {
+            uci::run();
+            Ok(String::new())
+        }
         "help" | "--help" | "-h" => Ok(help()),
         _ => Err(ArgError::new(
             command,
-            "unknown command (expected perft, moves, play, think, bench, match, levels, piskvork, match-gomoku or help)",
+            "unknown command (expected perft, moves, play, think, bench, match, levels, piskvork, match-gomoku, uci or help)",
         )),
     }
 }

@@ -1,0 +1,375 @@
+//! `qi uci`: the Universal Chess Interface over stdin and stdout, for chess, Chess960 and
+//! xiangqi (with Fairy-Stockfish's `UCI_Variant`, FEN and coordinate moves such as `h3e3`).
+//!
+//! The search runs in its own thread, so `stop`, `isready` and `quit` are answered while it
+//! thinks. Bad input gets `info string error <what was wrong>` and changes nothing.
+
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
+
+use qi_ai::search::native_clock;
+use qi_ai::{AnyEngine, Level, LevelSettings, Limits, Score, SearchInfo};
+use qi_rules::Side;
+use qi_rules::any::{AnyGame, StartFrom};
+
+/// Milliseconds kept back from every time limit for the protocol's round trip.
+const MOVE_OVERHEAD_MS: f64 = 5.0;
+
+/// Writes one line to stdout at once (the search thread writes too).
+fn send(line: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+fn error(what: impl std::fmt::Display) {
+    send(&format!("info string error {}", what.to_string().replace(['\n', '\r'], " ")));
+}
+
+/// The variants `UCI_Variant` offers.
+const VARIANTS: [&str; 2] = ["chess", "xiangqi"];
+
+/// What a `go` asked for.
+#[derive(Default, Debug, PartialEq)]
+struct Go {
+    movetime: Option<f64>,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    time: [Option<f64>; 2],
+    increment: [f64; 2],
+    moves_to_go: Option<u32>,
+    infinite: bool,
+}
+
+fn number<T: std::str::FromStr>(name: &str, value: Option<&str>) -> Result<T, String> {
+    let value = value.ok_or_else(|| format!("go {name} needs a number"))?;
+    value.parse().map_err(|_| format!("go {name}: {value:?} is not a valid number"))
+}
+
+impl Go {
+    fn parse(words: &[&str]) -> Result<Go, String> {
+        let mut go = Go::default();
+        let mut iter = words.iter().copied();
+        while let Some(word) = iter.next() {
+            match word {
+                "movetime" => go.movetime = Some(number::<u64>(word, iter.next())? as f64),
+                "depth" => go.depth = Some(number(word, iter.next())?),
+                "nodes" => go.nodes = Some(number(word, iter.next())?),
+                "wtime" => go.time[0] = Some(number::<i64>(word, iter.next())?.max(0) as f64),
+                "btime" => go.time[1] = Some(number::<i64>(word, iter.next())?.max(0) as f64),
+                "winc" => go.increment[0] = number::<i64>(word, iter.next())?.max(0) as f64,
+                "binc" => go.increment[1] = number::<i64>(word, iter.next())?.max(0) as f64,
+                "movestogo" => go.moves_to_go = Some(number(word, iter.next())?),
+                "infinite" => go.infinite = true,
+                "ponder" | "mate" | "searchmoves" => {
+                    // Not supported: searchmoves' moves and mate's number are skipped as words.
+                }
+                _ if word.chars().all(|c| c.is_ascii_alphanumeric()) && word.len() <= 5 => {}
+                _ => return Err(format!("go: unexpected {word:?}")),
+            }
+        }
+        Ok(go)
+    }
+
+    /// The search limits for the side to move.
+    fn limits(&self, side: Side) -> Limits {
+        let mut limits = Limits { time_ms: None, nodes: self.nodes, depth: self.depth };
+        if let Some(movetime) = self.movetime {
+            limits.time_ms = Some((movetime - MOVE_OVERHEAD_MS).max(1.0));
+        } else if let Some(time) = self.time[side.index()] {
+            let increment = self.increment[side.index()];
+            let moves_left = f64::from(self.moves_to_go.unwrap_or(30).clamp(1, 30));
+            let share = time / moves_left + increment * 0.8;
+            let cap = time * 0.4;
+            limits.time_ms = Some((share.min(cap) - MOVE_OVERHEAD_MS).max(1.0));
+        }
+        limits
+    }
+}
+
+/// A search under way.
+struct Running {
+    stop: Arc<AtomicBool>,
+    infinite: bool,
+    thread: JoinHandle<()>,
+}
+
+/// The protocol's state between commands.
+struct Uci {
+    variant: &'static str,
+    chess960: bool,
+    game: AnyGame,
+    engine: Arc<Mutex<AnyEngine>>,
+    level: Option<Level>,
+    running: Option<Running>,
+}
+
+fn start_position(variant: &str) -> Result<AnyGame, String> {
+    // Chess960's `startpos` is the standard array (number 518) with Chess960 castling.
+    let seed = if variant == "chess960" { 518 } else { 0 };
+    AnyGame::new(variant, "", &StartFrom::Start { seed }).map_err(|e| e.to_string())
+}
+
+impl Uci {
+    fn new() -> Uci {
+        Uci {
+            variant: "chess",
+            chess960: false,
+            game: start_position("chess").unwrap_or_else(|_| unreachable!("chess always starts")),
+            engine: Arc::new(Mutex::new(AnyEngine::default())),
+            level: None,
+            running: None,
+        }
+    }
+
+    /// The variant name for `AnyGame`: chess, chess960 or xiangqi.
+    fn game_variant(&self) -> &'static str {
+        match (self.variant, self.chess960) {
+            ("chess", true) => "chess960",
+            (variant, _) => variant,
+        }
+    }
+
+    /// Handles one line; returns `false` on `quit`.
+    fn handle(&mut self, line: &str) -> bool {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((&command, rest)) = words.split_first() else { return true };
+        self.reap();
+        match command {
+            "uci" => self.identify(),
+            "isready" => send("readyok"),
+            "ucinewgame" => {
+                self.stop();
+                self.engine.lock().unwrap_or_else(PoisonError::into_inner).new_game();
+                if let Ok(game) = start_position(self.game_variant()) {
+                    self.game = game;
+                }
+            }
+            "setoption" => self.set_option(rest),
+            "position" => match self.position(rest) {
+                Ok(game) => self.game = game,
+                Err(e) => error(e),
+            },
+            "go" => match Go::parse(rest) {
+                Ok(go) => self.go(&go),
+                Err(e) => error(e),
+            },
+            "stop" => self.stop(),
+            "quit" => {
+                self.stop();
+                return false;
+            }
+            "debug" | "register" | "ponderhit" => {}
+            _ => error(format_args!("unknown command {:?}", shorten(command))),
+        }
+        true
+    }
+
+    fn identify(&self) {
+        send("id name Qi");
+        send("id author the Qi authors");
+        send("option name UCI_Chess960 type check default false");
+        send("option name UCI_Variant type combo default chess var chess var xiangqi");
+        send("option name Hash type spin default 16 min 1 max 1024");
+        send("option name Level type spin default 6 min 1 max 6");
+        send("uciok");
+    }
+
+    fn set_option(&mut self, words: &[&str]) {
+        // setoption name <name words> [value <value words>]
+        let Some(("name", rest)) = words.split_first().map(|(w, r)| (*w, r)) else {
+            return error("setoption needs: name <name> [value <value>]");
+        };
+        let split = rest.iter().position(|w| *w == "value").unwrap_or(rest.len());
+        let name = rest[..split].join(" ");
+        let value = rest.get(split + 1..).map(|v| v.join(" ")).unwrap_or_default();
+        match name.to_ascii_lowercase().as_str() {
+            "uci_chess960" => match value.as_str() {
+                "true" | "false" => {
+                    self.chess960 = value == "true";
+                    self.reset_position();
+                }
+                _ => error(format_args!("UCI_Chess960 must be true or false, not {value:?}")),
+            },
+            "uci_variant" => match VARIANTS.iter().find(|v| **v == value) {
+                Some(variant) => {
+                    self.variant = variant;
+                    self.reset_position();
+                }
+                None => error(format_args!(
+                    "unknown UCI_Variant {:?} (chess or xiangqi)",
+                    shorten(&value)
+                )),
+            },
+            "hash" => match value.parse::<usize>() {
+                Ok(mb) if (1..=1024).contains(&mb) => {
+                    self.stop();
+                    self.engine.lock().unwrap_or_else(PoisonError::into_inner).set_hash_mb(mb);
+                }
+                _ => error(format_args!("Hash must be 1 to 1024 (MB), not {:?}", shorten(&value))),
+            },
+            "level" | "skill level" => match value.parse::<u8>() {
+                Ok(n) if (1..=6).contains(&n) => self.level = (n < 6).then(|| Level::new(n)),
+                _ => error(format_args!("Level must be 1 to 6, not {:?}", shorten(&value))),
+            },
+            _ => error(format_args!("unknown option {:?}", shorten(&name))),
+        }
+    }
+
+    /// After a variant change, the start position of the new variant.
+    fn reset_position(&mut self) {
+        match start_position(self.game_variant()) {
+            Ok(game) => self.game = game,
+            Err(e) => error(e),
+        }
+    }
+
+    fn position(&self, words: &[&str]) -> Result<AnyGame, String> {
+        let moves_at = words.iter().position(|w| *w == "moves").unwrap_or(words.len());
+        let mut game = match words.first() {
+            Some(&"startpos") if moves_at == 1 => start_position(self.game_variant())?,
+            Some(&"fen") if moves_at > 1 => {
+                let fen = words[1..moves_at].join(" ");
+                AnyGame::new(self.game_variant(), "", &StartFrom::Position(&fen))
+                    .map_err(|e| format!("bad FEN: {e}"))?
+            }
+            _ => return Err("position needs: startpos | fen <fen> [moves ...]".into()),
+        };
+        for (index, text) in words.iter().skip(moves_at + 1).enumerate() {
+            game.play(text).map_err(|e| format!("move {} ({}): {e}", index + 1, shorten(text)))?;
+        }
+        Ok(game)
+    }
+
+    fn go(&mut self, go: &Go) {
+        if self.running.is_some() {
+            return error("already searching (send stop first)");
+        }
+        let limits = go.limits(self.game.side_to_move());
+        let settings = match self.level {
+            Some(level) => {
+                let level_settings = qi_ai::level::settings(self.game.kind(), level);
+                let caps = level_settings.limits;
+                LevelSettings {
+                    limits: Limits {
+                        time_ms: min_option(limits.time_ms, caps.time_ms),
+                        nodes: min_option(limits.nodes, caps.nodes),
+                        depth: min_option(limits.depth, caps.depth),
+                    },
+                    noise: level_settings.noise,
+                }
+            }
+            None => LevelSettings::full_strength(limits),
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let game = self.game.clone();
+        let engine = Arc::clone(&self.engine);
+        let infinite = go.infinite
+            || (go.movetime.is_none()
+                && go.depth.is_none()
+                && go.nodes.is_none()
+                && go.time == [None, None]);
+        let thread_stop = Arc::clone(&stop);
+        let thread = std::thread::spawn(move || {
+            let clock = native_clock();
+            let seed = game.hash();
+            let result = engine.lock().unwrap_or_else(PoisonError::into_inner).search_with(
+                &game,
+                settings,
+                &clock,
+                &thread_stop,
+                seed,
+                &mut |info| send(&info_line(info)),
+            );
+            // In infinite mode the answer waits for `stop`, as the protocol asks.
+            while infinite && !thread_stop.load(Ordering::Relaxed) {
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
+            send(&format!("bestmove {}", result.best.as_deref().unwrap_or("0000")));
+        });
+        self.running = Some(Running { stop, infinite, thread });
+    }
+
+    /// Ends the search under way (if any) and waits for its `bestmove`.
+    fn stop(&mut self) {
+        if let Some(running) = self.running.take() {
+            running.stop.store(true, Ordering::Relaxed);
+            let _ = running.thread.join();
+        }
+    }
+
+    /// Forgets a search that has finished by itself.
+    fn reap(&mut self) {
+        if self.running.as_ref().is_some_and(|r| r.thread.is_finished()) {
+            self.stop();
+        }
+    }
+}
+
+fn min_option<T: PartialOrd>(a: Option<T>, b: Option<T>) -> Option<T> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(if b < a { b } else { a }),
+        (a, b) => a.or(b),
+    }
+}
+
+fn shorten(text: &str) -> String {
+    qi_rules::options::shorten(text)
+}
+
+fn info_line(info: &SearchInfo) -> String {
+    let score = match info.score {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(n) => format!("mate {n}"),
+    };
+    let time = info.time_ms.max(0.0) as u64;
+    let nps = (info.nodes * 1000).checked_div(time).unwrap_or(0);
+    let mut line = format!(
+        "info depth {} score {score} nodes {} time {time} nps {nps}",
+        info.depth, info.nodes
+    );
+    if !info.pv.is_empty() {
+        line.push_str(" pv ");
+        line.push_str(&info.pv.join(" "));
+    }
+    line
+}
+
+/// Runs the protocol until `quit` or the end of input.
+pub fn run() {
+    let mut uci = Uci::new();
+    let stdin = std::io::stdin();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else {
+            error("input is not valid UTF-8");
+            continue;
+        };
+        if !uci.handle(&line) {
+            return;
+        }
+    }
+    // End of input: let a search under way finish its answer (an infinite one now).
+    if let Some(running) = uci.running.take() {
+        if running.infinite {
+            running.stop.store(true, Ordering::Relaxed);
+        }
+        let _ = running.thread.join();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_reads_its_limits() {
+        let go = Go::parse(&["wtime", "60000", "btime", "30000", "winc", "1000"]).unwrap();
+        let white = go.limits(Side::First).time_ms.unwrap();
+        assert!((2_500.0..=3_000.0).contains(&white), "{white}");
+        assert!(Go::parse(&["depth", "x"]).is_err());
+        assert!(Go::parse(&["movetime"]).is_err());
+        assert_eq!(Go::parse(&["depth", "3"]).unwrap().depth, Some(3));
+    }
+}
