@@ -320,15 +320,16 @@ pub fn run_match(args: &[String]) -> Result<String, String> {
     ))
 }
 
-/// Plays `level` (first) against `other` in-process; returns the first's score.
+/// Plays `levels[0]` (first) against `levels[1]` in-process, with every time limit multiplied by
+/// `time_scale`; returns the first's score.
 fn play_levels(
     variant: &str,
-    rules: &str,
     levels: [Level; 2],
+    time_scale: f64,
     first_plays: Side,
     seed: u64,
 ) -> f64 {
-    let Ok(mut game) = AnyGame::new(variant, rules, &StartFrom::Start { seed }) else { return 0.5 };
+    let Ok(mut game) = AnyGame::new(variant, "", &StartFrom::Start { seed }) else { return 0.5 };
     for mv in opening(variant, seed, if variant == "banqi" { 0 } else { 2 }) {
         if game.play(&mv).is_err() {
             break;
@@ -340,14 +341,11 @@ fn play_levels(
     let mut plies = 0;
     while game.outcome().is_none() && plies < MAX_PLIES {
         let index = usize::from(game.side_to_move() != first_plays);
-        let result = engines[index].think(
-            &game,
-            levels[index],
-            &clock,
-            &stop,
-            seed ^ plies as u64,
-            &mut |_| {},
-        );
+        let mut settings = qi_ai::level::settings(game.kind(), levels[index]);
+        settings.limits.time_ms = settings.limits.time_ms.map(|ms| ms * time_scale);
+        let noise_seed = seed ^ (plies as u64) ^ ((index as u64) << 32);
+        let result =
+            engines[index].search_with(&game, settings, &clock, &stop, noise_seed, &mut |_| {});
         let Some(mv) = result.best else { break };
         if game.play(&mv).is_err() {
             return if index == 0 { 0.0 } else { 1.0 };
@@ -361,19 +359,29 @@ fn play_levels(
     }
 }
 
-/// `qi levels --game <variant> [--games N]`: each level against the one below it.
+/// `qi levels --game <variant> [--games N] [--time-scale F]`: each level against the one below
+/// it; `--time-scale 0.1` gives every level a tenth of its thinking time (node and depth limits
+/// stay), to run many games quickly.
 ///
 /// # Errors
 /// A message for bad arguments.
 pub fn run_levels(args: &[String]) -> Result<String, String> {
     let mut variant = "chess".to_owned();
     let mut games = 10u32;
+    let mut time_scale = 1.0f64;
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
         let mut value = || iter.next().cloned().ok_or_else(|| format!("{arg} needs a value"));
         match arg.as_str() {
             "--game" => variant = value()?,
             "--games" => games = value()?.parse().map_err(|_| "--games takes a number")?,
+            "--time-scale" => {
+                time_scale = value()?
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|f| *f > 0.0 && *f <= 10.0)
+                    .ok_or("--time-scale takes a factor from 0 to 10")?;
+            }
             other => return Err(format!("unknown levels argument {other:?}")),
         }
     }
@@ -385,7 +393,7 @@ pub fn run_levels(args: &[String]) -> Result<String, String> {
         for game in 0..games {
             let first_plays = if game % 2 == 0 { Side::First } else { Side::Second };
             let seed = u64::from(game / 2) + 1;
-            tally.add(play_levels(&variant, "", levels, first_plays, seed));
+            tally.add(play_levels(&variant, levels, time_scale, first_plays, seed));
         }
         let line =
             format!("{variant}: level {upper} vs level {}: {}\n", upper - 1, tally.summary());
