@@ -1,6 +1,7 @@
 //! `qi`: the rules of Qi's four games on the command line — perft, legal moves, playing out a
 //! line, and benchmarks. Bad input gets one line on stderr naming the argument and exit status 2.
 
+mod banqi_match;
 mod bench;
 
 use std::fmt::Write as _;
@@ -145,6 +146,8 @@ Usage:
   qi bench [--quick]
       Perft speed of every game; xiangqi and chess side by side with fairy-stockfish and
       stockfish where installed, as ratios.
+  qi match-banqi [--games 200] [--movetime 100 | --nodes N | --depth N] [--seed 1] [--rules k=v,...] [--verbose]
+      The banqi engine at full strength against the greedy player; prints the totals.
   qi help | --help
       This text.
 
@@ -186,6 +189,7 @@ fn run(args: &[String]) -> Result<String, ArgError> {
         "moves" => moves(rest),
         "play" => play(rest),
         "bench" => bench::run(rest).map_err(|e| ArgError::new("bench", e)),
+        "match-banqi" => banqi_match::run(rest).map_err(|e| ArgError::new("match-banqi", e)),
         "help" | "--help" | "-h" => Ok(help()),
         _ => Err(ArgError::new(
             command,

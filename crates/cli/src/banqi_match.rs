@@ -1,0 +1,143 @@
+//! `qi match-banqi`: the banqi engine at full strength against the greedy player
+//! ([`qi_ai::banqi::GreedyPlayer`]), on a different deal each game, with the first move
+//! alternating between them. Draws count as non-wins. Prints one line per game with
+//! `--verbose`, then the totals and the engine's speed.
+
+use std::fmt::Write as _;
+use std::sync::atomic::AtomicBool;
+
+use qi_ai::Engine;
+use qi_ai::banqi::{BanqiEngine, GreedyPlayer};
+use qi_ai::search::{Budget, Limits, native_clock};
+use qi_rules::banqi::{Banqi, BanqiRules, deal};
+use qi_rules::{Game, RuleSet, Side};
+
+/// The settings of a match.
+struct Settings {
+    games: u32,
+    limits: Limits,
+    seed: u64,
+    rules: BanqiRules,
+    verbose: bool,
+}
+
+fn parse(args: &[String]) -> Result<Settings, String> {
+    let mut settings = Settings {
+        games: 200,
+        limits: Limits { time_ms: Some(100.0), ..Limits::default() },
+        seed: 1,
+        rules: BanqiRules::default(),
+        verbose: false,
+    };
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        if arg == "--verbose" {
+            settings.verbose = true;
+            continue;
+        }
+        let value = iter.next().ok_or_else(|| format!("{arg} needs a value"))?;
+        let number = || value.parse::<u64>().map_err(|_| format!("{arg}: expected a number"));
+        match arg.as_str() {
+            "--games" => settings.games = u32::try_from(number()?).map_err(|e| e.to_string())?,
+            "--movetime" => settings.limits.time_ms = Some(number()? as f64),
+            "--nodes" => {
+                settings.limits.nodes = Some(number()?);
+                settings.limits.time_ms = None;
+            }
+            "--depth" => {
+                settings.limits.depth = Some(u32::try_from(number()?).map_err(|e| e.to_string())?);
+                settings.limits.time_ms = None;
+            }
+            "--seed" => settings.seed = number()?,
+            "--rules" => settings.rules = BanqiRules::parse(value).map_err(|e| e.to_string())?,
+            _ => return Err(format!("{arg}: unknown option")),
+        }
+    }
+    Ok(settings)
+}
+
+/// How one game went for the engine.
+struct GameRecord {
+    winner: Option<Side>,
+    plies: u32,
+    nodes: u64,
+    time_ms: f64,
+}
+
+fn play_one(settings: &Settings, index: u32, engine_side: Side) -> Result<GameRecord, String> {
+    let seed = settings.seed.wrapping_add(u64::from(index));
+    let mut game: Banqi = deal(&settings.rules, seed);
+    let mut engine = BanqiEngine::new();
+    let mut greedy = GreedyPlayer::new(seed ^ 0x5EED);
+    let clock = native_clock();
+    let stop = AtomicBool::new(false);
+    let mut record = GameRecord { winner: None, plies: 0, nodes: 0, time_ms: 0.0 };
+    while game.outcome().is_none() && record.plies < 5_000 {
+        let mv = if game.side_to_move() == engine_side {
+            let mut budget = Budget::new(settings.limits, &clock, &stop);
+            let result = engine.search(&game, &mut budget, &mut |_| {});
+            record.nodes += budget.nodes();
+            record.time_ms += budget.elapsed_ms();
+            let text = result.best.ok_or("the engine found no move")?;
+            game.parse_move(&text).map_err(|e| e.to_string())?
+        } else {
+            greedy.choose(&game).ok_or("the greedy player found no move")?
+        };
+        game.apply(mv).map_err(|e| e.to_string())?;
+        record.plies += 1;
+    }
+    record.winner = game.outcome().and_then(|outcome| outcome.winner);
+    Ok(record)
+}
+
+/// Runs the match described by `args`.
+pub fn run(args: &[String]) -> Result<String, String> {
+    let settings = parse(args)?;
+    let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
+    let (mut nodes, mut time_ms) = (0u64, 0.0f64);
+    let mut out = String::new();
+    for index in 0..settings.games {
+        let engine_side = if index % 2 == 0 { Side::First } else { Side::Second };
+        let record = play_one(&settings, index, engine_side)?;
+        let result = match record.winner {
+            Some(side) if side == engine_side => {
+                wins += 1;
+                "win"
+            }
+            Some(_) => {
+                losses += 1;
+                "loss"
+            }
+            None => {
+                draws += 1;
+                "draw"
+            }
+        };
+        nodes += record.nodes;
+        time_ms += record.time_ms;
+        if settings.verbose {
+            let first = if engine_side == Side::First { "engine" } else { "greedy" };
+            let line = format!(
+                "game {:3}: deal {}, {first} first, {result} in {} plies\n",
+                index + 1,
+                settings.seed.wrapping_add(u64::from(index)),
+                record.plies
+            );
+            eprint!("{line}");
+        }
+    }
+    let games = settings.games.max(1);
+    let _ = writeln!(
+        out,
+        "engine vs greedy: {wins} wins, {draws} draws, {losses} losses of {} games: {:.1}% won",
+        settings.games,
+        100.0 * f64::from(wins) / f64::from(games)
+    );
+    let _ = writeln!(
+        out,
+        "engine: {nodes} nodes in {:.1} s, {:.0} nodes/s",
+        time_ms / 1000.0,
+        nodes as f64 / (time_ms / 1000.0).max(1e-9)
+    );
+    Ok(out)
+}
