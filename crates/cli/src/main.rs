@@ -2,6 +2,7 @@
 //! line, and benchmarks. Bad input gets one line on stderr naming the argument and exit status 2.
 
 mod banqi_match;
+mod banqi_protocol;
 mod bench;
 
 use std::fmt::Write as _;
@@ -146,6 +147,8 @@ Usage:
   qi bench [--quick]
       Perft speed of every game; xiangqi and chess side by side with fairy-stockfish and
       stockfish where installed, as ratios.
+  qi banqi-engine
+      The banqi engine on a UCI-like line protocol (standard input and output).
   qi match-banqi [--games 200] [--movetime 100 | --nodes N | --depth N] [--seed 1] [--rules k=v,...] [--verbose]
       The banqi engine at full strength against the greedy player; prints the totals.
   qi help | --help
@@ -189,11 +192,12 @@ fn run(args: &[String]) -> Result<String, ArgError> {
         "moves" => moves(rest),
         "play" => play(rest),
         "bench" => bench::run(rest).map_err(|e| ArgError::new("bench", e)),
+        "banqi-engine" => banqi_protocol::run().map_err(|e| ArgError::new("banqi-engine", e)),
         "match-banqi" => banqi_match::run(rest).map_err(|e| ArgError::new("match-banqi", e)),
         "help" | "--help" | "-h" => Ok(help()),
         _ => Err(ArgError::new(
             command,
-            "unknown command (expected perft, moves, play, bench or help)",
+            "unknown command (expected perft, moves, play, bench, banqi-engine, match-banqi or help)",
         )),
     }
 }
