@@ -149,8 +149,10 @@ Usage:
       stockfish where installed, as ratios.
   qi banqi-engine
       The banqi engine on a UCI-like line protocol (standard input and output).
-  qi match-banqi [--games 200] [--movetime 100 | --nodes N | --depth N] [--seed 1] [--rules k=v,...] [--verbose]
-      The banqi engine at full strength against the greedy player; prints the totals.
+  qi match-banqi [--games 200] [--movetime 100 | --nodes N | --depth N] [--seed 1]
+                 [--engine full|level:N] [--opponent greedy|level:N] [--rules k=v,...] [--verbose]
+      The banqi engine at full strength (or a level) against the greedy player (or a level),
+      on a new deal each game, first move alternating; prints the engine's totals.
   qi help | --help
       This text.
 

@@ -77,6 +77,14 @@ const STOP: i32 = 1 << 22;
 const KILLER: i32 = 1 << 21;
 const HISTORY_MAX: i32 = 1 << 20;
 
+/// Which moves [`BanqiEngine::generate`] makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    All,
+    NoFlips,
+    Captures,
+}
+
 /// The banqi engine (see the module documentation).
 pub struct BanqiEngine {
     tt: TranspositionTable<PackedMove>,
@@ -141,10 +149,12 @@ impl BanqiEngine {
         }
     }
 
-    /// Fills the buffers of `ply` with the legal moves and their ordering scores; `captures`
-    /// keeps only captures of face-up pieces. Below the root, lone flips beyond
-    /// [`LONE_FLIPS`] are left out.
-    fn generate(&mut self, game: &Banqi, ply: usize, hash_move: PackedMove, captures: bool) {
+    /// Fills the buffers of `ply` with the legal moves of `kind` and their ordering scores.
+    /// Below the root, lone flips beyond [`LONE_FLIPS`] are left out. Returns whether a flip
+    /// was left out because of `kind`.
+    fn generate(&mut self, game: &Banqi, ply: usize, hash_move: PackedMove, kind: Kind) -> bool {
+        let captures = kind == Kind::Captures;
+        let mut flips_left_out = false;
         let mut moves = std::mem::take(&mut self.moves[ply]);
         let mut scores = std::mem::take(&mut self.scores[ply]);
         moves.clear();
@@ -182,6 +192,10 @@ impl BanqiEngine {
                 }
                 _ if captures => continue,
                 BanqiMove::Stop => STOP,
+                BanqiMove::Flip(_) if kind == Kind::NoFlips => {
+                    flips_left_out = true;
+                    continue;
+                }
                 BanqiMove::Flip(cell) => {
                     let at = index_of(cell);
                     let near = cannon_lines[at]
@@ -204,6 +218,7 @@ impl BanqiEngine {
         moves.truncate(kept);
         self.moves[ply] = moves;
         self.scores[ply] = scores;
+        flips_left_out
     }
 
     fn quiet_score(&self, ply: usize, packed: PackedMove, from: usize, to: usize) -> i32 {
@@ -284,13 +299,22 @@ impl BanqiEngine {
                 return score;
             }
         }
-        self.generate(game, ply, hash_move, false);
+        // One ply from the horizon a flip is not expanded (14 outcomes, each a capture search):
+        // it counts as a quiet move worth the static evaluation.
+        let kind = if depth == 1 && ply > 0 { Kind::NoFlips } else { Kind::All };
+        let flips_left_out = self.generate(game, ply, hash_move, kind);
         let count = self.moves[ply].len();
-        if count == 0 {
+        let (mut best, mut best_move) = (-INF, PackedMove::NONE);
+        let original_alpha = alpha;
+        if flips_left_out {
+            best = eval::evaluate(game) + budget.noise_for(game.hash());
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+        } else if count == 0 {
             return terminal(game, ply);
         }
-        let original_alpha = alpha;
-        let (mut best, mut best_move) = (-INF, PackedMove::NONE);
         for index in 0..count {
             let mv = self.pick(ply, index);
             let value = self.child_value(game, mv, depth - 1, ply, alpha, beta, budget);
@@ -446,7 +470,7 @@ impl BanqiEngine {
         }
         alpha = alpha.max(stand);
         let mut best = stand;
-        self.generate(game, ply, PackedMove::NONE, true);
+        self.generate(game, ply, PackedMove::NONE, Kind::Captures);
         for index in 0..self.moves[ply].len() {
             let mv = self.pick(ply, index);
             let side = game.side_to_move();
@@ -549,7 +573,7 @@ impl Engine for BanqiEngine {
         }
         let mut info =
             SearchInfo { depth: 0, score: Score::Cp(0), nodes: 0, time_ms: 0.0, pv: Vec::new() };
-        self.generate(&game, 0, PackedMove::NONE, false);
+        self.generate(&game, 0, PackedMove::NONE, Kind::All);
         let mut root: Vec<(BanqiMove, i32)> =
             self.moves[0].iter().copied().zip(self.scores[0].iter().copied()).collect();
         root.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
