@@ -125,6 +125,8 @@ fn parse(args: &[String]) -> Result<Settings, String> {
 struct GameRecord {
     winner: Option<Side>,
     plies: u32,
+    /// The final position.
+    position: String,
     nodes: u64,
     time_ms: f64,
 }
@@ -134,7 +136,8 @@ fn play_one(settings: &Settings, index: u32, engine_side: Side) -> Result<GameRe
     let mut game: Banqi = deal(&settings.rules, seed);
     let mut engine = Player::new(settings.engine, settings.limits, seed);
     let mut opponent = Player::new(settings.opponent, settings.limits, seed ^ 0x5EED);
-    let mut record = GameRecord { winner: None, plies: 0, nodes: 0, time_ms: 0.0 };
+    let mut record =
+        GameRecord { winner: None, plies: 0, position: String::new(), nodes: 0, time_ms: 0.0 };
     while game.outcome().is_none() && record.plies < 5_000 {
         let move_seed = seed.wrapping_mul(1_000_003).wrapping_add(u64::from(record.plies));
         let mv = if game.side_to_move() == engine_side {
@@ -149,6 +152,7 @@ fn play_one(settings: &Settings, index: u32, engine_side: Side) -> Result<GameRe
         record.plies += 1;
     }
     record.winner = game.outcome().and_then(|outcome| outcome.winner);
+    record.position = game.position();
     Ok(record)
 }
 
@@ -186,12 +190,17 @@ pub fn run(args: &[String]) -> Result<String, String> {
         nodes += record.nodes;
         time_ms += record.time_ms;
         if settings.verbose {
-            let first = if engine_side == Side::First { "engine" } else { "greedy" };
+            let first = describe(if engine_side == Side::First {
+                settings.engine
+            } else {
+                settings.opponent
+            });
             let line = format!(
-                "game {:3}: deal {}, {first} first, {result} in {} plies\n",
+                "game {:3}: deal {}, {first} first, {result} in {} plies: {}\n",
                 index + 1,
                 settings.seed.wrapping_add(u64::from(index)),
-                record.plies
+                record.plies,
+                record.position
             );
             eprint!("{line}");
         }

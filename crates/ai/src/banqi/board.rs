@@ -64,8 +64,8 @@ pub(crate) fn for_each_capture(
         {
             found(first);
         }
-        let sliding = piece.role == Role::Chariot && rules.rush;
-        if piece.role != Role::Cannon && !(sliding && !board[first].is_occupied()) {
+        let rushes = piece.role == Role::Chariot && rules.rush && !board[first].is_occupied();
+        if piece.role != Role::Cannon && !rushes {
             continue;
         }
         // The cannon jumps the first piece it meets; the rushing chariot slides over empty squares.

@@ -1,7 +1,8 @@
 //! Banqi evaluation from the side to move's point of view: material (face-down pieces at their
 //! expected worth, from the pool counts), mobility, threats against the side to move, and the
 //! hunt (strong pieces closing in on pieces they can capture, which wins endgames before the
-//! no-progress draw). Only face-up identities and pool counts are read.
+//! no-progress draw), faded out as the no-progress draw comes near. Only face-up identities
+//! and pool counts are read.
 
 use qi_rules::Game;
 use qi_rules::banqi::{Banqi, Colour, Square};
@@ -10,6 +11,9 @@ use super::board::{SQUARES, Values, alive, beats, for_each_capture, neighbour, s
 
 /// Score units per empty square next to a face-up piece.
 const MOBILITY: i32 = 3;
+/// Plies before the no-progress draw over which an advantage fades to nothing (at most half
+/// the draw count).
+const DRAW_FADE: u32 = 16;
 /// Score units per step closer to the nearest piece a piece can capture.
 const HUNT: i32 = 4;
 
@@ -51,7 +55,12 @@ pub(crate) fn evaluate(game: &Banqi) -> i32 {
     // sees the other side's threatened pieces.
     let [first, second] = threatened[me.index()];
     score[me.index()] -= first / 8 + second / 2;
-    score[me.index()] - score[other(me).index()]
+    let balance = score[me.index()] - score[other(me).index()];
+    // Near the no-progress draw an advantage is worth less, so the side ahead captures or flips
+    // in time and the side behind plays for the draw.
+    let fade = (game.rules().draw / 2).min(DRAW_FADE);
+    let left = game.rules().draw.saturating_sub(game.quiet_plies()).min(fade);
+    balance * left as i32 / fade as i32
 }
 
 fn other(colour: Colour) -> Colour {

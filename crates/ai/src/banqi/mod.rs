@@ -48,9 +48,9 @@ pub const LONE_FLIPS: usize = 2;
 /// Plies before the no-progress draw within which the count becomes part of the TT key.
 const DRAW_HORIZON: u32 = 32;
 
-static POOL_KEYS: [u64; 14 * 6] = zobrist::keys::<{ 14 * 6 }>(0xBA9_A1);
+static POOL_KEYS: [u64; 14 * 6] = zobrist::keys::<{ 14 * 6 }>(0x000B_A9A1);
 static QUIET_KEYS: [u64; DRAW_HORIZON as usize] =
-    zobrist::keys::<{ DRAW_HORIZON as usize }>(0xBA9_A2);
+    zobrist::keys::<{ DRAW_HORIZON as usize }>(0x000B_A9A2);
 
 /// A move in 16 bits, for the transposition table and killers (0 is no move).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -165,10 +165,8 @@ impl BanqiEngine {
         let mut cannon_lines = [false; SQUARES];
         for (index, square) in board.iter().enumerate() {
             if matches!(square, Square::FaceUp(p) if p.role == qi_rules::banqi::Role::Cannon) {
-                for other in 0..SQUARES {
-                    if other % 8 == index % 8 || other / 8 == index / 8 {
-                        cannon_lines[other] = true;
-                    }
+                for (other, on_line) in cannon_lines.iter_mut().enumerate() {
+                    *on_line |= other % 8 == index % 8 || other / 8 == index / 8;
                 }
             }
         }
@@ -506,13 +504,12 @@ impl BanqiEngine {
     ) -> (Option<(usize, i32)>, bool) {
         let mut alpha = -INF;
         let mut best = None;
-        for index in 0..root.len() {
-            let mv = root[index].0;
-            let value = self.child_value(game, mv, depth - 1, 0, alpha, INF, budget);
+        for (index, (mv, score)) in root.iter_mut().enumerate() {
+            let value = self.child_value(game, *mv, depth - 1, 0, alpha, INF, budget);
             if budget.stopped() {
                 return (best, false);
             }
-            root[index].1 = value;
+            *score = value;
             if value > alpha {
                 alpha = value;
                 best = Some((index, value));
