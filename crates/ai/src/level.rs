@@ -81,11 +81,13 @@ pub fn settings(kind: GameKind, level: Level) -> LevelSettings {
             at(1_000.0, 0, 0, 0),
             at(2_500.0, 0, 0, 0),
         ],
+        // Banqi: past level 2, noise above the hunt bonus makes the side ahead wander into
+        // no-progress draws, so it drops fast.
         GameKind::Banqi => [
-            at(300.0, 300, 1, 300),
-            at(500.0, 3_000, 2, 150),
-            at(800.0, 20_000, 3, 60),
-            at(1_000.0, 100_000, 0, 20),
+            at(300.0, 300, 1, 250),
+            at(500.0, 3_000, 2, 90),
+            at(800.0, 20_000, 3, 40),
+            at(1_000.0, 100_000, 0, 15),
             at(1_000.0, 0, 0, 0),
             at(2_500.0, 0, 0, 0),
         ],

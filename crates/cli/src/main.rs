@@ -1,6 +1,8 @@
 //! `qi`: the rules of Qi's four games on the command line — perft, legal moves, playing out a
 //! line, and benchmarks. Bad input gets one line on stderr naming the argument and exit status 2.
 
+mod banqi_match;
+mod banqi_protocol;
 mod bench;
 mod match_gomoku;
 mod matches;
@@ -200,6 +202,12 @@ Usage:
       random openings near the centre); prints each game and the win rate.
   qi uci
       Speak UCI on stdin/stdout: chess, Chess960 (UCI_Chess960) and xiangqi (UCI_Variant).
+  qi banqi-engine
+      The banqi engine on a UCI-like line protocol (standard input and output).
+  qi match-banqi [--games 200] [--movetime 100 | --nodes N | --depth N] [--seed 1]
+                 [--engine full|level:N] [--opponent greedy|level:N] [--rules k=v,...] [--verbose]
+      The banqi engine at full strength (or a level) against the greedy player (or a level),
+      on a new deal each game, first move alternating; prints the engine's totals.
   qi help | --help
       This text.
 
@@ -250,10 +258,12 @@ fn run(args: &[String]) -> Result<String, ArgError> {
             uci::run();
             Ok(String::new())
         }
+        "banqi-engine" => banqi_protocol::run().map_err(|e| ArgError::new("banqi-engine", e)),
+        "match-banqi" => banqi_match::run(rest).map_err(|e| ArgError::new("match-banqi", e)),
         "help" | "--help" | "-h" => Ok(help()),
         _ => Err(ArgError::new(
             command,
-            "unknown command (expected perft, moves, play, think, bench, match, levels, piskvork, match-gomoku, uci or help)",
+            "unknown command (expected perft, moves, play, think, bench, match, levels, piskvork, match-gomoku, uci, banqi-engine, match-banqi or help)",
         )),
     }
 }

@@ -1,0 +1,92 @@
+//! Banqi evaluation from the side to move's point of view: material (face-down pieces at their
+//! expected worth, from the pool counts), mobility, threats against the side to move, and the
+//! hunt (strong pieces closing in on pieces they can capture, which wins endgames before the
+//! no-progress draw), faded out as the no-progress draw comes near. Only face-up identities
+//! and pool counts are read.
+
+use qi_rules::Game;
+use qi_rules::banqi::{Banqi, Colour, Square};
+
+use super::board::{SQUARES, Values, alive, beats, for_each_capture, neighbour, squares};
+
+/// Score units per empty square next to a face-up piece.
+const MOBILITY: i32 = 3;
+/// Plies before the no-progress draw over which an advantage fades to nothing (at most half
+/// the draw count).
+const DRAW_FADE: u32 = 16;
+/// Score units per step closer to the nearest piece a piece can capture.
+const HUNT: i32 = 4;
+
+/// The static evaluation of `game` for the side to move (0 before the first flip).
+pub(crate) fn evaluate(game: &Banqi) -> i32 {
+    let Some(me) = game.colour_of(game.side_to_move()) else {
+        return 0;
+    };
+    let board = squares(game);
+    let pool = game.unknown_pool();
+    let values = Values::new(&alive(&board, &pool), game.rules());
+    let mut score = [0i32; 2];
+    for (index, count) in pool.iter().enumerate() {
+        let piece = qi_rules::banqi::Piece::ALL[index];
+        score[piece.colour.index()] += values.of(piece) * i32::from(*count);
+    }
+    let endgame = !board.iter().any(|square| square.is_face_down());
+    // The two most valuable threatened pieces of each colour.
+    let mut threatened = [[0i32; 2]; 2];
+    for (from, square) in board.iter().enumerate() {
+        let Square::FaceUp(piece) = *square else { continue };
+        let side = piece.colour.index();
+        score[side] += values.of(piece);
+        score[side] += MOBILITY * empty_neighbours(&board, from);
+        score[side] += hunt(&board, from, game) * if endgame { 3 } else { 1 };
+        for_each_capture(&board, from, piece, game.rules(), &mut |victim| {
+            if let Square::FaceUp(target) = board[victim] {
+                let top = &mut threatened[target.colour.index()];
+                let value = values.of(target);
+                if value > top[0] {
+                    *top = [value, top[0]];
+                } else if value > top[1] {
+                    top[1] = value;
+                }
+            }
+        });
+    }
+    // The side to move can save one threatened piece, usually, but not two; the capture search
+    // sees the other side's threatened pieces.
+    let [first, second] = threatened[me.index()];
+    score[me.index()] -= first / 8 + second / 2;
+    let balance = score[me.index()] - score[other(me).index()];
+    // Near the no-progress draw an advantage is worth less, so the side ahead captures or flips
+    // in time and the side behind plays for the draw.
+    let fade = (game.rules().draw / 2).min(DRAW_FADE);
+    let left = game.rules().draw.saturating_sub(game.quiet_plies()).min(fade);
+    balance * left as i32 / fade as i32
+}
+
+fn other(colour: Colour) -> Colour {
+    colour.other()
+}
+
+fn empty_neighbours(board: &[Square; SQUARES], from: usize) -> i32 {
+    (0..4).filter_map(|d| neighbour(from, d)).filter(|&to| !board[to].is_occupied()).count() as i32
+}
+
+/// A bonus for being close to the nearest enemy face-up piece this piece beats and that does
+/// not beat it back.
+fn hunt(board: &[Square; SQUARES], from: usize, game: &Banqi) -> i32 {
+    let Square::FaceUp(hunter) = board[from] else { return 0 };
+    let rules = game.rules();
+    let mut nearest = u32::MAX;
+    for (at, square) in board.iter().enumerate() {
+        if let Square::FaceUp(prey) = *square
+            && prey.colour != hunter.colour
+            && beats(hunter.role, prey.role, rules)
+            && !beats(prey.role, hunter.role, rules)
+        {
+            let distance = ((from % 8) as i32 - (at % 8) as i32).unsigned_abs()
+                + ((from / 8) as i32 - (at / 8) as i32).unsigned_abs();
+            nearest = nearest.min(distance);
+        }
+    }
+    if nearest == u32::MAX { 0 } else { HUNT * (10 - nearest.min(10) as i32) }
+}

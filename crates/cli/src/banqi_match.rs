@@ -1,0 +1,224 @@
+//! `qi match-banqi`: the banqi engine at full strength (or at a level, `--engine level:N`)
+//! against the greedy player ([`qi_ai::banqi::GreedyPlayer`]) or another level
+//! (`--opponent level:N`), on a different deal each game, with the first move alternating.
+//! Draws count as non-wins. Prints one line per game with `--verbose`, then the totals (for the
+//! engine) and the engine's speed.
+
+use std::fmt::Write as _;
+use std::sync::atomic::AtomicBool;
+
+use qi_ai::banqi::{BanqiEngine, GreedyPlayer};
+use qi_ai::search::{Budget, Limits, native_clock};
+use qi_ai::{Engine, Level, LevelSettings, level};
+use qi_rules::banqi::{Banqi, BanqiMove, BanqiRules, deal};
+use qi_rules::{Game, GameKind, RuleSet, Side};
+
+/// Who plays: the greedy player, or the engine at some settings.
+#[derive(Clone, Copy, Debug)]
+enum Who {
+    Greedy,
+    Engine(Option<Level>),
+}
+
+fn parse_who(text: &str) -> Result<Who, String> {
+    match text {
+        "greedy" => Ok(Who::Greedy),
+        "full" => Ok(Who::Engine(None)),
+        _ => match text.strip_prefix("level:").and_then(|n| n.parse::<u8>().ok()) {
+            Some(n @ 1..=6) => Ok(Who::Engine(Some(Level::new(n)))),
+            _ => Err(format!("{text}: expected greedy, full or level:1 to level:6")),
+        },
+    }
+}
+
+/// A player during one game.
+enum Player {
+    Greedy(GreedyPlayer),
+    Engine(Box<BanqiEngine>, LevelSettings),
+}
+
+impl Player {
+    fn new(who: Who, limits: Limits, seed: u64) -> Player {
+        match who {
+            Who::Greedy => Player::Greedy(GreedyPlayer::new(seed)),
+            Who::Engine(level) => Player::Engine(
+                Box::new(BanqiEngine::new()),
+                level.map_or(LevelSettings::full_strength(limits), |level| {
+                    level::settings(GameKind::Banqi, level)
+                }),
+            ),
+        }
+    }
+
+    /// The move to play, with the nodes and milliseconds the engine spent on it.
+    fn choose(&mut self, game: &Banqi, seed: u64) -> Result<(BanqiMove, u64, f64), String> {
+        match self {
+            Player::Greedy(greedy) => {
+                Ok((greedy.choose(game).ok_or("the greedy player found no move")?, 0, 0.0))
+            }
+            Player::Engine(engine, settings) => {
+                let clock = native_clock();
+                let stop = AtomicBool::new(false);
+                let mut budget = Budget::new(settings.limits, &clock, &stop);
+                budget.noise = settings.noise;
+                budget.seed = seed;
+                let result = engine.search(game, &mut budget, &mut |_| {});
+                let text = result.best.ok_or("the engine found no move")?;
+                let mv = game.parse_move(&text).map_err(|e| e.to_string())?;
+                Ok((mv, budget.nodes(), budget.elapsed_ms()))
+            }
+        }
+    }
+}
+
+/// The settings of a match.
+struct Settings {
+    games: u32,
+    limits: Limits,
+    seed: u64,
+    rules: BanqiRules,
+    verbose: bool,
+    engine: Who,
+    opponent: Who,
+}
+
+fn parse(args: &[String]) -> Result<Settings, String> {
+    let mut settings = Settings {
+        games: 200,
+        limits: Limits { time_ms: Some(100.0), ..Limits::default() },
+        seed: 1,
+        rules: BanqiRules::default(),
+        verbose: false,
+        engine: Who::Engine(None),
+        opponent: Who::Greedy,
+    };
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        if arg == "--verbose" {
+            settings.verbose = true;
+            continue;
+        }
+        let value = iter.next().ok_or_else(|| format!("{arg} needs a value"))?;
+        let number = || value.parse::<u64>().map_err(|_| format!("{arg}: expected a number"));
+        match arg.as_str() {
+            "--games" => settings.games = u32::try_from(number()?).map_err(|e| e.to_string())?,
+            "--movetime" => settings.limits.time_ms = Some(number()? as f64),
+            "--nodes" => {
+                settings.limits.nodes = Some(number()?);
+                settings.limits.time_ms = None;
+            }
+            "--depth" => {
+                settings.limits.depth = Some(u32::try_from(number()?).map_err(|e| e.to_string())?);
+                settings.limits.time_ms = None;
+            }
+            "--seed" => settings.seed = number()?,
+            "--engine" => settings.engine = parse_who(value)?,
+            "--opponent" => settings.opponent = parse_who(value)?,
+            "--rules" => settings.rules = BanqiRules::parse(value).map_err(|e| e.to_string())?,
+            _ => return Err(format!("{arg}: unknown option")),
+        }
+    }
+    Ok(settings)
+}
+
+/// How one game went for the engine.
+struct GameRecord {
+    winner: Option<Side>,
+    plies: u32,
+    /// The final position.
+    position: String,
+    nodes: u64,
+    time_ms: f64,
+}
+
+fn play_one(settings: &Settings, index: u32, engine_side: Side) -> Result<GameRecord, String> {
+    let seed = settings.seed.wrapping_add(u64::from(index));
+    let mut game: Banqi = deal(&settings.rules, seed);
+    let mut engine = Player::new(settings.engine, settings.limits, seed);
+    let mut opponent = Player::new(settings.opponent, settings.limits, seed ^ 0x5EED);
+    let mut record =
+        GameRecord { winner: None, plies: 0, position: String::new(), nodes: 0, time_ms: 0.0 };
+    while game.outcome().is_none() && record.plies < 5_000 {
+        let move_seed = seed.wrapping_mul(1_000_003).wrapping_add(u64::from(record.plies));
+        let mv = if game.side_to_move() == engine_side {
+            let (mv, nodes, time_ms) = engine.choose(&game, move_seed)?;
+            record.nodes += nodes;
+            record.time_ms += time_ms;
+            mv
+        } else {
+            opponent.choose(&game, move_seed)?.0
+        };
+        game.apply(mv).map_err(|e| e.to_string())?;
+        record.plies += 1;
+    }
+    record.winner = game.outcome().and_then(|outcome| outcome.winner);
+    record.position = game.position();
+    Ok(record)
+}
+
+fn describe(who: Who) -> String {
+    match who {
+        Who::Greedy => "greedy".to_owned(),
+        Who::Engine(None) => "engine".to_owned(),
+        Who::Engine(Some(level)) => format!("level {}", level.number()),
+    }
+}
+
+/// Runs the match described by `args`.
+pub fn run(args: &[String]) -> Result<String, String> {
+    let settings = parse(args)?;
+    let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
+    let (mut nodes, mut time_ms) = (0u64, 0.0f64);
+    let mut out = String::new();
+    for index in 0..settings.games {
+        let engine_side = if index % 2 == 0 { Side::First } else { Side::Second };
+        let record = play_one(&settings, index, engine_side)?;
+        let result = match record.winner {
+            Some(side) if side == engine_side => {
+                wins += 1;
+                "win"
+            }
+            Some(_) => {
+                losses += 1;
+                "loss"
+            }
+            None => {
+                draws += 1;
+                "draw"
+            }
+        };
+        nodes += record.nodes;
+        time_ms += record.time_ms;
+        if settings.verbose {
+            let first = describe(if engine_side == Side::First {
+                settings.engine
+            } else {
+                settings.opponent
+            });
+            let line = format!(
+                "game {:3}: deal {}, {first} first, {result} in {} plies: {}\n",
+                index + 1,
+                settings.seed.wrapping_add(u64::from(index)),
+                record.plies,
+                record.position
+            );
+            eprint!("{line}");
+        }
+    }
+    let games = settings.games.max(1);
+    let _ = writeln!(
+        out,
+        "{} vs {}: {wins} wins, {draws} draws, {losses} losses of {} games: {:.1}% won",
+        describe(settings.engine),
+        describe(settings.opponent),
+        settings.games,
+        100.0 * f64::from(wins) / f64::from(games)
+    );
+    let _ = writeln!(
+        out,
+        "engine: {nodes} nodes in {:.1} s, {:.0} nodes/s",
+        time_ms / 1000.0,
+        nodes as f64 / (time_ms / 1000.0).max(1e-9)
+    );
+    Ok(out)
+}
