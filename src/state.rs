@@ -501,6 +501,8 @@ impl AppState {
         let record = GameRecord::new(settings.kind, settings.rules_of(settings.kind), seed);
         let game = record.start_game();
         let clocks = settings.clock.map(Clocks::new);
+        // Against the computer, the person's side is at the bottom.
+        let flipped = matches!(settings.mode, Mode::VsComputer { human: Side::Second });
         AppState {
             settings,
             record,
@@ -510,7 +512,7 @@ impl AppState {
             selected: None,
             notice: None,
             promotion: None,
-            flipped: false,
+            flipped,
             clocks,
             flagged: None,
             overlay_closed: false,

@@ -421,3 +421,12 @@ fn level_and_watch_speed_are_settings_and_survive_storage() {
     let read = Settings::from_storage(&s.settings.to_storage(), Lang::En);
     assert_eq!(read, s.settings);
 }
+
+#[test]
+fn a_new_state_faces_the_person_against_the_computer() {
+    let mut settings = Settings::new(Lang::En);
+    settings.mode = Mode::VsComputer { human: Side::Second };
+    assert!(AppState::new(settings.clone(), 0).flipped);
+    settings.mode = Mode::HotSeat;
+    assert!(!AppState::new(settings, 0).flipped);
+}
