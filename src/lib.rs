@@ -1,5 +1,6 @@
 //! Qi's browser app: chess, xiangqi, banqi and gomoku on one page. Two binaries share this
-//! library: `qi-app` (the page) and `qi-worker` (the computer's search, in a Web Worker).
+//! library: `qi-app` (the page) and `qi-worker` (crates/worker: the computer's search, in a
+//! Web Worker).
 
 pub mod app;
 pub mod board;
