@@ -1,6 +1,8 @@
 //! A whole game as a value: which game, its rule options, where it started and every move. This
 //! is what storage keeps now, and what links and the server carry later.
 
+use std::collections::BTreeMap;
+
 use qi_rules::any::{AnyGame, StartFrom};
 use qi_rules::{GameKind, MoveError, RuleSet};
 
@@ -13,7 +15,7 @@ pub enum Start {
     Position(String),
 }
 
-/// A game: enough to rebuild it exactly.
+/// A game: enough to rebuild it exactly, and what an imported record said about it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
     /// Which game.
@@ -24,6 +26,12 @@ pub struct GameRecord {
     pub start: Start,
     /// Every move, in coordinate notation.
     pub moves: Vec<String>,
+    /// Header tags of an imported record (`Event`, `White`, `Date`, ...), in their order, kept so
+    /// that exporting gives them back. The tags that describe the game itself (`FEN`,
+    /// `Variant`, `SetUp`, `Result`) are not kept here: they follow from the game.
+    pub tags: Vec<(String, String)>,
+    /// Comments by ply: the comment at `n` follows the `n`-th move (0: before the first move).
+    pub comments: BTreeMap<usize, String>,
 }
 
 /// A record whose moves could not all be replayed: the game up to the bad move, and why.
@@ -50,7 +58,24 @@ impl GameRecord {
     /// A new game of `kind` under `rules` (a `key=value,...` list), from its start position.
     #[must_use]
     pub fn new(kind: GameKind, rules: &str, seed: u64) -> GameRecord {
-        GameRecord { kind, rules: rules.to_owned(), start: Start::Seed(seed), moves: Vec::new() }
+        GameRecord::from_parts(kind, rules.to_owned(), Start::Seed(seed), Vec::new())
+    }
+
+    /// A record of these moves, with no tags or comments.
+    #[must_use]
+    pub fn from_parts(
+        kind: GameKind,
+        rules: String,
+        start: Start,
+        moves: Vec<String>,
+    ) -> GameRecord {
+        GameRecord { kind, rules, start, moves, tags: Vec::new(), comments: BTreeMap::new() }
+    }
+
+    /// Keeps the first `plies` moves, and the comments up to them.
+    pub fn truncate(&mut self, plies: usize) {
+        self.moves.truncate(plies);
+        self.comments.retain(|&ply, _| ply <= plies);
     }
 
     /// The game at its start, before any move. Falls back to default rules and the standard
@@ -114,7 +139,7 @@ impl GameRecord {
             StartFrom::Position(position) => Start::Position(position.to_owned()),
         };
         let moves = fields.next()?.split_whitespace().map(str::to_owned).collect();
-        Some(GameRecord { kind, rules, start, moves })
+        Some(GameRecord::from_parts(kind, rules, start, moves))
     }
 }
 
@@ -174,13 +199,20 @@ mod tests {
         let mut record = GameRecord::new(GameKind::Banqi, "chain=true", 42);
         record.moves = ["c3", "d2"].map(String::from).to_vec();
         assert_eq!(GameRecord::from_text(&record.to_text()), Some(record));
-        let positioned = GameRecord {
-            kind: GameKind::Chess,
-            rules: String::new(),
-            start: Start::Position("4k3/P7/8/8/8/8/8/4K3 w - - 0 1".into()),
-            moves: vec!["a7a8q".into()],
-        };
+        let positioned = GameRecord::from_parts(
+            GameKind::Chess,
+            String::new(),
+            Start::Position("4k3/P7/8/8/8/8/8/4K3 w - - 0 1".into()),
+            vec!["a7a8q".into()],
+        );
         assert_eq!(GameRecord::from_text(&positioned.to_text()), Some(positioned));
+        let mut commented = GameRecord::new(GameKind::Gomoku, "", 0);
+        commented.moves = ["h8", "i9", "j10"].map(String::from).to_vec();
+        commented.comments.insert(2, "a reply".into());
+        commented.comments.insert(3, "later".into());
+        commented.truncate(2);
+        assert_eq!(commented.moves.len(), 2);
+        assert_eq!(commented.comments.keys().copied().collect::<Vec<_>>(), [2]);
         for bad in ["", "checkers|||", "chess", "chess|x", &"x".repeat(100_000)] {
             assert_eq!(GameRecord::from_text(bad), None, "{bad:.20}");
         }

@@ -532,8 +532,8 @@ impl AppState {
         let mut state = AppState::new(settings, 0);
         let replayed = record.replay(usize::MAX);
         let error = replayed.error;
-        state.record =
-            GameRecord { moves: record.moves[..replayed.notations.len()].to_vec(), ..record };
+        state.record = record;
+        state.record.truncate(replayed.notations.len());
         state.game = replayed.game;
         state.notations = replayed.notations;
         if let Some(error) = &error {
@@ -637,7 +637,7 @@ impl AppState {
 
     fn play_from_here(&mut self) {
         let Some(ply) = self.viewing else { return };
-        self.record.moves.truncate(ply);
+        self.record.truncate(ply);
         let replayed = self.record.replay(usize::MAX);
         self.game = replayed.game;
         self.notations = replayed.notations;
@@ -760,7 +760,7 @@ impl AppState {
         // the person's move), so the computer does not simply play again.
         let mut undone = 0;
         while self.game.undo().is_some() {
-            self.record.moves.pop();
+            self.record.truncate(self.record.moves.len().saturating_sub(1));
             self.notations.pop();
             undone += 1;
             let to_move = self.game.side_to_move();

@@ -266,12 +266,12 @@ fn a_banqi_chain_capture_can_be_ended() {
     settings.kind = GameKind::Banqi;
     settings.rules[kind_index(GameKind::Banqi)] =
         rules_with(GameKind::Banqi, settings.rules_of(GameKind::Banqi), "chain", "true").unwrap();
-    let record = GameRecord {
-        kind: GameKind::Banqi,
-        rules: settings.rules_of(GameKind::Banqi).to_owned(),
-        start: crate::record::Start::Position("8/8/8/Rpp4k 1 r 0".into()),
-        moves: Vec::new(),
-    };
+    let record = GameRecord::from_parts(
+        GameKind::Banqi,
+        settings.rules_of(GameKind::Banqi).to_owned(),
+        crate::record::Start::Position("8/8/8/Rpp4k 1 r 0".into()),
+        Vec::new(),
+    );
     let (mut s, error) = AppState::restore(settings, record);
     assert!(error.is_none());
     drag(&mut s, "a1", "b1");

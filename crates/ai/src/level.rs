@@ -61,7 +61,10 @@ const fn at(time_ms: f64, nodes: u64, depth: u32, noise: i32) -> LevelSettings {
 }
 
 /// The settings of `level` in a game. Weak levels see little and misjudge a lot; strong ones
-/// think longer. Every level has a time limit, so the computer always answers.
+/// think longer. Levels 1-5 are bounded by nodes (so they play alike on fast and slow devices),
+/// each allowed several times the nodes of the one below; level 6 uses its whole thinking time,
+/// which is some 5-10 times level 5's nodes on this project's machines. Every level has a time
+/// limit too, so the computer always answers.
 #[must_use]
 pub fn settings(kind: GameKind, level: Level) -> LevelSettings {
     let table: [LevelSettings; 6] = match kind {
@@ -69,17 +72,17 @@ pub fn settings(kind: GameKind, level: Level) -> LevelSettings {
             at(300.0, 400, 1, 350),
             at(500.0, 3_000, 2, 180),
             at(800.0, 25_000, 4, 80),
-            at(1_000.0, 150_000, 0, 30),
-            at(1_000.0, 0, 0, 0),
-            at(2_500.0, 0, 0, 0),
+            at(1_000.0, 120_000, 0, 30),
+            at(1_500.0, 600_000, 0, 0),
+            at(3_000.0, 0, 0, 0),
         ],
         GameKind::Gomoku => [
             at(300.0, 300, 1, 600),
             at(500.0, 3_000, 2, 250),
-            at(800.0, 30_000, 3, 100),
-            at(1_000.0, 200_000, 0, 30),
-            at(1_000.0, 0, 0, 0),
-            at(2_500.0, 0, 0, 0),
+            at(800.0, 20_000, 3, 100),
+            at(1_000.0, 70_000, 0, 30),
+            at(1_500.0, 250_000, 0, 0),
+            at(3_000.0, 0, 0, 0),
         ],
         // Banqi: past level 2, noise above the hunt bonus makes the side ahead wander into
         // no-progress draws, so it drops fast.
@@ -88,8 +91,8 @@ pub fn settings(kind: GameKind, level: Level) -> LevelSettings {
             at(500.0, 3_000, 2, 90),
             at(800.0, 20_000, 3, 40),
             at(1_000.0, 100_000, 0, 15),
-            at(1_000.0, 0, 0, 0),
-            at(2_500.0, 0, 0, 0),
+            at(1_500.0, 500_000, 0, 0),
+            at(3_000.0, 0, 0, 0),
         ],
     };
     table[usize::from(level.0 - 1)]
@@ -107,6 +110,17 @@ mod tests {
             for pair in all.windows(2) {
                 assert!(pair[1].noise <= pair[0].noise, "{kind}");
                 assert!(pair[1].limits.time_ms >= pair[0].limits.time_ms, "{kind}");
+                // Every budget grows by a good factor: a level that cannot see further than the
+                // one below would not beat it.
+                match (pair[0].limits.nodes, pair[1].limits.nodes) {
+                    (Some(lower), Some(upper)) => assert!(upper >= 3 * lower, "{kind}"),
+                    (Some(_), None) => {
+                        assert!(
+                            pair[1].limits.time_ms >= Some(2.0 * pair[0].limits.time_ms.unwrap())
+                        );
+                    }
+                    _ => panic!("{kind}: only the top level is unbounded in nodes"),
+                }
             }
             assert_eq!(all[5].noise, 0);
         }

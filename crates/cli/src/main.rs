@@ -192,9 +192,9 @@ Usage:
            [--first CMD] [--second CMD] [--first-option NAME=VALUE] [--second-option NAME=VALUE]
       Two UCI engines (default: \"qi uci\" against stockfish) from varied openings, colours
       alternating; prints each game, then the score and an Elo estimate with its 95% error bar.
-  qi levels --game <game> [--games N] [--time-scale F]
-      The computer's levels against each other, each against the one below (F scales every
-      level's thinking time, e.g. 0.1 for quick runs).
+  qi levels --game <game> [--games N] [--scale F] [--levels A-B]
+      The computer's levels against each other, each from A to B (default 2-6) against the one
+      below (F scales every level's thinking time and node budget, e.g. 0.25 for quick runs).
   qi piskvork
       Play gomoku over the Gomocup (Piskvork) protocol on stdin and stdout.
   qi match-gomoku [--games 100] [--movetime 200] [--seed 1]

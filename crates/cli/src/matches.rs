@@ -320,15 +320,9 @@ pub fn run_match(args: &[String]) -> Result<String, String> {
     ))
 }
 
-/// Plays `levels[0]` (first) against `levels[1]` in-process, with every time limit multiplied by
-/// `time_scale`; returns the first's score.
-fn play_levels(
-    variant: &str,
-    levels: [Level; 2],
-    time_scale: f64,
-    first_plays: Side,
-    seed: u64,
-) -> f64 {
+/// Plays `levels[0]` (first) against `levels[1]` in-process, with every time and node budget
+/// multiplied by `scale`; returns the first's score.
+fn play_levels(variant: &str, levels: [Level; 2], scale: f64, first_plays: Side, seed: u64) -> f64 {
     let Ok(mut game) = AnyGame::new(variant, "", &StartFrom::Start { seed }) else { return 0.5 };
     for mv in opening(variant, seed, if variant == "banqi" { 0 } else { 2 }) {
         if game.play(&mv).is_err() {
@@ -342,7 +336,9 @@ fn play_levels(
     while game.outcome().is_none() && plies < MAX_PLIES {
         let index = usize::from(game.side_to_move() != first_plays);
         let mut settings = qi_ai::level::settings(game.kind(), levels[index]);
-        settings.limits.time_ms = settings.limits.time_ms.map(|ms| ms * time_scale);
+        settings.limits.time_ms = settings.limits.time_ms.map(|ms| ms * scale);
+        settings.limits.nodes =
+            settings.limits.nodes.map(|nodes| ((nodes as f64 * scale).round() as u64).max(1));
         let noise_seed = seed ^ (plies as u64) ^ ((index as u64) << 32);
         let result =
             engines[index].search_with(&game, settings, &clock, &stop, noise_seed, &mut |_| {});
@@ -359,48 +355,56 @@ fn play_levels(
     }
 }
 
-/// `qi levels --game <variant> [--games N] [--time-scale F]`: each level against the one below
-/// it; `--time-scale 0.1` gives every level a tenth of its thinking time (node and depth limits
-/// stay), to run many games quickly.
+/// `qi levels --game <variant> [--games N] [--scale F] [--levels A-B]`: each level from A to B
+/// (default 2-6) against the one below it. `--scale 0.25` gives every level a quarter of its
+/// thinking time and of its node budget (depth limits stay), so the levels keep their ratios
+/// while many games run quickly.
 ///
 /// # Errors
 /// A message for bad arguments.
 pub fn run_levels(args: &[String]) -> Result<String, String> {
     let mut variant = "chess".to_owned();
     let mut games = 10u32;
-    let mut time_scale = 1.0f64;
+    let mut scale = 1.0f64;
+    let mut uppers = 2..=6u8;
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
         let mut value = || iter.next().cloned().ok_or_else(|| format!("{arg} needs a value"));
         match arg.as_str() {
             "--game" => variant = value()?,
             "--games" => games = value()?.parse().map_err(|_| "--games takes a number")?,
-            "--time-scale" => {
-                time_scale = value()?
+            "--scale" => {
+                scale = value()?
                     .parse::<f64>()
                     .ok()
                     .filter(|f| *f > 0.0 && *f <= 10.0)
-                    .ok_or("--time-scale takes a factor from 0 to 10")?;
+                    .ok_or("--scale takes a factor above 0, at most 10")?;
             }
+            "--levels" => uppers = parse_level_range(&value()?)?,
             other => return Err(format!("unknown levels argument {other:?}")),
         }
     }
     qi_rules::any::parse_variant(&variant).map_err(|e| e.to_string())?;
-    let mut report = String::new();
-    for upper in 2..=6u8 {
+    for upper in uppers {
         let levels = [Level::new(upper), Level::new(upper - 1)];
         let mut tally = Tally::default();
         for game in 0..games {
             let first_plays = if game % 2 == 0 { Side::First } else { Side::Second };
             let seed = u64::from(game / 2) + 1;
-            tally.add(play_levels(&variant, levels, time_scale, first_plays, seed));
+            tally.add(play_levels(&variant, levels, scale, first_plays, seed));
         }
-        let line =
-            format!("{variant}: level {upper} vs level {}: {}\n", upper - 1, tally.summary());
-        print!("{line}");
-        report.push_str(&line);
+        println!("{variant}: level {upper} vs level {}: {}", upper - 1, tally.summary());
     }
     Ok(String::new())
+}
+
+/// Reads `A-B` (2 <= A <= B <= 6): the upper levels of the pairs to play.
+fn parse_level_range(text: &str) -> Result<std::ops::RangeInclusive<u8>, String> {
+    let error = || format!("--levels takes A-B with 2 <= A <= B <= 6, not {text:?}");
+    let (low, high) = text.split_once('-').ok_or_else(error)?;
+    let low: u8 = low.trim().parse().map_err(|_| error())?;
+    let high: u8 = high.trim().parse().map_err(|_| error())?;
+    if (2..=6).contains(&low) && (low..=6).contains(&high) { Ok(low..=high) } else { Err(error()) }
 }
 
 #[cfg(test)]
@@ -415,6 +419,15 @@ mod tests {
         let (elo, margin) = good.elo();
         assert!((elo - 147.0).abs() < 2.0, "{elo}");
         assert!(margin > 30.0 && margin < 120.0, "{margin}");
+    }
+
+    #[test]
+    fn level_ranges_are_checked() {
+        assert_eq!(parse_level_range("2-6"), Ok(2..=6));
+        assert_eq!(parse_level_range("6-6"), Ok(6..=6));
+        for bad in ["1-6", "5-4", "2-7", "x", "3", "-", "2-"] {
+            assert!(parse_level_range(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]
