@@ -245,7 +245,9 @@ export async function presetGame(page, { game, start, moves = [], settings = {} 
     },
     { game, start, moves, settings },
   );
-  await page.reload();
+  // The address carries the game shown, and would win over the stored one: open the page
+  // without it.
+  await page.goto(page.url().split('?')[0]);
   await waitForApp(page);
   const kind = await page.locator('.app').getAttribute('data-current-game');
   if (kind !== game) throw new Error(`preset: the app shows ${kind}, not ${game}`);

@@ -53,7 +53,10 @@ ensure_app_tools() {
   ensure_node_tools
 }
 
+# The app into dist/, then the embed page into dist/embed/ (Trunk builds one page at a time,
+# and each build empties its own output directory, so the app goes first).
 build_app() {
   ensure_app_tools
   trunk build --release
+  trunk build embed/index.html --release --dist dist/embed
 }

@@ -3,9 +3,7 @@
 
 use std::rc::Rc;
 
-use qi_rules::Cell;
-use wasm_bindgen::JsCast;
-use wasm_bindgen::closure::Closure;
+use qi_rules::{Cell, GameKind, Side};
 use yew::prelude::*;
 
 use crate::board::Board;
@@ -17,8 +15,11 @@ use crate::components::dialogs::{GameOver, PromotionDialog};
 use crate::components::move_list::MoveList;
 use crate::components::status::Status;
 use crate::i18n::{Lang, Text, t};
-use crate::record::GameRecord;
-use crate::state::{Action, AppState, Mode, SearchSummary, Settings, Theme, WATCH_DELAYS_MS};
+use crate::link;
+use crate::record::{GameRecord, Start};
+use crate::state::{
+    Action, AppState, Mode, Notice, SearchSummary, Settings, Theme, WATCH_DELAYS_MS,
+};
 use crate::think::{Think, ThinkReply, ThinkRequest};
 use crate::web;
 use yew_agent::oneshot::{OneshotProvider, UseOneshotRunnerHandle, use_oneshot_runner};
@@ -30,24 +31,25 @@ const GAME_KEY: &str = "qi.game";
 /// How often a running clock is redrawn and checked for a fallen flag.
 const CLOCK_TICK_MS: i32 = 100;
 
-/// The settings to start with: stored ones over the browser's language, and `?game=` on top.
+/// The settings to start with: stored ones over the browser's language.
 fn initial_settings() -> Settings {
     let lang = Lang::from_tag(&web::browser_language());
-    let mut settings = match web::load(SETTINGS_KEY) {
+    match web::load(SETTINGS_KEY) {
         Some(text) => Settings::from_storage(&text, lang),
         None => Settings::new(lang),
-    };
-    if let Some(game) = web::query_param("game")
-        && let Ok((kind, _)) = qi_rules::any::parse_variant(&game)
-    {
-        settings.kind = kind;
     }
-    settings
 }
 
-/// The state to start with: the saved game when it is of the game to show, else a new one.
+/// The state to start with: the game in the page's address when it has one (a shared link, or
+/// this page before a reload), else the saved game when it is of the game to show, else a new
+/// one.
 fn initial_state() -> AppState {
     let settings = initial_settings();
+    if let Some(action) = open_address(settings.kind) {
+        let mut state = AppState::new(settings, 0);
+        state.apply(action);
+        return state;
+    }
     let saved = web::load(GAME_KEY).and_then(|text| GameRecord::from_text(&text));
     match saved {
         Some(record)
@@ -59,20 +61,29 @@ fn initial_state() -> AppState {
     }
 }
 
-/// Runs `tick` every `period` ms while the returned guard lives.
-fn interval(period: i32, tick: impl FnMut() + 'static) -> Option<impl FnOnce()> {
-    let window = web_sys::window()?;
-    let closure = Closure::<dyn FnMut()>::new(tick);
-    let id = window
-        .set_interval_with_callback_and_timeout_and_arguments_0(
-            closure.as_ref().unchecked_ref(),
-            period,
-        )
-        .ok()?;
-    Some(move || {
-        window.clear_interval_with_handle(id);
-        drop(closure);
+/// The action that opens the game in the page's address, if it holds one.
+fn open_address(fallback: GameKind) -> Option<Action> {
+    let query = link::Query::parse(&web::location_query());
+    let opened = link::read(&query, fallback)?;
+    Some(Action::Open {
+        record: opened.record,
+        bottom: opened.view.orientation,
+        ply: opened.view.ply,
+        notice: opened.error.map(Notice::Link),
     })
+}
+
+/// The address-bar query for the game as it stands: the compact link, with the orientation
+/// when the board is turned.
+fn address_query(state: &AppState) -> String {
+    let view = link::View { orientation: state.flipped.then_some(Side::Second), ply: None };
+    link::compact(&state.record, &view)
+}
+
+/// What makes a game the same game for the browser's history: moves and orientation change
+/// in place; another game, rule set or start is a new entry.
+fn game_identity(record: &GameRecord) -> (GameKind, String, Start) {
+    (record.kind, record.rules.clone(), record.start.clone())
 }
 
 /// Where the worker's script is, relative to the page (so any sub-path works).
@@ -146,6 +157,48 @@ fn page() -> Html {
         use_effect_with(record, |record| web::save(GAME_KEY, &record.to_text()));
     }
 
+    // The address carries the game: replaced after every move, a new history entry for a new
+    // game, and the back and forward buttons open the game they lead to.
+    let identity = use_mut_ref(|| None::<(GameKind, String, Start)>);
+    {
+        let identity = identity.clone();
+        let key = (state.record.clone(), state.flipped);
+        let query = address_query(&state);
+        use_effect_with(key, move |(record, _)| {
+            let current = web::location_query();
+            if current.strip_prefix('?').unwrap_or(&current) != query {
+                let this = game_identity(record);
+                let mut last = identity.borrow_mut();
+                let new_entry = last.as_ref().is_some_and(|last| *last != this);
+                web::set_query(&query, new_entry);
+                *last = Some(this);
+            } else {
+                *identity.borrow_mut() = Some(game_identity(record));
+            }
+        });
+    }
+    {
+        let dispatcher = state.dispatcher();
+        let kind = state.settings.kind;
+        let identity = identity.clone();
+        use_effect_with((), move |()| {
+            let stop = web::on_history_change(move || {
+                if let Some(action) = open_address(kind) {
+                    // The address already shows this game: it must not become a new entry.
+                    if let Action::Open { record, .. } = &action {
+                        *identity.borrow_mut() = Some(game_identity(record));
+                    }
+                    dispatcher.dispatch(action);
+                }
+            });
+            move || {
+                if let Some(stop) = stop {
+                    stop();
+                }
+            }
+        });
+    }
+
     // The computer's turn: ask the worker.
     let runner = use_oneshot_runner::<Think>();
     {
@@ -172,7 +225,7 @@ fn page() -> Html {
         let now = now.clone();
         use_effect_with(running, move |running| {
             let stop = running.then(|| {
-                interval(CLOCK_TICK_MS, move || {
+                web::interval(CLOCK_TICK_MS, move || {
                     let time = web::now_ms();
                     now.set(time);
                     dispatcher.dispatch(Action::Tick { now: time });

@@ -151,6 +151,52 @@ pub enum Text {
     Normal,
     /// Fast.
     Fast,
+    /// Open the share dialog.
+    Share,
+    /// Heading of the share dialog.
+    ShareTitle,
+    /// The compact link.
+    ShortLink,
+    /// The readable link.
+    ReadableLink,
+    /// Copy to the clipboard.
+    Copy,
+    /// Said once copied.
+    Copied,
+    /// The system share sheet.
+    SystemShare,
+    /// Caption of the QR code.
+    QrCode,
+    /// Banqi links carry the deal.
+    BanqiLinkWarning,
+    /// Open the embed dialog.
+    Embed,
+    /// Heading of the embed dialog.
+    EmbedTitle,
+    /// Embed option: readers may play.
+    EmbedPlay,
+    /// Embed option: step buttons.
+    EmbedControls,
+    /// Embed option: move list.
+    EmbedMoveList,
+    /// Embed option: autoplay.
+    EmbedAutoplay,
+    /// Embed option: coordinates.
+    EmbedCoords,
+    /// Embed option: size.
+    EmbedSize,
+    /// Embed option: open at the move being viewed.
+    EmbedAtShownMove,
+    /// The code to paste.
+    Snippet,
+    /// The embed's preview.
+    Preview,
+    /// Start stepping through the game by itself.
+    Autoplay,
+    /// Stop stepping through by itself.
+    Pause,
+    /// Open the embedded game in the full app.
+    OpenInQi,
 }
 
 /// The interface text `text` in `lang`.
@@ -212,6 +258,42 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         T::Slow => ["Slow", "慢", "Chậm"],
         T::Normal => ["Normal", "中", "Vừa"],
         T::Fast => ["Fast", "快", "Nhanh"],
+        T::Share => ["Share", "分享", "Chia sẻ"],
+        T::ShareTitle => ["Share this game", "分享这局棋", "Chia sẻ ván cờ này"],
+        T::ShortLink => ["Link", "链接", "Liên kết"],
+        T::ReadableLink => ["Readable link", "可读链接", "Liên kết dễ đọc"],
+        T::Copy => ["Copy", "复制", "Sao chép"],
+        T::Copied => ["Copied", "已复制", "Đã sao chép"],
+        T::SystemShare => ["Share…", "分享…", "Chia sẻ…"],
+        T::QrCode => ["Scan with a phone", "用手机扫码", "Quét bằng điện thoại"],
+        T::BanqiLinkWarning => [
+            "This link carries the whole deal: whoever opens it can find out every face-down piece. Fair play with hidden pieces needs a server that keeps the deal secret.",
+            "此链接包含完整的发牌：打开链接的人可以查出每一个暗子。要公平地隐藏暗子，需要由服务器保管发牌。",
+            "Liên kết này chứa toàn bộ cách chia quân: ai mở nó cũng có thể biết mọi quân úp. Muốn chơi công bằng với quân úp cần một máy chủ giữ kín cách chia.",
+        ],
+        T::Embed => ["Embed", "嵌入", "Nhúng"],
+        T::EmbedTitle => [
+            "Put this board on your page",
+            "把棋盘放到你的网页上",
+            "Đặt bàn cờ này lên trang của bạn",
+        ],
+        T::EmbedPlay => ["Readers can play on", "读者可以接着下", "Người xem có thể chơi tiếp"],
+        T::EmbedControls => ["Step buttons", "步进按钮", "Nút xem từng nước"],
+        T::EmbedMoveList => ["Move list", "着法列表", "Danh sách nước đi"],
+        T::EmbedAutoplay => ["Play through by itself", "自动播放", "Tự động phát"],
+        T::EmbedCoords => ["Coordinates", "坐标", "Tọa độ"],
+        T::EmbedSize => ["Size (px)", "尺寸（像素）", "Kích thước (px)"],
+        T::EmbedAtShownMove => {
+            ["Open at the move shown", "从当前显示的着法打开", "Mở ở nước đang xem"]
+        }
+        T::Snippet => {
+            ["Code to paste into your page", "粘贴到网页中的代码", "Mã để dán vào trang của bạn"]
+        }
+        T::Preview => ["Preview", "预览", "Xem trước"],
+        T::Autoplay => ["Play", "播放", "Phát"],
+        T::Pause => ["Pause", "暂停", "Tạm dừng"],
+        T::OpenInQi => ["Open in Qi", "在 Qi 中打开", "Mở trong Qi"],
+
         T::StoppedAt => [
             "The saved game stops before move {n}, which could not be played.",
             "保存的对局在第 {n} 步处中断：这一步无法走出。",

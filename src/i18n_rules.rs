@@ -5,7 +5,8 @@
 //! soldier, square or point).
 
 use crate::i18n::Lang;
-use qi_rules::{EndReason, GameKind, IllegalReason};
+use crate::link::LinkError;
+use qi_rules::{EndReason, GameKind, IllegalReason, MoveError};
 
 /// One text in each language, chosen by `lang`.
 const fn pick(lang: Lang, en: &'static str, zh: &'static str, vi: &'static str) -> &'static str {
@@ -233,6 +234,90 @@ pub fn end_reason_for(lang: Lang, kind: GameKind, reason: EndReason) -> &'static
         E::BoardFull => ("a full board", "棋盘已满", "bàn cờ đã kín"),
     };
     pick(lang, en, zh, vi)
+}
+
+/// What was wrong with a link, as a sentence for the status panel, in `lang`. Text quoted from
+/// the link is inserted as text, never as markup.
+#[must_use]
+pub fn link_error(lang: Lang, kind: GameKind, error: &LinkError) -> String {
+    let template = match error {
+        LinkError::TooLong => pick(
+            lang,
+            "The link was too long; only its first part was read.",
+            "链接太长，只读取了开头部分。",
+            "Liên kết quá dài; chỉ đọc được phần đầu.",
+        ),
+        LinkError::UnknownGame(_) => pick(
+            lang,
+            "The link names an unknown game “{text}”; a new game opened instead.",
+            "无法识别链接中的棋类“{text}”，已改为新对局。",
+            "Liên kết ghi một trò chơi không rõ “{text}”; đã mở ván mới.",
+        ),
+        LinkError::BadRules(_) => pick(
+            lang,
+            "The link's rule options “{text}” could not be read; the usual rules apply.",
+            "无法读取链接中的规则选项“{text}”，已使用默认规则。",
+            "Không đọc được tùy chọn luật “{text}” trong liên kết; dùng luật mặc định.",
+        ),
+        LinkError::BadPosition(_) => pick(
+            lang,
+            "The link's position could not be read ({text}); the game starts from the usual position.",
+            "无法读取链接中的局面（{text}），已从初始局面开始。",
+            "Không đọc được thế cờ trong liên kết ({text}); ván cờ bắt đầu từ thế ban đầu.",
+        ),
+        LinkError::BadSeed(_) => pick(
+            lang,
+            "The deal number “{text}” in the link is not a number; deal 0 is used.",
+            "链接中的发牌编号“{text}”不是数字，已使用 0 号。",
+            "Số chia quân “{text}” trong liên kết không phải là số; dùng số 0.",
+        ),
+        LinkError::BadMove { .. } => pick(
+            lang,
+            "The link's game stops before move {n} (“{text}”): {reason}",
+            "链接中的对局停在第 {n} 步之前（“{text}”）：{reason}",
+            "Ván cờ trong liên kết dừng trước nước {n} (“{text}”): {reason}",
+        ),
+        LinkError::TooManyMoves => pick(
+            lang,
+            "The link has too many moves; only the first {n} were read.",
+            "链接中的着法太多，只读取了前 {n} 步。",
+            "Liên kết có quá nhiều nước; chỉ đọc {n} nước đầu.",
+        ),
+        LinkError::BadCompact => pick(
+            lang,
+            "The game in the link is damaged; a new game opened instead.",
+            "链接中的对局数据已损坏，已改为新对局。",
+            "Dữ liệu ván cờ trong liên kết bị hỏng; đã mở ván mới.",
+        ),
+        LinkError::BadOption { .. } => pick(
+            lang,
+            "“{text}” in the link means nothing and was ignored.",
+            "链接中的“{text}”无效，已忽略。",
+            "“{text}” trong liên kết không hợp lệ và đã bị bỏ qua.",
+        ),
+    };
+    let (text, n, reason) = match error {
+        LinkError::UnknownGame(text)
+        | LinkError::BadRules(text)
+        | LinkError::BadPosition(text)
+        | LinkError::BadSeed(text) => (text.clone(), 0, String::new()),
+        LinkError::BadMove { ply, text, error } => {
+            let reason = match error {
+                MoveError::Illegal(illegal) => illegal_reason(lang, kind, illegal.reason),
+                MoveError::Parse(_) => pick(
+                    lang,
+                    "the move cannot be read.",
+                    "无法读懂这步棋。",
+                    "không đọc được nước đi.",
+                ),
+            };
+            (text.clone(), *ply, reason.to_owned())
+        }
+        LinkError::BadOption { name, value } => (format!("{name}={value}"), 0, String::new()),
+        LinkError::TooManyMoves => (String::new(), crate::link::MAX_MOVES, String::new()),
+        LinkError::TooLong | LinkError::BadCompact => (String::new(), 0, String::new()),
+    };
+    template.replace("{text}", &text).replace("{n}", &n.to_string()).replace("{reason}", &reason)
 }
 
 #[cfg(test)]

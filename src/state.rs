@@ -9,6 +9,7 @@ use qi_rules::{BySide, Cell, EndReason, GameKind, IllegalReason, MoveError, Side
 use yew::Reducible;
 
 use crate::i18n::Lang;
+use crate::link::LinkError;
 use crate::record::{GameRecord, ReplayError, default_rules};
 
 /// The banqi move that ends a chain capture.
@@ -251,7 +252,7 @@ impl Clocks {
 }
 
 /// What the status panel says about the last thing the player tried.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Notice {
     /// A move was refused, with the rules' reason.
     Illegal(IllegalReason),
@@ -265,6 +266,8 @@ pub enum Notice {
         /// Why it was refused.
         reason: Option<IllegalReason>,
     },
+    /// Something in the page's address was wrong; the game opened as far as it could be read.
+    Link(LinkError),
 }
 
 /// A chess promotion waiting for the player to choose the piece.
@@ -372,6 +375,18 @@ pub struct HintMove {
 /// Everything that can happen to the state.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
+    /// Open a game from outside (a link, the browser's back button, an imported record): its
+    /// game and rules become the current ones; the mode stays.
+    Open {
+        /// The game.
+        record: GameRecord,
+        /// The side to show at the bottom, when given.
+        bottom: Option<Side>,
+        /// The ply to show, when given (past the end shows the game as it stands).
+        ply: Option<usize>,
+        /// What to tell the player about it (a problem in the link), if anything.
+        notice: Option<Notice>,
+    },
     /// A new game of the current kind; the seed picks the banqi deal or Chess960 start.
     NewGame {
         /// The seed (from the browser's secure randomness).
@@ -544,6 +559,27 @@ impl AppState {
             state.notice = Some(Notice::StoppedAt { ply: error.ply + 1, reason });
         }
         (state, error)
+    }
+
+    /// Replaces the game with `record` (see [`Action::Open`]).
+    fn open(
+        &mut self,
+        record: GameRecord,
+        bottom: Option<Side>,
+        ply: Option<usize>,
+        notice: Option<Notice>,
+    ) {
+        let mut settings = self.settings.clone();
+        settings.kind = record.kind;
+        settings.rules[kind_index(record.kind)] = record.rules.clone();
+        let (mut opened, _) = AppState::restore(settings, record);
+        if let Some(bottom) = bottom {
+            opened.flipped = bottom == Side::Second;
+        }
+        opened.viewing = ply.filter(|&ply| ply < opened.record.moves.len());
+        opened.notice = notice.or(opened.notice);
+        opened.next_request = self.next_request;
+        *self = opened;
     }
 
     /// How the game ended, if it has.
@@ -810,6 +846,7 @@ impl AppState {
     /// Applies one action (the reducer's body, callable without `Rc` in tests).
     pub fn apply(&mut self, action: Action) {
         match action {
+            Action::Open { record, bottom, ply, notice } => self.open(record, bottom, ply, notice),
             Action::NewGame { seed } => self.restart(seed),
             Action::PickGame { kind, seed } => {
                 self.settings.kind = kind;

@@ -49,12 +49,46 @@ pub fn browser_language() -> String {
     web_sys::window().and_then(|w| w.navigator().language()).unwrap_or_default()
 }
 
-/// A parameter of the page's address (`?game=xiangqi`).
+/// The query of the page's address, with its `?` (empty when there is none).
 #[must_use]
-pub fn query_param(name: &str) -> Option<String> {
-    let search = web_sys::window()?.location().search().ok()?;
-    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
-    params.get(name)
+pub fn location_query() -> String {
+    web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()
+}
+
+/// Puts `query` (without `?`) in the address bar: a new history entry when `new_entry`, else in
+/// place of the current one. The page's path and any `#` part stay.
+pub fn set_query(query: &str, new_entry: bool) {
+    let Some(window) = web_sys::window() else { return };
+    let Ok(history) = window.history() else { return };
+    let location = window.location();
+    let path = location.pathname().unwrap_or_default();
+    let hash = location.hash().unwrap_or_default();
+    let url =
+        if query.is_empty() { format!("{path}{hash}") } else { format!("{path}?{query}{hash}") };
+    let _ = if new_entry {
+        history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
+    } else {
+        history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
+    };
+}
+
+/// The page's address, in full.
+#[must_use]
+pub fn location_href() -> String {
+    web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default()
+}
+
+/// Calls `changed` whenever the browser's back or forward buttons change the address, while the
+/// returned guard lives.
+pub fn on_history_change(changed: impl FnMut() + 'static) -> Option<impl FnOnce()> {
+    let window = web_sys::window()?;
+    let closure = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(changed);
+    window.add_event_listener_with_callback("popstate", closure.as_ref().unchecked_ref()).ok()?;
+    Some(move || {
+        let _ = window
+            .remove_event_listener_with_callback("popstate", closure.as_ref().unchecked_ref());
+        drop(closure);
+    })
 }
 
 /// Sets the document's language and colour theme on the root element, for fonts and the
@@ -70,4 +104,20 @@ pub fn set_document_attributes(lang: &str, theme: &str) {
     if let Ok(element) = root.dyn_into::<web_sys::HtmlElement>() {
         let _ = element.style().set_property("color-scheme", theme);
     }
+}
+
+/// Runs `tick` every `period` ms while the returned guard lives.
+pub fn interval(period: i32, tick: impl FnMut() + 'static) -> Option<impl FnOnce()> {
+    let window = web_sys::window()?;
+    let closure = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(tick);
+    let id = window
+        .set_interval_with_callback_and_timeout_and_arguments_0(
+            closure.as_ref().unchecked_ref(),
+            period,
+        )
+        .ok()?;
+    Some(move || {
+        window.clear_interval_with_handle(id);
+        drop(closure);
+    })
 }

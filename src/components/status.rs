@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use super::SharedState;
 use crate::i18n::{Lang, Text, fill, side_name, t};
-use crate::i18n_rules::{end_reason_for, illegal_reason};
+use crate::i18n_rules::{end_reason_for, illegal_reason, link_error};
 use crate::state::{AppState, GameResult, Notice, ResultReason};
 
 /// Properties of [`Status`].
@@ -64,17 +64,18 @@ pub fn result_code(state: &AppState, result: &GameResult) -> &'static str {
     }
 }
 
-fn notice_text(lang: Lang, kind: GameKind, notice: Notice) -> String {
+fn notice_text(lang: Lang, kind: GameKind, notice: &Notice) -> String {
     match notice {
-        Notice::Illegal(reason) => illegal_reason(lang, kind, reason).to_owned(),
+        Notice::Illegal(reason) => illegal_reason(lang, kind, *reason).to_owned(),
         Notice::Unreadable => t(lang, Text::Unreadable).to_owned(),
         Notice::StoppedAt { ply, reason } => {
             let stopped = fill(t(lang, Text::StoppedAt), "n", &ply.to_string());
             match reason {
-                Some(reason) => format!("{stopped} {}", illegal_reason(lang, kind, reason)),
+                Some(reason) => format!("{stopped} {}", illegal_reason(lang, kind, *reason)),
                 None => stopped,
             }
         }
+        Notice::Link(error) => link_error(lang, kind, error),
     }
 }
 
@@ -102,7 +103,7 @@ pub fn status(props: &StatusProps) -> Html {
             }
         }
     };
-    let notice = state.notice.map(|n| {
+    let notice = state.notice.as_ref().map(|n| {
         html! { <p class="notice" data-testid="notice">{ notice_text(lang, kind, n) }</p> }
     });
     let viewing = state.viewing.map(|ply| {

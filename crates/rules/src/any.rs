@@ -257,6 +257,18 @@ impl AnyGame {
         })
     }
 
+    /// A move written in any form the game reads (coordinates or its notation), checked against
+    /// the position and written back in canonical coordinates, as [`legal_moves`] lists them.
+    /// Nothing is played.
+    ///
+    /// # Errors
+    /// [`MoveError::Parse`] or [`MoveError::Illegal`].
+    ///
+    /// [`legal_moves`]: AnyGame::legal_moves
+    pub fn canonical_move(&self, text: &str) -> Result<String, MoveError> {
+        each!(self, g => g.read_move(text).map(|mv| g.move_text(mv)))
+    }
+
     /// Takes back the last move; returns it in coordinates, or `None` if there was none.
     pub fn undo(&mut self) -> Option<String> {
         each!(self, g => g.undo().map(|mv| g.move_text(mv)))

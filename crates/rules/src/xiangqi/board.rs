@@ -270,14 +270,34 @@ pub(crate) const fn soldier_point(side: usize, file: u8, rank: u8) -> bool {
     r >= 5 || (r >= 3 && file.is_multiple_of(2))
 }
 
-/// Zobrist keys: 16 kinds x 256 squares (only board squares are used), and the side key.
-static PIECE_KEYS: [u64; 16 * 256] = zobrist::keys::<{ 16 * 256 }>(0x5869_616E_6771_6931);
+/// The 90 points of the board.
+const POINTS: usize = 90;
+
+/// Each mailbox square's point index (`rank * 9 + file`); 0 off the board (never looked up).
+/// The key table is by point rather than by square: the browser downloads every key, and
+/// random keys do not compress.
+const POINT_INDEX: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut rank = 0;
+    while rank < 10 {
+        let mut file = 0;
+        while file < 9 {
+            table[square(file, rank) as usize] = rank * 9 + file;
+            file += 1;
+        }
+        rank += 1;
+    }
+    table
+};
+
+/// Zobrist keys: 16 kinds x 90 points, and the side key.
+static PIECE_KEYS: [u64; 16 * POINTS] = zobrist::keys::<{ 16 * POINTS }>(0x5869_616E_6771_6931);
 const BLACK_TO_MOVE_KEY: u64 = zobrist::splitmix64(0x5869_616E_6771_6932);
 
 /// The key of the piece in cell value `cell` standing on `sq`.
 #[inline]
 fn piece_key(cell: u8, sq: u8) -> u64 {
-    PIECE_KEYS[(KIND[cell as usize] as usize & 15) * 256 + sq as usize]
+    PIECE_KEYS[(KIND[cell as usize] as usize & 15) * POINTS + POINT_INDEX[sq as usize] as usize]
 }
 
 /// The position without its history: mailbox, piece slots, side to move and hash.

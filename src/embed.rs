@@ -1,0 +1,436 @@
+//! The embed: a board for other people's pages, in an `<iframe>`. It needs no server and keeps
+//! nothing: the game and every option come from its address, and it stores nothing in the
+//! browser.
+//!
+//! # Options in the address
+//! The game comes as in any link ([`crate::link`]: `g=...`, or `game=`, `fen=`, `moves=`,
+//! `orientation=`, `ply=`). The embed reads these too:
+//!
+//! | parameter | values | default |
+//! |---|---|---|
+//! | `play` | `1`: the reader may play on from the last position; `0`: replay only | `0` |
+//! | `controls` | `1`: first / previous / play-pause / next / last buttons and the status | `0` |
+//! | `movelist` | `1`: a one-line move list | `0` |
+//! | `autoplay` | `1`, or seconds per move (0.3 to 30): step through the game from the start | off |
+//! | `coords` | `0` hides the coordinates | `1` |
+//! | `theme` | `light`, `dark` | `light` |
+//! | `lang` | `en`, `zh`, `vi` | the browser's |
+//!
+//! Without `ply`, a replay opens at the last position, or at the start when `autoplay` is on.
+
+use std::rc::Rc;
+
+use qi_rules::Cell;
+use yew::prelude::*;
+
+use crate::board::Board;
+use crate::board_model::board_view;
+use crate::components::SharedState;
+use crate::components::status::Status;
+use crate::i18n::{Lang, Text, t};
+use crate::link::{self, LinkError, Query, View};
+use crate::record::default_rules;
+use crate::state::{Action, AppState, Notice, Settings, Theme};
+use crate::web;
+
+/// Autoplay's pause per move when `autoplay=1`.
+const AUTOPLAY_DEFAULT_MS: u32 = 1500;
+
+/// The embed's options (see the module documentation).
+#[derive(Clone, Debug, PartialEq)]
+pub struct EmbedOptions {
+    /// Whether the reader may play moves.
+    pub play: bool,
+    /// Whether the step buttons and status show.
+    pub controls: bool,
+    /// Whether the move list shows.
+    pub move_list: bool,
+    /// The pause between moves when stepping through by itself, if it does.
+    pub autoplay_ms: Option<u32>,
+    /// Whether coordinates show.
+    pub coords: bool,
+    /// Light or dark.
+    pub theme: Theme,
+    /// The language, when the address says.
+    pub lang: Option<Lang>,
+}
+
+impl Default for EmbedOptions {
+    fn default() -> Self {
+        EmbedOptions {
+            play: false,
+            controls: false,
+            move_list: false,
+            autoplay_ms: None,
+            coords: true,
+            theme: Theme::Light,
+            lang: None,
+        }
+    }
+}
+
+impl EmbedOptions {
+    /// Reads the options of a query; a value that means nothing is ignored and reported.
+    #[must_use]
+    pub fn read(query: &Query) -> (EmbedOptions, Vec<LinkError>) {
+        let mut options = EmbedOptions::default();
+        let mut errors = Vec::new();
+        let mut flag = |name: &str, target: &mut bool| {
+            if let Some(value) = query.get(name) {
+                match value.trim() {
+                    "1" | "true" | "yes" | "on" => *target = true,
+                    "0" | "false" | "no" | "off" => *target = false,
+                    _ => errors.push(link::bad_option(name, value)),
+                }
+            }
+        };
+        flag("play", &mut options.play);
+        flag("controls", &mut options.controls);
+        flag("movelist", &mut options.move_list);
+        flag("coords", &mut options.coords);
+        if let Some(value) = query.get("autoplay") {
+            options.autoplay_ms = match value.trim() {
+                "0" | "false" | "off" => None,
+                "1" | "true" | "on" => Some(AUTOPLAY_DEFAULT_MS),
+                text => match text.parse::<f64>() {
+                    Ok(seconds) if (0.3..=30.0).contains(&seconds) => {
+                        Some((seconds * 1000.0).round() as u32)
+                    }
+                    _ => {
+                        errors.push(link::bad_option("autoplay", value));
+                        None
+                    }
+                },
+            };
+        }
+        if let Some(value) = query.get("theme") {
+            match value.trim() {
+                "light" => options.theme = Theme::Light,
+                "dark" => options.theme = Theme::Dark,
+                _ => errors.push(link::bad_option("theme", value)),
+            }
+        }
+        if let Some(value) = query.get("lang") {
+            match value.trim() {
+                "en" | "zh" | "vi" | "zh-CN" => options.lang = Some(Lang::from_tag(value.trim())),
+                _ => errors.push(link::bad_option("lang", value)),
+            }
+        }
+        (options, errors)
+    }
+
+    /// The options as query parameters (each with a leading `&`), defaults left out.
+    #[must_use]
+    pub fn to_params(&self) -> String {
+        let mut out = String::new();
+        let defaults = EmbedOptions::default();
+        for (name, on, default) in [
+            ("play", self.play, defaults.play),
+            ("controls", self.controls, defaults.controls),
+            ("movelist", self.move_list, defaults.move_list),
+            ("coords", self.coords, defaults.coords),
+        ] {
+            if on != default {
+                out.push_str(&format!("&{name}={}", u8::from(on)));
+            }
+        }
+        if let Some(ms) = self.autoplay_ms {
+            if ms == AUTOPLAY_DEFAULT_MS {
+                out.push_str("&autoplay=1");
+            } else {
+                out.push_str(&format!("&autoplay={}", f64::from(ms) / 1000.0));
+            }
+        }
+        if self.theme == Theme::Dark {
+            out.push_str("&theme=dark");
+        }
+        if let Some(lang) = self.lang {
+            out.push_str(&format!("&lang={}", &lang.tag()[..2]));
+        }
+        out
+    }
+}
+
+/// The embed's starting state for a query: the game, and the options.
+#[must_use]
+pub fn initial(query: &Query, browser_lang: Lang) -> (AppState, EmbedOptions) {
+    let (options, mut errors) = EmbedOptions::read(query);
+    let mut settings = Settings::new(options.lang.unwrap_or(browser_lang));
+    settings.theme = options.theme;
+    let mut state = AppState::new(settings, 0);
+    let opened = link::read(query, state.settings.kind);
+    let (record, view) = match opened {
+        Some(opened) => {
+            errors.splice(0..0, opened.error);
+            (opened.record, opened.view)
+        }
+        None => {
+            let kind = state.settings.kind;
+            (crate::record::GameRecord::new(kind, &default_rules(kind), 0), View::default())
+        }
+    };
+    let ply = match view.ply {
+        Some(ply) => Some(ply),
+        None if options.autoplay_ms.is_some() => Some(0),
+        None => None,
+    };
+    state.apply(Action::Open {
+        record,
+        bottom: view.orientation,
+        ply,
+        notice: errors.into_iter().next().map(Notice::Link),
+    });
+    (state, options)
+}
+
+/// The embedded board.
+#[function_component(Embed)]
+pub fn embed() -> Html {
+    let start = use_memo((), |()| {
+        let query = Query::parse(&web::location_query());
+        initial(&query, Lang::from_tag(&web::browser_language()))
+    });
+    let options = start.1.clone();
+    let state = {
+        let first = start.0.clone();
+        use_reducer(move || first)
+    };
+    let playing = use_state(|| options.autoplay_ms.is_some());
+
+    {
+        let lang = state.settings.lang;
+        let theme = if options.theme == Theme::Dark { "dark" } else { "light" };
+        use_effect_with(lang, move |lang| web::set_document_attributes(lang.tag(), theme));
+    }
+
+    // Autoplay: a step every so often, until the last move.
+    {
+        let at_end = state.viewing.is_none();
+        if *playing && at_end {
+            playing.set(false);
+        }
+        let dispatcher = state.dispatcher();
+        let period = options.autoplay_ms.unwrap_or(AUTOPLAY_DEFAULT_MS);
+        use_effect_with(*playing, move |playing| {
+            let stop = playing.then(|| {
+                web::interval(period as i32, move || dispatcher.dispatch(Action::StepForward))
+            });
+            move || {
+                if let Some(Some(stop)) = stop {
+                    stop();
+                }
+            }
+        });
+    }
+
+    let dispatch = {
+        let state = state.clone();
+        Callback::from(move |action: Action| state.dispatch(action))
+    };
+    let on_click = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |cell: Cell| {
+            dispatch.emit(Action::ClickCell { cell, now: web::now_ms() })
+        })
+    };
+    let on_pick = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |cell: Cell| dispatch.emit(Action::Pick { cell }))
+    };
+    let on_drop = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |(from, to): (Cell, Cell)| {
+            dispatch.emit(Action::Drop { from, to, now: web::now_ms() });
+        })
+    };
+
+    let mut view = board_view(&state);
+    view.interactive &= options.play;
+    let view = Rc::new(view);
+    let lang = state.settings.lang;
+    let theme = if options.theme == Theme::Dark { "theme-dark" } else { "theme-light" };
+    // Rows of chrome under the board, for its size: each bar is 2.25rem.
+    let bars = u8::from(options.controls) + u8::from(options.move_list);
+    let style = format!("--chrome: {}rem", 0.5 + 2.25 * f64::from(bars));
+    let shared = SharedState(Rc::new((*state).clone()));
+    html! {
+        <div class={classes!("embed", theme, (!options.coords).then_some("no-coords"))}
+             {style} lang={lang.tag()} data-current-game={state.game.kind().name()}>
+            <div class="embed-board"><Board {view} {on_click} {on_pick} {on_drop} /></div>
+            if options.move_list {
+                <EmbedMoves state={shared.clone()} dispatch={dispatch.clone()} />
+            }
+            if options.controls {
+                <EmbedControls state={shared.clone()} dispatch={dispatch.clone()}
+                               playing={*playing} on_play={
+                                   let playing = playing.clone();
+                                   let dispatch = dispatch.clone();
+                                   let at_end = state.viewing.is_none();
+                                   Callback::from(move |()| {
+                                       if !*playing && at_end {
+                                           dispatch.emit(Action::View(Some(0)));
+                                       }
+                                       playing.set(!*playing);
+                                   })
+                               } />
+            } else if state.notice.is_some() {
+                <div class="embed-notice"><Status state={shared} /></div>
+            }
+        </div>
+    }
+}
+
+/// Properties of the embed's bars.
+#[derive(Properties, PartialEq)]
+struct BarProps {
+    state: SharedState,
+    dispatch: Callback<Action>,
+}
+
+/// The one-line move list.
+#[function_component(EmbedMoves)]
+fn embed_moves(props: &BarProps) -> Html {
+    let state = &*props.state.0;
+    let plies = state.notations.len();
+    let current = state.viewing.unwrap_or(plies);
+    let current_ref = use_node_ref();
+    {
+        let current_ref = current_ref.clone();
+        use_effect_with(current, move |_| {
+            if let Some(element) = current_ref.cast::<web_sys::Element>() {
+                element.scroll_into_view_with_bool(false);
+            }
+        });
+    }
+    let entries = state.notations.iter().enumerate().map(|(index, notation)| {
+        let ply = index + 1;
+        let target = if ply == plies { None } else { Some(ply) };
+        let dispatch = props.dispatch.clone();
+        let onclick = Callback::from(move |_: MouseEvent| dispatch.emit(Action::View(target)));
+        let number = (index % 2 == 0).then(|| format!("{}.", index / 2 + 1));
+        let node = if ply == current { current_ref.clone() } else { NodeRef::default() };
+        html! {
+            <>
+                if let Some(number) = number { <span class="move-number">{ number }</span> }
+                <button type="button" ref={node} class={classes!("move", (ply == current).then_some("current"))}
+                        data-ply={ply.to_string()} {onclick}>{ notation.clone() }</button>
+            </>
+        }
+    });
+    html! {
+        <div class="embed-moves" aria-label={t(state.settings.lang, Text::Moves)}>{ for entries }</div>
+    }
+}
+
+/// Properties of [`EmbedControls`].
+#[derive(Properties, PartialEq)]
+struct ControlProps {
+    state: SharedState,
+    dispatch: Callback<Action>,
+    playing: bool,
+    on_play: Callback<()>,
+}
+
+/// First / previous / play / next / last, the status, and a link to the full app.
+#[function_component(EmbedControls)]
+fn embed_controls(props: &ControlProps) -> Html {
+    let state = &*props.state.0;
+    let lang = state.settings.lang;
+    let plies = state.notations.len();
+    let current = state.viewing.unwrap_or(plies);
+    let act = |action: Action| {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(action.clone()))
+    };
+    let on_play = {
+        let on_play = props.on_play.clone();
+        Callback::from(move |_: MouseEvent| on_play.emit(()))
+    };
+    let full_app = format!(
+        "../?{}",
+        link::compact(
+            &state.record,
+            &View {
+                orientation: state.flipped.then_some(qi_rules::Side::Second),
+                ply: state.viewing
+            }
+        )
+    );
+    let play_label = if props.playing { t(lang, Text::Pause) } else { t(lang, Text::Autoplay) };
+    html! {
+        <nav class="embed-controls">
+            <button type="button" data-action="first" aria-label={t(lang, Text::StartPosition)}
+                    onclick={act(Action::View(Some(0)))} disabled={current == 0}>{ "⏮" }</button>
+            <button type="button" data-action="previous" aria-label={t(lang, Text::Previous)}
+                    onclick={act(Action::StepBack)} disabled={current == 0}>{ "◀" }</button>
+            <button type="button" data-action="autoplay" aria-label={play_label}
+                    onclick={on_play} disabled={plies == 0}>{ if props.playing { "⏸" } else { "⏵" } }</button>
+            <button type="button" data-action="next" aria-label={t(lang, Text::Next)}
+                    onclick={act(Action::StepForward)} disabled={state.viewing.is_none()}>{ "▶" }</button>
+            <button type="button" data-action="last" aria-label={t(lang, Text::BackToGame)}
+                    onclick={act(Action::View(None))} disabled={state.viewing.is_none()}>{ "⏭" }</button>
+            <div class="embed-status"><Status state={props.state.clone()} /></div>
+            <a class="embed-open" href={full_app} target="_blank" rel="noopener"
+               title={t(lang, Text::OpenInQi)}>{ "Qi ↗" }</a>
+        </nav>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qi_rules::{GameKind, Side};
+
+    fn options(query: &str) -> (EmbedOptions, Vec<LinkError>) {
+        EmbedOptions::read(&Query::parse(query))
+    }
+
+    #[test]
+    fn options_read_and_write_back() {
+        let (read, errors) =
+            options("play=1&controls=1&movelist=1&autoplay=2.5&coords=0&theme=dark&lang=vi");
+        assert!(errors.is_empty());
+        let expected = EmbedOptions {
+            play: true,
+            controls: true,
+            move_list: true,
+            autoplay_ms: Some(2500),
+            coords: false,
+            theme: Theme::Dark,
+            lang: Some(Lang::Vi),
+        };
+        assert_eq!(read, expected);
+        assert_eq!(options(&expected.to_params()).0, expected);
+        assert_eq!(options("").0, EmbedOptions::default());
+        assert_eq!(EmbedOptions::default().to_params(), "");
+        assert_eq!(options("autoplay=1").0.autoplay_ms, Some(AUTOPLAY_DEFAULT_MS));
+    }
+
+    #[test]
+    fn nonsense_options_are_ignored_and_reported() {
+        let (read, errors) = options("play=maybe&autoplay=1000&theme=<b>&lang=fr");
+        assert_eq!(read, EmbedOptions::default());
+        assert_eq!(errors.len(), 4);
+    }
+
+    #[test]
+    fn the_embed_opens_the_linked_game_at_the_asked_ply() {
+        let query = Query::parse("game=chess&moves=e2e4+e7e5+g1f3&ply=1&orientation=black");
+        let (state, options) = initial(&query, Lang::En);
+        assert!(!options.play);
+        assert_eq!(state.record.moves.len(), 3);
+        assert_eq!(state.viewing, Some(1));
+        assert!(state.flipped);
+        let (state, _) = initial(&Query::parse("game=xiangqi&moves=h3e3&autoplay=1"), Lang::Zh);
+        assert_eq!(state.viewing, Some(0), "autoplay starts from the start");
+        assert_eq!(state.settings.lang, Lang::Zh);
+        let (state, _) = initial(&Query::parse("game=gomoku&moves=h8+i9"), Lang::En);
+        assert_eq!(state.viewing, None, "a replay opens at the end");
+        assert_eq!(state.game.side_to_move(), Side::First);
+        // No game in the address: an empty chess board; a bad one: the reason.
+        let (state, _) = initial(&Query::parse(""), Lang::En);
+        assert_eq!(state.game.kind(), GameKind::Chess);
+        let (state, _) = initial(&Query::parse("game=chess&moves=e2e5&theme=pink"), Lang::En);
+        assert!(matches!(state.notice, Some(Notice::Link(LinkError::BadMove { ply: 1, .. }))));
+    }
+}

@@ -1,0 +1,5 @@
+//! The embed page (`embed/`): a board alone, for other people's pages.
+
+fn main() {
+    yew::Renderer::<qi_app::embed::Embed>::new().render();
+}
