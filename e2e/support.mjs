@@ -63,17 +63,19 @@ const CONTENT_TYPES = {
 };
 
 /**
- * Serves the directory `dist` under `basePath` (e.g. `/qi/`) on 127.0.0.1 and a free port.
+ * Serves the directory `dist` under `basePath` (e.g. `/qi/`) on 127.0.0.1 and `port` (a free
+ * one by default).
  * Anything outside the sub-path is a 404, so an absolute asset URL in the build shows up as a
  * failed load. Resolves to `{ url, close }`, `url` being the app's address (ending in `/`).
  */
-export async function startServer(dist = DIST, basePath = BASE_PATH) {
+export async function startServer(dist = DIST, basePath = BASE_PATH, port = 0) {
   const index = path.join(dist, 'index.html');
   if (!existsSync(index)) {
     throw new Error(`No built app at ${dist} (index.html missing): build it, or set QI_DIST.`);
   }
   const root = path.resolve(dist);
-  const server = http.createServer((request, response) => {
+  // Large headers allowed: the tests open very long (hostile) links.
+  const server = http.createServer({ maxHeaderSize: 4 * 1024 * 1024 }, (request, response) => {
     const notFound = () => {
       response.writeHead(404, { 'content-type': 'text/plain' });
       response.end('not found');
@@ -99,7 +101,9 @@ export async function startServer(dist = DIST, basePath = BASE_PATH) {
       notFound();
       return;
     }
-    const relative = pathname.slice(basePath.length) || 'index.html';
+    // A directory is its index.html, as on any static host (`embed/` is the embed page).
+    let relative = pathname.slice(basePath.length);
+    if (relative === '' || relative.endsWith('/')) relative += 'index.html';
     const file = path.resolve(root, relative);
     if (file !== root && !file.startsWith(root + path.sep)) {
       notFound();
@@ -129,11 +133,11 @@ export async function startServer(dist = DIST, basePath = BASE_PATH) {
   });
   await new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
+    server.listen(port, '127.0.0.1', resolve);
   });
-  const { port } = server.address();
+  const bound = server.address().port;
   return {
-    url: `http://127.0.0.1:${port}${basePath}`,
+    url: `http://127.0.0.1:${bound}${basePath}`,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections?.();

@@ -13,6 +13,7 @@ use crate::components::clocks::Clocks;
 use crate::components::controls::{GameButtons, GamePicker, Options};
 use crate::components::dialogs::{GameOver, PromotionDialog};
 use crate::components::move_list::MoveList;
+use crate::components::share::{Dialog, EmbedDialog, ShareButtons, ShareDialog};
 use crate::components::status::Status;
 use crate::i18n::{Lang, Text, t};
 use crate::link;
@@ -260,6 +261,16 @@ fn page() -> Html {
         })
     };
 
+    let dialog = use_state(|| None::<Dialog>);
+    let open_dialog = {
+        let dialog = dialog.clone();
+        Callback::from(move |which: Dialog| dialog.set(Some(which)))
+    };
+    let close_dialog = {
+        let dialog = dialog.clone();
+        Callback::from(move |()| dialog.set(None))
+    };
+
     let shared = SharedState(Rc::new((*state).clone()));
     let lang = state.settings.lang;
     let view = Rc::new(board_view(&state));
@@ -279,10 +290,18 @@ fn page() -> Html {
                     <Clocks state={shared.clone()} now={*now} />
                     <Status state={shared.clone()} />
                     <GameButtons state={shared.clone()} dispatch={dispatch.clone()} {on_hint} />
+                    <ShareButtons {lang} open={open_dialog} />
                     <MoveList state={shared.clone()} dispatch={dispatch.clone()} />
                     <Options state={shared.clone()} dispatch={dispatch.clone()} />
                 </aside>
             </main>
+            {
+                match *dialog {
+                    Some(Dialog::Share) => html! { <ShareDialog state={shared.clone()} close={close_dialog} /> },
+                    Some(Dialog::Embed) => html! { <EmbedDialog state={shared.clone()} close={close_dialog} /> },
+                    Some(Dialog::Records) | None => Html::default(),
+                }
+            }
             <PromotionDialog state={shared} {dispatch} />
         </div>
     }

@@ -360,19 +360,34 @@ fn embed_controls(props: &ControlProps) -> Html {
     html! {
         <nav class="embed-controls">
             <button type="button" data-action="first" aria-label={t(lang, Text::StartPosition)}
-                    onclick={act(Action::View(Some(0)))} disabled={current == 0}>{ "⏮" }</button>
+                    onclick={act(Action::View(Some(0)))} disabled={current == 0}>{ icon(FIRST) }</button>
             <button type="button" data-action="previous" aria-label={t(lang, Text::Previous)}
-                    onclick={act(Action::StepBack)} disabled={current == 0}>{ "◀" }</button>
+                    onclick={act(Action::StepBack)} disabled={current == 0}>{ icon(PREVIOUS) }</button>
             <button type="button" data-action="autoplay" aria-label={play_label}
-                    onclick={on_play} disabled={plies == 0}>{ if props.playing { "⏸" } else { "⏵" } }</button>
+                    onclick={on_play} disabled={plies == 0}>{ icon(if props.playing { PAUSE } else { PLAY }) }</button>
             <button type="button" data-action="next" aria-label={t(lang, Text::Next)}
-                    onclick={act(Action::StepForward)} disabled={state.viewing.is_none()}>{ "▶" }</button>
+                    onclick={act(Action::StepForward)} disabled={state.viewing.is_none()}>{ icon(NEXT) }</button>
             <button type="button" data-action="last" aria-label={t(lang, Text::BackToGame)}
-                    onclick={act(Action::View(None))} disabled={state.viewing.is_none()}>{ "⏭" }</button>
+                    onclick={act(Action::View(None))} disabled={state.viewing.is_none()}>{ icon(LAST) }</button>
             <div class="embed-status"><Status state={props.state.clone()} /></div>
             <a class="embed-open" href={full_app} target="_blank" rel="noopener"
                title={t(lang, Text::OpenInQi)}>{ "Qi ↗" }</a>
         </nav>
+    }
+}
+
+/// Button icons as SVG paths on a 16-unit square (the arrow characters are missing from many
+/// fonts).
+const FIRST: &str = "M3 3h2v10H3zM13 3v10L6 8z";
+const PREVIOUS: &str = "M11 3v10L4 8z";
+const PLAY: &str = "M5 3v10l8-5z";
+const PAUSE: &str = "M4 3h3v10H4zM9 3h3v10H9z";
+const NEXT: &str = "M5 3v10l7-5z";
+const LAST: &str = "M11 3h2v10h-2zM3 3v10l7-5z";
+
+fn icon(path: &'static str) -> Html {
+    html! {
+        <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true"><path d={path} fill="currentColor" /></svg>
     }
 }
 

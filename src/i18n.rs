@@ -197,6 +197,22 @@ pub enum Text {
     Pause,
     /// Open the embedded game in the full app.
     OpenInQi,
+    /// Open the records dialog.
+    Records,
+    /// Import a record.
+    Import,
+    /// Heading of the export part.
+    Export,
+    /// Label of the import box.
+    PasteRecord,
+    /// Download the record.
+    Download,
+    /// The record format picker.
+    Format,
+    /// `Line {line}, column {column}: {reason}`.
+    RecordError,
+    /// `Imported {n} moves.`
+    Imported,
 }
 
 /// The interface text `text` in `lang`.
@@ -292,6 +308,22 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         T::Preview => ["Preview", "预览", "Xem trước"],
         T::Autoplay => ["Play", "播放", "Phát"],
         T::Pause => ["Pause", "暂停", "Tạm dừng"],
+        T::Records => ["Import / export", "导入 / 导出", "Nhập / xuất"],
+        T::Import => ["Import", "导入", "Nhập"],
+        T::Export => ["Export", "导出", "Xuất"],
+        T::PasteRecord => [
+            "Paste a record (PGN, FEN, moves) or choose a file",
+            "粘贴棋谱（PGN、FEN、着法）或选择文件",
+            "Dán biên bản (PGN, FEN, nước đi) hoặc chọn tệp",
+        ],
+        T::Download => ["Download", "下载", "Tải xuống"],
+        T::Format => ["Format", "格式", "Định dạng"],
+        T::RecordError => [
+            "Line {line}, column {column}: {reason}",
+            "第 {line} 行第 {column} 列：{reason}",
+            "Dòng {line}, cột {column}: {reason}",
+        ],
+        T::Imported => ["Imported: {n} moves.", "已导入：{n} 步。", "Đã nhập: {n} nước."],
         T::OpenInQi => ["Open in Qi", "在 Qi 中打开", "Mở trong Qi"],
 
         T::StoppedAt => [

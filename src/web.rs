@@ -121,3 +121,75 @@ pub fn interval(period: i32, tick: impl FnMut() + 'static) -> Option<impl FnOnce
         drop(closure);
     })
 }
+
+/// The `navigator` object, for the APIs that web-sys keeps behind unstable flags.
+fn navigator_value() -> Option<wasm_bindgen::JsValue> {
+    Some(web_sys::window()?.navigator().into())
+}
+
+/// Calls `navigator.<object>.<method>(argument)` (or `navigator.<method>` when `object` is
+/// empty) if the browser has it; `None` when it does not.
+fn call_navigator(
+    object: &str,
+    method: &str,
+    argument: &wasm_bindgen::JsValue,
+) -> Option<js_sys::Promise> {
+    let mut target = navigator_value()?;
+    if !object.is_empty() {
+        target = js_sys::Reflect::get(&target, &object.into()).ok()?;
+    }
+    let function = js_sys::Reflect::get(&target, &method.into()).ok()?;
+    let function = function.dyn_ref::<js_sys::Function>()?;
+    function.call1(&target, argument).ok()?.dyn_into::<js_sys::Promise>().ok()
+}
+
+/// Copies `text` to the clipboard; resolves to whether it worked.
+pub async fn copy_text(text: &str) -> bool {
+    let Some(promise) = call_navigator("clipboard", "writeText", &text.into()) else {
+        return false;
+    };
+    wasm_bindgen_futures::JsFuture::from(promise).await.is_ok()
+}
+
+/// Whether the browser has a system share sheet (`navigator.share`).
+#[must_use]
+pub fn can_share() -> bool {
+    navigator_value()
+        .and_then(|navigator| js_sys::Reflect::get(&navigator, &"share".into()).ok())
+        .is_some_and(|share| share.is_function())
+}
+
+/// Opens the system share sheet for a link; resolves to whether it was shared.
+pub async fn share_link(title: &str, url: &str) -> bool {
+    let data = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&data, &"title".into(), &title.into());
+    let _ = js_sys::Reflect::set(&data, &"url".into(), &url.into());
+    let Some(promise) = call_navigator("", "share", &data.into()) else { return false };
+    wasm_bindgen_futures::JsFuture::from(promise).await.is_ok()
+}
+
+/// Offers `text` as a file to download, named `name`, of type `mime`.
+pub fn download(name: &str, mime: &str, text: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let parts = js_sys::Array::of1(&text.into());
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
+    if let Ok(anchor) = document.create_element("a")
+        && let Ok(anchor) = anchor.dyn_into::<web_sys::HtmlAnchorElement>()
+    {
+        anchor.set_href(&url);
+        anchor.set_download(name);
+        anchor.click();
+    }
+    let _ = web_sys::Url::revoke_object_url(&url);
+}
+
+/// The text of a file the player chose; `None` if it cannot be read.
+pub async fn read_file(file: web_sys::File) -> Option<String> {
+    let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok()?;
+    text.as_string()
+}

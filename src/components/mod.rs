@@ -4,6 +4,7 @@ pub mod clocks;
 pub mod controls;
 pub mod dialogs;
 pub mod move_list;
+pub mod share;
 pub mod status;
 
 use std::rc::Rc;

@@ -35,9 +35,15 @@ pub fn move_list(props: &MoveListProps) -> Html {
         let entries = notations.iter().enumerate().map(|(i, notation)| {
             let ply = pair * 2 + i + 1;
             let target = if ply == plies { None } else { Some(ply) };
+            let comment = state.record.comments.get(&ply).map(|text| {
+                html! { <span class="comment" data-comment-ply={ply.to_string()}>{ text.clone() }</span> }
+            });
             html! {
-                <button type="button" class={classes!("move", (ply == current).then_some("current"))}
-                        data-ply={ply.to_string()} onclick={view(target)}>{ notation.clone() }</button>
+                <>
+                    <button type="button" class={classes!("move", (ply == current).then_some("current"))}
+                            data-ply={ply.to_string()} onclick={view(target)}>{ notation.clone() }</button>
+                    { comment.unwrap_or_default() }
+                </>
             }
         });
         html! {
@@ -55,6 +61,9 @@ pub fn move_list(props: &MoveListProps) -> Html {
                         disabled={state.viewing.is_none()}>{ "▶" }</button>
                 <button type="button" onclick={view(None)} disabled={state.viewing.is_none()}>{ t(lang, Text::BackToGame) }</button>
             </div>
+            if let Some(text) = state.record.comments.get(&0) {
+                <p class="comment" data-comment-ply="0">{ text.clone() }</p>
+            }
             <ol class="moves">{ for moves }</ol>
         </section>
     }

@@ -1,0 +1,261 @@
+// End-to-end tests of links, the share and embed dialogs, and the embed page, in headless
+// Chromium against the built app (served under a sub-path, as in app.test.mjs).
+
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { after, before, test } from 'node:test';
+
+import {
+  DIST,
+  WAIT_MS,
+  drag,
+  launchBrowser,
+  moveList,
+  openApp,
+  startServer,
+  statusText,
+  waitForPlies,
+} from './support.mjs';
+
+const TEST_TIMEOUT = 180_000;
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer(DIST);
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Opens the app (fresh context) with `query`, runs `body`, and checks no errors were reported. */
+async function withApp(query, body, options = {}) {
+  const app = await openApp(browser, server.url, { query, ...options });
+  try {
+    await body(app.page, app);
+    assert.deepEqual(app.errors, [], 'the page reported errors');
+  } finally {
+    await app.close();
+  }
+}
+
+/** The square shown at the board's top-left corner: tells the orientation. */
+async function topLeft(page) {
+  return page.locator('.board [data-square]').first().getAttribute('data-square');
+}
+
+/** The notice under the status, or '' when there is none. */
+async function notice(page) {
+  const locator = page.locator('[data-testid="notice"]');
+  return (await locator.count()) ? locator.innerText() : '';
+}
+
+test('the address carries the game: another browser opens it and play goes on', { timeout: TEST_TIMEOUT }, async () => {
+  let address;
+  await withApp('', async (page) => {
+    await drag(page, 'e2', 'e4');
+    await drag(page, 'e7', 'e5');
+    await waitForPlies(page, 2);
+    await page.locator('[data-action="flip"]').click();
+    await page.waitForFunction(() => /[?&]g=/.test(location.search) && /orientation=black/.test(location.search));
+    address = page.url();
+    assert.match(address, /\/qi\/\?g=[A-Za-z0-9_-]+&orientation=black$/);
+  });
+  await withApp(address.slice(server.url.length), async (page) => {
+    await waitForPlies(page, 2);
+    assert.deepEqual(await moveList(page), ['e4', 'e5']);
+    assert.match(await statusText(page), /White to move/);
+    assert.equal(await topLeft(page), 'h1', 'seen from black');
+    await drag(page, 'g1', 'f3');
+    await waitForPlies(page, 3);
+    await page.waitForFunction((before) => location.href !== before, address);
+  });
+});
+
+test('hand-written links open in every game', { timeout: TEST_TIMEOUT }, async () => {
+  const cases = [
+    ['?game=chess&moves=e2e4+c7c5+g1f3&orientation=black', 'chess', ['e4', 'c5', 'Nf3'], /Black to move/, 'h1'],
+    ['?game=chess&fen=rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR_b_KQkq_-_0_1&moves=e7e5', 'chess', ['e5'], /White to move/, 'a8'],
+    ['?game=xiangqi&moves=h3e3+h10g8', 'xiangqi', 2, /Red to move/, 'a10'],
+    ['?game=gomoku&moves=h8+i9+j10&orientation=white', 'gomoku', 3, /White to move/, null],
+    ['?game=banqi&seed=7&moves=c3', 'banqi', 1, /to move/, 'a4'],
+  ];
+  for (const [query, game, moves, status, corner] of cases) {
+    await withApp(query, async (page) => {
+      await page.locator(`.app[data-current-game="${game}"]`).waitFor();
+      if (Array.isArray(moves)) {
+        await waitForPlies(page, moves.length);
+        assert.deepEqual(await moveList(page), moves, query);
+      } else {
+        await waitForPlies(page, moves);
+      }
+      assert.match(await statusText(page), status, query);
+      if (corner) assert.equal(await topLeft(page), corner, query);
+      assert.equal(await notice(page), '', query);
+    });
+  }
+});
+
+test('bad links open what they can and say what was wrong, as text', { timeout: TEST_TIMEOUT }, async () => {
+  await withApp('?game=chess&moves=e2e4+e7e5+e1e3+d2d4', async (page) => {
+    await waitForPlies(page, 2);
+    assert.match(await notice(page), /stops before move 3/);
+  });
+  await withApp('?game=%3Cimg%20src%3Dx%20onerror%3D%22document.title%3D%27hacked%27%22%3E&moves=e2e4', async (page) => {
+    assert.match(await notice(page), /unknown game “<img src=x/);
+    assert.equal(await page.locator('.status img').count(), 0, 'no markup from the link');
+    assert.notEqual(await page.title(), 'hacked');
+  });
+  await withApp('?game=xiangqi&fen=not+a+position&moves=h3e3', async (page) => {
+    await waitForPlies(page, 1);
+    assert.match(await notice(page), /position could not be read/);
+  });
+  await withApp('?g=AQ%21%21garbage', async (page) => {
+    assert.match(await notice(page), /damaged/);
+  });
+  // A long link (Chromium refuses addresses past 2 MB): only its first part is read.
+  const long = `?game=gomoku&moves=h8+i9+${'x'.repeat(1_500_000)}`;
+  await withApp(long, async (page) => {
+    await waitForPlies(page, 2);
+    assert.match(await notice(page), /too long/);
+  });
+});
+
+test('back and forward go between games; moves replace the entry', { timeout: TEST_TIMEOUT }, async () => {
+  await withApp('', async (page) => {
+    const entries = () => page.evaluate(() => history.length);
+    const start = await entries();
+    await drag(page, 'e2', 'e4');
+    await drag(page, 'e7', 'e5');
+    await waitForPlies(page, 2);
+    assert.equal(await entries(), start, 'no entry per move');
+    await page.locator('button[data-game="xiangqi"]').click();
+    await page.locator('.app[data-current-game="xiangqi"]').waitFor();
+    await page.waitForFunction((n) => history.length === n + 1, start);
+    await page.goBack();
+    await page.locator('.app[data-current-game="chess"]').waitFor();
+    await waitForPlies(page, 2);
+    assert.deepEqual(await moveList(page), ['e4', 'e5']);
+    await page.goForward();
+    await page.locator('.app[data-current-game="xiangqi"]').waitFor();
+    await waitForPlies(page, 0);
+  });
+});
+
+test('the share dialog gives a working link, a QR code, and warns about banqi deals', { timeout: TEST_TIMEOUT }, async () => {
+  let link;
+  await withApp('?game=chess&moves=d2d4+d7d5', async (page, app) => {
+    await app.context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await waitForPlies(page, 2);
+    await page.locator('[data-action="share"]').click();
+    link = await page.locator('[data-testid="share-link"]').inputValue();
+    assert.match(link, /\/qi\/\?g=/);
+    assert.equal(await page.locator('[data-testid="qr"]').count(), 1);
+    assert.match(await page.locator('[data-testid="readable-link"]').inputValue(), /game=chess&moves=d2d4\+d7d5/);
+    assert.equal(await page.locator('[data-testid="banqi-warning"]').count(), 0);
+    await page.locator('[data-action="copy-share-link"]').click();
+    await page.locator('[data-action="copy-share-link"]', { hasText: 'Copied' }).waitFor();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
+    await page.locator('[data-action="close-dialog"]').click();
+    assert.equal(await page.locator('.dialog').count(), 0);
+  });
+  await withApp(link.slice(server.url.length), async (page) => {
+    await waitForPlies(page, 2);
+    assert.deepEqual(await moveList(page), ['d4', 'd5']);
+  });
+  await withApp('?game=banqi&seed=3', async (page) => {
+    await page.locator('[data-action="share"]').click();
+    await page.locator('[data-testid="banqi-warning"]').waitFor();
+  });
+});
+
+test('the embed dialog makes a lazy iframe snippet with a live preview', { timeout: TEST_TIMEOUT }, async () => {
+  await withApp('?game=xiangqi&moves=h3e3+h10g8', async (page) => {
+    await page.locator('[data-action="embed"]').click();
+    await page.locator('[data-embed-option="play"]').check();
+    await page.locator('[data-embed-option="size"]').fill('300');
+    await page.locator('[data-embed-option="size"]').dispatchEvent('change');
+    const snippet = await page.locator('[data-testid="embed-snippet"]').inputValue();
+    assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/qi\/embed\/\?g=[^"]+&amp;play=1[^"]*" width="300" height="300" title="Xiangqi — Qi" loading="lazy"/);
+    const frame = page.frameLocator('[data-testid="embed-preview"]');
+    await frame.locator('.embed[data-current-game="xiangqi"] .board [data-square]').first().waitFor();
+    assert.equal(await frame.locator('.embed-moves .move').count(), 2);
+  });
+});
+
+/** Serves one HTML page on another port: another origin than the app's. */
+async function startBlog(html) {
+  const blog = http.createServer((request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(html);
+  });
+  await new Promise((resolve) => blog.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${blog.address().port}/`, close: () => new Promise((r) => blog.close(r)) };
+}
+
+test('a blog on another origin embeds three boards that play and replay in their frames', { timeout: TEST_TIMEOUT }, async () => {
+  const embed = `${server.url}embed/`;
+  const frames = [
+    ['replay', `${embed}?game=chess&moves=e2e4+e7e5+g1f3+b8c6&controls=1&movelist=1`, 400],
+    ['play', `${embed}?game=gomoku&moves=h8+i9&play=1`, 200],
+    ['redirect', `${server.url}?embed=1&game=xiangqi&moves=h3e3&play=1&controls=1&theme=dark`, 640],
+  ];
+  const html = `<!doctype html><html><head><title>A blog</title></head><body><h1>My games</h1>
+${frames.map(([id, src, size]) => `<iframe id="${id}" src="${src.replaceAll('&', '&amp;')}" width="${size}" height="${size}" title="${id}" loading="lazy" style="border:0"></iframe>`).join('\n')}
+</body></html>`;
+  const blog = await startBlog(html);
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  context.setDefaultTimeout(WAIT_MS);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  try {
+    await page.goto(blog.url);
+    const frame = (id) => page.frameLocator(`#${id}`);
+
+    // Replay: the step buttons step through the game.
+    const replay = frame('replay');
+    await replay.locator('.embed .board [data-square]').first().waitFor();
+    assert.equal(await replay.locator('.embed-moves .move.current').getAttribute('data-ply'), '4');
+    await replay.locator('[data-action="first"]').click();
+    await replay.locator('[data-action="next"]').click();
+    assert.equal(await replay.locator('.embed-moves .move.current').getAttribute('data-ply'), '1');
+    await replay.locator('[data-square="e4"] [data-piece="wP"]').waitFor();
+    assert.equal(await replay.locator('[data-square="e5"] [data-piece]').count(), 0, 'before 1...e5');
+    // Replay only: the board takes no moves.
+    await replay.locator('[data-action="last"]').click();
+    await replay.locator('[data-square="d2"]').click();
+    await replay.locator('[data-square="d4"]').click();
+    assert.equal(await replay.locator('[data-square="d4"] [data-piece]').count(), 0);
+
+    // Play, at 200 px: a stone placed by a click; no horizontal scrollbar.
+    const play = frame('play');
+    await play.locator('.embed[data-current-game="gomoku"] [data-square="j10"]').click();
+    await play.locator('[data-square="j10"] [data-piece]').waitFor();
+    const playFrame = page.frames().find((f) => f.url().includes('game=gomoku'));
+    const overflow = await playFrame.evaluate(() => {
+      const doc = document.documentElement;
+      return doc.scrollWidth - doc.clientWidth;
+    });
+    assert.ok(overflow <= 0, `the 200 px embed scrolls sideways by ${overflow} px`);
+
+    // `?embed=1` on the app's address lands on the embed page; the board plays in the frame.
+    const redirected = frame('redirect');
+    await redirected.locator('.embed.theme-dark[data-current-game="xiangqi"]').waitFor();
+    await redirected.locator('[data-square="h10"]').click();
+    await redirected.locator('[data-square="g8"]').click();
+    await redirected.locator('[data-square="g8"] [data-piece="bN"]').waitFor();
+    assert.match(await redirected.locator('.embed-status').innerText(), /Red to move/);
+    assert.deepEqual(errors, []);
+    // The embed keeps nothing in the browser.
+    assert.equal(await playFrame.evaluate(() => localStorage.length), 0, 'the embed stored something');
+  } finally {
+    await context.close();
+    await blog.close();
+  }
+});

@@ -1,0 +1,351 @@
+//! Sharing: the buttons under the game, the share dialog (links, the system share sheet, a QR
+//! code) and the embed dialog (an `<iframe>` snippet with its preview).
+
+use qi_rules::{GameKind, Side};
+use yew::prelude::*;
+
+use super::SharedState;
+use crate::embed::EmbedOptions;
+use crate::i18n::{Lang, Text, game_name, t};
+use crate::link::{self, View};
+use crate::state::{AppState, Theme};
+use crate::web;
+
+/// Which of the sharing dialogs is open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialog {
+    /// Links and the QR code.
+    Share,
+    /// The embed snippet.
+    Embed,
+    /// Records in and out.
+    Records,
+}
+
+/// Properties of [`ShareButtons`].
+#[derive(Properties, PartialEq)]
+pub struct ShareButtonsProps {
+    /// The interface language.
+    pub lang: Lang,
+    /// Opens a dialog.
+    pub open: Callback<Dialog>,
+}
+
+/// The buttons that open the sharing dialogs.
+#[function_component(ShareButtons)]
+pub fn share_buttons(props: &ShareButtonsProps) -> Html {
+    let button = |dialog: Dialog, action: &'static str, text: Text| {
+        let open = props.open.clone();
+        html! {
+            <button type="button" data-action={action}
+                    onclick={Callback::from(move |_: MouseEvent| open.emit(dialog))}>{ t(props.lang, text) }</button>
+        }
+    };
+    html! {
+        <div class="share-buttons">
+            { button(Dialog::Share, "share", Text::Share) }
+            { button(Dialog::Embed, "embed", Text::Embed) }
+            { button(Dialog::Records, "records", Text::Records) }
+        </div>
+    }
+}
+
+/// The page's address without its query or fragment: where links point.
+fn page_base() -> String {
+    let href = web::location_href();
+    let end = href.find(['?', '#']).unwrap_or(href.len());
+    href[..end].to_owned()
+}
+
+/// How the game is being looked at: the orientation, and the ply when stepping through.
+fn current_view(state: &AppState) -> View {
+    View { orientation: state.flipped.then_some(Side::Second), ply: state.viewing }
+}
+
+/// Properties of the dialogs.
+#[derive(Properties, PartialEq)]
+pub struct DialogProps {
+    /// The state shown.
+    pub state: SharedState,
+    /// Closes the dialog.
+    pub close: Callback<()>,
+}
+
+/// A dialog frame: a heading, the content and a close button; Escape closes it too.
+fn frame(
+    lang: Lang,
+    class: &'static str,
+    title: Text,
+    close: &Callback<()>,
+    content: Html,
+) -> Html {
+    let on_close = {
+        let close = close.clone();
+        Callback::from(move |_: MouseEvent| close.emit(()))
+    };
+    let on_key = {
+        let close = close.clone();
+        Callback::from(move |event: KeyboardEvent| {
+            if event.key() == "Escape" {
+                close.emit(());
+            }
+        })
+    };
+    html! {
+        <div class="dialog-backdrop" onkeydown={on_key}>
+            <div class={classes!("dialog", "wide", class)} role="dialog" aria-modal="true" aria-label={t(lang, title)}>
+                <h2>{ t(lang, title) }</h2>
+                { content }
+                <button type="button" class="secondary" data-action="close-dialog" onclick={on_close}>{ t(lang, Text::Close) }</button>
+            </div>
+        </div>
+    }
+}
+
+/// A read-only text with a copy button that says when it copied.
+#[derive(Properties, PartialEq)]
+struct CopyFieldProps {
+    lang: Lang,
+    label: Text,
+    value: String,
+    testid: &'static str,
+    #[prop_or_default]
+    multiline: bool,
+}
+
+#[function_component(CopyField)]
+fn copy_field(props: &CopyFieldProps) -> Html {
+    let copied = use_state(|| false);
+    {
+        let copied = copied.clone();
+        use_effect_with(props.value.clone(), move |_| copied.set(false));
+    }
+    let on_copy = {
+        let (value, copied) = (props.value.clone(), copied.clone());
+        Callback::from(move |_: MouseEvent| {
+            let (value, copied) = (value.clone(), copied.clone());
+            yew::platform::spawn_local(async move { copied.set(web::copy_text(&value).await) });
+        })
+    };
+    let select_all = Callback::from(|event: FocusEvent| {
+        if let Some(target) = event.target_dyn_into::<web_sys::HtmlInputElement>() {
+            target.select();
+        } else if let Some(target) = event.target_dyn_into::<web_sys::HtmlTextAreaElement>() {
+            target.select();
+        }
+    });
+    let lang = props.lang;
+    html! {
+        <label class="copy-field">
+            <span>{ t(lang, props.label) }</span>
+            <span class="copy-row">
+                if props.multiline {
+                    <textarea readonly=true rows="4" data-testid={props.testid} value={props.value.clone()} onfocus={select_all} />
+                } else {
+                    <input readonly=true data-testid={props.testid} value={props.value.clone()} onfocus={select_all} />
+                }
+                <button type="button" data-action={format!("copy-{}", props.testid)} onclick={on_copy}>
+                    { if *copied { t(lang, Text::Copied) } else { t(lang, Text::Copy) } }
+                </button>
+            </span>
+        </label>
+    }
+}
+
+/// The QR code of `text` as SVG, or `None` when it is too long for one.
+#[must_use]
+pub fn qr_svg(text: &str) -> Option<Html> {
+    let code =
+        qrcode::QrCode::with_error_correction_level(text.as_bytes(), qrcode::EcLevel::L).ok()?;
+    let width = code.width();
+    let colors = code.to_colors();
+    const QUIET: usize = 4;
+    let mut path = String::new();
+    for (index, color) in colors.iter().enumerate() {
+        if *color == qrcode::Color::Dark {
+            let (x, y) = (index % width + QUIET, index / width + QUIET);
+            path.push_str(&format!("M{x} {y}h1v1h-1z"));
+        }
+    }
+    let size = width + 2 * QUIET;
+    Some(html! {
+        <svg class="qr" viewBox={format!("0 0 {size} {size}")} role="img" shape-rendering="crispEdges" data-testid="qr">
+            <rect width={size.to_string()} height={size.to_string()} fill="#fff" />
+            <path d={path} fill="#000" />
+        </svg>
+    })
+}
+
+/// Links to the game, the system share sheet where there is one, and a QR code.
+#[function_component(ShareDialog)]
+pub fn share_dialog(props: &DialogProps) -> Html {
+    let state = &*props.state.0;
+    let lang = state.settings.lang;
+    let view = current_view(state);
+    let base = page_base();
+    let compact = format!("{base}?{}", link::compact(&state.record, &view));
+    let readable = format!("{base}?{}", link::readable(&state.record, &view));
+    let title = format!("{} — Qi", game_name(lang, state.record.kind));
+    let share = web::can_share().then(|| {
+        let (title, url) = (title.clone(), compact.clone());
+        let onclick = Callback::from(move |_: MouseEvent| {
+            let (title, url) = (title.clone(), url.clone());
+            yew::platform::spawn_local(async move {
+                web::share_link(&title, &url).await;
+            });
+        });
+        html! { <button type="button" data-action="system-share" {onclick}>{ t(lang, Text::SystemShare) }</button> }
+    });
+    let warning = (state.record.kind == GameKind::Banqi).then(|| {
+        html! { <p class="warning" data-testid="banqi-warning">{ t(lang, Text::BanqiLinkWarning) }</p> }
+    });
+    let qr = qr_svg(&compact).map(|svg| {
+        html! { <figure class="qr-figure">{ svg }<figcaption>{ t(lang, Text::QrCode) }</figcaption></figure> }
+    });
+    let content = html! {
+        <>
+            { warning.unwrap_or_default() }
+            <CopyField {lang} label={Text::ShortLink} value={compact} testid="share-link" />
+            <CopyField {lang} label={Text::ReadableLink} value={readable} testid="readable-link" multiline=true />
+            { share.unwrap_or_default() }
+            { qr.unwrap_or_default() }
+        </>
+    };
+    frame(lang, "share", Text::ShareTitle, &props.close, content)
+}
+
+/// The embed dialog's choices.
+#[derive(Clone, Debug, PartialEq)]
+struct EmbedChoices {
+    options: EmbedOptions,
+    size: u32,
+    at_shown_move: bool,
+}
+
+/// The `<iframe>` snippet for a game and options.
+#[must_use]
+pub fn iframe_snippet(src: &str, size: u32, title: &str) -> String {
+    format!(
+        "<iframe src=\"{}\" width=\"{size}\" height=\"{size}\" title=\"{}\" loading=\"lazy\" \
+         style=\"border:0;max-width:100%\" allowfullscreen></iframe>",
+        escape_attribute(src),
+        escape_attribute(title)
+    )
+}
+
+/// Text made safe inside a double-quoted HTML attribute.
+fn escape_attribute(text: &str) -> String {
+    text.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+/// The embed snippet and its preview.
+#[function_component(EmbedDialog)]
+pub fn embed_dialog(props: &DialogProps) -> Html {
+    let state = &*props.state.0;
+    let lang = state.settings.lang;
+    let choices = use_state(|| EmbedChoices {
+        options: EmbedOptions {
+            controls: true,
+            move_list: true,
+            theme: state.settings.theme,
+            lang: Some(lang),
+            ..EmbedOptions::default()
+        },
+        size: 400,
+        at_shown_move: state.viewing.is_some(),
+    });
+    let mut view = current_view(state);
+    if !choices.at_shown_move {
+        view.ply = None;
+    }
+    let src = format!(
+        "{}embed/?{}{}",
+        page_base(),
+        link::compact(&state.record, &view),
+        choices.options.to_params()
+    );
+    let title = format!("{} — Qi", game_name(lang, state.record.kind));
+    let snippet = iframe_snippet(&src, choices.size, &title);
+    let toggle = |text: Text,
+                  name: &'static str,
+                  get: fn(&EmbedChoices) -> bool,
+                  set: fn(&mut EmbedChoices, bool)| {
+        let checked = get(&choices);
+        let choices = choices.clone();
+        let onchange = Callback::from(move |event: Event| {
+            if let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() {
+                let mut next = (*choices).clone();
+                set(&mut next, input.checked());
+                choices.set(next);
+            }
+        });
+        html! {
+            <label class="check">
+                <input type="checkbox" data-embed-option={name} {checked} {onchange} />
+                { t(lang, text) }
+            </label>
+        }
+    };
+    let on_size = {
+        let choices = choices.clone();
+        Callback::from(move |event: Event| {
+            if let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() {
+                let mut next = (*choices).clone();
+                next.size = input.value().parse::<u32>().unwrap_or(400).clamp(200, 1000);
+                input.set_value(&next.size.to_string());
+                choices.set(next);
+            }
+        })
+    };
+    let preview_size = choices.size.min(1000);
+    let content = html! {
+        <>
+            <div class="embed-options">
+                { toggle(Text::EmbedPlay, "play", |c| c.options.play, |c, on| c.options.play = on) }
+                { toggle(Text::EmbedControls, "controls", |c| c.options.controls, |c, on| c.options.controls = on) }
+                { toggle(Text::EmbedMoveList, "movelist", |c| c.options.move_list, |c, on| c.options.move_list = on) }
+                { toggle(Text::EmbedAutoplay, "autoplay", |c| c.options.autoplay_ms.is_some(),
+                         |c, on| c.options.autoplay_ms = on.then_some(1500)) }
+                { toggle(Text::EmbedCoords, "coords", |c| c.options.coords, |c, on| c.options.coords = on) }
+                { toggle(Text::Dark, "dark", |c| c.options.theme == Theme::Dark,
+                         |c, on| c.options.theme = if on { Theme::Dark } else { Theme::Light }) }
+                if state.viewing.is_some() {
+                    { toggle(Text::EmbedAtShownMove, "at-shown-move", |c| c.at_shown_move, |c, on| c.at_shown_move = on) }
+                }
+                <label class="size">
+                    { t(lang, Text::EmbedSize) }
+                    <input type="number" min="200" max="1000" step="10" data-embed-option="size"
+                           value={choices.size.to_string()} onchange={on_size} />
+                </label>
+            </div>
+            <CopyField {lang} label={Text::Snippet} value={snippet} testid="embed-snippet" multiline=true />
+            <h3>{ t(lang, Text::Preview) }</h3>
+            <div class="embed-preview">
+                <iframe src={src} title={title} width={preview_size.to_string()} height={preview_size.to_string()}
+                        loading="lazy" data-testid="embed-preview"></iframe>
+            </div>
+        </>
+    };
+    frame(lang, "embed-dialog", Text::EmbedTitle, &props.close, content)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_snippet_escapes_what_it_quotes() {
+        let snippet =
+            iframe_snippet("https://x.test/qi/embed/?g=AQA&play=1", 300, "Chess \"board\" <b>");
+        assert!(snippet.contains("src=\"https://x.test/qi/embed/?g=AQA&amp;play=1\""), "{snippet}");
+        assert!(snippet.contains("title=\"Chess &quot;board&quot; &lt;b&gt;\""), "{snippet}");
+        assert!(snippet.contains("loading=\"lazy\""));
+        assert!(snippet.contains("width=\"300\" height=\"300\""));
+    }
+
+    #[test]
+    fn qr_codes_are_made_for_links_and_refused_when_too_long() {
+        assert!(qr_svg("https://example.test/qi/?g=AQAAAA").is_some());
+        assert!(qr_svg(&"x".repeat(5000)).is_none());
+    }
+}
