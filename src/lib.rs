@@ -10,6 +10,7 @@ pub mod i18n;
 pub mod i18n_rules;
 pub mod pieces;
 pub mod record;
+pub mod records;
 pub mod state;
 pub mod think;
 pub mod web;
