@@ -107,6 +107,8 @@ mod gomoku;
 mod pgn;
 mod pgn_lexer;
 mod reader;
+#[cfg(test)]
+mod tests;
 mod xiangqi;
 
 use qi_rules::GameKind;
