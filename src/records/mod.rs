@@ -6,8 +6,11 @@
 //! - **PGN-style records** (every game): a tag section (`[Name "value"]` pairs, the Seven Tag
 //!   Roster first on export) and the moves with move numbers, `{...}` and `;` comments and a
 //!   result token (`1-0`, `0-1`, `1/2-1/2`, `*`). Chess writes SAN, xiangqi WXF, gomoku points,
-//!   banqi squares with each flip's piece (see [`banqi`](self#banqi)). The tags that describe the
-//!   game itself are written from the record and not kept in [`GameRecord::tags`]: `Variant`
+//!   banqi squares with each flip's piece (see [`banqi`](self#banqi)). Lines are wrapped at 80
+//!   columns. A comment is written `{...}` as it is (line breaks included), or, when it holds a
+//!   `}`, as `;` comments, one per line (losing blank lines and white space at line ends).
+//!   `White` and `Black` name the first and second player in every game. The tags that describe
+//!   the game itself are written from the record and not kept in [`GameRecord::tags`]: `Variant`
 //!   (`Chess960`, `xiangqi`, `banqi`, `gomoku`; none for standard chess), `SetUp` and `FEN` (the
 //!   start position, when it is not the standard one; always for banqi), `Rules` (the record's
 //!   `key=value,...` rule list, for xiangqi, banqi and gomoku), `Format` (`WXF`, xiangqi) and
@@ -20,7 +23,7 @@
 //! - **Gomoku move strings**: `h8i9j10`; on import also with spaces or commas between points
 //!   and in upper case. When the rules are not the defaults, or the game does not start on the
 //!   empty board, export puts a header line of tags before the moves:
-//!   `[Variant "gomoku"] [Rules "size=19,rule=renju"]`.
+//!   `[Variant "gomoku"] [Rules "size=19,rule=renju"]`. Tags and comments are not written.
 //!
 //! # Import
 //! [`import`] takes pasted or loaded text (at most [`MAX_INPUT`] bytes) and finds the format

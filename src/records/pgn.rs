@@ -245,8 +245,8 @@ impl Wrapper {
             self.token(&format!("{{{comment}}}"));
             return;
         }
-        // A `}` cannot stand in a brace comment: one `;` comment per line.
-        for line in comment.lines() {
+        // A `}` cannot stand in a brace comment: one `;` comment per line (blank lines go).
+        for line in comment.split(['\n', '\r']).map(str::trim).filter(|line| !line.is_empty()) {
             self.token(&format!("; {line}"));
             self.out.push('\n');
             self.column = 0;

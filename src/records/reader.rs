@@ -191,7 +191,8 @@ pub(crate) fn import_position(
 ) -> Option<Result<Imported, RecordError>> {
     let trimmed = text.trim();
     let first = trimmed.split_whitespace().next()?;
-    if !first.contains('/') || pgn::is_result(first) || first.starts_with(['[', '{', ';', '(']) {
+    if !first.contains('/') || pgn::is_result(first) || first.starts_with(['[', '{', ';', '(', '%'])
+    {
         return None;
     }
     let ranks = ranks_of(trimmed);
@@ -295,8 +296,13 @@ struct Attempt {
 
 fn read_moves(setup: Setup, parsed: &Parsed<'_>) -> Attempt {
     let kind = setup.kind;
+    // ICCS coordinates count ranks from 0: the `Format` tag says so, or a square on rank 0.
     let iccs =
-        parsed.tag("Format").is_some_and(|tag| tag.value.trim().eq_ignore_ascii_case("iccs"));
+        parsed.tag("Format").is_some_and(|tag| tag.value.trim().eq_ignore_ascii_case("iccs"))
+            || parsed
+                .items
+                .iter()
+                .any(|item| matches!(item, Item::Move(_, word) if xiangqi::on_rank_zero(word)));
     let mut reader = Reader::new(setup.game);
     let mut error = None;
     for item in &parsed.items {

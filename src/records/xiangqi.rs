@@ -44,6 +44,15 @@ fn coordinates(word: &str, iccs: bool) -> Option<String> {
     ))
 }
 
+/// Whether `word` is coordinates with a square on rank 0, which only ICCS has.
+pub(crate) fn on_rank_zero(word: &str) -> bool {
+    let bytes = word.as_bytes();
+    let Some((_, from_rank, len)) = square(bytes) else { return false };
+    let rest = &bytes[len..];
+    let rest = rest.strip_prefix(b"-").unwrap_or(rest);
+    matches!(square(rest), Some((_, to_rank, len)) if len == rest.len() && (from_rank == 0 || to_rank == 0))
+}
+
 /// Plays one move word: WXF or coordinates (ICCS when the record says so).
 pub(crate) fn read_word(
     reader: &mut Reader,
@@ -104,6 +113,7 @@ mod tests {
         assert_eq!(glued_number("33.4"), None);
         assert_eq!(glued_number("12."), None);
         assert_eq!(glued_number("C2.5"), None);
+        assert!(on_rank_zero("h0g2") && on_rank_zero("B9-C0") && !on_rank_zero("h10g8"));
         for not in ["C2.5", "H2-3", "h3", "j3e3", "h3e3x", "h123e3", "", "é3e3"] {
             assert_eq!(coordinates(not, false), None, "{not}");
         }

@@ -86,6 +86,8 @@ fn a_xiangqi_game_in_wxf() {
     let iccs = "[Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n1. H2-E2 H9-G7 2. H0-G2 I9-H9 3. I0-H0 \
                 B9-C7 4. C3-C4 G6-G5 5. B0-C2 H7-I7 *";
     assert_eq!(read(iccs, None).record.moves, record.moves);
+    let untagged = iccs.replace("[Format \"ICCS\"]\n", "");
+    assert_eq!(read(&untagged, None).record.moves, record.moves, "h0g2 says ICCS");
 }
 
 #[test]

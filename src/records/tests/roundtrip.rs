@@ -173,6 +173,16 @@ fn gomoku_games_round_trip() {
 }
 
 #[test]
+fn comments_with_braces_and_carriage_returns_read_back() {
+    let mut record = GameRecord::new(GameKind::Chess, "", 0);
+    record.moves = vec!["e2e4".into()];
+    record.comments.insert(1, "a}\rb\r\n\nc".into());
+    let back = read(&export(&record, Format::ChessPgn), None).record;
+    assert_eq!(back.comments[&1], "a}\nb\nc");
+    assert_eq!(back.moves, record.moves);
+}
+
+#[test]
 fn gomoku_move_strings_read_in_several_spellings() {
     for text in ["h8i9j10", "h8 i9 j10", "H8, I9, J10", "  h8i9\nj10  "] {
         let imported = read(text, None);
