@@ -361,8 +361,10 @@ fn write_movetext<'c>(
     let mut write_comments = |wrapper: &mut Wrapper, ply: usize| {
         let mut wrote = false;
         while let Some((_, comment)) = comments.next_if(|(at, _)| **at == ply) {
-            wrapper.comment(comment.trim());
-            wrote = true;
+            if !comment.trim().is_empty() {
+                wrapper.comment(comment.trim());
+                wrote = true;
+            }
         }
         wrote
     };

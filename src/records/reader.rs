@@ -341,52 +341,59 @@ fn read_moves(setup: Setup, parsed: &Parsed<'_>) -> Attempt {
     Attempt { record, error }
 }
 
-/// Reads `text` as a PGN-style record (or a bare move list).
-pub(crate) fn import_pgn(text: &str, hint: Option<GameKind>) -> Result<Imported, RecordError> {
-    let parsed = pgn::parse(text)?;
-    let variant_tag = parsed.tag("Variant").filter(|tag| !tag.value.trim().is_empty());
-    let decided = if let Some(tag) = variant_tag {
-        let (kind, implied) = variant(&tag.value).ok_or_else(|| {
+/// A game to try reading a record as, and the rules its variant implies.
+type Candidate = (GameKind, &'static str);
+
+/// The games to try reading a record as, in order, and whether its tags decided the game.
+fn candidates(
+    parsed: &Parsed<'_>,
+    hint: Option<GameKind>,
+) -> Result<(Vec<Candidate>, bool), RecordError> {
+    if let Some(tag) = parsed.tag("Variant").filter(|tag| !tag.value.trim().is_empty()) {
+        let decided = variant(&tag.value).ok_or_else(|| {
             let name = shorten(tag.value.trim());
             RecordError::at(tag.pos, RecordErrorKind::UnknownVariant { name })
         })?;
-        Some((kind, implied))
-    } else if parsed.tag("Game").is_some_and(|tag| variant(&tag.value).is_some()) {
-        parsed.tag("Game").and_then(|tag| variant(&tag.value))
-    } else {
-        parsed.tag("FEN").and_then(|tag| kind_by_ranks(ranks_of(&tag.value))).map(|k| (k, ""))
-    };
-    let fallback_960 = variant_tag.is_none();
-    let candidates: Vec<(GameKind, &str)> = match decided {
-        Some(decided) => vec![decided],
-        None => {
-            let mut order: Vec<GameKind> = hint.into_iter().collect();
-            let words = parsed.items.iter().filter_map(|item| match item {
-                Item::Move(_, word) => Some(*word),
-                Item::Comment(_) => None,
-            });
-            // Points with no move numbers: a gomoku move string before anything else.
-            let points = words.clone().next().is_some() && words.clone().all(gomoku::is_points);
-            if points && !parsed.numbered {
-                order.push(GameKind::Gomoku);
-            }
-            order.extend([GameKind::Chess, GameKind::Xiangqi, GameKind::Gomoku, GameKind::Banqi]);
-            let mut seen = Vec::new();
-            order.retain(|kind| {
-                !seen.contains(kind) && {
-                    seen.push(*kind);
-                    true
-                }
-            });
-            order.into_iter().map(|kind| (kind, "")).collect()
+        return Ok((vec![decided], true));
+    }
+    let by_tags = parsed.tag("Game").and_then(|tag| variant(&tag.value)).or_else(|| {
+        let fen = parsed.tag("FEN")?;
+        kind_by_ranks(ranks_of(&fen.value)).map(|kind| (kind, ""))
+    });
+    if let Some(decided) = by_tags {
+        return Ok((vec![decided], true));
+    }
+    let mut order: Vec<GameKind> = hint.into_iter().collect();
+    let mut words = parsed.items.iter().filter_map(|item| match item {
+        Item::Move(_, word) => Some(*word),
+        Item::Comment(_) => None,
+    });
+    // Points with no move numbers: a gomoku move string before anything else.
+    let points = words.clone().next().is_some() && words.all(gomoku::is_points);
+    if points && !parsed.numbered {
+        order.push(GameKind::Gomoku);
+    }
+    order.extend([GameKind::Chess, GameKind::Xiangqi, GameKind::Gomoku, GameKind::Banqi]);
+    let mut kinds = Vec::new();
+    for kind in order {
+        if !kinds.iter().any(|&(k, _)| k == kind) {
+            kinds.push((kind, ""));
         }
-    };
+    }
+    Ok((kinds, false))
+}
+
+/// Reads `text` as a PGN-style record (or a bare move list).
+pub(crate) fn import_pgn(text: &str, hint: Option<GameKind>) -> Result<Imported, RecordError> {
+    let parsed = pgn::parse(text)?;
+    let (candidates, decided) = candidates(&parsed, hint)?;
+    let fallback_960 = parsed.tag("Variant").is_none_or(|tag| tag.value.trim().is_empty());
     let mut best: Option<Attempt> = None;
     let mut setup_failure = None;
     for (kind, implied) in candidates {
         let attempt = match setup(kind, implied, &parsed, fallback_960) {
             Ok(setup) => read_moves(setup, &parsed),
-            Err(error) if decided.is_some() => return Err(error),
+            Err(error) if decided => return Err(error),
             Err(error) => {
                 setup_failure.get_or_insert(error);
                 continue;
