@@ -12,6 +12,7 @@ pub mod i18n_rules;
 pub mod link;
 pub mod pieces;
 pub mod record;
+pub mod records;
 pub mod state;
 pub mod think;
 pub mod web;

@@ -1,0 +1,94 @@
+//! Gomoku records: points in (one per word, or several run together as in `h8i9j10`), points
+//! out; the move string format with its optional header line.
+
+use qi_rules::any::AnyGame;
+use qi_rules::{Cell, Game, GameKind, RuleSet};
+
+use super::error::{Pos, RecordError};
+use super::reader::Reader;
+use crate::record::{GameRecord, Start};
+
+/// The points run together in `word` (`h8`, `H8i9J10`): each one's byte offset and text.
+/// `None` unless the whole word is points.
+fn points(word: &str) -> Option<Vec<(usize, &str)>> {
+    if !word.is_ascii() {
+        return None;
+    }
+    let lower = word.to_ascii_lowercase();
+    let mut found = Vec::new();
+    let mut at = 0;
+    while at < word.len() {
+        let (_, len) = Cell::parse_prefix(&lower[at..])?;
+        found.push((at, &word[at..at + len]));
+        at += len;
+    }
+    (!found.is_empty()).then_some(found)
+}
+
+/// Whether `word` is one or more points run together.
+pub(crate) fn is_points(word: &str) -> bool {
+    points(word).is_some()
+}
+
+/// Plays the points of one word.
+pub(crate) fn read_word(reader: &mut Reader, pos: Pos, word: &str) -> Result<(), RecordError> {
+    let Some(points) = points(word) else { return reader.play(pos, word, word) };
+    for (offset, point) in points {
+        reader.play(pos.right(offset), &point.to_ascii_lowercase(), point)?;
+    }
+    Ok(())
+}
+
+/// `Variant`, `FEN` (when the game does not start on the empty board) and `Rules`.
+pub(crate) fn describing_tags(record: &GameRecord, start: &AnyGame) -> Vec<(String, String)> {
+    let mut tags = vec![("Variant".to_owned(), GameKind::Gomoku.name().to_owned())];
+    let rules = match start {
+        AnyGame::Gomoku(game) => *game.rules(),
+        _ => Default::default(),
+    };
+    if matches!(record.start, Start::Position(_))
+        && start.position() != qi_rules::gomoku::Gomoku::start(&rules, 0).position()
+    {
+        tags.push(("FEN".to_owned(), start.position()));
+    }
+    tags.push(("Rules".to_owned(), rules.to_list()));
+    tags
+}
+
+/// The move string `h8i9j10`, after a header line of tags when the rules are not the defaults,
+/// the game does not start on the empty board, or there are no moves.
+pub(crate) fn export_moves(record: &GameRecord) -> String {
+    let replayed = record.replay(usize::MAX);
+    let start = record.start_game();
+    let moves = match &replayed.game {
+        AnyGame::Gomoku(game) => game.move_string(),
+        _ => String::new(),
+    };
+    let tags = describing_tags(record, &start);
+    let default_rules = qi_rules::gomoku::GomokuRules::default().to_list();
+    let plain = tags.len() == 2 && tags[1].1 == default_rules && !moves.is_empty();
+    let mut out = String::new();
+    if !plain {
+        let header: Vec<String> =
+            tags.iter().map(|(name, value)| format!("[{name} \"{value}\"]")).collect();
+        out.push_str(&header.join(" "));
+        out.push('\n');
+    }
+    out.push_str(&moves);
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_split_into_points() {
+        assert_eq!(points("h8i9J10"), Some(vec![(0, "h8"), (2, "i9"), (4, "J10")]));
+        assert_eq!(points("o15"), Some(vec![(0, "o15")]));
+        for not in ["", "h", "h8i", "8h", "Nf3", "h0", "é8", "h8-i9"] {
+            assert_eq!(points(not), None, "{not}");
+        }
+    }
+}

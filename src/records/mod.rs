@@ -1,0 +1,287 @@
+//! Game records in and out: PGN and FEN for chess, their xiangqi counterparts, a PGN-style record
+//! for banqi that carries the whole deal, and gomoku move strings — all to and from
+//! [`GameRecord`].
+//!
+//! # Formats ([`Format`])
+//! - **PGN-style records** (every game): a tag section (`[Name "value"]` pairs, the Seven Tag
+//!   Roster first on export) and the moves with move numbers, `{...}` and `;` comments and a
+//!   result token (`1-0`, `0-1`, `1/2-1/2`, `*`). Chess writes SAN, xiangqi WXF, gomoku points,
+//!   banqi squares with each flip's piece (see [`banqi`](self#banqi)). Lines are wrapped at 80
+//!   columns. A comment is written `{...}` as it is (line breaks included), or, when it holds a
+//!   `}`, as `;` comments, one per line (losing blank lines and white space at line ends).
+//!   `White` and `Black` name the first and second player in every game. The tags that describe
+//!   the game itself are written from the record and not kept in [`GameRecord::tags`]: `Variant`
+//!   (`Chess960`, `xiangqi`, `banqi`, `gomoku`; none for standard chess), `SetUp` and `FEN` (the
+//!   start position, when it is not the standard one; always for banqi), `Rules` (the record's
+//!   `key=value,...` rule list, for xiangqi, banqi and gomoku), `Format` (`WXF`, xiangqi) and
+//!   `Result` (from the game's outcome: `*` while it goes on, also for a game that was resigned,
+//!   since a record keeps no result of its own). The first player's win is `1-0` in every game
+//!   (White, Red, Black in gomoku, the first player in banqi).
+//! - **Positions**: chess FEN, xiangqi FEN (as Fairy-Stockfish writes it), the banqi and gomoku
+//!   position strings of `qi_rules`. Export writes the position after the last move; import
+//!   gives a record that starts there, with no moves.
+//! - **Gomoku move strings**: `h8i9j10`; on import also with spaces or commas between points
+//!   and in upper case. When the rules are not the defaults, or the game does not start on the
+//!   empty board, export puts a header line of tags before the moves:
+//!   `[Variant "gomoku"] [Rules "size=19,rule=renju"]`. Tags and comments are not written.
+//!
+//! # Import
+//! [`import`] takes pasted or loaded text (at most [`MAX_INPUT`] bytes) and finds the format
+//! itself:
+//! - text whose first field holds a `/` is a position; the number of ranks tells the game
+//!   (8 chess, 10 xiangqi, 4 banqi, 15 or 19 gomoku), else the hint does. The rule options
+//!   are the defaults, except where the position needs others: a chess FEN whose castling
+//!   rights only Chess960 has, a banqi chain capture in progress (`chain=true`), a gomoku board
+//!   of 19 (`size=19`) or one that only `standard` or `renju` allows (an overline);
+//! - anything else is read as a PGN-style record (a bare list of moves is one without tags).
+//!   The game is the `Variant` tag's (or a `Game "Chinese Chess"` tag's), else the one the `FEN`
+//!   tag's shape says, else the first that reads every move among: the caller's hint, gomoku
+//!   when the moves are all points and unnumbered, then chess, xiangqi, gomoku and banqi.
+//!   When none reads them all, the error is the one that read furthest.
+//!
+//! Only the first game of a file with several is read ([`Imported::more_games`] says there were
+//! more); only the main line is kept: variations `( ... )`, however nested, are skipped with the
+//! comments inside them, and NAGs (`$1`) and move marks (`!`, `?!`) are dropped. Comments on the
+//! main line are kept by ply: several at one place are joined by a line break, each trimmed.
+//! Move numbers are skipped, not checked. Chess moves may be SAN (also `0-0`, `e8Q`, a
+//! missing or extra capture mark) or UCI; xiangqi moves WXF (`C2.5`, `C2=5`, `+C=5`, `33=4`) or
+//! coordinates (`h3e3`; with `[Format "ICCS"]`, ICCS as `H2-E2`, ranks from 0). Standard
+//! chess `FEN` tags that only Chess960 can read (castling with a rook off the a/h files) make
+//! the game Chess960. Placeholder Seven Tag Roster values (`?`, `????.??.??`) are not kept.
+//!
+//! A problem gives a [`RecordError`] with the line and column of the offending token. When the
+//! problem lies in the moves, [`RecordError::partial`] holds the record read so far: the tags,
+//! the longest legal prefix of the main line and its comments, for an app that wants to offer it.
+//!
+//! # Banqi
+//! A banqi record is PGN-shaped, and complete: the deal and every move.
+//!
+//! ```text
+//! [Event "?"]
+//! [Site "?"]
+//! [Date "????.??.??"]
+//! [Round "?"]
+//! [White "?"]
+//! [Black "?"]
+//! [Result "*"]
+//! [Variant "banqi"]
+//! [FEN "*R*b*B*C*B*p*K*P/*N*n*p*c*P*k*p*r/*P*P*C*N*a*b*p*P/*R*p*n*r*a*A*A*c 1 - 0 - -"]
+//! [Rules "ranks=taiwan,chain=false,rush=false,capture_hidden=false,draw=40"]
+//!
+//! 1. a4=R b4=b 2. a4-a3 b3=P 3. a3xb3 ... *
+//! ```
+//!
+//! - `Variant` is `banqi` (any case). `White` and `Black` name the first and second player.
+//! - `FEN` is the position at the start, in the six-field position string of `qi_rules::banqi`:
+//!   ranks 4 to 1 separated by `/`, files `a` to `h`; a digit for empty squares; a face-up piece
+//!   as its letter, `K A B R N C P` (general, advisor, elephant, chariot, horse, cannon, soldier;
+//!   red upper case, black lower case); a face-down piece as `*` and its letter; then the side to
+//!   move (`1`, `2`), the first player's colour (`r`, `b`, `-` before the first flip), the plies
+//!   since the last flip or capture, the pieces behind `?` squares (`-`) and the square of a
+//!   chain capture in progress (`-`). Export always writes it with every face-down piece's
+//!   identity, so the tag holds the whole deal.
+//! - `Rules` is the rule list: `ranks=taiwan|hongkong`, `chain`, `rush`, `capture_hidden`
+//!   (`true`/`false`), `draw=<plies>`. Missing keys take their defaults.
+//! - The moves, one token per ply: a flip is the square, `=` and the letter of the piece it
+//!   turned up: `c3=R`, `d2=k`. A step is `c3-c4`, a capture `c3xc4` (`c3c4` is read too). A
+//!   cannon capturing a face-down piece (`capture_hidden=true`) names the piece it took:
+//!   `c3xc6=p`. `stop` ends a chain capture; each capture of a chain is its own ply.
+//! - Move numbers: `N.` before the first player's turn, `N...` before the second player's ply
+//!   when it opens the game or follows a comment; `N` counts the first player's turns from 1. A
+//!   turn may hold several plies (a chain). Numbers may be left out; import does not check them.
+//! - The result token: `1-0` the first player won, `0-1` the second, `1/2-1/2` a draw, `*` not
+//!   over.
+//!
+//! Import checks every annotation against the deal: a different piece is a
+//! [`FlipMismatch`](RecordErrorKind::FlipMismatch), an annotation on a move that turns nothing
+//! up is [`NothingRevealed`](RecordErrorKind::NothingRevealed). A deal may leave squares
+//! unknown (`?`, with the pool of what they hide): each such square's piece is then taken from
+//! the annotation of the move that reveals it (a missing one is an illegal move,
+//! `FlipResultUnknown`; one not left in the pool `FlipResultImpossible`), and the imported
+//! record's start names it as `*X`. A record with no `FEN` tag starts with every square unknown;
+//! the flips then give as much of the deal as the game uncovered.
+
+#![warn(missing_docs)]
+
+mod banqi;
+mod chess;
+mod error;
+mod gomoku;
+mod pgn;
+mod pgn_lexer;
+mod reader;
+#[cfg(test)]
+mod tests;
+mod xiangqi;
+
+use qi_rules::GameKind;
+
+pub use error::{Pos, RecordError, RecordErrorKind, TagExpected};
+
+use crate::record::GameRecord;
+
+/// The longest text [`import`] reads, in bytes (1 MiB).
+pub const MAX_INPUT: usize = 1 << 20;
+
+/// A text format a record can be written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// Chess PGN: tags, SAN moves, comments, result.
+    ChessPgn,
+    /// Chess FEN of the current position.
+    ChessFen,
+    /// Xiangqi PGN-style record with WXF moves.
+    XiangqiPgn,
+    /// Xiangqi FEN of the current position.
+    XiangqiFen,
+    /// Banqi PGN-style record with the deal and annotated flips.
+    BanqiPgn,
+    /// Banqi position string of the current position (face-down identities included).
+    BanqiPosition,
+    /// Gomoku PGN-style record.
+    GomokuPgn,
+    /// Gomoku move string `h8i9j10`, with a header line when needed.
+    GomokuMoves,
+    /// Gomoku position string of the current position.
+    GomokuPosition,
+}
+
+impl Format {
+    /// Every format.
+    pub const ALL: [Format; 9] = [
+        Format::ChessPgn,
+        Format::ChessFen,
+        Format::XiangqiPgn,
+        Format::XiangqiFen,
+        Format::BanqiPgn,
+        Format::BanqiPosition,
+        Format::GomokuPgn,
+        Format::GomokuMoves,
+        Format::GomokuPosition,
+    ];
+
+    /// The formats a game's records can be exported in, the full record first.
+    #[must_use]
+    pub fn for_game(kind: GameKind) -> &'static [Format] {
+        match kind {
+            GameKind::Chess => &[Format::ChessPgn, Format::ChessFen],
+            GameKind::Xiangqi => &[Format::XiangqiPgn, Format::XiangqiFen],
+            GameKind::Banqi => &[Format::BanqiPgn, Format::BanqiPosition],
+            GameKind::Gomoku => &[Format::GomokuPgn, Format::GomokuMoves, Format::GomokuPosition],
+        }
+    }
+
+    /// The game the format is for.
+    #[must_use]
+    pub const fn game(self) -> GameKind {
+        match self {
+            Format::ChessPgn | Format::ChessFen => GameKind::Chess,
+            Format::XiangqiPgn | Format::XiangqiFen => GameKind::Xiangqi,
+            Format::BanqiPgn | Format::BanqiPosition => GameKind::Banqi,
+            Format::GomokuPgn | Format::GomokuMoves | Format::GomokuPosition => GameKind::Gomoku,
+        }
+    }
+
+    /// A stable short name, for settings and links: `chess-pgn`, `chess-fen`, `xiangqi-pgn`,
+    /// `xiangqi-fen`, `banqi-pgn`, `banqi-position`, `gomoku-pgn`, `gomoku-moves`,
+    /// `gomoku-position`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Format::ChessPgn => "chess-pgn",
+            Format::ChessFen => "chess-fen",
+            Format::XiangqiPgn => "xiangqi-pgn",
+            Format::XiangqiFen => "xiangqi-fen",
+            Format::BanqiPgn => "banqi-pgn",
+            Format::BanqiPosition => "banqi-position",
+            Format::GomokuPgn => "gomoku-pgn",
+            Format::GomokuMoves => "gomoku-moves",
+            Format::GomokuPosition => "gomoku-position",
+        }
+    }
+
+    /// The format with this [`name`](Format::name).
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|format| format.name() == name)
+    }
+
+    /// The file name extension, without the dot: `pgn`, `fen` or `txt`.
+    #[must_use]
+    pub const fn extension(self) -> &'static str {
+        match self {
+            Format::ChessPgn | Format::XiangqiPgn | Format::BanqiPgn | Format::GomokuPgn => "pgn",
+            Format::ChessFen | Format::XiangqiFen => "fen",
+            Format::BanqiPosition | Format::GomokuMoves | Format::GomokuPosition => "txt",
+        }
+    }
+
+    /// The MIME type for a download: `application/x-chess-pgn` for the PGN-style records (they
+    /// share PGN's syntax), `text/plain` for the others.
+    #[must_use]
+    pub const fn mime_type(self) -> &'static str {
+        match self.extension().as_bytes() {
+            b"pgn" => "application/x-chess-pgn",
+            _ => "text/plain",
+        }
+    }
+
+    /// Whether the format is a position (the game's current position, no moves).
+    #[must_use]
+    pub const fn is_position(self) -> bool {
+        matches!(
+            self,
+            Format::ChessFen | Format::XiangqiFen | Format::BanqiPosition | Format::GomokuPosition
+        )
+    }
+}
+
+/// A record read by [`import`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Imported {
+    /// The game.
+    pub record: GameRecord,
+    /// The format the text was found to be in.
+    pub format: Format,
+    /// Whether the text held more games after the one read (only the first is read).
+    pub more_games: bool,
+}
+
+/// Writes `record` in `format`, ending with a line break. A format of another game than the
+/// record's gives that game's PGN-style record. Moves are written as far as they can be
+/// replayed: a record from storage whose moves stop being legal is written up to there.
+#[must_use]
+pub fn export(record: &GameRecord, format: Format) -> String {
+    let format =
+        if format.game() == record.kind { format } else { Format::for_game(record.kind)[0] };
+    if format.is_position() {
+        let mut text = record.replay(usize::MAX).game.position();
+        text.push('\n');
+        return text;
+    }
+    if format == Format::GomokuMoves {
+        return gomoku::export_moves(record);
+    }
+    pgn::export(record)
+}
+
+/// Reads a record, a position or a move list; `hint` is the game the caller expects (the one
+/// selected in the app), used when the text itself does not say (see the module docs).
+///
+/// # Errors
+/// A [`RecordError`] at the first problem; with [`RecordError::partial`] when it lies in the
+/// moves.
+pub fn import(text: &str, hint: Option<GameKind>) -> Result<Imported, RecordError> {
+    if text.len() > MAX_INPUT {
+        let kind = RecordErrorKind::TooLong { len: text.len(), max: MAX_INPUT };
+        return Err(RecordError::at(Pos::START, kind));
+    }
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if text.trim().is_empty() {
+        return Err(RecordError::at(Pos::START, RecordErrorKind::Empty));
+    }
+    if let Some(imported) = reader::import_position(text, hint) {
+        return imported;
+    }
+    reader::import_pgn(text, hint)
+}

@@ -1,0 +1,427 @@
+//! The PGN shape shared by every game's record: reading tags and the main line's words and
+//! comments, and writing a record back.
+
+use qi_rules::{GameKind, Side};
+
+use super::error::{Pos, RecordError, RecordErrorKind, TagExpected};
+use super::pgn_lexer::{Lexer, Token};
+use super::{banqi, chess, gomoku, xiangqi};
+use crate::record::GameRecord;
+
+/// A tag pair as read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Tag {
+    pub name: String,
+    pub value: String,
+    /// Where the value starts.
+    pub pos: Pos,
+}
+
+/// Something on the main line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Item<'a> {
+    /// A move's text (a gomoku word may hold several points), without its move number or marks.
+    Move(Pos, &'a str),
+    /// A comment, trimmed and not empty.
+    Comment(&'a str),
+}
+
+/// The first game of a text, read as far as it goes.
+#[derive(Debug)]
+pub(crate) struct Parsed<'a> {
+    pub tags: Vec<Tag>,
+    pub items: Vec<Item<'a>>,
+    /// Whether move numbers were seen.
+    pub numbered: bool,
+    /// Whether another game follows.
+    pub more_games: bool,
+    /// A problem in the moves: the items before it were read.
+    pub error: Option<RecordError>,
+}
+
+impl Parsed<'_> {
+    /// The first tag named `name`.
+    pub(crate) fn tag(&self, name: &str) -> Option<&Tag> {
+        self.tags.iter().find(|tag| tag.name == name)
+    }
+}
+
+/// The Seven Tag Roster, in its order, with the value written when a record has none.
+pub(crate) const ROSTER: [(&str, &str); 7] = [
+    ("Event", "?"),
+    ("Site", "?"),
+    ("Date", "????.??.??"),
+    ("Round", "?"),
+    ("White", "?"),
+    ("Black", "?"),
+    ("Result", "*"),
+];
+
+/// Tags that describe the game itself: written from the record, never kept in its tags.
+pub(crate) const DESCRIBING: [&str; 6] = ["FEN", "Variant", "SetUp", "Result", "Rules", "Format"];
+
+fn is_tag_name(word: &str) -> bool {
+    let mut chars = word.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// A result token.
+pub(crate) fn is_result(word: &str) -> bool {
+    matches!(word, "1-0" | "0-1" | "1/2-1/2" | "*" | "½-½" | "1/2")
+}
+
+/// Reads the tag section and the main line of the first game.
+///
+/// # Errors
+/// A problem in the tag section (malformed tag, unterminated string); problems in the moves go
+/// to [`Parsed::error`].
+pub(crate) fn parse(text: &str) -> Result<Parsed<'_>, RecordError> {
+    let mut lexer = Lexer::new(text);
+    let mut tags = Vec::new();
+    let mut token = lexer.next_token()?;
+    while token.1 == Token::TagOpen {
+        let (pos, name) = lexer.next_token()?;
+        let name = match name {
+            Token::Word(word) if is_tag_name(word) => word,
+            _ => return Err(tag_error(pos, TagExpected::Name)),
+        };
+        let (pos, value) = lexer.next_token()?;
+        let Token::Str(value) = value else { return Err(tag_error(pos, TagExpected::Value)) };
+        let (close, token_after) = lexer.next_token()?;
+        if token_after != Token::TagClose {
+            return Err(tag_error(close, TagExpected::Close));
+        }
+        tags.push(Tag { name: name.to_owned(), value, pos });
+        token = lexer.next_token()?;
+    }
+    let mut parsed =
+        Parsed { tags, items: Vec::new(), numbered: false, more_games: false, error: None };
+    if let Err(error) = movetext(&mut lexer, token, &mut parsed) {
+        parsed.error = Some(error);
+    }
+    Ok(parsed)
+}
+
+fn tag_error(pos: Pos, expected: TagExpected) -> RecordError {
+    RecordError::at(pos, RecordErrorKind::TagSyntax { expected })
+}
+
+/// Reads the moves from `token` on, up to the result, the next game's tags or the end.
+fn movetext<'a>(
+    lexer: &mut Lexer<'a>,
+    mut token: (Pos, Token<'a>),
+    parsed: &mut Parsed<'a>,
+) -> Result<(), RecordError> {
+    // Where the outermost open variation started, and how deep the nesting is.
+    let mut variation = Pos::START;
+    let mut depth = 0usize;
+    loop {
+        let (pos, kind) = token;
+        match kind {
+            Token::End if depth > 0 => {
+                return Err(RecordError::at(variation, RecordErrorKind::UnterminatedVariation));
+            }
+            Token::End => return Ok(()),
+            Token::TagOpen if depth == 0 => {
+                parsed.more_games = true;
+                return Ok(());
+            }
+            Token::TagOpen | Token::TagClose | Token::Str(_) => {
+                let found = if kind == Token::TagOpen {
+                    '['
+                } else if kind == Token::TagClose {
+                    ']'
+                } else {
+                    '"'
+                };
+                return Err(RecordError::at(pos, RecordErrorKind::UnexpectedChar { found }));
+            }
+            Token::VariationOpen => {
+                if depth == 0 {
+                    variation = pos;
+                }
+                depth += 1;
+            }
+            Token::VariationClose if depth == 0 => {
+                return Err(RecordError::at(pos, RecordErrorKind::UnmatchedParen));
+            }
+            Token::VariationClose => depth -= 1,
+            Token::Nag => {}
+            Token::Comment(text) => {
+                let text = text.trim();
+                if depth == 0 && !text.is_empty() {
+                    parsed.items.push(Item::Comment(text));
+                }
+            }
+            Token::Word(_) if depth > 0 => {}
+            Token::Word(word) if is_result(word) => {
+                // Anything but comments after the result is another game.
+                loop {
+                    match lexer.next_token() {
+                        Ok((_, Token::Comment(_))) => {}
+                        Ok((_, Token::End)) => return Ok(()),
+                        _ => {
+                            parsed.more_games = true;
+                            return Ok(());
+                        }
+                    }
+                }
+            }
+            Token::Word(word) => {
+                let (skipped, rest) = split_number(word);
+                parsed.numbered |= skipped > 0;
+                let rest = rest.trim_end_matches(['!', '?']);
+                let rest = rest.strip_suffix("e.p.").unwrap_or(rest);
+                if !rest.is_empty() && !rest.bytes().all(|b| b == b'.') {
+                    parsed.items.push(Item::Move(pos.right(skipped), rest));
+                }
+            }
+        }
+        token = lexer.next_token()?;
+    }
+}
+
+/// Splits a leading move number (`12.`, `12...`, or a bare `12`) off a word: the number of
+/// characters skipped and the rest. A number followed by a digit is kept whole (the xiangqi
+/// move `33.4`).
+fn split_number(word: &str) -> (usize, &str) {
+    let digits = word.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return (0, word);
+    }
+    let dots = word[digits..].bytes().take_while(|&b| b == b'.').count();
+    let rest = &word[digits + dots..];
+    if rest.is_empty() && (dots > 0 || digits == word.len()) {
+        return (word.len(), "");
+    }
+    if dots > 0 && !rest.starts_with(|c: char| c.is_ascii_digit()) {
+        return (digits + dots, rest);
+    }
+    (0, word)
+}
+
+/// Keeps a read tag in the record's tags: not a describing tag, not a roster placeholder.
+pub(crate) fn keeps_tag(tag: &Tag, kind: GameKind) -> bool {
+    if DESCRIBING.contains(&tag.name.as_str()) || (kind == GameKind::Xiangqi && tag.name == "Game")
+    {
+        return false;
+    }
+    !ROSTER.iter().any(|&(name, placeholder)| tag.name == name && tag.value == placeholder)
+}
+
+/// One ply as written: who played it and its text.
+pub(crate) struct WrittenPly {
+    pub side: Side,
+    pub text: String,
+}
+
+/// Writes text wrapped at 80 columns.
+struct Wrapper {
+    out: String,
+    column: usize,
+}
+
+impl Wrapper {
+    fn token(&mut self, token: &str) {
+        let width = token.chars().count();
+        if self.column > 0 && self.column + 1 + width > 80 {
+            self.out.push('\n');
+            self.column = 0;
+        }
+        if self.column > 0 {
+            self.out.push(' ');
+            self.column += 1;
+        }
+        self.out.push_str(token);
+        self.column = match token.rfind('\n') {
+            Some(at) => token[at + 1..].chars().count(),
+            None => self.column + width,
+        };
+    }
+
+    fn comment(&mut self, comment: &str) {
+        if !comment.contains('}') {
+            self.token(&format!("{{{comment}}}"));
+            return;
+        }
+        // A `}` cannot stand in a brace comment: one `;` comment per line (blank lines go).
+        for line in comment.split(['\n', '\r']).map(str::trim).filter(|line| !line.is_empty()) {
+            self.token(&format!("; {line}"));
+            self.out.push('\n');
+            self.column = 0;
+        }
+    }
+}
+
+/// A tag value with `\` and `"` escaped and line breaks turned into spaces.
+fn escape(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The result token of a finished or unfinished game.
+pub(crate) fn result_token(outcome: Option<&qi_rules::Outcome>) -> &'static str {
+    match outcome.map(|o| o.winner) {
+        None => "*",
+        Some(Some(Side::First)) => "1-0",
+        Some(Some(Side::Second)) => "0-1",
+        Some(None) => "1/2-1/2",
+    }
+}
+
+/// Writes `record` as a PGN-style record.
+pub(crate) fn export(record: &GameRecord) -> String {
+    let start = record.start_game();
+    let mut game = start.clone();
+    let mut plies = Vec::with_capacity(record.moves.len());
+    for text in &record.moves {
+        let side = game.side_to_move();
+        let revealed = banqi::revealed_by(&game, text);
+        match game.play(text) {
+            Ok(notation) => plies.push(WrittenPly { side, text: notation + &revealed }),
+            Err(_) => break,
+        }
+    }
+    let result = result_token(game.outcome().as_ref());
+    let mut out = String::new();
+    for (name, placeholder) in ROSTER {
+        let value = if name == "Result" {
+            result
+        } else {
+            record.tags.iter().find(|(n, _)| n == name).map_or(placeholder, |(_, v)| v.as_str())
+        };
+        out.push_str(&format!("[{name} \"{}\"]\n", escape(value)));
+    }
+    for (name, value) in describing_tags(record, &start) {
+        out.push_str(&format!("[{name} \"{}\"]\n", escape(&value)));
+    }
+    let mut roster_written = [false; 7];
+    for (name, value) in &record.tags {
+        if let Some(i) = ROSTER.iter().position(|(n, _)| n == name)
+            && !roster_written[i]
+        {
+            roster_written[i] = true;
+            continue;
+        }
+        if DESCRIBING.contains(&name.as_str()) || !is_tag_name(name) {
+            continue;
+        }
+        out.push_str(&format!("[{name} \"{}\"]\n", escape(value)));
+    }
+    out.push('\n');
+    let mut comments = record.comments.range(..=plies.len()).peekable();
+    out.push_str(&write_movetext(&plies, start_number(&start), &mut comments, result));
+    out
+}
+
+/// The tags that describe `record`'s game, from its start.
+fn describing_tags(record: &GameRecord, start: &qi_rules::any::AnyGame) -> Vec<(String, String)> {
+    match record.kind {
+        GameKind::Chess => chess::describing_tags(record, start),
+        GameKind::Xiangqi => xiangqi::describing_tags(record, start),
+        GameKind::Banqi => banqi::describing_tags(record, start),
+        GameKind::Gomoku => gomoku::describing_tags(record, start),
+    }
+}
+
+/// The move number of the first move: the FEN's for chess and xiangqi, else 1.
+pub(crate) fn start_number(start: &qi_rules::any::AnyGame) -> u32 {
+    match start.kind() {
+        GameKind::Chess | GameKind::Xiangqi => start
+            .position()
+            .split_whitespace()
+            .nth(5)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(1)
+            .max(1),
+        GameKind::Banqi | GameKind::Gomoku => 1,
+    }
+}
+
+/// The moves with their numbers and comments, and the result, wrapped at 80 columns.
+fn write_movetext<'c>(
+    plies: &[WrittenPly],
+    mut number: u32,
+    comments: &mut std::iter::Peekable<std::collections::btree_map::Range<'c, usize, String>>,
+    result: &str,
+) -> String {
+    let mut wrapper = Wrapper { out: String::new(), column: 0 };
+    let mut after_comment = false;
+    let mut write_comments = |wrapper: &mut Wrapper, ply: usize| {
+        let mut wrote = false;
+        while let Some((_, comment)) = comments.next_if(|(at, _)| **at == ply) {
+            if !comment.trim().is_empty() {
+                wrapper.comment(comment.trim());
+                wrote = true;
+            }
+        }
+        wrote
+    };
+    after_comment |= write_comments(&mut wrapper, 0);
+    let mut previous = None;
+    for (i, ply) in plies.iter().enumerate() {
+        if previous == Some(Side::Second) && ply.side == Side::First {
+            number += 1;
+        }
+        let opens_turn = previous != Some(ply.side);
+        // A number stays on the line of its move.
+        match ply.side {
+            Side::First if opens_turn || after_comment => {
+                wrapper.token(&format!("{number}. {}", ply.text));
+            }
+            Side::Second if i == 0 || after_comment => {
+                wrapper.token(&format!("{number}... {}", ply.text));
+            }
+            _ => wrapper.token(&ply.text),
+        }
+        previous = Some(ply.side);
+        after_comment = write_comments(&mut wrapper, i + 1);
+    }
+    wrapper.token(result);
+    wrapper.out.push('\n');
+    wrapper.out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_numbers_split_off_but_xiangqi_digits_stay() {
+        assert_eq!(split_number("12."), (3, ""));
+        assert_eq!(split_number("12..."), (5, ""));
+        assert_eq!(split_number("7"), (1, ""));
+        assert_eq!(split_number("1.e4"), (2, "e4"));
+        assert_eq!(split_number("3...C2.5"), (4, "C2.5"));
+        assert_eq!(split_number("33.4"), (0, "33.4"));
+        assert_eq!(split_number("3+=4"), (0, "3+=4"));
+        assert_eq!(split_number("e4"), (0, "e4"));
+    }
+
+    #[test]
+    fn the_main_line_keeps_moves_and_comments_only() {
+        let text = "[Event \"x\"]\n1. e4 $1 {good} (1. d4 {no} (1. c4)) e5!? ; line\n2. Nf3 1-0\n\n[Event \"y\"]";
+        let parsed = parse(text).unwrap();
+        assert!(parsed.error.is_none() && parsed.more_games && parsed.numbered);
+        let moves: Vec<&str> = parsed
+            .items
+            .iter()
+            .map(|item| match item {
+                Item::Move(_, text) | Item::Comment(text) => *text,
+            })
+            .collect();
+        assert_eq!(moves, ["e4", "good", "e5", "line", "Nf3"]);
+        assert_eq!(parsed.items[0], Item::Move(Pos { line: 2, column: 4 }, "e4"));
+    }
+}

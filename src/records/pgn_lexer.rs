@@ -1,0 +1,220 @@
+//! Splits PGN-style text into tokens, each with its line and column.
+//!
+//! Tokens: `[`, `]`, `(`, `)`, a double-quoted string (with `\"` and `\\` escapes, on one
+//! line), a `{...}` comment (no nesting: it ends at the first `}`), a `;` comment (to the end
+//! of the line), a NAG (`$` and digits), and words: runs of any other characters up to white
+//! space or one of `[]{}();"$,`. A comma separates like white space. A line starting with `%`
+//! is skipped, as the PGN standard's escape mechanism says.
+
+use super::error::{Pos, RecordError, RecordErrorKind};
+
+/// One token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Token<'a> {
+    /// `[`
+    TagOpen,
+    /// `]`
+    TagClose,
+    /// A double-quoted string, unescaped.
+    Str(String),
+    /// `(`
+    VariationOpen,
+    /// `)`
+    VariationClose,
+    /// A `{...}` or `;` comment: the text inside.
+    Comment(&'a str),
+    /// A numeric annotation glyph such as `$1`.
+    Nag,
+    /// Anything else: a move, a move number, a result, a tag name.
+    Word(&'a str),
+    /// The end of the text.
+    End,
+}
+
+/// The lexer: a cursor over the text.
+pub(crate) struct Lexer<'a> {
+    text: &'a str,
+    offset: usize,
+    pos: Pos,
+}
+
+fn is_delimiter(c: char) -> bool {
+    c.is_whitespace() || matches!(c, '[' | ']' | '{' | '}' | '(' | ')' | ';' | '"' | '$' | ',')
+}
+
+impl<'a> Lexer<'a> {
+    /// A lexer at the start of `text`.
+    pub(crate) fn new(text: &'a str) -> Lexer<'a> {
+        Lexer { text, offset: 0, pos: Pos::START }
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.text[self.offset..].chars().next()
+    }
+
+    /// Moves past one character, keeping the line and column.
+    fn bump(&mut self) -> Option<char> {
+        let c = self.peek()?;
+        self.offset += c.len_utf8();
+        match c {
+            '\n' => self.pos = Pos { line: self.pos.line + 1, column: 1 },
+            // A CR before LF takes no column; a CR alone ends a line.
+            '\r' if self.peek() == Some('\n') => {}
+            '\r' => self.pos = Pos { line: self.pos.line + 1, column: 1 },
+            _ => self.pos.column += 1,
+        }
+        Some(c)
+    }
+
+    /// Skips white space, commas and `%` escape lines.
+    fn skip_blank(&mut self) {
+        while let Some(c) = self.peek() {
+            if c == '%' && self.pos.column == 1 {
+                self.skip_line();
+            } else if c.is_whitespace() || c == ',' {
+                self.bump();
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// Skips to the end of the line, leaving the newline.
+    fn skip_line(&mut self) {
+        while let Some(c) = self.peek() {
+            if c == '\n' || c == '\r' {
+                break;
+            }
+            self.bump();
+        }
+    }
+
+    /// The next token and where it starts.
+    ///
+    /// # Errors
+    /// An unterminated comment or string.
+    pub(crate) fn next_token(&mut self) -> Result<(Pos, Token<'a>), RecordError> {
+        self.skip_blank();
+        let start = self.pos;
+        let Some(c) = self.peek() else { return Ok((start, Token::End)) };
+        let simple = match c {
+            '[' => Some(Token::TagOpen),
+            ']' => Some(Token::TagClose),
+            '(' => Some(Token::VariationOpen),
+            ')' => Some(Token::VariationClose),
+            _ => None,
+        };
+        if let Some(token) = simple {
+            self.bump();
+            return Ok((start, token));
+        }
+        match c {
+            '{' => {
+                self.bump();
+                let from = self.offset;
+                let Some(len) = self.text[from..].find('}') else {
+                    return Err(RecordError::at(start, RecordErrorKind::UnterminatedComment));
+                };
+                while self.offset < from + len {
+                    self.bump();
+                }
+                self.bump();
+                Ok((start, Token::Comment(&self.text[from..from + len])))
+            }
+            ';' => {
+                self.bump();
+                let from = self.offset;
+                self.skip_line();
+                Ok((start, Token::Comment(&self.text[from..self.offset])))
+            }
+            '"' => self.string(start).map(|s| (start, Token::Str(s))),
+            '$' => {
+                self.bump();
+                while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                    self.bump();
+                }
+                Ok((start, Token::Nag))
+            }
+            // A stray `}` is read as a word: it is no move, and the move reader says so.
+            _ => {
+                let from = self.offset;
+                self.bump();
+                while self.peek().is_some_and(|c| !is_delimiter(c)) {
+                    self.bump();
+                }
+                Ok((start, Token::Word(&self.text[from..self.offset])))
+            }
+        }
+    }
+
+    /// Reads a string after its opening quote.
+    fn string(&mut self, start: Pos) -> Result<String, RecordError> {
+        self.bump();
+        let mut value = String::new();
+        loop {
+            match self.bump() {
+                Some('"') => return Ok(value),
+                Some('\\') if matches!(self.peek(), Some('"' | '\\')) => {
+                    value.extend(self.bump());
+                }
+                Some('\n' | '\r') | None => {
+                    return Err(RecordError::at(start, RecordErrorKind::UnterminatedString));
+                }
+                Some(c) => value.push(c),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(text: &str) -> Vec<(usize, usize, Token<'_>)> {
+        let mut lexer = Lexer::new(text);
+        let mut out = Vec::new();
+        loop {
+            let (pos, token) = lexer.next_token().unwrap();
+            if token == Token::End {
+                return out;
+            }
+            out.push((pos.line, pos.column, token));
+        }
+    }
+
+    #[test]
+    fn tokens_carry_their_line_and_column() {
+        let text = "[Event \"A \\\"b\\\"\"]\r\n1. e4 {x}\n% skipped (\n é5?! ; rest\n($1)";
+        assert_eq!(
+            tokens(text),
+            [
+                (1, 1, Token::TagOpen),
+                (1, 2, Token::Word("Event")),
+                (1, 8, Token::Str("A \"b\"".into())),
+                (1, 17, Token::TagClose),
+                (2, 1, Token::Word("1.")),
+                (2, 4, Token::Word("e4")),
+                (2, 7, Token::Comment("x")),
+                (4, 2, Token::Word("é5?!")),
+                (4, 7, Token::Comment(" rest")),
+                (5, 1, Token::VariationOpen),
+                (5, 2, Token::Nag),
+                (5, 4, Token::VariationClose),
+            ]
+        );
+    }
+
+    #[test]
+    fn unterminated_comments_and_strings_are_errors_where_they_start() {
+        let mut lexer = Lexer::new("e4\n  {never closed");
+        lexer.next_token().unwrap();
+        let error = lexer.next_token().unwrap_err();
+        assert_eq!((error.line, error.column), (2, 3));
+        assert_eq!(error.kind, RecordErrorKind::UnterminatedComment);
+        let error = Lexer::new("\"abc\ndef\"").next_token().unwrap_err();
+        assert_eq!(
+            (error.line, error.column, error.kind),
+            (1, 1, RecordErrorKind::UnterminatedString)
+        );
+    }
+}

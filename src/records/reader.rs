@@ -1,0 +1,426 @@
+//! Import: finding the game and format, setting the game up from its tags, and replaying the
+//! main line into a [`GameRecord`].
+
+use std::collections::BTreeMap;
+
+use qi_rules::any::{AnyGame, SetupError, StartFrom};
+use qi_rules::options::shorten;
+use qi_rules::{Cell, Game, GameKind, MoveError, ParsePositionError, RuleError, RuleSet, Side};
+
+use super::error::{Pos, RecordError, RecordErrorKind};
+use super::pgn::{self, Item, Parsed};
+use super::{Format, Imported, banqi, chess, gomoku, xiangqi};
+use crate::record::{GameRecord, Start};
+
+/// Replays moves read from a text, keeping what a record needs.
+pub(crate) struct Reader {
+    /// The game after the moves so far.
+    pub game: AnyGame,
+    /// The moves so far, in coordinates.
+    pub moves: Vec<String>,
+    /// The comments so far, by ply.
+    pub comments: BTreeMap<usize, String>,
+    /// Banqi: the pieces that moves revealed on squares unknown at the start.
+    pub learned: Vec<(Cell, qi_rules::banqi::Piece)>,
+    number: u32,
+    previous: Option<Side>,
+}
+
+fn play_text<G: Game>(game: &mut G, text: &str) -> Result<String, MoveError> {
+    let mv = game.read_move(text)?;
+    let coordinates = game.move_text(mv);
+    game.apply(mv)?;
+    Ok(coordinates)
+}
+
+impl Reader {
+    fn new(game: AnyGame) -> Reader {
+        let number = pgn::start_number(&game);
+        Reader {
+            game,
+            moves: Vec::new(),
+            comments: BTreeMap::new(),
+            learned: Vec::new(),
+            number,
+            previous: None,
+        }
+    }
+
+    /// The number of the next move and who plays it.
+    pub(crate) fn next_number(&self) -> (u32, Side) {
+        let side = self.game.side_to_move();
+        let number = if self.previous == Some(Side::Second) && side == Side::First {
+            self.number.saturating_add(1)
+        } else {
+            self.number
+        };
+        (number, side)
+    }
+
+    /// Notes a move played by `side` (taken before playing it).
+    pub(crate) fn record_move(&mut self, number: u32, side: Side, coordinates: String) {
+        self.number = number;
+        self.previous = Some(side);
+        self.moves.push(coordinates);
+    }
+
+    /// Reads `text` (the coordinates or the game's notation) and plays it; `shown` is the text
+    /// as the record wrote it, for the error.
+    pub(crate) fn play(&mut self, pos: Pos, text: &str, shown: &str) -> Result<(), RecordError> {
+        let (number, side) = self.next_number();
+        let played = match &mut self.game {
+            AnyGame::Chess(g) => play_text(g, text),
+            AnyGame::Xiangqi(g) => play_text(g, text),
+            AnyGame::Banqi(g) => play_text(g, text),
+            AnyGame::Gomoku(g) => play_text(g, text),
+        };
+        match played {
+            Ok(coordinates) => {
+                self.record_move(number, side, coordinates);
+                Ok(())
+            }
+            Err(error) => Err(self.move_error(pos, shown, error)),
+        }
+    }
+
+    /// The error for the next move, written `text`.
+    pub(crate) fn move_error(&self, pos: Pos, text: &str, error: MoveError) -> RecordError {
+        let (number, side) = self.next_number();
+        let ply = self.moves.len();
+        let text = shorten(text);
+        let kind = match error {
+            MoveError::Parse(error) => {
+                RecordErrorKind::UnreadableMove { ply, number, side, text, error }
+            }
+            MoveError::Illegal(error) => {
+                RecordErrorKind::IllegalMove { ply, number, side, text, error }
+            }
+        };
+        RecordError::at(pos, kind)
+    }
+
+    fn comment(&mut self, text: &str) {
+        self.comments
+            .entry(self.moves.len())
+            .and_modify(|comment| {
+                comment.push('\n');
+                comment.push_str(text);
+            })
+            .or_insert_with(|| text.to_owned());
+    }
+}
+
+/// `list` over a game's defaults, written out in full.
+pub(crate) fn full_rules(kind: GameKind, list: &str) -> Result<String, RuleError> {
+    fn full<R: RuleSet>(list: &str) -> Result<String, RuleError> {
+        R::parse(list).map(|rules| rules.to_list())
+    }
+    match kind {
+        GameKind::Chess => full::<qi_rules::chess::ChessRules>(list),
+        GameKind::Xiangqi => full::<qi_rules::xiangqi::XiangqiRules>(list),
+        GameKind::Banqi => full::<qi_rules::banqi::BanqiRules>(list),
+        GameKind::Gomoku => full::<qi_rules::gomoku::GomokuRules>(list),
+    }
+}
+
+/// The game a board of `ranks` ranks belongs to.
+fn kind_by_ranks(ranks: usize) -> Option<GameKind> {
+    match ranks {
+        8 => Some(GameKind::Chess),
+        10 => Some(GameKind::Xiangqi),
+        4 => Some(GameKind::Banqi),
+        15 | 19 => Some(GameKind::Gomoku),
+        _ => None,
+    }
+}
+
+fn ranks_of(position: &str) -> usize {
+    position.split_whitespace().next().map_or(0, |board| board.split('/').count())
+}
+
+/// The game a `Variant` tag names, and the rules it implies.
+fn variant(name: &str) -> Option<(GameKind, &'static str)> {
+    let name = name.trim().to_ascii_lowercase();
+    Some(match name.as_str() {
+        "standard" | "chess" | "normal" | "from position" => (GameKind::Chess, ""),
+        "chess960"
+        | "chess 960"
+        | "960"
+        | "fischerandom"
+        | "fischer random"
+        | "fischer random chess"
+        | "fischerrandom" => (GameKind::Chess, "variant=chess960"),
+        "xiangqi" | "chinese chess" => (GameKind::Xiangqi, ""),
+        "banqi" | "dark chess" => (GameKind::Banqi, ""),
+        "gomoku" | "five in a row" => (GameKind::Gomoku, ""),
+        "renju" => (GameKind::Gomoku, "rule=renju"),
+        _ => return None,
+    })
+}
+
+fn setup_error(kind: GameKind, pos: Pos, error: SetupError) -> RecordError {
+    let kind = match error {
+        SetupError::Rules(error) => RecordErrorKind::BadRules { error },
+        SetupError::Position(error) => RecordErrorKind::BadPosition { game: kind, error },
+        other => RecordErrorKind::BadPosition {
+            game: kind,
+            error: ParsePositionError::field("position", other.to_string()),
+        },
+    };
+    RecordError::at(pos, kind)
+}
+
+/// Where the first character that is not white space stands.
+fn first_pos(text: &str) -> Pos {
+    let mut pos = Pos::START;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next_if(|c| c.is_whitespace()) {
+        match c {
+            '\r' if chars.peek() == Some(&'\n') => {}
+            '\n' | '\r' => pos = Pos { line: pos.line + 1, column: 1 },
+            _ => pos.column += 1,
+        }
+    }
+    pos
+}
+
+/// Reads `text` as a bare position, if it looks like one (its first field holds a `/`).
+pub(crate) fn import_position(
+    text: &str,
+    hint: Option<GameKind>,
+) -> Option<Result<Imported, RecordError>> {
+    let trimmed = text.trim();
+    let first = trimmed.split_whitespace().next()?;
+    if !first.contains('/') || pgn::is_result(first) || first.starts_with(['[', '{', ';', '(', '%'])
+    {
+        return None;
+    }
+    let ranks = ranks_of(trimmed);
+    let kind = kind_by_ranks(ranks).or(hint).unwrap_or(GameKind::Chess);
+    let attempts: &[&str] = match kind {
+        GameKind::Chess => &["", "variant=chess960"],
+        GameKind::Xiangqi => &[""],
+        GameKind::Banqi => &["", "chain=true"],
+        // The string does not say the rule: freestyle, unless only another one allows it.
+        GameKind::Gomoku if ranks == 19 => {
+            &["size=19", "size=19,rule=standard", "size=19,rule=renju"]
+        }
+        GameKind::Gomoku => &["", "rule=standard", "rule=renju"],
+    };
+    let mut first_error = None;
+    for rules in attempts {
+        match AnyGame::new(kind.name(), rules, &StartFrom::Position(trimmed)) {
+            Ok(game) => {
+                let start = Start::Position(game.position());
+                let record = GameRecord::from_parts(kind, game.rules_list(), start, Vec::new());
+                let format = Format::for_game(kind).iter().copied().find(|f| f.is_position());
+                let format = format.unwrap_or(Format::ChessFen);
+                return Some(Ok(Imported { record, format, more_games: false }));
+            }
+            Err(error) => {
+                first_error.get_or_insert(error);
+            }
+        }
+    }
+    let error = first_error.map(|error| setup_error(kind, first_pos(text), error));
+    error.map(Err)
+}
+
+/// A game set up from a record's tags.
+struct Setup {
+    kind: GameKind,
+    rules: String,
+    start: Start,
+    game: AnyGame,
+}
+
+/// Sets up a `kind` game from the tags: the rules `implied` by the variant and the `Rules` tag,
+/// the start from the `FEN` tag. `fallback_960`: a chess FEN only Chess960 reads makes the game
+/// Chess960.
+fn setup(
+    kind: GameKind,
+    implied: &str,
+    parsed: &Parsed<'_>,
+    fallback_960: bool,
+) -> Result<Setup, RecordError> {
+    let rules_tag = parsed.tag("Rules");
+    let fen = parsed.tag("FEN").filter(|tag| !tag.value.trim().is_empty());
+    let mut list = implied.to_owned();
+    if kind == GameKind::Gomoku && fen.is_some_and(|tag| ranks_of(&tag.value) == 19) {
+        list.push_str(",size=19");
+    }
+    if let Some(tag) = rules_tag {
+        list.push(',');
+        list.push_str(&tag.value);
+    }
+    let rules_pos = rules_tag.or(parsed.tag("Variant")).map_or(Pos::START, |tag| tag.pos);
+    let rules = full_rules(kind, &list)
+        .map_err(|error| RecordError::at(rules_pos, RecordErrorKind::BadRules { error }))?;
+    let Some(fen) = fen else {
+        let start = match (kind, rules.contains("chess960")) {
+            (GameKind::Banqi, _) => Start::Position(banqi::UNKNOWN_DEAL.to_owned()),
+            // Chess960 without a start position: the standard one is number 518.
+            (GameKind::Chess, true) => Start::Seed(518),
+            _ => Start::Seed(0),
+        };
+        let from = match &start {
+            Start::Seed(seed) => StartFrom::Start { seed: *seed },
+            Start::Position(position) => StartFrom::Position(position),
+        };
+        let game = AnyGame::new(kind.name(), &rules, &from)
+            .map_err(|error| setup_error(kind, rules_pos, error))?;
+        return Ok(Setup { kind, rules, start, game });
+    };
+    let from = StartFrom::Position(&fen.value);
+    let (rules, game) = match AnyGame::new(kind.name(), &rules, &from) {
+        Ok(game) => (rules, game),
+        Err(error) => {
+            let retry = (kind == GameKind::Chess && fallback_960)
+                .then(|| full_rules(kind, &format!("{list},variant=chess960")).ok())
+                .flatten()
+                .and_then(|rules| Some((AnyGame::new("chess", &rules, &from).ok()?, rules)));
+            match retry {
+                Some((game, rules)) => (rules, game),
+                None => return Err(setup_error(kind, fen.pos, error)),
+            }
+        }
+    };
+    Ok(Setup { kind, rules, start: Start::Position(game.position()), game })
+}
+
+/// A reading of the main line under one game: the record as far as it went, and why it stopped.
+struct Attempt {
+    record: GameRecord,
+    error: Option<RecordError>,
+}
+
+fn read_moves(setup: Setup, parsed: &Parsed<'_>) -> Attempt {
+    let kind = setup.kind;
+    // ICCS coordinates count ranks from 0: the `Format` tag says so, or a square on rank 0.
+    let iccs =
+        parsed.tag("Format").is_some_and(|tag| tag.value.trim().eq_ignore_ascii_case("iccs"))
+            || parsed
+                .items
+                .iter()
+                .any(|item| matches!(item, Item::Move(_, word) if xiangqi::on_rank_zero(word)));
+    let mut reader = Reader::new(setup.game);
+    let mut error = None;
+    for item in &parsed.items {
+        let read = match *item {
+            Item::Comment(text) => {
+                reader.comment(text);
+                Ok(())
+            }
+            Item::Move(pos, word) => match kind {
+                GameKind::Chess => chess::read_word(&mut reader, pos, word),
+                GameKind::Xiangqi => xiangqi::read_word(&mut reader, pos, word, iccs),
+                GameKind::Banqi => banqi::read_word(&mut reader, pos, word),
+                GameKind::Gomoku => gomoku::read_word(&mut reader, pos, word),
+            },
+        };
+        if let Err(e) = read {
+            error = Some(e);
+            break;
+        }
+    }
+    let start = banqi::start_with(&setup.start, &reader.learned, &setup.rules);
+    let tags = parsed
+        .tags
+        .iter()
+        .filter(|tag| pgn::keeps_tag(tag, kind))
+        .map(|tag| (tag.name.clone(), tag.value.clone()))
+        .collect();
+    let record = GameRecord {
+        kind,
+        rules: setup.rules,
+        start,
+        moves: reader.moves,
+        tags,
+        comments: reader.comments,
+    };
+    Attempt { record, error }
+}
+
+/// A game to try reading a record as, and the rules its variant implies.
+type Candidate = (GameKind, &'static str);
+
+/// The games to try reading a record as, in order, and whether its tags decided the game.
+fn candidates(
+    parsed: &Parsed<'_>,
+    hint: Option<GameKind>,
+) -> Result<(Vec<Candidate>, bool), RecordError> {
+    if let Some(tag) = parsed.tag("Variant").filter(|tag| !tag.value.trim().is_empty()) {
+        let decided = variant(&tag.value).ok_or_else(|| {
+            let name = shorten(tag.value.trim());
+            RecordError::at(tag.pos, RecordErrorKind::UnknownVariant { name })
+        })?;
+        return Ok((vec![decided], true));
+    }
+    let by_tags = parsed.tag("Game").and_then(|tag| variant(&tag.value)).or_else(|| {
+        let fen = parsed.tag("FEN")?;
+        kind_by_ranks(ranks_of(&fen.value)).map(|kind| (kind, ""))
+    });
+    if let Some(decided) = by_tags {
+        return Ok((vec![decided], true));
+    }
+    let mut order: Vec<GameKind> = hint.into_iter().collect();
+    let mut words = parsed.items.iter().filter_map(|item| match item {
+        Item::Move(_, word) => Some(*word),
+        Item::Comment(_) => None,
+    });
+    // Points with no move numbers: a gomoku move string before anything else.
+    let points = words.clone().next().is_some() && words.all(gomoku::is_points);
+    if points && !parsed.numbered {
+        order.push(GameKind::Gomoku);
+    }
+    order.extend([GameKind::Chess, GameKind::Xiangqi, GameKind::Gomoku, GameKind::Banqi]);
+    let mut kinds = Vec::new();
+    for kind in order {
+        if !kinds.iter().any(|&(k, _)| k == kind) {
+            kinds.push((kind, ""));
+        }
+    }
+    Ok((kinds, false))
+}
+
+/// Reads `text` as a PGN-style record (or a bare move list).
+pub(crate) fn import_pgn(text: &str, hint: Option<GameKind>) -> Result<Imported, RecordError> {
+    let parsed = pgn::parse(text)?;
+    let (candidates, decided) = candidates(&parsed, hint)?;
+    let fallback_960 = parsed.tag("Variant").is_none_or(|tag| tag.value.trim().is_empty());
+    let mut best: Option<Attempt> = None;
+    let mut setup_failure = None;
+    for (kind, implied) in candidates {
+        let attempt = match setup(kind, implied, &parsed, fallback_960) {
+            Ok(setup) => read_moves(setup, &parsed),
+            Err(error) if decided => return Err(error),
+            Err(error) => {
+                setup_failure.get_or_insert(error);
+                continue;
+            }
+        };
+        let further =
+            best.as_ref().is_none_or(|b| attempt.record.moves.len() > b.record.moves.len());
+        let complete = attempt.error.is_none();
+        if complete || further {
+            best = Some(attempt);
+        }
+        if complete {
+            break;
+        }
+    }
+    let Some(Attempt { record, error }) = best else {
+        return Err(
+            setup_failure.unwrap_or_else(|| RecordError::at(Pos::START, RecordErrorKind::Empty))
+        );
+    };
+    if let Some(mut error) = error.or(parsed.error) {
+        error.partial = Some(Box::new(record));
+        return Err(error);
+    }
+    let format = match record.kind {
+        GameKind::Gomoku if !parsed.numbered => Format::GomokuMoves,
+        kind => Format::for_game(kind)[0],
+    };
+    Ok(Imported { record, format, more_games: parsed.more_games })
+}

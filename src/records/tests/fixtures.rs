@@ -1,0 +1,108 @@
+//! Real games from files: the main line, its comments and its final position.
+
+use qi_rules::{GameKind, Side};
+
+use super::read;
+use crate::record::{GameRecord, Start};
+use crate::records::{Format, export};
+
+const OPERA: &str = include_str!("../testdata/opera.pgn");
+const IMMORTAL: &str = include_str!("../testdata/immortal.pgn");
+const XIANGQI: &str = include_str!("../testdata/xiangqi.pgn");
+
+fn final_fen(record: &GameRecord) -> String {
+    let replayed = record.replay(usize::MAX);
+    assert!(replayed.error.is_none());
+    replayed.game.position()
+}
+
+#[test]
+fn the_opera_game() {
+    let imported = read(OPERA, Some(GameKind::Xiangqi));
+    let record = &imported.record;
+    assert_eq!(imported.format, Format::ChessPgn);
+    assert!(!imported.more_games);
+    assert_eq!(record.kind, GameKind::Chess);
+    assert_eq!(record.start, Start::Seed(0));
+    assert_eq!(record.moves.len(), 33);
+    assert_eq!(final_fen(record), "1n1Rkb1r/p4ppp/4q3/4p1B1/4P3/8/PPP2PPP/2K5 b k - 1 17");
+    let outcome = record.replay(usize::MAX).game.outcome().unwrap();
+    assert_eq!(outcome.winner, Some(Side::First));
+    assert_eq!(record.moves[22], "e1c1", "12. O-O-O");
+    // The placeholder round is dropped; the others stay in order, ECO included.
+    let names: Vec<&str> = record.tags.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(names, ["Event", "Site", "Date", "White", "Black", "ECO"]);
+    assert_eq!(record.comments.len(), 3);
+    assert!(record.comments[&0].starts_with("Played in a box"));
+    assert!(record.comments[&0].contains("Barber of\nSeville."));
+    assert_eq!(record.comments[&4], "Philidor's Defence.");
+    assert_eq!(record.comments[&13], "A double attack on f7 and b7.");
+    // Exported again: SAN, the result from the mate, the comments in place.
+    let text = export(record, Format::ChessPgn);
+    assert!(text.contains("[Result \"1-0\"]"), "{text}");
+    assert!(text.contains("2. Nf3 d6 {Philidor's Defence.} 3. d4"), "{text}");
+    assert!(text.contains("12. O-O-O Rd8"), "{text}");
+    assert!(text.trim_end().ends_with("17. Rd8# 1-0"), "{text}");
+}
+
+#[test]
+fn the_immortal_game_with_variations_and_a_second_game() {
+    let imported = read(IMMORTAL, None);
+    let record = &imported.record;
+    assert!(imported.more_games);
+    assert_eq!(record.moves.len(), 45);
+    assert_eq!(final_fen(record), "r1bk3r/p2pBpNp/n4n2/1p1NP2P/6P1/3P4/P1P1K3/q5b1 b - - 1 23");
+    // Comments in variations are dropped; those on the main line stay, `;` ones included.
+    let comments: Vec<(usize, &str)> =
+        record.comments.iter().map(|(ply, text)| (*ply, text.as_str())).collect();
+    assert_eq!(
+        comments,
+        [
+            (0, "The Immortal Game."),
+            (3, "The King's Gambit."),
+            (8, "Bryan's Countergambit."),
+            (36, "the bishop takes the rook"),
+            (45, "White has\ngiven up both rooks, a bishop and the queen."),
+        ]
+    );
+    assert!(record.tags.contains(&("Annotator".into(), "Qi test data".into())));
+}
+
+#[test]
+fn a_xiangqi_game_in_wxf() {
+    let imported = read(XIANGQI, Some(GameKind::Chess));
+    let record = &imported.record;
+    assert_eq!(record.kind, GameKind::Xiangqi);
+    let coordinates = "h3e3 h10g8 h1g3 i10h10 i1h1 b10c8 c4c5 g7g6 b1c3 h8i8";
+    assert_eq!(record.moves.join(" "), coordinates);
+    assert_eq!(record.comments[&0], "Central cannon against screen horses.");
+    assert!(record.tags.contains(&("Red".into(), "?".into())));
+    let text = export(record, Format::XiangqiPgn);
+    assert!(text.contains("1. C2=5 H8+7 2. H2+3 R9=8"), "{text}");
+    assert!(text.contains("[Variant \"xiangqi\"]") && !text.contains("[FEN"), "{text}");
+    // The same moves in coordinates, and in ICCS.
+    let plain = read(&format!("[Variant \"xiangqi\"]\n{coordinates}"), None);
+    assert_eq!(plain.record.moves, record.moves);
+    let iccs = "[Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n1. H2-E2 H9-G7 2. H0-G2 I9-H9 3. I0-H0 \
+                B9-C7 4. C3-C4 G6-G5 5. B0-C2 H7-I7 *";
+    assert_eq!(read(iccs, None).record.moves, record.moves);
+    let untagged = iccs.replace("[Format \"ICCS\"]\n", "");
+    assert_eq!(read(&untagged, None).record.moves, record.moves, "h0g2 says ICCS");
+}
+
+#[test]
+fn chess960_castling_both_ways() {
+    let text = "[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"rk4r1/pppppppp/8/8/8/8/PPPPPPPP/RK4R1 w KQkq - 0 1\"]\n\n\
+                1. O-O 0-0-0 *";
+    let record = read(text, None).record;
+    assert_eq!(record.rules, "variant=chess960");
+    assert_eq!(record.moves, ["b1g1", "b8a8"]);
+    assert_eq!(final_fen(&record), "2kr2r1/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 w - - 2 2");
+    let out = export(&record, Format::ChessPgn);
+    assert!(out.contains("[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"rk4r1/"), "{out}");
+    assert!(out.contains("\n1. O-O O-O-O *"), "{out}");
+    // Without the Variant tag, castling rights only Chess960 has make it Chess960.
+    let untagged = read(&text.replace("[Variant \"Chess960\"]\n", ""), None).record;
+    assert_eq!(untagged.rules, "variant=chess960");
+    assert_eq!(untagged.moves, record.moves);
+}

@@ -1,0 +1,268 @@
+//! Hostile and broken input: never a panic, always the right error in the right place.
+
+use qi_rules::{GameKind, IllegalReason, Side};
+
+use super::{Rng, read};
+use crate::record::GameRecord;
+use crate::records::{
+    Format, MAX_INPUT, RecordError, RecordErrorKind as K, TagExpected, export, import,
+};
+
+fn error(text: &str, hint: Option<GameKind>) -> RecordError {
+    match import(text, hint) {
+        Ok(imported) => panic!("read {text:?} as {imported:?}"),
+        Err(error) => error,
+    }
+}
+
+fn at(error: &RecordError) -> (usize, usize) {
+    (error.line, error.column)
+}
+
+#[test]
+fn random_bytes_and_token_soup_never_panic() {
+    let mut rng = Rng(99);
+    const PIECES: [&str; 24] = [
+        "[",
+        "]",
+        "{",
+        "}",
+        "(",
+        ")",
+        "\"",
+        ";",
+        "\n",
+        " ",
+        "1.",
+        "e4",
+        "Nf3",
+        "O-O",
+        "$3",
+        "1-0",
+        "*",
+        "C2.5",
+        "h8i9",
+        "c3=R",
+        "=",
+        "/",
+        "[FEN \"",
+        "[Variant \"",
+    ];
+    for round in 0..3000 {
+        let text = if round % 2 == 0 {
+            let bytes: Vec<u8> = (0..rng.below(300)).map(|_| rng.next() as u8).collect();
+            String::from_utf8_lossy(&bytes).into_owned()
+        } else {
+            (0..rng.below(60)).map(|_| PIECES[rng.below(PIECES.len())]).collect()
+        };
+        for hint in [None, Some(GameKind::ALL[round % 4])] {
+            if let Ok(imported) = import(&text, hint) {
+                for &format in Format::for_game(imported.record.kind) {
+                    let _ = export(&imported.record, format);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_truncation_of_a_record_reads_or_fails_cleanly() {
+    let mut rng = Rng(7);
+    let mut record = GameRecord::new(GameKind::Banqi, "chain=true,capture_hidden=true", 3);
+    let mut game = record.start_game();
+    for _ in 0..80 {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[rng.below(moves.len())].clone();
+        game.play(&mv).unwrap();
+        record.moves.push(mv);
+    }
+    record.comments.insert(3, "a comment".into());
+    let texts = [
+        export(&record, Format::BanqiPgn),
+        include_str!("../testdata/immortal.pgn").to_owned(),
+        include_str!("../testdata/xiangqi.pgn").to_owned(),
+    ];
+    for text in &texts {
+        for (cut, _) in text.char_indices() {
+            let prefix = &text[..cut];
+            if let Err(error) = import(prefix, None) {
+                // The part before an error in the moves is offered, and it replays.
+                if let Some(partial) = &error.partial {
+                    assert!(partial.replay(usize::MAX).error.is_none(), "{prefix}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn too_long_and_empty_texts() {
+    let huge = "1. e4 e5 ".repeat(10 * 1024 * 1024 / 9);
+    let e = error(&huge, None);
+    assert_eq!(e.kind, K::TooLong { len: huge.len(), max: MAX_INPUT });
+    assert_eq!(at(&e), (1, 1));
+    for empty in ["", "   \n\t", "\u{feff}"] {
+        assert_eq!(error(empty, None).kind, K::Empty);
+    }
+}
+
+#[test]
+fn deep_nesting_is_skipped_or_reported_where_it_opens() {
+    let depth = 200_000;
+    let nested = format!("1. e4 {}{} e5", "(".repeat(depth), ")".repeat(depth));
+    assert_eq!(read(&nested, None).record.moves, ["e2e4", "e7e5"]);
+    let open = format!("1. e4 e5\n2. Nf3 {}", "(".repeat(depth));
+    let e = error(&open, None);
+    assert_eq!((e.kind.clone(), at(&e)), (K::UnterminatedVariation, (2, 8)));
+    assert_eq!(e.partial.map(|p| p.moves.len()), Some(3));
+    let e = error("1. e4 ) e5", None);
+    assert_eq!((e.kind.clone(), at(&e)), (K::UnmatchedParen, (1, 7)));
+}
+
+#[test]
+fn unterminated_comments_and_strings() {
+    let e = error("[Event \"x\"]\n\n1. e4 e5 2. Nf3 {never\nclosed 2... Nc6", None);
+    assert_eq!((e.kind.clone(), at(&e)), (K::UnterminatedComment, (3, 17)));
+    assert_eq!(e.partial.as_ref().map(|p| p.moves.len()), Some(3));
+    assert_eq!(e.partial.map(|p| p.tags), Some(vec![("Event".into(), "x".into())]));
+    let e = error("[Event \"x]\n1. e4", None);
+    assert_eq!((e.kind.clone(), at(&e)), (K::UnterminatedString, (1, 8)));
+    assert_eq!(e.partial, None);
+}
+
+#[test]
+fn malformed_tags() {
+    let cases = [
+        ("[Event x]\n1. e4", (1, 8), TagExpected::Value),
+        ("[\"Event\" \"x\"]", (1, 2), TagExpected::Name),
+        ("[Event \"x\"\n[Site \"y\"]", (2, 1), TagExpected::Close),
+        ("[1st \"x\"]", (1, 2), TagExpected::Name),
+    ];
+    for (text, pos, expected) in cases {
+        let e = error(text, None);
+        assert_eq!((e.kind.clone(), at(&e)), (K::TagSyntax { expected }, pos), "{text}");
+    }
+    let e = error("1. e4 ] e5", None);
+    assert_eq!((e.kind.clone(), at(&e)), (K::UnexpectedChar { found: ']' }, (1, 7)));
+}
+
+#[test]
+fn html_in_tags_is_kept_as_text() {
+    let text = "[Event \"<img src=x onerror=alert(1)>\"]\n[White \"</pre><b>\"]\n1. e4 *";
+    let record = read(text, None).record;
+    assert_eq!(record.tags[0].1, "<img src=x onerror=alert(1)>");
+    let out = export(&record, Format::ChessPgn);
+    assert!(out.contains("[White \"</pre><b>\"]"), "{out}");
+}
+
+#[test]
+fn unknown_variants_and_bad_positions() {
+    let e = error("[Event \"x\"]\n[Variant \"Crazyhouse\"]\n1. e4", None);
+    assert_eq!(
+        (e.kind.clone(), at(&e)),
+        (K::UnknownVariant { name: "Crazyhouse".into() }, (2, 10))
+    );
+    let e = error("[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1\"]", None);
+    assert!(matches!(e.kind, K::BadPosition { game: GameKind::Chess, .. }), "{e}");
+    assert_eq!(at(&e), (1, 6));
+    let e = error("\n  rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w", None);
+    assert!(matches!(e.kind, K::BadPosition { game: GameKind::Xiangqi, .. }), "{e}");
+    assert_eq!(at(&e), (2, 3));
+    let e = error("[Variant \"xiangqi\"]\n[Rules \"natural_limit=lots\"]\n", None);
+    assert!(matches!(e.kind, K::BadRules { .. }), "{e}");
+    assert_eq!(at(&e), (2, 8));
+}
+
+#[test]
+fn a_bad_move_in_the_middle_keeps_the_legal_prefix() {
+    let text = "[White \"A\"]\n\n1. e4 e5 2. Nf3 {develops} Nc6\n3. Bb5 a6 4. Bxc6 dxc6 5. Qh5 Qd4";
+    let e = error(text, None);
+    match &e.kind {
+        K::IllegalMove { ply, number, side, text, error } => {
+            assert_eq!((*ply, *number, *side, text.as_str()), (8, 5, Side::First, "Qh5"));
+            assert_eq!(error.reason, IllegalReason::PathBlocked);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(at(&e), (4, 27));
+    let partial = e.partial.unwrap();
+    assert_eq!(partial.moves.len(), 8);
+    assert_eq!(partial.comments[&3], "develops");
+    let e = error("1. e4 e5 2. Nf3 Nc6 3. Bb5 Zz9", None);
+    assert!(matches!(e.kind, K::UnreadableMove { ply: 5, number: 3, side: Side::Second, .. }));
+    assert_eq!(at(&e), (1, 28));
+    assert_eq!(
+        e.to_string(),
+        "line 1, column 28: move 3... Zz9: cannot read move \"Zz9\": expected a UCI move such \
+         as e2e4 or SAN such as Nf3"
+    );
+}
+
+#[test]
+fn banqi_flips_are_checked_against_the_deal() {
+    let mut record = GameRecord::new(GameKind::Banqi, "", 0);
+    record.moves = ["a4", "b4", "c4", "b4-c4"].map(String::from).to_vec();
+    let text = export(&record, Format::BanqiPgn);
+    assert!(text.contains("1. a4=R b4=b 2. c4=B b4xc4 *"), "{text}");
+    let line = text.lines().position(|l| l.starts_with("1.")).unwrap() + 1;
+    let e = error(&text.replace("b4=b", "b4=n"), None);
+    match e.kind {
+        K::FlipMismatch { ply, number, side, cell, written, dealt } => {
+            assert_eq!((ply, number, side, cell.to_string()), (1, 1, Side::Second, "b4".into()));
+            assert_eq!((written.letter(), dealt.letter()), ('n', 'b'));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(at(&e), (line, 9));
+    let e = error(&text.replace("b4xc4", "b4xc4=B"), None);
+    assert!(matches!(e.kind, K::NothingRevealed { ply: 3, .. }), "{e}");
+    // Without the deal, the flips tell it.
+    let unknown = read("[Variant \"banqi\"]\n1. a4=R b4=b 2. c4=B b3=p", None).record;
+    let start = unknown.start_game().position();
+    assert!(start.starts_with("*R*b*B?????/?*p??????/"), "{start}");
+    assert!(unknown.replay(usize::MAX).error.is_none());
+    let e = error("[Variant \"banqi\"]\n1. a4 b4=b", None);
+    match e.kind {
+        K::IllegalMove { error, .. } => assert_eq!(error.reason, IllegalReason::FlipResultUnknown),
+        other => panic!("{other:?}"),
+    }
+    let e = error("[Variant \"banqi\"]\n1. a4=K b4=K", None);
+    match e.kind {
+        K::IllegalMove { error, .. } => {
+            assert_eq!(error.reason, IllegalReason::FlipResultImpossible);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn bare_positions_are_told_apart_by_their_shape() {
+    let cases = [
+        ("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", GameKind::Chess),
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            GameKind::Xiangqi,
+        ),
+        (
+            "*R*b*B*C*B*p*K*P/*N*n*p*c*P*k*p*r/*P*P*C*N*a*b*p*P/*R*p*n*r*a*A*A*c 1 - 0 - -",
+            GameKind::Banqi,
+        ),
+        ("15/15/15/15/15/15/15/7x7/15/15/15/15/15/15/15 w", GameKind::Gomoku),
+    ];
+    for (text, kind) in cases {
+        for hint in [None, Some(GameKind::Chess), Some(GameKind::Gomoku)] {
+            let imported = read(text, hint);
+            assert_eq!(imported.record.kind, kind);
+            assert!(imported.format.is_position());
+            assert_eq!(imported.record.start_game().position(), text);
+        }
+    }
+    let nineteen = format!("{}7x11/{} w", "19/".repeat(9), "19/".repeat(8) + "19");
+    assert_eq!(read(&nineteen, None).record.rules, "size=19,rule=freestyle");
+    // A Chess960 position read as a bare FEN.
+    let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+    assert_eq!(read(fen, None).record.rules, "variant=chess960");
+}

@@ -1,0 +1,198 @@
+//! Export then import gives the same game, for random playouts of every game and rule set.
+
+use qi_rules::GameKind;
+
+use super::{Rng, assert_same_game, read};
+use crate::record::{GameRecord, Start};
+use crate::records::{Format, export, import};
+
+const COMMENTS: [&str; 8] = [
+    "A quiet move.",
+    "Threatens mate: {not really}",
+    "two\nlines",
+    "braces } and ; inside",
+    "x}\ny",
+    "<b>bold</b> & \"quoted\"",
+    "中文注释",
+    "(not a variation)",
+];
+
+/// Tags, the roster's in the roster's order (export writes them first, in that order).
+const TAGS: [(&str, &str); 6] = [
+    ("Event", "Club \"open\" \\ 2024"),
+    ("Date", "2024.05.01"),
+    ("White", "Ann"),
+    ("Black", "<script>alert(1)</script>"),
+    ("Annotator", "Qi"),
+    ("TimeControl", "40/7200:3600"),
+];
+
+/// A random game of `kind` under `rules` from the start picked by `seed`, up to `max_plies`,
+/// with random tags and comments.
+fn random_record(rng: &mut Rng, kind: GameKind, rules: &str, max_plies: usize) -> GameRecord {
+    let mut record = GameRecord::new(kind, rules, rng.next());
+    let mut game = record.start_game();
+    for _ in 0..max_plies {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[rng.below(moves.len())].clone();
+        game.play(&mv).unwrap();
+        record.moves.push(mv);
+    }
+    for _ in 0..rng.below(4) {
+        let ply = rng.below(record.moves.len() + 1);
+        record.comments.insert(ply, COMMENTS[rng.below(COMMENTS.len())].to_owned());
+    }
+    let mut tags: Vec<(String, String)> =
+        TAGS.iter().map(|(n, v)| ((*n).to_owned(), (*v).to_owned())).collect();
+    tags.retain(|_| rng.below(2) == 0);
+    record.tags = tags;
+    record
+}
+
+/// Exports `record` in every format of its game and reads each back.
+fn check_round_trip(record: &GameRecord, context: &str) {
+    for &format in Format::for_game(record.kind) {
+        let text = export(record, format);
+        let hint = if record.kind == GameKind::Gomoku { None } else { Some(record.kind) };
+        for hint in [None, hint] {
+            let imported = match import(&text, hint) {
+                Ok(imported) => imported,
+                Err(error) => panic!("{context} {format:?} {hint:?}: {error}\n{text}"),
+            };
+            let back = &imported.record;
+            let context = format!("{context} {format:?} {hint:?}\n{text}");
+            if format.is_position() {
+                let end = record.replay(usize::MAX).game;
+                assert_eq!(back.start_game().position(), end.position(), "{context}");
+                assert!(back.moves.is_empty(), "{context}");
+                continue;
+            }
+            assert_same_game(record, back, &context);
+            assert!(!imported.more_games, "{context}");
+            if format == Format::GomokuMoves {
+                continue;
+            }
+            assert_eq!(imported.format, format, "{context}");
+            assert_eq!(back.tags, record.tags, "{context}");
+            assert_eq!(back.comments, record.comments, "{context}");
+            // Writing the imported record gives the same text.
+            assert_eq!(export(back, format), text, "{context}");
+        }
+    }
+}
+
+#[test]
+fn chess_games_round_trip() {
+    let mut rng = Rng(1);
+    let mut finished = 0;
+    for i in 0..120 {
+        let rules = if i % 3 == 0 { "variant=chess960" } else { "" };
+        let plies = 20 + rng.below(400);
+        let record = random_record(&mut rng, GameKind::Chess, rules, plies);
+        finished += usize::from(record.replay(usize::MAX).game.outcome().is_some());
+        check_round_trip(&record, &format!("chess game {i}"));
+    }
+    assert!(finished > 10, "only {finished} finished games");
+}
+
+#[test]
+fn chess_from_a_position_round_trips() {
+    let mut rng = Rng(2);
+    for i in 0..20 {
+        let mut record = random_record(&mut rng, GameKind::Chess, "", 30);
+        // Start from where that game got to, with Black to move half of the time.
+        let middle = record.replay(15 + i % 2).game.position();
+        let mut game = GameRecord::from_parts(
+            GameKind::Chess,
+            String::new(),
+            Start::Position(middle),
+            Vec::new(),
+        );
+        game.moves = record.moves.split_off(15 + i % 2);
+        game.comments.insert(0, "from a position".into());
+        check_round_trip(&game, &format!("chess position game {i}"));
+    }
+}
+
+#[test]
+fn xiangqi_games_round_trip() {
+    let mut rng = Rng(3);
+    let mut finished = 0;
+    for i in 0..80 {
+        let rules = if i % 4 == 0 { "natural_limit=30" } else { "" };
+        let plies = 10 + rng.below(300);
+        let record = random_record(&mut rng, GameKind::Xiangqi, rules, plies);
+        finished += usize::from(record.replay(usize::MAX).game.outcome().is_some());
+        check_round_trip(&record, &format!("xiangqi game {i}"));
+    }
+    assert!(finished > 10, "only {finished} finished games");
+}
+
+#[test]
+fn banqi_games_round_trip() {
+    let rule_sets = [
+        "",
+        "chain=true",
+        "chain=true,capture_hidden=true,rush=true",
+        "ranks=hongkong,capture_hidden=true,draw=20",
+    ];
+    let mut rng = Rng(4);
+    let (mut chains, mut hidden_captures, mut finished) = (0, 0, 0);
+    for i in 0..120 {
+        let rules = rule_sets[i % rule_sets.len()];
+        let record = random_record(&mut rng, GameKind::Banqi, rules, 400);
+        let text = export(&record, Format::BanqiPgn);
+        chains += usize::from(text.contains("stop"));
+        hidden_captures +=
+            usize::from(text.split_whitespace().any(|w| w.contains('x') && w.contains('=')));
+        finished += usize::from(record.replay(usize::MAX).game.outcome().is_some());
+        check_round_trip(&record, &format!("banqi game {i} ({rules})"));
+    }
+    assert!(
+        chains > 5 && hidden_captures > 5 && finished > 50,
+        "{chains} {hidden_captures} {finished}"
+    );
+}
+
+#[test]
+fn gomoku_games_round_trip() {
+    let rule_sets = ["", "size=19", "rule=renju", "size=19,rule=standard"];
+    let mut rng = Rng(5);
+    let mut finished = 0;
+    for i in 0..80 {
+        let rules = rule_sets[i % rule_sets.len()];
+        let plies = 1 + rng.below(400);
+        let record = random_record(&mut rng, GameKind::Gomoku, rules, plies);
+        finished += usize::from(record.replay(usize::MAX).game.outcome().is_some());
+        check_round_trip(&record, &format!("gomoku game {i} ({rules})"));
+    }
+    assert!(finished > 10, "only {finished} finished games");
+}
+
+#[test]
+fn comments_with_braces_and_carriage_returns_read_back() {
+    let mut record = GameRecord::new(GameKind::Chess, "", 0);
+    record.moves = vec!["e2e4".into()];
+    record.comments.insert(1, "a}\rb\r\n\nc".into());
+    let back = read(&export(&record, Format::ChessPgn), None).record;
+    assert_eq!(back.comments[&1], "a}\nb\nc");
+    assert_eq!(back.moves, record.moves);
+}
+
+#[test]
+fn gomoku_move_strings_read_in_several_spellings() {
+    for text in ["h8i9j10", "h8 i9 j10", "H8, I9, J10", "  h8i9\nj10  "] {
+        let imported = read(text, None);
+        assert_eq!(imported.record.kind, GameKind::Gomoku);
+        assert_eq!(imported.record.moves, ["h8", "i9", "j10"]);
+        assert_eq!(imported.format, Format::GomokuMoves);
+    }
+    let renju = read("[Variant \"renju\"]\nh8 i9", Some(GameKind::Chess));
+    assert_eq!(renju.record.rules, "size=15,rule=renju");
+    // A game of gomoku that is also a list of chess coordinates: the hint decides.
+    assert_eq!(read("e2e4", Some(GameKind::Chess)).record.kind, GameKind::Chess);
+    assert_eq!(read("e2e4", None).record.kind, GameKind::Gomoku);
+}
