@@ -259,3 +259,47 @@ ${frames.map(([id, src, size]) => `<iframe id="${id}" src="${src.replaceAll('&',
     await blog.close();
   }
 });
+
+test('records: a pasted PGN opens with its comments, exports back, and bad records name line and column', { timeout: TEST_TIMEOUT }, async () => {
+  const { readFile } = await import('node:fs/promises');
+  const opera = await readFile(new URL('../src/records/testdata/opera.pgn', import.meta.url), 'utf8');
+  await withApp('', async (page) => {
+    await page.locator('[data-action="records"]').click();
+    await page.locator('[data-testid="import-text"]').fill(opera);
+    await page.locator('[data-action="import"]').click();
+    assert.match(await page.locator('[data-testid="import-result"]').innerText(), /33 moves/);
+    await waitForPlies(page, 33);
+    const exported = await page.locator('[data-testid="export-text"]').inputValue();
+    assert.match(exported, /\[White "Paul Morphy"\]/);
+    assert.match(exported, /17\. Rd8# 1-0/);
+    assert.match(exported, /\{Philidor's Defence\.\}/);
+    // Download: a file named for the game.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('[data-action="download"]').click(),
+    ]);
+    assert.equal(download.suggestedFilename(), 'qi-chess.pgn');
+    await page.locator('[data-action="close-dialog"]').click();
+    assert.match(await page.locator('.move-list [data-comment-ply="4"]').innerText(), /Philidor/);
+    assert.match(await page.locator('[data-result]').first().getAttribute('data-result'), /white/);
+
+    // A record with an illegal move: the moves before it open, and the error says where.
+    await page.locator('[data-action="records"]').click();
+    await page.locator('[data-testid="import-text"]').fill('[Event "x"]\n\n1. e4 e5\n2. Nf3 Ke7 3. Ke3');
+    await page.locator('[data-action="import"]').click();
+    assert.match(await page.locator('[data-testid="import-error"]').innerText(), /^Line 4, column 15: move 3\. “Ke3” cannot be played/);
+    await page.locator('[data-action="close-dialog"]').click();
+    await waitForPlies(page, 4);
+
+    // A file: a xiangqi FEN switches the game.
+    await page.locator('[data-action="records"]').click();
+    await page.locator('[data-testid="import-file"]').setInputFiles({
+      name: 'position.fen',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1\n'),
+    });
+    await page.locator('[data-testid="import-result"]').waitFor();
+    await page.locator('.app[data-current-game="xiangqi"]').waitFor();
+    assert.match(await statusText(page), /Black to move/);
+  });
+});

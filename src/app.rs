@@ -13,6 +13,7 @@ use crate::components::clocks::Clocks;
 use crate::components::controls::{GameButtons, GamePicker, Options};
 use crate::components::dialogs::{GameOver, PromotionDialog};
 use crate::components::move_list::MoveList;
+use crate::components::records_dialog::RecordsDialog;
 use crate::components::share::{Dialog, EmbedDialog, ShareButtons, ShareDialog};
 use crate::components::status::Status;
 use crate::i18n::{Lang, Text, t};
@@ -299,7 +300,10 @@ fn page() -> Html {
                 match *dialog {
                     Some(Dialog::Share) => html! { <ShareDialog state={shared.clone()} close={close_dialog} /> },
                     Some(Dialog::Embed) => html! { <EmbedDialog state={shared.clone()} close={close_dialog} /> },
-                    Some(Dialog::Records) | None => Html::default(),
+                    Some(Dialog::Records) => html! {
+                        <RecordsDialog state={shared.clone()} dispatch={dispatch.clone()} close={close_dialog} />
+                    },
+                    None => Html::default(),
                 }
             }
             <PromotionDialog state={shared} {dispatch} />

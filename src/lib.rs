@@ -8,6 +8,7 @@ pub mod board_model;
 pub mod components;
 pub mod embed;
 pub mod i18n;
+pub mod i18n_records;
 pub mod i18n_rules;
 pub mod link;
 pub mod pieces;

@@ -4,6 +4,7 @@ pub mod clocks;
 pub mod controls;
 pub mod dialogs;
 pub mod move_list;
+pub mod records_dialog;
 pub mod share;
 pub mod status;
 

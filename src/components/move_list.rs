@@ -35,19 +35,23 @@ pub fn move_list(props: &MoveListProps) -> Html {
         let entries = notations.iter().enumerate().map(|(i, notation)| {
             let ply = pair * 2 + i + 1;
             let target = if ply == plies { None } else { Some(ply) };
-            let comment = state.record.comments.get(&ply).map(|text| {
-                html! { <span class="comment" data-comment-ply={ply.to_string()}>{ text.clone() }</span> }
-            });
             html! {
-                <>
-                    <button type="button" class={classes!("move", (ply == current).then_some("current"))}
-                            data-ply={ply.to_string()} onclick={view(target)}>{ notation.clone() }</button>
-                    { comment.unwrap_or_default() }
-                </>
+                <button type="button" class={classes!("move", (ply == current).then_some("current"))}
+                        data-ply={ply.to_string()} onclick={view(target)}>{ notation.clone() }</button>
             }
         });
+        // Comments after either move of the pair, on a line of their own below it.
+        let comments = (0..notations.len()).filter_map(|i| {
+            let ply = pair * 2 + i + 1;
+            state.record.comments.get(&ply).map(|text| {
+                html! { <li class="comment" data-comment-ply={ply.to_string()}>{ text.clone() }</li> }
+            })
+        });
         html! {
-            <li><span class="move-number">{ format!("{}.", pair + 1) }</span>{ for entries }</li>
+            <>
+                <li><span class="move-number">{ format!("{}.", pair + 1) }</span>{ for entries }</li>
+                { for comments }
+            </>
         }
     });
     html! {

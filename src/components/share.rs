@@ -102,19 +102,25 @@ fn frame(
     }
 }
 
-/// A read-only text with a copy button that says when it copied.
+/// Properties of [`CopyField`]: a read-only text with a copy button that says when it copied.
 #[derive(Properties, PartialEq)]
-struct CopyFieldProps {
-    lang: Lang,
-    label: Text,
-    value: String,
-    testid: &'static str,
+pub struct CopyFieldProps {
+    /// The interface language.
+    pub lang: Lang,
+    /// The field's label.
+    pub label: Text,
+    /// The text.
+    pub value: String,
+    /// `data-testid` of the text, and (as `copy-<testid>`) the copy button's `data-action`.
+    pub testid: &'static str,
+    /// A text area rather than a one-line field.
     #[prop_or_default]
-    multiline: bool,
+    pub multiline: bool,
 }
 
+/// A read-only text with a copy button.
 #[function_component(CopyField)]
-fn copy_field(props: &CopyFieldProps) -> Html {
+pub fn copy_field(props: &CopyFieldProps) -> Html {
     let copied = use_state(|| false);
     {
         let copied = copied.clone();

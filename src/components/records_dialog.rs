@@ -1,0 +1,174 @@
+//! Records in and out: paste or choose a file to import (PGN, FEN, move lists, the banqi
+//! record), copy or download the game in any of its game's formats.
+
+use qi_rules::GameKind;
+use yew::prelude::*;
+
+use super::SharedState;
+use super::share::CopyField;
+use crate::i18n::{Lang, Text, fill, t};
+use crate::i18n_records::record_error;
+use crate::records::{self, Format, RecordError};
+use crate::state::Action;
+use crate::web;
+
+/// Properties of [`RecordsDialog`].
+#[derive(Properties, PartialEq)]
+pub struct RecordsDialogProps {
+    /// The state shown.
+    pub state: SharedState,
+    /// Where actions go (an import opens the game).
+    pub dispatch: Callback<Action>,
+    /// Closes the dialog.
+    pub close: Callback<()>,
+}
+
+/// What the last import attempt said.
+#[derive(Clone, Debug, PartialEq)]
+enum ImportOutcome {
+    /// Read: this many moves.
+    Read(usize),
+    /// Refused (perhaps with the moves before the problem opened).
+    Failed(RecordError),
+}
+
+/// A format's label in the picker: its game and kind, e.g. "PGN", "FEN", "h8i9j10".
+fn format_label(format: Format) -> &'static str {
+    match format {
+        Format::ChessPgn | Format::XiangqiPgn | Format::BanqiPgn | Format::GomokuPgn => "PGN",
+        Format::ChessFen | Format::XiangqiFen => "FEN",
+        Format::BanqiPosition | Format::GomokuPosition => "Position",
+        Format::GomokuMoves => "h8i9j10…",
+    }
+}
+
+/// Reads `text` and opens the game it holds (or as much of it as reads).
+fn import_text(text: &str, kind: GameKind, dispatch: &Callback<Action>) -> ImportOutcome {
+    match records::import(text, Some(kind)) {
+        Ok(imported) => {
+            let moves = imported.record.moves.len();
+            dispatch.emit(Action::Open {
+                record: imported.record,
+                bottom: None,
+                ply: None,
+                notice: None,
+            });
+            ImportOutcome::Read(moves)
+        }
+        Err(error) => {
+            if let Some(partial) = &error.partial {
+                dispatch.emit(Action::Open {
+                    record: (**partial).clone(),
+                    bottom: None,
+                    ply: None,
+                    notice: None,
+                });
+            }
+            ImportOutcome::Failed(error)
+        }
+    }
+}
+
+/// The import and export dialog.
+#[function_component(RecordsDialog)]
+pub fn records_dialog(props: &RecordsDialogProps) -> Html {
+    let state = &*props.state.0;
+    let lang: Lang = state.settings.lang;
+    let kind = state.record.kind;
+    let formats = Format::for_game(kind);
+    let format = use_state(|| formats[0]);
+    let format_now = if formats.contains(&*format) { *format } else { formats[0] };
+    let pasted = use_state(String::new);
+    let outcome = use_state(|| None::<ImportOutcome>);
+    let exported = records::export(&state.record, format_now);
+
+    let on_input = {
+        let pasted = pasted.clone();
+        Callback::from(move |event: InputEvent| {
+            if let Some(area) = event.target_dyn_into::<web_sys::HtmlTextAreaElement>() {
+                pasted.set(area.value());
+            }
+        })
+    };
+    let on_import = {
+        let (pasted, outcome, dispatch) = (pasted.clone(), outcome.clone(), props.dispatch.clone());
+        Callback::from(move |_: MouseEvent| {
+            outcome.set(Some(import_text(&pasted, kind, &dispatch)));
+        })
+    };
+    let on_file = {
+        let (pasted, outcome, dispatch) = (pasted.clone(), outcome.clone(), props.dispatch.clone());
+        Callback::from(move |event: Event| {
+            let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() else { return };
+            let Some(file) = input.files().and_then(|files| files.get(0)) else { return };
+            if file.size() > records::MAX_INPUT as f64 {
+                let error = records::import(&"x".repeat(records::MAX_INPUT + 1), Some(kind));
+                outcome.set(error.err().map(ImportOutcome::Failed));
+                return;
+            }
+            let (pasted, outcome, dispatch) = (pasted.clone(), outcome.clone(), dispatch.clone());
+            yew::platform::spawn_local(async move {
+                let text = web::read_file(file).await.unwrap_or_default();
+                outcome.set(Some(import_text(&text, kind, &dispatch)));
+                pasted.set(text);
+            });
+        })
+    };
+    let on_format = {
+        let format = format.clone();
+        Callback::from(move |event: Event| {
+            if let Some(select) = event.target_dyn_into::<web_sys::HtmlSelectElement>()
+                && let Some(picked) = Format::from_name(&select.value())
+            {
+                format.set(picked);
+            }
+        })
+    };
+    let on_download = {
+        let text = exported.clone();
+        let name = format!("qi-{}.{}", kind.name(), format_now.extension());
+        Callback::from(move |_: MouseEvent| web::download(&name, format_now.mime_type(), &text))
+    };
+    let on_close = {
+        let close = props.close.clone();
+        Callback::from(move |_: MouseEvent| close.emit(()))
+    };
+    let message = outcome.as_ref().map(|outcome| match outcome {
+        ImportOutcome::Read(moves) => html! {
+            <p class="record-ok" data-testid="import-result">{ fill(t(lang, Text::Imported), "n", &moves.to_string()) }</p>
+        },
+        ImportOutcome::Failed(error) => html! {
+            <p class="record-error" data-testid="import-error">{ record_error(lang, error) }</p>
+        },
+    });
+    let options = formats.iter().map(|&f| {
+        html! { <option value={f.name()} selected={f == format_now}>{ format_label(f) }</option> }
+    });
+    html! {
+        <div class="dialog-backdrop">
+            <div class="dialog wide records" role="dialog" aria-modal="true" aria-label={t(lang, Text::Records)}>
+                <h2>{ t(lang, Text::Records) }</h2>
+                <h3>{ t(lang, Text::Import) }</h3>
+                <label class="copy-field">
+                    <span>{ t(lang, Text::PasteRecord) }</span>
+                    <textarea rows="5" data-testid="import-text" value={(*pasted).clone()} oninput={on_input} />
+                </label>
+                <div class="record-actions">
+                    <button type="button" data-action="import" onclick={on_import}>{ t(lang, Text::Import) }</button>
+                    <input type="file" data-testid="import-file" accept=".pgn,.fen,.txt,text/plain" onchange={on_file} />
+                </div>
+                { message.unwrap_or_default() }
+                <h3>{ t(lang, Text::Export) }</h3>
+                <label class="format">
+                    { t(lang, Text::Format) }
+                    <select data-testid="export-format" onchange={on_format}>{ for options }</select>
+                </label>
+                <CopyField {lang} label={Text::Export} value={exported} testid="export-text" multiline=true />
+                <div class="record-actions">
+                    <button type="button" data-action="download" onclick={on_download}>{ t(lang, Text::Download) }</button>
+                </div>
+                <button type="button" class="secondary" data-action="close-dialog" onclick={on_close}>{ t(lang, Text::Close) }</button>
+            </div>
+        </div>
+    }
+}

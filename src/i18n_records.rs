@@ -1,0 +1,205 @@
+//! Why an imported record could not be read, in the player's language: the line and column, and
+//! the reason worded from [`RecordErrorKind`]'s fields (the rules' own reasons through
+//! [`crate::i18n_rules`]). Text from the record is inserted as text, never as markup.
+
+use qi_rules::{GameKind, Side};
+
+use crate::i18n::{Lang, Text, t};
+use crate::i18n_rules::illegal_reason;
+use crate::records::{RecordError, RecordErrorKind, TagExpected};
+
+/// One text in each language.
+const fn pick(lang: Lang, en: &'static str, zh: &'static str, vi: &'static str) -> &'static str {
+    match lang {
+        Lang::En => en,
+        Lang::Zh => zh,
+        Lang::Vi => vi,
+    }
+}
+
+/// `Line {line}, column {column}: {reason}` for an import error, in `lang`.
+#[must_use]
+pub fn record_error(lang: Lang, error: &RecordError) -> String {
+    let kind = error.partial.as_ref().map_or(GameKind::Chess, |record| record.kind);
+    t(lang, Text::RecordError)
+        .replace("{line}", &error.line.to_string())
+        .replace("{column}", &error.column.to_string())
+        .replace("{reason}", &reason(lang, kind, &error.kind))
+}
+
+/// The move's number as the record writes it: `12.` for the first player, `12...` for the second.
+fn numbered(number: u32, side: Side) -> String {
+    format!("{number}{}", if side == Side::First { "." } else { "..." })
+}
+
+/// The reason alone, in `lang`.
+#[must_use]
+pub fn reason(lang: Lang, kind: GameKind, error: &RecordErrorKind) -> String {
+    use RecordErrorKind as K;
+    let template = match error {
+        K::Empty => pick(lang, "the text is empty.", "内容为空。", "nội dung trống."),
+        K::TooLong { .. } => pick(
+            lang,
+            "the text is too long ({len} bytes; at most {max} are read).",
+            "内容太长（{len} 字节，最多读取 {max} 字节）。",
+            "nội dung quá dài ({len} byte; chỉ đọc tối đa {max}).",
+        ),
+        K::TagSyntax { expected: TagExpected::Name } => pick(
+            lang,
+            "a tag must start with a name, as in [Event \"…\"].",
+            "标签必须以名称开头，例如 [Event \"…\"]。",
+            "thẻ phải bắt đầu bằng tên, như [Event \"…\"].",
+        ),
+        K::TagSyntax { expected: TagExpected::Value } => pick(
+            lang,
+            "a tag's value must be in double quotes.",
+            "标签的值必须放在双引号中。",
+            "giá trị của thẻ phải nằm trong dấu ngoặc kép.",
+        ),
+        K::TagSyntax { expected: TagExpected::Close } => {
+            pick(lang, "a tag must end with ].", "标签必须以 ] 结尾。", "thẻ phải kết thúc bằng ].")
+        }
+        K::UnterminatedString => pick(
+            lang,
+            "a tag value has no closing \" on its line.",
+            "标签值在本行没有结尾的 \"。",
+            "giá trị thẻ thiếu dấu \" đóng trên dòng của nó.",
+        ),
+        K::UnterminatedComment => pick(
+            lang,
+            "a comment { has no closing }.",
+            "注释 { 没有结尾的 }。",
+            "chú thích { thiếu dấu } đóng.",
+        ),
+        K::UnterminatedVariation => pick(
+            lang,
+            "a variation ( has no closing ).",
+            "变着 ( 没有结尾的 )。",
+            "biến ( thiếu dấu ) đóng.",
+        ),
+        K::UnmatchedParen => pick(
+            lang,
+            "a ) closes no variation.",
+            "多余的 )，没有对应的变着。",
+            "dấu ) không đóng biến nào.",
+        ),
+        K::UnexpectedChar { .. } => pick(
+            lang,
+            "unexpected “{text}” among the moves.",
+            "着法中出现了意外的“{text}”。",
+            "ký tự “{text}” không mong đợi trong các nước đi.",
+        ),
+        K::UnknownVariant { .. } => pick(
+            lang,
+            "Qi does not play the variant “{text}”.",
+            "Qi 不支持变体“{text}”。",
+            "Qi không chơi biến thể “{text}”.",
+        ),
+        K::BadRules { .. } => pick(
+            lang,
+            "the rule options do not read ({text}).",
+            "规则选项无法读取（{text}）。",
+            "không đọc được tùy chọn luật ({text}).",
+        ),
+        K::BadPosition { .. } => pick(
+            lang,
+            "the position does not read ({text}).",
+            "局面无法读取（{text}）。",
+            "không đọc được thế cờ ({text}).",
+        ),
+        K::UnreadableMove { .. } => pick(
+            lang,
+            "move {n} “{text}” cannot be read.",
+            "第 {n} 步“{text}”无法读懂。",
+            "không đọc được nước {n} “{text}”.",
+        ),
+        K::IllegalMove { .. } => pick(
+            lang,
+            "move {n} “{text}” cannot be played: {reason}",
+            "第 {n} 步“{text}”不能走：{reason}",
+            "nước {n} “{text}” không đi được: {reason}",
+        ),
+        K::FlipMismatch { .. } => pick(
+            lang,
+            "move {n} flips {text}: the record says {written}, but the deal has {dealt} there.",
+            "第 {n} 步翻开 {text}：棋谱写的是 {written}，但发牌中那里是 {dealt}。",
+            "nước {n} lật {text}: biên bản ghi {written}, nhưng cách chia có {dealt} ở đó.",
+        ),
+        K::NothingRevealed { .. } => pick(
+            lang,
+            "move {n} “{text}” turns up no face-down piece, yet names one.",
+            "第 {n} 步“{text}”没有翻开暗子，却写了翻出的棋子。",
+            "nước {n} “{text}” không lật quân úp nào nhưng lại ghi tên quân.",
+        ),
+    };
+    let (text, n, reason, written, dealt) = match error {
+        K::TooLong { len, max } => {
+            return template.replace("{len}", &len.to_string()).replace("{max}", &max.to_string());
+        }
+        K::UnexpectedChar { found } => (found.to_string(), String::new(), String::new(), ' ', ' '),
+        K::UnknownVariant { name } => (name.clone(), String::new(), String::new(), ' ', ' '),
+        K::BadRules { error } => (error.to_string(), String::new(), String::new(), ' ', ' '),
+        K::BadPosition { error, .. } => (error.to_string(), String::new(), String::new(), ' ', ' '),
+        K::UnreadableMove { number, side, text, .. }
+        | K::NothingRevealed { number, side, text, .. } => {
+            (text.clone(), numbered(*number, *side), String::new(), ' ', ' ')
+        }
+        K::IllegalMove { number, side, text, error, .. } => (
+            text.clone(),
+            numbered(*number, *side),
+            illegal_reason(lang, kind, error.reason).to_owned(),
+            ' ',
+            ' ',
+        ),
+        K::FlipMismatch { number, side, cell, written, dealt, .. } => (
+            cell.to_string(),
+            numbered(*number, *side),
+            String::new(),
+            written.letter(),
+            dealt.letter(),
+        ),
+        _ => (String::new(), String::new(), String::new(), ' ', ' '),
+    };
+    template
+        .replace("{text}", &text)
+        .replace("{n}", &n)
+        .replace("{reason}", &reason)
+        .replace("{written}", &written.to_string())
+        .replace("{dealt}", &dealt.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::import;
+
+    #[test]
+    fn every_import_error_is_worded_in_every_language() {
+        let bad = [
+            "",
+            "[Event \"x\"\n1. e4",
+            "[Event x]\n1. e4",
+            "1. e4 {never closed",
+            "1. e4 (1. d4",
+            "1. e4 )",
+            "[Variant \"checkers\"]\n1. e4",
+            "[Variant \"xiangqi\"]\n1. C2.5 Q9.5",
+            "1. e4 e5 2. Ke3",
+            "1. e4 e5 2. Zz9",
+        ];
+        for text in bad {
+            let error = import(text, Some(GameKind::Chess)).expect_err(text);
+            for lang in Lang::ALL {
+                let message = record_error(lang, &error);
+                assert!(message.contains(&error.line.to_string()), "{message}");
+                assert!(!message.contains('{') || text.contains('{'), "{lang:?}: {message}");
+                assert!(message.len() > 20, "{message}");
+            }
+        }
+        let error = import("1. e4 e5 2. Ke3", Some(GameKind::Chess)).unwrap_err();
+        assert_eq!(
+            record_error(Lang::En, &error),
+            "Line 1, column 13: move 2. “Ke3” cannot be played: That piece does not move that way."
+        );
+    }
+}
