@@ -254,6 +254,7 @@ ${frames.map(([id, src, size]) => `<iframe id="${id}" src="${src.replaceAll('&',
     assert.deepEqual(errors, []);
     // The embed keeps nothing in the browser.
     assert.equal(await playFrame.evaluate(() => localStorage.length), 0, 'the embed stored something');
+    assert.deepEqual(await context.cookies(), [], 'no cookies, in the embeds or anywhere');
   } finally {
     await context.close();
     await blog.close();

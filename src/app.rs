@@ -18,7 +18,7 @@ use crate::components::share::{Dialog, EmbedDialog, ShareButtons, ShareDialog};
 use crate::components::status::Status;
 use crate::i18n::{Lang, Text, t};
 use crate::link;
-use crate::record::{GameRecord, Start};
+use crate::record::GameRecord;
 use crate::state::{
     Action, AppState, Mode, Notice, SearchSummary, Settings, Theme, WATCH_DELAYS_MS,
 };
@@ -75,17 +75,18 @@ fn open_address(fallback: GameKind) -> Option<Action> {
     })
 }
 
-/// The address-bar query for the game as it stands: the compact link, with the orientation
-/// when the board is turned.
-fn address_query(state: &AppState) -> String {
-    let view = link::View { orientation: state.flipped.then_some(Side::Second), ply: None };
-    link::compact(&state.record, &view)
+/// The address-bar query for a game: the compact link and the side at the bottom.
+fn address_query(record: &GameRecord, flipped: bool) -> String {
+    let bottom = if flipped { Side::Second } else { Side::First };
+    link::compact(record, &link::View { orientation: Some(bottom), ply: None })
 }
 
-/// What makes a game the same game for the browser's history: moves and orientation change
-/// in place; another game, rule set or start is a new entry.
-fn game_identity(record: &GameRecord) -> (GameKind, String, Start) {
-    (record.kind, record.rules.clone(), record.start.clone())
+/// What the address bar shows, for the browser's history.
+struct HistorySync {
+    /// The game (its [`AppState::game_number`]) whose entry the address is.
+    shown: Option<u64>,
+    /// Whether the back or forward button opened the game being shown.
+    opened_from_history: bool,
 }
 
 /// Where the worker's script is, relative to the page (so any sub-path works).
@@ -161,35 +162,34 @@ fn page() -> Html {
 
     // The address carries the game: replaced after every move, a new history entry for a new
     // game, and the back and forward buttons open the game they lead to.
-    let identity = use_mut_ref(|| None::<(GameKind, String, Start)>);
+    let history = use_mut_ref(|| HistorySync { shown: None, opened_from_history: false });
     {
-        let identity = identity.clone();
-        let key = (state.record.clone(), state.flipped);
-        let query = address_query(&state);
-        use_effect_with(key, move |(record, _)| {
+        let history = history.clone();
+        let key = (state.record.clone(), state.flipped, state.game_number);
+        use_effect_with(key, move |(record, flipped, game_number)| {
+            let query = address_query(record, *flipped);
+            let mut history = history.borrow_mut();
+            // The first game of the page, and a game the back or forward button opened, take
+            // the entry they are in; another game is a new entry.
+            let new_entry = history.shown.is_some_and(|shown| shown != *game_number)
+                && !history.opened_from_history;
             let current = web::location_query();
             if current.strip_prefix('?').unwrap_or(&current) != query {
-                let this = game_identity(record);
-                let mut last = identity.borrow_mut();
-                let new_entry = last.as_ref().is_some_and(|last| *last != this);
                 web::set_query(&query, new_entry);
-                *last = Some(this);
-            } else {
-                *identity.borrow_mut() = Some(game_identity(record));
             }
+            history.shown = Some(*game_number);
+            history.opened_from_history = false;
         });
     }
     {
         let dispatcher = state.dispatcher();
-        let kind = state.settings.kind;
-        let identity = identity.clone();
+        let kind = use_mut_ref(|| state.settings.kind);
+        *kind.borrow_mut() = state.settings.kind;
+        let history = history.clone();
         use_effect_with((), move |()| {
             let stop = web::on_history_change(move || {
-                if let Some(action) = open_address(kind) {
-                    // The address already shows this game: it must not become a new entry.
-                    if let Action::Open { record, .. } = &action {
-                        *identity.borrow_mut() = Some(game_identity(record));
-                    }
+                if let Some(action) = open_address(*kind.borrow()) {
+                    history.borrow_mut().opened_from_history = true;
                     dispatcher.dispatch(action);
                 }
             });

@@ -26,6 +26,7 @@ use yew::prelude::*;
 use crate::board::Board;
 use crate::board_model::board_view;
 use crate::components::SharedState;
+use crate::components::dialogs::PromotionDialog;
 use crate::components::status::Status;
 use crate::i18n::{Lang, Text, t};
 use crate::link::{self, LinkError, Query, View};
@@ -274,8 +275,16 @@ pub fn embed() -> Html {
                                    })
                                } />
             } else if state.notice.is_some() {
-                <div class="embed-notice"><Status state={shared} /></div>
+                <div class="embed-notice"><Status state={shared.clone()} /></div>
             }
+            if options.play && state.chain_in_progress() {
+                <button type="button" class="embed-end-chain" data-action="end-chain"
+                        onclick={
+                            let dispatch = dispatch.clone();
+                            Callback::from(move |_: MouseEvent| dispatch.emit(Action::EndChain { now: web::now_ms() }))
+                        }>{ t(lang, Text::EndChain) }</button>
+            }
+            <PromotionDialog state={shared} {dispatch} />
         </div>
     }
 }

@@ -197,6 +197,10 @@ pub enum Text {
     Pause,
     /// Open the embedded game in the full app.
     OpenInQi,
+    /// The embed follows its reader's browser language.
+    ReadersLanguage,
+    /// A position string, as an export format.
+    PositionFormat,
     /// Open the records dialog.
     Records,
     /// Import a record.
@@ -324,6 +328,8 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
             "Dòng {line}, cột {column}: {reason}",
         ],
         T::Imported => ["Imported: {n} moves.", "已导入：{n} 步。", "Đã nhập: {n} nước."],
+        T::ReadersLanguage => ["The reader's language", "读者的语言", "Ngôn ngữ của người xem"],
+        T::PositionFormat => ["Position", "局面", "Thế cờ"],
         T::OpenInQi => ["Open in Qi", "在 Qi 中打开", "Mở trong Qi"],
 
         T::StoppedAt => [
@@ -337,6 +343,34 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         Lang::Zh => zh,
         Lang::Vi => vi,
     }
+}
+
+/// `template` with each `{name}` replaced by its value, in one pass: a value that itself holds
+/// `{...}` (text from a link or a record) stays as it is.
+#[must_use]
+pub fn fill_all(template: &str, values: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let found = after.find('}').and_then(|close| {
+            let name = &after[..close];
+            values.iter().find(|(n, _)| *n == name).map(|(_, value)| (close, *value))
+        });
+        match found {
+            Some((close, value)) => {
+                out.push_str(value);
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `template` with `{name}` replaced by `value`.
@@ -470,5 +504,21 @@ mod tests {
         assert_eq!(piece_name(Lang::En, GameKind::Banqi, "bK"), "black general");
         assert_eq!(piece_name(Lang::Zh, GameKind::Banqi, "?"), "暗子");
         assert_eq!(piece_name(Lang::Vi, GameKind::Chess, "wK"), "Vua trắng");
+    }
+}
+
+#[cfg(test)]
+mod fill_tests {
+    use super::fill_all;
+
+    #[test]
+    fn values_are_never_filled_in_themselves() {
+        assert_eq!(
+            fill_all("game “{text}” at {n}", &[("text", "{n}{reason}"), ("n", "3")]),
+            "game “{n}{reason}” at 3"
+        );
+        assert_eq!(fill_all("{a}{b}{", &[("a", "1")]), "1{b}{");
+        assert_eq!(fill_all("", &[]), "");
+        assert_eq!(fill_all("棋{x}局", &[("x", "—")]), "棋—局");
     }
 }

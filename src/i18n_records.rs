@@ -21,10 +21,14 @@ const fn pick(lang: Lang, en: &'static str, zh: &'static str, vi: &'static str) 
 #[must_use]
 pub fn record_error(lang: Lang, error: &RecordError) -> String {
     let kind = error.partial.as_ref().map_or(GameKind::Chess, |record| record.kind);
-    t(lang, Text::RecordError)
-        .replace("{line}", &error.line.to_string())
-        .replace("{column}", &error.column.to_string())
-        .replace("{reason}", &reason(lang, kind, &error.kind))
+    crate::i18n::fill_all(
+        t(lang, Text::RecordError),
+        &[
+            ("line", &error.line.to_string()),
+            ("column", &error.column.to_string()),
+            ("reason", &reason(lang, kind, &error.kind)),
+        ],
+    )
 }
 
 /// The move's number as the record writes it: `12.` for the first player, `12...` for the second.
@@ -98,14 +102,14 @@ pub fn reason(lang: Lang, kind: GameKind, error: &RecordErrorKind) -> String {
         K::BadRules { .. } => pick(
             lang,
             "the rule options do not read ({text}).",
-            "规则选项无法读取（{text}）。",
-            "không đọc được tùy chọn luật ({text}).",
+            "规则选项无法读取。",
+            "không đọc được tùy chọn luật.",
         ),
         K::BadPosition { .. } => pick(
             lang,
             "the position does not read ({text}).",
-            "局面无法读取（{text}）。",
-            "không đọc được thế cờ ({text}).",
+            "局面无法读取。",
+            "không đọc được thế cờ.",
         ),
         K::UnreadableMove { .. } => pick(
             lang,
@@ -134,10 +138,17 @@ pub fn reason(lang: Lang, kind: GameKind, error: &RecordErrorKind) -> String {
     };
     let (text, n, reason, written, dealt) = match error {
         K::TooLong { len, max } => {
-            return template.replace("{len}", &len.to_string()).replace("{max}", &max.to_string());
+            return crate::i18n::fill_all(
+                template,
+                &[("len", &len.to_string()), ("max", &max.to_string())],
+            );
         }
         K::UnexpectedChar { found } => (found.to_string(), String::new(), String::new(), ' ', ' '),
         K::UnknownVariant { name } => (name.clone(), String::new(), String::new(), ' ', ' '),
+        // The rules crate words these in English only: other languages leave the detail out.
+        K::BadRules { .. } | K::BadPosition { .. } if lang != Lang::En => {
+            (String::new(), String::new(), String::new(), ' ', ' ')
+        }
         K::BadRules { error } => (error.to_string(), String::new(), String::new(), ' ', ' '),
         K::BadPosition { error, .. } => (error.to_string(), String::new(), String::new(), ' ', ' '),
         K::UnreadableMove { number, side, text, .. }
@@ -160,12 +171,16 @@ pub fn reason(lang: Lang, kind: GameKind, error: &RecordErrorKind) -> String {
         ),
         _ => (String::new(), String::new(), String::new(), ' ', ' '),
     };
-    template
-        .replace("{text}", &text)
-        .replace("{n}", &n)
-        .replace("{reason}", &reason)
-        .replace("{written}", &written.to_string())
-        .replace("{dealt}", &dealt.to_string())
+    crate::i18n::fill_all(
+        template,
+        &[
+            ("text", &text),
+            ("n", &n),
+            ("reason", &reason),
+            ("written", &written.to_string()),
+            ("dealt", &dealt.to_string()),
+        ],
+    )
 }
 
 #[cfg(test)]

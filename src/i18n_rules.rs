@@ -262,8 +262,8 @@ pub fn link_error(lang: Lang, kind: GameKind, error: &LinkError) -> String {
         LinkError::BadPosition(_) => pick(
             lang,
             "The link's position could not be read ({text}); the game starts from the usual position.",
-            "无法读取链接中的局面（{text}），已从初始局面开始。",
-            "Không đọc được thế cờ trong liên kết ({text}); ván cờ bắt đầu từ thế ban đầu.",
+            "无法读取链接中的局面，已从初始局面开始。",
+            "Không đọc được thế cờ trong liên kết; ván cờ bắt đầu từ thế ban đầu.",
         ),
         LinkError::BadSeed(_) => pick(
             lang,
@@ -297,6 +297,9 @@ pub fn link_error(lang: Lang, kind: GameKind, error: &LinkError) -> String {
         ),
     };
     let (text, n, reason) = match error {
+        // The rules crate words position errors in English only: other languages leave the
+        // detail out.
+        LinkError::BadPosition(_) if lang != Lang::En => (String::new(), 0, String::new()),
         LinkError::UnknownGame(text)
         | LinkError::BadRules(text)
         | LinkError::BadPosition(text)
@@ -317,7 +320,7 @@ pub fn link_error(lang: Lang, kind: GameKind, error: &LinkError) -> String {
         LinkError::TooManyMoves => (String::new(), crate::link::MAX_MOVES, String::new()),
         LinkError::TooLong | LinkError::BadCompact => (String::new(), 0, String::new()),
     };
-    template.replace("{text}", &text).replace("{n}", &n.to_string()).replace("{reason}", &reason)
+    crate::i18n::fill_all(template, &[("text", &text), ("n", &n.to_string()), ("reason", &reason)])
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //! ```text
 //! ?game=chess&fen=<FEN>&moves=e2e4+e7e5&orientation=black
 //! ?game=xiangqi&moves=h3e3+h10g8
-//! ?game=gomoku&rules=board=19&moves=j10+k11
+//! ?game=gomoku&rules=size=19&moves=j10+k11
 //! ?game=banqi&seed=42&moves=c3+d2+c3-c4
 //! ```
 //!
@@ -183,15 +183,30 @@ pub fn read(query: &Query, fallback: GameKind) -> Option<LinkGame> {
         errors.push(LinkError::TooLong);
     }
     let record = match query.get("g") {
-        Some(payload) => decode_compact(payload).unwrap_or_else(|| {
-            errors.push(LinkError::BadCompact);
-            GameRecord::new(fallback, &default_rules(fallback), 0)
-        }),
+        Some(payload) => match decode_compact(payload) {
+            Some((record, whole)) => {
+                if !whole {
+                    errors.push(LinkError::BadCompact);
+                }
+                record
+            }
+            None => {
+                errors.push(LinkError::BadCompact);
+                GameRecord::new(fallback, &default_rules(fallback), 0)
+            }
+        },
         None => readable_record(query, fallback, &mut errors),
     };
     let (record, move_error) = longest_legal_prefix(record);
     errors.extend(move_error);
     let view = read_view(query, record.kind, &mut errors);
+    // The most telling problem first: a cut link explains the rest; "too many moves" only
+    // matters when nothing else went wrong.
+    errors.sort_by_key(|error| match error {
+        LinkError::TooLong => 0,
+        LinkError::TooManyMoves => 2,
+        _ => 1,
+    });
     Some(LinkGame { record, view, error: errors.into_iter().next() })
 }
 
@@ -338,6 +353,17 @@ fn side_name(kind: GameKind, side: Side) -> &'static str {
     }
 }
 
+/// The start seed as a link writes it: 0 for games whose start does not depend on it (only
+/// banqi deals and Chess960 starts do), so links stay short and equal games give equal links.
+fn link_seed(record: &GameRecord, seed: u64) -> u64 {
+    let seeded = match record.kind {
+        GameKind::Banqi => true,
+        GameKind::Chess => record.rules.split(',').any(|entry| entry == "variant=chess960"),
+        GameKind::Xiangqi | GameKind::Gomoku => false,
+    };
+    if seeded { seed } else { 0 }
+}
+
 /// The rule options of `record` that differ from its game's defaults, as `key=value,...`.
 fn changed_rules(record: &GameRecord) -> String {
     let defaults = default_rules(record.kind);
@@ -373,8 +399,10 @@ pub fn readable(record: &GameRecord, view: &View) -> String {
         out.push_str(&encode_component(&rules));
     }
     match &record.start {
-        Start::Seed(0) => {}
-        Start::Seed(seed) => out.push_str(&format!("&seed={seed}")),
+        Start::Seed(seed) => match link_seed(record, *seed) {
+            0 => {}
+            seed => out.push_str(&format!("&seed={seed}")),
+        },
         Start::Position(position) => {
             out.push_str("&fen=");
             out.push_str(&encode_component(position));
@@ -417,7 +445,7 @@ pub fn encode_compact(record: &GameRecord) -> String {
         push_text(&mut bytes, &rules);
     }
     match &record.start {
-        Start::Seed(seed) => push_varint(&mut bytes, *seed),
+        Start::Seed(seed) => push_varint(&mut bytes, link_seed(record, *seed)),
         Start::Position(position) => push_text(&mut bytes, position),
     }
     let mut game = record.start_game();
@@ -441,9 +469,11 @@ pub fn encode_compact(record: &GameRecord) -> String {
     base64url(&bytes)
 }
 
-/// Reads a compact payload: `None` when it is damaged. Moves are checked later.
+/// Reads a compact payload. `None` when its header (game, rules, start) is damaged or its
+/// position does not read; a payload damaged in its moves gives the moves before the damage,
+/// and `false`.
 #[must_use]
-pub fn decode_compact(payload: &str) -> Option<GameRecord> {
+pub fn decode_compact(payload: &str) -> Option<(GameRecord, bool)> {
     let bytes = from_base64url(payload.trim())?;
     let mut reader = Reader { bytes: &bytes, at: 0 };
     if reader.byte()? != VERSION {
@@ -461,23 +491,29 @@ pub fn decode_compact(payload: &str) -> Option<GameRecord> {
     } else {
         Start::Seed(reader.varint()?)
     };
-    let count = usize::try_from(reader.varint()?).ok()?;
-    if count > MAX_MOVES {
-        return None;
+    if let Start::Position(position) = &start {
+        AnyGame::new(kind.name(), &rules, &StartFrom::Position(position)).ok()?;
     }
     let mut record = GameRecord::from_parts(kind, rules, start, Vec::new());
+    let Some(count) = reader.varint().and_then(|count| usize::try_from(count).ok()) else {
+        return Some((record, false));
+    };
     let mut game = record.start_game();
-    for _ in 0..count {
+    for _ in 0..count.min(MAX_MOVES) {
         let legal = sorted_moves(&game);
-        let mut index = usize::from(reader.byte()?);
+        let Some(mut index) = reader.byte().map(usize::from) else { return Some((record, false)) };
         if legal.len() > 256 {
-            index |= usize::from(reader.byte()?) << 8;
+            let Some(high) = reader.byte() else { return Some((record, false)) };
+            index |= usize::from(high) << 8;
         }
-        let text = legal.get(index)?.clone();
-        game.play(&text).ok()?;
+        let Some(text) = legal.get(index).cloned() else { return Some((record, false)) };
+        if game.play(&text).is_err() {
+            return Some((record, false));
+        }
         record.moves.push(text);
     }
-    (reader.at == bytes.len()).then_some(record)
+    let whole = count <= MAX_MOVES && reader.at == bytes.len();
+    Some((record, whole))
 }
 
 /// The legal moves of `game` in coordinates, sorted: the order both ends of a link agree on.
@@ -547,12 +583,13 @@ fn base64url(bytes: &[u8]) -> String {
 }
 
 fn from_base64url(text: &str) -> Option<Vec<u8>> {
-    let text = text.trim_end_matches('=');
+    let mut text = text.trim_end_matches('=').as_bytes();
     if text.len() % 4 == 1 {
-        return None;
+        // A lone last character holds no whole byte (a cut link): read what comes before it.
+        text = &text[..text.len() - 1];
     }
     let mut out = Vec::with_capacity(text.len() * 3 / 4);
-    for chunk in text.as_bytes().chunks(4) {
+    for chunk in text.chunks(4) {
         let mut n = 0u32;
         for (i, &c) in chunk.iter().enumerate() {
             // Standard base64's `+` and `/` read too (a `+` may arrive as a space).

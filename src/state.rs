@@ -342,6 +342,9 @@ pub struct AppState {
     pub computer_moved: bool,
     /// What the computer's last search did.
     pub last_search: Option<SearchSummary>,
+    /// Counts the games started or opened in this page: a new number is a new game for the
+    /// browser's history (moves within a game replace its entry).
+    pub game_number: u64,
 }
 
 /// What the computer's last search did, for the status panel.
@@ -534,6 +537,7 @@ impl AppState {
             resigned: None,
             thinking: None,
             next_request: 1,
+            game_number: 0,
             hint: None,
             computer_moved: false,
             last_search: None,
@@ -579,6 +583,7 @@ impl AppState {
         opened.viewing = ply.filter(|&ply| ply < opened.record.moves.len());
         opened.notice = notice.or(opened.notice);
         opened.next_request = self.next_request;
+        opened.game_number = self.game_number + 1;
         *self = opened;
     }
 
@@ -641,9 +646,11 @@ impl AppState {
         let flipped = self.flipped;
         // Request ids keep counting, so an answer meant for the old game is never taken.
         let next_request = self.next_request;
+        let game_number = self.game_number + 1;
         *self = AppState::new(settings, seed);
         self.flipped = flipped;
         self.next_request = next_request;
+        self.game_number = game_number;
     }
 
     fn answer(&mut self, id: u64, best: Option<String>, search: SearchSummary, now: f64) {

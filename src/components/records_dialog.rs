@@ -32,12 +32,12 @@ enum ImportOutcome {
     Failed(RecordError),
 }
 
-/// A format's label in the picker: its game and kind, e.g. "PGN", "FEN", "h8i9j10".
-fn format_label(format: Format) -> &'static str {
+/// A format's label in the picker, e.g. "PGN", "FEN", "h8i9j10…".
+fn format_label(lang: Lang, format: Format) -> &'static str {
     match format {
         Format::ChessPgn | Format::XiangqiPgn | Format::BanqiPgn | Format::GomokuPgn => "PGN",
         Format::ChessFen | Format::XiangqiFen => "FEN",
-        Format::BanqiPosition | Format::GomokuPosition => "Position",
+        Format::BanqiPosition | Format::GomokuPosition => t(lang, Text::PositionFormat),
         Format::GomokuMoves => "h8i9j10…",
     }
 }
@@ -142,7 +142,7 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
         },
     });
     let options = formats.iter().map(|&f| {
-        html! { <option value={f.name()} selected={f == format_now}>{ format_label(f) }</option> }
+        html! { <option value={f.name()} selected={f == format_now}>{ format_label(lang, f) }</option> }
     });
     html! {
         <div class="dialog-backdrop">

@@ -57,9 +57,20 @@ fn page_base() -> String {
     href[..end].to_owned()
 }
 
+/// The directory of the page's address (up to its last `/`): where `embed/` is, whether the
+/// page was opened as `.../qi/` or `.../qi/index.html`.
+fn page_directory() -> String {
+    let base = page_base();
+    match base.rfind('/') {
+        Some(slash) => base[..=slash].to_owned(),
+        None => base,
+    }
+}
+
 /// How the game is being looked at: the orientation, and the ply when stepping through.
 fn current_view(state: &AppState) -> View {
-    View { orientation: state.flipped.then_some(Side::Second), ply: state.viewing }
+    let bottom = if state.flipped { Side::Second } else { Side::First };
+    View { orientation: Some(bottom), ply: state.viewing }
 }
 
 /// Properties of the dialogs.
@@ -71,31 +82,53 @@ pub struct DialogProps {
     pub close: Callback<()>,
 }
 
-/// A dialog frame: a heading, the content and a close button; Escape closes it too.
-fn frame(
-    lang: Lang,
-    class: &'static str,
-    title: Text,
-    close: &Callback<()>,
-    content: Html,
-) -> Html {
+/// Properties of [`DialogFrame`].
+#[derive(Properties, PartialEq)]
+pub struct DialogFrameProps {
+    /// The interface language.
+    pub lang: Lang,
+    /// A class for the dialog, for styling and tests.
+    pub class: &'static str,
+    /// Its heading.
+    pub title: Text,
+    /// Closes it.
+    pub close: Callback<()>,
+    /// What it holds.
+    pub children: Html,
+}
+
+/// A dialog frame: a heading, the content and a close button. It takes the keyboard focus when
+/// it opens, so Escape closes it at once.
+#[function_component(DialogFrame)]
+pub fn dialog_frame(props: &DialogFrameProps) -> Html {
+    let node = use_node_ref();
+    {
+        let node = node.clone();
+        use_effect_with((), move |()| {
+            if let Some(element) = node.cast::<web_sys::HtmlElement>() {
+                let _ = element.focus();
+            }
+        });
+    }
     let on_close = {
-        let close = close.clone();
+        let close = props.close.clone();
         Callback::from(move |_: MouseEvent| close.emit(()))
     };
     let on_key = {
-        let close = close.clone();
+        let close = props.close.clone();
         Callback::from(move |event: KeyboardEvent| {
             if event.key() == "Escape" {
                 close.emit(());
             }
         })
     };
+    let lang = props.lang;
     html! {
         <div class="dialog-backdrop" onkeydown={on_key}>
-            <div class={classes!("dialog", "wide", class)} role="dialog" aria-modal="true" aria-label={t(lang, title)}>
-                <h2>{ t(lang, title) }</h2>
-                { content }
+            <div ref={node} tabindex="-1" class={classes!("dialog", "wide", props.class)} role="dialog"
+                 aria-modal="true" aria-label={t(lang, props.title)}>
+                <h2>{ t(lang, props.title) }</h2>
+                { props.children.clone() }
                 <button type="button" class="secondary" data-action="close-dialog" onclick={on_close}>{ t(lang, Text::Close) }</button>
             </div>
         </div>
@@ -217,7 +250,7 @@ pub fn share_dialog(props: &DialogProps) -> Html {
             { qr.unwrap_or_default() }
         </>
     };
-    frame(lang, "share", Text::ShareTitle, &props.close, content)
+    html! { <DialogFrame {lang} class="share" title={Text::ShareTitle} close={props.close.clone()}>{ content }</DialogFrame> }
 }
 
 /// The embed dialog's choices.
@@ -226,7 +259,12 @@ struct EmbedChoices {
     options: EmbedOptions,
     size: u32,
     at_shown_move: bool,
+    /// The board turned from how the app shows it.
+    turned: bool,
 }
+
+/// Autoplay's choices of seconds per move.
+const AUTOPLAY_SECONDS: [f64; 4] = [1.0, 1.5, 3.0, 5.0];
 
 /// The `<iframe>` snippet for a game and options.
 #[must_use]
@@ -259,14 +297,17 @@ pub fn embed_dialog(props: &DialogProps) -> Html {
         },
         size: 400,
         at_shown_move: state.viewing.is_some(),
+        turned: false,
     });
     let mut view = current_view(state);
+    let flipped = state.flipped != choices.turned;
+    view.orientation = Some(if flipped { Side::Second } else { Side::First });
     if !choices.at_shown_move {
         view.ply = None;
     }
     let src = format!(
         "{}embed/?{}{}",
-        page_base(),
+        page_directory(),
         link::compact(&state.record, &view),
         choices.options.to_params()
     );
@@ -303,6 +344,43 @@ pub fn embed_dialog(props: &DialogProps) -> Html {
             }
         })
     };
+    let select = |name: &'static str,
+                  label: Text,
+                  entries: Vec<(String, String)>,
+                  current: String,
+                  set: fn(&mut EmbedChoices, &str)| {
+        let choices = choices.clone();
+        let onchange = Callback::from(move |event: Event| {
+            if let Some(select) = event.target_dyn_into::<web_sys::HtmlSelectElement>() {
+                let mut next = (*choices).clone();
+                set(&mut next, &select.value());
+                choices.set(next);
+            }
+        });
+        let options = entries.into_iter().map(|(value, text)| {
+            let selected = value == current;
+            html! { <option {value} {selected}>{ text }</option> }
+        });
+        html! {
+            <label class="size">
+                { t(lang, label) }
+                <select data-embed-option={name} {onchange}>{ for options }</select>
+            </label>
+        }
+    };
+    let languages = std::iter::once((String::new(), t(lang, Text::ReadersLanguage).to_owned()))
+        .chain(Lang::ALL.map(|l| (l.tag()[..2].to_owned(), l.native_name().to_owned())))
+        .collect();
+    let current_lang = choices.options.lang.map(|l| l.tag()[..2].to_owned()).unwrap_or_default();
+    let speeds = AUTOPLAY_SECONDS.iter().map(|s| (s.to_string(), format!("{s} s"))).collect();
+    let current_speed = choices
+        .options
+        .autoplay_ms
+        .map(|ms| (f64::from(ms) / 1000.0).to_string())
+        .unwrap_or_default();
+    let warning = (state.record.kind == GameKind::Banqi).then(|| {
+        html! { <p class="warning" data-testid="banqi-warning">{ t(lang, Text::BanqiLinkWarning) }</p> }
+    });
     let preview_size = choices.size.min(1000);
     let content = html! {
         <>
@@ -312,18 +390,29 @@ pub fn embed_dialog(props: &DialogProps) -> Html {
                 { toggle(Text::EmbedMoveList, "movelist", |c| c.options.move_list, |c, on| c.options.move_list = on) }
                 { toggle(Text::EmbedAutoplay, "autoplay", |c| c.options.autoplay_ms.is_some(),
                          |c, on| c.options.autoplay_ms = on.then_some(1500)) }
+                if choices.options.autoplay_ms.is_some() {
+                    { select("autoplay-speed", Text::Speed, speeds, current_speed, |c, value| {
+                        let seconds = value.parse::<f64>().unwrap_or(1.5);
+                        c.options.autoplay_ms = Some((seconds * 1000.0).round() as u32);
+                    }) }
+                }
+                { toggle(Text::FlipBoard, "flip", |c| c.turned, |c, on| c.turned = on) }
                 { toggle(Text::EmbedCoords, "coords", |c| c.options.coords, |c, on| c.options.coords = on) }
                 { toggle(Text::Dark, "dark", |c| c.options.theme == Theme::Dark,
                          |c, on| c.options.theme = if on { Theme::Dark } else { Theme::Light }) }
                 if state.viewing.is_some() {
                     { toggle(Text::EmbedAtShownMove, "at-shown-move", |c| c.at_shown_move, |c, on| c.at_shown_move = on) }
                 }
+                { select("lang", Text::Language, languages, current_lang, |c, value| {
+                    c.options.lang = (!value.is_empty()).then(|| Lang::from_tag(value));
+                }) }
                 <label class="size">
                     { t(lang, Text::EmbedSize) }
                     <input type="number" min="200" max="1000" step="10" data-embed-option="size"
                            value={choices.size.to_string()} onchange={on_size} />
                 </label>
             </div>
+            { warning.unwrap_or_default() }
             <CopyField {lang} label={Text::Snippet} value={snippet} testid="embed-snippet" multiline=true />
             <h3>{ t(lang, Text::Preview) }</h3>
             <div class="embed-preview">
@@ -332,7 +421,7 @@ pub fn embed_dialog(props: &DialogProps) -> Html {
             </div>
         </>
     };
-    frame(lang, "embed-dialog", Text::EmbedTitle, &props.close, content)
+    html! { <DialogFrame {lang} class="embed-dialog" title={Text::EmbedTitle} close={props.close.clone()}>{ content }</DialogFrame> }
 }
 
 #[cfg(test)]

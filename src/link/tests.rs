@@ -50,7 +50,14 @@ fn open(query: &str) -> LinkGame {
 
 fn assert_same_game(a: &GameRecord, b: &GameRecord) {
     assert_eq!(a.kind, b.kind);
-    assert_eq!(a.start, b.start);
+    let seed_of = |record: &GameRecord| match record.start {
+        Start::Seed(seed) => Some(link_seed(record, seed)),
+        Start::Position(_) => None,
+    };
+    assert_eq!(seed_of(a), seed_of(b));
+    if let Start::Position(_) = a.start {
+        assert_eq!(a.start, b.start);
+    }
     assert_eq!(a.moves, b.moves);
     let (ga, gb) = (a.replay(usize::MAX).game, b.replay(usize::MAX).game);
     assert_eq!(ga.position(), gb.position());
@@ -252,9 +259,15 @@ fn hostile_links_open_what_they_can_and_say_what_was_wrong() {
     .to_string();
     assert!(message.len() < 200, "{message}");
 
-    // Too many moves.
-    let many = vec!["h8"; MAX_MOVES + 5].join("+");
-    assert!(open(&format!("game=gomoku&moves={many}")).record.moves.len() <= 1);
+    // Too many moves: the list is cut at MAX_MOVES and that is said when nothing else was
+    // wrong; a bad move is the more telling problem.
+    let query = Query::parse(&format!("game=gomoku&moves={}", vec!["h8"; MAX_MOVES + 5].join("+")));
+    let mut errors = Vec::new();
+    assert_eq!(readable_record(&query, GameKind::Chess, &mut errors).moves.len(), MAX_MOVES);
+    assert_eq!(errors, [LinkError::TooManyMoves]);
+    let link = read(&query, GameKind::Chess).unwrap();
+    assert_eq!(link.record.moves, ["h8"]);
+    assert!(matches!(link.error, Some(LinkError::BadMove { ply: 2, .. })), "{:?}", link.error);
 
     // Broken escapes and non-UTF-8 bytes.
     let link = open("game=chess&moves=e2e4+%E2%28%A1+%zz+%");
@@ -267,14 +280,17 @@ fn damaged_compact_links_say_so() {
     let mut rng = Lcg(9);
     let record = random_game(GameKind::Xiangqi, "", Start::Seed(0), 60, &mut rng);
     let payload = encode_compact(&record);
-    // Every truncation and every single-character change either decodes to a legal game or is
-    // refused; none panics.
+    // A cut link keeps the moves before the cut (each move is one or two characters of
+    // base64), and says it was damaged.
     for cut in 0..payload.len() {
         let link = open(&format!("g={}", &payload[..cut]));
-        if link.error.is_none() {
-            assert!(link.record.moves.len() <= record.moves.len());
+        assert_eq!(link.error, Some(LinkError::BadCompact), "cut at {cut}");
+        assert_eq!(link.record.moves[..], record.moves[..link.record.moves.len()]);
+        if cut >= payload.len() - 4 {
+            assert!(link.record.moves.len() + 3 >= record.moves.len(), "cut at {cut}");
         }
     }
+    // Every single-character change either decodes to a legal game or is refused; none panics.
     for at in 0..payload.len() {
         for c in ['A', '_', '-', 'z', '!', '='] {
             let mut changed = payload.clone().into_bytes();
@@ -286,6 +302,39 @@ fn damaged_compact_links_say_so() {
     assert_eq!(open("g=%FF%FE").error, Some(LinkError::BadCompact));
     assert_eq!(open("g=AAAA").error, Some(LinkError::BadCompact));
     assert_eq!(open("g=@@@@").record.kind, GameKind::Chess);
+    // A position in a compact link is checked like any other.
+    let mut hostile = GameRecord::new(GameKind::Chess, &default_rules(GameKind::Chess), 0);
+    hostile.start = Start::Position("<img src=x onerror=alert(1)>".into());
+    let link = open(&format!("g={}", encode_compact(&hostile)));
+    assert_eq!(link.error, Some(LinkError::BadCompact));
+    assert_eq!(link.record.start, Start::Seed(0));
+}
+
+#[test]
+fn seeds_are_written_only_where_they_choose_the_start() {
+    for (kind, changes, written) in [
+        (GameKind::Chess, "", false),
+        (GameKind::Chess, "variant=chess960", true),
+        (GameKind::Xiangqi, "", false),
+        (GameKind::Gomoku, "", false),
+        (GameKind::Banqi, "", true),
+    ] {
+        let record = GameRecord::from_parts(
+            kind,
+            rules(kind, changes),
+            Start::Seed(123_456_789),
+            Vec::new(),
+        );
+        assert_eq!(
+            readable(&record, &View::default()).contains("seed=123456789"),
+            written,
+            "{kind}"
+        );
+        assert_eq!(
+            open(&compact(&record, &View::default())).record.start == Start::Seed(123_456_789),
+            written
+        );
+    }
 }
 
 #[test]

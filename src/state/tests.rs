@@ -430,3 +430,40 @@ fn a_new_state_faces_the_person_against_the_computer() {
     settings.mode = Mode::HotSeat;
     assert!(!AppState::new(settings, 0).flipped);
 }
+
+#[test]
+fn open_replaces_the_game_and_keeps_the_mode() {
+    let mut s = state(GameKind::Chess);
+    s.settings.mode = Mode::VsComputer { human: Side::First };
+    s.next_request = 9;
+    let before = s.game_number;
+    let mut record = GameRecord::new(GameKind::Xiangqi, &default_rules(GameKind::Xiangqi), 0);
+    record.moves = ["h3e3", "h10g8", "b1c3"].map(String::from).to_vec();
+    record.comments.insert(1, "central cannon".into());
+    s.apply(Action::Open { record: record.clone(), bottom: Some(Side::Second), ply: Some(1), notice: None });
+    assert_eq!(s.settings.kind, GameKind::Xiangqi);
+    assert_eq!(s.settings.rules_of(GameKind::Xiangqi), record.rules);
+    assert_eq!(s.settings.mode, Mode::VsComputer { human: Side::First }, "the mode stays");
+    assert_eq!(s.record, record, "tags and comments come along");
+    assert_eq!(s.notations.len(), 3);
+    assert_eq!(s.viewing, Some(1));
+    assert!(s.flipped);
+    assert_eq!(s.next_request, 9, "request ids keep counting");
+    assert!(s.game_number > before, "a new game for the history");
+
+    // A ply at or past the end shows the game as it stands; no orientation keeps the mode's.
+    s.apply(Action::Open { record: record.clone(), bottom: None, ply: Some(3), notice: None });
+    assert_eq!(s.viewing, None);
+    assert!(!s.flipped);
+
+    // A bad move: the legal prefix, and the notice says where it stopped unless the caller
+    // has a better one.
+    let mut bad = record.clone();
+    bad.moves.insert(1, "a1a9".into());
+    s.apply(Action::Open { record: bad.clone(), bottom: None, ply: None, notice: None });
+    assert_eq!(s.record.moves, ["h3e3"]);
+    assert!(matches!(s.notice, Some(Notice::StoppedAt { ply: 2, .. })));
+    let told = Notice::Link(crate::link::LinkError::BadCompact);
+    s.apply(Action::Open { record: bad, bottom: None, ply: None, notice: Some(told.clone()) });
+    assert_eq!(s.notice, Some(told));
+}
