@@ -154,7 +154,8 @@ test('the share dialog gives a working link, a QR code, and warns about banqi de
     await page.locator('[data-action="share"]').click();
     link = await page.locator('[data-testid="share-link"]').inputValue();
     assert.match(link, /\/qi\/\?g=/);
-    assert.equal(await page.locator('[data-testid="qr"]').count(), 1);
+    // The QR code is drawn by the worker, which starts on first use.
+    await page.locator('[data-testid="qr"]').waitFor();
     assert.match(await page.locator('[data-testid="readable-link"]').inputValue(), /game=chess&moves=d2d4\+d7d5/);
     assert.equal(await page.locator('[data-testid="banqi-warning"]').count(), 0);
     await page.locator('[data-action="copy-share-link"]').click();

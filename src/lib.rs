@@ -17,3 +17,4 @@ pub mod records;
 pub mod state;
 pub mod think;
 pub mod web;
+pub mod worker_tasks;

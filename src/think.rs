@@ -109,9 +109,13 @@ pub fn answer(request: &str, now: &dyn Fn() -> f64) -> String {
     .encode()
 }
 
-/// The worker task: one request in, one reply out.
+/// The worker task: one request in, one reply out. Requests for records and QR codes
+/// ([`crate::worker_tasks`]) go there; the rest are the computer's.
 #[oneshot]
 pub async fn Think(request: String) -> String {
+    if request.starts_with(crate::worker_tasks::PREFIX) {
+        return crate::worker_tasks::answer(&request);
+    }
     answer(&request, &|| js_sys::Date::now())
 }
 

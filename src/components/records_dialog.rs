@@ -7,10 +7,12 @@ use yew::prelude::*;
 use super::SharedState;
 use super::share::CopyField;
 use crate::i18n::{Lang, Text, fill, t};
-use crate::i18n_records::record_error;
-use crate::records::{self, Format, RecordError};
+use crate::records::{self, Format};
 use crate::state::Action;
+use crate::think::Think;
 use crate::web;
+use crate::worker_tasks::{TaskReply, TaskRequest};
+use yew_agent::oneshot::{UseOneshotRunnerHandle, use_oneshot_runner};
 
 /// Properties of [`RecordsDialog`].
 #[derive(Properties, PartialEq)]
@@ -28,8 +30,10 @@ pub struct RecordsDialogProps {
 enum ImportOutcome {
     /// Read: this many moves.
     Read(usize),
-    /// Refused (perhaps with the moves before the problem opened).
-    Failed(RecordError),
+    /// Refused (perhaps with the moves before the problem opened), with the worded reason.
+    Failed(String),
+    /// Being read.
+    Reading,
 }
 
 /// A format's label in the picker, e.g. "PGN", "FEN", "h8i9j10…".
@@ -42,31 +46,35 @@ fn format_label(lang: Lang, format: Format) -> &'static str {
     }
 }
 
-/// Reads `text` and opens the game it holds (or as much of it as reads).
-fn import_text(text: &str, kind: GameKind, dispatch: &Callback<Action>) -> ImportOutcome {
-    match records::import(text, Some(kind)) {
-        Ok(imported) => {
-            let moves = imported.record.moves.len();
-            dispatch.emit(Action::Open {
-                record: imported.record,
-                bottom: None,
-                ply: None,
-                notice: None,
-            });
-            ImportOutcome::Read(moves)
-        }
-        Err(error) => {
-            if let Some(partial) = &error.partial {
-                dispatch.emit(Action::Open {
-                    record: (**partial).clone(),
-                    bottom: None,
-                    ply: None,
-                    notice: None,
-                });
+/// Reads `text` in the worker and opens the game it holds (or as much of it as reads).
+fn import_text(
+    runner: &UseOneshotRunnerHandle<Think>,
+    lang: Lang,
+    kind: GameKind,
+    text: String,
+    dispatch: &Callback<Action>,
+    outcome: &UseStateHandle<Option<ImportOutcome>>,
+) {
+    outcome.set(Some(ImportOutcome::Reading));
+    let (runner, dispatch, outcome) = (runner.clone(), dispatch.clone(), outcome.clone());
+    yew::platform::spawn_local(async move {
+        let request = TaskRequest::Import { lang, hint: kind, text };
+        let reply = TaskReply::decode(&runner.run(request.encode()).await);
+        let open = |record| Action::Open { record, bottom: None, ply: None, notice: None };
+        match reply {
+            Some(TaskReply::Imported { record }) => {
+                outcome.set(Some(ImportOutcome::Read(record.moves.len())));
+                dispatch.emit(open(record));
             }
-            ImportOutcome::Failed(error)
+            Some(TaskReply::Failed { message, partial }) => {
+                if let Some(record) = partial {
+                    dispatch.emit(open(record));
+                }
+                outcome.set(Some(ImportOutcome::Failed(message)));
+            }
+            _ => outcome.set(None),
         }
-    }
+    });
 }
 
 /// The import and export dialog.
@@ -80,7 +88,23 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
     let format_now = if formats.contains(&*format) { *format } else { formats[0] };
     let pasted = use_state(String::new);
     let outcome = use_state(|| None::<ImportOutcome>);
-    let exported = records::export(&state.record, format_now);
+    let runner = use_oneshot_runner::<Think>();
+    // The export is written in the worker, again whenever the game or the format changes.
+    let exported = use_state(String::new);
+    {
+        let (runner, exported) = (runner.clone(), exported.clone());
+        use_effect_with((state.record.clone(), format_now), move |(record, format)| {
+            let request = TaskRequest::Export { record: record.clone(), format: *format };
+            yew::platform::spawn_local(async move {
+                if let Some(TaskReply::Exported { text }) =
+                    TaskReply::decode(&runner.run(request.encode()).await)
+                {
+                    exported.set(text);
+                }
+            });
+        });
+    }
+    let exported = (*exported).clone();
 
     let on_input = {
         let pasted = pasted.clone();
@@ -92,25 +116,31 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
     };
     let on_import = {
         let (pasted, outcome, dispatch) = (pasted.clone(), outcome.clone(), props.dispatch.clone());
+        let runner = runner.clone();
         Callback::from(move |_: MouseEvent| {
-            outcome.set(Some(import_text(&pasted, kind, &dispatch)));
+            import_text(&runner, lang, kind, (*pasted).clone(), &dispatch, &outcome);
         })
     };
     let on_file = {
         let (pasted, outcome, dispatch) = (pasted.clone(), outcome.clone(), props.dispatch.clone());
+        let runner = runner.clone();
         Callback::from(move |event: Event| {
             let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() else { return };
             let Some(file) = input.files().and_then(|files| files.get(0)) else { return };
-            if file.size() > records::MAX_INPUT as f64 {
-                let error = records::import(&"x".repeat(records::MAX_INPUT + 1), Some(kind));
-                outcome.set(error.err().map(ImportOutcome::Failed));
-                return;
-            }
+            // A file too big to read: let the reader say so, without loading it all.
+            let too_big = file.size() > records::MAX_INPUT as f64;
             let (pasted, outcome, dispatch) = (pasted.clone(), outcome.clone(), dispatch.clone());
+            let runner = runner.clone();
             yew::platform::spawn_local(async move {
-                let text = web::read_file(file).await.unwrap_or_default();
-                outcome.set(Some(import_text(&text, kind, &dispatch)));
-                pasted.set(text);
+                let text = if too_big {
+                    "x".repeat(records::MAX_INPUT + 1)
+                } else {
+                    web::read_file(file).await.unwrap_or_default()
+                };
+                if !too_big {
+                    pasted.set(text.clone());
+                }
+                import_text(&runner, lang, kind, text, &dispatch, &outcome);
             });
         })
     };
@@ -137,9 +167,10 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
         ImportOutcome::Read(moves) => html! {
             <p class="record-ok" data-testid="import-result">{ fill(t(lang, Text::Imported), "n", &moves.to_string()) }</p>
         },
-        ImportOutcome::Failed(error) => html! {
-            <p class="record-error" data-testid="import-error">{ record_error(lang, error) }</p>
+        ImportOutcome::Failed(message) => html! {
+            <p class="record-error" data-testid="import-error">{ message.clone() }</p>
         },
+        ImportOutcome::Reading => html! { <p class="record-reading">{ "…" }</p> },
     });
     let options = formats.iter().map(|&f| {
         html! { <option value={f.name()} selected={f == format_now}>{ format_label(lang, f) }</option> }

@@ -9,7 +9,10 @@ use crate::embed::EmbedOptions;
 use crate::i18n::{Lang, Text, game_name, t};
 use crate::link::{self, View};
 use crate::state::{AppState, Theme};
+use crate::think::Think;
 use crate::web;
+use crate::worker_tasks::{TaskReply, TaskRequest};
+use yew_agent::oneshot::use_oneshot_runner;
 
 /// Which of the sharing dialogs is open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -191,28 +194,14 @@ pub fn copy_field(props: &CopyFieldProps) -> Html {
     }
 }
 
-/// The QR code of `text` as SVG, or `None` when it is too long for one.
-#[must_use]
-pub fn qr_svg(text: &str) -> Option<Html> {
-    let code =
-        qrcode::QrCode::with_error_correction_level(text.as_bytes(), qrcode::EcLevel::L).ok()?;
-    let width = code.width();
-    let colors = code.to_colors();
-    const QUIET: usize = 4;
-    let mut path = String::new();
-    for (index, color) in colors.iter().enumerate() {
-        if *color == qrcode::Color::Dark {
-            let (x, y) = (index % width + QUIET, index / width + QUIET);
-            path.push_str(&format!("M{x} {y}h1v1h-1z"));
-        }
-    }
-    let size = width + 2 * QUIET;
-    Some(html! {
+/// A QR code drawn by the worker ([`crate::worker_tasks::qr_path`]), as SVG.
+fn qr_svg(size: usize, path: &str) -> Html {
+    html! {
         <svg class="qr" viewBox={format!("0 0 {size} {size}")} role="img" shape-rendering="crispEdges" data-testid="qr">
             <rect width={size.to_string()} height={size.to_string()} fill="#fff" />
-            <path d={path} fill="#000" />
+            <path d={path.to_owned()} fill="#000" />
         </svg>
-    })
+    }
 }
 
 /// Links to the game, the system share sheet where there is one, and a QR code.
@@ -238,8 +227,22 @@ pub fn share_dialog(props: &DialogProps) -> Html {
     let warning = (state.record.kind == GameKind::Banqi).then(|| {
         html! { <p class="warning" data-testid="banqi-warning">{ t(lang, Text::BanqiLinkWarning) }</p> }
     });
-    let qr = qr_svg(&compact).map(|svg| {
-        html! { <figure class="qr-figure">{ svg }<figcaption>{ t(lang, Text::QrCode) }</figcaption></figure> }
+    let qr = use_state(|| None::<(usize, String)>);
+    {
+        let (runner, qr) = (use_oneshot_runner::<Think>(), qr.clone());
+        use_effect_with(compact.clone(), move |link| {
+            let request = TaskRequest::Qr { text: link.clone() };
+            yew::platform::spawn_local(async move {
+                if let Some(TaskReply::Qr { size, path }) =
+                    TaskReply::decode(&runner.run(request.encode()).await)
+                {
+                    qr.set(Some((size, path)));
+                }
+            });
+        });
+    }
+    let qr = qr.as_ref().map(|(size, path)| {
+        html! { <figure class="qr-figure">{ qr_svg(*size, path) }<figcaption>{ t(lang, Text::QrCode) }</figcaption></figure> }
     });
     let content = html! {
         <>
@@ -436,11 +439,5 @@ mod tests {
         assert!(snippet.contains("title=\"Chess &quot;board&quot; &lt;b&gt;\""), "{snippet}");
         assert!(snippet.contains("loading=\"lazy\""));
         assert!(snippet.contains("width=\"300\" height=\"300\""));
-    }
-
-    #[test]
-    fn qr_codes_are_made_for_links_and_refused_when_too_long() {
-        assert!(qr_svg("https://example.test/qi/?g=AQAAAA").is_some());
-        assert!(qr_svg(&"x".repeat(5000)).is_none());
     }
 }

@@ -440,7 +440,12 @@ fn open_replaces_the_game_and_keeps_the_mode() {
     let mut record = GameRecord::new(GameKind::Xiangqi, &default_rules(GameKind::Xiangqi), 0);
     record.moves = ["h3e3", "h10g8", "b1c3"].map(String::from).to_vec();
     record.comments.insert(1, "central cannon".into());
-    s.apply(Action::Open { record: record.clone(), bottom: Some(Side::Second), ply: Some(1), notice: None });
+    s.apply(Action::Open {
+        record: record.clone(),
+        bottom: Some(Side::Second),
+        ply: Some(1),
+        notice: None,
+    });
     assert_eq!(s.settings.kind, GameKind::Xiangqi);
     assert_eq!(s.settings.rules_of(GameKind::Xiangqi), record.rules);
     assert_eq!(s.settings.mode, Mode::VsComputer { human: Side::First }, "the mode stays");

@@ -1,0 +1,355 @@
+//! Work the page hands to the Web Worker besides the computer's moves: reading and writing game
+//! records, and drawing QR codes. Their code (a PGN reader, SAN and WXF, a QR encoder) is
+//! large and rarely needed, so it lives in the worker's download, not the page's first load.
+//!
+//! Requests and replies are text, like the computer's ([`crate::think`]): a request starts with
+//! the line `records`, then a line naming the task.
+
+use std::collections::BTreeMap;
+
+use qi_rules::GameKind;
+
+use crate::i18n::Lang;
+use crate::record::GameRecord;
+use crate::records::Format;
+
+/// The first line of every request handled here.
+pub const PREFIX: &str = "records\n";
+
+/// A task for the worker.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TaskRequest {
+    /// Read a pasted or loaded record; errors worded in `lang`; `hint` is the game shown.
+    Import {
+        /// The player's language.
+        lang: Lang,
+        /// The game shown, for texts that could be several.
+        hint: GameKind,
+        /// The text.
+        text: String,
+    },
+    /// Write a game in a format.
+    Export {
+        /// The game.
+        record: GameRecord,
+        /// The format.
+        format: Format,
+    },
+    /// The QR code of a text.
+    Qr {
+        /// The text (a link).
+        text: String,
+    },
+}
+
+/// The worker's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TaskReply {
+    /// A record was read.
+    Imported {
+        /// The game.
+        record: GameRecord,
+    },
+    /// It could not be: why (worded), and the moves before the problem when it was in them.
+    Failed {
+        /// The message, with line and column.
+        message: String,
+        /// The game up to the problem.
+        partial: Option<GameRecord>,
+    },
+    /// The written record.
+    Exported {
+        /// The text.
+        text: String,
+    },
+    /// A QR code: `size` modules a side (quiet zone included) and an SVG path of the dark ones.
+    Qr {
+        /// Modules a side.
+        size: usize,
+        /// The SVG path.
+        path: String,
+    },
+    /// No QR code (the text is too long for one), or an unreadable request.
+    Nothing,
+}
+
+/// Escapes a field for the line format: `\`, line breaks and tabs.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            Some('t') => out.push('\t'),
+            Some(other) => out.push(other),
+            None => {}
+        }
+    }
+    out
+}
+
+/// A whole record (tags and comments too) as lines: [`GameRecord::to_text`], then `T` lines
+/// for tags and `C` lines for comments, tab-separated and escaped.
+#[must_use]
+pub fn record_to_lines(record: &GameRecord) -> String {
+    let mut out = escape(&record.to_text());
+    for (name, value) in &record.tags {
+        out.push_str(&format!("\nT\t{}\t{}", escape(name), escape(value)));
+    }
+    for (ply, comment) in &record.comments {
+        out.push_str(&format!("\nC\t{ply}\t{}", escape(comment)));
+    }
+    out
+}
+
+/// Reads [`record_to_lines`]'s text.
+#[must_use]
+pub fn record_from_lines(text: &str) -> Option<GameRecord> {
+    let mut lines = text.split('\n');
+    let mut record = GameRecord::from_text(&unescape(lines.next()?))?;
+    let mut comments = BTreeMap::new();
+    for line in lines {
+        let mut fields = line.splitn(3, '\t');
+        match (fields.next()?, fields.next()?, fields.next()?) {
+            ("T", name, value) => record.tags.push((unescape(name), unescape(value))),
+            ("C", ply, comment) => {
+                comments.insert(ply.parse().ok()?, unescape(comment));
+            }
+            _ => return None,
+        }
+    }
+    record.comments = comments;
+    Some(record)
+}
+
+fn lang_code(lang: Lang) -> &'static str {
+    &lang.tag()[..2]
+}
+
+impl TaskRequest {
+    /// The request as text.
+    #[must_use]
+    pub fn encode(&self) -> String {
+        match self {
+            TaskRequest::Import { lang, hint, text } => {
+                format!("{PREFIX}import\n{}\n{}\n{text}", lang_code(*lang), hint.name())
+            }
+            TaskRequest::Export { record, format } => {
+                format!("{PREFIX}export\n{}\n{}", format.name(), record_to_lines(record))
+            }
+            TaskRequest::Qr { text } => format!("{PREFIX}qr\n{text}"),
+        }
+    }
+
+    /// Reads [`encode`](TaskRequest::encode)'s text.
+    #[must_use]
+    pub fn decode(text: &str) -> Option<TaskRequest> {
+        let rest = text.strip_prefix(PREFIX)?;
+        let (task, rest) = rest.split_once('\n').unwrap_or((rest, ""));
+        match task {
+            "import" => {
+                let mut fields = rest.splitn(3, '\n');
+                let lang = Lang::from_tag(fields.next()?);
+                let (hint, _) = qi_rules::any::parse_variant(fields.next()?).ok()?;
+                Some(TaskRequest::Import { lang, hint, text: fields.next()?.to_owned() })
+            }
+            "export" => {
+                let (format, record) = rest.split_once('\n')?;
+                let format = Format::from_name(format)?;
+                Some(TaskRequest::Export { record: record_from_lines(record)?, format })
+            }
+            "qr" => Some(TaskRequest::Qr { text: rest.to_owned() }),
+            _ => None,
+        }
+    }
+}
+
+impl TaskReply {
+    /// The reply as text.
+    #[must_use]
+    pub fn encode(&self) -> String {
+        match self {
+            TaskReply::Imported { record } => format!("imported\n{}", record_to_lines(record)),
+            TaskReply::Failed { message, partial } => format!(
+                "failed\n{}\n{}",
+                escape(message),
+                partial.as_ref().map(record_to_lines).unwrap_or_default()
+            ),
+            TaskReply::Exported { text } => format!("exported\n{text}"),
+            TaskReply::Qr { size, path } => format!("qr\n{size}\n{path}"),
+            TaskReply::Nothing => "nothing".to_owned(),
+        }
+    }
+
+    /// Reads [`encode`](TaskReply::encode)'s text.
+    #[must_use]
+    pub fn decode(text: &str) -> Option<TaskReply> {
+        let (kind, rest) = text.split_once('\n').unwrap_or((text, ""));
+        match kind {
+            "imported" => Some(TaskReply::Imported { record: record_from_lines(rest)? }),
+            "failed" => {
+                let (message, partial) = rest.split_once('\n').unwrap_or((rest, ""));
+                let partial =
+                    if partial.is_empty() { None } else { Some(record_from_lines(partial)?) };
+                Some(TaskReply::Failed { message: unescape(message), partial })
+            }
+            "exported" => Some(TaskReply::Exported { text: rest.to_owned() }),
+            "qr" => {
+                let (size, path) = rest.split_once('\n')?;
+                Some(TaskReply::Qr { size: size.parse().ok()?, path: path.to_owned() })
+            }
+            "nothing" => Some(TaskReply::Nothing),
+            _ => None,
+        }
+    }
+}
+
+/// The QR code of `text` (error correction level L, a 4-module quiet zone): its size in modules
+/// and an SVG path of its dark modules; `None` when the text is too long for a QR code.
+#[must_use]
+pub fn qr_path(text: &str) -> Option<(usize, String)> {
+    const QUIET: usize = 4;
+    let code =
+        qrcode::QrCode::with_error_correction_level(text.as_bytes(), qrcode::EcLevel::L).ok()?;
+    let width = code.width();
+    let mut path = String::new();
+    for (index, color) in code.to_colors().iter().enumerate() {
+        if *color == qrcode::Color::Dark {
+            let (x, y) = (index % width + QUIET, index / width + QUIET);
+            path.push_str(&format!("M{x} {y}h1v1h-1z"));
+        }
+    }
+    Some((width + 2 * QUIET, path))
+}
+
+/// Does one task (in the worker).
+#[must_use]
+pub fn answer(request: &str) -> String {
+    let reply = match TaskRequest::decode(request) {
+        Some(TaskRequest::Import { lang, hint, text }) => {
+            match crate::records::import(&text, Some(hint)) {
+                Ok(imported) => TaskReply::Imported { record: imported.record },
+                Err(error) => TaskReply::Failed {
+                    message: crate::i18n_records::record_error(lang, &error),
+                    partial: error.partial.map(|partial| *partial),
+                },
+            }
+        }
+        Some(TaskRequest::Export { record, format }) => {
+            TaskReply::Exported { text: crate::records::export(&record, format) }
+        }
+        Some(TaskRequest::Qr { text }) => match qr_path(&text) {
+            Some((size, path)) => TaskReply::Qr { size, path },
+            None => TaskReply::Nothing,
+        },
+        None => TaskReply::Nothing,
+    };
+    reply.encode()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record() -> GameRecord {
+        let mut record = GameRecord::new(GameKind::Chess, "", 0);
+        record.moves = ["e2e4", "e7e5"].map(String::from).to_vec();
+        record.tags.push(("Event".into(), "A\tB \\ C\nD".into()));
+        record.comments.insert(0, "before\nall".into());
+        record.comments.insert(2, "{odd} \\n".into());
+        record
+    }
+
+    #[test]
+    fn records_travel_whole() {
+        let mut record = record();
+        record.comments.insert(1, "carriage\r\nreturn\t\\".into());
+        assert_eq!(record_from_lines(&record_to_lines(&record)), Some(record));
+    }
+
+    #[test]
+    fn requests_and_replies_read_back() {
+        let requests = [
+            TaskRequest::Import {
+                lang: Lang::Vi,
+                hint: GameKind::Gomoku,
+                text: "h8 i9\nj10".into(),
+            },
+            TaskRequest::Export { record: record(), format: Format::ChessPgn },
+            TaskRequest::Qr { text: "https://x.test/?g=AQ".into() },
+        ];
+        for request in requests {
+            assert_eq!(TaskRequest::decode(&request.encode()), Some(request));
+        }
+        let replies = [
+            TaskReply::Imported { record: record() },
+            TaskReply::Failed { message: "Line 1\ncolumn".into(), partial: Some(record()) },
+            TaskReply::Failed { message: "x".into(), partial: None },
+            TaskReply::Exported { text: "[Event \"x\"]\n\n1. e4 *\n".into() },
+            TaskReply::Qr { size: 29, path: "M4 4h1v1h-1z".into() },
+            TaskReply::Nothing,
+        ];
+        for reply in replies {
+            assert_eq!(TaskReply::decode(&reply.encode()), Some(reply));
+        }
+        assert_eq!(TaskRequest::decode("3|1|2|chess||startpos:0|"), None, "a think request");
+    }
+
+    #[test]
+    fn the_worker_imports_exports_and_draws() {
+        let export = TaskRequest::Export { record: record(), format: Format::ChessPgn };
+        let Some(TaskReply::Exported { text }) = TaskReply::decode(&answer(&export.encode()))
+        else {
+            panic!("no export")
+        };
+        assert!(text.contains("1. e4"), "{text}");
+        let import = TaskRequest::Import { lang: Lang::En, hint: GameKind::Chess, text };
+        let Some(TaskReply::Imported { record: back }) =
+            TaskReply::decode(&answer(&import.encode()))
+        else {
+            panic!("no import")
+        };
+        assert_eq!(back.moves, record().moves);
+        assert_eq!(back.comments, record().comments);
+        let bad = TaskRequest::Import {
+            lang: Lang::Zh,
+            hint: GameKind::Chess,
+            text: "1. e4 e5 2. Ke3".into(),
+        };
+        match TaskReply::decode(&answer(&bad.encode())) {
+            Some(TaskReply::Failed { message, partial: Some(partial) }) => {
+                assert!(message.starts_with("第 1 行第 13 列"), "{message}");
+                assert_eq!(partial.moves.len(), 2);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            TaskReply::decode(&answer(
+                &TaskRequest::Qr { text: "https://x.test/".into() }.encode()
+            )),
+            Some(TaskReply::Qr { size: 29, .. })
+        ));
+        let long = TaskRequest::Qr { text: "x".repeat(5000) };
+        assert_eq!(TaskReply::decode(&answer(&long.encode())), Some(TaskReply::Nothing));
+        assert_eq!(TaskReply::decode(&answer("records\nnonsense")), Some(TaskReply::Nothing));
+    }
+}
