@@ -1,0 +1,648 @@
+//! The messages between Qi's browser app and its online-play server, shared by both sides.
+//!
+//! # Wire format
+//! Each message is one WebSocket text frame holding one JSON object whose `type` field names the
+//! message (`{"type":"move","game":"k3J9...","ply":12,"text":"e2e4"}`). Field names are
+//! `snake_case`. A client opens with [`ClientMessage::Hello`] carrying [`VERSION`]; the server
+//! answers [`ServerMessage::Welcome`], or [`ErrorCode::VersionMismatch`] and closes.
+//!
+//! A message of a type the receiver does not know parses as the `Unknown` variant, so that a
+//! newer peer's message gets an [`ErrorCode::Unexpected`] answer instead of breaking the
+//! connection; text that is not a message at all is [`ErrorCode::BadMessage`]. Neither changes
+//! anything.
+//!
+//! # Games, seats and tokens
+//! A game is named by its id (unguessable, in links). Each player's seat is held by a seat
+//! token (at least 128 random bits, kept by the browser): [`ClientMessage::Resume`] with it puts
+//! a reconnecting player back in the seat. The second seat is taken with the invite token of the
+//! invite link ([`ClientMessage::Join`]); anyone with the game id may watch.
+//!
+//! # Moves
+//! A move names the ply it is for (0 is the first move of the game). The server applies a move
+//! once: the same move for a ply already played is answered with the game's state and changes
+//! nothing; a move for any other ply than the next is refused ([`Refusal::WrongPly`]).
+//!
+//! # Banqi
+//! Clients never learn a face-down piece before it is turned up: a banqi [`GameView::start`] is
+//! the start position with every face-down piece unknown (`?`, with the pool of what they hide),
+//! each [`PlayedMove`] that turns a piece up carries it in [`PlayedMove::reveal`], and the whole
+//! deal comes with [`ServerMessage::Ended`].
+
+use serde::{Deserialize, Serialize};
+
+/// The protocol's version; a client of another version is refused.
+pub const VERSION: u32 = 1;
+/// The largest frame a peer may send, in bytes; a larger one closes the socket (code 1009).
+pub const MAX_FRAME_BYTES: usize = 8 * 1024;
+/// How many messages a client may send within [`RATE_WINDOW_MS`]; more close the socket
+/// (code 1008).
+pub const RATE_MAX_MESSAGES: usize = 100;
+/// The window of the rate limit, in milliseconds.
+pub const RATE_WINDOW_MS: u64 = 20_000;
+/// How many messages may wait for a client that does not read before it is dropped.
+pub const OUTBOX_MAX: usize = 64;
+/// The longest display name, in characters.
+pub const NAME_MAX_CHARS: usize = 20;
+
+/// One of the two seats: the first player (White, Red, Black in gomoku, banqi's first flipper)
+/// or the second.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Seat {
+    /// Moves first.
+    First,
+    /// Moves second.
+    Second,
+}
+
+impl Seat {
+    /// The other seat.
+    #[must_use]
+    pub const fn other(self) -> Seat {
+        match self {
+            Seat::First => Seat::Second,
+            Seat::Second => Seat::First,
+        }
+    }
+
+    /// 0 for the first seat, 1 for the second.
+    #[must_use]
+    pub const fn index(self) -> usize {
+        match self {
+            Seat::First => 0,
+            Seat::Second => 1,
+        }
+    }
+}
+
+/// The seat a game's creator asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SeatChoice {
+    /// Move first.
+    First,
+    /// Move second.
+    Second,
+    /// Either, by lot.
+    Random,
+}
+
+/// A game clock: minutes (as seconds) for the game and seconds added after each move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ClockSpec {
+    /// Time for the whole game, in seconds (1 to 10,800).
+    pub base_secs: u32,
+    /// Seconds added after each move (0 to 180).
+    pub increment_secs: u32,
+}
+
+impl ClockSpec {
+    /// Whether the values are in range.
+    #[must_use]
+    pub fn is_valid(self) -> bool {
+        (1..=10_800).contains(&self.base_secs) && self.increment_secs <= 180
+    }
+}
+
+/// What game to play: the variant name (`chess`, `chess960`, `xiangqi`, `banqi`, `gomoku`),
+/// its rule options (`key=value,...`, as the rules crate reads them) and the clock.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct GameSpec {
+    /// The variant.
+    pub variant: String,
+    /// The rule options; empty for the defaults.
+    #[serde(default)]
+    pub rules: String,
+    /// The clock, or none (no time limit).
+    #[serde(default)]
+    pub clock: Option<ClockSpec>,
+}
+
+/// What a browser sends.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientMessage {
+    /// The first message: the protocol version and the player's display name.
+    Hello {
+        /// [`VERSION`].
+        version: u32,
+        /// The display name (trimmed; at most [`NAME_MAX_CHARS`] characters; may be empty).
+        name: String,
+    },
+    /// Create a game and take a seat in it.
+    Create {
+        /// The game.
+        spec: GameSpec,
+        /// The seat wanted.
+        seat: SeatChoice,
+    },
+    /// Take the free seat of a game through its invite.
+    Join {
+        /// The game id.
+        game: String,
+        /// The invite token.
+        invite: String,
+    },
+    /// Come back to a seat (after a reload or a dropped connection).
+    Resume {
+        /// The game id.
+        game: String,
+        /// The seat token.
+        token: String,
+        /// The number of moves the client has; the server sends the rest, or the whole state.
+        #[serde(default)]
+        have_plies: Option<u32>,
+    },
+    /// Watch a game.
+    Watch {
+        /// The game id.
+        game: String,
+        /// The number of moves the client has, as in `Resume`.
+        #[serde(default)]
+        have_plies: Option<u32>,
+    },
+    /// Wait to be paired with the next player who wants the same game and clock.
+    Seek {
+        /// The game.
+        spec: GameSpec,
+    },
+    /// Stop waiting to be paired.
+    CancelSeek,
+    /// Play a move.
+    Move {
+        /// The game id.
+        game: String,
+        /// Which ply this move is (0 is the game's first move).
+        ply: u32,
+        /// The move in the game's coordinates.
+        text: String,
+    },
+    /// Resign.
+    Resign {
+        /// The game id.
+        game: String,
+    },
+    /// Offer a draw (or accept the opponent's offer).
+    OfferDraw {
+        /// The game id.
+        game: String,
+    },
+    /// Decline the opponent's draw offer.
+    DeclineDraw {
+        /// The game id.
+        game: String,
+    },
+    /// Abort the game: only before each side has moved once; nobody wins.
+    Abort {
+        /// The game id.
+        game: String,
+    },
+    /// Offer (or accept) a rematch with the seats swapped, once the game is over.
+    Rematch {
+        /// The finished game's id.
+        game: String,
+    },
+    /// Claim the win when the opponent has been away past the grace period.
+    ClaimWin {
+        /// The game id.
+        game: String,
+    },
+    /// The answer to a [`ServerMessage::Ping`].
+    Pong {
+        /// The ping's nonce.
+        nonce: u64,
+    },
+    /// A message of a type this version does not know.
+    #[serde(other)]
+    Unknown,
+}
+
+/// What the server sends.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMessage {
+    /// The answer to `Hello`.
+    Welcome {
+        /// [`VERSION`].
+        version: u32,
+    },
+    /// You hold a seat: keep the token to come back.
+    Seated {
+        /// The game id.
+        game: String,
+        /// The seat token.
+        token: String,
+        /// Your seat.
+        seat: Seat,
+        /// The invite token for the other seat, while it is free (for the creator).
+        #[serde(default)]
+        invite: Option<String>,
+    },
+    /// You are waiting to be paired.
+    Seeking {
+        /// The game sought.
+        spec: GameSpec,
+    },
+    /// A game's whole state, as the receiver may see it.
+    State {
+        /// The state.
+        view: GameView,
+    },
+    /// A move was played (also sent to its own player, as the acknowledgement).
+    Moved {
+        /// The game id.
+        game: String,
+        /// The move.
+        mv: PlayedMove,
+        /// The clocks after it.
+        #[serde(default)]
+        clocks: Option<Clocks>,
+    },
+    /// Your move was not played.
+    Refused {
+        /// The game id.
+        game: String,
+        /// The ply it was for.
+        ply: u32,
+        /// Why.
+        reason: Refusal,
+    },
+    /// A player's connection came or went.
+    Presence {
+        /// The game id.
+        game: String,
+        /// The player.
+        seat: Seat,
+        /// Whether connected now.
+        connected: bool,
+    },
+    /// How many are watching.
+    Watchers {
+        /// The game id.
+        game: String,
+        /// The number of spectators.
+        count: u32,
+    },
+    /// A player offers a draw.
+    DrawOffered {
+        /// The game id.
+        game: String,
+        /// Who offers.
+        by: Seat,
+    },
+    /// The draw offer was declined (or lapsed with a move).
+    DrawDeclined {
+        /// The game id.
+        game: String,
+    },
+    /// A player offers a rematch.
+    RematchOffered {
+        /// The finished game's id.
+        game: String,
+        /// Who offers.
+        by: Seat,
+    },
+    /// The game is over.
+    Ended {
+        /// The game id.
+        game: String,
+        /// How.
+        result: GameResult,
+        /// Banqi: the start position with every face-down piece named (the whole deal).
+        #[serde(default)]
+        deal: Option<String>,
+    },
+    /// Something the client sent was wrong; nothing changed.
+    Error {
+        /// What.
+        code: ErrorCode,
+        /// Details for people (English).
+        detail: String,
+    },
+    /// Are you there? Answer with [`ClientMessage::Pong`].
+    Ping {
+        /// Echoed in the pong.
+        nonce: u64,
+    },
+    /// A message of a type this version does not know.
+    #[serde(other)]
+    Unknown,
+}
+
+/// A move as played.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayedMove {
+    /// Which ply it was (0 is the first).
+    pub ply: u32,
+    /// The move in the game's coordinates.
+    pub text: String,
+    /// Banqi: the piece the move turned up (its letter, red upper case), if it turned one up.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reveal: Option<String>,
+}
+
+/// The clocks, as the server has them when it sends them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Clocks {
+    /// Milliseconds left for the first and second seat.
+    pub remaining_ms: [u64; 2],
+    /// The seat whose clock runs, if one does.
+    #[serde(default)]
+    pub running: Option<Seat>,
+}
+
+/// A player as others see them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerView {
+    /// The display name, once seated (may be empty).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Whether connected now.
+    pub connected: bool,
+}
+
+/// Where a game stands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum Status {
+    /// Waiting for the second player.
+    Waiting,
+    /// Being played.
+    Playing,
+    /// Over.
+    Ended {
+        /// How.
+        result: GameResult,
+    },
+}
+
+/// A game's state as one receiver may see it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameView {
+    /// The game id.
+    pub game: String,
+    /// What is played.
+    pub spec: GameSpec,
+    /// The start position in the game's own format (banqi: face-down pieces unknown).
+    pub start: String,
+    /// Every move so far (or from the ply the client said it has).
+    pub moves: Vec<PlayedMove>,
+    /// The ply of the first move in `moves` (0 unless the client already had some).
+    #[serde(default)]
+    pub from_ply: u32,
+    /// The clocks.
+    #[serde(default)]
+    pub clocks: Option<Clocks>,
+    /// The two players.
+    pub players: [PlayerView; 2],
+    /// The receiver's seat, if a player.
+    #[serde(default)]
+    pub you: Option<Seat>,
+    /// Where the game stands.
+    pub status: Status,
+    /// How many are watching.
+    pub watchers: u32,
+    /// A draw offer standing, by whom.
+    #[serde(default)]
+    pub draw_offer: Option<Seat>,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameResult {
+    /// The winner, or none for a draw or an aborted game.
+    #[serde(default)]
+    pub winner: Option<Seat>,
+    /// Why.
+    pub reason: EndReason,
+}
+
+/// Why a game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum EndReason {
+    /// The rules ended it (checkmate, five in a row, ...): the rules crate's reason, in English.
+    Rules {
+        /// The reason.
+        detail: String,
+    },
+    /// A player resigned.
+    Resignation,
+    /// A flag fell.
+    Timeout,
+    /// The players agreed a draw.
+    Agreement,
+    /// Aborted before it really began.
+    Aborted,
+    /// A player stayed away past the grace period and the other claimed the win.
+    Abandoned,
+}
+
+/// Why a move was not played.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Refusal {
+    /// The rules forbid it: their reason, in English (the app words its own from the move).
+    Illegal {
+        /// The reason.
+        detail: String,
+    },
+    /// The text is not a move.
+    Unreadable,
+    /// It is the other player's turn.
+    NotYourTurn,
+    /// The move is for another ply than the next.
+    WrongPly {
+        /// The next ply.
+        expected: u32,
+    },
+    /// The game is over, or not begun.
+    NotPlaying,
+    /// The sender holds no seat in the game.
+    NotAPlayer,
+}
+
+/// What was wrong with a client's message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// Not a message (not JSON, or missing fields).
+    BadMessage,
+    /// A message that does not fit now (or of an unknown type).
+    Unexpected,
+    /// Another protocol version.
+    VersionMismatch,
+    /// A display name that is too long or holds control characters.
+    BadName,
+    /// No such game.
+    UnknownGame,
+    /// A seat or invite token that is not the game's.
+    BadToken,
+    /// The seat is already taken.
+    SeatTaken,
+    /// An unknown variant, bad rule options or an impossible clock.
+    BadSpec,
+    /// Too many games at once for one connection.
+    TooManyGames,
+}
+
+/// A message that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError(pub String);
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+impl ClientMessage {
+    /// Reads a client's frame.
+    ///
+    /// # Errors
+    /// A [`ParseError`] saying what was wrong, when the text is not a message.
+    pub fn parse(text: &str) -> Result<ClientMessage, ParseError> {
+        serde_json::from_str(text).map_err(|e| ParseError(e.to_string()))
+    }
+
+    /// The message as a frame.
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+impl ServerMessage {
+    /// Reads a server's frame.
+    ///
+    /// # Errors
+    /// A [`ParseError`] saying what was wrong, when the text is not a message.
+    pub fn parse(text: &str) -> Result<ServerMessage, ParseError> {
+        serde_json::from_str(text).map_err(|e| ParseError(e.to_string()))
+    }
+
+    /// The message as a frame.
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// A display name as shown: trimmed; `None` when longer than [`NAME_MAX_CHARS`] characters or
+/// holding control characters.
+#[must_use]
+pub fn clean_name(name: &str) -> Option<String> {
+    let name = name.trim();
+    (name.chars().count() <= NAME_MAX_CHARS && !name.chars().any(char::is_control))
+        .then(|| name.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_read_back() {
+        let spec = GameSpec {
+            variant: "banqi".into(),
+            rules: "chain=true".into(),
+            clock: Some(ClockSpec { base_secs: 300, increment_secs: 2 }),
+        };
+        let client = [
+            ClientMessage::Hello { version: VERSION, name: "棋手".into() },
+            ClientMessage::Create { spec: spec.clone(), seat: SeatChoice::Random },
+            ClientMessage::Join { game: "g".into(), invite: "i".into() },
+            ClientMessage::Resume { game: "g".into(), token: "t".into(), have_plies: Some(4) },
+            ClientMessage::Watch { game: "g".into(), have_plies: None },
+            ClientMessage::Seek { spec: spec.clone() },
+            ClientMessage::CancelSeek,
+            ClientMessage::Move { game: "g".into(), ply: 3, text: "c3-c4".into() },
+            ClientMessage::Pong { nonce: 9 },
+        ];
+        for message in client {
+            assert_eq!(ClientMessage::parse(&message.to_json()), Ok(message));
+        }
+        let view = GameView {
+            game: "g".into(),
+            spec,
+            start: "????????/????????/????????/???????? 1 - 0 KAABBCCNNPPPPPRRkaabbccnnppppprr -"
+                .into(),
+            moves: vec![PlayedMove { ply: 0, text: "c3".into(), reveal: Some("R".into()) }],
+            from_ply: 0,
+            clocks: Some(Clocks { remaining_ms: [300_000, 299_000], running: Some(Seat::Second) }),
+            players: [
+                PlayerView { name: Some("a".into()), connected: true },
+                PlayerView::default(),
+            ],
+            you: Some(Seat::First),
+            status: Status::Playing,
+            watchers: 2,
+            draw_offer: None,
+        };
+        let server = [
+            ServerMessage::Welcome { version: VERSION },
+            ServerMessage::State { view },
+            ServerMessage::Refused {
+                game: "g".into(),
+                ply: 2,
+                reason: Refusal::WrongPly { expected: 1 },
+            },
+            ServerMessage::Ended {
+                game: "g".into(),
+                result: GameResult { winner: None, reason: EndReason::Agreement },
+                deal: Some("*R...".into()),
+            },
+            ServerMessage::Error { code: ErrorCode::BadMessage, detail: "x".into() },
+        ];
+        for message in server {
+            assert_eq!(ServerMessage::parse(&message.to_json()), Ok(message));
+        }
+    }
+
+    #[test]
+    fn the_wire_form_is_plain_json_with_a_type() {
+        let json =
+            ClientMessage::Move { game: "abc".into(), ply: 0, text: "e2e4".into() }.to_json();
+        assert_eq!(json, r#"{"type":"move","game":"abc","ply":0,"text":"e2e4"}"#);
+        let parsed = ClientMessage::parse(r#"{"type":"hello","version":1,"name":" Ann "}"#);
+        assert_eq!(parsed, Ok(ClientMessage::Hello { version: 1, name: " Ann ".into() }));
+    }
+
+    #[test]
+    fn unknown_types_and_garbage_are_told_apart() {
+        assert_eq!(
+            ClientMessage::parse(r#"{"type":"teleport","to":"e8"}"#),
+            Ok(ClientMessage::Unknown)
+        );
+        assert_eq!(ServerMessage::parse(r#"{"type":"confetti"}"#), Ok(ServerMessage::Unknown));
+        for bad in [
+            "",
+            "{",
+            "null",
+            "[]",
+            r#"{"type":"move"}"#,
+            r#"{"ply":1}"#,
+            r#"{"type":"move","game":"g","ply":-1,"text":"x"}"#,
+        ] {
+            assert!(ClientMessage::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn names_are_trimmed_and_bounded() {
+        assert_eq!(clean_name("  Ann  "), Some("Ann".into()));
+        assert_eq!(clean_name(&"棋".repeat(20)), Some("棋".repeat(20)));
+        assert_eq!(clean_name(&"棋".repeat(21)), None);
+        assert_eq!(clean_name("a\u{0}b"), None);
+        assert_eq!(clean_name("<b>x</b>"), Some("<b>x</b>".into()), "shown as text by the app");
+    }
+
+    #[test]
+    fn clocks_are_checked() {
+        assert!(ClockSpec { base_secs: 180, increment_secs: 2 }.is_valid());
+        assert!(!ClockSpec { base_secs: 0, increment_secs: 2 }.is_valid());
+        assert!(!ClockSpec { base_secs: 60, increment_secs: 500 }.is_valid());
+    }
+}
