@@ -1,0 +1,21 @@
+//! Qi's online-play server: games between two browsers over WebSockets, with spectators, clocks,
+//! quick pairing and rematches, every move stored (SQLite) before it is acknowledged.
+//!
+//! The pieces, from the outside in:
+//! - [`app`]: the HTTP server (axum): `/ws` for the game protocol, the built app's files for
+//!   everything else;
+//! - [`connection`]: one WebSocket, generic over `Sink`/`Stream` so tests can drive it with
+//!   channels: a send task and a receive task under `select!`, limits on frame size, message
+//!   rate and the queue of messages waiting for a slow reader;
+//! - [`hub`]: the registry of games, quick pairing and which connection is in which game;
+//! - [`actor`]: one task per game that owns its [`session`] and its timer;
+//! - [`session`]: one game's rules of play with no I/O (moves, clocks, draws, rematches);
+//! - [`storage`]: where games are kept; [`clock`]: time; [`tokens`]: secrets.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod clock;
+pub mod session;
+pub mod storage;
+pub mod tokens;

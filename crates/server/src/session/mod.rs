@@ -1,0 +1,440 @@
+//! One game's state and rules of play on the server, with no I/O and no async: each call takes
+//! the time (`now`, in [`Clock`](crate::clock::Clock) milliseconds) and returns [`Effects`] — what
+//! to store and what to send — for the game's task to carry out, storing before sending.
+//!
+//! The task applies a call to a copy of the session and keeps the copy only once its writes are
+//! stored, so a call that fails (or is refused) changes nothing.
+
+mod play;
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeSet;
+
+use qi_protocol::{
+    ErrorCode, GameResult, GameSpec, GameView, PlayedMove, PlayerView, Seat, ServerMessage, Status,
+};
+use qi_rules::any::{AnyGame, StartFrom};
+use qi_rules::banqi::{BanqiMove, Square};
+use qi_rules::{Game, Side};
+
+use crate::clock::{GameClock, abandonment_grace_ms};
+use crate::storage::{StoredGame, Write};
+use crate::tokens::tokens_match;
+
+pub use play::Action;
+
+/// A connection, numbered by the server.
+pub type ConnId = u64;
+
+/// How a connection comes into a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Attach {
+    /// Into a seat the server gives it (the creator's, a pairing's, a rematch's).
+    Seat(Seat),
+    /// Back into the seat this token holds.
+    Token(String),
+    /// Into the free seat, with the invite token and the player's name.
+    Invite {
+        /// The invite token.
+        invite: String,
+        /// The player's name.
+        name: String,
+    },
+    /// As a spectator.
+    Watch,
+}
+
+/// A message to send, and to whom.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outgoing {
+    /// To one connection.
+    To(ConnId, ServerMessage),
+    /// To everyone in the game, players and spectators.
+    All(ServerMessage),
+    /// The game's state, as that connection may see it, from the ply it has.
+    StateTo {
+        /// The connection.
+        conn: ConnId,
+        /// How many moves it has.
+        have_plies: Option<u32>,
+    },
+    /// The whole state to everyone, each as they may see it.
+    StateToAll,
+}
+
+/// A new game to start with the seats swapped, once both players asked for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RematchPlan {
+    /// The finished game.
+    pub of: String,
+    /// What is played.
+    pub spec: GameSpec,
+    /// The players' names in their new seats.
+    pub names: [String; 2],
+    /// The players' connections in their new seats.
+    pub conns: [Vec<ConnId>; 2],
+}
+
+/// What a call on the session asks for: writes to store first, then messages to send.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Effects {
+    /// To store before anything is sent.
+    pub writes: Vec<Write>,
+    /// To send once stored.
+    pub out: Vec<Outgoing>,
+    /// A rematch to create.
+    pub rematch: Option<RematchPlan>,
+}
+
+/// A request that was turned down: the error to send back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Denied {
+    /// The code.
+    pub code: ErrorCode,
+    /// Details for people.
+    pub detail: String,
+}
+
+impl Denied {
+    pub(crate) fn new(code: ErrorCode, detail: impl Into<String>) -> Denied {
+        Denied { code, detail: detail.into() }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct SeatState {
+    token: String,
+    /// `Some` once the seat is taken.
+    name: Option<String>,
+    conns: BTreeSet<ConnId>,
+    /// When the last connection left (meaningful while `conns` is empty).
+    away_since: u64,
+}
+
+/// One game on the server.
+#[derive(Clone, Debug)]
+pub struct Session {
+    id: String,
+    spec: GameSpec,
+    /// The real game (banqi: with every face-down piece known).
+    game: AnyGame,
+    /// The start as clients see it (banqi: face-down pieces unknown).
+    public_start: String,
+    /// Banqi: the real start, sent with the end.
+    deal: Option<String>,
+    moves: Vec<PlayedMove>,
+    movers: Vec<Seat>,
+    /// Each move's text as its player sent it (a resend matches it or the canonical text).
+    sent: Vec<String>,
+    seats: [SeatState; 2],
+    invite: String,
+    spectators: BTreeSet<ConnId>,
+    result: Option<GameResult>,
+    clock: Option<GameClock>,
+    draw_offer: Option<Seat>,
+    rematch: [bool; 2],
+    rematch_started: bool,
+    grace_ms: u64,
+}
+
+/// The seat that plays `side`.
+pub(crate) fn seat_of_side(side: Side) -> Seat {
+    match side {
+        Side::First => Seat::First,
+        Side::Second => Seat::Second,
+    }
+}
+
+/// The piece a move turns up in the real game, if it turns one up: a banqi flip, or a cannon
+/// taking a face-down piece. Only the server's game, which knows the deal, can say.
+fn reveal_of(game: &AnyGame, text: &str) -> Option<String> {
+    let AnyGame::Banqi(banqi) = game else { return None };
+    let cell = match banqi.parse_move(text).ok()? {
+        BanqiMove::Flip(cell) | BanqiMove::Step { to: cell, .. } => cell,
+        BanqiMove::Stop => return None,
+    };
+    match banqi.square(cell) {
+        Square::Hidden(piece) => Some(piece.letter().to_string()),
+        _ => None,
+    }
+}
+
+impl Session {
+    /// The session of a stored game (a new one has no moves): the moves are replayed, the
+    /// clocks set from the last move's and, if one runs, started at `now` — the time the server
+    /// was down is nobody's.
+    ///
+    /// # Errors
+    /// What was wrong with the stored game (it does not set up or a move does not play).
+    pub fn restore(stored: &StoredGame, now: u64) -> Result<Session, String> {
+        let record = &stored.game;
+        let spec = record.spec.clone();
+        let start = StartFrom::Position(&record.start);
+        let mut game =
+            AnyGame::new(&spec.variant, &spec.rules, &start).map_err(|e| e.to_string())?;
+        let (public_start, deal) = match &game {
+            AnyGame::Banqi(banqi) => (banqi.conceal().position(), Some(banqi.position())),
+            other => (other.position(), None),
+        };
+        let mut session_moves = Vec::with_capacity(stored.moves.len());
+        for (ply, record) in stored.moves.iter().enumerate() {
+            if usize::try_from(record.ply).ok() != Some(ply) {
+                return Err(format!("move {} stored as ply {}", ply, record.ply));
+            }
+            let reveal = reveal_of(&game, &record.text);
+            game.play(&record.text).map_err(|e| format!("ply {ply}: {e}"))?;
+            session_moves.push(PlayedMove { ply: record.ply, text: record.text.clone(), reveal });
+        }
+        let seat = |index: usize| SeatState {
+            token: record.tokens[index].clone(),
+            name: record.names[index].clone(),
+            conns: BTreeSet::new(),
+            away_since: now,
+        };
+        let clock = spec.clock.map(|clock_spec| {
+            let stored_remaining = stored.moves.iter().rev().find_map(|mv| mv.remaining_ms);
+            match stored.final_clocks.or(stored_remaining) {
+                Some(remaining) => GameClock::restored(clock_spec, remaining),
+                None => GameClock::new(clock_spec),
+            }
+        });
+        let mut session = Session {
+            id: record.id.clone(),
+            grace_ms: abandonment_grace_ms(spec.clock),
+            spec,
+            game,
+            public_start,
+            deal,
+            moves: session_moves,
+            movers: stored.moves.iter().map(|mv| mv.seat).collect(),
+            sent: stored.moves.iter().map(|mv| mv.text.clone()).collect(),
+            seats: [seat(0), seat(1)],
+            invite: record.invite.clone(),
+            spectators: BTreeSet::new(),
+            result: stored.result.clone(),
+            clock,
+            draw_offer: None,
+            rematch: [false; 2],
+            rematch_started: false,
+        };
+        if session.result.is_none() {
+            session.result = session.rules_result();
+        }
+        session.start_clock(now);
+        Ok(session)
+    }
+
+    /// The game id.
+    #[must_use]
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The number of moves played.
+    #[must_use]
+    pub fn plies(&self) -> u32 {
+        u32::try_from(self.moves.len()).unwrap_or(u32::MAX)
+    }
+
+    /// How it ended, if it has.
+    #[must_use]
+    pub fn result(&self) -> Option<&GameResult> {
+        self.result.as_ref()
+    }
+
+    /// Whether both seats are taken and the game is not over.
+    #[must_use]
+    pub fn is_playing(&self) -> bool {
+        self.result.is_none() && self.seats.iter().all(|seat| seat.name.is_some())
+    }
+
+    /// Whether the game is over and nobody is in it: its task may stop.
+    #[must_use]
+    pub fn is_idle(&self) -> bool {
+        self.result.is_some()
+            && self.spectators.is_empty()
+            && self.seats.iter().all(|seat| seat.conns.is_empty())
+    }
+
+    /// The seat `conn` holds here, if any.
+    #[must_use]
+    pub fn seat_of(&self, conn: ConnId) -> Option<Seat> {
+        [Seat::First, Seat::Second]
+            .into_iter()
+            .find(|s| self.seats[s.index()].conns.contains(&conn))
+    }
+
+    /// Whether `conn` is in the game (as a player or a spectator).
+    #[must_use]
+    pub fn has_member(&self, conn: ConnId) -> bool {
+        self.spectators.contains(&conn) || self.seat_of(conn).is_some()
+    }
+
+    fn status(&self) -> Status {
+        match &self.result {
+            Some(result) => Status::Ended { result: result.clone() },
+            None if self.is_playing() => Status::Playing,
+            None => Status::Waiting,
+        }
+    }
+
+    fn watchers(&self) -> u32 {
+        u32::try_from(self.spectators.len()).unwrap_or(u32::MAX)
+    }
+
+    fn watchers_message(&self) -> Outgoing {
+        Outgoing::All(ServerMessage::Watchers { game: self.id.clone(), count: self.watchers() })
+    }
+
+    /// The invite, while a seat is free and the game not over.
+    fn open_invite(&self) -> Option<String> {
+        let free = self.seats.iter().any(|seat| seat.name.is_none());
+        (free && self.result.is_none()).then(|| self.invite.clone())
+    }
+
+    /// The game as `conn` may see it, from ply `have_plies` when the client has that many.
+    #[must_use]
+    pub fn view_for(&self, conn: ConnId, have_plies: Option<u32>, now: u64) -> GameView {
+        let from = have_plies.filter(|&n| n <= self.plies()).unwrap_or(0);
+        let player = |seat: &SeatState| PlayerView {
+            name: seat.name.clone(),
+            connected: !seat.conns.is_empty(),
+        };
+        GameView {
+            game: self.id.clone(),
+            spec: self.spec.clone(),
+            start: self.public_start.clone(),
+            moves: self.moves.get(from as usize..).unwrap_or_default().to_vec(),
+            from_ply: from,
+            clocks: self.clock.as_ref().map(|clock| clock.view(now)),
+            players: [player(&self.seats[0]), player(&self.seats[1])],
+            you: self.seat_of(conn),
+            status: self.status(),
+            watchers: self.watchers(),
+            draw_offer: self.draw_offer,
+        }
+    }
+
+    /// Every connection in the game.
+    #[must_use]
+    pub fn members(&self) -> Vec<ConnId> {
+        let seated = self.seats.iter().flat_map(|seat| seat.conns.iter());
+        seated.chain(self.spectators.iter()).copied().collect()
+    }
+
+    /// Brings `conn` into the game.
+    ///
+    /// # Errors
+    /// [`Denied`]: a token that is not the game's, a seat already taken, a second seat.
+    pub fn attach(
+        &mut self,
+        conn: ConnId,
+        how: Attach,
+        have_plies: Option<u32>,
+        now: u64,
+    ) -> Result<Effects, Denied> {
+        match how {
+            Attach::Watch => {
+                let mut effects = Effects::default();
+                if self.seat_of(conn).is_none() && self.spectators.insert(conn) {
+                    effects.out.push(self.watchers_message());
+                }
+                effects.out.push(Outgoing::StateTo { conn, have_plies });
+                Ok(effects)
+            }
+            Attach::Seat(seat) => self.seat_connection(conn, seat, have_plies, now),
+            Attach::Token(token) => {
+                let matches: Vec<bool> = self
+                    .seats
+                    .iter()
+                    .map(|seat| tokens_match(&token, &seat.token) && seat.name.is_some())
+                    .collect();
+                let seat = match matches.as_slice() {
+                    [true, _] => Seat::First,
+                    [_, true] => Seat::Second,
+                    _ => return Err(Denied::new(ErrorCode::BadToken, "not a seat of this game")),
+                };
+                self.seat_connection(conn, seat, have_plies, now)
+            }
+            Attach::Invite { invite, name } => self.take_free_seat(conn, &invite, name, now),
+        }
+    }
+
+    fn seat_connection(
+        &mut self,
+        conn: ConnId,
+        seat: Seat,
+        have_plies: Option<u32>,
+        _now: u64,
+    ) -> Result<Effects, Denied> {
+        if self.seat_of(conn) == Some(seat.other()) {
+            return Err(Denied::new(ErrorCode::Unexpected, "you already hold the other seat"));
+        }
+        let mut effects = Effects::default();
+        if self.spectators.remove(&conn) {
+            effects.out.push(self.watchers_message());
+        }
+        let invite = self.open_invite();
+        let state = &mut self.seats[seat.index()];
+        let came_back = state.conns.is_empty();
+        state.conns.insert(conn);
+        let token = state.token.clone();
+        let game = self.id.clone();
+        effects.out.push(Outgoing::To(conn, ServerMessage::Seated { game, token, seat, invite }));
+        if came_back {
+            let presence = ServerMessage::Presence { game: self.id.clone(), seat, connected: true };
+            effects.out.push(Outgoing::All(presence));
+        }
+        effects.out.push(Outgoing::StateTo { conn, have_plies });
+        Ok(effects)
+    }
+
+    fn take_free_seat(
+        &mut self,
+        conn: ConnId,
+        invite: &str,
+        name: String,
+        now: u64,
+    ) -> Result<Effects, Denied> {
+        if !tokens_match(invite, &self.invite) {
+            return Err(Denied::new(ErrorCode::BadToken, "not this game's invite"));
+        }
+        let Some(free) = [Seat::First, Seat::Second]
+            .into_iter()
+            .find(|seat| self.seats[seat.index()].name.is_none())
+        else {
+            return Err(Denied::new(ErrorCode::SeatTaken, "both seats are taken"));
+        };
+        if self.result.is_some() {
+            return Err(Denied::new(ErrorCode::Unexpected, "the game is over"));
+        }
+        if self.seat_of(conn).is_some() {
+            return Err(Denied::new(ErrorCode::Unexpected, "you already hold a seat here"));
+        }
+        self.seats[free.index()].name = Some(name.clone());
+        let mut effects = self.seat_connection(conn, free, None, now)?;
+        effects.writes.push(Write::TakeSeat { game: self.id.clone(), seat: free, name });
+        effects.out.retain(|out| !matches!(out, Outgoing::StateTo { .. }));
+        effects.out.push(Outgoing::StateToAll);
+        Ok(effects)
+    }
+
+    /// Takes `conn` out of the game (its connection closed or was dropped).
+    pub fn detach(&mut self, conn: ConnId, now: u64) -> Effects {
+        let mut effects = Effects::default();
+        if self.spectators.remove(&conn) {
+            effects.out.push(self.watchers_message());
+        }
+        for seat in [Seat::First, Seat::Second] {
+            let state = &mut self.seats[seat.index()];
+            if state.conns.remove(&conn) && state.conns.is_empty() {
+                state.away_since = now;
+                let presence =
+                    ServerMessage::Presence { game: self.id.clone(), seat, connected: false };
+                effects.out.push(Outgoing::All(presence));
+            }
+        }
+        effects
+    }
+}

@@ -1,0 +1,291 @@
+use qi_protocol::{
+    ClockSpec, EndReason, ErrorCode, GameSpec, Refusal, Seat, ServerMessage, Status,
+};
+use qi_rules::any::{AnyGame, StartFrom};
+
+use super::*;
+use crate::storage::{GameRecord, MoveRecord, StoredGame, Write};
+
+const A: ConnId = 1;
+const B: ConnId = 2;
+const WATCHER: ConnId = 3;
+
+fn stored(variant: &str, rules: &str, clock: Option<ClockSpec>, seed: u64) -> StoredGame {
+    let game = AnyGame::new(variant, rules, &StartFrom::Start { seed }).unwrap();
+    StoredGame {
+        game: GameRecord {
+            id: "g".into(),
+            spec: GameSpec { variant: variant.into(), rules: rules.into(), clock },
+            start: game.position(),
+            invite: "invite".into(),
+            tokens: ["token-a".into(), "token-b".into()],
+            names: [Some("Ann".into()), None],
+            created_unix_ms: 0,
+            rematch_of: None,
+        },
+        moves: Vec::new(),
+        result: None,
+        final_clocks: None,
+    }
+}
+
+/// A game with A in the first seat and B in the second, both connected.
+fn started(variant: &str, clock: Option<ClockSpec>) -> Session {
+    let mut session = Session::restore(&stored(variant, "", clock, 7), 0).unwrap();
+    session.attach(A, Attach::Seat(Seat::First), None, 0).unwrap();
+    let join = Attach::Invite { invite: "invite".into(), name: "Bo".into() };
+    let effects = session.attach(B, join, None, 0).unwrap();
+    assert_eq!(
+        effects.writes,
+        vec![Write::TakeSeat { game: "g".into(), seat: Seat::Second, name: "Bo".into() }]
+    );
+    assert!(session.is_playing());
+    session
+}
+
+fn play(session: &mut Session, conn: ConnId, text: &str, now: u64) -> Effects {
+    let ply = session.plies();
+    session.play(conn, ply, text, 0, now).unwrap()
+}
+
+fn ended(effects: &Effects) -> Option<&GameResult> {
+    effects.out.iter().find_map(|out| match out {
+        Outgoing::All(ServerMessage::Ended { result, .. }) => Some(result),
+        _ => None,
+    })
+}
+
+#[test]
+fn fools_mate_ends_the_game_with_the_rules_reason() {
+    let mut session = started("chess", None);
+    for (conn, mv) in [(A, "f2f3"), (B, "e7e5"), (A, "g2g4")] {
+        let effects = play(&mut session, conn, mv, 0);
+        assert!(matches!(effects.writes[0], Write::Move { .. }));
+    }
+    let effects = play(&mut session, B, "d8h4", 0);
+    let result = ended(&effects).unwrap();
+    assert_eq!(result.winner, Some(Seat::Second));
+    assert_eq!(result.reason, EndReason::Rules { detail: "checkmate".into() });
+    assert!(matches!(effects.writes[1], Write::Finish { .. }));
+    assert_eq!(session.play(A, 4, "e2e4", 0, 0), Err(Refusal::NotPlaying));
+}
+
+#[test]
+fn moves_are_checked_and_refusals_change_nothing() {
+    let mut session = started("chess", None);
+    assert_eq!(session.play(B, 0, "e7e5", 0, 0), Err(Refusal::NotYourTurn));
+    assert_eq!(session.play(A, 1, "e2e4", 0, 0), Err(Refusal::WrongPly { expected: 0 }));
+    assert_eq!(
+        session.play(A, 0, "e2e5", 0, 0).unwrap_err(),
+        Refusal::Illegal { detail: "the piece does not move that way".into() }
+    );
+    assert_eq!(session.play(A, 0, "hello", 0, 0), Err(Refusal::Unreadable));
+    assert_eq!(session.play(WATCHER, 0, "e2e4", 0, 0), Err(Refusal::NotAPlayer));
+    assert_eq!(session.plies(), 0);
+    // Notation is read and stored in coordinates.
+    let effects = play(&mut session, A, "Nf3", 0);
+    let Outgoing::All(ServerMessage::Moved { mv, .. }) = &effects.out[0] else { panic!() };
+    assert_eq!(mv.text, "g1f3");
+}
+
+#[test]
+fn a_resent_move_is_answered_once_and_a_stale_one_refused() {
+    let mut session = started("gomoku", None);
+    play(&mut session, A, "h8", 0);
+    play(&mut session, B, "h9", 0);
+    let again = session.play(A, 0, "h8", 0, 0).unwrap();
+    assert_eq!(again.writes, vec![]);
+    assert_eq!(again.out, vec![Outgoing::StateTo { conn: A, have_plies: Some(0) }]);
+    assert_eq!(session.play(A, 0, "a1", 0, 0), Err(Refusal::WrongPly { expected: 2 }));
+    assert_eq!(session.play(B, 0, "h8", 0, 0), Err(Refusal::WrongPly { expected: 2 }));
+    assert_eq!(session.play(A, 5, "a1", 0, 0), Err(Refusal::WrongPly { expected: 2 }));
+    assert_eq!(session.plies(), 2);
+}
+
+#[test]
+fn clocks_start_after_both_sides_moved_and_flags_fall() {
+    let clock = ClockSpec { base_secs: 10, increment_secs: 0 };
+    let mut session = started("chess", Some(clock));
+    play(&mut session, A, "e2e4", 5_000);
+    assert_eq!(session.next_deadline(), None, "no clock before both have moved");
+    play(&mut session, B, "e7e5", 9_000);
+    let deadline = session.next_deadline().unwrap();
+    assert_eq!(deadline, 9_000 + 10_000 + crate::clock::LAG_QUOTA_MAX_MS);
+    assert_eq!(session.tick(deadline - 1), Effects::default());
+    let effects = session.tick(deadline);
+    let result = ended(&effects).unwrap();
+    assert_eq!((result.winner, &result.reason), (Some(Seat::Second), &EndReason::Timeout));
+    let view = session.view_for(A, None, deadline + 5);
+    assert_eq!(view.clocks.unwrap().remaining_ms, [0, 10_000]);
+}
+
+#[test]
+fn a_move_after_the_flag_loses_on_time() {
+    let clock = ClockSpec { base_secs: 1, increment_secs: 0 };
+    let mut session = started("gomoku", Some(clock));
+    play(&mut session, A, "h8", 0);
+    play(&mut session, B, "h9", 0);
+    let effects = session.play(A, 2, "a1", 0, 1_200).unwrap();
+    assert_eq!(ended(&effects).unwrap().reason, EndReason::Timeout);
+    assert_eq!(session.plies(), 2, "the late move is not played");
+}
+
+#[test]
+fn draws_are_offered_declined_lapsed_and_accepted() {
+    let mut session = started("chess", None);
+    let denied = session.act(A, Action::DeclineDraw, 0).unwrap_err();
+    assert_eq!(denied.code, ErrorCode::Unexpected);
+    session.act(A, Action::OfferDraw, 0).unwrap();
+    assert_eq!(session.act(A, Action::OfferDraw, 0).unwrap(), Effects::default());
+    // The offerer's own move keeps the offer; the other side's move lapses it.
+    play(&mut session, A, "e2e4", 0);
+    assert_eq!(session.view_for(B, None, 0).draw_offer, Some(Seat::First));
+    let effects = play(&mut session, B, "e7e5", 0);
+    assert!(effects.out.contains(&Outgoing::All(ServerMessage::DrawDeclined { game: "g".into() })));
+    session.act(B, Action::OfferDraw, 0).unwrap();
+    session.act(A, Action::DeclineDraw, 0).unwrap();
+    session.act(B, Action::OfferDraw, 0).unwrap();
+    let effects = session.act(A, Action::OfferDraw, 0).unwrap();
+    assert_eq!(ended(&effects).unwrap().reason, EndReason::Agreement);
+    assert_eq!(ended(&effects).unwrap().winner, None);
+}
+
+#[test]
+fn abort_only_before_both_sides_moved() {
+    let mut session = started("xiangqi", None);
+    play(&mut session, A, "h3e3", 0);
+    let effects = session.act(B, Action::Abort, 0).unwrap();
+    assert_eq!(ended(&effects).unwrap().reason, EndReason::Aborted);
+
+    let mut session = started("xiangqi", None);
+    play(&mut session, A, "h3e3", 0);
+    play(&mut session, B, "h10g8", 0);
+    assert!(session.act(A, Action::Abort, 0).is_err());
+    assert!(session.is_playing());
+}
+
+#[test]
+fn rematch_needs_both_and_swaps_the_seats() {
+    let mut session = started("gomoku", None);
+    assert!(session.act(A, Action::Rematch, 0).is_err(), "not while playing");
+    session.act(A, Action::Resign, 0).unwrap();
+    let first = session.act(A, Action::Rematch, 0).unwrap();
+    assert_eq!(first.rematch, None);
+    let second = session.act(B, Action::Rematch, 0).unwrap();
+    let plan = second.rematch.unwrap();
+    assert_eq!(plan.names, ["Bo".to_owned(), "Ann".to_owned()]);
+    assert_eq!(plan.conns, [vec![B], vec![A]]);
+    assert!(session.act(A, Action::Rematch, 0).is_err(), "only one rematch");
+}
+
+#[test]
+fn spectators_and_strangers_cannot_act() {
+    let mut session = started("chess", None);
+    session.attach(WATCHER, Attach::Watch, None, 0).unwrap();
+    for action in [Action::Resign, Action::OfferDraw, Action::Abort, Action::ClaimWin] {
+        assert!(session.act(WATCHER, action, 0).is_err());
+        assert!(session.act(99, action, 0).is_err());
+    }
+    assert_eq!(session.play(WATCHER, 0, "e2e4", 0, 0), Err(Refusal::NotAPlayer));
+    assert!(session.is_playing());
+    // Another seat's token, the invite again, or a guess give no seat.
+    let guess = Attach::Token("token-x".into());
+    assert_eq!(session.attach(WATCHER, guess, None, 0).unwrap_err().code, ErrorCode::BadToken);
+    let invite = Attach::Invite { invite: "invite".into(), name: "Cy".into() };
+    assert_eq!(session.attach(WATCHER, invite, None, 0).unwrap_err().code, ErrorCode::SeatTaken);
+    assert_eq!(session.view_for(WATCHER, None, 0).you, None);
+}
+
+#[test]
+fn a_win_is_claimed_only_after_the_grace_period() {
+    let mut session = started("chess", None);
+    assert!(session.act(A, Action::ClaimWin, 0).is_err(), "the opponent is here");
+    let effects = session.detach(B, 1_000);
+    let gone = ServerMessage::Presence { game: "g".into(), seat: Seat::Second, connected: false };
+    assert_eq!(effects.out, vec![Outgoing::All(gone)]);
+    assert!(session.act(A, Action::ClaimWin, 30_999).is_err());
+    let effects = session.act(A, Action::ClaimWin, 31_000).unwrap();
+    let result = ended(&effects).unwrap();
+    assert_eq!((result.winner, &result.reason), (Some(Seat::First), &EndReason::Abandoned));
+}
+
+#[test]
+fn views_carry_the_moves_from_the_ply_asked_for() {
+    let mut session = started("gomoku", None);
+    for (conn, mv) in [(A, "h8"), (B, "h9"), (A, "g8")] {
+        play(&mut session, conn, mv, 0);
+    }
+    let view = session.view_for(A, Some(2), 0);
+    assert_eq!((view.from_ply, view.moves.len()), (2, 1));
+    assert_eq!(view.you, Some(Seat::First));
+    let view = session.view_for(B, Some(9), 0);
+    assert_eq!((view.from_ply, view.moves.len()), (0, 3), "more than there are: all");
+    assert_eq!(view.status, Status::Playing);
+}
+
+#[test]
+fn banqi_views_never_show_the_deal_until_the_end() {
+    let mut session = started("banqi", None);
+    let view = session.view_for(A, None, 0);
+    assert!(!view.start.contains('*'), "{}", view.start);
+    let effects = play(&mut session, A, "a1", 0);
+    let Outgoing::All(ServerMessage::Moved { mv, .. }) = &effects.out[0] else { panic!() };
+    let reveal = mv.reveal.clone().unwrap();
+    let view = session.view_for(B, None, 0);
+    assert_eq!(view.moves[0].reveal.as_deref(), Some(reveal.as_str()));
+    assert!(!view.start.contains('*'));
+    let effects = session.act(B, Action::Resign, 0).unwrap();
+    let deal = effects.out.iter().find_map(|out| match out {
+        Outgoing::All(ServerMessage::Ended { deal, .. }) => deal.clone(),
+        _ => None,
+    });
+    let deal = deal.unwrap();
+    let rank_1 = deal.split(' ').next().unwrap().rsplit('/').next().unwrap();
+    assert!(rank_1.starts_with(&format!("*{reveal}")), "a1 begins rank 1 of {deal}");
+}
+
+#[test]
+fn restoring_replays_moves_and_charges_nobody_for_the_downtime() {
+    let clock = ClockSpec { base_secs: 60, increment_secs: 0 };
+    let mut game = stored("chess960", "", Some(clock), 123);
+    game.game.names[1] = Some("Bo".into());
+    let moves = ["b1c3", "b8c6", "c3b1"];
+    for (ply, text) in moves.iter().enumerate() {
+        let seat = if ply % 2 == 0 { Seat::First } else { Seat::Second };
+        let remaining = [50_000 - ply as u64, 40_000];
+        game.moves.push(MoveRecord {
+            ply: ply as u32,
+            seat,
+            text: (*text).to_owned(),
+            unix_ms: 0,
+            remaining_ms: Some(remaining),
+        });
+    }
+    // Chess960 position 123 may not have those knights: pick legal moves instead.
+    let mut replay = AnyGame::new("chess960", "", &StartFrom::Position(&game.game.start)).unwrap();
+    for record in &mut game.moves {
+        record.text = replay.legal_moves()[0].clone();
+        replay.play(&record.text).unwrap();
+    }
+    let session = Session::restore(&game, 1_000_000).unwrap();
+    assert_eq!(session.plies(), 3);
+    assert!(session.is_playing());
+    let view = session.view_for(A, None, 1_000_000 + 2_000);
+    let clocks = view.clocks.unwrap();
+    assert_eq!(clocks.running, Some(Seat::Second));
+    assert_eq!(clocks.remaining_ms, [49_998, 38_000]);
+}
+
+#[test]
+fn a_corrupt_record_does_not_restore() {
+    let mut game = stored("chess", "", None, 0);
+    let bad = MoveRecord {
+        ply: 0,
+        seat: Seat::First,
+        text: "e2e5".into(),
+        unix_ms: 0,
+        remaining_ms: None,
+    };
+    game.moves.push(bad);
+    assert!(Session::restore(&game, 0).is_err());
+}

@@ -1,0 +1,141 @@
+//! Where games are kept: a small [`Storage`] trait with SQLite ([`SqliteStorage`]) and in-memory
+//! ([`MemoryStorage`]) implementations, and the [`StorageHandle`] through which the async server
+//! reaches it on a thread of its own.
+//!
+//! A game is its record (spec, start position, seat tokens, names), its moves (each with its ply,
+//! seat, wall time and both clocks after it) and its result. Everything a game needs to go on
+//! after a crash is written before anyone is told of it.
+
+mod memory;
+mod sqlite;
+mod thread;
+
+use qi_protocol::{GameResult, GameSpec, Seat};
+
+pub use memory::MemoryStorage;
+pub use sqlite::SqliteStorage;
+pub use thread::StorageHandle;
+
+/// Storage failed (the disk, the database file); the text says how.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StorageError(pub String);
+
+impl std::fmt::Display for StorageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "storage: {}", self.0)
+    }
+}
+
+impl std::error::Error for StorageError {}
+
+/// A game as created.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// The game id.
+    pub id: String,
+    /// What is played.
+    pub spec: GameSpec,
+    /// The real start position (banqi: the whole deal, which clients never see until the end).
+    pub start: String,
+    /// The invite token for the free seat.
+    pub invite: String,
+    /// The seat tokens, first seat first.
+    pub tokens: [String; 2],
+    /// The players' names; `Some` once the seat is taken.
+    pub names: [Option<String>; 2],
+    /// When it was created (milliseconds since the Unix epoch).
+    pub created_unix_ms: u64,
+    /// The game this one is a rematch of.
+    pub rematch_of: Option<String>,
+}
+
+/// One move as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRecord {
+    /// Which ply (0 is the first move).
+    pub ply: u32,
+    /// Who played it.
+    pub seat: Seat,
+    /// The move in canonical coordinates.
+    pub text: String,
+    /// When it was played (milliseconds since the Unix epoch).
+    pub unix_ms: u64,
+    /// Both clocks right after it, if the game has a clock.
+    pub remaining_ms: Option<[u64; 2]>,
+}
+
+/// Everything stored about one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredGame {
+    /// The record.
+    pub game: GameRecord,
+    /// The moves in order.
+    pub moves: Vec<MoveRecord>,
+    /// How it ended, if it has.
+    pub result: Option<GameResult>,
+    /// The clocks when it ended, if it has a clock and has ended.
+    pub final_clocks: Option<[u64; 2]>,
+}
+
+/// One change to the stored games.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Write {
+    /// A new game.
+    Create(GameRecord),
+    /// A player took the free seat.
+    TakeSeat {
+        /// The game id.
+        game: String,
+        /// The seat.
+        seat: Seat,
+        /// The player's name.
+        name: String,
+    },
+    /// A move was played.
+    Move {
+        /// The game id.
+        game: String,
+        /// The move.
+        mv: MoveRecord,
+    },
+    /// The game ended.
+    Finish {
+        /// The game id.
+        game: String,
+        /// How.
+        result: GameResult,
+        /// The clocks at the end, if any.
+        clocks: Option<[u64; 2]>,
+        /// When (milliseconds since the Unix epoch).
+        unix_ms: u64,
+    },
+}
+
+/// A place to keep games. Implementations must make a write durable before `write` returns.
+pub trait Storage: Send + 'static {
+    /// Applies `writes` all together or not at all, durably.
+    ///
+    /// # Errors
+    /// [`StorageError`]; nothing was written then.
+    fn write(&mut self, writes: &[Write]) -> Result<(), StorageError>;
+
+    /// One game, if stored.
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    fn load(&mut self, game: &str) -> Result<Option<StoredGame>, StorageError>;
+
+    /// Every game without a result, to resume after a restart.
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    fn unfinished(&mut self) -> Result<Vec<StoredGame>, StorageError>;
+}
+
+/// Milliseconds since the Unix epoch, for records (never for clocks).
+#[must_use]
+pub fn unix_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
