@@ -43,6 +43,11 @@ pub const RATE_WINDOW_MS: u64 = 20_000;
 pub const OUTBOX_MAX: usize = 64;
 /// The longest display name, in characters.
 pub const NAME_MAX_CHARS: usize = 20;
+/// How often the server sends [`ServerMessage::Ping`], in milliseconds.
+pub const PING_INTERVAL_MS: u64 = 10_000;
+/// How long either side waits without hearing anything from the other before taking it for
+/// dead and dropping the connection (a client then reconnects and resumes), in milliseconds.
+pub const DEAD_PEER_MS: u64 = 30_000;
 
 /// One of the two seats: the first player (White, Red, Black in gomoku, banqi's first flipper)
 /// or the second.
@@ -319,7 +324,9 @@ pub enum ServerMessage {
         /// Details for people (English).
         detail: String,
     },
-    /// Are you there? Answer with [`ClientMessage::Pong`].
+    /// Are you there? Answer with [`ClientMessage::Pong`]. Sent every [`PING_INTERVAL_MS`]; the
+    /// time to the answer measures the connection's lag, which the server gives back on the
+    /// clock within a small quota.
     Ping {
         /// Echoed in the pong.
         nonce: u64,

@@ -6,7 +6,7 @@
 //!   everything else;
 //! - [`connection`]: one WebSocket, generic over `Sink`/`Stream` so tests can drive it with
 //!   channels: a send task and a receive task under `select!`, limits on frame size, message
-//!   rate and the queue of messages waiting for a slow reader;
+//!   rate and (in [`outbox`]) the queue of messages waiting for a slow reader;
 //! - [`hub`]: the registry of games, quick pairing and which connection is in which game;
 //! - [`actor`]: one task per game that owns its [`session`] and its timer;
 //! - [`session`]: one game's rules of play with no I/O (moves, clocks, draws, rematches);
@@ -15,7 +15,12 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod actor;
+pub mod app;
 pub mod clock;
+pub mod connection;
+pub mod hub;
+pub mod outbox;
 pub mod session;
 pub mod storage;
 pub mod tokens;

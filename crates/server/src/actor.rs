@@ -1,0 +1,303 @@
+//! One task per game: it owns the game's [`Session`], its connections' outboxes and its timer,
+//! and takes [`Command`]s from connections through a channel, one at a time.
+//!
+//! Each command is applied to a copy of the session; the copy's writes are stored (and synced)
+//! before the copy replaces the session and before anyone hears of the change. A refused command
+//! or a failed write changes nothing.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+use std::time::Duration;
+
+use qi_protocol::{ErrorCode, ServerMessage};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::hub::Hub;
+use crate::outbox::Outbox;
+use crate::session::{Action, Attach, ConnId, Denied, Effects, Outgoing, Session};
+
+/// How many commands may wait for a game's task.
+const COMMAND_QUEUE: usize = 256;
+/// How long a finished game nobody is in stays in memory.
+const IDLE_STOP: Duration = Duration::from_secs(300);
+
+/// How an attach went.
+#[derive(Debug, PartialEq, Eq)]
+pub enum AttachReply {
+    /// The connection is in the game; its messages are in its outbox.
+    Done,
+    /// Turned down.
+    Denied(Denied),
+    /// The game's task was stopping: look the game up again.
+    Retry,
+}
+
+/// What a connection asks of a game.
+#[derive(Debug)]
+pub enum Command {
+    /// Come into the game.
+    Attach {
+        /// The connection.
+        conn: ConnId,
+        /// Its outbox.
+        outbox: Outbox,
+        /// As what.
+        how: Attach,
+        /// How many moves it has.
+        have_plies: Option<u32>,
+        /// The answer.
+        reply: oneshot::Sender<AttachReply>,
+    },
+    /// Play a move.
+    Move {
+        /// The connection.
+        conn: ConnId,
+        /// Its outbox (for a refusal, even if it is not in the game).
+        outbox: Outbox,
+        /// The ply.
+        ply: u32,
+        /// The move.
+        text: String,
+        /// The connection's measured lag.
+        lag_ms: u64,
+    },
+    /// Another action.
+    Act {
+        /// The connection.
+        conn: ConnId,
+        /// Its outbox.
+        outbox: Outbox,
+        /// What.
+        action: Action,
+    },
+    /// Leave the game (the connection closed).
+    Detach {
+        /// The connection.
+        conn: ConnId,
+    },
+}
+
+/// The way to a game's task.
+#[derive(Clone, Debug)]
+pub struct GameHandle {
+    commands: mpsc::Sender<Command>,
+}
+
+impl GameHandle {
+    /// Sends a command; false if the game's task has stopped.
+    pub async fn send(&self, command: Command) -> bool {
+        self.commands.send(command).await.is_ok()
+    }
+
+    /// Brings a connection into the game and waits for the answer.
+    pub async fn attach(
+        &self,
+        conn: ConnId,
+        outbox: Outbox,
+        how: Attach,
+        have_plies: Option<u32>,
+    ) -> AttachReply {
+        let (reply, answer) = oneshot::channel();
+        if !self.send(Command::Attach { conn, outbox, how, have_plies, reply }).await {
+            return AttachReply::Retry;
+        }
+        answer.await.unwrap_or(AttachReply::Retry)
+    }
+
+    /// Whether both handles lead to the same task.
+    #[must_use]
+    pub fn same_game(&self, other: &GameHandle) -> bool {
+        self.commands.same_channel(&other.commands)
+    }
+}
+
+/// A game's task.
+struct Actor {
+    session: Session,
+    hub: Arc<Hub>,
+    outboxes: HashMap<ConnId, Outbox>,
+    commands: mpsc::Receiver<Command>,
+    handle: GameHandle,
+}
+
+/// Starts the task of `session`.
+pub fn spawn(session: Session, hub: Arc<Hub>) -> GameHandle {
+    let (commands, queue) = mpsc::channel(COMMAND_QUEUE);
+    let handle = GameHandle { commands };
+    let actor =
+        Actor { session, hub, outboxes: HashMap::new(), commands: queue, handle: handle.clone() };
+    tokio::spawn(actor.run());
+    handle
+}
+
+/// Sleeps `ms` milliseconds, or for ever when there is nothing to wait for.
+async fn sleep_for(ms: Option<u64>) {
+    match ms {
+        Some(ms) => tokio::time::sleep(Duration::from_millis(ms)).await,
+        None => std::future::pending().await,
+    }
+}
+
+impl Actor {
+    fn now(&self) -> u64 {
+        self.hub.now_ms()
+    }
+
+    async fn run(mut self) {
+        loop {
+            let flag_in = self.session.next_deadline().map(|at| at.saturating_sub(self.now()));
+            let idle = self.session.is_idle().then_some(IDLE_STOP.as_millis() as u64);
+            tokio::select! {
+                command = self.commands.recv() => match command {
+                    Some(command) => self.handle(command).await,
+                    None => break,
+                },
+                () = sleep_for(flag_in) => {
+                    let now = self.now();
+                    let mut next = self.session.clone();
+                    let effects = next.tick(now);
+                    self.commit(next, effects, None).await;
+                }
+                () = sleep_for(idle) => break,
+            }
+        }
+        self.stop().await;
+    }
+
+    /// Leaves the hub, then answers what is still queued (an attach is told to look again).
+    async fn stop(mut self) {
+        self.hub.forget(self.session.id(), &self.handle);
+        self.commands.close();
+        while let Some(command) = self.commands.recv().await {
+            match command {
+                Command::Attach { reply, .. } => {
+                    let _ = reply.send(AttachReply::Retry);
+                }
+                other => self.handle(other).await,
+            }
+        }
+    }
+
+    async fn handle(&mut self, command: Command) {
+        let now = self.now();
+        let mut next = self.session.clone();
+        match command {
+            Command::Attach { conn, outbox, how, have_plies, reply } => {
+                match next.attach(conn, how, have_plies, now) {
+                    Err(denied) => {
+                        let _ = reply.send(AttachReply::Denied(denied));
+                    }
+                    Ok(effects) => {
+                        self.outboxes.insert(conn, outbox.clone());
+                        let answer = if self.commit(next, effects, Some(&outbox)).await {
+                            self.hub.note_attached(conn, self.session.id());
+                            AttachReply::Done
+                        } else {
+                            self.outboxes.remove(&conn);
+                            AttachReply::Denied(Denied::new(ErrorCode::Unexpected, "try again"))
+                        };
+                        let _ = reply.send(answer);
+                    }
+                }
+            }
+            Command::Move { conn, outbox, ply, text, lag_ms } => {
+                match next.play(conn, ply, &text, lag_ms, now) {
+                    Ok(effects) => {
+                        self.commit(next, effects, Some(&outbox)).await;
+                    }
+                    Err(reason) => {
+                        let game = self.session.id().to_owned();
+                        outbox.send(&ServerMessage::Refused { game, ply, reason });
+                    }
+                }
+            }
+            Command::Act { conn, outbox, action } => match next.act(conn, action, now) {
+                Ok(effects) => {
+                    self.commit(next, effects, Some(&outbox)).await;
+                }
+                Err(denied) => {
+                    outbox.send(&ServerMessage::Error { code: denied.code, detail: denied.detail });
+                }
+            },
+            Command::Detach { conn } => {
+                self.outboxes.remove(&conn);
+                let effects = self.session.detach(conn, now);
+                self.deliver(effects.out);
+            }
+        }
+    }
+
+    /// Stores `effects`' writes; once stored, `next` becomes the session and the messages go
+    /// out. On a storage failure nothing changes and `asker` (if any) is told. Returns whether
+    /// the change was made.
+    async fn commit(&mut self, next: Session, effects: Effects, asker: Option<&Outbox>) -> bool {
+        if !effects.writes.is_empty()
+            && let Err(e) = self.hub.storage().write(effects.writes).await
+        {
+            eprintln!("qi-server: game {}: {e}", self.session.id());
+            if let Some(outbox) = asker {
+                let detail = "the server could not store that; try again".to_owned();
+                outbox.send(&ServerMessage::Error { code: ErrorCode::Unexpected, detail });
+            }
+            return false;
+        }
+        self.session = next;
+        self.deliver(effects.out);
+        if let Some(plan) = effects.rematch {
+            let outboxes = plan.conns.clone().map(|conns| {
+                let with_outbox = |conn| self.outboxes.get(&conn).map(|o| (conn, o.clone()));
+                conns.into_iter().filter_map(with_outbox).collect::<Vec<_>>()
+            });
+            let hub = Arc::clone(&self.hub);
+            tokio::spawn(async move { hub.start_rematch(plan, outboxes).await });
+        }
+        true
+    }
+
+    /// Sends each message to its connections; a connection whose outbox is gone or full leaves
+    /// the game (and the others hear of it).
+    fn deliver(&mut self, out: Vec<Outgoing>) {
+        let now = self.now();
+        let mut queue: VecDeque<Outgoing> = out.into();
+        let mut dead = Vec::new();
+        while let Some(item) = queue.pop_front() {
+            match item {
+                Outgoing::To(conn, message) => {
+                    self.send_to(conn, message.to_json().into(), &mut dead)
+                }
+                Outgoing::All(message) => {
+                    let text: Arc<str> = message.to_json().into();
+                    for conn in self.session.members() {
+                        self.send_to(conn, Arc::clone(&text), &mut dead);
+                    }
+                }
+                Outgoing::StateTo { conn, have_plies } => {
+                    self.send_state(conn, have_plies, now, &mut dead)
+                }
+                Outgoing::StateToAll => {
+                    for conn in self.session.members() {
+                        self.send_state(conn, None, now, &mut dead);
+                    }
+                }
+            }
+            for conn in dead.drain(..) {
+                self.outboxes.remove(&conn);
+                if self.session.has_member(conn) {
+                    queue.extend(self.session.detach(conn, now).out);
+                }
+            }
+        }
+    }
+
+    fn send_state(&self, conn: ConnId, have_plies: Option<u32>, now: u64, dead: &mut Vec<ConnId>) {
+        let view = self.session.view_for(conn, have_plies, now);
+        self.send_to(conn, ServerMessage::State { view }.to_json().into(), dead);
+    }
+
+    fn send_to(&self, conn: ConnId, text: Arc<str>, dead: &mut Vec<ConnId>) {
+        match self.outboxes.get(&conn) {
+            Some(outbox) if outbox.send_text(text) => {}
+            _ => dead.push(conn),
+        }
+    }
+}

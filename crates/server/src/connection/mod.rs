@@ -1,0 +1,374 @@
+//! One client connection: a send task and a receive task under `select!`, over any
+//! `Sink`/`Stream` of [`Frame`]s (a WebSocket in the server, channels in tests).
+//!
+//! The receive task reads frames, enforces the limits (a frame over [`MAX_FRAME_BYTES`] closes
+//! the socket with 1009; more than [`RATE_MAX_MESSAGES`] frames in [`RATE_WINDOW_MS`] with 1008;
+//! nothing heard for [`ConnectionConfig::dead_after`] drops it), reads messages and passes them
+//! to the hub and the games. The send task writes what the outbox holds, and a protocol `Ping`
+//! every [`ConnectionConfig::ping_every`], whose `Pong` measures the connection's lag.
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use futures_util::{Sink, SinkExt, Stream, StreamExt};
+use qi_protocol::{
+    ClientMessage, DEAD_PEER_MS, ErrorCode, MAX_FRAME_BYTES, PING_INTERVAL_MS, RATE_MAX_MESSAGES,
+    RATE_WINDOW_MS, ServerMessage, VERSION, clean_name,
+};
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+use crate::actor::{AttachReply, Command};
+use crate::hub::Hub;
+use crate::outbox::{CLOSE_POLICY, CLOSE_PROTOCOL, CLOSE_TOO_BIG, Closer, Outbox};
+use crate::session::{Action, Attach, ConnId, Denied};
+
+/// The longest game id looked up; longer ones name no game.
+const MAX_GAME_ID_LEN: usize = 64;
+/// How long closing may take (writing what is queued and the close frame).
+const CLOSE_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// A WebSocket frame, as far as the protocol cares.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Frame {
+    /// A text frame: one message.
+    Text(String),
+    /// A binary frame (never a message).
+    Binary(Vec<u8>),
+    /// A WebSocket ping.
+    Ping(Vec<u8>),
+    /// A WebSocket pong.
+    Pong(Vec<u8>),
+    /// The closing handshake, with its code.
+    Close(Option<u16>),
+}
+
+/// Why a frame could not be read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrameError {
+    /// It was larger than the WebSocket layer accepts.
+    TooBig,
+    /// The connection broke.
+    Broken,
+}
+
+/// Timing of a connection's liveness checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConnectionConfig {
+    /// How often the server pings.
+    pub ping_every: Duration,
+    /// How long a silent client is kept.
+    pub dead_after: Duration,
+}
+
+impl Default for ConnectionConfig {
+    fn default() -> Self {
+        ConnectionConfig {
+            ping_every: Duration::from_millis(PING_INTERVAL_MS),
+            dead_after: Duration::from_millis(DEAD_PEER_MS),
+        }
+    }
+}
+
+/// The pings in flight and the lag they measured.
+#[derive(Debug, Default)]
+struct Pings {
+    last_nonce: u64,
+    outstanding: Option<(u64, Instant)>,
+    lag_ms: u64,
+}
+
+impl Pings {
+    fn start(&mut self, now: Instant) -> u64 {
+        self.last_nonce += 1;
+        self.outstanding = Some((self.last_nonce, now));
+        self.last_nonce
+    }
+
+    /// A pong came: the lag is half the round trip.
+    fn answer(&mut self, nonce: u64, now: Instant) {
+        if let Some((sent_nonce, sent_at)) = self.outstanding
+            && sent_nonce == nonce
+        {
+            self.outstanding = None;
+            let round_trip = now.saturating_duration_since(sent_at).as_millis();
+            self.lag_ms = u64::try_from(round_trip / 2).unwrap_or(u64::MAX);
+        }
+    }
+}
+
+type SharedPings = Arc<Mutex<Pings>>;
+
+fn lock(pings: &SharedPings) -> std::sync::MutexGuard<'_, Pings> {
+    pings.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Serves one connection until it closes, then takes it out of every game it was in.
+pub async fn serve<Si, St>(hub: Arc<Hub>, config: ConnectionConfig, sink: Si, stream: St)
+where
+    Si: Sink<Frame> + Unpin,
+    St: Stream<Item = Result<Frame, FrameError>> + Unpin,
+{
+    let conn = hub.new_connection();
+    let (outbox, frames) = Outbox::new();
+    let pings = SharedPings::default();
+    let sending = send_frames(sink, frames, outbox.closer(), Arc::clone(&pings), config);
+    let receiver = Receiver {
+        hub: Arc::clone(&hub),
+        conn,
+        outbox,
+        name: None,
+        pings,
+        arrivals: VecDeque::with_capacity(RATE_MAX_MESSAGES),
+    };
+    tokio::select! {
+        () = sending => {}
+        () = receiver.run(stream, config) => {}
+    }
+    hub.disconnect(conn).await;
+}
+
+/// The send task: the outbox's frames and the pings, until a close is asked for or the socket
+/// fails; then what is still queued and the close frame, within [`CLOSE_TIMEOUT`].
+async fn send_frames<Si: Sink<Frame> + Unpin>(
+    mut sink: Si,
+    mut frames: mpsc::Receiver<Arc<str>>,
+    closer: Arc<Closer>,
+    pings: SharedPings,
+    config: ConnectionConfig,
+) {
+    let mut ticker = tokio::time::interval(config.ping_every);
+    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        let frame = tokio::select! {
+            biased;
+            () = closer.closed() => break,
+            text = frames.recv() => match text {
+                Some(text) => Frame::Text(text.to_string()),
+                None => break,
+            },
+            _ = ticker.tick() => {
+                let nonce = lock(&pings).start(Instant::now());
+                Frame::Text(ServerMessage::Ping { nonce }.to_json())
+            }
+        };
+        tokio::select! {
+            biased;
+            () = closer.closed() => break,
+            sent = sink.send(frame) => if sent.is_err() { return },
+        }
+    }
+    let code = closer.code().unwrap_or(1000);
+    let _ = tokio::time::timeout(CLOSE_TIMEOUT, async {
+        while let Ok(text) = frames.try_recv() {
+            if sink.send(Frame::Text(text.to_string())).await.is_err() {
+                return;
+            }
+        }
+        let _ = sink.send(Frame::Close(Some(code))).await;
+    })
+    .await;
+}
+
+/// The receive side of a connection.
+struct Receiver {
+    hub: Arc<Hub>,
+    conn: ConnId,
+    outbox: Outbox,
+    /// The player's name, once they said hello.
+    name: Option<String>,
+    pings: SharedPings,
+    /// When the frames of the rate window came.
+    arrivals: VecDeque<Instant>,
+}
+
+impl Receiver {
+    async fn run<St>(mut self, mut stream: St, config: ConnectionConfig)
+    where
+        St: Stream<Item = Result<Frame, FrameError>> + Unpin,
+    {
+        loop {
+            let frame = match tokio::time::timeout(config.dead_after, stream.next()).await {
+                Err(_) | Ok(None | Some(Err(FrameError::Broken))) => return,
+                Ok(Some(Err(FrameError::TooBig))) => return self.close(CLOSE_TOO_BIG).await,
+                Ok(Some(Ok(frame))) => frame,
+            };
+            if !self.within_rate(Instant::now()) {
+                return self.close(CLOSE_POLICY).await;
+            }
+            let close = match frame {
+                Frame::Text(text) if text.len() > MAX_FRAME_BYTES => Some(CLOSE_TOO_BIG),
+                Frame::Binary(bytes) if bytes.len() > MAX_FRAME_BYTES => Some(CLOSE_TOO_BIG),
+                Frame::Text(text) => match ClientMessage::parse(&text) {
+                    Ok(message) => self.on_message(message).await,
+                    Err(e) => self.error(ErrorCode::BadMessage, e.to_string()),
+                },
+                Frame::Binary(_) => self.error(ErrorCode::BadMessage, "messages are text frames"),
+                Frame::Ping(_) | Frame::Pong(_) => None,
+                Frame::Close(_) => return,
+            };
+            if let Some(code) = close {
+                return self.close(code).await;
+            }
+        }
+    }
+
+    /// Asks the send task to close with `code`, and waits for it to finish.
+    async fn close(&self, code: u16) {
+        self.outbox.close(code);
+        std::future::pending::<()>().await;
+    }
+
+    /// Counts a frame; false once there are too many in the window.
+    fn within_rate(&mut self, now: Instant) -> bool {
+        let window = Duration::from_millis(RATE_WINDOW_MS);
+        while self.arrivals.front().is_some_and(|&at| now.duration_since(at) >= window) {
+            self.arrivals.pop_front();
+        }
+        if self.arrivals.len() >= RATE_MAX_MESSAGES {
+            return false;
+        }
+        self.arrivals.push_back(now);
+        true
+    }
+
+    fn send(&self, message: &ServerMessage) {
+        self.outbox.send(message);
+    }
+
+    /// Sends an error; never closes.
+    fn error(&self, code: ErrorCode, detail: impl Into<String>) -> Option<u16> {
+        self.send(&ServerMessage::Error { code, detail: detail.into() });
+        None
+    }
+
+    fn deny(&self, denied: Denied) -> Option<u16> {
+        self.error(denied.code, denied.detail)
+    }
+
+    /// Handles one message; returns a close code when the connection must close.
+    async fn on_message(&mut self, message: ClientMessage) -> Option<u16> {
+        if let ClientMessage::Pong { nonce } = message {
+            lock(&self.pings).answer(nonce, Instant::now());
+            return None;
+        }
+        let Some(name) = self.name.clone() else { return self.hello(message) };
+        let (conn, outbox) = (self.conn, self.outbox.clone());
+        match message {
+            ClientMessage::Hello { .. } => self.error(ErrorCode::Unexpected, "hello was said"),
+            ClientMessage::Create { spec, seat } => {
+                if !self.hub.has_room(conn, None) {
+                    return self.error(ErrorCode::TooManyGames, "too many games at once");
+                }
+                self.hub
+                    .create(spec, seat, name, conn, outbox)
+                    .await
+                    .err()
+                    .and_then(|d| self.deny(d))
+            }
+            ClientMessage::Seek { spec } => {
+                if !self.hub.has_room(conn, None) {
+                    return self.error(ErrorCode::TooManyGames, "too many games at once");
+                }
+                self.hub.seek(spec, name, conn, outbox).await.err().and_then(|d| self.deny(d))
+            }
+            ClientMessage::CancelSeek => {
+                self.hub.cancel_seek(conn);
+                None
+            }
+            ClientMessage::Join { game, invite } => {
+                self.enter(&game, Attach::Invite { invite, name }, None).await
+            }
+            ClientMessage::Resume { game, token, have_plies } => {
+                self.enter(&game, Attach::Token(token), have_plies).await
+            }
+            ClientMessage::Watch { game, have_plies } => {
+                self.enter(&game, Attach::Watch, have_plies).await
+            }
+            ClientMessage::Move { game, ply, text } => {
+                let lag_ms = lock(&self.pings).lag_ms;
+                let command = move || Command::Move {
+                    conn,
+                    outbox: outbox.clone(),
+                    ply,
+                    text: text.clone(),
+                    lag_ms,
+                };
+                self.command(&game, command).await
+            }
+            ClientMessage::Resign { game } => self.act(&game, Action::Resign).await,
+            ClientMessage::OfferDraw { game } => self.act(&game, Action::OfferDraw).await,
+            ClientMessage::DeclineDraw { game } => self.act(&game, Action::DeclineDraw).await,
+            ClientMessage::Abort { game } => self.act(&game, Action::Abort).await,
+            ClientMessage::Rematch { game } => self.act(&game, Action::Rematch).await,
+            ClientMessage::ClaimWin { game } => self.act(&game, Action::ClaimWin).await,
+            ClientMessage::Pong { .. } => None,
+            ClientMessage::Unknown => self.error(ErrorCode::Unexpected, "unknown message type"),
+        }
+    }
+
+    /// Before anything else: the version and the name.
+    fn hello(&mut self, message: ClientMessage) -> Option<u16> {
+        let ClientMessage::Hello { version, name } = message else {
+            return self.error(ErrorCode::Unexpected, "say hello first");
+        };
+        if version != VERSION {
+            let detail = format!("this server speaks version {VERSION}");
+            self.error(ErrorCode::VersionMismatch, detail);
+            return Some(CLOSE_PROTOCOL);
+        }
+        let Some(name) = clean_name(&name) else {
+            return self.error(ErrorCode::BadName, "names are at most 20 characters, no controls");
+        };
+        self.name = Some(name);
+        self.send(&ServerMessage::Welcome { version: VERSION });
+        None
+    }
+
+    async fn act(&self, game: &str, action: Action) -> Option<u16> {
+        let (conn, outbox) = (self.conn, self.outbox.clone());
+        self.command(game, move || Command::Act { conn, outbox: outbox.clone(), action }).await
+    }
+
+    /// Sends a command to a game (looking it up again if its task was stopping).
+    async fn command(&self, game: &str, command: impl Fn() -> Command) -> Option<u16> {
+        for _ in 0..2 {
+            let Some(handle) = self.find(game).await else {
+                return self.error(ErrorCode::UnknownGame, "no such game");
+            };
+            if handle.send(command()).await {
+                return None;
+            }
+        }
+        self.error(ErrorCode::Unexpected, "the game is busy; try again")
+    }
+
+    /// Comes into a game as a player or spectator.
+    async fn enter(&self, game: &str, how: Attach, have_plies: Option<u32>) -> Option<u16> {
+        if !self.hub.has_room(self.conn, Some(game)) {
+            return self.error(ErrorCode::TooManyGames, "too many games at once");
+        }
+        for _ in 0..2 {
+            let Some(handle) = self.find(game).await else {
+                return self.error(ErrorCode::UnknownGame, "no such game");
+            };
+            match handle.attach(self.conn, self.outbox.clone(), how.clone(), have_plies).await {
+                AttachReply::Done => return None,
+                AttachReply::Denied(denied) => return self.deny(denied),
+                AttachReply::Retry => {}
+            }
+        }
+        self.error(ErrorCode::Unexpected, "the game is busy; try again")
+    }
+
+    async fn find(&self, game: &str) -> Option<crate::actor::GameHandle> {
+        if game.len() > MAX_GAME_ID_LEN {
+            return None;
+        }
+        self.hub.find(game).await
+    }
+}

@@ -1,0 +1,185 @@
+//! The connection handler driven through channels, with no socket.
+
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::{Sink, Stream, sink, stream};
+use qi_protocol::{ClientMessage, ErrorCode, GameSpec, SeatChoice, ServerMessage, VERSION};
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+use super::*;
+use crate::clock::MonotonicClock;
+use crate::storage::{MemoryStorage, StorageHandle};
+
+type FrameSink = Pin<Box<dyn Sink<Frame, Error = ()> + Send>>;
+type FrameStream = Pin<Box<dyn Stream<Item = Result<Frame, FrameError>> + Send>>;
+
+/// A client's end of a connection served through channels.
+struct Client {
+    to_server: mpsc::Sender<Result<Frame, FrameError>>,
+    from_server: mpsc::Receiver<Frame>,
+    served: JoinHandle<()>,
+}
+
+fn hub() -> Arc<Hub> {
+    let storage = StorageHandle::spawn(MemoryStorage::new()).unwrap();
+    Hub::new(storage, Arc::new(MonotonicClock::new()))
+}
+
+fn connect(hub: &Arc<Hub>, config: ConnectionConfig) -> Client {
+    let (to_client, from_server) = mpsc::channel(256);
+    let (to_server, from_client) = mpsc::channel(256);
+    let frames_out: FrameSink = Box::pin(sink::unfold(to_client, |to_client, frame| async move {
+        to_client.send(frame).await.map_err(|_| ())?;
+        Ok(to_client)
+    }));
+    let frames_in: FrameStream =
+        Box::pin(stream::unfold(
+            from_client,
+            |mut rx| async move { rx.recv().await.map(|f| (f, rx)) },
+        ));
+    let served = tokio::spawn(serve(Arc::clone(hub), config, frames_out, frames_in));
+    Client { to_server, from_server, served }
+}
+
+impl Client {
+    async fn send(&self, message: &ClientMessage) {
+        self.send_text(message.to_json()).await;
+    }
+
+    async fn send_text(&self, text: impl Into<String>) {
+        self.to_server.send(Ok(Frame::Text(text.into()))).await.unwrap();
+    }
+
+    /// The next frame that is not a protocol ping.
+    async fn next(&mut self) -> Frame {
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(5), self.from_server.recv())
+                .await
+                .expect("a frame in time")
+                .expect("the connection is open");
+            if let Frame::Text(text) = &frame
+                && matches!(ServerMessage::parse(text), Ok(ServerMessage::Ping { .. }))
+            {
+                continue;
+            }
+            return frame;
+        }
+    }
+
+    async fn message(&mut self) -> ServerMessage {
+        match self.next().await {
+            Frame::Text(text) => ServerMessage::parse(&text).unwrap(),
+            other => panic!("expected a message, got {other:?}"),
+        }
+    }
+
+    async fn error_code(&mut self) -> ErrorCode {
+        match self.message().await {
+            ServerMessage::Error { code, .. } => code,
+            other => panic!("expected an error, got {other:?}"),
+        }
+    }
+
+    async fn hello(&mut self) {
+        self.send(&ClientMessage::Hello { version: VERSION, name: "Ann".into() }).await;
+        assert_eq!(self.message().await, ServerMessage::Welcome { version: VERSION });
+    }
+}
+
+#[tokio::test]
+async fn hello_first_then_errors_change_nothing() {
+    let hub = hub();
+    let mut client = connect(&hub, ConnectionConfig::default());
+    client.send(&ClientMessage::CancelSeek).await;
+    assert_eq!(client.error_code().await, ErrorCode::Unexpected);
+    let long_name = ClientMessage::Hello { version: VERSION, name: "x".repeat(21) };
+    client.send(&long_name).await;
+    assert_eq!(client.error_code().await, ErrorCode::BadName);
+    client.hello().await;
+    client.send_text("{not json").await;
+    assert_eq!(client.error_code().await, ErrorCode::BadMessage);
+    client.send_text(r#"{"type":"teleport"}"#).await;
+    assert_eq!(client.error_code().await, ErrorCode::Unexpected);
+    client.to_server.send(Ok(Frame::Binary(vec![1, 2]))).await.unwrap();
+    assert_eq!(client.error_code().await, ErrorCode::BadMessage);
+    client.send(&ClientMessage::Resign { game: "nope".into() }).await;
+    assert_eq!(client.error_code().await, ErrorCode::UnknownGame);
+    let spec = GameSpec { variant: "checkers".into(), rules: String::new(), clock: None };
+    client.send(&ClientMessage::Create { spec, seat: SeatChoice::First }).await;
+    assert_eq!(client.error_code().await, ErrorCode::BadSpec);
+}
+
+#[tokio::test]
+async fn a_created_game_seats_its_creator() {
+    let hub = hub();
+    let mut client = connect(&hub, ConnectionConfig::default());
+    client.hello().await;
+    let spec = GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None };
+    client.send(&ClientMessage::Create { spec, seat: SeatChoice::Second }).await;
+    let ServerMessage::Seated { seat, invite, .. } = client.message().await else { panic!() };
+    assert_eq!(seat, qi_protocol::Seat::Second);
+    assert!(invite.is_some());
+    assert!(matches!(client.message().await, ServerMessage::Presence { connected: true, .. }));
+    let ServerMessage::State { view } = client.message().await else { panic!() };
+    assert_eq!(view.you, Some(qi_protocol::Seat::Second));
+}
+
+#[tokio::test]
+async fn another_version_is_told_and_closed() {
+    let hub = hub();
+    let mut client = connect(&hub, ConnectionConfig::default());
+    client.send(&ClientMessage::Hello { version: VERSION + 1, name: String::new() }).await;
+    assert_eq!(client.error_code().await, ErrorCode::VersionMismatch);
+    assert_eq!(client.next().await, Frame::Close(Some(CLOSE_PROTOCOL)));
+}
+
+#[tokio::test]
+async fn a_frame_over_the_limit_closes_with_1009() {
+    let hub = hub();
+    let mut client = connect(&hub, ConnectionConfig::default());
+    client.hello().await;
+    client.send_text("x".repeat(MAX_FRAME_BYTES + 1)).await;
+    assert_eq!(client.next().await, Frame::Close(Some(CLOSE_TOO_BIG)));
+    client.served.await.unwrap();
+
+    let mut client = connect(&hub, ConnectionConfig::default());
+    client.to_server.send(Err(FrameError::TooBig)).await.unwrap();
+    assert_eq!(client.next().await, Frame::Close(Some(CLOSE_TOO_BIG)));
+}
+
+#[tokio::test]
+async fn too_many_messages_close_with_1008() {
+    let hub = hub();
+    let mut client = connect(&hub, ConnectionConfig::default());
+    for _ in 0..RATE_MAX_MESSAGES {
+        client.send(&ClientMessage::Pong { nonce: 0 }).await;
+    }
+    client.send(&ClientMessage::Pong { nonce: 0 }).await;
+    assert_eq!(client.next().await, Frame::Close(Some(CLOSE_POLICY)));
+    client.served.await.unwrap();
+}
+
+#[tokio::test]
+async fn a_silent_peer_is_dropped() {
+    let hub = hub();
+    let config = ConnectionConfig {
+        ping_every: Duration::from_millis(20),
+        dead_after: Duration::from_millis(100),
+    };
+    let client = connect(&hub, config);
+    tokio::time::timeout(Duration::from_secs(5), client.served).await.unwrap().unwrap();
+}
+
+#[test]
+fn pongs_measure_half_the_round_trip() {
+    let mut pings = Pings::default();
+    let start = Instant::now();
+    let nonce = pings.start(start);
+    pings.answer(nonce + 1, start + Duration::from_millis(10));
+    assert_eq!(pings.lag_ms, 0, "a pong for another ping counts for nothing");
+    pings.answer(nonce, start + Duration::from_millis(120));
+    assert_eq!(pings.lag_ms, 60);
+}

@@ -1,0 +1,343 @@
+//! The registry of games: creating them, finding them (in memory or in storage), quick pairing,
+//! rematches, and which connection is in which game so that a closed connection leaves them all.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use qi_protocol::{ErrorCode, GameSpec, Seat, SeatChoice, ServerMessage};
+use qi_rules::any::{AnyGame, StartFrom};
+
+use crate::actor::{self, AttachReply, Command, GameHandle};
+use crate::clock::Clock;
+use crate::outbox::Outbox;
+use crate::session::{Attach, ConnId, Denied, RematchPlan, Session};
+use crate::storage::{GameRecord, StorageError, StorageHandle, StoredGame, Write, unix_ms};
+use crate::tokens::{new_game_id, new_token, random_u64};
+
+/// The most games one connection may be in at once (seats and watching together).
+pub const MAX_GAMES_PER_CONNECTION: usize = 16;
+/// The longest rule-options text accepted.
+const MAX_RULES_LEN: usize = 200;
+
+/// Someone waiting to be paired.
+#[derive(Debug)]
+struct Seeker {
+    conn: ConnId,
+    key: String,
+    spec: GameSpec,
+    name: String,
+    outbox: Outbox,
+}
+
+#[derive(Debug, Default)]
+struct HubState {
+    games: HashMap<String, GameHandle>,
+    attached: HashMap<ConnId, HashSet<String>>,
+    seeks: Vec<Seeker>,
+}
+
+/// Every game the server has in memory, and the pairing queue.
+pub struct Hub {
+    state: Mutex<HubState>,
+    /// Loading a game from storage is done one at a time, so no game gets two tasks.
+    loading: tokio::sync::Mutex<()>,
+    storage: StorageHandle,
+    clock: Arc<dyn Clock>,
+    next_conn: AtomicU64,
+}
+
+impl std::fmt::Debug for Hub {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hub").finish_non_exhaustive()
+    }
+}
+
+fn internal(e: impl std::fmt::Display) -> Denied {
+    eprintln!("qi-server: {e}");
+    Denied::new(ErrorCode::Unexpected, "the server could not do that now; try again")
+}
+
+/// A spec checked: the rules set up a game. Returns the pairing key (the spec with the rule
+/// options written out in full, so that `""` and the defaults spelled out pair together).
+///
+/// # Errors
+/// [`ErrorCode::BadSpec`] with the reason.
+pub fn check_spec(spec: &GameSpec) -> Result<String, Denied> {
+    let bad = |detail: String| Denied::new(ErrorCode::BadSpec, detail);
+    if spec.rules.len() > MAX_RULES_LEN {
+        return Err(bad(format!("rule options longer than {MAX_RULES_LEN} bytes")));
+    }
+    if let Some(clock) = spec.clock
+        && !clock.is_valid()
+    {
+        return Err(bad("the clock must be 1 to 10,800 s with 0 to 180 s added".into()));
+    }
+    let game = AnyGame::new(&spec.variant, &spec.rules, &StartFrom::Start { seed: 0 })
+        .map_err(|e| bad(e.to_string()))?;
+    let clock = spec.clock.map(|c| format!("{}+{}", c.base_secs, c.increment_secs));
+    Ok(format!("{}|{}|{}", spec.variant, game.rules_list(), clock.unwrap_or_default()))
+}
+
+impl Hub {
+    /// A hub over `storage`, reading time from `clock`.
+    #[must_use]
+    pub fn new(storage: StorageHandle, clock: Arc<dyn Clock>) -> Arc<Hub> {
+        Arc::new(Hub {
+            state: Mutex::new(HubState::default()),
+            loading: tokio::sync::Mutex::new(()),
+            storage,
+            clock,
+            next_conn: AtomicU64::new(1),
+        })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, HubState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The time now, in the clock's milliseconds.
+    #[must_use]
+    pub fn now_ms(&self) -> u64 {
+        self.clock.now_ms()
+    }
+
+    /// The storage.
+    #[must_use]
+    pub fn storage(&self) -> &StorageHandle {
+        &self.storage
+    }
+
+    /// A number for a new connection.
+    pub fn new_connection(&self) -> ConnId {
+        self.next_conn.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Starts a task for every unfinished stored game (after a restart); returns how many.
+    ///
+    /// # Errors
+    /// [`StorageError`] when the games cannot be read.
+    pub async fn restore(self: &Arc<Self>) -> Result<usize, StorageError> {
+        let games = self.storage.unfinished().await?;
+        let mut count = 0;
+        for stored in games {
+            match Session::restore(&stored, self.now_ms()) {
+                Ok(session) => {
+                    self.spawn(session);
+                    count += 1;
+                }
+                Err(e) => eprintln!("qi-server: game {} not restored: {e}", stored.game.id),
+            }
+        }
+        Ok(count)
+    }
+
+    fn spawn(self: &Arc<Self>, session: Session) -> GameHandle {
+        let id = session.id().to_owned();
+        let handle = actor::spawn(session, Arc::clone(self));
+        self.lock().games.insert(id, handle.clone());
+        handle
+    }
+
+    /// The game `id`, from memory or else from storage.
+    pub async fn find(self: &Arc<Self>, id: &str) -> Option<GameHandle> {
+        if let Some(handle) = self.lock().games.get(id) {
+            return Some(handle.clone());
+        }
+        let _one_at_a_time = self.loading.lock().await;
+        if let Some(handle) = self.lock().games.get(id) {
+            return Some(handle.clone());
+        }
+        let stored = match self.storage.load(id.to_owned()).await {
+            Ok(stored) => stored?,
+            Err(e) => {
+                eprintln!("qi-server: loading game {id}: {e}");
+                return None;
+            }
+        };
+        match Session::restore(&stored, self.now_ms()) {
+            Ok(session) => Some(self.spawn(session)),
+            Err(e) => {
+                eprintln!("qi-server: game {id} does not load: {e}");
+                None
+            }
+        }
+    }
+
+    /// Forgets a game whose task stops (unless another task has taken its place).
+    pub fn forget(&self, id: &str, handle: &GameHandle) {
+        let mut state = self.lock();
+        if state.games.get(id).is_some_and(|known| known.same_game(handle)) {
+            state.games.remove(id);
+        }
+    }
+
+    /// Notes that `conn` is in game `id`.
+    pub fn note_attached(&self, conn: ConnId, id: &str) {
+        self.lock().attached.entry(conn).or_default().insert(id.to_owned());
+    }
+
+    /// Whether `conn` may come into one more game (or is in `id` already).
+    #[must_use]
+    pub fn has_room(&self, conn: ConnId, id: Option<&str>) -> bool {
+        let state = self.lock();
+        let Some(games) = state.attached.get(&conn) else { return true };
+        games.len() < MAX_GAMES_PER_CONNECTION || id.is_some_and(|id| games.contains(id))
+    }
+
+    /// A connection closed: it leaves the pairing queue and every game it was in.
+    pub async fn disconnect(&self, conn: ConnId) {
+        let handles: Vec<GameHandle> = {
+            let mut state = self.lock();
+            state.seeks.retain(|seeker| seeker.conn != conn);
+            let games = state.attached.remove(&conn).unwrap_or_default();
+            games.iter().filter_map(|id| state.games.get(id).cloned()).collect()
+        };
+        for handle in handles {
+            handle.send(Command::Detach { conn }).await;
+        }
+    }
+
+    /// Creates and stores a game and starts its task.
+    async fn new_game(
+        self: &Arc<Self>,
+        spec: GameSpec,
+        names: [Option<String>; 2],
+        rematch_of: Option<String>,
+    ) -> Result<GameHandle, Denied> {
+        let seed = random_u64().map_err(internal)?;
+        let game = AnyGame::new(&spec.variant, &spec.rules, &StartFrom::Start { seed })
+            .map_err(|e| Denied::new(ErrorCode::BadSpec, e.to_string()))?;
+        let record = GameRecord {
+            id: new_game_id().map_err(internal)?,
+            spec,
+            start: game.position(),
+            invite: new_token().map_err(internal)?,
+            tokens: [new_token().map_err(internal)?, new_token().map_err(internal)?],
+            names,
+            created_unix_ms: unix_ms(),
+            rematch_of,
+        };
+        self.storage.write(vec![Write::Create(record.clone())]).await.map_err(internal)?;
+        let stored =
+            StoredGame { game: record, moves: Vec::new(), result: None, final_clocks: None };
+        let session = Session::restore(&stored, self.now_ms()).map_err(internal)?;
+        Ok(self.spawn(session))
+    }
+
+    /// Creates a game for `conn` in the seat it chose; it gets `Seated` (with the invite) and
+    /// the state.
+    ///
+    /// # Errors
+    /// [`Denied`]: a bad spec, or storage failing.
+    pub async fn create(
+        self: &Arc<Self>,
+        spec: GameSpec,
+        choice: SeatChoice,
+        name: String,
+        conn: ConnId,
+        outbox: Outbox,
+    ) -> Result<(), Denied> {
+        check_spec(&spec)?;
+        let seat = match choice {
+            SeatChoice::First => Seat::First,
+            SeatChoice::Second => Seat::Second,
+            SeatChoice::Random => random_seat()?,
+        };
+        let mut names = [None, None];
+        names[seat.index()] = Some(name);
+        let handle = self.new_game(spec, names, None).await?;
+        into_game(&handle, conn, outbox, Attach::Seat(seat)).await
+    }
+
+    /// Pairs `conn` with the first player waiting for the same game and clock, or queues it
+    /// (it gets `Seeking`). A new seek replaces the connection's old one.
+    ///
+    /// # Errors
+    /// [`Denied`]: a bad spec, or storage failing.
+    pub async fn seek(
+        self: &Arc<Self>,
+        spec: GameSpec,
+        name: String,
+        conn: ConnId,
+        outbox: Outbox,
+    ) -> Result<(), Denied> {
+        let key = check_spec(&spec)?;
+        let partner = {
+            let mut state = self.lock();
+            state.seeks.retain(|seeker| seeker.conn != conn && !seeker.outbox.is_closed());
+            match state.seeks.iter().position(|seeker| seeker.key == key) {
+                Some(index) => state.seeks.remove(index),
+                None => {
+                    outbox.send(&ServerMessage::Seeking { spec: spec.clone() });
+                    state.seeks.push(Seeker { conn, key, spec, name, outbox });
+                    return Ok(());
+                }
+            }
+        };
+        let mine = random_seat()?;
+        let mut names = [None, None];
+        names[mine.index()] = Some(name);
+        names[mine.other().index()] = Some(partner.name);
+        let handle = match self.new_game(partner.spec, names, None).await {
+            Ok(handle) => handle,
+            Err(denied) => {
+                let error =
+                    ServerMessage::Error { code: denied.code, detail: denied.detail.clone() };
+                partner.outbox.send(&error);
+                return Err(denied);
+            }
+        };
+        into_game(&handle, partner.conn, partner.outbox, Attach::Seat(mine.other())).await?;
+        into_game(&handle, conn, outbox, Attach::Seat(mine)).await
+    }
+
+    /// Takes `conn` out of the pairing queue.
+    pub fn cancel_seek(&self, conn: ConnId) {
+        self.lock().seeks.retain(|seeker| seeker.conn != conn);
+    }
+
+    /// Starts the rematch both players of a finished game asked for: a new game with the seats
+    /// swapped, each player's connections seated in it.
+    pub async fn start_rematch(
+        self: Arc<Self>,
+        plan: RematchPlan,
+        outboxes: [Vec<(ConnId, Outbox)>; 2],
+    ) {
+        let names = plan.names.map(Some);
+        let handle = match self.new_game(plan.spec, names, Some(plan.of)).await {
+            Ok(handle) => handle,
+            Err(denied) => {
+                let error = ServerMessage::Error { code: denied.code, detail: denied.detail };
+                for (_, outbox) in outboxes.iter().flatten() {
+                    outbox.send(&error);
+                }
+                return;
+            }
+        };
+        for (seat, conns) in [Seat::First, Seat::Second].into_iter().zip(outboxes) {
+            for (conn, outbox) in conns {
+                let _ = into_game(&handle, conn, outbox, Attach::Seat(seat)).await;
+            }
+        }
+    }
+}
+
+fn random_seat() -> Result<Seat, Denied> {
+    let lot = random_u64().map_err(internal)?;
+    Ok(if lot & 1 == 0 { Seat::First } else { Seat::Second })
+}
+
+/// Attaches a connection to a game just created (its task cannot be stopping).
+async fn into_game(
+    handle: &GameHandle,
+    conn: ConnId,
+    outbox: Outbox,
+    how: Attach,
+) -> Result<(), Denied> {
+    match handle.attach(conn, outbox, how, None).await {
+        AttachReply::Done => Ok(()),
+        AttachReply::Denied(denied) => Err(denied),
+        AttachReply::Retry => Err(internal("a new game's task stopped")),
+    }
+}
