@@ -1,0 +1,306 @@
+//! What the server's tests share: a server on a free port with a temporary data directory, and
+//! WebSocket clients that speak the protocol (tokio-tungstenite, as a browser would).
+
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use qi_protocol::{
+    ClientMessage, ClockSpec, GameResult, GameSpec, GameView, PlayedMove, Seat, SeatChoice,
+    ServerMessage, VERSION,
+};
+use qi_rules::Game;
+use qi_rules::any::{AnyGame, StartFrom};
+use qi_rules::banqi::Piece;
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// How long a test waits for any one message.
+pub const WAIT: Duration = Duration::from_secs(15);
+
+/// A fresh temporary directory.
+pub fn temp_dir(tag: &str) -> PathBuf {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let dir = std::env::temp_dir().join(format!("qi-server-{tag}-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A server running in this test's runtime.
+pub struct Server {
+    pub addr: SocketAddr,
+    pub data: PathBuf,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.data);
+    }
+}
+
+/// Starts a server on a free loopback port with a new data directory.
+pub async fn start_server(tag: &str) -> Server {
+    let data = temp_dir(tag);
+    let (hub, _) = qi_server::app::open_hub(&data).await.unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let config = qi_server::connection::ConnectionConfig::default();
+    tokio::spawn(qi_server::app::serve(listener, hub, data.join("dist"), config));
+    Server { addr, data }
+}
+
+/// A game spec without a clock.
+pub fn spec(variant: &str, rules: &str) -> GameSpec {
+    GameSpec { variant: variant.into(), rules: rules.into(), clock: None }
+}
+
+/// A game spec with a clock.
+pub fn timed(variant: &str, base_secs: u32, increment_secs: u32) -> GameSpec {
+    GameSpec {
+        variant: variant.into(),
+        rules: String::new(),
+        clock: Some(ClockSpec { base_secs, increment_secs }),
+    }
+}
+
+/// A protocol client over a real WebSocket.
+pub struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// Every text frame received, in order (pings too).
+    pub log: Vec<String>,
+}
+
+impl Client {
+    /// Connects to `/ws`.
+    pub async fn connect(addr: SocketAddr) -> Client {
+        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await.unwrap();
+        Client { ws, log: Vec::new() }
+    }
+
+    /// Connects and says hello as `name`.
+    pub async fn hello(addr: SocketAddr, name: &str) -> Client {
+        let mut client = Client::connect(addr).await;
+        client.send(&ClientMessage::Hello { version: VERSION, name: name.into() }).await;
+        client.until(|m| matches!(m, ServerMessage::Welcome { .. }).then_some(())).await;
+        client
+    }
+
+    pub async fn send(&mut self, message: &ClientMessage) {
+        self.send_text(message.to_json()).await;
+    }
+
+    pub async fn send_text(&mut self, text: String) {
+        self.ws.send(Message::text(text)).await.unwrap();
+    }
+
+    /// The next message (pings are answered and skipped); `Err(close code)` once closed.
+    pub async fn next(&mut self) -> Result<ServerMessage, Option<u16>> {
+        loop {
+            let frame = tokio::time::timeout(WAIT, self.ws.next()).await.expect("a frame in time");
+            match frame {
+                Some(Ok(Message::Text(text))) => {
+                    self.log.push(text.as_str().to_owned());
+                    let message = ServerMessage::parse(text.as_str()).unwrap();
+                    if let ServerMessage::Ping { nonce } = message {
+                        self.send(&ClientMessage::Pong { nonce }).await;
+                        continue;
+                    }
+                    return Ok(message);
+                }
+                Some(Ok(Message::Close(close))) => return Err(close.map(|c| u16::from(c.code))),
+                Some(Ok(_)) => {}
+                Some(Err(_)) | None => return Err(None),
+            }
+        }
+    }
+
+    /// Reads until `pick` takes a message, and returns what it took.
+    pub async fn until<T>(&mut self, mut pick: impl FnMut(&ServerMessage) -> Option<T>) -> T {
+        loop {
+            let message = self.next().await.unwrap_or_else(|code| panic!("closed ({code:?})"));
+            if let Some(found) = pick(&message) {
+                return found;
+            }
+        }
+    }
+
+    /// Reads until the server closes; the close code.
+    pub async fn close_code(&mut self) -> Option<u16> {
+        loop {
+            if let Err(code) = self.next().await {
+                return code;
+            }
+        }
+    }
+
+    /// The next `State`'s view.
+    pub async fn state(&mut self) -> GameView {
+        self.until(|m| match m {
+            ServerMessage::State { view } => Some(view.clone()),
+            _ => None,
+        })
+        .await
+    }
+
+    /// The next `Moved` for `ply`.
+    pub async fn moved(&mut self, ply: u32) -> PlayedMove {
+        self.until(|m| match m {
+            ServerMessage::Moved { mv, .. } if mv.ply == ply => Some(mv.clone()),
+            _ => None,
+        })
+        .await
+    }
+
+    /// The next `Ended`: the result and the deal.
+    pub async fn ended(&mut self) -> (GameResult, Option<String>) {
+        self.until(|m| match m {
+            ServerMessage::Ended { result, deal, .. } => Some((result.clone(), deal.clone())),
+            _ => None,
+        })
+        .await
+    }
+
+    /// The next `Error`'s code.
+    pub async fn error(&mut self) -> qi_protocol::ErrorCode {
+        self.until(|m| match m {
+            ServerMessage::Error { code, .. } => Some(*code),
+            _ => None,
+        })
+        .await
+    }
+}
+
+/// A game with both seats taken, players indexed by seat, and its spectators.
+pub struct Table {
+    pub game: String,
+    pub players: [Client; 2],
+    pub tokens: [String; 2],
+    pub watchers: Vec<Client>,
+    pub start: String,
+    /// The next ply.
+    pub ply: u32,
+}
+
+impl Table {
+    /// Ann creates a game in the first seat, Bo joins with the invite.
+    pub async fn new(addr: SocketAddr, spec: GameSpec) -> Table {
+        let mut ann = Client::hello(addr, "Ann").await;
+        ann.send(&ClientMessage::Create { spec, seat: SeatChoice::First }).await;
+        let (game, ann_token, invite) = ann
+            .until(|m| match m {
+                ServerMessage::Seated { game, token, invite, seat: Seat::First } => {
+                    Some((game.clone(), token.clone(), invite.clone().unwrap()))
+                }
+                _ => None,
+            })
+            .await;
+        let waiting = ann.state().await;
+        assert_eq!(waiting.status, qi_protocol::Status::Waiting);
+        let mut bo = Client::hello(addr, "Bo").await;
+        bo.send(&ClientMessage::Join { game: game.clone(), invite }).await;
+        let bo_token = bo
+            .until(|m| match m {
+                ServerMessage::Seated { token, seat: Seat::Second, invite: None, .. } => {
+                    Some(token.clone())
+                }
+                _ => None,
+            })
+            .await;
+        let view = bo.state().await;
+        assert_eq!(view.status, qi_protocol::Status::Playing);
+        let started = ann.state().await;
+        assert_eq!(started.players[1].name.as_deref(), Some("Bo"));
+        Table {
+            game,
+            players: [ann, bo],
+            tokens: [ann_token, bo_token],
+            watchers: Vec::new(),
+            start: view.start,
+            ply: 0,
+        }
+    }
+
+    /// Adds a spectator.
+    pub async fn watch(&mut self, addr: SocketAddr) {
+        let mut watcher = Client::hello(addr, "Cy").await;
+        watcher.send(&ClientMessage::Watch { game: self.game.clone(), have_plies: None }).await;
+        watcher.state().await;
+        self.watchers.push(watcher);
+    }
+
+    /// Every client, players first.
+    pub fn everyone(&mut self) -> impl Iterator<Item = &mut Client> {
+        self.players.iter_mut().chain(self.watchers.iter_mut())
+    }
+
+    /// `seat` plays `text`; everyone sees it. Returns the move as played.
+    pub async fn play(&mut self, seat: Seat, text: &str) -> PlayedMove {
+        let ply = self.ply;
+        let game = self.game.clone();
+        let mover = &mut self.players[seat.index()];
+        mover.send(&ClientMessage::Move { game, ply, text: text.into() }).await;
+        let mut played = None;
+        for client in self.everyone() {
+            let mv = client.moved(ply).await;
+            assert!(played.as_ref().is_none_or(|p| *p == mv));
+            played = Some(mv);
+        }
+        self.ply += 1;
+        played.unwrap()
+    }
+
+    /// Everyone hears the same end; returns it.
+    pub async fn ended(&mut self) -> (GameResult, Option<String>) {
+        let mut end = None;
+        for client in self.everyone() {
+            let heard = client.ended().await;
+            assert!(end.as_ref().is_none_or(|e| *e == heard));
+            end = Some(heard);
+        }
+        end.unwrap()
+    }
+}
+
+/// A player's own copy of a banqi game, built only from what the server sent: the concealed
+/// start and the moves with their reveals.
+pub fn banqi_from_view(rules: &str, start: &str, moves: &[PlayedMove]) -> AnyGame {
+    let mut game = AnyGame::new("banqi", rules, &StartFrom::Position(start)).unwrap();
+    for mv in moves {
+        play_seen(&mut game, mv);
+    }
+    game
+}
+
+/// Plays a move as a client learns it (a reveal names the piece turned up).
+pub fn play_seen(game: &mut AnyGame, mv: &PlayedMove) {
+    let AnyGame::Banqi(banqi) = game else {
+        game.play(&mv.text).unwrap();
+        return;
+    };
+    let parsed = banqi.parse_move(&mv.text).unwrap();
+    match &mv.reveal {
+        Some(letter) => {
+            let piece = Piece::from_letter(letter.chars().next().unwrap()).unwrap();
+            banqi.apply_revealing(parsed, piece).unwrap();
+        }
+        None => banqi.apply(parsed).unwrap(),
+    }
+}
+
+/// A small deterministic generator for bots.
+pub struct Dice(pub u64);
+
+impl Dice {
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
