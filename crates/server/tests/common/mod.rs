@@ -46,11 +46,18 @@ impl Drop for Server {
 
 /// Starts a server on a free loopback port with a new data directory.
 pub async fn start_server(tag: &str) -> Server {
+    start_server_with(tag, qi_server::connection::ConnectionConfig::default()).await
+}
+
+/// The same, with other ping timing.
+pub async fn start_server_with(
+    tag: &str,
+    config: qi_server::connection::ConnectionConfig,
+) -> Server {
     let data = temp_dir(tag);
     let (hub, _) = qi_server::app::open_hub(&data).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let config = qi_server::connection::ConnectionConfig::default();
     tokio::spawn(qi_server::app::serve(listener, hub, data.join("dist"), config));
     Server { addr, data }
 }
@@ -83,6 +90,22 @@ impl Client {
         Client { ws, log: Vec::new() }
     }
 
+    /// Connects with a small kernel receive buffer (for a client that stops reading).
+    pub async fn connect_small(addr: SocketAddr) -> Client {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.set_recv_buffer_size(2048).unwrap();
+        let stream = socket.connect(addr).await.unwrap();
+        let url = format!("ws://{addr}/ws");
+        let (ws, _) =
+            tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(stream)).await.unwrap();
+        Client { ws, log: Vec::new() }
+    }
+
+    /// Sends the closing handshake.
+    pub async fn close(mut self) {
+        let _ = self.ws.close(None).await;
+    }
+
     /// Connects and says hello as `name`.
     pub async fn hello(addr: SocketAddr, name: &str) -> Client {
         let mut client = Client::connect(addr).await;
@@ -108,7 +131,8 @@ impl Client {
                     self.log.push(text.as_str().to_owned());
                     let message = ServerMessage::parse(text.as_str()).unwrap();
                     if let ServerMessage::Ping { nonce } = message {
-                        self.send(&ClientMessage::Pong { nonce }).await;
+                        let pong = ClientMessage::Pong { nonce }.to_json();
+                        let _ = self.ws.send(Message::text(pong)).await;
                         continue;
                     }
                     return Ok(message);
