@@ -1,0 +1,459 @@
+//! Load benchmark for `qi-server`: many concurrent games between bots on loopback, each with
+//! spectators, for a fixed time; reports how long a move takes from one player's `Move` to the
+//! opponent's `Moved` (p50/p90/p99/max) and the server's memory and CPU.
+//!
+//! ```text
+//! cargo build --release -p qi-server --bin qi-server --example load
+//! target/release/examples/load --games 1000 --seconds 60
+//! ```
+//!
+//! By default it starts `qi-server` from beside its own directory (`target/release/`) on a free
+//! port with a temporary data directory; `--addr HOST:PORT` measures a server already running
+//! (then without memory and CPU figures). Each player thinks 1-3 s (`--think MIN-MAX` in ms)
+//! per move. The variants rotate through chess, xiangqi, gomoku and banqi; a finished game is
+//! followed by a rematch. Both this process and the server raise their open-file limit to the
+//! hard limit; if that is below about 4,000, run `ulimit -n 8192` first.
+
+use std::net::SocketAddr;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use qi_protocol::{ClientMessage, GameSpec, PlayedMove, Seat, SeatChoice, ServerMessage, VERSION};
+use qi_rules::any::{AnyGame, StartFrom};
+use qi_rules::banqi::Piece;
+use qi_rules::{Game, Side};
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio_tungstenite::tungstenite::Message;
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+const VARIANTS: [&str; 4] = ["chess", "xiangqi", "gomoku", "banqi"];
+
+struct Options {
+    games: usize,
+    seconds: u64,
+    watchers: usize,
+    think: (u64, u64),
+    addr: Option<SocketAddr>,
+}
+
+fn parse_options() -> Result<Options, String> {
+    let mut options =
+        Options { games: 1000, seconds: 60, watchers: 1, think: (1000, 3000), addr: None };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut iter = args.iter();
+    while let Some(flag) = iter.next() {
+        let value = iter.next().ok_or(format!("{flag} needs a value"))?;
+        let bad = |_: std::num::ParseIntError| format!("{flag} {value}: not understood");
+        match flag.as_str() {
+            "--games" => options.games = value.parse().map_err(bad)?,
+            "--seconds" => options.seconds = value.parse().map_err(bad)?,
+            "--watchers" => options.watchers = value.parse().map_err(bad)?,
+            "--addr" => {
+                options.addr =
+                    Some(value.parse().map_err(|_| format!("--addr {value}: HOST:PORT"))?);
+            }
+            "--think" => {
+                let (low, high) =
+                    value.split_once('-').ok_or(format!("--think {value}: MIN-MAX"))?;
+                options.think = (low.parse().map_err(bad)?, high.parse().map_err(bad)?);
+            }
+            _ => return Err(format!("unknown argument {flag}")),
+        }
+    }
+    Ok(options)
+}
+
+/// What all the bots add up.
+#[derive(Default)]
+struct Totals {
+    latencies_us: Vec<u64>,
+    refusals: u64,
+    errors: u64,
+    games_ended: u64,
+    watcher_messages: u64,
+}
+
+/// When the last move of a game was sent, for the opponent to time its arrival.
+type Sent = Arc<Mutex<Option<(String, u32, Instant)>>>;
+
+struct Dice(u64);
+
+impl Dice {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n.max(1)
+    }
+}
+
+async fn connect(addr: SocketAddr, name: &str) -> Result<Socket, String> {
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
+        .await
+        .map_err(|e| e.to_string())?;
+    send(&mut ws, &ClientMessage::Hello { version: VERSION, name: name.into() }).await;
+    Ok(ws)
+}
+
+async fn send(ws: &mut Socket, message: &ClientMessage) {
+    let _ = ws.send(Message::text(message.to_json())).await;
+}
+
+async fn receive(ws: &mut Socket) -> Option<ServerMessage> {
+    loop {
+        match ws.next().await? {
+            Ok(Message::Text(text)) => match ServerMessage::parse(text.as_str()) {
+                Ok(ServerMessage::Ping { nonce }) => send(ws, &ClientMessage::Pong { nonce }).await,
+                Ok(message) => return Some(message),
+                Err(_) => {}
+            },
+            Ok(Message::Close(_)) | Err(_) => return None,
+            Ok(_) => {}
+        }
+    }
+}
+
+/// A player's copy of its game, from what the server sent.
+fn play_seen(game: &mut AnyGame, mv: &PlayedMove) {
+    if let (AnyGame::Banqi(banqi), Some(letter)) = (&mut *game, &mv.reveal) {
+        let piece = letter.chars().next().and_then(Piece::from_letter);
+        if let (Ok(parsed), Some(piece)) = (banqi.parse_move(&mv.text), piece) {
+            let _ = banqi.apply_revealing(parsed, piece);
+        }
+        return;
+    }
+    let _ = game.play(&mv.text);
+}
+
+/// A player's current game.
+struct Current {
+    id: String,
+    seat: Seat,
+    seen: AnyGame,
+}
+
+/// One player: keeps its game, moves after thinking, times the opponent's moves.
+async fn player(
+    mut ws: Socket,
+    sent: Sent,
+    totals: Arc<Mutex<Totals>>,
+    think: (u64, u64),
+    end: Instant,
+    seed: u64,
+) {
+    let mut dice = Dice(seed | 1);
+    let mut game: Option<Current> = None;
+    let mut move_at: Option<tokio::time::Instant> = None;
+    let mut awaiting = false;
+    while Instant::now() < end {
+        let wake = move_at.unwrap_or_else(|| tokio::time::Instant::from_std(end));
+        tokio::select! {
+            message = receive(&mut ws) => match message {
+                Some(message) => on_message(message, &mut game, &mut awaiting, &sent, &totals, &mut ws).await,
+                None => return,
+            },
+            () = tokio::time::sleep_until(wake) => {
+                move_at = None;
+                if let Some(current) = &game {
+                    let legal = current.seen.legal_moves();
+                    if !legal.is_empty() {
+                        let text = legal[dice.below(legal.len() as u64) as usize].clone();
+                        let ply = seen_plies(&current.seen);
+                        *sent.lock().unwrap() = Some((current.id.clone(), ply, Instant::now()));
+                        send(&mut ws, &ClientMessage::Move { game: current.id.clone(), ply, text }).await;
+                        awaiting = true;
+                    }
+                }
+            }
+        }
+        if let Some(current) = &game
+            && move_at.is_none()
+            && !awaiting
+            && current.seen.outcome().is_none()
+            && seen_side(&current.seen) == current.seat
+        {
+            let delay = think.0 + dice.below(think.1.saturating_sub(think.0) + 1);
+            move_at = Some(tokio::time::Instant::now() + Duration::from_millis(delay));
+        }
+    }
+}
+
+async fn on_message(
+    message: ServerMessage,
+    game: &mut Option<Current>,
+    awaiting: &mut bool,
+    sent: &Sent,
+    totals: &Mutex<Totals>,
+    ws: &mut Socket,
+) {
+    match message {
+        ServerMessage::State { view } => {
+            let Some(seat) = view.you else { return };
+            let start = StartFrom::Position(&view.start);
+            let Ok(mut seen) = AnyGame::new(&view.spec.variant, &view.spec.rules, &start) else {
+                return;
+            };
+            view.moves.iter().for_each(|mv| play_seen(&mut seen, mv));
+            if game.as_ref().is_none_or(|current| current.id != view.game) {
+                *awaiting = false;
+            }
+            *game = Some(Current { id: view.game, seat, seen });
+        }
+        ServerMessage::Moved { game: id, mv, .. } => {
+            let Some(current) = game else { return };
+            if id != current.id || mv.ply != seen_plies(&current.seen) {
+                return;
+            }
+            let mover = seen_side(&current.seen);
+            if mover == current.seat {
+                *awaiting = false;
+            } else if let Some((sent_game, ply, at)) = sent.lock().unwrap().clone()
+                && sent_game == id
+                && ply == mv.ply
+            {
+                totals.lock().unwrap().latencies_us.push(at.elapsed().as_micros() as u64);
+            }
+            play_seen(&mut current.seen, &mv);
+        }
+        ServerMessage::Ended { game: id, .. } => {
+            if game.as_ref().is_some_and(|current| current.seat == Seat::First) {
+                totals.lock().unwrap().games_ended += 1;
+            }
+            send(ws, &ClientMessage::Rematch { game: id }).await;
+        }
+        ServerMessage::Refused { .. } => {
+            *awaiting = false;
+            totals.lock().unwrap().refusals += 1;
+        }
+        ServerMessage::Error { .. } => totals.lock().unwrap().errors += 1,
+        _ => {}
+    }
+}
+
+fn seen_plies(game: &AnyGame) -> u32 {
+    let plies = match game {
+        AnyGame::Chess(g) => g.history().len(),
+        AnyGame::Xiangqi(g) => g.history().len(),
+        AnyGame::Banqi(g) => g.history().len(),
+        AnyGame::Gomoku(g) => g.history().len(),
+    };
+    plies as u32
+}
+
+fn seen_side(game: &AnyGame) -> Seat {
+    if game.side_to_move() == Side::First { Seat::First } else { Seat::Second }
+}
+
+async fn watcher(mut ws: Socket, totals: Arc<Mutex<Totals>>, end: Instant) {
+    let mut count = 0;
+    while let Ok(Some(_)) =
+        tokio::time::timeout(end.saturating_duration_since(Instant::now()), receive(&mut ws)).await
+    {
+        count += 1;
+    }
+    totals.lock().unwrap().watcher_messages += count;
+}
+
+/// Sets up one game: a creator, a joiner, spectators; returns their sockets.
+async fn set_up(
+    addr: SocketAddr,
+    index: usize,
+    watchers: usize,
+) -> Result<(Socket, Socket, Vec<Socket>), String> {
+    let variant = VARIANTS[index % VARIANTS.len()];
+    let spec = GameSpec { variant: variant.into(), rules: String::new(), clock: None };
+    let mut first = connect(addr, "bot").await?;
+    send(&mut first, &ClientMessage::Create { spec, seat: SeatChoice::First }).await;
+    let (game, invite) = loop {
+        match receive(&mut first).await {
+            Some(ServerMessage::Seated { game, invite: Some(invite), .. }) => break (game, invite),
+            Some(_) => {}
+            None => return Err("closed while creating".into()),
+        }
+    };
+    let mut second = connect(addr, "bot").await?;
+    send(&mut second, &ClientMessage::Join { game: game.clone(), invite }).await;
+    let mut spectators = Vec::new();
+    for _ in 0..watchers {
+        let mut ws = connect(addr, "fan").await?;
+        send(&mut ws, &ClientMessage::Watch { game: game.clone(), have_plies: None }).await;
+        spectators.push(ws);
+    }
+    Ok((first, second, spectators))
+}
+
+/// Resident memory and CPU ticks of a process, from /proc.
+fn process_figures(pid: u32) -> Option<(u64, u64, u64)> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let kib = |key: &str| {
+        status.lines().find(|l| l.starts_with(key))?.split_whitespace().nth(1)?.parse::<u64>().ok()
+    };
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some((kib("VmRSS:")?, kib("VmHWM:")?, ticks))
+}
+
+/// Ticks per second of /proc's CPU times (USER_HZ: 100 on Linux).
+const TICKS_PER_SECOND: f64 = 100.0;
+
+fn percentile(sorted: &[u64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let index = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted[index] as f64 / 1000.0
+}
+
+#[tokio::main]
+async fn main() -> Result<(), String> {
+    let options = parse_options()?;
+    let files = qi_server::app::raise_fd_limit();
+    let mut child = None;
+    let mut data = None;
+    let addr = match options.addr {
+        Some(addr) => addr,
+        None => {
+            let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+            let server = exe
+                .parent()
+                .and_then(|p| p.parent())
+                .map(|p| p.join("qi-server"))
+                .ok_or("no qi-server")?;
+            let dir = std::env::temp_dir().join(format!("qi-load-{}", std::process::id()));
+            let addr = std::net::TcpListener::bind("127.0.0.1:0")
+                .and_then(|l| l.local_addr())
+                .map_err(|e| e.to_string())?;
+            let mut spawned = tokio::process::Command::new(&server)
+                .args(["--addr", &addr.to_string(), "--dist"])
+                .arg(dir.join("dist"))
+                .arg("--data")
+                .arg(&dir)
+                .stdout(Stdio::piped())
+                .kill_on_drop(true)
+                .spawn()
+                .map_err(|e| {
+                    format!(
+                        "{}: {e} (build it: cargo build --release -p qi-server)",
+                        server.display()
+                    )
+                })?;
+            let stdout = spawned.stdout.take().ok_or("no stdout")?;
+            let line =
+                BufReader::new(stdout).lines().next_line().await.map_err(|e| e.to_string())?;
+            println!("{}", line.unwrap_or_default());
+            child = Some(spawned);
+            data = Some(dir);
+            addr
+        }
+    };
+    let pid = child.as_ref().and_then(tokio::process::Child::id);
+    let idle = pid.and_then(process_figures);
+    println!(
+        "load: {} games, {} spectators each, {} s, think {}-{} ms; open files allowed here: {files:?}",
+        options.games, options.watchers, options.seconds, options.think.0, options.think.1
+    );
+
+    let setup_started = Instant::now();
+    let limit = Arc::new(tokio::sync::Semaphore::new(64));
+    let mut setups = Vec::new();
+    for index in 0..options.games {
+        let limit = Arc::clone(&limit);
+        let watchers = options.watchers;
+        setups.push(tokio::spawn(async move {
+            let _permit = limit.acquire().await;
+            set_up(addr, index, watchers).await
+        }));
+    }
+    let mut tables = Vec::new();
+    for setup in setups {
+        match setup.await {
+            Ok(Ok(table)) => tables.push(table),
+            Ok(Err(e)) => eprintln!("load: a game failed to start: {e}"),
+            Err(e) => eprintln!("load: {e}"),
+        }
+    }
+    let sockets = tables.len() * (2 + options.watchers);
+    println!(
+        "load: {} games ({sockets} sockets) set up in {:.1} s",
+        tables.len(),
+        setup_started.elapsed().as_secs_f64()
+    );
+
+    let totals = Arc::new(Mutex::new(Totals::default()));
+    let start = Instant::now();
+    let end = start + Duration::from_secs(options.seconds);
+    let before = pid.and_then(process_figures);
+    let mut tasks = Vec::new();
+    for (index, (first, second, spectators)) in tables.into_iter().enumerate() {
+        let sent = Sent::default();
+        for (n, ws) in [first, second].into_iter().enumerate() {
+            let seed = (index as u64) << 1 | n as u64;
+            tasks.push(tokio::spawn(player(
+                ws,
+                Arc::clone(&sent),
+                Arc::clone(&totals),
+                options.think,
+                end,
+                seed.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            )));
+        }
+        for ws in spectators {
+            tasks.push(tokio::spawn(watcher(ws, Arc::clone(&totals), end)));
+        }
+    }
+    for task in tasks {
+        let _ = task.await;
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    let after = pid.and_then(process_figures);
+    let mut totals = Arc::try_unwrap(totals)
+        .map_err(|_| "bots still running")?
+        .into_inner()
+        .map_err(|e| e.to_string())?;
+    totals.latencies_us.sort_unstable();
+    let moves = totals.latencies_us.len();
+    println!(
+        "load: {moves} moves relayed in {elapsed:.1} s ({:.0} a second); {} games ended; {} refusals, {} errors; {} messages to spectators",
+        moves as f64 / elapsed,
+        totals.games_ended,
+        totals.refusals,
+        totals.errors,
+        totals.watcher_messages
+    );
+    let l = &totals.latencies_us;
+    println!(
+        "load: Move -> opponent's Moved: p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        percentile(l, 0.5),
+        percentile(l, 0.9),
+        percentile(l, 0.99),
+        percentile(l, 1.0)
+    );
+    if let (Some(idle), Some(before), Some(after)) = (idle, before, after) {
+        let cpu = (after.2 - before.2) as f64 / TICKS_PER_SECOND / elapsed * 100.0;
+        println!(
+            "load: server memory {:.1} MiB idle, {:.1} MiB with the games, peak {:.1} MiB; server CPU {cpu:.0}% of one core",
+            idle.0 as f64 / 1024.0,
+            after.0 as f64 / 1024.0,
+            after.1 as f64 / 1024.0
+        );
+    }
+    if let Some((_, _, ticks)) = process_figures(std::process::id()) {
+        println!("load: this load generator used {:.0} s of CPU", ticks as f64 / TICKS_PER_SECOND);
+    }
+    println!(
+        "reproduce: cargo build --release -p qi-server --bin qi-server --example load && target/release/examples/load --games {} --seconds {} --watchers {} --think {}-{}",
+        options.games, options.seconds, options.watchers, options.think.0, options.think.1
+    );
+    if let Some(mut child) = child {
+        let _ = child.kill().await;
+    }
+    if let Some(dir) = data {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    Ok(())
+}
