@@ -341,3 +341,59 @@ async fn into_game(
         AttachReply::Retry => Err(internal("a new game's task stopped")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::ManualClock;
+    use crate::storage::{MemoryStorage, Storage};
+    use qi_protocol::{ClockSpec, EndReason, GameResult};
+
+    fn spec(variant: &str, rules: &str, clock: Option<(u32, u32)>) -> GameSpec {
+        let clock =
+            clock.map(|(base_secs, increment_secs)| ClockSpec { base_secs, increment_secs });
+        GameSpec { variant: variant.into(), rules: rules.into(), clock }
+    }
+
+    #[test]
+    fn seeks_pair_by_the_rules_in_full_and_the_clock() {
+        let key = |s: &GameSpec| check_spec(s).unwrap();
+        assert_eq!(key(&spec("banqi", "", None)), key(&spec("banqi", "draw=40", None)));
+        assert_ne!(key(&spec("banqi", "", None)), key(&spec("banqi", "chain=true", None)));
+        assert_ne!(key(&spec("chess", "", Some((60, 0)))), key(&spec("chess", "", Some((60, 1)))));
+        assert_ne!(key(&spec("chess", "", None)), key(&spec("chess960", "", None)));
+        for bad in [
+            spec("checkers", "", None),
+            spec("chess", "nonsense=1", None),
+            spec("chess", "", Some((0, 0))),
+            spec("gomoku", &"x".repeat(500), None),
+        ] {
+            assert_eq!(check_spec(&bad).unwrap_err().code, ErrorCode::BadSpec, "{bad:?}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_game_not_in_memory_is_loaded_from_storage_once() {
+        let mut storage = MemoryStorage::new();
+        let game = AnyGame::new("gomoku", "", &StartFrom::Start { seed: 0 }).unwrap();
+        let record = GameRecord {
+            id: "old".into(),
+            spec: spec("gomoku", "", None),
+            start: game.position(),
+            invite: "i".into(),
+            tokens: ["a".into(), "b".into()],
+            names: [Some("Ann".into()), Some("Bo".into())],
+            created_unix_ms: 0,
+            rematch_of: None,
+        };
+        let result = GameResult { winner: None, reason: EndReason::Agreement };
+        let finish = Write::Finish { game: "old".into(), result, clocks: None, unix_ms: 0 };
+        storage.write(&[Write::Create(record), finish]).unwrap();
+        let hub = Hub::new(StorageHandle::spawn(storage).unwrap(), Arc::new(ManualClock::at(0)));
+        assert_eq!(hub.restore().await.unwrap(), 0, "finished games are not resumed");
+        let first = hub.find("old").await.unwrap();
+        let again = hub.find("old").await.unwrap();
+        assert!(first.same_game(&again));
+        assert!(hub.find("missing").await.is_none());
+    }
+}

@@ -126,3 +126,51 @@ fn answer(storage: &mut impl Storage, request: Request) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::{GameRecord, MemoryStorage};
+    use qi_protocol::GameSpec;
+
+    fn create(id: &str) -> Write {
+        Write::Create(GameRecord {
+            id: id.into(),
+            spec: GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None },
+            start: String::new(),
+            invite: String::new(),
+            tokens: [String::new(), String::new()],
+            names: [None, None],
+            created_unix_ms: 0,
+            rematch_of: None,
+        })
+    }
+
+    #[tokio::test]
+    async fn writes_together_succeed_or_fail_one_by_one() {
+        let handle = StorageHandle::spawn(MemoryStorage::new()).unwrap();
+        let mut writes = Vec::new();
+        for n in 0..50 {
+            let handle = handle.clone();
+            writes.push(tokio::spawn(
+                async move { handle.write(vec![create(&n.to_string())]).await },
+            ));
+        }
+        for write in writes {
+            write.await.unwrap().unwrap();
+        }
+        // A write that must fail (the game exists) among good ones fails alone.
+        let mut mixed = Vec::new();
+        for id in ["x1", "7", "x2"] {
+            let handle = handle.clone();
+            mixed.push(tokio::spawn(async move { handle.write(vec![create(id)]).await }));
+        }
+        let results: Vec<bool> = futures_util::future::join_all(mixed)
+            .await
+            .into_iter()
+            .map(|joined| joined.unwrap().is_ok())
+            .collect();
+        assert_eq!(results, [true, false, true]);
+        assert_eq!(handle.unfinished().await.unwrap().len(), 52);
+    }
+}
