@@ -1,0 +1,3 @@
+//! The online page (`online/`): live games against other people through the Qi server.
+
+fn main() {}
