@@ -267,6 +267,12 @@ impl Session {
         self.focus.as_mut().filter(|focus| focus.id == id)?.game.as_mut()
     }
 
+    /// Failed connection attempts since the last `Welcome`.
+    #[must_use]
+    pub fn failures(&self) -> u32 {
+        self.failures
+    }
+
     /// A socket is being opened.
     pub fn connecting(&mut self) {
         if self.link != Link::Outdated {
@@ -679,7 +685,9 @@ impl Session {
                 online.draw_offer = None;
                 ClientMessage::DeclineDraw { game }
             }
-            Intent::Abort if playing => ClientMessage::Abort { game },
+            Intent::Abort if playing || online.status == Status::Waiting => {
+                ClientMessage::Abort { game }
+            }
             Intent::ClaimWin if playing => ClientMessage::ClaimWin { game },
             Intent::Rematch if matches!(online.status, Status::Ended { .. }) => {
                 if online.rematch_offer.is_none() {

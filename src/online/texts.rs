@@ -19,6 +19,8 @@ pub enum Words {
     Connected,
     /// Connection state: lost, retrying in `{s}` seconds.
     Reconnecting,
+    /// Connection state: never reached, retrying in `{s}` seconds.
+    NoServerYet,
     /// The page cannot reach the server at all.
     NeedsServer,
     /// Under [`Words::NeedsServer`]: it keeps trying.
@@ -179,6 +181,11 @@ pub fn say(lang: Lang, words: Words) -> &'static str {
                 "Connection lost — trying again in {s} s",
                 "连接已断开，{s} 秒后重试",
                 "Mất kết nối — thử lại sau {s} giây",
+            ],
+            W::NoServerYet => [
+                "No server — trying again in {s} s",
+                "没有服务器，{s} 秒后重试",
+                "Không có máy chủ — thử lại sau {s} giây",
             ],
             W::NeedsServer => [
                 "Online play needs the Qi server: start it with scripts/run",
@@ -369,6 +376,7 @@ mod tests {
     fn templates_keep_their_placeholders_in_every_language() {
         for (words, names) in [
             (Words::Reconnecting, &["s"][..]),
+            (Words::NoServerYet, &["s"]),
             (Words::Seeking, &["game"]),
             (Words::WatchersCount, &["n"]),
             (Words::DrawOfferedBy, &["side"]),
