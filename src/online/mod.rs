@@ -15,6 +15,7 @@
 //! The display name is kept in localStorage `qi.online.name`, each seat token in
 //! `qi.online.seat.<id>`; the language and theme are the app's (`qi.settings`).
 
+pub mod address;
 pub mod game;
 pub mod lobby;
 pub mod page;

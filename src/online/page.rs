@@ -235,6 +235,12 @@ fn game_screen(session: &Session, game: &OnlineGame, act: &Callback<Intent>) -> 
                     <p class="away-note">{ say(lang, Words::OpponentAway) }</p>
                 }
                 { buttons }
+                if game.can_move() && board.chain_in_progress() {
+                    <div class="game-buttons"><button type="button" data-action="end-chain" onclick={
+                        let dispatch = dispatch.clone();
+                        Callback::from(move |_: MouseEvent| dispatch.emit(Action::EndChain { now: 0.0 }))
+                    }>{ crate::i18n::t(lang, crate::i18n::Text::EndChain) }</button></div>
+                }
                 if let Some(invite) = invite {
                     <div class="panel links">
                         <LinkField {lang} label={Words::InviteLink} value={invite} testid="invite-link" />

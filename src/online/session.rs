@@ -9,71 +9,22 @@
 //! nothing else.
 
 use qi_protocol::{
-    ClientMessage, ErrorCode, GameSpec, GameView, NAME_MAX_CHARS, Refusal, Seat, SeatChoice,
-    ServerMessage, Status, VERSION,
+    ClientMessage, GameSpec, NAME_MAX_CHARS, SeatChoice, ServerMessage, Status, VERSION,
 };
 
+pub use super::address::{Opening, id_ok, read_address};
 use super::game::{Note, OnlineGame};
 use super::texts::Words;
 use crate::i18n::Lang;
-use crate::link::Query;
 use crate::state::{Action, Settings};
+
+mod intents;
+mod replies;
 
 /// The longest server detail text shown.
 const DETAIL_MAX_CHARS: usize = 200;
 /// The longest wait between two connection attempts, in milliseconds.
 const RETRY_MAX_MS: u32 = 30_000;
-
-/// What the page's address asks for.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Opening {
-    /// The lobby (no game in the address).
-    Lobby,
-    /// An invite link: take the free seat of the game.
-    Join {
-        /// The game id.
-        game: String,
-        /// The invite token.
-        invite: String,
-    },
-    /// A game: back to its seat with the token this browser keeps, else to watch it.
-    Game {
-        /// The game id.
-        game: String,
-        /// The seat token, when this browser holds the seat.
-        token: Option<String>,
-    },
-    /// A game address that cannot be one (ids and tokens are short and URL-safe).
-    BadLink,
-}
-
-/// Whether `text` can be a game id or token: 1 to 128 URL-safe characters (so it can go into a
-/// link and a storage key as it is).
-#[must_use]
-pub fn id_ok(text: &str) -> bool {
-    (1..=128).contains(&text.len())
-        && text.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~'))
-}
-
-/// What an address (its query) asks for; `stored_token` gives the seat token this browser
-/// keeps for a game id, if any.
-#[must_use]
-pub fn read_address(query: &str, stored_token: impl Fn(&str) -> Option<String>) -> Opening {
-    let query = Query::parse(query);
-    let Some(game) = query.get("game") else { return Opening::Lobby };
-    if !id_ok(game) {
-        return Opening::BadLink;
-    }
-    let token = stored_token(game).filter(|token| id_ok(token));
-    match (token, query.get("invite")) {
-        (Some(token), _) => Opening::Game { game: game.to_owned(), token: Some(token) },
-        (None, Some(invite)) if id_ok(invite) => {
-            Opening::Join { game: game.to_owned(), invite: invite.to_owned() }
-        }
-        (None, Some(_)) => Opening::BadLink,
-        (None, None) => Opening::Game { game: game.to_owned(), token: None },
-    }
-}
 
 /// The connection to the server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -210,11 +161,11 @@ pub struct Session {
     resync_asked: bool,
 }
 
-/// A display name as sent: trimmed, at most [`NAME_MAX_CHARS`] characters, no control
-/// characters.
+/// A display name as typed and kept: at most [`NAME_MAX_CHARS`] characters, no control
+/// characters. It is trimmed when sent ([`Session::sent_name`]), not while being typed.
 #[must_use]
 pub fn clean_name(name: &str) -> String {
-    name.trim().chars().filter(|c| !c.is_control()).take(NAME_MAX_CHARS).collect()
+    name.chars().filter(|c| !c.is_control()).take(NAME_MAX_CHARS).collect()
 }
 
 /// Text from the server made safe to show: at most `max` characters, no control characters.
@@ -249,7 +200,7 @@ impl Session {
             Opening::Game { game, token } => session.focus = Some(Focus::new(game, token)),
             Opening::Join { game, invite } => {
                 session.invite = Some((game, invite));
-                if !session.name.is_empty() {
+                if !session.sent_name().is_empty() {
                     let _ = session.intent(Intent::Join, 0.0);
                 }
             }
@@ -265,6 +216,12 @@ impl Session {
 
     fn game_mut(&mut self, id: &str) -> Option<&mut OnlineGame> {
         self.focus.as_mut().filter(|focus| focus.id == id)?.game.as_mut()
+    }
+
+    /// The name as `Hello` sends it: trimmed.
+    #[must_use]
+    pub fn sent_name(&self) -> String {
+        self.name.trim().to_owned()
     }
 
     /// Failed connection attempts since the last `Welcome`.
@@ -283,8 +240,8 @@ impl Session {
     /// The socket opened: say hello.
     pub fn opened(&mut self) -> Vec<Effect> {
         self.link = Link::Greeting;
-        self.hello_name = Some(self.name.clone());
-        vec![Effect::Send(ClientMessage::Hello { version: VERSION, name: self.name.clone() })]
+        self.hello_name = Some(self.sent_name());
+        vec![Effect::Send(ClientMessage::Hello { version: VERSION, name: self.sent_name() })]
     }
 
     /// The socket closed (or never opened): try again later, waiting longer each time.
@@ -311,7 +268,7 @@ impl Session {
 
     /// Sends `message` now, or keeps it for when the connection is ready.
     fn request(&mut self, message: ClientMessage) -> Vec<Effect> {
-        if self.link == Link::Ready && self.hello_name.as_deref() == Some(self.name.as_str()) {
+        if self.link == Link::Ready && self.hello_name == Some(self.sent_name()) {
             return vec![Effect::Send(message)];
         }
         self.queued.push(message);
@@ -338,7 +295,7 @@ impl Session {
         self.link = Link::Ready;
         self.failures = 0;
         self.ever_connected = true;
-        if !self.queued.is_empty() && self.hello_name.as_deref() != Some(self.name.as_str()) {
+        if !self.queued.is_empty() && self.hello_name != Some(self.sent_name()) {
             self.link = Link::Connecting;
             return vec![Effect::Connect { after_ms: 0 }];
         }
@@ -454,254 +411,7 @@ impl Session {
             ServerMessage::Unknown => Vec::new(),
         }
     }
-
-    fn seated(
-        &mut self,
-        game: String,
-        token: String,
-        seat: Seat,
-        invite: Option<String>,
-    ) -> Vec<Effect> {
-        let current = self.focus.as_ref().is_some_and(|focus| focus.id == game);
-        if !id_ok(&game) || !id_ok(&token) || !(current || self.expecting_seat) {
-            return Vec::new();
-        }
-        self.expecting_seat = false;
-        self.seeking = None;
-        self.invite = None;
-        self.note = None;
-        if !current {
-            self.focus = Some(Focus::new(game.clone(), None));
-        }
-        if let Some(focus) = &mut self.focus {
-            focus.token = Some(token.clone());
-            focus.invite = invite.filter(|invite| id_ok(invite));
-            focus.joining = false;
-            if let Some(online) = &mut focus.game
-                && online.you != Some(seat)
-            {
-                online.you = Some(seat);
-                online.board.flipped = seat == Seat::Second;
-                online.sync_board();
-            }
-        }
-        vec![Effect::SaveSeat { game: game.clone(), token }, Effect::ShowAddress(Some(game))]
-    }
-
-    fn state(&mut self, view: &GameView, now: f64) -> Vec<Effect> {
-        let settings = self.settings.clone();
-        let Some(focus) = self.focus.as_mut().filter(|focus| focus.id == view.game) else {
-            return Vec::new();
-        };
-        let taken = match &mut focus.game {
-            Some(online) => online.merge_view(view, now),
-            None if view.from_ply == 0 => match OnlineGame::from_view(view, &settings, now) {
-                Some(online) => {
-                    focus.game = Some(online);
-                    true
-                }
-                None => false,
-            },
-            None => {
-                // Moves from a ply this page does not have: ask for the whole game.
-                self.resync_asked = false;
-                let have = None;
-                let game = view.game.clone();
-                let message = match &focus.token {
-                    Some(token) => {
-                        ClientMessage::Resume { game, token: token.clone(), have_plies: have }
-                    }
-                    None => ClientMessage::Watch { game, have_plies: have },
-                };
-                return self.send_now(message);
-            }
-        };
-        if taken {
-            self.resync_asked = false;
-            if let Some(focus) = &mut self.focus {
-                focus.joining = false;
-            }
-        } else {
-            self.note = Some(Note::Say(Words::ServerNonsense));
-        }
-        Vec::new()
-    }
-
-    fn refused(&mut self, game: &str, ply: u32, reason: Refusal) -> Vec<Effect> {
-        let Some(online) = self.game_mut(game) else { return Vec::new() };
-        let known = online.moves.len();
-        if online.pending.as_ref().is_none_or(|p| p.ply as u64 != u64::from(ply)) {
-            return Vec::new();
-        }
-        let (words, illegal) = match &reason {
-            Refusal::Illegal { .. } => (Words::RefusedIllegal, true),
-            Refusal::Unreadable => (Words::RefusedIllegal, false),
-            Refusal::NotYourTurn => (Words::RefusedNotYourTurn, false),
-            Refusal::WrongPly { .. } => (Words::RefusedWrongPly, false),
-            Refusal::NotPlaying => (Words::RefusedNotPlaying, false),
-            Refusal::NotAPlayer => (Words::RefusedNotAPlayer, false),
-        };
-        online.take_back(Note::Say(words), illegal);
-        match reason {
-            Refusal::WrongPly { expected } if u64::from(expected) != known as u64 => self.resync(),
-            _ => Vec::new(),
-        }
-    }
-
-    fn error(&mut self, code: ErrorCode, detail: &str) -> Vec<Effect> {
-        let words = match code {
-            ErrorCode::VersionMismatch => {
-                self.link = Link::Outdated;
-                return Vec::new();
-            }
-            ErrorCode::BadMessage => Words::ErrorBadMessage,
-            ErrorCode::Unexpected => Words::ErrorUnexpected,
-            ErrorCode::BadName => Words::ErrorBadName,
-            ErrorCode::UnknownGame => Words::ErrorUnknownGame,
-            ErrorCode::BadToken => Words::ErrorBadToken,
-            ErrorCode::SeatTaken => Words::ErrorSeatTaken,
-            ErrorCode::BadSpec => Words::ErrorBadSpec,
-            ErrorCode::TooManyGames => Words::ErrorTooManyGames,
-        };
-        self.note = Some(Note::Server(words, shown_text(detail, DETAIL_MAX_CHARS)));
-        let mut out = Vec::new();
-        if let Some(focus) = &mut self.focus
-            && focus.game.is_none()
-        {
-            let game = focus.id.clone();
-            match code {
-                // No such game: back to the lobby.
-                ErrorCode::UnknownGame => {
-                    if focus.token.is_some() {
-                        out.push(Effect::ForgetSeat { game });
-                    }
-                    self.focus = None;
-                    self.expecting_seat = false;
-                    out.push(Effect::ShowAddress(None));
-                }
-                // The invite or the kept seat is not good: watch instead.
-                ErrorCode::BadToken | ErrorCode::SeatTaken
-                    if focus.joining || focus.token.is_some() =>
-                {
-                    if focus.token.take().is_some() {
-                        out.push(Effect::ForgetSeat { game: game.clone() });
-                    }
-                    focus.joining = false;
-                    self.expecting_seat = false;
-                    out.extend(self.send_now(ClientMessage::Watch { game, have_plies: None }));
-                }
-                _ => {}
-            }
-        }
-        out
-    }
-
-    /// Something the player did.
-    pub fn intent(&mut self, intent: Intent, _now: f64) -> Vec<Effect> {
-        match intent {
-            Intent::SetName(name) => {
-                self.name = clean_name(&name);
-                Vec::new()
-            }
-            Intent::SetLanguage(lang) => {
-                self.settings.lang = lang;
-                if let Some(game) = self.focus.as_mut().and_then(|focus| focus.game.as_mut()) {
-                    game.board.settings.lang = lang;
-                }
-                Vec::new()
-            }
-            Intent::Create { spec, seat } => {
-                self.note = None;
-                self.expecting_seat = true;
-                self.request(ClientMessage::Create { spec, seat })
-            }
-            Intent::Seek(spec) => {
-                self.note = None;
-                self.expecting_seat = true;
-                self.seeking = Some(spec.clone());
-                self.request(ClientMessage::Seek { spec })
-            }
-            Intent::CancelSeek => {
-                self.seeking = None;
-                self.expecting_seat = false;
-                self.queued.retain(|m| !matches!(m, ClientMessage::Seek { .. }));
-                self.send_now(ClientMessage::CancelSeek)
-            }
-            Intent::Join => {
-                let Some((game, invite)) = self.invite.take() else { return Vec::new() };
-                let mut focus = Focus::new(game.clone(), None);
-                focus.joining = true;
-                self.focus = Some(focus);
-                self.expecting_seat = true;
-                self.request(ClientMessage::Join { game, invite })
-            }
-            Intent::Board(action) => {
-                let ready = self.link == Link::Ready;
-                let Some(online) = self.focus.as_mut().and_then(|f| f.game.as_mut()) else {
-                    return Vec::new();
-                };
-                let Some(text) = online.board_action(action) else { return Vec::new() };
-                let ply = online.moves.len() as u32;
-                let message = ClientMessage::Move { game: online.id.clone(), ply, text };
-                // Not connected: the move goes when the connection is back (see `welcome`).
-                if ready { vec![Effect::Send(message)] } else { Vec::new() }
-            }
-            Intent::Resign
-            | Intent::OfferDraw
-            | Intent::DeclineDraw
-            | Intent::Abort
-            | Intent::Rematch
-            | Intent::ClaimWin => self.game_intent(&intent),
-            Intent::Retry => match self.link {
-                Link::Retrying { .. } => {
-                    self.link = Link::Connecting;
-                    vec![Effect::Connect { after_ms: 0 }]
-                }
-                _ => Vec::new(),
-            },
-        }
-    }
-
-    fn game_intent(&mut self, intent: &Intent) -> Vec<Effect> {
-        let ready = self.link == Link::Ready;
-        let Some(online) = self.focus.as_mut().and_then(|f| f.game.as_mut()) else {
-            return Vec::new();
-        };
-        let Some(you) = online.you else { return Vec::new() };
-        if !ready {
-            return Vec::new();
-        }
-        let game = online.id.clone();
-        let playing = online.status == Status::Playing;
-        let message = match intent {
-            Intent::Resign if playing => ClientMessage::Resign { game },
-            Intent::OfferDraw if playing => {
-                if online.draw_offer.is_none() {
-                    online.draw_offer = Some(you);
-                }
-                ClientMessage::OfferDraw { game }
-            }
-            Intent::DeclineDraw if playing => {
-                online.draw_offer = None;
-                ClientMessage::DeclineDraw { game }
-            }
-            Intent::Abort if playing || online.status == Status::Waiting => {
-                ClientMessage::Abort { game }
-            }
-            Intent::ClaimWin if playing => ClientMessage::ClaimWin { game },
-            Intent::Rematch if matches!(online.status, Status::Ended { .. }) => {
-                if online.rematch_offer.is_none() {
-                    online.rematch_offer = Some(you);
-                }
-                self.expecting_seat = true;
-                ClientMessage::Rematch { game }
-            }
-            _ => return Vec::new(),
-        };
-        vec![Effect::Send(message)]
-    }
 }
 
 #[cfg(test)]
-#[path = "session_tests.rs"]
 mod tests;

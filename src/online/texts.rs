@@ -43,10 +43,6 @@ pub enum Words {
     IncrementSecs,
     /// The seat picker's label.
     YourSide,
-    /// Move first.
-    SeatFirst,
-    /// Move second.
-    SeatSecond,
     /// Either seat.
     SeatRandom,
     /// Create a game with an invite link.
@@ -161,8 +157,6 @@ pub enum Words {
     BadLink,
     /// `Server: {detail}`.
     ServerSays,
-    /// Under the clock picker: how it reads.
-    ClockLabel,
 }
 
 /// The text `words` in `lang`.
@@ -214,8 +208,6 @@ pub fn say(lang: Lang, words: Words) -> &'static str {
             W::Minutes => ["Minutes", "分钟", "Phút"],
             W::IncrementSecs => ["Seconds per move", "每步加秒", "Giây cộng mỗi nước"],
             W::YourSide => ["Your side", "你的先后手", "Lượt của bạn"],
-            W::SeatFirst => ["Move first", "先走", "Đi trước"],
-            W::SeatSecond => ["Move second", "后走", "Đi sau"],
             W::SeatRandom => ["Random", "随机", "Ngẫu nhiên"],
             W::CreateGame => ["Create game", "创建对局", "Tạo ván"],
             W::QuickPairing => ["Quick pairing", "快速匹配", "Ghép cặp nhanh"],
@@ -361,9 +353,6 @@ pub fn say(lang: Lang, words: Words) -> &'static str {
                 "Địa chỉ này không trỏ tới ván cờ nào.",
             ],
             W::ServerSays => ["Server: {detail}", "服务器：{detail}", "Máy chủ: {detail}"],
-            W::ClockLabel => {
-                ["{base} min + {inc} s", "{base} 分钟 + 每步 {inc} 秒", "{base} phút + {inc} giây"]
-            }
         },
     )
 }
@@ -384,7 +373,6 @@ mod tests {
             (Words::WonByAbandonment, &["side"]),
             (Words::Won, &["side"]),
             (Words::ServerSays, &["detail"]),
-            (Words::ClockLabel, &["base", "inc"]),
         ] {
             for lang in Lang::ALL {
                 for name in names {

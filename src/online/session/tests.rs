@@ -2,10 +2,7 @@ use qi_protocol::{
     ClientMessage, Clocks, EndReason, ErrorCode, GameResult, GameSpec, GameView, PlayedMove,
     PlayerView, Refusal, Seat, SeatChoice, ServerMessage, Status, VERSION,
 };
-use qi_rules::any::{AnyGame, StartFrom};
-use qi_rules::banqi::BanqiMove;
-use qi_rules::banqi::{Banqi, BanqiRules, Square};
-use qi_rules::{Cell, Game, RuleSet};
+use qi_rules::Cell;
 
 use super::*;
 use crate::i18n::Lang;
@@ -383,6 +380,12 @@ fn a_new_name_reconnects_before_the_request() {
     assert_eq!(sent(&session.intent(Intent::CancelSeek, 0.0)), [ClientMessage::CancelSeek]);
     assert!(session.seeking.is_none());
     assert_eq!(clean_name(&"名".repeat(30)).chars().count(), 20);
+    assert_eq!(clean_name("Ann \u{7}B "), "Ann B ", "spaces stay while typing");
+    // The same name with other spaces around it needs no new connection.
+    session.intent(Intent::SetName("Bình ".into()), 0.0);
+    let effects =
+        session.intent(Intent::Create { spec: spec("gomoku"), seat: SeatChoice::First }, 0.0);
+    assert_eq!(sent(&effects).len(), 1);
 }
 
 #[test]
@@ -419,220 +422,87 @@ fn invites_join_or_fall_back_to_watching() {
 }
 
 #[test]
-fn hostile_messages_change_nothing() {
-    let mut session = seated(Seat::First, &["e2e4", "e7e5"]);
-    let long = "x".repeat(100_000);
-    let texts = [
-        "",
-        "null",
-        "{",
-        "[1,2]",
-        r#"{"type":"moved"}"#,
-        r#"{"type":"moved","game":"g","mv":{"ply":-1,"text":"e2e4"}}"#,
-        r#"{"type":"moved","game":"g","mv":{"ply":99999999999,"text":"e2e4"}}"#,
-        r#"{"type":"state","view":{}}"#,
-        r#"{"type":"teleport","to":"e8"}"#,
-        r#"{"type":"presence","game":"g","seat":"third","connected":true}"#,
-        "\u{0}\u{ffff}",
-        &long,
+fn the_server_s_json_is_read() {
+    let (mut session, _) = ready(Opening::Game { game: "g7".into(), token: Some("tk".into()) });
+    let frames = [
+        r#"{"type":"seated","game":"g7","token":"tk","seat":"second"}"#,
+        r#"{"type":"state","view":{"game":"g7","spec":{"variant":"xiangqi","clock":{"base_secs":300,"increment_secs":2}},
+            "start":"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            "moves":[{"ply":0,"text":"h3e3"}],"clocks":{"remaining_ms":[299000,300000],"running":"second"},
+            "players":[{"name":"红","connected":true},{"name":"","connected":false}],"you":"second",
+            "status":{"state":"playing"},"watchers":3}}"#,
+        r#"{"type":"presence","game":"g7","seat":"second","connected":true}"#,
+        r#"{"type":"draw_offered","game":"g7","by":"first"}"#,
+        r#"{"type":"moved","game":"g7","mv":{"ply":1,"text":"h10g8"},"clocks":{"remaining_ms":[299000,298500],"running":"first"}}"#,
+        r#"{"type":"draw_declined","game":"g7"}"#,
+        r#"{"type":"ended","game":"g7","result":{"winner":"first","reason":{"kind":"timeout"}}}"#,
     ];
-    let before = snapshot(&session);
-    for text in texts {
-        assert!(session.receive_text(text, 0.0).is_empty(), "{text:.40}");
-        assert_eq!(snapshot(&session), before, "{text:.40}");
+    for frame in frames {
+        session.receive_text(frame, 10.0);
     }
-    let other = "elsewhere".to_owned();
-    let messages = [
-        ServerMessage::Moved { game: other.clone(), mv: played(2, "g1f3"), clocks: None },
-        ServerMessage::Refused { game: other.clone(), ply: 2, reason: Refusal::NotAPlayer },
-        ServerMessage::Ended {
-            game: other.clone(),
-            result: GameResult { winner: None, reason: EndReason::Agreement },
-            deal: None,
-        },
-        ServerMessage::Presence { game: other.clone(), seat: Seat::First, connected: false },
-        ServerMessage::Watchers { game: other.clone(), count: u32::MAX },
-        ServerMessage::DrawOffered { game: other.clone(), by: Seat::Second },
-        ServerMessage::State { view: view(&other, CHESS_START, &[], None) },
-        // Not expected: a seat in some game nobody asked for.
-        ServerMessage::Seated {
-            game: other.clone(),
-            token: "t".into(),
-            seat: Seat::First,
-            invite: None,
-        },
-        // Our game, but nonsense: a start that does not set up, moves that do not play.
-        ServerMessage::State { view: view("g", "not a position", &[], Some(Seat::First)) },
-        ServerMessage::State { view: view("g", CHESS_START, &["e2e4", "e2e4"], Some(Seat::First)) },
-        ServerMessage::State {
-            view: GameView { from_ply: 40, ..view("g", CHESS_START, &["a2a3"], Some(Seat::First)) },
-        },
-        ServerMessage::RematchOffered { game: "g".into(), by: Seat::Second },
-        ServerMessage::Refused { game: "g".into(), ply: u32::MAX, reason: Refusal::NotPlaying },
-        ServerMessage::Seeking { spec: spec("chess") },
-        ServerMessage::Unknown,
+    let game = session.game().expect("the state was read");
+    assert_eq!(game.board.notations, ["C2=5", "H8+7"]);
+    assert_eq!((game.you, game.watchers, game.players[1].connected), (Some(Seat::Second), 3, true));
+    assert_eq!(game.draw_offer, None);
+    assert_eq!(game.board.flagged, Some(qi_rules::Side::Second));
+    assert_eq!(game.remaining_ms(Seat::Second, 99_999.0), Some(298_500.0), "stopped at the end");
+}
+
+#[test]
+fn endings_are_worded_in_the_player_s_language() {
+    use super::super::view::result_words;
+    let cases = [
+        (
+            Some(Seat::Second),
+            EndReason::Rules { detail: "checkmate".into() },
+            "Black wins by checkmate",
+            "black",
+        ),
+        (Some(Seat::First), EndReason::Resignation, "White wins by resignation", "white"),
+        (Some(Seat::Second), EndReason::Timeout, "Black wins by time", "black"),
+        (None, EndReason::Agreement, "Draw by agreement", "draw"),
+        (None, EndReason::Aborted, "The game was aborted.", "aborted"),
+        (Some(Seat::First), EndReason::Abandoned, "White wins: the opponent left", "white"),
     ];
-    for message in messages {
-        let shown = format!("{message:?}");
-        let effects = session.receive(message, 0.0);
-        assert!(effects.is_empty(), "{shown}: {effects:?}");
-        let after = snapshot(&session).replace("note: Some(Say(ServerNonsense))", "note: None");
-        assert_eq!(after, before, "{shown}");
-    }
-    // Ids that could not go into a link are never taken.
-    let (mut lobby, _) = ready(Opening::Lobby);
-    lobby.intent(Intent::Create { spec: spec("chess"), seat: SeatChoice::Random }, 0.0);
-    let sneaky = ServerMessage::Seated {
-        game: "a&invite=x".into(),
-        token: "t".into(),
-        seat: Seat::First,
-        invite: None,
-    };
-    assert!(lobby.receive(sneaky, 0.0).is_empty());
-    assert!(lobby.focus.is_none());
-}
-
-/// A banqi game with its whole deal, played with moves picked by a small generator, and the
-/// same game as a client sees it: the concealed start and the reveals.
-fn banqi_game(rules: &str, seed: u64, plies: usize) -> (Banqi, String, Vec<PlayedMove>) {
-    let rules = BanqiRules::parse(rules).unwrap();
-    let mut full = Banqi::start(&rules, seed);
-    let concealed = full.conceal().position();
-    let mut moves = Vec::new();
-    let mut state = seed | 1;
-    for ply in 0..plies {
-        let legal = full.legal_moves();
-        if legal.is_empty() {
-            break;
-        }
-        state =
-            state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-        let mv = legal[(state >> 33) as usize % legal.len()];
-        let text = full.move_text(mv);
-        let target = match mv {
-            BanqiMove::Flip(cell) | BanqiMove::Step { to: cell, .. } => Some(cell),
-            BanqiMove::Stop => None,
+    for (winner, reason, text, code) in cases {
+        let moves: &[&str] = if matches!(reason, EndReason::Rules { .. }) {
+            &["f2f3", "e7e5", "g2g4", "d8h4"]
+        } else {
+            &["e2e4"]
         };
-        let reveal = match target.map(|cell| full.square(cell)) {
-            Some(Square::Hidden(piece)) => Some(piece.letter().to_string()),
-            _ => None,
-        };
-        full.apply(mv).unwrap();
-        moves.push(PlayedMove { ply: ply as u32, text, reveal });
+        let mut session = seated(Seat::First, moves);
+        let result = GameResult { winner, reason };
+        session.receive(ServerMessage::Ended { game: "g".into(), result, deal: None }, 0.0);
+        let game = session.game().unwrap();
+        assert_eq!(result_words(game, Lang::En), Some((text.to_owned(), code)));
     }
-    (full, concealed, moves)
-}
-
-fn banqi_view(rules: &str, start: &str, moves: Vec<PlayedMove>) -> GameView {
-    GameView {
-        spec: GameSpec { variant: "banqi".into(), rules: rules.into(), clock: None },
-        moves,
-        ..view("b", start, &[], Some(Seat::First))
-    }
-}
-
-fn assert_same_board(online: &OnlineGame, full: &Banqi) {
-    let full = AnyGame::Banqi(full.clone());
-    for rank in 0..4 {
-        for file in 0..8 {
-            let cell = Cell::new(file, rank);
-            assert_eq!(online.board.game.piece_code(cell), full.piece_code(cell), "{cell}");
-            assert_eq!(online.game.piece_code(cell), full.piece_code(cell), "{cell}");
-        }
-    }
-    assert_eq!(online.board.game.side_to_move(), full.side_to_move());
-    assert_eq!(online.board.game.outcome(), full.outcome());
+    let mut session = seated(Seat::First, &["e2e4"]);
+    session.intent(Intent::SetLanguage(Lang::Zh), 0.0);
+    let result = GameResult { winner: None, reason: EndReason::Agreement };
+    session.receive(ServerMessage::Ended { game: "g".into(), result, deal: None }, 0.0);
+    assert_eq!(result_words(session.game().unwrap(), Lang::Zh).unwrap().0, "双方同意和棋");
 }
 
 #[test]
-fn banqi_reveals_rebuild_the_game() {
-    for (rules, seed) in [("", 7), ("chain=true,capture_hidden=true", 11), ("rush=true", 3)] {
-        let (full, concealed, moves) = banqi_game(rules, seed, 120);
-        assert!(concealed.contains('?'), "{concealed}");
-        assert!(moves.iter().any(|m| m.reveal.is_some()));
-        // The whole game in one state.
-        let opening = Opening::Game { game: "b".into(), token: Some("t".into()) };
-        let (mut session, _) = ready(opening.clone());
-        let state = banqi_view(rules, &concealed, moves.clone());
-        session.receive(ServerMessage::State { view: state }, 0.0);
-        let online = session.game().expect("the state replays");
-        assert_eq!(online.board.record.moves.len(), moves.len());
-        assert_same_board(online, &full);
-        // Move by move.
-        let (mut session, _) = ready(opening);
-        session
-            .receive(ServerMessage::State { view: banqi_view(rules, &concealed, Vec::new()) }, 0.0);
-        for mv in &moves {
-            session.receive(
-                ServerMessage::Moved { game: "b".into(), mv: mv.clone(), clocks: None },
-                0.0,
-            );
-        }
-        let online = session.game().unwrap();
-        assert_eq!(online.moves.len(), moves.len());
-        assert_same_board(online, &full);
-        // The board's record replays with the rules alone, as the app would.
-        let replayed = online.board.record.replay(usize::MAX);
-        assert!(replayed.error.is_none());
-        assert_eq!(replayed.notations, online.board.notations);
-    }
-}
-
-#[test]
-fn banqi_reveals_that_do_not_fit_are_refused() {
-    let (_, concealed, moves) = banqi_game("", 5, 6);
-    let (mut session, _) = ready(Opening::Game { game: "b".into(), token: Some("t".into()) });
-    session.receive(ServerMessage::State { view: banqi_view("", &concealed, Vec::new()) }, 0.0);
-    let before = snapshot(&session);
-    let first = &moves[0];
-    for reveal in [None, Some("X".to_owned()), Some("RR".to_owned()), Some(String::new())] {
-        let mv = PlayedMove { reveal, ..first.clone() };
-        session.receive(ServerMessage::Moved { game: "b".into(), mv, clocks: None }, 0.0);
-        let after = snapshot(&session).replace("resync_asked: true", "resync_asked: false");
-        assert_eq!(after, before);
-    }
-}
-
-#[test]
-fn a_banqi_flip_waits_for_the_server_to_say_what_it_turned_up() {
-    let (_, concealed, _) = banqi_game("", 9, 0);
-    let (mut session, _) = ready(Opening::Game { game: "b".into(), token: Some("t".into()) });
-    session.receive(ServerMessage::State { view: banqi_view("", &concealed, Vec::new()) }, 0.0);
-    let click = Action::ClickCell { cell: cell("c3"), now: 0.0 };
-    let effects = session.intent(Intent::Board(click), 0.0);
+fn draw_offers_come_and_go() {
+    let mut session = seated(Seat::Second, &["e2e4"]);
+    session.receive(ServerMessage::DrawOffered { game: "g".into(), by: Seat::First }, 0.0);
+    assert_eq!(session.game().unwrap().draw_offer, Some(Seat::First));
+    // Accepting is offering back.
     assert_eq!(
-        sent(&effects),
-        [ClientMessage::Move { game: "b".into(), ply: 0, text: "c3".into() }]
+        sent(&session.intent(Intent::OfferDraw, 0.0)),
+        [ClientMessage::OfferDraw { game: "g".into() }]
     );
-    let game = session.game().unwrap();
-    assert_eq!(game.pending.as_ref().map(|p| p.shown), Some(false));
-    assert_eq!(game.board.game.piece_code(cell("c3")).as_deref(), Some("?"));
-    assert!(game.board.notice.is_none(), "no complaint about the unknown piece");
-    let mv = PlayedMove { ply: 0, text: "c3".into(), reveal: Some("n".into()) };
-    session.receive(ServerMessage::Moved { game: "b".into(), mv, clocks: None }, 0.0);
-    let game = session.game().unwrap();
-    assert_eq!(game.board.game.piece_code(cell("c3")).as_deref(), Some("bN"));
-    assert!(game.pending.is_none());
-    // The end brings the deal; a deal that fits makes a record for the app.
-    let result = GameResult { winner: None, reason: EndReason::Aborted };
-    let deal = "no deal".to_owned();
-    session.receive(ServerMessage::Ended { game: "b".into(), result, deal: Some(deal) }, 0.0);
-    assert!(session.game().unwrap().review_record().is_none(), "a deal that does not set up");
+    assert_eq!(session.game().unwrap().draw_offer, Some(Seat::First), "the server decides");
+    assert_eq!(
+        sent(&session.intent(Intent::DeclineDraw, 0.0)),
+        [ClientMessage::DeclineDraw { game: "g".into() }]
+    );
+    assert_eq!(session.game().unwrap().draw_offer, None);
+    session.receive(ServerMessage::DrawOffered { game: "g".into(), by: Seat::First }, 0.0);
+    session.receive(ServerMessage::DrawDeclined { game: "g".into() }, 0.0);
+    assert_eq!(session.game().unwrap().draw_offer, None);
 }
 
-#[test]
-fn the_review_record_of_a_banqi_game_uses_the_deal() {
-    let (full, concealed, moves) = banqi_game("", 21, 30);
-    let (mut session, _) = ready(Opening::Game { game: "b".into(), token: None });
-    session.receive(ServerMessage::State { view: banqi_view("", &concealed, moves.clone()) }, 0.0);
-    let rules = BanqiRules::default();
-    let deal = Banqi::start(&rules, 21).position();
-    let result = GameResult { winner: Some(Seat::First), reason: EndReason::Resignation };
-    session
-        .receive(ServerMessage::Ended { game: "b".into(), result, deal: Some(deal.clone()) }, 0.0);
-    let record = session.game().unwrap().review_record().expect("the deal fits");
-    let game = record.replay(usize::MAX).game;
-    assert_eq!(game.position(), AnyGame::Banqi(full).position(), "every piece known");
-    let start = StartFrom::Position(&deal);
-    assert!(AnyGame::new("banqi", "", &start).is_ok());
-}
+mod banqi;
+mod hostile;
