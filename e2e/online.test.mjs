@@ -11,7 +11,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { DIST, REPO, WAIT_MS, drag, launchBrowser, moveList, waitForPiece } from './support.mjs';
+import {
+  DIST,
+  REPO,
+  WAIT_MS,
+  drag,
+  launchBrowser,
+  moveList,
+  startServer,
+  waitForPiece,
+} from './support.mjs';
 
 const TEST_TIMEOUT = 240_000;
 const SERVER_BIN = process.env.QI_SERVER_BIN || path.join(REPO, 'target', 'release', 'qi-server');
@@ -80,8 +89,9 @@ after(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** Opens `url` in a fresh browser context (its own storage: another person). */
-async function person(url, viewport = { width: 1280, height: 900 }) {
+/** Opens `url` in a fresh browser context (its own storage: another person), and waits until
+ * the page is connected (unless `connected` is false). */
+async function person(url, viewport = { width: 1280, height: 900 }, connected = true) {
   const context = await browser.newContext({ viewport, locale: 'en-US' });
   context.setDefaultTimeout(WAIT_MS);
   const page = await context.newPage();
@@ -91,7 +101,7 @@ async function person(url, viewport = { width: 1280, height: 900 }) {
     if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);
   });
   await page.goto(url);
-  await page.locator('[data-testid="connection"][data-state="connected"]').waitFor();
+  if (connected) await page.locator('[data-testid="connection"][data-state="connected"]').waitFor();
   return { context, page, errors };
 }
 
@@ -179,5 +189,22 @@ test('two players play through an invite link while a third watches', { timeout:
     }
   } finally {
     for (const someone of people) await someone.context.close();
+  }
+});
+
+test('on a static host the page says that online play needs the server', { timeout: TEST_TIMEOUT }, async () => {
+  const host = await startServer(DIST);
+  const someone = await person(`${host.url}online/?game=abc`, { width: 360, height: 800 }, false);
+  try {
+    const card = someone.page.locator('[data-testid="needs-server"]');
+    await card.waitFor();
+    assert.match(await card.innerText(), /Online play needs the Qi server: start it with scripts\/run/);
+    await someone.page.locator('[data-testid="connection"][data-state="retrying"]').waitFor();
+    // The only complaints are the browser's own about the refused WebSocket.
+    const others = someone.errors.filter((error) => !/WebSocket connection to .* failed/.test(error));
+    assert.deepEqual(others, []);
+  } finally {
+    await someone.context.close();
+    await host.close();
   }
 });

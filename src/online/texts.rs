@@ -240,7 +240,7 @@ pub fn say(lang: Lang, words: Words) -> &'static str {
             W::WatchersCount => ["{n} watching", "{n} 人观战", "{n} người xem"],
             W::EmptySeat => ["(free seat)", "（空位）", "(chỗ trống)"],
             W::You => ["you", "你", "bạn"],
-            W::Present => ["connected", "在线", "đang kết nối"],
+            W::Present => ["connected", "在线", "trực tuyến"],
             W::Away => ["away", "已离开", "vắng mặt"],
             W::OfferDraw => ["Offer a draw", "提和", "Cầu hòa"],
             W::AcceptDraw => ["Accept the draw", "同意和棋", "Đồng ý hòa"],
