@@ -9,7 +9,7 @@
 //! nothing else.
 
 use qi_protocol::{
-    ClientMessage, GameSpec, NAME_MAX_CHARS, SeatChoice, ServerMessage, Status, VERSION,
+    ClientMessage, GameSpec, NAME_MAX_CHARS, Seat, SeatChoice, ServerMessage, Status, VERSION,
 };
 
 pub use super::address::{Opening, id_ok, read_address};
@@ -119,13 +119,15 @@ pub struct Focus {
     pub invite: Option<String>,
     /// Whether this page asked to join and has no answer yet.
     pub joining: bool,
+    /// The seat the server said this browser holds.
+    pub seat: Option<Seat>,
     /// The game, once its state came.
     pub game: Option<OnlineGame>,
 }
 
 impl Focus {
     fn new(id: String, token: Option<String>) -> Focus {
-        Focus { id, token, invite: None, joining: false, game: None }
+        Focus { id, token, invite: None, joining: false, seat: None, game: None }
     }
 }
 
@@ -370,10 +372,14 @@ impl Session {
             }
             ServerMessage::Refused { game, ply, reason } => self.refused(&game, ply, reason),
             ServerMessage::Presence { game, seat, connected } => {
-                if let Some(online) = self.game_mut(&game) {
-                    online.players[seat.index()].connected = connected;
-                }
-                Vec::new()
+                let Some(online) = self.game_mut(&game) else { return Vec::new() };
+                online.players[seat.index()].connected = connected;
+                // Someone came to the free seat: the game begins; ask for it, with the name
+                // (a state the server sends anyway is taken the same way).
+                let arrived = connected
+                    && online.status == Status::Waiting
+                    && online.you.is_some_and(|you| you != seat);
+                if arrived { self.resync() } else { Vec::new() }
             }
             ServerMessage::Watchers { game, count } => {
                 if let Some(online) = self.game_mut(&game) {

@@ -30,6 +30,7 @@ impl Session {
             focus.token = Some(token.clone());
             focus.invite = invite.filter(|invite| id_ok(invite));
             focus.joining = false;
+            focus.seat = Some(seat);
             if let Some(online) = &mut focus.game
                 && online.you != Some(seat)
             {
@@ -46,6 +47,12 @@ impl Session {
         let Some(focus) = self.focus.as_mut().filter(|focus| focus.id == view.game) else {
             return Vec::new();
         };
+        // A player's view names their seat; should it not, the seat the server gave stands.
+        let mut view = view.clone();
+        if view.you.is_none() && focus.token.is_some() {
+            view.you = focus.seat;
+        }
+        let view = &view;
         let taken = match &mut focus.game {
             Some(online) => online.merge_view(view, now),
             None if view.from_ply == 0 => match OnlineGame::from_view(view, &settings, now) {

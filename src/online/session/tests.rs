@@ -145,6 +145,20 @@ fn creating_a_game_seats_the_player_and_shows_the_invite() {
     let game = session.game().unwrap();
     assert_eq!(game.status, Status::Waiting);
     assert!(!game.can_move(), "no moves before the opponent comes");
+    // The opponent arrives: the page asks for the game as it now stands.
+    let arrived =
+        ServerMessage::Presence { game: "g1".into(), seat: Seat::Second, connected: true };
+    assert_eq!(
+        sent(&session.receive(arrived, 0.0)),
+        [ClientMessage::Resume { game: "g1".into(), token: "t1".into(), have_plies: Some(0) }]
+    );
+    session.receive(
+        ServerMessage::State { view: view("g1", CHESS_START, &[], Some(Seat::First)) },
+        0.0,
+    );
+    let game = session.game().unwrap();
+    assert_eq!(game.players[1].name.as_deref(), Some("Bo"));
+    assert!(game.can_move());
 }
 
 #[test]
