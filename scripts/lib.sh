@@ -53,10 +53,12 @@ ensure_app_tools() {
   ensure_node_tools
 }
 
-# The app into dist/, then the embed page into dist/embed/ (Trunk builds one page at a time,
-# and each build empties its own output directory, so the app goes first).
+# The app into dist/, then the embed page into dist/embed/ and the online page into
+# dist/online/ (Trunk builds one page at a time, and each build empties its own output
+# directory, so the app goes first).
 build_app() {
   ensure_app_tools
   trunk build --release
   trunk build embed/index.html --release --dist dist/embed
+  trunk build online/index.html --release --dist dist/online
 }

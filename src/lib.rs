@@ -11,6 +11,7 @@ pub mod i18n;
 pub mod i18n_records;
 pub mod i18n_rules;
 pub mod link;
+pub mod online;
 pub mod pieces;
 pub mod record;
 pub mod records;

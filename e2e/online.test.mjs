@@ -1,0 +1,210 @@
+// End-to-end test of online play: the Qi server (env QI_SERVER_BIN, default
+// <repo>/target/release/qi-server) serving the built app (QI_DIST), two players in their own
+// browser contexts playing through an invite link, and a third watching, in headless Chromium.
+// The test fails (never skips) when the server binary or the built online page is missing.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+
+import {
+  DIST,
+  REPO,
+  WAIT_MS,
+  drag,
+  launchBrowser,
+  moveList,
+  startServer,
+  waitForPiece,
+} from './support.mjs';
+
+const TEST_TIMEOUT = 240_000;
+const SERVER_BIN = process.env.QI_SERVER_BIN || path.join(REPO, 'target', 'release', 'qi-server');
+
+let browser;
+let server;
+let serverLog = '';
+let dataDir;
+let base;
+
+/** A port nobody listens on now. */
+async function freePort() {
+  const probe = net.createServer();
+  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** Waits until `url` answers 200, or throws (with the server's output) when it never does. */
+async function waitForHttp(url, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) {
+      throw new Error(`qi-server exited with ${server.exitCode}:\n${serverLog}`);
+    }
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`qi-server did not serve ${url} within ${timeoutMs} ms:\n${serverLog}`);
+}
+
+before(async () => {
+  if (!existsSync(SERVER_BIN)) {
+    throw new Error(
+      `qi-server not found at ${SERVER_BIN}: build it (cargo build --release -p qi-server) ` +
+        'or set QI_SERVER_BIN to the server binary.',
+    );
+  }
+  if (!existsSync(path.join(DIST, 'online', 'index.html'))) {
+    throw new Error(`No online page at ${DIST}/online (online/index.html missing): build the app.`);
+  }
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'qi-online-e2e-'));
+  const port = await freePort();
+  server = spawn(SERVER_BIN, ['--addr', `127.0.0.1:${port}`, '--dist', DIST, '--data', dataDir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  server.stdout.on('data', (chunk) => (serverLog += chunk));
+  server.stderr.on('data', (chunk) => (serverLog += chunk));
+  base = `http://127.0.0.1:${port}/`;
+  await waitForHttp(`${base}online/`);
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  if (server && server.exitCode === null) {
+    server.kill();
+    await new Promise((resolve) => server.once('exit', resolve));
+  }
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Opens `url` in a fresh browser context (its own storage: another person), and waits until
+ * the page is connected (unless `connected` is false). */
+async function person(url, viewport = { width: 1280, height: 900 }, connected = true) {
+  const context = await browser.newContext({ viewport, locale: 'en-US' });
+  context.setDefaultTimeout(WAIT_MS);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);
+  });
+  await page.goto(url);
+  if (connected) await page.locator('[data-testid="connection"][data-state="connected"]').waitFor();
+  return { context, page, errors };
+}
+
+/** The result the status panel shows (`white`, `black`, `draw`...), once there is one. */
+async function waitForResult(page) {
+  const marker = page.locator('[data-testid="status"] [data-result]');
+  await marker.waitFor();
+  return marker.getAttribute('data-result');
+}
+
+/** The square at the top-left corner of the board: tells the orientation. */
+async function topLeft(page) {
+  return page.locator('.board [data-square]').first().getAttribute('data-square');
+}
+
+test('two players play through an invite link while a third watches', { timeout: TEST_TIMEOUT }, async () => {
+  const alice = await person(`${base}online/`);
+  const people = [alice];
+  try {
+    // Alice creates a chess game, playing White.
+    await alice.page.locator('[data-testid="lobby"]').waitFor();
+    await alice.page.locator('[data-testid="name"]').fill('Alice');
+    await alice.page.locator('[data-game="chess"]').click();
+    await alice.page.locator('[data-testid="seat"]').selectOption('first');
+    await alice.page.locator('[data-action="create"]').click();
+    const invite = await alice.page.locator('[data-testid="invite-link"]').inputValue();
+    const watch = await alice.page.locator('[data-testid="watch-link"]').first().inputValue();
+    const id = new URL(watch).searchParams.get('game');
+    assert.match(invite, /\/online\/\?game=[^&]+&invite=[^&]+$/);
+    assert.equal(new URL(alice.page.url()).search, `?game=${id}`, 'no token in the address bar');
+    assert.equal(await topLeft(alice.page), 'a8', 'White at the bottom');
+
+    // Bob opens the invite, gives his name and joins: Black at the bottom.
+    const bob = await person(invite, { width: 360, height: 800 });
+    people.push(bob);
+    await bob.page.locator('[data-testid="name"]').fill('Bob');
+    await bob.page.locator('[data-action="join"]').click();
+    await bob.page.locator('.board [data-square]').first().waitFor();
+    await bob.page.waitForFunction((game) => location.search === `?game=${game}`, id);
+    assert.equal(await topLeft(bob.page), 'h1', 'Black at the bottom');
+    await alice.page.locator('[data-testid="name-second"]', { hasText: 'Bob' }).waitFor();
+    await bob.page.locator('[data-testid="name-first"]', { hasText: 'Alice' }).waitFor();
+
+    // Carol watches.
+    const carol = await person(watch);
+    people.push(carol);
+    await carol.page.locator('.board [data-square]').first().waitFor();
+    await alice.page.locator('[data-testid="watchers"][data-count="1"]').waitFor();
+    assert.equal(await carol.page.locator('[data-action="resign"]').count(), 0, 'spectators cannot resign');
+
+    // Black cannot move first.
+    await drag(bob.page, 'e7', 'e5');
+    await waitForPiece(bob.page, 'e7', 'bP');
+
+    // Fool's mate, each move seen by the other two.
+    const moves = [
+      [alice, 'f2', 'f3', 'wP'],
+      [bob, 'e7', 'e5', 'bP'],
+      [alice, 'g2', 'g4', 'wP'],
+      [bob, 'd8', 'h4', 'bQ'],
+    ];
+    for (const [mover, from, to, piece] of moves) {
+      await drag(mover.page, from, to);
+      for (const someone of people) {
+        await waitForPiece(someone.page, to, piece);
+        await waitForPiece(someone.page, from, null);
+      }
+      // Alice reloads after her second move: back in her seat, with the moves so far.
+      if (to === 'g4') {
+        await alice.page.reload();
+        await alice.page.locator('[data-testid="connection"][data-state="connected"]').waitFor();
+        await waitForPiece(alice.page, 'g4', 'wP');
+        assert.equal(await topLeft(alice.page), 'a8', 'still White after a reload');
+        await alice.page.locator('[data-testid="name-first"]', { hasText: 'Alice' }).waitFor();
+      }
+    }
+    for (const someone of people) {
+      assert.equal(await waitForResult(someone.page), 'black');
+      assert.match(await someone.page.locator('[data-testid="status"] .result').innerText(), /Black wins by checkmate/);
+    }
+    assert.deepEqual(await moveList(carol.page), ['f3', 'e5', 'g4', 'Qh4#']);
+    assert.equal(await alice.page.locator('[data-action="rematch"]').count(), 1, 'a rematch is offered');
+    for (const someone of people) {
+      assert.deepEqual(someone.errors, [], 'the page reported errors');
+    }
+  } finally {
+    for (const someone of people) await someone.context.close();
+  }
+});
+
+test('on a static host the page says that online play needs the server', { timeout: TEST_TIMEOUT }, async () => {
+  const host = await startServer(DIST);
+  const someone = await person(`${host.url}online/?game=abc`, { width: 360, height: 800 }, false);
+  try {
+    const card = someone.page.locator('[data-testid="needs-server"]');
+    await card.waitFor();
+    assert.match(await card.innerText(), /Online play needs the Qi server: start it with scripts\/run/);
+    await someone.page.locator('[data-testid="connection"][data-state="retrying"]').waitFor();
+    // The only complaints are the browser's own about the refused WebSocket.
+    const others = someone.errors.filter((error) => !/WebSocket connection to .* failed/.test(error));
+    assert.deepEqual(others, []);
+  } finally {
+    await someone.context.close();
+    await host.close();
+  }
+});

@@ -1,0 +1,330 @@
+//! The lobby: the player's name, the game, the clock and the seat, then a game with an invite
+//! link or a quick pairing.
+
+use qi_protocol::{ClockSpec, GameSpec, NAME_MAX_CHARS, SeatChoice};
+use qi_rules::{GameKind, Side};
+use yew::prelude::*;
+
+use super::session::Intent;
+use super::texts::{Words, say};
+use crate::i18n::{Lang, Text, fill_all, game_name, side_name, t};
+
+/// The clocks offered: minutes for the game and seconds added per move.
+pub const CLOCK_PRESETS: [(u32, u32); 5] = [(1, 0), (3, 2), (5, 3), (10, 5), (15, 10)];
+
+/// The clock chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClockChoice {
+    /// No clock.
+    Off,
+    /// One of [`CLOCK_PRESETS`].
+    Preset(usize),
+    /// Minutes and increment typed in.
+    Custom,
+}
+
+/// The lobby's choices.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choices {
+    /// The game.
+    pub kind: GameKind,
+    /// Chess only: the shuffled start.
+    pub chess960: bool,
+    /// The clock.
+    pub clock: ClockChoice,
+    /// The custom clock's minutes, as typed.
+    pub minutes: String,
+    /// The custom clock's increment in seconds, as typed.
+    pub increment: String,
+    /// The seat wanted (for a created game).
+    pub seat: SeatChoice,
+}
+
+impl Default for Choices {
+    fn default() -> Self {
+        Choices {
+            kind: GameKind::Chess,
+            chess960: false,
+            clock: ClockChoice::Preset(2),
+            minutes: "20".into(),
+            increment: "10".into(),
+            seat: SeatChoice::Random,
+        }
+    }
+}
+
+impl Choices {
+    /// The game asked for; `None` when a custom clock is not a clock (0.5 to 180 minutes, 0 to
+    /// 180 seconds per move).
+    #[must_use]
+    pub fn spec(&self) -> Option<GameSpec> {
+        let clock = match self.clock {
+            ClockChoice::Off => None,
+            ClockChoice::Preset(index) => {
+                let (minutes, increment) = *CLOCK_PRESETS.get(index)?;
+                Some(ClockSpec { base_secs: minutes * 60, increment_secs: increment })
+            }
+            ClockChoice::Custom => {
+                let minutes: f64 = self.minutes.trim().replace(',', ".").parse().ok()?;
+                let increment: u32 = self.increment.trim().parse().ok()?;
+                let base = (minutes * 60.0).round();
+                if !(30.0..=10_800.0).contains(&base) {
+                    return None;
+                }
+                Some(ClockSpec { base_secs: base as u32, increment_secs: increment })
+            }
+        };
+        if clock.is_some_and(|clock| !clock.is_valid()) {
+            return None;
+        }
+        let variant = match self.kind {
+            GameKind::Chess if self.chess960 => "chess960",
+            kind => kind.name(),
+        };
+        Some(GameSpec { variant: variant.to_owned(), rules: String::new(), clock })
+    }
+}
+
+/// A clock as game sites write it (`5+3`), or "No clock".
+#[must_use]
+pub fn clock_label(lang: Lang, clock: Option<ClockSpec>) -> String {
+    match clock {
+        None => t(lang, Text::NoClock).to_owned(),
+        Some(clock) => {
+            let minutes = f64::from(clock.base_secs) / 60.0;
+            format!("{minutes}+{}", clock.increment_secs)
+        }
+    }
+}
+
+/// A game as the lobby and the game page name it: `Chess · 5+3`.
+#[must_use]
+pub fn spec_label(lang: Lang, spec: &GameSpec) -> String {
+    let game = match qi_rules::any::parse_variant(&spec.variant) {
+        Ok((GameKind::Chess, implied)) if !implied.is_empty() => "Chess960",
+        Ok((kind, _)) => game_name(lang, kind),
+        Err(_) => "?",
+    };
+    format!("{game} · {}", clock_label(lang, spec.clock))
+}
+
+/// Properties of [`Lobby`].
+#[derive(Properties, PartialEq)]
+pub struct LobbyProps {
+    /// The interface language.
+    pub lang: Lang,
+    /// The display name.
+    pub name: String,
+    /// The game sought, while seeking.
+    pub seeking: Option<GameSpec>,
+    /// What the player does.
+    pub act: Callback<Intent>,
+}
+
+/// The lobby.
+#[function_component(Lobby)]
+pub fn lobby(props: &LobbyProps) -> Html {
+    let lang = props.lang;
+    let choices = use_state(Choices::default);
+    let change = |update: fn(&mut Choices, String)| {
+        let choices = choices.clone();
+        Callback::from(move |event: Event| {
+            let value = if let Some(select) = event.target_dyn_into::<web_sys::HtmlSelectElement>()
+            {
+                select.value()
+            } else if let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() {
+                if input.type_() == "checkbox" {
+                    input.checked().to_string()
+                } else {
+                    input.value()
+                }
+            } else {
+                return;
+            };
+            let mut next = (*choices).clone();
+            update(&mut next, value);
+            choices.set(next);
+        })
+    };
+    let on_name = {
+        let act = props.act.clone();
+        Callback::from(move |event: InputEvent| {
+            if let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() {
+                act.emit(Intent::SetName(input.value()));
+            }
+        })
+    };
+    let spec = choices.spec();
+    let on_create = {
+        let (act, spec, seat) = (props.act.clone(), spec.clone(), choices.seat);
+        Callback::from(move |_: MouseEvent| {
+            if let Some(spec) = spec.clone() {
+                act.emit(Intent::Create { spec, seat });
+            }
+        })
+    };
+    let on_seek = {
+        let (act, spec) = (props.act.clone(), spec.clone());
+        Callback::from(move |_: MouseEvent| {
+            if let Some(spec) = spec.clone() {
+                act.emit(Intent::Seek(spec));
+            }
+        })
+    };
+    let on_cancel = {
+        let act = props.act.clone();
+        Callback::from(move |_: MouseEvent| act.emit(Intent::CancelSeek))
+    };
+    let games = GameKind::ALL.map(|kind| {
+        let choices = choices.clone();
+        let current = choices.kind == kind;
+        let onclick = Callback::from(move |_: MouseEvent| {
+            choices.set(Choices { kind, ..(*choices).clone() });
+        });
+        html! {
+            <button type="button" class={classes!("game-tab", current.then_some("current"))}
+                    data-game={kind.name()} aria-pressed={current.to_string()} {onclick}>
+                { game_name(lang, kind) }
+            </button>
+        }
+    });
+    let clock_value = match choices.clock {
+        ClockChoice::Off => "off".to_owned(),
+        ClockChoice::Preset(index) => index.to_string(),
+        ClockChoice::Custom => "custom".to_owned(),
+    };
+    let clock_options = std::iter::once(("off".to_owned(), t(lang, Text::NoClock).to_owned()))
+        .chain(CLOCK_PRESETS.iter().enumerate().map(|(index, &(minutes, increment))| {
+            (index.to_string(), format!("{minutes}+{increment}"))
+        }))
+        .chain(std::iter::once(("custom".to_owned(), say(lang, Words::CustomClock).to_owned())))
+        .map(|(value, text)| {
+            let selected = value == clock_value;
+            html! { <option {value} {selected}>{ text }</option> }
+        });
+    let seat_value = match choices.seat {
+        SeatChoice::First => "first",
+        SeatChoice::Second => "second",
+        SeatChoice::Random => "random",
+    };
+    let seat_options = [
+        ("first", side_name(lang, choices.kind, Side::First, None)),
+        ("second", side_name(lang, choices.kind, Side::Second, None)),
+        ("random", say(lang, Words::SeatRandom)),
+    ]
+    .map(
+        |(value, text)| html! { <option {value} selected={value == seat_value}>{ text }</option> },
+    );
+    let seeking = props.seeking.as_ref().map(|spec| {
+        let text = fill_all(say(lang, Words::Seeking), &[("game", &spec_label(lang, spec))]);
+        html! {
+            <p class="seeking" data-testid="seeking">
+                <span class="spinner" aria-hidden="true"></span>{ text }
+                <button type="button" class="secondary" data-action="cancel-seek" onclick={on_cancel}>{ t(lang, Text::Cancel) }</button>
+            </p>
+        }
+    });
+    html! {
+        <section class="lobby panel" data-testid="lobby">
+            <label class="field">
+                <span>{ say(lang, Words::YourName) }</span>
+                <input type="text" data-testid="name" maxlength={NAME_MAX_CHARS.to_string()} autocomplete="nickname"
+                       placeholder={say(lang, Words::Anonymous)} value={props.name.clone()} oninput={on_name} />
+            </label>
+            <div class="field">
+                <span>{ t(lang, Text::Game) }</span>
+                <div class="game-picker">{ for games }</div>
+            </div>
+            if choices.kind == GameKind::Chess {
+                <label class="check">
+                    <input type="checkbox" data-testid="chess960" checked={choices.chess960}
+                           onchange={change(|c, v| c.chess960 = v == "true")} />
+                    { say(lang, Words::Chess960) }
+                </label>
+            }
+            <label class="field">
+                <span>{ t(lang, Text::Clock) }</span>
+                <select data-testid="clock" onchange={change(|c, v| {
+                    c.clock = match v.as_str() {
+                        "off" => ClockChoice::Off,
+                        "custom" => ClockChoice::Custom,
+                        index => index.parse().map(ClockChoice::Preset).unwrap_or(ClockChoice::Off),
+                    };
+                })}>{ for clock_options }</select>
+            </label>
+            if choices.clock == ClockChoice::Custom {
+                <div class="custom-clock">
+                    <label class="field">
+                        <span>{ say(lang, Words::Minutes) }</span>
+                        <input type="number" min="0.5" max="180" step="0.5" data-testid="minutes"
+                               value={choices.minutes.clone()} onchange={change(|c, v| c.minutes = v)} />
+                    </label>
+                    <label class="field">
+                        <span>{ say(lang, Words::IncrementSecs) }</span>
+                        <input type="number" min="0" max="180" step="1" data-testid="increment"
+                               value={choices.increment.clone()} onchange={change(|c, v| c.increment = v)} />
+                    </label>
+                </div>
+            }
+            <label class="field">
+                <span>{ say(lang, Words::YourSide) }</span>
+                <select data-testid="seat" onchange={change(|c, v| {
+                    c.seat = match v.as_str() {
+                        "first" => SeatChoice::First,
+                        "second" => SeatChoice::Second,
+                        _ => SeatChoice::Random,
+                    };
+                })}>{ for seat_options }</select>
+            </label>
+            <div class="lobby-buttons">
+                <button type="button" class="primary" data-action="create" disabled={spec.is_none()}
+                        onclick={on_create}>{ say(lang, Words::CreateGame) }</button>
+                <button type="button" data-action="seek" disabled={spec.is_none() || props.seeking.is_some()}
+                        onclick={on_seek}>{ say(lang, Words::QuickPairing) }</button>
+            </div>
+            { seeking.unwrap_or_default() }
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn choices_make_the_spec() {
+        let mut choices = Choices::default();
+        let spec = choices.spec().unwrap();
+        assert_eq!(spec.variant, "chess");
+        assert_eq!(spec.clock, Some(ClockSpec { base_secs: 300, increment_secs: 3 }));
+        choices.chess960 = true;
+        choices.clock = ClockChoice::Off;
+        assert_eq!(choices.spec().unwrap().variant, "chess960");
+        assert_eq!(choices.spec().unwrap().clock, None);
+        choices.kind = GameKind::Banqi;
+        assert_eq!(choices.spec().unwrap().variant, "banqi", "Chess960 is for chess only");
+        choices.clock = ClockChoice::Custom;
+        choices.minutes = "2,5".into();
+        choices.increment = "7".into();
+        assert_eq!(
+            choices.spec().unwrap().clock,
+            Some(ClockSpec { base_secs: 150, increment_secs: 7 })
+        );
+        for (minutes, increment) in
+            [("0", "1"), ("181", "0"), ("x", "1"), ("5", "181"), ("5", "-1")]
+        {
+            choices.minutes = minutes.into();
+            choices.increment = increment.into();
+            assert_eq!(choices.spec(), None, "{minutes}+{increment}");
+        }
+    }
+
+    #[test]
+    fn games_are_labelled_with_their_clock() {
+        let spec = GameSpec { variant: "xiangqi".into(), rules: String::new(), clock: None };
+        assert_eq!(spec_label(Lang::Zh, &spec), "中国象棋 · 不计时");
+        let clock = Some(ClockSpec { base_secs: 90, increment_secs: 1 });
+        let spec = GameSpec { variant: "chess960".into(), rules: String::new(), clock };
+        assert_eq!(spec_label(Lang::En, &spec), "Chess960 · 1.5+1");
+    }
+}

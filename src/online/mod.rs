@@ -1,0 +1,192 @@
+//! The online page (`online/`): live games against other people through the Qi server.
+//!
+//! The page keeps one WebSocket to the server on its own host (`/ws`). Its logic is the pure
+//! [`session::Session`]: the component here only carries out the session's [`Effect`]s (send a
+//! message, connect again after a while, keep or forget a seat token, show the game's address)
+//! and draws its state ([`page`]).
+//!
+//! # Addresses
+//! - `online/`: the lobby (create a game with an invite link, or quick pairing);
+//! - `online/?game=<id>&invite=<token>`: an invite: take the free seat (the address then becomes
+//!   `online/?game=<id>`, so the token does not stay in the address bar);
+//! - `online/?game=<id>`: back to the seat when this browser holds it, else watch.
+//!
+//! # Storage
+//! The display name is kept in localStorage `qi.online.name`, each seat token in
+//! `qi.online.seat.<id>`; the language and theme are the app's (`qi.settings`).
+
+pub mod address;
+pub mod game;
+pub mod lobby;
+pub mod page;
+pub mod session;
+pub mod socket;
+pub mod texts;
+pub mod view;
+
+use std::time::Duration;
+
+use yew::prelude::*;
+
+use self::session::{Effect, Intent, Session, read_address};
+use self::socket::{Socket, SocketEvent};
+use crate::i18n::Lang;
+use crate::state::{Settings, Theme};
+use crate::web;
+
+/// Where the display name is kept.
+pub const NAME_KEY: &str = "qi.online.name";
+/// Where the app keeps its settings (the language and theme come from there).
+const SETTINGS_KEY: &str = "qi.settings";
+
+/// Where the seat token of game `id` is kept.
+#[must_use]
+pub fn seat_key(id: &str) -> String {
+    format!("qi.online.seat.{id}")
+}
+
+/// What happens to the page.
+pub enum Msg {
+    /// An event of the socket opened as the given generation.
+    Socket(u64, SocketEvent),
+    /// The wait before the given connection attempt is over.
+    Connect(u64),
+    /// The player did something.
+    Act(Intent),
+}
+
+/// The online page.
+pub struct Online {
+    session: Session,
+    socket: Option<Socket>,
+    /// Counts the sockets opened: events of an older one are ignored.
+    socket_generation: u64,
+    /// Counts the waits started: only the latest one connects.
+    wait_generation: u64,
+}
+
+fn stored_settings() -> Settings {
+    let lang = Lang::from_tag(&web::browser_language());
+    match web::load(SETTINGS_KEY) {
+        Some(text) => Settings::from_storage(&text, lang),
+        None => Settings::new(lang),
+    }
+}
+
+fn show_language(settings: &Settings) {
+    let theme = if settings.theme == Theme::Dark { "dark" } else { "light" };
+    web::set_document_attributes(settings.lang.tag(), theme);
+    if let Some(document) = web_sys::window().and_then(|w| w.document()) {
+        document.set_title(texts::say(settings.lang, texts::Words::Title));
+    }
+}
+
+impl Online {
+    /// Opens a new socket (closing the old one).
+    fn connect(&mut self, ctx: &Context<Self>) {
+        self.socket = None;
+        self.socket_generation += 1;
+        let generation = self.socket_generation;
+        self.session.connecting();
+        let report = ctx.link().callback(move |event| Msg::Socket(generation, event));
+        self.socket = Socket::open(&report);
+        if self.socket.is_none() {
+            let effects = self.session.closed();
+            self.run(ctx, effects);
+        }
+    }
+
+    /// Carries out the session's effects.
+    fn run(&mut self, ctx: &Context<Self>, effects: Vec<Effect>) {
+        for effect in effects {
+            match effect {
+                Effect::Send(message) => {
+                    if let Some(socket) = &self.socket {
+                        socket.send(&message.to_json());
+                    }
+                }
+                Effect::Connect { after_ms } => {
+                    self.socket = None;
+                    self.wait_generation += 1;
+                    if after_ms == 0 {
+                        self.connect(ctx);
+                    } else {
+                        let (link, generation) = (ctx.link().clone(), self.wait_generation);
+                        yew::platform::spawn_local(async move {
+                            yew::platform::time::sleep(Duration::from_millis(u64::from(after_ms)))
+                                .await;
+                            link.send_message(Msg::Connect(generation));
+                        });
+                    }
+                }
+                Effect::SaveSeat { game, token } => web::save(&seat_key(&game), &token),
+                Effect::ForgetSeat { game } => web::save(&seat_key(&game), ""),
+                Effect::ShowAddress(Some(game)) => web::set_query(&format!("game={game}"), false),
+                Effect::ShowAddress(None) => web::set_query("", false),
+            }
+        }
+    }
+
+    /// Keeps what the player chose: the name, the language.
+    fn remember(&self, intent: &Intent) {
+        match intent {
+            Intent::SetName(_) => web::save(NAME_KEY, &self.session.name),
+            Intent::SetLanguage(lang) => {
+                let mut settings = stored_settings();
+                settings.lang = *lang;
+                web::save(SETTINGS_KEY, &settings.to_storage());
+                show_language(&self.session.settings);
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Component for Online {
+    type Message = Msg;
+    type Properties = ();
+
+    fn create(ctx: &Context<Self>) -> Self {
+        let settings = stored_settings();
+        show_language(&settings);
+        let name = web::load(NAME_KEY).unwrap_or_default();
+        let opening = read_address(&web::location_query(), |game| web::load(&seat_key(game)));
+        let mut page = Online {
+            session: Session::new(settings, &name, opening),
+            socket: None,
+            socket_generation: 0,
+            wait_generation: 0,
+        };
+        page.connect(ctx);
+        page
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        let now = web::now_ms();
+        let effects = match msg {
+            Msg::Socket(generation, _) if generation != self.socket_generation => return false,
+            Msg::Socket(_, SocketEvent::Opened) => self.session.opened(),
+            Msg::Socket(_, SocketEvent::Text(text)) => self.session.receive_text(&text, now),
+            Msg::Socket(_, SocketEvent::Closed) => {
+                self.socket = None;
+                self.session.closed()
+            }
+            Msg::Connect(generation) if generation != self.wait_generation => return false,
+            Msg::Connect(_) => {
+                self.connect(ctx);
+                Vec::new()
+            }
+            Msg::Act(intent) => {
+                let effects = self.session.intent(intent.clone(), now);
+                self.remember(&intent);
+                effects
+            }
+        };
+        self.run(ctx, effects);
+        true
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        page::page(&self.session, &ctx.link().callback(Msg::Act))
+    }
+}

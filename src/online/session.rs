@@ -1,0 +1,423 @@
+//! The online page's client as a pure state machine: the server's messages and the player's
+//! intents come in, the page's state changes, and [`Effect`]s go out for the component to carry
+//! out (messages to send, a connection to open, seat tokens to keep, the address to show). No
+//! browser here: the tests drive it natively.
+//!
+//! Nothing the server sends is trusted: a message for a game this page does not follow, a move
+//! for the wrong ply, a move the local rules refuse, an id that could not go in a link: each is
+//! ignored (or, for a gap in the moves, answered by asking for the state again), and changes
+//! nothing else.
+
+use qi_protocol::{
+    ClientMessage, GameSpec, NAME_MAX_CHARS, Seat, SeatChoice, ServerMessage, Status, VERSION,
+};
+
+pub use super::address::{Opening, id_ok, read_address};
+use super::game::{Note, OnlineGame};
+use super::texts::Words;
+use crate::i18n::Lang;
+use crate::state::{Action, Settings};
+
+mod intents;
+mod replies;
+
+/// The longest server detail text shown.
+const DETAIL_MAX_CHARS: usize = 200;
+/// The longest wait between two connection attempts, in milliseconds.
+const RETRY_MAX_MS: u32 = 30_000;
+
+/// The connection to the server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Link {
+    /// A socket is being opened.
+    Connecting,
+    /// The socket is open and `Hello` sent; waiting for `Welcome`.
+    Greeting,
+    /// Welcomed: messages flow.
+    Ready,
+    /// The connection failed or dropped; the next attempt comes after this many ms.
+    Retrying {
+        /// The wait.
+        after_ms: u32,
+    },
+    /// The server speaks another protocol version: no more attempts.
+    Outdated,
+}
+
+/// What the component should do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    /// Send a message.
+    Send(ClientMessage),
+    /// Close the socket if one is open, and open a new one after this many ms.
+    Connect {
+        /// The wait.
+        after_ms: u32,
+    },
+    /// Keep a seat token (localStorage `qi.online.seat.<game>`).
+    SaveSeat {
+        /// The game id.
+        game: String,
+        /// The token.
+        token: String,
+    },
+    /// Forget a seat token the server does not know.
+    ForgetSeat {
+        /// The game id.
+        game: String,
+    },
+    /// Show this game's address (`?game=<id>`, in place of the current entry), or the lobby's.
+    ShowAddress(Option<String>),
+}
+
+/// What the player does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Intent {
+    /// Change the display name (sent with the next `Hello`).
+    SetName(String),
+    /// Change the language.
+    SetLanguage(Lang),
+    /// Create a game and wait for the invited player.
+    Create {
+        /// The game.
+        spec: GameSpec,
+        /// The seat wanted.
+        seat: SeatChoice,
+    },
+    /// Wait to be paired.
+    Seek(GameSpec),
+    /// Stop waiting.
+    CancelSeek,
+    /// Take the invite of the address.
+    Join,
+    /// Something on the board or the move list.
+    Board(Action),
+    /// Resign.
+    Resign,
+    /// Offer a draw, or accept the opponent's offer.
+    OfferDraw,
+    /// Decline the opponent's offer.
+    DeclineDraw,
+    /// Abort the game.
+    Abort,
+    /// Offer or accept a rematch.
+    Rematch,
+    /// Claim the win from an absent opponent.
+    ClaimWin,
+    /// Connect now instead of waiting.
+    Retry,
+}
+
+/// The game the page shows, and this browser's part in it.
+#[derive(Clone, Debug)]
+pub struct Focus {
+    /// The game id.
+    pub id: String,
+    /// The seat token, when a player.
+    pub token: Option<String>,
+    /// The invite token for the free seat (for its creator).
+    pub invite: Option<String>,
+    /// Whether this page asked to join and has no answer yet.
+    pub joining: bool,
+    /// The seat the server said this browser holds.
+    pub seat: Option<Seat>,
+    /// The game, once its state came.
+    pub game: Option<OnlineGame>,
+}
+
+impl Focus {
+    fn new(id: String, token: Option<String>) -> Focus {
+        Focus { id, token, invite: None, joining: false, seat: None, game: None }
+    }
+}
+
+/// The whole client.
+#[derive(Clone, Debug)]
+pub struct Session {
+    /// The language and theme, for the boards.
+    pub settings: Settings,
+    /// The display name.
+    pub name: String,
+    /// The name the current connection said `Hello` with.
+    hello_name: Option<String>,
+    /// The connection.
+    pub link: Link,
+    /// Whether a connection ever reached `Welcome` (else the server is likely not there).
+    pub ever_connected: bool,
+    /// Failed attempts since the last `Welcome`.
+    failures: u32,
+    /// An invite opened from the address, not taken yet.
+    pub invite: Option<(String, String)>,
+    /// The game shown.
+    pub focus: Option<Focus>,
+    /// The game sought for pairing.
+    pub seeking: Option<GameSpec>,
+    /// The latest thing to tell the player outside a game's moves.
+    pub note: Option<Note>,
+    /// Requests waiting for the connection.
+    queued: Vec<ClientMessage>,
+    /// Whether a `Seated` for another game than the one shown is expected (after Create, Seek,
+    /// Join or Rematch).
+    expecting_seat: bool,
+    /// Whether the state was asked for again after a gap, and not received yet.
+    resync_asked: bool,
+}
+
+/// A display name as typed and kept: at most [`NAME_MAX_CHARS`] characters, no control
+/// characters. It is trimmed when sent ([`Session::sent_name`]), not while being typed.
+#[must_use]
+pub fn clean_name(name: &str) -> String {
+    name.chars().filter(|c| !c.is_control()).take(NAME_MAX_CHARS).collect()
+}
+
+/// Text from the server made safe to show: at most `max` characters, no control characters.
+#[must_use]
+pub fn shown_text(text: &str, max: usize) -> String {
+    text.chars().filter(|c| !c.is_control()).take(max).collect()
+}
+
+impl Session {
+    /// A session for what the address asks, with the boards in `settings`' language and theme.
+    /// An invite is taken at once when the player has a name; else it waits for [`Intent::Join`].
+    #[must_use]
+    pub fn new(settings: Settings, name: &str, opening: Opening) -> Session {
+        let mut session = Session {
+            settings,
+            name: clean_name(name),
+            hello_name: None,
+            link: Link::Connecting,
+            ever_connected: false,
+            failures: 0,
+            invite: None,
+            focus: None,
+            seeking: None,
+            note: None,
+            queued: Vec::new(),
+            expecting_seat: false,
+            resync_asked: false,
+        };
+        match opening {
+            Opening::Lobby => {}
+            Opening::BadLink => session.note = Some(Note::Say(Words::BadLink)),
+            Opening::Game { game, token } => session.focus = Some(Focus::new(game, token)),
+            Opening::Join { game, invite } => {
+                session.invite = Some((game, invite));
+                if !session.sent_name().is_empty() {
+                    let _ = session.intent(Intent::Join, 0.0);
+                }
+            }
+        }
+        session
+    }
+
+    /// The game shown, once its state came.
+    #[must_use]
+    pub fn game(&self) -> Option<&OnlineGame> {
+        self.focus.as_ref()?.game.as_ref()
+    }
+
+    fn game_mut(&mut self, id: &str) -> Option<&mut OnlineGame> {
+        self.focus.as_mut().filter(|focus| focus.id == id)?.game.as_mut()
+    }
+
+    /// The name as `Hello` sends it: trimmed.
+    #[must_use]
+    pub fn sent_name(&self) -> String {
+        self.name.trim().to_owned()
+    }
+
+    /// Failed connection attempts since the last `Welcome`.
+    #[must_use]
+    pub fn failures(&self) -> u32 {
+        self.failures
+    }
+
+    /// A socket is being opened.
+    pub fn connecting(&mut self) {
+        if self.link != Link::Outdated {
+            self.link = Link::Connecting;
+        }
+    }
+
+    /// The socket opened: say hello.
+    pub fn opened(&mut self) -> Vec<Effect> {
+        self.link = Link::Greeting;
+        self.hello_name = Some(self.sent_name());
+        vec![Effect::Send(ClientMessage::Hello { version: VERSION, name: self.sent_name() })]
+    }
+
+    /// The socket closed (or never opened): try again later, waiting longer each time.
+    pub fn closed(&mut self) -> Vec<Effect> {
+        if self.link == Link::Outdated {
+            return Vec::new();
+        }
+        self.failures = self.failures.saturating_add(1);
+        let after_ms = 1000u32.saturating_mul(1 << self.failures.min(6).saturating_sub(1));
+        let after_ms = after_ms.min(RETRY_MAX_MS);
+        self.link = Link::Retrying { after_ms };
+        self.hello_name = None;
+        self.resync_asked = false;
+        vec![Effect::Connect { after_ms }]
+    }
+
+    /// A text frame from the server. Anything that is not a message changes nothing.
+    pub fn receive_text(&mut self, text: &str, now: f64) -> Vec<Effect> {
+        match ServerMessage::parse(text) {
+            Ok(message) => self.receive(message, now),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    /// Sends `message` now, or keeps it for when the connection is ready.
+    fn request(&mut self, message: ClientMessage) -> Vec<Effect> {
+        if self.link == Link::Ready && self.hello_name == Some(self.sent_name()) {
+            return vec![Effect::Send(message)];
+        }
+        self.queued.push(message);
+        if self.link == Link::Ready {
+            // The name changed since `Hello`, which alone carries it: connect again.
+            self.link = Link::Connecting;
+            return vec![Effect::Connect { after_ms: 0 }];
+        }
+        Vec::new()
+    }
+
+    /// Sends `message` when the connection is ready; drops it otherwise.
+    fn send_now(&self, message: ClientMessage) -> Vec<Effect> {
+        if self.link == Link::Ready { vec![Effect::Send(message)] } else { Vec::new() }
+    }
+
+    /// What to send on `Welcome`: back into the game shown, the pending move again (the server
+    /// plays a move only once), the seek again, and the requests that waited.
+    fn welcome(&mut self, version: u32) -> Vec<Effect> {
+        if version != VERSION {
+            self.link = Link::Outdated;
+            return Vec::new();
+        }
+        self.link = Link::Ready;
+        self.failures = 0;
+        self.ever_connected = true;
+        if !self.queued.is_empty() && self.hello_name != Some(self.sent_name()) {
+            self.link = Link::Connecting;
+            return vec![Effect::Connect { after_ms: 0 }];
+        }
+        let mut out = Vec::new();
+        if let Some(focus) = &self.focus {
+            let have_plies = focus.game.as_ref().map(|g| g.moves.len() as u32);
+            let game = focus.id.clone();
+            if let Some(token) = &focus.token {
+                out.push(ClientMessage::Resume { game, token: token.clone(), have_plies });
+            } else if !focus.joining {
+                out.push(ClientMessage::Watch { game, have_plies });
+            }
+            if let Some(game) = &focus.game
+                && let Some(pending) = &game.pending
+            {
+                let (game, ply) = (game.id.clone(), pending.ply as u32);
+                out.push(ClientMessage::Move { game, ply, text: pending.text.clone() });
+            }
+        }
+        if let Some(spec) = &self.seeking {
+            self.queued.retain(|m| !matches!(m, ClientMessage::Seek { .. }));
+            out.push(ClientMessage::Seek { spec: spec.clone() });
+        }
+        out.append(&mut self.queued);
+        out.into_iter().map(Effect::Send).collect()
+    }
+
+    /// Asks for the game's state again, from the moves this page has (once until it comes).
+    fn resync(&mut self) -> Vec<Effect> {
+        let Some(focus) = &self.focus else { return Vec::new() };
+        if self.resync_asked {
+            return Vec::new();
+        }
+        self.resync_asked = true;
+        let have_plies = focus.game.as_ref().map(|g| g.moves.len() as u32);
+        let game = focus.id.clone();
+        let message = match &focus.token {
+            Some(token) => ClientMessage::Resume { game, token: token.clone(), have_plies },
+            None => ClientMessage::Watch { game, have_plies },
+        };
+        self.send_now(message)
+    }
+
+    /// A message from the server.
+    pub fn receive(&mut self, message: ServerMessage, now: f64) -> Vec<Effect> {
+        match message {
+            ServerMessage::Welcome { version } => self.welcome(version),
+            ServerMessage::Ping { nonce } => self.send_now(ClientMessage::Pong { nonce }),
+            ServerMessage::Seated { game, token, seat, invite } => {
+                self.seated(game, token, seat, invite)
+            }
+            ServerMessage::Seeking { spec } => {
+                if self.seeking.is_some() {
+                    self.seeking = Some(spec);
+                }
+                Vec::new()
+            }
+            ServerMessage::State { view } => self.state(&view, now),
+            ServerMessage::Moved { game, mv, clocks } => {
+                let Some(online) = self.game_mut(&game) else { return Vec::new() };
+                let known = online.moves.len();
+                match usize::try_from(mv.ply) {
+                    Ok(ply) if ply < known => Vec::new(),
+                    Ok(ply) if ply == known && online.play(&mv) => {
+                        if let Some(clocks) = clocks {
+                            online.clocks = Some((clocks, now));
+                        }
+                        Vec::new()
+                    }
+                    _ => self.resync(),
+                }
+            }
+            ServerMessage::Refused { game, ply, reason } => self.refused(&game, ply, reason),
+            ServerMessage::Presence { game, seat, connected } => {
+                let Some(online) = self.game_mut(&game) else { return Vec::new() };
+                online.players[seat.index()].connected = connected;
+                // Someone came to the free seat: the game begins; ask for it, with the name
+                // (a state the server sends anyway is taken the same way).
+                let arrived = connected
+                    && online.status == Status::Waiting
+                    && online.you.is_some_and(|you| you != seat);
+                if arrived { self.resync() } else { Vec::new() }
+            }
+            ServerMessage::Watchers { game, count } => {
+                if let Some(online) = self.game_mut(&game) {
+                    online.watchers = count;
+                }
+                Vec::new()
+            }
+            ServerMessage::DrawOffered { game, by } => {
+                if let Some(online) = self.game_mut(&game).filter(|g| g.status == Status::Playing) {
+                    online.draw_offer = Some(by);
+                }
+                Vec::new()
+            }
+            ServerMessage::DrawDeclined { game } => {
+                if let Some(online) = self.game_mut(&game) {
+                    online.draw_offer = None;
+                }
+                Vec::new()
+            }
+            ServerMessage::RematchOffered { game, by } => {
+                if let Some(online) = self.game_mut(&game)
+                    && matches!(online.status, Status::Ended { .. })
+                {
+                    online.rematch_offer = Some(by);
+                }
+                Vec::new()
+            }
+            ServerMessage::Ended { game, result, deal } => {
+                if let Some(online) = self.game_mut(&game) {
+                    online.end(result, deal, now);
+                }
+                Vec::new()
+            }
+            ServerMessage::Error { code, detail } => self.error(code, &detail),
+            ServerMessage::Unknown => Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,112 @@
+//! What the player does, turned into messages for the server.
+
+use qi_protocol::{ClientMessage, Status};
+
+use super::{Effect, Focus, Intent, Link, Session, clean_name};
+
+impl Session {
+    /// Something the player did.
+    pub fn intent(&mut self, intent: Intent, _now: f64) -> Vec<Effect> {
+        match intent {
+            Intent::SetName(name) => {
+                self.name = clean_name(&name);
+                Vec::new()
+            }
+            Intent::SetLanguage(lang) => {
+                self.settings.lang = lang;
+                if let Some(game) = self.focus.as_mut().and_then(|focus| focus.game.as_mut()) {
+                    game.board.settings.lang = lang;
+                }
+                Vec::new()
+            }
+            Intent::Create { spec, seat } => {
+                self.note = None;
+                self.expecting_seat = true;
+                self.request(ClientMessage::Create { spec, seat })
+            }
+            Intent::Seek(spec) => {
+                self.note = None;
+                self.expecting_seat = true;
+                self.seeking = Some(spec.clone());
+                self.request(ClientMessage::Seek { spec })
+            }
+            Intent::CancelSeek => {
+                self.seeking = None;
+                self.expecting_seat = false;
+                self.queued.retain(|m| !matches!(m, ClientMessage::Seek { .. }));
+                self.send_now(ClientMessage::CancelSeek)
+            }
+            Intent::Join => {
+                let Some((game, invite)) = self.invite.take() else { return Vec::new() };
+                let mut focus = Focus::new(game.clone(), None);
+                focus.joining = true;
+                self.focus = Some(focus);
+                self.expecting_seat = true;
+                self.request(ClientMessage::Join { game, invite })
+            }
+            Intent::Board(action) => {
+                let ready = self.link == Link::Ready;
+                let Some(online) = self.focus.as_mut().and_then(|f| f.game.as_mut()) else {
+                    return Vec::new();
+                };
+                let Some(text) = online.board_action(action) else { return Vec::new() };
+                let ply = online.moves.len() as u32;
+                let message = ClientMessage::Move { game: online.id.clone(), ply, text };
+                // Not connected: the move goes when the connection is back (see `welcome`).
+                if ready { vec![Effect::Send(message)] } else { Vec::new() }
+            }
+            Intent::Resign
+            | Intent::OfferDraw
+            | Intent::DeclineDraw
+            | Intent::Abort
+            | Intent::Rematch
+            | Intent::ClaimWin => self.game_intent(&intent),
+            Intent::Retry => match self.link {
+                Link::Retrying { .. } => {
+                    self.link = Link::Connecting;
+                    vec![Effect::Connect { after_ms: 0 }]
+                }
+                _ => Vec::new(),
+            },
+        }
+    }
+
+    fn game_intent(&mut self, intent: &Intent) -> Vec<Effect> {
+        let ready = self.link == Link::Ready;
+        let Some(online) = self.focus.as_mut().and_then(|f| f.game.as_mut()) else {
+            return Vec::new();
+        };
+        let Some(you) = online.you else { return Vec::new() };
+        if !ready {
+            return Vec::new();
+        }
+        let game = online.id.clone();
+        let playing = online.status == Status::Playing;
+        let message = match intent {
+            Intent::Resign if playing => ClientMessage::Resign { game },
+            Intent::OfferDraw if playing => {
+                if online.draw_offer.is_none() {
+                    online.draw_offer = Some(you);
+                }
+                ClientMessage::OfferDraw { game }
+            }
+            Intent::DeclineDraw if playing => {
+                online.draw_offer = None;
+                ClientMessage::DeclineDraw { game }
+            }
+            Intent::Abort if playing || online.status == Status::Waiting => {
+                ClientMessage::Abort { game }
+            }
+            Intent::ClaimWin if playing => ClientMessage::ClaimWin { game },
+            Intent::Rematch if matches!(online.status, Status::Ended { .. }) => {
+                if online.rematch_offer.is_none() {
+                    online.rematch_offer = Some(you);
+                }
+                self.expecting_seat = true;
+                ClientMessage::Rematch { game }
+            }
+            _ => return Vec::new(),
+        };
+        vec![Effect::Send(message)]
+    }
+}

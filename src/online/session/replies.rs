@@ -1,0 +1,158 @@
+//! The session's answers to the server's messages that need more than a line: a seat, a game's
+//! state, a refused move, an error.
+
+use qi_protocol::{ClientMessage, ErrorCode, GameView, Refusal, Seat};
+
+use super::{DETAIL_MAX_CHARS, Effect, Focus, Link, Session, id_ok, shown_text};
+use crate::online::game::{Note, OnlineGame};
+use crate::online::texts::Words;
+
+impl Session {
+    pub(super) fn seated(
+        &mut self,
+        game: String,
+        token: String,
+        seat: Seat,
+        invite: Option<String>,
+    ) -> Vec<Effect> {
+        let current = self.focus.as_ref().is_some_and(|focus| focus.id == game);
+        if !id_ok(&game) || !id_ok(&token) || !(current || self.expecting_seat) {
+            return Vec::new();
+        }
+        self.expecting_seat = false;
+        self.seeking = None;
+        self.invite = None;
+        self.note = None;
+        if !current {
+            self.focus = Some(Focus::new(game.clone(), None));
+        }
+        if let Some(focus) = &mut self.focus {
+            focus.token = Some(token.clone());
+            focus.invite = invite.filter(|invite| id_ok(invite));
+            focus.joining = false;
+            focus.seat = Some(seat);
+            if let Some(online) = &mut focus.game
+                && online.you != Some(seat)
+            {
+                online.you = Some(seat);
+                online.board.flipped = seat == Seat::Second;
+                online.sync_board();
+            }
+        }
+        vec![Effect::SaveSeat { game: game.clone(), token }, Effect::ShowAddress(Some(game))]
+    }
+
+    pub(super) fn state(&mut self, view: &GameView, now: f64) -> Vec<Effect> {
+        let settings = self.settings.clone();
+        let Some(focus) = self.focus.as_mut().filter(|focus| focus.id == view.game) else {
+            return Vec::new();
+        };
+        // A player's view names their seat; should it not, the seat the server gave stands.
+        let mut view = view.clone();
+        if view.you.is_none() && focus.token.is_some() {
+            view.you = focus.seat;
+        }
+        let view = &view;
+        let taken = match &mut focus.game {
+            Some(online) => online.merge_view(view, now),
+            None if view.from_ply == 0 => match OnlineGame::from_view(view, &settings, now) {
+                Some(online) => {
+                    focus.game = Some(online);
+                    true
+                }
+                None => false,
+            },
+            None => {
+                // Moves from a ply this page does not have: ask for the whole game.
+                self.resync_asked = false;
+                let have = None;
+                let game = view.game.clone();
+                let message = match &focus.token {
+                    Some(token) => {
+                        ClientMessage::Resume { game, token: token.clone(), have_plies: have }
+                    }
+                    None => ClientMessage::Watch { game, have_plies: have },
+                };
+                return self.send_now(message);
+            }
+        };
+        if taken {
+            self.resync_asked = false;
+            if let Some(focus) = &mut self.focus {
+                focus.joining = false;
+            }
+        } else {
+            self.note = Some(Note::Say(Words::ServerNonsense));
+        }
+        Vec::new()
+    }
+
+    pub(super) fn refused(&mut self, game: &str, ply: u32, reason: Refusal) -> Vec<Effect> {
+        let Some(online) = self.game_mut(game) else { return Vec::new() };
+        let known = online.moves.len();
+        if online.pending.as_ref().is_none_or(|p| p.ply as u64 != u64::from(ply)) {
+            return Vec::new();
+        }
+        let (words, illegal) = match &reason {
+            Refusal::Illegal { .. } => (Words::RefusedIllegal, true),
+            Refusal::Unreadable => (Words::RefusedIllegal, false),
+            Refusal::NotYourTurn => (Words::RefusedNotYourTurn, false),
+            Refusal::WrongPly { .. } => (Words::RefusedWrongPly, false),
+            Refusal::NotPlaying => (Words::RefusedNotPlaying, false),
+            Refusal::NotAPlayer => (Words::RefusedNotAPlayer, false),
+        };
+        online.take_back(Note::Say(words), illegal);
+        match reason {
+            Refusal::WrongPly { expected } if u64::from(expected) != known as u64 => self.resync(),
+            _ => Vec::new(),
+        }
+    }
+
+    pub(super) fn error(&mut self, code: ErrorCode, detail: &str) -> Vec<Effect> {
+        let words = match code {
+            ErrorCode::VersionMismatch => {
+                self.link = Link::Outdated;
+                return Vec::new();
+            }
+            ErrorCode::BadMessage => Words::ErrorBadMessage,
+            ErrorCode::Unexpected => Words::ErrorUnexpected,
+            ErrorCode::BadName => Words::ErrorBadName,
+            ErrorCode::UnknownGame => Words::ErrorUnknownGame,
+            ErrorCode::BadToken => Words::ErrorBadToken,
+            ErrorCode::SeatTaken => Words::ErrorSeatTaken,
+            ErrorCode::BadSpec => Words::ErrorBadSpec,
+            ErrorCode::TooManyGames => Words::ErrorTooManyGames,
+        };
+        self.note = Some(Note::Server(words, shown_text(detail, DETAIL_MAX_CHARS)));
+        let mut out = Vec::new();
+        if let Some(focus) = &mut self.focus
+            && focus.game.is_none()
+        {
+            let game = focus.id.clone();
+            match code {
+                // No such game: back to the lobby.
+                ErrorCode::UnknownGame => {
+                    if focus.token.is_some() {
+                        out.push(Effect::ForgetSeat { game });
+                    }
+                    self.focus = None;
+                    self.expecting_seat = false;
+                    out.push(Effect::ShowAddress(None));
+                }
+                // The invite or the kept seat is not good: watch instead.
+                ErrorCode::BadToken | ErrorCode::SeatTaken
+                    if focus.joining || focus.token.is_some() =>
+                {
+                    if focus.token.take().is_some() {
+                        out.push(Effect::ForgetSeat { game: game.clone() });
+                    }
+                    focus.joining = false;
+                    self.expecting_seat = false;
+                    out.extend(self.send_now(ClientMessage::Watch { game, have_plies: None }));
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+}

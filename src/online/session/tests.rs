@@ -1,0 +1,522 @@
+use qi_protocol::{
+    ClientMessage, Clocks, EndReason, ErrorCode, GameResult, GameSpec, GameView, PlayedMove,
+    PlayerView, Refusal, Seat, SeatChoice, ServerMessage, Status, VERSION,
+};
+use qi_rules::Cell;
+
+use super::*;
+use crate::i18n::Lang;
+use crate::state::{Action, Settings};
+
+const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+fn cell(name: &str) -> Cell {
+    name.parse().unwrap()
+}
+
+fn spec(variant: &str) -> GameSpec {
+    GameSpec { variant: variant.into(), rules: String::new(), clock: None }
+}
+
+fn played(ply: u32, text: &str) -> PlayedMove {
+    PlayedMove { ply, text: text.into(), reveal: None }
+}
+
+fn view(game: &str, start: &str, moves: &[&str], you: Option<Seat>) -> GameView {
+    GameView {
+        game: game.into(),
+        spec: spec("chess"),
+        start: start.into(),
+        moves: moves.iter().enumerate().map(|(i, m)| played(i as u32, m)).collect(),
+        from_ply: 0,
+        clocks: None,
+        players: [
+            PlayerView { name: Some("Ann".into()), connected: true },
+            PlayerView { name: Some("Bo".into()), connected: true },
+        ],
+        you,
+        status: Status::Playing,
+        watchers: 0,
+        draw_offer: None,
+    }
+}
+
+/// A session connected and welcomed, for the address `opening`.
+fn ready(opening: Opening) -> (Session, Vec<Effect>) {
+    let mut session = Session::new(Settings::new(Lang::En), "Ann", opening);
+    session.connecting();
+    let hello = session.opened();
+    assert_eq!(
+        hello,
+        [Effect::Send(ClientMessage::Hello { version: VERSION, name: "Ann".into() })]
+    );
+    let effects = session.receive(ServerMessage::Welcome { version: VERSION }, 0.0);
+    assert_eq!(session.link, Link::Ready);
+    (session, effects)
+}
+
+/// A session seated as `seat` in game `g` (a chess game with `moves` played).
+fn seated(seat: Seat, moves: &[&str]) -> Session {
+    let opening = Opening::Game { game: "g".into(), token: Some("tok".into()) };
+    let (mut session, effects) = ready(opening);
+    assert_eq!(
+        effects,
+        [Effect::Send(ClientMessage::Resume {
+            game: "g".into(),
+            token: "tok".into(),
+            have_plies: None
+        })]
+    );
+    session.receive(ServerMessage::State { view: view("g", CHESS_START, moves, Some(seat)) }, 0.0);
+    assert!(session.game().is_some(), "the state opens the game");
+    session
+}
+
+fn sent(effects: &[Effect]) -> Vec<ClientMessage> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Send(message) => Some(message.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn drop_piece(session: &mut Session, from: &str, to: &str) -> Vec<Effect> {
+    let action = Action::Drop { from: cell(from), to: cell(to), now: 0.0 };
+    session.intent(Intent::Board(action), 0.0)
+}
+
+/// Everything in the session, to check that a message changed nothing.
+fn snapshot(session: &Session) -> String {
+    format!("{session:?}")
+}
+
+#[test]
+fn addresses_choose_lobby_join_resume_or_watch() {
+    let none = |_: &str| None;
+    let kept = |game: &str| (game == "abc").then(|| "tok".to_owned());
+    assert_eq!(read_address("", none), Opening::Lobby);
+    assert_eq!(
+        read_address("?game=abc&invite=inv", none),
+        Opening::Join { game: "abc".into(), invite: "inv".into() }
+    );
+    assert_eq!(
+        read_address("?game=abc&invite=inv", kept),
+        Opening::Game { game: "abc".into(), token: Some("tok".into()) },
+        "a browser that holds the seat goes back to it"
+    );
+    assert_eq!(read_address("?game=abc", none), Opening::Game { game: "abc".into(), token: None });
+    assert_eq!(read_address("?game=a%26b", none), Opening::BadLink);
+    assert_eq!(read_address("?game=abc&invite=%3Cb%3E", none), Opening::BadLink);
+    assert_eq!(read_address(&format!("?game={}", "x".repeat(200)), none), Opening::BadLink);
+}
+
+#[test]
+fn creating_a_game_seats_the_player_and_shows_the_invite() {
+    let (mut session, effects) = ready(Opening::Lobby);
+    assert!(effects.is_empty());
+    let create = Intent::Create { spec: spec("chess"), seat: SeatChoice::First };
+    assert_eq!(
+        sent(&session.intent(create, 0.0)),
+        [ClientMessage::Create { spec: spec("chess"), seat: SeatChoice::First }]
+    );
+    let effects = session.receive(
+        ServerMessage::Seated {
+            game: "g1".into(),
+            token: "t1".into(),
+            seat: Seat::First,
+            invite: Some("i1".into()),
+        },
+        0.0,
+    );
+    assert_eq!(
+        effects,
+        [
+            Effect::SaveSeat { game: "g1".into(), token: "t1".into() },
+            Effect::ShowAddress(Some("g1".into()))
+        ]
+    );
+    let focus = session.focus.as_ref().unwrap();
+    assert_eq!((focus.id.as_str(), focus.invite.as_deref()), ("g1", Some("i1")));
+    let mut waiting = view("g1", CHESS_START, &[], Some(Seat::First));
+    waiting.status = Status::Waiting;
+    session.receive(ServerMessage::State { view: waiting }, 0.0);
+    let game = session.game().unwrap();
+    assert_eq!(game.status, Status::Waiting);
+    assert!(!game.can_move(), "no moves before the opponent comes");
+    // The opponent arrives: the page asks for the game as it now stands.
+    let arrived =
+        ServerMessage::Presence { game: "g1".into(), seat: Seat::Second, connected: true };
+    assert_eq!(
+        sent(&session.receive(arrived, 0.0)),
+        [ClientMessage::Resume { game: "g1".into(), token: "t1".into(), have_plies: Some(0) }]
+    );
+    session.receive(
+        ServerMessage::State { view: view("g1", CHESS_START, &[], Some(Seat::First)) },
+        0.0,
+    );
+    let game = session.game().unwrap();
+    assert_eq!(game.players[1].name.as_deref(), Some("Bo"));
+    assert!(game.can_move());
+}
+
+#[test]
+fn a_move_shows_at_once_and_the_server_confirms_it() {
+    let mut session = seated(Seat::First, &[]);
+    let effects = drop_piece(&mut session, "e2", "e4");
+    assert_eq!(
+        sent(&effects),
+        [ClientMessage::Move { game: "g".into(), ply: 0, text: "e2e4".into() }]
+    );
+    let game = session.game().unwrap();
+    assert_eq!(game.board.notations, ["e4"], "shown before the answer");
+    assert!(game.moves.is_empty() && game.pending.is_some());
+    assert!(drop_piece(&mut session, "d2", "d4").is_empty(), "one move at a time");
+    let clocks = Clocks { remaining_ms: [59_000, 60_000], running: Some(Seat::Second) };
+    session.receive(
+        ServerMessage::Moved { game: "g".into(), mv: played(0, "e2e4"), clocks: Some(clocks) },
+        1000.0,
+    );
+    let game = session.game().unwrap();
+    assert_eq!((game.moves.len(), game.pending.is_none()), (1, true));
+    assert_eq!(game.board.notations, ["e4"]);
+    assert_eq!(game.remaining_ms(Seat::Second, 3000.0), Some(58_000.0), "counts down locally");
+    assert_eq!(game.remaining_ms(Seat::First, 3000.0), Some(59_000.0));
+    // Not our turn now: the board takes nothing.
+    assert!(drop_piece(&mut session, "d2", "d4").is_empty());
+    session.receive(
+        ServerMessage::Moved { game: "g".into(), mv: played(1, "e7e5"), clocks: None },
+        0.0,
+    );
+    assert_eq!(session.game().unwrap().board.notations, ["e4", "e5"]);
+}
+
+#[test]
+fn a_refused_move_is_taken_back_with_the_reason() {
+    let mut session = seated(Seat::First, &[]);
+    drop_piece(&mut session, "e2", "e4");
+    // A refusal for another ply is not about this move.
+    let before = snapshot(&session);
+    let other = Refusal::NotYourTurn;
+    session.receive(ServerMessage::Refused { game: "g".into(), ply: 3, reason: other }, 0.0);
+    assert_eq!(snapshot(&session), before);
+    let reason = Refusal::NotYourTurn;
+    session.receive(ServerMessage::Refused { game: "g".into(), ply: 0, reason }, 0.0);
+    let game = session.game().unwrap();
+    assert!(game.board.notations.is_empty() && game.pending.is_none(), "taken back");
+    assert_eq!(game.note, Some(Note::Say(Words::RefusedNotYourTurn)));
+    assert!(game.can_move());
+    // Illegal by the server's rules: worded from the local rules when they know why.
+    drop_piece(&mut session, "e2", "e4");
+    let game = session.focus.as_mut().unwrap().game.as_mut().unwrap();
+    game.pending.as_mut().unwrap().text = "e1e3".into();
+    let reason = Refusal::Illegal { detail: "that piece cannot move like that".into() };
+    session.receive(ServerMessage::Refused { game: "g".into(), ply: 0, reason }, 0.0);
+    let game = session.game().unwrap();
+    assert!(matches!(game.note, Some(Note::Rules(_))), "{:?}", game.note);
+    assert!(game.board.notations.is_empty());
+    // Illegal for a reason the local rules do not see: the page's own words.
+    drop_piece(&mut session, "e2", "e4");
+    let reason = Refusal::Illegal { detail: "repetition".into() };
+    session.receive(ServerMessage::Refused { game: "g".into(), ply: 0, reason }, 0.0);
+    assert_eq!(session.game().unwrap().note, Some(Note::Say(Words::RefusedIllegal)));
+}
+
+#[test]
+fn duplicates_are_ignored_and_gaps_ask_for_the_state() {
+    let mut session = seated(Seat::Second, &["e2e4"]);
+    let before = snapshot(&session);
+    let effects = session.receive(
+        ServerMessage::Moved { game: "g".into(), mv: played(0, "e2e4"), clocks: None },
+        0.0,
+    );
+    assert!(effects.is_empty());
+    assert_eq!(snapshot(&session), before, "a move already known changes nothing");
+    // Ply 3 while this page has 1: a gap. Asks once, from the moves it has.
+    let gap = ServerMessage::Moved { game: "g".into(), mv: played(3, "g1f3"), clocks: None };
+    let effects = session.receive(gap.clone(), 0.0);
+    assert_eq!(
+        sent(&effects),
+        [ClientMessage::Resume { game: "g".into(), token: "tok".into(), have_plies: Some(1) }]
+    );
+    assert!(session.receive(gap, 0.0).is_empty(), "asked once until the state comes");
+    assert_eq!(session.game().unwrap().moves.len(), 1);
+    // The state from ply 1 fills the gap.
+    let mut rest = view("g", CHESS_START, &[], Some(Seat::Second));
+    rest.moves = vec![played(1, "e7e5"), played(2, "g1f3")];
+    rest.from_ply = 1;
+    session.receive(ServerMessage::State { view: rest }, 0.0);
+    let game = session.game().unwrap();
+    assert_eq!(game.board.notations, ["e4", "e5", "Nf3"]);
+    assert!(game.board.flipped, "the second player sees their side at the bottom");
+    assert!(game.can_move());
+}
+
+#[test]
+fn an_illegal_move_from_the_server_changes_nothing() {
+    let mut session = seated(Seat::Second, &["e2e4"]);
+    let before = snapshot(&session);
+    session.receive(
+        ServerMessage::Moved { game: "g".into(), mv: played(1, "e7e2"), clocks: None },
+        0.0,
+    );
+    let after = snapshot(&session);
+    assert_eq!(session.game().unwrap().moves.len(), 1);
+    assert_eq!(after.replace("resync_asked: true", "resync_asked: false"), before);
+}
+
+#[test]
+fn the_end_locks_the_board_and_says_why() {
+    let mut session = seated(Seat::First, &["f2f3", "e7e5", "g2g4", "d8h4"]);
+    let game = session.game().unwrap();
+    assert!(!game.can_move(), "checkmate: the local rules know");
+    let result = GameResult {
+        winner: Some(Seat::Second),
+        reason: EndReason::Rules { detail: "checkmate".into() },
+    };
+    session.receive(ServerMessage::Ended { game: "g".into(), result, deal: None }, 0.0);
+    let game = session.game().unwrap();
+    assert!(matches!(game.status, Status::Ended { .. }));
+    let local = game.board.result().unwrap();
+    assert_eq!(local.winner, Some(qi_rules::Side::Second));
+    // Resignation: the board's own result says who resigned.
+    let mut session = seated(Seat::First, &["e2e4"]);
+    let result = GameResult { winner: Some(Seat::First), reason: EndReason::Resignation };
+    session.receive(ServerMessage::Ended { game: "g".into(), result, deal: None }, 0.0);
+    let board = &session.game().unwrap().board;
+    assert_eq!(board.resigned, Some(qi_rules::Side::Second));
+    assert!(!board.accepts_moves());
+    // After the end: a rematch offer, and our acceptance expects the new seat.
+    let offer = ServerMessage::RematchOffered { game: "g".into(), by: Seat::Second };
+    session.receive(offer, 0.0);
+    assert_eq!(session.game().unwrap().rematch_offer, Some(Seat::Second));
+    assert_eq!(
+        sent(&session.intent(Intent::Rematch, 0.0)),
+        [ClientMessage::Rematch { game: "g".into() }]
+    );
+    let seat = ServerMessage::Seated {
+        game: "g2".into(),
+        token: "t2".into(),
+        seat: Seat::Second,
+        invite: None,
+    };
+    session.receive(seat, 0.0);
+    assert_eq!(session.focus.as_ref().unwrap().id, "g2");
+}
+
+#[test]
+fn game_buttons_send_their_messages_only_when_they_apply() {
+    let mut session = seated(Seat::First, &[]);
+    for (intent, message) in [
+        (Intent::OfferDraw, ClientMessage::OfferDraw { game: "g".into() }),
+        (Intent::DeclineDraw, ClientMessage::DeclineDraw { game: "g".into() }),
+        (Intent::Abort, ClientMessage::Abort { game: "g".into() }),
+        (Intent::ClaimWin, ClientMessage::ClaimWin { game: "g".into() }),
+        (Intent::Resign, ClientMessage::Resign { game: "g".into() }),
+    ] {
+        assert_eq!(sent(&session.intent(intent, 0.0)), [message]);
+    }
+    assert!(session.intent(Intent::Rematch, 0.0).is_empty(), "no rematch while playing");
+    // Spectators send nothing and cannot move.
+    let (mut watcher, effects) = ready(Opening::Game { game: "g".into(), token: None });
+    assert_eq!(sent(&effects), [ClientMessage::Watch { game: "g".into(), have_plies: None }]);
+    watcher.receive(ServerMessage::State { view: view("g", CHESS_START, &[], None) }, 0.0);
+    assert!(watcher.intent(Intent::Resign, 0.0).is_empty());
+    assert!(drop_piece(&mut watcher, "e2", "e4").is_empty());
+    assert!(watcher.game().unwrap().board.notations.is_empty());
+    watcher.intent(Intent::Board(Action::FlipBoard), 0.0);
+    assert!(watcher.game().unwrap().board.flipped, "spectators may turn the board");
+}
+
+#[test]
+fn promotions_wait_for_the_piece() {
+    let start = "8/P6k/8/8/8/8/8/K7 w - - 0 1";
+    let opening = Opening::Game { game: "g".into(), token: Some("tok".into()) };
+    let (mut session, _) = ready(opening);
+    session.receive(ServerMessage::State { view: view("g", start, &[], Some(Seat::First)) }, 0.0);
+    assert!(drop_piece(&mut session, "a7", "a8").is_empty(), "the dialog asks first");
+    assert!(session.game().unwrap().board.promotion.is_some());
+    let effects = session.intent(Intent::Board(Action::Promote { piece: 'n', now: 0.0 }), 0.0);
+    assert_eq!(
+        sent(&effects),
+        [ClientMessage::Move { game: "g".into(), ply: 0, text: "a7a8n".into() }]
+    );
+}
+
+#[test]
+fn reconnecting_resumes_the_seat_and_resends_the_move() {
+    let mut session = seated(Seat::First, &[]);
+    drop_piece(&mut session, "e2", "e4");
+    assert_eq!(session.closed(), [Effect::Connect { after_ms: 1000 }]);
+    assert_eq!(session.closed(), [Effect::Connect { after_ms: 2000 }], "backs off");
+    for _ in 0..10 {
+        session.closed();
+    }
+    assert_eq!(session.link, Link::Retrying { after_ms: 30_000 });
+    assert_eq!(session.intent(Intent::Retry, 0.0), [Effect::Connect { after_ms: 0 }]);
+    session.opened();
+    let effects = session.receive(ServerMessage::Welcome { version: VERSION }, 0.0);
+    assert_eq!(
+        sent(&effects),
+        [
+            ClientMessage::Resume { game: "g".into(), token: "tok".into(), have_plies: Some(0) },
+            ClientMessage::Move { game: "g".into(), ply: 0, text: "e2e4".into() },
+        ]
+    );
+    assert_eq!(session.closed(), [Effect::Connect { after_ms: 1000 }], "welcome resets");
+    // Pings are answered.
+    session.opened();
+    session.receive(ServerMessage::Welcome { version: VERSION }, 0.0);
+    let effects = session.receive(ServerMessage::Ping { nonce: 77 }, 0.0);
+    assert_eq!(sent(&effects), [ClientMessage::Pong { nonce: 77 }]);
+    // Another version: no more attempts.
+    session.receive(
+        ServerMessage::Error { code: ErrorCode::VersionMismatch, detail: "v2".into() },
+        0.0,
+    );
+    assert_eq!(session.link, Link::Outdated);
+    assert!(session.closed().is_empty());
+}
+
+#[test]
+fn a_new_name_reconnects_before_the_request() {
+    let (mut session, _) = ready(Opening::Lobby);
+    session.intent(Intent::SetName("  Bình  ".into()), 0.0);
+    let effects = session.intent(Intent::Seek(spec("xiangqi")), 0.0);
+    assert_eq!(effects, [Effect::Connect { after_ms: 0 }]);
+    assert_eq!(
+        session.opened(),
+        [Effect::Send(ClientMessage::Hello { version: VERSION, name: "Bình".into() })]
+    );
+    let effects = session.receive(ServerMessage::Welcome { version: VERSION }, 0.0);
+    assert_eq!(sent(&effects), [ClientMessage::Seek { spec: spec("xiangqi") }]);
+    assert_eq!(sent(&session.intent(Intent::CancelSeek, 0.0)), [ClientMessage::CancelSeek]);
+    assert!(session.seeking.is_none());
+    assert_eq!(clean_name(&"名".repeat(30)).chars().count(), 20);
+    assert_eq!(clean_name("Ann \u{7}B "), "Ann B ", "spaces stay while typing");
+    // The same name with other spaces around it needs no new connection.
+    session.intent(Intent::SetName("Bình ".into()), 0.0);
+    let effects =
+        session.intent(Intent::Create { spec: spec("gomoku"), seat: SeatChoice::First }, 0.0);
+    assert_eq!(sent(&effects).len(), 1);
+}
+
+#[test]
+fn invites_join_or_fall_back_to_watching() {
+    let invite = Opening::Join { game: "g".into(), invite: "inv".into() };
+    // No name yet: the page waits for the player.
+    let mut session = Session::new(Settings::new(Lang::Vi), "", invite.clone());
+    session.opened();
+    assert!(session.receive(ServerMessage::Welcome { version: VERSION }, 0.0).is_empty());
+    assert_eq!(
+        sent(&session.intent(Intent::Join, 0.0)),
+        [ClientMessage::Join { game: "g".into(), invite: "inv".into() }]
+    );
+    // With a name, the invite is taken at once; a taken seat turns into watching.
+    let (mut session, effects) = ready(invite);
+    assert_eq!(sent(&effects), [ClientMessage::Join { game: "g".into(), invite: "inv".into() }]);
+    let taken = ServerMessage::Error { code: ErrorCode::SeatTaken, detail: "taken".into() };
+    assert_eq!(
+        sent(&session.receive(taken, 0.0)),
+        [ClientMessage::Watch { game: "g".into(), have_plies: None }]
+    );
+    assert!(matches!(session.note, Some(Note::Server(Words::ErrorSeatTaken, _))));
+    // A kept seat the server does not know: forgotten, and watched.
+    let opening = Opening::Game { game: "g".into(), token: Some("old".into()) };
+    let (mut session, _) = ready(opening);
+    let bad = ServerMessage::Error { code: ErrorCode::BadToken, detail: String::new() };
+    let effects = session.receive(bad, 0.0);
+    assert_eq!(effects[0], Effect::ForgetSeat { game: "g".into() });
+    assert_eq!(sent(&effects), [ClientMessage::Watch { game: "g".into(), have_plies: None }]);
+    // No such game: back to the lobby.
+    let unknown = ServerMessage::Error { code: ErrorCode::UnknownGame, detail: String::new() };
+    assert!(session.receive(unknown, 0.0).contains(&Effect::ShowAddress(None)));
+    assert!(session.focus.is_none());
+}
+
+#[test]
+fn the_server_s_json_is_read() {
+    let (mut session, _) = ready(Opening::Game { game: "g7".into(), token: Some("tk".into()) });
+    let frames = [
+        r#"{"type":"seated","game":"g7","token":"tk","seat":"second"}"#,
+        r#"{"type":"state","view":{"game":"g7","spec":{"variant":"xiangqi","clock":{"base_secs":300,"increment_secs":2}},
+            "start":"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            "moves":[{"ply":0,"text":"h3e3"}],"clocks":{"remaining_ms":[299000,300000],"running":"second"},
+            "players":[{"name":"红","connected":true},{"name":"","connected":false}],"you":"second",
+            "status":{"state":"playing"},"watchers":3}}"#,
+        r#"{"type":"presence","game":"g7","seat":"second","connected":true}"#,
+        r#"{"type":"draw_offered","game":"g7","by":"first"}"#,
+        r#"{"type":"moved","game":"g7","mv":{"ply":1,"text":"h10g8"},"clocks":{"remaining_ms":[299000,298500],"running":"first"}}"#,
+        r#"{"type":"draw_declined","game":"g7"}"#,
+        r#"{"type":"ended","game":"g7","result":{"winner":"first","reason":{"kind":"timeout"}}}"#,
+    ];
+    for frame in frames {
+        session.receive_text(frame, 10.0);
+    }
+    let game = session.game().expect("the state was read");
+    assert_eq!(game.board.notations, ["C2=5", "H8+7"]);
+    assert_eq!((game.you, game.watchers, game.players[1].connected), (Some(Seat::Second), 3, true));
+    assert_eq!(game.draw_offer, None);
+    assert_eq!(game.board.flagged, Some(qi_rules::Side::Second));
+    assert_eq!(game.remaining_ms(Seat::Second, 99_999.0), Some(298_500.0), "stopped at the end");
+}
+
+#[test]
+fn endings_are_worded_in_the_player_s_language() {
+    use super::super::view::result_words;
+    let cases = [
+        (
+            Some(Seat::Second),
+            EndReason::Rules { detail: "checkmate".into() },
+            "Black wins by checkmate",
+            "black",
+        ),
+        (Some(Seat::First), EndReason::Resignation, "White wins by resignation", "white"),
+        (Some(Seat::Second), EndReason::Timeout, "Black wins by time", "black"),
+        (None, EndReason::Agreement, "Draw by agreement", "draw"),
+        (None, EndReason::Aborted, "The game was aborted.", "aborted"),
+        (Some(Seat::First), EndReason::Abandoned, "White wins: the opponent left", "white"),
+    ];
+    for (winner, reason, text, code) in cases {
+        let moves: &[&str] = if matches!(reason, EndReason::Rules { .. }) {
+            &["f2f3", "e7e5", "g2g4", "d8h4"]
+        } else {
+            &["e2e4"]
+        };
+        let mut session = seated(Seat::First, moves);
+        let result = GameResult { winner, reason };
+        session.receive(ServerMessage::Ended { game: "g".into(), result, deal: None }, 0.0);
+        let game = session.game().unwrap();
+        assert_eq!(result_words(game, Lang::En), Some((text.to_owned(), code)));
+    }
+    let mut session = seated(Seat::First, &["e2e4"]);
+    session.intent(Intent::SetLanguage(Lang::Zh), 0.0);
+    let result = GameResult { winner: None, reason: EndReason::Agreement };
+    session.receive(ServerMessage::Ended { game: "g".into(), result, deal: None }, 0.0);
+    assert_eq!(result_words(session.game().unwrap(), Lang::Zh).unwrap().0, "双方同意和棋");
+}
+
+#[test]
+fn draw_offers_come_and_go() {
+    let mut session = seated(Seat::Second, &["e2e4"]);
+    session.receive(ServerMessage::DrawOffered { game: "g".into(), by: Seat::First }, 0.0);
+    assert_eq!(session.game().unwrap().draw_offer, Some(Seat::First));
+    // Accepting is offering back.
+    assert_eq!(
+        sent(&session.intent(Intent::OfferDraw, 0.0)),
+        [ClientMessage::OfferDraw { game: "g".into() }]
+    );
+    assert_eq!(session.game().unwrap().draw_offer, Some(Seat::First), "the server decides");
+    assert_eq!(
+        sent(&session.intent(Intent::DeclineDraw, 0.0)),
+        [ClientMessage::DeclineDraw { game: "g".into() }]
+    );
+    assert_eq!(session.game().unwrap().draw_offer, None);
+    session.receive(ServerMessage::DrawOffered { game: "g".into(), by: Seat::First }, 0.0);
+    session.receive(ServerMessage::DrawDeclined { game: "g".into() }, 0.0);
+    assert_eq!(session.game().unwrap().draw_offer, None);
+}
+
+mod banqi;
+mod hostile;

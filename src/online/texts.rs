@@ -1,0 +1,394 @@
+//! Every string of the online page that the app's table ([`crate::i18n`]) does not already
+//! have, in English, 简体中文 and Tiếng Việt. Templates take `{name}` placeholders, filled with
+//! [`crate::i18n::fill_all`].
+
+use crate::i18n::{Lang, pick};
+
+/// A piece of the online page's text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Words {
+    /// The page's heading.
+    Title,
+    /// The link back to the app.
+    PlayOnThisDevice,
+    /// The link to the lobby.
+    Lobby,
+    /// Connection state: opening.
+    Connecting,
+    /// Connection state: open.
+    Connected,
+    /// Connection state: lost, retrying in `{s}` seconds.
+    Reconnecting,
+    /// Connection state: never reached, retrying in `{s}` seconds.
+    NoServerYet,
+    /// The page cannot reach the server at all.
+    NeedsServer,
+    /// Under [`Words::NeedsServer`]: it keeps trying.
+    NeedsServerRetry,
+    /// The server speaks another protocol version.
+    Outdated,
+    /// Retry now.
+    TryAgain,
+    /// The name field's label.
+    YourName,
+    /// What an unnamed player is called.
+    Anonymous,
+    /// The Chess960 option.
+    Chess960,
+    /// A clock chosen by hand.
+    CustomClock,
+    /// Minutes for the game.
+    Minutes,
+    /// Seconds added per move.
+    IncrementSecs,
+    /// The seat picker's label.
+    YourSide,
+    /// Either seat.
+    SeatRandom,
+    /// Create a game with an invite link.
+    CreateGame,
+    /// Be paired with anyone.
+    QuickPairing,
+    /// Waiting for a pairing.
+    Seeking,
+    /// The invite link's label.
+    InviteLink,
+    /// The spectators' link's label.
+    WatchLink,
+    /// Copy a link.
+    Copy,
+    /// A link was copied.
+    Copied,
+    /// The creator waits for the opponent.
+    WaitingForOpponent,
+    /// An invite link was opened.
+    Invited,
+    /// Take the invite.
+    JoinGame,
+    /// The game is being fetched.
+    OpeningGame,
+    /// The receiver watches.
+    Watching,
+    /// `{n}` spectators.
+    WatchersCount,
+    /// An empty seat.
+    EmptySeat,
+    /// Marks the player's own name.
+    You,
+    /// A player is connected.
+    Present,
+    /// A player is away.
+    Away,
+    /// Offer a draw.
+    OfferDraw,
+    /// Accept the opponent's draw offer.
+    AcceptDraw,
+    /// Decline it.
+    DeclineDraw,
+    /// The opponent offers a draw.
+    DrawOffered,
+    /// `{side}` offers a draw (for spectators).
+    DrawOfferedBy,
+    /// The player's own draw offer stands.
+    DrawOfferSent,
+    /// Abort the game.
+    Abort,
+    /// Offer a rematch.
+    Rematch,
+    /// Accept the opponent's rematch offer.
+    AcceptRematch,
+    /// The opponent wants a rematch.
+    RematchOffered,
+    /// The player's own rematch offer stands.
+    RematchSent,
+    /// Claim the win when the opponent is away.
+    ClaimWin,
+    /// The opponent is away: the win may be claimed once the grace period passes.
+    OpponentAway,
+    /// The player's own move is on its way.
+    Sending,
+    /// It is the player's turn.
+    YourMove,
+    /// The player's side: `{side}`.
+    YouPlay,
+    /// A draw agreed.
+    DrawAgreed,
+    /// The game was aborted.
+    Aborted,
+    /// `{side}` won because the opponent stayed away.
+    WonByAbandonment,
+    /// `{side}` won (the reason not known to this page).
+    Won,
+    /// A draw (the reason not known to this page).
+    Drawn,
+    /// Open the finished game in the app.
+    ReviewInApp,
+    /// The banqi deal, shown after the end.
+    TheDeal,
+    /// The move was illegal by the server's rules, for a reason this page does not see.
+    RefusedIllegal,
+    /// It was not the player's turn.
+    RefusedNotYourTurn,
+    /// The game had moved on.
+    RefusedWrongPly,
+    /// The game is not being played.
+    RefusedNotPlaying,
+    /// The sender holds no seat.
+    RefusedNotAPlayer,
+    /// The server could not read a message.
+    ErrorBadMessage,
+    /// The server did not expect the message now.
+    ErrorUnexpected,
+    /// The name was refused.
+    ErrorBadName,
+    /// No such game.
+    ErrorUnknownGame,
+    /// A token that is not the game's.
+    ErrorBadToken,
+    /// The seat is taken.
+    ErrorSeatTaken,
+    /// The game or clock was refused.
+    ErrorBadSpec,
+    /// Too many games.
+    ErrorTooManyGames,
+    /// The server sent something this page cannot use.
+    ServerNonsense,
+    /// The page's address is not a game's.
+    BadLink,
+    /// `Server: {detail}`.
+    ServerSays,
+}
+
+/// The text `words` in `lang`.
+#[must_use]
+pub fn say(lang: Lang, words: Words) -> &'static str {
+    use Words as W;
+    pick(
+        lang,
+        match words {
+            W::Title => ["Qi — play online", "棋 — 在线对弈", "Qi — chơi trực tuyến"],
+            W::PlayOnThisDevice => ["Play on this device", "本机对弈", "Chơi trên máy này"],
+            W::Lobby => ["Lobby", "大厅", "Sảnh"],
+            W::Connecting => ["Connecting…", "正在连接…", "Đang kết nối…"],
+            W::Connected => ["Connected", "已连接", "Đã kết nối"],
+            W::Reconnecting => [
+                "Connection lost — trying again in {s} s",
+                "连接已断开，{s} 秒后重试",
+                "Mất kết nối — thử lại sau {s} giây",
+            ],
+            W::NoServerYet => [
+                "No server — trying again in {s} s",
+                "没有服务器，{s} 秒后重试",
+                "Không có máy chủ — thử lại sau {s} giây",
+            ],
+            W::NeedsServer => [
+                "Online play needs the Qi server: start it with scripts/run",
+                "在线对弈需要 Qi 服务器：请用 scripts/run 启动它",
+                "Chơi trực tuyến cần máy chủ Qi: hãy khởi động nó bằng scripts/run",
+            ],
+            W::NeedsServerRetry => [
+                "This page keeps trying to reach it. Games on this device need no server.",
+                "本页会继续尝试连接。本机对弈不需要服务器。",
+                "Trang này sẽ tiếp tục thử kết nối. Chơi trên máy này không cần máy chủ.",
+            ],
+            W::Outdated => [
+                "The server runs another version: reload the page.",
+                "服务器版本不同：请刷新页面。",
+                "Máy chủ chạy phiên bản khác: hãy tải lại trang.",
+            ],
+            W::TryAgain => ["Try again now", "立即重试", "Thử lại ngay"],
+            W::YourName => ["Your name", "你的名字", "Tên của bạn"],
+            W::Anonymous => ["Anonymous", "匿名", "Ẩn danh"],
+            W::Chess960 => [
+                "Chess960 (shuffled start)",
+                "Chess960（随机开局）",
+                "Chess960 (xếp quân ngẫu nhiên)",
+            ],
+            W::CustomClock => ["Custom", "自定义", "Tùy chỉnh"],
+            W::Minutes => ["Minutes", "分钟", "Phút"],
+            W::IncrementSecs => ["Seconds per move", "每步加秒", "Giây cộng mỗi nước"],
+            W::YourSide => ["Your side", "你的先后手", "Lượt của bạn"],
+            W::SeatRandom => ["Random", "随机", "Ngẫu nhiên"],
+            W::CreateGame => ["Create game", "创建对局", "Tạo ván"],
+            W::QuickPairing => ["Quick pairing", "快速匹配", "Ghép cặp nhanh"],
+            W::Seeking => [
+                "Looking for an opponent for {game}…",
+                "正在为{game}寻找对手…",
+                "Đang tìm đối thủ chơi {game}…",
+            ],
+            W::InviteLink => [
+                "Invite link — send it to your opponent",
+                "邀请链接 — 发给你的对手",
+                "Liên kết mời — gửi cho đối thủ",
+            ],
+            W::WatchLink => ["Link for spectators", "观战链接", "Liên kết cho người xem"],
+            W::Copy => ["Copy", "复制", "Sao chép"],
+            W::Copied => ["Copied", "已复制", "Đã sao chép"],
+            W::WaitingForOpponent => [
+                "Waiting for your opponent to open the invite link…",
+                "等待对手打开邀请链接…",
+                "Đang chờ đối thủ mở liên kết mời…",
+            ],
+            W::Invited => [
+                "You are invited to a game.",
+                "有人邀请你下一局棋。",
+                "Bạn được mời vào một ván cờ.",
+            ],
+            W::JoinGame => ["Join the game", "加入对局", "Vào ván"],
+            W::OpeningGame => ["Opening the game…", "正在打开对局…", "Đang mở ván cờ…"],
+            W::Watching => ["You are watching.", "你正在观战。", "Bạn đang xem."],
+            W::WatchersCount => ["{n} watching", "{n} 人观战", "{n} người xem"],
+            W::EmptySeat => ["(free seat)", "（空位）", "(chỗ trống)"],
+            W::You => ["you", "你", "bạn"],
+            W::Present => ["connected", "在线", "trực tuyến"],
+            W::Away => ["away", "已离开", "vắng mặt"],
+            W::OfferDraw => ["Offer a draw", "提和", "Cầu hòa"],
+            W::AcceptDraw => ["Accept the draw", "同意和棋", "Đồng ý hòa"],
+            W::DeclineDraw => ["Decline", "拒绝", "Từ chối"],
+            W::DrawOffered => {
+                ["Your opponent offers a draw.", "对手提议和棋。", "Đối thủ cầu hòa."]
+            }
+            W::DrawOfferedBy => ["{side} offers a draw.", "{side}提议和棋。", "{side} cầu hòa."],
+            W::DrawOfferSent => ["You offered a draw.", "你已提和。", "Bạn đã cầu hòa."],
+            W::Abort => ["Abort", "中止对局", "Hủy ván"],
+            W::Rematch => ["Rematch", "再来一局", "Đấu lại"],
+            W::AcceptRematch => ["Accept the rematch", "接受再战", "Nhận đấu lại"],
+            W::RematchOffered => {
+                ["Your opponent wants a rematch.", "对手想再下一局。", "Đối thủ muốn đấu lại."]
+            }
+            W::RematchSent => ["You offered a rematch.", "你已提出再战。", "Bạn đã mời đấu lại."],
+            W::ClaimWin => ["Claim the win", "判我获胜", "Xin xử thắng"],
+            W::OpponentAway => [
+                "Your opponent has left. If they stay away, you can claim the win.",
+                "对手已离开。如果对手一直不回来，你可以要求判胜。",
+                "Đối thủ đã rời đi. Nếu họ không quay lại, bạn có thể xin xử thắng.",
+            ],
+            W::Sending => ["Sending your move…", "正在发送你的着法…", "Đang gửi nước đi…"],
+            W::YourMove => ["Your move", "轮到你走", "Đến lượt bạn"],
+            W::YouPlay => ["You play {side}.", "你执{side}。", "Bạn cầm quân {side}."],
+            W::DrawAgreed => ["Draw by agreement", "双方同意和棋", "Hòa theo thỏa thuận"],
+            W::Aborted => ["The game was aborted.", "对局已中止。", "Ván cờ đã bị hủy."],
+            W::WonByAbandonment => [
+                "{side} wins: the opponent left",
+                "{side}胜（对手离开）",
+                "{side} thắng (đối thủ bỏ đi)",
+            ],
+            W::Won => ["{side} wins", "{side}胜", "{side} thắng"],
+            W::Drawn => ["Draw", "和棋", "Hòa"],
+            W::ReviewInApp => ["Review in the app", "在应用中复盘", "Xem lại trong ứng dụng"],
+            W::TheDeal => ["The whole deal", "完整发牌", "Toàn bộ cách chia quân"],
+            W::RefusedIllegal => [
+                "The server refused this move.",
+                "服务器拒绝了这步棋。",
+                "Máy chủ từ chối nước đi này.",
+            ],
+            W::RefusedNotYourTurn => [
+                "It is not your turn: the move was taken back.",
+                "还没轮到你：这步棋已撤回。",
+                "Chưa đến lượt bạn: nước đi đã được rút lại.",
+            ],
+            W::RefusedWrongPly => [
+                "The game had moved on: the move was taken back.",
+                "对局已有新进展：这步棋已撤回。",
+                "Ván cờ đã đổi: nước đi đã được rút lại.",
+            ],
+            W::RefusedNotPlaying => [
+                "The game is not being played now.",
+                "对局当前不在进行中。",
+                "Ván cờ hiện không diễn ra.",
+            ],
+            W::RefusedNotAPlayer => [
+                "You hold no seat in this game.",
+                "你不是这局棋的棋手。",
+                "Bạn không phải người chơi của ván này.",
+            ],
+            W::ErrorBadMessage => [
+                "The server could not read this page's message.",
+                "服务器无法读取本页发出的消息。",
+                "Máy chủ không đọc được tin nhắn của trang này.",
+            ],
+            W::ErrorUnexpected => [
+                "The server did not accept that now.",
+                "服务器现在不接受这个请求。",
+                "Máy chủ không nhận yêu cầu đó lúc này.",
+            ],
+            W::ErrorBadName => [
+                "That name is not allowed: at most 20 characters, no control characters.",
+                "这个名字不可用：最多 20 个字符，不能含控制字符。",
+                "Tên này không dùng được: tối đa 20 ký tự, không có ký tự điều khiển.",
+            ],
+            W::ErrorUnknownGame => [
+                "There is no such game on the server.",
+                "服务器上没有这局棋。",
+                "Máy chủ không có ván cờ này.",
+            ],
+            W::ErrorBadToken => [
+                "This link is not valid for that game.",
+                "这个链接对该对局无效。",
+                "Liên kết này không hợp lệ cho ván đó.",
+            ],
+            W::ErrorSeatTaken => [
+                "Both seats are taken: you are watching instead.",
+                "两个座位都已有人：你将以观战身份进入。",
+                "Cả hai chỗ đã có người: bạn sẽ xem ván.",
+            ],
+            W::ErrorBadSpec => [
+                "The server does not offer that game or clock.",
+                "服务器不提供这种棋或时限。",
+                "Máy chủ không có loại cờ hoặc đồng hồ đó.",
+            ],
+            W::ErrorTooManyGames => [
+                "Too many games at once: finish one first.",
+                "同时进行的对局太多：请先下完一局。",
+                "Quá nhiều ván cùng lúc: hãy chơi xong một ván trước.",
+            ],
+            W::ServerNonsense => [
+                "The server sent a game this page cannot follow.",
+                "服务器发来的对局无法在本页显示。",
+                "Máy chủ gửi một ván cờ mà trang này không theo được.",
+            ],
+            W::BadLink => [
+                "This address does not name a game.",
+                "这个地址不是对局链接。",
+                "Địa chỉ này không trỏ tới ván cờ nào.",
+            ],
+            W::ServerSays => ["Server: {detail}", "服务器：{detail}", "Máy chủ: {detail}"],
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_keep_their_placeholders_in_every_language() {
+        for (words, names) in [
+            (Words::Reconnecting, &["s"][..]),
+            (Words::NoServerYet, &["s"]),
+            (Words::Seeking, &["game"]),
+            (Words::WatchersCount, &["n"]),
+            (Words::DrawOfferedBy, &["side"]),
+            (Words::YouPlay, &["side"]),
+            (Words::WonByAbandonment, &["side"]),
+            (Words::Won, &["side"]),
+            (Words::ServerSays, &["detail"]),
+        ] {
+            for lang in Lang::ALL {
+                for name in names {
+                    assert!(
+                        say(lang, words).contains(&format!("{{{name}}}")),
+                        "{words:?} {lang:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_server_message_names_the_script() {
+        for lang in Lang::ALL {
+            assert!(say(lang, Words::NeedsServer).contains("scripts/run"));
+        }
+    }
+}

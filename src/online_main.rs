@@ -1,0 +1,5 @@
+//! The online page (`online/`): live games against other people through the Qi server.
+
+fn main() {
+    yew::Renderer::<qi_app::online::Online>::new().render();
+}
