@@ -199,6 +199,8 @@ pub enum Text {
     OpenInQi,
     /// The embed follows its reader's browser language.
     ReadersLanguage,
+    /// The link to the online page.
+    PlayOnline,
     /// A position string, as an export format.
     PositionFormat,
     /// Open the records dialog.
@@ -328,6 +330,7 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
             "Dòng {line}, cột {column}: {reason}",
         ],
         T::Imported => ["Imported: {n} moves.", "已导入：{n} 步。", "Đã nhập: {n} nước."],
+        T::PlayOnline => ["Play online", "在线对弈", "Chơi trực tuyến"],
         T::ReadersLanguage => ["The reader's language", "读者的语言", "Ngôn ngữ của người xem"],
         T::PositionFormat => ["Position", "局面", "Thế cờ"],
         T::OpenInQi => ["Open in Qi", "在 Qi 中打开", "Mở trong Qi"],

@@ -49,6 +49,7 @@ pub fn share_buttons(props: &ShareButtonsProps) -> Html {
             { button(Dialog::Share, "share", Text::Share) }
             { button(Dialog::Embed, "embed", Text::Embed) }
             { button(Dialog::Records, "records", Text::Records) }
+            <a class="play-online" href="online/" data-action="play-online">{ t(props.lang, Text::PlayOnline) }</a>
         </div>
     }
 }
