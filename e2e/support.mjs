@@ -189,9 +189,13 @@ export async function openApp(browser, url, options = {}) {
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);
   });
-  page.on('requestfailed', (request) =>
-    errors.push(`request failed: ${request.url()} (${request.failure()?.errorText})`),
-  );
+  page.on('requestfailed', (request) => {
+    const reason = request.failure()?.errorText;
+    // A navigation (a reload or a new address, the test's doing) aborts what the page still
+    // had in flight, such as its icon: that is not the app failing.
+    if (reason === 'net::ERR_ABORTED') return;
+    errors.push(`request failed: ${request.url()} (${reason})`);
+  });
   page.on('response', (response) => {
     if (response.status() >= 400) errors.push(`HTTP ${response.status()}: ${response.url()}`);
   });
