@@ -412,6 +412,11 @@ pub struct GameView {
     /// A draw offer standing, by whom.
     #[serde(default)]
     pub draw_offer: Option<Seat>,
+    /// Banqi, once the game is over: the start position with every face-down piece named (the
+    /// whole deal, as in [`ServerMessage::Ended`]), so a reload or a late spectator gets it too.
+    /// Never set while the game goes on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deal: Option<String>,
 }
 
 /// How a game ended.
@@ -587,6 +592,7 @@ mod tests {
             status: Status::Playing,
             watchers: 2,
             draw_offer: None,
+            deal: None,
         };
         let server = [
             ServerMessage::Welcome { version: VERSION },

@@ -38,6 +38,7 @@ fn view(game: &str, start: &str, moves: &[&str], you: Option<Seat>) -> GameView 
         status: Status::Playing,
         watchers: 0,
         draw_offer: None,
+        deal: None,
     }
 }
 

@@ -313,6 +313,7 @@ impl Session {
             status: self.status(),
             watchers: self.watchers(),
             draw_offer: self.draw_offer,
+            deal: None,
         }
     }
 
