@@ -3,7 +3,8 @@
 //! The page keeps one WebSocket to the server on its own host (`/ws`). Its logic is the pure
 //! [`session::Session`]: the component here only carries out the session's [`Effect`]s (send a
 //! message, connect again after a while, keep or forget a seat token, show the game's address)
-//! and draws its state ([`page`]).
+//! and draws its state ([`page`]). Every few seconds it asks the session whether the server has
+//! been silent too long (it pings every 10 s); after 30 s the socket is closed and opened again.
 //!
 //! # Addresses
 //! - `online/`: the lobby (create a game with an invite link, or quick pairing);
@@ -53,7 +54,12 @@ pub enum Msg {
     Connect(u64),
     /// The player did something.
     Act(Intent),
+    /// Time to check that the server still speaks.
+    Tick,
 }
+
+/// How often the page checks that the server still speaks, in ms.
+const TICK_MS: u64 = 5_000;
 
 /// The online page.
 pub struct Online {
@@ -158,6 +164,13 @@ impl Component for Online {
             wait_generation: 0,
         };
         page.connect(ctx);
+        let link = ctx.link().clone();
+        yew::platform::spawn_local(async move {
+            loop {
+                yew::platform::time::sleep(Duration::from_millis(TICK_MS)).await;
+                link.send_message(Msg::Tick);
+            }
+        });
         page
     }
 
@@ -175,6 +188,13 @@ impl Component for Online {
             Msg::Connect(_) => {
                 self.connect(ctx);
                 Vec::new()
+            }
+            Msg::Tick => {
+                let effects = self.session.tick(now);
+                if effects.is_empty() {
+                    return false;
+                }
+                effects
             }
             Msg::Act(intent) => {
                 let effects = self.session.intent(intent.clone(), now);

@@ -9,7 +9,8 @@
 //! nothing else.
 
 use qi_protocol::{
-    ClientMessage, GameSpec, NAME_MAX_CHARS, Seat, SeatChoice, ServerMessage, Status, VERSION,
+    ClientMessage, DEAD_PEER_MS, GameSpec, NAME_MAX_CHARS, Seat, SeatChoice, ServerMessage,
+    Status, VERSION,
 };
 
 pub use super::address::{Opening, id_ok, read_address};
@@ -161,6 +162,9 @@ pub struct Session {
     expecting_seat: bool,
     /// Whether the state was asked for again after a gap, and not received yet.
     resync_asked: bool,
+    /// When the open socket last brought a frame (or was first seen open by [`Session::tick`]),
+    /// in ms; `None` while no socket is open.
+    last_heard: Option<f64>,
 }
 
 /// A display name as typed and kept: at most [`NAME_MAX_CHARS`] characters, no control
@@ -195,6 +199,7 @@ impl Session {
             queued: Vec::new(),
             expecting_seat: false,
             resync_asked: false,
+            last_heard: None,
         };
         match opening {
             Opening::Lobby => {}
@@ -237,6 +242,7 @@ impl Session {
         if self.link != Link::Outdated {
             self.link = Link::Connecting;
         }
+        self.last_heard = None;
     }
 
     /// The socket opened: say hello.
@@ -257,11 +263,25 @@ impl Session {
         self.link = Link::Retrying { after_ms };
         self.hello_name = None;
         self.resync_asked = false;
+        self.last_heard = None;
         vec![Effect::Connect { after_ms }]
+    }
+
+    /// Called every few seconds: once the open socket has brought nothing for
+    /// [`DEAD_PEER_MS`] (the server pings far more often), the server is taken for gone: the
+    /// socket is closed and a new one opened, as when it drops.
+    pub fn tick(&mut self, now: f64) -> Vec<Effect> {
+        if !matches!(self.link, Link::Greeting | Link::Ready) {
+            return Vec::new();
+        }
+        let heard = *self.last_heard.get_or_insert(now);
+        #[allow(clippy::cast_precision_loss)]
+        if now - heard >= DEAD_PEER_MS as f64 { self.closed() } else { Vec::new() }
     }
 
     /// A text frame from the server. Anything that is not a message changes nothing.
     pub fn receive_text(&mut self, text: &str, now: f64) -> Vec<Effect> {
+        self.last_heard = Some(now);
         match ServerMessage::parse(text) {
             Ok(message) => self.receive(message, now),
             Err(_) => Vec::new(),
@@ -343,6 +363,7 @@ impl Session {
 
     /// A message from the server.
     pub fn receive(&mut self, message: ServerMessage, now: f64) -> Vec<Effect> {
+        self.last_heard = Some(now);
         match message {
             ServerMessage::Welcome { version } => self.welcome(version),
             ServerMessage::Ping { nonce } => self.send_now(ClientMessage::Pong { nonce }),

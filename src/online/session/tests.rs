@@ -519,5 +519,31 @@ fn draw_offers_come_and_go() {
     assert_eq!(session.game().unwrap().draw_offer, None);
 }
 
+#[test]
+fn a_silent_server_is_taken_for_gone_and_the_game_resumed() {
+    let mut session = seated(Seat::First, &["e2e4"]);
+    assert!(session.tick(29_999.0).is_empty(), "heard at 0");
+    assert_eq!(
+        sent(&session.receive(ServerMessage::Ping { nonce: 7 }, 20_000.0)),
+        [ClientMessage::Pong { nonce: 7 }]
+    );
+    assert!(session.tick(49_999.0).is_empty(), "a ping is a sign of life");
+    assert_eq!(session.tick(50_000.0), [Effect::Connect { after_ms: 1000 }]);
+    assert!(matches!(session.link, Link::Retrying { .. }));
+    assert!(session.tick(200_000.0).is_empty(), "no socket: nothing to give up on");
+    session.connecting();
+    assert!(session.tick(300_000.0).is_empty(), "still opening");
+    session.opened();
+    assert!(session.tick(400_000.0).is_empty(), "the silence counts from the first tick");
+    assert_eq!(session.tick(430_000.0), [Effect::Connect { after_ms: 2000 }], "no welcome");
+    session.connecting();
+    session.opened();
+    assert_eq!(
+        sent(&session.receive(ServerMessage::Welcome { version: VERSION }, 500_000.0)),
+        [ClientMessage::Resume { game: "g".into(), token: "tok".into(), have_plies: Some(1) }]
+    );
+    assert!(session.tick(529_999.0).is_empty());
+}
+
 mod banqi;
 mod hostile;
