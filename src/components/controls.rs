@@ -99,7 +99,7 @@ pub fn game_buttons(props: &GameButtonsProps) -> Html {
 }
 
 /// A rule option's name in `lang`.
-fn option_label(lang: Lang, key: &str) -> &'static str {
+pub fn option_label(lang: Lang, key: &str) -> &'static str {
     match key {
         "variant" => pick(lang, ["Variant", "变体", "Biến thể"]),
         "natural_limit" => pick(
@@ -131,7 +131,7 @@ fn option_label(lang: Lang, key: &str) -> &'static str {
 }
 
 /// A rule value's name in `lang` (numbers as they are).
-fn value_label(lang: Lang, value: &str) -> String {
+pub fn value_label(lang: Lang, value: &str) -> String {
     let named = match value {
         "standard" => Some(["Standard", "标准", "Tiêu chuẩn"]),
         "chess960" => Some(["Chess960", "960 随机", "Cờ 960"]),

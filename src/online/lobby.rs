@@ -1,13 +1,17 @@
-//! The lobby: the player's name, the game, the clock and the seat, then a game with an invite
-//! link or a quick pairing.
+//! The lobby: the player's name, the game, its rule options, the clock and the seat, then a game
+//! with an invite link or a quick pairing.
 
 use qi_protocol::{ClockSpec, GameSpec, NAME_MAX_CHARS, SeatChoice};
+use qi_rules::any::{rule_docs, rules_with};
 use qi_rules::{GameKind, Side};
 use yew::prelude::*;
 
 use super::session::Intent;
 use super::texts::{Words, say};
+use crate::components::controls::{option_label, value_label};
 use crate::i18n::{Lang, Text, fill_all, game_name, side_name, t};
+use crate::record::default_rules;
+use crate::state::kind_index;
 
 /// The clocks offered: minutes for the game and seconds added per move.
 pub const CLOCK_PRESETS: [(u32, u32); 5] = [(1, 0), (3, 2), (5, 3), (10, 5), (15, 10)];
@@ -30,6 +34,8 @@ pub struct Choices {
     pub kind: GameKind,
     /// Chess only: the shuffled start.
     pub chess960: bool,
+    /// Each game's rule options, written out in full (in [`GameKind::ALL`]'s order).
+    pub rules: [String; 4],
     /// The clock.
     pub clock: ClockChoice,
     /// The custom clock's minutes, as typed.
@@ -45,6 +51,7 @@ impl Default for Choices {
         Choices {
             kind: GameKind::Chess,
             chess960: false,
+            rules: GameKind::ALL.map(default_rules),
             clock: ClockChoice::Preset(2),
             minutes: "20".into(),
             increment: "10".into(),
@@ -53,7 +60,51 @@ impl Default for Choices {
     }
 }
 
+/// The `key=value` pairs of a rule list.
+fn rule_pairs(list: &str) -> impl Iterator<Item = (&str, &str)> {
+    list.split(',').filter_map(|pair| pair.split_once('=')).map(|(k, v)| (k.trim(), v.trim()))
+}
+
+/// The options of `list` (a `kind` game's rules) that differ from the defaults, as a list;
+/// chess's `variant` is left out (the game's name says it: `chess960`).
+#[must_use]
+pub fn changed_rules(kind: GameKind, list: &str) -> String {
+    let defaults = default_rules(kind);
+    rule_pairs(list)
+        .filter(|&(key, value)| {
+            key != "variant" && !rule_pairs(&defaults).any(|pair| pair == (key, value))
+        })
+        .map(|(key, value)| format!("{key}={value}"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// A game's rule options that differ from the defaults, worded: `Rule set: Renju`; empty when
+/// it plays by the defaults.
+#[must_use]
+pub fn rules_label(lang: Lang, spec: &GameSpec) -> String {
+    let Ok((kind, _)) = qi_rules::any::parse_variant(&spec.variant) else { return String::new() };
+    rule_pairs(&changed_rules(kind, &spec.rules))
+        .map(|(key, value)| format!("{}: {}", option_label(lang, key), value_label(lang, value)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 impl Choices {
+    /// The rule options of the game chosen, written out in full.
+    #[must_use]
+    pub fn rules_of(&self) -> &str {
+        &self.rules[kind_index(self.kind)]
+    }
+
+    /// Sets a rule option of the game chosen; a value the game does not take changes nothing.
+    pub fn set_rule(&mut self, key: &str, value: &str) {
+        let index = kind_index(self.kind);
+        if let Ok(list) = rules_with(self.kind, &self.rules[index], key, value) {
+            self.rules[index] = list;
+        }
+    }
+
     /// The game asked for; `None` when a custom clock is not a clock (0.5 to 180 minutes, 0 to
     /// 180 seconds per move).
     #[must_use]
@@ -81,7 +132,8 @@ impl Choices {
             GameKind::Chess if self.chess960 => "chess960",
             kind => kind.name(),
         };
-        Some(GameSpec { variant: variant.to_owned(), rules: String::new(), clock })
+        let rules = changed_rules(self.kind, self.rules_of());
+        Some(GameSpec { variant: variant.to_owned(), rules, clock })
     }
 }
 
@@ -97,7 +149,8 @@ pub fn clock_label(lang: Lang, clock: Option<ClockSpec>) -> String {
     }
 }
 
-/// A game as the lobby and the game page name it: `Chess · 5+3`.
+/// A game as the lobby and the game page name it: `Chess · 5+3`, then the rule options that are
+/// not the defaults (`Gomoku · 5+3 · Rule set: Renju`).
 #[must_use]
 pub fn spec_label(lang: Lang, spec: &GameSpec) -> String {
     let game = match qi_rules::any::parse_variant(&spec.variant) {
@@ -105,7 +158,11 @@ pub fn spec_label(lang: Lang, spec: &GameSpec) -> String {
         Ok((kind, _)) => game_name(lang, kind),
         Err(_) => "?",
     };
-    format!("{game} · {}", clock_label(lang, spec.clock))
+    let label = format!("{game} · {}", clock_label(lang, spec.clock));
+    match rules_label(lang, spec) {
+        rules if rules.is_empty() => label,
+        rules => format!("{label} · {rules}"),
+    }
 }
 
 /// Properties of [`Lobby`].
@@ -188,6 +245,40 @@ pub fn lobby(props: &LobbyProps) -> Html {
             </button>
         }
     });
+    let rule_fields = rule_docs(choices.kind).iter().filter(|doc| doc.key != "variant").map(|doc| {
+        let value = rule_pairs(choices.rules_of())
+            .find(|(key, _)| *key == doc.key)
+            .map(|(_, value)| value.to_owned())
+            .unwrap_or_default();
+        let onchange = {
+            let (choices, key) = (choices.clone(), doc.key);
+            Callback::from(move |event: Event| {
+                let value = if let Some(select) =
+                    event.target_dyn_into::<web_sys::HtmlSelectElement>()
+                {
+                    select.value()
+                } else if let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() {
+                    input.value()
+                } else {
+                    return;
+                };
+                let mut next = (*choices).clone();
+                next.set_rule(key, value.trim());
+                choices.set(next);
+            })
+        };
+        let range = doc.values.iter().find(|v| v.contains('-') && v.starts_with(char::is_numeric));
+        let field = if let Some(range) = range {
+            let (min, max) = range.split_once('-').unwrap_or(("0", "1000"));
+            html! { <input type="number" min={min.to_owned()} max={max.to_owned()} {value} {onchange} data-rule={doc.key} /> }
+        } else {
+            let options = doc.values.iter().map(|choice| {
+                html! { <option value={*choice} selected={*choice == value}>{ value_label(lang, choice) }</option> }
+            });
+            html! { <select {onchange} data-rule={doc.key}>{ for options }</select> }
+        };
+        html! { <label class="field"><span>{ option_label(lang, doc.key) }</span>{ field }</label> }
+    });
     let clock_value = match choices.clock {
         ClockChoice::Off => "off".to_owned(),
         ClockChoice::Preset(index) => index.to_string(),
@@ -242,6 +333,7 @@ pub fn lobby(props: &LobbyProps) -> Html {
                     { say(lang, Words::Chess960) }
                 </label>
             }
+            { for rule_fields }
             <label class="field">
                 <span>{ t(lang, Text::Clock) }</span>
                 <select data-testid="clock" onchange={change(|c, v| {
@@ -326,5 +418,36 @@ mod tests {
         let clock = Some(ClockSpec { base_secs: 90, increment_secs: 1 });
         let spec = GameSpec { variant: "chess960".into(), rules: String::new(), clock };
         assert_eq!(spec_label(Lang::En, &spec), "Chess960 · 1.5+1");
+        let spec = GameSpec { variant: "gomoku".into(), rules: "rule=renju".into(), clock: None };
+        assert_eq!(spec_label(Lang::En, &spec), "Gomoku · No clock · Rule set: Renju");
+        let rules = default_rules(GameKind::Gomoku);
+        let spec = GameSpec { variant: "gomoku".into(), rules, clock: None };
+        assert_eq!(spec_label(Lang::En, &spec), "Gomoku · No clock", "the defaults go unsaid");
+    }
+
+    #[test]
+    fn rule_options_go_in_the_spec_when_changed() {
+        let mut choices = Choices { kind: GameKind::Banqi, ..Choices::default() };
+        assert_eq!(choices.spec().unwrap().rules, "");
+        choices.set_rule("chain", "true");
+        choices.set_rule("draw", "77");
+        choices.set_rule("ranks", "nonsense");
+        assert_eq!(choices.spec().unwrap().rules, "chain=true,draw=77");
+        choices.kind = GameKind::Gomoku;
+        assert_eq!(choices.spec().unwrap().rules, "", "each game keeps its own");
+        choices.set_rule("rule", "renju");
+        assert_eq!(choices.spec().unwrap().rules, "rule=renju");
+        choices.kind = GameKind::Banqi;
+        assert_eq!(choices.spec().unwrap().rules, "chain=true,draw=77");
+        choices.kind = GameKind::Chess;
+        choices.chess960 = true;
+        let spec = choices.spec().unwrap();
+        assert_eq!((spec.variant.as_str(), spec.rules.as_str()), ("chess960", ""));
+        let game = qi_rules::any::AnyGame::new(
+            "banqi",
+            "chain=true,draw=77",
+            &qi_rules::any::StartFrom::Start { seed: 1 },
+        );
+        assert!(game.is_ok(), "the server takes the list");
     }
 }

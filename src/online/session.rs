@@ -9,8 +9,8 @@
 //! nothing else.
 
 use qi_protocol::{
-    ClientMessage, DEAD_PEER_MS, GameSpec, NAME_MAX_CHARS, Seat, SeatChoice, ServerMessage,
-    Status, VERSION,
+    ClientMessage, DEAD_PEER_MS, GameSpec, NAME_MAX_CHARS, Seat, SeatChoice, ServerMessage, Status,
+    VERSION,
 };
 
 pub use super::address::{Opening, id_ok, read_address};
