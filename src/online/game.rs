@@ -209,7 +209,11 @@ impl OnlineGame {
             draw_offer: view.draw_offer,
             rematch_offer: None,
             clocks: view.clocks.map(|clocks| (clocks, now)),
-            deal: None,
+            // A finished banqi game's view carries the deal (for a reload, a late spectator).
+            deal: view
+                .deal
+                .clone()
+                .filter(|deal| matches!(view.status, Status::Ended { .. }) && deal.len() <= 200),
             pending: None,
             note: None,
             board: AppState::new(settings.clone(), 0),
@@ -238,7 +242,7 @@ impl OnlineGame {
         next.pending = self.pending.take().filter(|p| p.ply == next.moves.len());
         next.rematch_offer =
             self.rematch_offer.filter(|_| matches!(next.status, Status::Ended { .. }));
-        next.deal = self.deal.take();
+        next.deal = next.deal.or_else(|| self.deal.take());
         next.note = self.note.take();
         next.sync_board();
         *self = next;

@@ -155,3 +155,28 @@ fn the_review_record_of_a_banqi_game_uses_the_deal() {
     let start = StartFrom::Position(&deal);
     assert!(AnyGame::new("banqi", "", &start).is_ok());
 }
+
+#[test]
+fn a_finished_banqi_game_s_view_brings_the_deal() {
+    let (full, concealed, moves) = banqi_game("", 21, 30);
+    let deal = Banqi::start(&BanqiRules::default(), 21).position();
+    let result = GameResult { winner: Some(Seat::First), reason: EndReason::Resignation };
+    let ended = GameView {
+        status: qi_protocol::Status::Ended { result },
+        deal: Some(deal.clone()),
+        ..banqi_view("", &concealed, moves.clone())
+    };
+    // A reload, or a late spectator: the whole game at once.
+    let (mut session, _) = ready(Opening::Game { game: "b".into(), token: None });
+    session.receive(ServerMessage::State { view: ended.clone() }, 0.0);
+    let online = session.game().unwrap();
+    assert_eq!(online.deal.as_deref(), Some(deal.as_str()));
+    let record = online.review_record().expect("the deal fits");
+    assert_eq!(record.replay(usize::MAX).game.position(), AnyGame::Banqi(full).position());
+    // A page that had the moves already takes it too.
+    let (mut session, _) = ready(Opening::Game { game: "b".into(), token: None });
+    session.receive(ServerMessage::State { view: banqi_view("", &concealed, moves) }, 0.0);
+    assert_eq!(session.game().unwrap().deal, None, "no deal while it is played");
+    session.receive(ServerMessage::State { view: ended }, 0.0);
+    assert_eq!(session.game().unwrap().deal.as_deref(), Some(deal.as_str()));
+}
