@@ -123,8 +123,16 @@ impl Session {
             ErrorCode::BadSpec => Words::ErrorBadSpec,
             ErrorCode::TooManyGames => Words::ErrorTooManyGames,
         };
-        self.note = Some(Note::Server(words, shown_text(detail, DETAIL_MAX_CHARS)));
+        let note = Note::Server(words, shown_text(detail, DETAIL_MAX_CHARS));
+        self.note = Some(note.clone());
         let mut out = Vec::new();
+        // An error instead of an answer to the pending move (the server busy, its storage
+        // failing): take the move back, and ask for the game again in case it was played.
+        let pending = self.focus.as_mut().and_then(|focus| focus.game.as_mut());
+        if let Some(online) = pending.filter(|online| online.pending.is_some()) {
+            online.take_back(note, false);
+            out.extend(self.resync());
+        }
         if let Some(focus) = &mut self.focus
             && focus.game.is_none()
         {

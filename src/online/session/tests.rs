@@ -225,6 +225,34 @@ fn a_refused_move_is_taken_back_with_the_reason() {
 }
 
 #[test]
+fn an_error_instead_of_an_answer_takes_the_pending_move_back() {
+    let mut session = seated(Seat::First, &[]);
+    drop_piece(&mut session, "e2", "e4");
+    assert!(session.game().unwrap().pending.is_some());
+    let effects = session
+        .receive(ServerMessage::Error { code: ErrorCode::Unexpected, detail: "busy".into() }, 0.0);
+    assert_eq!(
+        sent(&effects),
+        [ClientMessage::Resume { game: "g".into(), token: "tok".into(), have_plies: Some(0) }],
+        "asks for the game again, in case the move was played"
+    );
+    let game = session.game().unwrap();
+    assert!(game.pending.is_none() && game.board.notations.is_empty(), "taken back");
+    let note = Note::Server(Words::ErrorUnexpected, "busy".into());
+    assert_eq!(game.note, Some(note.clone()));
+    assert_eq!(session.note, Some(note));
+    assert!(game.can_move());
+    // The move was played after all: the state says so.
+    session.receive(ServerMessage::State { view: view("g", CHESS_START, &["e2e4"], None) }, 0.0);
+    assert_eq!(session.game().unwrap().board.notations, ["e4"]);
+    // An error with no move pending takes nothing back and asks for nothing.
+    let effects = session
+        .receive(ServerMessage::Error { code: ErrorCode::Unexpected, detail: "busy".into() }, 0.0);
+    assert!(effects.is_empty());
+    assert_eq!(session.game().unwrap().board.notations, ["e4"]);
+}
+
+#[test]
 fn duplicates_are_ignored_and_gaps_ask_for_the_state() {
     let mut session = seated(Seat::Second, &["e2e4"]);
     let before = snapshot(&session);
