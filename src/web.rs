@@ -43,6 +43,13 @@ pub fn save(key: &str, value: &str) {
     }
 }
 
+/// Removes a value from localStorage (silently does nothing where storage is blocked).
+pub fn remove(key: &str) {
+    if let Some(storage) = storage() {
+        let _ = storage.remove_item(key);
+    }
+}
+
 /// The browser's preferred language tag.
 #[must_use]
 pub fn browser_language() -> String {

@@ -126,7 +126,7 @@ impl Online {
                     }
                 }
                 Effect::SaveSeat { game, token } => web::save(&seat_key(&game), &token),
-                Effect::ForgetSeat { game } => web::save(&seat_key(&game), ""),
+                Effect::ForgetSeat { game } => web::remove(&seat_key(&game)),
                 Effect::ShowAddress(Some(game)) => web::set_query(&format!("game={game}"), false),
                 Effect::ShowAddress(None) => web::set_query("", false),
             }
