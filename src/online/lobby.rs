@@ -13,6 +13,9 @@ use crate::i18n::{Lang, Text, fill_all, game_name, side_name, t};
 use crate::record::default_rules;
 use crate::state::kind_index;
 
+/// Where the lobby's choices are kept.
+pub const LOBBY_KEY: &str = "qi.online.lobby";
+
 /// The clocks offered: minutes for the game and seconds added per move.
 pub const CLOCK_PRESETS: [(u32, u32); 5] = [(1, 0), (3, 2), (5, 3), (10, 5), (15, 10)];
 
@@ -91,6 +94,83 @@ pub fn rules_label(lang: Lang, spec: &GameSpec) -> String {
 }
 
 impl Choices {
+    /// The choices as kept in localStorage ([`LOBBY_KEY`]): one `key:value` a line.
+    #[must_use]
+    pub fn to_storage(&self) -> String {
+        let clock = match self.clock {
+            ClockChoice::Off => "off".to_owned(),
+            ClockChoice::Preset(index) => index.to_string(),
+            ClockChoice::Custom => "custom".to_owned(),
+        };
+        let seat = match self.seat {
+            SeatChoice::First => "first",
+            SeatChoice::Second => "second",
+            SeatChoice::Random => "random",
+        };
+        let mut lines = vec![
+            format!("game:{}", self.kind.name()),
+            format!("chess960:{}", self.chess960),
+            format!("clock:{clock}"),
+            format!("minutes:{}", self.minutes),
+            format!("increment:{}", self.increment),
+            format!("seat:{seat}"),
+        ];
+        for (kind, rules) in GameKind::ALL.iter().zip(&self.rules) {
+            lines.push(format!("rules.{}:{rules}", kind.name()));
+        }
+        lines.join("\n")
+    }
+
+    /// The choices kept by [`Choices::to_storage`]; anything missing or not understood keeps
+    /// its default.
+    #[must_use]
+    pub fn from_storage(text: &str) -> Choices {
+        let mut choices = Choices::default();
+        for (key, value) in text.lines().filter_map(|line| line.split_once(':')) {
+            let value = value.trim();
+            let short = |text: &str| text.chars().count() <= 8;
+            match key.trim() {
+                "game" => {
+                    if let Some(&kind) = GameKind::ALL.iter().find(|kind| kind.name() == value) {
+                        choices.kind = kind;
+                    }
+                }
+                "chess960" => choices.chess960 = value == "true",
+                "clock" => {
+                    choices.clock = match value {
+                        "off" => ClockChoice::Off,
+                        "custom" => ClockChoice::Custom,
+                        index => match index.parse() {
+                            Ok(index) if index < CLOCK_PRESETS.len() => ClockChoice::Preset(index),
+                            _ => choices.clock,
+                        },
+                    };
+                }
+                "minutes" if short(value) => choices.minutes = value.to_owned(),
+                "increment" if short(value) => choices.increment = value.to_owned(),
+                "seat" => {
+                    choices.seat = match value {
+                        "first" => SeatChoice::First,
+                        "second" => SeatChoice::Second,
+                        _ => SeatChoice::Random,
+                    };
+                }
+                key => {
+                    let kind = key.strip_prefix("rules.").and_then(|name| {
+                        GameKind::ALL.iter().copied().find(|kind| kind.name() == name)
+                    });
+                    let start = qi_rules::any::StartFrom::Start { seed: 0 };
+                    if let Some(kind) = kind
+                        && let Ok(game) = qi_rules::any::AnyGame::new(kind.name(), value, &start)
+                    {
+                        choices.rules[kind_index(kind)] = game.rules_list();
+                    }
+                }
+            }
+        }
+        choices
+    }
+
     /// The rule options of the game chosen, written out in full.
     #[must_use]
     pub fn rules_of(&self) -> &str {
@@ -182,7 +262,12 @@ pub struct LobbyProps {
 #[function_component(Lobby)]
 pub fn lobby(props: &LobbyProps) -> Html {
     let lang = props.lang;
-    let choices = use_state(Choices::default);
+    let choices = use_state(|| {
+        crate::web::load(LOBBY_KEY).map(|text| Choices::from_storage(&text)).unwrap_or_default()
+    });
+    use_effect_with((*choices).clone(), |choices| {
+        crate::web::save(LOBBY_KEY, &choices.to_storage());
+    });
     let change = |update: fn(&mut Choices, String)| {
         let choices = choices.clone();
         Callback::from(move |event: Event| {
@@ -423,6 +508,33 @@ mod tests {
         let rules = default_rules(GameKind::Gomoku);
         let spec = GameSpec { variant: "gomoku".into(), rules, clock: None };
         assert_eq!(spec_label(Lang::En, &spec), "Gomoku · No clock", "the defaults go unsaid");
+    }
+
+    #[test]
+    fn choices_are_kept_and_read_back() {
+        let mut choices = Choices {
+            kind: GameKind::Gomoku,
+            chess960: true,
+            clock: ClockChoice::Custom,
+            minutes: "2.5".into(),
+            increment: "4".into(),
+            seat: SeatChoice::Second,
+            ..Choices::default()
+        };
+        choices.set_rule("rule", "renju");
+        choices.kind = GameKind::Banqi;
+        choices.set_rule("chain", "true");
+        assert_eq!(Choices::from_storage(&choices.to_storage()), choices);
+        assert_eq!(Choices::from_storage(""), Choices::default());
+        let odd = "game:go\nclock:9\nminutes:123456789\nrules.banqi:chain=maybe\nnonsense";
+        assert_eq!(Choices::from_storage(odd), Choices::default(), "nonsense keeps the defaults");
+        let partial = Choices::from_storage("rules.gomoku:rule=renju\nclock:off");
+        assert_eq!(partial.rules[kind_index(GameKind::Gomoku)], {
+            let mut c = Choices { kind: GameKind::Gomoku, ..Choices::default() };
+            c.set_rule("rule", "renju");
+            c.rules_of().to_owned()
+        });
+        assert_eq!(partial.clock, ClockChoice::Off);
     }
 
     #[test]
