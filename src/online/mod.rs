@@ -14,7 +14,8 @@
 //!
 //! # Storage
 //! The display name is kept in localStorage `qi.online.name`, each seat token in
-//! `qi.online.seat.<id>`; the language and theme are the app's (`qi.settings`).
+//! `qi.online.seat.<id>`, the lobby's choices in `qi.online.lobby`; the language and theme are
+//! the app's (`qi.settings`).
 
 pub mod address;
 pub mod game;
