@@ -18,8 +18,6 @@ use crate::session::{Action, Attach, ConnId, Denied, Effects, Outgoing, Session}
 
 /// How many commands may wait for a game's task.
 const COMMAND_QUEUE: usize = 256;
-/// How long a finished game nobody is in stays in memory.
-const IDLE_STOP: Duration = Duration::from_secs(300);
 
 /// How an attach went.
 #[derive(Debug, PartialEq, Eq)]
@@ -146,7 +144,8 @@ impl Actor {
     async fn run(mut self) {
         loop {
             let flag_in = self.session.next_deadline().map(|at| at.saturating_sub(self.now()));
-            let idle = self.session.is_idle().then_some(IDLE_STOP.as_millis() as u64);
+            let idle_stop = self.hub.idle_stop();
+            let idle = self.session.is_idle().then_some(idle_stop.as_millis() as u64);
             tokio::select! {
                 command = self.commands.recv() => match command {
                     Some(command) => self.handle(command).await,

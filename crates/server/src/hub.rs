@@ -4,6 +4,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
 
 use qi_protocol::{ErrorCode, GameSpec, Seat, SeatChoice, ServerMessage};
 use qi_rules::any::{AnyGame, StartFrom};
@@ -17,6 +18,8 @@ use crate::tokens::{new_game_id, new_token, random_u64};
 
 /// The most games one connection may be in at once (seats and watching together).
 pub const MAX_GAMES_PER_CONNECTION: usize = 16;
+/// How long a game nobody is in, with no clock running, stays in memory by default.
+pub const IDLE_STOP: Duration = Duration::from_secs(300);
 /// The longest rule-options text accepted.
 const MAX_RULES_LEN: usize = 200;
 
@@ -45,6 +48,8 @@ pub struct Hub {
     storage: StorageHandle,
     clock: Arc<dyn Clock>,
     next_conn: AtomicU64,
+    /// [`IDLE_STOP`], or shorter in tests (milliseconds).
+    idle_stop_ms: AtomicU64,
 }
 
 impl std::fmt::Debug for Hub {
@@ -89,7 +94,20 @@ impl Hub {
             storage,
             clock,
             next_conn: AtomicU64::new(1),
+            idle_stop_ms: AtomicU64::new(IDLE_STOP.as_millis() as u64),
         })
+    }
+
+    /// How long a game nobody is in, with no clock running, stays in memory.
+    #[must_use]
+    pub fn idle_stop(&self) -> Duration {
+        Duration::from_millis(self.idle_stop_ms.load(Ordering::Relaxed))
+    }
+
+    /// Sets [`Hub::idle_stop`] (for games whose idle wait starts from now on).
+    pub fn set_idle_stop(&self, after: Duration) {
+        let ms = u64::try_from(after.as_millis()).unwrap_or(u64::MAX);
+        self.idle_stop_ms.store(ms, Ordering::Relaxed);
     }
 
     fn lock(&self) -> MutexGuard<'_, HubState> {
@@ -113,7 +131,8 @@ impl Hub {
         self.next_conn.fetch_add(1, Ordering::Relaxed)
     }
 
-    /// Starts a task for every unfinished stored game (after a restart); returns how many.
+    /// Starts a task for every stored game whose clock runs (after a restart: its flag must
+    /// fall on time); returns how many. Other unfinished games are loaded when asked for.
     ///
     /// # Errors
     /// [`StorageError`] when the games cannot be read.
@@ -122,6 +141,7 @@ impl Hub {
         let mut count = 0;
         for stored in games {
             match Session::restore(&stored, self.now_ms()) {
+                Ok(session) if session.next_deadline().is_none() => {}
                 Ok(session) => {
                     self.spawn(session);
                     count += 1;
@@ -162,6 +182,12 @@ impl Hub {
                 None
             }
         }
+    }
+
+    /// Whether game `id` is in memory (its task runs).
+    #[must_use]
+    pub fn is_loaded(&self, id: &str) -> bool {
+        self.lock().games.contains_key(id)
     }
 
     /// Forgets a game whose task stops (unless another task has taken its place).
@@ -395,5 +421,47 @@ mod tests {
         let again = hub.find("old").await.unwrap();
         assert!(first.same_game(&again));
         assert!(hub.find("missing").await.is_none());
+    }
+
+    #[tokio::test]
+    async fn a_restart_loads_only_games_whose_clock_runs_and_the_rest_on_demand() {
+        let mut storage = MemoryStorage::new();
+        let game = AnyGame::new("gomoku", "", &StartFrom::Start { seed: 0 }).unwrap();
+        let record = |id: &str, second: Option<&str>| GameRecord {
+            id: id.into(),
+            spec: spec("gomoku", "", Some((60, 0))),
+            start: game.position(),
+            invite: "i".into(),
+            tokens: ["a".into(), "b".into()],
+            names: [Some("Ann".into()), second.map(Into::into)],
+            created_unix_ms: 0,
+            rematch_of: None,
+        };
+        let mv = |ply: u32, seat: Seat, text: &str| Write::Move {
+            game: "runningrunningru".into(),
+            mv: crate::storage::MoveRecord {
+                ply,
+                seat,
+                text: text.into(),
+                unix_ms: 0,
+                remaining_ms: Some([60_000, 60_000]),
+            },
+        };
+        storage
+            .write(&[
+                Write::Create(record("runningrunningru", Some("Bo"))),
+                mv(0, Seat::First, "h8"),
+                mv(1, Seat::Second, "h9"),
+                Write::Create(record("waitingwaitingwa", None)),
+                Write::Create(record("notyetstartednot", Some("Bo"))),
+            ])
+            .unwrap();
+        let hub = Hub::new(StorageHandle::spawn(storage).unwrap(), Arc::new(ManualClock::at(0)));
+        assert_eq!(hub.restore().await.unwrap(), 1);
+        assert!(hub.is_loaded("runningrunningru"));
+        assert!(!hub.is_loaded("waitingwaitingwa"));
+        assert!(!hub.is_loaded("notyetstartednot"));
+        assert!(hub.find("waitingwaitingwa").await.is_some());
+        assert!(hub.find("notyetstartednot").await.is_some());
     }
 }

@@ -249,10 +249,12 @@ impl Session {
         self.result.is_none() && self.seats.iter().all(|seat| seat.name.is_some())
     }
 
-    /// Whether the game is over and nobody is in it: its task may stop.
+    /// Whether nobody is in the game and no clock runs: its task may stop, and the game is
+    /// loaded again from storage when someone asks for it. (A pending draw offer is not stored
+    /// and is dropped then.)
     #[must_use]
     pub fn is_idle(&self) -> bool {
-        self.result.is_some()
+        self.next_deadline().is_none()
             && self.spectators.is_empty()
             && self.seats.iter().all(|seat| seat.conns.is_empty())
     }
