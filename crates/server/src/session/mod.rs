@@ -433,6 +433,8 @@ impl Session {
             let state = &mut self.seats[seat.index()];
             if state.conns.remove(&conn) && state.conns.is_empty() {
                 state.away_since = now;
+                // An offer stands only while someone is there to play the rematch.
+                self.rematch[seat.index()] = false;
                 let presence =
                     ServerMessage::Presence { game: self.id.clone(), seat, connected: false };
                 effects.out.push(Outgoing::All(presence));

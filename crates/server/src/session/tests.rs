@@ -179,6 +179,20 @@ fn rematch_needs_both_and_swaps_the_seats() {
 }
 
 #[test]
+fn a_rematch_offer_lapses_when_its_player_leaves() {
+    let mut session = started("gomoku", None);
+    session.act(A, Action::Resign, 0).unwrap();
+    session.act(A, Action::Rematch, 0).unwrap();
+    session.detach(A, 10);
+    let alone = session.act(B, Action::Rematch, 10).unwrap();
+    assert_eq!(alone.rematch, None, "A's offer left with A");
+    // A comes back: a fresh offer from A now starts it, with both connected.
+    session.attach(A, Attach::Token("token-a".into()), None, 20).unwrap();
+    let plan = session.act(A, Action::Rematch, 20).unwrap().rematch.unwrap();
+    assert_eq!(plan.conns, [vec![B], vec![A]]);
+}
+
+#[test]
 fn spectators_and_strangers_cannot_act() {
     let mut session = started("chess", None);
     session.attach(WATCHER, Attach::Watch, None, 0).unwrap();
