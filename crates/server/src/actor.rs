@@ -16,6 +16,8 @@ use crate::hub::Hub;
 use crate::outbox::Outbox;
 use crate::session::{Action, Attach, ConnId, Denied, Effects, Outgoing, Session};
 
+/// How long a flag that could not be stored waits before it is tried again.
+const FLAG_RETRY: Duration = Duration::from_secs(1);
 /// How many commands may wait for a game's task.
 const COMMAND_QUEUE: usize = 256;
 
@@ -116,6 +118,8 @@ struct Actor {
     outboxes: HashMap<ConnId, Outbox>,
     commands: mpsc::Receiver<Command>,
     handle: GameHandle,
+    /// After a flag could not be stored: not before then again.
+    flag_retry_at: Option<tokio::time::Instant>,
 }
 
 /// Starts the task of `session`.
@@ -123,7 +127,7 @@ pub fn spawn(session: Session, hub: Arc<Hub>) -> GameHandle {
     let (commands, queue) = mpsc::channel(COMMAND_QUEUE);
     let handle = GameHandle { commands };
     let actor =
-        Actor { session, hub, outboxes: HashMap::new(), commands: queue, handle: handle.clone() };
+        Actor { session, hub, outboxes: HashMap::new(), commands: queue, handle: handle.clone(), flag_retry_at: None };
     tokio::spawn(actor.run());
     handle
 }
@@ -143,7 +147,12 @@ impl Actor {
 
     async fn run(mut self) {
         loop {
-            let flag_in = self.session.next_deadline().map(|at| at.saturating_sub(self.now()));
+            let mut flag_in = self.session.next_deadline().map(|at| at.saturating_sub(self.now()));
+            if let Some(at) = self.flag_retry_at {
+                let wait = at.saturating_duration_since(tokio::time::Instant::now()).as_millis();
+                let wait = u64::try_from(wait).unwrap_or(u64::MAX);
+                flag_in = flag_in.map(|ms| ms.max(wait));
+            }
             let idle_stop = self.hub.idle_stop();
             let idle = self.session.is_idle().then_some(idle_stop.as_millis() as u64);
             tokio::select! {
@@ -155,7 +164,9 @@ impl Actor {
                     let now = self.now();
                     let mut next = self.session.clone();
                     let effects = next.tick(now);
-                    self.commit(next, effects, None).await;
+                    let stored = self.commit(next, effects, None).await;
+                    self.flag_retry_at =
+                        (!stored).then(|| tokio::time::Instant::now() + FLAG_RETRY);
                 }
                 () = sleep_for(idle) => break,
             }

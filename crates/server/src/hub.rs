@@ -423,6 +423,68 @@ mod tests {
         assert!(hub.find("missing").await.is_none());
     }
 
+    /// Storage whose `Finish` writes always fail, counting them.
+    struct NoFinish {
+        inner: MemoryStorage,
+        finishes: Arc<AtomicU64>,
+    }
+
+    impl Storage for NoFinish {
+        fn write(&mut self, writes: &[Write]) -> Result<(), StorageError> {
+            if writes.iter().any(|w| matches!(w, Write::Finish { .. })) {
+                self.finishes.fetch_add(1, Ordering::SeqCst);
+                return Err(StorageError("disk full".into()));
+            }
+            self.inner.write(writes)
+        }
+        fn load(&mut self, game: &str) -> Result<Option<StoredGame>, StorageError> {
+            self.inner.load(game)
+        }
+        fn unfinished(&mut self) -> Result<Vec<StoredGame>, StorageError> {
+            self.inner.unfinished()
+        }
+    }
+
+    #[tokio::test]
+    async fn a_flag_that_cannot_be_stored_is_retried_after_a_pause() {
+        let mut inner = MemoryStorage::new();
+        let game = AnyGame::new("gomoku", "", &StartFrom::Start { seed: 0 }).unwrap();
+        let id = "flagflagflagflag";
+        let record = GameRecord {
+            id: id.into(),
+            spec: spec("gomoku", "", Some((1, 0))),
+            start: game.position(),
+            invite: "i".into(),
+            tokens: ["a".into(), "b".into()],
+            names: [Some("Ann".into()), Some("Bo".into())],
+            created_unix_ms: 0,
+            rematch_of: None,
+        };
+        let mv = |ply: u32, seat: Seat, text: &str| Write::Move {
+            game: id.into(),
+            mv: crate::storage::MoveRecord {
+                ply,
+                seat,
+                text: text.into(),
+                unix_ms: 0,
+                remaining_ms: Some([1_000, 1_000]),
+            },
+        };
+        inner
+            .write(&[Write::Create(record), mv(0, Seat::First, "h8"), mv(1, Seat::Second, "h9")])
+            .unwrap();
+        let finishes = Arc::new(AtomicU64::new(0));
+        let storage = NoFinish { inner, finishes: Arc::clone(&finishes) };
+        let clock = Arc::new(ManualClock::at(0));
+        let hub = Hub::new(StorageHandle::spawn(storage).unwrap(), clock.clone());
+        assert_eq!(hub.restore().await.unwrap(), 1);
+        clock.advance(5_000);
+        tokio::time::sleep(Duration::from_millis(1_500)).await;
+        let tries = finishes.load(Ordering::SeqCst);
+        assert!((1..=2).contains(&tries), "the flag was tried {tries} times in 1.5 s");
+        assert!(hub.is_loaded(id));
+    }
+
     #[tokio::test]
     async fn a_restart_loads_only_games_whose_clock_runs_and_the_rest_on_demand() {
         let mut storage = MemoryStorage::new();
