@@ -315,7 +315,8 @@ impl Session {
             status: self.status(),
             watchers: self.watchers(),
             draw_offer: self.draw_offer,
-            deal: None,
+            // Banqi: the whole deal, once the game is over (as in `Ended`), never before.
+            deal: self.result.as_ref().and(self.deal.clone()),
         }
     }
 

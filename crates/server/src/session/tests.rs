@@ -248,12 +248,14 @@ fn banqi_views_never_show_the_deal_until_the_end() {
     let view = session.view_for(B, None, 0);
     assert_eq!(view.moves[0].reveal.as_deref(), Some(reveal.as_str()));
     assert!(!view.start.contains('*'));
+    assert_eq!(view.deal, None, "no deal while playing");
     let effects = session.act(B, Action::Resign, 0).unwrap();
     let deal = effects.out.iter().find_map(|out| match out {
         Outgoing::All(ServerMessage::Ended { deal, .. }) => deal.clone(),
         _ => None,
     });
     let deal = deal.unwrap();
+    assert_eq!(session.view_for(WATCHER, None, 0).deal.as_deref(), Some(deal.as_str()));
     let rank_1 = deal.split(' ').next().unwrap().rsplit('/').next().unwrap();
     assert!(rank_1.starts_with(&format!("*{reveal}")), "a1 begins rank 1 of {deal}");
 }
