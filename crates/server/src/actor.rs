@@ -126,8 +126,14 @@ struct Actor {
 pub fn spawn(session: Session, hub: Arc<Hub>) -> GameHandle {
     let (commands, queue) = mpsc::channel(COMMAND_QUEUE);
     let handle = GameHandle { commands };
-    let actor =
-        Actor { session, hub, outboxes: HashMap::new(), commands: queue, handle: handle.clone(), flag_retry_at: None };
+    let actor = Actor {
+        session,
+        hub,
+        outboxes: HashMap::new(),
+        commands: queue,
+        handle: handle.clone(),
+        flag_retry_at: None,
+    };
     tokio::spawn(actor.run());
     handle
 }
@@ -200,7 +206,8 @@ impl Actor {
                     Ok(effects) => {
                         self.outboxes.insert(conn, outbox.clone());
                         let answer = if self.commit(next, effects, Some(&outbox)).await {
-                            self.hub.note_attached(conn, self.session.id());
+                            let going = self.session.result().is_none();
+                            self.hub.note_attached(conn, self.session.id(), going);
                             AttachReply::Done
                         } else {
                             self.outboxes.remove(&conn);
@@ -231,6 +238,7 @@ impl Actor {
             },
             Command::Detach { conn } => {
                 self.outboxes.remove(&conn);
+                self.hub.note_detached(conn, self.session.id());
                 let effects = self.session.detach(conn, now);
                 self.deliver(effects.out);
             }
@@ -251,7 +259,11 @@ impl Actor {
             }
             return false;
         }
+        let ends = self.session.result().is_none() && next.result().is_some();
         self.session = next;
+        if ends {
+            self.hub.note_ended(self.session.id(), &self.session.members());
+        }
         self.deliver(effects.out);
         if let Some(plan) = effects.rematch {
             let outboxes = plan.conns.clone().map(|conns| {
@@ -292,6 +304,7 @@ impl Actor {
             }
             for conn in dead.drain(..) {
                 self.outboxes.remove(&conn);
+                self.hub.note_detached(conn, self.session.id());
                 if self.session.has_member(conn) {
                     queue.extend(self.session.detach(conn, now).out);
                 }

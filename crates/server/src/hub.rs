@@ -1,7 +1,7 @@
 //! The registry of games: creating them, finding them (in memory or in storage), quick pairing,
 //! rematches, and which connection is in which game so that a closed connection leaves them all.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
@@ -36,7 +36,9 @@ struct Seeker {
 #[derive(Debug, Default)]
 struct HubState {
     games: HashMap<String, GameHandle>,
-    attached: HashMap<ConnId, HashSet<String>>,
+    /// Each connection's games, and whether each is still going (an ended game does not count
+    /// against [`MAX_GAMES_PER_CONNECTION`]).
+    attached: HashMap<ConnId, HashMap<String, bool>>,
     seeks: Vec<Seeker>,
 }
 
@@ -198,9 +200,30 @@ impl Hub {
         }
     }
 
-    /// Notes that `conn` is in game `id`.
-    pub fn note_attached(&self, conn: ConnId, id: &str) {
-        self.lock().attached.entry(conn).or_default().insert(id.to_owned());
+    /// Notes that `conn` is in game `id` (`going`: not over yet).
+    pub fn note_attached(&self, conn: ConnId, id: &str, going: bool) {
+        self.lock().attached.entry(conn).or_default().insert(id.to_owned(), going);
+    }
+
+    /// Notes that `conn` left game `id`.
+    pub fn note_detached(&self, conn: ConnId, id: &str) {
+        let mut state = self.lock();
+        if let Some(games) = state.attached.get_mut(&conn) {
+            games.remove(id);
+            if games.is_empty() {
+                state.attached.remove(&conn);
+            }
+        }
+    }
+
+    /// Notes that game `id` ended: it no longer counts against its connections' room.
+    pub fn note_ended(&self, id: &str, conns: &[ConnId]) {
+        let mut state = self.lock();
+        for conn in conns {
+            if let Some(going) = state.attached.get_mut(conn).and_then(|games| games.get_mut(id)) {
+                *going = false;
+            }
+        }
     }
 
     /// Whether `conn` may come into one more game (or is in `id` already).
@@ -208,7 +231,8 @@ impl Hub {
     pub fn has_room(&self, conn: ConnId, id: Option<&str>) -> bool {
         let state = self.lock();
         let Some(games) = state.attached.get(&conn) else { return true };
-        games.len() < MAX_GAMES_PER_CONNECTION || id.is_some_and(|id| games.contains(id))
+        let going = games.values().filter(|&&going| going).count();
+        going < MAX_GAMES_PER_CONNECTION || id.is_some_and(|id| games.contains_key(id))
     }
 
     /// A connection closed: it leaves the pairing queue and every game it was in.
@@ -217,7 +241,7 @@ impl Hub {
             let mut state = self.lock();
             state.seeks.retain(|seeker| seeker.conn != conn);
             let games = state.attached.remove(&conn).unwrap_or_default();
-            games.iter().filter_map(|id| state.games.get(id).cloned()).collect()
+            games.keys().filter_map(|id| state.games.get(id).cloned()).collect()
         };
         for handle in handles {
             handle.send(Command::Detach { conn }).await;
@@ -292,7 +316,13 @@ impl Hub {
         let partner = {
             let mut state = self.lock();
             state.seeks.retain(|seeker| seeker.conn != conn && !seeker.outbox.is_closed());
-            match state.seeks.iter().position(|seeker| seeker.key == key) {
+            let has_room = |conn: ConnId| {
+                state.attached.get(&conn).is_none_or(|games| {
+                    games.values().filter(|&&going| going).count() < MAX_GAMES_PER_CONNECTION
+                })
+            };
+            let fits = |seeker: &Seeker| seeker.key == key && has_room(seeker.conn);
+            match state.seeks.iter().position(fits) {
                 Some(index) => state.seeks.remove(index),
                 None => {
                     outbox.send(&ServerMessage::Seeking { spec: spec.clone() });
@@ -343,6 +373,11 @@ impl Hub {
         };
         for (seat, conns) in [Seat::First, Seat::Second].into_iter().zip(outboxes) {
             for (conn, outbox) in conns {
+                if !self.has_room(conn, None) {
+                    let detail = "too many games at once".to_owned();
+                    outbox.send(&ServerMessage::Error { code: ErrorCode::TooManyGames, detail });
+                    continue;
+                }
                 let _ = into_game(&handle, conn, outbox, Attach::Seat(seat)).await;
             }
         }

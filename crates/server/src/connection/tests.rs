@@ -234,6 +234,27 @@ async fn a_created_game_seats_its_creator() {
 }
 
 #[tokio::test]
+async fn ended_games_do_not_count_against_the_games_at_once() {
+    let hub = hub();
+    let spec = GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None };
+    let mut ann = connect(&hub, ConnectionConfig::default());
+    ann.hello().await;
+    for _ in 0..crate::hub::MAX_GAMES_PER_CONNECTION {
+        ann.send(&ClientMessage::Create { spec: spec.clone(), seat: SeatChoice::First }).await;
+        let (game, ..) = ann.seated().await;
+        ann.send(&ClientMessage::Abort { game }).await;
+        ann.until(|m| matches!(m, ServerMessage::Ended { .. }).then_some(())).await;
+    }
+    ann.send(&ClientMessage::Create { spec, seat: SeatChoice::First }).await;
+    let seated = ann.until(|m| match m {
+        ServerMessage::Seated { .. } => Some(true),
+        ServerMessage::Error { .. } => Some(false),
+        _ => None,
+    });
+    assert!(seated.await, "a 17th game after 16 aborted ones");
+}
+
+#[tokio::test]
 async fn another_version_is_told_and_closed() {
     let hub = hub();
     let mut client = connect(&hub, ConnectionConfig::default());
