@@ -16,10 +16,10 @@ use crate::hub::Hub;
 use crate::outbox::Outbox;
 use crate::session::{Action, Attach, ConnId, Denied, Effects, Outgoing, Session};
 
+/// How long a flag that could not be stored waits before it is tried again.
+const FLAG_RETRY: Duration = Duration::from_secs(1);
 /// How many commands may wait for a game's task.
 const COMMAND_QUEUE: usize = 256;
-/// How long a finished game nobody is in stays in memory.
-const IDLE_STOP: Duration = Duration::from_secs(300);
 
 /// How an attach went.
 #[derive(Debug, PartialEq, Eq)]
@@ -118,14 +118,22 @@ struct Actor {
     outboxes: HashMap<ConnId, Outbox>,
     commands: mpsc::Receiver<Command>,
     handle: GameHandle,
+    /// After a flag could not be stored: not before then again.
+    flag_retry_at: Option<tokio::time::Instant>,
 }
 
 /// Starts the task of `session`.
 pub fn spawn(session: Session, hub: Arc<Hub>) -> GameHandle {
     let (commands, queue) = mpsc::channel(COMMAND_QUEUE);
     let handle = GameHandle { commands };
-    let actor =
-        Actor { session, hub, outboxes: HashMap::new(), commands: queue, handle: handle.clone() };
+    let actor = Actor {
+        session,
+        hub,
+        outboxes: HashMap::new(),
+        commands: queue,
+        handle: handle.clone(),
+        flag_retry_at: None,
+    };
     tokio::spawn(actor.run());
     handle
 }
@@ -145,8 +153,14 @@ impl Actor {
 
     async fn run(mut self) {
         loop {
-            let flag_in = self.session.next_deadline().map(|at| at.saturating_sub(self.now()));
-            let idle = self.session.is_idle().then_some(IDLE_STOP.as_millis() as u64);
+            let mut flag_in = self.session.next_deadline().map(|at| at.saturating_sub(self.now()));
+            if let Some(at) = self.flag_retry_at {
+                let wait = at.saturating_duration_since(tokio::time::Instant::now()).as_millis();
+                let wait = u64::try_from(wait).unwrap_or(u64::MAX);
+                flag_in = flag_in.map(|ms| ms.max(wait));
+            }
+            let idle_stop = self.hub.idle_stop();
+            let idle = self.session.is_idle().then_some(idle_stop.as_millis() as u64);
             tokio::select! {
                 command = self.commands.recv() => match command {
                     Some(command) => self.handle(command).await,
@@ -156,7 +170,9 @@ impl Actor {
                     let now = self.now();
                     let mut next = self.session.clone();
                     let effects = next.tick(now);
-                    self.commit(next, effects, None).await;
+                    let stored = self.commit(next, effects, None).await;
+                    self.flag_retry_at =
+                        (!stored).then(|| tokio::time::Instant::now() + FLAG_RETRY);
                 }
                 () = sleep_for(idle) => break,
             }
@@ -190,7 +206,8 @@ impl Actor {
                     Ok(effects) => {
                         self.outboxes.insert(conn, outbox.clone());
                         let answer = if self.commit(next, effects, Some(&outbox)).await {
-                            self.hub.note_attached(conn, self.session.id());
+                            let going = self.session.result().is_none();
+                            self.hub.note_attached(conn, self.session.id(), going);
                             AttachReply::Done
                         } else {
                             self.outboxes.remove(&conn);
@@ -221,6 +238,7 @@ impl Actor {
             },
             Command::Detach { conn } => {
                 self.outboxes.remove(&conn);
+                self.hub.note_detached(conn, self.session.id());
                 let effects = self.session.detach(conn, now);
                 self.deliver(effects.out);
             }
@@ -241,7 +259,11 @@ impl Actor {
             }
             return false;
         }
+        let ends = self.session.result().is_none() && next.result().is_some();
         self.session = next;
+        if ends {
+            self.hub.note_ended(self.session.id(), &self.session.members());
+        }
         self.deliver(effects.out);
         if let Some(plan) = effects.rematch {
             let outboxes = plan.conns.clone().map(|conns| {
@@ -282,6 +304,7 @@ impl Actor {
             }
             for conn in dead.drain(..) {
                 self.outboxes.remove(&conn);
+                self.hub.note_detached(conn, self.session.id());
                 if self.session.has_member(conn) {
                     queue.extend(self.session.detach(conn, now).out);
                 }

@@ -1,9 +1,10 @@
 //! The registry of games: creating them, finding them (in memory or in storage), quick pairing,
 //! rematches, and which connection is in which game so that a closed connection leaves them all.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
 
 use qi_protocol::{ErrorCode, GameSpec, Seat, SeatChoice, ServerMessage};
 use qi_rules::any::{AnyGame, StartFrom};
@@ -17,6 +18,8 @@ use crate::tokens::{new_game_id, new_token, random_u64};
 
 /// The most games one connection may be in at once (seats and watching together).
 pub const MAX_GAMES_PER_CONNECTION: usize = 16;
+/// How long a game nobody is in, with no clock running, stays in memory by default.
+pub const IDLE_STOP: Duration = Duration::from_secs(300);
 /// The longest rule-options text accepted.
 const MAX_RULES_LEN: usize = 200;
 
@@ -33,7 +36,9 @@ struct Seeker {
 #[derive(Debug, Default)]
 struct HubState {
     games: HashMap<String, GameHandle>,
-    attached: HashMap<ConnId, HashSet<String>>,
+    /// Each connection's games, and whether each is still going (an ended game does not count
+    /// against [`MAX_GAMES_PER_CONNECTION`]).
+    attached: HashMap<ConnId, HashMap<String, bool>>,
     seeks: Vec<Seeker>,
 }
 
@@ -45,6 +50,8 @@ pub struct Hub {
     storage: StorageHandle,
     clock: Arc<dyn Clock>,
     next_conn: AtomicU64,
+    /// [`IDLE_STOP`], or shorter in tests (milliseconds).
+    idle_stop_ms: AtomicU64,
 }
 
 impl std::fmt::Debug for Hub {
@@ -89,7 +96,20 @@ impl Hub {
             storage,
             clock,
             next_conn: AtomicU64::new(1),
+            idle_stop_ms: AtomicU64::new(IDLE_STOP.as_millis() as u64),
         })
+    }
+
+    /// How long a game nobody is in, with no clock running, stays in memory.
+    #[must_use]
+    pub fn idle_stop(&self) -> Duration {
+        Duration::from_millis(self.idle_stop_ms.load(Ordering::Relaxed))
+    }
+
+    /// Sets [`Hub::idle_stop`] (for games whose idle wait starts from now on).
+    pub fn set_idle_stop(&self, after: Duration) {
+        let ms = u64::try_from(after.as_millis()).unwrap_or(u64::MAX);
+        self.idle_stop_ms.store(ms, Ordering::Relaxed);
     }
 
     fn lock(&self) -> MutexGuard<'_, HubState> {
@@ -113,7 +133,8 @@ impl Hub {
         self.next_conn.fetch_add(1, Ordering::Relaxed)
     }
 
-    /// Starts a task for every unfinished stored game (after a restart); returns how many.
+    /// Starts a task for every stored game whose clock runs (after a restart: its flag must
+    /// fall on time); returns how many. Other unfinished games are loaded when asked for.
     ///
     /// # Errors
     /// [`StorageError`] when the games cannot be read.
@@ -122,6 +143,7 @@ impl Hub {
         let mut count = 0;
         for stored in games {
             match Session::restore(&stored, self.now_ms()) {
+                Ok(session) if session.next_deadline().is_none() => {}
                 Ok(session) => {
                     self.spawn(session);
                     count += 1;
@@ -164,6 +186,12 @@ impl Hub {
         }
     }
 
+    /// Whether game `id` is in memory (its task runs).
+    #[must_use]
+    pub fn is_loaded(&self, id: &str) -> bool {
+        self.lock().games.contains_key(id)
+    }
+
     /// Forgets a game whose task stops (unless another task has taken its place).
     pub fn forget(&self, id: &str, handle: &GameHandle) {
         let mut state = self.lock();
@@ -172,9 +200,30 @@ impl Hub {
         }
     }
 
-    /// Notes that `conn` is in game `id`.
-    pub fn note_attached(&self, conn: ConnId, id: &str) {
-        self.lock().attached.entry(conn).or_default().insert(id.to_owned());
+    /// Notes that `conn` is in game `id` (`going`: not over yet).
+    pub fn note_attached(&self, conn: ConnId, id: &str, going: bool) {
+        self.lock().attached.entry(conn).or_default().insert(id.to_owned(), going);
+    }
+
+    /// Notes that `conn` left game `id`.
+    pub fn note_detached(&self, conn: ConnId, id: &str) {
+        let mut state = self.lock();
+        if let Some(games) = state.attached.get_mut(&conn) {
+            games.remove(id);
+            if games.is_empty() {
+                state.attached.remove(&conn);
+            }
+        }
+    }
+
+    /// Notes that game `id` ended: it no longer counts against its connections' room.
+    pub fn note_ended(&self, id: &str, conns: &[ConnId]) {
+        let mut state = self.lock();
+        for conn in conns {
+            if let Some(going) = state.attached.get_mut(conn).and_then(|games| games.get_mut(id)) {
+                *going = false;
+            }
+        }
     }
 
     /// Whether `conn` may come into one more game (or is in `id` already).
@@ -182,7 +231,8 @@ impl Hub {
     pub fn has_room(&self, conn: ConnId, id: Option<&str>) -> bool {
         let state = self.lock();
         let Some(games) = state.attached.get(&conn) else { return true };
-        games.len() < MAX_GAMES_PER_CONNECTION || id.is_some_and(|id| games.contains(id))
+        let going = games.values().filter(|&&going| going).count();
+        going < MAX_GAMES_PER_CONNECTION || id.is_some_and(|id| games.contains_key(id))
     }
 
     /// A connection closed: it leaves the pairing queue and every game it was in.
@@ -191,7 +241,7 @@ impl Hub {
             let mut state = self.lock();
             state.seeks.retain(|seeker| seeker.conn != conn);
             let games = state.attached.remove(&conn).unwrap_or_default();
-            games.iter().filter_map(|id| state.games.get(id).cloned()).collect()
+            games.keys().filter_map(|id| state.games.get(id).cloned()).collect()
         };
         for handle in handles {
             handle.send(Command::Detach { conn }).await;
@@ -266,7 +316,13 @@ impl Hub {
         let partner = {
             let mut state = self.lock();
             state.seeks.retain(|seeker| seeker.conn != conn && !seeker.outbox.is_closed());
-            match state.seeks.iter().position(|seeker| seeker.key == key) {
+            let has_room = |conn: ConnId| {
+                state.attached.get(&conn).is_none_or(|games| {
+                    games.values().filter(|&&going| going).count() < MAX_GAMES_PER_CONNECTION
+                })
+            };
+            let fits = |seeker: &Seeker| seeker.key == key && has_room(seeker.conn);
+            match state.seeks.iter().position(fits) {
                 Some(index) => state.seeks.remove(index),
                 None => {
                     outbox.send(&ServerMessage::Seeking { spec: spec.clone() });
@@ -317,6 +373,11 @@ impl Hub {
         };
         for (seat, conns) in [Seat::First, Seat::Second].into_iter().zip(outboxes) {
             for (conn, outbox) in conns {
+                if !self.has_room(conn, None) {
+                    let detail = "too many games at once".to_owned();
+                    outbox.send(&ServerMessage::Error { code: ErrorCode::TooManyGames, detail });
+                    continue;
+                }
                 let _ = into_game(&handle, conn, outbox, Attach::Seat(seat)).await;
             }
         }
@@ -395,5 +456,109 @@ mod tests {
         let again = hub.find("old").await.unwrap();
         assert!(first.same_game(&again));
         assert!(hub.find("missing").await.is_none());
+    }
+
+    /// Storage whose `Finish` writes always fail, counting them.
+    struct NoFinish {
+        inner: MemoryStorage,
+        finishes: Arc<AtomicU64>,
+    }
+
+    impl Storage for NoFinish {
+        fn write(&mut self, writes: &[Write]) -> Result<(), StorageError> {
+            if writes.iter().any(|w| matches!(w, Write::Finish { .. })) {
+                self.finishes.fetch_add(1, Ordering::SeqCst);
+                return Err(StorageError("disk full".into()));
+            }
+            self.inner.write(writes)
+        }
+        fn load(&mut self, game: &str) -> Result<Option<StoredGame>, StorageError> {
+            self.inner.load(game)
+        }
+        fn unfinished(&mut self) -> Result<Vec<StoredGame>, StorageError> {
+            self.inner.unfinished()
+        }
+    }
+
+    #[tokio::test]
+    async fn a_flag_that_cannot_be_stored_is_retried_after_a_pause() {
+        let mut inner = MemoryStorage::new();
+        let game = AnyGame::new("gomoku", "", &StartFrom::Start { seed: 0 }).unwrap();
+        let id = "flagflagflagflag";
+        let record = GameRecord {
+            id: id.into(),
+            spec: spec("gomoku", "", Some((1, 0))),
+            start: game.position(),
+            invite: "i".into(),
+            tokens: ["a".into(), "b".into()],
+            names: [Some("Ann".into()), Some("Bo".into())],
+            created_unix_ms: 0,
+            rematch_of: None,
+        };
+        let mv = |ply: u32, seat: Seat, text: &str| Write::Move {
+            game: id.into(),
+            mv: crate::storage::MoveRecord {
+                ply,
+                seat,
+                text: text.into(),
+                unix_ms: 0,
+                remaining_ms: Some([1_000, 1_000]),
+            },
+        };
+        inner
+            .write(&[Write::Create(record), mv(0, Seat::First, "h8"), mv(1, Seat::Second, "h9")])
+            .unwrap();
+        let finishes = Arc::new(AtomicU64::new(0));
+        let storage = NoFinish { inner, finishes: Arc::clone(&finishes) };
+        let clock = Arc::new(ManualClock::at(0));
+        let hub = Hub::new(StorageHandle::spawn(storage).unwrap(), clock.clone());
+        assert_eq!(hub.restore().await.unwrap(), 1);
+        clock.advance(5_000);
+        tokio::time::sleep(Duration::from_millis(1_500)).await;
+        let tries = finishes.load(Ordering::SeqCst);
+        assert!((1..=2).contains(&tries), "the flag was tried {tries} times in 1.5 s");
+        assert!(hub.is_loaded(id));
+    }
+
+    #[tokio::test]
+    async fn a_restart_loads_only_games_whose_clock_runs_and_the_rest_on_demand() {
+        let mut storage = MemoryStorage::new();
+        let game = AnyGame::new("gomoku", "", &StartFrom::Start { seed: 0 }).unwrap();
+        let record = |id: &str, second: Option<&str>| GameRecord {
+            id: id.into(),
+            spec: spec("gomoku", "", Some((60, 0))),
+            start: game.position(),
+            invite: "i".into(),
+            tokens: ["a".into(), "b".into()],
+            names: [Some("Ann".into()), second.map(Into::into)],
+            created_unix_ms: 0,
+            rematch_of: None,
+        };
+        let mv = |ply: u32, seat: Seat, text: &str| Write::Move {
+            game: "runningrunningru".into(),
+            mv: crate::storage::MoveRecord {
+                ply,
+                seat,
+                text: text.into(),
+                unix_ms: 0,
+                remaining_ms: Some([60_000, 60_000]),
+            },
+        };
+        storage
+            .write(&[
+                Write::Create(record("runningrunningru", Some("Bo"))),
+                mv(0, Seat::First, "h8"),
+                mv(1, Seat::Second, "h9"),
+                Write::Create(record("waitingwaitingwa", None)),
+                Write::Create(record("notyetstartednot", Some("Bo"))),
+            ])
+            .unwrap();
+        let hub = Hub::new(StorageHandle::spawn(storage).unwrap(), Arc::new(ManualClock::at(0)));
+        assert_eq!(hub.restore().await.unwrap(), 1);
+        assert!(hub.is_loaded("runningrunningru"));
+        assert!(!hub.is_loaded("waitingwaitingwa"));
+        assert!(!hub.is_loaded("notyetstartednot"));
+        assert!(hub.find("waitingwaitingwa").await.is_some());
+        assert!(hub.find("notyetstartednot").await.is_some());
     }
 }

@@ -101,6 +101,12 @@ async fn bot_game(addr: std::net::SocketAddr, rules: &str, dice: &mut Dice) -> R
         moves.push(mv);
     }
     let (_, deal) = table.ended().await;
+    // A player who comes back after the end: their State carries the whole deal.
+    let game = table.game.clone();
+    let resume = ClientMessage::Resume { game, token: table.tokens[0].clone(), have_plies: None };
+    table.players[0].send(&resume).await;
+    let view = table.players[0].state().await;
+    assert_eq!(view.deal, deal, "a State after the end carries the deal");
     for client in table.everyone() {
         logs.push(std::mem::take(&mut client.log));
     }
@@ -136,9 +142,18 @@ fn check_log(log: &[String], rules: &str, record: &Record) {
         }
         real
     };
+    let mut over = false;
     for text in log {
         let message = ServerMessage::parse(text).unwrap();
         if matches!(message, ServerMessage::Ended { .. }) {
+            over = true;
+            continue;
+        }
+        if let ServerMessage::State { view } = &message
+            && view.deal.is_some()
+        {
+            assert!(over, "a deal before the end: {text}");
+            assert_eq!(view.deal.as_deref(), Some(record.deal.as_str()));
             continue;
         }
         assert!(!names_a_face_down_piece(text), "leak: {text}");

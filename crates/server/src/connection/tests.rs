@@ -5,7 +5,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::{Sink, Stream, sink, stream};
-use qi_protocol::{ClientMessage, ErrorCode, GameSpec, SeatChoice, ServerMessage, VERSION};
+use qi_protocol::{
+    ClientMessage, ErrorCode, GameSpec, GameView, Seat, SeatChoice, ServerMessage, VERSION,
+};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
@@ -87,6 +89,110 @@ impl Client {
         self.send(&ClientMessage::Hello { version: VERSION, name: "Ann".into() }).await;
         assert_eq!(self.message().await, ServerMessage::Welcome { version: VERSION });
     }
+
+    /// Reads messages until `pick` picks one.
+    async fn until<T>(&mut self, mut pick: impl FnMut(&ServerMessage) -> Option<T>) -> T {
+        loop {
+            if let Some(found) = pick(&self.message().await) {
+                return found;
+            }
+        }
+    }
+
+    /// The next `Seated`: game, token, seat, invite.
+    async fn seated(&mut self) -> (String, String, Seat, Option<String>) {
+        self.until(|m| match m {
+            ServerMessage::Seated { game, token, seat, invite } => {
+                Some((game.clone(), token.clone(), *seat, invite.clone()))
+            }
+            _ => None,
+        })
+        .await
+    }
+
+    async fn state(&mut self) -> GameView {
+        self.until(|m| match m {
+            ServerMessage::State { view } => Some(view.clone()),
+            _ => None,
+        })
+        .await
+    }
+
+    /// Closes the connection and waits until the server is done with it.
+    async fn close(self) {
+        drop(self.to_server);
+        tokio::time::timeout(Duration::from_secs(5), self.served).await.unwrap().unwrap();
+    }
+}
+
+async fn wait_unloaded(hub: &Hub, game: &str) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    while hub.is_loaded(game) {
+        assert!(tokio::time::Instant::now() < deadline, "game {game} still in memory");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_game_nobody_is_in_without_a_running_clock_leaves_memory_and_comes_back_intact() {
+    let hub = hub();
+    hub.set_idle_stop(Duration::from_millis(50));
+    let spec = GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None };
+    let mut ann = connect(&hub, ConnectionConfig::default());
+    ann.hello().await;
+    ann.send(&ClientMessage::Create { spec: spec.clone(), seat: SeatChoice::First }).await;
+    let (game, ann_token, _, invite) = ann.seated().await;
+    ann.close().await;
+    wait_unloaded(&hub, &game).await;
+
+    // Unloaded while waiting: the invite still seats the second player.
+    let mut bo = connect(&hub, ConnectionConfig::default());
+    bo.hello().await;
+    bo.send(&ClientMessage::Join { game: game.clone(), invite: invite.unwrap() }).await;
+    let (_, bo_token, bo_seat, _) = bo.seated().await;
+    assert_eq!(bo_seat, Seat::Second);
+    bo.close().await;
+    wait_unloaded(&hub, &game).await;
+    let mut ann = connect(&hub, ConnectionConfig::default());
+    ann.hello().await;
+    let resume =
+        ClientMessage::Resume { game: game.clone(), token: ann_token.clone(), have_plies: None };
+    ann.send(&resume).await;
+    ann.send(&ClientMessage::Move { game: game.clone(), ply: 0, text: "h8".into() }).await;
+    ann.until(|m| matches!(m, ServerMessage::Moved { .. }).then_some(())).await;
+    ann.close().await;
+    wait_unloaded(&hub, &game).await;
+
+    let mut cy = connect(&hub, ConnectionConfig::default());
+    cy.hello().await;
+    cy.send(&ClientMessage::Watch { game: game.clone(), have_plies: None }).await;
+    let view = cy.state().await;
+    let texts: Vec<&str> = view.moves.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(texts, ["h8"]);
+    assert_eq!(view.players[0].name.as_deref(), Some("Ann"));
+    assert_eq!(view.players[1].name.as_deref(), Some("Ann"));
+    assert_eq!(view.status, qi_protocol::Status::Playing);
+    cy.close().await;
+    wait_unloaded(&hub, &game).await;
+
+    let mut bo = connect(&hub, ConnectionConfig::default());
+    bo.hello().await;
+    let resume = ClientMessage::Resume { game: game.clone(), token: bo_token, have_plies: None };
+    bo.send(&resume).await;
+    assert_eq!(bo.seated().await.2, Seat::Second);
+    let mut ann = connect(&hub, ConnectionConfig::default());
+    ann.hello().await;
+    let resume = ClientMessage::Resume { game: game.clone(), token: ann_token, have_plies: None };
+    ann.send(&resume).await;
+    assert_eq!(ann.seated().await.2, Seat::First);
+    bo.send(&ClientMessage::Move { game: game.clone(), ply: 1, text: "h9".into() }).await;
+    let mv = ann
+        .until(|m| match m {
+            ServerMessage::Moved { mv, .. } => Some(mv.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!((mv.ply, mv.text.as_str()), (1, "h9"));
 }
 
 #[tokio::test]
@@ -125,6 +231,27 @@ async fn a_created_game_seats_its_creator() {
     assert!(matches!(client.message().await, ServerMessage::Presence { connected: true, .. }));
     let ServerMessage::State { view } = client.message().await else { panic!() };
     assert_eq!(view.you, Some(qi_protocol::Seat::Second));
+}
+
+#[tokio::test]
+async fn ended_games_do_not_count_against_the_games_at_once() {
+    let hub = hub();
+    let spec = GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None };
+    let mut ann = connect(&hub, ConnectionConfig::default());
+    ann.hello().await;
+    for _ in 0..crate::hub::MAX_GAMES_PER_CONNECTION {
+        ann.send(&ClientMessage::Create { spec: spec.clone(), seat: SeatChoice::First }).await;
+        let (game, ..) = ann.seated().await;
+        ann.send(&ClientMessage::Abort { game }).await;
+        ann.until(|m| matches!(m, ServerMessage::Ended { .. }).then_some(())).await;
+    }
+    ann.send(&ClientMessage::Create { spec, seat: SeatChoice::First }).await;
+    let seated = ann.until(|m| match m {
+        ServerMessage::Seated { .. } => Some(true),
+        ServerMessage::Error { .. } => Some(false),
+        _ => None,
+    });
+    assert!(seated.await, "a 17th game after 16 aborted ones");
 }
 
 #[tokio::test]

@@ -249,10 +249,12 @@ impl Session {
         self.result.is_none() && self.seats.iter().all(|seat| seat.name.is_some())
     }
 
-    /// Whether the game is over and nobody is in it: its task may stop.
+    /// Whether nobody is in the game and no clock runs: its task may stop, and the game is
+    /// loaded again from storage when someone asks for it. (A pending draw offer is not stored
+    /// and is dropped then.)
     #[must_use]
     pub fn is_idle(&self) -> bool {
-        self.result.is_some()
+        self.next_deadline().is_none()
             && self.spectators.is_empty()
             && self.seats.iter().all(|seat| seat.conns.is_empty())
     }
@@ -313,7 +315,8 @@ impl Session {
             status: self.status(),
             watchers: self.watchers(),
             draw_offer: self.draw_offer,
-            deal: None,
+            // Banqi: the whole deal, once the game is over (as in `Ended`), never before.
+            deal: self.result.as_ref().and(self.deal.clone()),
         }
     }
 
@@ -431,6 +434,8 @@ impl Session {
             let state = &mut self.seats[seat.index()];
             if state.conns.remove(&conn) && state.conns.is_empty() {
                 state.away_since = now;
+                // An offer stands only while someone is there to play the rematch.
+                self.rematch[seat.index()] = false;
                 let presence =
                     ServerMessage::Presence { game: self.id.clone(), seat, connected: false };
                 effects.out.push(Outgoing::All(presence));

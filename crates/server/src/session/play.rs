@@ -272,7 +272,8 @@ impl Session {
             let offer = ServerMessage::RematchOffered { game: self.id.clone(), by: seat };
             effects.out.push(Outgoing::All(offer));
         }
-        if self.rematch == [true, true] {
+        let connected = self.seats.iter().all(|seat| !seat.conns.is_empty());
+        if self.rematch == [true, true] && connected {
             self.rematch_started = true;
             let conns = |seat: Seat| self.seats[seat.index()].conns.iter().copied().collect();
             effects.rematch = Some(RematchPlan {

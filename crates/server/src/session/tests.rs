@@ -179,6 +179,20 @@ fn rematch_needs_both_and_swaps_the_seats() {
 }
 
 #[test]
+fn a_rematch_offer_lapses_when_its_player_leaves() {
+    let mut session = started("gomoku", None);
+    session.act(A, Action::Resign, 0).unwrap();
+    session.act(A, Action::Rematch, 0).unwrap();
+    session.detach(A, 10);
+    let alone = session.act(B, Action::Rematch, 10).unwrap();
+    assert_eq!(alone.rematch, None, "A's offer left with A");
+    // A comes back: a fresh offer from A now starts it, with both connected.
+    session.attach(A, Attach::Token("token-a".into()), None, 20).unwrap();
+    let plan = session.act(A, Action::Rematch, 20).unwrap().rematch.unwrap();
+    assert_eq!(plan.conns, [vec![B], vec![A]]);
+}
+
+#[test]
 fn spectators_and_strangers_cannot_act() {
     let mut session = started("chess", None);
     session.attach(WATCHER, Attach::Watch, None, 0).unwrap();
@@ -234,12 +248,14 @@ fn banqi_views_never_show_the_deal_until_the_end() {
     let view = session.view_for(B, None, 0);
     assert_eq!(view.moves[0].reveal.as_deref(), Some(reveal.as_str()));
     assert!(!view.start.contains('*'));
+    assert_eq!(view.deal, None, "no deal while playing");
     let effects = session.act(B, Action::Resign, 0).unwrap();
     let deal = effects.out.iter().find_map(|out| match out {
         Outgoing::All(ServerMessage::Ended { deal, .. }) => deal.clone(),
         _ => None,
     });
     let deal = deal.unwrap();
+    assert_eq!(session.view_for(WATCHER, None, 0).deal.as_deref(), Some(deal.as_str()));
     let rank_1 = deal.split(' ').next().unwrap().rsplit('/').next().unwrap();
     assert!(rank_1.starts_with(&format!("*{reveal}")), "a1 begins rank 1 of {deal}");
 }

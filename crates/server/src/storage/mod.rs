@@ -125,7 +125,9 @@ pub trait Storage: Send + 'static {
     /// [`StorageError`].
     fn load(&mut self, game: &str) -> Result<Option<StoredGame>, StorageError>;
 
-    /// Every game without a result, to resume after a restart.
+    /// Every game without a result, to resume after a restart. An implementation may leave out
+    /// games whose clock cannot be running (no clock, or a seat still free): only games with a
+    /// running clock are resumed at start.
     ///
     /// # Errors
     /// [`StorageError`].

@@ -237,7 +237,10 @@ impl Storage for SqliteStorage {
     }
 
     fn unfinished(&mut self) -> Result<Vec<StoredGame>, StorageError> {
-        let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE result IS NULL");
+        let sql = format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE result IS NULL
+            AND clock_base_secs IS NOT NULL AND name_first IS NOT NULL AND name_second IS NOT NULL"
+        );
         let mut games = {
             let mut statement = self.db.prepare(&sql).map_err(failed)?;
             let rows = statement.query_map([], game_row).map_err(failed)?;
