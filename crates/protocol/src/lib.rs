@@ -547,8 +547,20 @@ impl ServerMessage {
 #[must_use]
 pub fn clean_name(name: &str) -> Option<String> {
     let name = name.trim();
-    (name.chars().count() <= NAME_MAX_CHARS && !name.chars().any(char::is_control))
-        .then(|| name.to_owned())
+    (name.chars().count() <= NAME_MAX_CHARS
+        && !name.chars().any(|c| c.is_control() || is_format(c)))
+    .then(|| name.to_owned())
+}
+
+/// Invisible characters that change how text around them reads (Unicode's format characters
+/// that matter here): zero-width ones, and the bidirectional overrides and isolates that could
+/// make a name display reversed or hide what follows it.
+fn is_format(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}' | '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206F}' | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}'
+    )
 }
 
 #[cfg(test)]
@@ -649,6 +661,10 @@ mod tests {
         assert_eq!(clean_name(&"棋".repeat(20)), Some("棋".repeat(20)));
         assert_eq!(clean_name(&"棋".repeat(21)), None);
         assert_eq!(clean_name("a\u{0}b"), None);
+        for hidden in ["\u{202E}nimda", "a\u{200B}b", "x\u{2066}y", "\u{FEFF}z", "a\u{00AD}b"] {
+            assert_eq!(clean_name(hidden), None, "{hidden:?}");
+        }
+        assert_eq!(clean_name("Nguyễn Văn A"), Some("Nguyễn Văn A".into()));
         assert_eq!(clean_name("<b>x</b>"), Some("<b>x</b>".into()), "shown as text by the app");
     }
 

@@ -151,7 +151,7 @@ async fn a_client_that_does_not_read_is_dropped() {
     table.watchers[0].until(watchers_seen(2)).await;
     // Others come and go: every arrival and departure is a message for the sleeper.
     let mut dropped = false;
-    for round in 0..40 {
+    for round in 0..150 {
         let mut batch = Vec::new();
         for _ in 0..20 {
             let mut visitor = Client::hello(server.addr, "Vi").await;

@@ -82,6 +82,9 @@ impl SqliteStorage {
     /// [`StorageError`] when the file cannot be opened or set up.
     pub fn open(path: &Path) -> Result<SqliteStorage, StorageError> {
         let db = Connection::open(path).map_err(failed)?;
+        // Another process on the same file (a second server by mistake) waits rather than
+        // failing at once.
+        db.busy_timeout(std::time::Duration::from_secs(5)).map_err(failed)?;
         let mode: String =
             db.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0)).map_err(failed)?;
         if !mode.eq_ignore_ascii_case("wal") {
@@ -183,6 +186,18 @@ fn game_row(row: &Row<'_>) -> rusqlite::Result<StoredGame> {
     let base: Option<u32> = row.get(3)?;
     let increment: Option<u32> = row.get(4)?;
     let result: Option<String> = row.get(13)?;
+    // A stored result that does not read would make a finished game resume as if unfinished:
+    // treat the row as damaged instead.
+    let result = match result {
+        Some(text) => Some(serde_json::from_str::<GameResult>(&text).map_err(|error| {
+            rusqlite::Error::FromSqlConversionFailure(
+                13,
+                rusqlite::types::Type::Text,
+                Box::new(error),
+            )
+        })?),
+        None => None,
+    };
     let final_first: Option<i64> = row.get(14)?;
     let final_second: Option<i64> = row.get(15)?;
     let game = GameRecord {
@@ -204,7 +219,7 @@ fn game_row(row: &Row<'_>) -> rusqlite::Result<StoredGame> {
     Ok(StoredGame {
         game,
         moves: Vec::new(),
-        result: result.and_then(|text| serde_json::from_str::<GameResult>(&text).ok()),
+        result,
         final_clocks: final_first
             .zip(final_second)
             .map(|(a, b)| [from_sql_int(a), from_sql_int(b)]),
