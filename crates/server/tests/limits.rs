@@ -133,6 +133,9 @@ async fn a_move_sent_twice_is_played_once_and_stale_or_future_plies_are_refused(
     }
 }
 
+/// How many spectators arrive, then leave, between two reads of the table's clients.
+const VISITORS_PER_ROUND: usize = 5;
+
 /// A spectator that never reads is dropped once 64 messages wait for it, and the game goes on.
 #[tokio::test]
 async fn a_client_that_does_not_read_is_dropped() {
@@ -149,11 +152,14 @@ async fn a_client_that_does_not_read_is_dropped() {
         }
     };
     table.watchers[0].until(watchers_seen(2)).await;
-    // Others come and go: every arrival and departure is a message for the sleeper.
+    // Others come and go: every arrival and departure is a message for the sleeper. They come in
+    // small batches and the players and the spectator read everything after each one: they must
+    // read promptly themselves, or (with the server's small socket buffers and one tiny TCP
+    // segment per message) they too would be dropped as readers that do not keep up.
     let mut dropped = false;
-    for round in 0..150 {
+    for round in 0..600 {
         let mut batch = Vec::new();
-        for _ in 0..20 {
+        for _ in 0..VISITORS_PER_ROUND {
             let mut visitor = Client::hello(server.addr, "Vi").await;
             visitor.send(&ClientMessage::Watch { game: game.clone(), have_plies: None }).await;
             visitor.state().await;
@@ -173,7 +179,7 @@ async fn a_client_that_does_not_read_is_dropped() {
                 .await;
         }
         if seen == 1 {
-            println!("dropped after {} visitors", (round + 1) * 20);
+            println!("dropped after {} visitors", (round + 1) * VISITORS_PER_ROUND);
             dropped = true;
             break;
         }
