@@ -160,6 +160,39 @@ pub fn native_clock() -> impl Fn() -> f64 {
     move || start.elapsed().as_secs_f64() * 1000.0
 }
 
+/// Runs `search` under time limits from 20 ms to 500 ms on a clock that moves 1 ms each time it is
+/// read, and asserts each search's work stayed within 10% of its limit. Engines read the clock
+/// once every 1024 nodes (and a few times per iteration), so 1024 nodes stand for a millisecond:
+/// the test shows the engine checks its budget and stops in time, and it cannot fail because the
+/// machine was busy. At least one limit must fall inside an iteration (the search is cut short
+/// rather than declining to start the next depth), so the mid-iteration stop is tested too.
+/// Returns the result under the longest limit.
+#[cfg(test)]
+pub(crate) fn assert_keeps_a_time_limit(
+    mut search: impl FnMut(&mut Budget<'_>) -> SearchResult,
+) -> SearchResult {
+    let mut cut_short = 0;
+    let mut last = None;
+    for limit in [20_u64, 50, 100, 200, 500] {
+        let readings = std::cell::Cell::new(0.0_f64);
+        let clock = || {
+            let now = readings.get();
+            readings.set(now + 1.0);
+            now
+        };
+        let stop = AtomicBool::new(false);
+        let limits = Limits { time_ms: Some(limit as f64), ..Limits::default() };
+        let mut budget = Budget::new(limits, &clock, &stop);
+        let result = search(&mut budget);
+        let work_ms = budget.nodes() as f64 / 1024.0;
+        assert!(work_ms <= limit as f64 * 1.1, "{} nodes for {limit} ms", budget.nodes());
+        cut_short += usize::from(budget.stopped());
+        last = Some(result);
+    }
+    assert!(cut_short > 0, "no limit fell inside an iteration");
+    last.expect("five searches")
+}
+
 /// What a transposition-table score is: exact, or a bound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Bound {

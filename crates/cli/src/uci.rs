@@ -368,6 +368,13 @@ mod tests {
         let go = Go::parse(&["wtime", "60000", "btime", "30000", "winc", "1000"]).unwrap();
         let white = go.limits(Side::First).time_ms.unwrap();
         assert!((2_500.0..=3_000.0).contains(&white), "{white}");
+        // A second left: a thirtieth of it, less the overhead, so the flag never falls.
+        let go = Go::parse(&["wtime", "1000", "btime", "1000", "winc", "0", "binc", "0"]).unwrap();
+        let white = go.limits(Side::First).time_ms.unwrap();
+        assert!((1.0..=34.0).contains(&white), "{white}");
+        let go = Go::parse(&["movetime", "100"]).unwrap();
+        let budget = go.limits(Side::Second).time_ms.unwrap();
+        assert!((50.0..100.0).contains(&budget), "{budget}");
         assert!(Go::parse(&["depth", "x"]).is_err());
         assert!(Go::parse(&["movetime"]).is_err());
         assert_eq!(Go::parse(&["depth", "3"]).unwrap().depth, Some(3));

@@ -1,76 +1,12 @@
 //! `qi banqi-engine` as a client drives it: the handshake, positions with flip results,
 //! searches under each limit, `stop`, and bad input answered without a crash.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::time::{Duration, Instant};
-
-/// A running `qi banqi-engine`.
-struct Engine {
-    child: Child,
-    input: ChildStdin,
-    output: BufReader<ChildStdout>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_qi"))
-            .arg("banqi-engine")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("qi runs");
-        let input = child.stdin.take().expect("stdin");
-        let output = BufReader::new(child.stdout.take().expect("stdout"));
-        Engine { child, input, output }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.input, "{line}").expect("write");
-        self.input.flush().expect("flush");
-    }
-
-    fn line(&mut self) -> String {
-        let mut line = String::new();
-        self.output.read_line(&mut line).expect("read");
-        assert!(!line.is_empty(), "the engine closed its output");
-        line.trim_end().to_owned()
-    }
-
-    /// Lines up to and including the first that starts with `prefix`.
-    fn until(&mut self, prefix: &str) -> Vec<String> {
-        let mut lines = Vec::new();
-        loop {
-            let line = self.line();
-            let done = line.starts_with(prefix);
-            lines.push(line);
-            if done {
-                return lines;
-            }
-        }
-    }
-
-    fn quit(mut self) {
-        self.send("quit");
-        let started = Instant::now();
-        while started.elapsed() < Duration::from_secs(5) {
-            if self.child.try_wait().expect("wait").is_some() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        panic!("the engine did not quit");
-    }
-}
-
-fn bestmove(lines: &[String]) -> String {
-    lines.last().and_then(|l| l.strip_prefix("bestmove ")).expect("bestmove").to_owned()
-}
+mod common;
+use common::{Engine, bestmove};
 
 #[test]
 fn handshake_lists_the_rule_options() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start("banqi-engine");
     engine.send("banqi");
     let lines = engine.until("banqiok");
     assert_eq!(lines[0], "id name Qi");
@@ -84,7 +20,7 @@ fn handshake_lists_the_rule_options() {
 
 #[test]
 fn searches_with_each_limit() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start("banqi-engine");
     engine.send("position startpos moves b2 c3");
     engine.send("go depth 1");
     let lines = engine.until("bestmove");
@@ -96,17 +32,15 @@ fn searches_with_each_limit() {
         .filter_map(|l| l.split(" nodes ").nth(1)?.split(' ').next()?.parse().ok())
         .collect();
     assert!(nodes.iter().all(|&n| n <= 2000), "{lines:?}");
-    let started = Instant::now();
     engine.send("go movetime 200");
     let lines = engine.until("bestmove");
-    assert!(started.elapsed() < Duration::from_millis(1000));
-    assert!(!bestmove(&lines).is_empty());
+    assert_ne!(bestmove(&lines), "(none)");
     engine.quit();
 }
 
 #[test]
 fn a_free_capture_is_taken() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start("banqi-engine");
     engine.send("position *p*a6/1Nc5/8/7k 1 r 0");
     engine.send("go depth 4");
     assert_eq!(bestmove(&engine.until("bestmove")), "b3-c3");
@@ -115,7 +49,7 @@ fn a_free_capture_is_taken() {
 
 #[test]
 fn flips_carry_their_result() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start("banqi-engine");
     let hidden = "????????/????????/????????/???????? 1 - 0 KAABBRRNNCCPPPPPkaabbrrnnccppppp";
     // Red general on b2, then a black soldier on b3: the general may not take a soldier, so
     // red's moves are flips and general steps; the soldier threatens the general.
@@ -141,7 +75,7 @@ fn flips_carry_their_result() {
 
 #[test]
 fn rule_options_are_set() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start("banqi-engine");
     engine.send("setoption name chain value true");
     engine.send("position 1Rnn4/8/8/7P 1 r 0");
     engine.send("go depth 3");
@@ -158,23 +92,22 @@ fn rule_options_are_set() {
 
 #[test]
 fn stop_ends_an_infinite_search() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start("banqi-engine");
     engine.send("position startpos moves d2 e3");
     engine.send("go infinite");
-    std::thread::sleep(Duration::from_millis(200));
+    std::thread::sleep(std::time::Duration::from_millis(200));
     engine.send("isready");
     assert_eq!(engine.until("readyok").last().map(String::as_str), Some("readyok"));
-    let started = Instant::now();
+    // Without the stop the search would never end (the watchdog would fail the test).
     engine.send("stop");
     let lines = engine.until("bestmove");
-    assert!(started.elapsed() < Duration::from_millis(500), "{:?}", started.elapsed());
     assert_ne!(bestmove(&lines), "(none)");
     engine.quit();
 }
 
 #[test]
 fn a_finished_game_has_no_best_move() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start("banqi-engine");
     engine.send("position K7/8/8/8 2 r 0");
     engine.send("go depth 3");
     assert_eq!(bestmove(&engine.until("bestmove")), "(none)");
@@ -183,7 +116,7 @@ fn a_finished_game_has_no_best_move() {
 
 #[test]
 fn bad_input_gets_an_error_line() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start("banqi-engine");
     for line in [
         "frobnicate",
         "position",

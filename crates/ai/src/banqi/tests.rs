@@ -7,7 +7,7 @@ use qi_rules::banqi::{Banqi, BanqiRules};
 use qi_rules::options::RuleSet;
 
 use super::*;
-use crate::search::{Limits, native_clock};
+use crate::search::{Limits, assert_keeps_a_time_limit, native_clock};
 
 fn game(rules: &str, position: &str) -> Banqi {
     let rules = BanqiRules::parse(rules).expect("rules");
@@ -169,15 +169,8 @@ fn time_limit_is_respected() {
         let mv = g.parse_move(text).expect("flip");
         g.apply(mv).expect("flip");
     }
-    let stop = AtomicBool::new(false);
-    let clock = native_clock();
     let mut engine = BanqiEngine::new();
-    let mut budget =
-        Budget::new(Limits { time_ms: Some(200.0), ..Limits::default() }, &clock, &stop);
-    let started = clock();
-    let result = engine.search(&g, &mut budget, &mut |_| {});
-    let elapsed = clock() - started;
-    assert!(elapsed <= 220.0, "{elapsed} ms");
+    let result = assert_keeps_a_time_limit(|budget| engine.search(&g, budget, &mut |_| {}));
     assert!(is_legal(&g, result.best.as_deref().expect("move")));
 }
 

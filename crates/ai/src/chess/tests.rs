@@ -5,7 +5,7 @@ use qi_rules::chess::{ChessGame, ChessRules};
 
 use super::ChessEngine;
 use crate::Engine;
-use crate::search::{Budget, Limits, Score, SearchResult, native_clock};
+use crate::search::{Budget, Limits, Score, SearchResult, assert_keeps_a_time_limit, native_clock};
 
 fn game(fen: &str) -> ChessGame {
     ChessGame::from_position(&ChessRules::default(), fen).expect("valid FEN")
@@ -93,15 +93,8 @@ fn a_repetition_of_the_game_history_is_a_draw() {
 #[test]
 fn respects_a_time_limit() {
     let g = game("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
-    let clock = native_clock();
-    let stop = AtomicBool::new(false);
-    let limits = Limits { time_ms: Some(200.0), ..Limits::default() };
     let mut engine = ChessEngine::new();
-    let started = clock();
-    let mut budget = Budget::new(limits, &clock, &stop);
-    let result = engine.search(&g, &mut budget, &mut |_| {});
-    let elapsed = clock() - started;
-    assert!(elapsed <= 220.0, "took {elapsed} ms");
+    let result = assert_keeps_a_time_limit(|budget| engine.search(&g, budget, &mut |_| {}));
     assert!(result.best.is_some());
     assert!(result.info.depth >= 3, "{:?}", result.info);
 }

@@ -64,7 +64,7 @@ use qi_rules::{Cell, Side};
 
 use super::GomokuEngine;
 use crate::Engine;
-use crate::search::{Score, SearchResult, native_clock};
+use crate::search::{Score, SearchResult, assert_keeps_a_time_limit, native_clock};
 
 fn search(game: &Gomoku, limits: Limits) -> SearchResult {
     let stop = AtomicBool::new(false);
@@ -188,14 +188,8 @@ fn renju_black_never_plays_a_forbidden_point() {
 #[test]
 fn the_time_limit_is_kept() {
     let game = from_moves(WinRule::Freestyle, "h8i9g9i7h10h9i10");
-    let clock = native_clock();
-    let stop = AtomicBool::new(false);
     let mut engine = GomokuEngine::new();
-    let mut budget = Budget::new(millis(200.0), &clock, &stop);
-    let started = clock();
-    let result = engine.search(&game, &mut budget, &mut |_| {});
-    let elapsed = clock() - started;
-    assert!(elapsed <= 220.0, "took {elapsed} ms");
+    let result = assert_keeps_a_time_limit(|budget| engine.search(&game, budget, &mut |_| {}));
     assert!(result.best.is_some());
 }
 

@@ -4,7 +4,7 @@ use qi_rules::EndReason;
 use qi_rules::xiangqi::XiangqiRules;
 
 use super::*;
-use crate::search::{Limits, native_clock};
+use crate::search::{Limits, assert_keeps_a_time_limit, native_clock};
 
 fn game(fen: &str) -> Xiangqi {
     Xiangqi::from_position(&XiangqiRules::default(), fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -118,15 +118,8 @@ fn no_legal_move_gives_no_move() {
 #[test]
 fn time_limit_is_respected() {
     let position = Xiangqi::start(&XiangqiRules::default(), 0);
-    let clock = native_clock();
-    let stop = AtomicBool::new(false);
     let mut engine = XiangqiEngine::new();
-    let limits = Limits { time_ms: Some(200.0), ..Limits::default() };
-    let mut budget = Budget::new(limits, &clock, &stop);
-    let started = clock();
-    let result = engine.search(&position, &mut budget, &mut |_| {});
-    let elapsed = clock() - started;
-    assert!(elapsed <= 220.0, "took {elapsed} ms");
+    let result = assert_keeps_a_time_limit(|budget| engine.search(&position, budget, &mut |_| {}));
     assert!(result.info.depth >= 2, "{:?}", result.info);
     assert!(position.read_move(result.best.as_deref().unwrap()).is_ok());
 }
