@@ -123,6 +123,10 @@ pub enum Text {
     EndChain,
     /// The end reason when a player resigns.
     ByResignation,
+    /// The reason in "Draw by {reason}" for an agreed draw.
+    ByAgreement,
+    /// The reason for a result a record gives without saying why.
+    AsRecorded,
     /// Resign the game.
     Resign,
     /// Shown while the computer thinks.
@@ -262,6 +266,8 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         T::Board => ["Board", "棋盘", "Bàn cờ"],
         T::EndChain => ["Stop capturing", "停止连吃", "Dừng ăn tiếp"],
         T::ByResignation => ["resignation", "认输", "xin thua"],
+        T::ByAgreement => ["agreement", "协议", "thỏa thuận"],
+        T::AsRecorded => ["the record's result", "棋谱记载", "kết quả ghi trong biên bản"],
         T::Resign => ["Resign", "认输", "Xin thua"],
         T::Thinking => ["The computer is thinking…", "电脑正在思考…", "Máy đang suy nghĩ…"],
         T::Hint => ["Hint", "提示", "Gợi ý"],

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use qi_rules::any::{AnyGame, StartFrom};
-use qi_rules::{GameKind, MoveError, RuleSet};
+use qi_rules::{GameKind, MoveError, RuleSet, Side};
 
 /// Where a game started.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,6 +32,103 @@ pub struct GameRecord {
     pub tags: Vec<(String, String)>,
     /// Comments by ply: the comment at `n` follows the `n`-th move (0: before the first move).
     pub comments: BTreeMap<usize, String>,
+    /// How the game ended when its moves do not say: a resignation, a flag, an agreed draw, or a
+    /// result a record gives without saying why. `None` while the game goes on, and when the
+    /// rules end it (mate, five in a row, ...): that follows from the moves.
+    pub ending: Option<Ending>,
+}
+
+/// An ending the moves do not show. A resignation and a flag have a winner; an agreement is a
+/// draw; a recorded result may be either.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ending {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Side>,
+    /// Why the game ended.
+    pub by: EndedBy,
+}
+
+/// Why a game ended, when its moves do not say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndedBy {
+    /// The loser resigned.
+    Resignation,
+    /// The loser's clock ran out.
+    Time,
+    /// The players agreed a draw.
+    Agreement,
+    /// A record gave the result and not the reason (an adjudication, an abandoned game, ...).
+    Recorded,
+}
+
+impl Ending {
+    /// The result as a PGN result token: `1-0`, `0-1` or `1/2-1/2` (the first player is `1`).
+    #[must_use]
+    pub fn result_token(self) -> &'static str {
+        match self.winner {
+            Some(Side::First) => "1-0",
+            Some(Side::Second) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+
+    /// The ending a PGN result token and `Termination` tag describe, for a game whose moves do
+    /// not end it; `None` for `*` or anything else. `time forfeit` is a flag; other
+    /// terminations (`normal`, or none with a word for it in the token) are a resignation when
+    /// someone won and an agreement when it is a draw; an unusual termination
+    /// (`adjudication`, `abandoned`, ...) or none at all is [`EndedBy::Recorded`].
+    #[must_use]
+    pub fn from_pgn(result: &str, termination: Option<&str>) -> Option<Ending> {
+        let winner = match result {
+            "1-0" => Some(Side::First),
+            "0-1" => Some(Side::Second),
+            "1/2-1/2" | "½-½" | "1/2" => None,
+            _ => return None,
+        };
+        let termination = termination.map(|t| t.trim().to_ascii_lowercase());
+        let by = match termination.as_deref() {
+            Some("time forfeit") => EndedBy::Time,
+            Some("normal") if winner.is_some() => EndedBy::Resignation,
+            Some("normal") => EndedBy::Agreement,
+            _ => EndedBy::Recorded,
+        };
+        Some(Ending { winner, by })
+    }
+
+    /// The `Termination` tag that [`Ending::from_pgn`] reads back as this ending; `None` for
+    /// [`EndedBy::Recorded`].
+    #[must_use]
+    pub fn termination(self) -> Option<&'static str> {
+        match self.by {
+            EndedBy::Time => Some("time forfeit"),
+            EndedBy::Resignation | EndedBy::Agreement => Some("normal"),
+            EndedBy::Recorded => None,
+        }
+    }
+
+    /// A short word for storage: `resignation`, `time`, `agreement`, `recorded`.
+    fn by_word(self) -> &'static str {
+        match self.by {
+            EndedBy::Resignation => "resignation",
+            EndedBy::Time => "time",
+            EndedBy::Agreement => "agreement",
+            EndedBy::Recorded => "recorded",
+        }
+    }
+
+    /// Reads `<result token> <by word>` as [`GameRecord::to_text`] writes it.
+    fn from_storage(text: &str) -> Option<Ending> {
+        let (result, by) = text.split_once(' ')?;
+        let mut ending = Ending::from_pgn(result, None)?;
+        ending.by = match by {
+            "resignation" => EndedBy::Resignation,
+            "time" => EndedBy::Time,
+            "agreement" => EndedBy::Agreement,
+            "recorded" => EndedBy::Recorded,
+            _ => return None,
+        };
+        Some(ending)
+    }
 }
 
 /// A record whose moves could not all be replayed: the game up to the bad move, and why.
@@ -69,11 +166,23 @@ impl GameRecord {
         start: Start,
         moves: Vec<String>,
     ) -> GameRecord {
-        GameRecord { kind, rules, start, moves, tags: Vec::new(), comments: BTreeMap::new() }
+        GameRecord {
+            kind,
+            rules,
+            start,
+            moves,
+            tags: Vec::new(),
+            comments: BTreeMap::new(),
+            ending: None,
+        }
     }
 
-    /// Keeps the first `plies` moves, and the comments up to them.
+    /// Keeps the first `plies` moves, and the comments up to them. A game cut short goes on, so
+    /// its recorded ending goes.
     pub fn truncate(&mut self, plies: usize) {
+        if plies < self.moves.len() {
+            self.ending = None;
+        }
         self.moves.truncate(plies);
         self.comments.retain(|&ply, _| ply <= plies);
     }
@@ -113,14 +222,20 @@ impl GameRecord {
 
 impl GameRecord {
     /// The record as one line of text: `game|rules|start|moves`, the start as
-    /// `startpos:<seed>` or a position string, the moves separated by spaces.
+    /// `startpos:<seed>` or a position string, the moves separated by spaces; then, for a game
+    /// with a recorded [`Ending`], `|<result> <why>` (`|0-1 resignation`).
     #[must_use]
     pub fn to_text(&self) -> String {
         let start = match &self.start {
             Start::Seed(seed) => format!("startpos:{seed}"),
             Start::Position(position) => position.clone(),
         };
-        format!("{}|{}|{start}|{}", self.kind.name(), self.rules, self.moves.join(" "))
+        let mut text =
+            format!("{}|{}|{start}|{}", self.kind.name(), self.rules, self.moves.join(" "));
+        if let Some(ending) = self.ending {
+            text.push_str(&format!("|{} {}", ending.result_token(), ending.by_word()));
+        }
+        text
     }
 
     /// Reads [`to_text`](GameRecord::to_text)'s form. `None` when the shape is wrong or the game
@@ -131,7 +246,7 @@ impl GameRecord {
         if text.len() > MAX_RECORD {
             return None;
         }
-        let mut fields = text.splitn(4, '|');
+        let mut fields = text.splitn(5, '|');
         let (kind, _) = qi_rules::any::parse_variant(fields.next()?).ok()?;
         let rules = fields.next()?.to_owned();
         let start = match StartFrom::parse(fields.next()?).ok()? {
@@ -139,7 +254,10 @@ impl GameRecord {
             StartFrom::Position(position) => Start::Position(position.to_owned()),
         };
         let moves = fields.next()?.split_whitespace().map(str::to_owned).collect();
-        Some(GameRecord::from_parts(kind, rules, start, moves))
+        let mut record = GameRecord::from_parts(kind, rules, start, moves);
+        // An ending that does not read is dropped: the moves are what matters.
+        record.ending = fields.next().and_then(Ending::from_storage);
+        Some(record)
     }
 }
 
@@ -206,11 +324,26 @@ mod tests {
             vec!["a7a8q".into()],
         );
         assert_eq!(GameRecord::from_text(&positioned.to_text()), Some(positioned));
+        for winner in [Some(Side::First), Some(Side::Second), None] {
+            for by in [EndedBy::Resignation, EndedBy::Time, EndedBy::Agreement, EndedBy::Recorded] {
+                let mut ended = GameRecord::new(GameKind::Xiangqi, "", 0);
+                ended.moves = vec!["h3e3".into()];
+                ended.ending = Some(Ending { winner, by });
+                assert_eq!(GameRecord::from_text(&ended.to_text()), Some(ended));
+            }
+        }
+        let mut odd = GameRecord::new(GameKind::Chess, "", 0);
+        odd.moves = vec!["e2e4".into()];
+        assert_eq!(GameRecord::from_text(&format!("{}|2-0 spite", odd.to_text())), Some(odd));
         let mut commented = GameRecord::new(GameKind::Gomoku, "", 0);
         commented.moves = ["h8", "i9", "j10"].map(String::from).to_vec();
         commented.comments.insert(2, "a reply".into());
         commented.comments.insert(3, "later".into());
+        commented.ending = Some(Ending { winner: None, by: EndedBy::Agreement });
+        commented.truncate(3);
+        assert!(commented.ending.is_some(), "nothing was cut");
         commented.truncate(2);
+        assert_eq!(commented.ending, None, "a game cut short goes on");
         assert_eq!(commented.moves.len(), 2);
         assert_eq!(commented.comments.keys().copied().collect::<Vec<_>>(), [2]);
         for bad in ["", "checkers|||", "chess", "chess|x", &"x".repeat(100_000)] {

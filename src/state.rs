@@ -10,7 +10,7 @@ use yew::Reducible;
 
 use crate::i18n::Lang;
 use crate::link::LinkError;
-use crate::record::{GameRecord, ReplayError, default_rules};
+use crate::record::{EndedBy, Ending, GameRecord, ReplayError, default_rules};
 
 /// The banqi move that ends a chain capture.
 const CHAIN_STOP: &str = "stop";
@@ -290,6 +290,10 @@ pub enum ResultReason {
     Time,
     /// A player resigned.
     Resignation,
+    /// The players agreed a draw (an imported record or an online game says so).
+    Agreement,
+    /// An imported record gives this result without saying why.
+    Recorded,
 }
 
 /// How a game ended.
@@ -326,12 +330,8 @@ pub struct AppState {
     pub flipped: bool,
     /// Hot-seat clocks, when on.
     pub clocks: Option<Clocks>,
-    /// The side whose flag fell.
-    pub flagged: Option<Side>,
     /// Whether the game-over overlay was closed.
     pub overlay_closed: bool,
-    /// The side that resigned.
-    pub resigned: Option<Side>,
     /// The computer's request in flight: its id, and whether it is for a hint.
     pub thinking: Option<(u64, bool)>,
     /// The id the next request gets.
@@ -532,9 +532,7 @@ impl AppState {
             promotion: None,
             flipped,
             clocks,
-            flagged: None,
             overlay_closed: false,
-            resigned: None,
             thinking: None,
             next_request: 1,
             game_number: 0,
@@ -553,6 +551,10 @@ impl AppState {
         let error = replayed.error;
         state.record = record;
         state.record.truncate(replayed.notations.len());
+        if replayed.game.outcome().is_some() {
+            // The moves end the game themselves; a recorded ending cannot contradict them.
+            state.record.ending = None;
+        }
         state.game = replayed.game;
         state.notations = replayed.notations;
         if let Some(error) = &error {
@@ -590,19 +592,14 @@ impl AppState {
     /// How the game ended, if it has.
     #[must_use]
     pub fn result(&self) -> Option<GameResult> {
-        if let Some(side) = self.resigned {
-            return Some(GameResult {
-                winner: Some(side.other()),
-                reason: ResultReason::Resignation,
-                line: Vec::new(),
-            });
-        }
-        if let Some(side) = self.flagged {
-            return Some(GameResult {
-                winner: Some(side.other()),
-                reason: ResultReason::Time,
-                line: Vec::new(),
-            });
+        if let Some(ending) = self.record.ending {
+            let reason = match ending.by {
+                EndedBy::Resignation => ResultReason::Resignation,
+                EndedBy::Time => ResultReason::Time,
+                EndedBy::Agreement => ResultReason::Agreement,
+                EndedBy::Recorded => ResultReason::Recorded,
+            };
+            return Some(GameResult { winner: ending.winner, reason, line: Vec::new() });
         }
         let outcome = self.game.outcome()?;
         Some(GameResult {
@@ -610,6 +607,22 @@ impl AppState {
             reason: ResultReason::Rules(outcome.reason),
             line: outcome.line,
         })
+    }
+
+    /// The side whose flag fell, if the game ended on time.
+    #[must_use]
+    pub fn flagged(&self) -> Option<Side> {
+        let ending = self.record.ending.filter(|e| e.by == EndedBy::Time)?;
+        ending.winner.map(Side::other)
+    }
+
+    /// Ends the game with a win for `winner` that the moves do not show (a resignation, a
+    /// flag); the record keeps it, so exports, storage and reloads keep it too.
+    fn end(&mut self, winner: Side, by: EndedBy) {
+        self.record.ending = Some(Ending { winner: Some(winner), by });
+        self.thinking = None;
+        self.selected = None;
+        self.promotion = None;
     }
 
     /// Whether the board takes moves now.
@@ -678,15 +691,18 @@ impl AppState {
         Some(HintMove { from: cells.from, to: cells.to })
     }
 
+    /// Plays on from the position shown: a past one (the later moves go), or the last one of a
+    /// game that ended by resignation or on time.
     fn play_from_here(&mut self) {
-        let Some(ply) = self.viewing else { return };
+        let last = self.record.ending.map(|_| self.record.moves.len());
+        let Some(ply) = self.viewing.or(last) else { return };
         self.record.truncate(ply);
+        // Playing on from the last position of a resigned or flagged game is playing on too.
+        self.record.ending = None;
         let replayed = self.record.replay(usize::MAX);
         self.game = replayed.game;
         self.notations = replayed.notations;
         self.viewing = None;
-        self.resigned = None;
-        self.flagged = None;
         self.thinking = None;
         self.hint = None;
         self.overlay_closed = false;
@@ -761,7 +777,7 @@ impl AppState {
     fn play_text(&mut self, text: String, now: f64) {
         let mover = self.game.side_to_move();
         if self.clock_has_run_out(mover, now) {
-            self.flagged = Some(mover);
+            self.end(mover.other(), EndedBy::Time);
             return;
         }
         match self.game.play(&text) {
@@ -796,7 +812,7 @@ impl AppState {
     }
 
     fn undo(&mut self, now: f64) {
-        if self.viewing.is_some() || self.flagged.is_some() || self.resigned.is_some() {
+        if self.viewing.is_some() || self.record.ending.is_some() {
             return;
         }
         // Against the computer, take back to the person's own turn (the computer's reply and
@@ -912,12 +928,10 @@ impl AppState {
                 self.restart(seed);
             }
             Action::Tick { now } => {
-                if self.flagged.is_none() && self.game.outcome().is_none() {
+                if self.result().is_none() {
                     let to_move = self.game.side_to_move();
                     if self.clock_has_run_out(to_move, now) {
-                        self.flagged = Some(to_move);
-                        self.selected = None;
-                        self.promotion = None;
+                        self.end(to_move.other(), EndedBy::Time);
                     }
                 }
             }
@@ -933,10 +947,7 @@ impl AppState {
             }
             Action::Resign => {
                 if self.result().is_none() && self.viewing.is_none() {
-                    self.resigned = Some(self.human_side());
-                    self.thinking = None;
-                    self.selected = None;
-                    self.promotion = None;
+                    self.end(self.human_side().other(), EndedBy::Resignation);
                 }
             }
             Action::PlayFromHere => self.play_from_here(),

@@ -276,6 +276,10 @@ mod tests {
         record.tags.push(("Event".into(), "A\tB \\ C\nD".into()));
         record.comments.insert(0, "before\nall".into());
         record.comments.insert(2, "{odd} \\n".into());
+        record.ending = Some(crate::record::Ending {
+            winner: Some(qi_rules::Side::Second),
+            by: crate::record::EndedBy::Resignation,
+        });
         record
     }
 

@@ -35,7 +35,7 @@ pub fn clocks(props: &ClocksProps) -> Html {
     let running = clocks.running.map(|(side, _)| side).filter(|_| state.result().is_none());
     let clock = |side: Side| {
         let left = clocks.remaining_at(side, props.now);
-        let flagged = state.flagged == Some(side);
+        let flagged = state.flagged() == Some(side);
         html! {
             <div class={classes!("clock", (running == Some(side)).then_some("running"), flagged.then_some("flagged"))}
                  data-clock={if side == Side::First { "first" } else { "second" }}>

@@ -64,7 +64,7 @@ pub fn game_buttons(props: &GameButtonsProps) -> Html {
         Callback::from(move |_: MouseEvent| dispatch.emit(make()))
     };
     let can_undo =
-        !state.record.moves.is_empty() && state.viewing.is_none() && state.flagged.is_none();
+        !state.record.moves.is_empty() && state.viewing.is_none() && state.flagged().is_none();
     let end_chain = state.chain_in_progress().then(|| {
         html! {
             <button type="button" data-action="end-chain"
@@ -90,7 +90,7 @@ pub fn game_buttons(props: &GameButtonsProps) -> Html {
                     { t(lang, Text::Hint) }
                 </button>
             }
-            if state.viewing.is_some() {
+            if state.viewing.is_some() || state.record.ending.is_some() {
                 <button type="button" data-action="play-from-here"
                         onclick={emit(|| Action::PlayFromHere)}>{ t(lang, Text::PlayFromHere) }</button>
             }

@@ -35,6 +35,8 @@ pub fn result_text(state: &AppState, result: &GameResult) -> String {
         ResultReason::Rules(reason) => end_reason_for(lang, state.game.kind(), reason),
         ResultReason::Time => t(lang, Text::OnTime),
         ResultReason::Resignation => t(lang, Text::ByResignation),
+        ResultReason::Agreement => t(lang, Text::ByAgreement),
+        ResultReason::Recorded => t(lang, Text::AsRecorded),
     };
     match result.winner {
         Some(side) => {

@@ -12,7 +12,7 @@ use qi_rules::banqi::{Banqi, BanqiMove, Piece, Square};
 use qi_rules::{Cell, Game, GameKind, IllegalReason, MoveError, Side};
 
 use super::texts::Words;
-use crate::record::{GameRecord, Start};
+use crate::record::{EndedBy, Ending, GameRecord, Start};
 use crate::state::{Action, AppState, Mode, Notice, Settings};
 
 /// The most moves a game may have here; a server that sends more has gone wrong.
@@ -297,11 +297,15 @@ impl OnlineGame {
         };
         self.board.apply(Action::Open { record, bottom: Some(bottom), ply: viewing, notice: None });
         if let Status::Ended { result } = &self.status {
-            let loser = result.winner.map(|seat| side_of(seat.other()));
-            match result.reason {
-                qi_protocol::EndReason::Resignation => self.board.resigned = loser,
-                qi_protocol::EndReason::Timeout => self.board.flagged = loser,
-                _ => {}
+            let by = match result.reason {
+                qi_protocol::EndReason::Resignation => Some(EndedBy::Resignation),
+                qi_protocol::EndReason::Timeout => Some(EndedBy::Time),
+                qi_protocol::EndReason::Agreement => Some(EndedBy::Agreement),
+                _ => None,
+            };
+            if let Some(by) = by {
+                let winner = result.winner.map(side_of);
+                self.board.record.ending = Some(Ending { winner, by });
             }
         }
         self.board.record.moves.len() == wanted

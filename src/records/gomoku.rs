@@ -56,7 +56,8 @@ pub(crate) fn describing_tags(record: &GameRecord, start: &AnyGame) -> Vec<(Stri
 }
 
 /// The move string `h8i9j10`, after a header line of tags when the rules are not the defaults,
-/// the game does not start on the empty board, or there are no moves.
+/// the game does not start on the empty board, there are no moves, or the game ended in a way
+/// its moves do not show (`[Result "0-1"] [Termination "normal"]` for a resignation).
 pub(crate) fn export_moves(record: &GameRecord) -> String {
     let replayed = record.replay(usize::MAX);
     let start = record.start_game();
@@ -64,9 +65,18 @@ pub(crate) fn export_moves(record: &GameRecord) -> String {
         AnyGame::Gomoku(game) => game.move_string(),
         _ => String::new(),
     };
-    let tags = describing_tags(record, &start);
+    let mut tags = describing_tags(record, &start);
     let default_rules = qi_rules::gomoku::GomokuRules::default().to_list();
-    let plain = tags.len() == 2 && tags[1].1 == default_rules && !moves.is_empty();
+    let ending =
+        record.ending.filter(|_| replayed.error.is_none() && replayed.game.outcome().is_none());
+    let plain =
+        tags.len() == 2 && tags[1].1 == default_rules && !moves.is_empty() && ending.is_none();
+    if let Some(ending) = ending {
+        tags.push(("Result".to_owned(), ending.result_token().to_owned()));
+        if let Some(termination) = ending.termination() {
+            tags.push(("Termination".to_owned(), termination.to_owned()));
+        }
+    }
     let mut out = String::new();
     if !plain {
         let header: Vec<String> =

@@ -14,16 +14,20 @@
 //!   (`Chess960`, `xiangqi`, `banqi`, `gomoku`; none for standard chess), `SetUp` and `FEN` (the
 //!   start position, when it is not the standard one; always for banqi), `Rules` (the record's
 //!   `key=value,...` rule list, for xiangqi, banqi and gomoku), `Format` (`WXF`, xiangqi) and
-//!   `Result` (from the game's outcome: `*` while it goes on, also for a game that was resigned,
-//!   since a record keeps no result of its own). The first player's win is `1-0` in every game
+//!   `Result` and `Termination` (from the game's outcome, else from [`GameRecord::ending`]: `*`
+//!   while it goes on; `Termination` is `normal` for a resignation or an agreed draw, `time
+//!   forfeit` for a flag, and absent otherwise; on import a result the moves do not reach
+//!   becomes the record's ending, see [`Ending::from_pgn`](crate::record::Ending::from_pgn)).
+//!   The first player's win is `1-0` in every game
 //!   (White, Red, Black in gomoku, the first player in banqi).
 //! - **Positions**: chess FEN, xiangqi FEN (as Fairy-Stockfish writes it), the banqi and gomoku
 //!   position strings of `qi_rules`. Export writes the position after the last move; import
 //!   gives a record that starts there, with no moves.
 //! - **Gomoku move strings**: `h8i9j10`; on import also with spaces or commas between points
-//!   and in upper case. When the rules are not the defaults, or the game does not start on the
-//!   empty board, export puts a header line of tags before the moves:
-//!   `[Variant "gomoku"] [Rules "size=19,rule=renju"]`. Tags and comments are not written.
+//!   and in upper case. When the rules are not the defaults, the game does not start on the
+//!   empty board, or it ended in a way the moves do not show, export puts a header line of tags
+//!   before the moves: `[Variant "gomoku"] [Rules "size=19,rule=renju"]`, with `Result` and
+//!   `Termination` for a resignation or a flag. Tags and comments are not written.
 //!
 //! # Import
 //! [`import`] takes pasted or loaded text (at most [`MAX_INPUT`] bytes) and finds the format

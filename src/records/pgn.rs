@@ -35,6 +35,8 @@ pub(crate) struct Parsed<'a> {
     pub numbered: bool,
     /// Whether another game follows.
     pub more_games: bool,
+    /// The result token that ended the main line (`1-0`, `*`, ...), if there was one.
+    pub result: Option<&'a str>,
     /// A problem in the moves: the items before it were read.
     pub error: Option<RecordError>,
 }
@@ -58,7 +60,9 @@ pub(crate) const ROSTER: [(&str, &str); 7] = [
 ];
 
 /// Tags that describe the game itself: written from the record, never kept in its tags.
-pub(crate) const DESCRIBING: [&str; 6] = ["FEN", "Variant", "SetUp", "Result", "Rules", "Format"];
+/// (`Result` and `Termination` are read into the record's [`Ending`](crate::record::Ending).)
+pub(crate) const DESCRIBING: [&str; 7] =
+    ["FEN", "Variant", "SetUp", "Result", "Termination", "Rules", "Format"];
 
 fn is_tag_name(word: &str) -> bool {
     let mut chars = word.chars();
@@ -95,8 +99,14 @@ pub(crate) fn parse(text: &str) -> Result<Parsed<'_>, RecordError> {
         tags.push(Tag { name: name.to_owned(), value, pos });
         token = lexer.next_token()?;
     }
-    let mut parsed =
-        Parsed { tags, items: Vec::new(), numbered: false, more_games: false, error: None };
+    let mut parsed = Parsed {
+        tags,
+        items: Vec::new(),
+        numbered: false,
+        more_games: false,
+        result: None,
+        error: None,
+    };
     if let Err(error) = movetext(&mut lexer, token, &mut parsed) {
         parsed.error = Some(error);
     }
@@ -156,6 +166,7 @@ fn movetext<'a>(
             }
             Token::Word(_) if depth > 0 => {}
             Token::Word(word) if is_result(word) => {
+                parsed.result = Some(word);
                 // Anything but comments after the result is another game.
                 loop {
                     match lexer.next_token() {
@@ -293,7 +304,11 @@ pub(crate) fn export(record: &GameRecord) -> String {
             Err(_) => break,
         }
     }
-    let result = result_token(game.outcome().as_ref());
+    // The moves' own ending, else the recorded one (a resignation, a flag, ...) when every move
+    // was played.
+    let outcome = game.outcome();
+    let ending = record.ending.filter(|_| outcome.is_none() && plies.len() == record.moves.len());
+    let result = ending.map_or_else(|| result_token(outcome.as_ref()), |e| e.result_token());
     let mut out = String::new();
     for (name, placeholder) in ROSTER {
         let value = if name == "Result" {
@@ -305,6 +320,9 @@ pub(crate) fn export(record: &GameRecord) -> String {
     }
     for (name, value) in describing_tags(record, &start) {
         out.push_str(&format!("[{name} \"{}\"]\n", escape(&value)));
+    }
+    if let Some(termination) = ending.and_then(|e| e.termination()) {
+        out.push_str(&format!("[Termination \"{termination}\"]\n"));
     }
     let mut roster_written = [false; 7];
     for (name, value) in &record.tags {

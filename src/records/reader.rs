@@ -10,7 +10,7 @@ use qi_rules::{Cell, Game, GameKind, MoveError, ParsePositionError, RuleError, R
 use super::error::{Pos, RecordError, RecordErrorKind};
 use super::pgn::{self, Item, Parsed};
 use super::{Format, Imported, banqi, chess, gomoku, xiangqi};
-use crate::record::{GameRecord, Start};
+use crate::record::{Ending, GameRecord, Start};
 
 /// Replays moves read from a text, keeping what a record needs.
 pub(crate) struct Reader {
@@ -330,6 +330,15 @@ fn read_moves(setup: Setup, parsed: &Parsed<'_>) -> Attempt {
         .filter(|tag| pgn::keeps_tag(tag, kind))
         .map(|tag| (tag.name.clone(), tag.value.clone()))
         .collect();
+    // A result the moves do not reach (a resignation, a flag, an agreed draw) is the record's
+    // ending: the token after the moves, else the `Result` tag. A record cut short by a bad
+    // move has none, and the rules' own ending overrides whatever the record claims.
+    let claimed =
+        parsed.result.filter(|r| *r != "*").or(parsed.tag("Result").map(|t| t.value.trim()));
+    let termination = parsed.tag("Termination").map(|t| t.value.as_str());
+    let ending = claimed
+        .filter(|_| error.is_none() && reader.game.outcome().is_none())
+        .and_then(|result| Ending::from_pgn(result, termination));
     let record = GameRecord {
         kind,
         rules: setup.rules,
@@ -337,6 +346,7 @@ fn read_moves(setup: Setup, parsed: &Parsed<'_>) -> Attempt {
         moves: reader.moves,
         tags,
         comments: reader.comments,
+        ending,
     };
     Attempt { record, error }
 }

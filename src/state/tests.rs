@@ -199,20 +199,20 @@ fn clocks_start_with_the_first_move_add_increments_and_flag() {
     let config = ClockConfig { base_secs: 60, increment_secs: 2 };
     s.apply(Action::SetClock { config: Some(config), seed: 0 });
     s.apply(Action::Tick { now: 1_000_000.0 });
-    assert_eq!(s.flagged, None, "no clock runs before the first move");
+    assert_eq!(s.flagged(), None, "no clock runs before the first move");
     s.apply(Action::Drop { from: cell("e2"), to: cell("e4"), now: 0.0 });
     s.apply(Action::Drop { from: cell("e7"), to: cell("e5"), now: 10_000.0 });
     let clocks = s.clocks.as_ref().unwrap();
     assert_eq!(clocks.remaining_at(Side::Second, 10_000.0), 52_000.0, "60 s - 10 s used + 2 s");
     assert_eq!(clocks.remaining_at(Side::First, 15_000.0), 55_000.0);
     s.apply(Action::Tick { now: 30_000.0 });
-    assert_eq!(s.flagged, None);
+    assert_eq!(s.flagged(), None);
     s.apply(Action::Tick { now: 70_001.0 });
-    assert_eq!(s.flagged, Some(Side::First));
+    assert_eq!(s.flagged(), Some(Side::First));
     let result = s.result().unwrap();
     assert_eq!((result.winner, result.reason), (Some(Side::Second), ResultReason::Time));
     s.apply(Action::SetClock { config: None, seed: 0 });
-    assert!(s.clocks.is_none() && s.flagged.is_none());
+    assert!(s.clocks.is_none() && s.flagged().is_none());
 }
 
 #[test]
@@ -222,7 +222,7 @@ fn a_move_after_the_flag_fell_is_not_played() {
     s.apply(Action::SetClock { config: Some(config), seed: 0 });
     s.apply(Action::Drop { from: cell("e2"), to: cell("e4"), now: 0.0 });
     s.apply(Action::Drop { from: cell("e7"), to: cell("e5"), now: 5_000.0 });
-    assert_eq!(s.flagged, Some(Side::Second));
+    assert_eq!(s.flagged(), Some(Side::Second));
     assert_eq!(s.record.moves.len(), 1);
 }
 
@@ -393,6 +393,49 @@ fn resign_ends_the_game_for_the_person() {
     drag(&mut hot, "e2", "e4");
     hot.apply(Action::Resign);
     assert_eq!(hot.result().unwrap().winner, Some(Side::First), "Black, to move, resigned");
+}
+
+/// A resignation or a flag is part of the record: storage, every record format and the way
+/// back in give the same result; playing on from the end takes it away.
+#[test]
+fn an_ending_the_moves_do_not_show_survives_storage_and_records() {
+    let mut resigned = state(GameKind::Gomoku);
+    click(&mut resigned, "h8");
+    resigned.apply(Action::Resign);
+    let mut flagged = state(GameKind::Chess);
+    flagged.apply(Action::SetClock {
+        config: Some(ClockConfig { base_secs: 1, increment_secs: 0 }),
+        seed: 0,
+    });
+    flagged.apply(Action::Drop { from: cell("e2"), to: cell("e4"), now: 0.0 });
+    flagged.apply(Action::Drop { from: cell("e7"), to: cell("e5"), now: 0.0 });
+    flagged.apply(Action::Tick { now: 5_000.0 });
+    for s in [resigned, flagged] {
+        let result = s.result().expect("ended");
+        let stored = GameRecord::from_text(&s.record.to_text()).expect("reads back");
+        let (back, _) = AppState::restore(s.settings.clone(), stored);
+        assert_eq!(back.result(), Some(result.clone()), "from storage");
+        for &format in crate::records::Format::for_game(s.record.kind) {
+            if format.is_position() {
+                continue;
+            }
+            let text = crate::records::export(&s.record, format);
+            let imported = crate::records::import(&text, None).expect("imports");
+            let mut opened = state(GameKind::Xiangqi);
+            opened.apply(Action::Open {
+                record: imported.record,
+                bottom: None,
+                ply: None,
+                notice: None,
+            });
+            assert_eq!(opened.result(), Some(result.clone()), "{format:?}:\n{text}");
+            assert!(!opened.accepts_moves());
+            let plies = opened.record.moves.len();
+            opened.apply(Action::PlayFromHere);
+            assert_eq!(opened.record.moves.len(), plies, "every move is kept");
+            assert_eq!(opened.result(), None, "playing on from the end");
+        }
+    }
 }
 
 #[test]

@@ -314,7 +314,10 @@ fn the_end_locks_the_board_and_says_why() {
     let result = GameResult { winner: Some(Seat::First), reason: EndReason::Resignation };
     session.receive(ServerMessage::Ended { game: "g".into(), result, deal: None }, 0.0);
     let board = &session.game().unwrap().board;
-    assert_eq!(board.resigned, Some(qi_rules::Side::Second));
+    assert_eq!(
+        board.result().map(|r| (r.winner, r.reason)),
+        Some((Some(qi_rules::Side::First), crate::state::ResultReason::Resignation))
+    );
     assert!(!board.accepts_moves());
     // After the end: a rematch offer, and our acceptance expects the new seat.
     let offer = ServerMessage::RematchOffered { game: "g".into(), by: Seat::Second };
@@ -487,7 +490,7 @@ fn the_server_s_json_is_read() {
     assert_eq!(game.board.notations, ["C2=5", "H8+7"]);
     assert_eq!((game.you, game.watchers, game.players[1].connected), (Some(Seat::Second), 3, true));
     assert_eq!(game.draw_offer, None);
-    assert_eq!(game.board.flagged, Some(qi_rules::Side::Second));
+    assert_eq!(game.board.flagged(), Some(qi_rules::Side::Second));
     assert_eq!(game.remaining_ms(Seat::Second, 99_999.0), Some(298_500.0), "stopped at the end");
 }
 

@@ -37,6 +37,7 @@ pub(super) fn assert_same_game(a: &GameRecord, b: &GameRecord, context: &str) {
     assert!(ra.error.is_none() && rb.error.is_none(), "{context}");
     assert_eq!(ra.game.position(), rb.game.position(), "{context}");
     assert_eq!(ra.game.outcome(), rb.game.outcome(), "{context}");
+    assert_eq!(a.ending, b.ending, "the same result: {context}");
 }
 
 /// The record of a game read from `text`, which must read without error.

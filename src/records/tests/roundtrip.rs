@@ -1,9 +1,9 @@
 //! Export then import gives the same game, for random playouts of every game and rule set.
 
-use qi_rules::GameKind;
+use qi_rules::{GameKind, Side};
 
 use super::{Rng, assert_same_game, read};
-use crate::record::{GameRecord, Start};
+use crate::record::{EndedBy, Ending, GameRecord, Start};
 use crate::records::{Format, export, import};
 
 const COMMENTS: [&str; 8] = [
@@ -49,6 +49,23 @@ fn random_record(rng: &mut Rng, kind: GameKind, rules: &str, max_plies: usize) -
         TAGS.iter().map(|(n, v)| ((*n).to_owned(), (*v).to_owned())).collect();
     tags.retain(|_| rng.below(2) == 0);
     record.tags = tags;
+    // Half the games the moves leave open end otherwise: a resignation, a flag, a draw agreed,
+    // or a result given without a reason.
+    if game.outcome().is_none() && rng.below(2) == 0 {
+        let (first, second) = (Some(Side::First), Some(Side::Second));
+        let endings = [
+            (first, EndedBy::Resignation),
+            (second, EndedBy::Resignation),
+            (first, EndedBy::Time),
+            (second, EndedBy::Time),
+            (None, EndedBy::Agreement),
+            (first, EndedBy::Recorded),
+            (second, EndedBy::Recorded),
+            (None, EndedBy::Recorded),
+        ];
+        let (winner, by) = endings[rng.below(endings.len())];
+        record.ending = Some(Ending { winner, by });
+    }
     record
 }
 
