@@ -305,3 +305,35 @@ test('records: a pasted PGN opens with its comments, exports back, and bad recor
     assert.match(await statusText(page), /Black to move/);
   });
 });
+
+test('a resignation travels with the game: in the address, in the record, back in a new browser', { timeout: TEST_TIMEOUT }, async () => {
+  let address;
+  await withApp('', async (page) => {
+    await drag(page, 'e2', 'e4');
+    await drag(page, 'e7', 'e5');
+    await waitForPlies(page, 2);
+    // Two players at one board: the side to move (White) resigns.
+    await page.locator('[data-action="resign"]').click();
+    assert.match(await statusText(page), /Black wins by resignation/);
+    await page.waitForFunction(() => /[?&]result=0-1\+resignation/.test(location.search));
+    address = page.url();
+    await page.locator('[data-action="records"]').click();
+    // The record is written in the worker: wait for it.
+    await page.waitForFunction(() => document.querySelector('[data-testid="export-text"]')?.value);
+    const exported = await page.locator('[data-testid="export-text"]').inputValue();
+    assert.match(exported, /\[Result "0-1"\]/);
+    assert.match(exported, /\[Termination "normal"\]/);
+    assert.match(exported, /1\. e4 e5 0-1/);
+    await page.locator('[data-action="close-dialog"]').click();
+  });
+  await withApp(address.slice(server.url.length), async (page) => {
+    await waitForPlies(page, 2);
+    assert.match(await statusText(page), /Black wins by resignation/);
+    // Play goes on from the last position when asked.
+    await page.locator('[data-action="play-from-here"]').click();
+    assert.match(await statusText(page), /White to move/);
+    await drag(page, 'g1', 'f3');
+    await waitForPlies(page, 3);
+    await page.waitForFunction(() => !/result=/.test(location.search));
+  });
+});

@@ -23,6 +23,9 @@
 //!   (`white`/`black` in chess, `red`/`black` in xiangqi and banqi, `black`/`white` in gomoku,
 //!   where black moves first).
 //! - `ply`: show the game after this many moves (the last one when missing).
+//! - `result`: how a game ended when its moves do not show it: the result and why, as
+//!   `0-1+resignation`, `1-0+time`, `1/2-1/2+agreement` or `1-0+recorded`. Ignored (and said so)
+//!   when the moves end the game themselves or a move could not be played.
 //!
 //! A **compact** form, which the share button makes and the address bar shows: `?g=<payload>`,
 //! where the payload is base64url (no padding) of: a version byte (1); a byte with the game in
@@ -31,8 +34,8 @@
 //! (a varint) or the position (a varint length and UTF-8 text); the number of moves (a varint);
 //! then each move as its index among the legal moves of its position sorted by coordinate text,
 //! in one byte, or two (little-endian) when that position has more than 256 moves. A 100-move
-//! chess game takes about 280 characters. `orientation` and `ply` may follow as readable
-//! parameters.
+//! chess game takes about 280 characters. `result`, `orientation` and `ply` may follow as
+//! readable parameters.
 //!
 //! # Untrusted input
 //! A link is read as far as it makes sense: a bad rule list falls back to the defaults, a bad
@@ -46,7 +49,7 @@ use std::fmt;
 use qi_rules::any::{AnyGame, StartFrom, parse_variant};
 use qi_rules::{GameKind, MoveError, Side};
 
-use crate::record::{GameRecord, Start, default_rules};
+use crate::record::{Ending, GameRecord, Start, default_rules};
 
 /// The longest query read, in bytes; the rest of a longer link is ignored (and said so).
 pub const MAX_LINK: usize = 64 * 1024;
@@ -197,7 +200,14 @@ pub fn read(query: &Query, fallback: GameKind) -> Option<LinkGame> {
         },
         None => readable_record(query, fallback, &mut errors),
     };
-    let (record, move_error) = longest_legal_prefix(record);
+    let (mut record, move_error) = longest_legal_prefix(record);
+    if let Some(value) = query.get("result") {
+        let ended_by_moves = record.replay(usize::MAX).game.outcome().is_some();
+        match Ending::from_text(value) {
+            Some(ending) if move_error.is_none() && !ended_by_moves => record.ending = Some(ending),
+            _ => errors.push(bad_option("result", value)),
+        }
+    }
     errors.extend(move_error);
     let view = read_view(query, record.kind, &mut errors);
     // The most telling problem first: a cut link explains the rest; "too many moves" only
@@ -413,14 +423,23 @@ pub fn readable(record: &GameRecord, view: &View) -> String {
         out.push_str("&moves=");
         out.push_str(&moves.join("+"));
     }
+    out.push_str(&result_param(record));
     out.push_str(&view_params(record.kind, view));
     out
+}
+
+/// The `result` parameter (with its leading `&`) of a game with a recorded ending, else nothing.
+fn result_param(record: &GameRecord) -> String {
+    record.ending.map_or_else(String::new, |ending| {
+        format!("&result={}", encode_component(&ending.to_text()))
+    })
 }
 
 /// The compact query (without `?`) for a game: `g=<payload>` and the view options.
 #[must_use]
 pub fn compact(record: &GameRecord, view: &View) -> String {
-    format!("g={}{}", encode_compact(record), view_params(record.kind, view))
+    let result = result_param(record);
+    format!("g={}{result}{}", encode_compact(record), view_params(record.kind, view))
 }
 
 const VERSION: u8 = 1;

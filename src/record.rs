@@ -106,19 +106,23 @@ impl Ending {
         }
     }
 
-    /// A short word for storage: `resignation`, `time`, `agreement`, `recorded`.
-    fn by_word(self) -> &'static str {
-        match self.by {
+    /// The ending as text, for storage and links: the result token and a word for why,
+    /// `0-1 resignation` (`time`, `agreement`, `recorded`).
+    #[must_use]
+    pub fn to_text(self) -> String {
+        let by = match self.by {
             EndedBy::Resignation => "resignation",
             EndedBy::Time => "time",
             EndedBy::Agreement => "agreement",
             EndedBy::Recorded => "recorded",
-        }
+        };
+        format!("{} {by}", self.result_token())
     }
 
-    /// Reads `<result token> <by word>` as [`GameRecord::to_text`] writes it.
-    fn from_storage(text: &str) -> Option<Ending> {
-        let (result, by) = text.split_once(' ')?;
+    /// Reads [`Ending::to_text`]'s form; `None` when it does not.
+    #[must_use]
+    pub fn from_text(text: &str) -> Option<Ending> {
+        let (result, by) = text.trim().split_once(' ')?;
         let mut ending = Ending::from_pgn(result, None)?;
         ending.by = match by {
             "resignation" => EndedBy::Resignation,
@@ -233,7 +237,8 @@ impl GameRecord {
         let mut text =
             format!("{}|{}|{start}|{}", self.kind.name(), self.rules, self.moves.join(" "));
         if let Some(ending) = self.ending {
-            text.push_str(&format!("|{} {}", ending.result_token(), ending.by_word()));
+            text.push('|');
+            text.push_str(&ending.to_text());
         }
         text
     }
@@ -256,7 +261,7 @@ impl GameRecord {
         let moves = fields.next()?.split_whitespace().map(str::to_owned).collect();
         let mut record = GameRecord::from_parts(kind, rules, start, moves);
         // An ending that does not read is dropped: the moves are what matters.
-        record.ending = fields.next().and_then(Ending::from_storage);
+        record.ending = fields.next().and_then(Ending::from_text);
         Some(record)
     }
 }

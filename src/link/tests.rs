@@ -2,7 +2,7 @@ use qi_rules::any::{AnyGame, StartFrom};
 use qi_rules::{GameKind, MoveError, Side};
 
 use super::*;
-use crate::record::{GameRecord, Start, default_rules};
+use crate::record::{EndedBy, Ending, GameRecord, Start, default_rules};
 
 /// A small seeded generator for random playouts.
 struct Lcg(u64);
@@ -63,6 +63,7 @@ fn assert_same_game(a: &GameRecord, b: &GameRecord) {
     assert_eq!(ga.position(), gb.position());
     assert_eq!(ga.rules_list(), gb.rules_list());
     assert_eq!(ga.side_to_move(), gb.side_to_move());
+    assert_eq!(a.ending, b.ending, "the same result");
 }
 
 #[test]
@@ -81,8 +82,18 @@ fn random_games_of_every_kind_survive_both_forms() {
     for round in 0..12u64 {
         for (kind, changes) in setups {
             let seed = if round % 3 == 0 { 0 } else { round * 977 };
-            let record =
+            let mut record =
                 random_game(kind, changes, Start::Seed(seed), 40 + 30 * round as usize, &mut rng);
+            // Some games the moves leave open ended otherwise; the link says how.
+            if round % 2 == 1 && record.replay(usize::MAX).game.outcome().is_none() {
+                let endings = [
+                    Ending { winner: Some(Side::First), by: EndedBy::Resignation },
+                    Ending { winner: Some(Side::Second), by: EndedBy::Time },
+                    Ending { winner: None, by: EndedBy::Agreement },
+                    Ending { winner: None, by: EndedBy::Recorded },
+                ];
+                record.ending = Some(endings[rng.below(endings.len())]);
+            }
             let view = View { orientation: Some(Side::Second), ply: Some(round as usize) };
             for query in [readable(&record, &view), compact(&record, &view)] {
                 let link = open(&query);
@@ -268,6 +279,21 @@ fn hostile_links_open_what_they_can_and_say_what_was_wrong() {
     let link = read(&query, GameKind::Chess).unwrap();
     assert_eq!(link.record.moves, ["h8"]);
     assert!(matches!(link.error, Some(LinkError::BadMove { ply: 2, .. })), "{:?}", link.error);
+
+    // A result that means nothing, or that the moves contradict, is ignored and said so.
+    let link = open("game=gomoku&moves=h8&result=2-0+spite");
+    assert_eq!((link.record.moves.len(), link.record.ending), (1, None));
+    assert!(matches!(&link.error, Some(LinkError::BadOption { name, .. }) if name == "result"));
+    let mate = "game=chess&moves=f2f3+e7e5+g2g4+d8h4&result=1-0+resignation";
+    let link = open(mate);
+    assert_eq!((link.record.moves.len(), link.record.ending), (4, None));
+    assert!(link.error.is_some(), "the moves end the game: Black mated");
+    let link = open("game=chess&moves=e2e4+e7e5&result=0-1+resignation");
+    assert_eq!(link.error, None);
+    let resigned = Ending { winner: Some(Side::Second), by: EndedBy::Resignation };
+    assert_eq!(link.record.ending, Some(resigned));
+    let link = open("game=chess&moves=e2e4+e9e5&result=0-1+resignation");
+    assert_eq!(link.record.ending, None, "the game stopped at a bad move goes on");
 
     // Broken escapes and non-UTF-8 bytes.
     let link = open("game=chess&moves=e2e4+%E2%28%A1+%zz+%");
