@@ -249,7 +249,7 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         T::InCheck => ["Check!", "将军！", "Chiếu!"],
         T::WinsBy => ["{side} wins by {reason}", "{side}胜（{reason}）", "{side} thắng ({reason})"],
         T::DrawBy => ["Draw by {reason}", "和棋（{reason}）", "Hòa ({reason})"],
-        T::OnTime => ["time", "超时", "hết giờ"],
+        T::OnTime => ["timeout", "超时", "hết giờ"],
         T::PromoteTo => ["Promote to", "升变为", "Phong cấp thành"],
         T::Cancel => ["Cancel", "取消", "Hủy"],
         T::Close => ["Close", "关闭", "Đóng"],

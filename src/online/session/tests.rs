@@ -505,7 +505,7 @@ fn endings_are_worded_in_the_player_s_language() {
             "black",
         ),
         (Some(Seat::First), EndReason::Resignation, "White wins by resignation", "white"),
-        (Some(Seat::Second), EndReason::Timeout, "Black wins by time", "black"),
+        (Some(Seat::Second), EndReason::Timeout, "Black wins by timeout", "black"),
         (None, EndReason::Agreement, "Draw by agreement", "draw"),
         (None, EndReason::Aborted, "The game was aborted.", "aborted"),
         (Some(Seat::First), EndReason::Abandoned, "White wins: the opponent left", "white"),
