@@ -2,7 +2,7 @@
 
 use qi_rules::GameKind;
 
-use crate::board::{BoardView, CellView, Geometry, Style};
+use crate::board::{BoardView, CellView, Geometry, HintEnd, Style};
 use crate::i18n::{Text, piece_name, t};
 use crate::state::AppState;
 
@@ -54,7 +54,11 @@ pub fn board_view(state: &AppState) -> BoardView {
                 winning: line.contains(&cell),
                 selected: selected == Some(cell),
                 last_stone: kind == GameKind::Gomoku && last.is_some_and(|m| m.to == cell),
-                suggested: hint.is_some_and(|h| h.to == cell || h.from == Some(cell)),
+                suggested: match hint {
+                    Some(h) if h.to == cell => Some(HintEnd::To),
+                    Some(h) if h.from == Some(cell) => Some(HintEnd::From),
+                    _ => None,
+                },
                 arrived_from: slide.filter(|(to, _)| *to == cell).map(|(_, offset)| offset),
                 piece,
             }
@@ -109,5 +113,15 @@ mod tests {
         assert!(hinted.contains(&"c3".to_owned()) && hinted.contains(&"a3".to_owned()));
         assert_eq!(view.cells.len(), 90);
         assert!(view.cells.iter().any(|c| c.label == "b1, 红马"));
+    }
+
+    #[test]
+    fn a_suggested_move_marks_its_two_ends_apart() {
+        let mut state = AppState::new(Settings::new(Lang::En), 0);
+        state.hint = Some(crate::state::HintMove { from: Some(cell("g1")), to: cell("f3") });
+        let view = board_view(&state);
+        let marked: Vec<(String, HintEnd)> =
+            view.cells.iter().filter_map(|c| Some((c.cell.to_string(), c.suggested?))).collect();
+        assert_eq!(marked, [("f3".to_owned(), HintEnd::To), ("g1".to_owned(), HintEnd::From)]);
     }
 }

@@ -36,11 +36,20 @@ pub struct CellView {
     pub selected: bool,
     /// The last stone placed (gomoku).
     pub last_stone: bool,
-    /// Part of the move the hint button suggests.
-    pub suggested: bool,
+    /// Part of the move the hint button suggests: where it starts or where it goes.
+    pub suggested: Option<HintEnd>,
     /// The piece just arrived here from this many cells away (columns right, rows down, as on
     /// screen): it slides in.
     pub arrived_from: Option<(i8, i8)>,
+}
+
+/// Which end of a suggested move a cell is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HintEnd {
+    /// The piece to move.
+    From,
+    /// Where it goes (or where the stone goes, or the piece to flip).
+    To,
 }
 
 /// Everything the board shows.

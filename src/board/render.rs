@@ -7,7 +7,7 @@ use yew::prelude::*;
 use yew::virtual_dom::AttrValue;
 
 use super::interaction::PointerHandlers;
-use super::{BoardView, CellView, Geometry, Style};
+use super::{BoardView, CellView, Geometry, HintEnd, Style};
 use crate::pieces::{disc_svg, piece_svg};
 
 /// A piece's image: discs on xiangqi and banqi boards (whose black codes read like chess ones),
@@ -83,7 +83,12 @@ fn cell_html(
         cell.winning.then_some("winning"),
         cell.last_stone.then_some("last-stone"),
         dragged.then_some("dragged"),
-        cell.suggested.then_some("suggested"),
+        cell.suggested.is_some().then_some("suggested"),
+        match cell.suggested {
+            Some(HintEnd::From) => Some("suggested-from"),
+            Some(HintEnd::To) => Some("suggested-to"),
+            None => None,
+        },
         cell.piece.is_some().then_some("occupied"),
     );
     let name = cell.cell.to_string();
