@@ -328,6 +328,24 @@ test('?game=xiangqi opens xiangqi; a rule choice survives a reload', { timeout: 
   });
 });
 
+test('switching games and back goes on with each game left unfinished', { timeout: TEST_TIMEOUT }, () =>
+  withApp({}, async (page) => {
+    await dragMoves(page, [['e2', 'e4', 'wP']]);
+    await waitForPlies(page, 1);
+    await pickGame(page, 'xiangqi', 90);
+    await waitForPlies(page, 0);
+    await dragMoves(page, [['h3', 'e3', 'rC']]);
+    await pickGame(page, 'chess', 64);
+    await waitForPlies(page, 1);
+    assert.equal(await pieceAt(page, 'e4'), 'wP');
+    await pickGame(page, 'xiangqi', 90);
+    await waitForPlies(page, 1);
+    assert.equal(await pieceAt(page, 'e3'), 'rC');
+    // "New game" still starts afresh.
+    await page.locator('[data-action="new-game"]').click();
+    await waitForPlies(page, 0);
+  }));
+
 test('no console errors or uncaught exceptions across the games', { timeout: TEST_TIMEOUT }, () =>
   withApp({}, async (page, app) => {
     await dragMoves(page, [['e2', 'e4', 'wP']]);

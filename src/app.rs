@@ -18,7 +18,7 @@ use crate::components::share::{Dialog, EmbedDialog, ShareButtons, ShareDialog};
 use crate::components::status::Status;
 use crate::i18n::{Lang, Text, t};
 use crate::link;
-use crate::record::GameRecord;
+use crate::record::{GameRecord, storage_key};
 use crate::state::{
     Action, AppState, Mode, Notice, SearchSummary, Settings, Theme, WATCH_DELAYS_MS,
 };
@@ -28,8 +28,9 @@ use yew_agent::oneshot::{OneshotProvider, UseOneshotRunnerHandle, use_oneshot_ru
 
 /// Where the settings are kept in localStorage.
 const SETTINGS_KEY: &str = "qi.settings";
-/// Where the game in progress is kept, so a reload goes on with it.
-const GAME_KEY: &str = "qi.game";
+/// Where earlier versions kept the one game in progress (now each game has its own key,
+/// [`storage_key`]); still read when the game to show has none.
+const OLD_GAME_KEY: &str = "qi.game";
 /// How often a running clock is redrawn and checked for a fallen flag.
 const CLOCK_TICK_MS: i32 = 100;
 
@@ -52,7 +53,9 @@ fn initial_state() -> AppState {
         state.apply(action);
         return state;
     }
-    let saved = web::load(GAME_KEY).and_then(|text| GameRecord::from_text(&text));
+    let saved = web::load(&storage_key(settings.kind))
+        .or_else(|| web::load(OLD_GAME_KEY))
+        .and_then(|text| GameRecord::from_text(&text));
     match saved {
         Some(record)
             if record.kind == settings.kind && record.rules == settings.rules_of(settings.kind) =>
@@ -157,7 +160,7 @@ fn page() -> Html {
     // Keep the game, so a reload goes on with it.
     {
         let record = state.record.clone();
-        use_effect_with(record, |record| web::save(GAME_KEY, &record.to_text()));
+        use_effect_with(record, |record| web::save(&storage_key(record.kind), &record.to_text()));
     }
 
     // The address carries the game: replaced after every move, a new history entry for a new

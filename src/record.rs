@@ -283,6 +283,12 @@ fn unreachable_start(kind: GameKind) -> AnyGame {
     }
 }
 
+/// Where the browser keeps the last game of `kind`, so a reload or a switch back goes on with it.
+#[must_use]
+pub fn storage_key(kind: GameKind) -> String {
+    format!("qi.game.{}", kind.name())
+}
+
 /// The default rule list of a game, written out in full.
 #[must_use]
 pub fn default_rules(kind: GameKind) -> String {

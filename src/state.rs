@@ -395,12 +395,15 @@ pub enum Action {
         /// The seed (from the browser's secure randomness).
         seed: u64,
     },
-    /// Switch to another game and start it.
+    /// Switch to another game: go on with the one of that kind left unfinished, else start one.
     PickGame {
         /// The game.
         kind: GameKind,
         /// The seed for its start.
         seed: u64,
+        /// The game of that kind kept in storage, if any: it goes on when it is of this kind,
+        /// under the rules set for it, and not over.
+        saved: Option<GameRecord>,
     },
     /// Change a rule option of the current game and start a new one under it.
     SetRule {
@@ -871,10 +874,18 @@ impl AppState {
         match action {
             Action::Open { record, bottom, ply, notice } => self.open(record, bottom, ply, notice),
             Action::NewGame { seed } => self.restart(seed),
-            Action::PickGame { kind, seed } => {
+            Action::PickGame { kind, seed, saved } => {
                 self.settings.kind = kind;
                 self.flipped = false;
-                self.restart(seed);
+                let rules = self.settings.rules_of(kind).to_owned();
+                let resumable = saved.filter(|record| record.kind == kind && record.rules == rules);
+                let unfinished = resumable
+                    .map(|record| AppState::restore(self.settings.clone(), record).0)
+                    .filter(|s| s.result().is_none());
+                match unfinished {
+                    Some(resumed) => self.open(resumed.record, None, None, None),
+                    None => self.restart(seed),
+                }
             }
             Action::SetRule { key, value, seed } => {
                 let kind = self.settings.kind;

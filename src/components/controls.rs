@@ -9,6 +9,7 @@ use yew::prelude::*;
 
 use super::SharedState;
 use crate::i18n::{Lang, Text, game_name, pick, t};
+use crate::record::{GameRecord, storage_key};
 use crate::state::{Action, ClockConfig, Mode, Theme};
 use crate::web::{now_ms, random_seed};
 use qi_rules::Side;
@@ -30,7 +31,9 @@ pub fn game_picker(props: &ControlsProps) -> Html {
     let buttons = GameKind::ALL.iter().map(|&kind| {
         let dispatch = props.dispatch.clone();
         let onclick = Callback::from(move |_: MouseEvent| {
-            dispatch.emit(Action::PickGame { kind, seed: random_seed() });
+            let saved =
+                crate::web::load(&storage_key(kind)).and_then(|t| GameRecord::from_text(&t));
+            dispatch.emit(Action::PickGame { kind, seed: random_seed(), saved });
         });
         let current = state.settings.kind == kind;
         html! {

@@ -132,10 +132,38 @@ fn new_game_and_pick_game_start_over() {
     drag(&mut s, "e2", "e4");
     s.apply(Action::NewGame { seed: 5 });
     assert!(s.record.moves.is_empty());
-    s.apply(Action::PickGame { kind: GameKind::Banqi, seed: 7 });
+    s.apply(Action::PickGame { kind: GameKind::Banqi, seed: 7, saved: None });
     assert_eq!(s.settings.kind, GameKind::Banqi);
     assert_eq!(s.record.start, crate::record::Start::Seed(7));
     assert_eq!(s.game.board_size(), (8, 4));
+}
+
+/// Switching back to a game left unfinished goes on with it; a finished one, or one under
+/// other rules, or one of another game, gives a new game.
+#[test]
+fn picking_a_game_goes_on_with_the_one_left_unfinished() {
+    let mut s = state(GameKind::Chess);
+    drag(&mut s, "e2", "e4");
+    let chess = s.record.clone();
+    s.apply(Action::PickGame { kind: GameKind::Gomoku, seed: 1, saved: None });
+    click(&mut s, "h8");
+    let gomoku = s.record.clone();
+    s.apply(Action::PickGame { kind: GameKind::Chess, seed: 2, saved: Some(chess.clone()) });
+    assert_eq!((s.settings.kind, s.record.moves.clone()), (GameKind::Chess, chess.moves.clone()));
+    assert!(s.accepts_moves(), "Black to move, the game goes on");
+    let mut mated = chess.clone();
+    mated.moves = ["f2f3", "e7e5", "g2g4", "d8h4"].map(String::from).to_vec();
+    s.apply(Action::PickGame { kind: GameKind::Chess, seed: 3, saved: Some(mated) });
+    assert!(s.record.moves.is_empty(), "a finished game is not resumed");
+    s.apply(Action::PickGame { kind: GameKind::Chess, seed: 4, saved: Some(gomoku.clone()) });
+    assert!(s.record.moves.is_empty() && s.settings.kind == GameKind::Chess, "another game");
+    s.apply(Action::PickGame { kind: GameKind::Gomoku, seed: 6, saved: Some(gomoku.clone()) });
+    assert_eq!(s.record.moves, gomoku.moves, "the gomoku rules were not changed");
+    s.apply(Action::SetRule { key: "size".into(), value: "19".into(), seed: 7 });
+    s.apply(Action::PickGame { kind: GameKind::Chess, seed: 8, saved: None });
+    s.apply(Action::PickGame { kind: GameKind::Gomoku, seed: 9, saved: Some(gomoku) });
+    assert!(s.record.moves.is_empty(), "saved under 15x15, wanted 19x19");
+    assert_eq!(s.game.board_size(), (19, 19));
 }
 
 #[test]
