@@ -48,6 +48,9 @@ pub const PING_INTERVAL_MS: u64 = 10_000;
 /// How long either side waits without hearing anything from the other before taking it for
 /// dead and dropping the connection (a client then reconnects and resumes), in milliseconds.
 pub const DEAD_PEER_MS: u64 = 30_000;
+/// How long a client may take to say [`ClientMessage::Hello`] after connecting; a socket that
+/// has not said it by then is closed with 1008.
+pub const HELLO_WITHIN_MS: u64 = 15_000;
 
 /// One of the two seats: the first player (White, Red, Black in gomoku, banqi's first flipper)
 /// or the second.

@@ -197,6 +197,7 @@ async fn a_silent_client_is_dropped_and_one_that_answers_pings_is_kept() {
     let config = ConnectionConfig {
         ping_every: Duration::from_millis(100),
         dead_after: Duration::from_millis(1_000),
+        ..ConnectionConfig::default()
     };
     let server = start_server_with("pings", config).await;
     let mut silent = Client::connect(server.addr).await;

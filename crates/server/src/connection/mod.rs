@@ -16,8 +16,8 @@ use std::time::Duration;
 
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use qi_protocol::{
-    ClientMessage, DEAD_PEER_MS, ErrorCode, MAX_FRAME_BYTES, PING_INTERVAL_MS, RATE_MAX_MESSAGES,
-    RATE_WINDOW_MS, ServerMessage, VERSION, clean_name,
+    ClientMessage, DEAD_PEER_MS, ErrorCode, HELLO_WITHIN_MS, MAX_FRAME_BYTES, PING_INTERVAL_MS,
+    RATE_MAX_MESSAGES, RATE_WINDOW_MS, ServerMessage, VERSION, clean_name,
 };
 use tokio::sync::mpsc;
 use tokio::time::Instant;
@@ -63,6 +63,9 @@ pub struct ConnectionConfig {
     pub ping_every: Duration,
     /// How long a silent client is kept.
     pub dead_after: Duration,
+    /// How long a client may stay without saying hello (answering pings does not count): a
+    /// socket held open and never used is closed with 1008.
+    pub hello_within: Duration,
 }
 
 impl Default for ConnectionConfig {
@@ -70,6 +73,7 @@ impl Default for ConnectionConfig {
         ConnectionConfig {
             ping_every: Duration::from_millis(PING_INTERVAL_MS),
             dead_after: Duration::from_millis(DEAD_PEER_MS),
+            hello_within: Duration::from_millis(HELLO_WITHIN_MS),
         }
     }
 }
@@ -191,13 +195,25 @@ impl Receiver {
     where
         St: Stream<Item = Result<Frame, FrameError>> + Unpin,
     {
+        let hello_by = Instant::now() + config.hello_within;
         loop {
-            let frame = match tokio::time::timeout(config.dead_after, stream.next()).await {
+            let wait = if self.name.is_some() {
+                config.dead_after
+            } else {
+                config.dead_after.min(hello_by.saturating_duration_since(Instant::now()))
+            };
+            let frame = match tokio::time::timeout(wait, stream.next()).await {
+                // The hello deadline passed: closed with a reason. Silence (the peer is gone):
+                // dropped.
+                Err(_) if self.name.is_none() && Instant::now() >= hello_by => {
+                    return self.close(CLOSE_POLICY).await;
+                }
                 Err(_) | Ok(None | Some(Err(FrameError::Broken))) => return,
                 Ok(Some(Err(FrameError::TooBig))) => return self.close(CLOSE_TOO_BIG).await,
                 Ok(Some(Ok(frame))) => frame,
             };
-            if !self.within_rate(Instant::now()) {
+            let now = Instant::now();
+            if !self.within_rate(now) || (self.name.is_none() && now >= hello_by) {
                 return self.close(CLOSE_POLICY).await;
             }
             let close = match frame {

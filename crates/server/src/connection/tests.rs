@@ -290,11 +290,32 @@ async fn too_many_messages_close_with_1008() {
 }
 
 #[tokio::test]
+async fn a_client_that_never_says_hello_is_closed_with_1008() {
+    let hub = hub();
+    let config = ConnectionConfig {
+        hello_within: Duration::from_millis(200),
+        ..ConnectionConfig::default()
+    };
+    let mut idle = connect(&hub, config);
+    // Busy, but never saying hello: answering pings keeps a socket alive, not in.
+    idle.send(&ClientMessage::Pong { nonce: 0 }).await;
+    assert_eq!(idle.next().await, Frame::Close(Some(CLOSE_POLICY)));
+    idle.served.await.unwrap();
+    // One that said hello in time stays past the deadline.
+    let mut ann = connect(&hub, config);
+    ann.hello().await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    ann.send(&ClientMessage::Resign { game: "none".into() }).await;
+    assert!(matches!(ann.message().await, ServerMessage::Error { .. }));
+}
+
+#[tokio::test]
 async fn a_silent_peer_is_dropped() {
     let hub = hub();
     let config = ConnectionConfig {
         ping_every: Duration::from_millis(20),
         dead_after: Duration::from_millis(100),
+        ..ConnectionConfig::default()
     };
     let client = connect(&hub, config);
     tokio::time::timeout(Duration::from_secs(5), client.served).await.unwrap().unwrap();
