@@ -192,6 +192,49 @@ test('two players play through an invite link while a third watches', { timeout:
   }
 });
 
+test('quick pairing matches two seekers of the same game, rules and clock; the lobby remembers the choices', { timeout: TEST_TIMEOUT }, async () => {
+  const ann = await person(`${base}online/`);
+  const ben = await person(`${base}online/`, { width: 360, height: 800 });
+  const people = [ann, ben];
+  try {
+    for (const [someone, name] of [[ann, 'Ann'], [ben, 'Ben']]) {
+      const { page } = someone;
+      await page.locator('[data-testid="lobby"]').waitFor();
+      await page.locator('[data-testid="name"]').fill(name);
+      await page.locator('[data-testid="lobby"] [data-game="gomoku"]').click();
+      await page.locator('select[data-rule="rule"]').selectOption('renju');
+      await page.locator('[data-testid="clock"]').selectOption('1');
+      await page.locator('[data-action="seek"]').click();
+    }
+    // Both are in the same game: gomoku, with clocks, each name on the other's screen.
+    const ids = [];
+    for (const { page } of people) {
+      const play = page.locator('main.play[data-current-game="gomoku"]');
+      await play.waitFor();
+      ids.push(await play.getAttribute('data-game-id'));
+      assert.equal(await page.locator('.board [data-square]').count(), 225);
+      assert.equal(await page.locator('[data-clock]').count(), 2, 'the clock chosen');
+      assert.match(await page.locator('.game-label').innerText(), /^Gomoku · \d+\+\d+ · .*renju/i);
+    }
+    assert.equal(ids[0], ids[1], 'paired into one game');
+    await ann.page.locator('[data-testid^="name-"]', { hasText: 'Ben' }).waitFor();
+    await ben.page.locator('[data-testid^="name-"]', { hasText: 'Ann' }).waitFor();
+    // Ann's lobby, opened again, remembers what she picked.
+    const lobby = await ann.context.newPage();
+    await lobby.goto(`${base}online/`);
+    await lobby.locator('[data-testid="lobby"]').waitFor();
+    assert.equal(await lobby.locator('[data-testid="lobby"] [data-game="gomoku"]').getAttribute('aria-pressed'), 'true');
+    assert.equal(await lobby.locator('select[data-rule="rule"]').inputValue(), 'renju');
+    assert.equal(await lobby.locator('[data-testid="clock"]').inputValue(), '1');
+    assert.equal(await lobby.locator('[data-testid="name"]').inputValue(), 'Ann');
+    for (const someone of people) {
+      assert.deepEqual(someone.errors, [], 'the page reported errors');
+    }
+  } finally {
+    for (const someone of people) await someone.context.close();
+  }
+});
+
 test('on a static host the page says that online play needs the server', { timeout: TEST_TIMEOUT }, async () => {
   const host = await startServer(DIST);
   const someone = await person(`${host.url}online/?game=abc`, { width: 360, height: 800 }, false);
