@@ -4,7 +4,8 @@
 //!
 //! # Options in the address
 //! The game comes as in any link ([`crate::link`]: `g=...`, or `game=`, `fen=`, `moves=`,
-//! `orientation=`, `ply=`). The embed reads these too:
+//! `result=`, `orientation=`, `ply=`; with `play=1` a game that ended by resignation or on
+//! time goes on from its last position). The embed reads these too:
 //!
 //! | parameter | values | default |
 //! |---|---|---|
@@ -160,7 +161,7 @@ pub fn initial(query: &Query, browser_lang: Lang) -> (AppState, EmbedOptions) {
     settings.theme = options.theme;
     let mut state = AppState::new(settings, 0);
     let opened = link::read(query, state.settings.kind);
-    let (record, view) = match opened {
+    let (mut record, view) = match opened {
         Some(opened) => {
             errors.splice(0..0, opened.error);
             (opened.record, opened.view)
@@ -170,6 +171,10 @@ pub fn initial(query: &Query, browser_lang: Lang) -> (AppState, EmbedOptions) {
             (crate::record::GameRecord::new(kind, &default_rules(kind), 0), View::default())
         }
     };
+    if options.play {
+        // The reader plays on: a resignation or a flag in the link does not stop that.
+        record.ending = None;
+    }
     let ply = match view.ply {
         Some(ply) => Some(ply),
         None if options.autoplay_ms.is_some() => Some(0),

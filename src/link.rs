@@ -25,7 +25,8 @@
 //! - `ply`: show the game after this many moves (the last one when missing).
 //! - `result`: how a game ended when its moves do not show it: the result and why, as
 //!   `0-1+resignation`, `1-0+time`, `1/2-1/2+agreement` or `1-0+recorded`. Ignored (and said so)
-//!   when the moves end the game themselves or a move could not be played.
+//!   when the moves end the game themselves, or anything else in the link could not be read
+//!   (the game, its rules, its start, a move).
 //!
 //! A **compact** form, which the share button makes and the address bar shows: `?g=<payload>`,
 //! where the payload is base64url (no padding) of: a version byte (1); a byte with the game in
@@ -202,9 +203,11 @@ pub fn read(query: &Query, fallback: GameKind) -> Option<LinkGame> {
     };
     let (mut record, move_error) = longest_legal_prefix(record);
     if let Some(value) = query.get("result") {
+        // Only a game read whole can carry its result: not a cut, damaged or fallen-back one.
+        let read_whole = errors.is_empty() && move_error.is_none();
         let ended_by_moves = record.replay(usize::MAX).game.outcome().is_some();
         match Ending::from_text(value) {
-            Some(ending) if move_error.is_none() && !ended_by_moves => record.ending = Some(ending),
+            Some(ending) if read_whole && !ended_by_moves => record.ending = Some(ending),
             _ => errors.push(bad_option("result", value)),
         }
     }

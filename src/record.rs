@@ -38,8 +38,8 @@ pub struct GameRecord {
     pub ending: Option<Ending>,
 }
 
-/// An ending the moves do not show. A resignation and a flag have a winner; an agreement is a
-/// draw; a recorded result may be either.
+/// An ending the moves do not show. A resignation has a winner; an agreement is a draw; a flag
+/// or a recorded result may be either (see [`Ending::is_consistent`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ending {
     /// The winner, or `None` for a draw.
@@ -73,9 +73,8 @@ impl Ending {
     }
 
     /// The ending a PGN result token and `Termination` tag describe, for a game whose moves do
-    /// not end it; `None` for `*` or anything else. `time forfeit` is a flag; other
-    /// terminations (`normal`, or none with a word for it in the token) are a resignation when
-    /// someone won and an agreement when it is a draw; an unusual termination
+    /// not end it; `None` for `*` or anything else. `time forfeit` is a flag; `normal` is a
+    /// resignation when someone won and an agreement when it is a draw; any other termination
     /// (`adjudication`, `abandoned`, ...) or none at all is [`EndedBy::Recorded`].
     #[must_use]
     pub fn from_pgn(result: &str, termination: Option<&str>) -> Option<Ending> {
@@ -106,6 +105,17 @@ impl Ending {
         }
     }
 
+    /// Whether the ending makes sense: a resignation has a winner, an agreement has none (a
+    /// flag may be either: the other side may have nothing left to win with).
+    #[must_use]
+    pub fn is_consistent(self) -> bool {
+        match self.by {
+            EndedBy::Resignation => self.winner.is_some(),
+            EndedBy::Agreement => self.winner.is_none(),
+            EndedBy::Time | EndedBy::Recorded => true,
+        }
+    }
+
     /// The ending as text, for storage and links: the result token and a word for why,
     /// `0-1 resignation` (`time`, `agreement`, `recorded`).
     #[must_use]
@@ -131,7 +141,7 @@ impl Ending {
             "recorded" => EndedBy::Recorded,
             _ => return None,
         };
-        Some(ending)
+        ending.is_consistent().then_some(ending)
     }
 }
 
@@ -340,7 +350,13 @@ mod tests {
                 let mut ended = GameRecord::new(GameKind::Xiangqi, "", 0);
                 ended.moves = vec!["h3e3".into()];
                 ended.ending = Some(Ending { winner, by });
-                assert_eq!(GameRecord::from_text(&ended.to_text()), Some(ended));
+                let back = GameRecord::from_text(&ended.to_text()).expect("reads back");
+                if (Ending { winner, by }).is_consistent() {
+                    assert_eq!(back, ended);
+                } else {
+                    // "1/2-1/2 resignation", "1-0 agreement": nonsense, dropped.
+                    assert_eq!((back.ending, back.moves), (None, ended.moves));
+                }
             }
         }
         let mut odd = GameRecord::new(GameKind::Chess, "", 0);

@@ -875,10 +875,14 @@ impl AppState {
             Action::Open { record, bottom, ply, notice } => self.open(record, bottom, ply, notice),
             Action::NewGame { seed } => self.restart(seed),
             Action::PickGame { kind, seed, saved } => {
+                // The game's own tab starts a new game, as it always did. A game left on the
+                // clock is not resumed: the clocks are not kept, and a switch and back must not
+                // refill them.
+                let switching = kind != self.settings.kind && self.settings.clock.is_none();
                 self.settings.kind = kind;
-                self.flipped = false;
                 let rules = self.settings.rules_of(kind).to_owned();
-                let resumable = saved.filter(|record| record.kind == kind && record.rules == rules);
+                let resumable = saved
+                    .filter(|record| switching && record.kind == kind && record.rules == rules);
                 let unfinished = resumable
                     .map(|record| AppState::restore(self.settings.clone(), record).0)
                     .filter(|s| s.result().is_none());
@@ -886,6 +890,9 @@ impl AppState {
                     Some(resumed) => self.open(resumed.record, None, None, None),
                     None => self.restart(seed),
                 }
+                // Whichever it is, the board is seen from the person's side.
+                self.flipped =
+                    matches!(self.settings.mode, Mode::VsComputer { human: Side::Second });
             }
             Action::SetRule { key, value, seed } => {
                 let kind = self.settings.kind;

@@ -67,7 +67,7 @@ pub fn game_buttons(props: &GameButtonsProps) -> Html {
         Callback::from(move |_: MouseEvent| dispatch.emit(make()))
     };
     let can_undo =
-        !state.record.moves.is_empty() && state.viewing.is_none() && state.flagged().is_none();
+        !state.record.moves.is_empty() && state.viewing.is_none() && state.record.ending.is_none();
     let end_chain = state.chain_in_progress().then(|| {
         html! {
             <button type="button" data-action="end-chain"

@@ -294,6 +294,30 @@ fn hostile_links_open_what_they_can_and_say_what_was_wrong() {
     assert_eq!(link.record.ending, Some(resigned));
     let link = open("game=chess&moves=e2e4+e9e5&result=0-1+resignation");
     assert_eq!(link.record.ending, None, "the game stopped at a bad move goes on");
+    // Nor does a game the link did not carry whole: a damaged compact game, an unknown game,
+    // a bad start, nonsense endings.
+    for query in [
+        "g=zzzz&result=1-0+resignation",
+        "game=checkers&moves=e2e4&result=1-0+resignation",
+        "game=chess&fen=x&moves=e2e4&result=1-0+resignation",
+        "game=chess&rules=size=3&moves=e2e4&result=1-0+resignation",
+        "game=chess&moves=e2e4&result=1/2-1/2+resignation",
+        "game=chess&moves=e2e4&result=1-0+agreement",
+    ] {
+        let link = open(query);
+        assert_eq!(link.record.ending, None, "{query}");
+        assert!(link.error.is_some(), "{query}");
+    }
+    let mut rng = Lcg(5);
+    let mut record = random_game(GameKind::Chess, "", Start::Seed(0), 12, &mut rng);
+    record.ending = Some(resigned);
+    let query = compact(&record, &View::default());
+    let (payload_end, _) = query.split_once('&').expect("g= then result=");
+    let cut =
+        format!("{}&{}", &payload_end[..payload_end.len() - 3], &query[payload_end.len() + 1..]);
+    let link = open(&cut);
+    assert!(link.record.moves.len() < record.moves.len(), "{cut}");
+    assert_eq!(link.record.ending, None, "a cut compact game goes on: {cut}");
 
     // Broken escapes and non-UTF-8 bytes.
     let link = open("game=chess&moves=e2e4+%E2%28%A1+%zz+%");

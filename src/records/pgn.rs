@@ -59,10 +59,10 @@ pub(crate) const ROSTER: [(&str, &str); 7] = [
     ("Result", "*"),
 ];
 
-/// Tags that describe the game itself: written from the record, never kept in its tags.
-/// (`Result` and `Termination` are read into the record's [`Ending`](crate::record::Ending).)
-pub(crate) const DESCRIBING: [&str; 7] =
-    ["FEN", "Variant", "SetUp", "Result", "Termination", "Rules", "Format"];
+/// Tags that describe the game itself: written from the record, never kept in its tags. (`Result`
+/// is read into the record's [`Ending`](crate::record::Ending), with `Termination`; that tag is
+/// kept too unless it says just what export writes for the ending.)
+pub(crate) const DESCRIBING: [&str; 6] = ["FEN", "Variant", "SetUp", "Result", "Rules", "Format"];
 
 fn is_tag_name(word: &str) -> bool {
     let mut chars = word.chars();
@@ -321,7 +321,9 @@ pub(crate) fn export(record: &GameRecord) -> String {
     for (name, value) in describing_tags(record, &start) {
         out.push_str(&format!("[{name} \"{}\"]\n", escape(&value)));
     }
-    if let Some(termination) = ending.and_then(|e| e.termination()) {
+    // The record's own Termination tag (an imported `Abandoned`, say) stands; else the ending's.
+    let has_termination = record.tags.iter().any(|(name, _)| name == "Termination");
+    if let Some(termination) = ending.and_then(|e| e.termination()).filter(|_| !has_termination) {
         out.push_str(&format!("[Termination \"{termination}\"]\n"));
     }
     let mut roster_written = [false; 7];

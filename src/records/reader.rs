@@ -324,21 +324,25 @@ fn read_moves(setup: Setup, parsed: &Parsed<'_>) -> Attempt {
         }
     }
     let start = banqi::start_with(&setup.start, &reader.learned, &setup.rules);
-    let tags = parsed
-        .tags
-        .iter()
-        .filter(|tag| pgn::keeps_tag(tag, kind))
-        .map(|tag| (tag.name.clone(), tag.value.clone()))
-        .collect();
     // A result the moves do not reach (a resignation, a flag, an agreed draw) is the record's
-    // ending: the token after the moves, else the `Result` tag. A record cut short by a bad
-    // move has none, and the rules' own ending overrides whatever the record claims.
-    let claimed =
-        parsed.result.filter(|r| *r != "*").or(parsed.tag("Result").map(|t| t.value.trim()));
+    // ending: the token after the moves (`*` too: the game goes on), else the `Result` tag. A
+    // record cut short by a bad move has none, and the rules' own ending overrides whatever the
+    // record claims.
+    let claimed = parsed.result.or(parsed.tag("Result").map(|t| t.value.trim()));
     let termination = parsed.tag("Termination").map(|t| t.value.as_str());
     let ending = claimed
         .filter(|_| error.is_none() && reader.game.outcome().is_none())
         .and_then(|result| Ending::from_pgn(result, termination));
+    // A Termination tag that says just what export writes for this ending is the ending's;
+    // any other (`Abandoned`, `Normal` on a mate, ...) is kept as it is.
+    let written = ending.and_then(Ending::termination);
+    let tags = parsed
+        .tags
+        .iter()
+        .filter(|tag| pgn::keeps_tag(tag, kind))
+        .filter(|tag| !(tag.name == "Termination" && written == Some(tag.value.as_str())))
+        .map(|tag| (tag.name.clone(), tag.value.clone()))
+        .collect();
     let record = GameRecord {
         kind,
         rules: setup.rules,

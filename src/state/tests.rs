@@ -151,10 +151,15 @@ fn picking_a_game_goes_on_with_the_one_left_unfinished() {
     s.apply(Action::PickGame { kind: GameKind::Chess, seed: 2, saved: Some(chess.clone()) });
     assert_eq!((s.settings.kind, s.record.moves.clone()), (GameKind::Chess, chess.moves.clone()));
     assert!(s.accepts_moves(), "Black to move, the game goes on");
+    // The game's own tab starts a new game.
+    s.apply(Action::PickGame { kind: GameKind::Chess, seed: 3, saved: Some(chess.clone()) });
+    assert!(s.record.moves.is_empty(), "the current tab is a new game");
     let mut mated = chess.clone();
     mated.moves = ["f2f3", "e7e5", "g2g4", "d8h4"].map(String::from).to_vec();
+    s.apply(Action::PickGame { kind: GameKind::Xiangqi, seed: 3, saved: None });
     s.apply(Action::PickGame { kind: GameKind::Chess, seed: 3, saved: Some(mated) });
     assert!(s.record.moves.is_empty(), "a finished game is not resumed");
+    s.apply(Action::PickGame { kind: GameKind::Xiangqi, seed: 3, saved: None });
     s.apply(Action::PickGame { kind: GameKind::Chess, seed: 4, saved: Some(gomoku.clone()) });
     assert!(s.record.moves.is_empty() && s.settings.kind == GameKind::Chess, "another game");
     s.apply(Action::PickGame { kind: GameKind::Gomoku, seed: 6, saved: Some(gomoku.clone()) });
@@ -164,6 +169,16 @@ fn picking_a_game_goes_on_with_the_one_left_unfinished() {
     s.apply(Action::PickGame { kind: GameKind::Gomoku, seed: 9, saved: Some(gomoku) });
     assert!(s.record.moves.is_empty(), "saved under 15x15, wanted 19x19");
     assert_eq!(s.game.board_size(), (19, 19));
+    // With clocks on, a game is not resumed: its clocks were not kept, and must not refill.
+    let config = ClockConfig { base_secs: 60, increment_secs: 0 };
+    s.apply(Action::SetClock { config: Some(config), seed: 10 });
+    s.apply(Action::PickGame { kind: GameKind::Chess, seed: 11, saved: Some(chess) });
+    assert!(s.record.moves.is_empty() && s.clocks.is_some());
+    // Against the computer as the second player, the board is seen from that side.
+    s.apply(Action::SetClock { config: None, seed: 12 });
+    s.apply(Action::SetMode { mode: Mode::VsComputer { human: Side::Second }, seed: 13 });
+    s.apply(Action::PickGame { kind: GameKind::Gomoku, seed: 14, saved: None });
+    assert!(s.flipped);
 }
 
 #[test]

@@ -106,3 +106,34 @@ fn chess960_castling_both_ways() {
     assert_eq!(untagged.rules, "variant=chess960");
     assert_eq!(untagged.moves, record.moves);
 }
+
+/// A result the moves do not reach is the record's ending; `*` after the moves means the game
+/// goes on whatever the `Result` tag says; a `Termination` tag that is not ours is kept.
+#[test]
+fn results_and_terminations_the_moves_do_not_show() {
+    use crate::record::{EndedBy, Ending};
+    let resigned = read("[Result \"0-1\"]\n[Termination \"Normal\"]\n\n1. e4 e5 0-1\n", None);
+    let ending = Ending { winner: Some(Side::Second), by: EndedBy::Resignation };
+    assert_eq!(resigned.record.ending, Some(ending));
+    let going_on = read("[Result \"1-0\"]\n\n1. e4 e5 *\n", None);
+    assert_eq!(going_on.record.ending, None, "the moves' `*` says the game goes on");
+    let tag_only = read("[Result \"1/2-1/2\"]\n\n1. e4 e5\n", None);
+    assert_eq!(tag_only.record.ending, Some(Ending { winner: None, by: EndedBy::Recorded }));
+    let flagged = read("[Termination \"time forfeit\"]\n\n1. e4 e5 1-0\n", None);
+    assert_eq!(
+        flagged.record.ending,
+        Some(Ending { winner: Some(Side::First), by: EndedBy::Time })
+    );
+    assert!(flagged.record.tags.is_empty(), "our own termination is the ending's");
+    let abandoned = read("[Termination \"Abandoned\"]\n\n1. e4 e5 1-0\n", None);
+    let ending = Ending { winner: Some(Side::First), by: EndedBy::Recorded };
+    assert_eq!(abandoned.record.ending, Some(ending));
+    assert_eq!(abandoned.record.tags, [("Termination".to_owned(), "Abandoned".to_owned())]);
+    let text = export(&abandoned.record, Format::ChessPgn);
+    assert!(text.contains("[Termination \"Abandoned\"]") && text.trim_end().ends_with("1-0"));
+    assert_eq!(text.matches("Termination").count(), 1, "{text}");
+    // A mate with `Normal`: the moves' own ending, and the tag kept as it was.
+    let mate = read("[Termination \"Normal\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n", None);
+    assert_eq!(mate.record.ending, None);
+    assert!(export(&mate.record, Format::ChessPgn).contains("[Termination \"Normal\"]"));
+}
