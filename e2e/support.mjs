@@ -157,7 +157,7 @@ export async function waitForApp(page) {
  * - `query`: appended to the URL (e.g. `?game=xiangqi`);
  * - `viewport`, `colorScheme`: for the context;
  * - `preset`: `{ game, start, moves, settings }` — a game in progress to find in localStorage
- *   (`qi.game`, with the app's own default rules of that game) and settings lines to put in
+ *   (`qi.game.<game>`, with the app's own default rules of that game) and settings lines to put in
  *   `qi.settings` (`game=<game>` is added); the page is reloaded so the app starts from them.
  * - `settings`: `{ key: value }` lines for `qi.settings` (see `Settings::to_storage` in
  *   src/state.rs: game, mode, level, speed, lang...), written before the very first load (by
@@ -249,7 +249,7 @@ export async function presetGame(page, { game, start, moves = [], settings = {} 
           .map(([key, value]) => `${key}=${value}`)
           .join('\n'),
       );
-      localStorage.setItem('qi.game', `${game}|${rules}|${start}|${moves.join(' ')}`);
+      localStorage.setItem(`qi.game.${game}`, `${game}|${rules}|${start}|${moves.join(' ')}`);
     },
     { game, start, moves, settings },
   );
