@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use qi_protocol::{ErrorCode, GameSpec, Seat, SeatChoice, ServerMessage};
+use qi_protocol::{EndReason, ErrorCode, GameResult, GameSpec, Seat, SeatChoice, ServerMessage};
 use qi_rules::any::{AnyGame, StartFrom};
 
 use crate::actor::{self, AttachReply, Command, GameHandle};
@@ -20,6 +20,10 @@ use crate::tokens::{new_game_id, new_token, random_u64};
 pub const MAX_GAMES_PER_CONNECTION: usize = 16;
 /// How long a game nobody is in, with no clock running, stays in memory by default.
 pub const IDLE_STOP: Duration = Duration::from_secs(300);
+/// How long an invitation waits for a second player: a game still waiting this long after it was
+/// created is aborted when it is next looked up (a waiting game with its creator on the page
+/// stays in memory and does not expire).
+pub const INVITE_EXPIRY_MS: u64 = 24 * 60 * 60 * 1000;
 /// The longest rule-options text accepted.
 const MAX_RULES_LEN: usize = 200;
 
@@ -170,13 +174,27 @@ impl Hub {
         if let Some(handle) = self.lock().games.get(id) {
             return Some(handle.clone());
         }
-        let stored = match self.storage.load(id.to_owned()).await {
+        let mut stored = match self.storage.load(id.to_owned()).await {
             Ok(stored) => stored?,
             Err(e) => {
                 eprintln!("qi-server: loading game {id}: {e}");
                 return None;
             }
         };
+        if invitation_expired(&stored, unix_ms()) {
+            let result = GameResult { winner: None, reason: EndReason::Aborted };
+            let now = unix_ms();
+            let finish = Write::Finish {
+                game: id.to_owned(),
+                result: result.clone(),
+                clocks: None,
+                unix_ms: now,
+            };
+            match self.storage.write(vec![finish]).await {
+                Ok(()) => stored.result = Some(result),
+                Err(e) => eprintln!("qi-server: aborting the expired game {id}: {e}"),
+            }
+        }
         match Session::restore(&stored, self.now_ms()) {
             Ok(session) => Some(self.spawn(session)),
             Err(e) => {
@@ -403,6 +421,15 @@ async fn into_game(
     }
 }
 
+/// Whether `stored` is an invitation nobody took within [`INVITE_EXPIRY_MS`] of its creation:
+/// a seat still free, no move, no result.
+fn invitation_expired(stored: &StoredGame, now_unix_ms: u64) -> bool {
+    stored.result.is_none()
+        && stored.moves.is_empty()
+        && stored.game.names.iter().any(Option::is_none)
+        && now_unix_ms.saturating_sub(stored.game.created_unix_ms) >= INVITE_EXPIRY_MS
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -560,5 +587,41 @@ mod tests {
         assert!(!hub.is_loaded("notyetstartednot"));
         assert!(hub.find("waitingwaitingwa").await.is_some());
         assert!(hub.find("notyetstartednot").await.is_some());
+    }
+
+    #[tokio::test]
+    async fn an_invitation_nobody_took_for_a_day_is_aborted_when_looked_up() {
+        let mut storage = MemoryStorage::new();
+        let game = AnyGame::new("gomoku", "", &StartFrom::Start { seed: 0 }).unwrap();
+        let day_ago = unix_ms() - INVITE_EXPIRY_MS;
+        let record = |id: &str, second: Option<&str>, created_unix_ms: u64| GameRecord {
+            id: id.into(),
+            spec: spec("gomoku", "", None),
+            start: game.position(),
+            invite: "i".into(),
+            tokens: ["a".into(), "b".into()],
+            names: [Some("Ann".into()), second.map(Into::into)],
+            created_unix_ms,
+            rematch_of: None,
+        };
+        storage
+            .write(&[
+                Write::Create(record("stale", None, day_ago - 1)),
+                Write::Create(record("fresh", None, day_ago + 60_000)),
+                Write::Create(record("seated", Some("Bo"), 0)),
+            ])
+            .unwrap();
+        let hub = Hub::new(StorageHandle::spawn(storage).unwrap(), Arc::new(ManualClock::at(0)));
+        for id in ["stale", "fresh", "seated"] {
+            assert!(hub.find(id).await.is_some(), "{id} still opens");
+        }
+        let result_of = |id: &'static str| {
+            let storage = hub.storage().clone();
+            async move { storage.load(id.into()).await.unwrap().unwrap().result }
+        };
+        let aborted = GameResult { winner: None, reason: EndReason::Aborted };
+        assert_eq!(result_of("stale").await, Some(aborted));
+        assert_eq!(result_of("fresh").await, None, "under a day old");
+        assert_eq!(result_of("seated").await, None, "both seats taken: a game, not an invitation");
     }
 }
