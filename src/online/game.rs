@@ -448,7 +448,9 @@ impl OnlineGame {
             self.board.record.start.clone()
         };
         let texts = self.moves.iter().map(|mv| mv.text.clone()).collect();
-        let record = GameRecord::from_parts(kind, self.game.rules_list(), start, texts);
+        let mut record = GameRecord::from_parts(kind, self.game.rules_list(), start, texts);
+        // A resignation, a flag or an agreed draw goes with it, as the board shows it.
+        record.ending = self.board.record.ending;
         record.replay(usize::MAX).error.is_none().then_some(record)
     }
 }

@@ -319,6 +319,10 @@ fn the_end_locks_the_board_and_says_why() {
         Some((Some(qi_rules::Side::First), crate::state::ResultReason::Resignation))
     );
     assert!(!board.accepts_moves());
+    // Reviewed in the app, the game keeps its ending.
+    let review = session.game().unwrap().review_record().expect("a record to review");
+    assert_eq!(review.ending, board.record.ending);
+    assert!(review.ending.is_some());
     // After the end: a rematch offer, and our acceptance expects the new seat.
     let offer = ServerMessage::RematchOffered { game: "g".into(), by: Seat::Second };
     session.receive(offer, 0.0);
