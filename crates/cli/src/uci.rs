@@ -93,6 +93,9 @@ impl Go {
 struct Running {
     stop: Arc<AtomicBool>,
     infinite: bool,
+    /// Set just before the search writes its `bestmove`: from then on it is over for the GUI,
+    /// which may send the next `go` before the thread has quite finished.
+    answered: Arc<AtomicBool>,
     thread: JoinHandle<()>,
 }
 
@@ -272,6 +275,8 @@ impl Uci {
                 && go.nodes.is_none()
                 && go.time == [None, None]);
         let thread_stop = Arc::clone(&stop);
+        let answered = Arc::new(AtomicBool::new(false));
+        let thread_answered = Arc::clone(&answered);
         let thread = std::thread::spawn(move || {
             let clock = native_clock();
             let seed = game.hash();
@@ -287,9 +292,10 @@ impl Uci {
             while infinite && !thread_stop.load(Ordering::Relaxed) {
                 std::thread::sleep(std::time::Duration::from_millis(2));
             }
+            thread_answered.store(true, Ordering::SeqCst);
             send(&format!("bestmove {}", result.best.as_deref().unwrap_or("0000")));
         });
-        self.running = Some(Running { stop, infinite, thread });
+        self.running = Some(Running { stop, infinite, answered, thread });
     }
 
     /// Ends the search under way (if any) and waits for its `bestmove`.
@@ -300,9 +306,10 @@ impl Uci {
         }
     }
 
-    /// Forgets a search that has finished by itself.
+    /// Forgets a search that has given its answer (waiting for its thread, which is at most
+    /// writing that answer).
     fn reap(&mut self) {
-        if self.running.as_ref().is_some_and(|r| r.thread.is_finished()) {
+        if self.running.as_ref().is_some_and(|r| r.answered.load(Ordering::SeqCst)) {
             self.stop();
         }
     }
@@ -378,5 +385,27 @@ mod tests {
         assert!(Go::parse(&["depth", "x"]).is_err());
         assert!(Go::parse(&["movetime"]).is_err());
         assert_eq!(Go::parse(&["depth", "3"]).unwrap().depth, Some(3));
+    }
+
+    /// A GUI may send the next `go` as soon as it reads `bestmove`, while the search's thread
+    /// is still on its way out: that `go` starts a new search (it once got "already searching"
+    /// and no answer, one time in eight on a busy machine).
+    #[test]
+    fn a_go_right_after_a_bestmove_starts_a_new_search() {
+        let mut uci = Uci::new();
+        let answered = Arc::new(AtomicBool::new(true));
+        let finishing =
+            std::thread::spawn(|| std::thread::sleep(std::time::Duration::from_millis(200)));
+        let stop = Arc::new(AtomicBool::new(false));
+        uci.running = Some(Running {
+            stop,
+            infinite: false,
+            answered: Arc::clone(&answered),
+            thread: finishing,
+        });
+        assert!(uci.handle("go depth 1"));
+        let running = uci.running.as_ref().expect("a search runs");
+        assert!(!Arc::ptr_eq(&running.answered, &answered), "a new search, not the old one");
+        uci.stop();
     }
 }
