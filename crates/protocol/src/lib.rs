@@ -499,6 +499,9 @@ pub enum ErrorCode {
     BadSpec,
     /// Too many games at once for one connection.
     TooManyGames,
+    /// A limit on one client address (new games or aborts a minute, unfinished games): the
+    /// detail names the limit and, for a rate, when to try again.
+    RateLimited,
 }
 
 /// A message that could not be read.

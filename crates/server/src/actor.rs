@@ -7,9 +7,9 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use qi_protocol::{ErrorCode, ServerMessage};
+use qi_protocol::{EndReason, ErrorCode, ServerMessage};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::hub::Hub;
@@ -60,6 +60,8 @@ pub enum Command {
         text: String,
         /// The connection's measured lag.
         lag_ms: u64,
+        /// When the move arrived (for the relay-latency metric).
+        received: Instant,
     },
     /// Another action.
     Act {
@@ -120,6 +122,8 @@ struct Actor {
     handle: GameHandle,
     /// After a flag could not be stored: not before then again.
     flag_retry_at: Option<tokio::time::Instant>,
+    /// The game was aborted: its task stops at once (it is loaded again if asked for).
+    stop_now: bool,
 }
 
 /// Starts the task of `session`.
@@ -133,6 +137,7 @@ pub fn spawn(session: Session, hub: Arc<Hub>) -> GameHandle {
         commands: queue,
         handle: handle.clone(),
         flag_retry_at: None,
+        stop_now: false,
     };
     tokio::spawn(actor.run());
     handle
@@ -159,7 +164,12 @@ impl Actor {
                 let wait = u64::try_from(wait).unwrap_or(u64::MAX);
                 flag_in = flag_in.map(|ms| ms.max(wait));
             }
-            let idle_stop = self.hub.idle_stop();
+            if self.stop_now {
+                break;
+            }
+            // A game nobody is in waits a while for its players, unless it never started:
+            // then nothing is lost by loading it again when someone comes.
+            let idle_stop = if self.session.plies() == 0 { Duration::ZERO } else { self.hub.idle_stop() };
             let idle = self.session.is_idle().then_some(idle_stop.as_millis() as u64);
             tokio::select! {
                 command = self.commands.recv() => match command {
@@ -183,6 +193,10 @@ impl Actor {
     /// Leaves the hub, then answers what is still queued (an attach is told to look again).
     async fn stop(mut self) {
         self.hub.forget(self.session.id(), &self.handle);
+        // Whoever is still in the game (an aborted game stops with its players in it) leaves it.
+        for conn in self.session.members() {
+            self.hub.note_detached(conn, self.session.id());
+        }
         self.commands.close();
         while let Some(command) = self.commands.recv().await {
             match command {
@@ -217,10 +231,15 @@ impl Actor {
                     }
                 }
             }
-            Command::Move { conn, outbox, ply, text, lag_ms } => {
+            Command::Move { conn, outbox, ply, text, lag_ms, received } => {
                 match next.play(conn, ply, &text, lag_ms, now) {
                     Ok(effects) => {
-                        self.commit(next, effects, Some(&outbox)).await;
+                        let played = next.plies() > self.session.plies();
+                        if self.commit(next, effects, Some(&outbox)).await && played {
+                            let metrics = self.hub.metrics();
+                            metrics.moves_relayed.inc();
+                            metrics.observe_relay(received.elapsed());
+                        }
                     }
                     Err(reason) => {
                         let game = self.session.id().to_owned();
@@ -249,10 +268,16 @@ impl Actor {
     /// out. On a storage failure nothing changes and `asker` (if any) is told. Returns whether
     /// the change was made.
     async fn commit(&mut self, next: Session, effects: Effects, asker: Option<&Outbox>) -> bool {
-        if !effects.writes.is_empty()
-            && let Err(e) = self.hub.storage().write(effects.writes).await
-        {
-            eprintln!("qi-server: game {}: {e}", self.session.id());
+        let started = Instant::now();
+        let written = if effects.writes.is_empty() {
+            Ok(())
+        } else {
+            let written = self.hub.storage().write(effects.writes).await;
+            self.hub.metrics().observe_storage(started.elapsed());
+            written
+        };
+        if let Err(e) = written {
+            tracing::error!(game = %self.session.id(), error = %e, "storing failed");
             if let Some(outbox) = asker {
                 let detail = "the server could not store that; try again".to_owned();
                 outbox.send(&ServerMessage::Error { code: ErrorCode::Unexpected, detail });
@@ -263,6 +288,10 @@ impl Actor {
         self.session = next;
         if ends {
             self.hub.note_ended(self.session.id(), &self.session.members());
+            if let Some(result) = self.session.result() {
+                tracing::info!(game = %self.session.id(), ?result, "game ended");
+                self.stop_now = result.reason == EndReason::Aborted;
+            }
         }
         self.deliver(effects.out);
         if let Some(plan) = effects.rematch {

@@ -1,39 +1,81 @@
-//! The HTTP side: `/ws` upgrades to the game protocol, every other path serves the built app
-//! (`index.html` for a directory), so online play works from one address.
+//! The HTTP side: `/ws` upgrades to the game protocol (for pages of this site, or of the
+//! origins allowed), `/healthz` and `/metrics` tell how the server is, and every other path
+//! serves the built app ([`crate::assets`]); connections are accepted by [`crate::listener`].
 
+use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
-use axum::Router;
-use axum::extract::State;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::response::Response;
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::serve::ListenerExt;
+use axum::{Extension, Router};
 use futures_util::{SinkExt, StreamExt};
 use tokio::net::TcpListener;
-use tower_http::services::ServeDir;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 
+use crate::assets::{Assets, add_common_headers};
 use crate::clock::MonotonicClock;
 use crate::connection::{self, ConnectionConfig, Frame, FrameError};
 use crate::hub::Hub;
+use crate::limits::{AddressCounts, Limit, Limits, client_address};
+use crate::listener::{AcceptOptions, Peer};
 use crate::storage::{SqliteStorage, StorageError, StorageHandle};
 
 /// The largest frame the WebSocket layer reads at all. Frames between the protocol's 8 KiB and
 /// this reach the connection, which closes with 1009; larger ones fail in the WebSocket layer,
 /// and the connection closes with 1009 too.
 const WS_FRAME_LIMIT: usize = 16 * 1024;
-/// The kernel send buffer asked for each socket (Linux doubles it). Messages are small; a small
-/// buffer keeps memory low with thousands of sockets and lets the outbox limit find a client
-/// that does not read soon.
-const SOCKET_SEND_BUFFER: usize = 8 * 1024;
+/// How long a stopping server waits for its connections to close.
+pub const DRAIN_TIMEOUT: Duration = Duration::from_secs(10);
 /// The file of the SQLite database in the data directory.
 pub const DATABASE_FILE: &str = "qi.sqlite";
+
+/// How the server is set up, beside its hub.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The built app to serve.
+    pub dist: PathBuf,
+    /// Timing of each game socket's liveness checks.
+    pub connection: ConnectionConfig,
+    /// The limits.
+    pub limits: Limits,
+    /// Reverse proxies whose `X-Forwarded-For` is believed (`--trust-proxy`).
+    pub trusted_proxies: Vec<IpAddr>,
+    /// Origins whose pages may open game sockets besides the server's own
+    /// (`--allowed-origin`), as `scheme://host[:port]`.
+    pub allowed_origins: Vec<String>,
+}
+
+impl Settings {
+    /// The defaults, serving `dist`.
+    #[must_use]
+    pub fn new(dist: PathBuf) -> Settings {
+        Settings {
+            dist,
+            connection: ConnectionConfig::default(),
+            limits: Limits::default(),
+            trusted_proxies: Vec::new(),
+            allowed_origins: Vec::new(),
+        }
+    }
+}
 
 #[derive(Clone)]
 struct AppState {
     hub: Arc<Hub>,
     config: ConnectionConfig,
+    assets: Assets,
+    /// Game sockets open per client address.
+    sockets: Arc<AddressCounts>,
+    trusted: Arc<[IpAddr]>,
+    origins: Arc<[String]>,
+    shutdown: CancellationToken,
+    tracker: TaskTracker,
 }
 
 /// Opens the database in `data` (creating the directory), starts the hub with the real clock
@@ -42,51 +84,186 @@ struct AppState {
 /// # Errors
 /// [`StorageError`] when the directory or the database cannot be opened or read.
 pub async fn open_hub(data: &Path) -> Result<(Arc<Hub>, usize), StorageError> {
+    open_hub_with(data, Limits::default()).await
+}
+
+/// [`open_hub`] with other limits.
+///
+/// # Errors
+/// As [`open_hub`].
+pub async fn open_hub_with(
+    data: &Path,
+    limits: Limits,
+) -> Result<(Arc<Hub>, usize), StorageError> {
     std::fs::create_dir_all(data)
         .map_err(|e| StorageError(format!("cannot create {}: {e}", data.display())))?;
     let storage = SqliteStorage::open(&data.join(DATABASE_FILE))?;
-    let hub = Hub::new(StorageHandle::spawn(storage)?, Arc::new(MonotonicClock::new()));
+    let hub = Hub::with_limits(
+        StorageHandle::spawn(storage)?,
+        Arc::new(MonotonicClock::new()),
+        limits,
+    );
     let resumed = hub.restore().await?;
     Ok((hub, resumed))
 }
 
-/// The routes: `/ws` and the files of `dist`.
-pub fn router(hub: Arc<Hub>, dist: PathBuf, config: ConnectionConfig) -> Router {
+fn router(hub: Arc<Hub>, settings: &Settings, shutdown: CancellationToken, tracker: TaskTracker) -> Router {
+    let limits = &settings.limits;
+    let state = AppState {
+        hub,
+        config: settings.connection,
+        assets: Assets::new(settings.dist.clone()),
+        sockets: AddressCounts::new(limits.max_sockets_per_address, usize::MAX),
+        trusted: settings.trusted_proxies.clone().into(),
+        origins: settings.allowed_origins.iter().map(|o| normalize_origin(o)).collect(),
+        shutdown,
+        tracker,
+    };
     Router::new()
         .route("/ws", get(upgrade))
-        .fallback_service(ServeDir::new(dist).append_index_html_on_directories(true))
-        .with_state(AppState { hub, config })
+        .route("/healthz", get(healthz))
+        .route("/metrics", get(metrics))
+        .fallback(files)
+        .layer(axum::middleware::map_response(|mut response: Response| async move {
+            add_common_headers(response.headers_mut());
+            response
+        }))
+        .with_state(state)
 }
 
-/// Serves until the listener fails.
+/// Serves until `shutdown` is cancelled: then stops accepting, lets HTTP requests in flight
+/// finish, and closes every game socket with 1012 (the client reconnects). Returns once every
+/// connection is closed (or after [`DRAIN_TIMEOUT`]).
 ///
 /// # Errors
 /// The listener's I/O error.
 pub async fn serve(
     listener: TcpListener,
     hub: Arc<Hub>,
-    dist: PathBuf,
-    config: ConnectionConfig,
+    settings: Settings,
+    shutdown: CancellationToken,
 ) -> std::io::Result<()> {
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
-        let _ = socket2::SockRef::from(&*tcp).set_send_buffer_size(SOCKET_SEND_BUFFER);
-    });
-    axum::serve(listener, router(hub, dist, config)).await
+    let tracker = TaskTracker::new();
+    let router = router(Arc::clone(&hub), &settings, shutdown.clone(), tracker.clone());
+    let sweeper = tokio::spawn(Arc::clone(&hub).sweep_every(shutdown.clone()));
+    let options = AcceptOptions {
+        limits: settings.limits.clone(),
+        trusted_proxies: settings.trusted_proxies.into(),
+    };
+    let accepted = crate::listener::accept(
+        listener,
+        router,
+        options,
+        hub.metrics().clone(),
+        shutdown,
+        tracker.clone(),
+    )
+    .await;
+    tracker.close();
+    if tokio::time::timeout(DRAIN_TIMEOUT, tracker.wait()).await.is_err() {
+        tracing::warn!("connections still open after {DRAIN_TIMEOUT:?}; stopping anyway");
+    }
+    sweeper.abort();
+    accepted
 }
 
-async fn upgrade(State(state): State<AppState>, ws: WebSocketUpgrade) -> Response {
+/// The app's files.
+async fn files(State(state): State<AppState>, request: Request) -> Response {
+    let uri = request.uri();
+    state.assets.respond(request.method(), uri.path(), uri.query(), request.headers()).await
+}
+
+/// `ok` while storage answers.
+async fn healthz(State(state): State<AppState>) -> Response {
+    let probe = state.hub.storage().load(String::new());
+    match tokio::time::timeout(Duration::from_secs(2), probe).await {
+        Ok(Ok(_)) => (StatusCode::OK, "ok\n").into_response(),
+        Ok(Err(e)) => (StatusCode::SERVICE_UNAVAILABLE, format!("{e}\n")).into_response(),
+        Err(_) => (StatusCode::SERVICE_UNAVAILABLE, "storage does not answer\n").into_response(),
+    }
+}
+
+/// The metrics, in Prometheus (OpenMetrics) text.
+async fn metrics(State(state): State<AppState>) -> Response {
+    let text = state.hub.render_metrics();
+    let content_type = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+    ([(header::CONTENT_TYPE, content_type)], text).into_response()
+}
+
+async fn upgrade(
+    State(state): State<AppState>,
+    peer: Option<Extension<Peer>>,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Response {
+    let peer = peer.map_or(IpAddr::from([127, 0, 0, 1]), |Extension(Peer(addr))| addr.ip());
+    let forwarded: Vec<&str> =
+        headers.get_all("x-forwarded-for").iter().filter_map(|v| v.to_str().ok()).collect();
+    let client = client_address(peer, &forwarded, &state.trusted);
+    let metrics = state.hub.metrics();
+    if !origin_allowed(&headers, &state.origins, state.trusted.contains(&peer)) {
+        metrics.refused(Limit::Origin);
+        let origin = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok()).unwrap_or("?");
+        tracing::debug!(%client, origin, "websocket from another origin refused");
+        return (StatusCode::FORBIDDEN, "game sockets are for this site's own pages\n")
+            .into_response();
+    }
+    let slot = match state.sockets.admit(Some(client)) {
+        Ok(slot) => slot,
+        Err(_) => {
+            metrics.refused(Limit::SocketsPerAddress);
+            return (StatusCode::TOO_MANY_REQUESTS, "too many game sockets from your address\n")
+                .into_response();
+        }
+    };
+    let tracked = state.tracker.token();
     ws.max_frame_size(WS_FRAME_LIMIT)
         .max_message_size(WS_FRAME_LIMIT)
         .read_buffer_size(WS_FRAME_LIMIT)
-        .on_upgrade(move |socket| serve_socket(state, socket))
+        .on_upgrade(move |socket| async move {
+            let _tracked = tracked;
+            let _slot = slot;
+            serve_socket(state, socket, client).await;
+        })
 }
 
-async fn serve_socket(state: AppState, socket: WebSocket) {
+async fn serve_socket(state: AppState, socket: WebSocket, client: IpAddr) {
     let (sink, stream) = socket.split();
     let sink = sink.with(|frame: Frame| std::future::ready(Ok::<_, axum::Error>(message(frame))));
     let stream = stream.map(|item| item.map(frame).map_err(frame_error));
-    connection::serve(state.hub, state.config, Box::pin(sink), stream).await;
+    let peer = connection::Peer { address: client, shutdown: state.shutdown.clone() };
+    connection::serve_peer(peer, state.hub, state.config, Box::pin(sink), stream).await;
+}
+
+/// An origin as compared: lower case, without a trailing `/` or the scheme's default port.
+fn normalize_origin(origin: &str) -> String {
+    let origin = origin.trim().trim_end_matches('/').to_ascii_lowercase();
+    for (scheme, port) in [("http://", ":80"), ("https://", ":443")] {
+        if origin.starts_with(scheme)
+            && let Some(bare) = origin.strip_suffix(port)
+        {
+            return bare.to_owned();
+        }
+    }
+    origin
+}
+
+/// Whether a websocket request may come from its page: no `Origin` (not a browser, which could
+/// claim any origin anyway), an allowed origin, or the server's own (the origin's host is the
+/// request's `Host`, or the `X-Forwarded-Host` of a trusted proxy).
+fn origin_allowed(headers: &HeaderMap, allowed: &[String], from_trusted_proxy: bool) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else { return true };
+    let Ok(origin) = origin.to_str() else { return false };
+    let origin = normalize_origin(origin);
+    if allowed.contains(&origin) {
+        return true;
+    }
+    let Some((scheme, authority)) = origin.split_once("://") else { return false };
+    let host_header = if from_trusted_proxy { headers.get("x-forwarded-host") } else { None };
+    let Some(host) = host_header.or_else(|| headers.get(header::HOST)) else { return false };
+    let Ok(host) = host.to_str() else { return false };
+    let host = host.split(',').next().unwrap_or_default();
+    normalize_origin(&format!("{scheme}://{host}")) == format!("{scheme}://{authority}")
 }
 
 fn message(frame: Frame) -> Message {

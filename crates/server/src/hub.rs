@@ -1,16 +1,19 @@
 //! The registry of games: creating them, finding them (in memory or in storage), quick pairing,
 //! rematches, and which connection is in which game so that a closed connection leaves them all.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::net::{IpAddr, Ipv4Addr};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use qi_protocol::{EndReason, ErrorCode, GameResult, GameSpec, Seat, SeatChoice, ServerMessage};
 use qi_rules::any::{AnyGame, StartFrom};
 
 use crate::actor::{self, AttachReply, Command, GameHandle};
 use crate::clock::Clock;
+use crate::limits::{Limit, Limits, RateWindow};
+use crate::metrics::Metrics;
 use crate::outbox::Outbox;
 use crate::session::{Attach, ConnId, Denied, RematchPlan, Session};
 use crate::storage::{GameRecord, StorageError, StorageHandle, StoredGame, Write, unix_ms};
@@ -37,13 +40,60 @@ struct Seeker {
     outbox: Outbox,
 }
 
+/// One connection's place in a game.
+#[derive(Clone, Copy, Debug)]
+struct Attachment {
+    /// Not over yet (an ended game does not count against [`MAX_GAMES_PER_CONNECTION`]).
+    going: bool,
+    /// When it came in (a sequence number): the finished game joined longest ago is let go
+    /// first.
+    order: u64,
+}
+
+/// What one client address did lately and holds.
+#[derive(Debug)]
+struct Ledger {
+    created: RateWindow,
+    aborted: RateWindow,
+    /// Unfinished games in memory in which the address holds a seat.
+    unfinished: HashSet<String>,
+}
+
+impl Ledger {
+    fn new(limits: &Limits) -> Ledger {
+        let minute = Duration::from_secs(60);
+        Ledger {
+            created: RateWindow::new(limits.games_per_minute, minute),
+            aborted: RateWindow::new(limits.aborts_per_minute, minute),
+            unfinished: HashSet::new(),
+        }
+    }
+}
+
 #[derive(Debug, Default)]
 struct HubState {
     games: HashMap<String, GameHandle>,
-    /// Each connection's games, and whether each is still going (an ended game does not count
-    /// against [`MAX_GAMES_PER_CONNECTION`]).
-    attached: HashMap<ConnId, HashMap<String, bool>>,
+    /// Each connection's games.
+    attached: HashMap<ConnId, HashMap<String, Attachment>>,
     seeks: Vec<Seeker>,
+    /// Each connection's client address.
+    addresses: HashMap<ConnId, IpAddr>,
+    /// Each client address's recent games and aborts, and what it holds.
+    ledgers: HashMap<IpAddr, Ledger>,
+    /// The addresses holding a seat in each unfinished game in memory.
+    holders: HashMap<String, Vec<IpAddr>>,
+    next_order: u64,
+}
+
+impl HubState {
+    /// Lets go of `id` in the ledgers (it ended or left memory).
+    fn release(&mut self, id: &str) {
+        for address in self.holders.remove(id).unwrap_or_default() {
+            if let Some(ledger) = self.ledgers.get_mut(&address) {
+                ledger.unfinished.remove(id);
+            }
+        }
+    }
 }
 
 /// Every game the server has in memory, and the pairing queue.
@@ -56,6 +106,8 @@ pub struct Hub {
     next_conn: AtomicU64,
     /// [`IDLE_STOP`], or shorter in tests (milliseconds).
     idle_stop_ms: AtomicU64,
+    limits: Limits,
+    metrics: Metrics,
 }
 
 impl std::fmt::Debug for Hub {
@@ -65,7 +117,7 @@ impl std::fmt::Debug for Hub {
 }
 
 fn internal(e: impl std::fmt::Display) -> Denied {
-    eprintln!("qi-server: {e}");
+    tracing::error!(error = %e, "internal error");
     Denied::new(ErrorCode::Unexpected, "the server could not do that now; try again")
 }
 
@@ -91,9 +143,15 @@ pub fn check_spec(spec: &GameSpec) -> Result<String, Denied> {
 }
 
 impl Hub {
-    /// A hub over `storage`, reading time from `clock`.
+    /// A hub over `storage`, reading time from `clock`, with the default limits.
     #[must_use]
     pub fn new(storage: StorageHandle, clock: Arc<dyn Clock>) -> Arc<Hub> {
+        Hub::with_limits(storage, clock, Limits::default())
+    }
+
+    /// A hub over `storage`, reading time from `clock`, enforcing `limits`.
+    #[must_use]
+    pub fn with_limits(storage: StorageHandle, clock: Arc<dyn Clock>, limits: Limits) -> Arc<Hub> {
         Arc::new(Hub {
             state: Mutex::new(HubState::default()),
             loading: tokio::sync::Mutex::new(()),
@@ -101,7 +159,29 @@ impl Hub {
             clock,
             next_conn: AtomicU64::new(1),
             idle_stop_ms: AtomicU64::new(IDLE_STOP.as_millis() as u64),
+            limits,
+            metrics: Metrics::default(),
         })
+    }
+
+    /// The limits in force.
+    #[must_use]
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The server's metrics.
+    #[must_use]
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+
+    /// The metrics as `/metrics` shows them, brought up to date.
+    #[must_use]
+    pub fn render_metrics(&self) -> String {
+        let live = i64::try_from(self.lock().games.len()).unwrap_or(i64::MAX);
+        self.metrics.live_games.set(live);
+        self.metrics.render()
     }
 
     /// How long a game nobody is in, with no clock running, stays in memory.
@@ -132,9 +212,144 @@ impl Hub {
         &self.storage
     }
 
-    /// A number for a new connection.
+    /// A number for a new connection from this machine.
     pub fn new_connection(&self) -> ConnId {
-        self.next_conn.fetch_add(1, Ordering::Relaxed)
+        self.new_connection_from(IpAddr::V4(Ipv4Addr::LOCALHOST))
+    }
+
+    /// A number for a new connection from the client at `address`.
+    pub fn new_connection_from(&self, address: IpAddr) -> ConnId {
+        let conn = self.next_conn.fetch_add(1, Ordering::Relaxed);
+        self.lock().addresses.insert(conn, address);
+        conn
+    }
+
+    /// The client address of `conn`.
+    fn address_of(state: &HubState, conn: ConnId) -> IpAddr {
+        state.addresses.get(&conn).copied().unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST))
+    }
+
+    /// Whether the clients of `conns` may have one more game made for them: each address is
+    /// under [`Limits::games_per_minute`] and [`Limits::unfinished_per_address`]. If so, the
+    /// game is counted for each address (once, however many of the connections share it).
+    ///
+    /// # Errors
+    /// [`ErrorCode::RateLimited`] naming the limit.
+    pub fn admit_new_game(&self, conns: &[ConnId]) -> Result<(), Denied> {
+        self.new_game_room(conns, true)
+    }
+
+    /// [`Hub::admit_new_game`], counting the game only if `take`.
+    fn new_game_room(&self, conns: &[ConnId], take: bool) -> Result<(), Denied> {
+        let now = Instant::now();
+        let mut state = self.lock();
+        let mut addresses: Vec<IpAddr> =
+            conns.iter().map(|&conn| Hub::address_of(&state, conn)).collect();
+        addresses.sort_unstable();
+        addresses.dedup();
+        for address in &addresses {
+            let ledger = state.ledgers.entry(*address).or_insert_with(|| Ledger::new(&self.limits));
+            if ledger.unfinished.len() >= self.limits.unfinished_per_address {
+                self.metrics.refused(Limit::UnfinishedGames);
+                return Err(Denied::new(
+                    ErrorCode::RateLimited,
+                    format!(
+                        "too many unfinished games from one address: at most {}; finish or \
+                         abort one first",
+                        self.limits.unfinished_per_address
+                    ),
+                ));
+            }
+            if let Err(wait) = ledger.created.check(now) {
+                self.metrics.refused(Limit::GamesPerMinute);
+                return Err(Denied::new(
+                    ErrorCode::RateLimited,
+                    format!(
+                        "too many new games from one address: at most {} a minute; try again \
+                         in {} s",
+                        self.limits.games_per_minute,
+                        wait.as_secs().max(1)
+                    ),
+                ));
+            }
+        }
+        for address in addresses.into_iter().filter(|_| take) {
+            if let Some(ledger) = state.ledgers.get_mut(&address) {
+                let _ = ledger.created.take(now);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether `conn`'s client may take a seat in one more unfinished game (by an invite).
+    ///
+    /// # Errors
+    /// [`ErrorCode::RateLimited`] naming the limit.
+    pub fn admit_seat(&self, conn: ConnId) -> Result<(), Denied> {
+        let state = self.lock();
+        let address = Hub::address_of(&state, conn);
+        let held = state.ledgers.get(&address).map_or(0, |ledger| ledger.unfinished.len());
+        if held >= self.limits.unfinished_per_address {
+            self.metrics.refused(Limit::UnfinishedGames);
+            return Err(Denied::new(
+                ErrorCode::RateLimited,
+                format!(
+                    "too many unfinished games from one address: at most {}; finish or abort \
+                     one first",
+                    self.limits.unfinished_per_address
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether `conn`'s client may abort one more game this minute ([`Limits::aborts_per_minute`]);
+    /// if so, the abort is counted.
+    ///
+    /// # Errors
+    /// [`ErrorCode::RateLimited`] naming the limit.
+    pub fn admit_abort(&self, conn: ConnId) -> Result<(), Denied> {
+        let mut state = self.lock();
+        let address = Hub::address_of(&state, conn);
+        let ledger = state.ledgers.entry(address).or_insert_with(|| Ledger::new(&self.limits));
+        ledger.aborted.take(Instant::now()).map_err(|wait| {
+            self.metrics.refused(Limit::AbortsPerMinute);
+            Denied::new(
+                ErrorCode::RateLimited,
+                format!(
+                    "too many aborted games from one address: at most {} a minute; try again in \
+                     {} s",
+                    self.limits.aborts_per_minute,
+                    wait.as_secs().max(1)
+                ),
+            )
+        })
+    }
+
+    /// Notes that the clients of `conns` hold seats in the unfinished game `id`.
+    pub fn note_seated(&self, conns: &[ConnId], id: &str) {
+        let mut state = self.lock();
+        for &conn in conns {
+            let address = Hub::address_of(&state, conn);
+            let ledger = state.ledgers.entry(address).or_insert_with(|| Ledger::new(&self.limits));
+            ledger.unfinished.insert(id.to_owned());
+            let holders = state.holders.entry(id.to_owned()).or_default();
+            if !holders.contains(&address) {
+                holders.push(address);
+            }
+        }
+    }
+
+    /// How many unfinished games the client at `address` holds a seat in, in memory.
+    #[must_use]
+    pub fn unfinished_of(&self, address: IpAddr) -> usize {
+        self.lock().ledgers.get(&address).map_or(0, |ledger| ledger.unfinished.len())
+    }
+
+    /// How many games are in memory.
+    #[must_use]
+    pub fn loaded_games(&self) -> usize {
+        self.lock().games.len()
     }
 
     /// Starts a task for every stored game whose clock runs (after a restart: its flag must
@@ -152,7 +367,7 @@ impl Hub {
                     self.spawn(session);
                     count += 1;
                 }
-                Err(e) => eprintln!("qi-server: game {} not restored: {e}", stored.game.id),
+                Err(e) => tracing::error!(game = %stored.game.id, error = %e, "game not restored"),
             }
         }
         Ok(count)
@@ -177,7 +392,7 @@ impl Hub {
         let mut stored = match self.storage.load(id.to_owned()).await {
             Ok(stored) => stored?,
             Err(e) => {
-                eprintln!("qi-server: loading game {id}: {e}");
+                tracing::error!(game = id, error = %e, "loading a game failed");
                 return None;
             }
         };
@@ -192,13 +407,13 @@ impl Hub {
             };
             match self.storage.write(vec![finish]).await {
                 Ok(()) => stored.result = Some(result),
-                Err(e) => eprintln!("qi-server: aborting the expired game {id}: {e}"),
+                Err(e) => tracing::error!(game = id, error = %e, "aborting an expired game failed"),
             }
         }
         match Session::restore(&stored, self.now_ms()) {
             Ok(session) => Some(self.spawn(session)),
             Err(e) => {
-                eprintln!("qi-server: game {id} does not load: {e}");
+                tracing::error!(game = id, error = %e, "a stored game does not load");
                 None
             }
         }
@@ -215,12 +430,22 @@ impl Hub {
         let mut state = self.lock();
         if state.games.get(id).is_some_and(|known| known.same_game(handle)) {
             state.games.remove(id);
+            state.release(id);
         }
     }
 
     /// Notes that `conn` is in game `id` (`going`: not over yet).
     pub fn note_attached(&self, conn: ConnId, id: &str, going: bool) {
-        self.lock().attached.entry(conn).or_default().insert(id.to_owned(), going);
+        let mut state = self.lock();
+        state.next_order += 1;
+        let order = state.next_order;
+        let games = state.attached.entry(conn).or_default();
+        match games.get_mut(id) {
+            Some(attachment) => attachment.going = going,
+            None => {
+                games.insert(id.to_owned(), Attachment { going, order });
+            }
+        }
     }
 
     /// Notes that `conn` left game `id`.
@@ -234,23 +459,80 @@ impl Hub {
         }
     }
 
-    /// Notes that game `id` ended: it no longer counts against its connections' room.
+    /// Notes that game `id` ended: it no longer counts against its connections' room, nor
+    /// against its players' addresses.
     pub fn note_ended(&self, id: &str, conns: &[ConnId]) {
         let mut state = self.lock();
         for conn in conns {
-            if let Some(going) = state.attached.get_mut(conn).and_then(|games| games.get_mut(id)) {
-                *going = false;
+            if let Some(attachment) =
+                state.attached.get_mut(conn).and_then(|games| games.get_mut(id))
+            {
+                attachment.going = false;
             }
         }
+        state.release(id);
     }
 
-    /// Whether `conn` may come into one more game (or is in `id` already).
+    /// Whether `conn` may come into one more game going (or is in `id` already).
     #[must_use]
     pub fn has_room(&self, conn: ConnId, id: Option<&str>) -> bool {
         let state = self.lock();
         let Some(games) = state.attached.get(&conn) else { return true };
-        let going = games.values().filter(|&&going| going).count();
+        let going = games.values().filter(|a| a.going).count();
         going < MAX_GAMES_PER_CONNECTION || id.is_some_and(|id| games.contains_key(id))
+    }
+
+    /// Makes room for `conn` to come into one more game (unless it is in `id` already): at most
+    /// [`MAX_GAMES_PER_CONNECTION`] going, and [`Limits::games_per_connection`] in all, past
+    /// which the finished games it joined longest ago are let go.
+    ///
+    /// # Errors
+    /// [`ErrorCode::TooManyGames`] naming the limit.
+    pub async fn make_room(&self, conn: ConnId, id: Option<&str>) -> Result<(), Denied> {
+        let let_go: Vec<(String, Option<GameHandle>)> = {
+            let mut state = self.lock();
+            let Some(games) = state.attached.get_mut(&conn) else { return Ok(()) };
+            if id.is_some_and(|id| games.contains_key(id)) {
+                return Ok(());
+            }
+            let going = games.values().filter(|a| a.going).count();
+            if going >= MAX_GAMES_PER_CONNECTION {
+                self.metrics.refused(Limit::GamesPerConnection);
+                return Err(Denied::new(
+                    ErrorCode::TooManyGames,
+                    format!("too many games at once: at most {MAX_GAMES_PER_CONNECTION} going"),
+                ));
+            }
+            let mut finished: Vec<(u64, String)> = games
+                .iter()
+                .filter(|(_, a)| !a.going)
+                .map(|(game, a)| (a.order, game.clone()))
+                .collect();
+            finished.sort_unstable();
+            let excess = (games.len() + 1).saturating_sub(self.limits.games_per_connection);
+            if excess > finished.len() {
+                self.metrics.refused(Limit::GamesPerConnection);
+                return Err(Denied::new(
+                    ErrorCode::TooManyGames,
+                    format!(
+                        "too many games at once: at most {} per connection",
+                        self.limits.games_per_connection
+                    ),
+                ));
+            }
+            let chosen: Vec<String> =
+                finished.into_iter().take(excess).map(|(_, game)| game).collect();
+            for game in &chosen {
+                games.remove(game);
+            }
+            chosen.into_iter().map(|game| (game.clone(), state.games.get(&game).cloned())).collect()
+        };
+        for (_, handle) in let_go {
+            if let Some(handle) = handle {
+                handle.send(Command::Detach { conn }).await;
+            }
+        }
+        Ok(())
     }
 
     /// A connection closed: it leaves the pairing queue and every game it was in.
@@ -258,6 +540,7 @@ impl Hub {
         let handles: Vec<GameHandle> = {
             let mut state = self.lock();
             state.seeks.retain(|seeker| seeker.conn != conn);
+            state.addresses.remove(&conn);
             let games = state.attached.remove(&conn).unwrap_or_default();
             games.keys().filter_map(|id| state.games.get(id).cloned()).collect()
         };
@@ -272,7 +555,7 @@ impl Hub {
         spec: GameSpec,
         names: [Option<String>; 2],
         rematch_of: Option<String>,
-    ) -> Result<GameHandle, Denied> {
+    ) -> Result<(GameHandle, String), Denied> {
         let seed = random_u64().map_err(internal)?;
         let game = AnyGame::new(&spec.variant, &spec.rules, &StartFrom::Start { seed })
             .map_err(|e| Denied::new(ErrorCode::BadSpec, e.to_string()))?;
@@ -290,7 +573,9 @@ impl Hub {
         let stored =
             StoredGame { game: record, moves: Vec::new(), result: None, final_clocks: None };
         let session = Session::restore(&stored, self.now_ms()).map_err(internal)?;
-        Ok(self.spawn(session))
+        let id = session.id().to_owned();
+        tracing::info!(game = %id, variant = %stored.game.spec.variant, "game created");
+        Ok((self.spawn(session), id))
     }
 
     /// Creates a game for `conn` in the seat it chose; it gets `Seated` (with the invite) and
@@ -312,9 +597,11 @@ impl Hub {
             SeatChoice::Second => Seat::Second,
             SeatChoice::Random => random_seat()?,
         };
+        self.admit_new_game(&[conn])?;
         let mut names = [None, None];
         names[seat.index()] = Some(name);
-        let handle = self.new_game(spec, names, None).await?;
+        let (handle, id) = self.new_game(spec, names, None).await?;
+        self.note_seated(&[conn], &id);
         into_game(&handle, conn, outbox, Attach::Seat(seat)).await
     }
 
@@ -331,12 +618,14 @@ impl Hub {
         outbox: Outbox,
     ) -> Result<(), Denied> {
         let key = check_spec(&spec)?;
+        // Someone who may not have a game made now does not wait for one.
+        self.new_game_room(&[conn], false)?;
         let partner = {
             let mut state = self.lock();
             state.seeks.retain(|seeker| seeker.conn != conn && !seeker.outbox.is_closed());
             let has_room = |conn: ConnId| {
                 state.attached.get(&conn).is_none_or(|games| {
-                    games.values().filter(|&&going| going).count() < MAX_GAMES_PER_CONNECTION
+                    games.values().filter(|a| a.going).count() < MAX_GAMES_PER_CONNECTION
                 })
             };
             let fits = |seeker: &Seeker| seeker.key == key && has_room(seeker.conn);
@@ -353,8 +642,15 @@ impl Hub {
         let mut names = [None, None];
         names[mine.index()] = Some(name);
         names[mine.other().index()] = Some(partner.name);
-        let handle = match self.new_game(partner.spec, names, None).await {
-            Ok(handle) => handle,
+        let made = match self.admit_new_game(&[conn, partner.conn]) {
+            Ok(()) => self.new_game(partner.spec, names, None).await,
+            Err(denied) => Err(denied),
+        };
+        let handle = match made {
+            Ok((handle, id)) => {
+                self.note_seated(&[conn, partner.conn], &id);
+                handle
+            }
             Err(denied) => {
                 let error =
                     ServerMessage::Error { code: denied.code, detail: denied.detail.clone() };
@@ -379,8 +675,16 @@ impl Hub {
         outboxes: [Vec<(ConnId, Outbox)>; 2],
     ) {
         let names = plan.names.map(Some);
-        let handle = match self.new_game(plan.spec, names, Some(plan.of)).await {
-            Ok(handle) => handle,
+        let players: Vec<ConnId> = outboxes.iter().flatten().map(|(conn, _)| *conn).collect();
+        let made = match self.admit_new_game(&players) {
+            Ok(()) => self.new_game(plan.spec, names, Some(plan.of)).await,
+            Err(denied) => Err(denied),
+        };
+        let handle = match made {
+            Ok((handle, id)) => {
+                self.note_seated(&players, &id);
+                handle
+            }
             Err(denied) => {
                 let error = ServerMessage::Error { code: denied.code, detail: denied.detail };
                 for (_, outbox) in outboxes.iter().flatten() {
@@ -397,6 +701,50 @@ impl Hub {
                     continue;
                 }
                 let _ = into_game(&handle, conn, outbox, Attach::Seat(seat)).await;
+            }
+        }
+    }
+}
+
+impl Hub {
+    /// Runs [`Hub::sweep`] every [`Limits::sweep_every`] until `shutdown` is cancelled.
+    pub async fn sweep_every(self: Arc<Self>, shutdown: tokio_util::sync::CancellationToken) {
+        loop {
+            tokio::select! {
+                () = shutdown.cancelled() => return,
+                () = tokio::time::sleep(self.limits.sweep_every) => {}
+            }
+            self.sweep().await;
+        }
+    }
+
+    /// Forgets what no longer matters: the ledgers of addresses that did nothing lately and
+    /// hold nothing, seekers whose connection is gone; and deletes from storage the games
+    /// aborted, or created and never started, more than [`Limits::retention`] ago (except
+    /// games in memory). Returns how many games were deleted.
+    pub async fn sweep(&self) -> usize {
+        let keep: Vec<String> = {
+            let now = Instant::now();
+            let mut state = self.lock();
+            state.ledgers.retain(|_, ledger| {
+                let quiet = ledger.created.is_empty_at(now) & ledger.aborted.is_empty_at(now);
+                !(quiet && ledger.unfinished.is_empty())
+            });
+            state.seeks.retain(|seeker| !seeker.outbox.is_closed());
+            state.games.keys().cloned().collect()
+        };
+        let retention = u64::try_from(self.limits.retention.as_millis()).unwrap_or(u64::MAX);
+        let cutoff = unix_ms().saturating_sub(retention);
+        match self.storage.sweep(cutoff, keep).await {
+            Ok(deleted) => {
+                if deleted > 0 {
+                    tracing::info!(deleted, "old aborted and never-started games deleted");
+                }
+                deleted
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "sweeping storage failed");
+                0
             }
         }
     }

@@ -16,10 +16,14 @@
 #![warn(missing_docs)]
 
 pub mod actor;
+pub mod assets;
 pub mod app;
 pub mod clock;
 pub mod connection;
 pub mod hub;
+pub mod limits;
+pub mod listener;
+pub mod metrics;
 pub mod outbox;
 pub mod session;
 pub mod storage;

@@ -14,6 +14,8 @@ pub const CLOSE_POLICY: u16 = 1008;
 pub const CLOSE_TOO_BIG: u16 = 1009;
 /// Close code: the client speaks another version of the protocol.
 pub const CLOSE_PROTOCOL: u16 = 1002;
+/// Close code: the server is restarting; the client should reconnect.
+pub const CLOSE_RESTART: u16 = 1012;
 /// Close code: the peer stopped answering.
 pub const CLOSE_GOING_AWAY: u16 = 1001;
 

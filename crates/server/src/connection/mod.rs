@@ -11,6 +11,7 @@
 mod tests;
 
 use std::collections::VecDeque;
+use std::net::{IpAddr, Ipv4Addr};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -21,10 +22,11 @@ use qi_protocol::{
 };
 use tokio::sync::mpsc;
 use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
 
 use crate::actor::{AttachReply, Command};
 use crate::hub::Hub;
-use crate::outbox::{CLOSE_POLICY, CLOSE_PROTOCOL, CLOSE_TOO_BIG, Closer, Outbox};
+use crate::outbox::{CLOSE_POLICY, CLOSE_PROTOCOL, CLOSE_RESTART, CLOSE_TOO_BIG, Closer, Outbox};
 use crate::session::{Action, Attach, ConnId, Denied};
 
 /// The longest game id looked up; longer ones name no game.
@@ -111,13 +113,46 @@ fn lock(pings: &SharedPings) -> std::sync::MutexGuard<'_, Pings> {
     pings.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Serves one connection until it closes, then takes it out of every game it was in.
+/// Who is at the other end of a connection, and the server's stop signal.
+#[derive(Clone, Debug)]
+pub struct Peer {
+    /// The client's address (for the limits per address).
+    pub address: IpAddr,
+    /// Cancelled when the server stops: the connection closes with 1012 and the client
+    /// reconnects (to this server once it is back, or another).
+    pub shutdown: CancellationToken,
+}
+
+impl Default for Peer {
+    fn default() -> Self {
+        Peer { address: IpAddr::V4(Ipv4Addr::LOCALHOST), shutdown: CancellationToken::new() }
+    }
+}
+
+/// Serves one connection from this machine until it closes, then takes it out of every game it
+/// was in.
 pub async fn serve<Si, St>(hub: Arc<Hub>, config: ConnectionConfig, sink: Si, stream: St)
 where
     Si: Sink<Frame> + Unpin,
     St: Stream<Item = Result<Frame, FrameError>> + Unpin,
 {
-    let conn = hub.new_connection();
+    serve_peer(Peer::default(), hub, config, sink, stream).await;
+}
+
+/// Serves one connection from `peer` until it closes or the server stops, then takes it out
+/// of every game it was in.
+pub async fn serve_peer<Si, St>(
+    peer: Peer,
+    hub: Arc<Hub>,
+    config: ConnectionConfig,
+    sink: Si,
+    stream: St,
+) where
+    Si: Sink<Frame> + Unpin,
+    St: Stream<Item = Result<Frame, FrameError>> + Unpin,
+{
+    let conn = hub.new_connection_from(peer.address);
+    hub.metrics().sockets.inc();
     let (outbox, frames) = Outbox::new();
     let pings = SharedPings::default();
     let sending = send_frames(sink, frames, outbox.closer(), Arc::clone(&pings), config);
@@ -128,12 +163,21 @@ where
         name: None,
         pings,
         arrivals: VecDeque::with_capacity(RATE_MAX_MESSAGES),
+        joined: false,
+    };
+    let closer = receiver.outbox.clone();
+    let stopping = async {
+        peer.shutdown.cancelled().await;
+        closer.close(CLOSE_RESTART);
+        std::future::pending::<()>().await;
     };
     tokio::select! {
         () = sending => {}
         () = receiver.run(stream, config) => {}
+        () = stopping => {}
     }
     hub.disconnect(conn).await;
+    hub.metrics().sockets.dec();
 }
 
 /// The send task: the outbox's frames and the pings, until a close is asked for or the socket
@@ -188,6 +232,8 @@ struct Receiver {
     pings: SharedPings,
     /// When the frames of the rate window came.
     arrivals: VecDeque<Instant>,
+    /// Whether the last [`Receiver::enter`] brought the connection into the game.
+    joined: bool,
 }
 
 impl Receiver {
@@ -277,8 +323,8 @@ impl Receiver {
         match message {
             ClientMessage::Hello { .. } => self.error(ErrorCode::Unexpected, "hello was said"),
             ClientMessage::Create { spec, seat } => {
-                if !self.hub.has_room(conn, None) {
-                    return self.error(ErrorCode::TooManyGames, "too many games at once");
+                if let Err(denied) = self.hub.make_room(conn, None).await {
+                    return self.deny(denied);
                 }
                 self.hub
                     .create(spec, seat, name, conn, outbox)
@@ -287,8 +333,8 @@ impl Receiver {
                     .and_then(|d| self.deny(d))
             }
             ClientMessage::Seek { spec } => {
-                if !self.hub.has_room(conn, None) {
-                    return self.error(ErrorCode::TooManyGames, "too many games at once");
+                if let Err(denied) = self.hub.make_room(conn, None).await {
+                    return self.deny(denied);
                 }
                 self.hub.seek(spec, name, conn, outbox).await.err().and_then(|d| self.deny(d))
             }
@@ -297,7 +343,14 @@ impl Receiver {
                 None
             }
             ClientMessage::Join { game, invite } => {
-                self.enter(&game, Attach::Invite { invite, name }, None).await
+                if let Err(denied) = self.hub.admit_seat(conn) {
+                    return self.deny(denied);
+                }
+                let answer = self.enter(&game, Attach::Invite { invite, name }, None).await;
+                if answer.is_none() && self.joined {
+                    self.hub.note_seated(&[conn], &game);
+                }
+                answer
             }
             ClientMessage::Resume { game, token, have_plies } => {
                 self.enter(&game, Attach::Token(token), have_plies).await
@@ -307,19 +360,26 @@ impl Receiver {
             }
             ClientMessage::Move { game, ply, text } => {
                 let lag_ms = lock(&self.pings).lag_ms;
+                let received = std::time::Instant::now();
                 let command = move || Command::Move {
                     conn,
                     outbox: outbox.clone(),
                     ply,
                     text: text.clone(),
                     lag_ms,
+                    received,
                 };
                 self.command(&game, command).await
             }
             ClientMessage::Resign { game } => self.act(&game, Action::Resign).await,
             ClientMessage::OfferDraw { game } => self.act(&game, Action::OfferDraw).await,
             ClientMessage::DeclineDraw { game } => self.act(&game, Action::DeclineDraw).await,
-            ClientMessage::Abort { game } => self.act(&game, Action::Abort).await,
+            ClientMessage::Abort { game } => {
+                if let Err(denied) = self.hub.admit_abort(conn) {
+                    return self.deny(denied);
+                }
+                self.act(&game, Action::Abort).await
+            }
             ClientMessage::Rematch { game } => self.act(&game, Action::Rematch).await,
             ClientMessage::ClaimWin { game } => self.act(&game, Action::ClaimWin).await,
             ClientMessage::Pong { .. } => None,
@@ -364,16 +424,23 @@ impl Receiver {
     }
 
     /// Comes into a game as a player or spectator.
-    async fn enter(&self, game: &str, how: Attach, have_plies: Option<u32>) -> Option<u16> {
-        if !self.hub.has_room(self.conn, Some(game)) {
-            return self.error(ErrorCode::TooManyGames, "too many games at once");
+    async fn enter(&mut self, game: &str, how: Attach, have_plies: Option<u32>) -> Option<u16> {
+        self.joined = false;
+        if game.len() > MAX_GAME_ID_LEN {
+            return self.error(ErrorCode::UnknownGame, "no such game");
+        }
+        if let Err(denied) = self.hub.make_room(self.conn, Some(game)).await {
+            return self.deny(denied);
         }
         for _ in 0..2 {
             let Some(handle) = self.find(game).await else {
                 return self.error(ErrorCode::UnknownGame, "no such game");
             };
             match handle.attach(self.conn, self.outbox.clone(), how.clone(), have_plies).await {
-                AttachReply::Done => return None,
+                AttachReply::Done => {
+                    self.joined = true;
+                    return None;
+                }
                 AttachReply::Denied(denied) => return self.deny(denied),
                 AttachReply::Retry => {}
             }

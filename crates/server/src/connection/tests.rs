@@ -26,8 +26,21 @@ struct Client {
 }
 
 fn hub() -> Arc<Hub> {
+    hub_with(crate::limits::Limits::default())
+}
+
+fn hub_with(limits: crate::limits::Limits) -> Arc<Hub> {
     let storage = StorageHandle::spawn(MemoryStorage::new()).unwrap();
-    Hub::new(storage, Arc::new(MonotonicClock::new()))
+    Hub::with_limits(storage, Arc::new(MonotonicClock::new()), limits)
+}
+
+/// Limits on games per address out of the way, for tests of other limits.
+fn roomy() -> crate::limits::Limits {
+    crate::limits::Limits {
+        games_per_minute: 1_000,
+        aborts_per_minute: 1_000,
+        ..crate::limits::Limits::default()
+    }
 }
 
 fn connect(hub: &Arc<Hub>, config: ConnectionConfig) -> Client {
@@ -235,7 +248,7 @@ async fn a_created_game_seats_its_creator() {
 
 #[tokio::test]
 async fn ended_games_do_not_count_against_the_games_at_once() {
-    let hub = hub();
+    let hub = hub_with(roomy());
     let spec = GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None };
     let mut ann = connect(&hub, ConnectionConfig::default());
     ann.hello().await;

@@ -65,6 +65,22 @@ impl StorageHandle {
         self.ask(|reply| Request::Load(game, reply)).await
     }
 
+    /// TEMPORARY until the storage branch lands.
+    ///
+    /// # Errors
+    /// Never.
+    pub async fn sweep(&self, _cutoff_unix_ms: u64, _keep: Vec<String>) -> Result<usize, StorageError> {
+        Ok(0)
+    }
+
+    /// TEMPORARY until the storage branch lands.
+    ///
+    /// # Errors
+    /// Never.
+    pub async fn flush(&self) -> Result<(), StorageError> {
+        Ok(())
+    }
+
     /// Every unfinished game.
     ///
     /// # Errors

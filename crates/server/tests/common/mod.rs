@@ -36,10 +36,14 @@ pub fn temp_dir(tag: &str) -> PathBuf {
 pub struct Server {
     pub addr: SocketAddr,
     pub data: PathBuf,
+    pub hub: std::sync::Arc<qi_server::hub::Hub>,
+    /// Cancelling it stops the server.
+    pub shutdown: tokio_util::sync::CancellationToken,
 }
 
 impl Drop for Server {
     fn drop(&mut self) {
+        self.shutdown.cancel();
         let _ = std::fs::remove_dir_all(&self.data);
     }
 }
@@ -55,11 +59,31 @@ pub async fn start_server_with(
     config: qi_server::connection::ConnectionConfig,
 ) -> Server {
     let data = temp_dir(tag);
-    let (hub, _) = qi_server::app::open_hub(&data).await.unwrap();
+    let mut settings = qi_server::app::Settings::new(data.join("dist"));
+    settings.connection = config;
+    settings.limits = roomy_limits();
+    start_server_settings(data, settings).await
+}
+
+/// The default limits with those on games per address out of the way: every test client
+/// comes from 127.0.0.1, and tests of other things play many games quickly.
+pub fn roomy_limits() -> qi_server::limits::Limits {
+    qi_server::limits::Limits {
+        games_per_minute: 100_000,
+        aborts_per_minute: 100_000,
+        unfinished_per_address: 100_000,
+        ..qi_server::limits::Limits::default()
+    }
+}
+
+/// A server with these settings, keeping its games in `data`.
+pub async fn start_server_settings(data: PathBuf, settings: qi_server::app::Settings) -> Server {
+    let (hub, _) = qi_server::app::open_hub_with(&data, settings.limits.clone()).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(qi_server::app::serve(listener, hub, data.join("dist"), config));
-    Server { addr, data }
+    let shutdown = tokio_util::sync::CancellationToken::new();
+    tokio::spawn(qi_server::app::serve(listener, hub.clone(), settings, shutdown.clone()));
+    Server { addr, data, hub, shutdown }
 }
 
 /// A game spec without a clock.
@@ -146,7 +170,11 @@ impl Client {
 
     /// Reads until `pick` takes a message, and returns what it took.
     pub async fn until<T>(&mut self, mut pick: impl FnMut(&ServerMessage) -> Option<T>) -> T {
+        // Pings keep coming, so without a deadline of its own a wait for a message that never
+        // comes would never end.
+        let deadline = std::time::Instant::now() + 4 * WAIT;
         loop {
+            assert!(std::time::Instant::now() < deadline, "no such message in {:?}", 4 * WAIT);
             let message = self.next().await.unwrap_or_else(|code| panic!("closed ({code:?})"));
             if let Some(found) = pick(&message) {
                 return found;
