@@ -337,10 +337,10 @@ impl Receiver {
             self.error(ErrorCode::VersionMismatch, detail);
             return Some(CLOSE_PROTOCOL);
         }
-        let Some(name) = clean_name(&name) else {
-            return self.error(ErrorCode::BadName, "names are at most 20 characters, no controls");
-        };
-        self.name = Some(name);
+        match clean_name(&name) {
+            Ok(name) => self.name = Some(name),
+            Err(refused) => return self.error(ErrorCode::BadName, refused.to_string()),
+        }
         self.send(&ServerMessage::Welcome { version: VERSION });
         None
     }

@@ -331,3 +331,24 @@ fn pongs_measure_half_the_round_trip() {
     pings.answer(nonce, start + Duration::from_millis(120));
     assert_eq!(pings.lag_ms, 60);
 }
+
+#[tokio::test]
+async fn a_refused_name_is_told_what_was_wrong_and_a_good_one_is_kept_composed() {
+    let hub = hub();
+    let mut client = connect(&hub, ConnectionConfig::default());
+    client.send(&ClientMessage::Hello { version: VERSION, name: "\u{3164}".into() }).await;
+    match client.message().await {
+        ServerMessage::Error { code: ErrorCode::BadName, detail } => {
+            assert!(detail.contains("U+3164"), "{detail}");
+        }
+        other => panic!("expected a bad name, got {other:?}"),
+    }
+    // Decomposed, as some systems type it: longer than the limit, but not once composed.
+    let decomposed = "Nguye\u{302}\u{303}n Thi\u{323} Ngo\u{323}c A\u{301}nh";
+    client.send(&ClientMessage::Hello { version: VERSION, name: decomposed.into() }).await;
+    assert_eq!(client.message().await, ServerMessage::Welcome { version: VERSION });
+    let spec = GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None };
+    client.send(&ClientMessage::Create { spec, seat: SeatChoice::First }).await;
+    let view = client.state().await;
+    assert_eq!(view.players[0].name.as_deref(), Some("Nguyễn Thị Ngọc Ánh"));
+}
