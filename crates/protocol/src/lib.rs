@@ -39,9 +39,16 @@ pub const VERSION: u32 = 1;
 /// The largest frame a peer may send, in bytes; a larger one closes the socket (code 1009).
 pub const MAX_FRAME_BYTES: usize = 8 * 1024;
 /// How many messages a client may send within [`RATE_WINDOW_MS`]; more close the socket
-/// (code 1008).
+/// (code 1008). Every frame counts (text, binary, ones that are not messages at all) except the
+/// keep-alive traffic: [`ClientMessage::Pong`] and WebSocket pings and pongs, which have a limit
+/// of their own ([`RATE_MAX_KEEP_ALIVES`]), so that a client answering pings is never closed
+/// for it.
 pub const RATE_MAX_MESSAGES: usize = 100;
-/// The window of the rate limit, in milliseconds.
+/// How many keep-alive frames ([`ClientMessage::Pong`], WebSocket pings and pongs) a client may
+/// send within [`RATE_WINDOW_MS`], apart from [`RATE_MAX_MESSAGES`]; more close the socket (code
+/// 1008). The server pings every [`PING_INTERVAL_MS`], so a client that only answers needs two.
+pub const RATE_MAX_KEEP_ALIVES: usize = 100;
+/// The window of the rate limits, in milliseconds.
 pub const RATE_WINDOW_MS: u64 = 20_000;
 /// How many messages may wait for a client that does not read before it is dropped.
 pub const OUTBOX_MAX: usize = 64;

@@ -7,10 +7,11 @@ use std::time::Duration;
 
 use common::{Client, Table, spec, start_server, start_server_with};
 use qi_protocol::{
-    ClientMessage, ErrorCode, MAX_FRAME_BYTES, RATE_MAX_MESSAGES, Refusal, Seat, ServerMessage,
-    VERSION,
+    ClientMessage, ErrorCode, MAX_FRAME_BYTES, RATE_MAX_KEEP_ALIVES, RATE_MAX_MESSAGES, Refusal,
+    Seat, ServerMessage, VERSION,
 };
 use qi_server::connection::ConnectionConfig;
+use tokio_tungstenite::tungstenite::Message;
 
 #[tokio::test]
 async fn a_frame_over_8_kib_closes_with_1009() {
@@ -40,11 +41,56 @@ async fn a_frame_of_exactly_8_kib_is_read() {
 async fn the_101st_message_in_20_s_closes_with_1008() {
     let server = start_server("flood").await;
     let mut client = Client::hello(server.addr, "Ann").await;
-    // The hello was the first; pongs are messages too.
-    for _ in 1..RATE_MAX_MESSAGES {
-        client.send(&ClientMessage::Pong { nonce: 0 }).await;
+    // The hello was the first; the 100th is still answered.
+    for _ in 2..RATE_MAX_MESSAGES {
+        client.send(&ClientMessage::CancelSeek).await;
     }
+    client.send(&ClientMessage::Resign { game: "none".into() }).await;
+    assert_eq!(client.error().await, ErrorCode::UnknownGame, "the 100th is read");
     client.send(&ClientMessage::CancelSeek).await;
+    assert_eq!(client.close_code().await, Some(1008));
+}
+
+/// The `i`th keep-alive: a protocol pong, a WebSocket ping or a WebSocket pong, in turn.
+fn keep_alive(i: usize) -> Message {
+    match i % 3 {
+        0 => Message::text(ClientMessage::Pong { nonce: 0 }.to_json()),
+        1 => Message::Ping(vec![1].into()),
+        _ => Message::Pong(vec![2].into()),
+    }
+}
+
+#[tokio::test]
+async fn pongs_and_pings_do_not_count_toward_the_100_messages() {
+    let server = start_server("keepalive").await;
+    let mut client = Client::hello(server.addr, "Ann").await;
+    // Messages 2 to 99, with as many keep-alives as may come in the window between and after.
+    let mut keep_alives = 0..RATE_MAX_KEEP_ALIVES;
+    for _ in 2..RATE_MAX_MESSAGES {
+        client.send(&ClientMessage::CancelSeek).await;
+        if let Some(i) = keep_alives.next() {
+            client.send_raw(keep_alive(i)).await;
+        }
+    }
+    for i in keep_alives {
+        client.send_raw(keep_alive(i)).await;
+    }
+    client.send(&ClientMessage::Resign { game: "none".into() }).await;
+    assert_eq!(client.error().await, ErrorCode::UnknownGame, "still open after 100 messages");
+    client.send(&ClientMessage::CancelSeek).await;
+    assert_eq!(client.close_code().await, Some(1008), "the 101st message");
+}
+
+#[tokio::test]
+async fn a_flood_of_pongs_closes_with_1008() {
+    let server = start_server("pongs").await;
+    let mut client = Client::hello(server.addr, "Ann").await;
+    for i in 0..RATE_MAX_KEEP_ALIVES {
+        client.send_raw(keep_alive(i)).await;
+    }
+    client.send(&ClientMessage::Resign { game: "none".into() }).await;
+    assert_eq!(client.error().await, ErrorCode::UnknownGame, "messages keep their own room");
+    client.send(&ClientMessage::Pong { nonce: 0 }).await;
     assert_eq!(client.close_code().await, Some(1008));
 }
 

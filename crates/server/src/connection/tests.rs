@@ -55,6 +55,16 @@ impl Client {
         self.to_server.send(Ok(Frame::Text(text.into()))).await.unwrap();
     }
 
+    /// The `i`th keep-alive: a protocol pong, a WebSocket ping or a WebSocket pong, in turn.
+    async fn send_keep_alive(&self, i: usize) {
+        let frame = match i % 3 {
+            0 => Frame::Text(ClientMessage::Pong { nonce: 0 }.to_json()),
+            1 => Frame::Ping(vec![1]),
+            _ => Frame::Pong(vec![2]),
+        };
+        self.to_server.send(Ok(frame)).await.unwrap();
+    }
+
     /// The next frame that is not a protocol ping.
     async fn next(&mut self) -> Frame {
         loop {
@@ -278,12 +288,39 @@ async fn a_frame_over_the_limit_closes_with_1009() {
 }
 
 #[tokio::test]
-async fn too_many_messages_close_with_1008() {
+async fn the_101st_message_closes_with_1008_and_keep_alives_do_not_count() {
     let hub = hub();
     let mut client = connect(&hub, ConnectionConfig::default());
-    for _ in 0..RATE_MAX_MESSAGES {
-        client.send(&ClientMessage::Pong { nonce: 0 }).await;
+    client.hello().await;
+    // Messages 2 to 99, with as many keep-alives as may come in the window between them.
+    let mut keep_alives = 0..RATE_MAX_KEEP_ALIVES;
+    for _ in 2..RATE_MAX_MESSAGES {
+        client.send(&ClientMessage::CancelSeek).await;
+        if let Some(i) = keep_alives.next() {
+            client.send_keep_alive(i).await;
+        }
     }
+    for i in keep_alives {
+        client.send_keep_alive(i).await;
+    }
+    // The 100th is still read and answered; the 101st closes.
+    client.send(&ClientMessage::Resign { game: "none".into() }).await;
+    assert_eq!(client.error_code().await, ErrorCode::UnknownGame);
+    client.send(&ClientMessage::CancelSeek).await;
+    assert_eq!(client.next().await, Frame::Close(Some(CLOSE_POLICY)));
+    client.served.await.unwrap();
+}
+
+#[tokio::test]
+async fn a_flood_of_keep_alives_closes_with_1008() {
+    let hub = hub();
+    let mut client = connect(&hub, ConnectionConfig::default());
+    client.hello().await;
+    for i in 0..RATE_MAX_KEEP_ALIVES {
+        client.send_keep_alive(i).await;
+    }
+    client.send(&ClientMessage::Resign { game: "none".into() }).await;
+    assert_eq!(client.error_code().await, ErrorCode::UnknownGame, "messages have their own room");
     client.send(&ClientMessage::Pong { nonce: 0 }).await;
     assert_eq!(client.next().await, Frame::Close(Some(CLOSE_POLICY)));
     client.served.await.unwrap();
