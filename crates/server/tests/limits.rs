@@ -12,6 +12,8 @@ use qi_protocol::{
 };
 use qi_server::connection::ConnectionConfig;
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::frame::Frame;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
 
 #[tokio::test]
 async fn a_frame_over_8_kib_closes_with_1009() {
@@ -21,6 +23,37 @@ async fn a_frame_over_8_kib_closes_with_1009() {
         let padding = "x".repeat(size);
         client.send_text(format!(r#"{{"type":"hello","version":1,"name":"{padding}"}}"#)).await;
         assert_eq!(client.close_code().await, Some(1009), "{size} bytes");
+    }
+}
+
+#[tokio::test]
+async fn a_text_frame_that_is_not_utf_8_closes_with_1007() {
+    let server = start_server("utf8").await;
+    // A hello whose name holds a lone continuation byte and a byte UTF-8 never uses.
+    let mut bytes = br#"{"type":"hello","version":1,"name":"A"#.to_vec();
+    bytes.extend_from_slice(&[0x80, 0xFF]);
+    bytes.extend_from_slice(br#""}"#);
+    assert!(std::str::from_utf8(&bytes).is_err());
+    let whole = || vec![Frame::message(bytes.clone(), OpCode::Data(Data::Text), true)];
+    let (head, tail) = bytes.split_at(10);
+    let fragments = vec![
+        Frame::message(head.to_vec(), OpCode::Data(Data::Text), false),
+        Frame::message(tail.to_vec(), OpCode::Data(Data::Continue), true),
+    ];
+    for (case, said_hello, frames) in [
+        ("before hello", false, whole()),
+        ("after hello", true, whole()),
+        ("in two fragments", true, fragments),
+    ] {
+        let mut client = if said_hello {
+            Client::hello(server.addr, "Ann").await
+        } else {
+            Client::connect(server.addr).await
+        };
+        for frame in frames {
+            client.send_raw(Message::Frame(frame)).await;
+        }
+        assert_eq!(client.close_code().await, Some(1007), "{case}");
     }
 }
 

@@ -2,7 +2,7 @@
 //! `Sink`/`Stream` of [`Frame`]s (a WebSocket in the server, channels in tests).
 //!
 //! The receive task reads frames, enforces the limits (a frame over [`MAX_FRAME_BYTES`] closes
-//! the socket with 1009; more than [`RATE_MAX_MESSAGES`] frames in [`RATE_WINDOW_MS`] with 1008,
+//! the socket with 1009; a text frame that is not UTF-8 with 1007; more than [`RATE_MAX_MESSAGES`] frames in [`RATE_WINDOW_MS`] with 1008,
 //! and so do more than [`RATE_MAX_KEEP_ALIVES`] pongs and pings, counted apart so that answering
 //! pings never uses up the messages; nothing heard for [`ConnectionConfig::dead_after`] drops
 //! it), reads messages and passes them
@@ -26,7 +26,7 @@ use tokio::time::Instant;
 
 use crate::actor::{AttachReply, Command};
 use crate::hub::Hub;
-use crate::outbox::{CLOSE_POLICY, CLOSE_PROTOCOL, CLOSE_TOO_BIG, Closer, Outbox};
+use crate::outbox::{CLOSE_BAD_DATA, CLOSE_POLICY, CLOSE_PROTOCOL, CLOSE_TOO_BIG, Closer, Outbox};
 use crate::session::{Action, Attach, ConnId, Denied};
 
 /// The longest game id looked up; longer ones name no game.
@@ -54,6 +54,8 @@ pub enum Frame {
 pub enum FrameError {
     /// It was larger than the WebSocket layer accepts.
     TooBig,
+    /// A text frame (or message) that is not UTF-8.
+    BadUtf8,
     /// The connection broke.
     Broken,
 }
@@ -278,6 +280,7 @@ impl Receiver {
                 }
                 Err(_) | Ok(None | Some(Err(FrameError::Broken))) => return,
                 Ok(Some(Err(FrameError::TooBig))) => return self.close(CLOSE_TOO_BIG).await,
+                Ok(Some(Err(FrameError::BadUtf8))) => return self.close(CLOSE_BAD_DATA).await,
                 Ok(Some(Ok(frame))) => frame,
             };
             let incoming = Incoming::sort(frame);

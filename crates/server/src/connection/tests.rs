@@ -288,6 +288,16 @@ async fn a_frame_over_the_limit_closes_with_1009() {
 }
 
 #[tokio::test]
+async fn a_text_frame_that_is_not_utf_8_closes_with_1007() {
+    let hub = hub();
+    let mut client = connect(&hub, ConnectionConfig::default());
+    client.hello().await;
+    client.to_server.send(Err(FrameError::BadUtf8)).await.unwrap();
+    assert_eq!(client.next().await, Frame::Close(Some(CLOSE_BAD_DATA)));
+    client.served.await.unwrap();
+}
+
+#[tokio::test]
 async fn the_101st_message_closes_with_1008_and_keep_alives_do_not_count() {
     let hub = hub();
     let mut client = connect(&hub, ConnectionConfig::default());
