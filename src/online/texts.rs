@@ -313,9 +313,9 @@ pub fn say(lang: Lang, words: Words) -> &'static str {
                 "Máy chủ không nhận yêu cầu đó lúc này.",
             ],
             W::ErrorBadName => [
-                "That name is not allowed: at most 20 characters, no control characters.",
-                "这个名字不可用：最多 20 个字符，不能含控制字符。",
-                "Tên này không dùng được: tối đa 20 ký tự, không có ký tự điều khiển.",
+                "That name is not allowed: at most 20 characters, all visible, plain spaces only.",
+                "这个名字不可用：最多 20 个字符，须是可见字符，只能用普通空格。",
+                "Tên này không dùng được: tối đa 20 ký tự nhìn thấy được, chỉ dùng dấu cách thường.",
             ],
             W::ErrorUnknownGame => [
                 "There is no such game on the server.",

@@ -28,20 +28,32 @@
 //! each [`PlayedMove`] that turns a piece up carries it in [`PlayedMove::reveal`], and the whole
 //! deal comes with [`ServerMessage::Ended`].
 
+mod name;
+
 use serde::{Deserialize, Serialize};
+
+pub use name::{NAME_MAX_MARKS, NameError, clean_name};
 
 /// The protocol's version; a client of another version is refused.
 pub const VERSION: u32 = 1;
 /// The largest frame a peer may send, in bytes; a larger one closes the socket (code 1009).
 pub const MAX_FRAME_BYTES: usize = 8 * 1024;
 /// How many messages a client may send within [`RATE_WINDOW_MS`]; more close the socket
-/// (code 1008).
+/// (code 1008). Every frame counts (text, binary, ones that are not messages at all) except the
+/// keep-alive traffic: [`ClientMessage::Pong`] and WebSocket pings and pongs, which have a limit
+/// of their own ([`RATE_MAX_KEEP_ALIVES`]), so that a client answering pings is never closed
+/// for it.
 pub const RATE_MAX_MESSAGES: usize = 100;
-/// The window of the rate limit, in milliseconds.
+/// How many keep-alive frames ([`ClientMessage::Pong`], WebSocket pings and pongs) a client may
+/// send within [`RATE_WINDOW_MS`], apart from [`RATE_MAX_MESSAGES`]; more close the socket (code
+/// 1008). The server pings every [`PING_INTERVAL_MS`], so a client that only answers needs two.
+pub const RATE_MAX_KEEP_ALIVES: usize = 100;
+/// The window of the rate limits, in milliseconds.
 pub const RATE_WINDOW_MS: u64 = 20_000;
 /// How many messages may wait for a client that does not read before it is dropped.
 pub const OUTBOX_MAX: usize = 64;
-/// The longest display name, in characters.
+/// The longest display name, in characters (once composed, NFC); see [`clean_name`] for what
+/// else a name may not hold.
 pub const NAME_MAX_CHARS: usize = 20;
 /// How often the server sends [`ServerMessage::Ping`], in milliseconds.
 pub const PING_INTERVAL_MS: u64 = 10_000;
@@ -134,7 +146,8 @@ pub enum ClientMessage {
     Hello {
         /// [`VERSION`].
         version: u32,
-        /// The display name (trimmed; at most [`NAME_MAX_CHARS`] characters; may be empty).
+        /// The display name (trimmed; at most [`NAME_MAX_CHARS`] characters; may be empty; see
+        /// [`clean_name`] for the characters refused).
         name: String,
     },
     /// Create a game and take a seat in it.
@@ -487,7 +500,8 @@ pub enum ErrorCode {
     Unexpected,
     /// Another protocol version.
     VersionMismatch,
-    /// A display name that is too long or holds control characters.
+    /// A display name that is too long or holds a character that does not show as itself
+    /// (see [`clean_name`]).
     BadName,
     /// No such game.
     UnknownGame,
@@ -546,27 +560,6 @@ impl ServerMessage {
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
     }
-}
-
-/// A display name as shown: trimmed; `None` when longer than [`NAME_MAX_CHARS`] characters or
-/// holding control characters.
-#[must_use]
-pub fn clean_name(name: &str) -> Option<String> {
-    let name = name.trim();
-    (name.chars().count() <= NAME_MAX_CHARS
-        && !name.chars().any(|c| c.is_control() || is_format(c)))
-    .then(|| name.to_owned())
-}
-
-/// Invisible characters that change how text around them reads (Unicode's format characters
-/// that matter here): zero-width ones, and the bidirectional overrides and isolates that could
-/// make a name display reversed or hide what follows it.
-fn is_format(c: char) -> bool {
-    matches!(
-        c,
-        '\u{00AD}' | '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
-            | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206F}' | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}'
-    )
 }
 
 #[cfg(test)]
@@ -659,19 +652,6 @@ mod tests {
         ] {
             assert!(ClientMessage::parse(bad).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn names_are_trimmed_and_bounded() {
-        assert_eq!(clean_name("  Ann  "), Some("Ann".into()));
-        assert_eq!(clean_name(&"棋".repeat(20)), Some("棋".repeat(20)));
-        assert_eq!(clean_name(&"棋".repeat(21)), None);
-        assert_eq!(clean_name("a\u{0}b"), None);
-        for hidden in ["\u{202E}nimda", "a\u{200B}b", "x\u{2066}y", "\u{FEFF}z", "a\u{00AD}b"] {
-            assert_eq!(clean_name(hidden), None, "{hidden:?}");
-        }
-        assert_eq!(clean_name("Nguyễn Văn A"), Some("Nguyễn Văn A".into()));
-        assert_eq!(clean_name("<b>x</b>"), Some("<b>x</b>".into()), "shown as text by the app");
     }
 
     #[test]

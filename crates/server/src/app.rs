@@ -292,6 +292,7 @@ fn frame_error(error: axum::Error) -> FrameError {
     let inner = error.into_inner();
     match inner.downcast_ref::<tungstenite::Error>() {
         Some(tungstenite::Error::Capacity(_)) => FrameError::TooBig,
+        Some(tungstenite::Error::Utf8(_)) => FrameError::BadUtf8,
         _ => FrameError::Broken,
     }
 }

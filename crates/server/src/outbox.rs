@@ -12,6 +12,8 @@ use tokio::sync::{Notify, mpsc};
 pub const CLOSE_POLICY: u16 = 1008;
 /// Close code: a frame was larger than the protocol allows.
 pub const CLOSE_TOO_BIG: u16 = 1009;
+/// Close code: a text frame was not UTF-8.
+pub const CLOSE_BAD_DATA: u16 = 1007;
 /// Close code: the client speaks another version of the protocol.
 pub const CLOSE_PROTOCOL: u16 = 1002;
 /// Close code: the server is restarting; the client should reconnect.

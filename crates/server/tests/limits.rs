@@ -7,10 +7,13 @@ use std::time::Duration;
 
 use common::{Client, Table, spec, start_server, start_server_with};
 use qi_protocol::{
-    ClientMessage, ErrorCode, MAX_FRAME_BYTES, RATE_MAX_MESSAGES, Refusal, Seat, ServerMessage,
-    VERSION,
+    ClientMessage, ErrorCode, MAX_FRAME_BYTES, RATE_MAX_KEEP_ALIVES, RATE_MAX_MESSAGES, Refusal,
+    Seat, ServerMessage, VERSION,
 };
 use qi_server::connection::ConnectionConfig;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::frame::Frame;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
 
 #[tokio::test]
 async fn a_frame_over_8_kib_closes_with_1009() {
@@ -20,6 +23,37 @@ async fn a_frame_over_8_kib_closes_with_1009() {
         let padding = "x".repeat(size);
         client.send_text(format!(r#"{{"type":"hello","version":1,"name":"{padding}"}}"#)).await;
         assert_eq!(client.close_code().await, Some(1009), "{size} bytes");
+    }
+}
+
+#[tokio::test]
+async fn a_text_frame_that_is_not_utf_8_closes_with_1007() {
+    let server = start_server("utf8").await;
+    // A hello whose name holds a lone continuation byte and a byte UTF-8 never uses.
+    let mut bytes = br#"{"type":"hello","version":1,"name":"A"#.to_vec();
+    bytes.extend_from_slice(&[0x80, 0xFF]);
+    bytes.extend_from_slice(br#""}"#);
+    assert!(std::str::from_utf8(&bytes).is_err());
+    let whole = || vec![Frame::message(bytes.clone(), OpCode::Data(Data::Text), true)];
+    let (head, tail) = bytes.split_at(10);
+    let fragments = vec![
+        Frame::message(head.to_vec(), OpCode::Data(Data::Text), false),
+        Frame::message(tail.to_vec(), OpCode::Data(Data::Continue), true),
+    ];
+    for (case, said_hello, frames) in [
+        ("before hello", false, whole()),
+        ("after hello", true, whole()),
+        ("in two fragments", true, fragments),
+    ] {
+        let mut client = if said_hello {
+            Client::hello(server.addr, "Ann").await
+        } else {
+            Client::connect(server.addr).await
+        };
+        for frame in frames {
+            client.send_raw(Message::Frame(frame)).await;
+        }
+        assert_eq!(client.close_code().await, Some(1007), "{case}");
     }
 }
 
@@ -40,11 +74,56 @@ async fn a_frame_of_exactly_8_kib_is_read() {
 async fn the_101st_message_in_20_s_closes_with_1008() {
     let server = start_server("flood").await;
     let mut client = Client::hello(server.addr, "Ann").await;
-    // The hello was the first; pongs are messages too.
-    for _ in 1..RATE_MAX_MESSAGES {
-        client.send(&ClientMessage::Pong { nonce: 0 }).await;
+    // The hello was the first; the 100th is still answered.
+    for _ in 2..RATE_MAX_MESSAGES {
+        client.send(&ClientMessage::CancelSeek).await;
     }
+    client.send(&ClientMessage::Resign { game: "none".into() }).await;
+    assert_eq!(client.error().await, ErrorCode::UnknownGame, "the 100th is read");
     client.send(&ClientMessage::CancelSeek).await;
+    assert_eq!(client.close_code().await, Some(1008));
+}
+
+/// The `i`th keep-alive: a protocol pong, a WebSocket ping or a WebSocket pong, in turn.
+fn keep_alive(i: usize) -> Message {
+    match i % 3 {
+        0 => Message::text(ClientMessage::Pong { nonce: 0 }.to_json()),
+        1 => Message::Ping(vec![1].into()),
+        _ => Message::Pong(vec![2].into()),
+    }
+}
+
+#[tokio::test]
+async fn pongs_and_pings_do_not_count_toward_the_100_messages() {
+    let server = start_server("keepalive").await;
+    let mut client = Client::hello(server.addr, "Ann").await;
+    // Messages 2 to 99, with as many keep-alives as may come in the window between and after.
+    let mut keep_alives = 0..RATE_MAX_KEEP_ALIVES;
+    for _ in 2..RATE_MAX_MESSAGES {
+        client.send(&ClientMessage::CancelSeek).await;
+        if let Some(i) = keep_alives.next() {
+            client.send_raw(keep_alive(i)).await;
+        }
+    }
+    for i in keep_alives {
+        client.send_raw(keep_alive(i)).await;
+    }
+    client.send(&ClientMessage::Resign { game: "none".into() }).await;
+    assert_eq!(client.error().await, ErrorCode::UnknownGame, "still open after 100 messages");
+    client.send(&ClientMessage::CancelSeek).await;
+    assert_eq!(client.close_code().await, Some(1008), "the 101st message");
+}
+
+#[tokio::test]
+async fn a_flood_of_pongs_closes_with_1008() {
+    let server = start_server("pongs").await;
+    let mut client = Client::hello(server.addr, "Ann").await;
+    for i in 0..RATE_MAX_KEEP_ALIVES {
+        client.send_raw(keep_alive(i)).await;
+    }
+    client.send(&ClientMessage::Resign { game: "none".into() }).await;
+    assert_eq!(client.error().await, ErrorCode::UnknownGame, "messages keep their own room");
+    client.send(&ClientMessage::Pong { nonce: 0 }).await;
     assert_eq!(client.close_code().await, Some(1008));
 }
 

@@ -2,8 +2,10 @@
 //! `Sink`/`Stream` of [`Frame`]s (a WebSocket in the server, channels in tests).
 //!
 //! The receive task reads frames, enforces the limits (a frame over [`MAX_FRAME_BYTES`] closes
-//! the socket with 1009; more than [`RATE_MAX_MESSAGES`] frames in [`RATE_WINDOW_MS`] with 1008;
-//! nothing heard for [`ConnectionConfig::dead_after`] drops it), reads messages and passes them
+//! the socket with 1009; a text frame that is not UTF-8 with 1007; more than [`RATE_MAX_MESSAGES`] frames in [`RATE_WINDOW_MS`] with 1008,
+//! and so do more than [`RATE_MAX_KEEP_ALIVES`] pongs and pings, counted apart so that answering
+//! pings never uses up the messages; nothing heard for [`ConnectionConfig::dead_after`] drops
+//! it), reads messages and passes them
 //! to the hub and the games. The send task writes what the outbox holds, and a protocol `Ping`
 //! every [`ConnectionConfig::ping_every`], whose `Pong` measures the connection's lag.
 
@@ -18,7 +20,7 @@ use std::time::Duration;
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use qi_protocol::{
     ClientMessage, DEAD_PEER_MS, ErrorCode, HELLO_WITHIN_MS, MAX_FRAME_BYTES, PING_INTERVAL_MS,
-    RATE_MAX_MESSAGES, RATE_WINDOW_MS, ServerMessage, VERSION, clean_name,
+    RATE_MAX_KEEP_ALIVES, RATE_MAX_MESSAGES, RATE_WINDOW_MS, ServerMessage, VERSION, clean_name,
 };
 use tokio::sync::mpsc;
 use tokio::time::Instant;
@@ -26,7 +28,9 @@ use tokio_util::sync::CancellationToken;
 
 use crate::actor::{AttachReply, Command};
 use crate::hub::Hub;
-use crate::outbox::{CLOSE_POLICY, CLOSE_PROTOCOL, CLOSE_RESTART, CLOSE_TOO_BIG, Closer, Outbox};
+use crate::outbox::{
+    CLOSE_BAD_DATA, CLOSE_POLICY, CLOSE_PROTOCOL, CLOSE_RESTART, CLOSE_TOO_BIG, Closer, Outbox,
+};
 use crate::session::{Action, Attach, ConnId, Denied};
 
 /// The longest game id looked up; longer ones name no game.
@@ -54,6 +58,8 @@ pub enum Frame {
 pub enum FrameError {
     /// It was larger than the WebSocket layer accepts.
     TooBig,
+    /// A text frame (or message) that is not UTF-8.
+    BadUtf8,
     /// The connection broke.
     Broken,
 }
@@ -162,7 +168,8 @@ pub async fn serve_peer<Si, St>(
         outbox,
         name: None,
         pings,
-        arrivals: VecDeque::with_capacity(RATE_MAX_MESSAGES),
+        messages: Rate::new(RATE_MAX_MESSAGES),
+        keep_alives: Rate::new(RATE_MAX_KEEP_ALIVES),
         joined: false,
     };
     let closer = receiver.outbox.clone();
@@ -230,10 +237,75 @@ struct Receiver {
     /// The player's name, once they said hello.
     name: Option<String>,
     pings: SharedPings,
-    /// When the frames of the rate window came.
-    arrivals: VecDeque<Instant>,
+    /// The rate limit of every frame but the keep-alive ones.
+    messages: Rate,
+    /// The rate limit of the keep-alive frames: protocol pongs, WebSocket pings and pongs.
+    keep_alives: Rate,
     /// Whether the last [`Receiver::enter`] brought the connection into the game.
     joined: bool,
+}
+
+/// A frame as the receive task sorts it, before counting it against a rate limit.
+enum Incoming {
+    /// A message.
+    Message(ClientMessage),
+    /// A frame within the size limit that is not a message; why not.
+    NotAMessage(String),
+    /// A WebSocket ping or pong.
+    KeepAlive,
+    /// A frame over [`MAX_FRAME_BYTES`].
+    TooBig,
+    /// The closing handshake.
+    Closed,
+}
+
+impl Incoming {
+    /// Reads a frame: its size, then its message.
+    fn sort(frame: Frame) -> Incoming {
+        match frame {
+            Frame::Text(text) if text.len() > MAX_FRAME_BYTES => Incoming::TooBig,
+            Frame::Binary(bytes) if bytes.len() > MAX_FRAME_BYTES => Incoming::TooBig,
+            Frame::Text(text) => match ClientMessage::parse(&text) {
+                Ok(message) => Incoming::Message(message),
+                Err(e) => Incoming::NotAMessage(e.to_string()),
+            },
+            Frame::Binary(_) => Incoming::NotAMessage("messages are text frames".into()),
+            Frame::Ping(_) | Frame::Pong(_) => Incoming::KeepAlive,
+            Frame::Close(_) => Incoming::Closed,
+        }
+    }
+
+    /// Whether it only keeps the connection alive: counted apart from the messages.
+    fn is_keep_alive(&self) -> bool {
+        matches!(self, Incoming::KeepAlive | Incoming::Message(ClientMessage::Pong { .. }))
+    }
+}
+
+/// A limit on how many frames may come within [`RATE_WINDOW_MS`], over a sliding window.
+#[derive(Debug)]
+struct Rate {
+    max: usize,
+    /// When the frames of the window came.
+    arrivals: VecDeque<Instant>,
+}
+
+impl Rate {
+    fn new(max: usize) -> Rate {
+        Rate { max, arrivals: VecDeque::with_capacity(max) }
+    }
+
+    /// Counts a frame; false once there are too many in the window.
+    fn admit(&mut self, now: Instant) -> bool {
+        let window = Duration::from_millis(RATE_WINDOW_MS);
+        while self.arrivals.front().is_some_and(|&at| now.duration_since(at) >= window) {
+            self.arrivals.pop_front();
+        }
+        if self.arrivals.len() >= self.max {
+            return false;
+        }
+        self.arrivals.push_back(now);
+        true
+    }
 }
 
 impl Receiver {
@@ -256,22 +328,22 @@ impl Receiver {
                 }
                 Err(_) | Ok(None | Some(Err(FrameError::Broken))) => return,
                 Ok(Some(Err(FrameError::TooBig))) => return self.close(CLOSE_TOO_BIG).await,
+                Ok(Some(Err(FrameError::BadUtf8))) => return self.close(CLOSE_BAD_DATA).await,
                 Ok(Some(Ok(frame))) => frame,
             };
+            let incoming = Incoming::sort(frame);
             let now = Instant::now();
-            if !self.within_rate(now) || (self.name.is_none() && now >= hello_by) {
+            let rate =
+                if incoming.is_keep_alive() { &mut self.keep_alives } else { &mut self.messages };
+            if !rate.admit(now) || (self.name.is_none() && now >= hello_by) {
                 return self.close(CLOSE_POLICY).await;
             }
-            let close = match frame {
-                Frame::Text(text) if text.len() > MAX_FRAME_BYTES => Some(CLOSE_TOO_BIG),
-                Frame::Binary(bytes) if bytes.len() > MAX_FRAME_BYTES => Some(CLOSE_TOO_BIG),
-                Frame::Text(text) => match ClientMessage::parse(&text) {
-                    Ok(message) => self.on_message(message).await,
-                    Err(e) => self.error(ErrorCode::BadMessage, e.to_string()),
-                },
-                Frame::Binary(_) => self.error(ErrorCode::BadMessage, "messages are text frames"),
-                Frame::Ping(_) | Frame::Pong(_) => None,
-                Frame::Close(_) => return,
+            let close = match incoming {
+                Incoming::Message(message) => self.on_message(message).await,
+                Incoming::NotAMessage(detail) => self.error(ErrorCode::BadMessage, detail),
+                Incoming::KeepAlive => None,
+                Incoming::TooBig => Some(CLOSE_TOO_BIG),
+                Incoming::Closed => return,
             };
             if let Some(code) = close {
                 return self.close(code).await;
@@ -283,19 +355,6 @@ impl Receiver {
     async fn close(&self, code: u16) {
         self.outbox.close(code);
         std::future::pending::<()>().await;
-    }
-
-    /// Counts a frame; false once there are too many in the window.
-    fn within_rate(&mut self, now: Instant) -> bool {
-        let window = Duration::from_millis(RATE_WINDOW_MS);
-        while self.arrivals.front().is_some_and(|&at| now.duration_since(at) >= window) {
-            self.arrivals.pop_front();
-        }
-        if self.arrivals.len() >= RATE_MAX_MESSAGES {
-            return false;
-        }
-        self.arrivals.push_back(now);
-        true
     }
 
     fn send(&self, message: &ServerMessage) {
@@ -397,10 +456,10 @@ impl Receiver {
             self.error(ErrorCode::VersionMismatch, detail);
             return Some(CLOSE_PROTOCOL);
         }
-        let Some(name) = clean_name(&name) else {
-            return self.error(ErrorCode::BadName, "names are at most 20 characters, no controls");
-        };
-        self.name = Some(name);
+        match clean_name(&name) {
+            Ok(name) => self.name = Some(name),
+            Err(refused) => return self.error(ErrorCode::BadName, refused.to_string()),
+        }
         self.send(&ServerMessage::Welcome { version: VERSION });
         None
     }

@@ -68,6 +68,16 @@ impl Client {
         self.to_server.send(Ok(Frame::Text(text.into()))).await.unwrap();
     }
 
+    /// The `i`th keep-alive: a protocol pong, a WebSocket ping or a WebSocket pong, in turn.
+    async fn send_keep_alive(&self, i: usize) {
+        let frame = match i % 3 {
+            0 => Frame::Text(ClientMessage::Pong { nonce: 0 }.to_json()),
+            1 => Frame::Ping(vec![1]),
+            _ => Frame::Pong(vec![2]),
+        };
+        self.to_server.send(Ok(frame)).await.unwrap();
+    }
+
     /// The next frame that is not a protocol ping.
     async fn next(&mut self) -> Frame {
         loop {
@@ -291,12 +301,49 @@ async fn a_frame_over_the_limit_closes_with_1009() {
 }
 
 #[tokio::test]
-async fn too_many_messages_close_with_1008() {
+async fn a_text_frame_that_is_not_utf_8_closes_with_1007() {
     let hub = hub();
     let mut client = connect(&hub, ConnectionConfig::default());
-    for _ in 0..RATE_MAX_MESSAGES {
-        client.send(&ClientMessage::Pong { nonce: 0 }).await;
+    client.hello().await;
+    client.to_server.send(Err(FrameError::BadUtf8)).await.unwrap();
+    assert_eq!(client.next().await, Frame::Close(Some(CLOSE_BAD_DATA)));
+    client.served.await.unwrap();
+}
+
+#[tokio::test]
+async fn the_101st_message_closes_with_1008_and_keep_alives_do_not_count() {
+    let hub = hub();
+    let mut client = connect(&hub, ConnectionConfig::default());
+    client.hello().await;
+    // Messages 2 to 99, with as many keep-alives as may come in the window between them.
+    let mut keep_alives = 0..RATE_MAX_KEEP_ALIVES;
+    for _ in 2..RATE_MAX_MESSAGES {
+        client.send(&ClientMessage::CancelSeek).await;
+        if let Some(i) = keep_alives.next() {
+            client.send_keep_alive(i).await;
+        }
     }
+    for i in keep_alives {
+        client.send_keep_alive(i).await;
+    }
+    // The 100th is still read and answered; the 101st closes.
+    client.send(&ClientMessage::Resign { game: "none".into() }).await;
+    assert_eq!(client.error_code().await, ErrorCode::UnknownGame);
+    client.send(&ClientMessage::CancelSeek).await;
+    assert_eq!(client.next().await, Frame::Close(Some(CLOSE_POLICY)));
+    client.served.await.unwrap();
+}
+
+#[tokio::test]
+async fn a_flood_of_keep_alives_closes_with_1008() {
+    let hub = hub();
+    let mut client = connect(&hub, ConnectionConfig::default());
+    client.hello().await;
+    for i in 0..RATE_MAX_KEEP_ALIVES {
+        client.send_keep_alive(i).await;
+    }
+    client.send(&ClientMessage::Resign { game: "none".into() }).await;
+    assert_eq!(client.error_code().await, ErrorCode::UnknownGame, "messages have their own room");
     client.send(&ClientMessage::Pong { nonce: 0 }).await;
     assert_eq!(client.next().await, Frame::Close(Some(CLOSE_POLICY)));
     client.served.await.unwrap();
@@ -343,4 +390,25 @@ fn pongs_measure_half_the_round_trip() {
     assert_eq!(pings.lag_ms, 0, "a pong for another ping counts for nothing");
     pings.answer(nonce, start + Duration::from_millis(120));
     assert_eq!(pings.lag_ms, 60);
+}
+
+#[tokio::test]
+async fn a_refused_name_is_told_what_was_wrong_and_a_good_one_is_kept_composed() {
+    let hub = hub();
+    let mut client = connect(&hub, ConnectionConfig::default());
+    client.send(&ClientMessage::Hello { version: VERSION, name: "\u{3164}".into() }).await;
+    match client.message().await {
+        ServerMessage::Error { code: ErrorCode::BadName, detail } => {
+            assert!(detail.contains("U+3164"), "{detail}");
+        }
+        other => panic!("expected a bad name, got {other:?}"),
+    }
+    // Decomposed, as some systems type it: longer than the limit, but not once composed.
+    let decomposed = "Nguye\u{302}\u{303}n Thi\u{323} Ngo\u{323}c A\u{301}nh";
+    client.send(&ClientMessage::Hello { version: VERSION, name: decomposed.into() }).await;
+    assert_eq!(client.message().await, ServerMessage::Welcome { version: VERSION });
+    let spec = GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None };
+    client.send(&ClientMessage::Create { spec, seat: SeatChoice::First }).await;
+    let view = client.state().await;
+    assert_eq!(view.players[0].name.as_deref(), Some("Nguyễn Thị Ngọc Ánh"));
 }

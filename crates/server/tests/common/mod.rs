@@ -146,6 +146,11 @@ impl Client {
         self.ws.send(Message::text(text)).await.unwrap();
     }
 
+    /// Sends a WebSocket message as it is: pings, pongs, frames made by hand.
+    pub async fn send_raw(&mut self, message: Message) {
+        self.ws.send(message).await.unwrap();
+    }
+
     /// The next message (pings are answered and skipped); `Err(close code)` once closed.
     pub async fn next(&mut self) -> Result<ServerMessage, Option<u16>> {
         loop {
