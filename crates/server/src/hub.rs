@@ -14,7 +14,7 @@ use crate::clock::Clock;
 use crate::outbox::Outbox;
 use crate::session::{Attach, ConnId, Denied, RematchPlan, Session};
 use crate::storage::{GameRecord, StorageError, StorageHandle, StoredGame, Write, unix_ms};
-use crate::tokens::{new_game_id, new_token, random_u64};
+use crate::tokens::{hash_token, invite_for, new_game_id, new_token, random_u64};
 
 /// The most games one connection may be in at once (seats and watching together).
 pub const MAX_GAMES_PER_CONNECTION: usize = 16;
@@ -267,6 +267,12 @@ impl Hub {
     }
 
     /// Creates and stores a game and starts its task.
+    ///
+    /// Storage gets the hashes of the tokens alone; the task knows the taken seats' tokens to
+    /// hand them out with [`Attach::Seat`]. A free seat's stored hash is of a token nobody keeps
+    /// (its token is made when the seat is taken), and the invite is [`invite_for`] the
+    /// creator's token, so that the creator coming back with their token gets it again; with no
+    /// free seat it is of a random token nobody keeps.
     async fn new_game(
         self: &Arc<Self>,
         spec: GameSpec,
@@ -276,12 +282,20 @@ impl Hub {
         let seed = random_u64().map_err(internal)?;
         let game = AnyGame::new(&spec.variant, &spec.rules, &StartFrom::Start { seed })
             .map_err(|e| Denied::new(ErrorCode::BadSpec, e.to_string()))?;
+        let tokens = [new_token().map_err(internal)?, new_token().map_err(internal)?];
+        let invite = match &names {
+            [Some(_), None] => invite_for(&tokens[0]),
+            [None, Some(_)] => invite_for(&tokens[1]),
+            _ => new_token().map_err(internal)?,
+        };
+        let token_hashes = [hash_token(&tokens[0]), hash_token(&tokens[1])];
+        let known = [0, 1].map(|index| names[index].is_some().then(|| tokens[index].clone()));
         let record = GameRecord {
             id: new_game_id().map_err(internal)?,
             spec,
             start: game.position(),
-            invite: new_token().map_err(internal)?,
-            tokens: [new_token().map_err(internal)?, new_token().map_err(internal)?],
+            invite_hash: hash_token(&invite),
+            token_hashes,
             names,
             created_unix_ms: unix_ms(),
             rematch_of,
@@ -289,7 +303,7 @@ impl Hub {
         self.storage.write(vec![Write::Create(record.clone())]).await.map_err(internal)?;
         let stored =
             StoredGame { game: record, moves: Vec::new(), result: None, final_clocks: None };
-        let session = Session::restore(&stored, self.now_ms()).map_err(internal)?;
+        let session = Session::created(&stored, known, self.now_ms()).map_err(internal)?;
         Ok(self.spawn(session))
     }
 
@@ -468,8 +482,8 @@ mod tests {
             id: "old".into(),
             spec: spec("gomoku", "", None),
             start: game.position(),
-            invite: "i".into(),
-            tokens: ["a".into(), "b".into()],
+            invite_hash: "i".into(),
+            token_hashes: ["a".into(), "b".into()],
             names: [Some("Ann".into()), Some("Bo".into())],
             created_unix_ms: 0,
             rematch_of: None,
@@ -516,8 +530,8 @@ mod tests {
             id: id.into(),
             spec: spec("gomoku", "", Some((1, 0))),
             start: game.position(),
-            invite: "i".into(),
-            tokens: ["a".into(), "b".into()],
+            invite_hash: "i".into(),
+            token_hashes: ["a".into(), "b".into()],
             names: [Some("Ann".into()), Some("Bo".into())],
             created_unix_ms: 0,
             rematch_of: None,
@@ -555,8 +569,8 @@ mod tests {
             id: id.into(),
             spec: spec("gomoku", "", Some((60, 0))),
             start: game.position(),
-            invite: "i".into(),
-            tokens: ["a".into(), "b".into()],
+            invite_hash: "i".into(),
+            token_hashes: ["a".into(), "b".into()],
             names: [Some("Ann".into()), second.map(Into::into)],
             created_unix_ms: 0,
             rematch_of: None,
@@ -598,8 +612,8 @@ mod tests {
             id: id.into(),
             spec: spec("gomoku", "", None),
             start: game.position(),
-            invite: "i".into(),
-            tokens: ["a".into(), "b".into()],
+            invite_hash: "i".into(),
+            token_hashes: ["a".into(), "b".into()],
             names: [Some("Ann".into()), second.map(Into::into)],
             created_unix_ms,
             rematch_of: None,

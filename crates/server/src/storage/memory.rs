@@ -39,9 +39,10 @@ fn apply(games: &mut HashMap<String, StoredGame>, write: &Write) -> Result<(), S
             };
             games.insert(record.id.clone(), stored);
         }
-        Write::TakeSeat { game, seat, name } => {
+        Write::TakeSeat { game, seat, name, token_hash } => {
             let stored = games.get_mut(game).ok_or_else(|| missing(game))?;
             stored.game.names[seat.index()] = Some(name.clone());
+            stored.game.token_hashes[seat.index()].clone_from(token_hash);
         }
         Write::Move { game, mv } => {
             let stored = games.get_mut(game).ok_or_else(|| missing(game))?;

@@ -2,9 +2,12 @@
 //! ([`MemoryStorage`]) implementations, and the [`StorageHandle`] through which the async server
 //! reaches it on a thread of its own.
 //!
-//! A game is its record (spec, start position, seat tokens, names), its moves (each with its ply,
-//! seat, wall time and both clocks after it) and its result. Everything a game needs to go on
-//! after a crash is written before anyone is told of it.
+//! A game is its record (spec, start position, the hashes of its seat and invite tokens, names),
+//! its moves (each with its ply, seat, wall time and both clocks after it) and its result.
+//! Everything a game needs to go on after a crash is written before anyone is told of it.
+//!
+//! No token is stored, only its [`hash_token`](crate::tokens::hash_token): whoever reads the
+//! database (a backup, a stolen copy) cannot take anyone's seat with what is in it.
 
 mod memory;
 mod sqlite;
@@ -37,10 +40,12 @@ pub struct GameRecord {
     pub spec: GameSpec,
     /// The real start position (banqi: the whole deal, which clients never see until the end).
     pub start: String,
-    /// The invite token for the free seat.
-    pub invite: String,
-    /// The seat tokens, first seat first.
-    pub tokens: [String; 2],
+    /// The [`hash_token`](crate::tokens::hash_token) of the invite for the free seat (of a
+    /// random token nobody has when no seat is free).
+    pub invite_hash: String,
+    /// The [`hash_token`](crate::tokens::hash_token) of each seat's token, first seat first (a
+    /// free seat's is of a random token nobody has: its token is made when the seat is taken).
+    pub token_hashes: [String; 2],
     /// The players' names; `Some` once the seat is taken.
     pub names: [Option<String>; 2],
     /// When it was created (milliseconds since the Unix epoch).
@@ -90,6 +95,8 @@ pub enum Write {
         seat: Seat,
         /// The player's name.
         name: String,
+        /// The [`hash_token`](crate::tokens::hash_token) of the seat's new token.
+        token_hash: String,
     },
     /// A move was played.
     Move {

@@ -36,6 +36,7 @@ pub fn temp_dir(tag: &str) -> PathBuf {
 pub struct Server {
     pub addr: SocketAddr,
     pub data: PathBuf,
+    pub hub: std::sync::Arc<qi_server::hub::Hub>,
 }
 
 impl Drop for Server {
@@ -54,12 +55,21 @@ pub async fn start_server_with(
     tag: &str,
     config: qi_server::connection::ConnectionConfig,
 ) -> Server {
-    let data = temp_dir(tag);
+    start_server_in(temp_dir(tag), config).await
+}
+
+/// Starts a server on a free loopback port with the data directory `data` (removed when the
+/// server is dropped).
+pub async fn start_server_in(
+    data: PathBuf,
+    config: qi_server::connection::ConnectionConfig,
+) -> Server {
     let (hub, _) = qi_server::app::open_hub(&data).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(qi_server::app::serve(listener, hub, data.join("dist"), config));
-    Server { addr, data }
+    let app = qi_server::app::serve(listener, hub.clone(), data.join("dist"), config);
+    tokio::spawn(app);
+    Server { addr, data, hub }
 }
 
 /// A game spec without a clock.
