@@ -519,6 +519,9 @@ mod tests {
         fn unfinished(&mut self) -> Result<Vec<StoredGame>, StorageError> {
             self.inner.unfinished()
         }
+        fn sweep(&mut self, cutoff: u64, keep: &[String]) -> Result<usize, StorageError> {
+            self.inner.sweep(cutoff, keep)
+        }
     }
 
     #[tokio::test]

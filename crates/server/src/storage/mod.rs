@@ -8,6 +8,10 @@
 //!
 //! No token is stored, only its [`hash_token`](crate::tokens::hash_token): whoever reads the
 //! database (a backup, a stolen copy) cannot take anyone's seat with what is in it.
+//!
+//! # Sweeping
+//! Aborted games and games nobody ever played would pile up for ever; [`Storage::sweep`] (and
+//! [`StorageHandle::sweep`]) deletes those that ended or were created before a cutoff.
 
 mod memory;
 mod sqlite;
@@ -139,6 +143,21 @@ pub trait Storage: Send + 'static {
     /// # Errors
     /// [`StorageError`].
     fn unfinished(&mut self) -> Result<Vec<StoredGame>, StorageError>;
+
+    /// Deletes, with their moves, the games that ended [`Aborted`](qi_protocol::EndReason::Aborted)
+    /// before `cutoff_unix_ms` and the games never started (no move, no result) created before
+    /// it, except those whose id is in `keep`; returns how many were deleted.
+    ///
+    /// `keep` is meant to be every game loaded in memory, listed while no game can be loaded (so
+    /// that no game is deleted under a task that still writes to it). The cutoff is meant to be
+    /// at least [`INVITE_EXPIRY_MS`] ago, so that no invitation is deleted before it could have
+    /// expired; a link to a deleted game finds no game.
+    ///
+    /// [`INVITE_EXPIRY_MS`]: crate::hub::INVITE_EXPIRY_MS
+    ///
+    /// # Errors
+    /// [`StorageError`]; nothing was deleted then.
+    fn sweep(&mut self, cutoff_unix_ms: u64, keep: &[String]) -> Result<usize, StorageError>;
 }
 
 /// Milliseconds since the Unix epoch, for records (never for clocks).
@@ -147,4 +166,86 @@ pub fn unix_ms() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use qi_protocol::EndReason;
+
+    fn record(id: &str, created_unix_ms: u64, second: Option<&str>) -> GameRecord {
+        GameRecord {
+            id: id.into(),
+            spec: GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None },
+            start: String::new(),
+            invite_hash: "i".into(),
+            token_hashes: ["a".into(), "b".into()],
+            names: [Some("Ann".into()), second.map(Into::into)],
+            created_unix_ms,
+            rematch_of: None,
+        }
+    }
+
+    fn first_move(game: &str) -> Write {
+        let mv = MoveRecord {
+            ply: 0,
+            seat: Seat::First,
+            text: "h8".into(),
+            unix_ms: 0,
+            remaining_ms: None,
+        };
+        Write::Move { game: game.into(), mv }
+    }
+
+    fn finish(game: &str, reason: EndReason, unix_ms: u64) -> Write {
+        let result = GameResult { winner: None, reason };
+        Write::Finish { game: game.into(), result, clocks: None, unix_ms }
+    }
+
+    /// Sweeps at 1,000 ms a store holding one game of each kind; checks what is left.
+    pub(crate) fn check_sweep(storage: &mut impl Storage) {
+        // Id, created, both seats taken, a move played, ended how and when.
+        let aborted = |at: u64| Some((EndReason::Aborted, at));
+        let games = [
+            // Deleted: aborted before the cutoff (with a move or not), never started before it.
+            ("aborted-old", 100, true, false, aborted(999)),
+            ("aborted-moved", 100, true, true, aborted(999)),
+            ("waiting-old", 100, false, false, None),
+            ("paired-old", 100, true, false, None),
+            // Kept: in memory, aborted at the cutoff, ended otherwise, started, new.
+            ("aborted-loaded", 100, true, true, aborted(999)),
+            ("waiting-loaded", 100, false, false, None),
+            ("aborted-new", 100, true, false, aborted(1_000)),
+            ("resigned-old", 100, true, true, Some((EndReason::Resignation, 999))),
+            ("playing-old", 100, true, true, None),
+            ("waiting-new", 1_000, false, false, None),
+        ];
+        let mut writes = Vec::new();
+        for (id, created, paired, moved, end) in games.clone() {
+            writes.push(Write::Create(record(id, created, paired.then_some("Bo"))));
+            if moved {
+                writes.push(first_move(id));
+            }
+            if let Some((reason, at)) = end {
+                writes.push(finish(id, reason, at));
+            }
+        }
+        storage.write(&writes).unwrap();
+        let keep = ["aborted-loaded".to_owned(), "waiting-loaded".to_owned()];
+        assert_eq!(storage.sweep(1_000, &keep).unwrap(), 4);
+        for (id, ..) in games {
+            let gone = ["aborted-old", "aborted-moved", "waiting-old", "paired-old"].contains(&id);
+            assert_eq!(storage.load(id).unwrap().is_none(), gone, "{id}");
+        }
+        assert_eq!(storage.sweep(1_000, &keep).unwrap(), 0, "nothing more to sweep");
+        // A game made again under a swept id has none of the old one's moves.
+        storage.write(&[Write::Create(record("aborted-moved", 2_000, None))]).unwrap();
+        assert_eq!(storage.load("aborted-moved").unwrap().unwrap().moves, vec![]);
+        storage.write(&[first_move("aborted-moved")]).unwrap();
+    }
+
+    #[test]
+    fn memory_storage_sweeps() {
+        check_sweep(&mut MemoryStorage::new());
+    }
 }
