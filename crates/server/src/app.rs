@@ -39,11 +39,13 @@ struct AppState {
 /// Opens the database in `data` (creating the directory), starts the hub with the real clock
 /// and resumes every unfinished game. Returns the hub and how many games were resumed.
 ///
+/// The directory is made (or set) mode 0700 and the database files 0600: only the server's
+/// user may read them.
+///
 /// # Errors
 /// [`StorageError`] when the directory or the database cannot be opened or read.
 pub async fn open_hub(data: &Path) -> Result<(Arc<Hub>, usize), StorageError> {
-    std::fs::create_dir_all(data)
-        .map_err(|e| StorageError(format!("cannot create {}: {e}", data.display())))?;
+    crate::storage::private_dir(data)?;
     let storage = SqliteStorage::open(&data.join(DATABASE_FILE))?;
     let hub = Hub::new(StorageHandle::spawn(storage)?, Arc::new(MonotonicClock::new()));
     let resumed = hub.restore().await?;

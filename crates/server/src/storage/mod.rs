@@ -13,12 +13,14 @@
 //! Aborted games and games nobody ever played would pile up for ever; [`Storage::sweep`] (and
 //! [`StorageHandle::sweep`]) deletes those that ended or were created before a cutoff.
 
+mod files;
 mod memory;
 mod sqlite;
 mod thread;
 
 use qi_protocol::{GameResult, GameSpec, Seat};
 
+pub use files::{private_dir, private_file};
 pub use memory::MemoryStorage;
 pub use sqlite::SqliteStorage;
 pub use thread::StorageHandle;

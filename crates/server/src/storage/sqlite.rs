@@ -21,6 +21,7 @@ use std::path::Path;
 use qi_protocol::{ClockSpec, GameResult, GameSpec, Seat};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
+use super::files::{private_file, private_if_there};
 use super::{GameRecord, MoveRecord, Storage, StorageError, StoredGame, Write};
 use crate::tokens::hash_token;
 
@@ -122,12 +123,13 @@ fn seat_number(seat: Seat) -> i64 {
 
 impl SqliteStorage {
     /// Opens (or creates) the database at `path` and its tables, bringing an older schema up to
-    /// date.
+    /// date. The file and SQLite's `-wal` and `-shm` files beside it are made (or set) mode 0600.
     ///
     /// # Errors
     /// [`StorageError`] when the file cannot be opened or set up, or was written by a newer
     /// server.
     pub fn open(path: &Path) -> Result<SqliteStorage, StorageError> {
+        private_file(path)?;
         let mut db = Connection::open(path).map_err(failed)?;
         // Another process on the same file (a second server by mistake) waits rather than
         // failing at once.
@@ -139,6 +141,13 @@ impl SqliteStorage {
         }
         db.execute_batch("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;").map_err(failed)?;
         set_up(&mut db)?;
+        // They exist now (WAL mode keeps them while the database is open), from this run or left
+        // by an older one.
+        for suffix in ["-wal", "-shm"] {
+            let mut beside = path.as_os_str().to_owned();
+            beside.push(suffix);
+            private_if_there(Path::new(&beside))?;
+        }
         Ok(SqliteStorage { db })
     }
 
@@ -577,6 +586,34 @@ mod tests {
             .unwrap();
         assert_eq!(orphans, 0, "the deleted games' moves went with them");
         drop(db);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_database_files_are_made_and_set_0600() {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        let dir = test_dir("modes");
+        let path = dir.join("games.sqlite");
+        let db = SqliteStorage::open(&path).unwrap();
+        for file in ["games.sqlite", "games.sqlite-wal", "games.sqlite-shm"] {
+            assert_eq!(mode(&dir.join(file)), 0o600, "{file} when new");
+        }
+        drop(db);
+        // An old install: the database 0644, and so its -wal and -shm (kept by an open
+        // connection, as SQLite removes them when the last one closes).
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let old = Connection::open(&path).unwrap();
+        old.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(())).unwrap();
+        old.execute_batch("CREATE TABLE scratch (x); INSERT INTO scratch VALUES (1);").unwrap();
+        for file in ["games.sqlite", "games.sqlite-wal", "games.sqlite-shm"] {
+            assert_eq!(mode(&dir.join(file)), 0o644, "{file} before");
+        }
+        let _db = SqliteStorage::open(&path).unwrap();
+        for file in ["games.sqlite", "games.sqlite-wal", "games.sqlite-shm"] {
+            assert_eq!(mode(&dir.join(file)), 0o600, "{file} after");
+        }
+        drop(old);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
