@@ -169,7 +169,8 @@ impl Actor {
             }
             // A game nobody is in waits a while for its players, unless it never started:
             // then nothing is lost by loading it again when someone comes.
-            let idle_stop = if self.session.plies() == 0 { Duration::ZERO } else { self.hub.idle_stop() };
+            let idle_stop =
+                if self.session.plies() == 0 { Duration::ZERO } else { self.hub.idle_stop() };
             let idle = self.session.is_idle().then_some(idle_stop.as_millis() as u64);
             tokio::select! {
                 command = self.commands.recv() => match command {

@@ -81,6 +81,9 @@ struct AppState {
 /// Opens the database in `data` (creating the directory), starts the hub with the real clock
 /// and resumes every unfinished game. Returns the hub and how many games were resumed.
 ///
+/// The directory is made (or set) mode 0700 and the database files 0600: only the server's
+/// user may read them.
+///
 /// # Errors
 /// [`StorageError`] when the directory or the database cannot be opened or read.
 pub async fn open_hub(data: &Path) -> Result<(Arc<Hub>, usize), StorageError> {
@@ -91,23 +94,21 @@ pub async fn open_hub(data: &Path) -> Result<(Arc<Hub>, usize), StorageError> {
 ///
 /// # Errors
 /// As [`open_hub`].
-pub async fn open_hub_with(
-    data: &Path,
-    limits: Limits,
-) -> Result<(Arc<Hub>, usize), StorageError> {
-    std::fs::create_dir_all(data)
-        .map_err(|e| StorageError(format!("cannot create {}: {e}", data.display())))?;
+pub async fn open_hub_with(data: &Path, limits: Limits) -> Result<(Arc<Hub>, usize), StorageError> {
+    crate::storage::private_dir(data)?;
     let storage = SqliteStorage::open(&data.join(DATABASE_FILE))?;
-    let hub = Hub::with_limits(
-        StorageHandle::spawn(storage)?,
-        Arc::new(MonotonicClock::new()),
-        limits,
-    );
+    let hub =
+        Hub::with_limits(StorageHandle::spawn(storage)?, Arc::new(MonotonicClock::new()), limits);
     let resumed = hub.restore().await?;
     Ok((hub, resumed))
 }
 
-fn router(hub: Arc<Hub>, settings: &Settings, shutdown: CancellationToken, tracker: TaskTracker) -> Router {
+fn router(
+    hub: Arc<Hub>,
+    settings: &Settings,
+    shutdown: CancellationToken,
+    tracker: TaskTracker,
+) -> Router {
     let limits = &settings.limits;
     let state = AppState {
         hub,

@@ -147,7 +147,8 @@ impl Assets {
             let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
             page_headers(&mut response_headers, Page::of(path), Some((&html, host)));
         }
-        let coding = if compressible { choose_coding(headers, &file).await } else { Coding::Identity };
+        let coding =
+            if compressible { choose_coding(headers, &file).await } else { Coding::Identity };
         let mut sent = file.clone().into_os_string();
         sent.push(coding.suffix());
         let Ok(bytes) = tokio::fs::read(&sent).await else {
@@ -231,9 +232,11 @@ fn etag_of(metadata: &std::fs::Metadata) -> String {
 fn if_none_match(headers: &HeaderMap, etag: &str) -> bool {
     let bare = |tag: &str| tag.trim().trim_start_matches("W/").to_owned();
     let ours = bare(etag);
-    headers.get_all(header::IF_NONE_MATCH).iter().filter_map(|v| v.to_str().ok()).any(|value| {
-        value.split(',').any(|tag| tag.trim() == "*" || bare(tag) == ours)
-    })
+    headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .any(|value| value.split(',').any(|tag| tag.trim() == "*" || bare(tag) == ours))
 }
 
 /// Whether the client takes `coding` (`q=0` refuses; `*` stands for codings not named).
@@ -245,7 +248,9 @@ fn accepts(headers: &HeaderMap, coding: &str) -> bool {
             let mut parts = item.split(';');
             let name = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
             let quality = parts
-                .find_map(|p| p.trim().strip_prefix("q=").and_then(|q| q.trim().parse::<f32>().ok()))
+                .find_map(|p| {
+                    p.trim().strip_prefix("q=").and_then(|q| q.trim().parse::<f32>().ok())
+                })
                 .unwrap_or(1.0);
             if name == coding {
                 named = Some(quality > 0.0);
@@ -381,9 +386,7 @@ fn page_headers(headers: &mut HeaderMap, page: Page, html: Option<(&[u8], Option
 /// Headers for every response: no content sniffing, no referrer (addresses carry games and
 /// invite tokens), and no powerful features.
 pub fn add_common_headers(headers: &mut HeaderMap) {
-    headers
-        .entry(header::X_CONTENT_TYPE_OPTIONS)
-        .or_insert(HeaderValue::from_static("nosniff"));
+    headers.entry(header::X_CONTENT_TYPE_OPTIONS).or_insert(HeaderValue::from_static("nosniff"));
     headers.entry(header::REFERRER_POLICY).or_insert(HeaderValue::from_static("no-referrer"));
     headers.entry(header::HeaderName::from_static("permissions-policy")).or_insert(
         HeaderValue::from_static("camera=(), microphone=(), geolocation=(), payment=()"),
@@ -397,9 +400,13 @@ mod tests {
     #[test]
     fn paths_stay_under_the_root() {
         assert_eq!(safe_relative_path("/"), Some(PathBuf::new()));
-        assert_eq!(safe_relative_path("/embed/index.html"), Some(PathBuf::from("embed/index.html")));
+        assert_eq!(
+            safe_relative_path("/embed/index.html"),
+            Some(PathBuf::from("embed/index.html"))
+        );
         assert_eq!(safe_relative_path("/a%20b.js"), Some(PathBuf::from("a b.js")));
-        for bad in ["/../Cargo.toml", "/%2e%2e/x", "/.git/config", "/a\\b", "/%00", "/%zz", "/%ff", "x"]
+        for bad in
+            ["/../Cargo.toml", "/%2e%2e/x", "/.git/config", "/a\\b", "/%00", "/%zz", "/%ff", "x"]
         {
             assert_eq!(safe_relative_path(bad), None, "{bad}");
         }

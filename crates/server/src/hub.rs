@@ -17,7 +17,7 @@ use crate::metrics::Metrics;
 use crate::outbox::Outbox;
 use crate::session::{Attach, ConnId, Denied, RematchPlan, Session};
 use crate::storage::{GameRecord, StorageError, StorageHandle, StoredGame, Write, unix_ms};
-use crate::tokens::{new_game_id, new_token, random_u64};
+use crate::tokens::{hash_token, invite_for, new_game_id, new_token, random_u64};
 
 /// The most games one connection may be in at once (seats and watching together).
 pub const MAX_GAMES_PER_CONNECTION: usize = 16;
@@ -550,6 +550,12 @@ impl Hub {
     }
 
     /// Creates and stores a game and starts its task.
+    ///
+    /// Storage gets the hashes of the tokens alone; the task knows the taken seats' tokens to
+    /// hand them out with [`Attach::Seat`]. A free seat's stored hash is of a token nobody keeps
+    /// (its token is made when the seat is taken), and the invite is [`invite_for`] the
+    /// creator's token, so that the creator coming back with their token gets it again; with no
+    /// free seat it is of a random token nobody keeps.
     async fn new_game(
         self: &Arc<Self>,
         spec: GameSpec,
@@ -559,12 +565,20 @@ impl Hub {
         let seed = random_u64().map_err(internal)?;
         let game = AnyGame::new(&spec.variant, &spec.rules, &StartFrom::Start { seed })
             .map_err(|e| Denied::new(ErrorCode::BadSpec, e.to_string()))?;
+        let tokens = [new_token().map_err(internal)?, new_token().map_err(internal)?];
+        let invite = match &names {
+            [Some(_), None] => invite_for(&tokens[0]),
+            [None, Some(_)] => invite_for(&tokens[1]),
+            _ => new_token().map_err(internal)?,
+        };
+        let token_hashes = [hash_token(&tokens[0]), hash_token(&tokens[1])];
+        let known = [0, 1].map(|index| names[index].is_some().then(|| tokens[index].clone()));
         let record = GameRecord {
             id: new_game_id().map_err(internal)?,
             spec,
             start: game.position(),
-            invite: new_token().map_err(internal)?,
-            tokens: [new_token().map_err(internal)?, new_token().map_err(internal)?],
+            invite_hash: hash_token(&invite),
+            token_hashes,
             names,
             created_unix_ms: unix_ms(),
             rematch_of,
@@ -572,7 +586,7 @@ impl Hub {
         self.storage.write(vec![Write::Create(record.clone())]).await.map_err(internal)?;
         let stored =
             StoredGame { game: record, moves: Vec::new(), result: None, final_clocks: None };
-        let session = Session::restore(&stored, self.now_ms()).map_err(internal)?;
+        let session = Session::created(&stored, known, self.now_ms()).map_err(internal)?;
         let id = session.id().to_owned();
         tracing::info!(game = %id, variant = %stored.game.spec.variant, "game created");
         Ok((self.spawn(session), id))
@@ -723,6 +737,9 @@ impl Hub {
     /// aborted, or created and never started, more than [`Limits::retention`] ago (except
     /// games in memory). Returns how many games were deleted.
     pub async fn sweep(&self) -> usize {
+        // No game is loaded (and then written to) between listing those in memory and the
+        // sweep.
+        let _no_loading = self.loading.lock().await;
         let keep: Vec<String> = {
             let now = Instant::now();
             let mut state = self.lock();
@@ -733,7 +750,10 @@ impl Hub {
             state.seeks.retain(|seeker| !seeker.outbox.is_closed());
             state.games.keys().cloned().collect()
         };
-        let retention = u64::try_from(self.limits.retention.as_millis()).unwrap_or(u64::MAX);
+        // Never an invitation that could still be taken.
+        let retention = u64::try_from(self.limits.retention.as_millis())
+            .unwrap_or(u64::MAX)
+            .max(INVITE_EXPIRY_MS);
         let cutoff = unix_ms().saturating_sub(retention);
         match self.storage.sweep(cutoff, keep).await {
             Ok(deleted) => {
@@ -816,8 +836,8 @@ mod tests {
             id: "old".into(),
             spec: spec("gomoku", "", None),
             start: game.position(),
-            invite: "i".into(),
-            tokens: ["a".into(), "b".into()],
+            invite_hash: "i".into(),
+            token_hashes: ["a".into(), "b".into()],
             names: [Some("Ann".into()), Some("Bo".into())],
             created_unix_ms: 0,
             rematch_of: None,
@@ -853,6 +873,9 @@ mod tests {
         fn unfinished(&mut self) -> Result<Vec<StoredGame>, StorageError> {
             self.inner.unfinished()
         }
+        fn sweep(&mut self, cutoff: u64, keep: &[String]) -> Result<usize, StorageError> {
+            self.inner.sweep(cutoff, keep)
+        }
     }
 
     #[tokio::test]
@@ -864,8 +887,8 @@ mod tests {
             id: id.into(),
             spec: spec("gomoku", "", Some((1, 0))),
             start: game.position(),
-            invite: "i".into(),
-            tokens: ["a".into(), "b".into()],
+            invite_hash: "i".into(),
+            token_hashes: ["a".into(), "b".into()],
             names: [Some("Ann".into()), Some("Bo".into())],
             created_unix_ms: 0,
             rematch_of: None,
@@ -903,8 +926,8 @@ mod tests {
             id: id.into(),
             spec: spec("gomoku", "", Some((60, 0))),
             start: game.position(),
-            invite: "i".into(),
-            tokens: ["a".into(), "b".into()],
+            invite_hash: "i".into(),
+            token_hashes: ["a".into(), "b".into()],
             names: [Some("Ann".into()), second.map(Into::into)],
             created_unix_ms: 0,
             rematch_of: None,
@@ -946,8 +969,8 @@ mod tests {
             id: id.into(),
             spec: spec("gomoku", "", None),
             start: game.position(),
-            invite: "i".into(),
-            tokens: ["a".into(), "b".into()],
+            invite_hash: "i".into(),
+            token_hashes: ["a".into(), "b".into()],
             names: [Some("Ann".into()), second.map(Into::into)],
             created_unix_ms,
             rematch_of: None,

@@ -16,8 +16,8 @@
 #![warn(missing_docs)]
 
 pub mod actor;
-pub mod assets;
 pub mod app;
+pub mod assets;
 pub mod clock;
 pub mod connection;
 pub mod hub;

@@ -72,8 +72,7 @@ pub async fn accept(
     tracker: TaskTracker,
 ) -> io::Result<()> {
     let limits = &options.limits;
-    let counts =
-        AddressCounts::new(limits.max_connections_per_address, limits.max_connections);
+    let counts = AddressCounts::new(limits.max_connections_per_address, limits.max_connections);
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.head_timeout)

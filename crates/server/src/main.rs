@@ -102,9 +102,10 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
             "--data" => options.data = PathBuf::from(value()?),
             "--trust-proxy" => {
                 for text in value()?.split(',') {
-                    let address = text.trim().parse().map_err(|_| {
-                        format!("--trust-proxy {text}: expected an IP address")
-                    })?;
+                    let address = text
+                        .trim()
+                        .parse()
+                        .map_err(|_| format!("--trust-proxy {text}: expected an IP address"))?;
                     options.trusted_proxies.push(address);
                 }
             }

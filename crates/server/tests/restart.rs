@@ -61,10 +61,10 @@ async fn kill_9_and_restart_loses_no_acknowledged_move_and_charges_no_downtime()
     // A game still waiting for its second player.
     let mut cy = Client::hello(addr, "Cy").await;
     cy.send(&ClientMessage::Create { spec: timed("gomoku", 60, 0), seat: SeatChoice::First }).await;
-    let (waiting, invite) = cy
+    let (waiting, cy_token, invite) = cy
         .until(|m| match m {
-            ServerMessage::Seated { game, invite: Some(invite), .. } => {
-                Some((game.clone(), invite.clone()))
+            ServerMessage::Seated { game, token, invite: Some(invite), .. } => {
+                Some((game.clone(), token.clone(), invite.clone()))
             }
             _ => None,
         })
@@ -114,7 +114,18 @@ async fn kill_9_and_restart_loses_no_acknowledged_move_and_charges_no_downtime()
     bo.send(&ClientMessage::Move { game: game.clone(), ply: 5, text: "g8f6".into() }).await;
     let after = moved_clocks(&mut ann, 5).await;
     assert_eq!(after.running, Some(Seat::First));
-    // The waiting game's invite still works.
+    // The waiting game's creator gets its invite back (the server keeps no invite, only a
+    // hash, and makes it again from her token), and it still works.
+    let mut cy = Client::hello(addr, "Cy").await;
+    let resume = ClientMessage::Resume { game: waiting.clone(), token: cy_token, have_plies: None };
+    cy.send(&resume).await;
+    let echoed = cy
+        .until(|m| match m {
+            ServerMessage::Seated { invite, .. } => Some(invite.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(echoed.as_ref(), Some(&invite));
     let mut dee = Client::hello(addr, "Dee").await;
     dee.send(&ClientMessage::Join { game: waiting, invite }).await;
     let seat = dee

@@ -20,7 +20,7 @@ use qi_rules::{Game, Side};
 
 use crate::clock::{GameClock, abandonment_grace_ms};
 use crate::storage::{StoredGame, Write};
-use crate::tokens::tokens_match;
+use crate::tokens::{hash_token, invite_for, new_token, token_matches_hash};
 
 pub use play::Action;
 
@@ -32,7 +32,7 @@ pub type ConnId = u64;
 pub enum Attach {
     /// Into a seat the server gives it (the creator's, a pairing's, a rematch's).
     Seat(Seat),
-    /// Back into the seat this token holds.
+    /// Back into the seat this token holds (the token is sent back as it came).
     Token(String),
     /// Into the free seat, with the invite token and the player's name.
     Invite {
@@ -104,7 +104,12 @@ impl Denied {
 
 #[derive(Clone, Debug)]
 struct SeatState {
-    token: String,
+    /// The [`hash_token`] of the seat's token, as stored.
+    token_hash: String,
+    /// The token itself, while the server knows it: only a game created by this run knows its
+    /// seats' tokens, and only until its task stops (storage has the hash alone); so does a
+    /// seat taken with the invite, whose token is made then.
+    token: Option<String>,
     /// `Some` once the seat is taken.
     name: Option<String>,
     conns: BTreeSet<ConnId>,
@@ -128,7 +133,8 @@ pub struct Session {
     /// Each move's text as its player sent it (a resend matches it or the canonical text).
     sent: Vec<String>,
     seats: [SeatState; 2],
-    invite: String,
+    /// The [`hash_token`] of the invite.
+    invite_hash: String,
     spectators: BTreeSet<ConnId>,
     result: Option<GameResult>,
     clock: Option<GameClock>,
@@ -187,7 +193,8 @@ impl Session {
             session_moves.push(PlayedMove { ply: record.ply, text: record.text.clone(), reveal });
         }
         let seat = |index: usize| SeatState {
-            token: record.tokens[index].clone(),
+            token_hash: record.token_hashes[index].clone(),
+            token: None,
             name: record.names[index].clone(),
             conns: BTreeSet::new(),
             away_since: now,
@@ -210,7 +217,7 @@ impl Session {
             movers: stored.moves.iter().map(|mv| mv.seat).collect(),
             sent: stored.moves.iter().map(|mv| mv.text.clone()).collect(),
             seats: [seat(0), seat(1)],
-            invite: record.invite.clone(),
+            invite_hash: record.invite_hash.clone(),
             spectators: BTreeSet::new(),
             result: stored.result.clone(),
             clock,
@@ -222,6 +229,28 @@ impl Session {
             session.result = session.rules_result();
         }
         session.start_clock(now);
+        Ok(session)
+    }
+
+    /// The session of a game just created and stored, whose seat tokens (those given: a free
+    /// seat has none yet) the server knows, so that [`Attach::Seat`] can hand them out.
+    ///
+    /// # Errors
+    /// As [`Session::restore`], or a token that is not the one whose hash was stored.
+    pub fn created(
+        stored: &StoredGame,
+        tokens: [Option<String>; 2],
+        now: u64,
+    ) -> Result<Session, String> {
+        let mut session = Session::restore(stored, now)?;
+        for (seat, token) in session.seats.iter_mut().zip(tokens) {
+            if let Some(token) = &token
+                && !token_matches_hash(token, &seat.token_hash)
+            {
+                return Err("a seat token does not match its stored hash".into());
+            }
+            seat.token = token;
+        }
         Ok(session)
     }
 
@@ -289,10 +318,16 @@ impl Session {
         Outgoing::All(ServerMessage::Watchers { game: self.id.clone(), count: self.watchers() })
     }
 
-    /// The invite, while a seat is free and the game not over.
-    fn open_invite(&self) -> Option<String> {
-        let free = self.seats.iter().any(|seat| seat.name.is_none());
-        (free && self.result.is_none()).then(|| self.invite.clone())
+    /// The invite for the holder of `seat`'s `token`, while the other seat is free and the game
+    /// not over: then `seat` is the creator's, and the invite is [`invite_for`] their token.
+    /// None when that is not the invite stored (a game created before invites were derived).
+    fn open_invite(&self, seat: Seat, token: &str) -> Option<String> {
+        let free = self.seats[seat.other().index()].name.is_none();
+        if !free || self.result.is_some() {
+            return None;
+        }
+        let invite = invite_for(token);
+        token_matches_hash(&invite, &self.invite_hash).then_some(invite)
     }
 
     /// The game as `conn` may see it, from ply `have_plies` when the client has that many.
@@ -347,28 +382,39 @@ impl Session {
                 effects.out.push(Outgoing::StateTo { conn, have_plies });
                 Ok(effects)
             }
-            Attach::Seat(seat) => self.seat_connection(conn, seat, have_plies, now),
+            Attach::Seat(seat) => {
+                let Some(token) = self.seats[seat.index()].token.clone() else {
+                    // Only a game this run created is entered this way, and it knows its tokens.
+                    return Err(Denied::new(
+                        ErrorCode::Unexpected,
+                        "that seat's token is not known",
+                    ));
+                };
+                self.seat_connection(conn, seat, token, have_plies, now)
+            }
             Attach::Token(token) => {
                 let matches: Vec<bool> = self
                     .seats
                     .iter()
-                    .map(|seat| tokens_match(&token, &seat.token) && seat.name.is_some())
+                    .map(|seat| token_matches_hash(&token, &seat.token_hash) && seat.name.is_some())
                     .collect();
                 let seat = match matches.as_slice() {
                     [true, _] => Seat::First,
                     [_, true] => Seat::Second,
                     _ => return Err(Denied::new(ErrorCode::BadToken, "not a seat of this game")),
                 };
-                self.seat_connection(conn, seat, have_plies, now)
+                self.seat_connection(conn, seat, token, have_plies, now)
             }
             Attach::Invite { invite, name } => self.take_free_seat(conn, &invite, name, now),
         }
     }
 
+    /// Seats `conn` in `seat`, whose `token` it is sent.
     fn seat_connection(
         &mut self,
         conn: ConnId,
         seat: Seat,
+        token: String,
         have_plies: Option<u32>,
         _now: u64,
     ) -> Result<Effects, Denied> {
@@ -379,11 +425,10 @@ impl Session {
         if self.spectators.remove(&conn) {
             effects.out.push(self.watchers_message());
         }
-        let invite = self.open_invite();
+        let invite = self.open_invite(seat, &token);
         let state = &mut self.seats[seat.index()];
         let came_back = state.conns.is_empty();
         state.conns.insert(conn);
-        let token = state.token.clone();
         let game = self.id.clone();
         effects.out.push(Outgoing::To(conn, ServerMessage::Seated { game, token, seat, invite }));
         if came_back {
@@ -401,7 +446,7 @@ impl Session {
         name: String,
         now: u64,
     ) -> Result<Effects, Denied> {
-        if !tokens_match(invite, &self.invite) {
+        if !token_matches_hash(invite, &self.invite_hash) {
             return Err(Denied::new(ErrorCode::BadToken, "not this game's invite"));
         }
         let Some(free) = [Seat::First, Seat::Second]
@@ -416,9 +461,18 @@ impl Session {
         if self.seat_of(conn).is_some() {
             return Err(Denied::new(ErrorCode::Unexpected, "you already hold a seat here"));
         }
-        self.seats[free.index()].name = Some(name.clone());
-        let mut effects = self.seat_connection(conn, free, None, now)?;
-        effects.writes.push(Write::TakeSeat { game: self.id.clone(), seat: free, name });
+        // The seat's token is made now: the one made at creation was never known to anyone, and
+        // a game loaded from storage would not know it anyway.
+        let token = new_token()
+            .map_err(|e| Denied::new(ErrorCode::Unexpected, format!("no new token: {e}")))?;
+        let token_hash = hash_token(&token);
+        let state = &mut self.seats[free.index()];
+        state.name = Some(name.clone());
+        state.token = Some(token.clone());
+        state.token_hash.clone_from(&token_hash);
+        let mut effects = self.seat_connection(conn, free, token, None, now)?;
+        let take = Write::TakeSeat { game: self.id.clone(), seat: free, name, token_hash };
+        effects.writes.push(take);
         effects.out.retain(|out| !matches!(out, Outgoing::StateTo { .. }));
         effects.out.push(Outgoing::StateToAll);
         Ok(effects)

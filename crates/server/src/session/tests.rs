@@ -5,6 +5,7 @@ use qi_rules::any::{AnyGame, StartFrom};
 
 use super::*;
 use crate::storage::{GameRecord, MoveRecord, StoredGame, Write};
+use crate::tokens::{hash_token, invite_for};
 
 const A: ConnId = 1;
 const B: ConnId = 2;
@@ -17,8 +18,8 @@ fn stored(variant: &str, rules: &str, clock: Option<ClockSpec>, seed: u64) -> St
             id: "g".into(),
             spec: GameSpec { variant: variant.into(), rules: rules.into(), clock },
             start: game.position(),
-            invite: "invite".into(),
-            tokens: ["token-a".into(), "token-b".into()],
+            invite_hash: hash_token(&invite_for("token-a")),
+            token_hashes: [hash_token("token-a"), hash_token("nobody has this")],
             names: [Some("Ann".into()), None],
             created_unix_ms: 0,
             rematch_of: None,
@@ -29,16 +30,35 @@ fn stored(variant: &str, rules: &str, clock: Option<ClockSpec>, seed: u64) -> St
     }
 }
 
+/// The `Seated` among `effects`: the token, the seat and the invite.
+fn seated(effects: &Effects) -> (String, Seat, Option<String>) {
+    let found = effects.out.iter().find_map(|out| match out {
+        Outgoing::To(_, ServerMessage::Seated { token, seat, invite, .. }) => {
+            Some((token.clone(), *seat, invite.clone()))
+        }
+        _ => None,
+    });
+    found.expect("a Seated")
+}
+
+/// A's game as just created: the server knows A's token.
+fn created(variant: &str, clock: Option<ClockSpec>) -> Session {
+    let tokens = [Some("token-a".into()), None];
+    Session::created(&stored(variant, "", clock, 7), tokens, 0).unwrap()
+}
+
 /// A game with A in the first seat and B in the second, both connected.
 fn started(variant: &str, clock: Option<ClockSpec>) -> Session {
-    let mut session = Session::restore(&stored(variant, "", clock, 7), 0).unwrap();
+    let mut session = created(variant, clock);
     session.attach(A, Attach::Seat(Seat::First), None, 0).unwrap();
-    let join = Attach::Invite { invite: "invite".into(), name: "Bo".into() };
+    let join = Attach::Invite { invite: invite_for("token-a"), name: "Bo".into() };
     let effects = session.attach(B, join, None, 0).unwrap();
-    assert_eq!(
-        effects.writes,
-        vec![Write::TakeSeat { game: "g".into(), seat: Seat::Second, name: "Bo".into() }]
-    );
+    let (token, seat, invite) = seated(&effects);
+    assert_eq!((seat, invite), (Seat::Second, None));
+    let token_hash = hash_token(&token);
+    let take =
+        Write::TakeSeat { game: "g".into(), seat: Seat::Second, name: "Bo".into(), token_hash };
+    assert_eq!(effects.writes, vec![take]);
     assert!(session.is_playing());
     session
 }
@@ -205,7 +225,7 @@ fn spectators_and_strangers_cannot_act() {
     // Another seat's token, the invite again, or a guess give no seat.
     let guess = Attach::Token("token-x".into());
     assert_eq!(session.attach(WATCHER, guess, None, 0).unwrap_err().code, ErrorCode::BadToken);
-    let invite = Attach::Invite { invite: "invite".into(), name: "Cy".into() };
+    let invite = Attach::Invite { invite: invite_for("token-a"), name: "Cy".into() };
     assert_eq!(session.attach(WATCHER, invite, None, 0).unwrap_err().code, ErrorCode::SeatTaken);
     assert_eq!(session.view_for(WATCHER, None, 0).you, None);
 }
@@ -304,4 +324,68 @@ fn a_corrupt_record_does_not_restore() {
     };
     game.moves.push(bad);
     assert!(Session::restore(&game, 0).is_err());
+}
+
+#[test]
+fn the_creator_gets_the_invite_and_comes_back_to_it_with_their_token() {
+    let mut session = created("chess", None);
+    let (token, seat, invite) =
+        seated(&session.attach(A, Attach::Seat(Seat::First), None, 0).unwrap());
+    assert_eq!((token.as_str(), seat), ("token-a", Seat::First));
+    assert_eq!(invite, Some(invite_for("token-a")));
+    // After a restart (or the task stopped when idle) the session knows no plaintext token.
+    let mut reloaded = Session::restore(&stored("chess", "", None, 7), 0).unwrap();
+    let denied = reloaded.attach(A, Attach::Seat(Seat::First), None, 0).unwrap_err();
+    assert_eq!(denied.code, ErrorCode::Unexpected, "no token to hand out");
+    let back = reloaded.attach(A, Attach::Token("token-a".into()), None, 0).unwrap();
+    assert_eq!(seated(&back), ("token-a".into(), Seat::First, Some(invite_for("token-a"))));
+    // The free seat's stored hash is of a token nobody has, and no token seats a free seat.
+    let free = Attach::Token("nobody has this".into());
+    assert_eq!(reloaded.attach(B, free, None, 0).unwrap_err().code, ErrorCode::BadToken);
+    // The stored hashes are no tokens or invites.
+    let hash = Attach::Token(hash_token("token-a"));
+    assert_eq!(reloaded.attach(B, hash, None, 0).unwrap_err().code, ErrorCode::BadToken);
+    let hash = Attach::Invite { invite: hash_token(&invite_for("token-a")), name: "Cy".into() };
+    assert_eq!(reloaded.attach(B, hash, None, 0).unwrap_err().code, ErrorCode::BadToken);
+}
+
+#[test]
+fn a_joiner_of_a_reloaded_game_gets_a_new_token_that_is_stored_and_works() {
+    let mut session = Session::restore(&stored("gomoku", "", None, 7), 0).unwrap();
+    let join = Attach::Invite { invite: invite_for("token-a"), name: "Bo".into() };
+    let effects = session.attach(B, join, None, 0).unwrap();
+    let (token, seat, _) = seated(&effects);
+    assert_eq!(seat, Seat::Second);
+    assert_ne!(token, "nobody has this");
+    let Write::TakeSeat { token_hash, .. } = &effects.writes[0] else { panic!() };
+    assert_eq!(*token_hash, hash_token(&token));
+    // Stored and loaded again: the token holds the seat.
+    let mut record = stored("gomoku", "", None, 7);
+    record.game.names[1] = Some("Bo".into());
+    record.game.token_hashes[1].clone_from(token_hash);
+    let mut reloaded = Session::restore(&record, 0).unwrap();
+    let back = reloaded.attach(B, Attach::Token(token.clone()), None, 0).unwrap();
+    assert_eq!(seated(&back), (token, Seat::Second, None));
+    // And the invite is spent.
+    let again = Attach::Invite { invite: invite_for("token-a"), name: "Cy".into() };
+    assert_eq!(reloaded.attach(WATCHER, again, None, 0).unwrap_err().code, ErrorCode::SeatTaken);
+}
+
+#[test]
+fn a_game_waiting_since_before_hashing_seats_its_joiner_but_echoes_no_invite() {
+    // Schema 1 kept a random invite; the migration hashed it in place.
+    let mut old = stored("chess", "", None, 7);
+    old.game.invite_hash = hash_token("old-random-invite");
+    let mut session = Session::restore(&old, 0).unwrap();
+    let back = session.attach(A, Attach::Token("token-a".into()), None, 0).unwrap();
+    assert_eq!(seated(&back), ("token-a".into(), Seat::First, None), "not derived: not echoed");
+    let join = Attach::Invite { invite: "old-random-invite".into(), name: "Bo".into() };
+    let (_, seat, _) = seated(&session.attach(B, join, None, 0).unwrap());
+    assert_eq!(seat, Seat::Second);
+}
+
+#[test]
+fn a_created_game_refuses_tokens_that_are_not_its_own() {
+    let tokens = [Some("token-x".into()), None];
+    assert!(Session::created(&stored("chess", "", None, 7), tokens, 0).is_err());
 }

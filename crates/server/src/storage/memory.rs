@@ -4,12 +4,23 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use qi_protocol::EndReason;
+
 use super::{Storage, StorageError, StoredGame, Write};
+
+/// A game and when it ended (which [`StoredGame`] does not carry, and sweeping needs).
+#[derive(Clone, Debug)]
+struct Entry {
+    stored: StoredGame,
+    ended_unix_ms: Option<u64>,
+}
+
+type Games = HashMap<String, Entry>;
 
 /// Games in memory, shared by clones.
 #[derive(Clone, Debug, Default)]
 pub struct MemoryStorage {
-    games: Arc<Mutex<HashMap<String, StoredGame>>>,
+    games: Arc<Mutex<Games>>,
 }
 
 impl MemoryStorage {
@@ -19,13 +30,16 @@ impl MemoryStorage {
         MemoryStorage::default()
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, StoredGame>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Games> {
         self.games.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 
-fn apply(games: &mut HashMap<String, StoredGame>, write: &Write) -> Result<(), StorageError> {
-    let missing = |id: &str| StorageError(format!("no game {id}"));
+fn entry<'a>(games: &'a mut Games, id: &str) -> Result<&'a mut Entry, StorageError> {
+    games.get_mut(id).ok_or_else(|| StorageError(format!("no game {id}")))
+}
+
+fn apply(games: &mut Games, write: &Write) -> Result<(), StorageError> {
     match write {
         Write::Create(record) => {
             if games.contains_key(&record.id) {
@@ -37,23 +51,25 @@ fn apply(games: &mut HashMap<String, StoredGame>, write: &Write) -> Result<(), S
                 result: None,
                 final_clocks: None,
             };
-            games.insert(record.id.clone(), stored);
+            games.insert(record.id.clone(), Entry { stored, ended_unix_ms: None });
         }
-        Write::TakeSeat { game, seat, name } => {
-            let stored = games.get_mut(game).ok_or_else(|| missing(game))?;
+        Write::TakeSeat { game, seat, name, token_hash } => {
+            let stored = &mut entry(games, game)?.stored;
             stored.game.names[seat.index()] = Some(name.clone());
+            stored.game.token_hashes[seat.index()].clone_from(token_hash);
         }
         Write::Move { game, mv } => {
-            let stored = games.get_mut(game).ok_or_else(|| missing(game))?;
+            let stored = &mut entry(games, game)?.stored;
             if usize::try_from(mv.ply).ok() != Some(stored.moves.len()) {
                 return Err(StorageError(format!("ply {} out of order in {game}", mv.ply)));
             }
             stored.moves.push(mv.clone());
         }
-        Write::Finish { game, result, clocks, .. } => {
-            let stored = games.get_mut(game).ok_or_else(|| missing(game))?;
-            stored.result = Some(result.clone());
-            stored.final_clocks = *clocks;
+        Write::Finish { game, result, clocks, unix_ms } => {
+            let found = entry(games, game)?;
+            found.stored.result = Some(result.clone());
+            found.stored.final_clocks = *clocks;
+            found.ended_unix_ms = Some(*unix_ms);
         }
     }
     Ok(())
@@ -71,10 +87,27 @@ impl Storage for MemoryStorage {
     }
 
     fn load(&mut self, game: &str) -> Result<Option<StoredGame>, StorageError> {
-        Ok(self.lock().get(game).cloned())
+        Ok(self.lock().get(game).map(|entry| entry.stored.clone()))
     }
 
     fn unfinished(&mut self) -> Result<Vec<StoredGame>, StorageError> {
-        Ok(self.lock().values().filter(|game| game.result.is_none()).cloned().collect())
+        let games = self.lock();
+        let unfinished = games.values().filter(|entry| entry.stored.result.is_none());
+        Ok(unfinished.map(|entry| entry.stored.clone()).collect())
+    }
+
+    fn sweep(&mut self, cutoff_unix_ms: u64, keep: &[String]) -> Result<usize, StorageError> {
+        let mut games = self.lock();
+        let before = games.len();
+        games.retain(|id, entry| {
+            let stored = &entry.stored;
+            let aborted = stored.result.as_ref().is_some_and(|r| r.reason == EndReason::Aborted)
+                && entry.ended_unix_ms.is_some_and(|ended| ended < cutoff_unix_ms);
+            let never_started = stored.result.is_none()
+                && stored.moves.is_empty()
+                && stored.game.created_unix_ms < cutoff_unix_ms;
+            !(aborted || never_started) || keep.contains(id)
+        });
+        Ok(before - games.len())
     }
 }

@@ -2,16 +2,25 @@
 //! ([`MemoryStorage`]) implementations, and the [`StorageHandle`] through which the async server
 //! reaches it on a thread of its own.
 //!
-//! A game is its record (spec, start position, seat tokens, names), its moves (each with its ply,
-//! seat, wall time and both clocks after it) and its result. Everything a game needs to go on
-//! after a crash is written before anyone is told of it.
+//! A game is its record (spec, start position, the hashes of its seat and invite tokens, names),
+//! its moves (each with its ply, seat, wall time and both clocks after it) and its result.
+//! Everything a game needs to go on after a crash is written before anyone is told of it.
+//!
+//! No token is stored, only its [`hash_token`](crate::tokens::hash_token): whoever reads the
+//! database (a backup, a stolen copy) cannot take anyone's seat with what is in it.
+//!
+//! # Sweeping
+//! Aborted games and games nobody ever played would pile up for ever; [`Storage::sweep`] (and
+//! [`StorageHandle::sweep`]) deletes those that ended or were created before a cutoff.
 
+mod files;
 mod memory;
 mod sqlite;
 mod thread;
 
 use qi_protocol::{GameResult, GameSpec, Seat};
 
+pub use files::{private_dir, private_file};
 pub use memory::MemoryStorage;
 pub use sqlite::SqliteStorage;
 pub use thread::StorageHandle;
@@ -37,10 +46,12 @@ pub struct GameRecord {
     pub spec: GameSpec,
     /// The real start position (banqi: the whole deal, which clients never see until the end).
     pub start: String,
-    /// The invite token for the free seat.
-    pub invite: String,
-    /// The seat tokens, first seat first.
-    pub tokens: [String; 2],
+    /// The [`hash_token`](crate::tokens::hash_token) of the invite for the free seat (of a
+    /// random token nobody has when no seat is free).
+    pub invite_hash: String,
+    /// The [`hash_token`](crate::tokens::hash_token) of each seat's token, first seat first (a
+    /// free seat's is of a random token nobody has: its token is made when the seat is taken).
+    pub token_hashes: [String; 2],
     /// The players' names; `Some` once the seat is taken.
     pub names: [Option<String>; 2],
     /// When it was created (milliseconds since the Unix epoch).
@@ -90,6 +101,8 @@ pub enum Write {
         seat: Seat,
         /// The player's name.
         name: String,
+        /// The [`hash_token`](crate::tokens::hash_token) of the seat's new token.
+        token_hash: String,
     },
     /// A move was played.
     Move {
@@ -132,6 +145,21 @@ pub trait Storage: Send + 'static {
     /// # Errors
     /// [`StorageError`].
     fn unfinished(&mut self) -> Result<Vec<StoredGame>, StorageError>;
+
+    /// Deletes, with their moves, the games that ended [`Aborted`](qi_protocol::EndReason::Aborted)
+    /// before `cutoff_unix_ms` and the games never started (no move, no result) created before
+    /// it, except those whose id is in `keep`; returns how many were deleted.
+    ///
+    /// `keep` is meant to be every game loaded in memory, listed while no game can be loaded (so
+    /// that no game is deleted under a task that still writes to it). The cutoff is meant to be
+    /// at least [`INVITE_EXPIRY_MS`] ago, so that no invitation is deleted before it could have
+    /// expired; a link to a deleted game finds no game.
+    ///
+    /// [`INVITE_EXPIRY_MS`]: crate::hub::INVITE_EXPIRY_MS
+    ///
+    /// # Errors
+    /// [`StorageError`]; nothing was deleted then.
+    fn sweep(&mut self, cutoff_unix_ms: u64, keep: &[String]) -> Result<usize, StorageError>;
 }
 
 /// Milliseconds since the Unix epoch, for records (never for clocks).
@@ -140,4 +168,86 @@ pub fn unix_ms() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use qi_protocol::EndReason;
+
+    fn record(id: &str, created_unix_ms: u64, second: Option<&str>) -> GameRecord {
+        GameRecord {
+            id: id.into(),
+            spec: GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None },
+            start: String::new(),
+            invite_hash: "i".into(),
+            token_hashes: ["a".into(), "b".into()],
+            names: [Some("Ann".into()), second.map(Into::into)],
+            created_unix_ms,
+            rematch_of: None,
+        }
+    }
+
+    fn first_move(game: &str) -> Write {
+        let mv = MoveRecord {
+            ply: 0,
+            seat: Seat::First,
+            text: "h8".into(),
+            unix_ms: 0,
+            remaining_ms: None,
+        };
+        Write::Move { game: game.into(), mv }
+    }
+
+    fn finish(game: &str, reason: EndReason, unix_ms: u64) -> Write {
+        let result = GameResult { winner: None, reason };
+        Write::Finish { game: game.into(), result, clocks: None, unix_ms }
+    }
+
+    /// Sweeps at 1,000 ms a store holding one game of each kind; checks what is left.
+    pub(crate) fn check_sweep(storage: &mut impl Storage) {
+        // Id, created, both seats taken, a move played, ended how and when.
+        let aborted = |at: u64| Some((EndReason::Aborted, at));
+        let games = [
+            // Deleted: aborted before the cutoff (with a move or not), never started before it.
+            ("aborted-old", 100, true, false, aborted(999)),
+            ("aborted-moved", 100, true, true, aborted(999)),
+            ("waiting-old", 100, false, false, None),
+            ("paired-old", 100, true, false, None),
+            // Kept: in memory, aborted at the cutoff, ended otherwise, started, new.
+            ("aborted-loaded", 100, true, true, aborted(999)),
+            ("waiting-loaded", 100, false, false, None),
+            ("aborted-new", 100, true, false, aborted(1_000)),
+            ("resigned-old", 100, true, true, Some((EndReason::Resignation, 999))),
+            ("playing-old", 100, true, true, None),
+            ("waiting-new", 1_000, false, false, None),
+        ];
+        let mut writes = Vec::new();
+        for (id, created, paired, moved, end) in games.clone() {
+            writes.push(Write::Create(record(id, created, paired.then_some("Bo"))));
+            if moved {
+                writes.push(first_move(id));
+            }
+            if let Some((reason, at)) = end {
+                writes.push(finish(id, reason, at));
+            }
+        }
+        storage.write(&writes).unwrap();
+        let keep = ["aborted-loaded".to_owned(), "waiting-loaded".to_owned()];
+        assert_eq!(storage.sweep(1_000, &keep).unwrap(), 4);
+        for (id, ..) in games {
+            let gone = ["aborted-old", "aborted-moved", "waiting-old", "paired-old"].contains(&id);
+            assert_eq!(storage.load(id).unwrap().is_none(), gone, "{id}");
+        }
+        assert_eq!(storage.sweep(1_000, &keep).unwrap(), 0, "nothing more to sweep");
+        // A game made again under a swept id has none of the old one's moves.
+        storage.write(&[Write::Create(record("aborted-moved", 2_000, None))]).unwrap();
+        assert_eq!(storage.load("aborted-moved").unwrap().unwrap().moves, vec![]);
+        storage.write(&[first_move("aborted-moved")]).unwrap();
+    }
+
+    #[test]
+    fn memory_storage_sweeps() {
+        check_sweep(&mut MemoryStorage::new());
+    }
 }

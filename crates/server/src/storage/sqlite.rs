@@ -6,26 +6,40 @@
 //! crashed or killed server (WAL with `NORMAL` would survive `kill -9` but could lose the last
 //! commits when the machine loses power). The cost of one fsync per commit is shared by all the
 //! writes waiting at that moment: [`StorageHandle`](super::StorageHandle) commits them together.
+//!
+//! # Schema versions
+//! `PRAGMA user_version` says which schema a file has; [`SqliteStorage::open`] brings an older
+//! file up to [`VERSION`], each step in one transaction together with the new version number,
+//! so a step is done once and wholly or not at all:
+//! - 1: the first schema, with tokens in plain text;
+//! - 2: tokens stored as hashes ([`hash_token`]): the columns `invite`, `token_first` and
+//!   `token_second` became `invite_hash`, `token_first_hash` and `token_second_hash`, and every
+//!   value in them was hashed in place.
 
 use std::path::Path;
 
 use qi_protocol::{ClockSpec, GameResult, GameSpec, Seat};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
+use super::files::{private_file, private_if_there};
 use super::{GameRecord, MoveRecord, Storage, StorageError, StoredGame, Write};
+use crate::tokens::hash_token;
 
-/// The schema; `user_version` 1.
+/// The schema version this code reads and writes.
+const VERSION: i64 = 2;
+
+/// The schema of a new database; `user_version` [`VERSION`].
 const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS games (
+CREATE TABLE games (
     id TEXT PRIMARY KEY,
     variant TEXT NOT NULL,
     rules TEXT NOT NULL,
     clock_base_secs INTEGER,
     clock_increment_secs INTEGER,
     start TEXT NOT NULL,
-    invite TEXT NOT NULL,
-    token_first TEXT NOT NULL,
-    token_second TEXT NOT NULL,
+    invite_hash TEXT NOT NULL,
+    token_first_hash TEXT NOT NULL,
+    token_second_hash TEXT NOT NULL,
     name_first TEXT,
     name_second TEXT,
     created_unix_ms INTEGER NOT NULL,
@@ -35,8 +49,8 @@ CREATE TABLE IF NOT EXISTS games (
     final_second_ms INTEGER,
     ended_unix_ms INTEGER
 );
-CREATE INDEX IF NOT EXISTS games_unfinished ON games (id) WHERE result IS NULL;
-CREATE TABLE IF NOT EXISTS moves (
+CREATE INDEX games_unfinished ON games (id) WHERE result IS NULL;
+CREATE TABLE moves (
     game TEXT NOT NULL REFERENCES games (id),
     ply INTEGER NOT NULL,
     seat INTEGER NOT NULL,
@@ -46,8 +60,40 @@ CREATE TABLE IF NOT EXISTS moves (
     remaining_second_ms INTEGER,
     PRIMARY KEY (game, ply)
 ) WITHOUT ROWID;
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;
 ";
+
+/// Schema 1 to 2: the token columns renamed, and every token and invite replaced by its hash.
+///
+/// A game waiting for its second player when this runs keeps working for the joiner: the old
+/// invite they were sent hashes to what is stored. What its creator loses is the invite echo:
+/// that old invite was random, not [`invite_for`](crate::tokens::invite_for) their token, so
+/// when they come back the server cannot make it again and their `Seated` has no invite (the
+/// link they already shared still works).
+fn migrate_1_to_2(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
+    tx.execute_batch(
+        "ALTER TABLE games RENAME COLUMN invite TO invite_hash;
+         ALTER TABLE games RENAME COLUMN token_first TO token_first_hash;
+         ALTER TABLE games RENAME COLUMN token_second TO token_second_hash;",
+    )?;
+    let rows = {
+        let mut select =
+            tx.prepare("SELECT id, invite_hash, token_first_hash, token_second_hash FROM games")?;
+        let rows = select.query_map([], |row| {
+            Ok((row.get::<_, String>(0)?, [row.get(1)?, row.get(2)?, row.get::<_, String>(3)?]))
+        })?;
+        rows.collect::<rusqlite::Result<Vec<_>>>()?
+    };
+    let mut update = tx.prepare(
+        "UPDATE games SET invite_hash = ?2, token_first_hash = ?3, token_second_hash = ?4
+         WHERE id = ?1",
+    )?;
+    for (id, plain) in rows {
+        let [invite, first, second] = plain.map(|token| hash_token(&token));
+        update.execute(params![id, invite, first, second])?;
+    }
+    tx.execute_batch("PRAGMA user_version = 2;")
+}
 
 /// Games in an SQLite database file.
 #[derive(Debug)]
@@ -76,12 +122,15 @@ fn seat_number(seat: Seat) -> i64 {
 }
 
 impl SqliteStorage {
-    /// Opens (or creates) the database at `path` and its tables.
+    /// Opens (or creates) the database at `path` and its tables, bringing an older schema up to
+    /// date. The file and SQLite's `-wal` and `-shm` files beside it are made (or set) mode 0600.
     ///
     /// # Errors
-    /// [`StorageError`] when the file cannot be opened or set up.
+    /// [`StorageError`] when the file cannot be opened or set up, or was written by a newer
+    /// server.
     pub fn open(path: &Path) -> Result<SqliteStorage, StorageError> {
-        let db = Connection::open(path).map_err(failed)?;
+        private_file(path)?;
+        let mut db = Connection::open(path).map_err(failed)?;
         // Another process on the same file (a second server by mistake) waits rather than
         // failing at once.
         db.busy_timeout(std::time::Duration::from_secs(5)).map_err(failed)?;
@@ -91,7 +140,14 @@ impl SqliteStorage {
             return Err(StorageError(format!("the database would not use WAL (got {mode})")));
         }
         db.execute_batch("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;").map_err(failed)?;
-        db.execute_batch(SCHEMA).map_err(failed)?;
+        set_up(&mut db)?;
+        // They exist now (WAL mode keeps them while the database is open), from this run or left
+        // by an older one.
+        for suffix in ["-wal", "-shm"] {
+            let mut beside = path.as_os_str().to_owned();
+            beside.push(suffix);
+            private_if_there(Path::new(&beside))?;
+        }
         Ok(SqliteStorage { db })
     }
 
@@ -101,7 +157,7 @@ impl SqliteStorage {
                 let clock = g.spec.clock;
                 tx.prepare_cached(
                     "INSERT INTO games (id, variant, rules, clock_base_secs, clock_increment_secs,
-                     start, invite, token_first, token_second, name_first, name_second,
+                     start, invite_hash, token_first_hash, token_second_hash, name_first, name_second,
                      created_unix_ms, rematch_of)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
                 )?
@@ -112,21 +168,25 @@ impl SqliteStorage {
                     clock.map(|c| c.base_secs),
                     clock.map(|c| c.increment_secs),
                     g.start,
-                    g.invite,
-                    g.tokens[0],
-                    g.tokens[1],
+                    g.invite_hash,
+                    g.token_hashes[0],
+                    g.token_hashes[1],
                     g.names[0],
                     g.names[1],
                     sql_int(g.created_unix_ms),
                     g.rematch_of,
                 ])?;
             }
-            Write::TakeSeat { game, seat, name } => {
+            Write::TakeSeat { game, seat, name, token_hash } => {
                 let sql = match seat {
-                    Seat::First => "UPDATE games SET name_first = ?2 WHERE id = ?1",
-                    Seat::Second => "UPDATE games SET name_second = ?2 WHERE id = ?1",
+                    Seat::First => {
+                        "UPDATE games SET name_first = ?2, token_first_hash = ?3 WHERE id = ?1"
+                    }
+                    Seat::Second => {
+                        "UPDATE games SET name_second = ?2, token_second_hash = ?3 WHERE id = ?1"
+                    }
                 };
-                tx.prepare_cached(sql)?.execute(params![game, name])?;
+                tx.prepare_cached(sql)?.execute(params![game, name, token_hash])?;
             }
             Write::Move { game, mv } => {
                 tx.prepare_cached(
@@ -181,6 +241,26 @@ impl SqliteStorage {
     }
 }
 
+/// Creates the tables of a new database, or brings an older one up to [`VERSION`].
+fn set_up(db: &mut Connection) -> Result<(), StorageError> {
+    // The version is read inside the transaction that changes it, so two servers starting on
+    // one file at once cannot both migrate it.
+    let tx =
+        db.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(failed)?;
+    let version: i64 = tx.query_row("PRAGMA user_version", [], |row| row.get(0)).map_err(failed)?;
+    match version {
+        0 => tx.execute_batch(SCHEMA).map_err(failed)?,
+        1 => migrate_1_to_2(&tx).map_err(failed)?,
+        VERSION => {}
+        newer => {
+            return Err(StorageError(format!(
+                "the database has schema version {newer}, newer than this server's {VERSION}"
+            )));
+        }
+    }
+    tx.commit().map_err(failed)
+}
+
 /// A game row (without its moves), from the columns of [`GAME_COLUMNS`].
 fn game_row(row: &Row<'_>) -> rusqlite::Result<StoredGame> {
     let base: Option<u32> = row.get(3)?;
@@ -210,8 +290,8 @@ fn game_row(row: &Row<'_>) -> rusqlite::Result<StoredGame> {
                 .map(|(base_secs, increment_secs)| ClockSpec { base_secs, increment_secs }),
         },
         start: row.get(5)?,
-        invite: row.get(6)?,
-        tokens: [row.get(7)?, row.get(8)?],
+        invite_hash: row.get(6)?,
+        token_hashes: [row.get(7)?, row.get(8)?],
         names: [row.get(9)?, row.get(10)?],
         created_unix_ms: from_sql_int(row.get(11)?),
         rematch_of: row.get(12)?,
@@ -227,7 +307,7 @@ fn game_row(row: &Row<'_>) -> rusqlite::Result<StoredGame> {
 }
 
 const GAME_COLUMNS: &str = "id, variant, rules, clock_base_secs, clock_increment_secs, start,
-    invite, token_first, token_second, name_first, name_second, created_unix_ms, rematch_of,
+    invite_hash, token_first_hash, token_second_hash, name_first, name_second, created_unix_ms, rematch_of,
     result, final_first_ms, final_second_ms";
 
 impl Storage for SqliteStorage {
@@ -266,6 +346,45 @@ impl Storage for SqliteStorage {
         }
         Ok(games)
     }
+
+    fn sweep(&mut self, cutoff_unix_ms: u64, keep: &[String]) -> Result<usize, StorageError> {
+        let tx = self.db.transaction().map_err(failed)?;
+        let deleted = sweep_in(&tx, sql_int(cutoff_unix_ms), keep).map_err(failed)?;
+        tx.commit().map_err(failed)?;
+        Ok(deleted)
+    }
+}
+
+/// [`Storage::sweep`] within `tx`.
+fn sweep_in(
+    tx: &rusqlite::Transaction<'_>,
+    cutoff: i64,
+    keep: &[String],
+) -> rusqlite::Result<usize> {
+    // The result is stored as the protocol's JSON (`{"winner":null,"reason":{"kind":"aborted"}}`);
+    // the sweep tests write it through `Write::Finish`, so a change of that form shows there.
+    // `keep` is left out in Rust rather than in SQL: it may be long, and SQLite limits the
+    // number of parameters.
+    let candidates: Vec<String> = {
+        let mut select = tx.prepare(
+            "SELECT id FROM games
+             WHERE (result IS NOT NULL AND json_extract(result, '$.reason.kind') = 'aborted'
+                    AND ended_unix_ms < ?1)
+                OR (result IS NULL AND created_unix_ms < ?1
+                    AND NOT EXISTS (SELECT 1 FROM moves WHERE moves.game = games.id))",
+        )?;
+        let rows = select.query_map([cutoff], |row| row.get(0))?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    let keep: std::collections::HashSet<&str> = keep.iter().map(String::as_str).collect();
+    let mut delete_moves = tx.prepare("DELETE FROM moves WHERE game = ?1")?;
+    let mut delete_game = tx.prepare("DELETE FROM games WHERE id = ?1")?;
+    let mut deleted = 0;
+    for id in candidates.iter().filter(|id| !keep.contains(id.as_str())) {
+        delete_moves.execute([id])?;
+        deleted += delete_game.execute([id])?;
+    }
+    Ok(deleted)
 }
 
 #[cfg(test)]
@@ -282,18 +401,25 @@ mod tests {
                 clock: Some(ClockSpec { base_secs: 60, increment_secs: 1 }),
             },
             start: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
-            invite: "inv".into(),
-            tokens: ["t1".into(), "t2".into()],
+            invite_hash: "inv".into(),
+            token_hashes: ["t1".into(), "t2".into()],
             names: [Some("Ann".into()), None],
             created_unix_ms: 5,
             rematch_of: None,
         }
     }
 
+    /// A new directory for one test.
+    fn test_dir(tag: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("qi-sqlite-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
     #[test]
     fn games_moves_and_results_read_back() {
-        let dir = std::env::temp_dir().join(format!("qi-sqlite-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = test_dir("read-back");
         let path = dir.join("games.sqlite");
         let _ = std::fs::remove_file(&path);
         let mut db = SqliteStorage::open(&path).unwrap();
@@ -306,7 +432,12 @@ mod tests {
         };
         db.write(&[
             Write::Create(record("g1")),
-            Write::TakeSeat { game: "g1".into(), seat: Seat::Second, name: "Bo".into() },
+            Write::TakeSeat {
+                game: "g1".into(),
+                seat: Seat::Second,
+                name: "Bo".into(),
+                token_hash: "t3".into(),
+            },
             Write::Move { game: "g1".into(), mv: mv.clone() },
         ])
         .unwrap();
@@ -329,6 +460,7 @@ mod tests {
         let mut db = SqliteStorage::open(&path).unwrap();
         let g1 = db.load("g1").unwrap().unwrap();
         assert_eq!(g1.game.names, [Some("Ann".into()), Some("Bo".into())]);
+        assert_eq!(g1.game.token_hashes, ["t1".to_owned(), "t3".to_owned()]);
         assert_eq!(g1.moves, vec![mv]);
         assert_eq!(g1.result, None);
         let g2 = db.load("g2").unwrap().unwrap();
@@ -336,6 +468,152 @@ mod tests {
         let unfinished: Vec<String> =
             db.unfinished().unwrap().into_iter().map(|g| g.game.id).collect();
         assert_eq!(unfinished, vec!["g1".to_owned()]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Schema 1 as the first servers wrote it, tokens in plain text.
+    const SCHEMA_1: &str = "
+        CREATE TABLE games (
+            id TEXT PRIMARY KEY, variant TEXT NOT NULL, rules TEXT NOT NULL,
+            clock_base_secs INTEGER, clock_increment_secs INTEGER, start TEXT NOT NULL,
+            invite TEXT NOT NULL, token_first TEXT NOT NULL, token_second TEXT NOT NULL,
+            name_first TEXT, name_second TEXT, created_unix_ms INTEGER NOT NULL, rematch_of TEXT,
+            result TEXT, final_first_ms INTEGER, final_second_ms INTEGER, ended_unix_ms INTEGER
+        );
+        CREATE INDEX games_unfinished ON games (id) WHERE result IS NULL;
+        CREATE TABLE moves (
+            game TEXT NOT NULL REFERENCES games (id), ply INTEGER NOT NULL, seat INTEGER NOT NULL,
+            text TEXT NOT NULL, unix_ms INTEGER NOT NULL, remaining_first_ms INTEGER,
+            remaining_second_ms INTEGER, PRIMARY KEY (game, ply)
+        ) WITHOUT ROWID;
+        PRAGMA user_version = 1;
+        INSERT INTO games (id, variant, rules, start, invite, token_first, token_second,
+            name_first, created_unix_ms)
+        VALUES ('w', 'gomoku', '', 'x', 'old-invite', 'old-first', 'old-second', 'Ann', 1),
+               ('p', 'gomoku', '', 'x', 'p-invite', 'p-first', 'p-second', 'Bo', 2);
+        INSERT INTO moves (game, ply, seat, text, unix_ms) VALUES ('p', 0, 0, 'h8', 3);
+    ";
+
+    fn user_version(path: &Path) -> i64 {
+        let db = Connection::open(path).unwrap();
+        db.query_row("PRAGMA user_version", [], |row| row.get(0)).unwrap()
+    }
+
+    #[test]
+    fn schema_1_tokens_are_hashed_in_place_once() {
+        let dir = test_dir("migrate");
+        let path = dir.join("games.sqlite");
+        Connection::open(&path).unwrap().execute_batch(SCHEMA_1).unwrap();
+        let mut db = SqliteStorage::open(&path).unwrap();
+        let hashed = |invite: &str, first: &str, second: &str| {
+            (hash_token(invite), [hash_token(first), hash_token(second)])
+        };
+        let w = db.load("w").unwrap().unwrap();
+        assert_eq!(
+            (w.game.invite_hash, w.game.token_hashes),
+            hashed("old-invite", "old-first", "old-second")
+        );
+        assert_eq!(w.game.names, [Some("Ann".into()), None]);
+        let p = db.load("p").unwrap().unwrap();
+        assert_eq!(p.game.token_hashes, hashed("p-invite", "p-first", "p-second").1);
+        assert_eq!(p.moves.len(), 1, "the rest of the data is as it was");
+        drop(db);
+        assert_eq!(user_version(&path), 2);
+        // Opened again: not hashed a second time.
+        let mut db = SqliteStorage::open(&path).unwrap();
+        let w = db.load("w").unwrap().unwrap();
+        assert_eq!(w.game.invite_hash, hash_token("old-invite"));
+        // No plain token is left anywhere in the file's tables.
+        let plain: i64 = db
+            .db
+            .query_row(
+                "SELECT count(*) FROM games WHERE invite_hash LIKE '%invite'
+                 OR token_first_hash LIKE '%first' OR token_second_hash LIKE '%second'",
+                [],
+                |row| row.get(0),
+            )
+            .unwrap();
+        assert_eq!(plain, 0);
+        drop(db);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_migration_that_fails_leaves_schema_1_whole() {
+        let dir = test_dir("migrate-fails");
+        let path = dir.join("games.sqlite");
+        let old = Connection::open(&path).unwrap();
+        old.execute_batch(SCHEMA_1).unwrap();
+        // A column the migration renames to already exists: the renaming fails midway.
+        old.execute_batch("ALTER TABLE games ADD COLUMN token_second_hash TEXT").unwrap();
+        drop(old);
+        assert!(SqliteStorage::open(&path).is_err());
+        assert_eq!(user_version(&path), 1);
+        let old = Connection::open(&path).unwrap();
+        let kept: (String, String) = old
+            .query_row("SELECT invite, token_first FROM games WHERE id = 'w'", [], |row| {
+                Ok((row.get(0)?, row.get(1)?))
+            })
+            .unwrap();
+        assert_eq!(kept, ("old-invite".to_owned(), "old-first".to_owned()));
+        drop(old);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_newer_schema_is_refused() {
+        let dir = test_dir("newer");
+        let path = dir.join("games.sqlite");
+        Connection::open(&path).unwrap().execute_batch("PRAGMA user_version = 3").unwrap();
+        let error = SqliteStorage::open(&path).unwrap_err();
+        assert!(error.0.contains("newer"), "{error}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn sweeping_deletes_old_aborted_and_unstarted_games_with_their_moves() {
+        let dir = test_dir("sweep");
+        let path = dir.join("games.sqlite");
+        let mut db = SqliteStorage::open(&path).unwrap();
+        crate::storage::tests::check_sweep(&mut db);
+        let orphans: i64 = db
+            .db
+            .query_row(
+                "SELECT count(*) FROM moves WHERE game NOT IN (SELECT id FROM games)",
+                [],
+                |row| row.get(0),
+            )
+            .unwrap();
+        assert_eq!(orphans, 0, "the deleted games' moves went with them");
+        drop(db);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_database_files_are_made_and_set_0600() {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        let dir = test_dir("modes");
+        let path = dir.join("games.sqlite");
+        let db = SqliteStorage::open(&path).unwrap();
+        for file in ["games.sqlite", "games.sqlite-wal", "games.sqlite-shm"] {
+            assert_eq!(mode(&dir.join(file)), 0o600, "{file} when new");
+        }
+        drop(db);
+        // An old install: the database 0644, and so its -wal and -shm (kept by an open
+        // connection, as SQLite removes them when the last one closes).
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let old = Connection::open(&path).unwrap();
+        old.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(())).unwrap();
+        old.execute_batch("CREATE TABLE scratch (x); INSERT INTO scratch VALUES (1);").unwrap();
+        for file in ["games.sqlite", "games.sqlite-wal", "games.sqlite-shm"] {
+            assert_eq!(mode(&dir.join(file)), 0o644, "{file} before");
+        }
+        let _db = SqliteStorage::open(&path).unwrap();
+        for file in ["games.sqlite", "games.sqlite-wal", "games.sqlite-shm"] {
+            assert_eq!(mode(&dir.join(file)), 0o600, "{file} after");
+        }
+        drop(old);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

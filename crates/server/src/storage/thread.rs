@@ -1,6 +1,9 @@
 //! The storage on a thread of its own, so that a slow disk never stalls the async runtime, with
 //! group commit: writes that queue up while one commit is in flight go into the next commit
 //! together, so they share one fsync.
+//!
+//! Requests are carried out in the order they were queued (a group of writes is committed
+//! before whatever came after it is answered); [`StorageHandle::flush`] rests on that.
 
 use std::sync::mpsc;
 
@@ -17,6 +20,8 @@ enum Request {
     Write(Vec<Write>, Reply<()>),
     Load(String, Reply<Option<StoredGame>>),
     Unfinished(Reply<Vec<StoredGame>>),
+    Sweep { cutoff_unix_ms: u64, keep: Vec<String>, reply: Reply<usize> },
+    Flush(Reply<()>),
 }
 
 /// The way to the storage thread; clones share it. The thread ends when the last clone is gone.
@@ -65,28 +70,38 @@ impl StorageHandle {
         self.ask(|reply| Request::Load(game, reply)).await
     }
 
-    /// TEMPORARY until the storage branch lands.
-    ///
-    /// # Errors
-    /// Never.
-    pub async fn sweep(&self, _cutoff_unix_ms: u64, _keep: Vec<String>) -> Result<usize, StorageError> {
-        Ok(0)
-    }
-
-    /// TEMPORARY until the storage branch lands.
-    ///
-    /// # Errors
-    /// Never.
-    pub async fn flush(&self) -> Result<(), StorageError> {
-        Ok(())
-    }
-
     /// Every unfinished game.
     ///
     /// # Errors
     /// [`StorageError`].
     pub async fn unfinished(&self) -> Result<Vec<StoredGame>, StorageError> {
         self.ask(Request::Unfinished).await
+    }
+
+    /// Deletes old aborted and never-started games, as [`Storage::sweep`]; returns how many.
+    ///
+    /// Meant to be called now and then (say hourly) by a task of the hub, with `keep` every
+    /// game in memory and the hub's loading lock held from listing them until this returns, so
+    /// that no game is loaded (and then written to) between the list and the sweep; and a
+    /// cutoff at least [`INVITE_EXPIRY_MS`](crate::hub::INVITE_EXPIRY_MS) ago.
+    ///
+    /// # Errors
+    /// [`StorageError`]; nothing was deleted then.
+    pub async fn sweep(
+        &self,
+        cutoff_unix_ms: u64,
+        keep: Vec<String>,
+    ) -> Result<usize, StorageError> {
+        self.ask(|reply| Request::Sweep { cutoff_unix_ms, keep, reply }).await
+    }
+
+    /// Resolves once every request queued before it has been carried out (each write stored or
+    /// failed): for a server shutting down, to finish the writes under way before it exits.
+    ///
+    /// # Errors
+    /// [`StorageError`] when the storage thread has stopped.
+    pub async fn flush(&self) -> Result<(), StorageError> {
+        self.ask(Request::Flush).await
     }
 }
 
@@ -140,6 +155,13 @@ fn answer(storage: &mut impl Storage, request: Request) {
         Request::Unfinished(reply) => {
             let _ = reply.send(storage.unfinished());
         }
+        Request::Sweep { cutoff_unix_ms, keep, reply } => {
+            let _ = reply.send(storage.sweep(cutoff_unix_ms, &keep));
+        }
+        // Everything queued before it was taken off the queue and done before it.
+        Request::Flush(reply) => {
+            let _ = reply.send(Ok(()));
+        }
     }
 }
 
@@ -154,8 +176,8 @@ mod tests {
             id: id.into(),
             spec: GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None },
             start: String::new(),
-            invite: String::new(),
-            tokens: [String::new(), String::new()],
+            invite_hash: String::new(),
+            token_hashes: [String::new(), String::new()],
             names: [None, None],
             created_unix_ms: 0,
             rematch_of: None,
@@ -188,5 +210,79 @@ mod tests {
             .collect();
         assert_eq!(results, [true, false, true]);
         assert_eq!(handle.unfinished().await.unwrap().len(), 52);
+    }
+
+    /// Storage whose writes each wait for a permit, saying first that they wait.
+    struct Gated {
+        inner: MemoryStorage,
+        waiting: tokio::sync::mpsc::UnboundedSender<()>,
+        permits: mpsc::Receiver<()>,
+    }
+
+    impl Storage for Gated {
+        fn write(&mut self, writes: &[Write]) -> Result<(), StorageError> {
+            let _ = self.waiting.send(());
+            // Once the test drops the permits' sender, every write goes through.
+            let _ = self.permits.recv();
+            self.inner.write(writes)
+        }
+        fn load(&mut self, game: &str) -> Result<Option<StoredGame>, StorageError> {
+            self.inner.load(game)
+        }
+        fn unfinished(&mut self) -> Result<Vec<StoredGame>, StorageError> {
+            self.inner.unfinished()
+        }
+        fn sweep(&mut self, cutoff: u64, keep: &[String]) -> Result<usize, StorageError> {
+            self.inner.sweep(cutoff, keep)
+        }
+    }
+
+    #[tokio::test]
+    async fn a_flush_waits_for_the_writes_queued_before_it() {
+        let inner = MemoryStorage::new();
+        let (waiting, mut waits) = tokio::sync::mpsc::unbounded_channel();
+        let (permit, permits) = mpsc::channel();
+        let gated = Gated { inner: inner.clone(), waiting, permits };
+        let handle = StorageHandle::spawn(gated).unwrap();
+        // A first write holds the thread, so the next ones queue up behind it.
+        let first = tokio::spawn({
+            let handle = handle.clone();
+            async move { handle.write(vec![create("first")]).await }
+        });
+        waits.recv().await.unwrap();
+        // A request is queued on a future's first poll.
+        let mut queued = Vec::new();
+        for n in 0..4 {
+            let mut write = Box::pin(handle.write(vec![create(&format!("queued{n}"))]));
+            assert!(futures_util::poll!(&mut write).is_pending());
+            queued.push(write);
+        }
+        let mut flush = Box::pin(handle.flush());
+        assert!(futures_util::poll!(&mut flush).is_pending());
+        permit.send(()).unwrap();
+        first.await.unwrap().unwrap();
+        // The queued writes are being committed (together) and wait for their permit: the
+        // flush cannot be through yet.
+        waits.recv().await.unwrap();
+        assert!(futures_util::poll!(&mut flush).is_pending(), "flushed before the writes");
+        drop(permit);
+        flush.await.unwrap();
+        let mut stored = inner.clone();
+        for n in 0..4 {
+            assert!(stored.load(&format!("queued{n}")).unwrap().is_some(), "queued{n}");
+        }
+        for write in queued {
+            write.await.unwrap();
+        }
+    }
+
+    #[tokio::test]
+    async fn sweeping_goes_through_the_thread() {
+        let handle = StorageHandle::spawn(MemoryStorage::new()).unwrap();
+        handle.write(vec![create("old"), create("kept")]).await.unwrap();
+        // Created at 0 and never started: older than any cutoff after it.
+        assert_eq!(handle.sweep(1, vec!["kept".into()]).await.unwrap(), 1);
+        assert!(handle.load("old".into()).await.unwrap().is_none());
+        assert!(handle.load("kept".into()).await.unwrap().is_some());
     }
 }

@@ -58,11 +58,7 @@ pub async fn start_server_with(
     tag: &str,
     config: qi_server::connection::ConnectionConfig,
 ) -> Server {
-    let data = temp_dir(tag);
-    let mut settings = qi_server::app::Settings::new(data.join("dist"));
-    settings.connection = config;
-    settings.limits = roomy_limits();
-    start_server_settings(data, settings).await
+    start_server_in(temp_dir(tag), config).await
 }
 
 /// The default limits with those on games per address out of the way: every test client
@@ -84,6 +80,18 @@ pub async fn start_server_settings(data: PathBuf, settings: qi_server::app::Sett
     let shutdown = tokio_util::sync::CancellationToken::new();
     tokio::spawn(qi_server::app::serve(listener, hub.clone(), settings, shutdown.clone()));
     Server { addr, data, hub, shutdown }
+}
+
+/// Starts a server on a free loopback port with the data directory `data` (removed when the
+/// server is dropped).
+pub async fn start_server_in(
+    data: PathBuf,
+    config: qi_server::connection::ConnectionConfig,
+) -> Server {
+    let mut settings = qi_server::app::Settings::new(data.join("dist"));
+    settings.connection = config;
+    settings.limits = roomy_limits();
+    start_server_settings(data, settings).await
 }
 
 /// A game spec without a clock.
