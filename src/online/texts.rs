@@ -151,6 +151,8 @@ pub enum Words {
     ErrorBadSpec,
     /// Too many games.
     ErrorTooManyGames,
+    /// A limit on one address (new games or aborts a minute, unfinished games).
+    ErrorRateLimited,
     /// The server sent something this page cannot use.
     ServerNonsense,
     /// The page's address is not a game's.
@@ -341,6 +343,11 @@ pub fn say(lang: Lang, words: Words) -> &'static str {
                 "Too many games at once: finish one first.",
                 "同时进行的对局太多：请先下完一局。",
                 "Quá nhiều ván cùng lúc: hãy chơi xong một ván trước.",
+            ],
+            W::ErrorRateLimited => [
+                "Too many games from your network at once: wait a little, or finish one.",
+                "来自你所在网络的对局太多：请稍等片刻，或先下完一局。",
+                "Quá nhiều ván từ mạng của bạn: hãy đợi một chút, hoặc chơi xong một ván.",
             ],
             W::ServerNonsense => [
                 "The server sent a game this page cannot follow.",

@@ -91,10 +91,33 @@ impl Dice {
     }
 }
 
+/// How many loopback addresses the bots come from: the server limits each address (64 game
+/// sockets, 30 new games a minute by default), as it would a household or an office, so the
+/// bots spread over many, as real players would.
+const SOURCE_ADDRESSES: u32 = 500;
+
+/// The next loopback address to connect from (127.0.0.1 is left to others).
+fn next_source() -> std::net::IpAddr {
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % SOURCE_ADDRESSES;
+    std::net::IpAddr::from([127, 0, 1 + (n / 250) as u8, 1 + (n % 250) as u8])
+}
+
 async fn connect(addr: SocketAddr, name: &str) -> Result<Socket, String> {
-    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
-        .await
-        .map_err(|e| e.to_string())?;
+    let url = format!("ws://{addr}/ws");
+    let socket = match addr {
+        SocketAddr::V4(_) => tokio::net::TcpSocket::new_v4(),
+        SocketAddr::V6(_) => tokio::net::TcpSocket::new_v6(),
+    }
+    .map_err(|e| e.to_string())?;
+    if addr.ip().is_loopback() && addr.is_ipv4() {
+        socket.bind(SocketAddr::new(next_source(), 0)).map_err(|e| e.to_string())?;
+    }
+    let stream = socket.connect(addr).await.map_err(|e| e.to_string())?;
+    let _ = stream.set_nodelay(true);
+    let stream = tokio_tungstenite::MaybeTlsStream::Plain(stream);
+    let (mut ws, _) =
+        tokio_tungstenite::client_async(url, stream).await.map_err(|e| e.to_string())?;
     send(&mut ws, &ClientMessage::Hello { version: VERSION, name: name.into() }).await;
     Ok(ws)
 }
@@ -334,6 +357,8 @@ async fn main() -> Result<(), String> {
                 .arg("--data")
                 .arg(&dir)
                 .stdout(Stdio::piped())
+                // A line a game would drown what this prints.
+                .env("RUST_LOG", "warn")
                 .kill_on_drop(true)
                 .spawn()
                 .map_err(|e| {

@@ -18,6 +18,8 @@ use crate::session::{Action, Attach, ConnId, Denied, Effects, Outgoing, Session}
 
 /// How long a flag that could not be stored waits before it is tried again.
 const FLAG_RETRY: Duration = Duration::from_secs(1);
+/// How long a game with no move, nobody in it and no clock running stays in memory.
+const UNSTARTED_IDLE_STOP: Duration = Duration::from_secs(2);
 /// How many commands may wait for a game's task.
 const COMMAND_QUEUE: usize = 256;
 
@@ -168,9 +170,13 @@ impl Actor {
                 break;
             }
             // A game nobody is in waits a while for its players, unless it never started:
-            // then nothing is lost by loading it again when someone comes.
-            let idle_stop =
-                if self.session.plies() == 0 { Duration::ZERO } else { self.hub.idle_stop() };
+            // then nothing is lost by loading it again when someone comes, and it goes as
+            // soon as whoever looked it up has had time to come in.
+            let idle_stop = if self.session.plies() == 0 {
+                self.hub.idle_stop().min(UNSTARTED_IDLE_STOP)
+            } else {
+                self.hub.idle_stop()
+            };
             let idle = self.session.is_idle().then_some(idle_stop.as_millis() as u64);
             tokio::select! {
                 command = self.commands.recv() => match command {

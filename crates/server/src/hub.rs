@@ -829,6 +829,54 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn the_sweeper_deletes_old_aborted_and_unstarted_games_but_not_loaded_ones() {
+        let mut storage = MemoryStorage::new();
+        let game = AnyGame::new("gomoku", "", &StartFrom::Start { seed: 0 }).unwrap();
+        let long_ago = unix_ms() - Limits::default().retention.as_millis() as u64 - 60_000;
+        let record = |id: &str, created_unix_ms: u64| GameRecord {
+            id: id.into(),
+            spec: spec("gomoku", "", None),
+            start: game.position(),
+            invite_hash: "i".into(),
+            token_hashes: ["a".into(), "b".into()],
+            names: [Some("Ann".into()), None],
+            created_unix_ms,
+            rematch_of: None,
+        };
+        let aborted = |id: &str, unix_ms: u64| Write::Finish {
+            game: id.into(),
+            result: GameResult { winner: None, reason: EndReason::Aborted },
+            clocks: None,
+            unix_ms,
+        };
+        storage
+            .write(&[
+                Write::Create(record("old-aborted", long_ago)),
+                aborted("old-aborted", long_ago),
+                Write::Create(record("old-unstarted", long_ago)),
+                Write::Create(record("old-loaded", long_ago)),
+                Write::Create(record("new-aborted", unix_ms())),
+                aborted("new-aborted", unix_ms()),
+                Write::Create(record("new-unstarted", unix_ms())),
+            ])
+            .unwrap();
+        let hub = Hub::new(StorageHandle::spawn(storage).unwrap(), Arc::new(ManualClock::at(0)));
+        let _loaded = hub.find("old-loaded").await.unwrap();
+        let _watcher = hub.new_connection();
+        assert_eq!(hub.sweep().await, 2);
+        for (id, kept) in [
+            ("old-aborted", false),
+            ("old-unstarted", false),
+            ("old-loaded", true),
+            ("new-aborted", true),
+            ("new-unstarted", true),
+        ] {
+            let stored = hub.storage().load(id.into()).await.unwrap();
+            assert_eq!(stored.is_some(), kept, "{id}");
+        }
+    }
+
+    #[tokio::test]
     async fn a_game_not_in_memory_is_loaded_from_storage_once() {
         let mut storage = MemoryStorage::new();
         let game = AnyGame::new("gomoku", "", &StartFrom::Start { seed: 0 }).unwrap();

@@ -166,3 +166,44 @@ async fn a_flag_falls_while_its_player_is_away() {
     assert!(matches!(view.status, Status::Ended { .. }));
     assert_eq!(view.clocks.unwrap().remaining_ms[0], 0);
 }
+
+#[tokio::test]
+async fn sigterm_tells_clients_to_reconnect_stores_everything_and_exits_cleanly() {
+    let data = temp_dir("sigterm");
+    let addr = free_port();
+    let mut server = spawn_server(addr, &data).await;
+    let mut table = Table::new(addr, timed("chess", 300, 0)).await;
+    table.watch(addr).await;
+    table.play(Seat::First, "e2e4").await;
+    table.play(Seat::Second, "e7e5").await;
+    let game = table.game.clone();
+    // A move on its way as the signal comes: acknowledged, so stored.
+    table.players[0]
+        .send(&ClientMessage::Move { game: game.clone(), ply: 2, text: "g1f3".into() })
+        .await;
+    moved_clocks(&mut table.players[0], 2).await;
+    let pid = server.id().unwrap().to_string();
+    let signalled = Command::new("kill").args(["-TERM", &pid]).status().await.unwrap();
+    assert!(signalled.success());
+    for client in table.everyone() {
+        assert_eq!(client.close_code().await, Some(1012), "told to reconnect");
+    }
+    let status = tokio::time::timeout(Duration::from_secs(20), server.wait()).await;
+    let status = status.expect("stopped in time").unwrap();
+    assert!(status.success(), "exit status {status:?}");
+    // Not listening any more.
+    assert!(tokio::net::TcpStream::connect(addr).await.is_err());
+
+    let _server = spawn_server(addr, &data).await;
+    let mut bo = Client::hello(addr, "Bo").await;
+    let resume = ClientMessage::Resume {
+        game: game.clone(),
+        token: table.tokens[1].clone(),
+        have_plies: None,
+    };
+    bo.send(&resume).await;
+    let view = bo.state().await;
+    let texts: Vec<&str> = view.moves.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(texts, ["e2e4", "e7e5", "g1f3"]);
+    let _ = std::fs::remove_dir_all(&data);
+}

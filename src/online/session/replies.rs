@@ -122,6 +122,7 @@ impl Session {
             ErrorCode::SeatTaken => Words::ErrorSeatTaken,
             ErrorCode::BadSpec => Words::ErrorBadSpec,
             ErrorCode::TooManyGames => Words::ErrorTooManyGames,
+            ErrorCode::RateLimited => Words::ErrorRateLimited,
         };
         let note = Note::Server(words, shown_text(detail, DETAIL_MAX_CHARS));
         self.note = Some(note.clone());

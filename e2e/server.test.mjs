@@ -1,0 +1,176 @@
+// End-to-end test of the app as qi-server (env QI_SERVER_BIN, default
+// <repo>/target/release/qi-server) serves it: the three pages under their Content-Security-
+// Policy play as they do anywhere (a move, the computer in its worker, a hint, the embed preview
+// in its frame, the online lobby's socket) with no policy violation; the wasm and scripts go out
+// brotli-compressed; the online page refuses to be framed by another origin while the embed
+// does not. Fails (never skips) when the server or the build is missing.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { DIST, REPO, WAIT_MS, drag, launchBrowser, openApp } from './support.mjs';
+
+const TEST_TIMEOUT = 180_000;
+const SERVER_BIN = process.env.QI_SERVER_BIN || path.join(REPO, 'target', 'release', 'qi-server');
+
+let browser;
+let server;
+let serverLog = '';
+let dataDir;
+let base;
+let framer;
+let framerUrl;
+
+async function freePort() {
+  const probe = net.createServer();
+  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+async function waitForHttp(url, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`qi-server exited:\n${serverLog}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`qi-server did not serve ${url}:\n${serverLog}`);
+}
+
+/** Records every policy violation of the page (and its frames) in `window.__violations`. */
+function watchViolations() {
+  window.__violations = [];
+  document.addEventListener('securitypolicyviolation', (event) => {
+    window.__violations.push(`${event.violatedDirective} ${event.blockedURI}`);
+  });
+}
+
+async function violations(page) {
+  const found = [];
+  for (const frame of page.frames()) {
+    found.push(...(await frame.evaluate(() => window.__violations || []).catch(() => [])));
+  }
+  return found;
+}
+
+before(async () => {
+  if (!existsSync(SERVER_BIN)) {
+    throw new Error(`qi-server not found at ${SERVER_BIN}: cargo build --release -p qi-server`);
+  }
+  for (const page of ['index.html', 'embed/index.html', 'online/index.html']) {
+    if (!existsSync(path.join(DIST, page))) throw new Error(`No ${page} in ${DIST}: build the app.`);
+  }
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'qi-server-e2e-'));
+  const port = await freePort();
+  server = spawn(SERVER_BIN, ['--addr', `127.0.0.1:${port}`, '--dist', DIST, '--data', dataDir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  server.stdout.on('data', (chunk) => (serverLog += chunk));
+  server.stderr.on('data', (chunk) => (serverLog += chunk));
+  base = `http://127.0.0.1:${port}/`;
+  await waitForHttp(base);
+  // A page on another origin that frames the embed and the online page.
+  framer = http.createServer((request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(
+      `<!doctype html><iframe id="embed" src="${base}embed/?game=chess&moves=e2e4"></iframe>` +
+        `<iframe id="online" src="${base}online/"></iframe>`,
+    );
+  });
+  await new Promise((resolve) => framer.listen(0, '127.0.0.1', resolve));
+  framerUrl = `http://127.0.0.1:${framer.address().port}/`;
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  framer?.close();
+  server?.kill('SIGTERM');
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+test('the app plays under its policy, with the computer, a hint and the embed preview', { timeout: TEST_TIMEOUT }, async () => {
+  const encodings = new Map();
+  const app = await openApp(browser, base, {
+    query: '?game=chess',
+    initScript: watchViolations,
+    settings: { game: 'chess', mode: 'computer-second', level: 1, lang: 'en' },
+  });
+  app.page.on('response', (response) => {
+    encodings.set(new URL(response.url()).pathname, response.headers()['content-encoding'] || '');
+  });
+  try {
+    const { page } = app;
+    await drag(page, 'e2', 'e4');
+    // The computer answers from its worker (a wasm of its own, under the same policy).
+    await page.waitForFunction(
+      () => document.querySelectorAll('.move-list [data-ply]').length === 2,
+      null,
+      { timeout: 60_000 },
+    );
+    await page.locator('[data-action="hint"]:not([disabled])').click();
+    await page.locator('.board .cell.suggested').first().waitFor({ timeout: 60_000 });
+    await page.locator('[data-action="embed"]').click();
+    const frame = page.frameLocator('[data-testid="embed-preview"]');
+    await frame.locator('.board [data-square]').first().waitFor();
+    assert.deepEqual(await violations(page), [], 'no policy violation');
+    assert.deepEqual(app.errors, [], 'no error');
+    const main = await page.request.get(base, { headers: { 'accept-encoding': 'br, gzip' } });
+    const policy = main.headers()['content-security-policy'];
+    assert.match(policy, /script-src 'self' 'wasm-unsafe-eval' 'sha256-/);
+  } finally {
+    await app.close();
+  }
+  const wasm = [...encodings].filter(([name]) => name.endsWith('.wasm'));
+  assert.ok(wasm.length >= 1, 'the wasm was loaded');
+  for (const [name, encoding] of wasm) assert.equal(encoding, 'br', name);
+});
+
+test('the embed and the online lobby run under their policies', { timeout: TEST_TIMEOUT }, async () => {
+  const context = await browser.newContext({ locale: 'en-US' });
+  try {
+    await context.addInitScript(watchViolations);
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${base}embed/?game=xiangqi&moves=h3e3+h10g8&controls=1&movelist=1&play=1`);
+    await page.locator('.board [data-square]').first().waitFor({ timeout: WAIT_MS });
+    await page.goto(`${base}online/`);
+    // The lobby's form is there once the page's socket said hello.
+    await page.locator('input, button').first().waitFor({ timeout: WAIT_MS });
+    await page.waitForFunction(() => !document.body.innerText.includes('needs the server'), null, { timeout: WAIT_MS });
+    assert.deepEqual(await violations(page), []);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('another site may frame the embed but not the online page', { timeout: TEST_TIMEOUT }, async () => {
+  const context = await browser.newContext({ locale: 'en-US' });
+  try {
+    const page = await context.newPage();
+    await page.goto(framerUrl);
+    const embed = page.frameLocator('#embed');
+    await embed.locator('.board [data-square]').first().waitFor({ timeout: WAIT_MS });
+    // The online frame stays empty: the browser refused to show it.
+    await page.waitForTimeout(1_000);
+    const online = page.frames().find((f) => f.url().includes('/online/'));
+    const shown = online ? await online.evaluate(() => document.body?.innerText || '').catch(() => '') : '';
+    assert.equal(shown, '', 'the online page is not shown in another site\'s frame');
+  } finally {
+    await context.close();
+  }
+});
