@@ -186,6 +186,13 @@ for (const spec of PAGES) {
       await page.locator(spec.ready).first().waitFor();
       assert.equal(await page.locator('#qi-loading').count(), 0, 'the loading state outlived the start');
       assert.deepEqual(errors, []);
+      // Once started (Trunk's TrunkApplicationStarted), a later uncaught error is not a failure
+      // to load: nothing covers the app.
+      await page.evaluate(() => setTimeout(() => Promise.reject(new Error('later'))));
+      await page.evaluate(() => setTimeout(() => { throw new Error('later'); }));
+      await page.waitForTimeout(200);
+      assert.equal(await page.locator('#qi-loading').count(), 0, 'a later error brought the message back');
+      assert.deepEqual(errors, ['later', 'later']);
     } finally {
       await context.close();
     }
