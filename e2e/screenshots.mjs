@@ -1,6 +1,7 @@
 // Saves screenshots of each game, mid-game, at 360 px and 1280 px wide, plus the dark theme,
-// a finished game's overlay and the promotion dialog, into e2e/artifacts/. Not a test: look at
-// the pictures. Run: `node e2e/screenshots.mjs` (env QI_DIST = the built dist directory).
+// a finished game's overlay, the promotion dialog and the pages' loading state and failure
+// message, into e2e/artifacts/. Not a test: look at the pictures. Run:
+// `node e2e/screenshots.mjs` (env QI_DIST = the built dist directory).
 // It prints, per picture, whether the page is wider than the window (horizontal overflow).
 
 import { mkdirSync } from 'node:fs';
@@ -46,6 +47,26 @@ async function shoot(page, file) {
       ? `  OVERFLOW: page ${overflow.scrollWidth}px > window ${overflow.clientWidth}px; e.g. ${overflow.wide.join(', ')}`
       : '';
   console.log(`${target}${note}`);
+}
+
+/**
+ * The loading state of a page (`state` 'loading': its wasm held back) or its failure message
+ * ('failed': the wasm refused), in the light theme or a dark one (saved in the settings for the
+ * app, `theme=dark` in the embed's address).
+ */
+async function shootLoading(browser, url, { viewport, theme, state, embed, file }) {
+  const context = await browser.newContext({ viewport, locale: 'en-US' });
+  if (theme === 'dark' && !embed) {
+    await context.addInitScript(() => localStorage.setItem('qi.settings', 'theme=dark'));
+  }
+  const page = await context.newPage();
+  // Held back: the request is never answered (until the context closes).
+  await page.route(/\.wasm$/, (route) => (state === 'failed' ? route.abort('failed') : undefined));
+  const address = embed ? `${url}embed/?game=xiangqi${theme === 'dark' ? '&theme=dark' : ''}` : url;
+  await page.goto(address, { waitUntil: 'domcontentloaded' });
+  await page.locator(state === 'failed' ? '#qi-loading[data-state="failed"]' : '#qi-loading').waitFor();
+  await shoot(page, file);
+  await context.close();
 }
 
 async function main() {
@@ -99,6 +120,21 @@ async function main() {
       await waitForPiece(app.page, 'd3', 'rR');
       await shoot(app.page, `banqi-${lang}-360.png`);
       await app.close();
+    }
+    // The loading state and its failure message, at both widths, light and dark, and the
+    // embed's in a small frame.
+    for (const { name, viewport } of WIDTHS) {
+      for (const theme of ['light', 'dark']) {
+        for (const state of ['loading', 'failed']) {
+          await shootLoading(browser, server.url, { viewport, theme, state, file: `${state}-${theme}-${name}.png` });
+        }
+      }
+    }
+    for (const theme of ['light', 'dark']) {
+      for (const state of ['loading', 'failed']) {
+        const viewport = { width: 300, height: 300 };
+        await shootLoading(browser, server.url, { viewport, theme, state, embed: true, file: `embed-${state}-${theme}-300.png` });
+      }
     }
   } finally {
     await browser.close();

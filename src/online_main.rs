@@ -2,4 +2,5 @@
 
 fn main() {
     yew::Renderer::<qi_app::online::Online>::new().render();
+    qi_app::web::remove_loading();
 }

@@ -50,6 +50,17 @@ pub fn remove(key: &str) {
     }
 }
 
+/// Removes the page's loading state (`#qi-loading`, in each index.html) once the app is
+/// mounted. Yew empties `<body>` as it mounts, which removes it too; this keeps it gone should
+/// the app ever mount elsewhere.
+pub fn remove_loading() {
+    if let Some(element) =
+        web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("qi-loading"))
+    {
+        element.remove();
+    }
+}
+
 /// The browser's preferred language tag.
 #[must_use]
 pub fn browser_language() -> String {

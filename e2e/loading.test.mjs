@@ -1,0 +1,323 @@
+// End-to-end test of the loading state of the three pages (the app, embed/ and online/): the
+// inline #qi-loading is in the HTML as served, shows until the wasm app starts and is gone once
+// the board (or the online lobby) is up; when the app's wasm or script does not load, or the
+// browser has no WebAssembly, it says so in the player's language, with a button to retry.
+// The pages are served by the Qi server (env QI_SERVER_BIN, default
+// <repo>/target/release/qi-server), as in production; the test fails (never skips) when it or
+// the built pages are missing.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { DIST, REPO, WAIT_MS, launchBrowser } from './support.mjs';
+
+const TEST_TIMEOUT = 180_000;
+const SERVER_BIN = process.env.QI_SERVER_BIN || path.join(REPO, 'target', 'release', 'qi-server');
+
+/** The three pages: where each is, and what shows that its app is up. */
+const PAGES = [
+  { name: 'app', path: '', ready: '.board [data-square]', js: /\/qi-app-[^/]*\.js$/ },
+  {
+    name: 'embed',
+    path: 'embed/?game=chess&moves=e2e4+e7e5&controls=1',
+    ready: '.board [data-square]',
+    js: /\/qi-embed-[^/]*\.js$/,
+  },
+  { name: 'online', path: 'online/', ready: '[data-testid="lobby"]', js: /\/qi-online-[^/]*\.js$/ },
+];
+
+/** What the loading state says, by language (as in the pages' inline script). */
+const WORDS = {
+  en: { loading: 'Loading…', failed: 'Qi could not load.', retry: 'Try again' },
+  zh: { loading: '正在加载…', failed: 'Qi 未能加载。', retry: '重试' },
+  vi: { loading: 'Đang tải…', failed: 'Không tải được Qi.', retry: 'Thử lại' },
+};
+
+let browser;
+let server;
+let serverLog = '';
+let dataDir;
+let base;
+
+async function freePort() {
+  const probe = net.createServer();
+  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+async function waitForHttp(url, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) {
+      throw new Error(`qi-server exited with ${server.exitCode}:\n${serverLog}`);
+    }
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`qi-server did not serve ${url} within ${timeoutMs} ms:\n${serverLog}`);
+}
+
+before(async () => {
+  if (!existsSync(SERVER_BIN)) {
+    throw new Error(
+      `qi-server not found at ${SERVER_BIN}: build it (cargo build --release -p qi-server) ` +
+        'or set QI_SERVER_BIN to the server binary.',
+    );
+  }
+  for (const page of ['index.html', 'embed/index.html', 'online/index.html']) {
+    if (!existsSync(path.join(DIST, page))) {
+      throw new Error(`No ${page} in ${DIST}: build the app (scripts/lib.sh build_app).`);
+    }
+  }
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'qi-loading-e2e-'));
+  const port = await freePort();
+  server = spawn(SERVER_BIN, ['--addr', `127.0.0.1:${port}`, '--dist', DIST, '--data', dataDir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  server.stdout.on('data', (chunk) => (serverLog += chunk));
+  server.stderr.on('data', (chunk) => (serverLog += chunk));
+  base = `http://127.0.0.1:${port}/`;
+  await waitForHttp(`${base}online/`);
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  if (server && server.exitCode === null) {
+    server.kill();
+    await new Promise((resolve) => server.once('exit', resolve));
+  }
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** A fresh context (its own storage) and page; `errors` collects uncaught exceptions. */
+async function open({ viewport = { width: 1280, height: 800 }, locale = 'en-US', initScript } = {}) {
+  const context = await browser.newContext({ viewport, locale });
+  context.setDefaultTimeout(WAIT_MS);
+  if (initScript) await context.addInitScript(initScript);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { context, page, errors };
+}
+
+/** Holds every request for the page's own wasm until `release()` is called. */
+async function holdWasm(page) {
+  let release;
+  const gate = new Promise((resolve) => (release = resolve));
+  await page.route(/\.wasm$/, async (route) => {
+    await gate;
+    await route.continue().catch(() => {});
+  });
+  return () => release();
+}
+
+/** The loading state's text, state and language, as shown. */
+async function loadingState(page) {
+  const box = page.locator('#qi-loading');
+  return {
+    visible: await box.isVisible(),
+    text: (await box.locator('.qi-loading-text').textContent()).trim(),
+    state: await box.getAttribute('data-state'),
+    lang: await box.getAttribute('lang'),
+    retry: (await box.locator('.qi-loading-retry').isVisible())
+      ? (await box.locator('.qi-loading-retry').textContent()).trim()
+      : null,
+    dark: (await box.getAttribute('class')).split(/\s+/).includes('qi-dark'),
+  };
+}
+
+test('each page carries the loading state in its HTML, with one shared script and no inline handlers', async () => {
+  const scripts = new Set();
+  const styles = new Set();
+  for (const { name, path: where } of PAGES) {
+    const response = await fetch(base + where);
+    assert.equal(response.status, 200, `${name}: HTTP ${response.status}`);
+    const html = await response.text();
+    assert.match(html, /<div id="qi-loading" class="qi-loading"[^>]*>/, `${name}: no #qi-loading`);
+    const script = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)]
+      .map((m) => m[1])
+      .find((text) => text.includes("getElementById('qi-loading')"));
+    assert.ok(script, `${name}: no loading script`);
+    scripts.add(script);
+    const style = html.match(/<style>([\s\S]*?)<\/style>/)?.[1];
+    assert.ok(style?.includes('.qi-loading'), `${name}: no loading style`);
+    styles.add(style);
+    // What the server's Content-Security-Policy will refuse: inline event handlers,
+    // javascript: URLs, eval and new Function.
+    const markup = html.replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1>/g, '');
+    assert.doesNotMatch(markup, /<[^>]*\son[a-z]+\s*=/i, `${name}: an inline event handler`);
+    assert.doesNotMatch(markup, /javascript:/i, `${name}: a javascript: URL`);
+    assert.doesNotMatch(script, /\beval\s*\(|new\s+Function\b/, `${name}: eval in the loading script`);
+  }
+  assert.equal(scripts.size, 1, 'the three pages carry different loading scripts');
+  assert.equal(styles.size, 1, 'the three pages carry different loading styles');
+});
+
+for (const spec of PAGES) {
+  test(`${spec.name}: the loading state shows until the app is up, then it is gone`, { timeout: TEST_TIMEOUT }, async () => {
+    const { context, page, errors } = await open();
+    try {
+      const release = await holdWasm(page);
+      await page.goto(base + spec.path, { waitUntil: 'domcontentloaded' });
+      await page.locator('#qi-loading').waitFor({ state: 'visible' });
+      assert.deepEqual(await loadingState(page), {
+        visible: true,
+        text: WORDS.en.loading,
+        state: null,
+        lang: 'en',
+        retry: null,
+        dark: false,
+      });
+      assert.equal(await page.locator('.qi-loading-spinner').isVisible(), true);
+      assert.equal(await page.locator(spec.ready).count(), 0, 'the app is up before its wasm came');
+      release();
+      await page.locator(spec.ready).first().waitFor();
+      assert.equal(await page.locator('#qi-loading').count(), 0, 'the loading state outlived the start');
+      assert.deepEqual(errors, []);
+      // Once started (Trunk's TrunkApplicationStarted), a later uncaught error is not a failure
+      // to load: nothing covers the app.
+      await page.evaluate(() => setTimeout(() => Promise.reject(new Error('later'))));
+      await page.evaluate(() => setTimeout(() => { throw new Error('later'); }));
+      await page.waitForTimeout(200);
+      assert.equal(await page.locator('#qi-loading').count(), 0, 'a later error brought the message back');
+      assert.deepEqual(errors, ['later', 'later']);
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+/** The failure cases: which page, what fails, the language asked for and what it must say. */
+const FAILURES = [
+  { page: 'app', query: '', lang: 'en' },
+  { page: 'app', query: '?lang=vi', lang: 'vi' },
+  { page: 'embed', query: '', lang: 'en' },
+  { page: 'embed', query: '&lang=zh', lang: 'zh' },
+  { page: 'online', query: '', lang: 'en' },
+  { page: 'online', query: '?lang=zh', lang: 'zh' },
+];
+
+for (const { page: name, query, lang } of FAILURES) {
+  test(`${name}${query}: a wasm that does not load says so in ${lang}; "try again" loads the page`, { timeout: TEST_TIMEOUT }, async () => {
+    const spec = PAGES.find((p) => p.name === name);
+    const { context, page } = await open();
+    try {
+      await page.route(/\.wasm$/, (route) => route.abort('failed'));
+      await page.goto(base + spec.path + query);
+      await page.locator('#qi-loading[data-state="failed"]').waitFor();
+      assert.deepEqual(await loadingState(page), {
+        visible: true,
+        text: WORDS[lang].failed,
+        state: 'failed',
+        lang: lang === 'zh' ? 'zh-CN' : lang,
+        retry: WORDS[lang].retry,
+        dark: false,
+      });
+      assert.equal(await page.locator('.qi-loading-spinner').isVisible(), false);
+      // The network is back: the button reloads the page, and the app starts.
+      await page.unroute(/\.wasm$/);
+      await page.locator('.qi-loading-retry').click();
+      await page.locator(spec.ready).first().waitFor();
+      assert.equal(await page.locator('#qi-loading').count(), 0);
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+test('app: a script that does not load is a failure too, in the saved language and theme', { timeout: TEST_TIMEOUT }, async () => {
+  const { context, page } = await open({
+    initScript: () => localStorage.setItem('qi.settings', 'lang=zh-CN\ntheme=dark'),
+  });
+  try {
+    await page.route(PAGES[0].js, (route) => route.abort('failed'));
+    await page.goto(base);
+    await page.locator('#qi-loading[data-state="failed"]').waitFor();
+    assert.deepEqual(await loadingState(page), {
+      visible: true,
+      text: WORDS.zh.failed,
+      state: 'failed',
+      lang: 'zh-CN',
+      retry: WORDS.zh.retry,
+      dark: true,
+    });
+  } finally {
+    await context.close();
+  }
+});
+
+test('embed: without WebAssembly the page says the browser cannot run it (no retry), in the browser language and the asked theme', { timeout: TEST_TIMEOUT }, async () => {
+  const { context, page } = await open({
+    locale: 'vi-VN',
+    viewport: { width: 240, height: 240 },
+    initScript: () => {
+      delete globalThis.WebAssembly;
+    },
+  });
+  try {
+    await page.goto(`${base}${PAGES[1].path}&theme=dark`);
+    await page.locator('#qi-loading[data-state="unsupported"]').waitFor();
+    const state = await loadingState(page);
+    assert.equal(state.lang, 'vi');
+    assert.equal(state.text, 'Trình duyệt này không chạy được Qi: cần có WebAssembly.');
+    assert.equal(state.retry, null);
+    assert.equal(state.dark, true);
+    // Small frame: the message stays inside it.
+    const box = await page.locator('.qi-loading-text').boundingBox();
+    assert.ok(box.x >= 0 && box.x + box.width <= 240 && box.y >= 0 && box.y + box.height <= 240);
+  } finally {
+    await context.close();
+  }
+});
+
+test('app: a start-up that throws, even after the app emptied the page, is a failure too', { timeout: TEST_TIMEOUT }, async () => {
+  const { context, page } = await open();
+  try {
+    // The page without its integrity attributes (the script below is changed), and the app's
+    // script throwing as its wasm start function returns (as a panic would trap there).
+    await page.route((url) => url.href === base, async (route) => {
+      const response = await route.fetch();
+      const body = (await response.text()).replace(/ integrity="[^"]*"/g, '');
+      await route.fulfill({ response, body });
+    });
+    let changed = false;
+    await page.route(PAGES[0].js, async (route) => {
+      const response = await route.fetch();
+      const text = await response.text();
+      const body = text.replace(
+        'wasm.__wbindgen_start();',
+        "wasm.__wbindgen_start(); throw new WebAssembly.RuntimeError('unreachable');",
+      );
+      changed = body !== text;
+      await route.fulfill({ response, body });
+    });
+    await page.goto(base);
+    await page.locator('#qi-loading[data-state="failed"]').waitFor();
+    assert.ok(changed, "the app's script has no `wasm.__wbindgen_start();` to make throw");
+    const state = await loadingState(page);
+    assert.equal(state.visible, true);
+    assert.equal(state.text, WORDS.en.failed);
+    assert.equal(state.retry, WORDS.en.retry);
+    // On top of whatever the app drew: the button takes the click.
+    const hit = await page.evaluate(() => {
+      const button = document.querySelector('.qi-loading-retry').getBoundingClientRect();
+      const top = document.elementFromPoint(button.x + button.width / 2, button.y + button.height / 2);
+      return top?.className;
+    });
+    assert.equal(hit, 'qi-loading-retry');
+  } finally {
+    await context.close();
+  }
+});
