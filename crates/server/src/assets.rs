@@ -29,15 +29,14 @@ pub enum Page {
 }
 
 impl Page {
-    /// The page of a request path.
+    /// The page of a file, from its path under the root (decoded and without empty segments,
+    /// so that `//online/` or `/%6Fnline/` are the online page too).
     #[must_use]
-    pub fn of(path: &str) -> Page {
-        if path.starts_with("/online/") || path == "/online" {
-            Page::Online
-        } else if path.starts_with("/embed/") || path == "/embed" {
-            Page::Embed
-        } else {
-            Page::App
+    pub fn of(relative: &Path) -> Page {
+        match relative.components().next().and_then(|first| first.as_os_str().to_str()) {
+            Some("online") => Page::Online,
+            Some("embed") => Page::Embed,
+            _ => Page::App,
         }
     }
 }
@@ -102,10 +101,13 @@ impl Assets {
         if path.ends_with('/') {
             file.push("index.html");
         } else if tokio::fs::metadata(&file).await.is_ok_and(|m| m.is_dir()) {
-            // `/online` → `/online/`, so that the page's relative links resolve.
+            // `/online` → `/online/`, so that the page's relative links resolve. The location
+            // is relative (`online/`), so it stays on this host whatever the path held and
+            // works under a proxy's sub-path.
+            let last = path.rsplit('/').next().unwrap_or_default();
             let location = match query {
-                Some(query) => format!("{path}/?{query}"),
-                None => format!("{path}/"),
+                Some(query) => format!("{last}/?{query}"),
+                None => format!("{last}/"),
             };
             return redirect(&location);
         }
@@ -131,7 +133,7 @@ impl Assets {
         }
         let is_page = name.ends_with(".html");
         if is_page {
-            page_headers(&mut response_headers, Page::of(path), None);
+            page_headers(&mut response_headers, Page::of(&relative), None);
         }
         if if_none_match(headers, &etag) {
             let mut response = Response::new(Body::empty());
@@ -145,7 +147,7 @@ impl Assets {
                 return plain(StatusCode::NOT_FOUND, "no such file");
             };
             let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-            page_headers(&mut response_headers, Page::of(path), Some((&html, host)));
+            page_headers(&mut response_headers, Page::of(&relative), Some((&html, host)));
         }
         let coding =
             if compressible { choose_coding(headers, &file).await } else { Coding::Identity };
@@ -351,7 +353,8 @@ fn plain_host(host: &str) -> Option<&str> {
 pub fn content_security_policy(page: Page, html: &[u8], host: Option<&str>) -> String {
     let scripts = inline_script_hashes(html).join(" ");
     // `'self'` covers the same-origin websocket in current browsers; the explicit `ws:`/`wss:`
-    // sources are for those that predate CSP level 3.
+    // sources are for those that predate CSP level 3. The engine's worker starts from a
+    // `blob:` shim that loads the worker script (yew-agent's way), hence `blob:` for workers.
     let sockets =
         host.and_then(plain_host).map(|h| format!(" ws://{h} wss://{h}")).unwrap_or_default();
     let ancestors = match page {
@@ -361,7 +364,7 @@ pub fn content_security_policy(page: Page, html: &[u8], host: Option<&str>) -> S
     format!(
         "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' {scripts}; \
          style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; \
-         connect-src 'self'{sockets}; worker-src 'self'; frame-src 'self'; \
+         connect-src 'self'{sockets}; worker-src 'self' blob:; frame-src 'self'; \
          object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors {ancestors}"
     )
 }
@@ -410,6 +413,17 @@ mod tests {
         {
             assert_eq!(safe_relative_path(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn the_page_is_known_however_its_path_is_spelled() {
+        for path in ["/online/", "//online/", "/%6Fnline/index.html", "/online//index.html"] {
+            let relative = safe_relative_path(path).unwrap();
+            assert_eq!(Page::of(&relative), Page::Online, "{path}");
+        }
+        assert_eq!(Page::of(&safe_relative_path("//embed/").unwrap()), Page::Embed);
+        assert_eq!(Page::of(&safe_relative_path("/").unwrap()), Page::App);
+        assert_eq!(Page::of(&safe_relative_path("/onlinex/").unwrap()), Page::App);
     }
 
     #[test]

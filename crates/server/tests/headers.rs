@@ -121,7 +121,13 @@ async fn pages_carry_their_policy_and_revalidate() {
     assert_eq!(embed.header("x-frame-options"), "");
     let bare = request(server.addr, "/online?game=abc", &[]).await;
     assert!(bare.status.starts_with("HTTP/1.1 308"), "{}", bare.status);
-    assert_eq!(bare.header("location"), "/online/?game=abc");
+    assert_eq!(bare.header("location"), "online/?game=abc");
+    // However the path is spelled, the online page keeps its frame rules, and a redirect
+    // never leaves the site.
+    let doubled = request(server.addr, "//online/", &[]).await;
+    assert_eq!(doubled.header("x-frame-options"), "DENY");
+    let sneaky = request(server.addr, "//online", &[]).await;
+    assert_eq!(sneaky.header("location"), "online/");
     let missing = request(server.addr, "/missing.js", &[]).await;
     assert!(missing.status.starts_with("HTTP/1.1 404"));
     common_headers(&missing);

@@ -335,7 +335,11 @@ impl Receiver {
             let now = Instant::now();
             let rate =
                 if incoming.is_keep_alive() { &mut self.keep_alives } else { &mut self.messages };
-            if !rate.admit(now) || (self.name.is_none() && now >= hello_by) {
+            if !rate.admit(now) {
+                self.hub.metrics().refused(crate::limits::Limit::MessageRate);
+                return self.close(CLOSE_POLICY).await;
+            }
+            if self.name.is_none() && now >= hello_by {
                 return self.close(CLOSE_POLICY).await;
             }
             let close = match incoming {
