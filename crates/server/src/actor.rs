@@ -297,7 +297,10 @@ impl Actor {
             self.hub.note_ended(self.session.id(), &self.session.members());
             if let Some(result) = self.session.result() {
                 tracing::info!(game = %self.session.id(), ?result, "game ended");
-                self.stop_now = result.reason == EndReason::Aborted;
+                // A cancelled invitation (aborted with a seat still free) leaves memory at
+                // once: nobody can offer a rematch or watch it with anyone. An aborted game
+                // between two players stays for them like any finished game.
+                self.stop_now = result.reason == EndReason::Aborted && self.session.has_free_seat();
             }
         }
         self.deliver(effects.out);

@@ -23,7 +23,7 @@ use crate::clock::MonotonicClock;
 use crate::connection::{self, ConnectionConfig, Frame, FrameError};
 use crate::hub::Hub;
 use crate::limits::{AddressCounts, Limit, Limits, client_address};
-use crate::listener::{AcceptOptions, Peer};
+use crate::listener::{AcceptOptions, BecameSocket, Peer};
 use crate::storage::{SqliteStorage, StorageError, StorageHandle};
 
 /// The largest frame the WebSocket layer reads at all. Frames between the protocol's 8 KiB and
@@ -76,7 +76,13 @@ struct AppState {
     origins: Arc<[String]>,
     shutdown: CancellationToken,
     tracker: TaskTracker,
+    /// The last storage probe of `/healthz` and when it was made: at most one a second reaches
+    /// storage, however often `/healthz` is asked.
+    health: Arc<tokio::sync::Mutex<Option<Probe>>>,
 }
+
+/// A storage probe of `/healthz`: when, and what it found.
+type Probe = (std::time::Instant, Result<(), String>);
 
 /// Opens the database in `data` (creating the directory), starts the hub with the real clock
 /// and resumes every unfinished game. Returns the hub and how many games were resumed.
@@ -119,6 +125,7 @@ fn router(
         origins: settings.allowed_origins.iter().map(|o| normalize_origin(o)).collect(),
         shutdown,
         tracker,
+        health: Arc::default(),
     };
     Router::new()
         .route("/ws", get(upgrade))
@@ -174,13 +181,26 @@ async fn files(State(state): State<AppState>, request: Request) -> Response {
     state.assets.respond(request.method(), uri.path(), uri.query(), request.headers()).await
 }
 
-/// `ok` while storage answers.
+/// `ok` while storage answers (probed at most once a second).
 async fn healthz(State(state): State<AppState>) -> Response {
-    let probe = state.hub.storage().load(String::new());
-    match tokio::time::timeout(Duration::from_secs(2), probe).await {
-        Ok(Ok(_)) => (StatusCode::OK, "ok\n").into_response(),
-        Ok(Err(e)) => (StatusCode::SERVICE_UNAVAILABLE, format!("{e}\n")).into_response(),
-        Err(_) => (StatusCode::SERVICE_UNAVAILABLE, "storage does not answer\n").into_response(),
+    let mut last = state.health.lock().await;
+    let fresh = last.as_ref().filter(|(at, _)| at.elapsed() < Duration::from_secs(1));
+    let outcome = match fresh {
+        Some((_, outcome)) => outcome.clone(),
+        None => {
+            let probe = state.hub.storage().load(String::new());
+            let outcome = match tokio::time::timeout(Duration::from_secs(2), probe).await {
+                Ok(Ok(_)) => Ok(()),
+                Ok(Err(e)) => Err(e.to_string()),
+                Err(_) => Err("storage does not answer".to_owned()),
+            };
+            *last = Some((std::time::Instant::now(), outcome.clone()));
+            outcome
+        }
+    };
+    match outcome {
+        Ok(()) => (StatusCode::OK, "ok\n").into_response(),
+        Err(e) => (StatusCode::SERVICE_UNAVAILABLE, format!("{e}\n")).into_response(),
     }
 }
 
@@ -194,6 +214,7 @@ async fn metrics(State(state): State<AppState>) -> Response {
 async fn upgrade(
     State(state): State<AppState>,
     peer: Option<Extension<Peer>>,
+    became_socket: Option<Extension<BecameSocket>>,
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
@@ -217,6 +238,9 @@ async fn upgrade(
                 .into_response();
         }
     };
+    if let Some(Extension(mark)) = became_socket {
+        mark.mark();
+    }
     let tracked = state.tracker.token();
     ws.max_frame_size(WS_FRAME_LIMIT)
         .max_message_size(WS_FRAME_LIMIT)

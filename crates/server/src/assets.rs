@@ -67,17 +67,44 @@ impl Coding {
     }
 }
 
+/// The largest file kept in memory once read.
+const MAX_CACHED_FILE: u64 = 8 * 1024 * 1024;
+
+/// A file's bytes as last read, with the validator of the file they were read from.
+type Cached = (String, axum::body::Bytes);
+
 /// The files of a built app.
 #[derive(Clone, Debug)]
 pub struct Assets {
     root: PathBuf,
+    /// Files read, shared by every response that sends them (a thousand slow downloads of the
+    /// wasm hold one copy, not a thousand); read again when the file changes.
+    cache: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<PathBuf, Cached>>>,
 }
 
 impl Assets {
     /// The files under `root`.
     #[must_use]
     pub fn new(root: PathBuf) -> Assets {
-        Assets { root }
+        Assets { root, cache: std::sync::Arc::default() }
+    }
+
+    /// The bytes of `file` (kept in memory while it does not change), or `None` when it cannot
+    /// be read.
+    async fn read(&self, file: &Path) -> Option<axum::body::Bytes> {
+        let metadata = tokio::fs::metadata(file).await.ok()?;
+        let tag = etag_of(&metadata);
+        let lock = || self.cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((cached_tag, bytes)) = lock().get(file)
+            && *cached_tag == tag
+        {
+            return Some(bytes.clone());
+        }
+        let bytes = axum::body::Bytes::from(tokio::fs::read(file).await.ok()?);
+        if metadata.len() <= MAX_CACHED_FILE {
+            lock().insert(file.to_owned(), (tag, bytes.clone()));
+        }
+        Some(bytes)
     }
 
     /// Answers a request for `path` (as in the request line, percent-encoded) with `query`.
@@ -143,17 +170,20 @@ impl Assets {
         }
         if is_page {
             // The policy lists the page's own inline scripts by hash.
-            let Ok(html) = tokio::fs::read(&file).await else {
+            let Some(html) = self.read(&file).await else {
                 return plain(StatusCode::NOT_FOUND, "no such file");
             };
             let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
             page_headers(&mut response_headers, Page::of(&relative), Some((&html, host)));
         }
-        let coding =
-            if compressible { choose_coding(headers, &file).await } else { Coding::Identity };
+        let coding = if compressible {
+            choose_coding(headers, &file, &metadata).await
+        } else {
+            Coding::Identity
+        };
         let mut sent = file.clone().into_os_string();
         sent.push(coding.suffix());
-        let Ok(bytes) = tokio::fs::read(&sent).await else {
+        let Some(bytes) = self.read(Path::new(&sent)).await else {
             return plain(StatusCode::NOT_FOUND, "no such file");
         };
         if let Some(encoding) = coding.header() {
@@ -208,8 +238,11 @@ fn percent_decode(text: &str) -> Option<String> {
     let mut i = 0;
     while i < bytes.len() {
         if bytes[i] == b'%' {
-            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
+            let digits = bytes.get(i + 1..i + 3)?;
+            if !digits.iter().all(u8::is_ascii_hexdigit) {
+                return None;
+            }
+            out.push(u8::from_str_radix(std::str::from_utf8(digits).ok()?, 16).ok()?);
             i += 3;
         } else {
             out.push(bytes[i]);
@@ -264,13 +297,20 @@ fn accepts(headers: &HeaderMap, coding: &str) -> bool {
     named.or(star).unwrap_or(false)
 }
 
-async fn choose_coding(headers: &HeaderMap, file: &Path) -> Coding {
+/// The best coding the client takes that has a copy beside the file, no older than the file
+/// (a copy left from before a rebuild would be another file's content).
+async fn choose_coding(headers: &HeaderMap, file: &Path, original: &std::fs::Metadata) -> Coding {
+    let written = original.modified().ok();
     for coding in [Coding::Brotli, Coding::Gzip] {
         let name = coding.header().unwrap_or_default();
         if accepts(headers, name) {
             let mut compressed = file.as_os_str().to_owned();
             compressed.push(coding.suffix());
-            if tokio::fs::metadata(&compressed).await.is_ok_and(|m| m.is_file()) {
+            let fresh = tokio::fs::metadata(&compressed).await.is_ok_and(|m| {
+                m.is_file()
+                    && m.modified().ok().zip(written).is_none_or(|(copy, file)| copy >= file)
+            });
+            if fresh {
                 return coding;
             }
         }
@@ -320,17 +360,30 @@ fn is_fingerprinted(name: &str) -> bool {
 }
 
 /// The `sha256-...` sources of the page's inline scripts, so the policy allows exactly them.
+/// Line ends are hashed as the browser sees them (the HTML parser turns CR LF and CR into LF);
+/// scripts inside comments are not scripts.
 fn inline_script_hashes(html: &[u8]) -> Vec<String> {
-    let text = String::from_utf8_lossy(html);
+    let text = String::from_utf8_lossy(html).replace("\r\n", "\n").replace('\r', "\n");
     let lower = text.to_ascii_lowercase();
     let mut hashes = Vec::new();
     let mut at = 0;
-    while let Some(start) = lower[at..].find("<script").map(|i| i + at) {
+    loop {
+        let script = lower[at..].find("<script").map(|i| i + at);
+        let comment = lower[at..].find("<!--").map(|i| i + at);
+        let start = match (script, comment) {
+            (Some(script), Some(comment)) if comment < script => {
+                let Some(end) = lower[comment..].find("-->") else { break };
+                at = comment + end + 3;
+                continue;
+            }
+            (Some(script), _) => script,
+            (None, _) => break,
+        };
         let Some(open_end) = lower[start..].find('>').map(|i| i + start + 1) else { break };
         let Some(close) = lower[open_end..].find("</script").map(|i| i + open_end) else { break };
         let tag = &lower[start..open_end];
         if !tag.contains(" src=") && !tag.contains("\tsrc=") && !tag.contains("\nsrc=") {
-            let digest = Sha256::digest(text[open_end..close].as_bytes());
+            let digest = Sha256::digest(&text.as_bytes()[open_end..close]);
             let encoded = base64::engine::general_purpose::STANDARD.encode(digest);
             hashes.push(format!("'sha256-{encoded}'"));
         }
@@ -460,6 +513,11 @@ mod tests {
         let digest = Sha256::digest(b"alert(1)");
         let expected = base64::engine::general_purpose::STANDARD.encode(digest);
         assert_eq!(hashes[0], format!("'sha256-{expected}'"));
+        // CR LF as the browser sees it (LF); a script in a comment is not one.
+        let crlf = inline_script_hashes(b"<!-- <script>no()</script> --><script>a\r\nb</script>");
+        let digest = Sha256::digest(b"a\nb");
+        let expected = base64::engine::general_purpose::STANDARD.encode(digest);
+        assert_eq!(crlf, vec![format!("'sha256-{expected}'")]);
         let policy = content_security_policy(Page::Online, html, Some("example.org:8080"));
         assert!(policy.contains(&hashes[1]), "{policy}");
         assert!(policy.contains("frame-ancestors 'none'"));

@@ -243,8 +243,9 @@ impl Hub {
     fn new_game_room(&self, conns: &[ConnId], take: bool) -> Result<(), Denied> {
         let now = Instant::now();
         let mut state = self.lock();
+        // A connection already closed (a rematch asked for just before) counts for nobody.
         let mut addresses: Vec<IpAddr> =
-            conns.iter().map(|&conn| Hub::address_of(&state, conn)).collect();
+            conns.iter().filter_map(|conn| state.addresses.get(conn).copied()).collect();
         addresses.sort_unstable();
         addresses.dedup();
         for address in &addresses {
@@ -652,6 +653,14 @@ impl Hub {
                 }
             }
         };
+        // A partner who may no longer have a game made (its address went over a limit while it
+        // waited) is told so and leaves the queue; this seeker waits for the next one.
+        if let Err(denied) = self.new_game_room(&[partner.conn], false) {
+            partner.outbox.send(&ServerMessage::Error { code: denied.code, detail: denied.detail });
+            outbox.send(&ServerMessage::Seeking { spec: spec.clone() });
+            self.lock().seeks.push(Seeker { conn, key, spec, name, outbox });
+            return Ok(());
+        }
         let mine = random_seat()?;
         let mut names = [None, None];
         names[mine.index()] = Some(name);
@@ -709,9 +718,9 @@ impl Hub {
         };
         for (seat, conns) in [Seat::First, Seat::Second].into_iter().zip(outboxes) {
             for (conn, outbox) in conns {
-                if !self.has_room(conn, None) {
-                    let detail = "too many games at once".to_owned();
-                    outbox.send(&ServerMessage::Error { code: ErrorCode::TooManyGames, detail });
+                if let Err(denied) = self.make_room(conn, None).await {
+                    let error = ServerMessage::Error { code: denied.code, detail: denied.detail };
+                    outbox.send(&error);
                     continue;
                 }
                 let _ = into_game(&handle, conn, outbox, Attach::Seat(seat)).await;

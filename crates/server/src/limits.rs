@@ -258,12 +258,30 @@ impl RateWindow {
     }
 }
 
-/// The client's address: `peer`, or, when `peer` is one of `trusted` proxies, the last address
+/// The address limits are kept by: an IPv4 address as it is (an IPv4-mapped IPv6 address as
+/// the IPv4 one), an IPv6 address by its /64 network, since one home or host is commonly given
+/// a whole /64 and could otherwise take a fresh address for every connection.
+#[must_use]
+pub fn address_key(address: IpAddr) -> IpAddr {
+    match address.to_canonical() {
+        IpAddr::V6(v6) => {
+            let bits = u128::from(v6) & !((1u128 << 64) - 1);
+            IpAddr::V6(std::net::Ipv6Addr::from(bits))
+        }
+        v4 => v4,
+    }
+}
+
+/// The client's address (as [`address_key`] keeps it): `peer`, or, when `peer` is one of `trusted` proxies, the last address
 /// in `X-Forwarded-For` that is not itself a trusted proxy (each proxy appends the address it
 /// heard from, so the entries to the left of the last untrusted one are the client's own
 /// claims and are not believed). A header that does not read gives `peer`.
 #[must_use]
 pub fn client_address(peer: IpAddr, forwarded_for: &[&str], trusted: &[IpAddr]) -> IpAddr {
+    address_key(forwarded_client(peer.to_canonical(), forwarded_for, trusted))
+}
+
+fn forwarded_client(peer: IpAddr, forwarded_for: &[&str], trusted: &[IpAddr]) -> IpAddr {
     if !trusted.contains(&peer) {
         return peer;
     }
@@ -271,7 +289,7 @@ pub fn client_address(peer: IpAddr, forwarded_for: &[&str], trusted: &[IpAddr]) 
     let mut client = peer;
     for entry in entries.collect::<Vec<_>>().into_iter().rev() {
         let Some(address) = parse_forwarded_address(entry) else { return client };
-        client = address;
+        client = address.to_canonical();
         if !trusted.contains(&address) {
             break;
         }
@@ -327,6 +345,15 @@ mod tests {
     }
 
     #[test]
+    fn ipv6_clients_are_kept_by_their_64_network() {
+        assert_eq!(address_key(ip("2001:db8:1:2:aaaa::1")), ip("2001:db8:1:2::"));
+        assert_eq!(address_key(ip("2001:db8:1:2:bbbb::7")), ip("2001:db8:1:2::"));
+        assert_ne!(address_key(ip("2001:db8:1:3::1")), ip("2001:db8:1:2::"));
+        assert_eq!(address_key(ip("::ffff:1.2.3.4")), ip("1.2.3.4"));
+        assert_eq!(address_key(ip("1.2.3.4")), ip("1.2.3.4"));
+    }
+
+    #[test]
     fn forwarded_for_is_believed_only_from_a_trusted_proxy() {
         let proxy = ip("10.0.0.9");
         let trusted = [proxy];
@@ -335,7 +362,9 @@ mod tests {
         // The client's own claim (left) is not believed; the proxy's entry (right) is.
         assert_eq!(client_address(proxy, &["6.6.6.6, 9.9.9.9"], &trusted), ip("9.9.9.9"));
         assert_eq!(client_address(proxy, &["6.6.6.6", "9.9.9.9:1234"], &trusted), ip("9.9.9.9"));
-        assert_eq!(client_address(proxy, &["[2001:db8::1]:80"], &trusted), ip("2001:db8::1"));
+        assert_eq!(client_address(proxy, &["[2001:db8::1]:80"], &trusted), ip("2001:db8::"));
+        // A proxy's IPv4 address mapped into IPv6 (a server listening on `[::]`) is the same.
+        assert_eq!(client_address(ip("::ffff:10.0.0.9"), &["9.9.9.9"], &trusted), ip("9.9.9.9"));
         // Two proxies in a row: the first untrusted address from the right.
         let two = [proxy, ip("10.0.0.8")];
         assert_eq!(client_address(proxy, &["9.9.9.9, 10.0.0.8"], &two), ip("9.9.9.9"));

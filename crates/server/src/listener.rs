@@ -25,17 +25,21 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tower::ServiceExt;
 
-use crate::limits::{AddressCounts, Limit, Limits, Slot};
+use crate::limits::{AddressCounts, Limit, Limits, Slot, address_key};
 use crate::metrics::Metrics;
 
 /// The largest request head read: a link to a game carries the whole game in its query (the
 /// app reads up to 64 KiB of it), so room for that and ordinary headers; a longer head gets
 /// `431` and costs no more than this while it arrives.
 const MAX_HEAD_BYTES: usize = 80 * 1024;
-/// The kernel send buffer asked for each socket (Linux doubles it). Messages are small; a small
-/// buffer keeps memory low with thousands of sockets and lets the outbox limit find a client
-/// that does not read soon.
+/// The kernel send buffer asked for each game socket once upgraded (Linux doubles it). Messages
+/// are small; a small buffer keeps memory low with thousands of sockets and lets the outbox
+/// limit find a client that does not read soon. HTTP downloads keep the kernel's own
+/// autotuned buffer: a small one would cap a download at a buffer per round trip.
 const SOCKET_SEND_BUFFER: usize = 8 * 1024;
+/// How many refused connections may be waiting to read their `503` at once; past that, a
+/// refused connection is closed without one, so a flood of connections cannot hold descriptors.
+const MAX_REFUSALS_IN_FLIGHT: usize = 256;
 /// How long a refused connection is given to read its `503`.
 const REFUSAL_TIMEOUT: Duration = Duration::from_secs(1);
 /// How long the accept loop pauses when accepting fails (out of descriptors, say), so it does
@@ -45,6 +49,22 @@ const ACCEPT_ERROR_PAUSE: Duration = Duration::from_millis(50);
 /// The address of the connection's peer, put in each request's extensions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Peer(pub SocketAddr);
+
+/// Put in each request's extensions: the request handler sets it when the connection becomes
+/// a game socket, and the connection then takes the small send buffer of game sockets.
+#[derive(Clone, Debug, Default)]
+pub struct BecameSocket(Arc<std::sync::atomic::AtomicBool>);
+
+impl BecameSocket {
+    /// Marks the connection as a game socket.
+    pub fn mark(&self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn is_marked(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
 
 /// How connections are accepted.
 #[derive(Clone, Debug)]
@@ -73,6 +93,7 @@ pub async fn accept(
 ) -> io::Result<()> {
     let limits = &options.limits;
     let counts = AddressCounts::new(limits.max_connections_per_address, limits.max_connections);
+    let refusing = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.head_timeout)
@@ -93,22 +114,36 @@ pub async fn accept(
                 continue;
             }
         };
+        let peer = SocketAddr::new(peer.ip().to_canonical(), peer.port());
         let exempt = options.trusted_proxies.contains(&peer.ip());
-        let slot = match counts.admit((!exempt).then_some(peer.ip())) {
+        let slot = match counts.admit((!exempt).then_some(address_key(peer.ip()))) {
             Ok(slot) => slot,
             Err(limit) => {
                 metrics.refused(limit);
                 tracing::debug!(%peer, limit = limit.name(), "connection refused");
-                tracker.spawn(refuse(tcp, limit));
+                let waiting = Arc::clone(&refusing);
+                if waiting.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+                    < MAX_REFUSALS_IN_FLIGHT
+                {
+                    tracker.spawn(async move {
+                        refuse(tcp, limit).await;
+                        waiting.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+                    });
+                } else {
+                    waiting.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+                    drop(tcp);
+                }
                 continue;
             }
         };
         let _ = tcp.set_nodelay(true);
-        let _ = socket2::SockRef::from(&tcp).set_send_buffer_size(SOCKET_SEND_BUFFER);
-        let io = GuardedStream::new(tcp, slot, limits.write_timeout, metrics.clone());
+        let became_socket = BecameSocket::default();
+        let io = GuardedStream::new(tcp, slot, limits.write_timeout, metrics.clone())
+            .with_socket_mark(became_socket.clone());
         let router = router.clone();
         let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
             request.extensions_mut().insert(Peer(peer));
+            request.extensions_mut().insert(became_socket.clone());
             router.clone().oneshot(request.map(Body::new))
         });
         let connection = http.serve_connection(TokioIo::new(io), service).with_upgrades();
@@ -174,12 +209,34 @@ struct GuardedStream {
     write_timeout: Duration,
     stalled: Option<Pin<Box<tokio::time::Sleep>>>,
     metrics: Metrics,
+    /// Set once the connection is a game socket; `None` once its buffer is made small.
+    became_socket: Option<BecameSocket>,
 }
 
 impl GuardedStream {
     fn new(tcp: TcpStream, slot: Slot, write_timeout: Duration, metrics: Metrics) -> Self {
         metrics.connections.inc();
-        GuardedStream { tcp, _slot: slot, write_timeout, stalled: None, metrics }
+        GuardedStream {
+            tcp,
+            _slot: slot,
+            write_timeout,
+            stalled: None,
+            metrics,
+            became_socket: None,
+        }
+    }
+
+    fn with_socket_mark(mut self, mark: BecameSocket) -> Self {
+        self.became_socket = Some(mark);
+        self
+    }
+
+    /// Gives a game socket its small send buffer, the first time it writes as one.
+    fn shrink_if_socket(&mut self) {
+        if self.became_socket.as_ref().is_some_and(BecameSocket::is_marked) {
+            self.became_socket = None;
+            let _ = socket2::SockRef::from(&self.tcp).set_send_buffer_size(SOCKET_SEND_BUFFER);
+        }
     }
 
     /// Passes a write's outcome on, timing how long it has been blocked.
@@ -222,6 +279,7 @@ impl AsyncWrite for GuardedStream {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
+        self.shrink_if_socket();
         let poll = Pin::new(&mut self.tcp).poll_write(cx, buf);
         self.watch(cx, poll)
     }
@@ -231,6 +289,7 @@ impl AsyncWrite for GuardedStream {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
+        self.shrink_if_socket();
         let poll = Pin::new(&mut self.tcp).poll_write_vectored(cx, bufs);
         self.watch(cx, poll)
     }

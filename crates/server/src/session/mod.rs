@@ -272,6 +272,12 @@ impl Session {
         self.result.as_ref()
     }
 
+    /// Whether a seat is still free (nobody took the invitation).
+    #[must_use]
+    pub fn has_free_seat(&self) -> bool {
+        self.seats.iter().any(|seat| seat.name.is_none())
+    }
+
     /// Whether both seats are taken and the game is not over.
     #[must_use]
     pub fn is_playing(&self) -> bool {

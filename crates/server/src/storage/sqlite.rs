@@ -141,6 +141,13 @@ impl SqliteStorage {
         }
         db.execute_batch("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;").map_err(failed)?;
         set_up(&mut db)?;
+        // The sweeper looks games up by when they were created and ended: without these it
+        // would read the whole table while every commit waits behind it.
+        db.execute_batch(
+            "CREATE INDEX IF NOT EXISTS games_created ON games (created_unix_ms);
+             CREATE INDEX IF NOT EXISTS games_ended ON games (ended_unix_ms);",
+        )
+        .map_err(failed)?;
         // They exist now (WAL mode keeps them while the database is open), from this run or left
         // by an older one.
         for suffix in ["-wal", "-shm"] {
