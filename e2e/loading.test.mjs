@@ -7,17 +7,16 @@
 // the built pages are missing.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { DIST, REPO, WAIT_MS, launchBrowser } from './support.mjs';
+import {
+  WAIT_MS,
+  launchBrowser,
+  startQiServer,
+} from './support.mjs';
 
 const TEST_TIMEOUT = 180_000;
-const SERVER_BIN = process.env.QI_SERVER_BIN || path.join(REPO, 'target', 'release', 'qi-server');
+const PAGE_FILES = ['index.html', 'embed/index.html', 'online/index.html'];
 
 /** The three pages: where each is, and what shows that its app is up. */
 const PAGES = [
@@ -39,66 +38,18 @@ const WORDS = {
 };
 
 let browser;
-let server;
-let serverLog = '';
-let dataDir;
+let qi;
 let base;
 
-async function freePort() {
-  const probe = net.createServer();
-  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-async function waitForHttp(url, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) {
-      throw new Error(`qi-server exited with ${server.exitCode}:\n${serverLog}`);
-    }
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`qi-server did not serve ${url} within ${timeoutMs} ms:\n${serverLog}`);
-}
-
 before(async () => {
-  if (!existsSync(SERVER_BIN)) {
-    throw new Error(
-      `qi-server not found at ${SERVER_BIN}: build it (cargo build --release -p qi-server) ` +
-        'or set QI_SERVER_BIN to the server binary.',
-    );
-  }
-  for (const page of ['index.html', 'embed/index.html', 'online/index.html']) {
-    if (!existsSync(path.join(DIST, page))) {
-      throw new Error(`No ${page} in ${DIST}: build the app (scripts/lib.sh build_app).`);
-    }
-  }
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'qi-loading-e2e-'));
-  const port = await freePort();
-  server = spawn(SERVER_BIN, ['--addr', `127.0.0.1:${port}`, '--dist', DIST, '--data', dataDir], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  server.stdout.on('data', (chunk) => (serverLog += chunk));
-  server.stderr.on('data', (chunk) => (serverLog += chunk));
-  base = `http://127.0.0.1:${port}/`;
-  await waitForHttp(`${base}online/`);
+  qi = await startQiServer({ tag: 'loading', pages: PAGE_FILES, readyPath: 'online/' });
+  base = qi.base;
   browser = await launchBrowser();
 });
 
 after(async () => {
   await browser?.close();
-  if (server && server.exitCode === null) {
-    server.kill();
-    await new Promise((resolve) => server.once('exit', resolve));
-  }
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await qi?.stop();
 });
 
 /** A fresh context (its own storage) and page; `errors` collects uncaught exceptions. */

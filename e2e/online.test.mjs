@@ -4,89 +4,34 @@
 // The test fails (never skips) when the server binary or the built online page is missing.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 
 import {
   DIST,
-  REPO,
   WAIT_MS,
   drag,
   launchBrowser,
   moveList,
+  startQiServer,
   startServer,
   waitForPiece,
 } from './support.mjs';
 
 const TEST_TIMEOUT = 240_000;
-const SERVER_BIN = process.env.QI_SERVER_BIN || path.join(REPO, 'target', 'release', 'qi-server');
 
 let browser;
-let server;
-let serverLog = '';
-let dataDir;
+let qi;
 let base;
 
-/** A port nobody listens on now. */
-async function freePort() {
-  const probe = net.createServer();
-  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** Waits until `url` answers 200, or throws (with the server's output) when it never does. */
-async function waitForHttp(url, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) {
-      throw new Error(`qi-server exited with ${server.exitCode}:\n${serverLog}`);
-    }
-    try {
-      const response = await fetch(url);
-      if (response.ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`qi-server did not serve ${url} within ${timeoutMs} ms:\n${serverLog}`);
-}
-
 before(async () => {
-  if (!existsSync(SERVER_BIN)) {
-    throw new Error(
-      `qi-server not found at ${SERVER_BIN}: build it (cargo build --release -p qi-server) ` +
-        'or set QI_SERVER_BIN to the server binary.',
-    );
-  }
-  if (!existsSync(path.join(DIST, 'online', 'index.html'))) {
-    throw new Error(`No online page at ${DIST}/online (online/index.html missing): build the app.`);
-  }
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'qi-online-e2e-'));
-  const port = await freePort();
-  server = spawn(SERVER_BIN, ['--addr', `127.0.0.1:${port}`, '--dist', DIST, '--data', dataDir], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  server.stdout.on('data', (chunk) => (serverLog += chunk));
-  server.stderr.on('data', (chunk) => (serverLog += chunk));
-  base = `http://127.0.0.1:${port}/`;
-  await waitForHttp(`${base}online/`);
+  qi = await startQiServer({ tag: 'online', pages: ['online/index.html'], readyPath: 'online/' });
+  base = qi.base;
   browser = await launchBrowser();
 });
 
 after(async () => {
   await browser?.close();
-  if (server && server.exitCode === null) {
-    server.kill();
-    await new Promise((resolve) => server.once('exit', resolve));
-  }
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await qi?.stop();
 });
 
 /** Opens `url` in a fresh browser context (its own storage: another person), and waits until

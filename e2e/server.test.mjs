@@ -6,48 +6,24 @@
 // does not. Fails (never skips) when the server or the build is missing.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { DIST, REPO, WAIT_MS, drag, launchBrowser, openApp } from './support.mjs';
+import {
+  WAIT_MS,
+  drag,
+  launchBrowser,
+  openApp,
+  startQiServer,
+} from './support.mjs';
 
 const TEST_TIMEOUT = 180_000;
-const SERVER_BIN = process.env.QI_SERVER_BIN || path.join(REPO, 'target', 'release', 'qi-server');
 
 let browser;
-let server;
-let serverLog = '';
-let dataDir;
+let qi;
 let base;
 let framer;
 let framerUrl;
-
-async function freePort() {
-  const probe = net.createServer();
-  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-async function waitForHttp(url, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`qi-server exited:\n${serverLog}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`qi-server did not serve ${url}:\n${serverLog}`);
-}
 
 /** Records every policy violation of the page (and its frames) in `window.__violations`. */
 function watchViolations() {
@@ -66,21 +42,11 @@ async function violations(page) {
 }
 
 before(async () => {
-  if (!existsSync(SERVER_BIN)) {
-    throw new Error(`qi-server not found at ${SERVER_BIN}: cargo build --release -p qi-server`);
-  }
-  for (const page of ['index.html', 'embed/index.html', 'online/index.html']) {
-    if (!existsSync(path.join(DIST, page))) throw new Error(`No ${page} in ${DIST}: build the app.`);
-  }
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'qi-server-e2e-'));
-  const port = await freePort();
-  server = spawn(SERVER_BIN, ['--addr', `127.0.0.1:${port}`, '--dist', DIST, '--data', dataDir], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+  qi = await startQiServer({
+    tag: 'server',
+    pages: ['index.html', 'embed/index.html', 'online/index.html'],
   });
-  server.stdout.on('data', (chunk) => (serverLog += chunk));
-  server.stderr.on('data', (chunk) => (serverLog += chunk));
-  base = `http://127.0.0.1:${port}/`;
-  await waitForHttp(base);
+  base = qi.base;
   // A page on another origin that frames the embed and the online page.
   framer = http.createServer((request, response) => {
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -97,8 +63,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   framer?.close();
-  server?.kill('SIGTERM');
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await qi?.stop();
 });
 
 test('the app plays under its policy, with the computer, a hint and the embed preview', { timeout: TEST_TIMEOUT }, async () => {

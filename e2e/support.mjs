@@ -2,8 +2,11 @@
 // playwright-core, a small static server that serves the built app under a sub-path, and
 // helpers that act on the board the way a player does (real pointer and keyboard events).
 
-import { existsSync, statSync, createReadStream } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -336,4 +339,62 @@ export async function waitForPlies(page, count) {
     count,
     { timeout: WAIT_MS },
   );
+}
+
+/** The Qi server binary the tests run: env `QI_SERVER_BIN`, else the release build. */
+export const SERVER_BIN =
+  process.env.QI_SERVER_BIN || path.join(REPO, 'target', 'release', 'qi-server');
+
+/**
+ * Starts qi-server on a free loopback port serving `dist` with a temporary data directory, and
+ * waits until it serves `readyPath` (and the pages in `pages`, which must be built). Throws,
+ * with the server's output, when the binary or a page is missing or the server never answers.
+ * Resolves to `{ base, stop }`: `base` is `http://127.0.0.1:<port>/`; `stop()` ends the server
+ * and removes its data.
+ */
+export async function startQiServer({ tag = 'e2e', pages = ['index.html'], readyPath = '' } = {}) {
+  if (!existsSync(SERVER_BIN)) {
+    throw new Error(
+      `qi-server not found at ${SERVER_BIN}: build it (cargo build --release -p qi-server) ` +
+        'or set QI_SERVER_BIN to the server binary.',
+    );
+  }
+  for (const page of pages) {
+    if (!existsSync(path.join(DIST, page))) {
+      throw new Error(`No ${page} in ${DIST}: build the app (scripts/lib.sh build_app).`);
+    }
+  }
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `qi-${tag}-`));
+  const probe = net.createServer();
+  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  const server = spawn(SERVER_BIN, ['--addr', `127.0.0.1:${port}`, '--dist', DIST, '--data', dataDir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  server.stdout.on('data', (chunk) => (log += chunk));
+  server.stderr.on('data', (chunk) => (log += chunk));
+  const base = `http://127.0.0.1:${port}/`;
+  const stop = async () => {
+    if (server.exitCode === null) {
+      server.kill();
+      await new Promise((resolve) => server.once('exit', resolve));
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`qi-server exited with ${server.exitCode}:\n${log}`);
+    try {
+      if ((await fetch(base + readyPath)).ok) return { base, stop };
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`qi-server did not serve ${base + readyPath} within 60 s:\n${log}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
