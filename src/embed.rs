@@ -29,6 +29,7 @@ use crate::board_model::board_view;
 use crate::components::SharedState;
 use crate::components::dialogs::PromotionDialog;
 use crate::components::status::Status;
+use crate::decimal::{decimal, parse_decimal};
 use crate::i18n::{Lang, Text, t};
 use crate::link::{self, LinkError, Query, View};
 use crate::record::default_rules;
@@ -94,10 +95,8 @@ impl EmbedOptions {
             options.autoplay_ms = match value.trim() {
                 "0" | "false" | "off" => None,
                 "1" | "true" | "on" => Some(AUTOPLAY_DEFAULT_MS),
-                text => match text.parse::<f64>() {
-                    Ok(seconds) if (0.3..=30.0).contains(&seconds) => {
-                        Some((seconds * 1000.0).round() as u32)
-                    }
+                text => match parse_decimal(text, 3).and_then(|ms| u32::try_from(ms).ok()) {
+                    Some(ms) if (300..=30_000).contains(&ms) => Some(ms),
                     _ => {
                         errors.push(link::bad_option("autoplay", value));
                         None
@@ -140,7 +139,7 @@ impl EmbedOptions {
             if ms == AUTOPLAY_DEFAULT_MS {
                 out.push_str("&autoplay=1");
             } else {
-                out.push_str(&format!("&autoplay={}", f64::from(ms) / 1000.0));
+                out.push_str(&format!("&autoplay={}", decimal(i64::from(ms), 3)));
             }
         }
         if self.theme == Theme::Dark {
@@ -257,7 +256,7 @@ pub fn embed() -> Html {
     let theme = if options.theme == Theme::Dark { "theme-dark" } else { "theme-light" };
     // Rows of chrome under the board, for its size: each bar is 2.25rem.
     let bars = u8::from(options.controls) + u8::from(options.move_list);
-    let style = format!("--chrome: {}rem", 0.5 + 2.25 * f64::from(bars));
+    let style = format!("--chrome: {}rem", decimal(50 + 225 * i64::from(bars), 2));
     let shared = SharedState(Rc::new((*state).clone()));
     html! {
         <div class={classes!("embed", theme, (!options.coords).then_some("no-coords"))}

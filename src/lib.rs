@@ -6,6 +6,7 @@ pub mod app;
 pub mod board;
 pub mod board_model;
 pub mod components;
+pub mod decimal;
 pub mod embed;
 pub mod i18n;
 pub mod i18n_records;

@@ -8,6 +8,7 @@ use qi_rules::any::{AnyGame, rules_with};
 use qi_rules::{BySide, Cell, EndReason, GameKind, IllegalReason, MoveError, Side};
 use yew::Reducible;
 
+use crate::decimal::decimal;
 use crate::i18n::Lang;
 use crate::link::LinkError;
 use crate::record::{EndedBy, Ending, GameRecord, ReplayError, default_rules};
@@ -47,7 +48,8 @@ impl ClockConfig {
     /// Written as `5+3` (minutes + seconds), as game sites write it.
     #[must_use]
     pub fn label(self) -> String {
-        let minutes = f64::from(self.base_secs) / 60.0;
+        // Minutes to two decimals: 30 s is "0.5", 15 s "0.25".
+        let minutes = decimal(i64::from(self.base_secs) * 100 / 60, 2);
         format!("{minutes}+{}", self.increment_secs)
     }
 }
@@ -355,14 +357,14 @@ pub struct SearchSummary {
     /// Nodes visited.
     pub nodes: u64,
     /// Milliseconds.
-    pub time_ms: f64,
+    pub time_ms: u64,
 }
 
 impl SearchSummary {
-    /// Nodes per second.
+    /// Nodes per second (whole numbers: no float formatting in the page's wasm, see `decimal`).
     #[must_use]
-    pub fn nodes_per_second(&self) -> f64 {
-        self.nodes as f64 * 1000.0 / self.time_ms.max(1.0)
+    pub fn nodes_per_second(&self) -> u64 {
+        self.nodes.saturating_mul(1000) / self.time_ms.max(1)
     }
 }
 

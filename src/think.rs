@@ -51,15 +51,15 @@ pub struct ThinkReply {
     pub depth: u32,
     /// Nodes it visited.
     pub nodes: u64,
-    /// Milliseconds it took.
-    pub time_ms: f64,
+    /// Milliseconds it took, rounded (whole numbers keep float reading out of the page).
+    pub time_ms: u64,
 }
 
 impl ThinkReply {
     /// A reply with no move.
     #[must_use]
     pub fn none(id: u64) -> ThinkReply {
-        ThinkReply { id, best: None, depth: 0, nodes: 0, time_ms: 0.0 }
+        ThinkReply { id, best: None, depth: 0, nodes: 0, time_ms: 0 }
     }
 
     /// The reply as text: `id|move|depth|nodes|ms` (empty move for none).
@@ -104,7 +104,7 @@ pub fn answer(request: &str, now: &dyn Fn() -> f64) -> String {
         best: result.best,
         depth: info.depth,
         nodes: info.nodes,
-        time_ms: info.time_ms,
+        time_ms: info.time_ms.max(0.0).round() as u64,
     }
     .encode()
 }
@@ -130,13 +130,8 @@ mod tests {
         record.moves = vec!["h3e3".into()];
         let request = ThinkRequest { id: 7, level: 2, seed: 99, record };
         assert_eq!(ThinkRequest::decode(&request.encode()), Some(request));
-        let reply = ThinkReply {
-            id: 7,
-            best: Some("h10g8".into()),
-            depth: 9,
-            nodes: 12345,
-            time_ms: 250.5,
-        };
+        let reply =
+            ThinkReply { id: 7, best: Some("h10g8".into()), depth: 9, nodes: 12345, time_ms: 250 };
         assert_eq!(ThinkReply::decode(&reply.encode()), Some(reply));
         let none = ThinkReply::none(8);
         assert_eq!(ThinkReply::decode(&none.encode()), Some(none));

@@ -11,6 +11,7 @@ use web_sys::{Element, HtmlElement, KeyboardEvent, PointerEvent};
 use yew::prelude::*;
 
 use super::{BoardView, Geometry};
+use crate::decimal::decimal;
 
 /// How far (in CSS pixels) a pointer must travel before a press becomes a drag.
 const DRAG_THRESHOLD: f64 = 4.0;
@@ -68,12 +69,17 @@ fn move_ghost(ghost: &NodeRef, grid: &NodeRef, geometry: Geometry, x: f64, y: f6
     };
     let size = grid.get_bounding_client_rect().width() / f64::from(geometry.files);
     let style = ghost.style();
-    let _ = style.set_property("width", &format!("{size}px"));
-    let _ = style.set_property("height", &format!("{size}px"));
+    let _ = style.set_property("width", &px(size));
+    let _ = style.set_property("height", &px(size));
     let _ = style.set_property(
         "transform",
-        &format!("translate({}px, {}px)", x - size / 2.0, y - size / 2.0),
+        &format!("translate({}, {})", px(x - size / 2.0), px(y - size / 2.0)),
     );
+}
+
+/// A CSS length in pixels, to a hundredth (see [`decimal`] for why not `f64`'s `Display`).
+fn px(pixels: f64) -> String {
+    format!("{}px", decimal((pixels * 100.0).round() as i64, 2))
 }
 
 /// The pointer handlers for a board showing `view`.

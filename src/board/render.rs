@@ -8,6 +8,7 @@ use yew::virtual_dom::AttrValue;
 
 use super::interaction::PointerHandlers;
 use super::{BoardView, CellView, Geometry, HintEnd, Style};
+use crate::decimal::decimal;
 use crate::pieces::{disc_svg, piece_svg};
 
 /// A piece's image: discs on xiangqi and banqi boards (whose black codes read like chess ones),
@@ -117,45 +118,53 @@ fn cell_html(
     }
 }
 
+/// A length of `halves` half cells, as an SVG number in cell units.
+fn half_cells(halves: u32) -> String {
+    decimal(i64::from(halves) * 5, 1)
+}
+
 /// The lines under a board whose pieces stand on crossings, in cell units (each cell is 1x1,
 /// the crossing at its centre).
 fn underlay(geometry: Geometry) -> Html {
-    let (files, ranks) = (f64::from(geometry.files), f64::from(geometry.ranks));
-    let line = |x1: f64, y1: f64, x2: f64, y2: f64| {
-        html! { <line x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} /> }
+    // Coordinates in half cells, so that every one is a whole number.
+    let (files, ranks) = (u32::from(geometry.files) * 2, u32::from(geometry.ranks) * 2);
+    let line = |x1: u32, y1: u32, x2: u32, y2: u32| {
+        let [x1, y1, x2, y2] = [x1, y1, x2, y2].map(half_cells);
+        html! { <line {x1} {y1} {x2} {y2} /> }
     };
     let mut lines: Vec<Html> = Vec::new();
     match geometry.style {
         Style::XiangqiPoints => {
             for rank in 0..geometry.ranks {
-                let y = f64::from(rank) + 0.5;
-                lines.push(line(0.5, y, files - 0.5, y));
+                let y = u32::from(rank) * 2 + 1;
+                lines.push(line(1, y, files - 1, y));
             }
             for file in 0..geometry.files {
-                let x = f64::from(file) + 0.5;
+                let x = u32::from(file) * 2 + 1;
                 if file == 0 || file + 1 == geometry.files {
-                    lines.push(line(x, 0.5, x, ranks - 0.5));
+                    lines.push(line(x, 1, x, ranks - 1));
                 } else {
-                    lines.push(line(x, 0.5, x, 4.5));
-                    lines.push(line(x, 5.5, x, ranks - 0.5));
+                    lines.push(line(x, 1, x, 9));
+                    lines.push(line(x, 11, x, ranks - 1));
                 }
             }
-            for (top, bottom) in [(0.5, 2.5), (7.5, 9.5)] {
-                lines.push(line(3.5, top, 5.5, bottom));
-                lines.push(line(5.5, top, 3.5, bottom));
+            for (top, bottom) in [(1, 5), (15, 19)] {
+                lines.push(line(7, top, 11, bottom));
+                lines.push(line(11, top, 7, bottom));
             }
         }
         Style::GomokuPoints => {
             for i in 0..geometry.files {
-                let at = f64::from(i) + 0.5;
-                lines.push(line(0.5, at, files - 0.5, at));
-                lines.push(line(at, 0.5, at, ranks - 0.5));
+                let at = u32::from(i) * 2 + 1;
+                lines.push(line(1, at, files - 1, at));
+                lines.push(line(at, 1, at, ranks - 1));
             }
         }
         Style::Checkered | Style::Squares => return Html::default(),
     }
     let stars = star_points(geometry).into_iter().map(|(x, y)| {
-        html! { <circle cx={(f64::from(x) + 0.5).to_string()} cy={(f64::from(y) + 0.5).to_string()} r="0.09" /> }
+        let (cx, cy) = (half_cells(u32::from(x) * 2 + 1), half_cells(u32::from(y) * 2 + 1));
+        html! { <circle {cx} {cy} r="0.09" /> }
     });
     let river = (geometry.style == Style::XiangqiPoints).then(|| {
         html! {

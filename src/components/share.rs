@@ -5,6 +5,7 @@ use qi_rules::{GameKind, Side};
 use yew::prelude::*;
 
 use super::SharedState;
+use crate::decimal::{decimal, parse_decimal};
 use crate::embed::EmbedOptions;
 use crate::i18n::{Lang, Text, game_name, t};
 use crate::link::{self, View};
@@ -267,8 +268,8 @@ struct EmbedChoices {
     turned: bool,
 }
 
-/// Autoplay's choices of seconds per move.
-const AUTOPLAY_SECONDS: [f64; 4] = [1.0, 1.5, 3.0, 5.0];
+/// Autoplay's choices of time per move, in milliseconds.
+const AUTOPLAY_CHOICES_MS: [u32; 4] = [1000, 1500, 3000, 5000];
 
 /// The `<iframe>` snippet for a game and options.
 #[must_use]
@@ -376,12 +377,10 @@ pub fn embed_dialog(props: &DialogProps) -> Html {
         .chain(Lang::ALL.map(|l| (l.tag()[..2].to_owned(), l.native_name().to_owned())))
         .collect();
     let current_lang = choices.options.lang.map(|l| l.tag()[..2].to_owned()).unwrap_or_default();
-    let speeds = AUTOPLAY_SECONDS.iter().map(|s| (s.to_string(), format!("{s} s"))).collect();
-    let current_speed = choices
-        .options
-        .autoplay_ms
-        .map(|ms| (f64::from(ms) / 1000.0).to_string())
-        .unwrap_or_default();
+    let seconds = |ms: u32| decimal(i64::from(ms), 3);
+    let speeds =
+        AUTOPLAY_CHOICES_MS.iter().map(|&ms| (seconds(ms), format!("{} s", seconds(ms)))).collect();
+    let current_speed = choices.options.autoplay_ms.map(seconds).unwrap_or_default();
     let warning = (state.record.kind == GameKind::Banqi).then(|| {
         html! { <p class="warning" data-testid="banqi-warning">{ t(lang, Text::BanqiLinkWarning) }</p> }
     });
@@ -396,8 +395,8 @@ pub fn embed_dialog(props: &DialogProps) -> Html {
                          |c, on| c.options.autoplay_ms = on.then_some(1500)) }
                 if choices.options.autoplay_ms.is_some() {
                     { select("autoplay-speed", Text::Speed, speeds, current_speed, |c, value| {
-                        let seconds = value.parse::<f64>().unwrap_or(1.5);
-                        c.options.autoplay_ms = Some((seconds * 1000.0).round() as u32);
+                        let ms = parse_decimal(value, 3).and_then(|ms| u32::try_from(ms).ok());
+                        c.options.autoplay_ms = Some(ms.unwrap_or(1500));
                     }) }
                 }
                 { toggle(Text::FlipBoard, "flip", |c| c.turned, |c, on| c.turned = on) }

@@ -119,8 +119,8 @@ pub fn status(props: &StatusProps) -> Html {
             let nps = s.nodes_per_second();
             html! {
                 <p class="engine-info" data-testid="engine-info" data-nodes={s.nodes.to_string()}
-                   data-ms={format!("{:.0}", s.time_ms)} data-nps={format!("{nps:.0}")}>
-                    { format!("d{} · {} kN · {:.0} kN/s", s.depth, s.nodes / 1000, nps / 1000.0) }
+                   data-ms={s.time_ms.to_string()} data-nps={nps.to_string()}>
+                    { format!("d{} · {} kN · {} kN/s", s.depth, s.nodes / 1000, (nps + 500) / 1000) }
                 </p>
             }
         });

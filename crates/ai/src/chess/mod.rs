@@ -157,12 +157,12 @@ struct Searcher<'e, 'b, 'c> {
 fn reversible_history(game: &ChessGame) -> Vec<u64> {
     let halfmoves = game.shakmaty_position().halfmoves() as usize;
     let mut replay = game.clone();
-    let mut hashes = vec![replay.hash()];
+    let mut hashes = vec![hash_of(replay.shakmaty_position())];
     for _ in 0..halfmoves {
         if replay.undo().is_none() {
             break;
         }
-        hashes.push(replay.hash());
+        hashes.push(hash_of(replay.shakmaty_position()));
     }
     hashes.reverse();
     hashes
@@ -189,7 +189,8 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
     /// Iterative deepening to the budget; returns the best move found.
     fn run(&mut self, game: &ChessGame, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
         let root = game.shakmaty_position().clone();
-        let root_hash = game.hash();
+        // shakmaty's Zobrist hash, which it updates move by move (not the rules' own `hash()`).
+        let root_hash = hash_of(&root);
         let legal = if game.outcome().is_some() { MoveList::new() } else { root.legal_moves() };
         let mut info =
             SearchInfo { depth: 0, score: Score::Cp(0), nodes: 0, time_ms: 0.0, pv: Vec::new() };

@@ -17,27 +17,27 @@ const SIDE_KEY: usize = DOWN_KEYS + SQUARES;
 const COLOUR_KEYS: usize = SIDE_KEY + 1;
 const CHAIN_KEYS: usize = COLOUR_KEYS + 2;
 const KEY_COUNT: usize = CHAIN_KEYS + SQUARES;
-static KEYS: [u64; KEY_COUNT] = zobrist::keys::<KEY_COUNT>(0xBA9_0001);
+static KEYS: zobrist::LazyKeys<KEY_COUNT> = zobrist::LazyKeys::new(0xBA9_0001);
 
 /// The hash key of what a square holds; face-down pieces all hash alike.
 pub(super) fn square_key(square: Square, index: usize) -> u64 {
     match square {
         Square::Empty => 0,
-        Square::FaceUp(piece) => KEYS[UP_KEYS + piece.index() * SQUARES + index],
-        Square::Hidden(_) | Square::Unknown => KEYS[DOWN_KEYS + index],
+        Square::FaceUp(piece) => KEYS.get(UP_KEYS + piece.index() * SQUARES + index),
+        Square::Hidden(_) | Square::Unknown => KEYS.get(DOWN_KEYS + index),
     }
 }
 
 fn colour_key(first: Option<Colour>) -> u64 {
-    first.map_or(0, |colour| KEYS[COLOUR_KEYS + colour.index()])
+    first.map_or(0, |colour| KEYS.get(COLOUR_KEYS + colour.index()))
 }
 
 fn chain_key(chain: Option<u8>) -> u64 {
-    chain.map_or(0, |index| KEYS[CHAIN_KEYS + usize::from(index)])
+    chain.map_or(0, |index| KEYS.get(CHAIN_KEYS + usize::from(index)))
 }
 
 fn side_key(side: Side) -> u64 {
-    if side == Side::Second { KEYS[SIDE_KEY] } else { 0 }
+    if side == Side::Second { KEYS.get(SIDE_KEY) } else { 0 }
 }
 
 /// Everything a move changes, to take it back exactly.

@@ -20,10 +20,10 @@ use std::fmt;
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanError, SanPlus};
 use shakmaty::uci::UciMove;
-use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, Role, Square};
 
 use crate::options::{RuleDoc, RuleError, RuleSet, choose, unknown};
+use crate::zobrist::{self, LazyKeys};
 use crate::{
     Cell, EndReason, Game, GameKind, IllegalMove, IllegalReason, MoveCells, MoveError, Outcome,
     ParseMoveError, ParsePositionError, Side,
@@ -167,9 +167,31 @@ fn square_of(cell: Cell) -> Option<Square> {
     })
 }
 
+/// The position hash's keys: a piece (6 roles of each colour) on a square, a castling right by
+/// its rook's square (Chess960 too), the file of a legal en passant capture, then Black to move.
+/// Ours rather than shakmaty's Zobrist tables: these are made on first use, so the browser's
+/// download carries no table (see [`zobrist`]). The engine hashes with shakmaty's own, apart.
+const CASTLING_KEYS: usize = 12 * 64;
+const EN_PASSANT_KEYS: usize = CASTLING_KEYS + 64;
+const HASH_KEY_COUNT: usize = EN_PASSANT_KEYS + 8;
+const HASH_SEED: u64 = 0x4368_6573_7331;
+static HASH_KEYS: LazyKeys<HASH_KEY_COUNT> = LazyKeys::new(HASH_SEED);
+const BLACK_TO_MOVE_KEY: u64 = zobrist::key(HASH_SEED, HASH_KEY_COUNT);
+
 fn hash_of(position: &Chess) -> u64 {
-    let hash: Zobrist64 = position.zobrist_hash(EnPassantMode::Legal);
-    hash.0
+    let keys = HASH_KEYS.table();
+    let mut hash = if position.turn() == shakmaty::Color::Black { BLACK_TO_MOVE_KEY } else { 0 };
+    for (square, piece) in position.board() {
+        let piece_index = usize::from(piece.color.is_black()) * 6 + (piece.role as usize - 1);
+        hash ^= keys[piece_index * 64 + square as usize];
+    }
+    for rook in position.castles().castling_rights() {
+        hash ^= keys[CASTLING_KEYS + rook as usize];
+    }
+    if let Some(square) = position.ep_square(EnPassantMode::Legal) {
+        hash ^= keys[EN_PASSANT_KEYS + square.file() as usize];
+    }
+    hash
 }
 
 impl ChessGame {

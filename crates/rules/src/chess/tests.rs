@@ -225,3 +225,50 @@ fn perft_divide_adds_up_to_perft_even_when_the_game_is_over() {
         }
     }
 }
+
+/// The position hash agrees with shakmaty's Zobrist hash (the reference) on which positions are
+/// the same for repetition: over many random games' positions, two hashes are equal exactly when
+/// shakmaty's are. Castling rights, a legal en passant capture and the side to move all count.
+#[test]
+fn position_hash_tells_apart_what_shakmaty_tells_apart() {
+    use shakmaty::zobrist::Zobrist64;
+    use std::collections::HashMap;
+
+    let mut ours_to_reference: HashMap<u64, u64> = HashMap::new();
+    let mut reference_to_ours: HashMap<u64, u64> = HashMap::new();
+    let mut state = 7_u64;
+    for start in
+        ["startpos", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1"]
+    {
+        for _ in 0..60 {
+            let mut game = if start == "startpos" { game(START) } else { game(start) };
+            for _ in 0..40 {
+                let reference: Zobrist64 =
+                    game.shakmaty_position().zobrist_hash(EnPassantMode::Legal);
+                let ours = game.hash();
+                assert_eq!(*ours_to_reference.entry(ours).or_insert(reference.0), reference.0);
+                assert_eq!(*reference_to_ours.entry(reference.0).or_insert(ours), ours);
+                let moves = game.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                state = crate::zobrist::splitmix64(state);
+                game.apply(moves[(state % moves.len() as u64) as usize]).unwrap();
+            }
+        }
+    }
+    assert!(ours_to_reference.len() > 3_000, "{} positions", ours_to_reference.len());
+}
+
+#[test]
+fn position_hash_counts_castling_rights_and_en_passant() {
+    let with_rights = game("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").hash();
+    let without = game("r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1").hash();
+    assert_ne!(with_rights, without);
+    // A capturable en passant square counts; one no pawn can take on does not (as in FIDE's rule).
+    let capturable = game("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2").hash();
+    let no_capture_square = game("4k3/8/8/3pP3/8/8/8/4K3 w - - 0 2").hash();
+    assert_ne!(capturable, no_capture_square);
+    let not_capturable = game("4k3/8/8/3p4/8/8/4P3/4K3 w - d6 0 2").hash();
+    assert_eq!(not_capturable, game("4k3/8/8/3p4/8/8/4P3/4K3 w - - 0 2").hash());
+}

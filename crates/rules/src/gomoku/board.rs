@@ -36,15 +36,17 @@ impl Stone {
 }
 
 /// Zobrist keys: one per point for each colour, then one for White to move.
-const KEYS: [u64; 2 * POINTS + 1] = zobrist::keys(0x60_40_4B_55);
+const KEY_SEED: u64 = 0x60_40_4B_55;
+static STONE_KEYS: zobrist::LazyKeys<{ 2 * POINTS }> = zobrist::LazyKeys::new(KEY_SEED);
 
 /// The Zobrist key of a stone of `side` on point `index`.
-pub(crate) const fn stone_key(side: Side, index: usize) -> u64 {
-    KEYS[side.index() * POINTS + index]
+#[inline]
+pub(crate) fn stone_key(side: Side, index: usize) -> u64 {
+    STONE_KEYS.get(side.index() * POINTS + index)
 }
 
 /// The Zobrist key toggled when White is to move.
-pub(crate) const WHITE_TO_MOVE_KEY: u64 = KEYS[2 * POINTS];
+pub(crate) const WHITE_TO_MOVE_KEY: u64 = zobrist::key(KEY_SEED, 2 * POINTS);
 
 /// The stones on a board of `size` points a side.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

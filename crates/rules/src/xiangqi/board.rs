@@ -291,13 +291,14 @@ const POINT_INDEX: [u8; 256] = {
 };
 
 /// Zobrist keys: 16 kinds x 90 points, and the side key.
-static PIECE_KEYS: [u64; 16 * POINTS] = zobrist::keys::<{ 16 * POINTS }>(0x5869_616E_6771_6931);
+static PIECE_KEYS: zobrist::LazyKeys<{ 16 * POINTS }> =
+    zobrist::LazyKeys::new(0x5869_616E_6771_6931);
 const BLACK_TO_MOVE_KEY: u64 = zobrist::splitmix64(0x5869_616E_6771_6932);
 
 /// The key of the piece in cell value `cell` standing on `sq`.
 #[inline]
 fn piece_key(cell: u8, sq: u8) -> u64 {
-    PIECE_KEYS[(KIND[cell as usize] as usize & 15) * POINTS + POINT_INDEX[sq as usize] as usize]
+    PIECE_KEYS.get((KIND[cell as usize] as usize & 15) * POINTS + POINT_INDEX[sq as usize] as usize)
 }
 
 /// The position without its history: mailbox, piece slots, side to move and hash.
