@@ -1,0 +1,16 @@
+//! A game as a player keeps it, beside the rules: the moves as a tree (the main line and its
+//! variations, to any depth), comments before and after moves, move and position marks, and
+//! arrows and circles drawn on the board. Pure Rust, no web, no I/O: the app, the worker and the
+//! command line share it.
+//!
+//! Moves are kept in coordinate notation (what [`qi_rules::any::AnyGame::play`] takes); whether
+//! they are legal is the rules' business when a line is replayed.
+
+pub mod mark;
+pub mod movetext;
+pub mod shape;
+pub mod tree;
+
+pub use mark::{Mark, MarkKind};
+pub use shape::{Brush, Shape};
+pub use tree::{Line, Path};
