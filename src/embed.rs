@@ -305,7 +305,7 @@ struct BarProps {
 fn embed_moves(props: &BarProps) -> Html {
     let state = &*props.state.0;
     let plies = state.notations.len();
-    let current = state.viewing.unwrap_or(plies);
+    let current = state.viewing_main_ply().unwrap_or(plies);
     let current_ref = use_node_ref();
     {
         let current_ref = current_ref.clone();
@@ -350,7 +350,7 @@ fn embed_controls(props: &ControlProps) -> Html {
     let state = &*props.state.0;
     let lang = state.settings.lang;
     let plies = state.notations.len();
-    let current = state.viewing.unwrap_or(plies);
+    let current = state.viewing_main_ply().unwrap_or(plies);
     let act = |action: Action| {
         let dispatch = props.dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(action.clone()))
@@ -365,7 +365,7 @@ fn embed_controls(props: &ControlProps) -> Html {
             &state.record,
             &View {
                 orientation: state.flipped.then_some(qi_rules::Side::Second),
-                ply: state.viewing
+                ply: state.viewing_main_ply()
             }
         )
     );
@@ -447,10 +447,10 @@ mod tests {
         let (state, options) = initial(&query, Lang::En);
         assert!(!options.play);
         assert_eq!(state.record.moves.len(), 3);
-        assert_eq!(state.viewing, Some(1));
+        assert_eq!(state.viewing_main_ply(), Some(1));
         assert!(state.flipped);
         let (state, _) = initial(&Query::parse("game=xiangqi&moves=h3e3&autoplay=1"), Lang::Zh);
-        assert_eq!(state.viewing, Some(0), "autoplay starts from the start");
+        assert_eq!(state.viewing_main_ply(), Some(0), "autoplay starts from the start");
         assert_eq!(state.settings.lang, Lang::Zh);
         let (state, _) = initial(&Query::parse("game=gomoku&moves=h8+i9"), Lang::En);
         assert_eq!(state.viewing, None, "a replay opens at the end");

@@ -87,6 +87,14 @@ pub enum Text {
     StartPosition,
     /// Return from a past position to the game.
     BackToGame,
+    /// Make the variation shown the main continuation where it branches off.
+    PromoteVariation,
+    /// Make the variation shown the main line.
+    MakeMainLine,
+    /// Delete the move shown and everything after it.
+    DeleteFromHere,
+    /// Said while a variation is shown: moves played make or follow variations.
+    InVariation,
     /// `{side} to move`.
     ToMove,
     /// Said when the side to move is in check.
@@ -245,6 +253,14 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         T::Moves => ["Moves", "着法", "Nước đi"],
         T::StartPosition => ["Start", "开局", "Bắt đầu"],
         T::BackToGame => ["Back to the game", "回到当前局面", "Về ván đang chơi"],
+        T::PromoteVariation => ["Promote variation", "提升变着", "Nâng biến"],
+        T::MakeMainLine => ["Make main line", "设为主线", "Đặt làm nhánh chính"],
+        T::DeleteFromHere => ["Delete from here", "从此处删除", "Xóa từ đây"],
+        T::InVariation => [
+            "Variation: moves played here make a side line; the game stays as it is.",
+            "变着：在此走棋会形成分支，对局本身不变。",
+            "Biến: nước đi ở đây tạo nhánh phụ; ván cờ vẫn giữ nguyên.",
+        ],
         T::ToMove => ["{side} to move", "轮到{side}走", "Đến lượt {side}"],
         T::InCheck => ["Check!", "将军！", "Chiếu!"],
         T::WinsBy => ["{side} wins by {reason}", "{side}胜（{reason}）", "{side} thắng ({reason})"],

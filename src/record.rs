@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use qi_play::{Line, Mark, Path, Shape, movetext};
 use qi_rules::any::{AnyGame, StartFrom};
 use qi_rules::{GameKind, MoveError, RuleSet, Side};
 
@@ -24,7 +25,7 @@ pub struct GameRecord {
     pub rules: String,
     /// Where it started.
     pub start: Start,
-    /// Every move, in coordinate notation.
+    /// Every move of the main line, in coordinate notation.
     pub moves: Vec<String>,
     /// Header tags of an imported record (`Event`, `White`, `Date`, ...), in their order, kept so
     /// that exporting gives them back. The tags that describe the game itself (`FEN`,
@@ -32,6 +33,14 @@ pub struct GameRecord {
     pub tags: Vec<(String, String)>,
     /// Comments by ply: the comment at `n` follows the `n`-th move (0: before the first move).
     pub comments: BTreeMap<usize, String>,
+    /// Move and position marks by ply: those at `n` are the `n`-th move's.
+    pub marks: BTreeMap<usize, Vec<Mark>>,
+    /// Arrows and circles by ply: those at `n` are drawn on the position after `n` moves.
+    pub shapes: BTreeMap<usize, Vec<Shape>>,
+    /// Variations: those at `i` are alternatives to the `i`-th move (0-based), each a
+    /// [`Line`] from the position before it. Together with `moves`, `comments`, `marks` and
+    /// `shapes` they make the game's move tree ([`GameRecord::take_tree`]).
+    pub variations: BTreeMap<usize, Vec<Line>>,
     /// How the game ended when its moves do not say: a resignation, a flag, an agreed draw, or a
     /// result a record gives without saying why. `None` while the game goes on, and when the
     /// rules end it (mate, five in a row, ...): that follows from the moves.
@@ -187,18 +196,74 @@ impl GameRecord {
             moves,
             tags: Vec::new(),
             comments: BTreeMap::new(),
+            marks: BTreeMap::new(),
+            shapes: BTreeMap::new(),
+            variations: BTreeMap::new(),
             ending: None,
         }
     }
 
-    /// Keeps the first `plies` moves, and the comments up to them. A game cut short goes on, so
-    /// its recorded ending goes.
+    /// Keeps the first `plies` moves, and the comments, marks, shapes and variations up to
+    /// them. A game cut short goes on, so its recorded ending goes.
     pub fn truncate(&mut self, plies: usize) {
         if plies < self.moves.len() {
             self.ending = None;
         }
-        self.moves.truncate(plies);
-        self.comments.retain(|&ply, _| ply <= plies);
+        let mut tree = self.take_tree();
+        tree.truncate(plies);
+        self.put_tree(tree);
+    }
+
+    /// Takes the move tree out of the record (its main line, notes and variations), to edit it
+    /// with [`qi_play`]'s operations; [`put_tree`](GameRecord::put_tree) puts it back.
+    #[must_use]
+    pub fn take_tree(&mut self) -> Line {
+        Line {
+            moves: std::mem::take(&mut self.moves),
+            comments: std::mem::take(&mut self.comments),
+            marks: std::mem::take(&mut self.marks),
+            shapes: std::mem::take(&mut self.shapes),
+            variations: std::mem::take(&mut self.variations),
+        }
+    }
+
+    /// Puts a move tree into the record, as its main line, notes and variations.
+    pub fn put_tree(&mut self, tree: Line) {
+        let Line { moves, comments, marks, shapes, variations } = tree;
+        self.moves = moves;
+        self.comments = comments;
+        self.marks = marks;
+        self.shapes = shapes;
+        self.variations = variations;
+    }
+
+    /// A copy of the move tree.
+    #[must_use]
+    pub fn tree(&self) -> Line {
+        Line {
+            moves: self.moves.clone(),
+            comments: self.comments.clone(),
+            marks: self.marks.clone(),
+            shapes: self.shapes.clone(),
+            variations: self.variations.clone(),
+        }
+    }
+
+    /// Edits the move tree in place with `edit`, and returns what it returns.
+    pub fn edit_tree<T>(&mut self, edit: impl FnOnce(&mut Line) -> T) -> T {
+        let mut tree = self.take_tree();
+        let result = edit(&mut tree);
+        self.put_tree(tree);
+        result
+    }
+
+    /// Whether any move has an alternative, or anything is said or drawn.
+    #[must_use]
+    pub fn has_notes(&self) -> bool {
+        !(self.variations.is_empty()
+            && self.comments.is_empty()
+            && self.marks.is_empty()
+            && self.shapes.is_empty())
     }
 
     /// The game at its start, before any move. Falls back to default rules and the standard
@@ -213,6 +278,45 @@ impl GameRecord {
             .or_else(|_| AnyGame::new(self.kind.name(), "", &start))
             .or_else(|_| AnyGame::new(self.kind.name(), "", &StartFrom::Start { seed: 0 }))
             .unwrap_or_else(|_| unreachable_start(self.kind))
+    }
+
+    /// The game at `path` of the move tree: its moves replayed from the start, as far as they
+    /// go (`None` when the tree has no such position).
+    #[must_use]
+    pub fn game_at(&self, path: &Path) -> Option<Replayed> {
+        let tree = self.tree();
+        let moves = tree.moves_to(path)?;
+        let mut game = self.start_game();
+        let mut notations = Vec::with_capacity(moves.len());
+        for (ply, text) in moves.into_iter().enumerate() {
+            match game.play(text) {
+                Ok(notation) => notations.push(notation),
+                Err(error) => {
+                    return Some(Replayed { game, notations, error: Some(ReplayError { ply, error }) });
+                }
+            }
+        }
+        Some(Replayed { game, notations, error: None })
+    }
+
+    /// Every move of the tree in the game's notation, line by line (see [`Notated`]); a line
+    /// stops at a move that does not replay.
+    #[must_use]
+    pub fn notate_tree(&self) -> Notated {
+        fn notate(line: &Line, mut game: AnyGame) -> Notated {
+            let mut out = Notated::default();
+            for (i, text) in line.moves.iter().enumerate() {
+                for variation in line.variations.get(&i).into_iter().flatten() {
+                    out.variations.entry(i).or_default().push(notate(variation, game.clone()));
+                }
+                match game.play(text) {
+                    Ok(notation) => out.notations.push(notation),
+                    Err(_) => break,
+                }
+            }
+            out
+        }
+        notate(&self.tree(), self.start_game())
     }
 
     /// Replays the first `plies` moves (all of them when `plies` is larger), stopping at the
@@ -234,18 +338,30 @@ impl GameRecord {
     }
 }
 
+/// A move tree's notations: each line's moves in the game's notation (SAN, WXF, coordinates),
+/// and its variations' the same way, keyed as in [`Line`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Notated {
+    /// The line's moves that replayed, in notation.
+    pub notations: Vec<String>,
+    /// The variations' notations, by the index of the move they replace.
+    pub variations: BTreeMap<usize, Vec<Notated>>,
+}
+
 impl GameRecord {
     /// The record as one line of text: `game|rules|start|moves`, the start as
-    /// `startpos:<seed>` or a position string, the moves separated by spaces; then, for a game
-    /// with a recorded [`Ending`], `|<result> <why>` (`|0-1 resignation`).
+    /// `startpos:<seed>` or a position string, the moves as [`movetext`] (for a game without
+    /// variations or notes, the moves separated by spaces); then, for a game with a recorded
+    /// [`Ending`], `|<result> <why>` (`|0-1 resignation`).
     #[must_use]
     pub fn to_text(&self) -> String {
         let start = match &self.start {
             Start::Seed(seed) => format!("startpos:{seed}"),
             Start::Position(position) => position.clone(),
         };
-        let mut text =
-            format!("{}|{}|{start}|{}", self.kind.name(), self.rules, self.moves.join(" "));
+        let moves =
+            if self.has_notes() { movetext::write(&self.tree()) } else { self.moves.join(" ") };
+        let mut text = format!("{}|{}|{start}|{moves}", self.kind.name(), self.rules);
         if let Some(ending) = self.ending {
             text.push('|');
             text.push_str(&ending.to_text());
@@ -268,8 +384,20 @@ impl GameRecord {
             StartFrom::Start { seed } => Start::Seed(seed),
             StartFrom::Position(position) => Start::Position(position.to_owned()),
         };
-        let moves = fields.next()?.split_whitespace().map(str::to_owned).collect();
-        let mut record = GameRecord::from_parts(kind, rules, start, moves);
+        let movetext = fields.next()?;
+        // A tree that does not read keeps what it can as the main line: the replay then stops
+        // at the first move that is not one, and says so.
+        let tree = movetext::read(movetext).unwrap_or_else(|_| {
+            Line::of_moves(
+                movetext
+                    .split_whitespace()
+                    .take_while(|w| !w.contains(['(', ')', '{', '}', '[', ']', '$']))
+                    .map(str::to_owned)
+                    .collect(),
+            )
+        });
+        let mut record = GameRecord::from_parts(kind, rules, start, Vec::new());
+        record.put_tree(tree);
         // An ending that does not read is dropped: the moves are what matters.
         record.ending = fields.next().and_then(Ending::from_text);
         Some(record)

@@ -8,6 +8,8 @@ use qi_rules::any::{AnyGame, rules_with};
 use qi_rules::{BySide, Cell, EndReason, GameKind, IllegalReason, MoveError, Side};
 use yew::Reducible;
 
+use qi_play::Path;
+
 use crate::decimal::decimal;
 use crate::i18n::Lang;
 use crate::link::LinkError;
@@ -320,8 +322,11 @@ pub struct AppState {
     pub game: AnyGame,
     /// Each move in the game's notation.
     pub notations: Vec<String>,
-    /// The ply shown while stepping through the game; `None` shows the game as it stands.
-    pub viewing: Option<usize>,
+    /// The position shown while stepping through the game or its variations; `None` shows the
+    /// game as it stands (the end of the main line).
+    pub viewing: Option<Path>,
+    /// The game at `viewing`, kept so the board and moves played there need no replay.
+    pub explored: Option<AnyGame>,
     /// The selected (or picked-up) piece.
     pub selected: Option<Cell>,
     /// The answer to the last attempt.
@@ -375,6 +380,21 @@ pub struct HintMove {
     pub from: Option<Cell>,
     /// The destination.
     pub to: Cell,
+}
+
+/// A change to the move tree at the position shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TreeEdit {
+    /// The variation shown becomes the main continuation where it branches off.
+    Promote,
+    /// The variation shown becomes the main line (the game then goes on from it).
+    MakeMainLine,
+    /// The move that led here goes, with everything after it.
+    Delete,
+    /// The variation shown moves one place up among its siblings.
+    Earlier,
+    /// The variation shown moves one place down among its siblings.
+    Later,
 }
 
 /// Everything that can happen to the state.
@@ -457,8 +477,16 @@ pub enum Action {
     View(Option<usize>),
     /// One move back in the move list.
     StepBack,
-    /// One move forward in the move list.
+    /// One move forward in the move list (along the line shown).
     StepForward,
+    /// Show a position of the move tree (a move in a variation, say).
+    Go(Path),
+    /// Show the start position.
+    First,
+    /// Show the end of the line shown (of the main line: the game as it stands).
+    Last,
+    /// Change the move tree at the position shown.
+    EditTree(TreeEdit),
     /// Change the language.
     SetLanguage(Lang),
     /// Change the theme.
@@ -532,6 +560,7 @@ impl AppState {
             game,
             notations: Vec::new(),
             viewing: None,
+            explored: None,
             selected: None,
             notice: None,
             promotion: None,
@@ -587,7 +616,7 @@ impl AppState {
         if let Some(bottom) = bottom {
             opened.flipped = bottom == Side::Second;
         }
-        opened.viewing = ply.filter(|&ply| ply < opened.record.moves.len());
+        opened.set_view(ply.map(Path::main));
         opened.notice = notice.or(opened.notice);
         opened.next_request = self.next_request;
         opened.game_number = self.game_number + 1;
@@ -630,13 +659,33 @@ impl AppState {
         self.promotion = None;
     }
 
-    /// Whether the board takes moves now.
+    /// Whether the board takes moves now: the game's own, or, while an earlier position or a
+    /// variation is shown, moves that make or follow a variation there (whoever's turn it is).
     #[must_use]
     pub fn accepts_moves(&self) -> bool {
-        self.viewing.is_none()
-            && self.promotion.is_none()
-            && self.result().is_none()
-            && !self.settings.computer_plays(self.game.side_to_move())
+        if self.promotion.is_some() {
+            return false;
+        }
+        match &self.explored {
+            Some(explored) => explored.outcome().is_none(),
+            None => {
+                self.result().is_none() && !self.settings.computer_plays(self.game.side_to_move())
+            }
+        }
+    }
+
+    /// The game the board shows and takes moves on: the game as it stands, or the one at the
+    /// position being viewed.
+    #[must_use]
+    pub fn board_game(&self) -> &AnyGame {
+        self.explored.as_ref().unwrap_or(&self.game)
+    }
+
+    /// The main-line ply shown, when the position shown is on the main line (`None` for the
+    /// game as it stands and for a variation).
+    #[must_use]
+    pub fn viewing_main_ply(&self) -> Option<usize> {
+        self.viewing.as_ref().filter(|p| p.is_main_line()).map(|p| p.ply)
     }
 
     /// Whether the computer should move now (its turn, the game on, nothing in the way), and no
@@ -653,10 +702,7 @@ impl AppState {
     /// The game as shown: the game as it stands, or a past position while stepping through it.
     #[must_use]
     pub fn shown_game(&self) -> AnyGame {
-        match self.viewing {
-            Some(ply) => self.record.replay(ply).game,
-            None => self.game.clone(),
-        }
+        self.board_game().clone()
     }
 
     fn restart(&mut self, seed: u64) {
@@ -699,15 +745,17 @@ impl AppState {
     /// Plays on from the position shown: a past one (the later moves go), or the last one of a
     /// game that ended by resignation or on time.
     fn play_from_here(&mut self) {
-        let last = self.record.ending.map(|_| self.record.moves.len());
-        let Some(ply) = self.viewing.or(last) else { return };
-        self.record.truncate(ply);
+        let last = self.record.ending.map(|_| Path::main(self.record.moves.len()));
+        let Some(path) = self.viewing.clone().or(last) else { return };
+        // From a variation: it becomes the main line first.
+        let Some(path) = self.record.edit_tree(|tree| tree.make_main_line(&path)) else { return };
+        self.record.truncate(path.ply);
         // Playing on from the last position of a resigned or flagged game is playing on too.
         self.record.ending = None;
         let replayed = self.record.replay(usize::MAX);
         self.game = replayed.game;
         self.notations = replayed.notations;
-        self.viewing = None;
+        self.set_view(None);
         self.thinking = None;
         self.hint = None;
         self.overlay_closed = false;
@@ -717,16 +765,16 @@ impl AppState {
     }
 
     fn has_piece(&self, cell: Cell) -> bool {
-        self.game.piece_code(cell).is_some()
+        self.board_game().piece_code(cell).is_some()
     }
 
     fn click(&mut self, cell: Cell, now: f64) {
         if !self.accepts_moves() {
             return;
         }
-        match self.game.kind() {
+        match self.board_game().kind() {
             GameKind::Gomoku => return self.try_move(cell, cell, None, now),
-            GameKind::Banqi if self.game.piece_code(cell).as_deref() == Some("?") => {
+            GameKind::Banqi if self.board_game().piece_code(cell).as_deref() == Some("?") => {
                 return self.try_move(cell, cell, None, now);
             }
             _ => {}
@@ -740,9 +788,9 @@ impl AppState {
         };
         if from == cell {
             self.selected = None;
-        } else if self.game.legal_destinations(from).contains(&cell) {
+        } else if self.board_game().legal_destinations(from).contains(&cell) {
             self.try_move(from, cell, None, now);
-        } else if !self.game.legal_destinations(cell).is_empty() {
+        } else if !self.board_game().legal_destinations(cell).is_empty() {
             self.selected = Some(cell);
             self.notice = None;
         } else {
@@ -762,24 +810,27 @@ impl AppState {
     /// Whether a banqi chain capture waits for another capture or its end.
     #[must_use]
     pub fn chain_in_progress(&self) -> bool {
-        self.game.kind() == GameKind::Banqi
-            && self.game.legal_moves().iter().any(|m| m == CHAIN_STOP)
+        let game = self.board_game();
+        game.kind() == GameKind::Banqi && game.legal_moves().iter().any(|m| m == CHAIN_STOP)
     }
 
     fn try_move(&mut self, from: Cell, to: Cell, promotion: Option<char>, now: f64) {
         self.selected = None;
         if promotion.is_none() {
-            let choices = self.game.promotion_choices(from, to);
+            let choices = self.board_game().promotion_choices(from, to);
             if !choices.is_empty() {
                 self.promotion = Some(PendingPromotion { from, to, choices });
                 return;
             }
         }
-        let text = self.game.move_text_between(from, to, promotion);
+        let text = self.board_game().move_text_between(from, to, promotion);
         self.play_text(text, now);
     }
 
     fn play_text(&mut self, text: String, now: f64) {
+        if self.explored.is_some() {
+            return self.explore(text);
+        }
         let mover = self.game.side_to_move();
         if self.clock_has_run_out(mover, now) {
             self.end(mover.other(), EndedBy::Time);
@@ -851,12 +902,89 @@ impl AppState {
         }
     }
 
-    fn view(&mut self, ply: Option<usize>) {
-        let plies = self.record.moves.len();
-        self.viewing = ply.filter(|&p| p < plies);
+    /// Shows the position at `path` (`None`, or the end of the main line: the game as it
+    /// stands). A path the tree does not have changes nothing.
+    fn set_view(&mut self, path: Option<Path>) {
+        let path = path.map(Path::normalized).filter(|p| *p != Path::main(self.record.moves.len()));
+        let explored = match &path {
+            Some(path) => match self.record.game_at(path) {
+                Some(replayed) => Some(replayed.game),
+                None => return,
+            },
+            None => None,
+        };
+        self.viewing = path;
+        self.explored = explored;
         self.selected = None;
         self.promotion = None;
         self.hint = None;
+    }
+
+    /// The position shown, as a path (the end of the main line when the game is shown as it
+    /// stands).
+    #[must_use]
+    pub fn shown_path(&self) -> Path {
+        self.viewing.clone().unwrap_or_else(|| Path::main(self.record.moves.len()))
+    }
+
+    /// A move played on a position being viewed: it follows the line or the variation that has
+    /// it, or starts a new variation; the game itself stays as it is.
+    fn explore(&mut self, text: String) {
+        let Some(explored) = &mut self.explored else { return };
+        match explored.play(&text) {
+            Ok(_) => {
+                let path = self.shown_path();
+                let next = self.record.edit_tree(|tree| tree.add_move(&path, &text));
+                self.notice = None;
+                self.computer_moved = false;
+                self.set_view(next);
+            }
+            Err(MoveError::Illegal(illegal)) => self.notice = Some(Notice::Illegal(illegal.reason)),
+            Err(MoveError::Parse(_)) => self.notice = Some(Notice::Unreadable),
+        }
+    }
+
+    /// Whether editing the tree may change the main line now: not while clocks run.
+    fn may_change_main_line(&self) -> bool {
+        self.clocks.as_ref().is_none_or(|c| c.running.is_none()) || self.result().is_some()
+    }
+
+    /// An edit of the move tree at the position shown (promote, make main line, delete). When
+    /// the edit changes the main line, the game is replayed from it; the position stays shown.
+    fn edit_tree(&mut self, edit: TreeEdit) {
+        let path = self.shown_path();
+        let changes_main_line = match edit {
+            TreeEdit::Promote => path.branches.len() == 1,
+            TreeEdit::MakeMainLine => !path.is_main_line(),
+            TreeEdit::Delete => path.is_main_line() || path.branches.len() == 1 && path.ply == 1,
+            TreeEdit::Earlier | TreeEdit::Later => false,
+        };
+        if changes_main_line && !self.may_change_main_line() {
+            return;
+        }
+        let next = self.record.edit_tree(|tree| match edit {
+            TreeEdit::Promote => tree.promote(&path),
+            TreeEdit::MakeMainLine => tree.make_main_line(&path),
+            TreeEdit::Delete => tree.delete(&path),
+            TreeEdit::Earlier => tree.reorder(&path, true),
+            TreeEdit::Later => tree.reorder(&path, false),
+        });
+        let Some(next) = next else { return };
+        if changes_main_line {
+            let replayed = self.record.replay(usize::MAX);
+            if replayed.notations != self.notations {
+                // Another main line is another game: the old one's recorded ending goes.
+                self.record.ending = None;
+            }
+            self.game = replayed.game;
+            self.notations = replayed.notations;
+            self.thinking = None;
+            self.hint = None;
+            self.overlay_closed = false;
+        }
+        self.viewing = None;
+        self.explored = None;
+        self.set_view(Some(next));
     }
 }
 
@@ -930,17 +1058,33 @@ impl AppState {
             Action::CancelPromotion => self.promotion = None,
             Action::Undo { now } => self.undo(now),
             Action::FlipBoard => self.flipped = !self.flipped,
-            Action::View(ply) => self.view(ply),
-            Action::StepBack => {
+            Action::View(ply) => {
                 let plies = self.record.moves.len();
-                let current = self.viewing.unwrap_or(plies);
-                self.view(Some(current.saturating_sub(1)));
+                self.set_view(ply.filter(|&p| p < plies).map(Path::main));
             }
-            Action::StepForward => {
-                if let Some(ply) = self.viewing {
-                    self.view(Some(ply + 1));
+            Action::Go(path) => self.set_view(Some(path)),
+            Action::StepBack => {
+                let shown = self.shown_path();
+                let back = self.record.edit_tree(|tree| tree.previous(&shown));
+                if let Some(back) = back {
+                    self.set_view(Some(back));
                 }
             }
+            Action::StepForward => {
+                if let Some(path) = self.viewing.clone() {
+                    let next = self.record.edit_tree(|tree| tree.next(&path));
+                    if let Some(next) = next {
+                        self.set_view(Some(next));
+                    }
+                }
+            }
+            Action::First => self.set_view(Some(Path::main(0))),
+            Action::Last => {
+                let shown = self.shown_path();
+                let end = self.record.edit_tree(|tree| tree.end_of_line(&shown));
+                self.set_view(end);
+            }
+            Action::EditTree(edit) => self.edit_tree(edit),
             Action::SetLanguage(lang) => self.settings.lang = lang,
             Action::SetTheme(theme) => self.settings.theme = theme,
             Action::SetClock { config, seed } => {

@@ -1,11 +1,17 @@
-//! The move list in the game's notation; a move shows the position after it, and the game can be
-//! stepped through and returned to.
+//! The move list in the game's notation, as a tree: the main line in numbered rows, and each
+//! move's alternatives right after it, indented, to any depth, with comments and marks. A move
+//! shows the position after it; the game can be stepped through (also with ←/→, ↑/↓, Home and
+//! End, see [`crate::web::on_move_keys`]) and returned to, and the variation shown can be
+//! promoted, made the main line or deleted.
 
+use qi_play::tree::Branch;
+use qi_play::{Line, Mark, Path};
 use yew::prelude::*;
 
 use super::SharedState;
 use crate::i18n::{Text, t};
-use crate::state::Action;
+use crate::record::Notated;
+use crate::state::{Action, TreeEdit};
 
 /// Properties of [`MoveList`].
 #[derive(Properties, PartialEq)]
@@ -16,59 +22,167 @@ pub struct MoveListProps {
     pub dispatch: Callback<Action>,
 }
 
-/// The move list with its step buttons.
+/// A path as an attribute value, for tests and tools: `at.index,...:ply` (`:3` on the main
+/// line, `1.0:2` for the second move of the first alternative to the second move).
+#[must_use]
+pub fn path_key(path: &Path) -> String {
+    let branches: Vec<String> = path.branches.iter().map(|b| format!("{}.{}", b.at, b.index)).collect();
+    format!("{}:{}", branches.join(","), path.ply)
+}
+
+/// The move number written before a move: `3.` for the first player's, `3…` for the second's
+/// when it starts a row or a variation. `depth` is the number of moves before it.
+fn number(depth: usize, always: bool) -> Option<String> {
+    let number = depth / 2 + 1;
+    if depth % 2 == 0 {
+        Some(format!("{number}."))
+    } else {
+        always.then(|| format!("{number}…"))
+    }
+}
+
+/// Everything needed to draw one move.
+struct Ctx<'a> {
+    current: &'a Path,
+    dispatch: &'a Callback<Action>,
+}
+
+impl Ctx<'_> {
+    fn move_button(&self, path: Path, notation: &str, marks: &[Mark], main: bool) -> Html {
+        let current = *self.current == path;
+        let dispatch = self.dispatch.clone();
+        let key = path_key(&path);
+        let ply = main.then(|| path.ply.to_string());
+        let go = path.clone();
+        let onclick = Callback::from(move |_: MouseEvent| dispatch.emit(Action::Go(go.clone())));
+        let marks: String = marks.iter().map(ToString::to_string).collect();
+        html! {
+            <button type="button" class={classes!("move", (!main).then_some("variation-move"), current.then_some("current"))}
+                    data-ply={ply} data-path={key} aria-current={current.then_some("true")} {onclick}>
+                { notation }
+                if !marks.is_empty() { <span class="marks">{ marks }</span> }
+            </button>
+        }
+    }
+
+    /// A variation, inline: its moves with their numbers, comments and nested variations.
+    fn variation(&self, line: &Line, notated: &Notated, branches: &[Branch], before: usize) -> Html {
+        let mut parts: Vec<Html> = Vec::new();
+        if let Some(text) = line.comments.get(&0) {
+            parts.push(html! { <span class="comment">{ text.clone() }</span> });
+        }
+        for (i, notation) in notated.notations.iter().enumerate() {
+            let depth = before + i;
+            if let Some(number) = number(depth, i == 0 || line.comments.contains_key(&i)) {
+                parts.push(html! { <span class="move-number">{ number }</span> });
+            }
+            let path = Path { branches: branches.to_vec(), ply: i + 1 };
+            let marks = line.marks.get(&(i + 1)).map_or(&[][..], Vec::as_slice);
+            parts.push(self.move_button(path, notation, marks, false));
+            if let Some(text) = line.comments.get(&(i + 1)) {
+                parts.push(html! { <span class="comment">{ text.clone() }</span> });
+            }
+            let pairs = line.variations.get(&i).into_iter().flatten();
+            let notated_alternatives = notated.variations.get(&i).into_iter().flatten();
+            for (index, (alternative, notated)) in pairs.zip(notated_alternatives).enumerate() {
+                let mut inner = branches.to_vec();
+                inner.push(Branch { at: i, index });
+                let nested = self.variation(alternative, notated, &inner, depth);
+                parts.push(html! { <span class="nested">{ "(" }{ nested }{ ")" }</span> });
+            }
+        }
+        html! { <>{ for parts }</> }
+    }
+}
+
+/// The move list with its step buttons and tree tools.
 #[function_component(MoveList)]
 pub fn move_list(props: &MoveListProps) -> Html {
     let state = &*props.state.0;
     let lang = state.settings.lang;
-    let plies = state.notations.len();
-    let current = state.viewing.unwrap_or(plies);
-    let view = |ply: Option<usize>| {
-        let dispatch = props.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::View(ply)))
+    let record = &state.record;
+    // The notation of every variation move: replayed only when the tree changes.
+    let notated = {
+        let record = record.clone();
+        use_memo(record, |record| record.notate_tree())
     };
-    let step = |action: Action| {
+    let tree = record.tree();
+    let current = state.shown_path();
+    let ctx = Ctx { current: &current, dispatch: &props.dispatch };
+    let act = |action: Action| {
         let dispatch = props.dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(action.clone()))
     };
-    let moves = state.notations.chunks(2).enumerate().map(|(pair, notations)| {
-        let entries = notations.iter().enumerate().map(|(i, notation)| {
-            let ply = pair * 2 + i + 1;
-            let target = if ply == plies { None } else { Some(ply) };
-            html! {
-                <button type="button" class={classes!("move", (ply == current).then_some("current"))}
-                        data-ply={ply.to_string()} onclick={view(target)}>{ notation.clone() }</button>
-            }
-        });
-        // Comments after either move of the pair, on a line of their own below it.
-        let comments = (0..notations.len()).filter_map(|i| {
-            let ply = pair * 2 + i + 1;
-            state.record.comments.get(&ply).map(|text| {
-                html! { <li class="comment" data-comment-ply={ply.to_string()}>{ text.clone() }</li> }
-            })
-        });
+
+    let mut rows: Vec<Html> = Vec::new();
+    let mut row: Vec<Html> = Vec::new();
+    let close = |row: &mut Vec<Html>, rows: &mut Vec<Html>| {
+        if !row.is_empty() {
+            let cells = std::mem::take(row);
+            rows.push(html! { <li>{ for cells }</li> });
+        }
+    };
+    for (i, notation) in state.notations.iter().enumerate() {
+        if i % 2 == 0 {
+            close(&mut row, &mut rows);
+        }
+        if let Some(number) = number(i, row.is_empty()) {
+            row.push(html! { <span class="move-number">{ number }</span> });
+        }
+        let marks = tree.marks.get(&(i + 1)).map_or(&[][..], Vec::as_slice);
+        row.push(ctx.move_button(Path::main(i + 1), notation, marks, true));
+        let comment = tree.comments.get(&(i + 1));
+        let alternatives = tree.variations.get(&i);
+        if comment.is_some() || alternatives.is_some() {
+            close(&mut row, &mut rows);
+        }
+        if let Some(text) = comment {
+            let ply = (i + 1).to_string();
+            rows.push(html! { <li class="comment" data-comment-ply={ply}>{ text.clone() }</li> });
+        }
+        let notated_alternatives = notated.variations.get(&i).into_iter().flatten();
+        for (index, (alternative, notated)) in
+            alternatives.into_iter().flatten().zip(notated_alternatives).enumerate()
+        {
+            let inner = [Branch { at: i, index }];
+            let line = ctx.variation(alternative, notated, &inner, i);
+            rows.push(html! { <li class="variation">{ line }</li> });
+        }
+    }
+    close(&mut row, &mut rows);
+
+    let at_start = current == Path::main(0);
+    let live = state.viewing.is_none();
+    let in_variation = !current.is_main_line();
+    let tools = (!live).then(|| {
         html! {
-            <>
-                <li><span class="move-number">{ format!("{}.", pair + 1) }</span>{ for entries }</li>
-                { for comments }
-            </>
+            <div class="tree-tools">
+                if in_variation {
+                    <button type="button" data-testid="promote" onclick={act(Action::EditTree(TreeEdit::Promote))}>{ t(lang, Text::PromoteVariation) }</button>
+                    <button type="button" data-testid="make-main-line" onclick={act(Action::EditTree(TreeEdit::MakeMainLine))}>{ t(lang, Text::MakeMainLine) }</button>
+                }
+                if !at_start {
+                    <button type="button" data-testid="delete-from-here" onclick={act(Action::EditTree(TreeEdit::Delete))}>{ t(lang, Text::DeleteFromHere) }</button>
+                }
+            </div>
         }
     });
     html! {
         <section class="move-list" aria-label={t(lang, Text::Moves)}>
             <h2>{ t(lang, Text::Moves) }</h2>
             <div class="steps">
-                <button type="button" onclick={view(Some(0))} disabled={current == 0}>{ t(lang, Text::StartPosition) }</button>
-                <button type="button" aria-label={t(lang, Text::Previous)} onclick={step(Action::StepBack)}
-                        disabled={current == 0}>{ "◀" }</button>
-                <button type="button" aria-label={t(lang, Text::Next)} onclick={step(Action::StepForward)}
-                        disabled={state.viewing.is_none()}>{ "▶" }</button>
-                <button type="button" onclick={view(None)} disabled={state.viewing.is_none()}>{ t(lang, Text::BackToGame) }</button>
+                <button type="button" onclick={act(Action::First)} disabled={at_start}>{ t(lang, Text::StartPosition) }</button>
+                <button type="button" aria-label={t(lang, Text::Previous)} onclick={act(Action::StepBack)}
+                        disabled={at_start}>{ "◀" }</button>
+                <button type="button" aria-label={t(lang, Text::Next)} onclick={act(Action::StepForward)}
+                        disabled={live}>{ "▶" }</button>
+                <button type="button" onclick={act(Action::View(None))} disabled={live}>{ t(lang, Text::BackToGame) }</button>
             </div>
-            if let Some(text) = state.record.comments.get(&0) {
+            if let Some(text) = tree.comments.get(&0) {
                 <p class="comment" data-comment-ply="0">{ text.clone() }</p>
             }
-            <ol class="moves">{ for moves }</ol>
+            <ol class="moves">{ for rows }</ol>
+            { tools.unwrap_or_default() }
         </section>
     }
 }

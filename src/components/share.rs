@@ -75,7 +75,7 @@ fn page_directory() -> String {
 /// How the game is being looked at: the orientation, and the ply when stepping through.
 fn current_view(state: &AppState) -> View {
     let bottom = if state.flipped { Side::Second } else { Side::First };
-    View { orientation: Some(bottom), ply: state.viewing }
+    View { orientation: Some(bottom), ply: state.viewing_main_ply() }
 }
 
 /// Properties of the dialogs.

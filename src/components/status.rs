@@ -108,8 +108,16 @@ pub fn status(props: &StatusProps) -> Html {
     let notice = state.notice.as_ref().map(|n| {
         html! { <p class="notice" data-testid="notice">{ notice_text(lang, kind, n) }</p> }
     });
-    let viewing = state.viewing.map(|ply| {
-        html! { <p class="viewing">{ fill(t(lang, Text::Viewing), "n", &ply.to_string()) }</p> }
+    let viewing = state.viewing.as_ref().map(|path| {
+        let depth = path.depth().to_string();
+        html! {
+            <>
+                <p class="viewing">{ fill(t(lang, Text::Viewing), "n", &depth) }</p>
+                if !path.is_main_line() {
+                    <p class="viewing" data-testid="in-variation">{ t(lang, Text::InVariation) }</p>
+                }
+            </>
+        }
     });
     let thinking = matches!(state.thinking, Some((_, false))).then(|| {
         html! { <p class="thinking" data-testid="thinking"><span class="spinner" aria-hidden="true"></span>{ t(lang, Text::Thinking) }</p> }

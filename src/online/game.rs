@@ -238,7 +238,8 @@ impl OnlineGame {
             return false;
         };
         next.board.flipped = self.board.flipped;
-        next.board.viewing = self.board.viewing.filter(|&ply| ply < next.moves.len());
+        let viewing = self.board.viewing_main_ply().filter(|&ply| ply < next.moves.len());
+        next.board.apply(Action::View(viewing));
         next.pending = self.pending.take().filter(|p| p.ply == next.moves.len());
         next.rematch_offer =
             self.rematch_offer.filter(|_| matches!(next.status, Status::Ended { .. }));
@@ -290,7 +291,7 @@ impl OnlineGame {
         let wanted = texts.len();
         let record = GameRecord::from_parts(kind, rules, start, texts);
         let bottom = if self.board.flipped { Side::Second } else { Side::First };
-        let viewing = self.board.viewing;
+        let viewing = self.board.viewing_main_ply();
         self.board.settings.mode = match (self.you, &self.status) {
             (Some(seat), Status::Playing) => Mode::VsComputer { human: side_of(seat) },
             _ => Mode::Watch,
@@ -352,7 +353,8 @@ impl OnlineGame {
             }
             return None;
         }
-        if !self.can_move() {
+        // Online, the game is the server's: no side lines while stepping back.
+        if !self.can_move() || self.board.viewing.is_some() {
             return None;
         }
         let before = self.board.record.moves.len();

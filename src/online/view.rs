@@ -206,7 +206,7 @@ pub fn status_panel(game: &OnlineGame, session_note: Option<&Note>, lang: Lang) 
             if game.pending.is_some() {
                 <p class="sending" data-testid="sending">{ say(lang, Words::Sending) }</p>
             }
-            if let Some(ply) = board.viewing {
+            if let Some(ply) = board.viewing_main_ply() {
                 <p class="viewing">{ crate::i18n::fill(t(lang, Text::Viewing), "n", &ply.to_string()) }</p>
             }
             if let Some(text) = draw { <p class="offer" data-testid="draw-offer">{ text }</p> }

@@ -350,6 +350,9 @@ fn read_moves(setup: Setup, parsed: &Parsed<'_>) -> Attempt {
         moves: reader.moves,
         tags,
         comments: reader.comments,
+        marks: BTreeMap::new(),
+        shapes: BTreeMap::new(),
+        variations: BTreeMap::new(),
         ending,
     };
     Attempt { record, error }
