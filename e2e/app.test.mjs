@@ -369,3 +369,60 @@ test('no console errors or uncaught exceptions across the games', { timeout: TES
     await waitForPlies(page, 0);
     assert.deepEqual(app.errors, []);
   }));
+
+test('chess: a move from an earlier position makes a variation; keys walk the tree; it survives a reload', { timeout: TEST_TIMEOUT }, () =>
+  withApp({}, async (page) => {
+    await dragMoves(page, [
+      ['e2', 'e4', 'wP'],
+      ['e7', 'e5', 'bP'],
+      ['g1', 'f3', 'wN'],
+    ]);
+    const current = () => page.locator('.move-list .move.current').getAttribute('data-path');
+    // The focus is on the board after the drags: the arrows walk the moves, not the cells.
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    await page.locator('.move-list [data-ply="1"].current').waitFor();
+    await drag(page, 'c7', 'c5');
+    await waitForPiece(page, 'c5', 'bP');
+    const variation = page.locator('.move-list li.variation .variation-move');
+    await variation.first().waitFor();
+    assert.deepEqual(await variation.allTextContents(), ['c5']);
+    assert.deepEqual(await moveList(page), ['e4', 'e5', 'Nf3'], 'the main line stays');
+    assert.equal(await current(), '1.0:1');
+    await page.locator('[data-testid="in-variation"]').waitFor();
+    await drag(page, 'g1', 'f3');
+    await waitForPiece(page, 'f3', 'wN');
+    assert.deepEqual(await variation.allTextContents(), ['c5', 'Nf3']);
+    // ← leaves the variation for its branch point; → then follows the main line.
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(await current(), ':1');
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await current(), ':2');
+    assert.equal(await pieceAt(page, 'e5'), 'bP');
+    await page.keyboard.press('Home');
+    assert.equal(await page.locator('.move-list .move.current').count(), 0);
+    assert.equal(await pieceAt(page, 'e2'), 'wP');
+    await page.keyboard.press('End');
+    await waitForPiece(page, 'f3', 'wN');
+    assert.equal(await current(), ':3');
+    // A click goes into the variation; the game itself still goes on from its own end.
+    await variation.nth(1).click();
+    assert.equal(await current(), '1.0:2');
+    assert.equal(await pieceAt(page, 'c5'), 'bP');
+    await page.keyboard.press('ArrowDown');
+    await page.locator('.move-list button', { hasText: 'Back to the game' }).click();
+    await dragMoves(page, [['b8', 'c6', 'bN']]);
+    assert.deepEqual(await moveList(page), ['e4', 'e5', 'Nf3', 'Nc6']);
+    // A reload opens the game from its address; this browser keeps the variation.
+    await page.reload();
+    await page.locator('.move-list [data-ply="4"]').waitFor();
+    assert.deepEqual(await variation.allTextContents(), ['c5', 'Nf3']);
+    // Making the variation the main line: the game goes on from its end.
+    await variation.nth(1).click();
+    await page.locator('[data-testid="make-main-line"]').click();
+    await waitForPlies(page, 3);
+    assert.deepEqual(await moveList(page), ['e4', 'c5', 'Nf3']);
+    assert.deepEqual(await variation.allTextContents(), ['e5', 'Nf3', 'Nc6']);
+    assert.match(await statusText(page), /Black to move/);
+  }));

@@ -69,7 +69,14 @@ fn initial_state() -> AppState {
 /// The action that opens the game in the page's address, if it holds one.
 fn open_address(fallback: GameKind) -> Option<Action> {
     let query = link::Query::parse(&web::location_query());
-    let opened = link::read(&query, fallback)?;
+    let mut opened = link::read(&query, fallback)?;
+    // The address carries the moves; this browser may keep the same game with its variations
+    // and comments.
+    if let Some(saved) =
+        web::load(&storage_key(opened.record.kind)).and_then(|text| GameRecord::from_text(&text))
+    {
+        opened.record.adopt_notes(saved);
+    }
     Some(Action::Open {
         record: opened.record,
         bottom: opened.view.orientation,
@@ -195,6 +202,21 @@ fn page() -> Html {
                     history.borrow_mut().opened_from_history = true;
                     dispatcher.dispatch(action);
                 }
+            });
+            move || {
+                if let Some(stop) = stop {
+                    stop();
+                }
+            }
+        });
+    }
+
+    // ←/→ step through the moves, ↑/↓ and Home/End jump to the start and the end.
+    {
+        let dispatcher = state.dispatcher();
+        use_effect_with((), move |()| {
+            let stop = web::on_move_keys(move |key| {
+                dispatcher.dispatch(crate::components::move_key_action(key));
             });
             move || {
                 if let Some(stop) = stop {

@@ -228,6 +228,24 @@ pub fn embed() -> Html {
         });
     }
 
+    // ←/→ step, ↑/↓ and Home/End jump, as in the app (the reader's page may hold other
+    // embeds: the keys act only when focus is inside this one's frame).
+    {
+        let dispatcher = state.dispatcher();
+        let playing = playing.clone();
+        use_effect_with((), move |()| {
+            let stop = web::on_move_keys(move |key| {
+                playing.set(false);
+                dispatcher.dispatch(crate::components::move_key_action(key));
+            });
+            move || {
+                if let Some(stop) = stop {
+                    stop();
+                }
+            }
+        });
+    }
+
     let dispatch = {
         let state = state.clone();
         Callback::from(move |action: Action| state.dispatch(action))

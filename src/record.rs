@@ -257,6 +257,26 @@ impl GameRecord {
         result
     }
 
+    /// Takes `saved`'s variations, comments, marks and shapes when it is the same game (same
+    /// game, rules, start and main line) and this record has none of its own: a link carries
+    /// the moves, the browser's storage the rest.
+    pub fn adopt_notes(&mut self, saved: GameRecord) {
+        // A link leaves out a start seed that changes nothing (standard chess, xiangqi,
+        // gomoku): the same start position is the same start.
+        let same = saved.kind == self.kind
+            && saved.rules == self.rules
+            && saved.moves == self.moves
+            && (saved.start == self.start
+                || saved.start_game().position() == self.start_game().position());
+        if same && !self.has_notes() {
+            let tree = {
+                let mut saved = saved;
+                saved.take_tree()
+            };
+            self.put_tree(tree);
+        }
+    }
+
     /// Whether any move has an alternative, or anything is said or drawn.
     #[must_use]
     pub fn has_notes(&self) -> bool {
@@ -292,7 +312,11 @@ impl GameRecord {
             match game.play(text) {
                 Ok(notation) => notations.push(notation),
                 Err(error) => {
-                    return Some(Replayed { game, notations, error: Some(ReplayError { ply, error }) });
+                    return Some(Replayed {
+                        game,
+                        notations,
+                        error: Some(ReplayError { ply, error }),
+                    });
                 }
             }
         }
@@ -504,6 +528,38 @@ mod tests {
         for bad in ["", "checkers|||", "chess", "chess|x", &"x".repeat(100_000)] {
             assert_eq!(GameRecord::from_text(bad), None, "{bad:.20}");
         }
+    }
+
+    #[test]
+    fn the_move_tree_travels_in_the_text_and_a_link_adopts_it() {
+        let mut saved = GameRecord::new(GameKind::Chess, "variant=standard", 77);
+        saved.moves = ["e2e4", "e7e5"].map(String::from).to_vec();
+        saved.edit_tree(|tree| {
+            let sicilian = tree.add_move(&Path::main(1), "c7c5").unwrap();
+            tree.set_comment(&sicilian, "sharp | double-edged");
+            tree.toggle_mark(&sicilian, Mark(5));
+        });
+        let text = saved.to_text();
+        assert_eq!(
+            text,
+            "chess|variant=standard|startpos:77|e2e4 e7e5 (c7c5 $5 {sharp %7C double-edged})"
+        );
+        assert_eq!(GameRecord::from_text(&text).as_ref(), Some(&saved));
+        // A link brings the same moves from a start it writes without the seed.
+        let mut linked = GameRecord::new(GameKind::Chess, "variant=standard", 0);
+        linked.moves = saved.moves.clone();
+        linked.adopt_notes(saved.clone());
+        assert_eq!(linked.variations, saved.variations);
+        // Another game, or one with notes of its own, keeps its own.
+        let mut other = GameRecord::new(GameKind::Chess, "variant=standard", 0);
+        other.moves = vec!["d2d4".into()];
+        other.adopt_notes(saved.clone());
+        assert!(!other.has_notes());
+        // A damaged tree keeps its main line up to the damage.
+        let damaged =
+            GameRecord::from_text("chess|variant=standard|startpos:0|e2e4 e7e5 (c7c5").unwrap();
+        assert_eq!(damaged.moves, ["e2e4", "e7e5"]);
+        assert!(damaged.variations.is_empty());
     }
 
     #[test]

@@ -109,6 +109,62 @@ pub fn on_history_change(changed: impl FnMut() + 'static) -> Option<impl FnOnce(
     })
 }
 
+/// A key that walks the move list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveKey {
+    /// ←: one move back.
+    Back,
+    /// →: one move forward.
+    Forward,
+    /// ↑ or Home: the start.
+    First,
+    /// ↓ or End: the end of the line shown.
+    Last,
+}
+
+/// Calls `pressed` for ←, →, ↑, ↓, Home and End pressed anywhere on the page, while the
+/// returned guard lives — except where those keys already mean something: in a text field or
+/// a list box, inside a dialog, with Ctrl, Alt or Meta held (the browser's own shortcuts), or
+/// when something on the page already took the key (the board does, for its arrows, when it
+/// was reached with the keyboard).
+pub fn on_move_keys(mut pressed: impl FnMut(MoveKey) + 'static) -> Option<impl FnOnce()> {
+    let document = web_sys::window()?.document()?;
+    let closure = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(
+        move |event: web_sys::KeyboardEvent| {
+            if event.ctrl_key() || event.alt_key() || event.meta_key() || event.default_prevented()
+            {
+                return;
+            }
+            let key = match event.key().as_str() {
+                "ArrowLeft" => MoveKey::Back,
+                "ArrowRight" => MoveKey::Forward,
+                "ArrowUp" | "Home" => MoveKey::First,
+                "ArrowDown" | "End" => MoveKey::Last,
+                _ => return,
+            };
+            let target = event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+            if let Some(target) = target {
+                let busy = target
+                    .closest("input, textarea, select, [contenteditable], dialog, [role=dialog], [aria-modal]")
+                    .ok()
+                    .flatten()
+                    .is_some();
+                if busy {
+                    return;
+                }
+            }
+            event.prevent_default();
+            pressed(key);
+        },
+    );
+    document.add_event_listener_with_callback("keydown", closure.as_ref().unchecked_ref()).ok()?;
+    Some(move || {
+        let _ = document
+            .remove_event_listener_with_callback("keydown", closure.as_ref().unchecked_ref());
+        drop(closure);
+    })
+}
+
 /// Sets the document's language and colour theme on the root element, for fonts and the
 /// browser's own widgets.
 pub fn set_document_attributes(lang: &str, theme: &str) {

@@ -9,6 +9,7 @@ mod render;
 use std::rc::Rc;
 
 use qi_rules::Cell;
+use web_sys::{FocusEvent, KeyboardEvent, PointerEvent};
 use yew::prelude::*;
 
 pub use self::geometry::{Geometry, Style};
@@ -78,6 +79,14 @@ pub struct BoardProps {
     pub on_drop: Callback<(Cell, Cell)>,
 }
 
+/// How the board got the keyboard focus, which decides what the arrow keys do on it.
+struct KeyboardFocus {
+    /// Arrow keys move between cells (the board was reached with the keyboard).
+    arrows_on_board: bool,
+    /// A pointer was pressed on the board and the focus it brings has not arrived yet.
+    pointer_pressed: bool,
+}
+
 /// The board component.
 #[function_component(Board)]
 pub fn board(props: &BoardProps) -> Html {
@@ -118,12 +127,48 @@ pub fn board(props: &BoardProps) -> Html {
         })
     };
 
-    let handlers = interaction::pointer_handlers(&view, &grid, &ghost, &drag, &gesture);
-    let onkeydown = interaction::key_handler(geometry, view.interactive, &focus, &props.on_click);
+    // Whether the arrow keys move between cells: when the board was reached with the keyboard
+    // (Tab). After a click or a drag they walk the move list instead, as on game sites.
+    let keyboard = use_mut_ref(|| KeyboardFocus { arrows_on_board: true, pointer_pressed: false });
+    let mut handlers = interaction::pointer_handlers(&view, &grid, &ghost, &drag, &gesture);
+    handlers.down = {
+        let (keyboard, down) = (keyboard.clone(), handlers.down.clone());
+        Callback::from(move |event: PointerEvent| {
+            *keyboard.borrow_mut() =
+                KeyboardFocus { arrows_on_board: false, pointer_pressed: true };
+            down.emit(event);
+        })
+    };
+    let onkeydown = {
+        let inner = interaction::key_handler(geometry, view.interactive, &focus, &props.on_click);
+        let keyboard = keyboard.clone();
+        Callback::from(move |event: KeyboardEvent| {
+            let arrow = event.key().starts_with("Arrow");
+            if arrow && !keyboard.borrow().arrows_on_board {
+                return;
+            }
+            if matches!(event.key().as_str(), "Enter" | " ") {
+                // Playing from the keyboard: the arrows move between cells from now on.
+                keyboard.borrow_mut().arrows_on_board = true;
+            }
+            inner.emit(event);
+        })
+    };
     let roving = focus.unwrap_or_else(|| geometry.cell_at(geometry.ranks - 1, 0));
     let dragged_piece = (*dragging)
         .and_then(|from| view.cells.iter().find(|c| c.cell == from).and_then(|c| c.piece.clone()));
-    let onfocusin = interaction::focus_handler(&focus);
+    let onfocusin = {
+        let inner = interaction::focus_handler(&focus);
+        Callback::from(move |event: FocusEvent| {
+            let mut keyboard = keyboard.borrow_mut();
+            if keyboard.pointer_pressed {
+                keyboard.pointer_pressed = false;
+            } else {
+                keyboard.arrows_on_board = true;
+            }
+            inner.emit(event);
+        })
+    };
     render::board(
         &view,
         &grid,

@@ -22,3 +22,16 @@ impl PartialEq for SharedState {
         Rc::ptr_eq(&self.0, &other.0)
     }
 }
+
+/// What a move-list key does (see [`crate::web::on_move_keys`]).
+#[must_use]
+pub fn move_key_action(key: crate::web::MoveKey) -> crate::state::Action {
+    use crate::state::Action;
+    use crate::web::MoveKey;
+    match key {
+        MoveKey::Back => Action::StepBack,
+        MoveKey::Forward => Action::StepForward,
+        MoveKey::First => Action::First,
+        MoveKey::Last => Action::Last,
+    }
+}

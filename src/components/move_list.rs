@@ -26,7 +26,8 @@ pub struct MoveListProps {
 /// line, `1.0:2` for the second move of the first alternative to the second move).
 #[must_use]
 pub fn path_key(path: &Path) -> String {
-    let branches: Vec<String> = path.branches.iter().map(|b| format!("{}.{}", b.at, b.index)).collect();
+    let branches: Vec<String> =
+        path.branches.iter().map(|b| format!("{}.{}", b.at, b.index)).collect();
     format!("{}:{}", branches.join(","), path.ply)
 }
 
@@ -34,7 +35,7 @@ pub fn path_key(path: &Path) -> String {
 /// when it starts a row or a variation. `depth` is the number of moves before it.
 fn number(depth: usize, always: bool) -> Option<String> {
     let number = depth / 2 + 1;
-    if depth % 2 == 0 {
+    if depth.is_multiple_of(2) {
         Some(format!("{number}."))
     } else {
         always.then(|| format!("{number}…"))
@@ -66,7 +67,13 @@ impl Ctx<'_> {
     }
 
     /// A variation, inline: its moves with their numbers, comments and nested variations.
-    fn variation(&self, line: &Line, notated: &Notated, branches: &[Branch], before: usize) -> Html {
+    fn variation(
+        &self,
+        line: &Line,
+        notated: &Notated,
+        branches: &[Branch],
+        before: usize,
+    ) -> Html {
         let mut parts: Vec<Html> = Vec::new();
         if let Some(text) = line.comments.get(&0) {
             parts.push(html! { <span class="comment">{ text.clone() }</span> });

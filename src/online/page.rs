@@ -169,7 +169,7 @@ fn game_screen(session: &Session, game: &OnlineGame, act: &Callback<Intent>) -> 
     let view = Rc::new(view);
     let dispatch = {
         let act = act.clone();
-        Callback::from(move |action: Action| act.emit(Intent::Board(action)))
+        Callback::from(move |action: Action| act.emit(Intent::Board(Box::new(action))))
     };
     let on_click = {
         let dispatch = dispatch.clone();

@@ -92,7 +92,7 @@ pub enum Intent {
     /// Take the invite of the address.
     Join,
     /// Something on the board or the move list.
-    Board(Action),
+    Board(Box<Action>),
     /// Resign.
     Resign,
     /// Offer a draw, or accept the opponent's offer.

@@ -81,7 +81,8 @@ impl Mark {
     #[must_use]
     pub fn parse(text: &str) -> Option<Mark> {
         if let Some(number) = text.strip_prefix('$') {
-            if number.is_empty() || number.len() > 3 || !number.bytes().all(|b| b.is_ascii_digit()) {
+            if number.is_empty() || number.len() > 3 || !number.bytes().all(|b| b.is_ascii_digit())
+            {
                 return None;
             }
             return number.parse().ok().map(Mark);
@@ -132,7 +133,8 @@ mod tests {
 
     #[test]
     fn symbols_and_numbers_read_both_ways() {
-        for (text, number) in [("!", 1), ("??", 4), ("!?", 5), ("+=", 14), ("⩲", 14), ("±", 16)] {
+        for (text, number) in [("!", 1), ("??", 4), ("!?", 5), ("+=", 14), ("⩲", 14), ("±", 16)]
+        {
             assert_eq!(Mark::parse(text), Some(Mark(number)), "{text}");
         }
         assert_eq!(Mark::parse("+/-"), Some(Mark(16)));

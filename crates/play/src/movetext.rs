@@ -3,7 +3,7 @@
 //! its shapes (`[Ge2e4,Rd5]`) and then its alternatives (`( ... )`), as PGN orders them.
 //!
 //! ```text
-//! {Open game} e2e4 e7e5 $1 {the classical reply} [Gg1f3] ( c7c5 g1f3 ( c2c3 ) ) g1f3
+//! {Open game} e2e4 e7e5 $1 {the classical reply} [Gg1f3] (c7c5 g1f3 (c2c3)) g1f3
 //! ```
 //!
 //! A game without variations or notes is its moves separated by spaces, as records were
@@ -105,7 +105,7 @@ fn write_line(line: &Line, out: &mut String) {
         for variation in line.variations.get(&i).into_iter().flatten() {
             token(out, "(");
             write_line(variation, out);
-            out.push_str(" )");
+            out.push(')');
         }
     }
 }
@@ -197,7 +197,10 @@ impl Reader<'_> {
                     self.at += 1;
                     let variation = self.line(depth + 1)?;
                     if self.peek() != Some(')') {
-                        return Err(MovetextError { at: open, problem: Problem::UnclosedVariation });
+                        return Err(MovetextError {
+                            at: open,
+                            problem: Problem::UnclosedVariation,
+                        });
                     }
                     self.at += 1;
                     if !variation.is_empty() {

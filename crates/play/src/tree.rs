@@ -124,8 +124,9 @@ impl Line {
     /// Whether `path` names a position in this tree.
     #[must_use]
     pub fn contains(&self, path: &Path) -> bool {
-        self.line(&path.branches)
-            .is_some_and(|line| path.ply <= line.len() && (path.ply > 0 || path.branches.is_empty()))
+        self.line(&path.branches).is_some_and(|line| {
+            path.ply <= line.len() && (path.ply > 0 || path.branches.is_empty())
+        })
     }
 
     /// The moves from the start to `path`, in order; `None` when the tree has no such position.
@@ -186,7 +187,8 @@ impl Line {
             return Some(Path { branches: path.branches, ply: ply + 1 });
         }
         let alternatives = line.variations.entry(ply).or_default();
-        let index = match alternatives.iter().position(|v| v.moves.first().is_some_and(|m| m == mv)) {
+        let index = match alternatives.iter().position(|v| v.moves.first().is_some_and(|m| m == mv))
+        {
             Some(index) => index,
             None => {
                 alternatives.push(Line::of_moves(vec![mv.to_owned()]));
@@ -413,7 +415,9 @@ impl Line {
         fn walk(line: &Line, prefix: &[Branch], out: &mut Vec<Path>) {
             for ply in 1..=line.len() {
                 out.push(Path { branches: prefix.to_vec(), ply });
-                for (index, variation) in line.variations.get(&(ply - 1)).into_iter().flatten().enumerate() {
+                for (index, variation) in
+                    line.variations.get(&(ply - 1)).into_iter().flatten().enumerate()
+                {
                     let mut inner = prefix.to_vec();
                     inner.push(Branch { at: ply - 1, index });
                     walk(variation, &inner, out);

@@ -49,7 +49,7 @@ impl Session {
                 let Some(online) = self.focus.as_mut().and_then(|f| f.game.as_mut()) else {
                     return Vec::new();
                 };
-                let Some(text) = online.board_action(action) else { return Vec::new() };
+                let Some(text) = online.board_action(*action) else { return Vec::new() };
                 let ply = online.moves.len() as u32;
                 let message = ClientMessage::Move { game: online.id.clone(), ply, text };
                 // Not connected: the move goes when the connection is back (see `welcome`).

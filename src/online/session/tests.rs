@@ -85,7 +85,7 @@ fn sent(effects: &[Effect]) -> Vec<ClientMessage> {
 
 fn drop_piece(session: &mut Session, from: &str, to: &str) -> Vec<Effect> {
     let action = Action::Drop { from: cell(from), to: cell(to), now: 0.0 };
-    session.intent(Intent::Board(action), 0.0)
+    session.intent(Intent::Board(Box::new(action)), 0.0)
 }
 
 /// Everything in the session, to check that a message changed nothing.
@@ -361,7 +361,7 @@ fn game_buttons_send_their_messages_only_when_they_apply() {
     assert!(watcher.intent(Intent::Resign, 0.0).is_empty());
     assert!(drop_piece(&mut watcher, "e2", "e4").is_empty());
     assert!(watcher.game().unwrap().board.notations.is_empty());
-    watcher.intent(Intent::Board(Action::FlipBoard), 0.0);
+    watcher.intent(Intent::Board(Box::new(Action::FlipBoard)), 0.0);
     assert!(watcher.game().unwrap().board.flipped, "spectators may turn the board");
 }
 
@@ -373,7 +373,8 @@ fn promotions_wait_for_the_piece() {
     session.receive(ServerMessage::State { view: view("g", start, &[], Some(Seat::First)) }, 0.0);
     assert!(drop_piece(&mut session, "a7", "a8").is_empty(), "the dialog asks first");
     assert!(session.game().unwrap().board.promotion.is_some());
-    let effects = session.intent(Intent::Board(Action::Promote { piece: 'n', now: 0.0 }), 0.0);
+    let effects =
+        session.intent(Intent::Board(Box::new(Action::Promote { piece: 'n', now: 0.0 })), 0.0);
     assert_eq!(
         sent(&effects),
         [ClientMessage::Move { game: "g".into(), ply: 0, text: "a7a8n".into() }]

@@ -118,7 +118,7 @@ fn a_banqi_flip_waits_for_the_server_to_say_what_it_turned_up() {
     let (mut session, _) = ready(Opening::Game { game: "b".into(), token: Some("t".into()) });
     session.receive(ServerMessage::State { view: banqi_view("", &concealed, Vec::new()) }, 0.0);
     let click = Action::ClickCell { cell: cell("c3"), now: 0.0 };
-    let effects = session.intent(Intent::Board(click), 0.0);
+    let effects = session.intent(Intent::Board(Box::new(click)), 0.0);
     assert_eq!(
         sent(&effects),
         [ClientMessage::Move { game: "b".into(), ply: 0, text: "c3".into() }]
