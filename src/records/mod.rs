@@ -44,9 +44,14 @@
 //!   When none reads them all, the error is the one that read furthest.
 //!
 //! Only the first game of a file with several is read ([`Imported::more_games`] says there were
-//! more); only the main line is kept: variations `( ... )`, however nested, are skipped with the
-//! comments inside them, and NAGs (`$1`) and move marks (`!`, `?!`) are dropped. Comments on the
-//! main line are kept by ply: several at one place are joined by a line break, each trimmed.
+//! more). The whole move tree is kept: variations `( ... )` to any depth (up to
+//! [`qi_play::movetext::MAX_DEPTH`] levels; deeper ones are skipped), comments before and after
+//! moves (several at one place joined by a line break, each trimmed), NAGs (`$14`) and move-suffix
+//! marks (`!?`, kept as their NAG), and lichess's `[%cal Ge2e4]` and `[%csl Rd5]` commands in
+//! comments, which become arrows and circles (other commands, `[%eval]`, `[%clk]`, stay in the
+//! comment's text). A move a variation can't play skips the rest of that variation; the main line
+//! reads on. Export writes the tree back the same way (marks as `$n`, shapes as `[%csl]` and
+//! `[%cal]` at the start of the comment), so export then import loses nothing.
 //! Move numbers are skipped, not checked. Chess moves may be SAN (also `0-0`, `e8Q`, a
 //! missing or extra capture mark) or UCI; xiangqi moves WXF (`C2.5`, `C2=5`, `+C=5`, `33=4`) or
 //! coordinates (`h3e3`; with `[Format "ICCS"]`, ICCS as `H2-E2`, ranks from 0). Standard

@@ -1,6 +1,7 @@
 //! The PGN shape shared by every game's record: reading tags and the main line's words and
 //! comments, and writing a record back.
 
+use qi_rules::any::AnyGame;
 use qi_rules::{GameKind, Side};
 
 use super::error::{Pos, RecordError, RecordErrorKind, TagExpected};
@@ -17,13 +18,19 @@ pub(crate) struct Tag {
     pub pos: Pos,
 }
 
-/// Something on the main line.
+/// Something in the moves, in the order written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Item<'a> {
     /// A move's text (a gomoku word may hold several points), without its move number or marks.
     Move(Pos, &'a str),
     /// A comment, trimmed and not empty.
     Comment(&'a str),
+    /// A mark on the move before: a NAG (`$14`) or a suffix (`!?`), by its number.
+    Mark(u8),
+    /// `(`: an alternative to the move before starts.
+    VariationOpen(Pos),
+    /// `)`: the alternative ends.
+    VariationClose,
 }
 
 /// The first game of a text, read as far as it goes.
@@ -152,19 +159,29 @@ fn movetext<'a>(
                     variation = pos;
                 }
                 depth += 1;
+                parsed.items.push(Item::VariationOpen(pos));
             }
             Token::VariationClose if depth == 0 => {
                 return Err(RecordError::at(pos, RecordErrorKind::UnmatchedParen));
             }
-            Token::VariationClose => depth -= 1,
-            Token::Nag => {}
+            Token::VariationClose => {
+                depth -= 1;
+                parsed.items.push(Item::VariationClose);
+            }
+            Token::Nag(number) => {
+                // A NAG out of range is skipped, as other readers do.
+                if let Ok(number) = number.parse::<u8>() {
+                    parsed.items.push(Item::Mark(number));
+                }
+            }
             Token::Comment(text) => {
                 let text = text.trim();
-                if depth == 0 && !text.is_empty() {
+                if !text.is_empty() {
                     parsed.items.push(Item::Comment(text));
                 }
             }
-            Token::Word(_) if depth > 0 => {}
+            // A result inside a variation ends nothing: some editors write one there.
+            Token::Word(word) if depth > 0 && is_result(word) => {}
             Token::Word(word) if is_result(word) => {
                 parsed.result = Some(word);
                 // Anything but comments after the result is another game.
@@ -182,10 +199,14 @@ fn movetext<'a>(
             Token::Word(word) => {
                 let (skipped, rest) = split_number(word);
                 parsed.numbered |= skipped > 0;
-                let rest = rest.trim_end_matches(['!', '?']);
-                let rest = rest.strip_suffix("e.p.").unwrap_or(rest);
-                if !rest.is_empty() && !rest.bytes().all(|b| b == b'.') {
-                    parsed.items.push(Item::Move(pos.right(skipped), rest));
+                let bare = rest.trim_end_matches(['!', '?']);
+                let suffix = qi_play::Mark::parse(&rest[bare.len()..]);
+                let bare = bare.strip_suffix("e.p.").unwrap_or(bare);
+                if !bare.is_empty() && !bare.bytes().all(|b| b == b'.') {
+                    parsed.items.push(Item::Move(pos.right(skipped), bare));
+                    if let Some(mark) = suffix {
+                        parsed.items.push(Item::Mark(mark.0));
+                    }
                 }
             }
         }
@@ -221,20 +242,24 @@ pub(crate) fn keeps_tag(tag: &Tag, kind: GameKind) -> bool {
     !ROSTER.iter().any(|&(name, placeholder)| tag.name == name && tag.value == placeholder)
 }
 
-/// One ply as written: who played it and its text.
-pub(crate) struct WrittenPly {
-    pub side: Side,
-    pub text: String,
-}
 
 /// Writes text wrapped at 80 columns.
 struct Wrapper {
     out: String,
     column: usize,
+    /// Opening parentheses waiting to be glued to the next token: `(1. d4`.
+    open: String,
 }
 
 impl Wrapper {
     fn token(&mut self, token: &str) {
+        let glued;
+        let token = if self.open.is_empty() {
+            token
+        } else {
+            glued = format!("{}{token}", std::mem::take(&mut self.open));
+            &glued
+        };
         let width = token.chars().count();
         if self.column > 0 && self.column + 1 + width > 80 {
             self.out.push('\n');
@@ -249,6 +274,16 @@ impl Wrapper {
             Some(at) => token[at + 1..].chars().count(),
             None => self.column + width,
         };
+    }
+
+    /// A closing parenthesis, glued to what came before: `d5)`.
+    fn close(&mut self, paren: char) {
+        if self.out.ends_with('\n') {
+            self.token(&paren.to_string());
+        } else {
+            self.out.push(paren);
+            self.column += 1;
+        }
     }
 
     fn comment(&mut self, comment: &str) {
@@ -295,19 +330,17 @@ pub(crate) fn result_token(outcome: Option<&qi_rules::Outcome>) -> &'static str 
 pub(crate) fn export(record: &GameRecord) -> String {
     let start = record.start_game();
     let mut game = start.clone();
-    let mut plies = Vec::with_capacity(record.moves.len());
+    let mut played = 0;
     for text in &record.moves {
-        let side = game.side_to_move();
-        let revealed = banqi::revealed_by(&game, text);
-        match game.play(text) {
-            Ok(notation) => plies.push(WrittenPly { side, text: notation + &revealed }),
-            Err(_) => break,
+        if game.play(text).is_err() {
+            break;
         }
+        played += 1;
     }
     // The moves' own ending, else the recorded one (a resignation, a flag, ...) when every move
     // was played.
     let outcome = game.outcome();
-    let ending = record.ending.filter(|_| outcome.is_none() && plies.len() == record.moves.len());
+    let ending = record.ending.filter(|_| outcome.is_none() && played == record.moves.len());
     let result = ending.map_or_else(|| result_token(outcome.as_ref()), |e| e.result_token());
     let mut out = String::new();
     for (name, placeholder) in ROSTER {
@@ -340,8 +373,7 @@ pub(crate) fn export(record: &GameRecord) -> String {
         out.push_str(&format!("[{name} \"{}\"]\n", escape(value)));
     }
     out.push('\n');
-    let mut comments = record.comments.range(..=plies.len()).peekable();
-    out.push_str(&write_movetext(&plies, start_number(&start), &mut comments, result));
+    out.push_str(&write_tree(record, &start, result));
     out
 }
 
@@ -369,48 +401,95 @@ pub(crate) fn start_number(start: &qi_rules::any::AnyGame) -> u32 {
     }
 }
 
-/// The moves with their numbers and comments, and the result, wrapped at 80 columns.
-fn write_movetext<'c>(
-    plies: &[WrittenPly],
-    mut number: u32,
-    comments: &mut std::iter::Peekable<std::collections::btree_map::Range<'c, usize, String>>,
-    result: &str,
-) -> String {
-    let mut wrapper = Wrapper { out: String::new(), column: 0 };
-    let mut after_comment = false;
-    let mut write_comments = |wrapper: &mut Wrapper, ply: usize| {
-        let mut wrote = false;
-        while let Some((_, comment)) = comments.next_if(|(at, _)| **at == ply) {
-            if !comment.trim().is_empty() {
-                wrapper.comment(comment.trim());
-                wrote = true;
-            }
-        }
-        wrote
-    };
-    after_comment |= write_comments(&mut wrapper, 0);
-    let mut previous = None;
-    for (i, ply) in plies.iter().enumerate() {
-        if previous == Some(Side::Second) && ply.side == Side::First {
-            number += 1;
-        }
-        let opens_turn = previous != Some(ply.side);
-        // A number stays on the line of its move.
-        match ply.side {
-            Side::First if opens_turn || after_comment => {
-                wrapper.token(&format!("{number}. {}", ply.text));
-            }
-            Side::Second if i == 0 || after_comment => {
-                wrapper.token(&format!("{number}... {}", ply.text));
-            }
-            _ => wrapper.token(&ply.text),
-        }
-        previous = Some(ply.side);
-        after_comment = write_comments(&mut wrapper, i + 1);
-    }
+/// The move tree with numbers, marks (`$n`), comments (arrows and circles in them as lichess's
+/// `[%cal]` and `[%csl]`) and variations in `( ... )`, then the result; wrapped at 80 columns.
+fn write_tree(record: &GameRecord, start: &AnyGame, result: &str) -> String {
+    let mut wrapper = Wrapper { out: String::new(), column: 0, open: String::new() };
+    let tree = record.tree();
+    let numbering = Numbering { number: start_number(start), previous: None, restate: false };
+    write_line(&mut wrapper, &tree, start.clone(), numbering);
     wrapper.token(result);
     wrapper.out.push('\n');
     wrapper.out
+}
+
+/// Where the move numbers stand while writing: the number of the next first-player move, who
+/// moved last, and whether the next move must say its number (after a comment or a variation).
+#[derive(Clone, Copy)]
+struct Numbering {
+    number: u32,
+    previous: Option<Side>,
+    restate: bool,
+}
+
+/// Writes one line of the tree from `game`, its position before the line's first move.
+fn write_line(wrapper: &mut Wrapper, line: &qi_play::Line, mut game: AnyGame, mut at: Numbering) {
+    at.restate |= write_notes(wrapper, line, 0);
+    for (i, text) in line.moves.iter().enumerate() {
+        let before = line.variations.contains_key(&i).then(|| (game.clone(), at));
+        let side = game.side_to_move();
+        let revealed = banqi::revealed_by(&game, text);
+        let Ok(notation) = game.play(text) else { return };
+        if at.previous == Some(Side::Second) && side == Side::First {
+            at.number += 1;
+        }
+        let number = at.number;
+        match side {
+            Side::First if at.previous != Some(side) || at.restate => {
+                wrapper.token(&format!("{number}. {notation}{revealed}"));
+            }
+            Side::Second if at.previous.is_none() || at.restate => {
+                wrapper.token(&format!("{number}... {notation}{revealed}"));
+            }
+            _ => wrapper.token(&format!("{notation}{revealed}")),
+        }
+        for mark in line.marks.get(&(i + 1)).into_iter().flatten() {
+            wrapper.token(&format!("${}", mark.0));
+        }
+        at.previous = Some(side);
+        at.restate = write_notes(wrapper, line, i + 1);
+        if let Some((game_before, numbering)) = before {
+            for variation in &line.variations[&i] {
+                wrapper.open.push('(');
+                let inner = Numbering { restate: true, ..numbering };
+                write_line(wrapper, variation, game_before.clone(), inner);
+                wrapper.close(')');
+            }
+            at.restate = true;
+        }
+    }
+}
+
+/// Writes the comment and the shapes at `n` of `line`, as one comment; whether it wrote one.
+fn write_notes(wrapper: &mut Wrapper, line: &qi_play::Line, n: usize) -> bool {
+    let mut parts = Vec::new();
+    if let Some(shapes) = line.shapes.get(&n) {
+        let cell = |c: qi_rules::Cell| c.to_string();
+        let arrows: Vec<String> = shapes
+            .iter()
+            .filter(|s| !s.is_circle())
+            .map(|s| format!("{}{}{}", s.brush.letter(), cell(s.from), cell(s.to)))
+            .collect();
+        let circles: Vec<String> = shapes
+            .iter()
+            .filter(|s| s.is_circle())
+            .map(|s| format!("{}{}", s.brush.letter(), cell(s.from)))
+            .collect();
+        if !circles.is_empty() {
+            parts.push(format!("[%csl {}]", circles.join(",")));
+        }
+        if !arrows.is_empty() {
+            parts.push(format!("[%cal {}]", arrows.join(",")));
+        }
+    }
+    if let Some(comment) = line.comments.get(&n).map(|c| c.trim()).filter(|c| !c.is_empty()) {
+        parts.push(comment.to_owned());
+    }
+    if parts.is_empty() {
+        return false;
+    }
+    wrapper.comment(&parts.join(" "));
+    true
 }
 
 #[cfg(test)]
@@ -430,18 +509,24 @@ mod tests {
     }
 
     #[test]
-    fn the_main_line_keeps_moves_and_comments_only() {
-        let text = "[Event \"x\"]\n1. e4 $1 {good} (1. d4 {no} (1. c4)) e5!? ; line\n2. Nf3 1-0\n\n[Event \"y\"]";
+    fn moves_comments_marks_and_variations_come_in_order() {
+        let text = "[Event \"x\"]\n1. e4 $1 {good} (1. d4 {no} (1. c4)) e5!? ; line\n2. Nf3 $300 1-0\n\n[Event \"y\"]";
         let parsed = parse(text).unwrap();
         assert!(parsed.error.is_none() && parsed.more_games && parsed.numbered);
-        let moves: Vec<&str> = parsed
+        let items: Vec<String> = parsed
             .items
             .iter()
             .map(|item| match item {
-                Item::Move(_, text) | Item::Comment(text) => *text,
+                Item::Move(_, text) | Item::Comment(text) => (*text).to_owned(),
+                Item::Mark(number) => format!("${number}"),
+                Item::VariationOpen(_) => "(".into(),
+                Item::VariationClose => ")".into(),
             })
             .collect();
-        assert_eq!(moves, ["e4", "good", "e5", "line", "Nf3"]);
+        assert_eq!(
+            items,
+            ["e4", "$1", "good", "(", "d4", "no", "(", "c4", ")", ")", "e5", "$5", "line", "Nf3"]
+        );
         assert_eq!(parsed.items[0], Item::Move(Pos { line: 2, column: 4 }, "e4"));
     }
 }

@@ -24,7 +24,7 @@ pub(crate) enum Token<'a> {
     /// A `{...}` or `;` comment: the text inside.
     Comment(&'a str),
     /// A numeric annotation glyph such as `$1`.
-    Nag,
+    Nag(&'a str),
     /// Anything else: a move, a move number, a result, a tag name.
     Word(&'a str),
     /// The end of the text.
@@ -130,10 +130,11 @@ impl<'a> Lexer<'a> {
             '"' => self.string(start).map(|s| (start, Token::Str(s))),
             '$' => {
                 self.bump();
+                let from = self.offset;
                 while self.peek().is_some_and(|c| c.is_ascii_digit()) {
                     self.bump();
                 }
-                Ok((start, Token::Nag))
+                Ok((start, Token::Nag(&self.text[from..self.offset])))
             }
             // A stray `}` is read as a word: it is no move, and the move reader says so.
             _ => {
@@ -198,7 +199,7 @@ mod tests {
                 (4, 2, Token::Word("é5?!")),
                 (4, 7, Token::Comment(" rest")),
                 (5, 1, Token::VariationOpen),
-                (5, 2, Token::Nag),
+                (5, 2, Token::Nag("1")),
                 (5, 4, Token::VariationClose),
             ]
         );

@@ -1,8 +1,7 @@
 //! Import: finding the game and format, setting the game up from its tags, and replaying the
 //! main line into a [`GameRecord`].
 
-use std::collections::BTreeMap;
-
+use qi_play::{Brush, Line, Mark, Path, Shape};
 use qi_rules::any::{AnyGame, SetupError, StartFrom};
 use qi_rules::options::shorten;
 use qi_rules::{Cell, Game, GameKind, MoveError, ParsePositionError, RuleError, RuleSet, Side};
@@ -14,16 +13,34 @@ use crate::record::{Ending, GameRecord, Start};
 
 /// Replays moves read from a text, keeping what a record needs.
 pub(crate) struct Reader {
-    /// The game after the moves so far.
+    /// The game after the moves so far (of the line being read).
     pub game: AnyGame,
-    /// The moves so far, in coordinates.
+    /// The moves from the start to here, in coordinates (into the variation being read).
     pub moves: Vec<String>,
-    /// The comments so far, by ply.
-    pub comments: BTreeMap<usize, String>,
     /// Banqi: the pieces that moves revealed on squares unknown at the start.
     pub learned: Vec<(Cell, qi_rules::banqi::Piece)>,
     number: u32,
     previous: Option<Side>,
+    /// `number` and `previous` before the last move: a variation replacing it starts there.
+    before_last: (u32, Option<Side>),
+    /// The move tree read so far, and where in it the reading is.
+    tree: Line,
+    path: Path,
+    /// A comment read right after `(`, before the variation's first move.
+    before_first: Option<String>,
+    /// The lines left to read variations, innermost last.
+    open: Vec<OpenLine>,
+}
+
+/// A line left at a `(`, to go on with at its `)`.
+struct OpenLine {
+    game: AnyGame,
+    moves: Vec<String>,
+    learned_len: usize,
+    number: u32,
+    previous: Option<Side>,
+    before_last: (u32, Option<Side>),
+    path: Path,
 }
 
 fn play_text<G: Game>(game: &mut G, text: &str) -> Result<String, MoveError> {
@@ -39,10 +56,14 @@ impl Reader {
         Reader {
             game,
             moves: Vec::new(),
-            comments: BTreeMap::new(),
             learned: Vec::new(),
             number,
             previous: None,
+            before_last: (number, None),
+            tree: Line::default(),
+            path: Path::main(0),
+            before_first: None,
+            open: Vec::new(),
         }
     }
 
@@ -59,9 +80,72 @@ impl Reader {
 
     /// Notes a move played by `side` (taken before playing it).
     pub(crate) fn record_move(&mut self, number: u32, side: Side, coordinates: String) {
+        self.before_last = (self.number, self.previous);
         self.number = number;
         self.previous = Some(side);
+        if let Some(path) = self.tree.add_move(&self.path, &coordinates) {
+            self.path = path;
+            if let Some(comment) = self.before_first.take()
+                && let Some(line) = self.tree.line_mut(&self.path.branches)
+            {
+                line.comments.insert(0, comment);
+            }
+        }
         self.moves.push(coordinates);
+    }
+
+    /// `(`: the next moves are an alternative to the last one. `false` when there is no move
+    /// to replace (the variation is then skipped).
+    fn open_variation(&mut self) -> bool {
+        if self.moves.is_empty() || self.path.ply == 0 {
+            return false;
+        }
+        let mut game = self.game.clone();
+        if game.undo().is_none() {
+            return false;
+        }
+        let left = OpenLine {
+            game: std::mem::replace(&mut self.game, game),
+            moves: self.moves.clone(),
+            learned_len: self.learned.len(),
+            number: self.number,
+            previous: self.previous,
+            before_last: self.before_last,
+            path: self.path.clone(),
+        };
+        self.moves.pop();
+        (self.number, self.previous) = self.before_last;
+        self.path = self.tree.previous(&self.path).unwrap_or_default();
+        self.before_first = None;
+        self.open.push(left);
+        true
+    }
+
+    /// `)`: back to the line the variation left.
+    fn close_variation(&mut self) {
+        let Some(left) = self.open.pop() else { return };
+        self.game = left.game;
+        self.moves = left.moves;
+        // What a variation's flips showed is not the game's deal.
+        self.learned.truncate(left.learned_len);
+        self.number = left.number;
+        self.previous = left.previous;
+        self.before_last = left.before_last;
+        self.path = left.path;
+        self.before_first = None;
+    }
+
+    /// A mark on the last move.
+    fn mark(&mut self, number: u8) {
+        if self.path.ply == 0 {
+            return;
+        }
+        if let Some(line) = self.tree.line_mut(&self.path.branches) {
+            let marks = line.marks.entry(self.path.ply).or_default();
+            if !marks.contains(&Mark(number)) {
+                marks.push(Mark(number));
+            }
+        }
     }
 
     /// Reads `text` (the coordinates or the game's notation) and plays it; `shown` is the text
@@ -99,14 +183,39 @@ impl Reader {
         RecordError::at(pos, kind)
     }
 
+    /// A comment after the last move; lichess's `[%cal ...]` and `[%csl ...]` commands in it
+    /// become arrows and circles on the position.
     fn comment(&mut self, text: &str) {
-        self.comments
-            .entry(self.moves.len())
+        let (shapes, text) = take_shapes(text);
+        if !shapes.is_empty() {
+            let (line, at) = match self.tree.line_mut(&self.path.branches) {
+                Some(line) => (line, self.path.ply),
+                None => return,
+            };
+            line.shapes.entry(at).or_default().extend(shapes);
+        }
+        if text.is_empty() {
+            return;
+        }
+        // Right after `(`: before the variation's first move, kept for it.
+        let opening = !self.open.is_empty()
+            && self.open.last().is_some_and(|left| left.moves.len() == self.moves.len() + 1);
+        if opening {
+            let slot = self.before_first.get_or_insert_with(String::new);
+            if !slot.is_empty() {
+                slot.push('\n');
+            }
+            slot.push_str(&text);
+            return;
+        }
+        let Some(line) = self.tree.line_mut(&self.path.branches) else { return };
+        line.comments
+            .entry(self.path.ply)
             .and_modify(|comment| {
                 comment.push('\n');
-                comment.push_str(text);
+                comment.push_str(&text);
             })
-            .or_insert_with(|| text.to_owned());
+            .or_insert(text);
     }
 }
 
@@ -305,10 +414,52 @@ fn read_moves(setup: Setup, parsed: &Parsed<'_>) -> Attempt {
                 .any(|item| matches!(item, Item::Move(_, word) if xiangqi::on_rank_zero(word)));
     let mut reader = Reader::new(setup.game);
     let mut error = None;
+    // How deep in a variation that is being skipped the reading is (0: not skipping). A
+    // variation is skipped from a move it can't read to its `)`: the main line goes on.
+    let mut skipping = 0usize;
     for item in &parsed.items {
+        if skipping > 0 {
+            match item {
+                Item::VariationOpen(_) => skipping += 1,
+                Item::VariationClose => {
+                    skipping -= 1;
+                    if skipping == 0 {
+                        reader.close_variation();
+                    }
+                }
+                _ => {}
+            }
+            continue;
+        }
         let read = match *item {
             Item::Comment(text) => {
                 reader.comment(text);
+                Ok(())
+            }
+            Item::Mark(number) => {
+                reader.mark(number);
+                Ok(())
+            }
+            Item::VariationOpen(_) => {
+                // Deeper than the app keeps (and a hostile record could nest thousands):
+                // skipped, like one with nothing to replace, whose `)` closes nothing.
+                let too_deep = reader.open.len() >= qi_play::movetext::MAX_DEPTH;
+                if too_deep || !reader.open_variation() {
+                    skipping = 1;
+                    reader.open.push(OpenLine {
+                        game: reader.game.clone(),
+                        moves: reader.moves.clone(),
+                        learned_len: reader.learned.len(),
+                        number: reader.number,
+                        previous: reader.previous,
+                        before_last: reader.before_last,
+                        path: reader.path.clone(),
+                    });
+                }
+                Ok(())
+            }
+            Item::VariationClose => {
+                reader.close_variation();
                 Ok(())
             }
             Item::Move(pos, word) => match kind {
@@ -319,9 +470,17 @@ fn read_moves(setup: Setup, parsed: &Parsed<'_>) -> Attempt {
             },
         };
         if let Err(e) = read {
-            error = Some(e);
-            break;
+            if reader.open.is_empty() {
+                error = Some(e);
+                break;
+            }
+            // In a variation: the rest of it is skipped.
+            skipping = 1;
         }
+    }
+    // A record cut short inside a variation: back to the main line.
+    while !reader.open.is_empty() {
+        reader.close_variation();
     }
     let start = banqi::start_with(&setup.start, &reader.learned, &setup.rules);
     // A result the moves do not reach (a resignation, a flag, an agreed draw) is the record's
@@ -343,18 +502,10 @@ fn read_moves(setup: Setup, parsed: &Parsed<'_>) -> Attempt {
         .filter(|tag| !(tag.name == "Termination" && written == Some(tag.value.as_str())))
         .map(|tag| (tag.name.clone(), tag.value.clone()))
         .collect();
-    let record = GameRecord {
-        kind,
-        rules: setup.rules,
-        start,
-        moves: reader.moves,
-        tags,
-        comments: reader.comments,
-        marks: BTreeMap::new(),
-        shapes: BTreeMap::new(),
-        variations: BTreeMap::new(),
-        ending,
-    };
+    let mut record = GameRecord::from_parts(kind, setup.rules, start, Vec::new());
+    record.tags = tags;
+    record.ending = ending;
+    record.put_tree(reader.tree);
     Attempt { record, error }
 }
 
@@ -383,7 +534,7 @@ fn candidates(
     let mut order: Vec<GameKind> = hint.into_iter().collect();
     let mut words = parsed.items.iter().filter_map(|item| match item {
         Item::Move(_, word) => Some(*word),
-        Item::Comment(_) => None,
+        _ => None,
     });
     // Points with no move numbers: a gomoku move string before anything else.
     let points = words.clone().next().is_some() && words.all(gomoku::is_points);
@@ -440,4 +591,53 @@ pub(crate) fn import_pgn(text: &str, hint: Option<GameKind>) -> Result<Imported,
         kind => Format::for_game(kind)[0],
     };
     Ok(Imported { record, format, more_games: parsed.more_games })
+}
+
+/// Takes lichess's `[%cal Ge2e4,Rd7d5]` and `[%csl Gd4]` commands out of a comment: the shapes
+/// they draw, and the comment without them (other commands, `[%eval]`, `[%clk]`, stay in it).
+fn take_shapes(text: &str) -> (Vec<Shape>, String) {
+    let mut shapes = Vec::new();
+    let mut rest = String::with_capacity(text.len());
+    let mut tail = text;
+    while let Some(open) = tail.find("[%c") {
+        let after = &tail[open..];
+        let Some(close) = after.find(']') else { break };
+        let command = &after[2..close];
+        let (name, args) = command.split_once(char::is_whitespace).unwrap_or((command, ""));
+        let read: Option<Vec<Shape>> = match name {
+            "cal" | "csl" => args
+                .split(',')
+                .map(str::trim)
+                .filter(|a| !a.is_empty())
+                .map(|arg| {
+                    let mut chars = arg.chars();
+                    let brush = Brush::from_letter(chars.next()?)?;
+                    let cells = chars.as_str();
+                    let (from, used) = Cell::parse_prefix(cells)?;
+                    let to = if name == "csl" {
+                        (used == cells.len()).then_some(from)?
+                    } else {
+                        let (to, more) = Cell::parse_prefix(&cells[used..])?;
+                        (used + more == cells.len()).then_some(to)?
+                    };
+                    Some(Shape { from, to, brush })
+                })
+                .collect(),
+            _ => None,
+        };
+        match read {
+            Some(read) => {
+                shapes.extend(read);
+                rest.push_str(&tail[..open]);
+                // The space that separated the command from the text goes with it.
+                tail = after[close + 1..].trim_start_matches(' ');
+            }
+            None => {
+                rest.push_str(&tail[..open + close + 1]);
+                tail = &after[close + 1..];
+            }
+        }
+    }
+    rest.push_str(tail);
+    (shapes, rest.trim().to_owned())
 }

@@ -4,11 +4,13 @@ use qi_rules::{GameKind, Side};
 
 use super::read;
 use crate::record::{GameRecord, Start};
-use crate::records::{Format, export};
+use crate::records::{Format, export, import};
 
 const OPERA: &str = include_str!("../testdata/opera.pgn");
 const IMMORTAL: &str = include_str!("../testdata/immortal.pgn");
 const XIANGQI: &str = include_str!("../testdata/xiangqi.pgn");
+const ANNOTATED_CHESS: &str = include_str!("../testdata/annotated-lichess.pgn");
+const ANNOTATED_XIANGQI: &str = include_str!("../testdata/annotated-xiangqi.pgn");
 
 fn final_fen(record: &GameRecord) -> String {
     let replayed = record.replay(usize::MAX);
@@ -136,4 +138,78 @@ fn results_and_terminations_the_moves_do_not_show() {
     let mate = read("[Termination \"Normal\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n", None);
     assert_eq!(mate.record.ending, None);
     assert!(export(&mate.record, Format::ChessPgn).contains("[Termination \"Normal\"]"));
+}
+
+/// A lichess analysis export: variations nested two deep, NAGs, move-suffix marks, comments
+/// before and after moves, `[%eval]` and `[%clk]` (kept in the comments), `[%cal]` and `[%csl]`
+/// (arrows and circles). Everything comes in; export and import again lose nothing.
+#[test]
+fn an_annotated_lichess_game_keeps_its_tree() {
+    use qi_play::{Brush, Mark, Path, tree::Branch};
+
+    let imported = import(ANNOTATED_CHESS, None).expect("reads");
+    let record = &imported.record;
+    assert_eq!(record.moves.len(), 19);
+    assert_eq!(record.replay(usize::MAX).notations[18], "b4");
+    // 3... Nf6 4. Ng5 d5 5. exd5 Na5 (5... Nxd5?! 6. Nxf7!? (6. d4) 6... Kxf7?) 6. Bb5+
+    let two_knights = &record.variations[&5][0];
+    assert_eq!(two_knights.moves.len(), 6);
+    assert_eq!(two_knights.comments[&1], "The Two Knights.");
+    assert_eq!(two_knights.marks[&2], [Mark(5)]);
+    assert_eq!(two_knights.marks[&6], [Mark(14)]);
+    let arrows = &two_knights.shapes[&2];
+    assert_eq!(arrows.len(), 2);
+    assert!(arrows.iter().all(|a| a.brush == Brush::Green && !a.is_circle()));
+    assert_eq!(two_knights.comments[&2], "Both pieces hit f7.");
+    let fried_liver = &two_knights.variations[&4][0];
+    assert_eq!(fried_liver.moves, ["f6d5", "g5f7", "e8f7"]);
+    assert_eq!(fried_liver.marks[&1], [Mark(6)], "?! as a suffix");
+    assert_eq!(fried_liver.marks[&2], [Mark(5)]);
+    assert_eq!(fried_liver.marks[&3], [Mark(2)]);
+    assert_eq!(fried_liver.variations[&1][0].marks[&1], [Mark(14)], "three deep");
+    // The main line's notes.
+    assert_eq!(record.comments[&0], "An Italian with a quiet plan.");
+    assert_eq!(record.comments[&1], "[%eval 0.36] [%clk 0:10:00]", "other commands stay");
+    assert_eq!(record.marks[&10], [Mark(6)]);
+    let at_d6 = &record.shapes[&10];
+    assert_eq!(at_d6.len(), 2);
+    assert!(at_d6.iter().any(|s| s.is_circle() && s.brush == Brush::Red));
+    // The second comment held only an arrow.
+    assert_eq!(record.comments[&12], "[%eval 1.2] Mistake. h6 was best.");
+    assert_eq!(record.shapes[&12].len(), 1);
+    assert_eq!(record.marks[&13], [Mark(1)]);
+    assert_eq!(record.marks[&14], [Mark(4)]);
+    assert_eq!(record.variations.keys().copied().collect::<Vec<_>>(), [5, 9, 11, 13]);
+    // Export, then import: the same tree, and the same text again.
+    let text = export(record, Format::ChessPgn);
+    assert!(text.contains("(3... Nf6 {The Two Knights.} 4. Ng5 $5"), "{text}");
+    let back = import(&text, None).expect("reads back").record;
+    assert_eq!(back.tree(), record.tree(), "{text}");
+    assert_eq!(export(&back, Format::ChessPgn), text);
+    // A path into the third level reaches a real position.
+    let deep = Path {
+        branches: vec![Branch { at: 5, index: 0 }, Branch { at: 4, index: 0 }, Branch { at: 1, index: 0 }],
+        ply: 1,
+    };
+    let game = record.game_at(&deep).expect("in the tree").game;
+    assert_eq!(game.piece_code(qi_rules::Cell::new(3, 3)).as_deref(), Some("wP"), "6. d4");
+}
+
+/// A WXF xiangqi record with comments, marks and variations, two of them at the same move.
+#[test]
+fn an_annotated_xiangqi_record_keeps_its_tree() {
+    let imported = import(ANNOTATED_XIANGQI, None).expect("reads");
+    let record = &imported.record;
+    assert_eq!(record.kind, GameKind::Xiangqi);
+    assert_eq!(record.moves.len(), 10);
+    let answers = &record.variations[&1];
+    assert_eq!(answers.len(), 2, "two alternatives to 1... H8+7");
+    assert_eq!(answers[0].comments[&1], "Same-direction cannons.");
+    assert_eq!(answers[0].variations[&2][0].marks[&1], [qi_play::Mark(6)]);
+    assert_eq!(answers[1].marks[&1], [qi_play::Mark(5)]);
+    assert_eq!(record.comments[&1], "The most popular first move.");
+    assert_eq!(record.shapes[&6].len(), 1);
+    let text = export(record, Format::XiangqiPgn);
+    let back = import(&text, None).expect("reads back").record;
+    assert_eq!(back.tree(), record.tree(), "{text}");
 }

@@ -1,5 +1,6 @@
 //! Hostile and broken input: never a panic, always the right error in the right place.
 
+use qi_rules::any::{AnyGame, StartFrom};
 use qi_rules::{GameKind, IllegalReason, Side};
 
 use super::{Rng, read};
@@ -120,6 +121,39 @@ fn deep_nesting_is_skipped_or_reported_where_it_opens() {
     assert_eq!(e.partial.map(|p| p.moves.len()), Some(3));
     let e = error("1. e4 ) e5", None);
     assert_eq!((e.kind.clone(), at(&e)), (K::UnmatchedParen, (1, 7)));
+    // Variations that each hold two moves, nested far deeper than kept: the first levels are
+    // read, the rest skipped (each level would otherwise copy the line so far).
+    let mut game = AnyGame::new("chess", "", &StartFrom::Start { seed: 0 }).unwrap();
+    game.play("e2e4").unwrap();
+    let (mut text, mut last) = (String::from("e2e4"), String::from("e2e4"));
+    let mut levels = 0;
+    for i in 0..200 {
+        let mut before = game.clone();
+        before.undo();
+        let Some(other) = before.legal_moves().into_iter().find(|m| *m != last) else { break };
+        before.play(&other).unwrap();
+        let replies = before.legal_moves();
+        let Some(next) = replies.get(i * 7 % replies.len().max(1)).cloned() else { break };
+        before.play(&next).unwrap();
+        text.push_str(&format!(" ({other} {next}"));
+        (game, last) = (before, next);
+        levels += 1;
+    }
+    assert!(levels > qi_play::movetext::MAX_DEPTH + 10, "{levels} levels");
+    text.push_str(&")".repeat(levels));
+    text.push_str(" e7e5");
+    let record = read(&text, None).record;
+    assert_eq!(record.moves, ["e2e4", "e7e5"]);
+    let (mut depth, mut line) = (0, record.tree());
+    while let Some(inner) = line.variations.values().next().and_then(|v| v.first()).cloned() {
+        depth += 1;
+        line = inner;
+    }
+    assert_eq!(depth, qi_play::movetext::MAX_DEPTH);
+    // A bad move inside a variation skips the rest of it; the main line reads on.
+    let record = read("1. e4 e5 (1... c5 2. Qxh7 d6) 2. Nf3", None).record;
+    assert_eq!(record.moves, ["e2e4", "e7e5", "g1f3"]);
+    assert_eq!(record.variations[&1][0].moves, ["c7c5"]);
 }
 
 #[test]

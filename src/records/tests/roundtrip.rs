@@ -1,6 +1,7 @@
 //! Export then import gives the same game, for random playouts of every game and rule set.
 
-use qi_rules::{GameKind, Side};
+use qi_play::{Brush, Mark, Shape};
+use qi_rules::{Cell, GameKind, Side};
 
 use super::{Rng, assert_same_game, read};
 use crate::record::{EndedBy, Ending, GameRecord, Start};
@@ -45,6 +46,7 @@ fn random_record(rng: &mut Rng, kind: GameKind, rules: &str, max_plies: usize) -
         let ply = rng.below(record.moves.len() + 1);
         record.comments.insert(ply, COMMENTS[rng.below(COMMENTS.len())].to_owned());
     }
+    add_tree(rng, &mut record);
     let mut tags: Vec<(String, String)> =
         TAGS.iter().map(|(n, v)| ((*n).to_owned(), (*v).to_owned())).collect();
     tags.retain(|_| rng.below(2) == 0);
@@ -67,6 +69,45 @@ fn random_record(rng: &mut Rng, kind: GameKind, rules: &str, max_plies: usize) -
         record.ending = Some(Ending { winner, by });
     }
     record
+}
+
+/// Gives `record` random variations (nested too), marks, shapes and comments in them.
+fn add_tree(rng: &mut Rng, record: &mut GameRecord) {
+    let (files, ranks) = record.start_game().board_size();
+    let mut tree = record.take_tree();
+    for _ in 0..rng.below(6) {
+        let paths = tree.paths();
+        let mut path = paths[rng.below(paths.len())].clone();
+        for step in 0..1 + rng.below(4) {
+            let replay = {
+                let mut probe = record.clone();
+                probe.put_tree(tree.clone());
+                probe.game_at(&path).expect("a path of the tree")
+            };
+            let moves = replay.game.legal_moves();
+            if moves.is_empty() || replay.error.is_some() {
+                break;
+            }
+            let mv = &moves[rng.below(moves.len())];
+            path = tree.add_move(&path, mv).expect("a path of the tree");
+            if rng.below(3) == 0 {
+                tree.toggle_mark(&path, Mark([1, 2, 3, 4, 5, 6, 14, 16, 19, 146][rng.below(10)]));
+            }
+            if rng.below(4) == 0 {
+                tree.set_comment(&path, COMMENTS[rng.below(COMMENTS.len())]);
+            }
+            if step == 0 && rng.below(3) == 0 {
+                let cell = |rng: &mut Rng| {
+                    Cell::new(rng.below(usize::from(files)) as u8, rng.below(usize::from(ranks)) as u8)
+                };
+                let from = cell(rng);
+                let to = if rng.below(2) == 0 { from } else { cell(rng) };
+                let brush = [Brush::Green, Brush::Red, Brush::Blue, Brush::Yellow][rng.below(4)];
+                tree.toggle_shape(&path, Shape { from, to, brush });
+            }
+        }
+    }
+    record.put_tree(tree);
 }
 
 /// Exports `record` in every format of its game and reads each back.
@@ -95,6 +136,8 @@ fn check_round_trip(record: &GameRecord, context: &str) {
             assert_eq!(imported.format, format, "{context}");
             assert_eq!(back.tags, record.tags, "{context}");
             assert_eq!(back.comments, record.comments, "{context}");
+            // The whole tree: variations, comments, marks, arrows and circles.
+            assert_eq!(back.tree(), record.tree(), "{context}");
             // Writing the imported record gives the same text.
             assert_eq!(export(back, format), text, "{context}");
         }
@@ -212,4 +255,19 @@ fn gomoku_move_strings_read_in_several_spellings() {
     // A game of gomoku that is also a list of chess coordinates: the hint decides.
     assert_eq!(read("e2e4", Some(GameKind::Chess)).record.kind, GameKind::Chess);
     assert_eq!(read("e2e4", None).record.kind, GameKind::Gomoku);
+}
+
+#[test]
+fn random_trees_have_variations_and_the_pgn_shows_them() {
+    let mut rng = Rng(11);
+    let mut with_variations = 0;
+    for _ in 0..20 {
+        let record = random_record(&mut rng, GameKind::Chess, "", 30);
+        if !record.variations.is_empty() {
+            with_variations += 1;
+            let text = export(&record, Format::ChessPgn);
+            assert!(text.contains('('), "{text}");
+        }
+    }
+    assert!(with_variations >= 10, "{with_variations} of 20");
 }
