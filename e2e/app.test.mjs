@@ -132,6 +132,20 @@ test('chess: fool\'s mate by clicks, with move hints', { timeout: TEST_TIMEOUT }
 test('xiangqi: refused moves stay put and say why', { timeout: TEST_TIMEOUT }, () =>
   withApp({}, async (page) => {
     await pickGame(page, 'xiangqi', 90);
+    // The lines under the points span the whole board (9 x 10 cells, crossings at the centres).
+    const lines = await page.evaluate(() => {
+      const svg = document.querySelector('svg.underlay');
+      const ends = [...svg.querySelectorAll('line')].flatMap((l) => [
+        [+l.getAttribute('x1'), +l.getAttribute('y1')],
+        [+l.getAttribute('x2'), +l.getAttribute('y2')],
+      ]);
+      return {
+        viewBox: svg.getAttribute('viewBox'),
+        x: [Math.min(...ends.map((e) => e[0])), Math.max(...ends.map((e) => e[0]))],
+        y: [Math.min(...ends.map((e) => e[1])), Math.max(...ends.map((e) => e[1]))],
+      };
+    });
+    assert.deepEqual(lines, { viewBox: '0 0 9 10', x: [0.5, 8.5], y: [0.5, 9.5] });
     const notice = page.locator('[data-testid="notice"]');
     const refused = async (from, to, code, words) => {
       const plies = (await moveList(page)).length;
@@ -425,4 +439,50 @@ test('chess: a move from an earlier position makes a variation; keys walk the tr
     assert.deepEqual(await moveList(page), ['e4', 'c5', 'Nf3']);
     assert.deepEqual(await variation.allTextContents(), ['e5', 'Nf3', 'Nc6']);
     assert.match(await statusText(page), /Black to move/);
+  }));
+
+test('arrows and circles by right-drag and right-click, marks and a comment, kept over a reload and in the PGN', { timeout: TEST_TIMEOUT }, () =>
+  withApp({}, async (page) => {
+    await dragMoves(page, [['e2', 'e4', 'wP']]);
+    const centre = async (name) => {
+      const box = await square(page, name).boundingBox();
+      return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    };
+    const rightDrag = async (from, to, modifiers = []) => {
+      for (const key of modifiers) await page.keyboard.down(key);
+      const [a, b] = [await centre(from), await centre(to)];
+      await page.mouse.move(a.x, a.y);
+      await page.mouse.down({ button: 'right' });
+      await page.mouse.move(b.x, b.y, { steps: 5 });
+      await page.mouse.up({ button: 'right' });
+      for (const key of modifiers) await page.keyboard.up(key);
+    };
+    await rightDrag('g1', 'f3');
+    await page.locator('[data-shape="g1-f3"].green').waitFor();
+    await rightDrag('d5', 'd5', ['Shift']);
+    await page.locator('[data-shape="d5"].red').waitFor();
+    // The same arrow again takes it off; the browser's menu never opened (no error either).
+    await rightDrag('g1', 'f3');
+    await page.locator('[data-shape="g1-f3"]').waitFor({ state: 'detached' });
+    await rightDrag('f1', 'c4', ['Alt']);
+    await page.locator('[data-shape="f1-c4"].blue').waitFor();
+    // A mark and a comment on 1. e4.
+    await page.locator('.move-notes [data-mark="1"]').click();
+    await page.locator('.move-list [data-ply="1"] .marks', { hasText: '!' }).waitFor();
+    await page.locator('[data-testid="comment-box"]').fill('Best by test.');
+    await page.locator('[data-testid="comment-box"]').blur();
+    await page.locator('.move-list [data-comment-ply="1"]', { hasText: 'Best by test.' }).waitFor();
+    // Another position has its own drawing; back at 1. e4 it is there again.
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(await page.locator('[data-shape]').count(), 0);
+    await page.keyboard.press('ArrowRight');
+    await page.locator('[data-shape="f1-c4"]').waitFor();
+    await page.reload();
+    await page.locator('[data-shape="d5"].red').waitFor();
+    assert.equal(await page.locator('[data-testid="comment-box"]').inputValue(), 'Best by test.');
+    // The PGN carries them as lichess writes them.
+    await page.locator('button', { hasText: 'Import / export' }).click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="export-text"]')?.value);
+    const exported = await page.locator('[data-testid="export-text"]').inputValue();
+    assert.match(exported, /1\. e4 \$1 \{\[%csl Rd5\] \[%cal Bf1c4\] Best by test\.\}/);
   }));

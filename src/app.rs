@@ -287,6 +287,11 @@ fn page() -> Html {
         })
     };
 
+    let on_shape = {
+        let dispatch = dispatch.clone();
+        Some(Callback::from(move |shape: qi_play::Shape| dispatch.emit(Action::ToggleShape(shape))))
+    };
+
     let dialog = use_state(|| None::<Dialog>);
     let open_dialog = {
         let dialog = dialog.clone();
@@ -309,7 +314,7 @@ fn page() -> Html {
             </header>
             <main class="play">
                 <section class="board-area">
-                    <Board {view} {on_click} {on_pick} {on_drop} />
+                    <Board {view} {on_click} {on_pick} {on_drop} {on_shape} />
                     <GameOver state={shared.clone()} dispatch={dispatch.clone()} />
                 </section>
                 <aside class="side">

@@ -69,6 +69,7 @@ pub fn board_view(state: &AppState) -> BoardView {
         cells,
         interactive: state.accepts_moves(),
         label: t(lang, Text::Board).to_owned(),
+        shapes: state.record.shapes_at(&state.shown_path()).to_vec(),
     }
 }
 

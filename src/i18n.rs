@@ -95,6 +95,10 @@ pub enum Text {
     DeleteFromHere,
     /// Said while a variation is shown: moves played make or follow variations.
     InVariation,
+    /// The move marks' group.
+    Marks,
+    /// The comment box's label.
+    CommentLabel,
     /// `{side} to move`.
     ToMove,
     /// Said when the side to move is in check.
@@ -256,6 +260,8 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         T::PromoteVariation => ["Promote variation", "提升变着", "Nâng biến"],
         T::MakeMainLine => ["Make main line", "设为主线", "Đặt làm nhánh chính"],
         T::DeleteFromHere => ["Delete from here", "从此处删除", "Xóa từ đây"],
+        T::Marks => ["Marks", "标注", "Ký hiệu"],
+        T::CommentLabel => ["Comment on this move", "为这步棋写注释", "Bình luận nước đi này"],
         T::InVariation => [
             "Variation: moves played here make a side line; the game stays as it is.",
             "变着：在此走棋会形成分支，对局本身不变。",

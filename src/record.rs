@@ -277,6 +277,38 @@ impl GameRecord {
         }
     }
 
+    /// The line a path of the tree ends in, as its parts (without copying the main line): its
+    /// comments, marks and shapes. `None` when the tree has no such line.
+    fn notes_at(&self, path: &Path) -> Option<NotesOf<'_>> {
+        let Some((first, rest)) = path.branches.split_first() else {
+            return Some(NotesOf {
+                comments: &self.comments,
+                marks: &self.marks,
+                shapes: &self.shapes,
+            });
+        };
+        let line = self.variations.get(&first.at)?.get(first.index)?.line(rest)?;
+        Some(NotesOf { comments: &line.comments, marks: &line.marks, shapes: &line.shapes })
+    }
+
+    /// The arrows and circles drawn on the position at `path`.
+    #[must_use]
+    pub fn shapes_at(&self, path: &Path) -> &[Shape] {
+        self.notes_at(path).and_then(|n| n.shapes.get(&path.ply)).map_or(&[], Vec::as_slice)
+    }
+
+    /// The marks of the move that led to `path`.
+    #[must_use]
+    pub fn marks_at(&self, path: &Path) -> &[Mark] {
+        self.notes_at(path).and_then(|n| n.marks.get(&path.ply)).map_or(&[], Vec::as_slice)
+    }
+
+    /// The comment after the move that led to `path` (at the start: before the first move).
+    #[must_use]
+    pub fn comment_at(&self, path: &Path) -> Option<&str> {
+        self.notes_at(path).and_then(|n| n.comments.get(&path.ply)).map(String::as_str)
+    }
+
     /// Whether any move has an alternative, or anything is said or drawn.
     #[must_use]
     pub fn has_notes(&self) -> bool {
@@ -360,6 +392,13 @@ impl GameRecord {
         }
         Replayed { game, notations, error: None }
     }
+}
+
+/// What was said, marked and drawn along one line of the tree.
+struct NotesOf<'a> {
+    comments: &'a BTreeMap<usize, String>,
+    marks: &'a BTreeMap<usize, Vec<Mark>>,
+    shapes: &'a BTreeMap<usize, Vec<Shape>>,
 }
 
 /// A move tree's notations: each line's moves in the game's notation (SAN, WXF, coordinates),

@@ -15,6 +15,9 @@ use crate::i18n::Lang;
 use crate::link::LinkError;
 use crate::record::{EndedBy, Ending, GameRecord, ReplayError, default_rules};
 
+/// The longest comment kept from the comment box.
+pub const MAX_COMMENT_CHARS: usize = 2000;
+
 /// The banqi move that ends a chain capture.
 const CHAIN_STOP: &str = "stop";
 
@@ -487,6 +490,12 @@ pub enum Action {
     Last,
     /// Change the move tree at the position shown.
     EditTree(TreeEdit),
+    /// Draw (or take off, or recolour) an arrow or a circle on the position shown.
+    ToggleShape(qi_play::Shape),
+    /// Put a mark on the move shown, or take it off.
+    ToggleMark(qi_play::Mark),
+    /// Set the comment after the move shown (blank: none).
+    SetComment(String),
     /// Change the language.
     SetLanguage(Lang),
     /// Change the theme.
@@ -1085,6 +1094,20 @@ impl AppState {
                 self.set_view(end);
             }
             Action::EditTree(edit) => self.edit_tree(edit),
+            Action::ToggleShape(shape) => {
+                let path = self.shown_path();
+                self.record.edit_tree(|tree| tree.toggle_shape(&path, shape));
+            }
+            Action::ToggleMark(mark) => {
+                let path = self.shown_path();
+                self.record.edit_tree(|tree| tree.toggle_mark(&path, mark));
+            }
+            Action::SetComment(text) => {
+                let path = self.shown_path();
+                // Comments are the player's text: bounded, as a record's would be.
+                let text: String = text.chars().take(MAX_COMMENT_CHARS).collect();
+                self.record.edit_tree(|tree| tree.set_comment(&path, &text));
+            }
             Action::SetLanguage(lang) => self.settings.lang = lang,
             Action::SetTheme(theme) => self.settings.theme = theme,
             Action::SetClock { config, seed } => {

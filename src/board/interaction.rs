@@ -5,6 +5,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use qi_play::{Brush, Shape};
 use qi_rules::Cell;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement, KeyboardEvent, PointerEvent};
@@ -27,6 +28,8 @@ pub enum Gesture {
     Drop(Cell, Cell),
     /// The drag was interrupted.
     Cancel,
+    /// A right-drag (an arrow) or right-click (a circle) drew a shape.
+    Shape(Shape),
 }
 
 /// A press in progress.
@@ -39,9 +42,10 @@ struct Press {
     dragging: bool,
 }
 
-/// The press in progress, if any; kept outside the render cycle so pointer moves cost nothing.
+/// The press in progress, if any, and the cell a right-button press started on; kept outside
+/// the render cycle so pointer moves cost nothing.
 #[derive(Default, Debug)]
-pub struct DragState(Option<Press>);
+pub struct DragState(Option<Press>, Option<(Cell, i32)>);
 
 /// The board's pointer event handlers.
 pub struct PointerHandlers {
@@ -89,11 +93,18 @@ pub fn pointer_handlers(
     ghost: &NodeRef,
     drag: &Rc<RefCell<DragState>>,
     gesture: &Callback<Gesture>,
+    draws: bool,
 ) -> PointerHandlers {
     let geometry = view.geometry;
     let down = {
         let (view, grid, drag) = (view.clone(), grid.clone(), drag.clone());
         Callback::from(move |event: PointerEvent| {
+            if draws && event.button() == 2 {
+                // Drawing works whether or not the board takes moves (a finished game too).
+                drag.borrow_mut().1 =
+                    cell_under(&grid, geometry, &event).map(|cell| (cell, event.pointer_id()));
+                return;
+            }
             if !view.interactive || event.button() != 0 {
                 return;
             }
@@ -137,6 +148,18 @@ pub fn pointer_handlers(
     let up = {
         let (grid, drag, gesture) = (grid.clone(), drag.clone(), gesture.clone());
         Callback::from(move |event: PointerEvent| {
+            if event.button() == 2 {
+                let started = drag.borrow_mut().1.take();
+                if let Some((from, pointer)) = started.filter(|&(_, p)| p == event.pointer_id())
+                    && let Some(to) = cell_under(&grid, geometry, &event)
+                {
+                    let alt = event.alt_key() || event.ctrl_key() || event.meta_key();
+                    let brush = Brush::for_modifiers(event.shift_key(), alt);
+                    let _ = pointer;
+                    gesture.emit(Gesture::Shape(Shape { from, to, brush }));
+                }
+                return;
+            }
             let Some(press) = drag.borrow_mut().0.take() else { return };
             let here = cell_under(&grid, geometry, &event);
             if press.dragging {

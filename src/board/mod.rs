@@ -8,6 +8,7 @@ mod render;
 
 use std::rc::Rc;
 
+use qi_play::Shape;
 use qi_rules::Cell;
 use web_sys::{FocusEvent, KeyboardEvent, PointerEvent};
 use yew::prelude::*;
@@ -64,6 +65,8 @@ pub struct BoardView {
     pub interactive: bool,
     /// What a screen reader calls it.
     pub label: String,
+    /// Arrows and circles drawn on it.
+    pub shapes: Vec<Shape>,
 }
 
 /// The board's properties.
@@ -77,6 +80,10 @@ pub struct BoardProps {
     pub on_pick: Callback<Cell>,
     /// A dragged piece was dropped: from, to.
     pub on_drop: Callback<(Cell, Cell)>,
+    /// An arrow (right-drag) or a circle (right-click) was drawn, its colour from the modifier
+    /// keys; `None` where drawing is not offered (the context menu then stays the browser's).
+    #[prop_or_default]
+    pub on_shape: Option<Callback<Shape>>,
 }
 
 /// How the board got the keyboard focus, which decides what the arrow keys do on it.
@@ -110,8 +117,12 @@ pub fn board(props: &BoardProps) -> Html {
     }
 
     let gesture = {
-        let (on_click, on_pick, on_drop) =
-            (props.on_click.clone(), props.on_pick.clone(), props.on_drop.clone());
+        let (on_click, on_pick, on_drop, on_shape) = (
+            props.on_click.clone(),
+            props.on_pick.clone(),
+            props.on_drop.clone(),
+            props.on_shape.clone(),
+        );
         let dragging = dragging.clone();
         Callback::from(move |gesture: Gesture| match gesture {
             Gesture::Click(cell) => on_click.emit(cell),
@@ -124,13 +135,19 @@ pub fn board(props: &BoardProps) -> Html {
                 on_drop.emit((from, to));
             }
             Gesture::Cancel => dragging.set(None),
+            Gesture::Shape(shape) => {
+                if let Some(on_shape) = &on_shape {
+                    on_shape.emit(shape);
+                }
+            }
         })
     };
 
     // Whether the arrow keys move between cells: when the board was reached with the keyboard
     // (Tab). After a click or a drag they walk the move list instead, as on game sites.
     let keyboard = use_mut_ref(|| KeyboardFocus { arrows_on_board: true, pointer_pressed: false });
-    let mut handlers = interaction::pointer_handlers(&view, &grid, &ghost, &drag, &gesture);
+    let draws = props.on_shape.is_some();
+    let mut handlers = interaction::pointer_handlers(&view, &grid, &ghost, &drag, &gesture, draws);
     handlers.down = {
         let (keyboard, down) = (keyboard.clone(), handlers.down.clone());
         Callback::from(move |event: PointerEvent| {
@@ -179,5 +196,6 @@ pub fn board(props: &BoardProps) -> Html {
         handlers,
         onkeydown,
         onfocusin,
+        draws,
     )
 }

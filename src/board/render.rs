@@ -36,6 +36,7 @@ pub fn board(
     handlers: PointerHandlers,
     onkeydown: Callback<KeyboardEvent>,
     onfocusin: Callback<FocusEvent>,
+    draws: bool,
 ) -> Html {
     let geometry = view.geometry;
     let style_class = match geometry.style {
@@ -56,9 +57,11 @@ pub fn board(
              style={frame_style}>
             <div class="board" role="grid" aria-label={view.label.clone()} ref={grid.clone()}
                  onpointerdown={handlers.down} onpointermove={handlers.moved}
-                 onpointerup={handlers.up} onpointercancel={handlers.cancel} {onkeydown} {onfocusin}>
+                 onpointerup={handlers.up} onpointercancel={handlers.cancel} {onkeydown} {onfocusin}
+                 oncontextmenu={draws.then(|| Callback::from(|event: MouseEvent| event.prevent_default()))}>
                 { underlay(geometry) }
                 { for rows }
+                { shapes(view) }
             </div>
             <div class="ghost" ref={ghost.clone()} hidden={dragged_piece.is_none()} aria-hidden="true">
                 { dragged_piece.map(|code| piece(&code, geometry.style)).unwrap_or_default() }
@@ -118,6 +121,69 @@ fn cell_html(
     }
 }
 
+/// The arrows and circles drawn on the board, over the pieces, in cell units.
+fn shapes(view: &BoardView) -> Html {
+    if view.shapes.is_empty() {
+        return Html::default();
+    }
+    let geometry = view.geometry;
+    // Centres in half cells (whole numbers): column * 2 + 1, row * 2 + 1.
+    let centre = |cell: Cell| {
+        let (row, column) = geometry.position_of(cell);
+        (u32::from(column) * 2 + 1, u32::from(row) * 2 + 1)
+    };
+    let drawn = view.shapes.iter().map(|shape| {
+        let brush = match shape.brush {
+            qi_play::Brush::Green => "green",
+            qi_play::Brush::Red => "red",
+            qi_play::Brush::Blue => "blue",
+            qi_play::Brush::Yellow => "yellow",
+        };
+        let (fx, fy) = centre(shape.from);
+        let label = if shape.is_circle() {
+            shape.from.to_string()
+        } else {
+            format!("{}-{}", shape.from, shape.to)
+        };
+        if shape.is_circle() {
+            let (cx, cy) = (half_cells(fx), half_cells(fy));
+            return html! {
+                <circle class={classes!("shape", brush)} {cx} {cy} r="0.45" data-shape={label} />
+            };
+        }
+        let (tx, ty) = centre(shape.to);
+        // Stop short of the target's centre so the head sits inside its cell: in 1/20 cells.
+        let (dx, dy) = (f64::from(tx) - f64::from(fx), f64::from(ty) - f64::from(fy));
+        let length = dx.hypot(dy);
+        let back = if length > 0.0 { 0.5 / length } else { 0.0 };
+        let end = |from: u32, d: f64| {
+            decimal(((f64::from(from) + d * (1.0 - back)) * 50.0).round() as i64, 2)
+        };
+        let (x1, y1) = (half_cells(fx), half_cells(fy));
+        let (x2, y2) = (end(fx, dx), end(fy, dy));
+        html! {
+            <line class={classes!("shape", brush)} {x1} {y1} {x2} {y2}
+                  marker-end={format!("url(#arrowhead-{brush})")} data-shape={label} />
+        }
+    });
+    let (files, ranks) = (geometry.files, geometry.ranks);
+    let heads = ["green", "red", "blue", "yellow"].map(|brush| {
+        html! {
+            <marker id={format!("arrowhead-{brush}")} class={classes!("arrowhead", brush)}
+                    viewBox="0 0 10 10" refX="3" refY="5" markerWidth="3" markerHeight="3" orient="auto">
+                <path d="M0,0 L10,5 L0,10 z" />
+            </marker>
+        }
+    });
+    html! {
+        <svg class="shapes" viewBox={format!("0 0 {files} {ranks}")} preserveAspectRatio="none"
+             aria-hidden="true" data-testid="shapes">
+            <defs>{ for heads }</defs>
+            { for drawn }
+        </svg>
+    }
+}
+
 /// A length of `halves` half cells, as an SVG number in cell units.
 fn half_cells(halves: u32) -> String {
     decimal(i64::from(halves) * 5, 1)
@@ -127,7 +193,7 @@ fn half_cells(halves: u32) -> String {
 /// the crossing at its centre).
 fn underlay(geometry: Geometry) -> Html {
     // Coordinates in half cells, so that every one is a whole number.
-    let (files, ranks) = (u32::from(geometry.files) * 2, u32::from(geometry.ranks) * 2);
+    let (files, ranks) = (u32::from(geometry.files) * 2, u32::from(geometry.ranks) * 2); // in halves
     let line = |x1: u32, y1: u32, x2: u32, y2: u32| {
         let [x1, y1, x2, y2] = [x1, y1, x2, y2].map(half_cells);
         html! { <line {x1} {y1} {x2} {y2} /> }
@@ -175,7 +241,7 @@ fn underlay(geometry: Geometry) -> Html {
         }
     });
     html! {
-        <svg class="underlay" viewBox={format!("0 0 {files} {ranks}")} preserveAspectRatio="none"
+        <svg class="underlay" viewBox={format!("0 0 {} {}", geometry.files, geometry.ranks)} preserveAspectRatio="none"
              aria-hidden="true">
             <g class="lines">{ for lines }</g>
             <g class="stars">{ for stars }</g>

@@ -161,6 +161,35 @@ pub fn move_list(props: &MoveListProps) -> Html {
     let at_start = current == Path::main(0);
     let live = state.viewing.is_none();
     let in_variation = !current.is_main_line();
+    // Marks and a comment for the move shown.
+    let notes = (current.ply > 0).then(|| {
+        let marks = record.marks_at(&current);
+        let mark_buttons = Mark::MOVE_MARKS.iter().chain(&Mark::POSITION_MARKS[..]).map(|&mark| {
+            let on = marks.contains(&mark);
+            let symbol = mark.to_string();
+            html! {
+                <button type="button" class={classes!("mark", on.then_some("on"))}
+                        aria-pressed={if on { "true" } else { "false" }} data-mark={mark.0.to_string()}
+                        onclick={act(Action::ToggleMark(mark))}>{ symbol }</button>
+            }
+        });
+        let comment = record.comment_at(&current).unwrap_or_default().to_owned();
+        let on_comment = {
+            let dispatch = props.dispatch.clone();
+            Callback::from(move |event: Event| {
+                let Some(area) = event.target_dyn_into::<web_sys::HtmlTextAreaElement>() else { return };
+                dispatch.emit(Action::SetComment(area.value()));
+            })
+        };
+        html! {
+            <div class="move-notes">
+                <div class="marks-row" role="group" aria-label={t(lang, Text::Marks)}>{ for mark_buttons }</div>
+                <textarea class="comment-box" data-testid="comment-box" rows="2"
+                          aria-label={t(lang, Text::CommentLabel)} placeholder={t(lang, Text::CommentLabel)}
+                          maxlength="2000" value={comment} onchange={on_comment} />
+            </div>
+        }
+    });
     let tools = (!live).then(|| {
         html! {
             <div class="tree-tools">
@@ -190,6 +219,7 @@ pub fn move_list(props: &MoveListProps) -> Html {
             }
             <ol class="moves">{ for rows }</ol>
             { tools.unwrap_or_default() }
+            { notes.unwrap_or_default() }
         </section>
     }
 }

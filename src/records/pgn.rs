@@ -242,7 +242,6 @@ pub(crate) fn keeps_tag(tag: &Tag, kind: GameKind) -> bool {
     !ROSTER.iter().any(|&(name, placeholder)| tag.name == name && tag.value == placeholder)
 }
 
-
 /// Writes text wrapped at 80 columns.
 struct Wrapper {
     out: String,

@@ -653,3 +653,27 @@ fn open_replaces_the_game_and_keeps_the_mode() {
     s.apply(Action::Open { record: bad, bottom: None, ply: None, notice: Some(told.clone()) });
     assert_eq!(s.notice, Some(told));
 }
+
+#[test]
+fn shapes_marks_and_comments_go_on_the_position_shown() {
+    use qi_play::{Brush, Mark, Shape};
+    let mut s = state(GameKind::Gomoku);
+    click(&mut s, "h8");
+    click(&mut s, "i9");
+    let arrow = Shape { from: cell("h8"), to: cell("j10"), brush: Brush::Red };
+    s.apply(Action::ToggleShape(arrow));
+    s.apply(Action::ToggleMark(Mark(3)));
+    s.apply(Action::SetComment("  a strong reply  ".into()));
+    assert_eq!(s.record.shapes_at(&s.shown_path()), [arrow]);
+    assert_eq!(s.record.marks_at(&s.shown_path()), [Mark(3)]);
+    assert_eq!(s.record.comment_at(&s.shown_path()), Some("a strong reply"));
+    s.apply(Action::View(Some(1)));
+    assert!(s.record.shapes_at(&s.shown_path()).is_empty(), "another position, its own shapes");
+    s.apply(Action::SetComment("x".repeat(5000)));
+    assert_eq!(s.record.comments[&1].len(), MAX_COMMENT_CHARS);
+    s.apply(Action::View(None));
+    s.apply(Action::ToggleShape(arrow));
+    assert!(s.record.shapes.is_empty(), "drawn again: taken off");
+    let text = s.record.to_text();
+    assert_eq!(GameRecord::from_text(&text).as_ref(), Some(&s.record));
+}

@@ -188,7 +188,11 @@ fn an_annotated_lichess_game_keeps_its_tree() {
     assert_eq!(export(&back, Format::ChessPgn), text);
     // A path into the third level reaches a real position.
     let deep = Path {
-        branches: vec![Branch { at: 5, index: 0 }, Branch { at: 4, index: 0 }, Branch { at: 1, index: 0 }],
+        branches: vec![
+            Branch { at: 5, index: 0 },
+            Branch { at: 4, index: 0 },
+            Branch { at: 1, index: 0 },
+        ],
         ply: 1,
     };
     let game = record.game_at(&deep).expect("in the tree").game;

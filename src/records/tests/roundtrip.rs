@@ -98,7 +98,10 @@ fn add_tree(rng: &mut Rng, record: &mut GameRecord) {
             }
             if step == 0 && rng.below(3) == 0 {
                 let cell = |rng: &mut Rng| {
-                    Cell::new(rng.below(usize::from(files)) as u8, rng.below(usize::from(ranks)) as u8)
+                    Cell::new(
+                        rng.below(usize::from(files)) as u8,
+                        rng.below(usize::from(ranks)) as u8,
+                    )
                 };
                 let from = cell(rng);
                 let to = if rng.below(2) == 0 { from } else { cell(rng) };
