@@ -486,3 +486,55 @@ test('arrows and circles by right-drag and right-click, marks and a comment, kep
     const exported = await page.locator('[data-testid="export-text"]').inputValue();
     assert.match(exported, /1\. e4 \$1 \{\[%csl Rd5\] \[%cal Bf1c4\] Best by test\.\}/);
   }));
+
+test('the link carries the tree: an embed shows the variation, the comment and the arrow, and takes the keys', { timeout: TEST_TIMEOUT }, () =>
+  withApp({}, async (page) => {
+    await dragMoves(page, [
+      ['e2', 'e4', 'wP'],
+      ['e7', 'e5', 'bP'],
+      ['g1', 'f3', 'wN'],
+    ]);
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    await drag(page, 'c7', 'c5');
+    await waitForPiece(page, 'c5', 'bP');
+    await page.locator('[data-testid="comment-box"]').fill('The Sicilian.');
+    await page.locator('[data-testid="comment-box"]').blur();
+    // End would go to the end of the variation shown: back to the game instead.
+    await page.locator('.move-list button', { hasText: 'Back to the game' }).click();
+    const box = async (name) => {
+      const b = await square(page, name).boundingBox();
+      return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+    };
+    const [from, to] = [await box('f1'), await box('b5')];
+    const before = await page.evaluate(() => location.search);
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down({ button: 'right' });
+    await page.mouse.move(to.x, to.y, { steps: 4 });
+    await page.mouse.up({ button: 'right' });
+    await page.locator('[data-shape="f1-b5"]').waitFor();
+    // The address follows the record: it changes once the arrow is in it.
+    await page.waitForFunction((previous) => location.search !== previous, before);
+    const query = await page.evaluate(() => location.search.slice(1));
+    // A fresh context: nothing in storage, everything from the link.
+    const context = await browser.newContext({ viewport: { width: 500, height: 560 } });
+    try {
+      const embed = await context.newPage();
+      await embed.goto(`${server.url}embed/?${query}&controls=1&movelist=1`);
+      await embed.locator('.embed .board [data-square]').first().waitFor();
+      await embed.locator('[data-shape="f1-b5"]').waitFor();
+      assert.deepEqual(await embed.locator('.embed-moves .variation-move').allTextContents(), ['c5']);
+      assert.match(await embed.locator('.embed-moves .comment').innerText(), /The Sicilian\./);
+      // The keys walk the tree in the embed too, once it has the focus.
+      await embed.locator('.embed-moves').click({ position: { x: 2, y: 2 } });
+      await embed.keyboard.press('Home');
+      await embed.keyboard.press('ArrowRight');
+      assert.equal(await embed.locator('.embed-moves .move.current').getAttribute('data-ply'), '1');
+      await embed.locator('.embed-moves .variation-move').click();
+      await embed.locator('[data-square="c5"] [data-piece="bP"]').waitFor();
+      await embed.keyboard.press('ArrowLeft');
+      assert.equal(await embed.locator('.embed-moves .move.current').getAttribute('data-ply'), '1');
+    } finally {
+      await context.close();
+    }
+  }));

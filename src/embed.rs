@@ -322,34 +322,30 @@ struct BarProps {
 #[function_component(EmbedMoves)]
 fn embed_moves(props: &BarProps) -> Html {
     let state = &*props.state.0;
-    let plies = state.notations.len();
-    let current = state.viewing_main_ply().unwrap_or(plies);
+    let current = state.shown_path();
     let current_ref = use_node_ref();
     {
         let current_ref = current_ref.clone();
-        use_effect_with(current, move |_| {
+        use_effect_with(current.clone(), move |_| {
             if let Some(element) = current_ref.cast::<web_sys::Element>() {
                 element.scroll_into_view_with_bool(false);
             }
         });
     }
-    let entries = state.notations.iter().enumerate().map(|(index, notation)| {
-        let ply = index + 1;
-        let target = if ply == plies { None } else { Some(ply) };
-        let dispatch = props.dispatch.clone();
-        let onclick = Callback::from(move |_: MouseEvent| dispatch.emit(Action::View(target)));
-        let number = (index % 2 == 0).then(|| format!("{}.", index / 2 + 1));
-        let node = if ply == current { current_ref.clone() } else { NodeRef::default() };
-        html! {
-            <>
-                if let Some(number) = number { <span class="move-number">{ number }</span> }
-                <button type="button" ref={node} class={classes!("move", (ply == current).then_some("current"))}
-                        data-ply={ply.to_string()} {onclick}>{ notation.clone() }</button>
-            </>
-        }
-    });
+    // The notation of every variation move: replayed only when the tree changes.
+    let notated = {
+        let record = state.record.clone();
+        use_memo(record, |record| record.notate_tree())
+    };
+    let moves = crate::components::move_list::inline_tree(
+        &state.record,
+        &notated,
+        &current,
+        &props.dispatch,
+        &current_ref,
+    );
     html! {
-        <div class="embed-moves" aria-label={t(state.settings.lang, Text::Moves)}>{ for entries }</div>
+        <div class="embed-moves" aria-label={t(state.settings.lang, Text::Moves)}>{ moves }</div>
     }
 }
 

@@ -35,8 +35,11 @@
 //! (a varint) or the position (a varint length and UTF-8 text); the number of moves (a varint);
 //! then each move as its index among the legal moves of its position sorted by coordinate text,
 //! in one byte, or two (little-endian) when that position has more than 256 moves. A 100-move
-//! chess game takes about 280 characters. `result`, `orientation` and `ply` may follow as
-//! readable parameters.
+//! chess game takes about 280 characters. When bit 4 of the flags is set, the move tree follows
+//! (a varint length and UTF-8 text): the game's variations, comments, marks, arrows and circles
+//! as [`qi_play::movetext`], with each main-line move written `.` (the moves above say which);
+//! at most [`MAX_TREE_TEXT`] bytes, else the link carries the main line alone. `result`,
+//! `orientation` and `ply` may follow as readable parameters.
 //!
 //! # Untrusted input
 //! A link is read as far as it makes sense: a bad rule list falls back to the defaults, a bad
@@ -56,6 +59,9 @@ use crate::record::{Ending, GameRecord, Start, default_rules};
 pub const MAX_LINK: usize = 64 * 1024;
 /// The most moves read from a link.
 pub const MAX_MOVES: usize = 4096;
+/// The longest move tree (variations, comments, marks, shapes, as [`qi_play::movetext`]) a
+/// compact link carries, in bytes; a game with more notes is linked by its main line alone.
+pub const MAX_TREE_TEXT: usize = 16 * 1024;
 /// The longest text of a link that an error message quotes.
 const QUOTE: usize = 40;
 
@@ -459,6 +465,10 @@ pub fn encode_compact(record: &GameRecord) -> String {
     if !rules.is_empty() {
         flags |= 1 << 2;
     }
+    let tree = tree_text(record);
+    if tree.is_some() {
+        flags |= 1 << 4;
+    }
     if matches!(record.start, Start::Position(_)) {
         flags |= 1 << 3;
     }
@@ -488,7 +498,39 @@ pub fn encode_compact(record: &GameRecord) -> String {
             bytes.push((index >> 8) as u8);
         }
     }
+    if let Some(tree) = tree {
+        push_text(&mut bytes, &tree);
+    }
     base64url(&bytes)
+}
+
+/// The record's move tree for a link, main-line moves as `.`; `None` without notes, or when it
+/// is longer than [`MAX_TREE_TEXT`].
+fn tree_text(record: &GameRecord) -> Option<String> {
+    if !record.has_notes() {
+        return None;
+    }
+    let mut tree = record.tree();
+    for mv in &mut tree.moves {
+        ".".clone_into(mv);
+    }
+    let text = qi_play::movetext::write(&tree);
+    (text.len() <= MAX_TREE_TEXT).then_some(text)
+}
+
+/// Puts a link's tree text into `record`, whose main line is read: the `.`s stand for its
+/// moves. `false` when the text is not a tree of this game.
+fn adopt_tree_text(record: &mut GameRecord, text: &str) -> bool {
+    if text.len() > MAX_TREE_TEXT {
+        return false;
+    }
+    let Ok(mut tree) = qi_play::movetext::read(text) else { return false };
+    if tree.moves.len() > record.moves.len() || tree.moves.iter().any(|m| m != ".") {
+        return false;
+    }
+    tree.moves.clone_from(&record.moves);
+    record.put_tree(tree);
+    true
 }
 
 /// Reads a compact payload. `None` when its header (game, rules, start) is damaged or its
@@ -502,7 +544,7 @@ pub fn decode_compact(payload: &str) -> Option<(GameRecord, bool)> {
         return None;
     }
     let flags = reader.byte()?;
-    if flags >> 4 != 0 {
+    if flags >> 5 != 0 {
         return None;
     }
     let kind = KINDS[usize::from(flags & 3)];
@@ -534,7 +576,10 @@ pub fn decode_compact(payload: &str) -> Option<(GameRecord, bool)> {
         }
         record.moves.push(text);
     }
-    let whole = count <= MAX_MOVES && reader.at == bytes.len();
+    // The tree: a damaged one is left out, and the game opens with its main line.
+    let tree_read =
+        flags & 16 == 0 || reader.text().is_some_and(|text| adopt_tree_text(&mut record, &text));
+    let whole = count <= MAX_MOVES && tree_read && reader.at == bytes.len();
     Some((record, whole))
 }
 

@@ -10,7 +10,7 @@ use yew::prelude::*;
 
 use super::SharedState;
 use crate::i18n::{Text, t};
-use crate::record::Notated;
+use crate::record::{GameRecord, Notated};
 use crate::state::{Action, TreeEdit};
 
 /// Properties of [`MoveList`].
@@ -46,6 +46,8 @@ fn number(depth: usize, always: bool) -> Option<String> {
 struct Ctx<'a> {
     current: &'a Path,
     dispatch: &'a Callback<Action>,
+    /// The current move's element, for scrolling it into view.
+    current_ref: Option<&'a NodeRef>,
 }
 
 impl Ctx<'_> {
@@ -57,8 +59,9 @@ impl Ctx<'_> {
         let go = path.clone();
         let onclick = Callback::from(move |_: MouseEvent| dispatch.emit(Action::Go(go.clone())));
         let marks: String = marks.iter().map(ToString::to_string).collect();
+        let node = self.current_ref.filter(|_| current).cloned().unwrap_or_default();
         html! {
-            <button type="button" class={classes!("move", (!main).then_some("variation-move"), current.then_some("current"))}
+            <button type="button" ref={node} class={classes!("move", (!main).then_some("variation-move"), current.then_some("current"))}
                     data-ply={ply} data-path={key} aria-current={current.then_some("true")} {onclick}>
                 { notation }
                 if !marks.is_empty() { <span class="marks">{ marks }</span> }
@@ -102,6 +105,56 @@ impl Ctx<'_> {
     }
 }
 
+/// The whole tree in one flow of text, as a game viewer prints it: `1. e4 e5 (1... c5 2. Nf3)
+/// 2. Nf3 {comment}` — for the embed. `current_ref` gets the current move's element.
+pub fn inline_tree(
+    record: &GameRecord,
+    notated: &Notated,
+    current: &Path,
+    dispatch: &Callback<Action>,
+    current_ref: &NodeRef,
+) -> Html {
+    let ctx = Ctx { current, dispatch, current_ref: Some(current_ref) };
+    let tree = record.tree();
+    let mut parts: Vec<Html> = Vec::new();
+    if let Some(text) = tree.comments.get(&0) {
+        parts.push(comment_span(text));
+    }
+    let mut restate = false;
+    for (i, notation) in notated.notations.iter().enumerate() {
+        if let Some(number) = number(i, restate || i == 0) {
+            parts.push(html! { <span class="move-number">{ number }</span> });
+        }
+        let marks = tree.marks.get(&(i + 1)).map_or(&[][..], Vec::as_slice);
+        parts.push(ctx.move_button(Path::main(i + 1), notation, marks, true));
+        restate = false;
+        if let Some(text) = tree.comments.get(&(i + 1)) {
+            parts.push(comment_span(text));
+            restate = true;
+        }
+        let alternatives = tree.variations.get(&i).into_iter().flatten();
+        let notated_alternatives = notated.variations.get(&i).into_iter().flatten();
+        for (index, (alternative, notated)) in alternatives.zip(notated_alternatives).enumerate() {
+            let line = ctx.variation(alternative, notated, &[Branch { at: i, index }], i);
+            parts.push(html! { <span class="nested variation">{ "(" }{ line }{ ")" }</span> });
+            restate = true;
+        }
+    }
+    html! { <>{ for parts }</> }
+}
+
+/// A comment in a flow of moves: its start, and the whole in its title.
+fn comment_span(text: &str) -> Html {
+    const SHOWN: usize = 80;
+    let shown: String = text.chars().take(SHOWN).collect();
+    let cut = shown.len() < text.len();
+    html! {
+        <span class="comment" title={cut.then(|| text.to_owned())}>
+            { shown }{ if cut { "…" } else { "" } }
+        </span>
+    }
+}
+
 /// The move list with its step buttons and tree tools.
 #[function_component(MoveList)]
 pub fn move_list(props: &MoveListProps) -> Html {
@@ -115,7 +168,7 @@ pub fn move_list(props: &MoveListProps) -> Html {
     };
     let tree = record.tree();
     let current = state.shown_path();
-    let ctx = Ctx { current: &current, dispatch: &props.dispatch };
+    let ctx = Ctx { current: &current, dispatch: &props.dispatch, current_ref: None };
     let act = |action: Action| {
         let dispatch = props.dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(action.clone()))

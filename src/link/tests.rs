@@ -1,5 +1,5 @@
 use qi_rules::any::{AnyGame, StartFrom};
-use qi_rules::{GameKind, MoveError, Side};
+use qi_rules::{Cell, GameKind, MoveError, Side};
 
 use super::*;
 use crate::record::{EndedBy, Ending, GameRecord, Start, default_rules};
@@ -411,4 +411,54 @@ fn percent_encoding_round_trips() {
     for bytes in [&b""[..], b"\0", b"ab", b"abc", b"\xff\xfe\xfd\xfc"] {
         assert_eq!(from_base64url(&base64url(bytes)).as_deref(), Some(bytes));
     }
+}
+
+/// A game with variations, comments, marks and arrows: the compact link carries all of it.
+#[test]
+fn the_compact_link_carries_the_move_tree() {
+    use qi_play::{Brush, Mark, Path, Shape};
+    let mut record = GameRecord::from_parts(
+        GameKind::Chess,
+        rules(GameKind::Chess, ""),
+        Start::Seed(0),
+        ["e2e4", "e7e5", "g1f3", "b8c6"].map(String::from).to_vec(),
+    );
+    record.edit_tree(|tree| {
+        let sicilian = tree.add_move(&Path::main(1), "c7c5").unwrap();
+        let nf3 = tree.add_move(&sicilian, "g1f3").unwrap();
+        tree.set_comment(&nf3, "Open Sicilian | next");
+        tree.toggle_mark(&Path::main(3), Mark(1));
+        let arrow = Shape { from: Cell::new(5, 0), to: Cell::new(1, 4), brush: Brush::Blue };
+        tree.toggle_shape(&Path::main(3), arrow);
+        tree.set_comment(&Path::main(0), "{Before} the first move");
+    });
+    let link = compact(&record, &View::default());
+    let opened = open(&link);
+    assert_eq!(opened.error, None);
+    assert_eq!(opened.record.tree(), record.tree(), "{link}");
+    // The readable form carries the main line only; a game without notes links as before.
+    let plain = GameRecord::from_parts(
+        GameKind::Chess,
+        rules(GameKind::Chess, ""),
+        Start::Seed(0),
+        record.moves.clone(),
+    );
+    assert!(compact(&plain, &View::default()).len() < link.len());
+    assert_eq!(open(&compact(&plain, &View::default())).record, plain);
+    // A damaged tree leaves the main line, and says the link was damaged.
+    let payload = encode_compact(&record);
+    let mut bytes = from_base64url(&payload).unwrap();
+    let last = bytes.len() - 3;
+    bytes[last] = b'(';
+    let (damaged, whole) = decode_compact(&base64url(&bytes)).unwrap();
+    assert!(!whole);
+    assert_eq!(damaged.moves, record.moves);
+    assert!(!damaged.has_notes());
+    // A tree longer than links carry: the main line alone.
+    record.edit_tree(|tree| {
+        tree.set_comment(&Path::main(2), &"long ".repeat(MAX_TREE_TEXT / 4));
+    });
+    let opened = open(&compact(&record, &View::default()));
+    assert_eq!(opened.record.moves, record.moves);
+    assert!(!opened.record.has_notes());
 }
