@@ -333,9 +333,10 @@ fn embed_moves(props: &BarProps) -> Html {
         });
     }
     // The notation of every variation move: replayed only when the tree changes.
+    let chinese = state.settings.lang == Lang::Zh;
     let notated = {
         let record = state.record.clone();
-        use_memo(record, |record| record.notate_tree())
+        use_memo((record, chinese), |(record, chinese)| record.notate_tree_in(*chinese))
     };
     let moves = crate::components::move_list::inline_tree(
         &state.record,

@@ -359,20 +359,29 @@ impl GameRecord {
     /// stops at a move that does not replay.
     #[must_use]
     pub fn notate_tree(&self) -> Notated {
-        fn notate(line: &Line, mut game: AnyGame) -> Notated {
+        self.notate_tree_in(false)
+    }
+
+    /// [`notate_tree`](GameRecord::notate_tree), with xiangqi moves in Chinese notation when
+    /// `chinese` (炮二平五, for the 简体中文 interface).
+    #[must_use]
+    pub fn notate_tree_in(&self, chinese: bool) -> Notated {
+        fn notate(line: &Line, mut game: AnyGame, chinese: bool) -> Notated {
             let mut out = Notated::default();
             for (i, text) in line.moves.iter().enumerate() {
                 for variation in line.variations.get(&i).into_iter().flatten() {
-                    out.variations.entry(i).or_default().push(notate(variation, game.clone()));
+                    let notated = notate(variation, game.clone(), chinese);
+                    out.variations.entry(i).or_default().push(notated);
                 }
+                let in_chinese = if chinese { game.chinese_notation(text) } else { None };
                 match game.play(text) {
-                    Ok(notation) => out.notations.push(notation),
+                    Ok(notation) => out.notations.push(in_chinese.unwrap_or(notation)),
                     Err(_) => break,
                 }
             }
             out
         }
-        notate(&self.tree(), self.start_game())
+        notate(&self.tree(), self.start_game(), chinese)
     }
 
     /// Replays the first `plies` moves (all of them when `plies` is larger), stopping at the

@@ -162,9 +162,11 @@ pub fn move_list(props: &MoveListProps) -> Html {
     let lang = state.settings.lang;
     let record = &state.record;
     // The notation of every variation move: replayed only when the tree changes.
+    // Xiangqi in Chinese for the 简体中文 interface (炮二平五), else the game's notation.
+    let chinese = lang == crate::i18n::Lang::Zh;
     let notated = {
         let record = record.clone();
-        use_memo(record, |record| record.notate_tree())
+        use_memo((record, chinese), |(record, chinese)| record.notate_tree_in(*chinese))
     };
     let tree = record.tree();
     let current = state.shown_path();
@@ -182,7 +184,7 @@ pub fn move_list(props: &MoveListProps) -> Html {
             rows.push(html! { <li>{ for cells }</li> });
         }
     };
-    for (i, notation) in state.notations.iter().enumerate() {
+    for (i, notation) in notated.notations.iter().enumerate() {
         if i % 2 == 0 {
             close(&mut row, &mut rows);
         }

@@ -40,6 +40,7 @@ enum ImportOutcome {
 fn format_label(lang: Lang, format: Format) -> &'static str {
     match format {
         Format::ChessPgn | Format::XiangqiPgn | Format::BanqiPgn | Format::GomokuPgn => "PGN",
+        Format::XiangqiChinese => "PGN (中文)",
         Format::ChessFen | Format::XiangqiFen => "FEN",
         Format::BanqiPosition | Format::GomokuPosition => t(lang, Text::PositionFormat),
         Format::GomokuMoves => "h8i9j10…",

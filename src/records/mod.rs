@@ -141,6 +141,8 @@ pub enum Format {
     ChessFen,
     /// Xiangqi PGN-style record with WXF moves.
     XiangqiPgn,
+    /// Xiangqi PGN-style record with moves in Chinese notation (炮二平五 马８进７).
+    XiangqiChinese,
     /// Xiangqi FEN of the current position.
     XiangqiFen,
     /// Banqi PGN-style record with the deal and annotated flips.
@@ -157,10 +159,11 @@ pub enum Format {
 
 impl Format {
     /// Every format.
-    pub const ALL: [Format; 9] = [
+    pub const ALL: [Format; 10] = [
         Format::ChessPgn,
         Format::ChessFen,
         Format::XiangqiPgn,
+        Format::XiangqiChinese,
         Format::XiangqiFen,
         Format::BanqiPgn,
         Format::BanqiPosition,
@@ -174,7 +177,7 @@ impl Format {
     pub fn for_game(kind: GameKind) -> &'static [Format] {
         match kind {
             GameKind::Chess => &[Format::ChessPgn, Format::ChessFen],
-            GameKind::Xiangqi => &[Format::XiangqiPgn, Format::XiangqiFen],
+            GameKind::Xiangqi => &[Format::XiangqiPgn, Format::XiangqiChinese, Format::XiangqiFen],
             GameKind::Banqi => &[Format::BanqiPgn, Format::BanqiPosition],
             GameKind::Gomoku => &[Format::GomokuPgn, Format::GomokuMoves, Format::GomokuPosition],
         }
@@ -185,7 +188,7 @@ impl Format {
     pub const fn game(self) -> GameKind {
         match self {
             Format::ChessPgn | Format::ChessFen => GameKind::Chess,
-            Format::XiangqiPgn | Format::XiangqiFen => GameKind::Xiangqi,
+            Format::XiangqiPgn | Format::XiangqiChinese | Format::XiangqiFen => GameKind::Xiangqi,
             Format::BanqiPgn | Format::BanqiPosition => GameKind::Banqi,
             Format::GomokuPgn | Format::GomokuMoves | Format::GomokuPosition => GameKind::Gomoku,
         }
@@ -200,6 +203,7 @@ impl Format {
             Format::ChessPgn => "chess-pgn",
             Format::ChessFen => "chess-fen",
             Format::XiangqiPgn => "xiangqi-pgn",
+            Format::XiangqiChinese => "xiangqi-chinese",
             Format::XiangqiFen => "xiangqi-fen",
             Format::BanqiPgn => "banqi-pgn",
             Format::BanqiPosition => "banqi-position",
@@ -219,7 +223,11 @@ impl Format {
     #[must_use]
     pub const fn extension(self) -> &'static str {
         match self {
-            Format::ChessPgn | Format::XiangqiPgn | Format::BanqiPgn | Format::GomokuPgn => "pgn",
+            Format::ChessPgn
+            | Format::XiangqiPgn
+            | Format::XiangqiChinese
+            | Format::BanqiPgn
+            | Format::GomokuPgn => "pgn",
             Format::ChessFen | Format::XiangqiFen => "fen",
             Format::BanqiPosition | Format::GomokuMoves | Format::GomokuPosition => "txt",
         }
@@ -271,7 +279,7 @@ pub fn export(record: &GameRecord, format: Format) -> String {
     if format == Format::GomokuMoves {
         return gomoku::export_moves(record);
     }
-    pgn::export(record)
+    pgn::export(record, format == Format::XiangqiChinese)
 }
 
 /// Reads a record, a position or a move list; `hint` is the game the caller expects (the one

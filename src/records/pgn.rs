@@ -326,7 +326,7 @@ pub(crate) fn result_token(outcome: Option<&qi_rules::Outcome>) -> &'static str 
 }
 
 /// Writes `record` as a PGN-style record.
-pub(crate) fn export(record: &GameRecord) -> String {
+pub(crate) fn export(record: &GameRecord, chinese: bool) -> String {
     let start = record.start_game();
     let mut game = start.clone();
     let mut played = 0;
@@ -350,7 +350,10 @@ pub(crate) fn export(record: &GameRecord) -> String {
         };
         out.push_str(&format!("[{name} \"{}\"]\n", escape(value)));
     }
-    for (name, value) in describing_tags(record, &start) {
+    for (name, mut value) in describing_tags(record, &start) {
+        if chinese && name == "Format" {
+            "Chinese".clone_into(&mut value);
+        }
         out.push_str(&format!("[{name} \"{}\"]\n", escape(&value)));
     }
     // The record's own Termination tag (an imported `Abandoned`, say) stands; else the ending's.
@@ -372,7 +375,7 @@ pub(crate) fn export(record: &GameRecord) -> String {
         out.push_str(&format!("[{name} \"{}\"]\n", escape(value)));
     }
     out.push('\n');
-    out.push_str(&write_tree(record, &start, result));
+    out.push_str(&write_tree(record, &start, result, chinese));
     out
 }
 
@@ -402,11 +405,11 @@ pub(crate) fn start_number(start: &qi_rules::any::AnyGame) -> u32 {
 
 /// The move tree with numbers, marks (`$n`), comments (arrows and circles in them as lichess's
 /// `[%cal]` and `[%csl]`) and variations in `( ... )`, then the result; wrapped at 80 columns.
-fn write_tree(record: &GameRecord, start: &AnyGame, result: &str) -> String {
+fn write_tree(record: &GameRecord, start: &AnyGame, result: &str, chinese: bool) -> String {
     let mut wrapper = Wrapper { out: String::new(), column: 0, open: String::new() };
     let tree = record.tree();
     let numbering = Numbering { number: start_number(start), previous: None, restate: false };
-    write_line(&mut wrapper, &tree, start.clone(), numbering);
+    write_line(&mut wrapper, &tree, start.clone(), numbering, chinese);
     wrapper.token(result);
     wrapper.out.push('\n');
     wrapper.out
@@ -422,13 +425,21 @@ struct Numbering {
 }
 
 /// Writes one line of the tree from `game`, its position before the line's first move.
-fn write_line(wrapper: &mut Wrapper, line: &qi_play::Line, mut game: AnyGame, mut at: Numbering) {
+fn write_line(
+    wrapper: &mut Wrapper,
+    line: &qi_play::Line,
+    mut game: AnyGame,
+    mut at: Numbering,
+    chinese: bool,
+) {
     at.restate |= write_notes(wrapper, line, 0);
     for (i, text) in line.moves.iter().enumerate() {
         let before = line.variations.contains_key(&i).then(|| (game.clone(), at));
         let side = game.side_to_move();
         let revealed = banqi::revealed_by(&game, text);
+        let in_chinese = if chinese { game.chinese_notation(text) } else { None };
         let Ok(notation) = game.play(text) else { return };
+        let notation = in_chinese.unwrap_or(notation);
         if at.previous == Some(Side::Second) && side == Side::First {
             at.number += 1;
         }
@@ -451,7 +462,7 @@ fn write_line(wrapper: &mut Wrapper, line: &qi_play::Line, mut game: AnyGame, mu
             for variation in &line.variations[&i] {
                 wrapper.open.push('(');
                 let inner = Numbering { restate: true, ..numbering };
-                write_line(wrapper, variation, game_before.clone(), inner);
+                write_line(wrapper, variation, game_before.clone(), inner, chinese);
                 wrapper.close(')');
             }
             at.restate = true;

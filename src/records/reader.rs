@@ -582,12 +582,18 @@ pub(crate) fn import_pgn(text: &str, hint: Option<GameKind>) -> Result<Imported,
             setup_failure.unwrap_or_else(|| RecordError::at(Pos::START, RecordErrorKind::Empty))
         );
     };
+    // Xiangqi moves written in Chinese (not WXF letters or coordinates).
+    let chinese = parsed
+        .tag("Format")
+        .is_some_and(|tag| tag.value.trim().eq_ignore_ascii_case("chinese"))
+        || parsed.items.iter().any(|item| matches!(item, Item::Move(_, word) if !word.is_ascii()));
     if let Some(mut error) = error.or(parsed.error) {
         error.partial = Some(Box::new(record));
         return Err(error);
     }
     let format = match record.kind {
         GameKind::Gomoku if !parsed.numbered => Format::GomokuMoves,
+        GameKind::Xiangqi if chinese => Format::XiangqiChinese,
         kind => Format::for_game(kind)[0],
     };
     Ok(Imported { record, format, more_games: parsed.more_games })

@@ -391,6 +391,15 @@ impl AnyGame {
         })
     }
 
+    /// A xiangqi move (in any notation [`play`](AnyGame::play) reads) in Chinese notation,
+    /// 炮二平五; `None` for the other games and for a move that is not legal here.
+    #[must_use]
+    pub fn chinese_notation(&self, text: &str) -> Option<String> {
+        let AnyGame::Xiangqi(game) = self else { return None };
+        let mv = game.read_move(text).ok()?;
+        Some(game.chinese_notation(mv))
+    }
+
     /// The coordinate text of the move from `from` to `to` (with a chess promotion letter), as
     /// [`play`](AnyGame::play) reads it: a banqi flip when `from == to`, a gomoku stone on `to`.
     #[must_use]

@@ -217,3 +217,23 @@ fn an_annotated_xiangqi_record_keeps_its_tree() {
     let back = import(&text, None).expect("reads back").record;
     assert_eq!(back.tree(), record.tree(), "{text}");
 }
+
+/// A record in Chinese notation (full-width and ASCII digits, traditional characters, a
+/// variation and comments) reads as the same game as its WXF twin, and writes back in Chinese.
+#[test]
+fn a_chinese_xiangqi_record_imports_and_exports() {
+    const CHINESE: &str = include_str!("../testdata/xiangqi-chinese.pgn");
+    let chinese = import(CHINESE, None).expect("reads");
+    let wxf = import(XIANGQI, None).expect("reads");
+    assert_eq!(chinese.format, Format::XiangqiChinese);
+    assert_eq!(chinese.record.moves, wxf.record.moves);
+    assert_eq!(chinese.record.comments[&2], "屏风马。");
+    assert_eq!(chinese.record.variations[&1][0].moves, ["h8e8"]);
+    let text = export(&chinese.record, Format::XiangqiChinese);
+    assert!(text.contains("1. 炮二平五 马８进７ {屏风马。} (1... 炮８平５ {顺炮。}) 2. 马二进三 车９平８"), "{text}");
+    assert!(text.contains("[Format \"Chinese\"]"), "{text}");
+    let back = import(&text, None).expect("reads back");
+    assert_eq!(back.record.tree(), chinese.record.tree());
+    // The same game in WXF letters, for a reader that wants them.
+    assert!(export(&chinese.record, Format::XiangqiPgn).contains("1. C2=5 H8+7"));
+}

@@ -47,6 +47,7 @@
 //! `0` = no limit).
 
 mod board;
+mod chinese;
 mod judge;
 mod movegen;
 mod notation;
@@ -356,6 +357,9 @@ impl Game for Xiangqi {
         if let Ok(mv) = notation::parse_coordinates(text) {
             self.check(mv)?;
             return Ok(mv);
+        }
+        if !text.is_ascii() {
+            return chinese::read(self, text);
         }
         notation::read_wxf(self, text)
     }

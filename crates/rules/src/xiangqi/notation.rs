@@ -255,7 +255,7 @@ fn designation(board: &Board, side: usize, piece: Piece, from: u8) -> String {
     format!("{sign}{letter}")
 }
 
-fn pieces_of(board: &Board, side: usize, piece: Piece) -> impl Iterator<Item = u8> + '_ {
+pub(crate) fn pieces_of(board: &Board, side: usize, piece: Piece) -> impl Iterator<Item = u8> + '_ {
     let first = piece.first_slot();
     board.slots[side][first..first + piece.set_count()].iter().copied().filter(|&sq| sq != 0)
 }
