@@ -538,3 +538,19 @@ test('the link carries the tree: an embed shows the variation, the comment and t
       await context.close();
     }
   }));
+
+test('xiangqi in 简体中文: the move list speaks Chinese notation, and a Chinese record imports', { timeout: TEST_TIMEOUT }, () =>
+  withApp({ settings: { game: 'xiangqi', lang: 'zh' } }, async (page) => {
+    await page.locator('.app[data-current-game="xiangqi"]').waitFor();
+    await dragMoves(page, [
+      ['h3', 'e3', 'rC'],
+      ['h10', 'g8', 'bN'],
+    ]);
+    assert.deepEqual(await moveList(page), ['炮二平五', '马８进７']);
+    await page.locator('[data-action="records"]').click();
+    await page.locator('[data-testid="import-text"]').fill('1. 炮二平五 馬8進7 2. 兵七进一 {仙人指路} *');
+    await page.locator('[data-action="import"]').click();
+    await waitForPlies(page, 3);
+    assert.deepEqual(await moveList(page), ['炮二平五', '马８进７', '兵七进一']);
+    await page.locator('.move-list [data-comment-ply="3"]', { hasText: '仙人指路' }).waitFor();
+  }));
