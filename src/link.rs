@@ -221,12 +221,19 @@ pub fn read(query: &Query, fallback: GameKind) -> Option<LinkGame> {
     let view = read_view(query, record.kind, &mut errors);
     // The most telling problem first: a cut link explains the rest; "too many moves" only
     // matters when nothing else went wrong.
-    errors.sort_by_key(|error| match error {
+    let rank = |error: &LinkError| match error {
         LinkError::TooLong => 0,
         LinkError::TooManyMoves => 2,
         _ => 1,
-    });
-    Some(LinkGame { record, view, error: errors.into_iter().next() })
+    };
+    // The first of the most telling kind (no sort: each one is code in the download).
+    let mut first: Option<LinkError> = None;
+    for error in errors {
+        if first.as_ref().is_none_or(|f| rank(&error) < rank(f)) {
+            first = Some(error);
+        }
+    }
+    Some(LinkGame { record, view, error: first })
 }
 
 /// The record of a readable link (moves not yet checked).

@@ -1,9 +1,8 @@
 //! A whole game as a value: which game, its rule options, where it started and every move. This
 //! is what storage keeps now, and what links and the server carry later.
 
-use std::collections::BTreeMap;
 
-use qi_play::{Line, Mark, Path, Shape, movetext};
+use qi_play::{Line, Mark, Path, Shape, Sparse, movetext};
 use qi_rules::any::{AnyGame, StartFrom};
 use qi_rules::{GameKind, MoveError, RuleSet, Side};
 
@@ -32,15 +31,15 @@ pub struct GameRecord {
     /// `Variant`, `SetUp`, `Result`) are not kept here: they follow from the game.
     pub tags: Vec<(String, String)>,
     /// Comments by ply: the comment at `n` follows the `n`-th move (0: before the first move).
-    pub comments: BTreeMap<usize, String>,
+    pub comments: Sparse<String>,
     /// Move and position marks by ply: those at `n` are the `n`-th move's.
-    pub marks: BTreeMap<usize, Vec<Mark>>,
+    pub marks: Sparse<Vec<Mark>>,
     /// Arrows and circles by ply: those at `n` are drawn on the position after `n` moves.
-    pub shapes: BTreeMap<usize, Vec<Shape>>,
+    pub shapes: Sparse<Vec<Shape>>,
     /// Variations: those at `i` are alternatives to the `i`-th move (0-based), each a
     /// [`Line`] from the position before it. Together with `moves`, `comments`, `marks` and
     /// `shapes` they make the game's move tree ([`GameRecord::take_tree`]).
-    pub variations: BTreeMap<usize, Vec<Line>>,
+    pub variations: Sparse<Vec<Line>>,
     /// How the game ended when its moves do not say: a resignation, a flag, an agreed draw, or a
     /// result a record gives without saying why. `None` while the game goes on, and when the
     /// rules end it (mate, five in a row, ...): that follows from the moves.
@@ -195,10 +194,10 @@ impl GameRecord {
             start,
             moves,
             tags: Vec::new(),
-            comments: BTreeMap::new(),
-            marks: BTreeMap::new(),
-            shapes: BTreeMap::new(),
-            variations: BTreeMap::new(),
+            comments: Sparse::new(),
+            marks: Sparse::new(),
+            shapes: Sparse::new(),
+            variations: Sparse::new(),
             ending: None,
         }
     }
@@ -405,9 +404,9 @@ impl GameRecord {
 
 /// What was said, marked and drawn along one line of the tree.
 struct NotesOf<'a> {
-    comments: &'a BTreeMap<usize, String>,
-    marks: &'a BTreeMap<usize, Vec<Mark>>,
-    shapes: &'a BTreeMap<usize, Vec<Shape>>,
+    comments: &'a Sparse<String>,
+    marks: &'a Sparse<Vec<Mark>>,
+    shapes: &'a Sparse<Vec<Shape>>,
 }
 
 /// A move tree's notations: each line's moves in the game's notation (SAN, WXF, coordinates),
@@ -417,7 +416,7 @@ pub struct Notated {
     /// The line's moves that replayed, in notation.
     pub notations: Vec<String>,
     /// The variations' notations, by the index of the move they replace.
-    pub variations: BTreeMap<usize, Vec<Notated>>,
+    pub variations: Sparse<Vec<Notated>>,
 }
 
 impl GameRecord {

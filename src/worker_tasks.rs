@@ -5,7 +5,6 @@
 //! Requests and replies are text, like the computer's ([`crate::think`]): a request starts with
 //! the line `records`, then a line naming the task.
 
-use std::collections::BTreeMap;
 
 use qi_rules::GameKind;
 
@@ -126,7 +125,7 @@ pub fn record_to_lines(record: &GameRecord) -> String {
 pub fn record_from_lines(text: &str) -> Option<GameRecord> {
     let mut lines = text.split('\n');
     let mut record = GameRecord::from_text(&unescape(lines.next()?))?;
-    let mut comments = BTreeMap::new();
+    let mut comments = qi_play::Sparse::new();
     for line in lines {
         let mut fields = line.splitn(3, '\t');
         match (fields.next()?, fields.next()?, fields.next()?) {

@@ -9,8 +9,10 @@
 pub mod mark;
 pub mod movetext;
 pub mod shape;
+pub mod sparse;
 pub mod tree;
 
 pub use mark::{Mark, MarkKind};
 pub use shape::{Brush, Shape};
+pub use sparse::Sparse;
 pub use tree::{Line, Path};

@@ -1,10 +1,9 @@
 //! The move tree: a line of moves whose moves may have alternatives, each a line of its own, to
 //! any depth; with comments, marks and shapes along the way. A [`Path`] names a position in it.
 
-use std::collections::BTreeMap;
-
 use crate::mark::{self, Mark};
 use crate::shape::{self, Shape};
+use crate::sparse::Sparse;
 
 /// A line of moves — a game's main line, or a variation — with what was said and drawn along it.
 ///
@@ -17,13 +16,13 @@ pub struct Line {
     /// The moves, in coordinate notation.
     pub moves: Vec<String>,
     /// Comments: at `n`, after the `n`-th move (at 0, before the first).
-    pub comments: BTreeMap<usize, String>,
+    pub comments: Sparse<String>,
     /// Move and position marks of the `n`-th move (n from 1).
-    pub marks: BTreeMap<usize, Vec<Mark>>,
+    pub marks: Sparse<Vec<Mark>>,
     /// Arrows and circles on the position after `n` moves.
-    pub shapes: BTreeMap<usize, Vec<Shape>>,
+    pub shapes: Sparse<Vec<Shape>>,
     /// Alternatives to `moves[i]`, in the order shown (the first is the main alternative).
-    pub variations: BTreeMap<usize, Vec<Line>>,
+    pub variations: Sparse<Vec<Line>>,
 }
 
 /// One step into a variation: the alternative number `index` to the move at `at` of the line
@@ -210,8 +209,10 @@ impl Line {
     /// Cuts the line after its first `at` moves and returns the rest as a line of its own
     /// (without the alternatives to its first move, which stay here).
     fn split_off(&mut self, at: usize) -> Line {
-        fn shift<V>(map: &mut BTreeMap<usize, V>, at: usize) -> BTreeMap<usize, V> {
-            map.split_off(&(at + 1)).into_iter().map(|(n, v)| (n - at, v)).collect()
+        fn shift<V>(map: &mut Sparse<V>, at: usize) -> Sparse<V> {
+            let mut out = Sparse::new();
+            out.extend(map.split_off(&(at + 1)).into_iter().map(|(n, v)| (n - at, v)));
+            out
         }
         Line {
             moves: self.moves.split_off(at),

@@ -145,7 +145,9 @@ fn deep_nesting_is_skipped_or_reported_where_it_opens() {
     let record = read(&text, None).record;
     assert_eq!(record.moves, ["e2e4", "e7e5"]);
     let (mut depth, mut line) = (0, record.tree());
-    while let Some(inner) = line.variations.values().next().and_then(|v| v.first()).cloned() {
+    loop {
+        let inner = line.variations.values().next().and_then(|v| v.first()).cloned();
+        let Some(inner) = inner else { break };
         depth += 1;
         line = inner;
     }

@@ -76,7 +76,7 @@ fn designation(board: &Board, side: usize, piece: Piece, from: u8) -> String {
     let on_file = |f: u8| -> Vec<u8> {
         let mut squares: Vec<u8> =
             super::notation::pieces_of(board, side, piece).filter(|&sq| file_of(sq) == f).collect();
-        squares.sort_by_key(|&sq| std::cmp::Reverse(relative_rank(side, rank_of(sq))));
+        super::notation::front_first(side, &mut squares);
         squares
     };
     let tandem = on_file(file);

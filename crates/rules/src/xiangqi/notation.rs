@@ -223,7 +223,7 @@ fn designation(board: &Board, side: usize, piece: Piece, from: u8) -> String {
         let mut squares: Vec<u8> =
             pieces_of(board, side, piece).filter(|&sq| file_of(sq) == f).collect();
         // Front first: nearest the enemy.
-        squares.sort_by_key(|&sq| std::cmp::Reverse(relative_rank(side, rank_of(sq))));
+        front_first(side, &mut squares);
         squares
     };
     let tandem = on_file(file);
@@ -253,6 +253,19 @@ fn designation(board: &Board, side: usize, piece: Piece, from: u8) -> String {
     }
     let sign = if index == 0 { '+' } else { '-' };
     format!("{sign}{letter}")
+}
+
+/// Orders `squares` (a side's few pieces of one kind) front first, nearest the enemy. By hand,
+/// not with `sort`: this runs in the browser's page, where every sort's code is downloaded.
+pub(crate) fn front_first(side: usize, squares: &mut [u8]) {
+    let key = |sq: u8| relative_rank(side, rank_of(sq));
+    for i in 1..squares.len() {
+        let mut j = i;
+        while j > 0 && key(squares[j - 1]) < key(squares[j]) {
+            squares.swap(j - 1, j);
+            j -= 1;
+        }
+    }
 }
 
 pub(crate) fn pieces_of(board: &Board, side: usize, piece: Piece) -> impl Iterator<Item = u8> + '_ {
@@ -321,7 +334,7 @@ fn explain_wxf(board: &Board, wanted: [u8; 4]) -> Result<(u8, u8), IllegalReason
         return Err(IllegalReason::NoPieceThere);
     };
     let mut candidates: Vec<u8> = pieces_of(board, side, piece).collect();
-    candidates.sort_by_key(|&sq| std::cmp::Reverse(relative_rank(side, rank_of(sq))));
+    front_first(side, &mut candidates);
     match wanted[..2] {
         [b'+', _] | [b'-', _] => {
             let tandem: Vec<u8> = candidates
