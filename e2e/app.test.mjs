@@ -554,3 +554,42 @@ test('xiangqi in 简体中文: the move list speaks Chinese notation, and a Chin
     assert.deepEqual(await moveList(page), ['炮二平五', '马８进７', '兵七进一']);
     await page.locator('.move-list [data-comment-ply="3"]', { hasText: '仙人指路' }).waitFor();
   }));
+
+test('analysis: an evaluation and a line within two seconds; the best move is an arrow; a click plays the line into a variation', { timeout: TEST_TIMEOUT }, () =>
+  withApp({}, async (page) => {
+    // 1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. Nf3 Qd5?? hangs the queen to the knight.
+    await dragMoves(page, [
+      ['e2', 'e4', 'wP'],
+      ['d7', 'd5', 'bP'],
+      ['e4', 'd5', 'wP'],
+      ['d8', 'd5', 'bQ'],
+      ['b1', 'c3', 'wN'],
+      ['d5', 'a5', 'bQ'],
+      ['g1', 'f3', 'wN'],
+      ['a5', 'd5', 'bQ'],
+    ]);
+    const started = Date.now();
+    await page.locator('[data-action="analyse"]').click();
+    const evaluation = page.locator('[data-testid="eval"]');
+    await evaluation.waitFor({ timeout: 2000 });
+    const took = Date.now() - started;
+    assert.ok(took < 2000, `the first evaluation took ${took} ms`);
+    // White wins the queen: several pawns up, the knight takes on d5.
+    await page.waitForFunction(() => {
+      const text = document.querySelector('[data-testid="eval"]')?.textContent || '';
+      return parseFloat(text) > 5;
+    });
+    assert.match(await page.locator('[data-testid="analysis-line"]').innerText(), /^Nxd5/);
+    await page.locator('.shapes .engine[data-shape="c3-d5"]').waitFor();
+    // At the game's own end the line is not played for the players; one move back it is, as a variation.
+    assert.equal(await page.locator('[data-testid="analysis-line"]').isDisabled(), true);
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowLeft');
+    await page.locator('[data-action="analyse"]').click();
+    await page.locator('[data-action="analyse"]').click();
+    await page.locator('[data-testid="analysis-line"]:not([disabled])').waitFor();
+    await page.locator('[data-testid="analysis-line"]').click();
+    await page.locator('.move-list li.variation .variation-move').first().waitFor();
+    assert.equal((await moveList(page)).length, 8, 'the main line stays');
+  }));

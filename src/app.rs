@@ -22,7 +22,11 @@ use crate::record::{GameRecord, storage_key};
 use crate::state::{
     Action, AppState, Mode, Notice, SearchSummary, Settings, Theme, WATCH_DELAYS_MS,
 };
-use crate::think::{Think, ThinkReply, ThinkRequest};
+use crate::think::{AnalyseRequest, Analysis, Think, ThinkReply, ThinkRequest};
+
+/// The analysis of a position: searches of these many milliseconds, one after the other (the
+/// first answers within half a second; later ones go deeper).
+const ANALYSIS_BUDGETS_MS: [u32; 4] = [300, 1000, 3000, 8000];
 use crate::web;
 use yew_agent::oneshot::{OneshotProvider, UseOneshotRunnerHandle, use_oneshot_runner};
 
@@ -239,6 +243,50 @@ fn page() -> Html {
             }
         });
     }
+    // Analysis: the engine searches the position shown, longer each time (the worker keeps no
+    // table between requests yet), while the position stays and the page is visible.
+    let analysis_run = use_mut_ref(|| 0_u64);
+    {
+        let allowed = state.analysis_allowed();
+        let moves = if allowed { state.shown_moves() } else { Vec::new() };
+        let key = (allowed, moves);
+        let (record, runner, dispatcher, run) =
+            (state.record.clone(), runner.clone(), state.dispatcher(), analysis_run.clone());
+        use_effect_with(key, move |(allowed, moves)| {
+            *run.borrow_mut() += 1;
+            let this_run = *run.borrow();
+            if *allowed {
+                let moves = moves.clone();
+                let mut position = GameRecord::from_parts(
+                    record.kind,
+                    record.rules.clone(),
+                    record.start.clone(),
+                    moves.clone(),
+                );
+                position.ending = None;
+                let run = run.clone();
+                yew::platform::spawn_local(async move {
+                    for (step, budget_ms) in ANALYSIS_BUDGETS_MS.into_iter().enumerate() {
+                        if *run.borrow() != this_run || web::page_hidden() {
+                            return;
+                        }
+                        let id = this_run * 16 + step as u64;
+                        let request = AnalyseRequest { id, budget_ms, record: position.clone() };
+                        let reply = runner.run(request.encode()).await;
+                        let Some(analysis) = Analysis::decode(&reply).filter(|a| a.id == id) else {
+                            return;
+                        };
+                        if *run.borrow() != this_run {
+                            return;
+                        }
+                        dispatcher
+                            .dispatch(Action::AnalysisAnswer { moves: moves.clone(), analysis });
+                    }
+                });
+            }
+        });
+    }
+
     let on_hint = {
         let (state, runner) = (state.clone(), runner.clone());
         Callback::from(move |()| ask_computer(&state, &runner, true))
@@ -322,6 +370,7 @@ fn page() -> Html {
                     <Status state={shared.clone()} />
                     <GameButtons state={shared.clone()} dispatch={dispatch.clone()} {on_hint} />
                     <ShareButtons {lang} open={open_dialog} />
+                    <crate::components::analysis::AnalysisPanel state={shared.clone()} dispatch={dispatch.clone()} />
                     <MoveList state={shared.clone()} dispatch={dispatch.clone()} />
                     <Options state={shared.clone()} dispatch={dispatch.clone()} />
                 </aside>

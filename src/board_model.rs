@@ -70,6 +70,12 @@ pub fn board_view(state: &AppState) -> BoardView {
         interactive: state.accepts_moves(),
         label: t(lang, Text::Board).to_owned(),
         shapes: state.record.shapes_at(&state.shown_path()).to_vec(),
+        engine_move: state.shown_analysis().and_then(|analysis| {
+            let mut after = game.clone();
+            after.play(analysis.line.first()?).ok()?;
+            let cells = after.last_move()?;
+            Some((cells.from, cells.to))
+        }),
     }
 }
 

@@ -97,6 +97,16 @@ pub enum Text {
     InVariation,
     /// The move marks' group.
     Marks,
+    /// The analysis panel's name, and the button that turns it on.
+    Analysis,
+    /// The analysis button's label.
+    Analyse,
+    /// Said when analysis waits for the game (the computer's turn in a game going on).
+    AnalysisPaused,
+    /// `depth {n}`.
+    Depth,
+    /// What a click on the engine's line does.
+    PlayLine,
     /// The comment box's label.
     CommentLabel,
     /// `{side} to move`.
@@ -261,6 +271,19 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         T::MakeMainLine => ["Make main line", "设为主线", "Đặt làm nhánh chính"],
         T::DeleteFromHere => ["Delete from here", "从此处删除", "Xóa từ đây"],
         T::Marks => ["Marks", "标注", "Ký hiệu"],
+        T::Analysis => ["Analysis", "分析", "Phân tích"],
+        T::Analyse => ["Analyse", "分析", "Phân tích"],
+        T::AnalysisPaused => [
+            "Analysis waits while the computer plays: step back, or finish the game.",
+            "电脑对局进行中，分析暂停：可回看棋局，或在终局后分析。",
+            "Phân tích tạm dừng khi máy đang chơi: hãy xem lại nước cũ, hoặc chờ hết ván.",
+        ],
+        T::Depth => ["depth {n}", "深度 {n}", "độ sâu {n}"],
+        T::PlayLine => [
+            "Play this line into the move list",
+            "把这一路着法加入着法列表",
+            "Thêm chuỗi nước này vào danh sách",
+        ],
         T::CommentLabel => ["Comment on this move", "为这步棋写注释", "Bình luận nước đi này"],
         T::InVariation => [
             "Variation: moves played here make a side line; the game stays as it is.",

@@ -348,6 +348,10 @@ pub struct AppState {
     pub next_request: u64,
     /// The move the hint button suggests, shown on the board.
     pub hint: Option<crate::state::HintMove>,
+    /// Whether the engine analyses the position shown ("Analyse").
+    pub analysing: bool,
+    /// The engine's latest view of a position, and which position (its moves from the start).
+    pub analysis: Option<(Vec<String>, crate::think::Analysis)>,
     /// Whether the last move was the computer's (the board animates it).
     pub computer_moved: bool,
     /// What the computer's last search did.
@@ -490,6 +494,17 @@ pub enum Action {
     Last,
     /// Change the move tree at the position shown.
     EditTree(TreeEdit),
+    /// Turn the engine's analysis of the position shown on or off.
+    ToggleAnalysis,
+    /// The engine's analysis of a position (given by its moves from the start).
+    AnalysisAnswer {
+        /// The moves from the start to the position analysed.
+        moves: Vec<String>,
+        /// What the engine found.
+        analysis: crate::think::Analysis,
+    },
+    /// Play these moves (an engine line) from the position shown, into the move tree.
+    PlayLine(Vec<String>),
     /// Draw (or take off, or recolour) an arrow or a circle on the position shown.
     ToggleShape(qi_play::Shape),
     /// Put a mark on the move shown, or take it off.
@@ -580,6 +595,8 @@ impl AppState {
             next_request: 1,
             game_number: 0,
             hint: None,
+            analysing: false,
+            analysis: None,
             computer_moved: false,
             last_search: None,
         }
@@ -929,6 +946,32 @@ impl AppState {
         self.hint = None;
     }
 
+    /// The moves from the start to the position shown.
+    #[must_use]
+    pub fn shown_moves(&self) -> Vec<String> {
+        let tree = self.record.tree();
+        tree.moves_to(&self.shown_path())
+            .map(|moves| moves.into_iter().map(str::to_owned).collect())
+            .unwrap_or_default()
+    }
+
+    /// Whether the engine may analyse now: turned on, and not competing with the computer's own
+    /// thinking (a past position, a variation, a finished game, or two players on one device).
+    #[must_use]
+    pub fn analysis_allowed(&self) -> bool {
+        self.analysing
+            && (self.viewing.is_some()
+                || self.result().is_some()
+                || self.settings.mode == Mode::HotSeat)
+    }
+
+    /// The analysis of the position shown, when there is one.
+    #[must_use]
+    pub fn shown_analysis(&self) -> Option<&crate::think::Analysis> {
+        let (moves, analysis) = self.analysis.as_ref()?;
+        (self.analysis_allowed() && *moves == self.shown_moves()).then_some(analysis)
+    }
+
     /// The position shown, as a path (the end of the main line when the game is shown as it
     /// stands).
     #[must_use]
@@ -1138,6 +1181,28 @@ impl AppState {
                 }
             }
             Action::PlayFromHere => self.play_from_here(),
+            Action::ToggleAnalysis => {
+                self.analysing = !self.analysing;
+                self.analysis = None;
+            }
+            Action::AnalysisAnswer { moves, analysis } => {
+                if self.analysing && moves == self.shown_moves() {
+                    self.analysis = Some((moves, analysis));
+                }
+            }
+            Action::PlayLine(moves) => {
+                // Into the tree from a past position or a variation; at the game's own end the
+                // line is not played for the players.
+                if self.explored.is_some() {
+                    for mv in moves {
+                        let before = self.shown_path();
+                        self.explore(mv);
+                        if self.shown_path() == before {
+                            break;
+                        }
+                    }
+                }
+            }
             Action::StartThinking { id, hint } => {
                 self.thinking = Some((id, hint));
                 self.next_request = self.next_request.max(id + 1);

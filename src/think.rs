@@ -3,7 +3,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use qi_ai::{AnyEngine, Level};
+use qi_ai::{AnyEngine, Level, LevelSettings, Limits, Score};
 use yew_agent::prelude::oneshot;
 
 use crate::record::GameRecord;
@@ -109,6 +109,104 @@ pub fn answer(request: &str, now: &dyn Fn() -> f64) -> String {
     .encode()
 }
 
+/// What the page asks the worker when analysing: the position (a record whose moves lead to
+/// it) searched at full strength for a time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnalyseRequest {
+    /// Which request this is.
+    pub id: u64,
+    /// Milliseconds of search.
+    pub budget_ms: u32,
+    /// The game up to the position to analyse.
+    pub record: GameRecord,
+}
+
+/// Where analysis requests start: the worker tells them from the computer's by it.
+pub const ANALYSE_PREFIX: &str = "A|";
+
+impl AnalyseRequest {
+    /// The request as text: `A|id|ms|record`.
+    #[must_use]
+    pub fn encode(&self) -> String {
+        format!("{ANALYSE_PREFIX}{}|{}|{}", self.id, self.budget_ms, self.record.to_text())
+    }
+
+    /// Reads [`encode`](AnalyseRequest::encode)'s text.
+    #[must_use]
+    pub fn decode(text: &str) -> Option<AnalyseRequest> {
+        let mut fields = text.strip_prefix(ANALYSE_PREFIX)?.splitn(3, '|');
+        let id = fields.next()?.parse().ok()?;
+        let budget_ms = fields.next()?.parse().ok()?;
+        let record = GameRecord::from_text(fields.next()?)?;
+        Some(AnalyseRequest { id, budget_ms, record })
+    }
+}
+
+/// The engine's view of a position: its best line and how it scores it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// The request answered.
+    pub id: u64,
+    /// Depth reached.
+    pub depth: u32,
+    /// The score for the side to move (centipawns, or a forced win or loss in moves).
+    pub score: Score,
+    /// The best line, in coordinates.
+    pub line: Vec<String>,
+}
+
+impl Analysis {
+    /// The reply as text: `id|depth|cp:35|e2e4 e7e5` (`mate:-3` for a mate).
+    #[must_use]
+    pub fn encode(&self) -> String {
+        let score = match self.score {
+            Score::Cp(cp) => format!("cp:{cp}"),
+            Score::Mate(n) => format!("mate:{n}"),
+        };
+        format!("{}|{}|{score}|{}", self.id, self.depth, self.line.join(" "))
+    }
+
+    /// Reads [`encode`](Analysis::encode)'s text.
+    #[must_use]
+    pub fn decode(text: &str) -> Option<Analysis> {
+        let mut fields = text.splitn(4, '|');
+        let id = fields.next()?.parse().ok()?;
+        let depth = fields.next()?.parse().ok()?;
+        let score = match fields.next()?.split_once(':')? {
+            ("cp", n) => Score::Cp(n.parse().ok()?),
+            ("mate", n) => Score::Mate(n.parse().ok()?),
+            _ => return None,
+        };
+        let line = fields.next()?.split_whitespace().map(str::to_owned).collect();
+        Some(Analysis { id, depth, score, line })
+    }
+}
+
+/// Answers an analysis request: the position searched at full strength for its budget.
+#[must_use]
+pub fn analyse(request: &str, now: &dyn Fn() -> f64) -> String {
+    let Some(request) = AnalyseRequest::decode(request) else {
+        return Analysis { id: 0, depth: 0, score: Score::Cp(0), line: Vec::new() }.encode();
+    };
+    let game = request.record.replay(usize::MAX).game;
+    let stop = AtomicBool::new(false);
+    let limits =
+        Limits { time_ms: Some(f64::from(request.budget_ms.min(30_000))), ..Limits::default() };
+    let result = AnyEngine::default().search_with(
+        &game,
+        LevelSettings::full_strength(limits),
+        now,
+        &stop,
+        0,
+        &mut |_| {},
+    );
+    let mut line = result.info.pv;
+    if line.is_empty() {
+        line.extend(result.best);
+    }
+    Analysis { id: request.id, depth: result.info.depth, score: result.info.score, line }.encode()
+}
+
 /// The worker task: one request in, one reply out. Requests for records and QR codes
 /// ([`crate::worker_tasks`]) go there; the rest are the computer's.
 #[oneshot]
@@ -116,12 +214,16 @@ pub async fn Think(request: String) -> String {
     if request.starts_with(crate::worker_tasks::PREFIX) {
         return crate::worker_tasks::answer(&request);
     }
+    if request.starts_with(ANALYSE_PREFIX) {
+        return analyse(&request, &|| js_sys::Date::now());
+    }
     answer(&request, &|| js_sys::Date::now())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use qi_ai::Score;
     use qi_rules::GameKind;
 
     #[test]
@@ -136,6 +238,41 @@ mod tests {
         let none = ThinkReply::none(8);
         assert_eq!(ThinkReply::decode(&none.encode()), Some(none));
         assert_eq!(ThinkRequest::decode("garbage"), None);
+        let analyse = AnalyseRequest {
+            id: 3,
+            budget_ms: 400,
+            record: GameRecord::new(GameKind::Chess, "", 0),
+        };
+        assert_eq!(AnalyseRequest::decode(&analyse.encode()), Some(analyse));
+        for score in [Score::Cp(-35), Score::Mate(3), Score::Mate(-2)] {
+            let reply =
+                Analysis { id: 9, depth: 12, score, line: vec!["e2e4".into(), "e7e5".into()] };
+            assert_eq!(Analysis::decode(&reply.encode()), Some(reply));
+        }
+        assert_eq!(Analysis::decode("1|2|elo:3|"), None);
+    }
+
+    #[test]
+    fn analysis_finds_the_hung_queen_and_the_mate() {
+        let clock = qi_ai::search::native_clock();
+        let analyse_fen = |fen: &str| {
+            let record = GameRecord::from_parts(
+                GameKind::Chess,
+                String::new(),
+                crate::record::Start::Position(fen.into()),
+                Vec::new(),
+            );
+            let request = AnalyseRequest { id: 5, budget_ms: 300, record };
+            Analysis::decode(&analyse(&request.encode(), &clock)).expect("a reply")
+        };
+        // Black's queen on d5 hangs to the knight on c3.
+        let hung = analyse_fen("rnb1kbnr/ppp1pppp/8/3q4/8/2N5/PPPP1PPP/R1BQKBNR w KQkq - 0 3");
+        assert_eq!(hung.id, 5);
+        assert_eq!(hung.line.first().map(String::as_str), Some("c3d5"));
+        assert!(matches!(hung.score, Score::Cp(cp) if cp > 500), "{:?}", hung.score);
+        let mate = analyse_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+        assert_eq!(mate.line.first().map(String::as_str), Some("a1a8"));
+        assert_eq!(mate.score, Score::Mate(1));
     }
 
     #[test]

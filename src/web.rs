@@ -109,6 +109,12 @@ pub fn on_history_change(changed: impl FnMut() + 'static) -> Option<impl FnOnce(
     })
 }
 
+/// Whether the page is hidden (another tab, a minimised window): the engine then rests.
+#[must_use]
+pub fn page_hidden() -> bool {
+    web_sys::window().and_then(|w| w.document()).is_some_and(|d| d.hidden())
+}
+
 /// A key that walks the move list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveKey {

@@ -5,7 +5,6 @@
 //! Requests and replies are text, like the computer's ([`crate::think`]): a request starts with
 //! the line `records`, then a line naming the task.
 
-
 use qi_rules::GameKind;
 
 use crate::i18n::Lang;

@@ -67,6 +67,8 @@ pub struct BoardView {
     pub label: String,
     /// Arrows and circles drawn on it.
     pub shapes: Vec<Shape>,
+    /// The engine's best move, drawn as a grey arrow (a circle for a gomoku stone).
+    pub engine_move: Option<(Option<Cell>, Cell)>,
 }
 
 /// The board's properties.

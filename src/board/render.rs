@@ -1,6 +1,7 @@
 //! Drawing the board: the cells in a CSS grid, the line drawing under crossing-point boards, the
 //! pieces, and the piece that follows the pointer during a drag.
 
+use qi_play::Shape;
 use qi_rules::Cell;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
@@ -123,7 +124,7 @@ fn cell_html(
 
 /// The arrows and circles drawn on the board, over the pieces, in cell units.
 fn shapes(view: &BoardView) -> Html {
-    if view.shapes.is_empty() {
+    if view.shapes.is_empty() && view.engine_move.is_none() {
         return Html::default();
     }
     let geometry = view.geometry;
@@ -132,12 +133,18 @@ fn shapes(view: &BoardView) -> Html {
         let (row, column) = geometry.position_of(cell);
         (u32::from(column) * 2 + 1, u32::from(row) * 2 + 1)
     };
-    let drawn = view.shapes.iter().map(|shape| {
-        let brush = match shape.brush {
-            qi_play::Brush::Green => "green",
-            qi_play::Brush::Red => "red",
-            qi_play::Brush::Blue => "blue",
-            qi_play::Brush::Yellow => "yellow",
+    // The engine's move first, under what the player drew.
+    let engine = view.engine_move.map(|(from, to)| {
+        (Shape { from: from.unwrap_or(to), to, brush: qi_play::Brush::Green }, "engine")
+    });
+    let drawn = engine.into_iter().chain(view.shapes.iter().map(|&s| (s, ""))).map(|(shape, kind)| {
+        let shape = &shape;
+        let brush = match (kind, shape.brush) {
+            ("engine", _) => "engine",
+            (_, qi_play::Brush::Green) => "green",
+            (_, qi_play::Brush::Red) => "red",
+            (_, qi_play::Brush::Blue) => "blue",
+            (_, qi_play::Brush::Yellow) => "yellow",
         };
         let (fx, fy) = centre(shape.from);
         let label = if shape.is_circle() {
@@ -167,7 +174,7 @@ fn shapes(view: &BoardView) -> Html {
         }
     });
     let (files, ranks) = (geometry.files, geometry.ranks);
-    let heads = ["green", "red", "blue", "yellow"].map(|brush| {
+    let heads = ["green", "red", "blue", "yellow", "engine"].map(|brush| {
         html! {
             <marker id={format!("arrowhead-{brush}")} class={classes!("arrowhead", brush)}
                     viewBox="0 0 10 10" refX="3" refY="5" markerWidth="3" markerHeight="3" orient="auto">

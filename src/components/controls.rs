@@ -97,6 +97,9 @@ pub fn game_buttons(props: &GameButtonsProps) -> Html {
                 <button type="button" data-action="play-from-here"
                         onclick={emit(|| Action::PlayFromHere)}>{ t(lang, Text::PlayFromHere) }</button>
             }
+            <button type="button" data-action="analyse" class={classes!(state.analysing.then_some("on"))}
+                    aria-pressed={if state.analysing { "true" } else { "false" }}
+                    onclick={emit(|| Action::ToggleAnalysis)}>{ t(lang, Text::Analyse) }</button>
         </div>
     }
 }

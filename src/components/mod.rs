@@ -1,5 +1,6 @@
 //! The panels around the board: status, move list, controls, clocks, and the dialogs.
 
+pub mod analysis;
 pub mod clocks;
 pub mod controls;
 pub mod dialogs;

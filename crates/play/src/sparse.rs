@@ -131,7 +131,8 @@ impl<V> IntoIterator for Sparse<V> {
 
 impl<'a, V> IntoIterator for &'a Sparse<V> {
     type Item = (&'a usize, &'a V);
-    type IntoIter = std::iter::Map<std::slice::Iter<'a, (usize, V)>, fn(&'a (usize, V)) -> (&'a usize, &'a V)>;
+    type IntoIter =
+        std::iter::Map<std::slice::Iter<'a, (usize, V)>, fn(&'a (usize, V)) -> (&'a usize, &'a V)>;
     fn into_iter(self) -> Self::IntoIter {
         fn pair<V>((k, v): &(usize, V)) -> (&usize, &V) {
             (k, v)

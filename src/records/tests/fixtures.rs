@@ -230,7 +230,12 @@ fn a_chinese_xiangqi_record_imports_and_exports() {
     assert_eq!(chinese.record.comments[&2], "屏风马。");
     assert_eq!(chinese.record.variations[&1][0].moves, ["h8e8"]);
     let text = export(&chinese.record, Format::XiangqiChinese);
-    assert!(text.contains("1. 炮二平五 马８进７ {屏风马。} (1... 炮８平５ {顺炮。}) 2. 马二进三 车９平８"), "{text}");
+    assert!(
+        text.contains(
+            "1. 炮二平五 马８进７ {屏风马。} (1... 炮８平５ {顺炮。}) 2. 马二进三 车９平８"
+        ),
+        "{text}"
+    );
     assert!(text.contains("[Format \"Chinese\"]"), "{text}");
     let back = import(&text, None).expect("reads back");
     assert_eq!(back.record.tree(), chinese.record.tree());

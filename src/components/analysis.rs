@@ -1,0 +1,164 @@
+//! The engine's analysis of the position shown: an evaluation bar, the score, the depth and the
+//! best line (a click plays it into the move tree). The engine's best move is also an arrow on
+//! the board (see `board_model`).
+//!
+//! Scores are shown from the first player's side (White, Red, Black in gomoku, banqi's first
+//! player). Chess and xiangqi: pawns (`+0.35`) or a forced mate (`#3`, `#-3`). Gomoku and banqi,
+//! whose engines count in their own units, show a winning chance for each side instead (the
+//! logistic curve chess engines use to turn pawns into chances, scaled per game, see
+//! `ten_to_one`), or a forced win in so many moves. The bar is the first player's chance.
+
+use qi_ai::Score;
+use qi_rules::{GameKind, Side};
+use yew::prelude::*;
+
+use super::SharedState;
+use super::status::side_label;
+use crate::decimal::decimal;
+use crate::i18n::{Text, fill, t};
+use crate::state::Action;
+
+/// How many score units make a 10:1 favourite, by game: chess engines' 400 centipawns for
+/// chess, xiangqi and banqi; gomoku's evaluation counts threats in larger units (and gives the
+/// side to move a quarter more), so its curve is flatter. These are a first guess, not yet
+/// fitted to game results.
+fn ten_to_one(kind: GameKind) -> f64 {
+    match kind {
+        GameKind::Gomoku => 1000.0,
+        GameKind::Chess | GameKind::Xiangqi | GameKind::Banqi => 400.0,
+    }
+}
+
+/// The first player's winning chance, in percent, for a score in the first player's favour.
+#[must_use]
+pub fn first_player_chance(kind: GameKind, score: Score) -> u32 {
+    match score {
+        Score::Mate(n) if n > 0 => 100,
+        Score::Mate(_) => 0,
+        Score::Cp(cp) => {
+            let chance = 1.0 / (1.0 + 10_f64.powf(-f64::from(cp) / ten_to_one(kind)));
+            (chance * 100.0).round() as u32
+        }
+    }
+}
+
+/// A score for the side to move, turned to the first player's side.
+#[must_use]
+pub fn for_first_player(score: Score, to_move: Side) -> Score {
+    match (score, to_move) {
+        (s, Side::First) => s,
+        (Score::Cp(cp), Side::Second) => Score::Cp(-cp),
+        (Score::Mate(n), Side::Second) => Score::Mate(-n),
+    }
+}
+
+/// The score as a player reads it (see the module docs).
+#[must_use]
+pub fn score_text(kind: GameKind, score: Score, first: &str, second: &str) -> String {
+    match (kind, score) {
+        (GameKind::Chess | GameKind::Xiangqi, Score::Cp(cp)) => {
+            let sign = if cp > 0 { "+" } else { "" };
+            format!("{sign}{}", decimal(i64::from(cp), 2))
+        }
+        (GameKind::Chess | GameKind::Xiangqi, Score::Mate(n)) => format!("#{n}"),
+        (_, Score::Mate(n)) => {
+            let (winner, moves) = if n > 0 { (first, n) } else { (second, -n) };
+            format!("{winner} +{moves}")
+        }
+        (_, Score::Cp(_)) => {
+            let chance = first_player_chance(kind, score);
+            format!("{first} {chance}% · {second} {}%", 100 - chance)
+        }
+    }
+}
+
+/// Properties of [`AnalysisPanel`].
+#[derive(Properties, PartialEq)]
+pub struct AnalysisProps {
+    /// The state shown.
+    pub state: SharedState,
+    /// Where actions go.
+    pub dispatch: Callback<Action>,
+}
+
+/// The analysis panel (only while "Analyse" is on).
+#[function_component(AnalysisPanel)]
+pub fn analysis_panel(props: &AnalysisProps) -> Html {
+    let state = &*props.state.0;
+    if !state.analysing {
+        return Html::default();
+    }
+    let lang = state.settings.lang;
+    let game = state.board_game();
+    let kind = game.kind();
+    let (first, second) = (side_label(state, Side::First), side_label(state, Side::Second));
+    if !state.analysis_allowed() {
+        return html! {
+            <section class="analysis" data-testid="analysis">
+                <p class="analysis-waiting">{ t(lang, Text::AnalysisPaused) }</p>
+            </section>
+        };
+    }
+    let Some(analysis) = state.shown_analysis() else {
+        return html! {
+            <section class="analysis" data-testid="analysis">
+                <p class="analysis-waiting"><span class="spinner" aria-hidden="true"></span>{ t(lang, Text::Thinking) }</p>
+            </section>
+        };
+    };
+    let score = for_first_player(analysis.score, game.side_to_move());
+    let chance = first_player_chance(kind, score);
+    let text = score_text(kind, score, first, second);
+    // The line in the game's notation, as far as it replays.
+    let mut replay = game.clone();
+    let chinese = lang == crate::i18n::Lang::Zh;
+    let notations: Vec<String> = analysis
+        .line
+        .iter()
+        .map_while(|mv| {
+            let in_chinese = if chinese { replay.chinese_notation(mv) } else { None };
+            replay.play(mv).ok().map(|n| in_chinese.unwrap_or(n))
+        })
+        .collect();
+    let playable = state.explored.is_some();
+    let line = analysis.line[..notations.len()].to_vec();
+    let onclick = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::PlayLine(line.clone())))
+    };
+    let depth = fill(t(lang, Text::Depth), "n", &analysis.depth.to_string());
+    html! {
+        <section class="analysis" data-testid="analysis" aria-label={t(lang, Text::Analysis)}>
+            <div class="eval-bar" role="meter" aria-valuemin="0" aria-valuemax="100"
+                 aria-valuenow={chance.to_string()} aria-label={text.clone()}>
+                <div class="eval-fill" style={format!("width: {chance}%")}></div>
+            </div>
+            <p class="eval"><strong data-testid="eval">{ text }</strong>{ " · " }{ depth }</p>
+            <button type="button" class="analysis-line" data-testid="analysis-line" disabled={!playable}
+                    title={if playable { t(lang, Text::PlayLine) } else { "" }} {onclick}>
+                { notations.join(" ") }
+            </button>
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_read_as_players_read_them() {
+        let text = |kind, score| score_text(kind, score, "Black", "White");
+        assert_eq!(text(GameKind::Chess, Score::Cp(35)), "+0.35");
+        assert_eq!(text(GameKind::Xiangqi, Score::Cp(-120)), "-1.2");
+        assert_eq!(text(GameKind::Chess, Score::Mate(-3)), "#-3");
+        assert_eq!(text(GameKind::Gomoku, Score::Cp(0)), "Black 50% · White 50%");
+        assert_eq!(text(GameKind::Gomoku, Score::Cp(1000)), "Black 91% · White 9%");
+        assert_eq!(text(GameKind::Banqi, Score::Cp(100)), "Black 64% · White 36%");
+        assert_eq!(text(GameKind::Banqi, Score::Mate(-4)), "White +4");
+        assert_eq!(for_first_player(Score::Cp(80), Side::Second), Score::Cp(-80));
+        assert_eq!(for_first_player(Score::Mate(2), Side::Second), Score::Mate(-2));
+        assert_eq!(first_player_chance(GameKind::Chess, Score::Cp(-400)), 9);
+        assert_eq!(first_player_chance(GameKind::Chess, Score::Mate(1)), 100);
+    }
+}
