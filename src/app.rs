@@ -111,9 +111,9 @@ const WORKER_PATH: &str = "qi-worker.js";
 #[function_component(App)]
 pub fn app() -> Html {
     html! {
-        <OneshotProvider<Think> path={WORKER_PATH}>
+        <OneshotProvider<Think, crate::codec::WireCodec> path={WORKER_PATH}>
             <Page />
-        </OneshotProvider<Think>>
+        </OneshotProvider<Think, crate::codec::WireCodec>>
     }
 }
 

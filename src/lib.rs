@@ -5,6 +5,7 @@
 pub mod app;
 pub mod board;
 pub mod board_model;
+pub mod codec;
 pub mod components;
 pub mod decimal;
 pub mod embed;

@@ -36,10 +36,21 @@ pub fn first_player_chance(kind: GameKind, score: Score) -> u32 {
         Score::Mate(n) if n > 0 => 100,
         Score::Mate(_) => 0,
         Score::Cp(cp) => {
-            let chance = 1.0 / (1.0 + 10_f64.powf(-f64::from(cp) / ten_to_one(kind)));
+            let x = (-f64::from(cp) / ten_to_one(kind)).clamp(-6.0, 6.0);
+            let chance = 1.0 / (1.0 + exp(x * std::f64::consts::LN_10));
             (chance * 100.0).round() as u32
         }
     }
+}
+
+/// e^y for |y| up to about 14, as (1 + y/1024)^1024: close enough for a percentage, and
+/// without the C library's `pow`, whose code the page would otherwise download.
+fn exp(y: f64) -> f64 {
+    let mut value = 1.0 + y / 1024.0;
+    for _ in 0..10 {
+        value *= value;
+    }
+    value
 }
 
 /// A score for the side to move, turned to the first player's side.

@@ -1,0 +1,278 @@
+//! The worker's message codec: bincode's encoding (yew-agent's default), and a reader of our own
+//! for the few shapes the messages have.
+//!
+//! Why our own reader: bincode's error type formats serde's `Unexpected` values, floats
+//! included, so decoding with it brings float printing (about 15 KB of code) into the page's
+//! wasm, which never prints a float otherwise (see `decimal`). The messages between the page
+//! and the worker are yew-agent's envelopes (enums of unit, newtype and tuple variants) around
+//! handler ids (`usize`) and our strings: that is all this reader reads. Its errors carry no
+//! text.
+
+use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::JsValue;
+use yew_agent::Codec;
+
+/// bincode's standard encoding out; [`from_bytes`] in.
+pub struct WireCodec;
+
+impl Codec for WireCodec {
+    fn encode<I>(input: I) -> JsValue
+    where
+        I: Serialize,
+    {
+        let bytes = bincode::serde::encode_to_vec(&input, bincode::config::standard())
+            .expect("a worker message always encodes");
+        js_sys::Uint8Array::from(bytes.as_slice()).into()
+    }
+
+    fn decode<O>(input: JsValue) -> O
+    where
+        O: for<'de> Deserialize<'de>,
+    {
+        let bytes = js_sys::Uint8Array::from(input).to_vec();
+        // Both ends are ours (the same build): a message that doesn't read is a bug.
+        from_bytes(&bytes).expect("a worker message always decodes")
+    }
+}
+
+/// A message that is not what it should be. No text: see the module docs.
+#[derive(Debug, PartialEq, Eq)]
+pub struct WireError;
+
+impl std::fmt::Display for WireError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("unreadable worker message")
+    }
+}
+
+impl std::error::Error for WireError {}
+
+impl de::Error for WireError {
+    fn custom<T: std::fmt::Display>(_: T) -> Self {
+        WireError
+    }
+    // serde's defaults format what they found (floats too): not here.
+    fn invalid_type(_: de::Unexpected<'_>, _: &dyn de::Expected) -> Self {
+        WireError
+    }
+    fn invalid_value(_: de::Unexpected<'_>, _: &dyn de::Expected) -> Self {
+        WireError
+    }
+    fn invalid_length(_: usize, _: &dyn de::Expected) -> Self {
+        WireError
+    }
+    fn unknown_variant(_: &str, _: &'static [&'static str]) -> Self {
+        WireError
+    }
+    fn unknown_field(_: &str, _: &'static [&'static str]) -> Self {
+        WireError
+    }
+    fn missing_field(_: &'static str) -> Self {
+        WireError
+    }
+    fn duplicate_field(_: &'static str) -> Self {
+        WireError
+    }
+}
+
+/// Reads a value bincode's standard configuration wrote, of the shapes described above.
+///
+/// # Errors
+/// [`WireError`] for anything else, or bytes left over.
+pub fn from_bytes<'de, O: Deserialize<'de>>(bytes: &'de [u8]) -> Result<O, WireError> {
+    let mut reader = Reader { bytes, at: 0 };
+    let value = O::deserialize(&mut reader)?;
+    if reader.at == bytes.len() { Ok(value) } else { Err(WireError) }
+}
+
+struct Reader<'de> {
+    bytes: &'de [u8],
+    at: usize,
+}
+
+impl<'de> Reader<'de> {
+    fn take(&mut self, n: usize) -> Result<&'de [u8], WireError> {
+        let end = self.at.checked_add(n).filter(|&end| end <= self.bytes.len()).ok_or(WireError)?;
+        let slice = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(slice)
+    }
+
+    /// bincode's variable-length integer: one byte up to 250, else a marker and 2, 4 or 8
+    /// little-endian bytes.
+    fn varint(&mut self) -> Result<u64, WireError> {
+        let first = self.take(1)?[0];
+        let width = match first {
+            0..=250 => return Ok(u64::from(first)),
+            251 => 2,
+            252 => 4,
+            253 => 8,
+            _ => return Err(WireError),
+        };
+        let mut value = 0_u64;
+        for (i, &b) in self.take(width)?.iter().enumerate() {
+            value |= u64::from(b) << (8 * i);
+        }
+        Ok(value)
+    }
+}
+
+impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
+    type Error = WireError;
+
+    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, WireError> {
+        Err(WireError)
+    }
+
+    fn deserialize_u64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, WireError> {
+        visitor.visit_u64(self.varint()?)
+    }
+
+    fn deserialize_u32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, WireError> {
+        let value = u32::try_from(self.varint()?).map_err(|_| WireError)?;
+        visitor.visit_u32(value)
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, WireError> {
+        let len = usize::try_from(self.varint()?).map_err(|_| WireError)?;
+        let text = std::str::from_utf8(self.take(len)?).map_err(|_| WireError)?;
+        visitor.visit_borrowed_str(text)
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, WireError> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, WireError> {
+        visitor.visit_unit()
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, WireError> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, WireError> {
+        visitor.visit_seq(Items { reader: self, left: len })
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, WireError> {
+        visitor.visit_enum(self)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u128 f32 f64 char bytes byte_buf option
+        unit_struct seq tuple_struct map struct identifier ignored_any
+    }
+}
+
+/// The fields of a tuple or tuple variant, in order.
+struct Items<'a, 'de> {
+    reader: &'a mut Reader<'de>,
+    left: usize,
+}
+
+impl<'de> de::SeqAccess<'de> for Items<'_, 'de> {
+    type Error = WireError;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, WireError> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        seed.deserialize(&mut *self.reader).map(Some)
+    }
+}
+
+impl<'de> de::EnumAccess<'de> for &mut Reader<'de> {
+    type Error = WireError;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self), WireError> {
+        let index = u32::try_from(self.varint()?).map_err(|_| WireError)?;
+        let value = seed.deserialize(IntoDeserializer::<WireError>::into_deserializer(index))?;
+        Ok((value, self))
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for &mut Reader<'de> {
+    type Error = WireError;
+
+    fn unit_variant(self) -> Result<(), WireError> {
+        Ok(())
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, WireError> {
+        seed.deserialize(self)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, WireError> {
+        visitor.visit_seq(Items { reader: self, left: len })
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value, WireError> {
+        Err(WireError)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shapes of yew-agent's envelopes (`ToWorker`, `FromWorker`, `HandlerId`).
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Id(usize);
+
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    enum Envelope {
+        Connected(Id),
+        Process(Id, String),
+        Destroy,
+    }
+
+    fn round_trip(value: &Envelope) -> Result<Envelope, WireError> {
+        let bytes = bincode::serde::encode_to_vec(value, bincode::config::standard()).unwrap();
+        from_bytes(&bytes)
+    }
+
+    #[test]
+    fn reads_what_bincode_writes() {
+        let long = "棋 ".repeat(40_000);
+        for value in [
+            Envelope::Connected(Id(7)),
+            Envelope::Connected(Id(70_000)),
+            Envelope::Connected(Id(usize::MAX)),
+            Envelope::Process(Id(300), "A|1|300|chess|variant=standard|startpos:0|e2e4".into()),
+            Envelope::Process(Id(1), long),
+            Envelope::Destroy,
+        ] {
+            assert_eq!(round_trip(&value), Ok(value));
+        }
+    }
+
+    #[test]
+    fn refuses_what_it_does_not_know() {
+        assert_eq!(from_bytes::<Envelope>(&[]), Err(WireError));
+        assert_eq!(from_bytes::<Envelope>(&[9]), Err(WireError), "no such variant");
+        assert_eq!(from_bytes::<Envelope>(&[1, 1, 5, b'a']), Err(WireError), "string cut short");
+        assert_eq!(from_bytes::<Envelope>(&[2, 0]), Err(WireError), "bytes left over");
+        assert_eq!(from_bytes::<Envelope>(&[1, 1, 2, 0xff, 0xfe]), Err(WireError), "not UTF-8");
+        assert_eq!(from_bytes::<f64>(&[0; 8]), Err(WireError), "floats are not ours");
+    }
+}
