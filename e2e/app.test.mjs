@@ -94,6 +94,10 @@ test('chess: scholar\'s mate by drag and drop', { timeout: TEST_TIMEOUT }, () =>
     await overlay.waitFor({ state: 'visible' });
     assert.equal(await overlay.locator('[data-result]').getAttribute('data-result'), 'white');
     assert.match(await overlay.textContent(), /White wins/);
+    // Analysis is offered at the end: the final position is mate.
+    await overlay.locator('[data-action="overlay-analyse"]').click();
+    await page.locator('[data-testid="analysis"]').waitFor();
+    await overlay.waitFor({ state: 'detached' });
     const moves = await moveList(page);
     assert.deepEqual(moves, ['e4', 'e5', 'Bc4', 'Nc6', 'Qh5', 'Nf6', 'Qxf7#']);
     assert.equal(await pieceAt(page, 'f7'), 'wQ');
