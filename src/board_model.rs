@@ -69,7 +69,14 @@ pub fn board_view(state: &AppState) -> BoardView {
         cells,
         interactive: state.accepts_moves(),
         label: t(lang, Text::Board).to_owned(),
-        shapes: state.record.shapes_at(&state.shown_path()).to_vec(),
+        // Only shapes on this board: a record or a link may name any cell.
+        shapes: state
+            .record
+            .shapes_at(&state.shown_path())
+            .iter()
+            .copied()
+            .filter(|s| [s.from, s.to].iter().all(|c| c.file < files && c.rank < ranks))
+            .collect(),
         engine_move: state.shown_analysis().and_then(|analysis| {
             let mut after = game.clone();
             after.play(analysis.line.first()?).ok()?;

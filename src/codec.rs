@@ -156,7 +156,11 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
         visitor.visit_newtype_struct(self)
     }
 
-    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, WireError> {
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, WireError> {
         visitor.visit_seq(Items { reader: self, left: len })
     }
 

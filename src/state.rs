@@ -1033,6 +1033,10 @@ impl AppState {
             self.thinking = None;
             self.hint = None;
             self.overlay_closed = false;
+            // A new main line starts its clocks afresh, as "Play from here" does.
+            if let Some(config) = self.settings.clock {
+                self.clocks = Some(Clocks::new(config));
+            }
         }
         self.viewing = None;
         self.explored = None;

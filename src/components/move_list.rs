@@ -20,6 +20,10 @@ pub struct MoveListProps {
     pub state: SharedState,
     /// Where actions go.
     pub dispatch: Callback<Action>,
+    /// Whether the tree tools, marks and comment box are offered (not online, where the game
+    /// is the server's).
+    #[prop_or(true)]
+    pub editable: bool,
 }
 
 /// A path as an attribute value, for tests and tools: `at.index,...:ply` (`:3` on the main
@@ -217,7 +221,7 @@ pub fn move_list(props: &MoveListProps) -> Html {
     let live = state.viewing.is_none();
     let in_variation = !current.is_main_line();
     // Marks and a comment for the move shown.
-    let notes = (current.ply > 0).then(|| {
+    let notes = (props.editable && current.ply > 0).then(|| {
         let marks = record.marks_at(&current);
         let mark_buttons = Mark::MOVE_MARKS.iter().chain(&Mark::POSITION_MARKS[..]).map(|&mark| {
             let on = marks.contains(&mark);
@@ -245,7 +249,7 @@ pub fn move_list(props: &MoveListProps) -> Html {
             </div>
         }
     });
-    let tools = (!live).then(|| {
+    let tools = (props.editable && !live).then(|| {
         html! {
             <div class="tree-tools">
                 if in_variation {

@@ -344,6 +344,9 @@ impl OnlineGame {
             if matches!(
                 action,
                 Action::View(_)
+                    | Action::Go(_)
+                    | Action::First
+                    | Action::Last
                     | Action::StepBack
                     | Action::StepForward
                     | Action::FlipBoard

@@ -164,7 +164,8 @@ fn game_screen(session: &Session, game: &OnlineGame, act: &Callback<Intent>) -> 
     let now = web::now_ms();
     let board = &game.board;
     let mut view = board_view(board);
-    view.interactive &= game.can_move();
+    // Online the game is the server's: no side lines while stepping back.
+    view.interactive &= game.can_move() && board.viewing.is_none();
     let (files, ranks) = (view.geometry.files, view.geometry.ranks);
     let view = Rc::new(view);
     let dispatch = {
@@ -247,7 +248,7 @@ fn game_screen(session: &Session, game: &OnlineGame, act: &Callback<Intent>) -> 
                         <LinkField {lang} label={Words::WatchLink} value={watch.clone()} testid="watch-link" />
                     </div>
                 }
-                <MoveList state={shared.clone()} dispatch={dispatch.clone()} />
+                <MoveList state={shared.clone()} dispatch={dispatch.clone()} editable={false} />
                 <p class="watchers" data-testid="watchers" data-count={game.watchers.to_string()}>
                     { fill_all(say(lang, Words::WatchersCount), &[("n", &game.watchers.to_string())]) }
                     if you.is_none() { { " · " }{ say(lang, Words::Watching) } }
