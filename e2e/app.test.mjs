@@ -559,6 +559,39 @@ test('xiangqi in 简体中文: the move list speaks Chinese notation, and a Chin
     await page.locator('.move-list [data-comment-ply="3"]', { hasText: '仙人指路' }).waitFor();
   }));
 
+test('review: every position analysed with a progress bar; the hung queen is a blunder; accuracy and a graph that goes to a move', { timeout: TEST_TIMEOUT }, () =>
+  withApp({}, async (page) => {
+    // 1. e4 e5 2. Nf3 Qg5?? 3. Nxg5: Black's queen hangs to the knight.
+    await dragMoves(page, [
+      ['e2', 'e4', 'wP'],
+      ['e7', 'e5', 'bP'],
+      ['g1', 'f3', 'wN'],
+      ['d8', 'g5', 'bQ'],
+      ['f3', 'g5', 'wN'],
+    ]);
+    await page.locator('[data-action="review"]').click();
+    const review = page.locator('[data-testid="review"]');
+    await review.waitFor();
+    // Under way: a progress bar and a way to stop it.
+    await page.locator('[data-action="cancel-review"]').waitFor();
+    await page.waitForFunction(() => document.querySelector('[data-testid="review"]')?.dataset.progress === '100', null, { timeout: 30_000 });
+    await page.locator('[data-action="cancel-review"]').waitFor({ state: 'detached' });
+    const rows = await review.locator('tbody tr').evaluateAll((trs) =>
+      Object.fromEntries(trs.map((tr) => [tr.className, [...tr.querySelectorAll('td')].map((td) => td.textContent)])));
+    assert.deepEqual(rows['judged-blunder'], ['0', '1'], JSON.stringify(rows));
+    const [white, black] = rows.accuracy.map((a) => parseInt(a, 10));
+    assert.ok(white > black + 20, JSON.stringify(rows.accuracy));
+    // The blunder is marked in the move list.
+    assert.match(await page.locator('.move-list').innerText(), /Qg5\s*\?\?/);
+    // The graph: a click on the second position goes there.
+    const graph = page.locator('[data-testid="eval-graph"]');
+    await graph.locator('circle.judged-blunder').waitFor();
+    await graph.locator('rect.graph-target[data-ply="2"]').click();
+    await page.locator('.move-list button.current[data-ply="2"]').waitFor();
+    assert.equal(await pieceAt(page, 'g5'), null);
+    assert.equal(await pieceAt(page, 'e5'), 'bP');
+  }));
+
 test('analysis: an evaluation and a line within two seconds; the best move is an arrow; a click plays the line into a variation', { timeout: TEST_TIMEOUT }, () =>
   withApp({}, async (page) => {
     // 1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. Nf3 Qd5?? hangs the queen to the knight.
@@ -583,17 +616,23 @@ test('analysis: an evaluation and a line within two seconds; the best move is an
       const text = document.querySelector('[data-testid="eval"]')?.textContent || '';
       return parseFloat(text) > 5;
     });
-    assert.match(await page.locator('[data-testid="analysis-line"]').innerText(), /^Nxd5/);
+    assert.match(await page.locator('[data-testid="analysis-line"] .line-moves').first().innerText(), /^Nxd5/);
     await page.locator('.shapes .engine[data-shape="c3-d5"]').waitFor();
+    // Up to three lines, each its own first move and score, best first.
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="analysis-line"]').length === 3);
+    const lines = await page.locator('[data-testid="analysis-line"]').evaluateAll((buttons) =>
+      buttons.map((b) => [b.querySelector('.line-score').textContent, b.querySelector('.line-moves').textContent.split(' ')[0]]));
+    assert.equal(new Set(lines.map(([, first]) => first)).size, 3, JSON.stringify(lines));
+    assert.ok(parseFloat(lines[0][0]) > parseFloat(lines[2][0]) + 3, JSON.stringify(lines));
     // At the game's own end the line is not played for the players; one move back it is, as a variation.
-    assert.equal(await page.locator('[data-testid="analysis-line"]').isDisabled(), true);
+    assert.equal(await page.locator('[data-testid="analysis-line"]').first().isDisabled(), true);
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowLeft');
     await page.locator('[data-action="analyse"]').click();
     await page.locator('[data-action="analyse"]').click();
-    await page.locator('[data-testid="analysis-line"]:not([disabled])').waitFor();
-    await page.locator('[data-testid="analysis-line"]').click();
+    await page.locator('[data-testid="analysis-line"]:not([disabled])').first().waitFor();
+    await page.locator('[data-testid="analysis-line"]').first().click();
     await page.locator('.move-list li.variation .variation-move').first().waitFor();
     assert.equal((await moveList(page)).length, 8, 'the main line stays');
   }));

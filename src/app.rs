@@ -19,14 +19,16 @@ use crate::components::status::Status;
 use crate::i18n::{Lang, Text, t};
 use crate::link;
 use crate::record::{GameRecord, storage_key};
+use crate::review::{Evaluation, REVIEW_BUDGET_MS};
 use crate::state::{
     Action, AppState, Mode, Notice, SearchSummary, Settings, Theme, WATCH_DELAYS_MS,
 };
-use crate::think::{AnalyseRequest, Analysis, Think, ThinkReply, ThinkRequest};
+use crate::think::{AnalyseRequest, Analysis, MAX_LINES, Think, ThinkReply, ThinkRequest};
 
-/// The analysis of a position: searches of these many milliseconds, one after the other (the
-/// first answers within half a second; later ones go deeper).
-const ANALYSIS_BUDGETS_MS: [u32; 4] = [300, 1000, 3000, 8000];
+/// The analysis of a position: searches of these many milliseconds (for the three lines
+/// together), one after the other: the first answers within half a second, later ones go deeper,
+/// and after about 40 s on one position the engine rests (the last answer stays shown).
+const ANALYSIS_BUDGETS_MS: [u32; 5] = [400, 1500, 4000, 10_000, 25_000];
 use crate::web;
 use yew_agent::oneshot::{OneshotProvider, UseOneshotRunnerHandle, use_oneshot_runner};
 
@@ -271,7 +273,12 @@ fn page() -> Html {
                             return;
                         }
                         let id = this_run * 16 + step as u64;
-                        let request = AnalyseRequest { id, budget_ms, record: position.clone() };
+                        let request = AnalyseRequest {
+                            id,
+                            budget_ms,
+                            lines: MAX_LINES,
+                            record: position.clone(),
+                        };
                         let reply = runner.run(request.encode()).await;
                         let Some(analysis) = Analysis::decode(&reply).filter(|a| a.id == id) else {
                             return;
@@ -281,6 +288,52 @@ fn page() -> Html {
                         }
                         dispatcher
                             .dispatch(Action::AnalysisAnswer { moves: moves.clone(), analysis });
+                    }
+                });
+            }
+        });
+    }
+
+    // A review: each position of the main line in turn, with a fixed budget; it stops when the
+    // review is cancelled (or replaced), between two positions.
+    let review_run = use_mut_ref(|| 0_u64);
+    {
+        let running = state.review.as_ref().filter(|r| r.running()).map(|r| r.id);
+        let (record, runner, dispatcher, run) =
+            (state.record.clone(), runner.clone(), state.dispatcher(), review_run.clone());
+        let from = state.review.as_ref().map_or(0, |r| r.evaluations.len());
+        use_effect_with(running, move |running| {
+            *run.borrow_mut() += 1;
+            let this_run = *run.borrow();
+            if let Some(id) = *running {
+                yew::platform::spawn_local(async move {
+                    for index in from..=record.moves.len() {
+                        if *run.borrow() != this_run {
+                            return;
+                        }
+                        let mut position = GameRecord::from_parts(
+                            record.kind,
+                            record.rules.clone(),
+                            record.start.clone(),
+                            record.moves[..index].to_vec(),
+                        );
+                        position.ending = None;
+                        let request = AnalyseRequest {
+                            id: id * 1024 + index as u64,
+                            budget_ms: REVIEW_BUDGET_MS,
+                            lines: 1,
+                            record: position,
+                        };
+                        let reply = runner.run(request.encode()).await;
+                        let Some(analysis) =
+                            Analysis::decode(&reply).filter(|a| a.id == request.id)
+                        else {
+                            return;
+                        };
+                        let Some(line) = analysis.lines.into_iter().next() else { return };
+                        let evaluation =
+                            Evaluation { score: line.score, best: line.moves.into_iter().next() };
+                        dispatcher.dispatch(Action::ReviewAnswer { id, index, evaluation });
                     }
                 });
             }
@@ -350,6 +403,17 @@ fn page() -> Html {
         Callback::from(move |()| dialog.set(None))
     };
 
+    let eval_graph = state.current_review().map(|review| {
+        let shown = state
+            .viewing
+            .as_ref()
+            .map_or(Some(state.record.moves.len()), |path| path.branches.is_empty().then_some(path.ply));
+        let judgements = review.judgements().iter().map(|r| r.judgement).collect::<Vec<_>>();
+        html! {
+            <crate::components::review::EvalGraph chances={review.first_player_chances()} {judgements}
+                {shown} lang={state.settings.lang} dispatch={dispatch.clone()} />
+        }
+    });
     let shared = SharedState(Rc::new((*state).clone()));
     let lang = state.settings.lang;
     let view = Rc::new(board_view(&state));
@@ -364,6 +428,7 @@ fn page() -> Html {
                 <section class="board-area">
                     <Board {view} {on_click} {on_pick} {on_drop} {on_shape} />
                     <GameOver state={shared.clone()} dispatch={dispatch.clone()} />
+                    { eval_graph }
                 </section>
                 <aside class="side">
                     <Clocks state={shared.clone()} now={*now} />
@@ -371,6 +436,7 @@ fn page() -> Html {
                     <GameButtons state={shared.clone()} dispatch={dispatch.clone()} {on_hint} />
                     <ShareButtons {lang} open={open_dialog} />
                     <crate::components::analysis::AnalysisPanel state={shared.clone()} dispatch={dispatch.clone()} />
+                    <crate::components::review::ReviewPanel state={shared.clone()} dispatch={dispatch.clone()} />
                     <MoveList state={shared.clone()} dispatch={dispatch.clone()} />
                     <Options state={shared.clone()} dispatch={dispatch.clone()} />
                 </aside>

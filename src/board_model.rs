@@ -79,7 +79,7 @@ pub fn board_view(state: &AppState) -> BoardView {
             .collect(),
         engine_move: state.shown_analysis().and_then(|analysis| {
             let mut after = game.clone();
-            after.play(analysis.line.first()?).ok()?;
+            after.play(analysis.best()?.moves.first()?).ok()?;
             let cells = after.last_move()?;
             Some((cells.from, cells.to))
         }),

@@ -105,6 +105,24 @@ pub enum Text {
     AnalysisPaused,
     /// `depth {n}`.
     Depth,
+    /// The game review's button and panel name.
+    Review,
+    /// `Reviewing… {n}%`.
+    Reviewing,
+    /// The accuracy row of the review's summary.
+    Accuracy,
+    /// The review's judgements, best first.
+    JudgedBest,
+    /// A good move (not the engine's choice).
+    JudgedGood,
+    /// An inaccuracy.
+    JudgedInaccuracy,
+    /// A mistake.
+    JudgedMistake,
+    /// A blunder.
+    JudgedBlunder,
+    /// The evaluation graph's label.
+    EvalGraph,
     /// What a click on the engine's line does.
     PlayLine,
     /// The comment box's label.
@@ -279,6 +297,19 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
             "Phân tích tạm dừng khi máy đang chơi: hãy xem lại nước cũ, hoặc chờ hết ván.",
         ],
         T::Depth => ["depth {n}", "深度 {n}", "độ sâu {n}"],
+        T::Review => ["Review", "复盘", "Xem lại ván"],
+        T::Reviewing => ["Reviewing… {n}%", "复盘中… {n}%", "Đang xem lại… {n}%"],
+        T::Accuracy => ["Accuracy", "准确率", "Độ chính xác"],
+        T::JudgedBest => ["Best", "最佳", "Tốt nhất"],
+        T::JudgedGood => ["Good", "好棋", "Tốt"],
+        T::JudgedInaccuracy => ["Inaccuracy", "欠佳", "Thiếu chính xác"],
+        T::JudgedMistake => ["Mistake", "错着", "Sai lầm"],
+        T::JudgedBlunder => ["Blunder", "败着", "Sai lầm nghiêm trọng"],
+        T::EvalGraph => [
+            "Evaluation graph: click to go to a move",
+            "形势曲线：点击跳到该步",
+            "Biểu đồ đánh giá: bấm để đến nước đi",
+        ],
         T::PlayLine => [
             "Play this line into the move list",
             "把这一路着法加入着法列表",

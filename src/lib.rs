@@ -17,6 +17,7 @@ pub mod online;
 pub mod pieces;
 pub mod record;
 pub mod records;
+pub mod review;
 pub mod state;
 pub mod think;
 pub mod web;

@@ -352,6 +352,10 @@ pub struct AppState {
     pub analysing: bool,
     /// The engine's latest view of a position, and which position (its moves from the start).
     pub analysis: Option<(Vec<String>, crate::think::Analysis)>,
+    /// The game review under way or done (shown while the main line is the one reviewed).
+    pub review: Option<crate::review::Review>,
+    /// The id the next review gets.
+    pub next_review: u64,
     /// Whether the last move was the computer's (the board animates it).
     pub computer_moved: bool,
     /// What the computer's last search did.
@@ -496,6 +500,19 @@ pub enum Action {
     EditTree(TreeEdit),
     /// Turn the engine's analysis of the position shown on or off.
     ToggleAnalysis,
+    /// Review the game: every position of the main line analysed, each move judged.
+    StartReview,
+    /// Stop the review under way (what it found so far stays).
+    CancelReview,
+    /// The engine's evaluation of one position of a review.
+    ReviewAnswer {
+        /// The review asked for.
+        id: u64,
+        /// The position: after this many moves of the main line.
+        index: usize,
+        /// What the engine found.
+        evaluation: crate::review::Evaluation,
+    },
     /// The engine's analysis of a position (given by its moves from the start).
     AnalysisAnswer {
         /// The moves from the start to the position analysed.
@@ -597,6 +614,8 @@ impl AppState {
             hint: None,
             analysing: false,
             analysis: None,
+            review: None,
+            next_review: 1,
             computer_moved: false,
             last_search: None,
         }
@@ -965,6 +984,65 @@ impl AppState {
                 || self.settings.mode == Mode::HotSeat)
     }
 
+    /// Whether the game may be reviewed now: it has moves, and the computer is not playing it
+    /// (the game is over, or two players share the device).
+    #[must_use]
+    pub fn review_allowed(&self) -> bool {
+        !self.record.moves.is_empty()
+            && (self.result().is_some() || self.settings.mode == Mode::HotSeat)
+    }
+
+    /// The review of the game as it stands, when there is one (a review of a main line that has
+    /// since changed is not shown).
+    #[must_use]
+    pub fn current_review(&self) -> Option<&crate::review::Review> {
+        self.review.as_ref().filter(|review| review.moves == self.record.moves)
+    }
+
+    fn start_review(&mut self) {
+        if !self.review_allowed() || self.current_review().is_some_and(|r| r.running()) {
+            return;
+        }
+        // A cancelled review of this game goes on from where it stopped.
+        if let Some(review) =
+            self.review.as_mut().filter(|r| r.moves == self.record.moves && !r.finished())
+        {
+            review.cancelled = false;
+            return;
+        }
+        let mut game = self.record.start_game();
+        let mut sides = vec![game.side_to_move()];
+        for text in &self.record.moves {
+            if game.play(text).is_err() {
+                return;
+            }
+            sides.push(game.side_to_move());
+        }
+        let id = self.next_review;
+        self.next_review += 1;
+        let (kind, moves) = (self.record.kind, self.record.moves.clone());
+        self.review = Some(crate::review::Review::new(id, kind, moves, sides));
+    }
+
+    /// Takes a review's answer; when it is the last, the weak moves get their marks (`?!`, `?`,
+    /// `??`) where the player put no move mark of their own.
+    fn review_answer(&mut self, id: u64, index: usize, evaluation: crate::review::Evaluation) {
+        let Some(review) = self.review.as_mut().filter(|r| r.id == id && r.running()) else {
+            return;
+        };
+        review.record(index, evaluation);
+        if !review.finished() || review.moves != self.record.moves {
+            return;
+        }
+        for (index, judged) in review.judgements().iter().enumerate() {
+            let Some(mark) = crate::review::mark_for(judged.judgement) else { continue };
+            let marks = self.record.marks.entry(index + 1).or_default();
+            if !marks.iter().any(|m| m.kind() == qi_play::MarkKind::Move) {
+                marks.push(mark);
+            }
+        }
+    }
+
     /// The analysis of the position shown, when there is one.
     #[must_use]
     pub fn shown_analysis(&self) -> Option<&crate::think::Analysis> {
@@ -1188,6 +1266,15 @@ impl AppState {
             Action::ToggleAnalysis => {
                 self.analysing = !self.analysing;
                 self.analysis = None;
+            }
+            Action::StartReview => self.start_review(),
+            Action::CancelReview => {
+                if let Some(review) = &mut self.review {
+                    review.cancelled = true;
+                }
+            }
+            Action::ReviewAnswer { id, index, evaluation } => {
+                self.review_answer(id, index, evaluation)
             }
             Action::AnalysisAnswer { moves, analysis } => {
                 if self.analysing && moves == self.shown_moves() {

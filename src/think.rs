@@ -3,7 +3,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use qi_ai::{AnyEngine, Level, LevelSettings, Limits, Score};
+use qi_ai::{AnyEngine, Level, Limits, Score};
 use yew_agent::prelude::oneshot;
 
 use crate::record::GameRecord;
@@ -110,75 +110,111 @@ pub fn answer(request: &str, now: &dyn Fn() -> f64) -> String {
 }
 
 /// What the page asks the worker when analysing: the position (a record whose moves lead to
-/// it) searched at full strength for a time.
+/// it) searched at full strength for a time, for one or more best lines.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AnalyseRequest {
     /// Which request this is.
     pub id: u64,
-    /// Milliseconds of search.
+    /// Milliseconds of search, for all the lines together.
     pub budget_ms: u32,
+    /// How many best lines (1 to [`MAX_LINES`]).
+    pub lines: u8,
     /// The game up to the position to analyse.
     pub record: GameRecord,
 }
+
+/// The most lines an analysis gives.
+pub const MAX_LINES: u8 = 3;
 
 /// Where analysis requests start: the worker tells them from the computer's by it.
 pub const ANALYSE_PREFIX: &str = "A|";
 
 impl AnalyseRequest {
-    /// The request as text: `A|id|ms|record`.
+    /// The request as text: `A|id|ms|lines|record`.
     #[must_use]
     pub fn encode(&self) -> String {
-        format!("{ANALYSE_PREFIX}{}|{}|{}", self.id, self.budget_ms, self.record.to_text())
+        format!(
+            "{ANALYSE_PREFIX}{}|{}|{}|{}",
+            self.id,
+            self.budget_ms,
+            self.lines,
+            self.record.to_text()
+        )
     }
 
     /// Reads [`encode`](AnalyseRequest::encode)'s text.
     #[must_use]
     pub fn decode(text: &str) -> Option<AnalyseRequest> {
-        let mut fields = text.strip_prefix(ANALYSE_PREFIX)?.splitn(3, '|');
+        let mut fields = text.strip_prefix(ANALYSE_PREFIX)?.splitn(4, '|');
         let id = fields.next()?.parse().ok()?;
         let budget_ms = fields.next()?.parse().ok()?;
+        let lines = fields.next()?.parse().ok()?;
         let record = GameRecord::from_text(fields.next()?)?;
-        Some(AnalyseRequest { id, budget_ms, record })
+        Some(AnalyseRequest { id, budget_ms, lines, record })
     }
 }
 
-/// The engine's view of a position: its best line and how it scores it.
+/// One line the engine found: how deep, its score, its moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Analysis {
-    /// The request answered.
-    pub id: u64,
+pub struct EngineLine {
     /// Depth reached.
     pub depth: u32,
     /// The score for the side to move (centipawns, or a forced win or loss in moves).
     pub score: Score,
-    /// The best line, in coordinates.
-    pub line: Vec<String>,
+    /// The moves, in coordinates, the first being the move this line is about.
+    pub moves: Vec<String>,
+}
+
+/// The engine's view of a position: its best lines, best first, and how it scores them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// The request answered.
+    pub id: u64,
+    /// The lines, best first; one line with no moves when the game is over there.
+    pub lines: Vec<EngineLine>,
 }
 
 impl Analysis {
-    /// The reply as text: `id|depth|cp:35|e2e4 e7e5` (`mate:-3` for a mate).
+    /// The best line, when there is one.
+    #[must_use]
+    pub fn best(&self) -> Option<&EngineLine> {
+        self.lines.first()
+    }
+
+    /// The reply as text: `id` then, for each line, `|depth:cp:35:e2e4 e7e5` (`mate:-3` for a
+    /// mate).
     #[must_use]
     pub fn encode(&self) -> String {
-        let score = match self.score {
-            Score::Cp(cp) => format!("cp:{cp}"),
-            Score::Mate(n) => format!("mate:{n}"),
-        };
-        format!("{}|{}|{score}|{}", self.id, self.depth, self.line.join(" "))
+        let mut text = self.id.to_string();
+        for line in &self.lines {
+            let score = match line.score {
+                Score::Cp(cp) => format!("cp:{cp}"),
+                Score::Mate(n) => format!("mate:{n}"),
+            };
+            text += &format!("|{}:{score}:{}", line.depth, line.moves.join(" "));
+        }
+        text
     }
 
     /// Reads [`encode`](Analysis::encode)'s text.
     #[must_use]
     pub fn decode(text: &str) -> Option<Analysis> {
-        let mut fields = text.splitn(4, '|');
+        let mut fields = text.split('|');
         let id = fields.next()?.parse().ok()?;
-        let depth = fields.next()?.parse().ok()?;
-        let score = match fields.next()?.split_once(':')? {
-            ("cp", n) => Score::Cp(n.parse().ok()?),
-            ("mate", n) => Score::Mate(n.parse().ok()?),
-            _ => return None,
-        };
-        let line = fields.next()?.split_whitespace().map(str::to_owned).collect();
-        Some(Analysis { id, depth, score, line })
+        let lines = fields
+            .map(|field| {
+                let mut parts = field.splitn(4, ':');
+                let depth = parts.next()?.parse().ok()?;
+                let score = match (parts.next()?, parts.next()?) {
+                    ("cp", n) => Score::Cp(n.parse().ok()?),
+                    ("mate", n) => Score::Mate(n.parse().ok()?),
+                    _ => return None,
+                };
+                let moves = parts.next()?.split_whitespace().map(str::to_owned).collect();
+                Some(EngineLine { depth, score, moves })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Analysis { id, lines })
     }
 }
 
@@ -186,25 +222,25 @@ impl Analysis {
 #[must_use]
 pub fn analyse(request: &str, now: &dyn Fn() -> f64) -> String {
     let Some(request) = AnalyseRequest::decode(request) else {
-        return Analysis { id: 0, depth: 0, score: Score::Cp(0), line: Vec::new() }.encode();
+        return Analysis { id: 0, lines: Vec::new() }.encode();
     };
     let game = request.record.replay(usize::MAX).game;
     let stop = AtomicBool::new(false);
     let limits =
         Limits { time_ms: Some(f64::from(request.budget_ms.min(30_000))), ..Limits::default() };
-    let result = AnyEngine::default().search_with(
-        &game,
-        LevelSettings::full_strength(limits),
-        now,
-        &stop,
-        0,
-        &mut |_| {},
-    );
-    let mut line = result.info.pv;
-    if line.is_empty() {
-        line.extend(result.best);
-    }
-    Analysis { id: request.id, depth: result.info.depth, score: result.info.score, line }.encode()
+    let lines = usize::from(request.lines.clamp(1, MAX_LINES));
+    let results = AnyEngine::default().analyse_lines(&game, limits, lines, now, &stop);
+    let lines = results
+        .into_iter()
+        .map(|result| {
+            let mut moves = result.info.pv;
+            if moves.is_empty() {
+                moves.extend(result.best);
+            }
+            EngineLine { depth: result.info.depth, score: result.info.score, moves }
+        })
+        .collect();
+    Analysis { id: request.id, lines }.encode()
 }
 
 /// The worker task: one request in, one reply out. Requests for records and QR codes
@@ -241,15 +277,28 @@ mod tests {
         let analyse = AnalyseRequest {
             id: 3,
             budget_ms: 400,
+            lines: 3,
             record: GameRecord::new(GameKind::Chess, "", 0),
         };
         assert_eq!(AnalyseRequest::decode(&analyse.encode()), Some(analyse));
-        for score in [Score::Cp(-35), Score::Mate(3), Score::Mate(-2)] {
-            let reply =
-                Analysis { id: 9, depth: 12, score, line: vec!["e2e4".into(), "e7e5".into()] };
-            assert_eq!(Analysis::decode(&reply.encode()), Some(reply));
-        }
-        assert_eq!(Analysis::decode("1|2|elo:3|"), None);
+        let line = |depth, score, moves: &[&str]| EngineLine {
+            depth,
+            score,
+            moves: moves.iter().map(|m| (*m).to_owned()).collect(),
+        };
+        let reply = Analysis {
+            id: 9,
+            lines: vec![
+                line(12, Score::Cp(-35), &["e2e4", "e7e5"]),
+                line(11, Score::Mate(3), &["d2d4"]),
+                line(10, Score::Mate(-2), &[]),
+            ],
+        };
+        assert_eq!(Analysis::decode(&reply.encode()), Some(reply));
+        let over = Analysis { id: 4, lines: Vec::new() };
+        assert_eq!(Analysis::decode(&over.encode()), Some(over));
+        assert_eq!(Analysis::decode("1|2:elo:3:"), None);
+        assert_eq!(Analysis::decode("x|2:cp:3:"), None);
     }
 
     #[test]
@@ -262,16 +311,17 @@ mod tests {
                 crate::record::Start::Position(fen.into()),
                 Vec::new(),
             );
-            let request = AnalyseRequest { id: 5, budget_ms: 300, record };
-            Analysis::decode(&analyse(&request.encode(), &clock)).expect("a reply")
+            let request = AnalyseRequest { id: 5, budget_ms: 600, lines: 3, record };
+            let reply = Analysis::decode(&analyse(&request.encode(), &clock)).expect("a reply");
+            assert_eq!(reply.id, 5);
+            reply.best().cloned().expect("a line")
         };
         // Black's queen on d5 hangs to the knight on c3.
         let hung = analyse_fen("rnb1kbnr/ppp1pppp/8/3q4/8/2N5/PPPP1PPP/R1BQKBNR w KQkq - 0 3");
-        assert_eq!(hung.id, 5);
-        assert_eq!(hung.line.first().map(String::as_str), Some("c3d5"));
+        assert_eq!(hung.moves.first().map(String::as_str), Some("c3d5"));
         assert!(matches!(hung.score, Score::Cp(cp) if cp > 500), "{:?}", hung.score);
         let mate = analyse_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
-        assert_eq!(mate.line.first().map(String::as_str), Some("a1a8"));
+        assert_eq!(mate.moves.first().map(String::as_str), Some("a1a8"));
         assert_eq!(mate.score, Score::Mate(1));
     }
 

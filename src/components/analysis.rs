@@ -1,5 +1,5 @@
-//! The engine's analysis of the position shown: an evaluation bar, the score, the depth and the
-//! best line (a click plays it into the move tree). The engine's best move is also an arrow on
+//! The engine's analysis of the position shown: an evaluation bar, the score, the depth and up
+//! to three best lines with their scores (a click plays one into the move tree). The engine's best move is also an arrow on
 //! the board (see `board_model`).
 //!
 //! Scores are shown from the first player's side (White, Red, Black in gomoku, banqi's first
@@ -9,6 +9,7 @@
 //! `ten_to_one`), or a forced win in so many moves. The bar is the first player's chance.
 
 use qi_ai::Score;
+use qi_ai::review::first_player_chance;
 use qi_rules::{GameKind, Side};
 use yew::prelude::*;
 
@@ -17,41 +18,6 @@ use super::status::side_label;
 use crate::decimal::decimal;
 use crate::i18n::{Text, fill, t};
 use crate::state::Action;
-
-/// How many score units make a 10:1 favourite, by game: chess engines' 400 centipawns for
-/// chess, xiangqi and banqi; gomoku's evaluation counts threats in larger units (and gives the
-/// side to move a quarter more), so its curve is flatter. These are a first guess, not yet
-/// fitted to game results.
-fn ten_to_one(kind: GameKind) -> f64 {
-    match kind {
-        GameKind::Gomoku => 1000.0,
-        GameKind::Chess | GameKind::Xiangqi | GameKind::Banqi => 400.0,
-    }
-}
-
-/// The first player's winning chance, in percent, for a score in the first player's favour.
-#[must_use]
-pub fn first_player_chance(kind: GameKind, score: Score) -> u32 {
-    match score {
-        Score::Mate(n) if n > 0 => 100,
-        Score::Mate(_) => 0,
-        Score::Cp(cp) => {
-            let x = (-f64::from(cp) / ten_to_one(kind)).clamp(-6.0, 6.0);
-            let chance = 1.0 / (1.0 + exp(x * std::f64::consts::LN_10));
-            (chance * 100.0).round() as u32
-        }
-    }
-}
-
-/// e^y for |y| up to about 14, as (1 + y/1024)^1024: close enough for a percentage, and
-/// without the C library's `pow`, whose code the page would otherwise download.
-fn exp(y: f64) -> f64 {
-    let mut value = 1.0 + y / 1024.0;
-    for _ in 0..10 {
-        value *= value;
-    }
-    value
-}
 
 /// A score for the side to move, turned to the first player's side.
 #[must_use]
@@ -77,7 +43,7 @@ pub fn score_text(kind: GameKind, score: Score, first: &str, second: &str) -> St
             format!("{winner} +{moves}")
         }
         (_, Score::Cp(_)) => {
-            let chance = first_player_chance(kind, score);
+            let chance = first_player_chance(kind, score, Side::First);
             format!("{first} {chance}% · {second} {}%", 100 - chance)
         }
     }
@@ -117,27 +83,58 @@ pub fn analysis_panel(props: &AnalysisProps) -> Html {
             </section>
         };
     };
-    let score = for_first_player(analysis.score, game.side_to_move());
-    let chance = first_player_chance(kind, score);
-    let text = score_text(kind, score, first, second);
-    // The line in the game's notation, as far as it replays.
-    let mut replay = game.clone();
+    let Some(best) = analysis.best() else {
+        return Html::default();
+    };
+    let to_move = game.side_to_move();
+    let chance = first_player_chance(kind, best.score, to_move);
+    // A finished position has no score to read, but its result.
+    let text = if let Some(outcome) = game.outcome() {
+        let result = crate::state::GameResult {
+            winner: outcome.winner,
+            reason: crate::state::ResultReason::Rules(outcome.reason),
+            line: Vec::new(),
+        };
+        super::status::result_text(state, &result)
+    } else {
+        score_text(kind, for_first_player(best.score, to_move), first, second)
+    };
     let chinese = lang == crate::i18n::Lang::Zh;
-    let notations: Vec<String> = analysis
-        .line
+    let playable = state.explored.is_some();
+    let lines: Html = analysis
+        .lines
         .iter()
-        .map_while(|mv| {
-            let in_chinese = if chinese { replay.chinese_notation(mv) } else { None };
-            replay.play(mv).ok().map(|n| in_chinese.unwrap_or(n))
+        .filter(|line| !line.moves.is_empty())
+        .map(|line| {
+            // The line in the game's notation, as far as it replays.
+            let mut replay = game.clone();
+            let notations: Vec<String> = line
+                .moves
+                .iter()
+                .map_while(|mv| {
+                    let in_chinese = if chinese { replay.chinese_notation(mv) } else { None };
+                    replay.play(mv).ok().map(|n| in_chinese.unwrap_or(n))
+                })
+                .collect();
+            let moves = line.moves[..notations.len()].to_vec();
+            let onclick = {
+                let dispatch = props.dispatch.clone();
+                Callback::from(move |_: MouseEvent| dispatch.emit(Action::PlayLine(moves.clone())))
+            };
+            let line_score = score_text(kind, for_first_player(line.score, to_move), first, second);
+            html! {
+                <li>
+                    <button type="button" class="analysis-line" data-testid="analysis-line"
+                            disabled={!playable}
+                            title={if playable { t(lang, Text::PlayLine) } else { "" }} {onclick}>
+                        <strong class="line-score">{ line_score }</strong>{ " " }
+                        <span class="line-moves">{ notations.join(" ") }</span>
+                    </button>
+                </li>
+            }
         })
         .collect();
-    let playable = state.explored.is_some();
-    let line = analysis.line[..notations.len()].to_vec();
-    let onclick = {
-        let dispatch = props.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::PlayLine(line.clone())))
-    };
-    let depth = fill(t(lang, Text::Depth), "n", &analysis.depth.to_string());
+    let depth = fill(t(lang, Text::Depth), "n", &best.depth.to_string());
     html! {
         <section class="analysis" data-testid="analysis" aria-label={t(lang, Text::Analysis)}>
             <div class="eval-bar" role="meter" aria-valuemin="0" aria-valuemax="100"
@@ -145,10 +142,7 @@ pub fn analysis_panel(props: &AnalysisProps) -> Html {
                 <div class="eval-fill" style={format!("width: {chance}%")}></div>
             </div>
             <p class="eval"><strong data-testid="eval">{ text }</strong>{ " · " }{ depth }</p>
-            <button type="button" class="analysis-line" data-testid="analysis-line" disabled={!playable}
-                    title={if playable { t(lang, Text::PlayLine) } else { "" }} {onclick}>
-                { notations.join(" ") }
-            </button>
+            <ol class="analysis-lines">{ lines }</ol>
         </section>
     }
 }
@@ -169,7 +163,5 @@ mod tests {
         assert_eq!(text(GameKind::Banqi, Score::Mate(-4)), "White +4");
         assert_eq!(for_first_player(Score::Cp(80), Side::Second), Score::Cp(-80));
         assert_eq!(for_first_player(Score::Mate(2), Side::Second), Score::Mate(-2));
-        assert_eq!(first_player_chance(GameKind::Chess, Score::Cp(-400)), 9);
-        assert_eq!(first_player_chance(GameKind::Chess, Score::Mate(1)), 100);
     }
 }

@@ -100,6 +100,10 @@ pub fn game_buttons(props: &GameButtonsProps) -> Html {
             <button type="button" data-action="analyse" class={classes!(state.analysing.then_some("on"))}
                     aria-pressed={if state.analysing { "true" } else { "false" }}
                     onclick={emit(|| Action::ToggleAnalysis)}>{ t(lang, Text::Analyse) }</button>
+            if state.review_allowed() && state.current_review().is_none_or(|r| !r.running()) {
+                <button type="button" data-action="review"
+                        onclick={emit(|| Action::StartReview)}>{ t(lang, Text::Review) }</button>
+            }
         </div>
     }
 }

@@ -79,12 +79,21 @@ pub fn game_over(props: &DialogProps) -> Html {
         });
         html! { <button type="button" class="secondary" data-action="overlay-analyse" {onclick}>{ t(lang, Text::Analyse) }</button> }
     });
+    let review = (state.review_allowed() && state.current_review().is_none()).then(|| {
+        let dispatch = props.dispatch.clone();
+        let onclick = Callback::from(move |_: MouseEvent| {
+            dispatch.emit(Action::StartReview);
+            dispatch.emit(Action::CloseOverlay);
+        });
+        html! { <button type="button" class="secondary" data-action="overlay-review" {onclick}>{ t(lang, Text::Review) }</button> }
+    });
     html! {
         <div class="game-over" role="dialog" aria-label={result_text(state, &result)} data-testid="game-over">
             <p class="game-over-text" data-result={result_code(state, &result)}>{ result_text(state, &result) }</p>
             <div class="game-over-buttons">
                 <button type="button" data-action="overlay-new-game" onclick={new_game}>{ t(lang, Text::NewGame) }</button>
                 { analyse.unwrap_or_default() }
+                { review.unwrap_or_default() }
                 <button type="button" class="secondary" data-action="overlay-close" onclick={close}>{ t(lang, Text::Close) }</button>
             </div>
         </div>

@@ -6,6 +6,7 @@ pub mod controls;
 pub mod dialogs;
 pub mod move_list;
 pub mod records_dialog;
+pub mod review;
 pub mod share;
 pub mod status;
 

@@ -23,6 +23,7 @@ pub mod banqi;
 pub mod chess;
 pub mod gomoku;
 pub mod level;
+pub mod review;
 pub mod search;
 pub mod xiangqi;
 
@@ -90,27 +91,69 @@ impl AnyEngine {
         let mut budget = Budget::new(settings.limits, now, stop);
         budget.noise = settings.noise;
         budget.seed = seed;
+        self.search_budget(game, &mut budget, on_info)
+    }
+
+    fn search_budget(
+        &mut self,
+        game: &AnyGame,
+        budget: &mut Budget<'_>,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
         match game {
-            AnyGame::Chess(g) => self.chess.get_or_insert_with(chess::ChessEngine::new).search(
-                g,
-                &mut budget,
-                on_info,
-            ),
+            AnyGame::Chess(g) => {
+                self.chess.get_or_insert_with(chess::ChessEngine::new).search(g, budget, on_info)
+            }
             AnyGame::Xiangqi(g) => self
                 .xiangqi
                 .get_or_insert_with(xiangqi::XiangqiEngine::new)
-                .search(g, &mut budget, on_info),
-            AnyGame::Gomoku(g) => self.gomoku.get_or_insert_with(gomoku::GomokuEngine::new).search(
-                g,
-                &mut budget,
-                on_info,
-            ),
-            AnyGame::Banqi(g) => self.banqi.get_or_insert_with(banqi::BanqiEngine::new).search(
-                g,
-                &mut budget,
-                on_info,
-            ),
+                .search(g, budget, on_info),
+            AnyGame::Gomoku(g) => {
+                self.gomoku.get_or_insert_with(gomoku::GomokuEngine::new).search(g, budget, on_info)
+            }
+            AnyGame::Banqi(g) => {
+                self.banqi.get_or_insert_with(banqi::BanqiEngine::new).search(g, budget, on_info)
+            }
         }
+    }
+
+    /// The `lines` best lines of `game` at full strength, best first, within `limits` together:
+    /// the first line gets half the time, the others share the rest. Each later line is a search
+    /// that leaves out the earlier lines' first moves, so its score is that move's own. Fewer
+    /// lines come back when there are fewer legal moves (none when the game is over).
+    pub fn analyse_lines(
+        &mut self,
+        game: &AnyGame,
+        limits: Limits,
+        lines: usize,
+        now: &dyn Fn() -> f64,
+        stop: &AtomicBool,
+    ) -> Vec<SearchResult> {
+        let lines = lines.max(1);
+        let mut found: Vec<SearchResult> = Vec::with_capacity(lines);
+        for index in 0..lines {
+            let mut line_limits = limits;
+            line_limits.time_ms = limits.time_ms.map(|ms| {
+                if lines == 1 {
+                    ms
+                } else if index == 0 {
+                    ms / 2.0
+                } else {
+                    ms / 2.0 / (lines - 1) as f64
+                }
+            });
+            let mut budget = Budget::new(line_limits, now, stop);
+            budget.skip_root_moves(found.iter().filter_map(|r| r.best.clone()).collect());
+            let result = self.search_budget(game, &mut budget, &mut |_| {});
+            if result.best.is_none() || stop.load(std::sync::atomic::Ordering::Relaxed) {
+                if index == 0 {
+                    found.push(result);
+                }
+                break;
+            }
+            found.push(result);
+        }
+        found
     }
 
     /// Sizes the chess transposition table to about `mb` megabytes (the UCI `Hash` option),
@@ -133,5 +176,81 @@ impl AnyEngine {
         if let Some(e) = &mut self.banqi {
             e.new_game();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qi_rules::any::StartFrom;
+
+    fn lines_of(variant: &str, start: StartFrom<'_>, plies: u32) -> Vec<SearchResult> {
+        let game = AnyGame::new(variant, "", &start).expect("a game");
+        let clock = search::native_clock();
+        let stop = AtomicBool::new(false);
+        let limits = Limits { depth: Some(plies), ..Limits::default() };
+        AnyEngine::default().analyse_lines(&game, limits, 3, &clock, &stop)
+    }
+
+    fn first_moves(lines: &[SearchResult]) -> Vec<String> {
+        lines.iter().map(|l| l.best.clone().expect("a move")).collect()
+    }
+
+    #[test]
+    fn three_lines_have_three_different_first_moves_best_first() {
+        // Black's queen on d5 hangs to the knight: taking it is line one, by far.
+        let hung = "rnb1kbnr/ppp1pppp/8/3q4/8/2N5/PPPP1PPP/R1BQKBNR w KQkq - 0 3";
+        let lines = lines_of("chess", StartFrom::Position(hung), 4);
+        let moves = first_moves(&lines);
+        assert_eq!(moves.len(), 3);
+        assert_eq!(moves[0], "c3d5");
+        assert!(moves[1] != moves[0] && moves[2] != moves[0] && moves[1] != moves[2], "{moves:?}");
+        let cp = |r: &SearchResult| match r.info.score {
+            Score::Cp(cp) => cp,
+            Score::Mate(n) => n.signum() * MATE_FOR_TESTS,
+        };
+        assert!(cp(&lines[0]) >= cp(&lines[1]) && cp(&lines[0]) > cp(&lines[2]) + 500, "{lines:?}");
+        assert!(lines.iter().all(|l| l.info.pv.first() == l.best.as_ref()));
+        // An empty gomoku board has one sensible move (the centre): start after two stones.
+        for (variant, opening) in
+            [("xiangqi", &[][..]), ("gomoku", &["h8", "i9"][..]), ("banqi", &[])]
+        {
+            let mut game = AnyGame::new(variant, "", &StartFrom::Start { seed: 3 }).unwrap();
+            for text in opening {
+                game.play(text).unwrap();
+            }
+            let clock = search::native_clock();
+            let stop = AtomicBool::new(false);
+            let limits = Limits { depth: Some(3), ..Limits::default() };
+            let lines = AnyEngine::default().analyse_lines(&game, limits, 3, &clock, &stop);
+            let moves = first_moves(&lines);
+            assert_eq!(moves.len(), 3, "{variant}");
+            assert!(
+                moves[1] != moves[0] && moves[2] != moves[0] && moves[1] != moves[2],
+                "{moves:?}"
+            );
+        }
+    }
+
+    const MATE_FOR_TESTS: i32 = 100_000;
+
+    #[test]
+    fn fewer_lines_when_fewer_moves_and_none_after_the_end() {
+        // The black king has one move (h8 is covered by nothing; g8-h8 is the only square).
+        let one_move = "6k1/8/6K1/8/8/8/8/7R b - - 0 1";
+        let game = AnyGame::new("chess", "", &StartFrom::Position(one_move)).unwrap();
+        let legal = game.legal_moves();
+        let lines = lines_of("chess", StartFrom::Position(one_move), 3);
+        assert_eq!(lines.len(), legal.len().min(3));
+        assert_eq!(first_moves(&lines).len(), lines.len());
+        let mated = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+        let mut game = AnyGame::new("chess", "", &StartFrom::Position(mated)).unwrap();
+        game.play("a1a8").unwrap();
+        let clock = search::native_clock();
+        let stop = AtomicBool::new(false);
+        let limits = Limits { depth: Some(3), ..Limits::default() };
+        let lines = AnyEngine::default().analyse_lines(&game, limits, 3, &clock, &stop);
+        assert_eq!(lines.len(), 1);
+        assert_eq!(lines[0].best, None);
     }
 }

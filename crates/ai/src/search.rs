@@ -76,6 +76,9 @@ pub struct Budget<'a> {
     pub noise: i32,
     /// Seed for the noise and any other random choice, so a search can be replayed.
     pub seed: u64,
+    /// Root moves (coordinate text) this search leaves out: the second and third lines of a
+    /// multi-line analysis are searches without the better lines' first moves.
+    skipped_root_moves: Vec<String>,
     now: &'a dyn Fn() -> f64,
     stop: &'a AtomicBool,
     started: f64,
@@ -87,7 +90,35 @@ impl<'a> Budget<'a> {
     /// A budget starting now. `now` gives milliseconds (the browser's `performance.now`, or
     /// [`native_clock`]); `stop` may be set from elsewhere (another thread) to end the search.
     pub fn new(limits: Limits, now: &'a dyn Fn() -> f64, stop: &'a AtomicBool) -> Budget<'a> {
-        Budget { limits, noise: 0, seed: 0, now, stop, started: now(), nodes: 0, stopped: false }
+        Budget {
+            limits,
+            noise: 0,
+            seed: 0,
+            skipped_root_moves: Vec::new(),
+            now,
+            stop,
+            started: now(),
+            nodes: 0,
+            stopped: false,
+        }
+    }
+
+    /// Leaves these root moves (coordinate text, as `Game::parse_move` reads) out of the search.
+    pub fn skip_root_moves(&mut self, moves: Vec<String>) {
+        self.skipped_root_moves = moves;
+    }
+
+    /// Whether the root move written `text` is left out.
+    #[must_use]
+    pub fn skips_root_move(&self, text: &str) -> bool {
+        self.skipped_root_moves.iter().any(|m| m == text)
+    }
+
+    /// Whether any root move is left out (then a single remaining move is still searched, for
+    /// its score, instead of being played at once).
+    #[must_use]
+    pub fn skips_root_moves(&self) -> bool {
+        !self.skipped_root_moves.is_empty()
     }
 
     /// Counts one node. Returns `true` when the search must stop now (time, nodes or the stop

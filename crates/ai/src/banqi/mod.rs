@@ -574,6 +574,7 @@ impl Engine for BanqiEngine {
         let mut root: Vec<(BanqiMove, i32)> =
             self.moves[0].iter().copied().zip(self.scores[0].iter().copied()).collect();
         root.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
+        root.retain(|&(mv, _)| !budget.skips_root_move(&game.move_text(mv)));
         let Some(&(first, _)) = root.first() else {
             budget.tick();
             info.score = Score::from_internal(terminal(&game, 0));
@@ -605,7 +606,7 @@ impl Engine for BanqiEngine {
             root.sort_by_key(|&(mv, score)| {
                 std::cmp::Reverse(if mv == best { INF } else { score })
             });
-            if root.len() == 1 || score.abs() >= MATE_BOUND {
+            if (root.len() == 1 && !budget.skips_root_moves()) || score.abs() >= MATE_BOUND {
                 break;
             }
         }

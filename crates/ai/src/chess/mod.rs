@@ -150,6 +150,8 @@ struct Searcher<'e, 'b, 'c> {
     previous_best: Packed,
     /// The side the engine plays (to move at the root), for the contempt.
     root_turn: Color,
+    /// Root moves the budget leaves out (a multi-line analysis's later lines).
+    skipped_at_root: Vec<Packed>,
 }
 
 /// The hashes of the positions since the last capture or pawn move, oldest first, the current
@@ -183,6 +185,7 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
             root_best: None,
             previous_best: 0,
             root_turn: game.shakmaty_position().turn(),
+            skipped_at_root: Vec::new(),
         }
     }
 
@@ -191,7 +194,13 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
         let root = game.shakmaty_position().clone();
         // shakmaty's Zobrist hash, which it updates move by move (not the rules' own `hash()`).
         let root_hash = hash_of(&root);
-        let legal = if game.outcome().is_some() { MoveList::new() } else { root.legal_moves() };
+        let mut legal = if game.outcome().is_some() { MoveList::new() } else { root.legal_moves() };
+        if self.budget.skips_root_moves() {
+            let skipped =
+                |m: &Move| self.budget.skips_root_move(&game.move_text(game.chess_move(*m)));
+            self.skipped_at_root = legal.iter().filter(|m| skipped(m)).map(pack).collect();
+            legal.retain(|m| !self.skipped_at_root.contains(&pack(m)));
+        }
         let mut info =
             SearchInfo { depth: 0, score: Score::Cp(0), nodes: 0, time_ms: 0.0, pv: Vec::new() };
         let Some(first) = legal.first() else {
@@ -471,6 +480,9 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
         }
 
         let mut moves = position.legal_moves();
+        if ply == 0 && !self.skipped_at_root.is_empty() {
+            moves.retain(|m| !self.skipped_at_root.contains(&pack(m)));
+        }
         if moves.is_empty() {
             return if in_check { -(MATE - ply as i32) } else { self.draw_score(position.turn()) };
         }

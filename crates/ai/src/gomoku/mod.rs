@@ -419,8 +419,12 @@ impl Engine for GomokuEngine {
             best: Some(Position::cell_of(usize::from(best)).to_string()),
             info,
         };
+        let skipped =
+            |point: u16| budget.skips_root_move(&Position::cell_of(usize::from(point)).to_string());
         // Threats decide first: a five, a block, a winning four, a VCF.
         match Self::verdict(&position) {
+            // A multi-line analysis's later line may not play the win: it searches the rest.
+            Verdict::Win(point, _) if skipped(point) => {}
             Verdict::Win(point, plies) => {
                 let info = info(
                     1,
@@ -439,7 +443,18 @@ impl Engine for GomokuEngine {
             }
             Verdict::Loss(None) | Verdict::Open => {}
         }
-        if root_moves.len() > 1 && has_four_move(&position, position.side_to_move()) {
+        if budget.skips_root_moves() {
+            root_moves.retain(|m| !skipped(m.1));
+            if root_moves.is_empty() {
+                let info = info(0, 0, budget, Vec::new());
+                on_info(&info);
+                return SearchResult { best: None, info };
+            }
+        }
+        if root_moves.len() > 1
+            && !budget.skips_root_moves()
+            && has_four_move(&position, position.side_to_move())
+        {
             self.fails.clear();
             self.fails.allow(ROOT_VCF_NODES);
             let mut line = Vec::new();
@@ -453,7 +468,7 @@ impl Engine for GomokuEngine {
         self.fails.clear();
         let mut result: Option<(u16, SearchInfo)> = None;
         let mut depth = 1;
-        while root_moves.len() > 1 && budget.may_start_depth(depth) {
+        while (root_moves.len() > 1 || budget.skips_root_moves()) && budget.may_start_depth(depth) {
             let found = self.search_root(&mut position, budget, &mut root_moves, depth as i32);
             let Some((best, score)) = found else { break };
             let pv = self.principal_variation(&mut position, best, depth);

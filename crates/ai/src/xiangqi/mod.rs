@@ -108,7 +108,8 @@ impl Engine for XiangqiEngine {
         budget: &mut Budget<'_>,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        let root_moves = game.legal_moves();
+        let mut root_moves = game.legal_moves();
+        root_moves.retain(|&mv| !budget.skips_root_move(&game.move_text(mv)));
         let empty_info = |budget: &Budget<'_>| SearchInfo {
             depth: 0,
             score: Score::Cp(0),
@@ -157,6 +158,8 @@ struct Search<'s, 'b> {
     scores: Vec<Vec<i32>>,
     /// The best root move of the current iteration so far (fully searched), and its score.
     root_best: Option<(Mv, i32)>,
+    /// Root moves the budget leaves out (a multi-line analysis's later lines).
+    skipped_at_root: Vec<Mv>,
 }
 
 impl<'s, 'b> Search<'s, 'b> {
@@ -173,6 +176,12 @@ impl<'s, 'b> Search<'s, 'b> {
             }
         }
         let path = game_path(game);
+        let skipped_at_root = game
+            .legal_moves()
+            .into_iter()
+            .filter(|&mv| budget.skips_root_move(&game.move_text(mv)))
+            .map(Mv::of)
+            .collect();
         Search {
             root_len: path.len(),
             game: game.clone(),
@@ -189,6 +198,7 @@ impl<'s, 'b> Search<'s, 'b> {
             moves: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             scores: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             root_best: None,
+            skipped_at_root,
         }
     }
 
@@ -255,7 +265,7 @@ impl<'s, 'b> Search<'s, 'b> {
                 info.pv = vec![best.text()];
             }
             on_info(&info);
-            if root_moves.len() == 1
+            if (root_moves.len() == 1 && !self.budget.skips_root_moves())
                 || (score.abs() >= MATE_BOUND && depth as i32 > MATE - score.abs() + 2)
             {
                 break;
@@ -429,6 +439,9 @@ impl<'s, 'b> Search<'s, 'b> {
         let mut scores = std::mem::take(&mut self.scores[ply]);
         moves.clear();
         self.game.moves_into(&mut moves);
+        if ply == 0 && !self.skipped_at_root.is_empty() {
+            moves.retain(|&mv| !self.skipped_at_root.contains(&Mv::of(mv)));
+        }
         if moves.is_empty() {
             self.moves[ply] = moves;
             self.scores[ply] = scores;
