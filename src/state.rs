@@ -1038,7 +1038,7 @@ impl AppState {
             let Some(mark) = crate::review::mark_for(judged.judgement) else { continue };
             let marks = self.record.marks.entry(index + 1).or_default();
             if !marks.iter().any(|m| m.kind() == qi_play::MarkKind::Move) {
-                marks.push(mark);
+                qi_play::mark::toggle(marks, mark);
             }
         }
     }

@@ -83,42 +83,39 @@ pub fn review_panel(props: &ReviewProps) -> Html {
     let [first, second] = review.summaries();
     let accuracy =
         |figure: Option<f64>| figure.map_or("–".to_owned(), |a| format!("{}%", a.round() as u32));
-    let rows: Html = Judgement::ALL
-        .iter()
-        .enumerate()
-        .map(|(slot, &judgement)| {
-            html! {
-                <tr class={judgement_class(judgement)}>
-                    <th scope="row">{ judgement_text(lang, judgement) }</th>
-                    <td>{ first.counts[slot] }</td>
-                    <td>{ second.counts[slot] }</td>
-                </tr>
-            }
-        })
-        .collect();
+    // The table as markup text (see `EvalGraph` for why); its words are the app's own.
+    let mut table = format!(
+        "<table class=\"review-summary\"><thead><tr><th></th><th scope=\"col\">{}</th><th scope=\"col\">{}</th></tr></thead>\
+         <tbody><tr class=\"accuracy\"><th scope=\"row\">{}</th>\
+         <td data-testid=\"accuracy-first\">{}</td><td data-testid=\"accuracy-second\">{}</td></tr>",
+        escape(side_label(state, Side::First)),
+        escape(side_label(state, Side::Second)),
+        escape(t(lang, Text::Accuracy)),
+        accuracy(first.accuracy),
+        accuracy(second.accuracy),
+    );
+    for (slot, &judgement) in Judgement::ALL.iter().enumerate() {
+        table += &format!(
+            "<tr class=\"{}\"><th scope=\"row\">{}</th><td>{}</td><td>{}</td></tr>",
+            judgement_class(judgement),
+            escape(judgement_text(lang, judgement)),
+            first.counts[slot],
+            second.counts[slot],
+        );
+    }
+    table += "</tbody></table>";
     html! {
         <section class="review" data-testid="review" aria-label={t(lang, Text::Review)}
                  data-progress={progress.to_string()}>
             { under_way }
-            <table class="review-summary">
-                <thead>
-                    <tr>
-                        <th></th>
-                        <th scope="col">{ side_label(state, Side::First) }</th>
-                        <th scope="col">{ side_label(state, Side::Second) }</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    <tr class="accuracy">
-                        <th scope="row">{ t(lang, Text::Accuracy) }</th>
-                        <td data-testid="accuracy-first">{ accuracy(first.accuracy) }</td>
-                        <td data-testid="accuracy-second">{ accuracy(second.accuracy) }</td>
-                    </tr>
-                    { rows }
-                </tbody>
-            </table>
+            { Html::from_html_unchecked(AttrValue::from(table)) }
         </section>
     }
+}
+
+/// Text made safe to put in markup.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// Properties of [`EvalGraph`]: what it draws, not the whole state.
@@ -140,7 +137,9 @@ pub struct EvalGraphProps {
 const GRAPH_WIDTH: usize = 1000;
 
 /// The evaluation graph: the first player's chance along the game, mistakes and blunders
-/// dotted, the position shown marked; a click goes to the nearest position.
+/// dotted, the position shown marked; a click goes to the nearest position. Drawn as markup
+/// text (numbers and fixed class names only) with one click handler on the whole graph: a
+/// virtual node per point would cost the page's download more than the graph is worth.
 #[function_component(EvalGraph)]
 pub fn eval_graph(props: &EvalGraphProps) -> Html {
     let positions = props.chances.len();
@@ -149,51 +148,57 @@ pub fn eval_graph(props: &EvalGraphProps) -> Html {
     }
     let x = |ply: usize| ply * GRAPH_WIDTH / (positions - 1);
     let y = |chance: u32| 100 - chance.min(100);
-    let mut area = String::from("M0,100");
+    let mut svg = format!(
+        "<rect class=\"graph-second\" x=\"0\" y=\"0\" width=\"{GRAPH_WIDTH}\" height=\"100\"/>\
+         <path class=\"graph-first\" d=\"M0,100"
+    );
     for (ply, &chance) in props.chances.iter().enumerate() {
-        area += &format!(" L{},{}", x(ply), y(chance));
+        svg += &format!(" L{},{}", x(ply), y(chance));
     }
-    area += &format!(" L{},100 Z", x(positions - 1));
-    let dots: Html = props
-        .judgements
-        .iter()
-        .enumerate()
-        .filter(|(_, j)| **j >= Judgement::Inaccuracy)
-        .filter_map(|(index, &judgement)| {
-            let chance = *props.chances.get(index + 1)?;
-            let class = judgement_class(judgement);
+    svg += &format!(
+        " L{},100 Z\"/><line class=\"graph-middle\" x1=\"0\" x2=\"{GRAPH_WIDTH}\" y1=\"50\" y2=\"50\"/>",
+        x(positions - 1)
+    );
+    if let Some(ply) = props.shown.filter(|&ply| ply < positions) {
+        svg += &format!(
+            "<line class=\"graph-shown\" x1=\"{0}\" x2=\"{0}\" y1=\"0\" y2=\"100\"/>",
+            x(ply)
+        );
+    }
+    for (index, &judgement) in props.judgements.iter().enumerate() {
+        let Some(&chance) = props.chances.get(index + 1) else { break };
+        if judgement >= Judgement::Inaccuracy {
             // Kept inside the frame at the extremes, where a decisive blunder lands.
-            let cy = y(chance).clamp(6, 94);
-            Some(html! { <circle {class} cx={x(index + 1).to_string()} cy={cy.to_string()} r="6" /> })
-        })
-        .collect();
-    let shown = props.shown.filter(|&ply| ply < positions).map(|ply| {
-        let at = x(ply).to_string();
-        html! { <line class="graph-shown" x1={at.clone()} x2={at} y1="0" y2="100" /> }
-    });
+            let (cx, cy) = (x(index + 1), y(chance).clamp(6, 94));
+            let class = judgement_class(judgement);
+            svg += &format!("<circle class=\"{class}\" cx=\"{cx}\" cy=\"{cy}\" r=\"6\"/>");
+        }
+    }
     // One click target per position, as wide as the space between two.
     let step = (GRAPH_WIDTH / (positions - 1)).max(1);
-    let targets: Html = (0..positions)
-        .map(|ply| {
-            let dispatch = props.dispatch.clone();
-            let onclick =
-                Callback::from(move |_: MouseEvent| dispatch.emit(Action::Go(Path::main(ply))));
-            let left = x(ply).saturating_sub(step / 2);
-            html! {
-                <rect class="graph-target" data-ply={ply.to_string()} x={left.to_string()} y="0"
-                      width={step.to_string()} height="100" {onclick} />
+    for ply in 0..positions {
+        let left = x(ply).saturating_sub(step / 2);
+        svg += &format!(
+            "<rect class=\"graph-target\" data-ply=\"{ply}\" x=\"{left}\" y=\"0\" width=\"{step}\" height=\"100\"/>"
+        );
+    }
+    let onclick = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |event: MouseEvent| {
+            let ply = event
+                .target_dyn_into::<web_sys::Element>()
+                .and_then(|target| target.get_attribute("data-ply"))
+                .and_then(|ply| ply.parse().ok());
+            if let Some(ply) = ply {
+                dispatch.emit(Action::Go(Path::main(ply)));
             }
         })
-        .collect();
+    };
+    let label = t(props.lang, Text::EvalGraph);
     html! {
-        <svg class="eval-graph" data-testid="eval-graph" role="img" aria-label={t(props.lang, Text::EvalGraph)}
-             viewBox={format!("0 0 {GRAPH_WIDTH} 100")} preserveAspectRatio="none">
-            <rect class="graph-second" x="0" y="0" width={GRAPH_WIDTH.to_string()} height="100" />
-            <path class="graph-first" d={area} />
-            <line class="graph-middle" x1="0" x2={GRAPH_WIDTH.to_string()} y1="50" y2="50" />
-            { shown.unwrap_or_default() }
-            { dots }
-            { targets }
+        <svg class="eval-graph" data-testid="eval-graph" role="img" aria-label={label}
+             viewBox={format!("0 0 {GRAPH_WIDTH} 100")} preserveAspectRatio="none" {onclick}>
+            { Html::from_html_unchecked(AttrValue::from(svg)) }
         </svg>
     }
 }

@@ -124,8 +124,9 @@ pub fn toggle(marks: &mut Vec<Mark>, mark: Mark) {
     if mark.kind() != MarkKind::Other {
         marks.retain(|m| m.kind() != mark.kind());
     }
-    marks.push(mark);
-    marks.sort_unstable();
+    // Inserted in place rather than sorted: a handful of marks, and no sort code in the page.
+    let at = marks.iter().position(|&m| m > mark).unwrap_or(marks.len());
+    marks.insert(at, mark);
 }
 
 #[cfg(test)]
