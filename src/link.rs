@@ -537,6 +537,7 @@ fn adopt_tree_text(record: &mut GameRecord, text: &str) -> bool {
     }
     tree.moves.clone_from(&record.moves);
     record.put_tree(tree);
+    record.keep_playable_variations();
     true
 }
 

@@ -382,6 +382,41 @@ impl GameRecord {
         notate(&self.tree(), self.start_game(), chinese)
     }
 
+    /// Cuts every variation at its first move that does not replay (and drops the ones left
+    /// empty): a tree from a link or the browser's storage is someone else's text, and a
+    /// variation must be a line that can be shown, stepped through, promoted and written out.
+    /// The main line is left as it is (its replay says where it stops, and why).
+    pub fn keep_playable_variations(&mut self) {
+        fn prune(line: &mut Line, mut game: AnyGame) {
+            for i in 0..line.moves.len() {
+                if let Some(alternatives) = line.variations.get_mut(&i) {
+                    for variation in alternatives.iter_mut() {
+                        let mut replay = game.clone();
+                        let playable = variation
+                            .moves
+                            .iter()
+                            .take_while(|text| replay.play(text).is_ok())
+                            .count();
+                        variation.truncate(playable);
+                        prune(variation, game.clone());
+                    }
+                    alternatives.retain(|variation| !variation.is_empty());
+                    if alternatives.is_empty() {
+                        line.variations.remove(&i);
+                    }
+                }
+                if game.play(&line.moves[i]).is_err() {
+                    // Past the main line's last playable move nothing can be shown.
+                    line.variations.retain(|&at, _| at <= i);
+                    break;
+                }
+            }
+            line.variations.retain(|&at, _| at < line.moves.len());
+        }
+        let game = self.start_game();
+        self.edit_tree(|tree| prune(tree, game));
+    }
+
     /// Replays the first `plies` moves (all of them when `plies` is larger), stopping at the
     /// first move that cannot be played: the longest legal prefix, and why it stopped.
     #[must_use]
@@ -468,6 +503,7 @@ impl GameRecord {
         });
         let mut record = GameRecord::from_parts(kind, rules, start, Vec::new());
         record.put_tree(tree);
+        record.keep_playable_variations();
         // An ending that does not read is dropped: the moves are what matters.
         record.ending = fields.next().and_then(Ending::from_text);
         Some(record)
@@ -606,6 +642,33 @@ mod tests {
             GameRecord::from_text("chess|variant=standard|startpos:0|e2e4 e7e5 (c7c5").unwrap();
         assert_eq!(damaged.moves, ["e2e4", "e7e5"]);
         assert!(damaged.variations.is_empty());
+    }
+
+    #[test]
+    fn variations_that_do_not_replay_are_cut_where_they_stop() {
+        let moves = |list: &[&str]| list.iter().map(|m| (*m).to_owned()).collect::<Vec<_>>();
+        let mut record = GameRecord::new(GameKind::Chess, "", 0);
+        let mut tree = Line::of_moves(moves(&["e2e4", "e7e5", "g1f3"]));
+        // 1... d5 2. e1e8?? (not a move) — and under it 1... c5, fine.
+        let mut sicilian_inside = Line::of_moves(moves(&["d7d5", "e1e8", "d2d4"]));
+        sicilian_inside.variations.insert(0, vec![Line::of_moves(moves(&["c7c5"]))]);
+        sicilian_inside.variations.insert(1, vec![Line::of_moves(moves(&["a7a8"]))]);
+        tree.variations.insert(1, vec![sicilian_inside, Line::of_moves(moves(&["h1h8"]))]);
+        // An alternative past the main line's end, and one to a move that is not there.
+        tree.variations.insert(7, vec![Line::of_moves(moves(&["a2a3"]))]);
+        record.put_tree(tree);
+        record.keep_playable_variations();
+        let alternatives = &record.variations[&1];
+        assert_eq!(alternatives.len(), 1, "the illegal one-move variation is gone");
+        assert_eq!(alternatives[0].moves, ["d7d5"]);
+        assert_eq!(alternatives[0].variations[&0][0].moves, ["c7c5"]);
+        assert!(!alternatives[0].variations.contains_key(&1));
+        assert_eq!(record.variations.keys().copied().collect::<Vec<_>>(), [1]);
+        // Read from text (storage, a worker message), the same happens.
+        let mut damaged = record.clone();
+        damaged.variations.get_mut(&1).unwrap()[0].moves.push("e8e1".into());
+        let read = GameRecord::from_text(&damaged.to_text()).unwrap();
+        assert_eq!(read.variations[&1][0].moves, ["d7d5"]);
     }
 
     #[test]

@@ -87,7 +87,11 @@ impl Ctx<'_> {
         }
         for (i, notation) in notated.notations.iter().enumerate() {
             let depth = before + i;
-            if let Some(number) = number(depth, i == 0 || line.comments.contains_key(&i)) {
+            // Restated after a comment or a nested variation, as after the line's start.
+            let restate = i == 0
+                || line.comments.contains_key(&i)
+                || i.checked_sub(1).is_some_and(|before| line.variations.contains_key(&before));
+            if let Some(number) = number(depth, restate) {
                 parts.push(html! { <span class="move-number">{ number }</span> });
             }
             let path = Path { branches: branches.to_vec(), ply: i + 1 };

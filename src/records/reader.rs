@@ -30,6 +30,10 @@ pub(crate) struct Reader {
     before_first: Option<String>,
     /// The lines left to read variations, innermost last.
     open: Vec<OpenLine>,
+    /// Ends of lines still being read that a variation went past (`(3... Bc5 4. c3)` after
+    /// `3... Bc5`, before the main line's own fourth move): the line's own next move there is
+    /// its continuation, and what the variation put there becomes an alternative to it.
+    provisional: Vec<Path>,
 }
 
 /// A line left at a `(`, to go on with at its `)`.
@@ -64,6 +68,7 @@ impl Reader {
             path: Path::main(0),
             before_first: None,
             open: Vec::new(),
+            provisional: Vec::new(),
         }
     }
 
@@ -83,15 +88,45 @@ impl Reader {
         self.before_last = (self.number, self.previous);
         self.number = number;
         self.previous = Some(side);
-        if let Some(path) = self.tree.add_move(&self.path, &coordinates) {
+        let before = self.path.clone().normalized();
+        // Is an outer line still being read here (a variation that began with the move it
+        // replaces), and is this its end? Then a move here goes past what that line has read.
+        let outer_reads_here = self.open.iter().any(|left| left.path.branches == before.branches);
+        let at_end = self.tree.line(&before.branches).is_some_and(|line| line.len() == before.ply);
+        let provisional = self.provisional.iter().position(|p| *p == before);
+        if let Some(mut path) = self.tree.add_move(&self.path, &coordinates) {
+            if !outer_reads_here && let Some(index) = provisional {
+                // The line's own move where a variation went first: the line keeps it.
+                self.provisional.remove(index);
+                if path.branches.len() > before.branches.len() {
+                    path = self.tree.promote(&path).unwrap_or(path);
+                }
+            } else if outer_reads_here && at_end {
+                self.provisional.push(before.clone());
+            }
             self.path = path;
-            if let Some(comment) = self.before_first.take()
-                && let Some(line) = self.tree.line_mut(&self.path.branches)
-            {
-                line.comments.insert(0, comment);
+            if let Some(comment) = self.before_first.take() {
+                self.keep_comment_before(&before, comment);
             }
         }
         self.moves.push(coordinates);
+    }
+
+    /// A comment read before a variation's first move: before the variation's line when the
+    /// move began one, otherwise (the variation repeats a move already there) after the move
+    /// before it, added to what is said there.
+    fn keep_comment_before(&mut self, before: &Path, comment: String) {
+        let entered = self.path.branches.len() > before.branches.len() && self.path.ply == 1;
+        let (branches, key) =
+            if entered { (&self.path.branches, 0) } else { (&before.branches, before.ply) };
+        let Some(line) = self.tree.line_mut(branches) else { return };
+        line.comments
+            .entry(key)
+            .and_modify(|said| {
+                said.push('\n');
+                said.push_str(&comment);
+            })
+            .or_insert(comment);
     }
 
     /// `(`: the next moves are an alternative to the last one. `false` when there is no move

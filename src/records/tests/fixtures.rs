@@ -242,3 +242,22 @@ fn a_chinese_xiangqi_record_imports_and_exports() {
     // The same game in WXF letters, for a reader that wants them.
     assert!(export(&chinese.record, Format::XiangqiPgn).contains("1. C2=5 H8+7"));
 }
+
+/// A variation that begins with the very move it replaces and goes past what the main line
+/// has read so far: the main line keeps its own moves, the variation's become alternatives,
+/// and a comment before such a variation is added to what is said there, not put over it.
+#[test]
+fn a_variation_repeating_the_main_move_does_not_take_over_the_main_line() {
+    let pgn = "[Event \"?\"]\n\n1. e4 { The game starts. } 1... e5 \
+               ( { Or the same move: } 1... e5 2. Nf3 Nc6 ) 2. Bc4 Bc5 3. Qh5 *";
+    let record = import(pgn, None).expect("reads").record;
+    assert_eq!(record.moves, ["e2e4", "e7e5", "f1c4", "f8c5", "d1h5"]);
+    let alternatives = &record.variations[&2];
+    assert_eq!(alternatives.len(), 1, "{alternatives:?}");
+    assert_eq!(alternatives[0].moves, ["g1f3", "b8c6"]);
+    assert_eq!(record.comments[&1], "The game starts.\nOr the same move:");
+    // Written out and read back, the tree is the same.
+    let again = import(&export(&record, Format::ChessPgn), None).expect("reads again").record;
+    assert_eq!(again.moves, record.moves);
+    assert_eq!(again.variations[&2][0].moves, ["g1f3", "b8c6"]);
+}
