@@ -559,6 +559,34 @@ test('xiangqi in 简体中文: the move list speaks Chinese notation, and a Chin
     await page.locator('.move-list [data-comment-ply="3"]', { hasText: '仙人指路' }).waitFor();
   }));
 
+test('xiangqi boards carry the traditional file numbers (Red 9…1 below, Black 1…9 above; 九…一 in 简体中文), or letters as an option', { timeout: TEST_TIMEOUT }, () =>
+  withApp({}, async (page) => {
+    await pickGame(page, 'xiangqi', 90);
+    const labels = () => page.locator('.board .coord').evaluateAll((spans) =>
+      spans.map((s) => `${s.closest('[data-square]').dataset.square}${s.classList.contains('top') ? '^' : ''}=${s.textContent}`));
+    let shown = await labels();
+    // C2=5 (炮二平五) reads on this board: Red's 2 is the h-file, 5 the e-file; Black's 8 is the h-file.
+    for (const label of ['a1=9', 'h1=2', 'e1=5', 'i1=1', 'a10^=1', 'h10^=8']) assert.ok(shown.includes(label), `${label} in ${shown}`);
+    assert.equal(shown.length, 18);
+    // Flipped, each side's numbers stay on its own edge.
+    await page.locator('[data-action="flip"]').click();
+    shown = await labels();
+    assert.ok(shown.includes('a10=1') && shown.includes('a1^=9'), `${shown}`);
+    await page.locator('[data-action="flip"]').click();
+    // In 简体中文, Red's numbers are Chinese numerals, as 炮二平五 writes them.
+    await page.locator('select[data-setting="language"]').selectOption('zh-CN');
+    shown = await labels();
+    assert.ok(shown.includes('a1=九') && shown.includes('h1=二') && shown.includes('h10^=8'), `${shown}`);
+    await page.locator('select[data-setting="language"]').selectOption('en');
+    await page.locator('select[data-setting="board-labels"]').selectOption('letters');
+    shown = await labels();
+    assert.ok(shown.includes('a1=a') && shown.includes('a10=10'), `${shown}`);
+    // The choice is kept.
+    await page.reload();
+    await page.locator('.app[data-current-game="xiangqi"]').waitFor();
+    assert.equal(await page.locator('select[data-setting="board-labels"]').inputValue(), 'letters');
+  }));
+
 test('review: every position analysed with a progress bar; the hung queen is a blunder; accuracy and a graph that goes to a move', { timeout: TEST_TIMEOUT }, () =>
   withApp({}, async (page) => {
     // 1. e4 e5 2. Nf3 Qg5?? 3. Nxg5: Black's queen hangs to the knight.

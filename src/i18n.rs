@@ -107,6 +107,12 @@ pub enum Text {
     Depth,
     /// The game review's button and panel name.
     Review,
+    /// The option that chooses how a xiangqi board is labelled.
+    BoardLabels,
+    /// Traditional file numbers.
+    FileNumbers,
+    /// Letters and rank numbers (ICCS).
+    FileLetters,
     /// `Reviewing… {n}%`.
     Reviewing,
     /// The accuracy row of the review's summary.
@@ -298,6 +304,11 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         ],
         T::Depth => ["depth {n}", "深度 {n}", "độ sâu {n}"],
         T::Review => ["Review", "复盘", "Xem lại ván"],
+        T::BoardLabels => ["Board labels", "棋盘标注", "Nhãn bàn cờ"],
+        T::FileNumbers => {
+            ["File numbers (1–9 each side)", "路数（一至九，1至9）", "Số cột (1–9 mỗi bên)"]
+        }
+        T::FileLetters => ["Letters (a–i, 1–10)", "字母坐标（a–i，1–10）", "Chữ cái (a–i, 1–10)"],
         T::Reviewing => ["Reviewing… {n}%", "复盘中… {n}%", "Đang xem lại… {n}%"],
         T::Accuracy => ["Accuracy", "准确率", "Độ chính xác"],
         T::JudgedBest => ["Best", "最佳", "Tốt nhất"],

@@ -96,6 +96,9 @@ pub struct Settings {
     pub level: u8,
     /// The pause between moves when the computer plays itself (an index of [`WATCH_DELAYS_MS`]).
     pub watch_speed: usize,
+    /// Xiangqi boards labelled with the traditional file numbers (一…九, 1…9) rather than
+    /// letters and rank numbers.
+    pub file_numbers: bool,
 }
 
 impl Settings {
@@ -111,6 +114,7 @@ impl Settings {
             mode: Mode::HotSeat,
             level: 2,
             watch_speed: 1,
+            file_numbers: true,
         }
     }
 
@@ -155,6 +159,7 @@ impl Settings {
         ));
         lines.push(format!("level={}", self.level));
         lines.push(format!("speed={}", self.watch_speed));
+        lines.push(format!("files={}", if self.file_numbers { "numbers" } else { "letters" }));
         for kind in GameKind::ALL {
             lines.push(format!("rules.{}={}", kind.name(), self.rules_of(kind)));
         }
@@ -174,6 +179,7 @@ impl Settings {
                     }
                 }
                 "lang" => settings.lang = Lang::from_tag(value),
+                "files" => settings.file_numbers = value != "letters",
                 "theme" => {
                     settings.theme = if value == "dark" { Theme::Dark } else { Theme::Light }
                 }
@@ -532,6 +538,8 @@ pub enum Action {
     SetLanguage(Lang),
     /// Change the theme.
     SetTheme(Theme),
+    /// Label xiangqi boards with file numbers (`true`) or letters and rank numbers.
+    SetFileNumbers(bool),
     /// Turn clocks on or off; starts a new game.
     SetClock {
         /// The setting, `None` for no clock.
@@ -1235,6 +1243,7 @@ impl AppState {
             }
             Action::SetLanguage(lang) => self.settings.lang = lang,
             Action::SetTheme(theme) => self.settings.theme = theme,
+            Action::SetFileNumbers(on) => self.settings.file_numbers = on,
             Action::SetClock { config, seed } => {
                 self.settings.clock = config;
                 self.restart(seed);

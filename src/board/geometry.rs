@@ -28,6 +28,28 @@ pub struct Geometry {
     pub style: Style,
     /// Seen from the second side (rank 1 at the top).
     pub flipped: bool,
+    /// Xiangqi's files labelled the traditional way, each side's from its own right (Red's
+    /// 一 to 九 along the bottom, Black's 1 to 9 along the top, as printed boards and the
+    /// notation 炮二平五 count them) instead of letters and rank numbers.
+    pub file_numbers: bool,
+    /// Red's file numbers as Chinese numerals (一…九, the 简体中文 interface) rather than the
+    /// digits WXF notation uses (and every font has).
+    pub chinese_numerals: bool,
+}
+
+/// The traditional label of xiangqi file `file` (0 is the a-file, Red's left) for the side
+/// whose edge it is: Red counts from its right (the i-file), in Chinese numerals 一 to 九 when
+/// `chinese`, else in digits as WXF does; Black counts 1 to 9 from its right (the a-file).
+#[must_use]
+pub fn xiangqi_file_number(file: u8, red: bool, chinese: bool) -> &'static str {
+    const NUMERALS: [&str; 9] = ["九", "八", "七", "六", "五", "四", "三", "二", "一"];
+    const DIGITS: [&str; 9] = ["1", "2", "3", "4", "5", "6", "7", "8", "9"];
+    let file = usize::from(file).min(8);
+    match (red, chinese) {
+        (true, true) => NUMERALS[file],
+        (true, false) => DIGITS[8 - file],
+        (false, _) => DIGITS[file],
+    }
 }
 
 impl Geometry {
@@ -90,7 +112,14 @@ mod tests {
     use super::*;
 
     fn chess(flipped: bool) -> Geometry {
-        Geometry { files: 8, ranks: 8, style: Style::Checkered, flipped }
+        Geometry {
+            files: 8,
+            ranks: 8,
+            style: Style::Checkered,
+            flipped,
+            file_numbers: false,
+            chinese_numerals: false,
+        }
     }
 
     #[test]
@@ -102,9 +131,30 @@ mod tests {
     }
 
     #[test]
+    fn xiangqi_files_are_counted_from_each_sides_right() {
+        // 炮二平五: Red's cannon on its second file from the right (h) to the fifth (e).
+        assert_eq!(xiangqi_file_number(7, true, true), "二");
+        assert_eq!(xiangqi_file_number(4, true, true), "五");
+        assert_eq!(xiangqi_file_number(0, true, true), "九");
+        // WXF's C2=5 is the same move, in digits.
+        assert_eq!(xiangqi_file_number(7, true, false), "2");
+        assert_eq!(xiangqi_file_number(0, true, false), "9");
+        // 炮８平５: Black's eighth file from its right is the h-file too.
+        assert_eq!(xiangqi_file_number(7, false, true), "8");
+        assert_eq!(xiangqi_file_number(0, false, false), "1");
+    }
+
+    #[test]
     fn positions_and_cells_agree_both_ways() {
         for flipped in [false, true] {
-            let xiangqi = Geometry { files: 9, ranks: 10, style: Style::XiangqiPoints, flipped };
+            let xiangqi = Geometry {
+                files: 9,
+                ranks: 10,
+                style: Style::XiangqiPoints,
+                flipped,
+                file_numbers: true,
+                chinese_numerals: true,
+            };
             for cell in xiangqi.cells_in_screen_order() {
                 let (row, column) = xiangqi.position_of(cell);
                 assert_eq!(xiangqi.cell_at(row, column), cell);

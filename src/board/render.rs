@@ -7,6 +7,7 @@ use web_sys::KeyboardEvent;
 use yew::prelude::*;
 use yew::virtual_dom::AttrValue;
 
+use super::geometry::xiangqi_file_number;
 use super::interaction::PointerHandlers;
 use super::{BoardView, CellView, Geometry, HintEnd, Style};
 use crate::decimal::decimal;
@@ -112,11 +113,21 @@ fn cell_html(
             if cell.hint {
                 <span class={if cell.piece.is_some() { "hint capture" } else { "hint" }}></span>
             }
-            if column == 0 {
-                <span class="coord rank" aria-hidden="true">{ cell.cell.rank + 1 }</span>
-            }
-            if bottom_row {
-                <span class="coord file" aria-hidden="true">{ char::from(b'a' + cell.cell.file) }</span>
+            if geometry.file_numbers {
+                // Red's numbers on Red's edge, Black's on Black's, whichever is at the bottom.
+                if bottom_row {
+                    <span class="coord file" aria-hidden="true">{ xiangqi_file_number(cell.cell.file, !geometry.flipped, geometry.chinese_numerals) }</span>
+                }
+                if row == 0 {
+                    <span class="coord file top" aria-hidden="true">{ xiangqi_file_number(cell.cell.file, geometry.flipped, geometry.chinese_numerals) }</span>
+                }
+            } else {
+                if column == 0 {
+                    <span class="coord rank" aria-hidden="true">{ cell.cell.rank + 1 }</span>
+                }
+                if bottom_row {
+                    <span class="coord file" aria-hidden="true">{ char::from(b'a' + cell.cell.file) }</span>
+                }
             }
         </div>
     }

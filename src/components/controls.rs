@@ -268,6 +268,14 @@ pub fn options(props: &ControlsProps) -> Html {
         html! { <option value={i.to_string()} selected={state.settings.watch_speed == i}>{ t(lang, *text) }</option> }
     });
     let computer = state.settings.mode != Mode::HotSeat;
+    let file_numbers = state.settings.file_numbers;
+    let labels_change = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |event: Event| {
+            dispatch
+                .emit(Action::SetFileNumbers(select_value(&event).as_deref() != Some("letters")));
+        })
+    };
     html! {
         <section class="options">
             <label class="option"><span>{ t(lang, Text::Opponent) }</span>
@@ -291,6 +299,14 @@ pub fn options(props: &ControlsProps) -> Html {
                     { for clock_choices }
                 </select>
             </label>
+            if state.settings.kind == GameKind::Xiangqi {
+                <label class="option"><span>{ t(lang, Text::BoardLabels) }</span>
+                    <select onchange={labels_change} data-setting="board-labels">
+                        <option value="numbers" selected={file_numbers}>{ t(lang, Text::FileNumbers) }</option>
+                        <option value="letters" selected={!file_numbers}>{ t(lang, Text::FileLetters) }</option>
+                    </select>
+                </label>
+            }
             <label class="option"><span>{ t(lang, Text::Language) }</span>
                 <select onchange={lang_change} data-setting="language">{ for languages }</select>
             </label>
