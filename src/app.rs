@@ -414,7 +414,7 @@ fn page() -> Html {
                 {shown} lang={state.settings.lang} dispatch={dispatch.clone()} />
         }
     });
-    let shared = SharedState(Rc::new((*state).clone()));
+    let shared = SharedState::Reducer(state.clone());
     let lang = state.settings.lang;
     let view = Rc::new(board_view(&state));
     let theme = if state.settings.theme == Theme::Dark { "theme-dark" } else { "theme-light" };

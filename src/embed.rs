@@ -275,7 +275,7 @@ pub fn embed() -> Html {
     // Rows of chrome under the board, for its size: each bar is 2.25rem.
     let bars = u8::from(options.controls) + u8::from(options.move_list);
     let style = format!("--chrome: {}rem", decimal(50 + 225 * i64::from(bars), 2));
-    let shared = SharedState(Rc::new((*state).clone()));
+    let shared = SharedState::Reducer(state.clone());
     html! {
         <div class={classes!("embed", theme, (!options.coords).then_some("no-coords"))}
              {style} lang={lang.tag()} data-current-game={state.game.kind().name()}>
@@ -321,7 +321,7 @@ struct BarProps {
 /// The one-line move list.
 #[function_component(EmbedMoves)]
 fn embed_moves(props: &BarProps) -> Html {
-    let state = &*props.state.0;
+    let state = props.state.get();
     let current = state.shown_path();
     let current_ref = use_node_ref();
     {
@@ -362,7 +362,7 @@ struct ControlProps {
 /// First / previous / play / next / last, the status, and a link to the full app.
 #[function_component(EmbedControls)]
 fn embed_controls(props: &ControlProps) -> Html {
-    let state = &*props.state.0;
+    let state = props.state.get();
     let lang = state.settings.lang;
     let plies = state.notations.len();
     let current = state.viewing_main_ply().unwrap_or(plies);

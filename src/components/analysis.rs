@@ -61,7 +61,7 @@ pub struct AnalysisProps {
 /// The analysis panel (only while "Analyse" is on).
 #[function_component(AnalysisPanel)]
 pub fn analysis_panel(props: &AnalysisProps) -> Html {
-    let state = &*props.state.0;
+    let state = props.state.get();
     if !state.analysing {
         return Html::default();
     }

@@ -30,7 +30,7 @@ pub fn format_time(ms: f64) -> String {
 /// Both clocks, the second side's first (it sits at the top of the unflipped board).
 #[function_component(Clocks)]
 pub fn clocks(props: &ClocksProps) -> Html {
-    let state = &*props.state.0;
+    let state = props.state.get();
     let Some(clocks) = &state.clocks else { return Html::default() };
     let running = clocks.running.map(|(side, _)| side).filter(|_| state.result().is_none());
     let clock = |side: Side| {

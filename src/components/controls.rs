@@ -26,7 +26,7 @@ pub struct ControlsProps {
 /// The four games, as tabs.
 #[function_component(GamePicker)]
 pub fn game_picker(props: &ControlsProps) -> Html {
-    let state = &*props.state.0;
+    let state = props.state.get();
     let lang = state.settings.lang;
     let buttons = GameKind::ALL.iter().map(|&kind| {
         let dispatch = props.dispatch.clone();
@@ -60,7 +60,7 @@ pub struct GameButtonsProps {
 /// New game, undo, flip, resign, hint, play from here.
 #[function_component(GameButtons)]
 pub fn game_buttons(props: &GameButtonsProps) -> Html {
-    let state = &*props.state.0;
+    let state = props.state.get();
     let lang = state.settings.lang;
     let emit = |make: fn() -> Action| {
         let dispatch = props.dispatch.clone();
@@ -167,7 +167,7 @@ fn select_value(event: &Event) -> Option<String> {
 /// The current game's rule options, then the clock, language and theme.
 #[function_component(Options)]
 pub fn options(props: &ControlsProps) -> Html {
-    let state = &*props.state.0;
+    let state = props.state.get();
     let lang = state.settings.lang;
     let kind = state.settings.kind;
     let current: Vec<(String, String)> = state

@@ -21,7 +21,7 @@ pub struct DialogProps {
 /// Asks which piece a pawn becomes.
 #[function_component(PromotionDialog)]
 pub fn promotion_dialog(props: &DialogProps) -> Html {
-    let state = &*props.state.0;
+    let state = props.state.get();
     let Some(pending) = &state.promotion else { return Html::default() };
     let lang = state.settings.lang;
     let colour = if state.game.side_to_move() == qi_rules::Side::First { 'w' } else { 'b' };
@@ -56,7 +56,7 @@ pub fn promotion_dialog(props: &DialogProps) -> Html {
 /// Says who won and why, with a new-game button.
 #[function_component(GameOver)]
 pub fn game_over(props: &DialogProps) -> Html {
-    let state = &*props.state.0;
+    let state = props.state.get();
     let Some(result) = state.result() else { return Html::default() };
     if state.overlay_closed || state.viewing.is_some() {
         return Html::default();

@@ -12,16 +12,36 @@ pub mod status;
 
 use std::rc::Rc;
 
+use yew::UseReducerHandle;
+
 use crate::state::AppState;
 
-/// The state as a property: equal when it is the same state, which the reducer guarantees by
-/// making a new one for every change.
+/// The state as a property, shared, not copied: the reducer's own handle (the app, the embed)
+/// or a value kept behind an `Rc` (the online page's board). Equal when it is the same state:
+/// the reducer makes a new one for every change, so a component re-renders when, and only
+/// when, the state it is given changed.
 #[derive(Clone)]
-pub struct SharedState(pub Rc<AppState>);
+pub enum SharedState {
+    /// The page's reducer.
+    Reducer(UseReducerHandle<AppState>),
+    /// A state kept elsewhere.
+    Value(Rc<AppState>),
+}
+
+impl SharedState {
+    /// The state.
+    #[must_use]
+    pub fn get(&self) -> &AppState {
+        match self {
+            SharedState::Reducer(handle) => handle,
+            SharedState::Value(value) => value,
+        }
+    }
+}
 
 impl PartialEq for SharedState {
     fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
+        std::ptr::eq(self.get(), other.get())
     }
 }
 

@@ -166,7 +166,7 @@ fn comment_span(text: &str) -> Html {
 /// The move list with its step buttons and tree tools.
 #[function_component(MoveList)]
 pub fn move_list(props: &MoveListProps) -> Html {
-    let state = &*props.state.0;
+    let state = props.state.get();
     let lang = state.settings.lang;
     let record = &state.record;
     // The notation of every variation move: replayed only when the tree changes.

@@ -81,7 +81,7 @@ fn import_text(
 /// The import and export dialog.
 #[function_component(RecordsDialog)]
 pub fn records_dialog(props: &RecordsDialogProps) -> Html {
-    let state = &*props.state.0;
+    let state = props.state.get();
     let lang: Lang = state.settings.lang;
     let kind = state.record.kind;
     let formats = Format::for_game(kind);

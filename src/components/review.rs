@@ -48,7 +48,7 @@ pub struct ReviewProps {
 /// The review's progress and summary, in the side panel (only when the game has a review).
 #[function_component(ReviewPanel)]
 pub fn review_panel(props: &ReviewProps) -> Html {
-    let state = &*props.state.0;
+    let state = props.state.get();
     let Some(review) = state.current_review() else { return Html::default() };
     let lang = state.settings.lang;
     let emit = |action: fn() -> Action| {

@@ -209,7 +209,7 @@ fn qr_svg(size: usize, path: &str) -> Html {
 /// Links to the game, the system share sheet where there is one, and a QR code.
 #[function_component(ShareDialog)]
 pub fn share_dialog(props: &DialogProps) -> Html {
-    let state = &*props.state.0;
+    let state = props.state.get();
     let lang = state.settings.lang;
     let view = current_view(state);
     let base = page_base();
@@ -290,7 +290,7 @@ fn escape_attribute(text: &str) -> String {
 /// The embed snippet and its preview.
 #[function_component(EmbedDialog)]
 pub fn embed_dialog(props: &DialogProps) -> Html {
-    let state = &*props.state.0;
+    let state = props.state.get();
     let lang = state.settings.lang;
     let choices = use_state(|| EmbedChoices {
         options: EmbedOptions {

@@ -84,7 +84,7 @@ fn notice_text(lang: Lang, kind: GameKind, notice: &Notice) -> String {
 /// The status panel.
 #[function_component(Status)]
 pub fn status(props: &StatusProps) -> Html {
-    let state = &*props.state.0;
+    let state = props.state.get();
     let lang = state.settings.lang;
     let kind = state.game.kind();
     let main_line = match state.result() {

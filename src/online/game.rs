@@ -6,6 +6,8 @@
 //! must be legal in the local game, and a banqi move that turns a piece up must say which piece
 //! (and that piece must still be face down somewhere). A message that fails changes nothing.
 
+use std::rc::Rc;
+
 use qi_protocol::{Clocks, GameResult, GameSpec, GameView, PlayedMove, PlayerView, Seat, Status};
 use qi_rules::any::{AnyGame, StartFrom};
 use qi_rules::banqi::{Banqi, BanqiMove, Piece, Square};
@@ -86,7 +88,7 @@ pub struct OnlineGame {
     /// The latest thing to tell the player.
     pub note: Option<Note>,
     /// The local board: the confirmed moves, and the pending one when it is shown.
-    pub board: AppState,
+    pub board: Rc<AppState>,
 }
 
 /// The square whose face-down piece `mv` turns up, if it turns one up.
@@ -216,10 +218,10 @@ impl OnlineGame {
                 .filter(|deal| matches!(view.status, Status::Ended { .. }) && deal.len() <= 200),
             pending: None,
             note: None,
-            board: AppState::new(settings.clone(), 0),
+            board: Rc::new(AppState::new(settings.clone(), 0)),
         };
         // Players see their own side at the bottom; spectators the first player's.
-        online.board.flipped = view.you == Some(Seat::Second);
+        Rc::make_mut(&mut online.board).flipped = view.you == Some(Seat::Second);
         online.sync_board().then_some(online)
     }
 
@@ -237,9 +239,9 @@ impl OnlineGame {
         let Some(mut next) = OnlineGame::from_view(&whole, &self.board.settings, now) else {
             return false;
         };
-        next.board.flipped = self.board.flipped;
+        Rc::make_mut(&mut next.board).flipped = self.board.flipped;
         let viewing = self.board.viewing_main_ply().filter(|&ply| ply < next.moves.len());
-        next.board.apply(Action::View(viewing));
+        Rc::make_mut(&mut next.board).apply(Action::View(viewing));
         next.pending = self.pending.take().filter(|p| p.ply == next.moves.len());
         next.rematch_offer =
             self.rematch_offer.filter(|_| matches!(next.status, Status::Ended { .. }));
@@ -292,11 +294,11 @@ impl OnlineGame {
         let record = GameRecord::from_parts(kind, rules, start, texts);
         let bottom = if self.board.flipped { Side::Second } else { Side::First };
         let viewing = self.board.viewing_main_ply();
-        self.board.settings.mode = match (self.you, &self.status) {
+        Rc::make_mut(&mut self.board).settings.mode = match (self.you, &self.status) {
             (Some(seat), Status::Playing) => Mode::VsComputer { human: side_of(seat) },
             _ => Mode::Watch,
         };
-        self.board.apply(Action::Open { record, bottom: Some(bottom), ply: viewing, notice: None });
+        Rc::make_mut(&mut self.board).apply(Action::Open { record, bottom: Some(bottom), ply: viewing, notice: None });
         if let Status::Ended { result } = &self.status {
             let by = match result.reason {
                 qi_protocol::EndReason::Resignation => Some(EndedBy::Resignation),
@@ -306,7 +308,7 @@ impl OnlineGame {
             };
             if let Some(by) = by {
                 let winner = result.winner.map(side_of);
-                self.board.record.ending = Some(Ending { winner, by });
+                Rc::make_mut(&mut self.board).record.ending = Some(Ending { winner, by });
             }
         }
         self.board.record.moves.len() == wanted
@@ -352,7 +354,7 @@ impl OnlineGame {
                     | Action::FlipBoard
                     | Action::CancelPromotion
             ) {
-                self.board.apply(action);
+                Rc::make_mut(&mut self.board).apply(action);
             }
             return None;
         }
@@ -361,7 +363,7 @@ impl OnlineGame {
             return None;
         }
         let before = self.board.record.moves.len();
-        let mut trial = self.board.clone();
+        let mut trial = (*self.board).clone();
         trial.apply(action.clone());
         let (text, shown) = if trial.record.moves.len() > before {
             (trial.record.moves.last().cloned()?, true)
@@ -375,11 +377,11 @@ impl OnlineGame {
             };
             (text, false)
         } else {
-            self.board = trial;
+            self.board = Rc::new(trial);
             return None;
         };
         let text = self.game.canonical_move(&text).unwrap_or(text);
-        self.board = trial;
+        self.board = Rc::new(trial);
         self.note = None;
         self.pending = Some(Pending { ply: self.moves.len(), text: text.clone(), shown });
         Some(text)

@@ -15,7 +15,7 @@ impl Session {
             Intent::SetLanguage(lang) => {
                 self.settings.lang = lang;
                 if let Some(game) = self.focus.as_mut().and_then(|focus| focus.game.as_mut()) {
-                    game.board.settings.lang = lang;
+                    std::rc::Rc::make_mut(&mut game.board).settings.lang = lang;
                 }
                 Vec::new()
             }

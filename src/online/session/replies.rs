@@ -35,7 +35,7 @@ impl Session {
                 && online.you != Some(seat)
             {
                 online.you = Some(seat);
-                online.board.flipped = seat == Seat::Second;
+                std::rc::Rc::make_mut(&mut online.board).flipped = seat == Seat::Second;
                 online.sync_board();
             }
         }
