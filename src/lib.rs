@@ -12,13 +12,13 @@ pub mod embed;
 pub mod i18n;
 pub mod i18n_records;
 pub mod i18n_rules;
-pub mod link;
 pub mod online;
 pub mod pieces;
-pub mod record;
-pub mod records;
 pub mod review;
 pub mod state;
 pub mod think;
 pub mod web;
 pub mod worker_tasks;
+
+// The game record, its formats and the link: web-free, in `crates/play`; here under their old names.
+pub use qi_play::{link, record, records};

@@ -298,7 +298,12 @@ impl OnlineGame {
             (Some(seat), Status::Playing) => Mode::VsComputer { human: side_of(seat) },
             _ => Mode::Watch,
         };
-        Rc::make_mut(&mut self.board).apply(Action::Open { record, bottom: Some(bottom), ply: viewing, notice: None });
+        Rc::make_mut(&mut self.board).apply(Action::Open {
+            record,
+            bottom: Some(bottom),
+            ply: viewing,
+            notice: None,
+        });
         if let Status::Ended { result } = &self.status {
             let by = match result.reason {
                 qi_protocol::EndReason::Resignation => Some(EndedBy::Resignation),

@@ -200,7 +200,7 @@ fn movetext<'a>(
                 let (skipped, rest) = split_number(word);
                 parsed.numbered |= skipped > 0;
                 let bare = rest.trim_end_matches(['!', '?']);
-                let suffix = qi_play::Mark::parse(&rest[bare.len()..]);
+                let suffix = crate::Mark::parse(&rest[bare.len()..]);
                 let bare = bare.strip_suffix("e.p.").unwrap_or(bare);
                 if !bare.is_empty() && !bare.bytes().all(|b| b == b'.') {
                     parsed.items.push(Item::Move(pos.right(skipped), bare));
@@ -427,7 +427,7 @@ struct Numbering {
 /// Writes one line of the tree from `game`, its position before the line's first move.
 fn write_line(
     wrapper: &mut Wrapper,
-    line: &qi_play::Line,
+    line: &crate::Line,
     mut game: AnyGame,
     mut at: Numbering,
     chinese: bool,
@@ -471,7 +471,7 @@ fn write_line(
 }
 
 /// Writes the comment and the shapes at `n` of `line`, as one comment; whether it wrote one.
-fn write_notes(wrapper: &mut Wrapper, line: &qi_play::Line, n: usize) -> bool {
+fn write_notes(wrapper: &mut Wrapper, line: &crate::Line, n: usize) -> bool {
     let mut parts = Vec::new();
     if let Some(shapes) = line.shapes.get(&n) {
         let cell = |c: qi_rules::Cell| c.to_string();

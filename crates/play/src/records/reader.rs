@@ -1,7 +1,7 @@
 //! Import: finding the game and format, setting the game up from its tags, and replaying the
 //! main line into a [`GameRecord`].
 
-use qi_play::{Brush, Line, Mark, Path, Shape};
+use crate::{Brush, Line, Mark, Path, Shape};
 use qi_rules::any::{AnyGame, SetupError, StartFrom};
 use qi_rules::options::shorten;
 use qi_rules::{Cell, Game, GameKind, MoveError, ParsePositionError, RuleError, RuleSet, Side};
@@ -478,7 +478,7 @@ fn read_moves(setup: Setup, parsed: &Parsed<'_>) -> Attempt {
             Item::VariationOpen(_) => {
                 // Deeper than the app keeps (and a hostile record could nest thousands):
                 // skipped, like one with nothing to replace, whose `)` closes nothing.
-                let too_deep = reader.open.len() >= qi_play::movetext::MAX_DEPTH;
+                let too_deep = reader.open.len() >= crate::movetext::MAX_DEPTH;
                 if too_deep || !reader.open_variation() {
                     skipping = 1;
                     reader.open.push(OpenLine {

@@ -139,7 +139,7 @@ fn deep_nesting_is_skipped_or_reported_where_it_opens() {
         (game, last) = (before, next);
         levels += 1;
     }
-    assert!(levels > qi_play::movetext::MAX_DEPTH + 10, "{levels} levels");
+    assert!(levels > crate::movetext::MAX_DEPTH + 10, "{levels} levels");
     text.push_str(&")".repeat(levels));
     text.push_str(" e7e5");
     let record = read(&text, None).record;
@@ -151,7 +151,7 @@ fn deep_nesting_is_skipped_or_reported_where_it_opens() {
         depth += 1;
         line = inner;
     }
-    assert_eq!(depth, qi_play::movetext::MAX_DEPTH);
+    assert_eq!(depth, crate::movetext::MAX_DEPTH);
     // A bad move inside a variation skips the rest of it; the main line reads on.
     let record = read("1. e4 e5 (1... c5 2. Qxh7 d6) 2. Nf3", None).record;
     assert_eq!(record.moves, ["e2e4", "e7e5", "g1f3"]);

@@ -1,6 +1,6 @@
 //! Export then import gives the same game, for random playouts of every game and rule set.
 
-use qi_play::{Brush, Mark, Shape};
+use crate::{Brush, Mark, Shape};
 use qi_rules::{Cell, GameKind, Side};
 
 use super::{Rng, assert_same_game, read};

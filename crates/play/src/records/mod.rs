@@ -45,7 +45,7 @@
 //!
 //! Only the first game of a file with several is read ([`Imported::more_games`] says there were
 //! more). The whole move tree is kept: variations `( ... )` to any depth (up to
-//! [`qi_play::movetext::MAX_DEPTH`] levels; deeper ones are skipped), comments before and after
+//! [`crate::movetext::MAX_DEPTH`] levels; deeper ones are skipped), comments before and after
 //! moves (several at one place joined by a line break, each trimmed), NAGs (`$14`) and move-suffix
 //! marks (`!?`, kept as their NAG), and lichess's `[%cal Ge2e4]` and `[%csl Rd5]` commands in
 //! comments, which become arrows and circles (other commands, `[%eval]`, `[%clk]`, stay in the

@@ -37,7 +37,7 @@
 //! in one byte, or two (little-endian) when that position has more than 256 moves. A 100-move
 //! chess game takes about 280 characters. When bit 4 of the flags is set, the move tree follows
 //! (a varint length and UTF-8 text): the game's variations, comments, marks, arrows and circles
-//! as [`qi_play::movetext`], with each main-line move written `.` (the moves above say which);
+//! as [`crate::movetext`], with each main-line move written `.` (the moves above say which);
 //! at most [`MAX_TREE_TEXT`] bytes, else the link carries the main line alone. `result`,
 //! `orientation` and `ply` may follow as readable parameters.
 //!
@@ -59,7 +59,7 @@ use crate::record::{Ending, GameRecord, Start, default_rules};
 pub const MAX_LINK: usize = 64 * 1024;
 /// The most moves read from a link.
 pub const MAX_MOVES: usize = 4096;
-/// The longest move tree (variations, comments, marks, shapes, as [`qi_play::movetext`]) a
+/// The longest move tree (variations, comments, marks, shapes, as [`crate::movetext`]) a
 /// compact link carries, in bytes; a game with more notes is linked by its main line alone.
 pub const MAX_TREE_TEXT: usize = 16 * 1024;
 /// The longest text of a link that an error message quotes.
@@ -521,7 +521,7 @@ fn tree_text(record: &GameRecord) -> Option<String> {
     for mv in &mut tree.moves {
         ".".clone_into(mv);
     }
-    let text = qi_play::movetext::write(&tree);
+    let text = crate::movetext::write(&tree);
     (text.len() <= MAX_TREE_TEXT).then_some(text)
 }
 
@@ -531,7 +531,7 @@ fn adopt_tree_text(record: &mut GameRecord, text: &str) -> bool {
     if text.len() > MAX_TREE_TEXT {
         return false;
     }
-    let Ok(mut tree) = qi_play::movetext::read(text) else { return false };
+    let Ok(mut tree) = crate::movetext::read(text) else { return false };
     if tree.moves.len() > record.moves.len() || tree.moves.iter().any(|m| m != ".") {
         return false;
     }

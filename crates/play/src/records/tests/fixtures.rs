@@ -145,7 +145,7 @@ fn results_and_terminations_the_moves_do_not_show() {
 /// (arrows and circles). Everything comes in; export and import again lose nothing.
 #[test]
 fn an_annotated_lichess_game_keeps_its_tree() {
-    use qi_play::{Brush, Mark, Path, tree::Branch};
+    use crate::{Brush, Mark, Path, tree::Branch};
 
     let imported = import(ANNOTATED_CHESS, None).expect("reads");
     let record = &imported.record;
@@ -209,8 +209,8 @@ fn an_annotated_xiangqi_record_keeps_its_tree() {
     let answers = &record.variations[&1];
     assert_eq!(answers.len(), 2, "two alternatives to 1... H8+7");
     assert_eq!(answers[0].comments[&1], "Same-direction cannons.");
-    assert_eq!(answers[0].variations[&2][0].marks[&1], [qi_play::Mark(6)]);
-    assert_eq!(answers[1].marks[&1], [qi_play::Mark(5)]);
+    assert_eq!(answers[0].variations[&2][0].marks[&1], [crate::Mark(6)]);
+    assert_eq!(answers[1].marks[&1], [crate::Mark(5)]);
     assert_eq!(record.comments[&1], "The most popular first move.");
     assert_eq!(record.shapes[&6].len(), 1);
     let text = export(record, Format::XiangqiPgn);

@@ -1,7 +1,7 @@
 //! A whole game as a value: which game, its rule options, where it started and every move. This
 //! is what storage keeps now, and what links and the server carry later.
 
-use qi_play::{Line, Mark, Path, Shape, Sparse, movetext};
+use crate::{Line, Mark, Path, Shape, Sparse, movetext};
 use qi_rules::any::{AnyGame, StartFrom};
 use qi_rules::{GameKind, MoveError, RuleSet, Side};
 

@@ -416,7 +416,7 @@ fn percent_encoding_round_trips() {
 /// A game with variations, comments, marks and arrows: the compact link carries all of it.
 #[test]
 fn the_compact_link_carries_the_move_tree() {
-    use qi_play::{Brush, Mark, Path, Shape};
+    use crate::{Brush, Mark, Path, Shape};
     let mut record = GameRecord::from_parts(
         GameKind::Chess,
         rules(GameKind::Chess, ""),
