@@ -264,7 +264,7 @@ ${frames.map(([id, src, size]) => `<iframe id="${id}" src="${src.replaceAll('&',
 
 test('records: a pasted PGN opens with its comments, exports back, and bad records name line and column', { timeout: TEST_TIMEOUT }, async () => {
   const { readFile } = await import('node:fs/promises');
-  const opera = await readFile(new URL('../src/records/testdata/opera.pgn', import.meta.url), 'utf8');
+  const opera = await readFile(new URL('../crates/play/src/records/testdata/opera.pgn', import.meta.url), 'utf8');
   await withApp('', async (page) => {
     await page.locator('[data-action="records"]').click();
     await page.locator('[data-testid="import-text"]').fill(opera);

@@ -8,7 +8,6 @@ use yew::prelude::*;
 
 use crate::board::Board;
 use crate::board_model::board_view;
-use crate::components::SharedState;
 use crate::components::clocks::Clocks;
 use crate::components::controls::{GameButtons, GamePicker, Options};
 use crate::components::dialogs::{GameOver, PromotionDialog};
@@ -16,6 +15,7 @@ use crate::components::move_list::MoveList;
 use crate::components::records_dialog::RecordsDialog;
 use crate::components::share::{Dialog, EmbedDialog, ShareButtons, ShareDialog};
 use crate::components::status::Status;
+use crate::components::{SharedState, StateCell};
 use crate::i18n::{Lang, Text, t};
 use crate::link;
 use crate::record::{GameRecord, storage_key};
@@ -122,7 +122,7 @@ pub fn app() -> Html {
 /// Sends a request to the worker and dispatches its answer; in watch mode after a pause, so
 /// the moves can be followed.
 fn ask_computer(
-    state: &UseReducerHandle<AppState>,
+    state: &UseReducerHandle<StateCell>,
     runner: &UseOneshotRunnerHandle<Think>,
     hint: bool,
 ) {
@@ -157,7 +157,7 @@ fn ask_computer(
 /// The page.
 #[function_component(Page)]
 fn page() -> Html {
-    let state = use_reducer(initial_state);
+    let state = use_reducer(|| StateCell(Rc::new(initial_state())));
     let now = use_state(web::now_ms);
 
     // Remember the settings, and tell the document its language and theme.
@@ -414,7 +414,7 @@ fn page() -> Html {
                 {shown} lang={state.settings.lang} dispatch={dispatch.clone()} />
         }
     });
-    let shared = SharedState::Reducer(state.clone());
+    let shared = SharedState(state.0.clone());
     let lang = state.settings.lang;
     let view = Rc::new(board_view(&state));
     let theme = if state.settings.theme == Theme::Dark { "theme-dark" } else { "theme-light" };

@@ -26,9 +26,9 @@ use yew::prelude::*;
 
 use crate::board::Board;
 use crate::board_model::board_view;
-use crate::components::SharedState;
 use crate::components::dialogs::PromotionDialog;
 use crate::components::status::Status;
+use crate::components::{SharedState, StateCell};
 use crate::decimal::{decimal, parse_decimal};
 use crate::i18n::{Lang, Text, t};
 use crate::link::{self, LinkError, Query, View};
@@ -198,7 +198,7 @@ pub fn embed() -> Html {
     let options = start.1.clone();
     let state = {
         let first = start.0.clone();
-        use_reducer(move || first)
+        use_reducer(move || StateCell(Rc::new(first)))
     };
     let playing = use_state(|| options.autoplay_ms.is_some());
 
@@ -208,7 +208,8 @@ pub fn embed() -> Html {
         use_effect_with(lang, move |lang| web::set_document_attributes(lang.tag(), theme));
     }
 
-    // Autoplay: a step every so often, until the last move.
+    // Autoplay: a step along the main line every so often, until the last move (from a
+    // variation the reader clicked, back to the main line).
     {
         let at_end = state.viewing.is_none();
         if *playing && at_end {
@@ -218,7 +219,7 @@ pub fn embed() -> Html {
         let period = options.autoplay_ms.unwrap_or(AUTOPLAY_DEFAULT_MS);
         use_effect_with(*playing, move |playing| {
             let stop = playing.then(|| {
-                web::interval(period as i32, move || dispatcher.dispatch(Action::StepForward))
+                web::interval(period as i32, move || dispatcher.dispatch(Action::StepMainLine))
             });
             move || {
                 if let Some(Some(stop)) = stop {
@@ -275,7 +276,7 @@ pub fn embed() -> Html {
     // Rows of chrome under the board, for its size: each bar is 2.25rem.
     let bars = u8::from(options.controls) + u8::from(options.move_list);
     let style = format!("--chrome: {}rem", decimal(50 + 225 * i64::from(bars), 2));
-    let shared = SharedState::Reducer(state.clone());
+    let shared = SharedState(state.0.clone());
     html! {
         <div class={classes!("embed", theme, (!options.coords).then_some("no-coords"))}
              {style} lang={lang.tag()} data-current-game={state.game.kind().name()}>

@@ -504,6 +504,9 @@ pub enum Action {
     Last,
     /// Change the move tree at the position shown.
     EditTree(TreeEdit),
+    /// One move on along the main line (the embed's autoplay): from a variation, the main
+    /// line's move that it replaced.
+    StepMainLine,
     /// Turn the engine's analysis of the position shown on or off.
     ToggleAnalysis,
     /// Review the game: every position of the main line analysed, each move judged.
@@ -1218,6 +1221,13 @@ impl AppState {
                     if let Some(next) = next {
                         self.set_view(Some(next));
                     }
+                }
+            }
+            Action::StepMainLine => {
+                // From a variation, back to the main line at the move the variation replaced.
+                if let Some(path) = &self.viewing {
+                    let ply = path.branches.first().map_or(path.ply, |branch| branch.at);
+                    self.set_view(Some(Path::main(ply + 1)));
                 }
             }
             Action::First => self.set_view(Some(Path::main(0))),

@@ -46,7 +46,9 @@
   var prefs = {};
   if (box.getAttribute('data-prefs') === 'settings') {
     try {
-      var lines = (window.localStorage.getItem('qi.settings') || '').split('\n');
+      // A newline made from its code: the release build's minifier turns the '\n' escape into
+      // a backslash and an n.
+      var lines = (window.localStorage.getItem('qi.settings') || '').split(String.fromCharCode(10));
       for (var i = 0; i < lines.length; i++) {
         var at = lines[i].indexOf('=');
         if (at > 0) prefs[lines[i].slice(0, at)] = lines[i].slice(at + 1);

@@ -12,36 +12,51 @@ pub mod status;
 
 use std::rc::Rc;
 
-use yew::UseReducerHandle;
-
 use crate::state::AppState;
 
-/// The state as a property, shared, not copied: the reducer's own handle (the app, the embed)
-/// or a value kept behind an `Rc` (the online page's board). Equal when it is the same state:
-/// the reducer makes a new one for every change, so a component re-renders when, and only
+/// The state as a property, shared, not copied: the very state the reducer made (see
+/// [`StateCell`]) or one kept behind an `Rc` elsewhere (the online page's board). Equal when it
+/// is the same state: the reducer makes a new one for every change (and the old one lives on in
+/// the old properties, so its address is not reused), so a component re-renders when, and only
 /// when, the state it is given changed.
 #[derive(Clone)]
-pub enum SharedState {
-    /// The page's reducer.
-    Reducer(UseReducerHandle<AppState>),
-    /// A state kept elsewhere.
-    Value(Rc<AppState>),
-}
+pub struct SharedState(pub Rc<AppState>);
 
 impl SharedState {
     /// The state.
     #[must_use]
     pub fn get(&self) -> &AppState {
-        match self {
-            SharedState::Reducer(handle) => handle,
-            SharedState::Value(value) => value,
-        }
+        &self.0
     }
 }
 
 impl PartialEq for SharedState {
     fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self.get(), other.get())
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// The page's state as its reducer holds it: an `Rc` of the state, so that the state of a
+/// render can be handed to components as it is (Yew's reducer handle always reads the newest
+/// state, so it cannot tell a component what changed).
+#[derive(Clone)]
+pub struct StateCell(pub Rc<AppState>);
+
+impl std::ops::Deref for StateCell {
+    type Target = AppState;
+
+    fn deref(&self) -> &AppState {
+        &self.0
+    }
+}
+
+impl yew::Reducible for StateCell {
+    type Action = crate::state::Action;
+
+    fn reduce(self: Rc<Self>, action: Self::Action) -> Rc<Self> {
+        let mut state = (*self.0).clone();
+        state.apply(action);
+        Rc::new(StateCell(Rc::new(state)))
     }
 }
 

@@ -209,7 +209,7 @@ fn game_screen(session: &Session, game: &OnlineGame, act: &Callback<Intent>) -> 
         let orientation = Some(if board.flipped { Side::Second } else { Side::First });
         format!("../?{}", link::compact(&record, &View { orientation, ply: None }))
     });
-    let shared = SharedState::Value(board.clone());
+    let shared = SharedState(board.clone());
     let buttons = html! {
         <GameButtons {lang} player={you.is_some()} playing={game.status == Status::Playing}
                      waiting={game.status == Status::Waiting} {ended}

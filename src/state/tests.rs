@@ -265,6 +265,13 @@ fn a_move_from_an_earlier_position_makes_a_variation_and_keeps_the_game() {
     assert_eq!(s.viewing.as_ref(), Some(&sicilian));
     s.apply(Action::Last);
     assert_eq!(s.viewing.as_ref().map(|p| p.ply), Some(2));
+    // The embed's autoplay goes along the main line: from the variation's end back to the
+    // main line's move it replaced (1... e5), then on to the game's end.
+    s.apply(Action::StepMainLine);
+    assert_eq!(s.viewing_main_ply(), Some(2));
+    s.apply(Action::StepMainLine);
+    s.apply(Action::StepMainLine);
+    assert_eq!(s.viewing, None, "the end of the game");
 }
 
 #[test]
