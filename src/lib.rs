@@ -5,20 +5,21 @@
 pub mod app;
 pub mod board;
 pub mod board_model;
-pub mod codec;
 pub mod components;
 pub mod decimal;
 pub mod embed;
-pub mod i18n;
-pub mod i18n_records;
-pub mod i18n_rules;
 pub mod online;
 pub mod pieces;
 pub mod review;
 pub mod state;
-pub mod think;
 pub mod web;
-pub mod worker_tasks;
 
-// The game record, its formats and the link: web-free, in `crates/play`; here under their old names.
+// The game record, its formats and the link (crates/play), the words in three languages
+// (crates/i18n) and what the page asks the worker (crates/tasks): web-free crates, here under
+// the names the app's modules use.
+pub use qi_i18n::records as i18n_records;
+pub use qi_i18n::rules as i18n_rules;
+pub use qi_i18n::text as i18n;
 pub use qi_play::{link, record, records};
+pub use qi_tasks::tasks as worker_tasks;
+pub use qi_tasks::{codec, think};

@@ -3,5 +3,5 @@
 use yew_agent::Registrable;
 
 fn main() {
-    qi_app::think::Think::registrar().encoding::<qi_app::codec::WireCodec>().register();
+    qi_tasks::think::Think::registrar().encoding::<qi_tasks::codec::WireCodec>().register();
 }

@@ -7,9 +7,9 @@
 
 use qi_rules::GameKind;
 
-use crate::i18n::Lang;
-use crate::record::GameRecord;
-use crate::records::Format;
+use qi_i18n::text::Lang;
+use qi_play::record::GameRecord;
+use qi_play::records::Format;
 
 /// The first line of every request handled here.
 pub const PREFIX: &str = "records\n";
@@ -244,16 +244,16 @@ pub fn qr_path(text: &str) -> Option<(usize, String)> {
 pub fn answer(request: &str) -> String {
     let reply = match TaskRequest::decode(request) {
         Some(TaskRequest::Import { lang, hint, text }) => {
-            match crate::records::import(&text, Some(hint)) {
+            match qi_play::records::import(&text, Some(hint)) {
                 Ok(imported) => TaskReply::Imported { record: imported.record },
                 Err(error) => TaskReply::Failed {
-                    message: crate::i18n_records::record_error(lang, &error),
+                    message: qi_i18n::records::record_error(lang, &error),
                     partial: error.partial.map(|partial| *partial),
                 },
             }
         }
         Some(TaskRequest::Export { record, format }) => {
-            TaskReply::Exported { text: crate::records::export(&record, format) }
+            TaskReply::Exported { text: qi_play::records::export(&record, format) }
         }
         Some(TaskRequest::Qr { text }) => match qr_path(&text) {
             Some((size, path)) => TaskReply::Qr { size, path },
@@ -274,9 +274,9 @@ mod tests {
         record.tags.push(("Event".into(), "A\tB \\ C\nD".into()));
         record.comments.insert(0, "before\nall".into());
         record.comments.insert(2, "{odd} \\n".into());
-        record.ending = Some(crate::record::Ending {
+        record.ending = Some(qi_play::record::Ending {
             winner: Some(qi_rules::Side::Second),
-            by: crate::record::EndedBy::Resignation,
+            by: qi_play::record::EndedBy::Resignation,
         });
         record
     }

@@ -1,6 +1,6 @@
 //! Every string the app shows, from one table, in English, 简体中文 and Tiếng Việt. Reasons for
 //! illegal moves and game ends come from the rules core as values and are worded in
-//! [`crate::i18n_rules`].
+//! [`crate::rules`].
 
 use qi_rules::{GameKind, Side};
 

@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use qi_ai::{AnyEngine, Level, Limits, Score};
 use yew_agent::prelude::oneshot;
 
-use crate::record::GameRecord;
+use qi_play::record::GameRecord;
 
 /// What the page asks the worker.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -244,11 +244,11 @@ pub fn analyse(request: &str, now: &dyn Fn() -> f64) -> String {
 }
 
 /// The worker task: one request in, one reply out. Requests for records and QR codes
-/// ([`crate::worker_tasks`]) go there; the rest are the computer's.
+/// ([`crate::tasks`]) go there; the rest are the computer's.
 #[oneshot]
 pub async fn Think(request: String) -> String {
-    if request.starts_with(crate::worker_tasks::PREFIX) {
-        return crate::worker_tasks::answer(&request);
+    if request.starts_with(crate::tasks::PREFIX) {
+        return crate::tasks::answer(&request);
     }
     if request.starts_with(ANALYSE_PREFIX) {
         return analyse(&request, &|| js_sys::Date::now());
@@ -308,7 +308,7 @@ mod tests {
             let record = GameRecord::from_parts(
                 GameKind::Chess,
                 String::new(),
-                crate::record::Start::Position(fen.into()),
+                qi_play::record::Start::Position(fen.into()),
                 Vec::new(),
             );
             let request = AnalyseRequest { id: 5, budget_ms: 600, lines: 3, record };

@@ -4,8 +4,8 @@
 //! English, Simplified Chinese or Vietnamese, in each game's own terms (king or general, pawn or
 //! soldier, square or point).
 
-use crate::i18n::Lang;
-use crate::link::LinkError;
+use crate::text::Lang;
+use qi_play::link::LinkError;
 use qi_rules::{EndReason, GameKind, IllegalReason, MoveError};
 
 /// One text in each language, chosen by `lang`.
@@ -317,10 +317,10 @@ pub fn link_error(lang: Lang, kind: GameKind, error: &LinkError) -> String {
             (text.clone(), *ply, reason.to_owned())
         }
         LinkError::BadOption { name, value } => (format!("{name}={value}"), 0, String::new()),
-        LinkError::TooManyMoves => (String::new(), crate::link::MAX_MOVES, String::new()),
+        LinkError::TooManyMoves => (String::new(), qi_play::link::MAX_MOVES, String::new()),
         LinkError::TooLong | LinkError::BadCompact => (String::new(), 0, String::new()),
     };
-    crate::i18n::fill_all(template, &[("text", &text), ("n", &n.to_string()), ("reason", &reason)])
+    crate::text::fill_all(template, &[("text", &text), ("n", &n.to_string()), ("reason", &reason)])
 }
 
 #[cfg(test)]

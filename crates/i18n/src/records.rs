@@ -1,12 +1,12 @@
 //! Why an imported record could not be read, in the player's language: the line and column, and
 //! the reason worded from [`RecordErrorKind`]'s fields (the rules' own reasons through
-//! [`crate::i18n_rules`]). Text from the record is inserted as text, never as markup.
+//! [`crate::rules`]). Text from the record is inserted as text, never as markup.
 
 use qi_rules::{GameKind, Side};
 
-use crate::i18n::{Lang, Text, t};
-use crate::i18n_rules::illegal_reason;
-use crate::records::{RecordError, RecordErrorKind, TagExpected};
+use crate::rules::illegal_reason;
+use crate::text::{Lang, Text, t};
+use qi_play::records::{RecordError, RecordErrorKind, TagExpected};
 
 /// One text in each language.
 const fn pick(lang: Lang, en: &'static str, zh: &'static str, vi: &'static str) -> &'static str {
@@ -21,7 +21,7 @@ const fn pick(lang: Lang, en: &'static str, zh: &'static str, vi: &'static str) 
 #[must_use]
 pub fn record_error(lang: Lang, error: &RecordError) -> String {
     let kind = error.partial.as_ref().map_or(GameKind::Chess, |record| record.kind);
-    crate::i18n::fill_all(
+    crate::text::fill_all(
         t(lang, Text::RecordError),
         &[
             ("line", &error.line.to_string()),
@@ -138,7 +138,7 @@ pub fn reason(lang: Lang, kind: GameKind, error: &RecordErrorKind) -> String {
     };
     let (text, n, reason, written, dealt) = match error {
         K::TooLong { len, max } => {
-            return crate::i18n::fill_all(
+            return crate::text::fill_all(
                 template,
                 &[("len", &len.to_string()), ("max", &max.to_string())],
             );
@@ -171,7 +171,7 @@ pub fn reason(lang: Lang, kind: GameKind, error: &RecordErrorKind) -> String {
         ),
         _ => (String::new(), String::new(), String::new(), ' ', ' '),
     };
-    crate::i18n::fill_all(
+    crate::text::fill_all(
         template,
         &[
             ("text", &text),
@@ -186,7 +186,7 @@ pub fn reason(lang: Lang, kind: GameKind, error: &RecordErrorKind) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::records::import;
+    use qi_play::records::import;
 
     #[test]
     fn every_import_error_is_worded_in_every_language() {
