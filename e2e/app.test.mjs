@@ -559,6 +559,40 @@ test('xiangqi in 简体中文: the move list speaks Chinese notation, and a Chin
     await page.locator('.move-list [data-comment-ply="3"]', { hasText: '仙人指路' }).waitFor();
   }));
 
+test('opening names: chess by ECO code and name, transpositions too, kept in the exported PGN; xiangqi in 简体中文', { timeout: TEST_TIMEOUT }, () =>
+  withApp({}, async (page) => {
+    const opening = page.locator('[data-testid="opening"]');
+    await dragMoves(page, [
+      ['e2', 'e4', 'wP'],
+      ['e7', 'e5', 'bP'],
+      ['g1', 'f3', 'wN'],
+      ['b8', 'c6', 'bN'],
+      ['f1', 'b5', 'wB'],
+    ]);
+    await page.waitForFunction(() => document.querySelector('[data-testid="opening"]')?.textContent === 'C60 Ruy Lopez');
+    // Out of book the name stays.
+    await dragMoves(page, [['h7', 'h6', 'bP'], ['a2', 'a3', 'wP']]);
+    assert.match(await opening.textContent(), /^C6\d Ruy Lopez/);
+    // Kept in the record.
+    await page.locator('button', { hasText: 'Import / export' }).click();
+    await page.waitForFunction(() => /\[ECO "C6\d"\]/.test(document.querySelector('[data-testid="export-text"]')?.value || ''));
+    assert.match(await page.locator('[data-testid="export-text"]').inputValue(), /\[Opening "Ruy Lopez/);
+    await page.locator('[data-action="close-dialog"]').click();
+    // Xiangqi, in Chinese: 炮二平五 马８进７ 马二进三 马２进３ is 中炮对屏风马.
+    await page.locator('select[data-setting="language"]').selectOption('zh-CN');
+    await pickGame(page, 'xiangqi', 90);
+    await dragMoves(page, [
+      ['h3', 'e3', 'rC'],
+      ['h10', 'g8', 'bN'],
+    ]);
+    await page.waitForFunction(() => document.querySelector('[data-testid="opening"]')?.textContent === '中炮对进马');
+    await dragMoves(page, [
+      ['h1', 'g3', 'rN'],
+      ['b10', 'c8', 'bN'],
+    ]);
+    await page.waitForFunction(() => document.querySelector('[data-testid="opening"]')?.textContent === '中炮对屏风马');
+  }));
+
 test('xiangqi boards carry the traditional file numbers (Red 9…1 below, Black 1…9 above; 九…一 in 简体中文), or letters as an option', { timeout: TEST_TIMEOUT }, () =>
   withApp({}, async (page) => {
     await pickGame(page, 'xiangqi', 90);

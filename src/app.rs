@@ -294,6 +294,35 @@ fn page() -> Html {
         });
     }
 
+    // The named opening (chess, xiangqi): the worker holds the books, asked whenever the main
+    // line's first moves change (not before the first move, so a fresh page loads no worker).
+    {
+        let key = state.opening_key();
+        let (record, runner, dispatcher) =
+            (state.record.clone(), runner.clone(), state.dispatcher());
+        use_effect_with(key, move |key| {
+            if let Some(moves) = key.clone() {
+                let record = GameRecord::from_parts(
+                    record.kind,
+                    record.rules.clone(),
+                    record.start.clone(),
+                    moves.clone(),
+                );
+                yew::platform::spawn_local(async move {
+                    let request = crate::worker_tasks::TaskRequest::Opening { record };
+                    let reply = runner.run(request.encode()).await;
+                    let opening = match crate::worker_tasks::TaskReply::decode(&reply) {
+                        Some(crate::worker_tasks::TaskReply::Opening { opening, .. }) => {
+                            Some(opening)
+                        }
+                        _ => None,
+                    };
+                    dispatcher.dispatch(Action::OpeningFound { moves, opening });
+                });
+            }
+        });
+    }
+
     // A review: each position of the main line in turn, with a fixed budget; it stops when the
     // review is cancelled (or replaced), between two positions.
     let review_run = use_mut_ref(|| 0_u64);

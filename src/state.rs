@@ -360,6 +360,9 @@ pub struct AppState {
     pub analysis: Option<(Vec<String>, crate::think::Analysis)>,
     /// The game review under way or done (shown while the main line is the one reviewed).
     pub review: Option<crate::review::Review>,
+    /// The named opening the worker found, and the moves it was found for (see
+    /// [`AppState::opening_key`]); `None` in the second place when no position is named.
+    pub opening: Option<(Vec<String>, Option<qi_play::openings::Opening>)>,
     /// The id the next review gets.
     pub next_review: u64,
     /// Whether the last move was the computer's (the board animates it).
@@ -513,6 +516,13 @@ pub enum Action {
     StartReview,
     /// Stop the review under way (what it found so far stays).
     CancelReview,
+    /// The named opening of the main line's first moves (`moves`), from the worker.
+    OpeningFound {
+        /// The moves asked about.
+        moves: Vec<String>,
+        /// The opening, if a position along them is named.
+        opening: Option<qi_play::openings::Opening>,
+    },
     /// The engine's evaluation of one position of a review.
     ReviewAnswer {
         /// The review asked for.
@@ -626,6 +636,7 @@ impl AppState {
             analysing: false,
             analysis: None,
             review: None,
+            opening: None,
             next_review: 1,
             computer_moved: false,
             last_search: None,
@@ -995,6 +1006,24 @@ impl AppState {
                 || self.settings.mode == Mode::HotSeat)
     }
 
+    /// The main line's first moves, up to the deepest a named opening goes, for the games that
+    /// name their openings (chess, xiangqi); `None` before the first move.
+    #[must_use]
+    pub fn opening_key(&self) -> Option<Vec<String>> {
+        /// Deeper than any line of the books (lichess's longest is 36 plies).
+        const BOOK_PLIES: usize = 40;
+        let named = matches!(self.record.kind, GameKind::Chess | GameKind::Xiangqi);
+        (named && !self.record.moves.is_empty())
+            .then(|| self.record.moves.iter().take(BOOK_PLIES).cloned().collect())
+    }
+
+    /// The named opening of the game as it stands, when the worker has found one.
+    #[must_use]
+    pub fn shown_opening(&self) -> Option<&qi_play::openings::Opening> {
+        let (moves, opening) = self.opening.as_ref()?;
+        (self.opening_key().as_ref() == Some(moves)).then_some(opening.as_ref()).flatten()
+    }
+
     /// Whether the game may be reviewed now: it has moves, and the computer is not playing it
     /// (the game is over, or two players share the device).
     #[must_use]
@@ -1285,6 +1314,11 @@ impl AppState {
             Action::ToggleAnalysis => {
                 self.analysing = !self.analysing;
                 self.analysis = None;
+            }
+            Action::OpeningFound { moves, opening } => {
+                if self.opening_key().as_ref() == Some(&moves) {
+                    self.opening = Some((moves, opening));
+                }
             }
             Action::StartReview => self.start_review(),
             Action::CancelReview => {

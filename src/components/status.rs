@@ -132,11 +132,28 @@ pub fn status(props: &StatusProps) -> Html {
                 </p>
             }
         });
+    // The named opening: its ECO code (chess) and its name in the player's language where the
+    // book has one (xiangqi), else in English.
+    let opening = state.shown_opening().map(|opening| {
+        let name = match lang {
+            crate::i18n::Lang::Zh => opening.name_zh.as_deref(),
+            crate::i18n::Lang::Vi => opening.name_vi.as_deref(),
+            crate::i18n::Lang::En => None,
+        }
+        .unwrap_or(&opening.name);
+        html! {
+            <p class="opening" data-testid="opening">
+                if !opening.code.is_empty() { <span class="eco">{ opening.code.clone() }</span>{ " " } }
+                { name.to_owned() }
+            </p>
+        }
+    });
     let banqi_hint = (kind == GameKind::Banqi && state.record.moves.is_empty())
         .then(|| html! { <p class="hint-text">{ t(lang, Text::BanqiHint) }</p> });
     html! {
         <div class="status" role="status" aria-live="polite" data-testid="status">
             { main_line }
+            { opening.unwrap_or_default() }
             { thinking.unwrap_or_default() }
             { search.unwrap_or_default() }
             { viewing.unwrap_or_default() }

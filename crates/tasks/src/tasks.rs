@@ -8,6 +8,7 @@
 use qi_rules::GameKind;
 
 use qi_i18n::text::Lang;
+use qi_play::openings::Opening;
 use qi_play::record::GameRecord;
 use qi_play::records::Format;
 
@@ -38,6 +39,11 @@ pub enum TaskRequest {
         /// The text (a link).
         text: String,
     },
+    /// The named opening of a game (chess and xiangqi from their standard starts).
+    Opening {
+        /// The game.
+        record: GameRecord,
+    },
 }
 
 /// The worker's answer.
@@ -67,7 +73,14 @@ pub enum TaskReply {
         /// The SVG path.
         path: String,
     },
-    /// No QR code (the text is too long for one), or an unreadable request.
+    /// The game's opening: the deepest named position along its main line.
+    Opening {
+        /// The moves that reach it.
+        ply: usize,
+        /// Its name (and ECO code, for chess).
+        opening: Opening,
+    },
+    /// No QR code (the text is too long for one), no opening, or an unreadable request.
     Nothing,
 }
 
@@ -155,6 +168,9 @@ impl TaskRequest {
                 format!("{PREFIX}export\n{}\n{}", format.name(), record_to_lines(record))
             }
             TaskRequest::Qr { text } => format!("{PREFIX}qr\n{text}"),
+            TaskRequest::Opening { record } => {
+                format!("{PREFIX}opening\n{}", escape(&record.to_text()))
+            }
         }
     }
 
@@ -176,6 +192,9 @@ impl TaskRequest {
                 Some(TaskRequest::Export { record: record_from_lines(record)?, format })
             }
             "qr" => Some(TaskRequest::Qr { text: rest.to_owned() }),
+            "opening" => {
+                Some(TaskRequest::Opening { record: GameRecord::from_text(&unescape(rest))? })
+            }
             _ => None,
         }
     }
@@ -194,6 +213,13 @@ impl TaskReply {
             ),
             TaskReply::Exported { text } => format!("exported\n{text}"),
             TaskReply::Qr { size, path } => format!("qr\n{size}\n{path}"),
+            TaskReply::Opening { ply, opening } => format!(
+                "opening\n{ply}\t{}\t{}\t{}\t{}",
+                escape(&opening.code),
+                escape(&opening.name),
+                escape(opening.name_zh.as_deref().unwrap_or("")),
+                escape(opening.name_vi.as_deref().unwrap_or("")),
+            ),
             TaskReply::Nothing => "nothing".to_owned(),
         }
     }
@@ -214,6 +240,18 @@ impl TaskReply {
             "qr" => {
                 let (size, path) = rest.split_once('\n')?;
                 Some(TaskReply::Qr { size: size.parse().ok()?, path: path.to_owned() })
+            }
+            "opening" => {
+                let fields: Vec<String> = rest.split('\t').map(unescape).collect();
+                let [ply, code, name, zh, vi] = fields.as_slice() else { return None };
+                let some = |text: &String| (!text.is_empty()).then(|| text.clone());
+                let opening = Opening {
+                    code: code.clone(),
+                    name: name.clone(),
+                    name_zh: some(zh),
+                    name_vi: some(vi),
+                };
+                Some(TaskReply::Opening { ply: ply.parse().ok()?, opening })
             }
             "nothing" => Some(TaskReply::Nothing),
             _ => None,
@@ -239,6 +277,32 @@ pub fn qr_path(text: &str) -> Option<(usize, String)> {
     Some((width + 2 * QUIET, path))
 }
 
+/// The named opening of `record`'s main line, and the moves that reach it.
+#[must_use]
+pub fn opening_of(record: &GameRecord) -> Option<(usize, &'static Opening)> {
+    qi_play::openings::book_for(record.kind)?.identify(&record.start_game(), &record.moves)
+}
+
+/// Adds the opening's tags to a record about to be written as PGN, unless it has them: `ECO`
+/// and `Opening` for chess (as lichess writes them), `Opening` for xiangqi (in Chinese for a
+/// record in Chinese notation).
+fn name_the_opening(record: &mut GameRecord, format: Format) {
+    let chinese = match format {
+        Format::ChessPgn | Format::XiangqiPgn => false,
+        Format::XiangqiChinese => true,
+        _ => return,
+    };
+    let Some((_, opening)) = opening_of(record) else { return };
+    let has = |record: &GameRecord, tag: &str| record.tags.iter().any(|(name, _)| name == tag);
+    if !opening.code.is_empty() && !has(record, "ECO") {
+        record.tags.push(("ECO".to_owned(), opening.code.clone()));
+    }
+    if !has(record, "Opening") {
+        let name = if chinese { opening.name_zh.clone() } else { None };
+        record.tags.push(("Opening".to_owned(), name.unwrap_or_else(|| opening.name.clone())));
+    }
+}
+
 /// Does one task (in the worker).
 #[must_use]
 pub fn answer(request: &str) -> String {
@@ -252,9 +316,14 @@ pub fn answer(request: &str) -> String {
                 },
             }
         }
-        Some(TaskRequest::Export { record, format }) => {
+        Some(TaskRequest::Export { mut record, format }) => {
+            name_the_opening(&mut record, format);
             TaskReply::Exported { text: qi_play::records::export(&record, format) }
         }
+        Some(TaskRequest::Opening { record }) => match opening_of(&record) {
+            Some((ply, opening)) => TaskReply::Opening { ply, opening: opening.clone() },
+            None => TaskReply::Nothing,
+        },
         Some(TaskRequest::Qr { text }) => match qr_path(&text) {
             Some((size, path)) => TaskReply::Qr { size, path },
             None => TaskReply::Nothing,
@@ -279,6 +348,39 @@ mod tests {
             by: qi_play::record::EndedBy::Resignation,
         });
         record
+    }
+
+    #[test]
+    fn the_opening_is_named_and_written_into_pgn() {
+        let mut ruy = GameRecord::new(GameKind::Chess, "", 0);
+        ruy.moves = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"].map(String::from).to_vec();
+        let request = TaskRequest::Opening { record: ruy.clone() };
+        assert_eq!(TaskRequest::decode(&request.encode()), Some(request.clone()));
+        let Some(TaskReply::Opening { ply, opening }) =
+            TaskReply::decode(&answer(&request.encode()))
+        else {
+            panic!("an opening");
+        };
+        assert_eq!((ply, opening.code.as_str()), (6, "C70"));
+        assert!(opening.name.starts_with("Ruy Lopez"), "{opening:?}");
+        let export = TaskRequest::Export { record: ruy, format: Format::ChessPgn };
+        let Some(TaskReply::Exported { text }) = TaskReply::decode(&answer(&export.encode()))
+        else {
+            panic!("a record");
+        };
+        assert!(text.contains("[ECO \"C70\"]") && text.contains("[Opening \"Ruy Lopez"), "{text}");
+        // Xiangqi in Chinese notation: the Chinese name.
+        let mut screen = GameRecord::new(GameKind::Xiangqi, "", 0);
+        screen.moves = ["h3e3", "h10g8", "h1g3", "b10c8"].map(String::from).to_vec();
+        let export = TaskRequest::Export { record: screen, format: Format::XiangqiChinese };
+        let Some(TaskReply::Exported { text }) = TaskReply::decode(&answer(&export.encode()))
+        else {
+            panic!("a record");
+        };
+        assert!(text.contains("[Opening \"中炮对屏风马\"]"), "{text}");
+        // Gomoku has no book: nothing.
+        let gomoku = TaskRequest::Opening { record: GameRecord::new(GameKind::Gomoku, "", 0) };
+        assert_eq!(TaskReply::decode(&answer(&gomoku.encode())), Some(TaskReply::Nothing));
     }
 
     #[test]
