@@ -23,7 +23,7 @@ use crate::review::{Evaluation, REVIEW_BUDGET_MS};
 use crate::state::{
     Action, AppState, Mode, Notice, SearchSummary, Settings, Theme, WATCH_DELAYS_MS,
 };
-use crate::think::{AnalyseRequest, Analysis, MAX_LINES, Think, ThinkReply, ThinkRequest};
+use crate::think::{AnalyseRequest, MAX_LINES, Think, ThinkReply, ThinkRequest, WorkerRequest};
 
 /// The analysis of a position: searches of these many milliseconds (for the three lines
 /// together), one after the other: the first answers within half a second, later ones go deeper,
@@ -142,7 +142,7 @@ fn ask_computer(
             yew::platform::time::sleep(std::time::Duration::from_millis(u64::from(pause))).await;
         }
         let reply =
-            ThinkReply::decode(&runner.run(request.encode()).await).unwrap_or(ThinkReply::none(id));
+            runner.run(WorkerRequest::Think(request)).await.think().unwrap_or(ThinkReply::none(id));
         let search =
             SearchSummary { depth: reply.depth, nodes: reply.nodes, time_ms: reply.time_ms };
         dispatcher.dispatch(Action::ComputerAnswer {
@@ -279,8 +279,8 @@ fn page() -> Html {
                             lines: MAX_LINES,
                             record: position.clone(),
                         };
-                        let reply = runner.run(request.encode()).await;
-                        let Some(analysis) = Analysis::decode(&reply).filter(|a| a.id == id) else {
+                        let reply = runner.run(WorkerRequest::Analyse(request)).await;
+                        let Some(analysis) = reply.analysis().filter(|a| a.id == id) else {
                             return;
                         };
                         if *run.borrow() != this_run {
@@ -310,8 +310,8 @@ fn page() -> Html {
                 );
                 yew::platform::spawn_local(async move {
                     let request = crate::worker_tasks::TaskRequest::Opening { record };
-                    let reply = runner.run(request.encode()).await;
-                    let opening = match crate::worker_tasks::TaskReply::decode(&reply) {
+                    let reply = runner.run(WorkerRequest::Task(request)).await;
+                    let opening = match reply.task() {
                         Some(crate::worker_tasks::TaskReply::Opening { opening, .. }) => {
                             Some(opening)
                         }
@@ -353,10 +353,9 @@ fn page() -> Html {
                             lines: 1,
                             record: position,
                         };
-                        let reply = runner.run(request.encode()).await;
-                        let Some(analysis) =
-                            Analysis::decode(&reply).filter(|a| a.id == request.id)
-                        else {
+                        let wanted = request.id;
+                        let reply = runner.run(WorkerRequest::Analyse(request)).await;
+                        let Some(analysis) = reply.analysis().filter(|a| a.id == wanted) else {
                             return;
                         };
                         let Some(line) = analysis.lines.into_iter().next() else { return };

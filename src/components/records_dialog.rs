@@ -9,7 +9,7 @@ use super::share::CopyField;
 use crate::i18n::{Lang, Text, fill, t};
 use crate::records::{self, Format};
 use crate::state::Action;
-use crate::think::Think;
+use crate::think::{Think, WorkerRequest};
 use crate::web;
 use crate::worker_tasks::{TaskReply, TaskRequest};
 use yew_agent::oneshot::{UseOneshotRunnerHandle, use_oneshot_runner};
@@ -60,7 +60,7 @@ fn import_text(
     let (runner, dispatch, outcome) = (runner.clone(), dispatch.clone(), outcome.clone());
     yew::platform::spawn_local(async move {
         let request = TaskRequest::Import { lang, hint: kind, text };
-        let reply = TaskReply::decode(&runner.run(request.encode()).await);
+        let reply = runner.run(WorkerRequest::Task(request)).await.task();
         let open = |record| Action::Open { record, bottom: None, ply: None, notice: None };
         match reply {
             Some(TaskReply::Imported { record }) => {
@@ -98,7 +98,7 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
             let request = TaskRequest::Export { record: record.clone(), format: *format };
             yew::platform::spawn_local(async move {
                 if let Some(TaskReply::Exported { text }) =
-                    TaskReply::decode(&runner.run(request.encode()).await)
+                    runner.run(WorkerRequest::Task(request)).await.task()
                 {
                     exported.set(text);
                 }

@@ -10,7 +10,7 @@ use crate::embed::EmbedOptions;
 use crate::i18n::{Lang, Text, game_name, t};
 use crate::link::{self, View};
 use crate::state::{AppState, Theme};
-use crate::think::Think;
+use crate::think::{Think, WorkerRequest};
 use crate::web;
 use crate::worker_tasks::{TaskReply, TaskRequest};
 use yew_agent::oneshot::use_oneshot_runner;
@@ -236,7 +236,7 @@ pub fn share_dialog(props: &DialogProps) -> Html {
             let request = TaskRequest::Qr { text: link.clone() };
             yew::platform::spawn_local(async move {
                 if let Some(TaskReply::Qr { size, path }) =
-                    TaskReply::decode(&runner.run(request.encode()).await)
+                    runner.run(WorkerRequest::Task(request)).await.task()
                 {
                     qr.set(Some((size, path)));
                 }

@@ -305,9 +305,9 @@ fn name_the_opening(record: &mut GameRecord, format: Format) {
 
 /// Does one task (in the worker).
 #[must_use]
-pub fn answer(request: &str) -> String {
-    let reply = match TaskRequest::decode(request) {
-        Some(TaskRequest::Import { lang, hint, text }) => {
+pub fn answer(request: TaskRequest) -> TaskReply {
+    match request {
+        TaskRequest::Import { lang, hint, text } => {
             match qi_play::records::import(&text, Some(hint)) {
                 Ok(imported) => TaskReply::Imported { record: imported.record },
                 Err(error) => TaskReply::Failed {
@@ -316,26 +316,31 @@ pub fn answer(request: &str) -> String {
                 },
             }
         }
-        Some(TaskRequest::Export { mut record, format }) => {
+        TaskRequest::Export { mut record, format } => {
             name_the_opening(&mut record, format);
             TaskReply::Exported { text: qi_play::records::export(&record, format) }
         }
-        Some(TaskRequest::Opening { record }) => match opening_of(&record) {
+        TaskRequest::Opening { record } => match opening_of(&record) {
             Some((ply, opening)) => TaskReply::Opening { ply, opening: opening.clone() },
             None => TaskReply::Nothing,
         },
-        Some(TaskRequest::Qr { text }) => match qr_path(&text) {
+        TaskRequest::Qr { text } => match qr_path(&text) {
             Some((size, path)) => TaskReply::Qr { size, path },
             None => TaskReply::Nothing,
         },
-        None => TaskReply::Nothing,
-    };
-    reply.encode()
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A task as the worker gets it: the request through its text form and back, answered, and
+    /// the answer the same way.
+    fn wire(request: &TaskRequest) -> Option<TaskReply> {
+        let request = TaskRequest::decode(&request.encode()).expect("the request reads back");
+        TaskReply::decode(&answer(request).encode())
+    }
 
     fn record() -> GameRecord {
         let mut record = GameRecord::new(GameKind::Chess, "", 0);
@@ -356,16 +361,13 @@ mod tests {
         ruy.moves = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"].map(String::from).to_vec();
         let request = TaskRequest::Opening { record: ruy.clone() };
         assert_eq!(TaskRequest::decode(&request.encode()), Some(request.clone()));
-        let Some(TaskReply::Opening { ply, opening }) =
-            TaskReply::decode(&answer(&request.encode()))
-        else {
+        let Some(TaskReply::Opening { ply, opening }) = wire(&request) else {
             panic!("an opening");
         };
         assert_eq!((ply, opening.code.as_str()), (6, "C70"));
         assert!(opening.name.starts_with("Ruy Lopez"), "{opening:?}");
         let export = TaskRequest::Export { record: ruy, format: Format::ChessPgn };
-        let Some(TaskReply::Exported { text }) = TaskReply::decode(&answer(&export.encode()))
-        else {
+        let Some(TaskReply::Exported { text }) = wire(&export) else {
             panic!("a record");
         };
         assert!(text.contains("[ECO \"C70\"]") && text.contains("[Opening \"Ruy Lopez"), "{text}");
@@ -373,14 +375,13 @@ mod tests {
         let mut screen = GameRecord::new(GameKind::Xiangqi, "", 0);
         screen.moves = ["h3e3", "h10g8", "h1g3", "b10c8"].map(String::from).to_vec();
         let export = TaskRequest::Export { record: screen, format: Format::XiangqiChinese };
-        let Some(TaskReply::Exported { text }) = TaskReply::decode(&answer(&export.encode()))
-        else {
+        let Some(TaskReply::Exported { text }) = wire(&export) else {
             panic!("a record");
         };
         assert!(text.contains("[Opening \"中炮对屏风马\"]"), "{text}");
         // Gomoku has no book: nothing.
         let gomoku = TaskRequest::Opening { record: GameRecord::new(GameKind::Gomoku, "", 0) };
-        assert_eq!(TaskReply::decode(&answer(&gomoku.encode())), Some(TaskReply::Nothing));
+        assert_eq!(wire(&gomoku), Some(TaskReply::Nothing));
     }
 
     #[test]
@@ -421,17 +422,10 @@ mod tests {
     #[test]
     fn the_worker_imports_exports_and_draws() {
         let export = TaskRequest::Export { record: record(), format: Format::ChessPgn };
-        let Some(TaskReply::Exported { text }) = TaskReply::decode(&answer(&export.encode()))
-        else {
-            panic!("no export")
-        };
+        let Some(TaskReply::Exported { text }) = wire(&export) else { panic!("no export") };
         assert!(text.contains("1. e4"), "{text}");
         let import = TaskRequest::Import { lang: Lang::En, hint: GameKind::Chess, text };
-        let Some(TaskReply::Imported { record: back }) =
-            TaskReply::decode(&answer(&import.encode()))
-        else {
-            panic!("no import")
-        };
+        let Some(TaskReply::Imported { record: back }) = wire(&import) else { panic!("no import") };
         assert_eq!(back.moves, record().moves);
         assert_eq!(back.comments, record().comments);
         let bad = TaskRequest::Import {
@@ -439,7 +433,7 @@ mod tests {
             hint: GameKind::Chess,
             text: "1. e4 e5 2. Ke3".into(),
         };
-        match TaskReply::decode(&answer(&bad.encode())) {
+        match wire(&bad) {
             Some(TaskReply::Failed { message, partial: Some(partial) }) => {
                 assert!(message.starts_with("第 1 行第 13 列"), "{message}");
                 assert_eq!(partial.moves.len(), 2);
@@ -447,13 +441,11 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(matches!(
-            TaskReply::decode(&answer(
-                &TaskRequest::Qr { text: "https://x.test/".into() }.encode()
-            )),
+            wire(&TaskRequest::Qr { text: "https://x.test/".into() }),
             Some(TaskReply::Qr { size: 29, .. })
         ));
         let long = TaskRequest::Qr { text: "x".repeat(5000) };
-        assert_eq!(TaskReply::decode(&answer(&long.encode())), Some(TaskReply::Nothing));
-        assert_eq!(TaskReply::decode(&answer("records\nnonsense")), Some(TaskReply::Nothing));
+        assert_eq!(wire(&long), Some(TaskReply::Nothing));
+        assert_eq!(TaskRequest::decode("records\nnonsense"), None);
     }
 }

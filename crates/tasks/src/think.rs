@@ -84,10 +84,7 @@ impl ThinkReply {
 
 /// Answers one request: replays the game and searches it at the requested level.
 #[must_use]
-pub fn answer(request: &str, now: &dyn Fn() -> f64) -> String {
-    let Some(request) = ThinkRequest::decode(request) else {
-        return ThinkReply::none(0).encode();
-    };
+pub fn answer(request: &ThinkRequest, now: &dyn Fn() -> f64) -> ThinkReply {
     let game = request.record.replay(usize::MAX).game;
     let stop = AtomicBool::new(false);
     let result = AnyEngine::default().think(
@@ -106,7 +103,6 @@ pub fn answer(request: &str, now: &dyn Fn() -> f64) -> String {
         nodes: info.nodes,
         time_ms: info.time_ms.max(0.0).round() as u64,
     }
-    .encode()
 }
 
 /// What the page asks the worker when analysing: the position (a record whose moves lead to
@@ -126,7 +122,7 @@ pub struct AnalyseRequest {
 /// The most lines an analysis gives.
 pub const MAX_LINES: u8 = 3;
 
-/// Where analysis requests start: the worker tells them from the computer's by it.
+/// Where an analysis request's text starts (so that a text can't be taken for the wrong kind).
 pub const ANALYSE_PREFIX: &str = "A|";
 
 impl AnalyseRequest {
@@ -220,10 +216,7 @@ impl Analysis {
 
 /// Answers an analysis request: the position searched at full strength for its budget.
 #[must_use]
-pub fn analyse(request: &str, now: &dyn Fn() -> f64) -> String {
-    let Some(request) = AnalyseRequest::decode(request) else {
-        return Analysis { id: 0, lines: Vec::new() }.encode();
-    };
+pub fn analyse(request: &AnalyseRequest, now: &dyn Fn() -> f64) -> Analysis {
     let game = request.record.replay(usize::MAX).game;
     let stop = AtomicBool::new(false);
     let limits =
@@ -240,21 +233,91 @@ pub fn analyse(request: &str, now: &dyn Fn() -> f64) -> String {
             EngineLine { depth: result.info.depth, score: result.info.score, moves }
         })
         .collect();
-    Analysis { id: request.id, lines }.encode()
+    Analysis { id: request.id, lines }
 }
 
 /// The worker task: one request in, one reply out. Requests for records and QR codes
 /// ([`crate::tasks`]) go there; the rest are the computer's.
 #[oneshot]
-pub async fn Think(request: String) -> String {
-    if request.starts_with(crate::tasks::PREFIX) {
-        return crate::tasks::answer(&request);
+pub async fn Think(request: WorkerRequest) -> WorkerReply {
+    let now = || js_sys::Date::now();
+    match request {
+        WorkerRequest::Think(request) => WorkerReply::Think(answer(&request, &now)),
+        WorkerRequest::Analyse(request) => WorkerReply::Analysis(analyse(&request, &now)),
+        WorkerRequest::Task(request) => WorkerReply::Task(crate::tasks::answer(request)),
     }
-    if request.starts_with(ANALYSE_PREFIX) {
-        return analyse(&request, &|| js_sys::Date::now());
-    }
-    answer(&request, &|| js_sys::Date::now())
 }
+
+/// What the page asks the worker: one typed request. On the wire each is its text form inside
+/// bincode's enum (see [`crate::codec`]): text at the edge, types on both sides.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum WorkerRequest {
+    /// The computer's move (or a hint).
+    Think(ThinkRequest),
+    /// The engine's view of a position (analysis, and each position of a review).
+    Analyse(AnalyseRequest),
+    /// Records, QR codes, opening names.
+    Task(crate::tasks::TaskRequest),
+}
+
+/// What the worker answers, one for each kind of request.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub enum WorkerReply {
+    /// The computer's move.
+    Think(ThinkReply),
+    /// The engine's lines.
+    Analysis(Analysis),
+    /// A task's answer.
+    Task(crate::tasks::TaskReply),
+}
+
+impl WorkerReply {
+    /// The computer's move, when that is what this is.
+    #[must_use]
+    pub fn think(self) -> Option<ThinkReply> {
+        if let WorkerReply::Think(reply) = self { Some(reply) } else { None }
+    }
+
+    /// The engine's lines, when that is what this is.
+    #[must_use]
+    pub fn analysis(self) -> Option<Analysis> {
+        if let WorkerReply::Analysis(reply) = self { Some(reply) } else { None }
+    }
+
+    /// A task's answer, when that is what this is.
+    #[must_use]
+    pub fn task(self) -> Option<crate::tasks::TaskReply> {
+        if let WorkerReply::Task(reply) = self { Some(reply) } else { None }
+    }
+}
+
+/// Serde for a message by its text form (`encode`, `decode`): a string on the wire, which the
+/// page's small reader reads (see [`crate::codec`]).
+macro_rules! serde_by_text {
+    ($($message:ty),*) => {$(
+        impl serde::Serialize for $message {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(&self.encode())
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $message {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let text = <String as serde::Deserialize>::deserialize(deserializer)?;
+                <$message>::decode(&text).ok_or_else(|| serde::de::Error::custom("unreadable"))
+            }
+        }
+    )*};
+}
+
+serde_by_text!(
+    ThinkRequest,
+    ThinkReply,
+    AnalyseRequest,
+    Analysis,
+    crate::tasks::TaskRequest,
+    crate::tasks::TaskReply
+);
 
 #[cfg(test)]
 mod tests {
@@ -312,7 +375,8 @@ mod tests {
                 Vec::new(),
             );
             let request = AnalyseRequest { id: 5, budget_ms: 600, lines: 3, record };
-            let reply = Analysis::decode(&analyse(&request.encode(), &clock)).expect("a reply");
+            let request = AnalyseRequest::decode(&request.encode()).expect("reads back");
+            let reply = Analysis::decode(&analyse(&request, &clock).encode()).expect("a reply");
             assert_eq!(reply.id, 5);
             reply.best().cloned().expect("a line")
         };
@@ -326,14 +390,32 @@ mod tests {
     }
 
     #[test]
+    fn typed_messages_cross_the_wire_as_the_codec_reads_them() {
+        let record = GameRecord::new(GameKind::Xiangqi, "", 2);
+        let requests = [
+            WorkerRequest::Think(ThinkRequest { id: 1, level: 3, seed: 9, record: record.clone() }),
+            WorkerRequest::Analyse(AnalyseRequest { id: 2, budget_ms: 400, lines: 3, record }),
+            WorkerRequest::Task(crate::tasks::TaskRequest::Qr { text: "https://x.test/".into() }),
+        ];
+        for request in requests {
+            let bytes =
+                bincode::serde::encode_to_vec(&request, bincode::config::standard()).unwrap();
+            assert_eq!(crate::codec::from_bytes::<WorkerRequest>(&bytes), Ok(request));
+        }
+        let reply = WorkerReply::Think(ThinkReply::none(7));
+        let bytes = bincode::serde::encode_to_vec(&reply, bincode::config::standard()).unwrap();
+        assert_eq!(crate::codec::from_bytes::<WorkerReply>(&bytes), Ok(reply));
+    }
+
+    #[test]
     fn the_worker_answers_with_a_legal_move() {
         let clock = qi_ai::search::native_clock();
         let record = GameRecord::new(GameKind::Gomoku, "", 0);
         let request = ThinkRequest { id: 1, level: 1, seed: 5, record: record.clone() };
-        let reply = ThinkReply::decode(&answer(&request.encode(), &clock)).unwrap();
+        let reply = ThinkReply::decode(&answer(&request, &clock).encode()).unwrap();
         assert_eq!(reply.id, 1);
         let mut game = record.start_game();
         assert!(game.play(reply.best.as_deref().unwrap()).is_ok());
-        assert_eq!(ThinkReply::decode(&answer("nonsense", &clock)).unwrap().best, None);
+        assert_eq!(ThinkRequest::decode("nonsense"), None);
     }
 }
