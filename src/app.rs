@@ -26,9 +26,12 @@ use crate::state::{
 use crate::think::{AnalyseRequest, MAX_LINES, Think, ThinkReply, ThinkRequest, WorkerRequest};
 
 /// The analysis of a position: searches of these many milliseconds (for the three lines
-/// together), one after the other: the first answers within half a second, later ones go deeper,
-/// and after about 40 s on one position the engine rests (the last answer stays shown).
-const ANALYSIS_BUDGETS_MS: [u32; 5] = [400, 1500, 4000, 10_000, 25_000];
+/// together), one after the other. The first answers within half a second; each later one
+/// starts from what the worker's engine kept of the last (its transposition table), so it goes
+/// deeper; after about 40 s on one position the engine rests (the last answer stays shown). No
+/// search is longer than 10 s: the worker answers one request at a time, so the computer's
+/// move, asked for just after analysis is left, waits at most that long.
+const ANALYSIS_BUDGETS_MS: [u32; 6] = [400, 1500, 4000, 10_000, 10_000, 10_000];
 use crate::web;
 use yew_agent::oneshot::{OneshotProvider, UseOneshotRunnerHandle, use_oneshot_runner};
 

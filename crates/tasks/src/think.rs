@@ -222,7 +222,14 @@ pub fn analyse(request: &AnalyseRequest, now: &dyn Fn() -> f64) -> Analysis {
     let limits =
         Limits { time_ms: Some(f64::from(request.budget_ms.min(30_000))), ..Limits::default() };
     let lines = usize::from(request.lines.clamp(1, MAX_LINES));
-    let results = AnyEngine::default().analyse_lines(&game, limits, lines, now, &stop);
+    // One engine for all analysis in this worker: its transposition table and history carry
+    // over from one request to the next (the same position searched longer, or the next move),
+    // so each answer starts from what the last one learnt.
+    thread_local! {
+        static ANALYST: std::cell::RefCell<AnyEngine> = std::cell::RefCell::new(AnyEngine::default());
+    }
+    let results =
+        ANALYST.with(|engine| engine.borrow_mut().analyse_lines(&game, limits, lines, now, &stop));
     let lines = results
         .into_iter()
         .map(|result| {
