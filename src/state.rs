@@ -1126,7 +1126,8 @@ impl AppState {
         let changes_main_line = match edit {
             TreeEdit::Promote => path.branches.len() == 1,
             TreeEdit::MakeMainLine => !path.is_main_line(),
-            TreeEdit::Delete => path.is_main_line() || path.branches.len() == 1 && path.ply == 1,
+            // Deleting a variation, even from its first move, leaves the main line as it is.
+            TreeEdit::Delete => path.is_main_line(),
             TreeEdit::Earlier | TreeEdit::Later => false,
         };
         if changes_main_line && !self.may_change_main_line() {

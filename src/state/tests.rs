@@ -316,6 +316,10 @@ fn the_main_line_is_not_edited_while_clocks_run_and_the_computer_waits_while_loo
     drag(&mut s, "c7", "c5");
     s.apply(Action::EditTree(TreeEdit::MakeMainLine));
     assert_eq!(s.record.moves, ["e2e4", "e7e5"], "no new main line while the clocks run");
+    // A side line may still be deleted: the main line stays as it is.
+    s.apply(Action::EditTree(TreeEdit::Delete));
+    assert!(!s.record.variations.contains_key(&1), "the variation is gone");
+    assert_eq!(s.record.moves, ["e2e4", "e7e5"]);
 
     let mut s = state(GameKind::Chess);
     s.apply(Action::SetMode { mode: Mode::VsComputer { human: Side::First }, seed: 0 });

@@ -71,15 +71,16 @@ impl fmt::Display for MovetextError {
 
 impl std::error::Error for MovetextError {}
 
-/// Writes `line` as movetext.
+/// Writes `line` as movetext. Variations nested deeper than [`MAX_DEPTH`] are left out, so
+/// that what is written always reads back (the rest of the tree with it).
 #[must_use]
 pub fn write(line: &Line) -> String {
     let mut out = String::new();
-    write_line(line, &mut out);
+    write_line(line, &mut out, 0);
     out
 }
 
-fn write_line(line: &Line, out: &mut String) {
+fn write_line(line: &Line, out: &mut String, depth: usize) {
     let mut token = |out: &mut String, text: &str| {
         if !out.is_empty() && !out.ends_with('(') {
             out.push(' ');
@@ -102,9 +103,10 @@ fn write_line(line: &Line, out: &mut String) {
     for (i, mv) in line.moves.iter().enumerate() {
         token(out, mv);
         notes(out, i + 1, &mut token);
-        for variation in line.variations.get(&i).into_iter().flatten() {
+        for variation in line.variations.get(&i).into_iter().flatten().filter(|_| depth < MAX_DEPTH)
+        {
             token(out, "(");
-            write_line(variation, out);
+            write_line(variation, out, depth + 1);
             out.push(')');
         }
     }
@@ -319,6 +321,16 @@ mod tests {
         }
         let deep = format!("a1{}{}", " ( b1".repeat(MAX_DEPTH + 2), " )".repeat(MAX_DEPTH + 2));
         assert_eq!(read(&deep).map_err(|e| e.problem), Err(Problem::TooDeep));
+        // A tree nested deeper than that is written without its deepest variations, and reads.
+        let mut tree = Line::of_moves(vec!["a1".into()]);
+        for _ in 0..MAX_DEPTH + 3 {
+            let mut outer = Line::of_moves(vec!["a1".into(), "b1".into()]);
+            outer.variations.insert(1, vec![tree]);
+            tree = outer;
+        }
+        let text = write(&tree);
+        let back = read(&text).expect("what is written reads back");
+        assert_eq!(back.moves, tree.moves);
         let error = read("e2e4 e7e5 )").unwrap_err();
         assert_eq!(error.to_string(), "a ) closes no variation (at byte 10)");
     }
