@@ -261,3 +261,38 @@ fn a_variation_repeating_the_main_move_does_not_take_over_the_main_line() {
     assert_eq!(again.moves, record.moves);
     assert_eq!(again.variations[&2][0].moves, ["g1f3", "b8c6"]);
 }
+
+/// Annotated gomoku and banqi records (comments before and after moves, marks, an arrow, a
+/// variation): everything comes in, and writing them out gives the same text.
+#[test]
+fn annotated_gomoku_and_banqi_records_keep_their_trees() {
+    use crate::{Brush, Mark, Path};
+
+    let gomoku = import(include_str!("../testdata/annotated-gomoku.pgn"), None).expect("reads");
+    let record = &gomoku.record;
+    assert_eq!(record.kind, GameKind::Gomoku);
+    assert_eq!(record.moves.len(), 7);
+    assert_eq!(record.comments[&0], "A quiet start.");
+    assert_eq!(record.marks[&6], [Mark(2)]);
+    assert_eq!(record.shapes[&5][0].brush, Brush::Red);
+    let block = &record.variations[&5][0];
+    assert_eq!(block.moves, ["l8"]);
+    assert_eq!(block.marks[&1], [Mark(1)]);
+    assert_eq!(block.comments[&1], "Blocking the other end.");
+    assert_eq!(export(record, Format::GomokuPgn), include_str!("../testdata/annotated-gomoku.pgn"));
+
+    let banqi = import(include_str!("../testdata/annotated-banqi.pgn"), None).expect("reads");
+    let record = &banqi.record;
+    assert_eq!(record.kind, GameKind::Banqi);
+    assert_eq!(record.moves.len(), 6);
+    assert_eq!(record.comments[&1], "First flip.");
+    assert_eq!(record.marks[&3], [Mark(5)]);
+    let further = &record.variations[&1][0];
+    assert_eq!(further.moves.len(), 2);
+    assert_eq!(further.comments[&1], "Or further away.");
+    assert_eq!(further.marks[&2], [Mark(6)]);
+    // The variation's flips replay from the same deal.
+    let path = Path { branches: vec![crate::tree::Branch { at: 1, index: 0 }], ply: 2 };
+    assert!(record.game_at(&path).is_some_and(|r| r.error.is_none()));
+    assert_eq!(export(record, Format::BanqiPgn), include_str!("../testdata/annotated-banqi.pgn"));
+}
