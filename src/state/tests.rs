@@ -1,6 +1,7 @@
 //! The reducer, one test per action (and the interactions that matter between them).
 
 use super::*;
+use crate::record::default_rules;
 
 fn cell(text: &str) -> Cell {
     text.parse().expect("test cell")

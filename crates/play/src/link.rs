@@ -296,8 +296,7 @@ fn readable_record(query: &Query, fallback: GameKind, errors: &mut Vec<LinkError
 /// The full rule list for the options `wanted` (a `key=value,...` list of changes), or `None`
 /// when they do not read.
 fn full_rules(kind: GameKind, wanted: &str) -> Option<String> {
-    let game = AnyGame::new(kind.name(), wanted, &StartFrom::Start { seed: 0 }).ok()?;
-    Some(game.rules_list())
+    qi_rules::any::canonical_rules(kind, wanted).ok()
 }
 
 /// Plays the record's moves and keeps those that could be played, written canonically.

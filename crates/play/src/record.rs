@@ -3,7 +3,7 @@
 
 use crate::{Line, Mark, Path, Shape, Sparse, movetext};
 use qi_rules::any::{AnyGame, StartFrom};
-use qi_rules::{GameKind, MoveError, RuleSet, Side};
+use qi_rules::{GameKind, MoveError, Side};
 
 /// Where a game started.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -533,16 +533,7 @@ pub fn storage_key(kind: GameKind) -> String {
     format!("qi.game.{}", kind.name())
 }
 
-/// The default rule list of a game, written out in full.
-#[must_use]
-pub fn default_rules(kind: GameKind) -> String {
-    match kind {
-        GameKind::Chess => qi_rules::chess::ChessRules::default().to_list(),
-        GameKind::Xiangqi => qi_rules::xiangqi::XiangqiRules::default().to_list(),
-        GameKind::Banqi => qi_rules::banqi::BanqiRules::default().to_list(),
-        GameKind::Gomoku => qi_rules::gomoku::GomokuRules::default().to_list(),
-    }
-}
+pub use qi_rules::any::default_rules;
 
 #[cfg(test)]
 mod tests {

@@ -105,6 +105,30 @@ pub fn rule_docs(kind: GameKind) -> &'static [RuleDoc] {
     }
 }
 
+/// A game's rule options in their one canonical text form: `list` (a `key=value,...` list of
+/// changes over the defaults, in any order) written out in full, every key in the game's own
+/// order. Records, links, storage and the wire all keep rules in this form.
+///
+/// # Errors
+/// A [`RuleError`] when a key or a value is not one the game takes.
+pub fn canonical_rules(kind: GameKind, list: &str) -> Result<String, RuleError> {
+    fn full<R: RuleSet>(list: &str) -> Result<String, RuleError> {
+        R::parse(list).map(|rules| rules.to_list())
+    }
+    match kind {
+        GameKind::Chess => full::<ChessRules>(list),
+        GameKind::Xiangqi => full::<XiangqiRules>(list),
+        GameKind::Banqi => full::<BanqiRules>(list),
+        GameKind::Gomoku => full::<GomokuRules>(list),
+    }
+}
+
+/// A game's default rules in their canonical form (see [`canonical_rules`]).
+#[must_use]
+pub fn default_rules(kind: GameKind) -> String {
+    canonical_rules(kind, "").unwrap_or_default()
+}
+
 /// `list` (a game's `key=value,...` rule options) with `key` set to `value`, written out in full.
 ///
 /// # Errors
@@ -468,5 +492,30 @@ impl AnyGame {
             text.push_str(&format!(" ({})", cells.join(" ")));
         }
         text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_options_have_one_canonical_form() {
+        // Changes in any order, over the defaults, come out in full and in the game's order.
+        let gomoku = canonical_rules(GameKind::Gomoku, "rule=renju,size=19").unwrap();
+        assert_eq!(gomoku, "size=19,rule=renju");
+        assert_eq!(canonical_rules(GameKind::Gomoku, "size=19,rule=renju").unwrap(), gomoku);
+        assert_eq!(default_rules(GameKind::Gomoku), "size=15,rule=freestyle");
+        assert_eq!(canonical_rules(GameKind::Gomoku, &gomoku).unwrap(), gomoku, "a fixed point");
+        for kind in GameKind::ALL {
+            let defaults = default_rules(kind);
+            assert!(!defaults.is_empty());
+            assert_eq!(canonical_rules(kind, "").unwrap(), defaults);
+        }
+        assert!(canonical_rules(GameKind::Chess, "castling=maybe").is_err());
+        assert_eq!(
+            rules_with(GameKind::Gomoku, "", "rule", "renju").unwrap(),
+            canonical_rules(GameKind::Gomoku, "rule=renju").unwrap()
+        );
     }
 }

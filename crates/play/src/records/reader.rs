@@ -4,7 +4,7 @@
 use crate::{Brush, Line, Mark, Path, Shape};
 use qi_rules::any::{AnyGame, SetupError, StartFrom};
 use qi_rules::options::shorten;
-use qi_rules::{Cell, Game, GameKind, MoveError, ParsePositionError, RuleError, RuleSet, Side};
+use qi_rules::{Cell, Game, GameKind, MoveError, ParsePositionError, Side};
 
 use super::error::{Pos, RecordError, RecordErrorKind};
 use super::pgn::{self, Item, Parsed};
@@ -254,18 +254,7 @@ impl Reader {
     }
 }
 
-/// `list` over a game's defaults, written out in full.
-pub(crate) fn full_rules(kind: GameKind, list: &str) -> Result<String, RuleError> {
-    fn full<R: RuleSet>(list: &str) -> Result<String, RuleError> {
-        R::parse(list).map(|rules| rules.to_list())
-    }
-    match kind {
-        GameKind::Chess => full::<qi_rules::chess::ChessRules>(list),
-        GameKind::Xiangqi => full::<qi_rules::xiangqi::XiangqiRules>(list),
-        GameKind::Banqi => full::<qi_rules::banqi::BanqiRules>(list),
-        GameKind::Gomoku => full::<qi_rules::gomoku::GomokuRules>(list),
-    }
-}
+pub(crate) use qi_rules::any::canonical_rules as full_rules;
 
 /// The game a board of `ranks` ranks belongs to.
 fn kind_by_ranks(ranks: usize) -> Option<GameKind> {

@@ -1,0 +1,223 @@
+//! The player's settings: the game, each game's rule options, language, theme, clocks, who plays,
+//! the computer's level, the board's labels; and their stored form (`key=value` lines in the
+//! browser's storage), read back with defaults for whatever is missing or damaged.
+
+use qi_rules::any::rules_with;
+use qi_rules::{GameKind, Side};
+
+use crate::decimal::decimal;
+use crate::i18n::Lang;
+use crate::record::default_rules;
+
+/// Light or dark colours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Theme {
+    /// Light.
+    #[default]
+    Light,
+    /// Dark.
+    Dark,
+}
+
+/// A hot-seat clock setting: minutes for the game and seconds added after each move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockConfig {
+    /// Each side's time at the start, in seconds.
+    pub base_secs: u32,
+    /// Seconds added after each move.
+    pub increment_secs: u32,
+}
+
+impl ClockConfig {
+    /// The choices the clock picker offers.
+    pub const PRESETS: [ClockConfig; 5] = [
+        ClockConfig { base_secs: 60, increment_secs: 0 },
+        ClockConfig { base_secs: 180, increment_secs: 2 },
+        ClockConfig { base_secs: 300, increment_secs: 3 },
+        ClockConfig { base_secs: 600, increment_secs: 5 },
+        ClockConfig { base_secs: 1800, increment_secs: 20 },
+    ];
+
+    /// Written as `5+3` (minutes + seconds), as game sites write it.
+    #[must_use]
+    pub fn label(self) -> String {
+        // Minutes to two decimals: 30 s is "0.5", 15 s "0.25".
+        let minutes = decimal(i64::from(self.base_secs) * 100 / 60, 2);
+        format!("{minutes}+{}", self.increment_secs)
+    }
+}
+
+/// Who plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// Two people on one device.
+    #[default]
+    HotSeat,
+    /// A person against the computer; the person plays `human`.
+    VsComputer {
+        /// The person's side.
+        human: Side,
+    },
+    /// The computer against itself, to watch.
+    Watch,
+}
+
+/// How long the computer waits between its moves when it plays itself, in milliseconds.
+pub const WATCH_DELAYS_MS: [u32; 3] = [1500, 600, 100];
+
+/// The player's choices, remembered across visits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// The game being played.
+    pub kind: GameKind,
+    /// Each game's rule options (`key=value,...`), by [`GameKind::ALL`] order.
+    pub rules: [String; 4],
+    /// The interface language.
+    pub lang: Lang,
+    /// The colour theme.
+    pub theme: Theme,
+    /// Hot-seat clocks, off when `None`.
+    pub clock: Option<ClockConfig>,
+    /// Who plays.
+    pub mode: Mode,
+    /// The computer's level, 1 to 6.
+    pub level: u8,
+    /// The pause between moves when the computer plays itself (an index of [`WATCH_DELAYS_MS`]).
+    pub watch_speed: usize,
+    /// Xiangqi boards labelled with the traditional file numbers (一…九, 1…9) rather than
+    /// letters and rank numbers.
+    pub file_numbers: bool,
+}
+
+impl Settings {
+    /// Defaults for a browser whose language is `lang`.
+    #[must_use]
+    pub fn new(lang: Lang) -> Settings {
+        Settings {
+            kind: GameKind::Chess,
+            rules: GameKind::ALL.map(default_rules),
+            lang,
+            theme: Theme::Light,
+            clock: None,
+            mode: Mode::HotSeat,
+            level: 2,
+            watch_speed: 1,
+            file_numbers: true,
+        }
+    }
+
+    /// Whether the computer plays `side`.
+    #[must_use]
+    pub fn computer_plays(&self, side: Side) -> bool {
+        match self.mode {
+            Mode::HotSeat => false,
+            Mode::VsComputer { human } => human != side,
+            Mode::Watch => true,
+        }
+    }
+
+    /// The rule options of `kind`.
+    #[must_use]
+    pub fn rules_of(&self, kind: GameKind) -> &str {
+        &self.rules[kind_index(kind)]
+    }
+}
+
+impl Settings {
+    /// The settings as text for storage: one `key=value` a line.
+    #[must_use]
+    pub fn to_storage(&self) -> String {
+        let mut lines = vec![
+            format!("game={}", self.kind.name()),
+            format!("lang={}", self.lang.tag()),
+            format!("theme={}", if self.theme == Theme::Dark { "dark" } else { "light" }),
+            match self.clock {
+                Some(c) => format!("clock={}+{}", c.base_secs, c.increment_secs),
+                None => "clock=off".to_owned(),
+            },
+        ];
+        lines.push(format!(
+            "mode={}",
+            match self.mode {
+                Mode::HotSeat => "hotseat",
+                Mode::VsComputer { human: Side::First } => "computer-second",
+                Mode::VsComputer { human: Side::Second } => "computer-first",
+                Mode::Watch => "watch",
+            }
+        ));
+        lines.push(format!("level={}", self.level));
+        lines.push(format!("speed={}", self.watch_speed));
+        lines.push(format!("files={}", if self.file_numbers { "numbers" } else { "letters" }));
+        for kind in GameKind::ALL {
+            lines.push(format!("rules.{}={}", kind.name(), self.rules_of(kind)));
+        }
+        lines.join("\n")
+    }
+
+    /// Settings read back from storage over the defaults for `lang`. Storage is outside input:
+    /// anything unreadable keeps its default.
+    #[must_use]
+    pub fn from_storage(text: &str, lang: Lang) -> Settings {
+        let mut settings = Settings::new(lang);
+        for (key, value) in text.lines().filter_map(|line| line.split_once('=')) {
+            match key {
+                "game" => {
+                    if let Ok((kind, _)) = qi_rules::any::parse_variant(value) {
+                        settings.kind = kind;
+                    }
+                }
+                "lang" => settings.lang = Lang::from_tag(value),
+                "files" => settings.file_numbers = value != "letters",
+                "theme" => {
+                    settings.theme = if value == "dark" { Theme::Dark } else { Theme::Light }
+                }
+                "clock" => settings.clock = parse_clock(value),
+                "mode" => {
+                    settings.mode = match value {
+                        "computer-second" => Mode::VsComputer { human: Side::First },
+                        "computer-first" => Mode::VsComputer { human: Side::Second },
+                        "watch" => Mode::Watch,
+                        _ => Mode::HotSeat,
+                    };
+                }
+                "level" => {
+                    if let Ok(level @ 1..=6) = value.parse::<u8>() {
+                        settings.level = level;
+                    }
+                }
+                "speed" => {
+                    if let Ok(speed) = value.parse::<usize>()
+                        && speed < WATCH_DELAYS_MS.len()
+                    {
+                        settings.watch_speed = speed;
+                    }
+                }
+                _ => {
+                    let Some(name) = key.strip_prefix("rules.") else { continue };
+                    let Ok((kind, _)) = qi_rules::any::parse_variant(name) else { continue };
+                    // Re-reading through the rules checks every option; a bad list is dropped.
+                    if let Some((first_key, first_value)) =
+                        value.split(',').next().and_then(|p| p.split_once('='))
+                        && let Ok(list) = rules_with(kind, value, first_key, first_value)
+                    {
+                        settings.rules[kind_index(kind)] = list;
+                    }
+                }
+            }
+        }
+        settings
+    }
+}
+
+fn parse_clock(text: &str) -> Option<ClockConfig> {
+    let (base, increment) = text.split_once('+')?;
+    let config =
+        ClockConfig { base_secs: base.parse().ok()?, increment_secs: increment.parse().ok()? };
+    ClockConfig::PRESETS.contains(&config).then_some(config)
+}
+
+/// The index of a game in [`GameKind::ALL`].
+#[must_use]
+pub fn kind_index(kind: GameKind) -> usize {
+    GameKind::ALL.iter().position(|&k| k == kind).unwrap_or(0)
+}
