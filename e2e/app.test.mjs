@@ -578,19 +578,19 @@ test('opening names: chess by ECO code and name, transpositions too, kept in the
     await page.waitForFunction(() => /\[ECO "C6\d"\]/.test(document.querySelector('[data-testid="export-text"]')?.value || ''));
     assert.match(await page.locator('[data-testid="export-text"]').inputValue(), /\[Opening "Ruy Lopez/);
     await page.locator('[data-action="close-dialog"]').click();
-    // Xiangqi, in Chinese: 炮二平五 马８进７ 马二进三 马２进３ is 中炮对屏风马.
+    // Xiangqi, in Chinese, with xqbase's ECCO codes: 炮二平五 马８进７ 马二进三 马２进３ is C00 中炮对屏风马.
     await page.locator('select[data-setting="language"]').selectOption('zh-CN');
     await pickGame(page, 'xiangqi', 90);
     await dragMoves(page, [
       ['h3', 'e3', 'rC'],
       ['h10', 'g8', 'bN'],
     ]);
-    await page.waitForFunction(() => document.querySelector('[data-testid="opening"]')?.textContent === '中炮对进马');
+    await page.waitForFunction(() => document.querySelector('[data-testid="opening"]')?.textContent === 'B05 中炮对进左马');
     await dragMoves(page, [
       ['h1', 'g3', 'rN'],
       ['b10', 'c8', 'bN'],
     ]);
-    await page.waitForFunction(() => document.querySelector('[data-testid="opening"]')?.textContent === '中炮对屏风马');
+    await page.waitForFunction(() => document.querySelector('[data-testid="opening"]')?.textContent === 'C00 中炮对屏风马');
   }));
 
 test('xiangqi boards carry the traditional file numbers (Red 9…1 below, Black 1…9 above; 九…一 in 简体中文), or letters as an option', { timeout: TEST_TIMEOUT }, () =>

@@ -132,8 +132,8 @@ pub fn status(props: &StatusProps) -> Html {
                 </p>
             }
         });
-    // The named opening: its ECO code (chess) and its name in the player's language where the
-    // book has one (xiangqi), else in English.
+    // The named opening: its code (ECO for chess, ECCO for xiangqi) and its name in the player's
+    // language where the book has one (xiangqi), else in English.
     let opening = state.shown_opening().map(|opening| {
         let name = match lang {
             crate::i18n::Lang::Zh => opening.name_zh.as_deref(),

@@ -3,8 +3,9 @@
 //! arrows and circles drawn on the board; the game record that holds the tree
 //! ([`record::GameRecord`]), the record formats players exchange ([`records`]: PGN with
 //! variations and lichess's commands, WXF and Chinese xiangqi notation, FEN, gomoku and banqi
-//! records) and the game in a link ([`link`]). Pure Rust, no web, no I/O: the app, the worker and
-//! the command line share it.
+//! records), the game in a link ([`link`]) and the names of chess and xiangqi openings
+//! ([`openings`]). Pure Rust, no web, no I/O: the app, the worker and the command line share
+//! it.
 //!
 //! Moves are kept in coordinate notation (what [`qi_rules::any::AnyGame::play`] takes); whether
 //! they are legal is the rules' business when a line is replayed.
@@ -20,6 +21,7 @@ pub mod sparse;
 pub mod tree;
 
 pub use mark::{Mark, MarkKind};
+pub use openings::{BookError, Opening, OpeningBook};
 pub use shape::{Brush, Shape};
 pub use sparse::Sparse;
 pub use tree::{Line, Path};

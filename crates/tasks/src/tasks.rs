@@ -77,7 +77,7 @@ pub enum TaskReply {
     Opening {
         /// The moves that reach it.
         ply: usize,
-        /// Its name (and ECO code, for chess).
+        /// Its name and code (ECO for chess, xqbase's ECCO for xiangqi).
         opening: Opening,
     },
     /// No QR code (the text is too long for one), no opening, or an unreadable request.
@@ -284,18 +284,19 @@ pub fn opening_of(record: &GameRecord) -> Option<(usize, &'static Opening)> {
 }
 
 /// Adds the opening's tags to a record about to be written as PGN, unless it has them: `ECO`
-/// and `Opening` for chess (as lichess writes them), `Opening` for xiangqi (in Chinese for a
-/// record in Chinese notation).
+/// and `Opening` for chess (as lichess writes them), `ECCO` and `Opening` for xiangqi (as
+/// xqbase.com writes them; the name in Chinese for a record in Chinese notation).
 fn name_the_opening(record: &mut GameRecord, format: Format) {
-    let chinese = match format {
-        Format::ChessPgn | Format::XiangqiPgn => false,
-        Format::XiangqiChinese => true,
+    let (code_tag, chinese) = match format {
+        Format::ChessPgn => ("ECO", false),
+        Format::XiangqiPgn => ("ECCO", false),
+        Format::XiangqiChinese => ("ECCO", true),
         _ => return,
     };
     let Some((_, opening)) = opening_of(record) else { return };
     let has = |record: &GameRecord, tag: &str| record.tags.iter().any(|(name, _)| name == tag);
-    if !opening.code.is_empty() && !has(record, "ECO") {
-        record.tags.push(("ECO".to_owned(), opening.code.clone()));
+    if !opening.code.is_empty() && !has(record, code_tag) {
+        record.tags.push((code_tag.to_owned(), opening.code.clone()));
     }
     if !has(record, "Opening") {
         let name = if chinese { opening.name_zh.clone() } else { None };
@@ -379,6 +380,8 @@ mod tests {
             panic!("a record");
         };
         assert!(text.contains("[Opening \"中炮对屏风马\"]"), "{text}");
+        // xqbase's tag for its classification, not chess's.
+        assert!(text.contains("[ECCO \"C00\"]") && !text.contains("[ECO "), "{text}");
         // Gomoku has no book: nothing.
         let gomoku = TaskRequest::Opening { record: GameRecord::new(GameKind::Gomoku, "", 0) };
         assert_eq!(wire(&gomoku), Some(TaskReply::Nothing));
