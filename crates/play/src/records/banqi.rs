@@ -6,13 +6,14 @@ use qi_rules::any::{AnyGame, StartFrom};
 use qi_rules::banqi::{Banqi, BanqiMove, Piece, Square};
 use qi_rules::{Cell, Game, GameKind, MoveError, ParseMoveError};
 
+use super::dialect::Dialect;
 use super::error::{Pos, RecordError, RecordErrorKind};
 use super::reader::Reader;
 use crate::record::{GameRecord, Start};
 
 /// The start with the deal unknown: every square face down and unknown, the whole set in the
 /// pool.
-pub(crate) const UNKNOWN_DEAL: &str =
+const UNKNOWN_DEAL: &str =
     "????????/????????/????????/???????? 1 - 0 KAABBRRNNCCPPPPPkaabbrrnnccppppp -";
 
 /// The square whose face-down piece `mv` would turn up, if any.
@@ -22,18 +23,6 @@ fn revealed_square(game: &Banqi, mv: BanqiMove) -> Option<Cell> {
         BanqiMove::Stop => return None,
     };
     game.square(cell).is_face_down().then_some(cell)
-}
-
-/// The annotation `=X` of the piece the move `text` turns up in `game`, or nothing.
-pub(crate) fn revealed_by(game: &AnyGame, text: &str) -> String {
-    let AnyGame::Banqi(game) = game else { return String::new() };
-    let Some(cell) = game.parse_move(text).ok().and_then(|mv| revealed_square(game, mv)) else {
-        return String::new();
-    };
-    match game.square(cell) {
-        Square::Hidden(piece) => format!("={}", piece.letter()),
-        _ => String::new(),
-    }
 }
 
 /// What went wrong with an annotated move.
@@ -62,48 +51,109 @@ fn play_annotated(
     learned.map(|learned| (coordinates, learned)).map_err(|e| Problem::Move(e.into()))
 }
 
-/// Plays one move word: `c3`, `c3=R`, `c3-c4`, `c3xc4`, `c3xc6=p`, `stop`.
-pub(crate) fn read_word(reader: &mut Reader, pos: Pos, word: &str) -> Result<(), RecordError> {
-    let Some((text, annotation)) = word.split_once('=') else {
-        return reader.play(pos, word, word);
-    };
-    let mut letters = annotation.chars();
-    let piece = match (letters.next(), letters.next()) {
-        (Some(letter), None) => Piece::from_letter(letter),
-        _ => None,
-    };
-    let Some(piece) = piece else {
-        let expected = "a flip such as c3=R: a square, = and a piece letter (KABRNCP, kabrncp)";
-        let error = MoveError::Parse(ParseMoveError::syntax(word, expected));
-        return Err(reader.move_error(pos, word, error));
-    };
-    let (number, side) = reader.next_number();
-    let AnyGame::Banqi(game) = &mut reader.game else { return reader.play(pos, word, word) };
-    let played = play_annotated(game, text, piece);
-    let ply = reader.moves.len();
-    match played {
-        Ok((coordinates, learned)) => {
-            reader.learned.extend(learned.map(|cell| (cell, piece)));
-            reader.record_move(number, side, coordinates);
-            Ok(())
+/// Banqi records: moves in coordinates, each flip annotated with the piece it turned up.
+#[derive(Default)]
+pub(crate) struct BanqiDialect {
+    /// The pieces that moves revealed on squares unknown at the start, in the line being read.
+    learned: Vec<(Cell, Piece)>,
+    /// How many were learned where each open variation began: a variation's flips are not the
+    /// game's deal.
+    variations: Vec<usize>,
+}
+
+impl Dialect for BanqiDialect {
+    /// Plays one move word: `c3`, `c3=R`, `c3-c4`, `c3xc4`, `c3xc6=p`, `stop`.
+    fn read_word(&mut self, reader: &mut Reader, pos: Pos, word: &str) -> Result<(), RecordError> {
+        let Some((text, annotation)) = word.split_once('=') else {
+            return reader.play(pos, word, word);
+        };
+        let mut letters = annotation.chars();
+        let piece = match (letters.next(), letters.next()) {
+            (Some(letter), None) => Piece::from_letter(letter),
+            _ => None,
+        };
+        let Some(piece) = piece else {
+            let expected = "a flip such as c3=R: a square, = and a piece letter (KABRNCP, kabrncp)";
+            let error = MoveError::Parse(ParseMoveError::syntax(word, expected));
+            return Err(reader.move_error(pos, word, error));
+        };
+        let (number, side) = reader.next_number();
+        let AnyGame::Banqi(game) = &mut reader.game else { return reader.play(pos, word, word) };
+        let played = play_annotated(game, text, piece);
+        let ply = reader.moves.len();
+        match played {
+            Ok((coordinates, learned)) => {
+                self.learned.extend(learned.map(|cell| (cell, piece)));
+                reader.record_move(number, side, coordinates);
+                Ok(())
+            }
+            Err(Problem::Move(error)) => Err(reader.move_error(pos, word, error)),
+            Err(Problem::Mismatch { cell, dealt }) => {
+                let kind = RecordErrorKind::FlipMismatch {
+                    ply,
+                    number,
+                    side,
+                    cell,
+                    written: piece,
+                    dealt,
+                };
+                Err(RecordError::at(pos, kind))
+            }
+            Err(Problem::NothingRevealed) => {
+                let text = qi_rules::options::shorten(word);
+                let kind = RecordErrorKind::NothingRevealed { ply, number, side, text };
+                Err(RecordError::at(pos, kind))
+            }
         }
-        Err(Problem::Move(error)) => Err(reader.move_error(pos, word, error)),
-        Err(Problem::Mismatch { cell, dealt }) => {
-            let kind =
-                RecordErrorKind::FlipMismatch { ply, number, side, cell, written: piece, dealt };
-            Err(RecordError::at(pos, kind))
+    }
+
+    fn enter_variation(&mut self) {
+        self.variations.push(self.learned.len());
+    }
+
+    fn leave_variation(&mut self) {
+        if let Some(len) = self.variations.pop() {
+            self.learned.truncate(len);
         }
-        Err(Problem::NothingRevealed) => {
-            let text = qi_rules::options::shorten(word);
-            let kind = RecordErrorKind::NothingRevealed { ply, number, side, text };
-            Err(RecordError::at(pos, kind))
-        }
+    }
+
+    /// A record without a deal starts with every square unknown; the flips tell the rest.
+    fn default_start(&self, _rules: &str) -> Start {
+        Start::Position(UNKNOWN_DEAL.to_owned())
+    }
+
+    fn finish_start(&self, start: Start, rules: &str) -> Start {
+        start_with(&start, &self.learned, rules)
+    }
+
+    fn describing_tags(&self, _record: &GameRecord, start: &AnyGame) -> Vec<(String, String)> {
+        vec![
+            ("Variant".to_owned(), GameKind::Banqi.name().to_owned()),
+            ("FEN".to_owned(), start.position()),
+            ("Rules".to_owned(), start.rules_list()),
+        ]
+    }
+
+    fn after_move(&self, before: &AnyGame, coordinates: &str) -> String {
+        revealed_by(before, coordinates)
+    }
+}
+
+/// The annotation `=X` of the piece the move `text` turns up in `game`, or nothing.
+fn revealed_by(game: &AnyGame, text: &str) -> String {
+    let AnyGame::Banqi(game) = game else { return String::new() };
+    let Some(cell) = game.parse_move(text).ok().and_then(|mv| revealed_square(game, mv)) else {
+        return String::new();
+    };
+    match game.square(cell) {
+        Square::Hidden(piece) => format!("={}", piece.letter()),
+        _ => String::new(),
     }
 }
 
 /// `start` with the pieces `learned` on squares it had unknown (`?`) written in (`*X`), taken
 /// out of its pool.
-pub(crate) fn start_with(start: &Start, learned: &[(Cell, Piece)], rules: &str) -> Start {
+fn start_with(start: &Start, learned: &[(Cell, Piece)], rules: &str) -> Start {
     let Start::Position(text) = start else { return start.clone() };
     if learned.is_empty() {
         return start.clone();
@@ -169,15 +219,6 @@ fn fill_in(text: &str, learned: &[(Cell, Piece)]) -> Option<String> {
     let middle = fields.get(1..4)?.join(" ");
     let chain = fields.get(5).copied().unwrap_or("-");
     Some(format!("{board} {middle} {pool} {chain}"))
-}
-
-/// `Variant`, `FEN` (always: it is the deal) and `Rules`.
-pub(crate) fn describing_tags(_record: &GameRecord, start: &AnyGame) -> Vec<(String, String)> {
-    vec![
-        ("Variant".to_owned(), GameKind::Banqi.name().to_owned()),
-        ("FEN".to_owned(), start.position()),
-        ("Rules".to_owned(), start.rules_list()),
-    ]
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use qi_rules::any::AnyGame;
 use qi_rules::{Game, RuleSet};
 
+use super::dialect::Dialect;
 use super::error::{Pos, RecordError};
 use super::reader::Reader;
 use crate::record::{GameRecord, Start};
@@ -39,14 +40,27 @@ fn normalize(word: &str) -> Cow<'_, str> {
     Cow::Borrowed(word)
 }
 
-/// Plays one move word.
-pub(crate) fn read_word(reader: &mut Reader, pos: Pos, word: &str) -> Result<(), RecordError> {
-    reader.play(pos, &normalize(word), word)
+/// Chess records: SAN (as programs write it) or UCI.
+pub(crate) struct ChessDialect;
+
+impl Dialect for ChessDialect {
+    fn read_word(&mut self, reader: &mut Reader, pos: Pos, word: &str) -> Result<(), RecordError> {
+        reader.play(pos, &normalize(word), word)
+    }
+
+    fn default_start(&self, rules: &str) -> Start {
+        // Chess960 without a start position: the standard one is number 518.
+        if rules.contains("chess960") { Start::Seed(518) } else { Start::Seed(0) }
+    }
+
+    fn describing_tags(&self, record: &GameRecord, start: &AnyGame) -> Vec<(String, String)> {
+        describing_tags(record, start)
+    }
 }
 
 /// `Variant` for Chess960, `SetUp` and `FEN` when the game does not start from the standard
 /// position, and `Rules` for any rule options besides the variant.
-pub(crate) fn describing_tags(record: &GameRecord, start: &AnyGame) -> Vec<(String, String)> {
+fn describing_tags(record: &GameRecord, start: &AnyGame) -> Vec<(String, String)> {
     let mut tags = Vec::new();
     let AnyGame::Chess(game) = start else { return tags };
     let rules = game.rules();

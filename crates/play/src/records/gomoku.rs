@@ -4,6 +4,7 @@
 use qi_rules::any::AnyGame;
 use qi_rules::{Cell, Game, GameKind, RuleSet};
 
+use super::dialect::Dialect;
 use super::error::{Pos, RecordError};
 use super::reader::Reader;
 use crate::record::{GameRecord, Start};
@@ -30,17 +31,25 @@ pub(crate) fn is_points(word: &str) -> bool {
     points(word).is_some()
 }
 
-/// Plays the points of one word.
-pub(crate) fn read_word(reader: &mut Reader, pos: Pos, word: &str) -> Result<(), RecordError> {
-    let Some(points) = points(word) else { return reader.play(pos, word, word) };
-    for (offset, point) in points {
-        reader.play(pos.right(offset), &point.to_ascii_lowercase(), point)?;
+/// Gomoku records: points, one a word or several run together.
+pub(crate) struct GomokuDialect;
+
+impl Dialect for GomokuDialect {
+    fn read_word(&mut self, reader: &mut Reader, pos: Pos, word: &str) -> Result<(), RecordError> {
+        let Some(points) = points(word) else { return reader.play(pos, word, word) };
+        for (offset, point) in points {
+            reader.play(pos.right(offset), &point.to_ascii_lowercase(), point)?;
+        }
+        Ok(())
     }
-    Ok(())
+
+    fn describing_tags(&self, record: &GameRecord, start: &AnyGame) -> Vec<(String, String)> {
+        describing_tags(record, start)
+    }
 }
 
 /// `Variant`, `FEN` (when the game does not start on the empty board) and `Rules`.
-pub(crate) fn describing_tags(record: &GameRecord, start: &AnyGame) -> Vec<(String, String)> {
+fn describing_tags(record: &GameRecord, start: &AnyGame) -> Vec<(String, String)> {
     let mut tags = vec![("Variant".to_owned(), GameKind::Gomoku.name().to_owned())];
     let rules = match start {
         AnyGame::Gomoku(game) => *game.rules(),

@@ -58,6 +58,13 @@
 //! chess `FEN` tags that only Chess960 can read (castling with a rook off the a/h files) make
 //! the game Chess960. Placeholder Seven Tag Roster values (`?`, `????.??.??`) are not kept.
 //!
+//! # Code
+//! The PGN syntax and the move tree are shared (`pgn`, `pgn_lexer`, `reader`); what each game
+//! adds (how a move word reads, the tags that describe it, a record's default start, banqi's
+//! flip annotations and the deal they teach) is its module's `Dialect` (`dialect`), chosen by
+//! `for_game`. The reader knows no game; `import` finds the game and drives the reader through
+//! the dialect.
+//!
 //! A problem gives a [`RecordError`] with the line and column of the offending token. When the
 //! problem lies in the moves, [`RecordError::partial`] holds the record read so far: the tags,
 //! the longest legal prefix of the main line and its comments, for an app that wants to offer it.
@@ -114,8 +121,10 @@
 
 mod banqi;
 mod chess;
+mod dialect;
 mod error;
 mod gomoku;
+mod import;
 mod pgn;
 mod pgn_lexer;
 mod reader;
@@ -279,7 +288,22 @@ pub fn export(record: &GameRecord, format: Format) -> String {
     if format == Format::GomokuMoves {
         return gomoku::export_moves(record);
     }
-    pgn::export(record, format == Format::XiangqiChinese)
+    let dialect = for_game(record.kind, false);
+    pgn::export(
+        record,
+        pgn::Style { dialect: &*dialect, chinese: format == Format::XiangqiChinese },
+    )
+}
+
+/// The dialect of `kind`'s records, fresh for one record; `iccs`: xiangqi coordinates count
+/// ranks from 0.
+fn for_game(kind: GameKind, iccs: bool) -> Box<dyn dialect::Dialect> {
+    match kind {
+        GameKind::Chess => Box::new(chess::ChessDialect),
+        GameKind::Xiangqi => Box::new(xiangqi::XiangqiDialect { iccs }),
+        GameKind::Banqi => Box::<banqi::BanqiDialect>::default(),
+        GameKind::Gomoku => Box::new(gomoku::GomokuDialect),
+    }
 }
 
 /// Reads a record, a position or a move list; `hint` is the game the caller expects (the one
@@ -297,8 +321,8 @@ pub fn import(text: &str, hint: Option<GameKind>) -> Result<Imported, RecordErro
     if text.trim().is_empty() {
         return Err(RecordError::at(Pos::START, RecordErrorKind::Empty));
     }
-    if let Some(imported) = reader::import_position(text, hint) {
+    if let Some(imported) = import::import_position(text, hint) {
         return imported;
     }
-    reader::import_pgn(text, hint)
+    import::import_pgn(text, hint)
 }

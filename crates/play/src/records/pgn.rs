@@ -4,9 +4,9 @@
 use qi_rules::any::AnyGame;
 use qi_rules::{GameKind, Side};
 
+use super::dialect::Dialect;
 use super::error::{Pos, RecordError, RecordErrorKind, TagExpected};
 use super::pgn_lexer::{Lexer, Token};
-use super::{banqi, chess, gomoku, xiangqi};
 use crate::record::GameRecord;
 
 /// A tag pair as read.
@@ -325,8 +325,17 @@ pub(crate) fn result_token(outcome: Option<&qi_rules::Outcome>) -> &'static str 
     }
 }
 
+/// How moves are written: the game's dialect, and whether xiangqi moves are in Chinese.
+#[derive(Clone, Copy)]
+pub(crate) struct Style<'a> {
+    /// The record's game.
+    pub dialect: &'a dyn Dialect,
+    /// Xiangqi moves in Chinese notation (炮二平五) rather than WXF.
+    pub chinese: bool,
+}
+
 /// Writes `record` as a PGN-style record.
-pub(crate) fn export(record: &GameRecord, chinese: bool) -> String {
+pub(crate) fn export(record: &GameRecord, style: Style<'_>) -> String {
     let start = record.start_game();
     let mut game = start.clone();
     let mut played = 0;
@@ -350,8 +359,8 @@ pub(crate) fn export(record: &GameRecord, chinese: bool) -> String {
         };
         out.push_str(&format!("[{name} \"{}\"]\n", escape(value)));
     }
-    for (name, mut value) in describing_tags(record, &start) {
-        if chinese && name == "Format" {
+    for (name, mut value) in style.dialect.describing_tags(record, &start) {
+        if style.chinese && name == "Format" {
             "Chinese".clone_into(&mut value);
         }
         out.push_str(&format!("[{name} \"{}\"]\n", escape(&value)));
@@ -375,18 +384,8 @@ pub(crate) fn export(record: &GameRecord, chinese: bool) -> String {
         out.push_str(&format!("[{name} \"{}\"]\n", escape(value)));
     }
     out.push('\n');
-    out.push_str(&write_tree(record, &start, result, chinese));
+    out.push_str(&write_tree(record, &start, result, style));
     out
-}
-
-/// The tags that describe `record`'s game, from its start.
-fn describing_tags(record: &GameRecord, start: &qi_rules::any::AnyGame) -> Vec<(String, String)> {
-    match record.kind {
-        GameKind::Chess => chess::describing_tags(record, start),
-        GameKind::Xiangqi => xiangqi::describing_tags(record, start),
-        GameKind::Banqi => banqi::describing_tags(record, start),
-        GameKind::Gomoku => gomoku::describing_tags(record, start),
-    }
 }
 
 /// The move number of the first move: the FEN's for chess and xiangqi, else 1.
@@ -405,11 +404,11 @@ pub(crate) fn start_number(start: &qi_rules::any::AnyGame) -> u32 {
 
 /// The move tree with numbers, marks (`$n`), comments (arrows and circles in them as lichess's
 /// `[%cal]` and `[%csl]`) and variations in `( ... )`, then the result; wrapped at 80 columns.
-fn write_tree(record: &GameRecord, start: &AnyGame, result: &str, chinese: bool) -> String {
+fn write_tree(record: &GameRecord, start: &AnyGame, result: &str, style: Style<'_>) -> String {
     let mut wrapper = Wrapper { out: String::new(), column: 0, open: String::new() };
     let tree = record.tree();
     let numbering = Numbering { number: start_number(start), previous: None, restate: false };
-    write_line(&mut wrapper, &tree, start.clone(), numbering, chinese);
+    write_line(&mut wrapper, &tree, start.clone(), numbering, style);
     wrapper.token(result);
     wrapper.out.push('\n');
     wrapper.out
@@ -430,14 +429,14 @@ fn write_line(
     line: &crate::Line,
     mut game: AnyGame,
     mut at: Numbering,
-    chinese: bool,
+    style: Style<'_>,
 ) {
     at.restate |= write_notes(wrapper, line, 0);
     for (i, text) in line.moves.iter().enumerate() {
         let before = line.variations.contains_key(&i).then(|| (game.clone(), at));
         let side = game.side_to_move();
-        let revealed = banqi::revealed_by(&game, text);
-        let in_chinese = if chinese { game.chinese_notation(text) } else { None };
+        let revealed = style.dialect.after_move(&game, text);
+        let in_chinese = if style.chinese { game.chinese_notation(text) } else { None };
         let Ok(notation) = game.play(text) else { return };
         let notation = in_chinese.unwrap_or(notation);
         if at.previous == Some(Side::Second) && side == Side::First {
@@ -462,7 +461,7 @@ fn write_line(
             for variation in &line.variations[&i] {
                 wrapper.open.push('(');
                 let inner = Numbering { restate: true, ..numbering };
-                write_line(wrapper, variation, game_before.clone(), inner, chinese);
+                write_line(wrapper, variation, game_before.clone(), inner, style);
                 wrapper.close(')');
             }
             at.restate = true;

@@ -4,6 +4,7 @@
 use qi_rules::any::AnyGame;
 use qi_rules::{GameKind, RuleSet};
 
+use super::dialect::Dialect;
 use super::error::{Pos, RecordError, RecordErrorKind};
 use super::reader::Reader;
 use crate::record::GameRecord;
@@ -53,23 +54,29 @@ pub(crate) fn on_rank_zero(word: &str) -> bool {
     matches!(square(rest), Some((_, to_rank, len)) if len == rest.len() && (from_rank == 0 || to_rank == 0))
 }
 
-/// Plays one move word: WXF or coordinates (ICCS when the record says so).
-pub(crate) fn read_word(
-    reader: &mut Reader,
-    pos: Pos,
-    word: &str,
-    iccs: bool,
-) -> Result<(), RecordError> {
-    let text = coordinates(word, iccs).unwrap_or_else(|| word.to_owned());
-    let played = reader.play(pos, &text, word);
-    // `12.33.4`: a move number glued to a WXF move that starts with a digit.
-    if let Err(RecordError { kind: RecordErrorKind::UnreadableMove { .. }, .. }) = played
-        && let Some(split) = glued_number(word)
-    {
-        let (number, wxf) = word.split_at(split);
-        return reader.play(pos.right(number.len()), wxf, wxf);
+/// Xiangqi records: WXF, Chinese notation or coordinates.
+pub(crate) struct XiangqiDialect {
+    /// Coordinates are ICCS's, ranks from 0 (the record said so, or used rank 0).
+    pub iccs: bool,
+}
+
+impl Dialect for XiangqiDialect {
+    fn read_word(&mut self, reader: &mut Reader, pos: Pos, word: &str) -> Result<(), RecordError> {
+        let text = coordinates(word, self.iccs).unwrap_or_else(|| word.to_owned());
+        let played = reader.play(pos, &text, word);
+        // `12.33.4`: a move number glued to a WXF move that starts with a digit.
+        if let Err(RecordError { kind: RecordErrorKind::UnreadableMove { .. }, .. }) = played
+            && let Some(split) = glued_number(word)
+        {
+            let (number, wxf) = word.split_at(split);
+            return reader.play(pos.right(number.len()), wxf, wxf);
+        }
+        played
     }
-    played
+
+    fn describing_tags(&self, record: &GameRecord, start: &AnyGame) -> Vec<(String, String)> {
+        describing_tags(record, start)
+    }
 }
 
 /// The length of a move number (digits and dots) glued to the front of a four-character WXF
@@ -81,7 +88,7 @@ fn glued_number(word: &str) -> Option<usize> {
 }
 
 /// `Variant`, `Format`, `FEN` (when not the standard start) and `Rules`.
-pub(crate) fn describing_tags(record: &GameRecord, start: &AnyGame) -> Vec<(String, String)> {
+fn describing_tags(record: &GameRecord, start: &AnyGame) -> Vec<(String, String)> {
     let mut tags = vec![
         ("Variant".to_owned(), GameKind::Xiangqi.name().to_owned()),
         ("Format".to_owned(), "WXF".to_owned()),

@@ -7,7 +7,7 @@ mod roundtrip;
 
 use qi_rules::GameKind;
 
-use super::reader::full_rules;
+use super::import::full_rules;
 use crate::record::GameRecord;
 
 /// A small seeded generator (SplitMix64) for random games.

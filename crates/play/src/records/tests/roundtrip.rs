@@ -274,3 +274,15 @@ fn random_trees_have_variations_and_the_pgn_shows_them() {
     }
     assert!(with_variations >= 10, "{with_variations} of 20");
 }
+
+/// A banqi record without a deal: the main line's flips fill in the start, a variation's flips
+/// don't (they turn up pieces in another game than the one played).
+#[test]
+fn banqi_flips_in_a_variation_are_not_the_deal() {
+    let text = "[Variant \"banqi\"]\n\n1. a1=p 1... b1=K (1... g1=R 2. h1=c) 2. c1=P *\n";
+    let record = import(text, None).expect("reads").record;
+    let Start::Position(start) = &record.start else { panic!("a deal: {:?}", record.start) };
+    let rank_one = start.split(['/', ' ']).nth(3).expect("four ranks");
+    assert_eq!(rank_one, "*p*K*P?????", "{start}");
+    assert_eq!(record.variations[&1][0].moves, ["g1", "h1"]);
+}

@@ -1,0 +1,373 @@
+//! Import: finding the game and format of a text, setting the game up from its tags, and
+//! reading its moves, through the game's [`Dialect`], into a [`GameRecord`].
+
+use qi_rules::any::{AnyGame, SetupError, StartFrom};
+use qi_rules::options::shorten;
+use qi_rules::{GameKind, ParsePositionError};
+
+use super::dialect::Dialect;
+use super::error::{Pos, RecordError, RecordErrorKind};
+use super::pgn::{self, Item, Parsed};
+use super::reader::Reader;
+use super::{Format, Imported, gomoku, xiangqi};
+use crate::record::{Ending, GameRecord, Start};
+
+pub(crate) use qi_rules::any::canonical_rules as full_rules;
+
+/// The game a board of `ranks` ranks belongs to.
+fn kind_by_ranks(ranks: usize) -> Option<GameKind> {
+    match ranks {
+        8 => Some(GameKind::Chess),
+        10 => Some(GameKind::Xiangqi),
+        4 => Some(GameKind::Banqi),
+        15 | 19 => Some(GameKind::Gomoku),
+        _ => None,
+    }
+}
+
+fn ranks_of(position: &str) -> usize {
+    position.split_whitespace().next().map_or(0, |board| board.split('/').count())
+}
+
+/// The game a `Variant` tag names, and the rules it implies.
+fn variant(name: &str) -> Option<(GameKind, &'static str)> {
+    let name = name.trim().to_ascii_lowercase();
+    Some(match name.as_str() {
+        "standard" | "chess" | "normal" | "from position" => (GameKind::Chess, ""),
+        "chess960"
+        | "chess 960"
+        | "960"
+        | "fischerandom"
+        | "fischer random"
+        | "fischer random chess"
+        | "fischerrandom" => (GameKind::Chess, "variant=chess960"),
+        "xiangqi" | "chinese chess" => (GameKind::Xiangqi, ""),
+        "banqi" | "dark chess" => (GameKind::Banqi, ""),
+        "gomoku" | "five in a row" => (GameKind::Gomoku, ""),
+        "renju" => (GameKind::Gomoku, "rule=renju"),
+        _ => return None,
+    })
+}
+
+fn setup_error(kind: GameKind, pos: Pos, error: SetupError) -> RecordError {
+    let kind = match error {
+        SetupError::Rules(error) => RecordErrorKind::BadRules { error },
+        SetupError::Position(error) => RecordErrorKind::BadPosition { game: kind, error },
+        other => RecordErrorKind::BadPosition {
+            game: kind,
+            error: ParsePositionError::field("position", other.to_string()),
+        },
+    };
+    RecordError::at(pos, kind)
+}
+
+/// Where the first character that is not white space stands.
+fn first_pos(text: &str) -> Pos {
+    let mut pos = Pos::START;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next_if(|c| c.is_whitespace()) {
+        match c {
+            '\r' if chars.peek() == Some(&'\n') => {}
+            '\n' | '\r' => pos = Pos { line: pos.line + 1, column: 1 },
+            _ => pos.column += 1,
+        }
+    }
+    pos
+}
+
+/// Reads `text` as a bare position, if it looks like one (its first field holds a `/`).
+pub(crate) fn import_position(
+    text: &str,
+    hint: Option<GameKind>,
+) -> Option<Result<Imported, RecordError>> {
+    let trimmed = text.trim();
+    let first = trimmed.split_whitespace().next()?;
+    if !first.contains('/') || pgn::is_result(first) || first.starts_with(['[', '{', ';', '(', '%'])
+    {
+        return None;
+    }
+    let ranks = ranks_of(trimmed);
+    let kind = kind_by_ranks(ranks).or(hint).unwrap_or(GameKind::Chess);
+    let attempts: &[&str] = match kind {
+        GameKind::Chess => &["", "variant=chess960"],
+        GameKind::Xiangqi => &[""],
+        GameKind::Banqi => &["", "chain=true"],
+        // The string does not say the rule: freestyle, unless only another one allows it.
+        GameKind::Gomoku if ranks == 19 => {
+            &["size=19", "size=19,rule=standard", "size=19,rule=renju"]
+        }
+        GameKind::Gomoku => &["", "rule=standard", "rule=renju"],
+    };
+    let mut first_error = None;
+    for rules in attempts {
+        match AnyGame::new(kind.name(), rules, &StartFrom::Position(trimmed)) {
+            Ok(game) => {
+                let start = Start::Position(game.position());
+                let record = GameRecord::from_parts(kind, game.rules_list(), start, Vec::new());
+                let format = Format::for_game(kind).iter().copied().find(|f| f.is_position());
+                let format = format.unwrap_or(Format::ChessFen);
+                return Some(Ok(Imported { record, format, more_games: false }));
+            }
+            Err(error) => {
+                first_error.get_or_insert(error);
+            }
+        }
+    }
+    let error = first_error.map(|error| setup_error(kind, first_pos(text), error));
+    error.map(Err)
+}
+
+/// A game set up from a record's tags.
+struct Setup {
+    kind: GameKind,
+    rules: String,
+    start: Start,
+    game: AnyGame,
+}
+
+/// Sets up a `kind` game from the tags: the rules `implied` by the variant and the `Rules` tag,
+/// the start from the `FEN` tag. `fallback_960`: a chess FEN only Chess960 reads makes the game
+/// Chess960.
+fn setup(
+    kind: GameKind,
+    implied: &str,
+    parsed: &Parsed<'_>,
+    fallback_960: bool,
+) -> Result<Setup, RecordError> {
+    let rules_tag = parsed.tag("Rules");
+    let fen = parsed.tag("FEN").filter(|tag| !tag.value.trim().is_empty());
+    let mut list = implied.to_owned();
+    if kind == GameKind::Gomoku && fen.is_some_and(|tag| ranks_of(&tag.value) == 19) {
+        list.push_str(",size=19");
+    }
+    if let Some(tag) = rules_tag {
+        list.push(',');
+        list.push_str(&tag.value);
+    }
+    let rules_pos = rules_tag.or(parsed.tag("Variant")).map_or(Pos::START, |tag| tag.pos);
+    let rules = full_rules(kind, &list)
+        .map_err(|error| RecordError::at(rules_pos, RecordErrorKind::BadRules { error }))?;
+    let Some(fen) = fen else {
+        let start = super::for_game(kind, false).default_start(&rules);
+        let from = match &start {
+            Start::Seed(seed) => StartFrom::Start { seed: *seed },
+            Start::Position(position) => StartFrom::Position(position),
+        };
+        let game = AnyGame::new(kind.name(), &rules, &from)
+            .map_err(|error| setup_error(kind, rules_pos, error))?;
+        return Ok(Setup { kind, rules, start, game });
+    };
+    let from = StartFrom::Position(&fen.value);
+    let (rules, game) = match AnyGame::new(kind.name(), &rules, &from) {
+        Ok(game) => (rules, game),
+        Err(error) => {
+            let retry = (kind == GameKind::Chess && fallback_960)
+                .then(|| full_rules(kind, &format!("{list},variant=chess960")).ok())
+                .flatten()
+                .and_then(|rules| Some((AnyGame::new("chess", &rules, &from).ok()?, rules)));
+            match retry {
+                Some((game, rules)) => (rules, game),
+                None => return Err(setup_error(kind, fen.pos, error)),
+            }
+        }
+    };
+    Ok(Setup { kind, rules, start: Start::Position(game.position()), game })
+}
+
+/// A reading of the main line under one game: the record as far as it went, and why it stopped.
+struct Attempt {
+    record: GameRecord,
+    error: Option<RecordError>,
+}
+
+fn read_moves(setup: Setup, parsed: &Parsed<'_>) -> Attempt {
+    let kind = setup.kind;
+    // ICCS coordinates count ranks from 0: the `Format` tag says so, or a square on rank 0.
+    let iccs =
+        parsed.tag("Format").is_some_and(|tag| tag.value.trim().eq_ignore_ascii_case("iccs"))
+            || parsed
+                .items
+                .iter()
+                .any(|item| matches!(item, Item::Move(_, word) if xiangqi::on_rank_zero(word)));
+    let mut dialect = super::for_game(kind, iccs);
+    let mut reader = Reader::new(setup.game);
+    let mut error = None;
+    // How deep in a variation that is being skipped the reading is (0: not skipping). A
+    // variation is skipped from a move it can't read to its `)`: the main line goes on.
+    let mut skipping = 0usize;
+    // Every variation the reader opens (or skips) the dialect enters, and leaves when it closes.
+    let close = |reader: &mut Reader, dialect: &mut Box<dyn Dialect>| {
+        if reader.close_variation() {
+            dialect.leave_variation();
+        }
+    };
+    for item in &parsed.items {
+        if skipping > 0 {
+            match item {
+                Item::VariationOpen(_) => skipping += 1,
+                Item::VariationClose => {
+                    skipping -= 1;
+                    if skipping == 0 {
+                        close(&mut reader, &mut dialect);
+                    }
+                }
+                _ => {}
+            }
+            continue;
+        }
+        let read = match *item {
+            Item::Comment(text) => {
+                reader.comment(text);
+                Ok(())
+            }
+            Item::Mark(number) => {
+                reader.mark(number);
+                Ok(())
+            }
+            Item::VariationOpen(_) => {
+                dialect.enter_variation();
+                // Deeper than the app keeps (and a hostile record could nest thousands):
+                // skipped, like one with nothing to replace, whose `)` closes nothing.
+                let too_deep = reader.depth() >= crate::movetext::MAX_DEPTH;
+                if too_deep || !reader.open_variation() {
+                    skipping = 1;
+                    reader.skip_variation();
+                }
+                Ok(())
+            }
+            Item::VariationClose => {
+                close(&mut reader, &mut dialect);
+                Ok(())
+            }
+            Item::Move(pos, word) => dialect.read_word(&mut reader, pos, word),
+        };
+        if let Err(e) = read {
+            if reader.depth() == 0 {
+                error = Some(e);
+                break;
+            }
+            // In a variation: the rest of it is skipped.
+            skipping = 1;
+        }
+    }
+    // A record cut short inside a variation: back to the main line.
+    while reader.depth() > 0 {
+        close(&mut reader, &mut dialect);
+    }
+    let start = dialect.finish_start(setup.start, &setup.rules);
+    let (tree, game) = reader.finish();
+    // A result the moves do not reach (a resignation, a flag, an agreed draw) is the record's
+    // ending: the token after the moves (`*` too: the game goes on), else the `Result` tag. A
+    // record cut short by a bad move has none, and the rules' own ending overrides whatever the
+    // record claims.
+    let claimed = parsed.result.or(parsed.tag("Result").map(|t| t.value.trim()));
+    let termination = parsed.tag("Termination").map(|t| t.value.as_str());
+    let ending = claimed
+        .filter(|_| error.is_none() && game.outcome().is_none())
+        .and_then(|result| Ending::from_pgn(result, termination));
+    // A Termination tag that says just what export writes for this ending is the ending's;
+    // any other (`Abandoned`, `Normal` on a mate, ...) is kept as it is.
+    let written = ending.and_then(Ending::termination);
+    let tags = parsed
+        .tags
+        .iter()
+        .filter(|tag| pgn::keeps_tag(tag, kind))
+        .filter(|tag| !(tag.name == "Termination" && written == Some(tag.value.as_str())))
+        .map(|tag| (tag.name.clone(), tag.value.clone()))
+        .collect();
+    let mut record = GameRecord::from_parts(kind, setup.rules, start, Vec::new());
+    record.tags = tags;
+    record.ending = ending;
+    record.put_tree(tree);
+    Attempt { record, error }
+}
+
+/// A game to try reading a record as, and the rules its variant implies.
+type Candidate = (GameKind, &'static str);
+
+/// The games to try reading a record as, in order, and whether its tags decided the game.
+fn candidates(
+    parsed: &Parsed<'_>,
+    hint: Option<GameKind>,
+) -> Result<(Vec<Candidate>, bool), RecordError> {
+    if let Some(tag) = parsed.tag("Variant").filter(|tag| !tag.value.trim().is_empty()) {
+        let decided = variant(&tag.value).ok_or_else(|| {
+            let name = shorten(tag.value.trim());
+            RecordError::at(tag.pos, RecordErrorKind::UnknownVariant { name })
+        })?;
+        return Ok((vec![decided], true));
+    }
+    let by_tags = parsed.tag("Game").and_then(|tag| variant(&tag.value)).or_else(|| {
+        let fen = parsed.tag("FEN")?;
+        kind_by_ranks(ranks_of(&fen.value)).map(|kind| (kind, ""))
+    });
+    if let Some(decided) = by_tags {
+        return Ok((vec![decided], true));
+    }
+    let mut order: Vec<GameKind> = hint.into_iter().collect();
+    let mut words = parsed.items.iter().filter_map(|item| match item {
+        Item::Move(_, word) => Some(*word),
+        _ => None,
+    });
+    // Points with no move numbers: a gomoku move string before anything else.
+    let points = words.clone().next().is_some() && words.all(gomoku::is_points);
+    if points && !parsed.numbered {
+        order.push(GameKind::Gomoku);
+    }
+    order.extend([GameKind::Chess, GameKind::Xiangqi, GameKind::Gomoku, GameKind::Banqi]);
+    let mut kinds = Vec::new();
+    for kind in order {
+        if !kinds.iter().any(|&(k, _)| k == kind) {
+            kinds.push((kind, ""));
+        }
+    }
+    Ok((kinds, false))
+}
+
+/// Reads `text` as a PGN-style record (or a bare move list).
+pub(crate) fn import_pgn(text: &str, hint: Option<GameKind>) -> Result<Imported, RecordError> {
+    let parsed = pgn::parse(text)?;
+    let (candidates, decided) = candidates(&parsed, hint)?;
+    let fallback_960 = parsed.tag("Variant").is_none_or(|tag| tag.value.trim().is_empty());
+    let mut best: Option<Attempt> = None;
+    let mut setup_failure = None;
+    for (kind, implied) in candidates {
+        let attempt = match setup(kind, implied, &parsed, fallback_960) {
+            Ok(setup) => read_moves(setup, &parsed),
+            Err(error) if decided => return Err(error),
+            Err(error) => {
+                setup_failure.get_or_insert(error);
+                continue;
+            }
+        };
+        let further =
+            best.as_ref().is_none_or(|b| attempt.record.moves.len() > b.record.moves.len());
+        let complete = attempt.error.is_none();
+        if complete || further {
+            best = Some(attempt);
+        }
+        if complete {
+            break;
+        }
+    }
+    let Some(Attempt { record, error }) = best else {
+        return Err(
+            setup_failure.unwrap_or_else(|| RecordError::at(Pos::START, RecordErrorKind::Empty))
+        );
+    };
+    // Xiangqi moves written in Chinese (not WXF letters or coordinates).
+    let chinese = parsed
+        .tag("Format")
+        .is_some_and(|tag| tag.value.trim().eq_ignore_ascii_case("chinese"))
+        || parsed.items.iter().any(|item| matches!(item, Item::Move(_, word) if !word.is_ascii()));
+    if let Some(mut error) = error.or(parsed.error) {
+        error.partial = Some(Box::new(record));
+        return Err(error);
+    }
+    let format = match record.kind {
+        GameKind::Gomoku if !parsed.numbered => Format::GomokuMoves,
+        GameKind::Xiangqi if chinese => Format::XiangqiChinese,
+        kind => Format::for_game(kind)[0],
+    };
+    Ok(Imported { record, format, more_games: parsed.more_games })
+}
