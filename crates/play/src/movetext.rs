@@ -149,7 +149,7 @@ fn unescape(text: &str, at: usize) -> Result<String, MovetextError> {
     String::from_utf8(bytes).map_err(|_| bad())
 }
 
-/// Reads [`write`]'s form. Moves are taken as written: whether they are legal is for the rules
+/// Reads [`write()`]'s form. Moves are taken as written: whether they are legal is for the rules
 /// to say when the line is replayed.
 ///
 /// # Errors

@@ -213,7 +213,7 @@ impl GameRecord {
     }
 
     /// Takes the move tree out of the record (its main line, notes and variations), to edit it
-    /// with [`qi_play`]'s operations; [`put_tree`](GameRecord::put_tree) puts it back.
+    /// with [`crate::tree`]'s operations; [`put_tree`](GameRecord::put_tree) puts it back.
     #[must_use]
     pub fn take_tree(&mut self) -> Line {
         Line {
