@@ -538,9 +538,20 @@ test('the link carries the tree: an embed shows the variation, the comment and t
       await embed.locator('[data-square="c5"] [data-piece="bP"]').waitFor();
       await embed.keyboard.press('ArrowLeft');
       assert.equal(await embed.locator('.embed-moves .move.current').getAttribute('data-ply'), '1');
+      // A link may open in a variation: 1... c5 is `ply=1.0.1`.
+      await embed.goto(`${server.url}embed/?${query}&movelist=1&ply=1.0.1`);
+      await embed.locator('[data-square="c5"] [data-piece="bP"]').waitFor();
+      await embed.locator('.embed-moves .variation-move.current', { hasText: 'c5' }).waitFor();
     } finally {
       await context.close();
     }
+    // The embed dialog's "at the shown move" follows the position into the variation.
+    await page.locator('.move-list .variation-move', { hasText: 'c5' }).click();
+    await waitForPiece(page, 'c5', 'bP');
+    await page.locator('[data-action="embed"]').click();
+    const snippet = await page.locator('[data-testid="embed-snippet"]').inputValue();
+    assert.match(snippet, /&amp;ply=1\.0\.1/);
+    await page.frameLocator('[data-testid="embed-preview"]').locator('[data-square="c5"] [data-piece="bP"]').waitFor();
   }));
 
 test('xiangqi in 简体中文: the move list speaks Chinese notation, and a Chinese record imports', { timeout: TEST_TIMEOUT }, () =>

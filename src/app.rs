@@ -89,7 +89,7 @@ fn open_address(fallback: GameKind) -> Option<Action> {
     Some(Action::Open {
         record: opened.record,
         bottom: opened.view.orientation,
-        ply: opened.view.ply,
+        at: opened.view.at,
         notice: opened.error.map(Notice::Link),
     })
 }
@@ -97,7 +97,7 @@ fn open_address(fallback: GameKind) -> Option<Action> {
 /// The address-bar query for a game: the compact link and the side at the bottom.
 fn address_query(record: &GameRecord, flipped: bool) -> String {
     let bottom = if flipped { Side::Second } else { Side::First };
-    link::compact(record, &link::View { orientation: Some(bottom), ply: None })
+    link::compact(record, &link::View { orientation: Some(bottom), at: None })
 }
 
 /// What the address bar shows, for the browser's history.

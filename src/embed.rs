@@ -174,15 +174,15 @@ pub fn initial(query: &Query, browser_lang: Lang) -> (AppState, EmbedOptions) {
         // The reader plays on: a resignation or a flag in the link does not stop that.
         record.ending = None;
     }
-    let ply = match view.ply {
-        Some(ply) => Some(ply),
-        None if options.autoplay_ms.is_some() => Some(0),
+    let at = match view.at {
+        Some(path) => Some(path),
+        None if options.autoplay_ms.is_some() => Some(qi_play::Path::main(0)),
         None => None,
     };
     state.apply(Action::Open {
         record,
         bottom: view.orientation,
-        ply,
+        at,
         notice: errors.into_iter().next().map(Notice::Link),
     });
     (state, options)
@@ -381,7 +381,7 @@ fn embed_controls(props: &ControlProps) -> Html {
             &state.record,
             &View {
                 orientation: state.flipped.then_some(qi_rules::Side::Second),
-                ply: state.viewing_main_ply()
+                at: state.viewing.clone()
             }
         )
     );

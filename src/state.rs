@@ -216,8 +216,9 @@ pub enum Action {
         record: GameRecord,
         /// The side to show at the bottom, when given.
         bottom: Option<Side>,
-        /// The ply to show, when given (past the end shows the game as it stands).
-        ply: Option<usize>,
+        /// The position to show, when given (one the game does not have shows the game as it
+        /// stands).
+        at: Option<Path>,
         /// What to tell the player about it (a problem in the link), if anything.
         notice: Option<Notice>,
     },
@@ -462,7 +463,7 @@ impl AppState {
         &mut self,
         record: GameRecord,
         bottom: Option<Side>,
-        ply: Option<usize>,
+        at: Option<Path>,
         notice: Option<Notice>,
     ) {
         let mut settings = self.settings.clone();
@@ -472,7 +473,7 @@ impl AppState {
         if let Some(bottom) = bottom {
             opened.flipped = bottom == Side::Second;
         }
-        opened.set_view(ply.map(Path::main));
+        opened.set_view(at);
         opened.notice = notice.or(opened.notice);
         opened.next_request = self.next_request;
         opened.game_number = self.game_number + 1;
@@ -966,7 +967,7 @@ impl AppState {
     /// Applies one action (the reducer's body, callable without `Rc` in tests).
     pub fn apply(&mut self, action: Action) {
         match action {
-            Action::Open { record, bottom, ply, notice } => self.open(record, bottom, ply, notice),
+            Action::Open { record, bottom, at, notice } => self.open(record, bottom, at, notice),
             Action::NewGame { seed } => self.restart(seed),
             Action::PickGame { kind, seed, saved } => {
                 // The game's own tab starts a new game, as it always did. A game left on the

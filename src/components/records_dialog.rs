@@ -61,7 +61,7 @@ fn import_text(
     yew::platform::spawn_local(async move {
         let request = TaskRequest::Import { lang, hint: kind, text };
         let reply = runner.run(WorkerRequest::Task(request)).await.task();
-        let open = |record| Action::Open { record, bottom: None, ply: None, notice: None };
+        let open = |record| Action::Open { record, bottom: None, at: None, notice: None };
         match reply {
             Some(TaskReply::Imported { record }) => {
                 outcome.set(Some(ImportOutcome::Read(record.moves.len())));

@@ -72,10 +72,11 @@ fn page_directory() -> String {
     }
 }
 
-/// How the game is being looked at: the orientation, and the ply when stepping through.
+/// How the game is being looked at: the orientation, and the position when stepping through
+/// it (in a variation too).
 fn current_view(state: &AppState) -> View {
     let bottom = if state.flipped { Side::Second } else { Side::First };
-    View { orientation: Some(bottom), ply: state.viewing_main_ply() }
+    View { orientation: Some(bottom), at: state.viewing.clone() }
 }
 
 /// Properties of the dialogs.
@@ -308,7 +309,7 @@ pub fn embed_dialog(props: &DialogProps) -> Html {
     let flipped = state.flipped != choices.turned;
     view.orientation = Some(if flipped { Side::Second } else { Side::First });
     if !choices.at_shown_move {
-        view.ply = None;
+        view.at = None;
     }
     let src = format!(
         "{}embed/?{}{}",

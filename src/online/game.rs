@@ -293,7 +293,7 @@ impl OnlineGame {
         let wanted = texts.len();
         let record = GameRecord::from_parts(kind, rules, start, texts);
         let bottom = if self.board.flipped { Side::Second } else { Side::First };
-        let viewing = self.board.viewing_main_ply();
+        let viewing = self.board.viewing.clone();
         Rc::make_mut(&mut self.board).settings.mode = match (self.you, &self.status) {
             (Some(seat), Status::Playing) => Mode::VsComputer { human: side_of(seat) },
             _ => Mode::Watch,
@@ -301,7 +301,7 @@ impl OnlineGame {
         Rc::make_mut(&mut self.board).apply(Action::Open {
             record,
             bottom: Some(bottom),
-            ply: viewing,
+            at: viewing,
             notice: None,
         });
         if let Status::Ended { result } = &self.status {

@@ -207,7 +207,7 @@ fn game_screen(session: &Session, game: &OnlineGame, act: &Callback<Intent>) -> 
     let watch = format!("{base}?game={}", game.id);
     let review = game.review_record().filter(|_| ended).map(|record| {
         let orientation = Some(if board.flipped { Side::Second } else { Side::First });
-        format!("../?{}", link::compact(&record, &View { orientation, ply: None }))
+        format!("../?{}", link::compact(&record, &View { orientation, at: None }))
     });
     let shared = SharedState(board.clone());
     let buttons = html! {

@@ -575,7 +575,7 @@ fn an_ending_the_moves_do_not_show_survives_storage_and_records() {
             opened.apply(Action::Open {
                 record: imported.record,
                 bottom: None,
-                ply: None,
+                at: None,
                 notice: None,
             });
             assert_eq!(opened.result(), Some(result.clone()), "{format:?}:\n{text}");
@@ -636,7 +636,7 @@ fn open_replaces_the_game_and_keeps_the_mode() {
     s.apply(Action::Open {
         record: record.clone(),
         bottom: Some(Side::Second),
-        ply: Some(1),
+        at: Some(Path::main(1)),
         notice: None,
     });
     assert_eq!(s.settings.kind, GameKind::Xiangqi);
@@ -650,7 +650,12 @@ fn open_replaces_the_game_and_keeps_the_mode() {
     assert!(s.game_number > before, "a new game for the history");
 
     // A ply at or past the end shows the game as it stands; no orientation keeps the mode's.
-    s.apply(Action::Open { record: record.clone(), bottom: None, ply: Some(3), notice: None });
+    s.apply(Action::Open {
+        record: record.clone(),
+        bottom: None,
+        at: Some(Path::main(3)),
+        notice: None,
+    });
     assert_eq!(s.viewing, None);
     assert!(!s.flipped);
 
@@ -658,11 +663,11 @@ fn open_replaces_the_game_and_keeps_the_mode() {
     // has a better one.
     let mut bad = record.clone();
     bad.moves.insert(1, "a1a9".into());
-    s.apply(Action::Open { record: bad.clone(), bottom: None, ply: None, notice: None });
+    s.apply(Action::Open { record: bad.clone(), bottom: None, at: None, notice: None });
     assert_eq!(s.record.moves, ["h3e3"]);
     assert!(matches!(s.notice, Some(Notice::StoppedAt { ply: 2, .. })));
     let told = Notice::Link(crate::link::LinkError::BadCompact);
-    s.apply(Action::Open { record: bad, bottom: None, ply: None, notice: Some(told.clone()) });
+    s.apply(Action::Open { record: bad, bottom: None, at: None, notice: Some(told.clone()) });
     assert_eq!(s.notice, Some(told));
 }
 

@@ -22,7 +22,12 @@
 //! - `orientation`: the side seen at the bottom: `first`/`second`, or the game's colours
 //!   (`white`/`black` in chess, `red`/`black` in xiangqi and banqi, `black`/`white` in gomoku,
 //!   where black moves first).
-//! - `ply`: show the game after this many moves (the last one when missing).
+//! - `ply`: the position shown (the game's end when missing): after this many moves of the main
+//!   line (`ply=12`), or in a variation, as numbers joined by `.`: for each variation on the way,
+//!   the ply it branches after and which of the alternatives there it is (from 0), then how
+//!   many of its moves are played (`ply=4.0.2`: after four moves, the first variation, its
+//!   second move; `ply=4.0.1.1.3` goes one variation deeper). A position the game does not
+//!   have is said so and the end is shown.
 //! - `result`: how a game ended when its moves do not show it: the result and why, as
 //!   `0-1+resignation`, `1-0+time`, `1/2-1/2+agreement` or `1-0+recorded`. Ignored (and said so)
 //!   when the moves end the game themselves, or anything else in the link could not be read
@@ -53,6 +58,7 @@ use std::fmt;
 use qi_rules::any::{AnyGame, StartFrom, parse_variant};
 use qi_rules::{GameKind, MoveError, Side};
 
+use crate::Path;
 use crate::record::{Ending, GameRecord, Start, default_rules};
 
 /// The longest query read, in bytes; the rest of a longer link is ignored (and said so).
@@ -70,8 +76,8 @@ const QUOTE: usize = 40;
 pub struct View {
     /// The side at the bottom of the board, when the link says.
     pub orientation: Option<Side>,
-    /// The ply shown (0: the start), when the link says.
-    pub ply: Option<usize>,
+    /// The position shown (the main line's ply 0 is the start), when the link says.
+    pub at: Option<Path>,
 }
 
 /// What was wrong with a link. The game opens anyway, as far as it could be read.
@@ -218,7 +224,16 @@ pub fn read(query: &Query, fallback: GameKind) -> Option<LinkGame> {
         }
     }
     errors.extend(move_error);
-    let view = read_view(query, record.kind, &mut errors);
+    let mut view = read_view(query, record.kind, &mut errors);
+    if let Some(path) = view.at.take() {
+        // A position the game does not have (a longer game's, a variation the link lost).
+        let path = path.normalized();
+        if record.tree().contains(&path) {
+            view.at = Some(path);
+        } else {
+            errors.push(bad_option("ply", &path_text(&path)));
+        }
+    }
     // The most telling problem first: a cut link explains the rest; "too many moves" only
     // matters when nothing else went wrong.
     let rank = |error: &LinkError| match error {
@@ -336,8 +351,8 @@ fn read_view(query: &Query, kind: GameKind, errors: &mut Vec<LinkError>) -> View
         }
     }
     if let Some(value) = query.get("ply") {
-        view.ply = value.trim().parse().ok();
-        if view.ply.is_none() {
+        view.at = read_path(value.trim());
+        if view.at.is_none() {
             errors.push(bad_option("ply", value));
         }
     }
@@ -408,10 +423,35 @@ fn view_params(kind: GameKind, view: &View) -> String {
         out.push_str("&orientation=");
         out.push_str(side_name(kind, side));
     }
-    if let Some(ply) = view.ply {
-        out.push_str(&format!("&ply={ply}"));
+    if let Some(path) = &view.at {
+        out.push_str("&ply=");
+        out.push_str(&path_text(path));
     }
     out
+}
+
+/// A position in the move tree as the `ply` parameter writes it (see the module docs).
+fn path_text(path: &Path) -> String {
+    let mut out = String::new();
+    for branch in &path.branches {
+        out.push_str(&format!("{}.{}.", branch.at, branch.index));
+    }
+    out.push_str(&path.ply.to_string());
+    out
+}
+
+/// Reads [`path_text`]'s form: `None` unless it is an odd count of numbers joined by `.`, no
+/// deeper than a record keeps ([`crate::movetext::MAX_DEPTH`]).
+fn read_path(text: &str) -> Option<Path> {
+    let numbers: Vec<usize> =
+        text.split('.').map(|n| n.parse().ok()).collect::<Option<Vec<usize>>>()?;
+    let (&ply, pairs) = numbers.split_last()?;
+    if pairs.len() % 2 != 0 || pairs.len() / 2 > crate::movetext::MAX_DEPTH {
+        return None;
+    }
+    let branches =
+        pairs.chunks(2).map(|pair| crate::tree::Branch { at: pair[0], index: pair[1] }).collect();
+    Some(Path { branches, ply })
 }
 
 /// The readable query (without `?`) for a game.

@@ -2,6 +2,7 @@ use qi_rules::any::{AnyGame, StartFrom};
 use qi_rules::{Cell, GameKind, MoveError, Side};
 
 use super::*;
+use crate::Path;
 use crate::record::{EndedBy, Ending, GameRecord, Start, default_rules};
 
 /// A small seeded generator for random playouts.
@@ -94,7 +95,8 @@ fn random_games_of_every_kind_survive_both_forms() {
                 ];
                 record.ending = Some(endings[rng.below(endings.len())]);
             }
-            let view = View { orientation: Some(Side::Second), ply: Some(round as usize) };
+            let view =
+                View { orientation: Some(Side::Second), at: Some(Path::main(round as usize)) };
             for query in [readable(&record, &view), compact(&record, &view)] {
                 let link = open(&query);
                 assert_eq!(link.error, None, "{query}");
@@ -135,7 +137,7 @@ fn a_hundred_move_chess_game_fits_in_400_characters() {
             continue;
         }
         games += 1;
-        let query = compact(&record, &View { orientation: Some(Side::Second), ply: None });
+        let query = compact(&record, &View { orientation: Some(Side::Second), at: None });
         longest = longest.max(query.len());
         assert_eq!(open(&query).record.moves, record.moves);
     }
@@ -416,7 +418,7 @@ fn percent_encoding_round_trips() {
 /// A game with variations, comments, marks and arrows: the compact link carries all of it.
 #[test]
 fn the_compact_link_carries_the_move_tree() {
-    use crate::{Brush, Mark, Path, Shape};
+    use crate::{Brush, Mark, Shape};
     let mut record = GameRecord::from_parts(
         GameKind::Chess,
         rules(GameKind::Chess, ""),
@@ -436,6 +438,26 @@ fn the_compact_link_carries_the_move_tree() {
     let opened = open(&link);
     assert_eq!(opened.error, None);
     assert_eq!(opened.record.tree(), record.tree(), "{link}");
+    // The position shown may be in a variation: 1... c5 2. Nf3 is `ply=1.0.2`.
+    let in_sicilian = Path { branches: vec![crate::tree::Branch { at: 1, index: 0 }], ply: 2 };
+    let view = View { orientation: None, at: Some(in_sicilian.clone()) };
+    let link = compact(&record, &view);
+    assert!(link.ends_with("&ply=1.0.2"), "{link}");
+    assert_eq!(open(&link).view.at, Some(in_sicilian.clone()));
+    // Not in the game: said so, and the end is shown.
+    for bad in ["1.1.2", "1.0.3", "9", "1.0", "1..2", "x"] {
+        let link = format!("{}&ply={bad}", compact(&record, &View::default()));
+        let opened = open(&link);
+        assert_eq!(opened.view.at, None, "{bad}");
+        assert!(
+            matches!(opened.error, Some(LinkError::BadOption { ref name, .. }) if name == "ply"),
+            "{bad}: {:?}",
+            opened.error
+        );
+    }
+    // The readable form has no variations: the same position there is not in the game.
+    let opened = open(&readable(&record, &view));
+    assert_eq!(opened.view.at, None);
     // The readable form carries the main line only; a game without notes links as before.
     let plain = GameRecord::from_parts(
         GameKind::Chess,
