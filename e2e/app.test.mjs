@@ -554,6 +554,26 @@ test('the link carries the tree: an embed shows the variation, the comment and t
     await page.frameLocator('[data-testid="embed-preview"]').locator('[data-square="c5"] [data-piece="bP"]').waitFor();
   }));
 
+test('undo of a move with a comment says the notes went with it, and puts them back on request', { timeout: TEST_TIMEOUT }, () =>
+  withApp({}, async (page) => {
+    await dragMoves(page, [
+      ['e2', 'e4', 'wP'],
+      ['e7', 'e5', 'bP'],
+    ]);
+    await page.locator('[data-testid="comment-box"]').fill('The open game.');
+    await page.locator('[data-testid="comment-box"]').blur();
+    await page.locator('.move-list [data-comment-ply="2"]').waitFor();
+    await page.locator('[data-action="undo"]').click();
+    await waitForPlies(page, 1);
+    await page.locator('[data-testid="notice"]', { hasText: 'Taken back, with the notes' }).waitFor();
+    assert.equal(await page.locator('.move-list [data-comment-ply="2"]').count(), 0);
+    await page.locator('[data-action="restore-taken-back"]').click();
+    await waitForPlies(page, 2);
+    await waitForPiece(page, 'e5', 'bP');
+    await page.locator('.move-list [data-comment-ply="2"]', { hasText: 'The open game.' }).waitFor();
+    assert.equal(await page.locator('[data-testid="notice"]').count(), 0);
+  }));
+
 test('xiangqi in 简体中文: the move list speaks Chinese notation, and a Chinese record imports', { timeout: TEST_TIMEOUT }, () =>
   withApp({ settings: { game: 'xiangqi', lang: 'zh' } }, async (page) => {
     await page.locator('.app[data-current-game="xiangqi"]').waitFor();

@@ -463,7 +463,7 @@ fn page() -> Html {
                 </section>
                 <aside class="side">
                     <Clocks state={shared.clone()} now={*now} />
-                    <Status state={shared.clone()} />
+                    <Status state={shared.clone()} dispatch={Some(dispatch.clone())} />
                     <GameButtons state={shared.clone()} dispatch={dispatch.clone()} {on_hint} />
                     <ShareButtons {lang} open={open_dialog} />
                     <crate::components::analysis::AnalysisPanel state={shared.clone()} dispatch={dispatch.clone()} />

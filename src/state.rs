@@ -8,7 +8,7 @@ use qi_rules::any::{AnyGame, rules_with};
 use qi_rules::{BySide, Cell, EndReason, GameKind, IllegalReason, MoveError, Side};
 use yew::Reducible;
 
-use qi_play::Path;
+use qi_play::{Line, Path};
 
 use crate::i18n::Lang;
 use crate::link::LinkError;
@@ -70,6 +70,9 @@ pub enum Notice {
     },
     /// Something in the page's address was wrong; the game opened as far as it could be read.
     Link(LinkError),
+    /// Undo took back moves that carried notes (comments, marks, arrows, variations); they can
+    /// be put back ([`Action::RestoreTakenBack`]).
+    NotesTakenBack,
 }
 
 /// A chess promotion waiting for the player to choose the piece.
@@ -129,6 +132,10 @@ pub struct AppState {
     pub selected: Option<Cell>,
     /// The answer to the last attempt.
     pub notice: Option<Notice>,
+    /// The move tree as it was before the last Undo that took back moves with notes, and the
+    /// main line's length that Undo left: [`Action::RestoreTakenBack`] puts the tree back while
+    /// the game is still as Undo left it.
+    pub taken_back: Option<(usize, Line)>,
     /// A promotion waiting for its piece.
     pub promotion: Option<PendingPromotion>,
     /// Whether the board is seen from the second side.
@@ -300,6 +307,8 @@ pub enum Action {
     /// One move on along the main line (the embed's autoplay): from a variation, the main
     /// line's move that it replaced.
     StepMainLine,
+    /// Put back the moves (and their notes) the last Undo took back, if nothing changed since.
+    RestoreTakenBack,
     /// Turn the engine's analysis of the position shown on or off.
     ToggleAnalysis,
     /// Review the game: every position of the main line analysed, each move judged.
@@ -415,6 +424,7 @@ impl AppState {
             explored: None,
             selected: None,
             notice: None,
+            taken_back: None,
             promotion: None,
             flipped,
             clocks,
@@ -728,6 +738,8 @@ impl AppState {
         if self.viewing.is_some() || self.record.ending.is_some() {
             return;
         }
+        // Moves with notes are kept aside, so the notice can offer to put them back.
+        let before = self.record.has_notes().then(|| self.record.tree());
         // Against the computer, take back to the person's own turn (the computer's reply and
         // the person's move), so the computer does not simply play again.
         let mut undone = 0;
@@ -748,6 +760,11 @@ impl AppState {
         self.computer_moved = false;
         self.selected = None;
         self.notice = None;
+        let plies = self.record.moves.len();
+        self.taken_back = before.filter(|tree| notes_after(tree, plies)).map(|tree| (plies, tree));
+        if self.taken_back.is_some() {
+            self.notice = Some(Notice::NotesTakenBack);
+        }
         self.promotion = None;
         self.overlay_closed = false;
         let to_move = self.game.side_to_move();
@@ -757,6 +774,24 @@ impl AppState {
             clocks.remaining_ms[running] = clocks.remaining_at(running, now);
             clocks.running = Some((to_move, now));
         }
+    }
+
+    /// Puts back what the last Undo took back (see [`AppState::taken_back`]), when the game is
+    /// still as that Undo left it.
+    fn restore_taken_back(&mut self) {
+        let Some((plies, before)) = self.taken_back.take() else { return };
+        let mut left = before.clone();
+        left.truncate(plies);
+        if self.viewing.is_some() || self.record.tree() != left {
+            return;
+        }
+        self.record.put_tree(before);
+        let replayed = self.record.replay(usize::MAX);
+        self.game = replayed.game;
+        self.notations = replayed.notations;
+        self.notice = None;
+        self.hint = None;
+        self.selected = None;
     }
 
     /// Shows the position at `path` (`None`, or the end of the main line: the game as it
@@ -1022,6 +1057,7 @@ impl AppState {
             }
             Action::CancelPromotion => self.promotion = None,
             Action::Undo { now } => self.undo(now),
+            Action::RestoreTakenBack => self.restore_taken_back(),
             Action::FlipBoard => self.flipped = !self.flipped,
             Action::View(ply) => {
                 let plies = self.record.moves.len();
@@ -1150,6 +1186,13 @@ impl AppState {
             }
         }
     }
+}
+
+/// Whether `line` has notes (comments, marks, arrows, variations) on or after its move
+/// `plies + 1`: what taking its moves back to `plies` would lose.
+fn notes_after(line: &Line, plies: usize) -> bool {
+    line.comments.keys().chain(line.marks.keys()).chain(line.shapes.keys()).any(|&k| k > plies)
+        || line.variations.keys().any(|&at| at >= plies)
 }
 
 #[cfg(test)]

@@ -6,13 +6,16 @@ use yew::prelude::*;
 use super::SharedState;
 use crate::i18n::{Lang, Text, fill, side_name, t};
 use crate::i18n_rules::{end_reason_for, illegal_reason, link_error};
-use crate::state::{AppState, GameResult, Notice, ResultReason};
+use crate::state::{Action, AppState, GameResult, Notice, ResultReason};
 
 /// Properties of [`Status`].
 #[derive(Properties, PartialEq)]
 pub struct StatusProps {
     /// The state shown.
     pub state: SharedState,
+    /// Where the notice's own action goes (putting back what Undo took), where it is offered.
+    #[prop_or_default]
+    pub dispatch: Option<Callback<Action>>,
 }
 
 /// A side's name in the shown game (banqi sides by colour once the first flip decided it).
@@ -78,6 +81,7 @@ fn notice_text(lang: Lang, kind: GameKind, notice: &Notice) -> String {
             }
         }
         Notice::Link(error) => link_error(lang, kind, error),
+        Notice::NotesTakenBack => t(lang, Text::NotesTakenBack).to_owned(),
     }
 }
 
@@ -106,7 +110,19 @@ pub fn status(props: &StatusProps) -> Html {
         }
     };
     let notice = state.notice.as_ref().map(|n| {
-        html! { <p class="notice" data-testid="notice">{ notice_text(lang, kind, n) }</p> }
+        let restore = match (n, &props.dispatch) {
+            (Notice::NotesTakenBack, Some(dispatch)) => {
+                let dispatch = dispatch.clone();
+                let onclick = Callback::from(move |_| dispatch.emit(Action::RestoreTakenBack));
+                html! {
+                    <>{ " " }<button type="button" class="restore" data-action="restore-taken-back" {onclick}>
+                        { t(lang, Text::RestoreTakenBack) }
+                    </button></>
+                }
+            }
+            _ => Html::default(),
+        };
+        html! { <p class="notice" data-testid="notice">{ notice_text(lang, kind, n) }{ restore }</p> }
     });
     let viewing = state.viewing.as_ref().map(|path| {
         let depth = path.depth().to_string();

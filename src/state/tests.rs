@@ -128,6 +128,36 @@ fn undo_takes_back_one_move() {
 }
 
 #[test]
+fn undo_of_moves_with_notes_says_so_and_can_put_them_back() {
+    let mut s = state(GameKind::Chess);
+    drag(&mut s, "e2", "e4");
+    // Undo of a move without notes: nothing to say.
+    s.apply(Action::Undo { now: 0.0 });
+    assert_eq!((s.notice.clone(), s.taken_back.is_some()), (None, false));
+    drag(&mut s, "e2", "e4");
+    drag(&mut s, "e7", "e5");
+    s.apply(Action::SetComment("The open game.".into()));
+    s.apply(Action::ToggleMark(qi_play::Mark(1)));
+    let before = s.record.clone();
+    s.apply(Action::Undo { now: 0.0 });
+    assert_eq!(s.record.moves, ["e2e4"]);
+    assert!(!s.record.has_notes());
+    assert_eq!(s.notice, Some(Notice::NotesTakenBack));
+    s.apply(Action::RestoreTakenBack);
+    assert_eq!(s.record, before);
+    assert_eq!(s.notations, ["e4", "e5"]);
+    assert_eq!(s.game.side_to_move(), Side::First);
+    assert_eq!(s.notice, None);
+    // Once another move is played, what Undo took stays gone.
+    s.apply(Action::Undo { now: 0.0 });
+    drag(&mut s, "c7", "c5");
+    s.apply(Action::RestoreTakenBack);
+    assert_eq!(s.record.moves, ["e2e4", "c7c5"]);
+    assert!(!s.record.has_notes());
+    assert_eq!(s.taken_back, None);
+}
+
+#[test]
 fn new_game_and_pick_game_start_over() {
     let mut s = state(GameKind::Chess);
     drag(&mut s, "e2", "e4");

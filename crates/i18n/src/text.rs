@@ -157,6 +157,10 @@ pub enum Text {
     Empty,
     /// The move text could not be read.
     Unreadable,
+    /// Undo took back moves that had comments, marks, arrows or variations.
+    NotesTakenBack,
+    /// Puts back what Undo took (and its notes).
+    RestoreTakenBack,
     /// Previous move in the move list.
     Previous,
     /// Next move in the move list.
@@ -348,6 +352,12 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         T::Unreadable => {
             ["That move cannot be read.", "无法识别这步棋。", "Không đọc được nước đi này."]
         }
+        T::NotesTakenBack => [
+            "Taken back, with the notes on those moves.",
+            "已悔棋，这几步的注释也一并撤回。",
+            "Đã đi lại; ghi chú của các nước đó cũng bị gỡ theo.",
+        ],
+        T::RestoreTakenBack => ["Put them back", "恢复", "Khôi phục"],
         T::Previous => ["Previous move", "上一步", "Nước trước"],
         T::Next => ["Next move", "下一步", "Nước sau"],
         T::Board => ["Board", "棋盘", "Bàn cờ"],
