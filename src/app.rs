@@ -8,13 +8,13 @@ use yew::prelude::*;
 
 use crate::board::Board;
 use crate::board_model::board_view;
-use crate::components::clocks::Clocks;
+use crate::components::clocks::{Clocks, clocks_view};
 use crate::components::controls::{GameButtons, GamePicker, Options};
 use crate::components::dialogs::{GameOver, PromotionDialog};
 use crate::components::move_list::MoveList;
 use crate::components::records_dialog::RecordsDialog;
 use crate::components::share::{Dialog, EmbedDialog, ShareButtons, ShareDialog};
-use crate::components::status::Status;
+use crate::components::status::{Status, status_view};
 use crate::components::{SharedState, StateCell};
 use crate::i18n::{Lang, Text, t};
 use crate::link;
@@ -453,7 +453,7 @@ fn page() -> Html {
         <div class={classes!("app", theme)} data-current-game={state.game.kind().name()} lang={lang.tag()}>
             <header class="top">
                 <h1>{ t(lang, Text::Title) }</h1>
-                <GamePicker state={shared.clone()} dispatch={dispatch.clone()} />
+                <GamePicker {lang} current={state.settings.kind} dispatch={dispatch.clone()} />
             </header>
             <main class="play">
                 <section class="board-area">
@@ -462,14 +462,14 @@ fn page() -> Html {
                     { eval_graph }
                 </section>
                 <aside class="side">
-                    <Clocks state={shared.clone()} now={*now} />
-                    <Status state={shared.clone()} dispatch={Some(dispatch.clone())} />
+                    <Clocks view={clocks_view(&state)} now={*now} />
+                    <Status view={status_view(&state)} dispatch={Some(dispatch.clone())} />
                     <GameButtons state={shared.clone()} dispatch={dispatch.clone()} {on_hint} />
                     <ShareButtons {lang} open={open_dialog} />
                     <crate::components::analysis::AnalysisPanel state={shared.clone()} dispatch={dispatch.clone()} />
                     <crate::components::review::ReviewPanel state={shared.clone()} dispatch={dispatch.clone()} />
                     <MoveList state={shared.clone()} dispatch={dispatch.clone()} />
-                    <Options state={shared.clone()} dispatch={dispatch.clone()} />
+                    <Options settings={state.settings.clone()} dispatch={dispatch.clone()} />
                 </aside>
             </main>
             {

@@ -27,7 +27,7 @@ use yew::prelude::*;
 use crate::board::Board;
 use crate::board_model::board_view;
 use crate::components::dialogs::PromotionDialog;
-use crate::components::status::Status;
+use crate::components::status::{Status, status_view};
 use crate::components::{SharedState, StateCell};
 use crate::decimal::{decimal, parse_decimal};
 use crate::i18n::{Lang, Text, t};
@@ -298,7 +298,7 @@ pub fn embed() -> Html {
                                    })
                                } />
             } else if state.notice.is_some() {
-                <div class="embed-notice"><Status state={shared.clone()} /></div>
+                <div class="embed-notice"><Status view={status_view(&state)} /></div>
             }
             if options.play && state.chain_in_progress() {
                 <button type="button" class="embed-end-chain" data-action="end-chain"
@@ -398,7 +398,7 @@ fn embed_controls(props: &ControlProps) -> Html {
                     onclick={act(Action::StepForward)} disabled={state.viewing.is_none()}>{ icon(NEXT) }</button>
             <button type="button" data-action="last" aria-label={t(lang, Text::BackToGame)}
                     onclick={act(Action::View(None))} disabled={state.viewing.is_none()}>{ icon(LAST) }</button>
-            <div class="embed-status"><Status state={props.state.clone()} /></div>
+            <div class="embed-status"><Status view={status_view(props.state.get())} /></div>
             <a class="embed-open" href={full_app} target="_blank" rel="noopener"
                title={t(lang, Text::OpenInQi)}>{ "Qi ↗" }</a>
         </nav>

@@ -3,14 +3,40 @@
 use qi_rules::Side;
 use yew::prelude::*;
 
-use super::SharedState;
 use super::status::{side_class, side_label};
+use crate::state::AppState;
+
+/// What the clocks show, from [`clocks_view`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClocksView {
+    /// The clocks.
+    pub clocks: crate::state::Clocks,
+    /// The side whose clock runs (none once the game is over).
+    pub running: Option<Side>,
+    /// The side whose flag fell, if any.
+    pub flagged: Option<Side>,
+    /// Each side's colour class and name (the first side's first).
+    pub sides: [(&'static str, &'static str); 2],
+}
+
+/// The clocks of `state`'s game, when it is played on the clock.
+#[must_use]
+pub fn clocks_view(state: &AppState) -> Option<ClocksView> {
+    let clocks = state.clocks.clone()?;
+    let side = |side| (side_class(state, side), side_label(state, side));
+    Some(ClocksView {
+        running: clocks.running.map(|(side, _)| side).filter(|_| state.result().is_none()),
+        clocks,
+        flagged: state.flagged(),
+        sides: [side(Side::First), side(Side::Second)],
+    })
+}
 
 /// Properties of [`Clocks`].
 #[derive(Properties, PartialEq)]
 pub struct ClocksProps {
-    /// The state shown.
-    pub state: SharedState,
+    /// What to show; nothing without clocks.
+    pub view: Option<ClocksView>,
     /// The time now (ms), refreshed by the app's timer while a clock runs.
     pub now: f64,
 }
@@ -30,17 +56,15 @@ pub fn format_time(ms: f64) -> String {
 /// Both clocks, the second side's first (it sits at the top of the unflipped board).
 #[function_component(Clocks)]
 pub fn clocks(props: &ClocksProps) -> Html {
-    let state = props.state.get();
-    let Some(clocks) = &state.clocks else { return Html::default() };
-    let running = clocks.running.map(|(side, _)| side).filter(|_| state.result().is_none());
+    let Some(view) = &props.view else { return Html::default() };
     let clock = |side: Side| {
-        let left = clocks.remaining_at(side, props.now);
-        let flagged = state.flagged() == Some(side);
+        let left = view.clocks.remaining_at(side, props.now);
+        let (class, label) = view.sides[usize::from(side == Side::Second)];
         html! {
-            <div class={classes!("clock", (running == Some(side)).then_some("running"), flagged.then_some("flagged"))}
+            <div class={classes!("clock", (view.running == Some(side)).then_some("running"), (view.flagged == Some(side)).then_some("flagged"))}
                  data-clock={if side == Side::First { "first" } else { "second" }}>
-                <span class={classes!("side-dot", side_class(state, side))}></span>
-                <span class="clock-side">{ side_label(state, side) }</span>
+                <span class={classes!("side-dot", class)}></span>
+                <span class="clock-side">{ label }</span>
                 <span class="clock-time">{ format_time(left) }</span>
             </div>
         }

@@ -10,24 +10,25 @@ use yew::prelude::*;
 use super::SharedState;
 use crate::i18n::{Lang, Text, game_name, pick, t};
 use crate::record::{GameRecord, storage_key};
-use crate::state::{Action, ClockConfig, Mode, Theme};
+use crate::state::{Action, ClockConfig, Mode, Settings, Theme};
 use crate::web::{now_ms, random_seed};
 use qi_rules::Side;
 
-/// Properties of the control panels.
+/// Properties of [`GamePicker`].
 #[derive(Properties, PartialEq)]
-pub struct ControlsProps {
-    /// The state shown.
-    pub state: SharedState,
+pub struct GamePickerProps {
+    /// The interface language.
+    pub lang: Lang,
+    /// The game being played.
+    pub current: GameKind,
     /// Where actions go.
     pub dispatch: Callback<Action>,
 }
 
 /// The four games, as tabs.
 #[function_component(GamePicker)]
-pub fn game_picker(props: &ControlsProps) -> Html {
-    let state = props.state.get();
-    let lang = state.settings.lang;
+pub fn game_picker(props: &GamePickerProps) -> Html {
+    let lang = props.lang;
     let buttons = GameKind::ALL.iter().map(|&kind| {
         let dispatch = props.dispatch.clone();
         let onclick = Callback::from(move |_: MouseEvent| {
@@ -35,7 +36,7 @@ pub fn game_picker(props: &ControlsProps) -> Html {
                 crate::web::load(&storage_key(kind)).and_then(|t| GameRecord::from_text(&t));
             dispatch.emit(Action::PickGame { kind, seed: random_seed(), saved });
         });
-        let current = state.settings.kind == kind;
+        let current = props.current == kind;
         html! {
             <button type="button" class={classes!("game-tab", current.then_some("current"))}
                     data-game={kind.name()} aria-pressed={current.to_string()} {onclick}>
@@ -164,14 +165,22 @@ fn select_value(event: &Event) -> Option<String> {
     target.dyn_ref::<HtmlInputElement>().map(HtmlInputElement::value)
 }
 
+/// Properties of [`Options`].
+#[derive(Properties, PartialEq)]
+pub struct OptionsProps {
+    /// The player's choices, which the panel shows and changes.
+    pub settings: Settings,
+    /// Where actions go.
+    pub dispatch: Callback<Action>,
+}
+
 /// The current game's rule options, then the clock, language and theme.
 #[function_component(Options)]
-pub fn options(props: &ControlsProps) -> Html {
-    let state = props.state.get();
-    let lang = state.settings.lang;
-    let kind = state.settings.kind;
-    let current: Vec<(String, String)> = state
-        .settings
+pub fn options(props: &OptionsProps) -> Html {
+    let settings = &props.settings;
+    let lang = settings.lang;
+    let kind = settings.kind;
+    let current: Vec<(String, String)> = settings
         .rules_of(kind)
         .split(',')
         .filter_map(|pair| pair.split_once('='))
@@ -207,7 +216,7 @@ pub fn options(props: &ControlsProps) -> Html {
         })
     };
     let clock_choices = ClockConfig::PRESETS.iter().enumerate().map(|(i, preset)| {
-        html! { <option value={i.to_string()} selected={state.settings.clock == Some(*preset)}>{ preset.label() }</option> }
+        html! { <option value={i.to_string()} selected={settings.clock == Some(*preset)}>{ preset.label() }</option> }
     });
     let lang_change = {
         let dispatch = props.dispatch.clone();
@@ -226,7 +235,7 @@ pub fn options(props: &ControlsProps) -> Html {
             dispatch.emit(Action::SetTheme(if dark { Theme::Dark } else { Theme::Light }));
         })
     };
-    let dark = state.settings.theme == Theme::Dark;
+    let dark = settings.theme == Theme::Dark;
     let modes = [
         ("hotseat", Mode::HotSeat, Text::TwoPlayers),
         ("computer-second", Mode::VsComputer { human: Side::First }, Text::ComputerSecond),
@@ -243,7 +252,7 @@ pub fn options(props: &ControlsProps) -> Html {
         })
     };
     let mode_options = modes.iter().map(|(name, mode, text)| {
-        html! { <option value={*name} selected={state.settings.mode == *mode}>{ t(lang, *text) }</option> }
+        html! { <option value={*name} selected={settings.mode == *mode}>{ t(lang, *text) }</option> }
     });
     let level_change = {
         let dispatch = props.dispatch.clone();
@@ -254,7 +263,7 @@ pub fn options(props: &ControlsProps) -> Html {
         })
     };
     let levels = (1..=6u8).map(|level| {
-        html! { <option value={level.to_string()} selected={state.settings.level == level}>{ level }</option> }
+        html! { <option value={level.to_string()} selected={settings.level == level}>{ level }</option> }
     });
     let speed_change = {
         let dispatch = props.dispatch.clone();
@@ -265,10 +274,10 @@ pub fn options(props: &ControlsProps) -> Html {
         })
     };
     let speeds = [Text::Slow, Text::Normal, Text::Fast].iter().enumerate().map(|(i, text)| {
-        html! { <option value={i.to_string()} selected={state.settings.watch_speed == i}>{ t(lang, *text) }</option> }
+        html! { <option value={i.to_string()} selected={settings.watch_speed == i}>{ t(lang, *text) }</option> }
     });
-    let computer = state.settings.mode != Mode::HotSeat;
-    let file_numbers = state.settings.file_numbers;
+    let computer = settings.mode != Mode::HotSeat;
+    let file_numbers = settings.file_numbers;
     let labels_change = {
         let dispatch = props.dispatch.clone();
         Callback::from(move |event: Event| {
@@ -286,7 +295,7 @@ pub fn options(props: &ControlsProps) -> Html {
                     <select onchange={level_change} data-setting="level">{ for levels }</select>
                 </label>
             }
-            if state.settings.mode == Mode::Watch {
+            if settings.mode == Mode::Watch {
                 <label class="option"><span>{ t(lang, Text::Speed) }</span>
                     <select onchange={speed_change} data-setting="speed">{ for speeds }</select>
                 </label>
@@ -295,11 +304,11 @@ pub fn options(props: &ControlsProps) -> Html {
             { for rule_fields }
             <label class="option"><span>{ t(lang, Text::Clock) }</span>
                 <select onchange={clock_change} data-setting="clock">
-                    <option value="off" selected={state.settings.clock.is_none()}>{ t(lang, Text::NoClock) }</option>
+                    <option value="off" selected={settings.clock.is_none()}>{ t(lang, Text::NoClock) }</option>
                     { for clock_choices }
                 </select>
             </label>
-            if state.settings.kind == GameKind::Xiangqi {
+            if settings.kind == GameKind::Xiangqi {
                 <label class="option"><span>{ t(lang, Text::BoardLabels) }</span>
                     <select onchange={labels_change} data-setting="board-labels">
                         <option value="numbers" selected={file_numbers}>{ t(lang, Text::FileNumbers) }</option>

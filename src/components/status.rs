@@ -3,16 +3,79 @@
 use qi_rules::{GameKind, Side};
 use yew::prelude::*;
 
-use super::SharedState;
 use crate::i18n::{Lang, Text, fill, side_name, t};
 use crate::i18n_rules::{end_reason_for, illegal_reason, link_error};
-use crate::state::{Action, AppState, GameResult, Notice, ResultReason};
+use crate::state::{Action, AppState, GameResult, Mode, Notice, ResultReason, SearchSummary};
+
+/// What the status panel shows, worked out from the state by [`status_view`]: the panel
+/// re-renders only when this changes, and tests read it without a browser.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StatusView {
+    /// The interface language.
+    pub lang: Lang,
+    /// The game's end: the sentence and the `data-result` code; `None` while it goes on.
+    pub result: Option<(String, &'static str)>,
+    /// Whose move it is: the side's colour class and the sentence.
+    pub to_move: (&'static str, String),
+    /// The side to move is in check.
+    pub in_check: bool,
+    /// The named opening: its code (may be empty) and its name in the interface language
+    /// where the book has one, else in English.
+    pub opening: Option<(String, String)>,
+    /// The computer is thinking about its move.
+    pub thinking: bool,
+    /// What the computer's last search did, where it is shown (not between two people).
+    pub search: Option<SearchSummary>,
+    /// Stepping through the game: how many moves in, and whether in a variation.
+    pub viewing: Option<(usize, bool)>,
+    /// The answer to the last attempt, and whether it offers to put back what Undo took.
+    pub notice: Option<(String, bool)>,
+    /// Banqi before the first flip: how to begin.
+    pub banqi_hint: bool,
+}
+
+/// The status panel's content for `state`.
+#[must_use]
+pub fn status_view(state: &AppState) -> StatusView {
+    let lang = state.settings.lang;
+    let kind = state.game.kind();
+    let to_move = state.game.side_to_move();
+    let opening = state.shown_opening().map(|opening| {
+        let name = match lang {
+            Lang::Zh => opening.name_zh.as_deref(),
+            Lang::Vi => opening.name_vi.as_deref(),
+            Lang::En => None,
+        }
+        .unwrap_or(&opening.name);
+        (opening.code.clone(), name.to_owned())
+    });
+    StatusView {
+        lang,
+        result: state
+            .result()
+            .map(|result| (result_text(state, &result), result_code(state, &result))),
+        to_move: (
+            side_class(state, to_move),
+            fill(t(lang, Text::ToMove), "side", side_label(state, to_move)),
+        ),
+        in_check: state.game.in_check(),
+        opening,
+        thinking: matches!(state.thinking, Some((_, false))),
+        search: state.last_search.filter(|_| state.settings.mode != Mode::HotSeat),
+        viewing: state.viewing.as_ref().map(|path| (path.depth(), !path.is_main_line())),
+        notice: state
+            .notice
+            .as_ref()
+            .map(|n| (notice_text(lang, kind, n), *n == Notice::NotesTakenBack)),
+        banqi_hint: kind == GameKind::Banqi && state.record.moves.is_empty(),
+    }
+}
 
 /// Properties of [`Status`].
 #[derive(Properties, PartialEq)]
 pub struct StatusProps {
-    /// The state shown.
-    pub state: SharedState,
+    /// What to show.
+    pub view: StatusView,
     /// Where the notice's own action goes (putting back what Undo took), where it is offered.
     #[prop_or_default]
     pub dispatch: Option<Callback<Action>>,
@@ -88,30 +151,23 @@ fn notice_text(lang: Lang, kind: GameKind, notice: &Notice) -> String {
 /// The status panel.
 #[function_component(Status)]
 pub fn status(props: &StatusProps) -> Html {
-    let state = props.state.get();
-    let lang = state.settings.lang;
-    let kind = state.game.kind();
-    let main_line = match state.result() {
-        Some(result) => html! {
-            <p class="result" data-result={result_code(state, &result)}>{ result_text(state, &result) }</p>
+    let view = &props.view;
+    let lang = view.lang;
+    let main_line = match &view.result {
+        Some((text, code)) => html! { <p class="result" data-result={*code}>{ text.clone() }</p> },
+        None => html! {
+            <p class="to-move">
+                <span class={classes!("side-dot", view.to_move.0)}></span>
+                { view.to_move.1.clone() }
+                if view.in_check {
+                    <strong class="in-check">{ " " }{ t(lang, Text::InCheck) }</strong>
+                }
+            </p>
         },
-        None => {
-            let to_move =
-                fill(t(lang, Text::ToMove), "side", side_label(state, state.game.side_to_move()));
-            html! {
-                <p class="to-move">
-                    <span class={classes!("side-dot", side_class(state, state.game.side_to_move()))}></span>
-                    { to_move }
-                    if state.game.in_check() {
-                        <strong class="in-check">{ " " }{ t(lang, Text::InCheck) }</strong>
-                    }
-                </p>
-            }
-        }
     };
-    let notice = state.notice.as_ref().map(|n| {
-        let restore = match (n, &props.dispatch) {
-            (Notice::NotesTakenBack, Some(dispatch)) => {
+    let notice = view.notice.as_ref().map(|(text, restorable)| {
+        let restore = match (restorable, &props.dispatch) {
+            (true, Some(dispatch)) => {
                 let dispatch = dispatch.clone();
                 let onclick = Callback::from(move |_| dispatch.emit(Action::RestoreTakenBack));
                 html! {
@@ -122,50 +178,40 @@ pub fn status(props: &StatusProps) -> Html {
             }
             _ => Html::default(),
         };
-        html! { <p class="notice" data-testid="notice">{ notice_text(lang, kind, n) }{ restore }</p> }
+        html! { <p class="notice" data-testid="notice">{ text.clone() }{ restore }</p> }
     });
-    let viewing = state.viewing.as_ref().map(|path| {
-        let depth = path.depth().to_string();
+    let viewing = view.viewing.map(|(depth, in_variation)| {
         html! {
             <>
-                <p class="viewing">{ fill(t(lang, Text::Viewing), "n", &depth) }</p>
-                if !path.is_main_line() {
+                <p class="viewing">{ fill(t(lang, Text::Viewing), "n", &depth.to_string()) }</p>
+                if in_variation {
                     <p class="viewing" data-testid="in-variation">{ t(lang, Text::InVariation) }</p>
                 }
             </>
         }
     });
-    let thinking = matches!(state.thinking, Some((_, false))).then(|| {
+    let thinking = view.thinking.then(|| {
         html! { <p class="thinking" data-testid="thinking"><span class="spinner" aria-hidden="true"></span>{ t(lang, Text::Thinking) }</p> }
     });
-    let search =
-        state.last_search.filter(|_| state.settings.mode != crate::state::Mode::HotSeat).map(|s| {
-            let nps = s.nodes_per_second();
-            html! {
-                <p class="engine-info" data-testid="engine-info" data-nodes={s.nodes.to_string()}
-                   data-ms={s.time_ms.to_string()} data-nps={nps.to_string()}>
-                    { format!("d{} · {} kN · {} kN/s", s.depth, s.nodes / 1000, (nps + 500) / 1000) }
-                </p>
-            }
-        });
-    // The named opening: its code (ECO for chess, ECCO for xiangqi) and its name in the player's
-    // language where the book has one (xiangqi), else in English.
-    let opening = state.shown_opening().map(|opening| {
-        let name = match lang {
-            crate::i18n::Lang::Zh => opening.name_zh.as_deref(),
-            crate::i18n::Lang::Vi => opening.name_vi.as_deref(),
-            crate::i18n::Lang::En => None,
-        }
-        .unwrap_or(&opening.name);
+    let search = view.search.map(|s| {
+        let nps = s.nodes_per_second();
         html! {
-            <p class="opening" data-testid="opening">
-                if !opening.code.is_empty() { <span class="eco">{ opening.code.clone() }</span>{ " " } }
-                { name.to_owned() }
+            <p class="engine-info" data-testid="engine-info" data-nodes={s.nodes.to_string()}
+               data-ms={s.time_ms.to_string()} data-nps={nps.to_string()}>
+                { format!("d{} · {} kN · {} kN/s", s.depth, s.nodes / 1000, (nps + 500) / 1000) }
             </p>
         }
     });
-    let banqi_hint = (kind == GameKind::Banqi && state.record.moves.is_empty())
-        .then(|| html! { <p class="hint-text">{ t(lang, Text::BanqiHint) }</p> });
+    let opening = view.opening.as_ref().map(|(code, name)| {
+        html! {
+            <p class="opening" data-testid="opening">
+                if !code.is_empty() { <span class="eco">{ code.clone() }</span>{ " " } }
+                { name.clone() }
+            </p>
+        }
+    });
+    let banqi_hint =
+        view.banqi_hint.then(|| html! { <p class="hint-text">{ t(lang, Text::BanqiHint) }</p> });
     html! {
         <div class="status" role="status" aria-live="polite" data-testid="status">
             { main_line }
@@ -201,5 +247,60 @@ fn side_label_colour(state: &AppState, side: Side) -> Option<&'static str> {
             _ => None,
         },
         _ => Some("black"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{GameRecord, default_rules};
+    use crate::state::Settings;
+    use qi_play::Path;
+
+    fn opened(kind: GameKind, moves: &[&str], lang: Lang) -> AppState {
+        let mut settings = Settings::new(lang);
+        settings.kind = kind;
+        let mut state = AppState::new(settings, 0);
+        let mut record = GameRecord::new(kind, &default_rules(kind), 0);
+        record.moves = moves.iter().map(|m| (*m).to_owned()).collect();
+        state.apply(Action::Open { record, bottom: None, at: None, notice: None });
+        state
+    }
+
+    #[test]
+    fn whose_move_check_and_result() {
+        let view = status_view(&opened(GameKind::Chess, &[], Lang::En));
+        assert_eq!(view.to_move, ("white", "White to move".to_owned()));
+        assert_eq!((view.result, view.in_check, view.banqi_hint), (None, false, false));
+        let check = status_view(&opened(GameKind::Chess, &["e2e4", "f7f6", "d1h5"], Lang::En));
+        assert!(check.in_check);
+        let mate = ["f2f3", "e7e5", "g2g4", "d8h4"];
+        let view = status_view(&opened(GameKind::Chess, &mate, Lang::En));
+        assert_eq!(view.result, Some(("Black wins by checkmate".to_owned(), "black")));
+        let view = status_view(&opened(GameKind::Xiangqi, &[], Lang::Zh));
+        assert_eq!(view.to_move, ("red", "轮到红方走".to_owned()));
+        assert!(status_view(&opened(GameKind::Banqi, &[], Lang::En)).banqi_hint);
+    }
+
+    #[test]
+    fn stepping_into_a_variation_and_the_undo_notice() {
+        let mut state = opened(GameKind::Chess, &["e2e4", "e7e5"], Lang::En);
+        state.apply(Action::SetComment("Symmetry.".into()));
+        state.apply(Action::Undo { now: 0.0 });
+        let view = status_view(&state);
+        let (text, restorable) = view.notice.expect("a notice");
+        assert!(text.starts_with("Taken back") && restorable, "{text}");
+        state.apply(Action::RestoreTakenBack);
+        assert_eq!(status_view(&state).notice, None);
+        state.apply(Action::Go(Path::main(1)));
+        assert_eq!(status_view(&state).viewing, Some((1, false)));
+    }
+
+    #[test]
+    fn an_unchanged_state_gives_an_equal_view() {
+        // The panel re-renders only when its view changes: a clock tick or an analysis line
+        // must not make a new one.
+        let state = opened(GameKind::Gomoku, &["h8", "h9"], Lang::Vi);
+        assert_eq!(status_view(&state), status_view(&state.clone()));
     }
 }
