@@ -133,7 +133,7 @@ fn ask_computer(
     state.dispatch(Action::StartThinking { id, hint });
     let level = if hint { 5 } else { state.settings.level };
     let request =
-        ThinkRequest { id, level, seed: web::random_seed(), record: state.record.clone() };
+        ThinkRequest { id, level, seed: web::random_seed(), record: (*state.record).clone() };
     let pause = if state.settings.mode == Mode::Watch && !hint {
         WATCH_DELAYS_MS[state.settings.watch_speed.min(WATCH_DELAYS_MS.len() - 1)]
     } else {
@@ -468,7 +468,7 @@ fn page() -> Html {
                     <ShareButtons {lang} open={open_dialog} />
                     <crate::components::analysis::AnalysisPanel state={shared.clone()} dispatch={dispatch.clone()} />
                     <crate::components::review::ReviewPanel state={shared.clone()} dispatch={dispatch.clone()} />
-                    <MoveList state={shared.clone()} dispatch={dispatch.clone()} />
+                    <MoveList record={state.record.clone()} current={state.shown_path()} live={state.viewing.is_none()} {lang} dispatch={dispatch.clone()} />
                     <Options settings={state.settings.clone()} dispatch={dispatch.clone()} />
                 </aside>
             </main>

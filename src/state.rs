@@ -117,8 +117,9 @@ pub struct GameResult {
 pub struct AppState {
     /// The player's choices.
     pub settings: Settings,
-    /// The game as a value.
-    pub record: GameRecord,
+    /// The game as a value; shared, so that a new state per action (the reducer's) does not
+    /// copy the move tree unless the action changes it.
+    pub record: Rc<GameRecord>,
     /// The game after all its moves.
     pub game: AnyGame,
     /// Each move in the game's notation.
@@ -417,7 +418,7 @@ impl AppState {
         let flipped = matches!(settings.mode, Mode::VsComputer { human: Side::Second });
         AppState {
             settings,
-            record,
+            record: Rc::new(record),
             game,
             notations: Vec::new(),
             viewing: None,
@@ -450,11 +451,11 @@ impl AppState {
         let mut state = AppState::new(settings, 0);
         let replayed = record.replay(usize::MAX);
         let error = replayed.error;
-        state.record = record;
-        state.record.truncate(replayed.notations.len());
+        state.record = Rc::new(record);
+        Rc::make_mut(&mut state.record).truncate(replayed.notations.len());
         if replayed.game.outcome().is_some() {
             // The moves end the game themselves; a recorded ending cannot contradict them.
-            state.record.ending = None;
+            Rc::make_mut(&mut state.record).ending = None;
         }
         state.game = replayed.game;
         state.notations = replayed.notations;
@@ -520,7 +521,7 @@ impl AppState {
     /// Ends the game with a win for `winner` that the moves do not show (a resignation, a
     /// flag); the record keeps it, so exports, storage and reloads keep it too.
     fn end(&mut self, winner: Side, by: EndedBy) {
-        self.record.ending = Some(Ending { winner: Some(winner), by });
+        self.record_mut().ending = Some(Ending { winner: Some(winner), by });
         self.thinking = None;
         self.selected = None;
         self.promotion = None;
@@ -615,10 +616,12 @@ impl AppState {
         let last = self.record.ending.map(|_| Path::main(self.record.moves.len()));
         let Some(path) = self.viewing.clone().or(last) else { return };
         // From a variation: it becomes the main line first.
-        let Some(path) = self.record.edit_tree(|tree| tree.make_main_line(&path)) else { return };
-        self.record.truncate(path.ply);
+        let Some(path) = self.record_mut().edit_tree(|tree| tree.make_main_line(&path)) else {
+            return;
+        };
+        self.record_mut().truncate(path.ply);
         // Playing on from the last position of a resigned or flagged game is playing on too.
-        self.record.ending = None;
+        self.record_mut().ending = None;
         let replayed = self.record.replay(usize::MAX);
         self.game = replayed.game;
         self.notations = replayed.notations;
@@ -705,7 +708,7 @@ impl AppState {
         }
         match self.game.play(&text) {
             Ok(notation) => {
-                self.record.moves.push(text);
+                self.record_mut().moves.push(text);
                 self.notations.push(notation);
                 self.notice = None;
                 self.hint = None;
@@ -744,7 +747,8 @@ impl AppState {
         // the person's move), so the computer does not simply play again.
         let mut undone = 0;
         while self.game.undo().is_some() {
-            self.record.truncate(self.record.moves.len().saturating_sub(1));
+            let plies = self.record.moves.len().saturating_sub(1);
+            self.record_mut().truncate(plies);
             self.notations.pop();
             undone += 1;
             let to_move = self.game.side_to_move();
@@ -776,6 +780,12 @@ impl AppState {
         }
     }
 
+    /// The record, to change: shared with earlier states until it changes (see
+    /// [`AppState::record`]).
+    fn record_mut(&mut self) -> &mut GameRecord {
+        Rc::make_mut(&mut self.record)
+    }
+
     /// Puts back what the last Undo took back (see [`AppState::taken_back`]), when the game is
     /// still as that Undo left it.
     fn restore_taken_back(&mut self) {
@@ -785,7 +795,7 @@ impl AppState {
         if self.viewing.is_some() || self.record.tree() != left {
             return;
         }
-        self.record.put_tree(before);
+        self.record_mut().put_tree(before);
         let replayed = self.record.replay(usize::MAX);
         self.game = replayed.game;
         self.notations = replayed.notations;
@@ -815,8 +825,8 @@ impl AppState {
     /// The moves from the start to the position shown.
     #[must_use]
     pub fn shown_moves(&self) -> Vec<String> {
-        let tree = self.record.tree();
-        tree.moves_to(&self.shown_path())
+        self.record
+            .moves_to(&self.shown_path())
             .map(|moves| moves.into_iter().map(str::to_owned).collect())
             .unwrap_or_default()
     }
@@ -901,7 +911,7 @@ impl AppState {
         }
         for (index, judged) in review.judgements().iter().enumerate() {
             let Some(mark) = crate::review::mark_for(judged.judgement) else { continue };
-            let marks = self.record.marks.entry(index + 1).or_default();
+            let marks = self.record_mut().marks.entry(index + 1).or_default();
             if !marks.iter().any(|m| m.kind() == qi_play::MarkKind::Move) {
                 qi_play::mark::toggle(marks, mark);
             }
@@ -929,7 +939,7 @@ impl AppState {
         match explored.play(&text) {
             Ok(_) => {
                 let path = self.shown_path();
-                let next = self.record.edit_tree(|tree| tree.add_move(&path, &text));
+                let next = self.record_mut().edit_tree(|tree| tree.add_move(&path, &text));
                 self.notice = None;
                 self.computer_moved = false;
                 self.set_view(next);
@@ -958,7 +968,7 @@ impl AppState {
         if changes_main_line && !self.may_change_main_line() {
             return;
         }
-        let next = self.record.edit_tree(|tree| match edit {
+        let next = self.record_mut().edit_tree(|tree| match edit {
             TreeEdit::Promote => tree.promote(&path),
             TreeEdit::MakeMainLine => tree.make_main_line(&path),
             TreeEdit::Delete => tree.delete(&path),
@@ -970,7 +980,7 @@ impl AppState {
             let replayed = self.record.replay(usize::MAX);
             if replayed.notations != self.notations {
                 // Another main line is another game: the old one's recorded ending goes.
-                self.record.ending = None;
+                self.record_mut().ending = None;
             }
             self.game = replayed.game;
             self.notations = replayed.notations;
@@ -1017,7 +1027,7 @@ impl AppState {
                     .map(|record| AppState::restore(self.settings.clone(), record).0)
                     .filter(|s| s.result().is_none());
                 match unfinished {
-                    Some(resumed) => self.open(resumed.record, None, None, None),
+                    Some(resumed) => self.open((*resumed.record).clone(), None, None, None),
                     None => self.restart(seed),
                 }
                 // Whichever it is, the board is seen from the person's side.
@@ -1066,14 +1076,14 @@ impl AppState {
             Action::Go(path) => self.set_view(Some(path)),
             Action::StepBack => {
                 let shown = self.shown_path();
-                let back = self.record.edit_tree(|tree| tree.previous(&shown));
+                let back = self.record.previous(&shown);
                 if let Some(back) = back {
                     self.set_view(Some(back));
                 }
             }
             Action::StepForward => {
                 if let Some(path) = self.viewing.clone() {
-                    let next = self.record.edit_tree(|tree| tree.next(&path));
+                    let next = self.record.next(&path);
                     if let Some(next) = next {
                         self.set_view(Some(next));
                     }
@@ -1089,23 +1099,23 @@ impl AppState {
             Action::First => self.set_view(Some(Path::main(0))),
             Action::Last => {
                 let shown = self.shown_path();
-                let end = self.record.edit_tree(|tree| tree.end_of_line(&shown));
+                let end = self.record.end_of_line(&shown);
                 self.set_view(end);
             }
             Action::EditTree(edit) => self.edit_tree(edit),
             Action::ToggleShape(shape) => {
                 let path = self.shown_path();
-                self.record.edit_tree(|tree| tree.toggle_shape(&path, shape));
+                self.record_mut().edit_tree(|tree| tree.toggle_shape(&path, shape));
             }
             Action::ToggleMark(mark) => {
                 let path = self.shown_path();
-                self.record.edit_tree(|tree| tree.toggle_mark(&path, mark));
+                self.record_mut().edit_tree(|tree| tree.toggle_mark(&path, mark));
             }
             Action::SetComment(text) => {
                 let path = self.shown_path();
                 // Comments are the player's text: bounded, as a record's would be.
                 let text: String = text.chars().take(MAX_COMMENT_CHARS).collect();
-                self.record.edit_tree(|tree| tree.set_comment(&path, &text));
+                self.record_mut().edit_tree(|tree| tree.set_comment(&path, &text));
             }
             Action::SetLanguage(lang) => self.settings.lang = lang,
             Action::SetTheme(theme) => self.settings.theme = theme,

@@ -8,16 +8,22 @@ use qi_play::tree::Branch;
 use qi_play::{Line, Mark, Path};
 use yew::prelude::*;
 
-use super::SharedState;
-use crate::i18n::{Text, t};
+use crate::i18n::{Lang, Text, t};
 use crate::record::{GameRecord, Notated};
 use crate::state::{Action, TreeEdit};
+use std::rc::Rc;
 
 /// Properties of [`MoveList`].
 #[derive(Properties, PartialEq)]
 pub struct MoveListProps {
-    /// The state shown.
-    pub state: SharedState,
+    /// The game (shared with the state: comparing it is comparing two pointers).
+    pub record: Rc<GameRecord>,
+    /// The position shown.
+    pub current: Path,
+    /// Whether that is the game as it stands (not stepping through it).
+    pub live: bool,
+    /// The interface language.
+    pub lang: Lang,
     /// Where actions go.
     pub dispatch: Callback<Action>,
     /// Whether the tree tools, marks and comment box are offered (not online, where the game
@@ -123,9 +129,8 @@ pub fn inline_tree(
     current_ref: &NodeRef,
 ) -> Html {
     let ctx = Ctx { current, dispatch, current_ref: Some(current_ref) };
-    let tree = record.tree();
     let mut parts: Vec<Html> = Vec::new();
-    if let Some(text) = tree.comments.get(&0) {
+    if let Some(text) = record.comments.get(&0) {
         parts.push(comment_span(text));
     }
     let mut restate = false;
@@ -133,14 +138,14 @@ pub fn inline_tree(
         if let Some(number) = number(i, restate || i == 0) {
             parts.push(html! { <span class="move-number">{ number }</span> });
         }
-        let marks = tree.marks.get(&(i + 1)).map_or(&[][..], Vec::as_slice);
+        let marks = record.marks.get(&(i + 1)).map_or(&[][..], Vec::as_slice);
         parts.push(ctx.move_button(Path::main(i + 1), notation, marks, true));
         restate = false;
-        if let Some(text) = tree.comments.get(&(i + 1)) {
+        if let Some(text) = record.comments.get(&(i + 1)) {
             parts.push(comment_span(text));
             restate = true;
         }
-        let alternatives = tree.variations.get(&i).into_iter().flatten();
+        let alternatives = record.variations.get(&i).into_iter().flatten();
         let notated_alternatives = notated.variations.get(&i).into_iter().flatten();
         for (index, (alternative, notated)) in alternatives.zip(notated_alternatives).enumerate() {
             let line = ctx.variation(alternative, notated, &[Branch { at: i, index }], i);
@@ -166,9 +171,8 @@ fn comment_span(text: &str) -> Html {
 /// The move list with its step buttons and tree tools.
 #[function_component(MoveList)]
 pub fn move_list(props: &MoveListProps) -> Html {
-    let state = props.state.get();
-    let lang = state.settings.lang;
-    let record = &state.record;
+    let lang = props.lang;
+    let record = &props.record;
     // The notation of every variation move: replayed only when the tree changes.
     // Xiangqi in Chinese for the 简体中文 interface (炮二平五), else the game's notation.
     let chinese = lang == crate::i18n::Lang::Zh;
@@ -176,8 +180,7 @@ pub fn move_list(props: &MoveListProps) -> Html {
         let record = record.clone();
         use_memo((record, chinese), |(record, chinese)| record.notate_tree_in(*chinese))
     };
-    let tree = record.tree();
-    let current = state.shown_path();
+    let current = props.current.clone();
     let ctx = Ctx { current: &current, dispatch: &props.dispatch, current_ref: None };
     let act = |action: Action| {
         let dispatch = props.dispatch.clone();
@@ -199,10 +202,10 @@ pub fn move_list(props: &MoveListProps) -> Html {
         if let Some(number) = number(i, row.is_empty()) {
             row.push(html! { <span class="move-number">{ number }</span> });
         }
-        let marks = tree.marks.get(&(i + 1)).map_or(&[][..], Vec::as_slice);
+        let marks = record.marks.get(&(i + 1)).map_or(&[][..], Vec::as_slice);
         row.push(ctx.move_button(Path::main(i + 1), notation, marks, true));
-        let comment = tree.comments.get(&(i + 1));
-        let alternatives = tree.variations.get(&i);
+        let comment = record.comments.get(&(i + 1));
+        let alternatives = record.variations.get(&i);
         if comment.is_some() || alternatives.is_some() {
             close(&mut row, &mut rows);
         }
@@ -222,7 +225,7 @@ pub fn move_list(props: &MoveListProps) -> Html {
     close(&mut row, &mut rows);
 
     let at_start = current == Path::main(0);
-    let live = state.viewing.is_none();
+    let live = props.live;
     let in_variation = !current.is_main_line();
     // Marks and a comment for the move shown.
     let notes = (props.editable && current.ply > 0).then(|| {
@@ -277,7 +280,7 @@ pub fn move_list(props: &MoveListProps) -> Html {
                         disabled={live}>{ "▶" }</button>
                 <button type="button" onclick={act(Action::View(None))} disabled={live}>{ t(lang, Text::BackToGame) }</button>
             </div>
-            if let Some(text) = tree.comments.get(&0) {
+            if let Some(text) = record.comments.get(&0) {
                 <p class="comment" data-comment-ply="0">{ text.clone() }</p>
             }
             <ol class="moves">{ for rows }</ol>

@@ -95,7 +95,7 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
     {
         let (runner, exported) = (runner.clone(), exported.clone());
         use_effect_with((state.record.clone(), format_now), move |(record, format)| {
-            let request = TaskRequest::Export { record: record.clone(), format: *format };
+            let request = TaskRequest::Export { record: (**record).clone(), format: *format };
             yew::platform::spawn_local(async move {
                 if let Some(TaskReply::Exported { text }) =
                     runner.run(WorkerRequest::Task(request)).await.task()

@@ -313,7 +313,8 @@ impl OnlineGame {
             };
             if let Some(by) = by {
                 let winner = result.winner.map(side_of);
-                Rc::make_mut(&mut self.board).record.ending = Some(Ending { winner, by });
+                Rc::make_mut(&mut Rc::make_mut(&mut self.board).record).ending =
+                    Some(Ending { winner, by });
             }
         }
         self.board.record.moves.len() == wanted

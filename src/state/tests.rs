@@ -70,7 +70,8 @@ fn drag_and_drop_plays_a_move() {
 #[test]
 fn promotion_waits_for_the_piece() {
     let mut s = state(GameKind::Chess);
-    s.record.start = crate::record::Start::Position("4k3/P7/8/8/8/8/8/4K3 w - - 0 1".into());
+    Rc::make_mut(&mut s.record).start =
+        crate::record::Start::Position("4k3/P7/8/8/8/8/8/4K3 w - - 0 1".into());
     s.game = s.record.start_game();
     drag(&mut s, "a7", "a8");
     assert_eq!(s.promotion.as_ref().map(|p| p.choices.len()), Some(4));
@@ -175,10 +176,10 @@ fn new_game_and_pick_game_start_over() {
 fn picking_a_game_goes_on_with_the_one_left_unfinished() {
     let mut s = state(GameKind::Chess);
     drag(&mut s, "e2", "e4");
-    let chess = s.record.clone();
+    let chess = (*s.record).clone();
     s.apply(Action::PickGame { kind: GameKind::Gomoku, seed: 1, saved: None });
     click(&mut s, "h8");
-    let gomoku = s.record.clone();
+    let gomoku = (*s.record).clone();
     s.apply(Action::PickGame { kind: GameKind::Chess, seed: 2, saved: Some(chess.clone()) });
     assert_eq!((s.settings.kind, s.record.moves.clone()), (GameKind::Chess, chess.moves.clone()));
     assert!(s.accepts_moves(), "Black to move, the game goes on");
@@ -290,7 +291,7 @@ fn a_move_from_an_earlier_position_makes_a_variation_and_keeps_the_game() {
     drag(&mut s, "b8", "c6");
     assert_eq!(s.record.moves.len(), 4);
     let text = s.record.to_text();
-    assert_eq!(GameRecord::from_text(&text).as_ref(), Some(&s.record), "{text}");
+    assert_eq!(GameRecord::from_text(&text).as_ref(), Some(&*s.record), "{text}");
     // Into the variation with its path, and its end.
     s.apply(Action::Go(sicilian.clone()));
     assert_eq!(s.viewing.as_ref(), Some(&sicilian));
@@ -672,7 +673,7 @@ fn open_replaces_the_game_and_keeps_the_mode() {
     assert_eq!(s.settings.kind, GameKind::Xiangqi);
     assert_eq!(s.settings.rules_of(GameKind::Xiangqi), record.rules);
     assert_eq!(s.settings.mode, Mode::VsComputer { human: Side::First }, "the mode stays");
-    assert_eq!(s.record, record, "tags and comments come along");
+    assert_eq!(*s.record, record, "tags and comments come along");
     assert_eq!(s.notations.len(), 3);
     assert_eq!(s.viewing_main_ply(), Some(1));
     assert!(s.flipped);
@@ -722,5 +723,5 @@ fn shapes_marks_and_comments_go_on_the_position_shown() {
     s.apply(Action::ToggleShape(arrow));
     assert!(s.record.shapes.is_empty(), "drawn again: taken off");
     let text = s.record.to_text();
-    assert_eq!(GameRecord::from_text(&text).as_ref(), Some(&s.record));
+    assert_eq!(GameRecord::from_text(&text).as_ref(), Some(&*s.record));
 }

@@ -289,6 +289,63 @@ impl GameRecord {
         Some(NotesOf { comments: &line.comments, marks: &line.marks, shapes: &line.shapes })
     }
 
+    /// The moves of the line `branches` leads to (the main line for none), without copying
+    /// the tree.
+    fn line_moves(&self, branches: &[crate::tree::Branch]) -> Option<&[String]> {
+        let Some((first, rest)) = branches.split_first() else { return Some(&self.moves) };
+        let line = self.variations.get(&first.at)?.get(first.index)?.line(rest)?;
+        Some(&line.moves)
+    }
+
+    /// Whether the move tree has the position `path` (as [`Line::contains`], without copying
+    /// the tree).
+    #[must_use]
+    pub fn contains(&self, path: &Path) -> bool {
+        self.line_moves(&path.branches).is_some_and(|moves| {
+            path.ply <= moves.len() && (path.ply > 0 || path.branches.is_empty())
+        })
+    }
+
+    /// The position one move further along the line `path` is on (as [`Line::next`]).
+    #[must_use]
+    pub fn next(&self, path: &Path) -> Option<Path> {
+        let moves = self.line_moves(&path.branches)?;
+        (path.ply < moves.len())
+            .then(|| Path { branches: path.branches.clone(), ply: path.ply + 1 })
+    }
+
+    /// The position one move back (as [`Line::previous`]).
+    #[must_use]
+    pub fn previous(&self, path: &Path) -> Option<Path> {
+        if !self.contains(path) || (path.ply == 0 && path.branches.is_empty()) {
+            return None;
+        }
+        Some(Path { branches: path.branches.clone(), ply: path.ply - 1 }.normalized())
+    }
+
+    /// The end of the line `path` is on (as [`Line::end_of_line`]).
+    #[must_use]
+    pub fn end_of_line(&self, path: &Path) -> Option<Path> {
+        let moves = self.line_moves(&path.branches)?;
+        Some(Path { branches: path.branches.clone(), ply: moves.len() })
+    }
+
+    /// The moves from the start to `path` (as [`Line::moves_to`], without copying the tree).
+    #[must_use]
+    pub fn moves_to(&self, path: &Path) -> Option<Vec<&str>> {
+        if !self.contains(path) {
+            return None;
+        }
+        let mut moves = Vec::with_capacity(path.depth());
+        for (depth, branch) in path.branches.iter().enumerate() {
+            let line = self.line_moves(&path.branches[..depth])?;
+            moves.extend(line.get(..branch.at)?.iter().map(String::as_str));
+        }
+        let line = self.line_moves(&path.branches)?;
+        moves.extend(line.get(..path.ply)?.iter().map(String::as_str));
+        Some(moves)
+    }
+
     /// The arrows and circles drawn on the position at `path`.
     #[must_use]
     pub fn shapes_at(&self, path: &Path) -> &[Shape] {
@@ -334,8 +391,7 @@ impl GameRecord {
     /// go (`None` when the tree has no such position).
     #[must_use]
     pub fn game_at(&self, path: &Path) -> Option<Replayed> {
-        let tree = self.tree();
-        let moves = tree.moves_to(path)?;
+        let moves = self.moves_to(path)?;
         let mut game = self.start_game();
         let mut notations = Vec::with_capacity(moves.len());
         for (ply, text) in moves.into_iter().enumerate() {
@@ -666,5 +722,39 @@ mod tests {
     fn bad_rules_fall_back_to_defaults() {
         let record = GameRecord::new(GameKind::Gomoku, "size=99", 0);
         assert_eq!(record.start_game().board_size(), (15, 15));
+    }
+
+    /// Walking the record's tree in place answers as walking a copy of it does, for every
+    /// path of random trees (and some it lacks).
+    #[test]
+    fn the_tree_is_walked_without_copying_it() {
+        let mut seed = 7u64;
+        let mut below = |bound: usize| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            usize::try_from(seed >> 33).unwrap_or(0) % bound
+        };
+        for _ in 0..30 {
+            let mut record = GameRecord::new(GameKind::Gomoku, "", 0);
+            let mut paths = vec![Path::main(0)];
+            for _ in 0..40 {
+                let from = paths[below(paths.len())].clone();
+                let point = format!("{}{}", char::from(b'a' + below(15) as u8), 1 + below(15));
+                if let Some(path) = record.edit_tree(|tree| tree.add_move(&from, &point)) {
+                    paths.push(path);
+                }
+            }
+            let tree = record.tree();
+            let mut probes = paths.clone();
+            probes.push(Path { branches: vec![crate::tree::Branch { at: 0, index: 9 }], ply: 1 });
+            probes.push(Path::main(record.moves.len() + 1));
+            for path in &probes {
+                assert_eq!(record.contains(path), tree.contains(path), "{path:?}");
+                assert_eq!(record.next(path), tree.next(path), "{path:?}");
+                assert_eq!(record.previous(path), tree.previous(path), "{path:?}");
+                assert_eq!(record.end_of_line(path), tree.end_of_line(path), "{path:?}");
+                assert_eq!(record.moves_to(path), tree.moves_to(path), "{path:?}");
+            }
+            assert!(paths.iter().any(|p| !p.is_main_line()), "no variations");
+        }
     }
 }
