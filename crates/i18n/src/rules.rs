@@ -71,6 +71,11 @@ pub fn illegal_reason(lang: Lang, kind: GameKind, reason: IllegalReason) -> &'st
             "不能送将：走这步后己方将帅会被将军。",
             "Nước này để Tướng của bạn bị chiếu.",
         ),
+        R::WrongGame { .. } => (
+            "That move belongs to another game.",
+            "这步棋属于另一种棋。",
+            "Nước này thuộc về trò chơi khác.",
+        ),
         // --- chess ---
         R::PromotionRequired => (
             "Choose the piece your pawn promotes to.",
@@ -328,7 +333,7 @@ mod tests {
     use super::*;
 
     /// Every variant core.rs lists; a new one must be added here (and translated above).
-    const ILLEGAL: [IllegalReason; 35] = {
+    const ILLEGAL: [IllegalReason; 36] = {
         use IllegalReason as R;
         [
             R::GameOver,
@@ -339,6 +344,10 @@ mod tests {
             R::WrongMovement,
             R::PathBlocked,
             R::LeavesKingInCheck,
+            R::WrongGame {
+                move_kind: qi_rules::GameKind::Chess,
+                game_kind: qi_rules::GameKind::Xiangqi,
+            },
             R::PromotionRequired,
             R::BadPromotion,
             R::CastlingNotAllowed,

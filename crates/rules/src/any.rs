@@ -1,17 +1,23 @@
-//! Any of the four games behind one value, with moves as text: for the command line, links and
-//! anything else that picks the game at run time.
+//! Any of the four games behind one value: for the command line, links and anything else that
+//! picks the game at run time.
+//!
+//! Moves come two ways. Inside the project they travel as [`AnyMove`] values, read from text
+//! once; at the edges (records, links, the wire, engine protocols) they are text, in coordinates
+//! ([`AnyGame::legal_moves`], [`AnyGame::play`]) or the game's notation. The text methods are the
+//! typed ones with the reading or writing added, so the two cannot disagree.
 
 use std::fmt;
 
 use shakmaty::Position as _;
 
-use crate::banqi::{Banqi, BanqiRules};
-use crate::chess::{ChessGame, ChessRules};
-use crate::gomoku::{Gomoku, GomokuRules};
+use crate::banqi::{Banqi, BanqiMove, BanqiRules};
+use crate::chess::{ChessGame, ChessMove, ChessRules};
+use crate::gomoku::{Gomoku, GomokuMove, GomokuRules};
 use crate::options::{RuleSet, shorten};
-use crate::xiangqi::{Xiangqi, XiangqiRules};
+use crate::xiangqi::{Xiangqi, XiangqiMove, XiangqiRules};
 use crate::{
-    Cell, Game, GameKind, MoveError, Outcome, ParsePositionError, RuleDoc, RuleError, Side,
+    Cell, Game, GameKind, IllegalMove, IllegalReason, MoveError, Outcome, ParsePositionError,
+    RuleDoc, RuleError, Side,
 };
 
 /// The names a game is chosen by: the four games, and `chess960` for chess with that option.
@@ -77,6 +83,123 @@ macro_rules! each {
             AnyGame::Gomoku($g) => $body,
         }
     };
+}
+
+/// One move of any of the four games, as a value: what code inside the project passes around,
+/// keeping text for the edges.
+///
+/// A move is only meaningful with the game it was made for: [`AnyGame::read_move`],
+/// [`AnyGame::legal_move_values`] and [`AnyGame::move_between`] give moves of the game's kind,
+/// and [`AnyGame::check`] or [`AnyGame::apply`] refuse a move of another kind with
+/// [`IllegalReason::WrongGame`] (never a panic).
+///
+/// It prints (`Display`) as coordinates, exactly as [`AnyGame::move_text`] writes it: every
+/// game's move text depends on the move alone. Chess castling is no exception, because a
+/// [`ChessMove`] already holds castling in its game's form (the king's two-square step `e1g1` in
+/// standard chess, king onto rook `e1h1` in Chess960: the game gives and accepts only that one),
+/// so the value, not the position, decides the text. The game's notation (SAN, WXF) does need
+/// the position: [`AnyGame::move_notation`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AnyMove {
+    /// A chess or Chess960 move.
+    Chess(ChessMove),
+    /// A xiangqi move.
+    Xiangqi(XiangqiMove),
+    /// A banqi flip, step, capture or chain stop.
+    Banqi(BanqiMove),
+    /// A gomoku stone.
+    Gomoku(GomokuMove),
+}
+
+impl AnyMove {
+    /// Which game the move is for.
+    #[must_use]
+    pub const fn kind(self) -> GameKind {
+        match self {
+            AnyMove::Chess(_) => GameKind::Chess,
+            AnyMove::Xiangqi(_) => GameKind::Xiangqi,
+            AnyMove::Banqi(_) => GameKind::Banqi,
+            AnyMove::Gomoku(_) => GameKind::Gomoku,
+        }
+    }
+}
+
+impl fmt::Display for AnyMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnyMove::Chess(mv) => mv.fmt(f),
+            AnyMove::Xiangqi(mv) => mv.fmt(f),
+            AnyMove::Banqi(mv) => mv.fmt(f),
+            AnyMove::Gomoku(mv) => mv.fmt(f),
+        }
+    }
+}
+
+/// Wraps a chess move, for code that has one from [`ChessGame`] directly (an engine).
+impl From<ChessMove> for AnyMove {
+    fn from(mv: ChessMove) -> AnyMove {
+        AnyMove::Chess(mv)
+    }
+}
+
+/// Wraps a xiangqi move, for code that has one from [`Xiangqi`] directly.
+impl From<XiangqiMove> for AnyMove {
+    fn from(mv: XiangqiMove) -> AnyMove {
+        AnyMove::Xiangqi(mv)
+    }
+}
+
+/// Wraps a banqi move, for code that has one from [`Banqi`] directly.
+impl From<BanqiMove> for AnyMove {
+    fn from(mv: BanqiMove) -> AnyMove {
+        AnyMove::Banqi(mv)
+    }
+}
+
+/// Wraps a gomoku move, for code that has one from [`Gomoku`] directly.
+impl From<GomokuMove> for AnyMove {
+    fn from(mv: GomokuMove) -> AnyMove {
+        AnyMove::Gomoku(mv)
+    }
+}
+
+/// A game whose moves an [`AnyMove`] can hold: lets code under `each!` take the move back out
+/// without naming the game.
+trait Wrapped: Game<Move: Into<AnyMove>> {
+    /// The move inside `mv` if it is one of this game's.
+    fn unwrap_move(mv: AnyMove) -> Option<Self::Move>;
+
+    /// The move inside `mv`, or the error saying it is another game's.
+    fn own_move(&self, mv: AnyMove) -> Result<Self::Move, IllegalMove> {
+        Self::unwrap_move(mv).ok_or_else(|| {
+            let reason = IllegalReason::WrongGame { move_kind: mv.kind(), game_kind: Self::KIND };
+            IllegalMove::new(reason, mv.to_string())
+        })
+    }
+}
+
+impl Wrapped for ChessGame {
+    fn unwrap_move(mv: AnyMove) -> Option<ChessMove> {
+        if let AnyMove::Chess(mv) = mv { Some(mv) } else { None }
+    }
+}
+
+impl Wrapped for Xiangqi {
+    fn unwrap_move(mv: AnyMove) -> Option<XiangqiMove> {
+        if let AnyMove::Xiangqi(mv) = mv { Some(mv) } else { None }
+    }
+}
+
+impl Wrapped for Banqi {
+    fn unwrap_move(mv: AnyMove) -> Option<BanqiMove> {
+        if let AnyMove::Banqi(mv) = mv { Some(mv) } else { None }
+    }
+}
+
+impl Wrapped for Gomoku {
+    fn unwrap_move(mv: AnyMove) -> Option<GomokuMove> {
+        if let AnyMove::Gomoku(mv) = mv { Some(mv) } else { None }
+    }
 }
 
 /// The kind of game a variant name stands for, and the rule options the name implies.
@@ -255,10 +378,80 @@ impl AnyGame {
         each!(self, g => g.outcome())
     }
 
-    /// Every legal move in coordinate notation.
+    /// Every legal move in coordinate notation, in the order of
+    /// [`legal_move_values`](AnyGame::legal_move_values).
     #[must_use]
     pub fn legal_moves(&self) -> Vec<String> {
-        each!(self, g => g.legal_moves().into_iter().map(|mv| g.move_text(mv)).collect())
+        self.legal_move_values().into_iter().map(|mv| self.move_text(mv)).collect()
+    }
+
+    /// Every legal move, as values. Empty when the game is over.
+    #[must_use]
+    pub fn legal_move_values(&self) -> Vec<AnyMove> {
+        each!(self, g => g.legal_moves().into_iter().map(Into::into).collect())
+    }
+
+    /// Reads move text in coordinates or the game's notation (SAN, WXF, Chinese...) and judges
+    /// it against the position, as the game's own `read_move` does. Nothing is played.
+    ///
+    /// # Errors
+    /// [`MoveError::Parse`] when the text is not a move, [`MoveError::Illegal`] when it is one
+    /// that may not be played here.
+    pub fn read_move(&self, text: &str) -> Result<AnyMove, MoveError> {
+        each!(self, g => g.read_move(text).map(Into::into))
+    }
+
+    /// A move in coordinates, as [`legal_moves`](AnyGame::legal_moves) lists it and
+    /// [`read_move`](AnyGame::read_move) reads it back; the same text as the move's `Display`.
+    /// A move of another game is written all the same, so an error message can show it.
+    #[must_use]
+    pub fn move_text(&self, mv: AnyMove) -> String {
+        each!(self, g => g.own_move(mv).map_or_else(|_| mv.to_string(), |own| g.move_text(own)))
+    }
+
+    /// A legal move in the game's notation for move lists (chess SAN, xiangqi WXF, banqi and
+    /// gomoku coordinates), as seen from the current position, so call it before playing the
+    /// move. A move of another game comes out in its coordinates, as chess writes a move it
+    /// cannot resolve.
+    #[must_use]
+    pub fn move_notation(&self, mv: AnyMove) -> String {
+        each!(self, g => g.own_move(mv).map_or_else(|_| mv.to_string(), |own| g.move_notation(own)))
+    }
+
+    /// Judges a move without playing it.
+    ///
+    /// A typed move needs no reading, so the only errors are rule errors (an [`IllegalMove`],
+    /// which `?` turns into a [`MoveError`] where text was read too).
+    ///
+    /// # Errors
+    /// An [`IllegalMove`] with its reason; [`IllegalReason::WrongGame`] for a move of another
+    /// game.
+    pub fn check(&self, mv: AnyMove) -> Result<(), IllegalMove> {
+        each!(self, g => g.check(g.own_move(mv)?))
+    }
+
+    /// Plays a move after checking it; on error nothing changes. A banqi move that turns up a
+    /// face-down piece this game does not know is refused with
+    /// [`IllegalReason::FlipResultUnknown`], as [`Banqi`]'s own `apply` does.
+    ///
+    /// # Errors
+    /// The same as [`check`](AnyGame::check).
+    pub fn apply(&mut self, mv: AnyMove) -> Result<(), IllegalMove> {
+        each!(self, g => {
+            let own = g.own_move(mv)?;
+            g.apply(own)
+        })
+    }
+
+    /// Takes back the last move and returns it, or `None` if there was none.
+    pub fn undo_move(&mut self) -> Option<AnyMove> {
+        each!(self, g => g.undo().map(Into::into))
+    }
+
+    /// The last move played since the position the game started or was read from, if any.
+    #[must_use]
+    pub fn last_played(&self) -> Option<AnyMove> {
+        each!(self, g => g.history().last().map(|&mv| mv.into()))
     }
 
     /// The cells the piece on `from` may move to.
@@ -273,12 +466,10 @@ impl AnyGame {
     /// # Errors
     /// [`MoveError::Parse`] or [`MoveError::Illegal`].
     pub fn play(&mut self, text: &str) -> Result<String, MoveError> {
-        each!(self, g => {
-            let mv = g.read_move(text)?;
-            let notation = g.move_notation(mv);
-            g.apply(mv)?;
-            Ok(notation)
-        })
+        let mv = self.read_move(text)?;
+        let notation = self.move_notation(mv);
+        self.apply(mv)?;
+        Ok(notation)
     }
 
     /// A move written in any form the game reads (coordinates or its notation), checked against
@@ -290,12 +481,13 @@ impl AnyGame {
     ///
     /// [`legal_moves`]: AnyGame::legal_moves
     pub fn canonical_move(&self, text: &str) -> Result<String, MoveError> {
-        each!(self, g => g.read_move(text).map(|mv| g.move_text(mv)))
+        self.read_move(text).map(|mv| self.move_text(mv))
     }
 
     /// Takes back the last move; returns it in coordinates, or `None` if there was none.
     pub fn undo(&mut self) -> Option<String> {
-        each!(self, g => g.undo().map(|mv| g.move_text(mv)))
+        // Coordinates depend on the move alone, so writing it after taking it back is right.
+        self.undo_move().map(|mv| self.move_text(mv))
     }
 
     /// Perft: the number of leaf nodes `depth` plies deep.
@@ -424,8 +616,25 @@ impl AnyGame {
         Some(game.chinese_notation(mv))
     }
 
+    /// The legal move from `from` to `to` (with a chess promotion letter), if there is one: the
+    /// move [`play`](AnyGame::play) makes of
+    /// [`move_text_between`](AnyGame::move_text_between)'s text. So both chess castling gestures
+    /// (the king's two-square step, king onto its rook) give the castling move; a banqi flip is
+    /// `from == to`, a gomoku stone goes on `to`.
+    #[must_use]
+    pub fn move_between(&self, from: Cell, to: Cell, promotion: Option<char>) -> Option<AnyMove> {
+        // Through the text, not a search of the legal moves by cells: the text is what the board
+        // has always played, so the typed move cannot drift from it (castling gestures, a
+        // promotion letter given for a move that is not one).
+        self.read_move(&self.move_text_between(from, to, promotion)).ok()
+    }
+
     /// The coordinate text of the move from `from` to `to` (with a chess promotion letter), as
     /// [`play`](AnyGame::play) reads it: a banqi flip when `from == to`, a gomoku stone on `to`.
+    ///
+    /// The text is written whether or not the move is legal, so that playing it can say why not;
+    /// [`move_between`](AnyGame::move_between) gives the legal move itself. It is the gesture as
+    /// made (a standard-chess king dropped on its rook stays `e1h1`), not canonical text.
     #[must_use]
     pub fn move_text_between(&self, from: Cell, to: Cell, promotion: Option<char>) -> String {
         match self.kind() {
@@ -496,26 +705,4 @@ impl AnyGame {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rule_options_have_one_canonical_form() {
-        // Changes in any order, over the defaults, come out in full and in the game's order.
-        let gomoku = canonical_rules(GameKind::Gomoku, "rule=renju,size=19").unwrap();
-        assert_eq!(gomoku, "size=19,rule=renju");
-        assert_eq!(canonical_rules(GameKind::Gomoku, "size=19,rule=renju").unwrap(), gomoku);
-        assert_eq!(default_rules(GameKind::Gomoku), "size=15,rule=freestyle");
-        assert_eq!(canonical_rules(GameKind::Gomoku, &gomoku).unwrap(), gomoku, "a fixed point");
-        for kind in GameKind::ALL {
-            let defaults = default_rules(kind);
-            assert!(!defaults.is_empty());
-            assert_eq!(canonical_rules(kind, "").unwrap(), defaults);
-        }
-        assert!(canonical_rules(GameKind::Chess, "castling=maybe").is_err());
-        assert_eq!(
-            rules_with(GameKind::Gomoku, "", "rule", "renju").unwrap(),
-            canonical_rules(GameKind::Gomoku, "rule=renju").unwrap()
-        );
-    }
-}
+mod tests;

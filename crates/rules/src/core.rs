@@ -263,6 +263,15 @@ pub enum IllegalReason {
     PathBlocked,
     /// The move would leave your king or general in check.
     LeavesKingInCheck,
+    /// A move of one game given to another (an [`AnyMove`](crate::any::AnyMove) of the wrong
+    /// kind): a mistake in the code that passed it rather than a player's, so it names both
+    /// games to say where to look.
+    WrongGame {
+        /// The game the move was made for.
+        move_kind: GameKind,
+        /// The game it was given to.
+        game_kind: GameKind,
+    },
     // --- chess ---
     /// A pawn reaching the last rank must say which piece it becomes.
     PromotionRequired,
@@ -326,6 +335,8 @@ pub enum IllegalReason {
 
 impl IllegalReason {
     /// A short English description, for the command line and logs. The app translates the variant.
+    /// `Display` writes the same, except that it names the two games of a
+    /// [`WrongGame`](IllegalReason::WrongGame).
     #[must_use]
     pub const fn describe(self) -> &'static str {
         use IllegalReason as R;
@@ -338,6 +349,8 @@ impl IllegalReason {
             R::WrongMovement => "the piece does not move that way",
             R::PathBlocked => "another piece blocks the path",
             R::LeavesKingInCheck => "the move leaves your king in check",
+            // A fixed text cannot name the two games; `Display` does.
+            R::WrongGame { .. } => "the move belongs to another game",
             R::PromotionRequired => "say which piece the pawn promotes to",
             R::BadPromotion => "that promotion is not allowed",
             R::CastlingNotAllowed => "castling is not allowed here",
@@ -375,7 +388,12 @@ impl IllegalReason {
 
 impl fmt::Display for IllegalReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.describe())
+        match self {
+            IllegalReason::WrongGame { move_kind, game_kind } => {
+                write!(f, "a {move_kind} move in a {game_kind} game")
+            }
+            _ => f.write_str(self.describe()),
+        }
     }
 }
 

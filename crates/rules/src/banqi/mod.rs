@@ -311,6 +311,14 @@ pub enum BanqiMove {
     Stop,
 }
 
+/// Written as [`Game::move_text`] writes it (`c3`, `c3-c4`, `stop`): the text depends on the move
+/// alone, like the other games' moves, so a move can be printed without its game.
+impl fmt::Display for BanqiMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&notation::move_text(*self, false))
+    }
+}
+
 /// Whether `cell` is on the 8 x 4 board.
 #[must_use]
 pub const fn on_board(cell: Cell) -> bool {
