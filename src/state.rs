@@ -4,7 +4,8 @@
 
 use std::rc::Rc;
 
-use qi_rules::any::{AnyGame, rules_with};
+use qi_rules::any::{AnyGame, AnyMove, rules_with};
+use qi_rules::banqi::BanqiMove;
 use qi_rules::{BySide, Cell, EndReason, GameKind, IllegalReason, MoveError, Side};
 use yew::Reducible;
 
@@ -16,9 +17,6 @@ use crate::record::{EndedBy, Ending, GameRecord, ReplayError};
 
 /// The longest comment kept from the comment box.
 pub const MAX_COMMENT_CHARS: usize = 2000;
-
-/// The banqi move that ends a chain capture.
-const CHAIN_STOP: &str = "stop";
 
 // The player's settings and how they are stored: their own module, here under their old paths.
 pub use crate::settings::{ClockConfig, Mode, Settings, Theme, WATCH_DELAYS_MS, kind_index};
@@ -597,7 +595,7 @@ impl AppState {
             self.hint = self.cells_of(&text);
         } else if self.computer_should_move() {
             let before = self.record.moves.len();
-            self.play_text(text, now);
+            self.play_text(&text, now);
             self.computer_moved = self.record.moves.len() > before;
         }
     }
@@ -681,7 +679,7 @@ impl AppState {
     #[must_use]
     pub fn chain_in_progress(&self) -> bool {
         let game = self.board_game();
-        game.kind() == GameKind::Banqi && game.legal_moves().iter().any(|m| m == CHAIN_STOP)
+        game.legal_move_values().contains(&AnyMove::Banqi(BanqiMove::Stop))
     }
 
     fn try_move(&mut self, from: Cell, to: Cell, promotion: Option<char>, now: f64) {
@@ -694,20 +692,38 @@ impl AppState {
             }
         }
         let text = self.board_game().move_text_between(from, to, promotion);
-        self.play_text(text, now);
+        self.play_text(&text, now);
     }
 
-    fn play_text(&mut self, text: String, now: f64) {
+    /// Plays move text from outside the state (the board's gesture, the computer's answer, a
+    /// line from the engine): read once into a move, then played as one, so the record keeps
+    /// the move's canonical coordinates whichever gesture made it (a standard-chess king
+    /// dropped on its rook is `e1g1`).
+    fn play_text(&mut self, text: &str, now: f64) {
+        if self.explored.is_none() {
+            let mover = self.game.side_to_move();
+            if self.clock_has_run_out(mover, now) {
+                self.end(mover.other(), EndedBy::Time);
+                return;
+            }
+        }
+        match self.board_game().read_move(text) {
+            Ok(mv) => self.play_move(mv, now),
+            Err(MoveError::Illegal(illegal)) => self.notice = Some(Notice::Illegal(illegal.reason)),
+            Err(MoveError::Parse(_)) => self.notice = Some(Notice::Unreadable),
+        }
+    }
+
+    /// Plays a move on the position shown: the game's next move, or a move into the tree from
+    /// a past position or a variation.
+    fn play_move(&mut self, mv: AnyMove, now: f64) {
         if self.explored.is_some() {
-            return self.explore(text);
+            return self.explore(mv);
         }
         let mover = self.game.side_to_move();
-        if self.clock_has_run_out(mover, now) {
-            self.end(mover.other(), EndedBy::Time);
-            return;
-        }
-        match self.game.play(&text) {
-            Ok(notation) => {
+        let (text, notation) = (self.game.move_text(mv), self.game.move_notation(mv));
+        match self.game.apply(mv) {
+            Ok(()) => {
                 self.record_mut().moves.push(text);
                 self.notations.push(notation);
                 self.notice = None;
@@ -715,8 +731,7 @@ impl AppState {
                 self.computer_moved = false;
                 self.press_clock(mover, now);
             }
-            Err(MoveError::Illegal(illegal)) => self.notice = Some(Notice::Illegal(illegal.reason)),
-            Err(MoveError::Parse(_)) => self.notice = Some(Notice::Unreadable),
+            Err(illegal) => self.notice = Some(Notice::Illegal(illegal.reason)),
         }
     }
 
@@ -934,18 +949,20 @@ impl AppState {
 
     /// A move played on a position being viewed: it follows the line or the variation that has
     /// it, or starts a new variation; the game itself stays as it is.
-    fn explore(&mut self, text: String) {
+    /// Plays `mv` from the past position or variation shown: it follows the tree where the
+    /// move is there, else makes a variation.
+    fn explore(&mut self, mv: AnyMove) {
         let Some(explored) = &mut self.explored else { return };
-        match explored.play(&text) {
-            Ok(_) => {
+        let text = explored.move_text(mv);
+        match explored.apply(mv) {
+            Ok(()) => {
                 let path = self.shown_path();
                 let next = self.record_mut().edit_tree(|tree| tree.add_move(&path, &text));
                 self.notice = None;
                 self.computer_moved = false;
                 self.set_view(next);
             }
-            Err(MoveError::Illegal(illegal)) => self.notice = Some(Notice::Illegal(illegal.reason)),
-            Err(MoveError::Parse(_)) => self.notice = Some(Notice::Unreadable),
+            Err(illegal) => self.notice = Some(Notice::Illegal(illegal.reason)),
         }
     }
 
@@ -1175,9 +1192,14 @@ impl AppState {
                 // Into the tree from a past position or a variation; at the game's own end the
                 // line is not played for the players.
                 if self.explored.is_some() {
-                    for mv in moves {
+                    for text in moves {
+                        // A line that reaches the game as it stands stops there: the rest is
+                        // not played for the players.
+                        if self.explored.is_none() {
+                            break;
+                        }
                         let before = self.shown_path();
-                        self.explore(mv);
+                        self.play_text(&text, 0.0);
                         if self.shown_path() == before {
                             break;
                         }
@@ -1191,7 +1213,7 @@ impl AppState {
             Action::ComputerAnswer { id, best, search, now } => self.answer(id, best, search, now),
             Action::EndChain { now } => {
                 if self.accepts_moves() && self.chain_in_progress() {
-                    self.play_text(CHAIN_STOP.to_owned(), now);
+                    self.play_move(AnyMove::Banqi(BanqiMove::Stop), now);
                 }
             }
         }

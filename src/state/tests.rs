@@ -725,3 +725,23 @@ fn shapes_marks_and_comments_go_on_the_position_shown() {
     let text = s.record.to_text();
     assert_eq!(GameRecord::from_text(&text).as_ref(), Some(&*s.record));
 }
+
+/// A move is read once into a value and recorded in its canonical coordinates, whichever
+/// gesture made it: castling by dropping the king on its rook is `e1g1`, and made again from an
+/// earlier position it follows the game instead of starting a variation.
+#[test]
+fn castling_on_the_rook_is_recorded_as_the_kings_step() {
+    let mut s = state(GameKind::Chess);
+    for (from, to) in
+        [("e2", "e4"), ("e7", "e5"), ("g1", "f3"), ("b8", "c6"), ("f1", "c4"), ("f8", "c5")]
+    {
+        drag(&mut s, from, to);
+    }
+    drag(&mut s, "e1", "h1");
+    assert_eq!(s.record.moves.last().map(String::as_str), Some("e1g1"));
+    assert_eq!(s.notations.last().map(String::as_str), Some("O-O"));
+    s.apply(Action::Go(Path::main(6)));
+    drag(&mut s, "e1", "h1");
+    assert!(s.record.variations.is_empty(), "{:?}", s.record.variations);
+    assert_eq!(s.viewing, None, "back at the game as it stands");
+}

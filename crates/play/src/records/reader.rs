@@ -7,7 +7,7 @@
 use crate::{Brush, Line, Mark, Path, Shape};
 use qi_rules::any::AnyGame;
 use qi_rules::options::shorten;
-use qi_rules::{Cell, Game, MoveError, Side};
+use qi_rules::{Cell, MoveError, Side};
 
 use super::error::{Pos, RecordError, RecordErrorKind};
 use super::pgn;
@@ -43,13 +43,6 @@ struct OpenLine {
     previous: Option<Side>,
     before_last: (u32, Option<Side>),
     path: Path,
-}
-
-fn play_text<G: Game>(game: &mut G, text: &str) -> Result<String, MoveError> {
-    let mv = game.read_move(text)?;
-    let coordinates = game.move_text(mv);
-    game.apply(mv)?;
-    Ok(coordinates)
 }
 
 impl Reader {
@@ -207,12 +200,12 @@ impl Reader {
     /// as the record wrote it, for the error.
     pub(crate) fn play(&mut self, pos: Pos, text: &str, shown: &str) -> Result<(), RecordError> {
         let (number, side) = self.next_number();
-        let played = match &mut self.game {
-            AnyGame::Chess(g) => play_text(g, text),
-            AnyGame::Xiangqi(g) => play_text(g, text),
-            AnyGame::Banqi(g) => play_text(g, text),
-            AnyGame::Gomoku(g) => play_text(g, text),
-        };
+        // Read once into a move; the tree keeps its canonical coordinates.
+        let played = self.game.read_move(text).and_then(|mv| {
+            let coordinates = self.game.move_text(mv);
+            self.game.apply(mv)?;
+            Ok(coordinates)
+        });
         match played {
             Ok(coordinates) => {
                 self.record_move(number, side, coordinates);
