@@ -9,8 +9,8 @@ use yew::prelude::*;
 use crate::board::Board;
 use crate::board_model::board_view;
 use crate::components::clocks::{Clocks, clocks_view};
-use crate::components::controls::{GameButtons, GamePicker, Options};
-use crate::components::dialogs::{GameOver, PromotionDialog};
+use crate::components::controls::{GameButtons, GamePicker, Options, game_buttons_view};
+use crate::components::dialogs::{GameOver, PromotionDialog, game_over_view, promoting_colour};
 use crate::components::move_list::MoveList;
 use crate::components::records_dialog::RecordsDialog;
 use crate::components::share::{Dialog, EmbedDialog, ShareButtons, ShareDialog};
@@ -458,13 +458,13 @@ fn page() -> Html {
             <main class="play">
                 <section class="board-area">
                     <Board {view} {on_click} {on_pick} {on_drop} {on_shape} />
-                    <GameOver state={shared.clone()} dispatch={dispatch.clone()} />
+                    <GameOver view={game_over_view(&state)} {lang} dispatch={dispatch.clone()} />
                     { eval_graph }
                 </section>
                 <aside class="side">
                     <Clocks view={clocks_view(&state)} now={*now} />
                     <Status view={status_view(&state)} dispatch={Some(dispatch.clone())} />
-                    <GameButtons state={shared.clone()} dispatch={dispatch.clone()} {on_hint} />
+                    <GameButtons view={game_buttons_view(&state)} dispatch={dispatch.clone()} {on_hint} />
                     <ShareButtons {lang} open={open_dialog} />
                     <crate::components::analysis::AnalysisPanel state={shared.clone()} dispatch={dispatch.clone()} />
                     <crate::components::review::ReviewPanel state={shared.clone()} dispatch={dispatch.clone()} />
@@ -482,7 +482,7 @@ fn page() -> Html {
                     None => Html::default(),
                 }
             }
-            <PromotionDialog state={shared} {dispatch} />
+            <PromotionDialog pending={shared.get().promotion.clone()} colour={promoting_colour(shared.get())} lang={shared.get().settings.lang} {dispatch} />
         </div>
     }
 }

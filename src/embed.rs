@@ -26,7 +26,7 @@ use yew::prelude::*;
 
 use crate::board::Board;
 use crate::board_model::board_view;
-use crate::components::dialogs::PromotionDialog;
+use crate::components::dialogs::{PromotionDialog, promoting_colour};
 use crate::components::status::{Status, status_view};
 use crate::components::{SharedState, StateCell};
 use crate::decimal::{decimal, parse_decimal};
@@ -307,7 +307,7 @@ pub fn embed() -> Html {
                             Callback::from(move |_: MouseEvent| dispatch.emit(Action::EndChain { now: web::now_ms() }))
                         }>{ t(lang, Text::EndChain) }</button>
             }
-            <PromotionDialog state={shared} {dispatch} />
+            <PromotionDialog pending={shared.get().promotion.clone()} colour={promoting_colour(shared.get())} lang={shared.get().settings.lang} {dispatch} />
         </div>
     }
 }

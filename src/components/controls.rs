@@ -7,10 +7,9 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use super::SharedState;
 use crate::i18n::{Lang, Text, game_name, pick, t};
 use crate::record::{GameRecord, storage_key};
-use crate::state::{Action, ClockConfig, Mode, Settings, Theme};
+use crate::state::{Action, AppState, ClockConfig, Mode, Settings, Theme};
 use crate::web::{now_ms, random_seed};
 use qi_rules::Side;
 
@@ -47,11 +46,52 @@ pub fn game_picker(props: &GamePickerProps) -> Html {
     html! { <nav class="game-picker" aria-label={t(lang, Text::Game)}>{ for buttons }</nav> }
 }
 
+/// Which game buttons are offered and how, from [`game_buttons_view`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[allow(clippy::struct_excessive_bools)] // Each is one button's state.
+pub struct GameButtonsView {
+    /// The interface language.
+    pub lang: Lang,
+    /// Undo can take a move back (the game as it stands has one, and goes on).
+    pub can_undo: bool,
+    /// A banqi chain capture may be ended.
+    pub end_chain: bool,
+    /// The player may resign.
+    pub resign: bool,
+    /// The board takes the player's move, so a hint is offered.
+    pub hint: bool,
+    /// The computer is busy (a hint waits).
+    pub thinking: bool,
+    /// "Play from here": a past position is shown, or the game was ended.
+    pub play_from_here: bool,
+    /// The analysis is on.
+    pub analysing: bool,
+    /// A review may start.
+    pub review: bool,
+}
+
+/// The game buttons for `state`.
+#[must_use]
+pub fn game_buttons_view(state: &AppState) -> GameButtonsView {
+    let live = state.viewing.is_none();
+    GameButtonsView {
+        lang: state.settings.lang,
+        can_undo: !state.record.moves.is_empty() && live && state.record.ending.is_none(),
+        end_chain: state.chain_in_progress(),
+        resign: state.result().is_none() && live && state.settings.mode != Mode::Watch,
+        hint: state.accepts_moves(),
+        thinking: state.thinking.is_some(),
+        play_from_here: !live || state.record.ending.is_some(),
+        analysing: state.analysing,
+        review: state.review_allowed() && state.current_review().is_none_or(|r| !r.running()),
+    }
+}
+
 /// Properties of [`GameButtons`].
 #[derive(Properties, PartialEq)]
 pub struct GameButtonsProps {
-    /// The state shown.
-    pub state: SharedState,
+    /// What to offer.
+    pub view: GameButtonsView,
     /// Where actions go.
     pub dispatch: Callback<Action>,
     /// Ask the computer for a suggested move.
@@ -61,15 +101,14 @@ pub struct GameButtonsProps {
 /// New game, undo, flip, resign, hint, play from here.
 #[function_component(GameButtons)]
 pub fn game_buttons(props: &GameButtonsProps) -> Html {
-    let state = props.state.get();
-    let lang = state.settings.lang;
+    let view = &props.view;
+    let lang = view.lang;
     let emit = |make: fn() -> Action| {
         let dispatch = props.dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(make()))
     };
-    let can_undo =
-        !state.record.moves.is_empty() && state.viewing.is_none() && state.record.ending.is_none();
-    let end_chain = state.chain_in_progress().then(|| {
+    let can_undo = view.can_undo;
+    let end_chain = view.end_chain.then(|| {
         html! {
             <button type="button" data-action="end-chain"
                     onclick={emit(|| Action::EndChain { now: now_ms() })}>{ t(lang, Text::EndChain) }</button>
@@ -84,24 +123,24 @@ pub fn game_buttons(props: &GameButtonsProps) -> Html {
             <button type="button" data-action="flip"
                     onclick={emit(|| Action::FlipBoard)}>{ t(lang, Text::FlipBoard) }</button>
             { end_chain.unwrap_or_default() }
-            if state.result().is_none() && state.viewing.is_none() && state.settings.mode != Mode::Watch {
+            if view.resign {
                 <button type="button" data-action="resign"
                         onclick={emit(|| Action::Resign)}>{ t(lang, Text::Resign) }</button>
             }
-            if state.accepts_moves() {
-                <button type="button" data-action="hint" disabled={state.thinking.is_some()}
+            if view.hint {
+                <button type="button" data-action="hint" disabled={view.thinking}
                         onclick={let on_hint = props.on_hint.clone(); Callback::from(move |_: MouseEvent| on_hint.emit(()))}>
                     { t(lang, Text::Hint) }
                 </button>
             }
-            if state.viewing.is_some() || state.record.ending.is_some() {
+            if view.play_from_here {
                 <button type="button" data-action="play-from-here"
                         onclick={emit(|| Action::PlayFromHere)}>{ t(lang, Text::PlayFromHere) }</button>
             }
-            <button type="button" data-action="analyse" class={classes!(state.analysing.then_some("on"))}
-                    aria-pressed={if state.analysing { "true" } else { "false" }}
+            <button type="button" data-action="analyse" class={classes!(view.analysing.then_some("on"))}
+                    aria-pressed={if view.analysing { "true" } else { "false" }}
                     onclick={emit(|| Action::ToggleAnalysis)}>{ t(lang, Text::Analyse) }</button>
-            if state.review_allowed() && state.current_review().is_none_or(|r| !r.running()) {
+            if view.review {
                 <button type="button" data-action="review"
                         onclick={emit(|| Action::StartReview)}>{ t(lang, Text::Review) }</button>
             }

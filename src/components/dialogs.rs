@@ -2,29 +2,36 @@
 
 use yew::prelude::*;
 
-use super::SharedState;
 use super::status::{result_code, result_text};
 use crate::board::Style;
-use crate::i18n::{Text, promotion_name, t};
-use crate::state::Action;
+use crate::i18n::{Lang, Text, promotion_name, t};
+use crate::state::{Action, AppState, PendingPromotion};
 use crate::web::{now_ms, random_seed};
 
-/// Properties of the dialogs.
+/// Properties of [`PromotionDialog`].
 #[derive(Properties, PartialEq)]
-pub struct DialogProps {
-    /// The state shown.
-    pub state: SharedState,
+pub struct PromotionProps {
+    /// The promotion waiting for its piece, if any.
+    pub pending: Option<PendingPromotion>,
+    /// The promoting side's colour letter (`w`, `b`), for the pieces' pictures.
+    pub colour: char,
+    /// The interface language.
+    pub lang: Lang,
     /// Where actions go.
     pub dispatch: Callback<Action>,
 }
 
+/// The colour letter of the side about to promote in `state` (`w`, `b`).
+#[must_use]
+pub fn promoting_colour(state: &AppState) -> char {
+    if state.game.side_to_move() == qi_rules::Side::First { 'w' } else { 'b' }
+}
+
 /// Asks which piece a pawn becomes.
 #[function_component(PromotionDialog)]
-pub fn promotion_dialog(props: &DialogProps) -> Html {
-    let state = props.state.get();
-    let Some(pending) = &state.promotion else { return Html::default() };
-    let lang = state.settings.lang;
-    let colour = if state.game.side_to_move() == qi_rules::Side::First { 'w' } else { 'b' };
+pub fn promotion_dialog(props: &PromotionProps) -> Html {
+    let Some(pending) = &props.pending else { return Html::default() };
+    let (lang, colour) = (props.lang, props.colour);
     let choices = pending.choices.iter().map(|&piece| {
         let dispatch = props.dispatch.clone();
         let onclick = Callback::from(move |_: MouseEvent| {
@@ -53,15 +60,51 @@ pub fn promotion_dialog(props: &DialogProps) -> Html {
     }
 }
 
+/// What the game-over box shows, from [`game_over_view`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameOverView {
+    /// Who won and why, or a draw and why.
+    pub text: String,
+    /// The `data-result` code: the winner's colour, or `draw`.
+    pub code: &'static str,
+    /// Whether to offer the analysis (not on already).
+    pub offer_analysis: bool,
+    /// Whether to offer a review (the game allows one and none is under way or done).
+    pub offer_review: bool,
+}
+
+/// The game-over box for `state`: shown once the game is over, unless closed or the player is
+/// stepping through the game.
+#[must_use]
+pub fn game_over_view(state: &AppState) -> Option<GameOverView> {
+    let result = state.result()?;
+    if state.overlay_closed || state.viewing.is_some() {
+        return None;
+    }
+    Some(GameOverView {
+        text: result_text(state, &result),
+        code: result_code(state, &result),
+        offer_analysis: !state.analysing,
+        offer_review: state.review_allowed() && state.current_review().is_none(),
+    })
+}
+
+/// Properties of [`GameOver`].
+#[derive(Properties, PartialEq)]
+pub struct GameOverProps {
+    /// What to show; nothing while the game goes on.
+    pub view: Option<GameOverView>,
+    /// The interface language.
+    pub lang: Lang,
+    /// Where actions go.
+    pub dispatch: Callback<Action>,
+}
+
 /// Says who won and why, with a new-game button.
 #[function_component(GameOver)]
-pub fn game_over(props: &DialogProps) -> Html {
-    let state = props.state.get();
-    let Some(result) = state.result() else { return Html::default() };
-    if state.overlay_closed || state.viewing.is_some() {
-        return Html::default();
-    }
-    let lang = state.settings.lang;
+pub fn game_over(props: &GameOverProps) -> Html {
+    let Some(view) = &props.view else { return Html::default() };
+    let lang = props.lang;
     let new_game = {
         let dispatch = props.dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(Action::NewGame { seed: random_seed() }))
@@ -71,7 +114,7 @@ pub fn game_over(props: &DialogProps) -> Html {
         Callback::from(move |_: MouseEvent| dispatch.emit(Action::CloseOverlay))
     };
     // Offered at the end: the engine's view of the final position, and of any earlier one.
-    let analyse = (!state.analysing).then(|| {
+    let analyse = view.offer_analysis.then(|| {
         let dispatch = props.dispatch.clone();
         let onclick = Callback::from(move |_: MouseEvent| {
             dispatch.emit(Action::ToggleAnalysis);
@@ -79,7 +122,7 @@ pub fn game_over(props: &DialogProps) -> Html {
         });
         html! { <button type="button" class="secondary" data-action="overlay-analyse" {onclick}>{ t(lang, Text::Analyse) }</button> }
     });
-    let review = (state.review_allowed() && state.current_review().is_none()).then(|| {
+    let review = view.offer_review.then(|| {
         let dispatch = props.dispatch.clone();
         let onclick = Callback::from(move |_: MouseEvent| {
             dispatch.emit(Action::StartReview);
@@ -88,8 +131,8 @@ pub fn game_over(props: &DialogProps) -> Html {
         html! { <button type="button" class="secondary" data-action="overlay-review" {onclick}>{ t(lang, Text::Review) }</button> }
     });
     html! {
-        <div class="game-over" role="dialog" aria-label={result_text(state, &result)} data-testid="game-over">
-            <p class="game-over-text" data-result={result_code(state, &result)}>{ result_text(state, &result) }</p>
+        <div class="game-over" role="dialog" aria-label={view.text.clone()} data-testid="game-over">
+            <p class="game-over-text" data-result={view.code}>{ view.text.clone() }</p>
             <div class="game-over-buttons">
                 <button type="button" data-action="overlay-new-game" onclick={new_game}>{ t(lang, Text::NewGame) }</button>
                 { analyse.unwrap_or_default() }

@@ -15,7 +15,7 @@ use super::view::{GameButtons, LinkField, note_text, player_bar_for, status_pane
 use crate::board::Board;
 use crate::board_model::board_view;
 use crate::components::SharedState;
-use crate::components::dialogs::PromotionDialog;
+use crate::components::dialogs::{PromotionDialog, promoting_colour};
 use crate::components::move_list::MoveList;
 use crate::i18n::{Lang, fill_all};
 use crate::link::{self, View};
@@ -266,7 +266,7 @@ fn game_screen(session: &Session, game: &OnlineGame, act: &Callback<Intent>) -> 
                     </details>
                 }
             </aside>
-            <PromotionDialog state={shared} {dispatch} />
+            <PromotionDialog pending={shared.get().promotion.clone()} colour={promoting_colour(shared.get())} lang={shared.get().settings.lang} {dispatch} />
         </main>
     }
 }
