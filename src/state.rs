@@ -119,14 +119,14 @@ pub struct AppState {
     /// copy the move tree unless the action changes it.
     pub record: Rc<GameRecord>,
     /// The game after all its moves.
-    pub game: AnyGame,
+    pub game: Rc<AnyGame>,
     /// Each move in the game's notation.
-    pub notations: Vec<String>,
+    pub notations: Rc<Vec<String>>,
     /// The position shown while stepping through the game or its variations; `None` shows the
     /// game as it stands (the end of the main line).
     pub viewing: Option<Path>,
     /// The game at `viewing`, kept so the board and moves played there need no replay.
-    pub explored: Option<AnyGame>,
+    pub explored: Option<Rc<AnyGame>>,
     /// The selected (or picked-up) piece.
     pub selected: Option<Cell>,
     /// The answer to the last attempt.
@@ -417,8 +417,8 @@ impl AppState {
         AppState {
             settings,
             record: Rc::new(record),
-            game,
-            notations: Vec::new(),
+            game: Rc::new(game),
+            notations: Rc::default(),
             viewing: None,
             explored: None,
             selected: None,
@@ -455,8 +455,8 @@ impl AppState {
             // The moves end the game themselves; a recorded ending cannot contradict them.
             Rc::make_mut(&mut state.record).ending = None;
         }
-        state.game = replayed.game;
-        state.notations = replayed.notations;
+        state.game = Rc::new(replayed.game);
+        state.notations = Rc::new(replayed.notations);
         if let Some(error) = &error {
             let reason = match &error.error {
                 MoveError::Illegal(illegal) => Some(illegal.reason),
@@ -602,7 +602,7 @@ impl AppState {
 
     /// Where a move in coordinates starts and ends on the board.
     fn cells_of(&self, text: &str) -> Option<HintMove> {
-        let mut game = self.game.clone();
+        let mut game = (*self.game).clone();
         game.play(text).ok()?;
         let cells = game.last_move()?;
         Some(HintMove { from: cells.from, to: cells.to })
@@ -621,8 +621,8 @@ impl AppState {
         // Playing on from the last position of a resigned or flagged game is playing on too.
         self.record_mut().ending = None;
         let replayed = self.record.replay(usize::MAX);
-        self.game = replayed.game;
-        self.notations = replayed.notations;
+        self.game = Rc::new(replayed.game);
+        self.notations = Rc::new(replayed.notations);
         self.set_view(None);
         self.thinking = None;
         self.hint = None;
@@ -722,10 +722,10 @@ impl AppState {
         }
         let mover = self.game.side_to_move();
         let (text, notation) = (self.game.move_text(mv), self.game.move_notation(mv));
-        match self.game.apply(mv) {
+        match Rc::make_mut(&mut self.game).apply(mv) {
             Ok(()) => {
                 self.record_mut().moves.push(text);
-                self.notations.push(notation);
+                Rc::make_mut(&mut self.notations).push(notation);
                 self.notice = None;
                 self.hint = None;
                 self.computer_moved = false;
@@ -761,10 +761,10 @@ impl AppState {
         // Against the computer, take back to the person's own turn (the computer's reply and
         // the person's move), so the computer does not simply play again.
         let mut undone = 0;
-        while self.game.undo().is_some() {
+        while Rc::make_mut(&mut self.game).undo().is_some() {
             let plies = self.record.moves.len().saturating_sub(1);
             self.record_mut().truncate(plies);
-            self.notations.pop();
+            Rc::make_mut(&mut self.notations).pop();
             undone += 1;
             let to_move = self.game.side_to_move();
             if !self.settings.computer_plays(to_move) || self.settings.mode == Mode::Watch {
@@ -812,8 +812,8 @@ impl AppState {
         }
         self.record_mut().put_tree(before);
         let replayed = self.record.replay(usize::MAX);
-        self.game = replayed.game;
-        self.notations = replayed.notations;
+        self.game = Rc::new(replayed.game);
+        self.notations = Rc::new(replayed.notations);
         self.notice = None;
         self.hint = None;
         self.selected = None;
@@ -831,7 +831,7 @@ impl AppState {
             None => None,
         };
         self.viewing = path;
-        self.explored = explored;
+        self.explored = explored.map(Rc::new);
         self.selected = None;
         self.promotion = None;
         self.hint = None;
@@ -947,14 +947,12 @@ impl AppState {
         self.viewing.clone().unwrap_or_else(|| Path::main(self.record.moves.len()))
     }
 
-    /// A move played on a position being viewed: it follows the line or the variation that has
-    /// it, or starts a new variation; the game itself stays as it is.
     /// Plays `mv` from the past position or variation shown: it follows the tree where the
     /// move is there, else makes a variation.
     fn explore(&mut self, mv: AnyMove) {
         let Some(explored) = &mut self.explored else { return };
         let text = explored.move_text(mv);
-        match explored.apply(mv) {
+        match Rc::make_mut(explored).apply(mv) {
             Ok(()) => {
                 let path = self.shown_path();
                 let next = self.record_mut().edit_tree(|tree| tree.add_move(&path, &text));
@@ -995,12 +993,12 @@ impl AppState {
         let Some(next) = next else { return };
         if changes_main_line {
             let replayed = self.record.replay(usize::MAX);
-            if replayed.notations != self.notations {
+            if replayed.notations != *self.notations {
                 // Another main line is another game: the old one's recorded ending goes.
                 self.record_mut().ending = None;
             }
-            self.game = replayed.game;
-            self.notations = replayed.notations;
+            self.game = Rc::new(replayed.game);
+            self.notations = Rc::new(replayed.notations);
             self.thinking = None;
             self.hint = None;
             self.overlay_closed = false;

@@ -85,7 +85,7 @@ pub struct StatusProps {
 pub fn side_label(state: &AppState, side: Side) -> &'static str {
     let lang = state.settings.lang;
     let kind = state.game.kind();
-    let banqi_red = match &state.game {
+    let banqi_red = match &*state.game {
         qi_rules::any::AnyGame::Banqi(game) => {
             game.colour_of(side).map(|c| c == qi_rules::banqi::Colour::Red)
         }
@@ -120,7 +120,7 @@ pub fn result_code(state: &AppState, result: &GameResult) -> &'static str {
     match (kind, side) {
         (GameKind::Chess, Side::First) | (GameKind::Gomoku, Side::Second) => "white",
         (GameKind::Xiangqi, Side::First) => "red",
-        (GameKind::Banqi, _) => match &state.game {
+        (GameKind::Banqi, _) => match &*state.game {
             qi_rules::any::AnyGame::Banqi(game)
                 if game.colour_of(side) == Some(qi_rules::banqi::Colour::Red) =>
             {
@@ -239,7 +239,7 @@ fn side_label_colour(state: &AppState, side: Side) -> Option<&'static str> {
     match (state.game.kind(), side) {
         (GameKind::Chess, Side::First) | (GameKind::Gomoku, Side::Second) => Some("white"),
         (GameKind::Xiangqi, Side::First) => Some("red"),
-        (GameKind::Banqi, _) => match &state.game {
+        (GameKind::Banqi, _) => match &*state.game {
             qi_rules::any::AnyGame::Banqi(game) => game.colour_of(side).map(|c| match c {
                 qi_rules::banqi::Colour::Red => "red",
                 qi_rules::banqi::Colour::Black => "black",

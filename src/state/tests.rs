@@ -30,7 +30,7 @@ fn click_to_move_selects_then_moves() {
     assert!(s.game.legal_destinations(cell("e2")).contains(&cell("e4")));
     click(&mut s, "e4");
     assert_eq!(s.record.moves, ["e2e4"]);
-    assert_eq!(s.notations, ["e4"]);
+    assert_eq!(*s.notations, ["e4"]);
     assert_eq!(s.selected, None);
 }
 
@@ -63,7 +63,7 @@ fn a_refused_move_keeps_the_position_and_says_why() {
 fn drag_and_drop_plays_a_move() {
     let mut s = state(GameKind::Xiangqi);
     drag(&mut s, "h3", "e3");
-    assert_eq!(s.notations, ["C2=5"]);
+    assert_eq!(*s.notations, ["C2=5"]);
     assert_eq!(s.game.side_to_move(), Side::Second);
 }
 
@@ -72,7 +72,7 @@ fn promotion_waits_for_the_piece() {
     let mut s = state(GameKind::Chess);
     Rc::make_mut(&mut s.record).start =
         crate::record::Start::Position("4k3/P7/8/8/8/8/8/4K3 w - - 0 1".into());
-    s.game = s.record.start_game();
+    s.game = Rc::new(s.record.start_game());
     drag(&mut s, "a7", "a8");
     assert_eq!(s.promotion.as_ref().map(|p| p.choices.len()), Some(4));
     assert!(s.record.moves.is_empty());
@@ -81,7 +81,7 @@ fn promotion_waits_for_the_piece() {
     drag(&mut s, "a7", "a8");
     s.apply(Action::Promote { piece: 'n', now: 0.0 });
     assert_eq!(s.record.moves, ["a7a8n"]);
-    assert_eq!(s.notations, ["a8=N"]);
+    assert_eq!(*s.notations, ["a8=N"]);
 }
 
 #[test]
@@ -121,7 +121,7 @@ fn undo_takes_back_one_move() {
     drag(&mut s, "e7", "e5");
     s.apply(Action::Undo { now: 0.0 });
     assert_eq!(s.record.moves, ["e2e4"]);
-    assert_eq!(s.notations, ["e4"]);
+    assert_eq!(*s.notations, ["e4"]);
     assert_eq!(s.game.side_to_move(), Side::Second);
     s.apply(Action::Undo { now: 0.0 });
     s.apply(Action::Undo { now: 0.0 });
@@ -146,7 +146,7 @@ fn undo_of_moves_with_notes_says_so_and_can_put_them_back() {
     assert_eq!(s.notice, Some(Notice::NotesTakenBack));
     s.apply(Action::RestoreTakenBack);
     assert_eq!(s.record, before);
-    assert_eq!(s.notations, ["e4", "e5"]);
+    assert_eq!(*s.notations, ["e4", "e5"]);
     assert_eq!(s.game.side_to_move(), Side::First);
     assert_eq!(s.notice, None);
     // Once another move is played, what Undo took stays gone.
@@ -271,7 +271,7 @@ fn a_move_from_an_earlier_position_makes_a_variation_and_keeps_the_game() {
     assert!(s.accepts_moves(), "a looked-back position takes moves: they make variations");
     drag(&mut s, "c7", "c5");
     assert_eq!(s.record.moves, ["e2e4", "e7e5", "g1f3"], "the main line stays");
-    assert_eq!(s.notations, ["e4", "e5", "Nf3"]);
+    assert_eq!(*s.notations, ["e4", "e5", "Nf3"]);
     assert_eq!(s.game.piece_code(cell("f3")).as_deref(), Some("wN"), "the game stays");
     let sicilian = s.viewing.clone().expect("in the variation");
     assert_eq!(sicilian.branches.len(), 1);
@@ -433,7 +433,7 @@ fn a_stored_game_resumes_up_to_its_first_bad_move() {
     record.moves = ["e2e4", "e7e5", "e1e3", "g1f3"].map(String::from).to_vec();
     let (state, error) = AppState::restore(Settings::new(Lang::En), record);
     assert_eq!(state.record.moves, ["e2e4", "e7e5"]);
-    assert_eq!(state.notations, ["e4", "e5"]);
+    assert_eq!(*state.notations, ["e4", "e5"]);
     assert_eq!(error.map(|e| e.ply), Some(2));
     let stopped = Notice::StoppedAt { ply: 3, reason: Some(IllegalReason::WrongMovement) };
     assert_eq!(state.notice, Some(stopped));
@@ -744,4 +744,33 @@ fn castling_on_the_rook_is_recorded_as_the_kings_step() {
     drag(&mut s, "e1", "h1");
     assert!(s.record.variations.is_empty(), "{:?}", s.record.variations);
     assert_eq!(s.viewing, None, "back at the game as it stands");
+}
+
+/// The reducer makes a new state for every action: the record, the game and its notation are
+/// shared with the old one unless the action changes them, so a click or a step through the
+/// game copies no move tree and no position.
+#[test]
+fn actions_share_what_they_do_not_change() {
+    let mut s = state(GameKind::Chess);
+    drag(&mut s, "e2", "e4");
+    drag(&mut s, "e7", "e5");
+    let before = s.clone();
+    let mut after = before.clone();
+    for action in [
+        Action::FlipBoard,
+        Action::StepBack,
+        Action::StepForward,
+        Action::First,
+        Action::View(None),
+    ] {
+        after.apply(action);
+    }
+    assert!(Rc::ptr_eq(&before.record, &after.record));
+    assert!(Rc::ptr_eq(&before.game, &after.game));
+    assert!(Rc::ptr_eq(&before.notations, &after.notations));
+    // A move changes them, and leaves the old state's as they were.
+    drag(&mut after, "g1", "f3");
+    assert!(!Rc::ptr_eq(&before.record, &after.record));
+    assert_eq!(before.record.moves.len(), 2);
+    assert_eq!(after.record.moves.len(), 3);
 }

@@ -171,7 +171,7 @@ fn a_move_shows_at_once_and_the_server_confirms_it() {
         [ClientMessage::Move { game: "g".into(), ply: 0, text: "e2e4".into() }]
     );
     let game = session.game().unwrap();
-    assert_eq!(game.board.notations, ["e4"], "shown before the answer");
+    assert_eq!(*game.board.notations, ["e4"], "shown before the answer");
     assert!(game.moves.is_empty() && game.pending.is_some());
     assert!(drop_piece(&mut session, "d2", "d4").is_empty(), "one move at a time");
     let clocks = Clocks { remaining_ms: [59_000, 60_000], running: Some(Seat::Second) };
@@ -181,7 +181,7 @@ fn a_move_shows_at_once_and_the_server_confirms_it() {
     );
     let game = session.game().unwrap();
     assert_eq!((game.moves.len(), game.pending.is_none()), (1, true));
-    assert_eq!(game.board.notations, ["e4"]);
+    assert_eq!(*game.board.notations, ["e4"]);
     assert_eq!(game.remaining_ms(Seat::Second, 3000.0), Some(58_000.0), "counts down locally");
     assert_eq!(game.remaining_ms(Seat::First, 3000.0), Some(59_000.0));
     // Not our turn now: the board takes nothing.
@@ -190,7 +190,7 @@ fn a_move_shows_at_once_and_the_server_confirms_it() {
         ServerMessage::Moved { game: "g".into(), mv: played(1, "e7e5"), clocks: None },
         0.0,
     );
-    assert_eq!(session.game().unwrap().board.notations, ["e4", "e5"]);
+    assert_eq!(*session.game().unwrap().board.notations, ["e4", "e5"]);
 }
 
 #[test]
@@ -244,12 +244,12 @@ fn an_error_instead_of_an_answer_takes_the_pending_move_back() {
     assert!(game.can_move());
     // The move was played after all: the state says so.
     session.receive(ServerMessage::State { view: view("g", CHESS_START, &["e2e4"], None) }, 0.0);
-    assert_eq!(session.game().unwrap().board.notations, ["e4"]);
+    assert_eq!(*session.game().unwrap().board.notations, ["e4"]);
     // An error with no move pending takes nothing back and asks for nothing.
     let effects = session
         .receive(ServerMessage::Error { code: ErrorCode::Unexpected, detail: "busy".into() }, 0.0);
     assert!(effects.is_empty());
-    assert_eq!(session.game().unwrap().board.notations, ["e4"]);
+    assert_eq!(*session.game().unwrap().board.notations, ["e4"]);
 }
 
 #[test]
@@ -277,7 +277,7 @@ fn duplicates_are_ignored_and_gaps_ask_for_the_state() {
     rest.from_ply = 1;
     session.receive(ServerMessage::State { view: rest }, 0.0);
     let game = session.game().unwrap();
-    assert_eq!(game.board.notations, ["e4", "e5", "Nf3"]);
+    assert_eq!(*game.board.notations, ["e4", "e5", "Nf3"]);
     assert!(game.board.flipped, "the second player sees their side at the bottom");
     assert!(game.can_move());
 }
@@ -503,7 +503,7 @@ fn the_server_s_json_is_read() {
         session.receive_text(frame, 10.0);
     }
     let game = session.game().expect("the state was read");
-    assert_eq!(game.board.notations, ["C2=5", "H8+7"]);
+    assert_eq!(*game.board.notations, ["C2=5", "H8+7"]);
     assert_eq!((game.you, game.watchers, game.players[1].connected), (Some(Seat::Second), 3, true));
     assert_eq!(game.draw_offer, None);
     assert_eq!(game.board.flagged(), Some(qi_rules::Side::Second));

@@ -93,7 +93,7 @@ fn banqi_reveals_rebuild_the_game() {
         // The board's record replays with the rules alone, as the app would.
         let replayed = online.board.record.replay(usize::MAX);
         assert!(replayed.error.is_none());
-        assert_eq!(replayed.notations, online.board.notations);
+        assert_eq!(replayed.notations, *online.board.notations);
     }
 }
 
