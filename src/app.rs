@@ -446,6 +446,7 @@ fn page() -> Html {
         }
     });
     let shared = SharedState(state.0.clone());
+    let (review, review_sides) = crate::components::review::review_props(&state);
     let lang = state.settings.lang;
     let view = Rc::new(board_view(&state));
     let theme = if state.settings.theme == Theme::Dark { "theme-dark" } else { "theme-light" };
@@ -466,8 +467,8 @@ fn page() -> Html {
                     <Status view={status_view(&state)} dispatch={Some(dispatch.clone())} />
                     <GameButtons view={game_buttons_view(&state)} dispatch={dispatch.clone()} {on_hint} />
                     <ShareButtons {lang} open={open_dialog} />
-                    <crate::components::analysis::AnalysisPanel state={shared.clone()} dispatch={dispatch.clone()} />
-                    <crate::components::review::ReviewPanel state={shared.clone()} dispatch={dispatch.clone()} />
+                    <crate::components::analysis::AnalysisPanel view={crate::components::analysis::analysis_view(&state)} {lang} dispatch={dispatch.clone()} />
+                    <crate::components::review::ReviewPanel review={review} sides={review_sides} {lang} dispatch={dispatch.clone()} />
                     <MoveList record={state.record.clone()} current={state.shown_path()} live={state.viewing.is_none()} {lang} dispatch={dispatch.clone()} />
                     <Options settings={state.settings.clone()} dispatch={dispatch.clone()} />
                 </aside>

@@ -154,7 +154,7 @@ pub struct AppState {
     /// The engine's latest view of a position, and which position (its moves from the start).
     pub analysis: Option<(Vec<String>, crate::think::Analysis)>,
     /// The game review under way or done (shown while the main line is the one reviewed).
-    pub review: Option<crate::review::Review>,
+    pub review: Option<Rc<crate::review::Review>>,
     /// The named opening the worker found, and the moves it was found for (see
     /// [`AppState::opening_key`]); `None` in the second place when no position is named.
     pub opening: Option<(Vec<String>, Option<qi_play::openings::Opening>)>,
@@ -886,7 +886,7 @@ impl AppState {
     /// since changed is not shown).
     #[must_use]
     pub fn current_review(&self) -> Option<&crate::review::Review> {
-        self.review.as_ref().filter(|review| review.moves == self.record.moves)
+        self.review.as_deref().filter(|review| review.moves == self.record.moves)
     }
 
     fn start_review(&mut self) {
@@ -894,10 +894,10 @@ impl AppState {
             return;
         }
         // A cancelled review of this game goes on from where it stopped.
-        if let Some(review) =
-            self.review.as_mut().filter(|r| r.moves == self.record.moves && !r.finished())
-        {
-            review.cancelled = false;
+        let unfinished =
+            |r: &Rc<crate::review::Review>| r.moves == self.record.moves && !r.finished();
+        if let Some(review) = self.review.as_mut().filter(|r| unfinished(r)) {
+            Rc::make_mut(review).cancelled = false;
             return;
         }
         let mut game = self.record.start_game();
@@ -911,13 +911,16 @@ impl AppState {
         let id = self.next_review;
         self.next_review += 1;
         let (kind, moves) = (self.record.kind, self.record.moves.clone());
-        self.review = Some(crate::review::Review::new(id, kind, moves, sides));
+        self.review = Some(Rc::new(crate::review::Review::new(id, kind, moves, sides)));
     }
 
     /// Takes a review's answer; when it is the last, the weak moves get their marks (`?!`, `?`,
     /// `??`) where the player put no move mark of their own.
     fn review_answer(&mut self, id: u64, index: usize, evaluation: crate::review::Evaluation) {
-        let Some(review) = self.review.as_mut().filter(|r| r.id == id && r.running()) else {
+        // Copied (if shared) only when the answer is taken.
+        let Some(review) =
+            self.review.as_mut().filter(|r| r.id == id && r.running()).map(Rc::make_mut)
+        else {
             return;
         };
         review.record(index, evaluation);
@@ -1175,7 +1178,7 @@ impl AppState {
             Action::StartReview => self.start_review(),
             Action::CancelReview => {
                 if let Some(review) = &mut self.review {
-                    review.cancelled = true;
+                    Rc::make_mut(review).cancelled = true;
                 }
             }
             Action::ReviewAnswer { id, index, evaluation } => {

@@ -13,11 +13,10 @@ use qi_ai::review::first_player_chance;
 use qi_rules::{GameKind, Side};
 use yew::prelude::*;
 
-use super::SharedState;
 use super::status::side_label;
 use crate::decimal::decimal;
-use crate::i18n::{Text, fill, t};
-use crate::state::Action;
+use crate::i18n::{Lang, Text, fill, t};
+use crate::state::{Action, AppState};
 
 /// A score for the side to move, turned to the first player's side.
 #[must_use]
@@ -49,45 +48,56 @@ pub fn score_text(kind: GameKind, score: Score, first: &str, second: &str) -> St
     }
 }
 
-/// Properties of [`AnalysisPanel`].
-#[derive(Properties, PartialEq)]
-pub struct AnalysisProps {
-    /// The state shown.
-    pub state: SharedState,
-    /// Where actions go.
-    pub dispatch: Callback<Action>,
+/// One of the engine's lines, as the panel shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineView {
+    /// Its score, as a player reads it.
+    pub score: String,
+    /// Its moves in the game's notation (Chinese for xiangqi in 简体中文), as far as they replay.
+    pub notation: String,
+    /// Those moves in coordinates, to play into the tree.
+    pub moves: Vec<String>,
 }
 
-/// The analysis panel (only while "Analyse" is on).
-#[function_component(AnalysisPanel)]
-pub fn analysis_panel(props: &AnalysisProps) -> Html {
-    let state = props.state.get();
+/// What the analysis panel shows, from [`analysis_view`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnalysisView {
+    /// The analysis is off: no panel.
+    Off,
+    /// On, but the computer's own thinking has the engine (the game as it stands, its turn).
+    Paused,
+    /// On, with no answer yet for the position shown.
+    Waiting,
+    /// The engine's view of the position shown.
+    Shown {
+        /// The first player's winning chance, 0-100 (the bar).
+        chance: u32,
+        /// The evaluation (or the result of a finished position).
+        text: String,
+        /// The depth reached.
+        depth: u32,
+        /// The best lines, the best first.
+        lines: Vec<LineView>,
+        /// Whether a line can be played into the tree (a past position or a variation is shown).
+        playable: bool,
+    },
+}
+
+/// The analysis panel's content for `state`.
+#[must_use]
+pub fn analysis_view(state: &AppState) -> AnalysisView {
     if !state.analysing {
-        return Html::default();
+        return AnalysisView::Off;
     }
-    let lang = state.settings.lang;
+    if !state.analysis_allowed() {
+        return AnalysisView::Paused;
+    }
+    let Some(analysis) = state.shown_analysis() else { return AnalysisView::Waiting };
+    let Some(best) = analysis.best() else { return AnalysisView::Waiting };
     let game = state.board_game();
     let kind = game.kind();
     let (first, second) = (side_label(state, Side::First), side_label(state, Side::Second));
-    if !state.analysis_allowed() {
-        return html! {
-            <section class="analysis" data-testid="analysis">
-                <p class="analysis-waiting">{ t(lang, Text::AnalysisPaused) }</p>
-            </section>
-        };
-    }
-    let Some(analysis) = state.shown_analysis() else {
-        return html! {
-            <section class="analysis" data-testid="analysis">
-                <p class="analysis-waiting"><span class="spinner" aria-hidden="true"></span>{ t(lang, Text::Thinking) }</p>
-            </section>
-        };
-    };
-    let Some(best) = analysis.best() else {
-        return Html::default();
-    };
     let to_move = game.side_to_move();
-    let chance = first_player_chance(kind, best.score, to_move);
     // A finished position has no score to read, but its result.
     let text = if let Some(outcome) = game.outcome() {
         let result = crate::state::GameResult {
@@ -99,9 +109,8 @@ pub fn analysis_panel(props: &AnalysisProps) -> Html {
     } else {
         score_text(kind, for_first_player(best.score, to_move), first, second)
     };
-    let chinese = lang == crate::i18n::Lang::Zh;
-    let playable = state.explored.is_some();
-    let lines: Html = analysis
+    let chinese = state.settings.lang == crate::i18n::Lang::Zh;
+    let lines = analysis
         .lines
         .iter()
         .filter(|line| !line.moves.is_empty())
@@ -116,32 +125,84 @@ pub fn analysis_panel(props: &AnalysisProps) -> Html {
                     replay.play(mv).ok().map(|n| in_chinese.unwrap_or(n))
                 })
                 .collect();
-            let moves = line.moves[..notations.len()].to_vec();
+            LineView {
+                score: score_text(kind, for_first_player(line.score, to_move), first, second),
+                moves: line.moves[..notations.len()].to_vec(),
+                notation: notations.join(" "),
+            }
+        })
+        .collect();
+    AnalysisView::Shown {
+        chance: first_player_chance(kind, best.score, to_move),
+        text,
+        depth: best.depth,
+        lines,
+        playable: state.explored.is_some(),
+    }
+}
+
+/// Properties of [`AnalysisPanel`].
+#[derive(Properties, PartialEq)]
+pub struct AnalysisProps {
+    /// What to show.
+    pub view: AnalysisView,
+    /// The interface language.
+    pub lang: Lang,
+    /// Where actions go.
+    pub dispatch: Callback<Action>,
+}
+
+/// The analysis panel (only while "Analyse" is on).
+#[function_component(AnalysisPanel)]
+pub fn analysis_panel(props: &AnalysisProps) -> Html {
+    let lang = props.lang;
+    let waiting = |content: Html| {
+        html! {
+            <section class="analysis" data-testid="analysis">
+                <p class="analysis-waiting">{ content }</p>
+            </section>
+        }
+    };
+    let (chance, text, depth, lines, playable) = match &props.view {
+        AnalysisView::Off => return Html::default(),
+        AnalysisView::Paused => return waiting(html! { { t(lang, Text::AnalysisPaused) } }),
+        AnalysisView::Waiting => {
+            return waiting(html! {
+                <><span class="spinner" aria-hidden="true"></span>{ t(lang, Text::Thinking) }</>
+            });
+        }
+        AnalysisView::Shown { chance, text, depth, lines, playable } => {
+            (*chance, text, *depth, lines, *playable)
+        }
+    };
+    let lines: Html = lines
+        .iter()
+        .map(|line| {
             let onclick = {
                 let dispatch = props.dispatch.clone();
+                let moves = line.moves.clone();
                 Callback::from(move |_: MouseEvent| dispatch.emit(Action::PlayLine(moves.clone())))
             };
-            let line_score = score_text(kind, for_first_player(line.score, to_move), first, second);
             html! {
                 <li>
                     <button type="button" class="analysis-line" data-testid="analysis-line"
                             disabled={!playable}
                             title={if playable { t(lang, Text::PlayLine) } else { "" }} {onclick}>
-                        <strong class="line-score">{ line_score }</strong>{ " " }
-                        <span class="line-moves">{ notations.join(" ") }</span>
+                        <strong class="line-score">{ line.score.clone() }</strong>{ " " }
+                        <span class="line-moves">{ line.notation.clone() }</span>
                     </button>
                 </li>
             }
         })
         .collect();
-    let depth = fill(t(lang, Text::Depth), "n", &best.depth.to_string());
+    let depth = fill(t(lang, Text::Depth), "n", &depth.to_string());
     html! {
         <section class="analysis" data-testid="analysis" aria-label={t(lang, Text::Analysis)}>
             <div class="eval-bar" role="meter" aria-valuemin="0" aria-valuemax="100"
                  aria-valuenow={chance.to_string()} aria-label={text.clone()}>
                 <div class="eval-fill" style={format!("width: {chance}%")}></div>
             </div>
-            <p class="eval"><strong data-testid="eval">{ text }</strong>{ " · " }{ depth }</p>
+            <p class="eval"><strong data-testid="eval">{ text.clone() }</strong>{ " · " }{ depth }</p>
             <ol class="analysis-lines">{ lines }</ol>
         </section>
     }
@@ -150,6 +211,47 @@ pub fn analysis_panel(props: &AnalysisProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_panel_shows_the_lines_of_the_position_shown() {
+        use crate::state::Settings;
+        use crate::think::{Analysis, EngineLine};
+        let mut settings = Settings::new(Lang::En);
+        settings.mode = crate::state::Mode::HotSeat;
+        let mut state = AppState::new(settings, 0);
+        assert_eq!(analysis_view(&state), AnalysisView::Off);
+        state.apply(Action::ToggleAnalysis);
+        assert_eq!(analysis_view(&state), AnalysisView::Waiting);
+        let line = |score, moves: &[&str]| EngineLine {
+            depth: 9,
+            score,
+            moves: moves.iter().map(|m| (*m).to_owned()).collect(),
+        };
+        let analysis = Analysis {
+            id: 1,
+            // The second line's last move does not replay: shown and played as far as it goes.
+            lines: vec![
+                line(Score::Cp(30), &["e2e4", "e7e5"]),
+                line(Score::Cp(10), &["d2d4", "zz"]),
+            ],
+        };
+        state.apply(Action::AnalysisAnswer { moves: Vec::new(), analysis });
+        let AnalysisView::Shown { chance, text, depth, lines, playable } = analysis_view(&state)
+        else {
+            panic!("the analysis: {:?}", analysis_view(&state));
+        };
+        assert_eq!((text.as_str(), depth, playable), ("+0.3", 9, false));
+        assert!(chance > 50, "{chance}");
+        assert_eq!(
+            lines[0],
+            LineView {
+                score: "+0.3".into(),
+                notation: "e4 e5".into(),
+                moves: vec!["e2e4".into(), "e7e5".into()]
+            }
+        );
+        assert_eq!((lines[1].notation.as_str(), lines[1].moves.len()), ("d4", 1));
+    }
 
     #[test]
     fn scores_read_as_players_read_them() {

@@ -6,10 +6,13 @@ use qi_play::Path;
 use qi_rules::Side;
 use yew::prelude::*;
 
-use super::SharedState;
+use std::rc::Rc;
+
 use super::status::side_label;
 use crate::i18n::{Lang, Text, fill, t};
+use crate::review::Review;
 use crate::state::Action;
+use crate::state::AppState;
 
 /// The label of a judgement.
 fn judgement_text(lang: Lang, judgement: Judgement) -> &'static str {
@@ -36,11 +39,22 @@ fn judgement_class(judgement: Judgement) -> &'static str {
     }
 }
 
+/// The review panel's review (the game's, if it has one) and the sides' names, for `state`.
+#[must_use]
+pub fn review_props(state: &AppState) -> (Option<Rc<Review>>, [&'static str; 2]) {
+    let review = state.review.clone().filter(|_| state.current_review().is_some());
+    (review, [side_label(state, Side::First), side_label(state, Side::Second)])
+}
+
 /// Properties of [`ReviewPanel`].
 #[derive(Properties, PartialEq)]
 pub struct ReviewProps {
-    /// The state shown.
-    pub state: SharedState,
+    /// The game's review, when it has one (shared with the state: compared by pointer first).
+    pub review: Option<Rc<Review>>,
+    /// The two sides' names, the first player's first.
+    pub sides: [&'static str; 2],
+    /// The interface language.
+    pub lang: Lang,
     /// Where actions go.
     pub dispatch: Callback<Action>,
 }
@@ -48,9 +62,8 @@ pub struct ReviewProps {
 /// The review's progress and summary, in the side panel (only when the game has a review).
 #[function_component(ReviewPanel)]
 pub fn review_panel(props: &ReviewProps) -> Html {
-    let state = props.state.get();
-    let Some(review) = state.current_review() else { return Html::default() };
-    let lang = state.settings.lang;
+    let Some(review) = &props.review else { return Html::default() };
+    let lang = props.lang;
     let emit = |action: fn() -> Action| {
         let dispatch = props.dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(action()))
@@ -88,8 +101,8 @@ pub fn review_panel(props: &ReviewProps) -> Html {
         "<table class=\"review-summary\"><thead><tr><th></th><th scope=\"col\">{}</th><th scope=\"col\">{}</th></tr></thead>\
          <tbody><tr class=\"accuracy\"><th scope=\"row\">{}</th>\
          <td data-testid=\"accuracy-first\">{}</td><td data-testid=\"accuracy-second\">{}</td></tr>",
-        escape(side_label(state, Side::First)),
-        escape(side_label(state, Side::Second)),
+        escape(props.sides[0]),
+        escape(props.sides[1]),
         escape(t(lang, Text::Accuracy)),
         accuracy(first.accuracy),
         accuracy(second.accuracy),
