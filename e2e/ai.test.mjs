@@ -375,6 +375,10 @@ test('the board, flip and language answer while level 6 thinks', { timeout: TEST
       await thinking(page).waitFor({ state: 'detached' });
       assert.equal(await first(), flipped, 'the board stays flipped');
       assert.match(await statusText(page), /轮到/);
+      // The figures are folded away under "details": there, not shown until asked.
+      await page.locator('[data-testid="engine-info"]').waitFor({ state: 'attached' });
+      assert.equal(await page.locator('[data-testid="engine-info"]').isVisible(), false);
+      await page.locator('[data-testid="engine-details"] summary').click();
       await page.locator('[data-testid="engine-info"]').waitFor();
     },
   ));

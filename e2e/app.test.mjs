@@ -92,6 +92,12 @@ test('chess: scholar\'s mate by drag and drop', { timeout: TEST_TIMEOUT }, () =>
     assert.equal(await result(page), 'white');
     const overlay = page.locator('[data-testid="game-over"]');
     await overlay.waitFor({ state: 'visible' });
+    // The result card sits beside or below the board, never over a square of it.
+    const card = await overlay.boundingBox();
+    const board = await page.locator('.board').boundingBox();
+    const apart = card.y >= board.y + board.height - 0.5 || card.x >= board.x + board.width - 0.5
+      || card.y + card.height <= board.y + 0.5 || card.x + card.width <= board.x + 0.5;
+    assert.ok(apart, `the result card ${JSON.stringify(card)} covers the board ${JSON.stringify(board)}`);
     assert.equal(await overlay.locator('[data-result]').getAttribute('data-result'), 'white');
     assert.match(await overlay.textContent(), /White wins/);
     // Analysis is offered at the end: the final position is mate.

@@ -313,7 +313,12 @@ test('a resignation travels with the game: in the address, in the record, back i
     await drag(page, 'e7', 'e5');
     await waitForPlies(page, 2);
     // Two players at one board: the side to move (White) resigns.
+    // Resigning asks first; "Cancel" leaves the game as it was.
     await page.locator('[data-action="resign"]').click();
+    await page.locator('[data-action="cancel-resign"]').click();
+    assert.match(await statusText(page), /White to move/);
+    await page.locator('[data-action="resign"]').click();
+    await page.locator('[data-action="confirm-resign"]').click();
     assert.match(await statusText(page), /Black wins by resignation/);
     await page.waitForFunction(() => /[?&]result=0-1\+resignation/.test(location.search));
     address = page.url();

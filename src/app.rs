@@ -134,18 +134,26 @@ fn ask_computer(
     let level = if hint { 5 } else { state.settings.level };
     let request =
         ThinkRequest { id, level, seed: web::random_seed(), record: (*state.record).clone() };
-    let pause = if state.settings.mode == Mode::Watch && !hint {
+    let watching = state.settings.mode == Mode::Watch;
+    let pause = if watching && !hint {
         WATCH_DELAYS_MS[state.settings.watch_speed.min(WATCH_DELAYS_MS.len() - 1)]
     } else {
         0
     };
+    // Against a person, a low level still takes a moment (see `least_answer_ms`).
+    let least = if hint || watching { 0 } else { crate::settings::least_answer_ms(level) };
     let (dispatcher, runner) = (state.dispatcher(), runner.clone());
     yew::platform::spawn_local(async move {
         if pause > 0 {
             yew::platform::time::sleep(std::time::Duration::from_millis(u64::from(pause))).await;
         }
+        let asked = web::now_ms();
         let reply =
             runner.run(WorkerRequest::Think(request)).await.think().unwrap_or(ThinkReply::none(id));
+        let left = f64::from(least) - (web::now_ms() - asked);
+        if left >= 1.0 {
+            yew::platform::time::sleep(std::time::Duration::from_millis(left as u64)).await;
+        }
         let search =
             SearchSummary { depth: reply.depth, nodes: reply.nodes, time_ms: reply.time_ms };
         dispatcher.dispatch(Action::ComputerAnswer {

@@ -65,6 +65,19 @@ pub enum Mode {
 /// How long the computer waits between its moves when it plays itself, in milliseconds.
 pub const WATCH_DELAYS_MS: [u32; 3] = [1500, 600, 100];
 
+/// The least time the computer takes to answer a person at `level`, in milliseconds: the
+/// lowest levels find their move in a few milliseconds, and a reply that lands together with
+/// the person's own move feels like no reply at all. Hints and higher levels are not held back.
+#[must_use]
+pub const fn least_answer_ms(level: u8) -> u32 {
+    match level {
+        0..=1 => 450,
+        2 => 350,
+        3 => 250,
+        _ => 0,
+    }
+}
+
 /// The player's choices, remembered across visits.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {

@@ -509,6 +509,20 @@ impl AppState {
         })
     }
 
+    /// The result as the position shown has it: while stepping through the game, only an end
+    /// the rules see in that position (a mate in a variation, the final position); otherwise
+    /// the game's [`result`](AppState::result).
+    #[must_use]
+    pub fn shown_result(&self) -> Option<GameResult> {
+        let Some(explored) = &self.explored else { return self.result() };
+        let outcome = explored.outcome()?;
+        Some(GameResult {
+            winner: outcome.winner,
+            reason: ResultReason::Rules(outcome.reason),
+            line: outcome.line,
+        })
+    }
+
     /// The side whose flag fell, if the game ended on time.
     #[must_use]
     pub fn flagged(&self) -> Option<Side> {

@@ -108,6 +108,28 @@ pub fn game_buttons(props: &GameButtonsProps) -> Html {
         Callback::from(move |_: MouseEvent| dispatch.emit(make()))
     };
     let can_undo = view.can_undo;
+    // Resigning asks first, as the online page does: one slip beside "Hint" must not end the game.
+    let confirming = use_state(|| false);
+    let resign = if *confirming {
+        let (dispatch, yes, no) = (props.dispatch.clone(), confirming.clone(), confirming.clone());
+        let confirm = Callback::from(move |_: MouseEvent| {
+            yes.set(false);
+            dispatch.emit(Action::Resign);
+        });
+        let cancel = Callback::from(move |_: MouseEvent| no.set(false));
+        html! {
+            <>
+                <button type="button" data-action="confirm-resign" onclick={confirm}>{ format!("{}?", t(lang, Text::Resign)) }</button>
+                <button type="button" class="secondary" data-action="cancel-resign" onclick={cancel}>{ t(lang, Text::Cancel) }</button>
+            </>
+        }
+    } else {
+        let ask = {
+            let confirming = confirming.clone();
+            Callback::from(move |_: MouseEvent| confirming.set(true))
+        };
+        html! { <button type="button" data-action="resign" onclick={ask}>{ t(lang, Text::Resign) }</button> }
+    };
     let end_chain = view.end_chain.then(|| {
         html! {
             <button type="button" data-action="end-chain"
@@ -124,8 +146,7 @@ pub fn game_buttons(props: &GameButtonsProps) -> Html {
                     onclick={emit(|| Action::FlipBoard)}>{ t(lang, Text::FlipBoard) }</button>
             { end_chain.unwrap_or_default() }
             if view.resign {
-                <button type="button" data-action="resign"
-                        onclick={emit(|| Action::Resign)}>{ t(lang, Text::Resign) }</button>
+                { resign }
             }
             if view.hint {
                 <button type="button" data-action="hint" disabled={view.thinking}

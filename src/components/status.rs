@@ -1,5 +1,7 @@
 //! The status panel: whose move, check, the answer to a refused move, and the result.
 
+use qi_rules::any::AnyMove;
+use qi_rules::banqi::BanqiMove;
 use qi_rules::{GameKind, Side};
 use yew::prelude::*;
 
@@ -39,7 +41,9 @@ pub struct StatusView {
 pub fn status_view(state: &AppState) -> StatusView {
     let lang = state.settings.lang;
     let kind = state.game.kind();
-    let to_move = state.game.side_to_move();
+    // The position shown: while stepping back, whose move it was there, not now.
+    let shown = state.board_game();
+    let to_move = shown.side_to_move();
     let opening = state.shown_opening().map(|opening| {
         let name = match lang {
             Lang::Zh => opening.name_zh.as_deref(),
@@ -52,13 +56,13 @@ pub fn status_view(state: &AppState) -> StatusView {
     StatusView {
         lang,
         result: state
-            .result()
+            .shown_result()
             .map(|result| (result_text(state, &result), result_code(state, &result))),
         to_move: (
             side_class(state, to_move),
             fill(t(lang, Text::ToMove), "side", side_label(state, to_move)),
         ),
-        in_check: state.game.in_check(),
+        in_check: shown.in_check(),
         opening,
         thinking: matches!(state.thinking, Some((_, false))),
         search: state.last_search.filter(|_| state.settings.mode != Mode::HotSeat),
@@ -67,7 +71,14 @@ pub fn status_view(state: &AppState) -> StatusView {
             .notice
             .as_ref()
             .map(|n| (notice_text(lang, kind, n), *n == Notice::NotesTakenBack)),
-        banqi_hint: kind == GameKind::Banqi && state.record.moves.is_empty(),
+        // Only before the first flip, and only while there is a face-down piece to flip.
+        banqi_hint: kind == GameKind::Banqi
+            && state.viewing.is_none()
+            && state.record.moves.is_empty()
+            && shown
+                .legal_move_values()
+                .iter()
+                .any(|mv| matches!(mv, AnyMove::Banqi(BanqiMove::Flip(_)))),
     }
 }
 
@@ -193,13 +204,17 @@ pub fn status(props: &StatusProps) -> Html {
     let thinking = view.thinking.then(|| {
         html! { <p class="thinking" data-testid="thinking"><span class="spinner" aria-hidden="true"></span>{ t(lang, Text::Thinking) }</p> }
     });
+    // The search figures are for the curious, not for a casual game: folded away.
     let search = view.search.map(|s| {
         let nps = s.nodes_per_second();
         html! {
-            <p class="engine-info" data-testid="engine-info" data-nodes={s.nodes.to_string()}
-               data-ms={s.time_ms.to_string()} data-nps={nps.to_string()}>
-                { format!("d{} · {} kN · {} kN/s", s.depth, s.nodes / 1000, (nps + 500) / 1000) }
-            </p>
+            <details class="engine-details" data-testid="engine-details">
+                <summary>{ t(lang, Text::EngineDetails) }</summary>
+                <p class="engine-info" data-testid="engine-info" data-nodes={s.nodes.to_string()}
+                   data-ms={s.time_ms.to_string()} data-nps={nps.to_string()}>
+                    { format!("d{} · {} kN · {} kN/s", s.depth, s.nodes / 1000, (nps + 500) / 1000) }
+                </p>
+            </details>
         }
     });
     let opening = view.opening.as_ref().map(|(code, name)| {
@@ -280,6 +295,35 @@ mod tests {
         let view = status_view(&opened(GameKind::Xiangqi, &[], Lang::Zh));
         assert_eq!(view.to_move, ("red", "轮到红方走".to_owned()));
         assert!(status_view(&opened(GameKind::Banqi, &[], Lang::En)).banqi_hint);
+    }
+
+    #[test]
+    fn stepping_back_shows_the_position_shown() {
+        // Fool's mate, seen at move 2: White to move there, no result yet, no check.
+        let mate = ["f2f3", "e7e5", "g2g4", "d8h4"];
+        let mut state = opened(GameKind::Chess, &mate, Lang::En);
+        state.apply(Action::Go(Path::main(2)));
+        let view = status_view(&state);
+        assert_eq!(view.to_move.1, "White to move");
+        assert_eq!((view.result, view.in_check), (None, false));
+        state.apply(Action::Go(Path::main(3)));
+        assert_eq!(status_view(&state).to_move.1, "Black to move");
+        // At the end, the result.
+        state.apply(Action::View(None));
+        assert!(status_view(&state).result.is_some());
+    }
+
+    #[test]
+    fn the_banqi_tip_only_while_a_flip_is_to_be_made() {
+        assert!(status_view(&opened(GameKind::Banqi, &[], Lang::En)).banqi_hint);
+        // A position with every piece face up: nothing to flip, no tip.
+        let mut settings = Settings::new(Lang::En);
+        settings.kind = GameKind::Banqi;
+        let mut state = AppState::new(settings, 0);
+        let mut record = GameRecord::new(GameKind::Banqi, &default_rules(GameKind::Banqi), 0);
+        record.start = crate::record::Start::Position("K7/8/8/6k1 1 r 0 - -".into());
+        state.apply(Action::Open { record, bottom: None, at: None, notice: None });
+        assert!(!status_view(&state).banqi_hint);
     }
 
     #[test]
