@@ -181,6 +181,12 @@ fn page() -> Html {
         });
     }
 
+    // The tab's title says when it is the person's move, and the result.
+    {
+        let title = crate::components::status::page_title(&state);
+        use_effect_with(title, |title| web::set_title(title));
+    }
+
     // Keep the game, so a reload goes on with it.
     {
         let record = state.record.clone();

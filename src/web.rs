@@ -171,6 +171,13 @@ pub fn on_move_keys(mut pressed: impl FnMut(MoveKey) + 'static) -> Option<impl F
     })
 }
 
+/// Sets the tab's title.
+pub fn set_title(title: &str) {
+    if let Some(document) = web_sys::window().and_then(|w| w.document()) {
+        document.set_title(title);
+    }
+}
+
 /// Sets the document's language and colour theme on the root element, for fonts and the
 /// browser's own widgets.
 pub fn set_document_attributes(lang: &str, theme: &str) {

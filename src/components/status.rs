@@ -82,6 +82,25 @@ pub fn status_view(state: &AppState) -> StatusView {
     }
 }
 
+/// The tab's title for `state`: whose move it is against the computer (so a player in another
+/// tab sees the reply came), the result once the game is over, else the app's name.
+#[must_use]
+pub fn page_title(state: &AppState) -> String {
+    const NAME: &str = "Qi 棋";
+    let lang = state.settings.lang;
+    if state.viewing.is_none() {
+        if let Some(result) = state.result() {
+            return format!("{} · {NAME}", result_text(state, &result));
+        }
+        let person_moves = matches!(state.settings.mode, Mode::VsComputer { .. })
+            && !state.settings.computer_plays(state.game.side_to_move());
+        if person_moves && state.thinking.is_none() {
+            return format!("● {} · {NAME}", t(lang, Text::YourMove));
+        }
+    }
+    NAME.to_owned()
+}
+
 /// Properties of [`Status`].
 #[derive(Properties, PartialEq)]
 pub struct StatusProps {
@@ -311,6 +330,28 @@ mod tests {
         // At the end, the result.
         state.apply(Action::View(None));
         assert!(status_view(&state).result.is_some());
+    }
+
+    #[test]
+    fn the_tab_title_says_whose_move_against_the_computer() {
+        let mut settings = Settings::new(Lang::En);
+        settings.mode = Mode::VsComputer { human: Side::First };
+        let mut state = AppState::new(settings, 0);
+        assert_eq!(page_title(&state), "● Your move · Qi 棋");
+        state.apply(Action::Pick { cell: "e2".parse().unwrap() });
+        state.apply(Action::Drop {
+            from: "e2".parse().unwrap(),
+            to: "e4".parse().unwrap(),
+            now: 0.0,
+        });
+        assert_eq!(page_title(&state), "Qi 棋", "the computer's turn");
+        // Two players at one board: nothing to call anyone back for.
+        assert_eq!(page_title(&opened(GameKind::Chess, &["e2e4"], Lang::Zh)), "Qi 棋");
+        let mate = ["f2f3", "e7e5", "g2g4", "d8h4"];
+        assert_eq!(
+            page_title(&opened(GameKind::Chess, &mate, Lang::En)),
+            "Black wins by checkmate · Qi 棋"
+        );
     }
 
     #[test]

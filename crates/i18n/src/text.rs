@@ -181,6 +181,8 @@ pub enum Text {
     Resign,
     /// Shown while the computer thinks.
     Thinking,
+    /// The tab's title while the computer waits for the person's move.
+    YourMove,
     /// The toggle that shows the computer's search figures (depth, nodes, speed).
     EngineDetails,
     /// Ask the computer for a suggested move.
@@ -369,6 +371,7 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         T::AsRecorded => ["the record's result", "棋谱记载", "kết quả ghi trong biên bản"],
         T::Resign => ["Resign", "认输", "Xin thua"],
         T::Thinking => ["The computer is thinking…", "电脑正在思考…", "Máy đang suy nghĩ…"],
+        T::YourMove => ["Your move", "轮到你走", "Đến lượt bạn"],
         T::EngineDetails => ["Engine details", "引擎详情", "Chi tiết máy"],
         T::Hint => ["Hint", "提示", "Gợi ý"],
         T::PlayFromHere => ["Play from here", "从这里继续", "Chơi tiếp từ đây"],
