@@ -560,6 +560,28 @@ test('the link carries the tree: an embed shows the variation, the comment and t
     await page.frameLocator('[data-testid="embed-preview"]').locator('[data-square="c5"] [data-piece="bP"]').waitFor();
   }));
 
+test('sounds: a move, a capture, a refused move, check and the end; none once the sound is off', { timeout: TEST_TIMEOUT }, () =>
+  withApp({ initScript: () => { window.qiSoundLog = []; } }, async (page) => {
+    const heard = () => page.evaluate(() => [...window.qiSoundLog]);
+    await dragMoves(page, [
+      ['e2', 'e4', 'wP'],
+      ['d7', 'd5', 'bP'],
+      ['e4', 'd5', 'wP'],
+    ]);
+    // The queen cannot pass the pawn on d5.
+    await drag(page, 'd8', 'd1');
+    await page.locator('[data-testid="notice"]').waitFor();
+    await page.waitForFunction(() => window.qiSoundLog.length === 4);
+    assert.deepEqual(await heard(), ['move', 'move', 'capture', 'refused']);
+    await page.locator('select[data-setting="sound"]').selectOption('0');
+    await dragMoves(page, [['d8', 'd5', 'bQ']]);
+    assert.deepEqual(await heard(), ['move', 'move', 'capture', 'refused'], 'nothing once the sound is off');
+    await page.locator('select[data-setting="sound"]').selectOption('60');
+    await dragMoves(page, [['g1', 'f3', 'wN'], ['d5', 'e5', 'bQ']]);
+    await page.waitForFunction(() => window.qiSoundLog.length === 6);
+    assert.deepEqual((await heard()).slice(4), ['move', 'check']);
+  }));
+
 test('undo of a move with a comment says the notes went with it, and puts them back on request', { timeout: TEST_TIMEOUT }, () =>
   withApp({}, async (page) => {
     await dragMoves(page, [

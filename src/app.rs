@@ -181,6 +181,21 @@ fn page() -> Html {
         });
     }
 
+    // Sounds: each change of the game that calls for one (a move, a capture, check, the end,
+    // a refused move), at the chosen volume.
+    {
+        let previous = use_mut_ref(|| state.0.clone());
+        let current = state.0.clone();
+        use_effect(move || {
+            let before = std::mem::replace(&mut *previous.borrow_mut(), current.clone());
+            if !Rc::ptr_eq(&before, &current)
+                && let Some(sound) = crate::sound::sound_for(&before, &current)
+            {
+                crate::sound::play(sound, current.settings.volume);
+            }
+        });
+    }
+
     // The tab's title says when it is the person's move, and the result.
     {
         let title = crate::components::status::page_title(&state);

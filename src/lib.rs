@@ -12,6 +12,7 @@ pub mod online;
 pub mod pieces;
 pub mod review;
 pub mod settings;
+pub mod sound;
 pub mod state;
 pub mod web;
 

@@ -62,6 +62,12 @@ pub enum Mode {
     Watch,
 }
 
+/// The sounds' volume until the player chooses another (0 to 100).
+pub const DEFAULT_VOLUME: u8 = 60;
+
+/// The volume choices of the options panel: off, quiet, normal, loud.
+pub const VOLUME_CHOICES: [u8; 4] = [0, 30, 60, 100];
+
 /// How long the computer waits between its moves when it plays itself, in milliseconds.
 pub const WATCH_DELAYS_MS: [u32; 3] = [1500, 600, 100];
 
@@ -100,6 +106,8 @@ pub struct Settings {
     /// Xiangqi boards labelled with the traditional file numbers (一…九, 1…9) rather than
     /// letters and rank numbers.
     pub file_numbers: bool,
+    /// How loud the sounds are, 0 (silent) to 100.
+    pub volume: u8,
 }
 
 impl Settings {
@@ -116,6 +124,7 @@ impl Settings {
             level: 2,
             watch_speed: 1,
             file_numbers: true,
+            volume: DEFAULT_VOLUME,
         }
     }
 
@@ -161,6 +170,7 @@ impl Settings {
         lines.push(format!("level={}", self.level));
         lines.push(format!("speed={}", self.watch_speed));
         lines.push(format!("files={}", if self.file_numbers { "numbers" } else { "letters" }));
+        lines.push(format!("volume={}", self.volume));
         for kind in GameKind::ALL {
             lines.push(format!("rules.{}={}", kind.name(), self.rules_of(kind)));
         }
@@ -181,6 +191,11 @@ impl Settings {
                 }
                 "lang" => settings.lang = Lang::from_tag(value),
                 "files" => settings.file_numbers = value != "letters",
+                "volume" => {
+                    if let Ok(volume @ 0..=100) = value.parse::<u8>() {
+                        settings.volume = volume;
+                    }
+                }
                 "theme" => {
                     settings.theme = if value == "dark" { Theme::Dark } else { Theme::Light }
                 }

@@ -135,6 +135,8 @@ pub struct AppState {
     /// main line's length that Undo left: [`Action::RestoreTakenBack`] puts the tree back while
     /// the game is still as Undo left it.
     pub taken_back: Option<(usize, Line)>,
+    /// How many moves the rules have refused in this page (a change is a refusal to sound).
+    pub refusals: u32,
     /// A promotion waiting for its piece.
     pub promotion: Option<PendingPromotion>,
     /// Whether the board is seen from the second side.
@@ -351,6 +353,8 @@ pub enum Action {
     SetTheme(Theme),
     /// Label xiangqi boards with file numbers (`true`) or letters and rank numbers.
     SetFileNumbers(bool),
+    /// The sounds' volume, 0 (off) to 100.
+    SetVolume(u8),
     /// Turn clocks on or off; starts a new game.
     SetClock {
         /// The setting, `None` for no clock.
@@ -424,6 +428,7 @@ impl AppState {
             selected: None,
             notice: None,
             taken_back: None,
+            refusals: 0,
             promotion: None,
             flipped,
             clocks,
@@ -723,7 +728,7 @@ impl AppState {
         }
         match self.board_game().read_move(text) {
             Ok(mv) => self.play_move(mv, now),
-            Err(MoveError::Illegal(illegal)) => self.notice = Some(Notice::Illegal(illegal.reason)),
+            Err(MoveError::Illegal(illegal)) => self.refuse(illegal.reason),
             Err(MoveError::Parse(_)) => self.notice = Some(Notice::Unreadable),
         }
     }
@@ -745,8 +750,15 @@ impl AppState {
                 self.computer_moved = false;
                 self.press_clock(mover, now);
             }
-            Err(illegal) => self.notice = Some(Notice::Illegal(illegal.reason)),
+            Err(illegal) => self.refuse(illegal.reason),
         }
+    }
+
+    /// A move the rules refused: says why, and counts it (each refusal is a sound, even the
+    /// same one twice).
+    fn refuse(&mut self, reason: IllegalReason) {
+        self.notice = Some(Notice::Illegal(reason));
+        self.refusals = self.refusals.wrapping_add(1);
     }
 
     fn clock_has_run_out(&self, side: Side, now: f64) -> bool {
@@ -977,7 +989,7 @@ impl AppState {
                 self.computer_moved = false;
                 self.set_view(next);
             }
-            Err(illegal) => self.notice = Some(Notice::Illegal(illegal.reason)),
+            Err(illegal) => self.refuse(illegal.reason),
         }
     }
 
@@ -1152,6 +1164,7 @@ impl AppState {
             Action::SetLanguage(lang) => self.settings.lang = lang,
             Action::SetTheme(theme) => self.settings.theme = theme,
             Action::SetFileNumbers(on) => self.settings.file_numbers = on,
+            Action::SetVolume(volume) => self.settings.volume = volume.min(100),
             Action::SetClock { config, seed } => {
                 self.settings.clock = config;
                 self.restart(seed);

@@ -9,6 +9,7 @@ use yew::prelude::*;
 
 use crate::i18n::{Lang, Text, game_name, pick, t};
 use crate::record::{GameRecord, storage_key};
+use crate::settings::{DEFAULT_VOLUME, VOLUME_CHOICES};
 use crate::state::{Action, AppState, ClockConfig, Mode, Settings, Theme};
 use crate::web::{now_ms, random_seed};
 use qi_rules::Side;
@@ -345,6 +346,24 @@ pub fn options(props: &OptionsProps) -> Html {
                 .emit(Action::SetFileNumbers(select_value(&event).as_deref() != Some("letters")));
         })
     };
+    let volume_change = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |event: Event| {
+            if let Some(volume) = select_value(&event).and_then(|v| v.parse::<u8>().ok()) {
+                dispatch.emit(Action::SetVolume(volume));
+            }
+        })
+    };
+    let volume_names = [Text::SoundOff, Text::SoundQuiet, Text::Normal, Text::SoundLoud];
+    // The stored volume may be any 0-100: the nearest choice is shown as chosen.
+    let nearest = VOLUME_CHOICES
+        .iter()
+        .copied()
+        .min_by_key(|&v| v.abs_diff(settings.volume))
+        .unwrap_or(DEFAULT_VOLUME);
+    let volumes = VOLUME_CHOICES.iter().zip(volume_names).map(|(&volume, text)| {
+        html! { <option value={volume.to_string()} selected={volume == nearest}>{ t(lang, text) }</option> }
+    });
     html! {
         <section class="options">
             <label class="option"><span>{ t(lang, Text::Opponent) }</span>
@@ -376,6 +395,9 @@ pub fn options(props: &OptionsProps) -> Html {
                     </select>
                 </label>
             }
+            <label class="option"><span>{ t(lang, Text::Sound) }</span>
+                <select onchange={volume_change} data-setting="sound">{ for volumes }</select>
+            </label>
             <label class="option"><span>{ t(lang, Text::Language) }</span>
                 <select onchange={lang_change} data-setting="language">{ for languages }</select>
             </label>

@@ -181,6 +181,14 @@ pub enum Text {
     Resign,
     /// Shown while the computer thinks.
     Thinking,
+    /// The sound option.
+    Sound,
+    /// No sound.
+    SoundOff,
+    /// Quiet sounds.
+    SoundQuiet,
+    /// Loud sounds.
+    SoundLoud,
     /// The tab's title while the computer waits for the person's move.
     YourMove,
     /// The toggle that shows the computer's search figures (depth, nodes, speed).
@@ -372,6 +380,10 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         T::Resign => ["Resign", "认输", "Xin thua"],
         T::Thinking => ["The computer is thinking…", "电脑正在思考…", "Máy đang suy nghĩ…"],
         T::YourMove => ["Your move", "轮到你走", "Đến lượt bạn"],
+        T::Sound => ["Sound", "声音", "Âm thanh"],
+        T::SoundOff => ["Off", "关", "Tắt"],
+        T::SoundQuiet => ["Quiet", "小声", "Nhỏ"],
+        T::SoundLoud => ["Loud", "大声", "To"],
         T::EngineDetails => ["Engine details", "引擎详情", "Chi tiết máy"],
         T::Hint => ["Hint", "提示", "Gợi ý"],
         T::PlayFromHere => ["Play from here", "从这里继续", "Chơi tiếp từ đây"],
