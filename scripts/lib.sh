@@ -55,12 +55,14 @@ ensure_app_tools() {
 
 # The app into dist/, then the embed page into dist/embed/ and the online page into
 # dist/online/ (Trunk builds one page at a time, and each build empties its own output
-# directory, so the app goes first); then a brotli and a gzip copy beside each file, which
+# directory, so the app goes first); then the service worker that keeps the build for offline
+# play (scripts/service-worker.mjs), and a brotli and a gzip copy beside each file, which
 # qi-server sends to browsers that take them.
 build_app() {
   ensure_app_tools
   trunk build --release
   trunk build embed/index.html --release --dist dist/embed
   trunk build online/index.html --release --dist dist/online
+  node scripts/service-worker.mjs dist
   node scripts/precompress.mjs dist
 }

@@ -10,6 +10,8 @@
       hint: 'Check your connection, then try again.',
       retry: 'Try again',
       unsupported: 'This browser cannot run Qi: it needs WebAssembly.',
+      update: 'A new version of Qi is ready.',
+      reload: 'Reload',
     },
     zh: {
       loading: '正在加载…',
@@ -17,6 +19,8 @@
       hint: '请检查网络连接，然后重试。',
       retry: '重试',
       unsupported: '此浏览器无法运行 Qi：需要 WebAssembly。',
+      update: 'Qi 有新版本。',
+      reload: '重新加载',
     },
     vi: {
       loading: 'Đang tải…',
@@ -24,6 +28,8 @@
       hint: 'Hãy kiểm tra kết nối mạng rồi thử lại.',
       retry: 'Thử lại',
       unsupported: 'Trình duyệt này không chạy được Qi: cần có WebAssembly.',
+      update: 'Đã có phiên bản Qi mới.',
+      reload: 'Tải lại',
     },
   };
   var box = document.getElementById('qi-loading');
@@ -106,7 +112,58 @@
   window.addEventListener('TrunkApplicationStarted', function () {
     started = true;
     if (box.parentNode) box.parentNode.removeChild(box);
+    // Once the board is up (not competing with it for the network): keep this build for
+    // offline play.
+    keepOffline();
   });
+
+  // The service worker (sw.js, at the build's root) keeps the whole build; a newer build
+  // waits until the player accepts a reload, so a page never mixes two builds' files.
+  var root = box.getAttribute('data-root') || '';
+  function keepOffline() {
+    if (!('serviceWorker' in navigator)) return;
+    var workers = navigator.serviceWorker;
+    var asked = false;
+    workers.addEventListener('controllerchange', function () {
+      if (asked) location.reload();
+    });
+    function offer(registration) {
+      if (!registration.waiting || !workers.controller || document.getElementById('qi-update')) return;
+      var bar = document.createElement('div');
+      bar.id = 'qi-update';
+      bar.className = 'qi-update' + (prefs.theme === 'dark' ? ' qi-dark' : '');
+      bar.setAttribute('role', 'status');
+      bar.setAttribute('lang', box.getAttribute('lang') || 'en');
+      var said = document.createElement('span');
+      said.textContent = words.update;
+      var button = document.createElement('button');
+      button.type = 'button';
+      button.setAttribute('data-action', 'update-reload');
+      button.textContent = words.reload;
+      button.addEventListener('click', function () {
+        asked = true;
+        if (registration.waiting) registration.waiting.postMessage('qi-update');
+      });
+      bar.appendChild(said);
+      bar.appendChild(button);
+      document.body.appendChild(bar);
+    }
+    workers
+      .register(root + 'sw.js', { scope: root || './' })
+      .then(function (registration) {
+        offer(registration);
+        registration.addEventListener('updatefound', function () {
+          var installing = registration.installing;
+          if (!installing) return;
+          installing.addEventListener('statechange', function () {
+            if (installing.state === 'installed') offer(registration);
+          });
+        });
+      })
+      .catch(function () {
+        // No service worker (a file: page, a private window): the app works online as before.
+      });
+  }
   if (
     typeof WebAssembly !== 'object' ||
     typeof WebAssembly.instantiate !== 'function' ||
