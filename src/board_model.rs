@@ -80,6 +80,7 @@ pub fn board_view(state: &AppState) -> BoardView {
             .copied()
             .filter(|s| [s.from, s.to].iter().all(|c| c.file < files && c.rank < ranks))
             .collect(),
+        hint_move: hint.map(|h| (h.from, h.to)),
         engine_move: state.shown_analysis().and_then(|analysis| {
             let mut after = game.clone();
             after.play(analysis.best()?.moves.first()?).ok()?;
@@ -140,5 +141,12 @@ mod tests {
         let marked: Vec<(String, HintEnd)> =
             view.cells.iter().filter_map(|c| Some((c.cell.to_string(), c.suggested?))).collect();
         assert_eq!(marked, [("f3".to_owned(), HintEnd::To), ("g1".to_owned(), HintEnd::From)]);
+        // And an arrow between them, gone while a past position is shown.
+        assert_eq!(view.hint_move, Some((Some(cell("g1")), cell("f3"))));
+        state.apply(Action::Pick { cell: cell("e2") });
+        state.apply(Action::Drop { from: cell("e2"), to: cell("e4"), now: 0.0 });
+        state.apply(Action::StepBack);
+        state.hint = Some(crate::state::HintMove { from: Some(cell("g8")), to: cell("f6") });
+        assert_eq!(board_view(&state).hint_move, None);
     }
 }

@@ -69,6 +69,8 @@ pub struct BoardView {
     pub shapes: Vec<Shape>,
     /// The engine's best move, drawn as a grey arrow (a circle for a gomoku stone).
     pub engine_move: Option<(Option<Cell>, Cell)>,
+    /// The move a hint suggests, drawn as a bold arrow (a ring on a gomoku point).
+    pub hint_move: Option<(Option<Cell>, Cell)>,
 }
 
 /// The board's properties.

@@ -135,7 +135,7 @@ fn cell_html(
 
 /// The arrows and circles drawn on the board, over the pieces, in cell units.
 fn shapes(view: &BoardView) -> Html {
-    if view.shapes.is_empty() && view.engine_move.is_none() {
+    if view.shapes.is_empty() && view.engine_move.is_none() && view.hint_move.is_none() {
         return Html::default();
     }
     let geometry = view.geometry;
@@ -148,10 +148,16 @@ fn shapes(view: &BoardView) -> Html {
     let engine = view.engine_move.map(|(from, to)| {
         (Shape { from: from.unwrap_or(to), to, brush: qi_play::Brush::Green }, "engine")
     });
-    let drawn = engine.into_iter().chain(view.shapes.iter().map(|&s| (s, ""))).map(|(shape, kind)| {
+    // The hint over the engine's move: what the player asked for.
+    let hint = view.hint_move.map(|(from, to)| {
+        (Shape { from: from.unwrap_or(to), to, brush: qi_play::Brush::Blue }, "hint")
+    });
+    let ours = engine.into_iter().chain(hint);
+    let drawn = ours.chain(view.shapes.iter().map(|&s| (s, ""))).map(|(shape, kind)| {
         let shape = &shape;
         let brush = match (kind, shape.brush) {
             ("engine", _) => "engine",
+            ("hint", _) => "hint",
             (_, qi_play::Brush::Green) => "green",
             (_, qi_play::Brush::Red) => "red",
             (_, qi_play::Brush::Blue) => "blue",
@@ -185,7 +191,7 @@ fn shapes(view: &BoardView) -> Html {
         }
     });
     let (files, ranks) = (geometry.files, geometry.ranks);
-    let heads = ["green", "red", "blue", "yellow", "engine"].map(|brush| {
+    let heads = ["green", "red", "blue", "yellow", "engine", "hint"].map(|brush| {
         html! {
             <marker id={format!("arrowhead-{brush}")} class={classes!("arrowhead", brush)}
                     viewBox="0 0 10 10" refX="3" refY="5" markerWidth="3" markerHeight="3" orient="auto">
