@@ -652,6 +652,23 @@ test('opening names: chess by ECO code and name, transpositions too, kept in the
     await page.waitForFunction(() => document.querySelector('[data-testid="opening"]')?.textContent === 'C00 中炮对屏风马');
   }));
 
+test('xiangqi and banqi pieces as symbols: drawn without any text, so no font is needed; kept over a reload', { timeout: TEST_TIMEOUT }, () =>
+  withApp({}, async (page) => {
+    await pickGame(page, 'xiangqi', 90);
+    assert.ok(await page.locator('.board [data-piece] svg text').count() > 0, 'the characters are text');
+    await page.locator('select[data-setting="pieces"]').selectOption('symbols');
+    await page.waitForFunction(() => document.querySelectorAll('.board [data-piece] svg text').length === 0);
+    assert.equal(await page.locator('.board [data-piece] svg').count(), 32);
+    await page.reload();
+    await page.locator('.board [data-square]').first().waitFor();
+    assert.equal(await page.locator('.board [data-piece] svg text').count(), 0);
+    await pickGame(page, 'banqi', 32);
+    // Face-down discs have no text either way; a flipped piece is a symbol.
+    await click(page, 'a1');
+    await page.waitForFunction(() => document.querySelector('[data-square="a1"] [data-piece]')?.dataset.piece !== '?');
+    assert.equal(await page.locator('.board [data-piece] svg text').count(), 0);
+  }));
+
 test('xiangqi boards carry the traditional file numbers (Red 9…1 below, Black 1…9 above; 九…一 in 简体中文), or letters as an option', { timeout: TEST_TIMEOUT }, () =>
   withApp({}, async (page) => {
     await pickGame(page, 'xiangqi', 90);

@@ -22,8 +22,16 @@ pub fn board_view(state: &AppState) -> BoardView {
     };
     let file_numbers = kind == GameKind::Xiangqi && state.settings.file_numbers;
     let chinese_numerals = state.settings.lang == crate::i18n::Lang::Zh;
-    let geometry =
-        Geometry { files, ranks, style, flipped: state.flipped, file_numbers, chinese_numerals };
+    let symbols = state.settings.piece_symbols;
+    let geometry = Geometry {
+        files,
+        ranks,
+        style,
+        flipped: state.flipped,
+        file_numbers,
+        chinese_numerals,
+        symbols,
+    };
     let live = state.viewing.is_none();
     let selected = state.selected.filter(|_| live);
     let hints = selected.map(|from| game.legal_destinations(from)).unwrap_or_default();

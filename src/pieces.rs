@@ -177,6 +177,81 @@ const X_CHARIOT: &str = blk!("車");
 const X_CANNON: &str = blk!("砲");
 const X_SOLDIER: &str = blk!("卒");
 
+/// The advisor of the symbol set: a guard's shield with a cross.
+macro_rules! shield {
+    () => {
+        concat!(
+            r#"<path d="M50 12L82 23V48C82 69 68 82 50 91C32 82 18 69 18 48V23Z"/>"#,
+            r#"<path fill="none" d="M50 28V76M34 46H66"/>"#,
+        )
+    };
+}
+
+/// The cannon of the symbol set: a barrel on a wheeled carriage.
+macro_rules! cannon {
+    () => {
+        concat!(
+            r#"<path d="M22 60L80 26L88 40L32 74Z"/>"#,
+            r#"<circle cx="36" cy="72" r="14"/>"#,
+            r#"<circle fill="none" cx="36" cy="72" r="5"/>"#,
+            r#"<rect x="14" y="84" width="62" height="8" rx="3"/>"#,
+        )
+    };
+}
+
+/// A xiangqi/banqi disc with a symbol instead of a character (the symbol set, for players who
+/// don't read the characters, and drawn without any font): the chess king for the general, the
+/// rook for the chariot, the knight for the horse, the bishop for the elephant (both move
+/// diagonally), the pawn for the soldier, a shield for the advisor and a cannon for the cannon.
+macro_rules! symbol_disc {
+    ($fill:literal, $stroke:literal, $rim:literal, $body:ident) => {
+        concat!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">"#,
+            r##"<circle cx="50" cy="50" r="46" fill="#d8b47c" stroke="#7a5428" "##,
+            r#"stroke-width="3"/>"#,
+            r##"<circle cx="50" cy="50" r="40" fill="#f3e2c0" stroke="#b08850" "##,
+            r#"stroke-width="1.5"/>"#,
+            r#"<circle cx="50" cy="50" r="35" fill="none" stroke=""#,
+            $rim,
+            r#"" stroke-width="2.5"/>"#,
+            r#"<g transform="translate(22 21) scale(0.56)" fill=""#,
+            $fill,
+            r#"" stroke=""#,
+            $stroke,
+            r#"" stroke-width="4" stroke-linejoin="round" stroke-linecap="round">"#,
+            $body!(),
+            "</g></svg>"
+        )
+    };
+}
+
+macro_rules! red_symbol {
+    ($body:ident) => {
+        symbol_disc!("#c0392b", "#5c130b", "#c0392b", $body)
+    };
+}
+
+macro_rules! black_symbol {
+    ($body:ident) => {
+        symbol_disc!("#222", "#f3e2c0", "#222", $body)
+    };
+}
+
+const R_KING_SYMBOL: &str = red_symbol!(king);
+const R_ADVISOR_SYMBOL: &str = red_symbol!(shield);
+const R_ELEPHANT_SYMBOL: &str = red_symbol!(bishop);
+const R_HORSE_SYMBOL: &str = red_symbol!(knight);
+const R_CHARIOT_SYMBOL: &str = red_symbol!(rook);
+const R_CANNON_SYMBOL: &str = red_symbol!(cannon);
+const R_SOLDIER_SYMBOL: &str = red_symbol!(pawn);
+const X_KING_SYMBOL: &str = black_symbol!(king);
+const X_ADVISOR_SYMBOL: &str = black_symbol!(shield);
+const X_ELEPHANT_SYMBOL: &str = black_symbol!(bishop);
+const X_HORSE_SYMBOL: &str = black_symbol!(knight);
+const X_CHARIOT_SYMBOL: &str = black_symbol!(rook);
+const X_CANNON_SYMBOL: &str = black_symbol!(cannon);
+const X_SOLDIER_SYMBOL: &str = black_symbol!(pawn);
+
 /// A face-down banqi disc: dark wood with a plain ring pattern and no character.
 const FACE_DOWN: &str = concat!(
     r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">"#,
@@ -269,9 +344,48 @@ pub fn disc_svg(code: &str) -> Option<&'static str> {
     })
 }
 
+/// The symbol set's disc for a xiangqi/banqi code (see [`disc_svg`] for the codes): drawn with
+/// shapes only, no text, so it looks the same on every machine. `?` is the face-down disc.
+#[must_use]
+pub fn symbol_disc_svg(code: &str) -> Option<&'static str> {
+    Some(match code {
+        "rK" => R_KING_SYMBOL,
+        "rA" => R_ADVISOR_SYMBOL,
+        "rB" => R_ELEPHANT_SYMBOL,
+        "rN" => R_HORSE_SYMBOL,
+        "rR" => R_CHARIOT_SYMBOL,
+        "rC" => R_CANNON_SYMBOL,
+        "rP" => R_SOLDIER_SYMBOL,
+        "bK" => X_KING_SYMBOL,
+        "bA" => X_ADVISOR_SYMBOL,
+        "bB" => X_ELEPHANT_SYMBOL,
+        "bN" => X_HORSE_SYMBOL,
+        "bR" => X_CHARIOT_SYMBOL,
+        "bC" => X_CANNON_SYMBOL,
+        "bP" => X_SOLDIER_SYMBOL,
+        "?" => FACE_DOWN,
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{disc_svg, piece_svg};
+    use super::{disc_svg, piece_svg, symbol_disc_svg};
+
+    /// The symbol set needs no font: no text at all, and fourteen different pictures.
+    #[test]
+    fn symbols_are_drawn_without_text() {
+        let codes =
+            ["rK", "rA", "rB", "rN", "rR", "rC", "rP", "bK", "bA", "bB", "bN", "bR", "bC", "bP"];
+        let mut seen = std::collections::HashSet::new();
+        for code in codes {
+            let svg = symbol_disc_svg(code).unwrap_or_else(|| panic!("{code}"));
+            assert!(!svg.contains("<text"), "{code}");
+            assert!(seen.insert(svg), "{code} looks like another piece");
+        }
+        assert_eq!(symbol_disc_svg("?"), disc_svg("?"));
+        assert_eq!(symbol_disc_svg("wK"), None);
+    }
 
     const CHESS: [&str; 12] =
         ["wK", "wQ", "wR", "wB", "wN", "wP", "bK", "bQ", "bR", "bB", "bN", "bP"];

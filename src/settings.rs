@@ -108,6 +108,8 @@ pub struct Settings {
     pub file_numbers: bool,
     /// How loud the sounds are, 0 (silent) to 100.
     pub volume: u8,
+    /// Xiangqi and banqi pieces as symbols (a king, a rook...) instead of Chinese characters.
+    pub piece_symbols: bool,
 }
 
 impl Settings {
@@ -125,6 +127,7 @@ impl Settings {
             watch_speed: 1,
             file_numbers: true,
             volume: DEFAULT_VOLUME,
+            piece_symbols: false,
         }
     }
 
@@ -171,6 +174,7 @@ impl Settings {
         lines.push(format!("speed={}", self.watch_speed));
         lines.push(format!("files={}", if self.file_numbers { "numbers" } else { "letters" }));
         lines.push(format!("volume={}", self.volume));
+        lines.push(format!("pieces={}", if self.piece_symbols { "symbols" } else { "characters" }));
         for kind in GameKind::ALL {
             lines.push(format!("rules.{}={}", kind.name(), self.rules_of(kind)));
         }
@@ -191,6 +195,7 @@ impl Settings {
                 }
                 "lang" => settings.lang = Lang::from_tag(value),
                 "files" => settings.file_numbers = value != "letters",
+                "pieces" => settings.piece_symbols = value == "symbols",
                 "volume" => {
                     if let Ok(volume @ 0..=100) = value.parse::<u8>() {
                         settings.volume = volume;

@@ -355,6 +355,8 @@ pub enum Action {
     SetFileNumbers(bool),
     /// The sounds' volume, 0 (off) to 100.
     SetVolume(u8),
+    /// Xiangqi and banqi pieces as symbols (`true`) or characters.
+    SetPieceSymbols(bool),
     /// Turn clocks on or off; starts a new game.
     SetClock {
         /// The setting, `None` for no clock.
@@ -1165,6 +1167,7 @@ impl AppState {
             Action::SetTheme(theme) => self.settings.theme = theme,
             Action::SetFileNumbers(on) => self.settings.file_numbers = on,
             Action::SetVolume(volume) => self.settings.volume = volume.min(100),
+            Action::SetPieceSymbols(on) => self.settings.piece_symbols = on,
             Action::SetClock { config, seed } => {
                 self.settings.clock = config;
                 self.restart(seed);

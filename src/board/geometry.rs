@@ -35,6 +35,8 @@ pub struct Geometry {
     /// Red's file numbers as Chinese numerals (一…九, the 简体中文 interface) rather than the
     /// digits WXF notation uses (and every font has).
     pub chinese_numerals: bool,
+    /// Xiangqi and banqi pieces drawn as symbols (a king, a rook...) rather than characters.
+    pub symbols: bool,
 }
 
 /// The traditional label of xiangqi file `file` (0 is the a-file, Red's left) for the side
@@ -119,6 +121,7 @@ mod tests {
             flipped,
             file_numbers: false,
             chinese_numerals: false,
+            symbols: false,
         }
     }
 
@@ -154,6 +157,7 @@ mod tests {
                 flipped,
                 file_numbers: true,
                 chinese_numerals: true,
+                symbols: false,
             };
             for cell in xiangqi.cells_in_screen_order() {
                 let (row, column) = xiangqi.position_of(cell);

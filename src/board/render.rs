@@ -11,12 +11,13 @@ use super::geometry::xiangqi_file_number;
 use super::interaction::PointerHandlers;
 use super::{BoardView, CellView, Geometry, HintEnd, Style};
 use crate::decimal::decimal;
-use crate::pieces::{disc_svg, piece_svg};
+use crate::pieces::{disc_svg, piece_svg, symbol_disc_svg};
 
 /// A piece's image: discs on xiangqi and banqi boards (whose black codes read like chess ones),
-/// chess pieces and stones elsewhere.
-pub fn piece(code: &str, style: Style) -> Html {
+/// with characters or, when `symbols`, symbols; chess pieces and stones elsewhere.
+pub fn piece(code: &str, style: Style, symbols: bool) -> Html {
     let svg = match style {
+        Style::XiangqiPoints | Style::Squares if symbols => symbol_disc_svg(code),
         Style::XiangqiPoints | Style::Squares => disc_svg(code),
         Style::Checkered | Style::GomokuPoints => piece_svg(code),
     };
@@ -66,7 +67,7 @@ pub fn board(
                 { shapes(view) }
             </div>
             <div class="ghost" ref={ghost.clone()} hidden={dragged_piece.is_none()} aria-hidden="true">
-                { dragged_piece.map(|code| piece(&code, geometry.style)).unwrap_or_default() }
+                { dragged_piece.map(|code| piece(&code, geometry.style, geometry.symbols)).unwrap_or_default() }
             </div>
         </div>
     }
@@ -108,7 +109,7 @@ fn cell_html(
             if let Some(code) = &cell.piece {
                 <div class={classes!("piece", cell.arrived_from.is_some().then_some("arrived"))}
                      style={cell.arrived_from.map(|(dx, dy)| format!("--dx: {dx}; --dy: {dy};"))}
-                     data-piece={code.clone()}>{ piece(code, geometry.style) }</div>
+                     data-piece={code.clone()}>{ piece(code, geometry.style, geometry.symbols) }</div>
             }
             if cell.hint {
                 <span class={if cell.piece.is_some() { "hint capture" } else { "hint" }}></span>
@@ -256,7 +257,9 @@ fn underlay(geometry: Geometry) -> Html {
         let (cx, cy) = (half_cells(u32::from(x) * 2 + 1), half_cells(u32::from(y) * 2 + 1));
         html! { <circle {cx} {cy} r="0.09" /> }
     });
-    let river = (geometry.style == Style::XiangqiPoints).then(|| {
+    // The river's words are characters too: with the symbol set (perhaps chosen because the
+    // characters don't show) the river stays plain.
+    let river = (geometry.style == Style::XiangqiPoints && !geometry.symbols).then(|| {
         html! {
             <g class="river">
                 <text x="2.5" y="5" text-anchor="middle" dominant-baseline="central">{ "楚 河" }</text>

@@ -346,6 +346,13 @@ pub fn options(props: &OptionsProps) -> Html {
                 .emit(Action::SetFileNumbers(select_value(&event).as_deref() != Some("letters")));
         })
     };
+    let pieces_change = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |event: Event| {
+            dispatch
+                .emit(Action::SetPieceSymbols(select_value(&event).as_deref() == Some("symbols")));
+        })
+    };
     let volume_change = {
         let dispatch = props.dispatch.clone();
         Callback::from(move |event: Event| {
@@ -387,6 +394,14 @@ pub fn options(props: &OptionsProps) -> Html {
                     { for clock_choices }
                 </select>
             </label>
+            if matches!(settings.kind, GameKind::Xiangqi | GameKind::Banqi) {
+                <label class="option"><span>{ t(lang, Text::PieceSet) }</span>
+                    <select onchange={pieces_change} data-setting="pieces">
+                        <option value="characters" selected={!settings.piece_symbols}>{ t(lang, Text::PieceCharacters) }</option>
+                        <option value="symbols" selected={settings.piece_symbols}>{ t(lang, Text::PieceSymbols) }</option>
+                    </select>
+                </label>
+            }
             if settings.kind == GameKind::Xiangqi {
                 <label class="option"><span>{ t(lang, Text::BoardLabels) }</span>
                     <select onchange={labels_change} data-setting="board-labels">

@@ -41,7 +41,7 @@ pub fn promotion_dialog(props: &PromotionProps) -> Html {
         html! {
             <button type="button" class="promotion-choice" data-promotion={piece.to_string()}
                     aria-label={promotion_name(lang, piece)} {onclick}>
-                { crate::board::piece_image(&code, Style::Checkered) }
+                { crate::board::piece_image(&code, Style::Checkered, false) }
             </button>
         }
     });

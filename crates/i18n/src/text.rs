@@ -181,6 +181,12 @@ pub enum Text {
     Resign,
     /// Shown while the computer thinks.
     Thinking,
+    /// The piece set option (xiangqi, banqi).
+    PieceSet,
+    /// Pieces with Chinese characters.
+    PieceCharacters,
+    /// Pieces with symbols.
+    PieceSymbols,
     /// The sound option.
     Sound,
     /// No sound.
@@ -380,6 +386,9 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         T::Resign => ["Resign", "认输", "Xin thua"],
         T::Thinking => ["The computer is thinking…", "电脑正在思考…", "Máy đang suy nghĩ…"],
         T::YourMove => ["Your move", "轮到你走", "Đến lượt bạn"],
+        T::PieceSet => ["Pieces", "棋子", "Quân cờ"],
+        T::PieceCharacters => ["Chinese characters", "汉字", "Chữ Hán"],
+        T::PieceSymbols => ["Symbols", "图形", "Biểu tượng"],
         T::Sound => ["Sound", "声音", "Âm thanh"],
         T::SoundOff => ["Off", "关", "Tắt"],
         T::SoundQuiet => ["Quiet", "小声", "Nhỏ"],
