@@ -669,6 +669,21 @@ test('xiangqi and banqi pieces as symbols: drawn without any text, so no font is
     assert.equal(await page.locator('.board [data-piece] svg text').count(), 0);
   }));
 
+test('banqi: a tray of captured pieces and the face-down count per colour', { timeout: TEST_TIMEOUT }, async () => {
+  const app = await openApp(browser, `${server.url}?game=banqi&fen=K*n6/8/8/6Pk_1_r_0_-_-`);
+  try {
+    const tray = app.page.locator('[data-testid="banqi-tray"]');
+    await tray.waitFor();
+    assert.equal(await tray.locator('.tray-row.red .tray-piece').count(), 14);
+    assert.equal(await tray.locator('.tray-row.black .tray-piece').count(), 14);
+    assert.equal(await tray.locator('.tray-row.black .tray-hidden').getAttribute('data-face-down'), '1');
+    assert.match(await tray.locator('.tray-row.black .tray-hidden').innerText(), /1 face down/);
+    assert.deepEqual(app.errors, []);
+  } finally {
+    await app.close();
+  }
+});
+
 test('xiangqi boards carry the traditional file numbers (Red 9…1 below, Black 1…9 above; 九…一 in 简体中文), or letters as an option', { timeout: TEST_TIMEOUT }, () =>
   withApp({}, async (page) => {
     await pickGame(page, 'xiangqi', 90);

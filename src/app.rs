@@ -493,6 +493,7 @@ fn page() -> Html {
                 </section>
                 <aside class="side">
                     <Clocks view={clocks_view(&state)} now={*now} />
+                    <crate::components::tray::BanqiTray view={crate::components::tray::tray_view(&state)} {lang} symbols={state.settings.piece_symbols} />
                     <Status view={status_view(&state)} dispatch={Some(dispatch.clone())} />
                     <GameButtons view={game_buttons_view(&state)} dispatch={dispatch.clone()} {on_hint} />
                     <ShareButtons {lang} open={open_dialog} />

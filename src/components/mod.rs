@@ -9,6 +9,7 @@ pub mod records_dialog;
 pub mod review;
 pub mod share;
 pub mod status;
+pub mod tray;
 
 use std::rc::Rc;
 

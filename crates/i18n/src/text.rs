@@ -181,6 +181,10 @@ pub enum Text {
     Resign,
     /// Shown while the computer thinks.
     Thinking,
+    /// Banqi's tray: the pieces captured.
+    Captured,
+    /// Banqi's tray: how many of a colour are face down (`{n}`).
+    FaceDownCount,
     /// The piece set option (xiangqi, banqi).
     PieceSet,
     /// Pieces with Chinese characters.
@@ -386,6 +390,8 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         T::Resign => ["Resign", "认输", "Xin thua"],
         T::Thinking => ["The computer is thinking…", "电脑正在思考…", "Máy đang suy nghĩ…"],
         T::YourMove => ["Your move", "轮到你走", "Đến lượt bạn"],
+        T::Captured => ["Captured", "被吃", "Bị ăn"],
+        T::FaceDownCount => ["{n} face down", "暗子 {n}", "{n} quân úp"],
         T::PieceSet => ["Pieces", "棋子", "Quân cờ"],
         T::PieceCharacters => ["Chinese characters", "汉字", "Chữ Hán"],
         T::PieceSymbols => ["Symbols", "图形", "Biểu tượng"],

@@ -193,6 +193,20 @@ impl Banqi {
         pool
     }
 
+    /// How many of each piece (indexed by [`Piece::index`]) have been captured: the full set
+    /// less what stands on the board, face up or face down. Public knowledge in banqi, since
+    /// every capture is seen (the piece taken is face up, or turned up as it leaves).
+    #[must_use]
+    pub fn captured(&self) -> [u8; 14] {
+        let mut left = self.face_down_pool();
+        for square in self.board {
+            if let Square::FaceUp(piece) = square {
+                left[piece.index()] += 1;
+            }
+        }
+        Piece::ALL.map(|piece| piece.role.count().saturating_sub(left[piece.index()]))
+    }
+
     /// A copy with every face-down identity erased (moved into the unknown pool) and no history:
     /// what a server sends to a client. The hash and the legal moves are unchanged.
     #[must_use]

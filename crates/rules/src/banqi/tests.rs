@@ -412,3 +412,46 @@ proptest! {
         let _ = Banqi::from_position(&BanqiRules::default(), &format!("{board} 2 - 3 {board}"));
     }
 }
+
+/// What has left the board: the full set less the pieces on it, face up or down; a capture
+/// adds to it, a flip does not.
+#[test]
+fn captured_pieces_are_the_set_less_the_board() {
+    let start = deal(&BanqiRules::default(), 7);
+    assert_eq!(start.captured(), [0; 14]);
+    // Two generals and a red soldier face up, a black horse face down: the rest is gone.
+    let few = game("", "K*n6/8/8/6Pk 1 r 0 - -");
+    let captured = few.captured();
+    let index = |letter| Piece::from_letter(letter).unwrap().index();
+    assert_eq!(captured[index('K')], 0);
+    assert_eq!(captured[index('k')], 0);
+    assert_eq!(captured[index('P')], 4);
+    assert_eq!(captured[index('n')], 1);
+    assert_eq!(captured[index('R')], 2);
+    assert_eq!(captured.iter().map(|&n| u32::from(n)).sum::<u32>(), 32 - 4);
+    // Random playouts: the count only grows, and by one exactly when a move takes a piece.
+    let mut rng = 11u64;
+    for seed in 0..20 {
+        let mut banqi = deal(&BanqiRules::default(), seed);
+        for _ in 0..200 {
+            let moves = banqi.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1);
+            let mv = moves[usize::try_from(rng >> 33).unwrap() % moves.len()];
+            let before: u32 = banqi.captured().iter().map(|&n| u32::from(n)).sum();
+            let on_board = |b: &Banqi| {
+                (0..4u8)
+                    .flat_map(|rank| (0..8u8).map(move |file| Cell::new(file, rank)))
+                    .filter(|&c| b.square(c) != Square::Empty)
+                    .count()
+            };
+            let pieces = on_board(&banqi);
+            banqi.apply(mv).expect("a legal move");
+            let after: u32 = banqi.captured().iter().map(|&n| u32::from(n)).sum();
+            let taken = pieces - on_board(&banqi);
+            assert_eq!(after - before, u32::try_from(taken).unwrap());
+        }
+    }
+}
