@@ -389,6 +389,14 @@ test('no console errors or uncaught exceptions across the games', { timeout: TES
     await page.locator('html[data-theme="dark"]').waitFor();
     await page.locator('select[data-setting="clock"]').selectOption({ index: 2 });
     await page.locator('[data-clock="first"]').waitFor();
+    // A clock of one's own: minutes and seconds a move.
+    await page.locator('select[data-setting="clock"]').selectOption('custom');
+    await page.locator('input[data-setting="clock-minutes"]').fill('2');
+    await page.locator('input[data-setting="clock-minutes"]').dispatchEvent('change');
+    await page.locator('[data-clock="first"] .clock-time', { hasText: '2:00' }).waitFor();
+    await page.locator('input[data-setting="clock-increment"]').fill('7');
+    await page.locator('input[data-setting="clock-increment"]').dispatchEvent('change');
+    await page.waitForFunction(() => /2\+7/.test(document.querySelector('select[data-setting="clock"]').selectedOptions[0].text));
     await page.locator('[data-action="new-game"]').click();
     await waitForPlies(page, 0);
     assert.deepEqual(app.errors, []);

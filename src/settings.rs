@@ -38,6 +38,17 @@ impl ClockConfig {
         ClockConfig { base_secs: 1800, increment_secs: 20 },
     ];
 
+    /// A clock of the player's own: `minutes` each (1 to 180) and `increment` seconds a move
+    /// (0 to 60); `None` outside those bounds.
+    #[must_use]
+    pub fn custom(minutes: u32, increment: u32) -> Option<ClockConfig> {
+        ((1..=180).contains(&minutes) && increment <= 60)
+            .then_some(ClockConfig { base_secs: minutes * 60, increment_secs: increment })
+    }
+
+    /// The custom clock offered first: 15 minutes and 10 seconds a move.
+    pub const FIRST_CUSTOM: ClockConfig = ClockConfig { base_secs: 900, increment_secs: 10 };
+
     /// Written as `5+3` (minutes + seconds), as game sites write it.
     #[must_use]
     pub fn label(self) -> String {
@@ -246,7 +257,10 @@ fn parse_clock(text: &str) -> Option<ClockConfig> {
     let (base, increment) = text.split_once('+')?;
     let config =
         ClockConfig { base_secs: base.parse().ok()?, increment_secs: increment.parse().ok()? };
-    ClockConfig::PRESETS.contains(&config).then_some(config)
+    // Storage is outside input: a preset, or a custom clock within its bounds.
+    let custom = config.base_secs.is_multiple_of(60)
+        && ClockConfig::custom(config.base_secs / 60, config.increment_secs).is_some();
+    (ClockConfig::PRESETS.contains(&config) || custom).then_some(config)
 }
 
 /// The index of a game in [`GameKind::ALL`].

@@ -271,13 +271,50 @@ pub fn options(props: &OptionsProps) -> Html {
     let clock_change = {
         let dispatch = props.dispatch.clone();
         Callback::from(move |event: Event| {
-            let chosen = select_value(&event).and_then(|v| v.parse::<usize>().ok());
-            let config = chosen.and_then(|i| ClockConfig::PRESETS.get(i).copied());
+            let value = select_value(&event);
+            let config = match value.as_deref() {
+                Some("custom") => Some(ClockConfig::FIRST_CUSTOM),
+                _ => value
+                    .and_then(|v| v.parse::<usize>().ok())
+                    .and_then(|i| ClockConfig::PRESETS.get(i).copied()),
+            };
             dispatch.emit(Action::SetClock { config, seed: random_seed() });
         })
     };
     let clock_choices = ClockConfig::PRESETS.iter().enumerate().map(|(i, preset)| {
         html! { <option value={i.to_string()} selected={settings.clock == Some(*preset)}>{ preset.label() }</option> }
+    });
+    // A clock that is no preset is the player's own: its two numbers can be changed.
+    let custom = settings.clock.filter(|clock| !ClockConfig::PRESETS.contains(clock));
+    let custom_field = |value: u32, max: u32, min: u32, minutes: bool| {
+        let dispatch = props.dispatch.clone();
+        let clock = custom.unwrap_or(ClockConfig::FIRST_CUSTOM);
+        let onchange = Callback::from(move |event: Event| {
+            let Some(input) = event.target_dyn_into::<HtmlInputElement>() else { return };
+            let Ok(number) = input.value().trim().parse::<u32>() else { return };
+            let (base, increment) = (clock.base_secs / 60, clock.increment_secs);
+            let (base, increment) = if minutes { (number, increment) } else { (base, number) };
+            if let Some(config) = ClockConfig::custom(base, increment) {
+                dispatch.emit(Action::SetClock { config: Some(config), seed: random_seed() });
+            }
+        });
+        let name = if minutes { "clock-minutes" } else { "clock-increment" };
+        html! {
+            <input type="number" inputmode="numeric" min={min.to_string()} max={max.to_string()} step="1"
+                   value={value.to_string()} data-setting={name} {onchange} />
+        }
+    };
+    let custom_fields = custom.map(|clock| {
+        html! {
+            <>
+                <label class="option"><span>{ t(lang, Text::ClockMinutes) }</span>
+                    { custom_field(clock.base_secs / 60, 180, 1, true) }
+                </label>
+                <label class="option"><span>{ t(lang, Text::ClockIncrement) }</span>
+                    { custom_field(clock.increment_secs, 60, 0, false) }
+                </label>
+            </>
+        }
     });
     let lang_change = {
         let dispatch = props.dispatch.clone();
@@ -392,8 +429,12 @@ pub fn options(props: &OptionsProps) -> Html {
                 <select onchange={clock_change} data-setting="clock">
                     <option value="off" selected={settings.clock.is_none()}>{ t(lang, Text::NoClock) }</option>
                     { for clock_choices }
+                    <option value="custom" selected={custom.is_some()}>
+                        { custom.map_or_else(|| t(lang, Text::ClockCustom).to_owned(), |c| format!("{} ({})", t(lang, Text::ClockCustom), c.label())) }
+                    </option>
                 </select>
             </label>
+            { custom_fields.unwrap_or_default() }
             if matches!(settings.kind, GameKind::Xiangqi | GameKind::Banqi) {
                 <label class="option"><span>{ t(lang, Text::PieceSet) }</span>
                     <select onchange={pieces_change} data-setting="pieces">

@@ -428,6 +428,28 @@ fn settings_survive_storage_and_bad_storage_keeps_defaults() {
 }
 
 #[test]
+fn custom_clocks_are_kept_within_their_bounds() {
+    let mut settings = Settings::new(Lang::En);
+    settings.clock = ClockConfig::custom(7, 4);
+    settings.volume = 30;
+    settings.piece_symbols = true;
+    assert_eq!(Settings::from_storage(&settings.to_storage(), Lang::En), settings);
+    assert_eq!(ClockConfig::custom(0, 0), None);
+    assert_eq!(ClockConfig::custom(181, 0), None);
+    assert_eq!(ClockConfig::custom(3, 61), None);
+    for bad in
+        ["clock=61+0", "clock=10800+61", "clock=11400+0", "clock=-60+0", "volume=101", "volume=x"]
+    {
+        let read = Settings::from_storage(bad, Lang::En);
+        assert_eq!((read.clock, read.volume), (None, crate::settings::DEFAULT_VOLUME), "{bad}");
+    }
+    assert_eq!(
+        Settings::from_storage("clock=10800+60", Lang::En).clock,
+        ClockConfig::custom(180, 60)
+    );
+}
+
+#[test]
 fn a_stored_game_resumes_up_to_its_first_bad_move() {
     let mut record = GameRecord::new(GameKind::Chess, "", 0);
     record.moves = ["e2e4", "e7e5", "e1e3", "g1f3"].map(String::from).to_vec();

@@ -181,6 +181,12 @@ pub enum Text {
     Resign,
     /// Shown while the computer thinks.
     Thinking,
+    /// The clock choice that opens minutes and increment fields.
+    ClockCustom,
+    /// The custom clock's minutes.
+    ClockMinutes,
+    /// The custom clock's increment.
+    ClockIncrement,
     /// Banqi's tray: the pieces captured.
     Captured,
     /// Banqi's tray: how many of a colour are face down (`{n}`).
@@ -390,6 +396,9 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         T::Resign => ["Resign", "认输", "Xin thua"],
         T::Thinking => ["The computer is thinking…", "电脑正在思考…", "Máy đang suy nghĩ…"],
         T::YourMove => ["Your move", "轮到你走", "Đến lượt bạn"],
+        T::ClockCustom => ["Custom…", "自定义…", "Tùy chỉnh…"],
+        T::ClockMinutes => ["Minutes each", "每方分钟", "Số phút mỗi bên"],
+        T::ClockIncrement => ["Seconds added a move", "每步加秒", "Giây cộng mỗi nước"],
         T::Captured => ["Captured", "被吃", "Bị ăn"],
         T::FaceDownCount => ["{n} face down", "暗子 {n}", "{n} quân úp"],
         T::PieceSet => ["Pieces", "棋子", "Quân cờ"],
