@@ -677,6 +677,19 @@ test('xiangqi and banqi pieces as symbols: drawn without any text, so no font is
     assert.equal(await page.locator('.board [data-piece] svg text').count(), 0);
   }));
 
+test('gomoku: move numbers on the stones, as an option', { timeout: TEST_TIMEOUT }, () =>
+  withApp({}, async (page) => {
+    await pickGame(page, 'gomoku', 225);
+    await click(page, 'h8');
+    await waitForPiece(page, 'h8', 'b');
+    await click(page, 'i9');
+    await waitForPiece(page, 'i9', 'w');
+    assert.equal(await page.locator('.stone-number').count(), 0);
+    await page.locator('input[data-setting="stone-numbers"]').check();
+    await page.locator('[data-square="i9"] .stone-number', { hasText: '2' }).waitFor();
+    assert.equal(await page.locator('[data-square="h8"] .stone-number').innerText(), '1');
+  }));
+
 test('banqi: a tray of captured pieces and the face-down count per colour', { timeout: TEST_TIMEOUT }, async () => {
   const app = await openApp(browser, `${server.url}?game=banqi&fen=K*n6/8/8/6Pk_1_r_0_-_-`);
   try {

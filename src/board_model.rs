@@ -47,6 +47,15 @@ pub fn board_view(state: &AppState) -> BoardView {
         let dy = i16::from(from_row) - i16::from(to_row);
         Some((m.to, (dx as i8, dy as i8)))
     });
+    // Gomoku: each stone's move number, when asked for.
+    let numbers: std::collections::HashMap<qi_rules::Cell, usize> = if kind == GameKind::Gomoku
+        && state.settings.stone_numbers
+    {
+        let moves = state.shown_moves();
+        moves.iter().enumerate().filter_map(|(i, text)| Some((text.parse().ok()?, i + 1))).collect()
+    } else {
+        std::collections::HashMap::new()
+    };
     let cells = geometry
         .cells_in_screen_order()
         .map(|cell| {
@@ -71,6 +80,7 @@ pub fn board_view(state: &AppState) -> BoardView {
                     _ => None,
                 },
                 arrived_from: slide.filter(|(to, _)| *to == cell).map(|(_, offset)| offset),
+                number: numbers.get(&cell).copied(),
                 piece,
             }
         })
@@ -139,6 +149,32 @@ mod tests {
         assert!(hinted.contains(&"c3".to_owned()) && hinted.contains(&"a3".to_owned()));
         assert_eq!(view.cells.len(), 90);
         assert!(view.cells.iter().any(|c| c.label == "b1, 红马"));
+    }
+
+    #[test]
+    fn gomoku_stones_carry_their_move_numbers_when_asked() {
+        let mut settings = Settings::new(Lang::En);
+        settings.kind = GameKind::Gomoku;
+        let mut state = AppState::new(settings, 0);
+        for point in ["h8", "h9", "i8"] {
+            state.apply(Action::ClickCell { cell: cell(point), now: 0.0 });
+        }
+        let numbered = |state: &AppState| -> Vec<(String, usize)> {
+            let view = board_view(state);
+            let mut out: Vec<_> =
+                view.cells.iter().filter_map(|c| Some((c.cell.to_string(), c.number?))).collect();
+            out.sort_by_key(|(_, n)| *n);
+            out
+        };
+        assert!(numbered(&state).is_empty(), "off by default");
+        state.apply(Action::SetStoneNumbers(true));
+        assert_eq!(
+            numbered(&state),
+            [("h8".to_owned(), 1), ("h9".to_owned(), 2), ("i8".to_owned(), 3)]
+        );
+        // Stepping back shows the numbers of the position shown.
+        state.apply(Action::StepBack);
+        assert_eq!(numbered(&state).len(), 2);
     }
 
     #[test]

@@ -121,6 +121,8 @@ pub struct Settings {
     pub volume: u8,
     /// Xiangqi and banqi pieces as symbols (a king, a rook...) instead of Chinese characters.
     pub piece_symbols: bool,
+    /// Gomoku stones show their move numbers.
+    pub stone_numbers: bool,
 }
 
 impl Settings {
@@ -139,6 +141,7 @@ impl Settings {
             file_numbers: true,
             volume: DEFAULT_VOLUME,
             piece_symbols: false,
+            stone_numbers: false,
         }
     }
 
@@ -186,6 +189,7 @@ impl Settings {
         lines.push(format!("files={}", if self.file_numbers { "numbers" } else { "letters" }));
         lines.push(format!("volume={}", self.volume));
         lines.push(format!("pieces={}", if self.piece_symbols { "symbols" } else { "characters" }));
+        lines.push(format!("numbers={}", if self.stone_numbers { "on" } else { "off" }));
         for kind in GameKind::ALL {
             lines.push(format!("rules.{}={}", kind.name(), self.rules_of(kind)));
         }
@@ -207,6 +211,7 @@ impl Settings {
                 "lang" => settings.lang = Lang::from_tag(value),
                 "files" => settings.file_numbers = value != "letters",
                 "pieces" => settings.piece_symbols = value == "symbols",
+                "numbers" => settings.stone_numbers = value == "on",
                 "volume" => {
                     if let Ok(volume @ 0..=100) = value.parse::<u8>() {
                         settings.volume = volume;

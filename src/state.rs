@@ -357,6 +357,8 @@ pub enum Action {
     SetVolume(u8),
     /// Xiangqi and banqi pieces as symbols (`true`) or characters.
     SetPieceSymbols(bool),
+    /// Gomoku stones with (`true`) or without their move numbers.
+    SetStoneNumbers(bool),
     /// Turn clocks on or off; starts a new game.
     SetClock {
         /// The setting, `None` for no clock.
@@ -1168,6 +1170,7 @@ impl AppState {
             Action::SetFileNumbers(on) => self.settings.file_numbers = on,
             Action::SetVolume(volume) => self.settings.volume = volume.min(100),
             Action::SetPieceSymbols(on) => self.settings.piece_symbols = on,
+            Action::SetStoneNumbers(on) => self.settings.stone_numbers = on,
             Action::SetClock { config, seed } => {
                 self.settings.clock = config;
                 self.restart(seed);

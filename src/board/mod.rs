@@ -40,6 +40,8 @@ pub struct CellView {
     pub last_stone: bool,
     /// Part of the move the hint button suggests: where it starts or where it goes.
     pub suggested: Option<HintEnd>,
+    /// The stone's move number (gomoku, when the player wants numbers on the stones).
+    pub number: Option<usize>,
     /// The piece just arrived here from this many cells away (columns right, rows down, as on
     /// screen): it slides in.
     pub arrived_from: Option<(i8, i8)>,

@@ -111,6 +111,10 @@ fn cell_html(
                      style={cell.arrived_from.map(|(dx, dy)| format!("--dx: {dx}; --dy: {dy};"))}
                      data-piece={code.clone()}>{ piece(code, geometry.style, geometry.symbols) }</div>
             }
+            if let Some(number) = cell.number {
+                <span class={classes!("stone-number", (cell.piece.as_deref() == Some("b")).then_some("on-black"))}
+                      aria-hidden="true">{ number }</span>
+            }
             if cell.hint {
                 <span class={if cell.piece.is_some() { "hint capture" } else { "hint" }}></span>
             }

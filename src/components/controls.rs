@@ -383,6 +383,14 @@ pub fn options(props: &OptionsProps) -> Html {
                 .emit(Action::SetFileNumbers(select_value(&event).as_deref() != Some("letters")));
         })
     };
+    let numbers_change = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |event: Event| {
+            if let Some(input) = event.target_dyn_into::<HtmlInputElement>() {
+                dispatch.emit(Action::SetStoneNumbers(input.checked()));
+            }
+        })
+    };
     let pieces_change = {
         let dispatch = props.dispatch.clone();
         Callback::from(move |event: Event| {
@@ -435,6 +443,12 @@ pub fn options(props: &OptionsProps) -> Html {
                 </select>
             </label>
             { custom_fields.unwrap_or_default() }
+            if settings.kind == GameKind::Gomoku {
+                <label class="option"><span>{ t(lang, Text::StoneNumbers) }</span>
+                    <input type="checkbox" data-setting="stone-numbers" checked={settings.stone_numbers}
+                           onchange={numbers_change} />
+                </label>
+            }
             if matches!(settings.kind, GameKind::Xiangqi | GameKind::Banqi) {
                 <label class="option"><span>{ t(lang, Text::PieceSet) }</span>
                     <select onchange={pieces_change} data-setting="pieces">

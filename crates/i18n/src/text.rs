@@ -181,6 +181,8 @@ pub enum Text {
     Resign,
     /// Shown while the computer thinks.
     Thinking,
+    /// Gomoku's option: move numbers on the stones.
+    StoneNumbers,
     /// The clock choice that opens minutes and increment fields.
     ClockCustom,
     /// The custom clock's minutes.
@@ -396,6 +398,7 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         T::Resign => ["Resign", "认输", "Xin thua"],
         T::Thinking => ["The computer is thinking…", "电脑正在思考…", "Máy đang suy nghĩ…"],
         T::YourMove => ["Your move", "轮到你走", "Đến lượt bạn"],
+        T::StoneNumbers => ["Move numbers on stones", "棋子上显示手数", "Số nước trên quân"],
         T::ClockCustom => ["Custom…", "自定义…", "Tùy chỉnh…"],
         T::ClockMinutes => ["Minutes each", "每方分钟", "Số phút mỗi bên"],
         T::ClockIncrement => ["Seconds added a move", "每步加秒", "Giây cộng mỗi nước"],
