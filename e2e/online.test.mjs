@@ -39,6 +39,10 @@ after(async () => {
 async function person(url, viewport = { width: 1280, height: 900 }, connected = true) {
   const context = await browser.newContext({ viewport, locale: 'en-US' });
   context.setDefaultTimeout(WAIT_MS);
+  // The sounds played, as the app's test hook reports them (src/sound.rs).
+  await context.addInitScript(() => {
+    window.qiSoundLog = [];
+  });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
@@ -116,6 +120,9 @@ test('two players play through an invite link while a third watches', { timeout:
       }
       // Alice reloads after her second move: back in her seat, with the moves so far.
       if (to === 'g4') {
+        // Bob's tab says it is his move, and he heard hers.
+        await bob.page.waitForFunction(() => document.title.startsWith('● Your move'));
+        assert.ok((await bob.page.evaluate(() => window.qiSoundLog)).includes('move'), 'Bob hears the moves');
         await alice.page.reload();
         await alice.page.locator('[data-testid="connection"][data-state="connected"]').waitFor();
         await waitForPiece(alice.page, 'g4', 'wP');
@@ -128,6 +135,10 @@ test('two players play through an invite link while a third watches', { timeout:
       assert.match(await someone.page.locator('[data-testid="status"] .result').innerText(), /Black wins by checkmate/);
     }
     assert.deepEqual(await moveList(carol.page), ['f3', 'e5', 'g4', 'Qh4#']);
+    for (const someone of [bob, carol]) {
+      await someone.page.waitForFunction(() => window.qiSoundLog.includes('game-end'));
+    }
+    assert.doesNotMatch(await bob.page.title(), /Your move/, 'the game is over');
     assert.equal(await alice.page.locator('[data-action="rematch"]').count(), 1, 'a rematch is offered');
     for (const someone of people) {
       assert.deepEqual(someone.errors, [], 'the page reported errors');

@@ -26,6 +26,7 @@ pub mod socket;
 pub mod texts;
 pub mod view;
 
+use std::rc::Rc;
 use std::time::Duration;
 
 use yew::prelude::*;
@@ -134,6 +135,31 @@ impl Online {
         }
     }
 
+    /// Says what changed on the board: a sound for a move (the opponent's above all: the player
+    /// may be looking elsewhere), a capture, check, the end; and the tab's title says whose move
+    /// it is.
+    fn announce(&self, before: Option<&Rc<crate::state::AppState>>) {
+        let Some(game) = self.session.game() else {
+            web::set_title("Qi 棋");
+            return;
+        };
+        if let Some(before) = before
+            && !Rc::ptr_eq(before, &game.board)
+            && let Some(sound) = crate::sound::sound_for(before, &game.board)
+        {
+            crate::sound::play(sound, self.session.settings.volume);
+        }
+        let yours =
+            game.you.is_some_and(|seat| game::side_of(seat) == game.board.game.side_to_move())
+                && game.board.result().is_none();
+        let lang = self.session.settings.lang;
+        web::set_title(&if yours {
+            format!("● {} · Qi 棋", crate::i18n::t(lang, crate::i18n::Text::YourMove))
+        } else {
+            "Qi 棋".to_owned()
+        });
+    }
+
     /// Keeps what the player chose: the name, the language.
     fn remember(&self, intent: &Intent) {
         match intent {
@@ -177,6 +203,7 @@ impl Component for Online {
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
         let now = web::now_ms();
+        let board_before = self.session.game().map(|game| game.board.clone());
         let effects = match msg {
             Msg::Socket(generation, _) if generation != self.socket_generation => return false,
             Msg::Socket(_, SocketEvent::Opened) => self.session.opened(),
@@ -204,6 +231,7 @@ impl Component for Online {
             }
         };
         self.run(ctx, effects);
+        self.announce(board_before.as_ref());
         true
     }
 
