@@ -74,6 +74,10 @@ fn pieces(state: &AppState) -> usize {
 /// refused. Stepping through the game, editing notes and the like are silent.
 #[must_use]
 pub fn sound_for(before: &AppState, after: &AppState) -> Option<Sound> {
+    // A new or opened game (a finished record too) is no move, no ending and no refusal.
+    if after.game_number != before.game_number {
+        return None;
+    }
     let moved = after.game.kind() == before.game.kind()
         && after.record.moves.len() == before.record.moves.len() + 1
         && after.record.moves.starts_with(&before.record.moves);
@@ -200,5 +204,36 @@ mod tests {
         resigned.apply(Action::Resign);
         assert_eq!(sound_for(&e4, &resigned), Some(Sound::GameEnd));
         assert!(matches!(*start.game, AnyGame::Chess(_)));
+    }
+
+    #[test]
+    fn a_new_or_opened_game_is_silent() {
+        let start = AppState::new(Settings::new(crate::i18n::Lang::En), 0);
+        // After a refusal, a new game keeps the count: no "refused" sound.
+        let refused = after_drag(&start, "e2", "e5");
+        assert_eq!(sound_for(&start, &refused), Some(Sound::Refused));
+        let mut new_game = refused.clone();
+        new_game.apply(Action::NewGame { seed: 1 });
+        assert_eq!(sound_for(&refused, &new_game), None);
+        // Opening a finished record (mate in one move from the start's point of view) is no
+        // game end, nor a move.
+        let mut mate = start.clone();
+        for (from, to) in [("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")] {
+            mate = after_drag(&mate, from, to);
+        }
+        let mut opened = start.clone();
+        opened.apply(Action::Open {
+            record: (*mate.record).clone(),
+            bottom: None,
+            at: None,
+            notice: None,
+        });
+        assert!(opened.result().is_some());
+        assert_eq!(sound_for(&start, &opened), None);
+        let mut one_move = start.clone();
+        let mut e4_record = (*start.record).clone();
+        e4_record.moves.push("e2e4".into());
+        one_move.apply(Action::Open { record: e4_record, bottom: None, at: None, notice: None });
+        assert_eq!(sound_for(&start, &one_move), None, "an opened game of one move is no move");
     }
 }

@@ -134,7 +134,7 @@ pub struct AppState {
     /// The move tree as it was before the last Undo that took back moves with notes, and the
     /// main line's length that Undo left: [`Action::RestoreTakenBack`] puts the tree back while
     /// the game is still as Undo left it.
-    pub taken_back: Option<(usize, Line)>,
+    pub taken_back: Option<(usize, Rc<Line>)>,
     /// How many moves the rules have refused in this page (a change is a refusal to sound).
     pub refusals: u32,
     /// A promotion waiting for its piece.
@@ -309,7 +309,10 @@ pub enum Action {
     /// line's move that it replaced.
     StepMainLine,
     /// Put back the moves (and their notes) the last Undo took back, if nothing changed since.
-    RestoreTakenBack,
+    RestoreTakenBack {
+        /// When it was asked (milliseconds), for the clocks.
+        now: f64,
+    },
     /// Turn the engine's analysis of the position shown on or off.
     ToggleAnalysis,
     /// Review the game: every position of the main line analysed, each move judged.
@@ -495,6 +498,7 @@ impl AppState {
         opened.notice = notice.or(opened.notice);
         opened.next_request = self.next_request;
         opened.game_number = self.game_number + 1;
+        opened.refusals = self.refusals;
         *self = opened;
     }
 
@@ -600,10 +604,13 @@ impl AppState {
         // Request ids keep counting, so an answer meant for the old game is never taken.
         let next_request = self.next_request;
         let game_number = self.game_number + 1;
+        // The count of refusals goes on too: a new game is not a refused move (a sound).
+        let refusals = self.refusals;
         *self = AppState::new(settings, seed);
         self.flipped = flipped;
         self.next_request = next_request;
         self.game_number = game_number;
+        self.refusals = refusals;
     }
 
     fn answer(&mut self, id: u64, best: Option<String>, search: SearchSummary, now: f64) {
@@ -723,12 +730,8 @@ impl AppState {
     /// the move's canonical coordinates whichever gesture made it (a standard-chess king
     /// dropped on its rook is `e1g1`).
     fn play_text(&mut self, text: &str, now: f64) {
-        if self.explored.is_none() {
-            let mover = self.game.side_to_move();
-            if self.clock_has_run_out(mover, now) {
-                self.end(mover.other(), EndedBy::Time);
-                return;
-            }
+        if self.flag_fell(now) {
+            return;
         }
         match self.board_game().read_move(text) {
             Ok(mv) => self.play_move(mv, now),
@@ -743,6 +746,9 @@ impl AppState {
         if self.explored.is_some() {
             return self.explore(mv);
         }
+        if self.flag_fell(now) {
+            return;
+        }
         let mover = self.game.side_to_move();
         let (text, notation) = (self.game.move_text(mv), self.game.move_notation(mv));
         match Rc::make_mut(&mut self.game).apply(mv) {
@@ -752,10 +758,27 @@ impl AppState {
                 self.notice = None;
                 self.hint = None;
                 self.computer_moved = false;
+                // The game moved on: what the last Undo took back can no longer be put back.
+                self.taken_back = None;
                 self.press_clock(mover, now);
             }
             Err(illegal) => self.refuse(illegal.reason),
         }
+    }
+
+    /// Whether the mover's clock had run out before a move of the game as it stands (moves
+    /// into the tree from an earlier position are not timed): the game then ends on time, and
+    /// the move is not played.
+    fn flag_fell(&mut self, now: f64) -> bool {
+        if self.explored.is_some() {
+            return false;
+        }
+        let mover = self.game.side_to_move();
+        let fell = self.clock_has_run_out(mover, now);
+        if fell {
+            self.end(mover.other(), EndedBy::Time);
+        }
+        fell
     }
 
     /// A move the rules refused: says why, and counts it (each refusal is a sound, even the
@@ -810,7 +833,8 @@ impl AppState {
         self.selected = None;
         self.notice = None;
         let plies = self.record.moves.len();
-        self.taken_back = before.filter(|tree| notes_after(tree, plies)).map(|tree| (plies, tree));
+        self.taken_back =
+            before.filter(|tree| notes_after(tree, plies)).map(|tree| (plies, Rc::new(tree)));
         if self.taken_back.is_some() {
             self.notice = Some(Notice::NotesTakenBack);
         }
@@ -833,20 +857,40 @@ impl AppState {
 
     /// Puts back what the last Undo took back (see [`AppState::taken_back`]), when the game is
     /// still as that Undo left it.
-    fn restore_taken_back(&mut self) {
-        let Some((plies, before)) = self.taken_back.take() else { return };
-        let mut left = before.clone();
-        left.truncate(plies);
-        if self.viewing.is_some() || self.record.tree() != left {
+    fn restore_taken_back(&mut self, now: f64) {
+        let Some((plies, before)) = &self.taken_back else { return };
+        let mut left = Line::clone(before);
+        left.truncate(*plies);
+        // Only onto the game exactly as Undo left it: not after a resignation or a flag, not
+        // while stepping back, not once anything else changed.
+        let still_as_left =
+            self.viewing.is_none() && self.record.ending.is_none() && self.record.tree() == left;
+        let Some((_, before)) = self.taken_back.take() else { return };
+        if self.notice == Some(Notice::NotesTakenBack) {
+            self.notice = None;
+        }
+        if !still_as_left {
             return;
         }
-        self.record_mut().put_tree(before);
+        self.record_mut().put_tree(Line::clone(&before));
         let replayed = self.record.replay(usize::MAX);
         self.game = Rc::new(replayed.game);
         self.notations = Rc::new(replayed.notations);
-        self.notice = None;
         self.hint = None;
         self.selected = None;
+        self.promotion = None;
+        // A request in flight was for the shorter game; the computer looks again if it is its
+        // turn now.
+        self.thinking = None;
+        self.computer_moved = false;
+        // The clocks go on for the side to move now: the time used so far stays used.
+        let to_move = self.game.side_to_move();
+        if let Some(clocks) = &mut self.clocks
+            && let Some((running, _)) = clocks.running
+        {
+            clocks.remaining_ms[running] = clocks.remaining_at(running, now);
+            clocks.running = Some((to_move, now));
+        }
     }
 
     /// Shows the position at `path` (`None`, or the end of the main line: the game as it
@@ -1115,7 +1159,7 @@ impl AppState {
             }
             Action::CancelPromotion => self.promotion = None,
             Action::Undo { now } => self.undo(now),
-            Action::RestoreTakenBack => self.restore_taken_back(),
+            Action::RestoreTakenBack { now } => self.restore_taken_back(now),
             Action::FlipBoard => self.flipped = !self.flipped,
             Action::View(ply) => {
                 let plies = self.record.moves.len();

@@ -93,22 +93,33 @@ pub fn analysis_view(state: &AppState) -> AnalysisView {
         return AnalysisView::Paused;
     }
     let Some(analysis) = state.shown_analysis() else { return AnalysisView::Waiting };
-    let Some(best) = analysis.best() else { return AnalysisView::Waiting };
     let game = state.board_game();
     let kind = game.kind();
     let (first, second) = (side_label(state, Side::First), side_label(state, Side::Second));
     let to_move = game.side_to_move();
     // A finished position has no score to read, but its result.
-    let text = if let Some(outcome) = game.outcome() {
+    let outcome = game.outcome();
+    let result_text = outcome.as_ref().map(|outcome| {
         let result = crate::state::GameResult {
             winner: outcome.winner,
             reason: crate::state::ResultReason::Rules(outcome.reason),
             line: Vec::new(),
         };
         super::status::result_text(state, &result)
-    } else {
-        score_text(kind, for_first_player(best.score, to_move), first, second)
+    });
+    let Some(best) = analysis.best() else {
+        // An answer without a line: the position has no move to make. A finished position
+        // shows its result; anything else has nothing to show (not "Thinking" for ever).
+        let (Some(outcome), Some(text)) = (outcome, result_text) else { return AnalysisView::Off };
+        let chance = match outcome.winner {
+            Some(Side::First) => 100,
+            Some(Side::Second) => 0,
+            None => 50,
+        };
+        return AnalysisView::Shown { chance, text, depth: 0, lines: Vec::new(), playable: false };
     };
+    let text = result_text
+        .unwrap_or_else(|| score_text(kind, for_first_player(best.score, to_move), first, second));
     let chinese = state.settings.lang == crate::i18n::Lang::Zh;
     let lines = analysis
         .lines
@@ -251,6 +262,32 @@ mod tests {
             }
         );
         assert_eq!((lines[1].notation.as_str(), lines[1].moves.len()), ("d4", 1));
+    }
+
+    #[test]
+    fn an_answer_without_lines_shows_the_result_or_nothing() {
+        use crate::state::Settings;
+        use crate::think::Analysis;
+        let mut settings = Settings::new(Lang::En);
+        settings.mode = crate::state::Mode::HotSeat;
+        let mut state = AppState::new(settings, 0);
+        state.apply(Action::ToggleAnalysis);
+        let empty = Analysis { id: 1, lines: Vec::new() };
+        state.apply(Action::AnalysisAnswer { moves: Vec::new(), analysis: empty.clone() });
+        assert_eq!(analysis_view(&state), AnalysisView::Off, "nothing to show, not thinking");
+        // Fool's mate: the finished position shows its result, Black's full chance.
+        for (from, to) in [("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")] {
+            let cell = |text: &str| text.parse().expect("cell");
+            state.apply(Action::Drop { from: cell(from), to: cell(to), now: 0.0 });
+        }
+        assert!(state.result().is_some());
+        let moves = state.shown_moves();
+        state.apply(Action::AnalysisAnswer { moves, analysis: empty });
+        let AnalysisView::Shown { chance, text, lines, .. } = analysis_view(&state) else {
+            panic!("the result: {:?}", analysis_view(&state));
+        };
+        assert_eq!((chance, lines.len()), (0, 0));
+        assert!(text.contains("Black"), "{text}");
     }
 
     #[test]

@@ -69,6 +69,9 @@ pub struct GameButtonsView {
     pub analysing: bool,
     /// A review may start.
     pub review: bool,
+    /// Which game this is ([`AppState::game_number`]): a question asked about one game (resign?)
+    /// is not carried to the next.
+    pub game_number: u64,
 }
 
 /// The game buttons for `state`.
@@ -85,6 +88,7 @@ pub fn game_buttons_view(state: &AppState) -> GameButtonsView {
         play_from_here: !live || state.record.ending.is_some(),
         analysing: state.analysing,
         review: state.review_allowed() && state.current_review().is_none_or(|r| !r.running()),
+        game_number: state.game_number,
     }
 }
 
@@ -110,14 +114,17 @@ pub fn game_buttons(props: &GameButtonsProps) -> Html {
     };
     let can_undo = view.can_undo;
     // Resigning asks first, as the online page does: one slip beside "Hint" must not end the game.
-    let confirming = use_state(|| false);
-    let resign = if *confirming {
-        let (dispatch, yes, no) = (props.dispatch.clone(), confirming.clone(), confirming.clone());
+    // The question belongs to the game it was asked in: a new game starts without it.
+    let confirming_in = use_state(|| None::<u64>);
+    let game_number = view.game_number;
+    let resign = if *confirming_in == Some(game_number) {
+        let (dispatch, yes, no) =
+            (props.dispatch.clone(), confirming_in.clone(), confirming_in.clone());
         let confirm = Callback::from(move |_: MouseEvent| {
-            yes.set(false);
+            yes.set(None);
             dispatch.emit(Action::Resign);
         });
-        let cancel = Callback::from(move |_: MouseEvent| no.set(false));
+        let cancel = Callback::from(move |_: MouseEvent| no.set(None));
         html! {
             <>
                 <button type="button" data-action="confirm-resign" onclick={confirm}>{ format!("{}?", t(lang, Text::Resign)) }</button>
@@ -126,8 +133,8 @@ pub fn game_buttons(props: &GameButtonsProps) -> Html {
         }
     } else {
         let ask = {
-            let confirming = confirming.clone();
-            Callback::from(move |_: MouseEvent| confirming.set(true))
+            let confirming_in = confirming_in.clone();
+            Callback::from(move |_: MouseEvent| confirming_in.set(Some(game_number)))
         };
         html! { <button type="button" data-action="resign" onclick={ask}>{ t(lang, Text::Resign) }</button> }
     };

@@ -21,10 +21,11 @@ pub struct PromotionProps {
     pub dispatch: Callback<Action>,
 }
 
-/// The colour letter of the side about to promote in `state` (`w`, `b`).
+/// The colour letter of the side about to promote in `state` (`w`, `b`): in the position
+/// shown, which may be an earlier one or a variation.
 #[must_use]
 pub fn promoting_colour(state: &AppState) -> char {
-    if state.game.side_to_move() == qi_rules::Side::First { 'w' } else { 'b' }
+    if state.board_game().side_to_move() == qi_rules::Side::First { 'w' } else { 'b' }
 }
 
 /// Asks which piece a pawn becomes.

@@ -16,7 +16,8 @@ use std::rc::Rc;
 /// Properties of [`MoveList`].
 #[derive(Properties, PartialEq)]
 pub struct MoveListProps {
-    /// The game (shared with the state: comparing it is comparing two pointers).
+    /// The game, shared with the state (`Rc`): cloning the props copies no moves, and an
+    /// unchanged record compares equal at once when both sides are the same allocation.
     pub record: Rc<GameRecord>,
     /// The position shown.
     pub current: Path,

@@ -8,6 +8,7 @@ use yew::prelude::*;
 use crate::i18n::{Lang, Text, fill, side_name, t};
 use crate::i18n_rules::{end_reason_for, illegal_reason, link_error};
 use crate::state::{Action, AppState, GameResult, Mode, Notice, ResultReason, SearchSummary};
+use crate::web::now_ms;
 
 /// What the status panel shows, worked out from the state by [`status_view`]: the panel
 /// re-renders only when this changes, and tests read it without a browser.
@@ -199,7 +200,7 @@ pub fn status(props: &StatusProps) -> Html {
         let restore = match (restorable, &props.dispatch) {
             (true, Some(dispatch)) => {
                 let dispatch = dispatch.clone();
-                let onclick = Callback::from(move |_| dispatch.emit(Action::RestoreTakenBack));
+                let onclick = Callback::from(move |_| dispatch.emit(Action::RestoreTakenBack { now: now_ms() }));
                 html! {
                     <>{ " " }<button type="button" class="restore" data-action="restore-taken-back" {onclick}>
                         { t(lang, Text::RestoreTakenBack) }
@@ -375,17 +376,35 @@ mod tests {
         let view = status_view(&state);
         let (text, restorable) = view.notice.expect("a notice");
         assert!(text.starts_with("Taken back") && restorable, "{text}");
-        state.apply(Action::RestoreTakenBack);
+        state.apply(Action::RestoreTakenBack { now: 0.0 });
         assert_eq!(status_view(&state).notice, None);
         state.apply(Action::Go(Path::main(1)));
         assert_eq!(status_view(&state).viewing, Some((1, false)));
+        // A different answer to 1. e4 makes a variation, and the status says so.
+        state.apply(Action::Drop {
+            from: "c7".parse().unwrap(),
+            to: "c5".parse().unwrap(),
+            now: 0.0,
+        });
+        assert_eq!(state.record.moves, ["e2e4", "e7e5"], "the game stays");
+        assert_eq!(status_view(&state).viewing, Some((2, true)));
     }
 
     #[test]
     fn an_unchanged_state_gives_an_equal_view() {
         // The panel re-renders only when its view changes: a clock tick or an analysis line
         // must not make a new one.
-        let state = opened(GameKind::Gomoku, &["h8", "h9"], Lang::Vi);
-        assert_eq!(status_view(&state), status_view(&state.clone()));
+        let mut state = opened(GameKind::Gomoku, &["h8", "h9"], Lang::Vi);
+        state.settings.mode = Mode::HotSeat;
+        state.apply(Action::ToggleAnalysis);
+        let before = status_view(&state);
+        state.apply(Action::Tick { now: 5_000.0 });
+        let analysis = crate::think::Analysis { id: 1, lines: Vec::new() };
+        state.apply(Action::AnalysisAnswer { moves: state.shown_moves(), analysis });
+        assert!(state.analysis.is_some(), "the answer was taken");
+        assert_eq!(status_view(&state), before);
+        // And a change that matters makes a different view.
+        state.apply(Action::StepBack);
+        assert_ne!(status_view(&state), before);
     }
 }

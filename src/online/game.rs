@@ -375,7 +375,9 @@ impl OnlineGame {
             (trial.record.moves.last().cloned()?, true)
         } else if trial.notice == Some(Notice::Illegal(IllegalReason::FlipResultUnknown)) {
             // A legal banqi move that turns up an unknown piece: only the server can play it.
+            // The local board's "refusal" is no refusal (no sound).
             trial.notice = None;
+            trial.refusals = self.board.refusals;
             let text = match action {
                 Action::ClickCell { cell, .. } => self.game.move_text_between(cell, cell, None),
                 Action::Drop { from, to, .. } => self.game.move_text_between(from, to, None),

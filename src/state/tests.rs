@@ -144,7 +144,7 @@ fn undo_of_moves_with_notes_says_so_and_can_put_them_back() {
     assert_eq!(s.record.moves, ["e2e4"]);
     assert!(!s.record.has_notes());
     assert_eq!(s.notice, Some(Notice::NotesTakenBack));
-    s.apply(Action::RestoreTakenBack);
+    s.apply(Action::RestoreTakenBack { now: 0.0 });
     assert_eq!(s.record, before);
     assert_eq!(*s.notations, ["e4", "e5"]);
     assert_eq!(s.game.side_to_move(), Side::First);
@@ -152,10 +152,34 @@ fn undo_of_moves_with_notes_says_so_and_can_put_them_back() {
     // Once another move is played, what Undo took stays gone.
     s.apply(Action::Undo { now: 0.0 });
     drag(&mut s, "c7", "c5");
-    s.apply(Action::RestoreTakenBack);
+    assert_eq!(s.taken_back, None, "a move lets go of what Undo took");
+    s.apply(Action::RestoreTakenBack { now: 0.0 });
     assert_eq!(s.record.moves, ["e2e4", "c7c5"]);
     assert!(!s.record.has_notes());
     assert_eq!(s.taken_back, None);
+}
+
+#[test]
+fn taken_back_notes_are_not_put_back_after_the_game_ended_and_clocks_follow_them() {
+    // Against the clock: Undo, then Resign; putting the notes back is refused and says nothing.
+    let mut s = state(GameKind::Chess);
+    s.apply(Action::SetClock { config: ClockConfig::custom(1, 0), seed: 0 });
+    drag(&mut s, "e2", "e4");
+    drag(&mut s, "e7", "e5");
+    s.apply(Action::SetComment("The open game.".into()));
+    s.apply(Action::Undo { now: 1_000.0 });
+    assert_eq!(s.notice, Some(Notice::NotesTakenBack));
+    let mut resigned = s.clone();
+    resigned.apply(Action::Resign);
+    resigned.apply(Action::RestoreTakenBack { now: 0.0 });
+    assert_eq!(resigned.record.moves, ["e2e4"]);
+    assert_eq!((resigned.taken_back.is_none(), resigned.notice.clone()), (true, None));
+    // Put back with the clocks on: White's move is to come, so White's clock runs.
+    assert_eq!(s.clocks.as_ref().and_then(|c| c.running).map(|(side, _)| side), Some(Side::Second));
+    s.apply(Action::RestoreTakenBack { now: 2_000.0 });
+    assert_eq!(s.record.moves, ["e2e4", "e7e5"]);
+    let clocks = s.clocks.as_ref().expect("clocks");
+    assert_eq!(clocks.running.map(|(side, _)| side), Some(Side::First));
 }
 
 #[test]
@@ -480,10 +504,20 @@ fn a_banqi_chain_capture_can_be_ended() {
     drag(&mut s, "a1", "b1");
     assert!(s.chain_in_progress(), "c1 can be taken next");
     assert_eq!(s.game.side_to_move(), Side::First);
+    let mut timed = s.clone();
     s.apply(Action::EndChain { now: 0.0 });
     assert!(!s.chain_in_progress());
     assert_eq!(s.game.side_to_move(), Side::Second);
     assert_eq!(s.record.moves.last().map(String::as_str), Some("stop"));
+    // Ending the chain is a move like any other: after the flag fell, the game ends on time.
+    timed.clocks = Some(Clocks::new(ClockConfig::custom(1, 0).expect("clock")));
+    timed.clocks.as_mut().expect("clocks").running = Some((Side::First, 0.0));
+    timed.apply(Action::EndChain { now: 61_000.0 });
+    assert_eq!(timed.record.moves.last().map(String::as_str), Some("a1-b1"));
+    assert_eq!(
+        timed.result().map(|r| (r.winner, r.reason)),
+        Some((Some(Side::Second), ResultReason::Time))
+    );
 }
 
 fn vs_computer(kind: GameKind, human: Side) -> AppState {

@@ -27,7 +27,8 @@
 //!   the ply it branches after and which of the alternatives there it is (from 0), then how
 //!   many of its moves are played (`ply=4.0.2`: after four moves, the first variation, its
 //!   second move; `ply=4.0.1.1.3` goes one variation deeper). A position the game does not
-//!   have is said so and the end is shown.
+//!   have is said so and the end is shown. The readable form carries the main line only: a
+//!   position in a variation is written as the main line's position it branches from.
 //! - `result`: how a game ended when its moves do not show it: the result and why, as
 //!   `0-1+resignation`, `1-0+time`, `1/2-1/2+agreement` or `1-0+recorded`. Ignored (and said so)
 //!   when the moves end the game themselves, or anything else in the link could not be read
@@ -479,7 +480,12 @@ pub fn readable(record: &GameRecord, view: &View) -> String {
         out.push_str(&moves.join("+"));
     }
     out.push_str(&result_param(record));
-    out.push_str(&view_params(record.kind, view));
+    // No variations here: a position in one is shown from where it leaves the main line.
+    let at = view.at.as_ref().map(|path| match path.branches.first() {
+        Some(branch) => Path::main(branch.at),
+        None => path.clone(),
+    });
+    out.push_str(&view_params(record.kind, &View { at, ..view.clone() }));
     out
 }
 

@@ -455,9 +455,13 @@ fn the_compact_link_carries_the_move_tree() {
             opened.error
         );
     }
-    // The readable form has no variations: the same position there is not in the game.
-    let opened = open(&readable(&record, &view));
-    assert_eq!(opened.view.at, None);
+    // The readable form has no variations: it shows the main line's position the variation
+    // branches from (never a path its game lacks, which would read as an error).
+    let link = readable(&record, &view);
+    assert!(link.ends_with("&ply=1"), "{link}");
+    let opened = open(&link);
+    assert_eq!((opened.view.at, opened.error), (Some(Path::main(1)), None));
+    let link = compact(&record, &view);
     // The readable form carries the main line only; a game without notes links as before.
     let plain = GameRecord::from_parts(
         GameKind::Chess,

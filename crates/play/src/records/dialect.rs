@@ -4,8 +4,9 @@
 //! ([`pgn`](super::pgn), [`reader`](super::reader)); what differs is how a move word is read,
 //! which tags describe the game, what a record without a position starts from and, in banqi,
 //! the piece each flip turned up. Each game's module implements [`Dialect`] for that, and
-//! [`for_game`](super::for_game) picks one. The reader knows no game: the dialects call it, it
-//! never calls them, so the two don't import each other.
+//! [`for_game`](super::for_game) picks one. The import loop (`import.rs`) walks the record and
+//! hands each move word to the dialect, which plays it into the [`Reader`]; the reader knows no
+//! game and no dialect (it never calls one), so a new game adds a dialect and nothing else.
 
 use qi_rules::any::AnyGame;
 

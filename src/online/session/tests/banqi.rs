@@ -127,6 +127,7 @@ fn a_banqi_flip_waits_for_the_server_to_say_what_it_turned_up() {
     assert_eq!(game.pending.as_ref().map(|p| p.shown), Some(false));
     assert_eq!(game.board.game.piece_code(cell("c3")).as_deref(), Some("?"));
     assert!(game.board.notice.is_none(), "no complaint about the unknown piece");
+    assert_eq!(game.board.refusals, 0, "a flip is no refused move (no refusal sound)");
     let mv = PlayedMove { ply: 0, text: "c3".into(), reveal: Some("n".into()) };
     session.receive(ServerMessage::Moved { game: "b".into(), mv, clocks: None }, 0.0);
     let game = session.game().unwrap();
