@@ -586,3 +586,44 @@ test('undo while the computer thinks cancels its answer', { timeout: TEST_TIMEOU
     },
   ),
 );
+
+// ---------------------------------------------------------------------------------------------
+// 6. Premove: a move made while the computer thinks is queued, shown, and played on its reply.
+
+test('a move made while the computer thinks is played on its reply; Esc drops one', { timeout: TEST_TIMEOUT }, () =>
+  withApp(
+    {
+      settings: { game: 'chess', mode: 'computer-second', level: 6, lang: 'en' },
+      initScript: instrument,
+    },
+    async (page) => {
+      await click(page, 'e2');
+      await click(page, 'e4');
+      await waitForPiece(page, 'e4', 'wP');
+      await waitForThinking(page, 1);
+      await click(page, 'g1');
+      await click(page, 'f3');
+      const queued = page.locator('.board .cell[data-premove]');
+      const cells = await queued.evaluateAll((els) => els.map((e) => e.dataset.square).sort());
+      assertStillThinking(await records(page), await page.evaluate(() => performance.now()), 'the premove');
+      assert.deepEqual(cells, ['f3', 'g1'], 'the queued move is shown on the board');
+      assert.equal(await pieceAt(page, 'f3'), null, 'and not played yet');
+      // The computer's reply, then the knight at once (the computer thinks again).
+      await waitForPiece(page, 'f3', 'wN');
+      assert.equal(await queued.count(), 0);
+      assert.ok((await plyCount(page)) >= 3);
+      assert.equal((await moveList(page))[2], 'Nf3');
+
+      // Queued again, then Esc: the reply comes and nothing of the person's is played.
+      await waitForThinking(page, 3);
+      await click(page, 'f1');
+      await click(page, 'c4');
+      assert.equal(await queued.count(), 2);
+      await page.keyboard.press('Escape');
+      assert.equal(await queued.count(), 0, 'Esc drops the queued move');
+      assert.equal(await waitForTurnOrResult(page), 'turn');
+      assert.equal(await plyCount(page), 4, 'the computer answered; the dropped move was not played');
+      assert.equal(await pieceAt(page, 'c4'), null);
+    },
+  ),
+);

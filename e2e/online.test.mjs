@@ -101,19 +101,23 @@ test('two players play through an invite link while a third watches', { timeout:
     await alice.page.locator('[data-testid="watchers"][data-count="1"]').waitFor();
     assert.equal(await carol.page.locator('[data-action="resign"]').count(), 0, 'spectators cannot resign');
 
-    // Black cannot move first.
+    // Black cannot move first: his move waits (a premove), shown on his board only, and goes
+    // the instant White has moved.
     await drag(bob.page, 'e7', 'e5');
     await waitForPiece(bob.page, 'e7', 'bP');
+    await bob.page.locator('.board [data-square="e5"][data-premove]').waitFor();
+    assert.equal(await bob.page.locator('.board [data-premove]').count(), 2);
+    assert.equal(await carol.page.locator('.board [data-premove]').count(), 0);
 
-    // Fool's mate, each move seen by the other two.
+    // Fool's mate, each move seen by the other two (Black's first is the queued one).
     const moves = [
       [alice, 'f2', 'f3', 'wP'],
-      [bob, 'e7', 'e5', 'bP'],
+      [bob, 'e7', 'e5', 'bP', 'queued'],
       [alice, 'g2', 'g4', 'wP'],
       [bob, 'd8', 'h4', 'bQ'],
     ];
-    for (const [mover, from, to, piece] of moves) {
-      await drag(mover.page, from, to);
+    for (const [mover, from, to, piece, queued] of moves) {
+      if (!queued) await drag(mover.page, from, to);
       for (const someone of people) {
         await waitForPiece(someone.page, to, piece);
         await waitForPiece(someone.page, from, null);

@@ -264,6 +264,17 @@ fn page() -> Html {
         });
     }
 
+    // The person's turn came with a move queued (a premove): play it at once.
+    {
+        let ready = state.premove.is_some() && state.viewing.is_none() && state.accepts_moves();
+        let dispatcher = state.dispatcher();
+        use_effect_with((ready, state.record.moves.len()), move |(ready, _)| {
+            if *ready {
+                dispatcher.dispatch(Action::PlayPremove { now: web::now_ms() });
+            }
+        });
+    }
+
     // The computer's turn: ask the worker.
     let runner = use_oneshot_runner::<Think>();
     {

@@ -34,6 +34,7 @@ pub fn board_view(state: &AppState) -> BoardView {
     };
     let live = state.viewing.is_none();
     let selected = state.selected.filter(|_| live);
+    let premove = state.premove.filter(|_| live);
     let hints = selected.map(|from| game.legal_destinations(from)).unwrap_or_default();
     let last = game.last_move();
     let checked = game.checked_king();
@@ -73,6 +74,7 @@ pub fn board_view(state: &AppState) -> BoardView {
                 check: checked == Some(cell),
                 winning: line.contains(&cell),
                 selected: selected == Some(cell),
+                premove: premove.is_some_and(|p| p.from == cell || p.to == cell),
                 last_stone: kind == GameKind::Gomoku && last.is_some_and(|m| m.to == cell),
                 suggested: match hint {
                     Some(h) if h.to == cell => Some(HintEnd::To),
@@ -88,7 +90,8 @@ pub fn board_view(state: &AppState) -> BoardView {
     BoardView {
         geometry,
         cells,
-        interactive: state.accepts_moves(),
+        // On the computer's turn the board takes a move to queue (a premove).
+        interactive: state.accepts_moves() || state.premove_allowed(),
         label: t(lang, Text::Board).to_owned(),
         // Only shapes on this board: a record or a link may name any cell.
         shapes: state

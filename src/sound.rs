@@ -78,8 +78,10 @@ pub fn sound_for(before: &AppState, after: &AppState) -> Option<Sound> {
     if after.game_number != before.game_number {
         return None;
     }
+    // One move, or two at once: a reply and the move queued for it (a premove), online.
+    let added = after.record.moves.len().saturating_sub(before.record.moves.len());
     let moved = after.game.kind() == before.game.kind()
-        && after.record.moves.len() == before.record.moves.len() + 1
+        && (1..=2).contains(&added)
         && after.record.moves.starts_with(&before.record.moves);
     if moved {
         if after.result().is_some() {

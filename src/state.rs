@@ -71,6 +71,9 @@ pub enum Notice {
     /// Undo took back moves that carried notes (comments, marks, arrows, variations); they can
     /// be put back ([`Action::RestoreTakenBack`]).
     NotesTakenBack,
+    /// The move queued while the computer thought was not legal after its reply, and was
+    /// dropped (with the rules' reason; `None` for a move that does not read at all).
+    PremoveDropped(Option<IllegalReason>),
 }
 
 /// A chess promotion waiting for the player to choose the piece.
@@ -169,6 +172,8 @@ pub struct AppState {
     /// Counts the games started or opened in this page: a new number is a new game for the
     /// browser's history (moves within a game replace its entry).
     pub game_number: u64,
+    /// The move queued while the computer thinks ([`AppState::premove_allowed`]).
+    pub premove: Option<Premove>,
 }
 
 /// What the computer's last search did, for the status panel.
@@ -188,6 +193,16 @@ impl SearchSummary {
     pub fn nodes_per_second(&self) -> u64 {
         self.nodes.saturating_mul(1000) / self.time_ms.max(1)
     }
+}
+
+/// A move queued while the computer thinks (a premove): played the instant it is the
+/// person's turn, if it is legal then. `from == to` for a gomoku stone or a banqi flip.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Premove {
+    /// The piece's cell (the stone's or flip's cell).
+    pub from: Cell,
+    /// Where it goes.
+    pub to: Cell,
 }
 
 /// A suggested move: where from (none for a gomoku stone) and where to.
@@ -381,6 +396,14 @@ pub enum Action {
         /// The time, for the clocks (ms).
         now: f64,
     },
+    /// Play the queued move ([`AppState::premove`]) now that it is the person's turn; dropped,
+    /// and said so, if it is not legal.
+    PlayPremove {
+        /// The time, for the clocks (ms).
+        now: f64,
+    },
+    /// Esc: the picked-up piece goes back and a queued move is dropped.
+    Cancel,
     /// Choose who plays; starts a new game.
     SetMode {
         /// The new mode.
@@ -451,6 +474,7 @@ impl AppState {
             next_review: 1,
             computer_moved: false,
             last_search: None,
+            premove: None,
         }
     }
 
@@ -668,6 +692,9 @@ impl AppState {
 
     fn click(&mut self, cell: Cell, now: f64) {
         if !self.accepts_moves() {
+            if self.premove_allowed() {
+                self.premove_click(cell);
+            }
             return;
         }
         match self.board_game().kind() {
@@ -693,6 +720,72 @@ impl AppState {
             self.notice = None;
         } else {
             self.try_move(from, cell, None, now);
+        }
+    }
+
+    /// Whether the board takes a queued move (premove) now: against the computer, while it is
+    /// its turn in the game as it stands.
+    #[must_use]
+    pub fn premove_allowed(&self) -> bool {
+        matches!(self.settings.mode, Mode::VsComputer { .. })
+            && self.viewing.is_none()
+            && self.promotion.is_none()
+            && self.result().is_none()
+            && self.settings.computer_plays(self.game.side_to_move())
+    }
+
+    /// Whether `cell` holds one of the person's pieces (while the computer is to move).
+    fn own_piece(&self, cell: Cell) -> bool {
+        self.game.owner(cell) == Some(self.human_side())
+    }
+
+    /// A click on the computer's turn: it picks one of the person's pieces and queues its
+    /// move, a stone or a flip; any click while a move is queued takes the queued move back.
+    fn premove_click(&mut self, cell: Cell) {
+        if self.premove.take().is_some() {
+            self.selected = None;
+            return;
+        }
+        let code = self.game.piece_code(cell);
+        let placed = match self.game.kind() {
+            GameKind::Gomoku => code.is_none(),
+            GameKind::Banqi => self.selected.is_none() && code.as_deref() == Some("?"),
+            GameKind::Chess | GameKind::Xiangqi => false,
+        };
+        if placed {
+            self.premove = Some(Premove { from: cell, to: cell });
+            return;
+        }
+        match self.selected {
+            Some(from) if from == cell => self.selected = None,
+            _ if self.own_piece(cell) => self.selected = Some(cell),
+            Some(from) => {
+                self.selected = None;
+                self.premove = Some(Premove { from, to: cell });
+            }
+            None => {}
+        }
+    }
+
+    /// Plays the queued move, if there is one and it is the person's turn in the game as it
+    /// stands. A pawn reaching the last rank becomes a queen (as on the big sites).
+    fn play_premove(&mut self, now: f64) {
+        if self.viewing.is_some() || !self.accepts_moves() {
+            return;
+        }
+        let Some(Premove { from, to }) = self.premove.take() else { return };
+        self.selected = None;
+        let promotion = self.game.promotion_choices(from, to).contains(&'q').then_some('q');
+        if self.flag_fell(now) {
+            return;
+        }
+        let text = self.game.move_text_between(from, to, promotion);
+        match self.game.read_move(&text) {
+            Ok(mv) => self.play_move(mv, now),
+            Err(MoveError::Illegal(illegal)) => {
+                self.notice = Some(Notice::PremoveDropped(Some(illegal.reason)));
+            }
+            Err(MoveError::Parse(_)) => self.notice = Some(Notice::PremoveDropped(None)),
         }
     }
 
@@ -829,6 +922,7 @@ impl AppState {
         }
         self.thinking = None;
         self.hint = None;
+        self.premove = None;
         self.computer_moved = false;
         self.selected = None;
         self.notice = None;
@@ -909,6 +1003,7 @@ impl AppState {
         self.selected = None;
         self.promotion = None;
         self.hint = None;
+        self.premove = None;
     }
 
     /// The moves from the start to the position shown.
@@ -1138,10 +1233,18 @@ impl AppState {
                 if self.accepts_moves() && self.has_piece(cell) {
                     self.selected = Some(cell);
                     self.notice = None;
+                } else if self.premove_allowed() && self.own_piece(cell) {
+                    // A new premove replaces the one queued.
+                    self.premove = None;
+                    self.selected = Some(cell);
                 }
             }
             Action::Drop { from, to, now } => {
                 if !self.accepts_moves() {
+                    if self.premove_allowed() && self.own_piece(from) {
+                        self.selected = (from == to).then_some(from);
+                        self.premove = (from != to).then_some(Premove { from, to });
+                    }
                     return;
                 }
                 if from == to {
@@ -1196,6 +1299,11 @@ impl AppState {
             }
             Action::EditTree(edit) => self.edit_tree(edit),
             Action::ToggleShape(shape) => {
+                // A right-click drops a queued move (as lichess does) instead of drawing.
+                if self.premove.take().is_some() {
+                    self.selected = None;
+                    return;
+                }
                 let path = self.shown_path();
                 self.record_mut().edit_tree(|tree| tree.toggle_shape(&path, shape));
             }
@@ -1293,6 +1401,11 @@ impl AppState {
                 if self.accepts_moves() && self.chain_in_progress() {
                     self.play_move(AnyMove::Banqi(BanqiMove::Stop), now);
                 }
+            }
+            Action::PlayPremove { now } => self.play_premove(now),
+            Action::Cancel => {
+                self.selected = None;
+                self.premove = None;
             }
         }
     }

@@ -126,9 +126,11 @@ pub enum MoveKey {
     First,
     /// ↓ or End: the end of the line shown.
     Last,
+    /// Esc: let go of what the board holds (a picked-up piece, a queued move).
+    Cancel,
 }
 
-/// Calls `pressed` for ←, →, ↑, ↓, Home and End pressed anywhere on the page, while the
+/// Calls `pressed` for ←, →, ↑, ↓, Home, End and Esc pressed anywhere on the page, while the
 /// returned guard lives — except where those keys already mean something: in a text field or
 /// a list box, inside a dialog, with Ctrl, Alt or Meta held (the browser's own shortcuts), or
 /// when something on the page already took the key (the board does, for its arrows, when it
@@ -146,6 +148,7 @@ pub fn on_move_keys(mut pressed: impl FnMut(MoveKey) + 'static) -> Option<impl F
                 "ArrowRight" => MoveKey::Forward,
                 "ArrowUp" | "Home" => MoveKey::First,
                 "ArrowDown" | "End" => MoveKey::Last,
+                "Escape" => MoveKey::Cancel,
                 _ => return,
             };
             let target = event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());

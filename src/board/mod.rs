@@ -36,6 +36,8 @@ pub struct CellView {
     pub winning: bool,
     /// The selected piece.
     pub selected: bool,
+    /// Part of the move queued for the person's next turn (a premove).
+    pub premove: bool,
     /// The last stone placed (gomoku).
     pub last_stone: bool,
     /// Part of the move the hint button suggests: where it starts or where it goes.

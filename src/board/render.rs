@@ -86,6 +86,7 @@ fn cell_html(
         "cell",
         dark.then_some("dark"),
         cell.selected.then_some("selected"),
+        cell.premove.then_some("premove"),
         cell.check.then_some("check"),
         cell.winning.then_some("winning"),
         cell.last_stone.then_some("last-stone"),
@@ -105,7 +106,8 @@ fn cell_html(
         <div class={classes} role="gridcell" data-square={name} aria-label={cell.label.clone()}
              tabindex={if cell.cell == roving { "0" } else { "-1" }}
              aria-selected={if cell.selected { "true" } else { "false" }}
-             data-hint={flag(cell.hint)} data-last-move={flag(cell.last_move)}>
+             data-hint={flag(cell.hint)} data-last-move={flag(cell.last_move)}
+             data-premove={flag(cell.premove)}>
             if let Some(code) = &cell.piece {
                 <div class={classes!("piece", cell.arrived_from.is_some().then_some("arrived"))}
                      style={cell.arrived_from.map(|(dx, dy)| format!("--dx: {dx}; --dy: {dy};"))}

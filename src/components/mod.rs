@@ -71,5 +71,6 @@ pub fn move_key_action(key: crate::web::MoveKey) -> crate::state::Action {
         MoveKey::Forward => Action::StepForward,
         MoveKey::First => Action::First,
         MoveKey::Last => Action::Last,
+        MoveKey::Cancel => Action::Cancel,
     }
 }

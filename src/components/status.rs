@@ -176,6 +176,13 @@ fn notice_text(lang: Lang, kind: GameKind, notice: &Notice) -> String {
         }
         Notice::Link(error) => link_error(lang, kind, error),
         Notice::NotesTakenBack => t(lang, Text::NotesTakenBack).to_owned(),
+        Notice::PremoveDropped(reason) => {
+            let dropped = t(lang, Text::PremoveDropped);
+            match reason {
+                Some(reason) => format!("{dropped} {}", illegal_reason(lang, kind, *reason)),
+                None => dropped.to_owned(),
+            }
+        }
     }
 }
 

@@ -294,6 +294,10 @@ impl OnlineGame {
         let record = GameRecord::from_parts(kind, rules, start, texts);
         let bottom = if self.board.flipped { Side::Second } else { Side::First };
         let viewing = self.board.viewing.clone();
+        // A queued move outlives the opponent's move it waits for (while the game goes on).
+        let premove = self.board.premove.filter(|_| self.status == Status::Playing);
+        // The same game, however often it is rebuilt: its moves make sounds, not a new game.
+        let game_number = self.board.game_number;
         Rc::make_mut(&mut self.board).settings.mode = match (self.you, &self.status) {
             (Some(seat), Status::Playing) => Mode::VsComputer { human: side_of(seat) },
             _ => Mode::Watch,
@@ -304,6 +308,8 @@ impl OnlineGame {
             at: viewing,
             notice: None,
         });
+        Rc::make_mut(&mut self.board).premove = premove;
+        Rc::make_mut(&mut self.board).game_number = game_number;
         if let Status::Ended { result } = &self.status {
             let by = match result.reason {
                 qi_protocol::EndReason::Resignation => Some(EndedBy::Resignation),
@@ -347,6 +353,7 @@ impl OnlineGame {
                 | Action::Drop { .. }
                 | Action::Promote { .. }
                 | Action::EndChain { .. }
+                | Action::PlayPremove { .. }
         );
         if !moves {
             if matches!(
@@ -359,15 +366,26 @@ impl OnlineGame {
                     | Action::StepForward
                     | Action::FlipBoard
                     | Action::CancelPromotion
+                    | Action::Cancel
             ) {
                 Rc::make_mut(&mut self.board).apply(action);
             }
             return None;
         }
         // Online, the game is the server's: no side lines while stepping back.
-        if !self.can_move() || self.board.viewing.is_some() {
+        if self.board.viewing.is_some() {
             return None;
         }
+        if !self.can_move() {
+            // The opponent's turn: the board queues the move (a premove, shown on it), played
+            // when the opponent's move comes ([`Action::PlayPremove`]).
+            if self.board.premove_allowed() && !matches!(action, Action::PlayPremove { .. }) {
+                Rc::make_mut(&mut self.board).apply(action);
+            }
+            return None;
+        }
+        // A queued move's cells, for a banqi flip only the server can play.
+        let queued = self.board.premove;
         let before = self.board.record.moves.len();
         let mut trial = (*self.board).clone();
         trial.apply(action.clone());
@@ -381,6 +399,10 @@ impl OnlineGame {
             let text = match action {
                 Action::ClickCell { cell, .. } => self.game.move_text_between(cell, cell, None),
                 Action::Drop { from, to, .. } => self.game.move_text_between(from, to, None),
+                Action::PlayPremove { .. } => {
+                    let queued = queued?;
+                    self.game.move_text_between(queued.from, queued.to, None)
+                }
                 _ => return None,
             };
             (text, false)

@@ -71,6 +71,8 @@ pub struct Online {
     socket_generation: u64,
     /// Counts the waits started: only the latest one connects.
     wait_generation: u64,
+    /// Keeps the page's keys (←/→ through the moves, Esc) listened to while the page lives.
+    _keys: Option<Box<dyn FnOnce()>>,
 }
 
 fn stored_settings() -> Settings {
@@ -189,7 +191,14 @@ impl Component for Online {
             socket: None,
             socket_generation: 0,
             wait_generation: 0,
+            _keys: None,
         };
+        let keys = ctx.link().clone();
+        page._keys = web::on_move_keys(move |key| {
+            let action = crate::components::move_key_action(key);
+            keys.send_message(Msg::Act(Intent::Board(Box::new(action))));
+        })
+        .map(|stop| Box::new(stop) as Box<dyn FnOnce()>);
         page.connect(ctx);
         let link = ctx.link().clone();
         yew::platform::spawn_local(async move {

@@ -164,8 +164,9 @@ fn game_screen(session: &Session, game: &OnlineGame, act: &Callback<Intent>) -> 
     let now = web::now_ms();
     let board = &game.board;
     let mut view = board_view(board);
-    // Online the game is the server's: no side lines while stepping back.
-    view.interactive &= game.can_move() && board.viewing.is_none();
+    // Online the game is the server's: no side lines while stepping back. On the opponent's
+    // turn the board takes a move to queue (a premove).
+    view.interactive &= (game.can_move() || board.premove_allowed()) && board.viewing.is_none();
     let (files, ranks) = (view.geometry.files, view.geometry.ranks);
     let view = Rc::new(view);
     let dispatch = {

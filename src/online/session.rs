@@ -386,6 +386,12 @@ impl Session {
                         if let Some(clocks) = clocks {
                             online.clocks = Some((clocks, now));
                         }
+                        // The player's turn, with a move queued: it goes at once.
+                        let queued = online.can_move() && online.board.premove.is_some();
+                        if queued {
+                            let premove = Box::new(Action::PlayPremove { now });
+                            return self.intent(Intent::Board(premove), now);
+                        }
                         Vec::new()
                     }
                     _ => self.resync(),

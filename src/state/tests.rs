@@ -542,6 +542,121 @@ fn against_the_computer_the_person_moves_only_their_side() {
     assert!(black.computer_should_move());
 }
 
+/// The computer (asked at once) answers `best`.
+fn computer_answers(s: &mut AppState, best: &str) {
+    let id = s.next_request;
+    s.apply(Action::StartThinking { id, hint: false });
+    let search = SearchSummary::default();
+    s.apply(Action::ComputerAnswer { id, best: Some(best.into()), search, now: 0.0 });
+}
+
+#[test]
+fn a_move_made_on_the_computers_turn_is_queued_and_played_after_its_reply() {
+    let mut s = vs_computer(GameKind::Chess, Side::First);
+    drag(&mut s, "e2", "e4");
+    assert!(s.premove_allowed());
+    drag(&mut s, "g1", "f3");
+    assert_eq!(s.premove, Some(Premove { from: cell("g1"), to: cell("f3") }));
+    assert_eq!(s.record.moves, ["e2e4"], "queued, not played");
+    assert!(crate::board_model::board_view(&s).interactive, "the board takes the premove");
+    // Not played before the person's turn.
+    s.apply(Action::PlayPremove { now: 0.0 });
+    assert_eq!(s.record.moves, ["e2e4"]);
+    computer_answers(&mut s, "e7e5");
+    assert_eq!(s.record.moves, ["e2e4", "e7e5"]);
+    s.apply(Action::PlayPremove { now: 0.0 });
+    assert_eq!(s.record.moves, ["e2e4", "e7e5", "g1f3"]);
+    assert_eq!(s.premove, None);
+    assert!(s.computer_should_move(), "and the computer answers that");
+
+    // By clicks; a move that the reply made impossible is dropped and said so (no refusal).
+    click(&mut s, "f3");
+    assert_eq!(s.selected, Some(cell("f3")));
+    click(&mut s, "e5");
+    assert_eq!(s.premove, Some(Premove { from: cell("f3"), to: cell("e5") }));
+    computer_answers(&mut s, "b8c6");
+    s.apply(Action::PlayPremove { now: 0.0 });
+    assert_eq!(s.record.moves.last().map(String::as_str), Some("f3e5"), "Nxe5 is legal");
+    let refusals = s.refusals;
+    drag(&mut s, "e4", "e5");
+    computer_answers(&mut s, "c6e5");
+    s.apply(Action::PlayPremove { now: 0.0 });
+    assert!(
+        matches!(s.notice, Some(Notice::PremoveDropped(Some(_)))),
+        "a pawn can't take straight ahead: {:?}",
+        s.notice
+    );
+    assert_eq!((s.premove, s.refusals), (None, refusals));
+}
+
+#[test]
+fn a_queued_move_is_cancelled_by_a_click_a_right_click_or_esc() {
+    let mut s = vs_computer(GameKind::Chess, Side::First);
+    drag(&mut s, "e2", "e4");
+    let queue = |s: &mut AppState| {
+        drag(s, "d2", "d4");
+        assert!(s.premove.is_some());
+    };
+    queue(&mut s);
+    click(&mut s, "h5");
+    assert_eq!((s.premove, s.selected), (None, None), "a click elsewhere");
+    queue(&mut s);
+    let shape = qi_play::Shape { from: cell("a1"), to: cell("a3"), brush: qi_play::Brush::Green };
+    s.apply(Action::ToggleShape(shape));
+    assert_eq!(s.premove, None, "a right-click");
+    assert!(s.record.shapes_at(&s.shown_path()).is_empty(), "and draws nothing");
+    queue(&mut s);
+    s.apply(Action::Cancel);
+    assert_eq!(s.premove, None, "Esc");
+    // The computer's pieces are not the person's to queue; nor is anything after the end.
+    drag(&mut s, "e7", "e5");
+    assert_eq!(s.premove, None);
+    queue(&mut s);
+    s.apply(Action::Resign);
+    assert!(!s.premove_allowed());
+    computer_answers(&mut s, "e7e5");
+    s.apply(Action::PlayPremove { now: 0.0 });
+    assert_eq!(s.record.moves, ["e2e4"]);
+}
+
+#[test]
+fn stones_flips_and_promotions_can_be_queued() {
+    let mut gomoku = vs_computer(GameKind::Gomoku, Side::First);
+    click(&mut gomoku, "h8");
+    click(&mut gomoku, "j9");
+    assert_eq!(gomoku.premove, Some(Premove { from: cell("j9"), to: cell("j9") }));
+    computer_answers(&mut gomoku, "j9");
+    gomoku.apply(Action::PlayPremove { now: 0.0 });
+    assert!(matches!(gomoku.notice, Some(Notice::PremoveDropped(_))), "the point was taken");
+    assert_eq!(gomoku.record.moves, ["h8", "j9"]);
+
+    // A banqi flip, queued on a face-down piece.
+    let mut banqi = vs_computer(GameKind::Banqi, Side::First);
+    click(&mut banqi, "a1");
+    assert_eq!(banqi.record.moves.len(), 1);
+    click(&mut banqi, "h4");
+    assert_eq!(banqi.premove, Some(Premove { from: cell("h4"), to: cell("h4") }));
+    let reply = banqi.game.legal_moves().into_iter().find(|m| !m.contains("h4")).expect("a reply");
+    computer_answers(&mut banqi, &reply);
+    banqi.apply(Action::PlayPremove { now: 0.0 });
+    assert_eq!(banqi.record.moves.last().map(String::as_str), Some("h4"));
+
+    // A pawn queued onto the last rank becomes a queen.
+    let record = GameRecord::from_parts(
+        GameKind::Chess,
+        default_rules(GameKind::Chess),
+        crate::record::Start::Position("7k/P7/8/8/8/8/8/K7 b - - 0 1".into()),
+        Vec::new(),
+    );
+    let mut settings = Settings::new(Lang::En);
+    settings.mode = Mode::VsComputer { human: Side::First };
+    let (mut chess, _) = AppState::restore(settings, record);
+    drag(&mut chess, "a7", "a8");
+    computer_answers(&mut chess, "h8g8");
+    chess.apply(Action::PlayPremove { now: 0.0 });
+    assert_eq!(chess.record.moves.last().map(String::as_str), Some("a7a8q"));
+}
+
 #[test]
 fn the_computers_answer_is_played_once_and_stale_answers_are_ignored() {
     let mut s = vs_computer(GameKind::Chess, Side::First);

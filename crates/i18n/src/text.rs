@@ -161,6 +161,8 @@ pub enum Text {
     NotesTakenBack,
     /// Puts back what Undo took (and its notes).
     RestoreTakenBack,
+    /// The move queued during the computer's turn could not be played after its reply.
+    PremoveDropped,
     /// Previous move in the move list.
     Previous,
     /// Next move in the move list.
@@ -388,6 +390,11 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
             "Đã đi lại; ghi chú của các nước đó cũng bị gỡ theo.",
         ],
         T::RestoreTakenBack => ["Put them back", "恢复", "Khôi phục"],
+        T::PremoveDropped => [
+            "Your queued move was not possible after the reply, so it was dropped.",
+            "对方应着后，预走的这步棋无法走出，已取消。",
+            "Sau nước đáp, nước đi trước của bạn không còn hợp lệ nên đã bị hủy.",
+        ],
         T::Previous => ["Previous move", "上一步", "Nước trước"],
         T::Next => ["Next move", "下一步", "Nước sau"],
         T::Board => ["Board", "棋盘", "Bàn cờ"],

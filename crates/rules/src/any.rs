@@ -544,15 +544,7 @@ impl AnyGame {
     pub fn piece_code(&self, cell: Cell) -> Option<String> {
         match self {
             AnyGame::Chess(g) => {
-                let (file, rank) = (u32::from(cell.file), u32::from(cell.rank));
-                if file >= 8 || rank >= 8 {
-                    return None;
-                }
-                let square = shakmaty::Square::from_coords(
-                    shakmaty::File::new(file),
-                    shakmaty::Rank::new(rank),
-                );
-                let piece = g.shakmaty_position().board().piece_at(square)?;
+                let piece = g.shakmaty_position().board().piece_at(chess_square(cell)?)?;
                 let colour = if piece.color.is_white() { 'w' } else { 'b' };
                 Some(format!("{colour}{}", piece.role.upper_char()))
             }
@@ -576,6 +568,26 @@ impl AnyGame {
             },
             AnyGame::Gomoku(g) => {
                 g.stone_at(cell).map(|side| if side == Side::First { "b" } else { "w" }.to_owned())
+            }
+        }
+    }
+
+    /// The side whose piece (or stone) stands on `cell`: `None` for an empty cell, a face-down
+    /// banqi piece, and a banqi colour before the first flip gave it to a side.
+    #[must_use]
+    pub fn owner(&self, cell: Cell) -> Option<Side> {
+        match self {
+            AnyGame::Banqi(g) => match g.square(cell) {
+                crate::banqi::Square::FaceUp(piece) => [Side::First, Side::Second]
+                    .into_iter()
+                    .find(|&side| g.colour_of(side) == Some(piece.colour)),
+                _ => None,
+            },
+            AnyGame::Gomoku(g) => g.stone_at(cell),
+            AnyGame::Xiangqi(g) => g.piece_at(cell).map(|(side, _)| side),
+            AnyGame::Chess(g) => {
+                let piece = g.shakmaty_position().board().piece_at(chess_square(cell)?)?;
+                Some(if piece.color.is_white() { Side::First } else { Side::Second })
             }
         }
     }
@@ -702,6 +714,14 @@ impl AnyGame {
         }
         text
     }
+}
+
+/// The chess square of `cell`, when it is on the board.
+fn chess_square(cell: Cell) -> Option<shakmaty::Square> {
+    let (file, rank) = (u32::from(cell.file), u32::from(cell.rank));
+    (file < 8 && rank < 8).then(|| {
+        shakmaty::Square::from_coords(shakmaty::File::new(file), shakmaty::Rank::new(rank))
+    })
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use qi_rules::Cell;
 
 use super::*;
 use crate::i18n::Lang;
-use crate::state::{Action, Settings};
+use crate::state::{Action, Notice, Settings};
 
 const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
@@ -173,7 +173,9 @@ fn a_move_shows_at_once_and_the_server_confirms_it() {
     let game = session.game().unwrap();
     assert_eq!(*game.board.notations, ["e4"], "shown before the answer");
     assert!(game.moves.is_empty() && game.pending.is_some());
-    assert!(drop_piece(&mut session, "d2", "d4").is_empty(), "one move at a time");
+    assert!(drop_piece(&mut session, "d2", "d4").is_empty(), "one move at a time: queued");
+    session.intent(Intent::Board(Box::new(Action::Cancel)), 0.0);
+    assert_eq!(session.game().unwrap().board.premove, None, "Esc drops the queued move");
     let clocks = Clocks { remaining_ms: [59_000, 60_000], running: Some(Seat::Second) };
     session.receive(
         ServerMessage::Moved { game: "g".into(), mv: played(0, "e2e4"), clocks: Some(clocks) },
@@ -184,13 +186,58 @@ fn a_move_shows_at_once_and_the_server_confirms_it() {
     assert_eq!(*game.board.notations, ["e4"]);
     assert_eq!(game.remaining_ms(Seat::Second, 3000.0), Some(58_000.0), "counts down locally");
     assert_eq!(game.remaining_ms(Seat::First, 3000.0), Some(59_000.0));
-    // Not our turn now: the board takes nothing.
+    // Not our turn now: the board sends nothing; the move waits (a premove), shown.
     assert!(drop_piece(&mut session, "d2", "d4").is_empty());
-    session.receive(
+    assert_eq!(*session.game().unwrap().board.notations, ["e4"]);
+    assert!(session.game().unwrap().board.premove.is_some());
+    // The opponent's move comes, and the queued one goes at once (each heard as a move).
+    let before = session.game().unwrap().board.clone();
+    let effects = session.receive(
         ServerMessage::Moved { game: "g".into(), mv: played(1, "e7e5"), clocks: None },
         0.0,
     );
-    assert_eq!(*session.game().unwrap().board.notations, ["e4", "e5"]);
+    assert_eq!(
+        sent(&effects),
+        [ClientMessage::Move { game: "g".into(), ply: 2, text: "d2d4".into() }]
+    );
+    let game = session.game().unwrap();
+    assert_eq!(*game.board.notations, ["e4", "e5", "d4"]);
+    assert_eq!(game.board.premove, None);
+    let sound = crate::sound::sound_for(&before, &game.board);
+    assert_eq!(sound, Some(crate::sound::Sound::Move), "the reply and the queued move: heard");
+    let mut answered = seated(Seat::First, &["e2e4"]);
+    let before = answered.game().unwrap().board.clone();
+    answered.receive(
+        ServerMessage::Moved { game: "g".into(), mv: played(1, "e7e5"), clocks: None },
+        0.0,
+    );
+    let after = &answered.game().unwrap().board;
+    assert_eq!(crate::sound::sound_for(&before, after), Some(crate::sound::Sound::Move));
+}
+
+#[test]
+fn a_queued_move_the_opponent_made_impossible_is_dropped_and_said_so() {
+    let mut session = seated(Seat::First, &["e2e4"]);
+    // e4-e5 queued; the opponent's e7-e5 blocks it.
+    assert!(drop_piece(&mut session, "e4", "e5").is_empty());
+    let effects = session.receive(
+        ServerMessage::Moved { game: "g".into(), mv: played(1, "e7e5"), clocks: None },
+        0.0,
+    );
+    assert!(sent(&effects).is_empty(), "nothing is sent");
+    let game = session.game().unwrap();
+    assert!(
+        matches!(game.board.notice, Some(Notice::PremoveDropped(Some(_)))),
+        "{:?}",
+        game.board.notice
+    );
+    assert_eq!((game.board.premove, game.pending.is_none()), (None, true));
+    // A watcher has nothing to queue.
+    let opening = Opening::Game { game: "g".into(), token: None };
+    let (mut watcher, _) = ready(opening);
+    watcher.receive(ServerMessage::State { view: view("g", CHESS_START, &["e2e4"], None) }, 0.0);
+    assert!(drop_piece(&mut watcher, "d2", "d4").is_empty());
+    assert_eq!(watcher.game().unwrap().board.premove, None);
 }
 
 #[test]

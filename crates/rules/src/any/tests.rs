@@ -344,3 +344,29 @@ fn last_played_and_undo_move_follow_the_game() {
     assert_eq!(game.undo_move(), Some(cannon));
     assert_eq!(game.last_played(), None);
 }
+
+#[test]
+fn owner_is_the_side_of_the_piece_on_a_cell() {
+    let chess = game("chess", "", "startpos");
+    assert_eq!(chess.owner(cell("e2")), Some(Side::First));
+    assert_eq!(chess.owner(cell("d8")), Some(Side::Second));
+    assert_eq!((chess.owner(cell("e4")), chess.owner(Cell::new(9, 9))), (None, None));
+    let xiangqi = game("xiangqi", "", "startpos");
+    assert_eq!(xiangqi.owner(cell("h3")), Some(Side::First));
+    assert_eq!(xiangqi.owner(cell("h8")), Some(Side::Second));
+    let mut gomoku = game("gomoku", "", "startpos");
+    gomoku.play("h8").unwrap();
+    gomoku.play("h9").unwrap();
+    assert_eq!(
+        (gomoku.owner(cell("h8")), gomoku.owner(cell("h9"))),
+        (Some(Side::First), Some(Side::Second))
+    );
+    // Banqi: face-down pieces are no one's; the first flip gives its colour to the flipper.
+    let mut banqi = game("banqi", "", "startpos");
+    assert!((0..8).all(|f| banqi.owner(Cell::new(f, 0)).is_none()));
+    let mut flipped = banqi.clone();
+    flipped.play("a1").unwrap();
+    assert_eq!(flipped.owner(cell("a1")), Some(Side::First));
+    banqi.play("b1").unwrap();
+    assert_eq!(banqi.owner(cell("b1")), Some(Side::First));
+}
