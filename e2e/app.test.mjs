@@ -365,8 +365,9 @@ test('switching games and back goes on with each game left unfinished', { timeou
     await pickGame(page, 'xiangqi', 90);
     await waitForPlies(page, 1);
     assert.equal(await pieceAt(page, 'e3'), 'rC');
-    // "New game" still starts afresh.
+    // "New game" still starts afresh (through its dialog).
     await page.locator('[data-action="new-game"]').click();
+    await page.locator('[data-action="start-game"]').click();
     await waitForPlies(page, 0);
   }));
 
@@ -398,6 +399,7 @@ test('no console errors or uncaught exceptions across the games', { timeout: TES
     await page.locator('input[data-setting="clock-increment"]').dispatchEvent('change');
     await page.waitForFunction(() => /2\+7/.test(document.querySelector('select[data-setting="clock"]').selectedOptions[0].text));
     await page.locator('[data-action="new-game"]').click();
+    await page.locator('[data-action="start-game"]').click();
     await waitForPlies(page, 0);
     assert.deepEqual(app.errors, []);
   }));
@@ -660,12 +662,17 @@ test('opening names: chess by ECO code and name, transpositions too, kept in the
     await page.waitForFunction(() => document.querySelector('[data-testid="opening"]')?.textContent === 'C00 中炮对屏风马');
   }));
 
-test('xiangqi and banqi pieces as symbols: drawn without any text, so no font is needed; kept over a reload', { timeout: TEST_TIMEOUT }, () =>
+test('xiangqi and banqi pieces, characters or symbols, and the river are drawn without any text, so no font is needed; the set is kept over a reload', { timeout: TEST_TIMEOUT }, () =>
   withApp({}, async (page) => {
     await pickGame(page, 'xiangqi', 90);
-    assert.ok(await page.locator('.board [data-piece] svg text').count() > 0, 'the characters are text');
+    // The traditional characters are our own strokes: nothing on the board is text.
+    assert.equal(await page.locator('.board svg text').count(), 0, 'no text on the board');
+    assert.equal(await page.locator('.board .river path').count(), 4, 'the river words are drawn');
+    const general = () => page.locator('[data-square="e1"] [data-piece] svg').innerHTML();
+    const character = await general();
     await page.locator('select[data-setting="pieces"]').selectOption('symbols');
-    await page.waitForFunction(() => document.querySelectorAll('.board [data-piece] svg text').length === 0);
+    await page.waitForFunction((before) => document.querySelector('[data-square="e1"] [data-piece] svg').innerHTML !== before, character);
+    assert.equal(await page.locator('.board [data-piece] svg text').count(), 0);
     assert.equal(await page.locator('.board [data-piece] svg').count(), 32);
     await page.reload();
     await page.locator('.board [data-square]').first().waitFor();
@@ -688,6 +695,51 @@ test('gomoku: move numbers on the stones, as an option', { timeout: TEST_TIMEOUT
     await page.locator('input[data-setting="stone-numbers"]').check();
     await page.locator('[data-square="i9"] .stone-number', { hasText: '2' }).waitFor();
     assert.equal(await page.locator('[data-square="h8"] .stone-number').innerText(), '1');
+  }));
+
+test('new game: one dialog for the game, opponent, level, rules and clock; closed, the game goes on', { timeout: TEST_TIMEOUT }, () =>
+  withApp({}, async (page) => {
+    await dragMoves(page, [['e2', 'e4', 'wP']]);
+    const open = async () => {
+      await page.locator('[data-action="new-game"]').click();
+      const dialog = page.locator('.dialog.new-game');
+      await dialog.waitFor();
+      return dialog;
+    };
+    // Choices made, then closed: nothing changed, the move is still there.
+    let dialog = await open();
+    await dialog.locator('button[data-new-game="gomoku"]').click();
+    await dialog.locator('select[data-setting="mode"]').selectOption('computer-second');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    assert.equal(await page.locator('.app').getAttribute('data-current-game'), 'chess');
+    await waitForPlies(page, 1);
+    assert.equal(await page.locator('.side select[data-setting="mode"]').inputValue(), 'hotseat');
+    // Gomoku against level 3 with a custom clock of 2 + 5, Renju rules: one click on Play.
+    dialog = await open();
+    await dialog.locator('button[data-new-game="gomoku"]').click();
+    await dialog.locator('select[data-setting="mode"]').selectOption('computer-second');
+    await dialog.locator('select[data-setting="level"]').selectOption('3');
+    await dialog.locator('select[data-rule="rule"]').selectOption('renju');
+    await dialog.locator('select[data-setting="clock"]').selectOption('custom');
+    await dialog.locator('input[data-setting="clock-minutes"]').fill('2');
+    await dialog.locator('input[data-setting="clock-minutes"]').dispatchEvent('change');
+    await dialog.locator('input[data-setting="clock-increment"]').fill('5');
+    await dialog.locator('input[data-setting="clock-increment"]').dispatchEvent('change');
+    assert.equal(await page.locator('.app').getAttribute('data-current-game'), 'chess', 'a draft until Play');
+    await dialog.locator('[data-action="start-game"]').click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.locator('.app[data-current-game="gomoku"]').waitFor();
+    await waitForPlies(page, 0);
+    await page.locator('[data-clock="first"] .clock-time', { hasText: '2:00' }).waitFor();
+    const side = page.locator('.side');
+    assert.equal(await side.locator('select[data-setting="mode"]').inputValue(), 'computer-second');
+    assert.equal(await side.locator('select[data-setting="level"]').inputValue(), '3');
+    assert.equal(await side.locator('select[data-rule="rule"]').inputValue(), 'renju');
+    assert.match(await side.locator('select[data-setting="clock"]').evaluate((s) => s.selectedOptions[0].text), /2\+5/);
+    // The person plays first and the computer answers.
+    await click(page, 'h8');
+    await waitForPlies(page, 2);
   }));
 
 test('banqi: a tray of captured pieces and the face-down count per colour', { timeout: TEST_TIMEOUT }, async () => {

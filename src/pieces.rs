@@ -125,10 +125,136 @@ const B_BISHOP: &str = black!(bishop);
 const B_KNIGHT: &str = black!(knight);
 const B_PAWN: &str = black!(pawn);
 
-/// A face-up xiangqi/banqi disc: wooden rim, ivory face, inner ring and the character in the
-/// side's colour.
+/// Our own drawings of the characters on the traditional discs and in the river: centre-line
+/// strokes for the `d` of one `<path>` that is stroked with round caps and joins and not filled,
+/// using only `M L H V Q Z` with whole-number coordinates in a 100×100 box. No font is needed, so
+/// every machine draws the same pixels. The disc characters keep within about 27..73, inside the
+/// disc's inner ring (radius 35), for a stroke 5.5 wide; the river's words use about 22..78 for a
+/// stroke 5 wide. A component that recurs in the same place (亻, 包, 氵) is written once.
+macro_rules! strokes {
+    // 亻, the person radical on the left of 仕, 傌 and 俥.
+    ("亻") => {
+        "M40 28Q36 41 28 51M35 42V73"
+    };
+    // 包, the right side of 炮 and 砲: 勹 around 巳.
+    ("包") => {
+        concat!(
+            "M57 28Q55 37 49 43M55 36H72V59Q72 63 67 62M52 45H62V56H52",
+            "M52 45V68Q52 73 58 73H68Q73 73 73 67",
+        )
+    };
+    // 帥, the red general: 𠂤 (a short 丿 over two stacked boxes on one upright) and 巾.
+    ("帥") => {
+        "M39 28L35 36M31 73V36H44V48H31M31 55H45V68H31M50 65V40H71V62Q71 66 66 66M61 28V73"
+    };
+    // 仕, the red advisor: 亻 and 士.
+    ("仕") => {
+        concat!(strokes!("亻"), "M44 47H72M59 30V71M47 71H70")
+    };
+    // 相, the red elephant: 木 and 目.
+    ("相") => {
+        concat!(
+            "M28 41H45M37 28V73M37 42Q34 55 28 62M39 47L45 55M51 72V31H71V72M51 44H71M51 57H71",
+            "M51 70H71",
+        )
+    };
+    // 傌, the red horse: 亻 and a narrow 馬.
+    ("傌") => {
+        concat!(
+            strokes!("亻"),
+            "M45 56V29H71M57 29V56M45 38H69M45 47H69M45 56H72V69Q72 73 67 73M47 61L44 68",
+            "M52 62L53 68M58 62L60 67M63 61L66 65",
+        )
+    };
+    // 俥, the red chariot: 亻 and a narrow 車.
+    ("俥") => {
+        concat!(strokes!("亻"), "M46 31H70M47 40H69V58H47ZM47 49H69M44 67H72M58 27V73")
+    };
+    // 炮, the red cannon: 火 and 包.
+    ("炮") => {
+        concat!(strokes!("包"), "M30 40L29 50M42 37L39 45M36 28V50Q36 63 29 71M37 58L43 66")
+    };
+    // 兵, the red soldier: 丘 over 八.
+    ("兵") => {
+        "M67 28Q55 32 37 33V58M37 44H69M58 44V58M28 58H72M43 65Q37 70 30 72M57 65Q64 68 70 72"
+    };
+    // 將, the black general: 爿, and 夕 over 寸.
+    ("將") => {
+        concat!(
+            "M31 32V46H40M40 27V73M28 56H40M33 56Q33 67 29 72M55 28Q51 36 44 41",
+            "M52 34H69Q62 47 45 52M50 41L57 47M45 60H72M65 50V69Q65 73 61 73H58M50 64L55 69",
+        )
+    };
+    // 士, the black advisor (the upper stroke the longer).
+    ("士") => {
+        "M28 45H72M50 28V71M34 71H66"
+    };
+    // 象, the black elephant: ⺈ over a box over 豕 (whose 一 is the box's floor).
+    ("象") => {
+        concat!(
+            "M42 27Q37 34 30 38M39 32H56Q51 40 50 49M33 40H67V49H33ZM45 51Q38 56 29 57",
+            "M49 50Q59 56 59 65Q59 72 51 72M54 55Q43 62 29 64M58 61Q47 69 30 72M69 51L60 57",
+            "M61 57Q65 66 72 71",
+        )
+    };
+    // 馬, the black horse: the frame with its three bars, the hook and four dots.
+    ("馬") => {
+        concat!(
+            "M33 56V29H70M51 29V56M33 38H68M33 47H68M33 56H71V69Q71 73 66 73H63M35 61Q34 67 30 70",
+            "M42 62L43 69M50 62L52 68M57 61L61 66",
+        )
+    };
+    // 車, the black chariot.
+    ("車") => {
+        "M30 31H70M34 40H66V58H34ZM34 49H66M28 67H72M50 27V73"
+    };
+    // 砲, the black cannon: 石 and 包.
+    ("砲") => {
+        concat!(strokes!("包"), "M28 33H45M37 33Q35 50 28 58M33 49H44V66H33Z")
+    };
+    // 卒, the black soldier: 亠 over two 人 over 十.
+    ("卒") => {
+        concat!(
+            "M49 26L51 30M29 36H71M40 42Q37 50 30 55M40 47L46 52M60 42Q57 50 50 55M59 47L69 54",
+            "M28 61H72M50 56V73",
+        )
+    };
+    // 氵, the water radical on the left of 河 and 漢 (river size).
+    ("氵") => {
+        "M24 25L32 31M23 41L31 47M23 76L32 58"
+    };
+    // 楚 (river size): 林 over 疋.
+    ("楚") => {
+        concat!(
+            "M23 32H46M35 22V51M35 33Q31 43 23 49M37 37L45 45M52 32H77M64 22V51M64 33Q60 43 52 50",
+            "M65 35L77 47M25 57H74L70 64M50 57V77M50 67H68M37 63Q34 73 23 79M35 69Q43 78 56 78H78",
+        )
+    };
+    // 河 (river size).
+    ("河") => {
+        concat!(strokes!("氵"), "M40 29H78M70 29V72Q70 78 64 78H60M46 66V42H61V61H46")
+    };
+    // 漢 (river size).
+    ("漢") => {
+        concat!(
+            strokes!("氵"),
+            "M39 28H78M49 22V36M68 22V36M49 36H68M44 43H73V52H44ZM58 36V66M42 59H75M39 66H78",
+            "M58 66Q52 75 40 79M58 66Q64 75 78 79",
+        )
+    };
+    // 界 (river size): 田 over 介.
+    ("界") => {
+        concat!(
+            "M31 24H69V49H31ZM31 36H69M50 24V49M48 50Q40 59 24 63M52 50Q60 59 76 63",
+            "M41 62Q41 73 29 79M60 62V79",
+        )
+    };
+}
+
+/// A face-up xiangqi/banqi disc: wooden rim, ivory face, inner ring and the character (see
+/// `strokes!`) in the side's colour.
 macro_rules! disc {
-    ($colour:literal, $ch:literal) => {
+    ($colour:literal, $ch:tt) => {
         concat!(
             r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">"#,
             r##"<circle cx="50" cy="50" r="46" fill="#d8b47c" stroke="#7a5428" "##,
@@ -138,26 +264,23 @@ macro_rules! disc {
             r#"<circle cx="50" cy="50" r="35" fill="none" stroke=""#,
             $colour,
             r#"" stroke-width="2.5"/>"#,
-            r#"<text x="50" y="50" text-anchor="middle" dominant-baseline="central" "#,
-            r#"font-family="&quot;Noto Serif CJK SC&quot;,&quot;Noto Sans CJK SC&quot;,"#,
-            r#"&quot;Source Han Serif SC&quot;,KaiTi,STKaiti,SimSun,serif" "#,
-            r#"font-size="52" font-weight="bold" fill=""#,
+            r#"<path fill="none" stroke=""#,
             $colour,
-            r#"">"#,
-            $ch,
-            "</text></svg>"
+            r#"" stroke-width="5.5" stroke-linecap="round" stroke-linejoin="round" d=""#,
+            strokes!($ch),
+            r#""/></svg>"#
         )
     };
 }
 
 macro_rules! red {
-    ($ch:literal) => {
+    ($ch:tt) => {
         disc!("#c0392b", $ch)
     };
 }
 
 macro_rules! blk {
-    ($ch:literal) => {
+    ($ch:tt) => {
         disc!("#222", $ch)
     };
 }
@@ -176,6 +299,11 @@ const X_HORSE: &str = blk!("馬");
 const X_CHARIOT: &str = blk!("車");
 const X_CANNON: &str = blk!("砲");
 const X_SOLDIER: &str = blk!("卒");
+
+/// The river's words, 楚 河 on one bank and 漢 界 on the other, in that order: our own strokes
+/// (see `strokes!`) for the `d` of a `<path>` in a 100×100 box, drawn within about 22..78 with
+/// a stroke about 5 wide, round caps and joins, and no fill.
+pub const RIVER_WORDS: [&str; 4] = [strokes!("楚"), strokes!("河"), strokes!("漢"), strokes!("界")];
 
 /// The advisor of the symbol set: a guard's shield with a cross.
 macro_rules! shield {
@@ -370,7 +498,7 @@ pub fn symbol_disc_svg(code: &str) -> Option<&'static str> {
 
 #[cfg(test)]
 mod tests {
-    use super::{disc_svg, piece_svg, symbol_disc_svg};
+    use super::{RIVER_WORDS, disc_svg, piece_svg, symbol_disc_svg};
 
     /// The symbol set needs no font: no text at all, and fourteen different pictures.
     #[test]
@@ -489,22 +617,103 @@ mod tests {
         }
     }
 
-    #[test]
-    fn pieces_xiangqi_characters_are_right() {
-        for (code, ch) in RED {
-            let svg = disc_svg(code).unwrap();
-            assert_eq!(piece_svg(code), Some(svg), "{code}");
-            assert!(svg.contains(&format!(">{ch}</text>")), "{code} should show {ch}");
-            assert!(svg.contains("fill=\"#c0392b\">"), "{code} is drawn in red");
+    /// The `d` of a traditional disc's one `<path>`: the character's strokes.
+    fn strokes_of(svg: &str) -> &str {
+        assert_eq!(svg.matches("<path").count(), 1, "one path for the character");
+        let rest = &svg[svg.find(" d=\"").expect("the path has a d") + 4..];
+        &rest[..rest.find('"').expect("closed d")]
+    }
+
+    /// Checks a stroke string: only `M L H V Q Z` with the right count of whole numbers, every
+    /// number within `lo..=hi` and every point a stroke reaches within `reach` of the centre
+    /// (50, 50), starting with a move. Returns how many subpaths it has.
+    fn check_strokes(name: &str, d: &str, lo: u32, hi: u32, reach: u32) -> usize {
+        assert!(d.starts_with('M'), "{name}: starts with a move");
+        let (mut subpaths, mut at, mut start) = (0, (50, 50), (50, 50));
+        let mut rest = d;
+        while let Some(command) = rest.chars().next() {
+            let end =
+                rest[1..].find(|c: char| c.is_ascii_uppercase()).map_or(rest.len(), |i| i + 1);
+            let n: Vec<u32> = rest[1..end]
+                .split(' ')
+                .filter(|n| !n.is_empty())
+                .map(|n| n.parse().unwrap_or_else(|_| panic!("{name}: {n:?} in {d}")))
+                .collect();
+            assert!(n.iter().all(|n| (lo..=hi).contains(n)), "{name}: {n:?} leaves {lo}..={hi}");
+            let arity = match command {
+                'M' | 'L' => 2,
+                'H' | 'V' => 1,
+                'Q' => 4,
+                'Z' => 0,
+                _ => panic!("{name}: unexpected {command:?} in {d}"),
+            };
+            assert_eq!(n.len(), arity, "{name}: {command} takes {arity} numbers: {d}");
+            at = match command {
+                'M' | 'L' => (n[0], n[1]),
+                'H' => (n[0], at.1),
+                'V' => (at.0, n[0]),
+                'Q' => (n[2], n[3]),
+                _ => start,
+            };
+            if command == 'M' {
+                subpaths += 1;
+                start = at;
+            }
+            let (dx, dy) = (at.0.abs_diff(50), at.1.abs_diff(50));
+            assert!(dx * dx + dy * dy <= reach * reach, "{name}: {at:?} is too far out");
+            rest = &rest[end..];
         }
-        for (code, ch) in BLACK {
+        subpaths
+    }
+
+    /// The traditional discs and the river's words need no font: no text, nothing but ASCII, and
+    /// each character is one path of strokes. A disc's strokes (5.5 wide) keep inside its inner
+    /// ring (radius 35, 2.5 wide): no end point is more than 31 from the centre.
+    #[test]
+    fn pieces_xiangqi_characters_are_drawn_without_text() {
+        for (code, ch) in RED.iter().chain(&BLACK) {
             let svg = disc_svg(code).unwrap();
-            assert!(svg.contains(&format!(">{ch}</text>")), "{code} should show {ch}");
-            assert!(svg.contains("fill=\"#222\">"), "{code} is drawn in black");
-            assert!(!svg.contains("#c0392b"), "{code} has no red");
+            assert!(!svg.contains("<text"), "{code} ({ch}) is drawn with paths, not a font");
+            assert!(svg.is_ascii(), "{code} ({ch}) is all ASCII");
+            let subpaths = check_strokes(ch, strokes_of(svg), 26, 74, 31);
+            assert!(subpaths >= 3, "{code} ({ch}) has {subpaths} strokes");
+            assert!(svg.len() < 1024, "{code} is {} bytes", svg.len());
+        }
+        for (word, ch) in RIVER_WORDS.iter().zip(["楚", "河", "漢", "界"]) {
+            assert!(word.is_ascii(), "{ch}");
+            assert!(!word.contains('<') && !word.contains('"'), "{ch}: only path data");
+            assert!(check_strokes(ch, word, 20, 80, 43) >= 5, "{ch} has too few strokes");
         }
         let back = disc_svg("?").unwrap();
         assert!(!back.contains("<text"), "the face-down disc shows no character");
+    }
+
+    /// Fourteen different drawings on one disc: every piece's character differs from every other
+    /// (車 from 俥 too), and apart from that a disc differs from the others only in its colour.
+    #[test]
+    fn pieces_xiangqi_characters_are_fourteen_drawings() {
+        let mut drawings = std::collections::HashSet::new();
+        let mut frame = None;
+        for (code, ch) in RED.iter().chain(&BLACK) {
+            let svg = disc_svg(code).unwrap();
+            let d = strokes_of(svg);
+            assert!(drawings.insert(d), "{code} ({ch}) is drawn like another piece");
+            let (colour, other) =
+                if code.starts_with('r') { ("#c0392b", "#222") } else { ("#222", "#c0392b") };
+            assert!(!svg.contains(other), "{code} has no {other}");
+            assert_eq!(
+                svg.matches(&format!("stroke=\"{colour}\"")).count(),
+                2,
+                "{code}: ring, strokes"
+            );
+            let rest = svg.replace(d, "D").replace(colour, "C");
+            assert_eq!(frame.get_or_insert_with(|| rest.clone()), &rest, "{code}: the same frame");
+        }
+        for (code, _) in RED {
+            assert_eq!(piece_svg(code), disc_svg(code), "{code}");
+        }
+        let river: std::collections::HashSet<_> = RIVER_WORDS.iter().collect();
+        assert_eq!(river.len(), 4, "four different words");
     }
 
     #[test]

@@ -11,7 +11,7 @@ use super::geometry::xiangqi_file_number;
 use super::interaction::PointerHandlers;
 use super::{BoardView, CellView, Geometry, HintEnd, Style};
 use crate::decimal::decimal;
-use crate::pieces::{disc_svg, piece_svg, symbol_disc_svg};
+use crate::pieces::{RIVER_WORDS, disc_svg, piece_svg, symbol_disc_svg};
 
 /// A piece's image: discs on xiangqi and banqi boards (whose black codes read like chess ones),
 /// with characters or, when `symbols`, symbols; chess pieces and stones elsewhere.
@@ -263,13 +263,15 @@ fn underlay(geometry: Geometry) -> Html {
         let (cx, cy) = (half_cells(u32::from(x) * 2 + 1), half_cells(u32::from(y) * 2 + 1));
         html! { <circle {cx} {cy} r="0.09" /> }
     });
-    // The river's words are characters too: with the symbol set (perhaps chosen because the
-    // characters don't show) the river stays plain.
+    // The river's words are characters too, drawn with our own strokes like the discs (no font
+    // needed); with the symbol set, which shows no characters, the river stays plain.
     let river = (geometry.style == Style::XiangqiPoints && !geometry.symbols).then(|| {
+        let words = RIVER_WORDS.iter().zip(RIVER_PLACES).map(|(d, transform)| {
+            html! { <path d={*d} {transform} /> }
+        });
         html! {
             <g class="river">
-                <text x="2.5" y="5" text-anchor="middle" dominant-baseline="central">{ "楚 河" }</text>
-                <text x="6.5" y="5" text-anchor="middle" dominant-baseline="central">{ "漢 界" }</text>
+                { for words }
             </g>
         }
     });
@@ -282,6 +284,16 @@ fn underlay(geometry: Geometry) -> Html {
         </svg>
     }
 }
+
+/// Where the river's words go: each word's 100-unit box scaled by 0.009, so that its strokes
+/// (about 20..80) take about 0.54 of a cell, centred on the river's middle line (y 5); 楚 河 side
+/// by side around x 2.5 and 漢 界 around x 6.5, as the words were set when they were text.
+const RIVER_PLACES: [&str; 4] = [
+    "translate(1.68 4.55) scale(0.009)",
+    "translate(2.42 4.55) scale(0.009)",
+    "translate(5.68 4.55) scale(0.009)",
+    "translate(6.42 4.55) scale(0.009)",
+];
 
 /// The gomoku board's star points (screen row/column, symmetric so orientation does not matter).
 fn star_points(geometry: Geometry) -> Vec<(u8, u8)> {
