@@ -64,3 +64,48 @@ for (const lang of ['en', 'zh', 'vi']) {
     });
   }
 }
+
+/** How the new-game dialog sits on the screen: whether it needs scrolling, and whether the
+ * Play button is wholly on screen. */
+function dialogFit() {
+  const dialog = document.querySelector('.dialog.new-game');
+  const play = dialog.querySelector('[data-action="start-game"]').getBoundingClientRect();
+  const box = dialog.getBoundingClientRect();
+  return {
+    scrolls: dialog.scrollHeight > dialog.clientHeight + 1,
+    onScreen: box.top >= 0 && box.bottom <= innerHeight && play.bottom <= innerHeight,
+    height: Math.round(dialog.scrollHeight),
+  };
+}
+
+// The new-game dialog: every choice of every game (the opponent, level, rules, clock with a
+// custom base and increment) fits a 360 × 640 phone screen whole, in each language.
+for (const lang of ['en', 'zh', 'vi']) {
+  test(`the new-game dialog fits a 360 × 640 screen in ${lang}`, { timeout: TEST_TIMEOUT }, async () => {
+    const app = await openApp(browser, server.url, {
+      viewport: { width: 360, height: 640 },
+      settings: { game: 'chess', mode: 'computer-second', level: 2, lang },
+    });
+    try {
+      const page = app.page;
+      await page.locator('.board [data-square]').first().waitFor();
+      await page.locator('[data-action="new-game"]').click();
+      const dialog = page.locator('.dialog.new-game');
+      await dialog.waitFor();
+      // The custom clock shows its two extra fields: the tallest form of the dialog.
+      await dialog.locator('select[data-setting="clock"]').selectOption('custom');
+      await dialog.locator('input[data-setting="clock-minutes"]').waitFor();
+      const problems = [];
+      for (const game of ['chess', 'xiangqi', 'banqi', 'gomoku']) {
+        await dialog.locator(`button[data-new-game="${game}"][aria-pressed]`).click();
+        await dialog.locator(`button[data-new-game="${game}"][aria-pressed="true"]`).waitFor();
+        const fit = await page.evaluate(dialogFit);
+        if (fit.scrolls || !fit.onScreen) problems.push(`${game}: ${JSON.stringify(fit)}`);
+        problems.push(...(await page.evaluate(clipped)).map((p) => `${game}: ${p}`));
+      }
+      assert.deepEqual(problems, []);
+    } finally {
+      await app.close();
+    }
+  });
+}

@@ -506,7 +506,8 @@ fn page() -> Html {
                     <Clocks view={clocks_view(&state)} now={*now} />
                     <crate::components::tray::BanqiTray view={crate::components::tray::tray_view(&state)} {lang} symbols={state.settings.piece_symbols} />
                     <Status view={status_view(&state)} dispatch={Some(dispatch.clone())} />
-                    <GameButtons view={game_buttons_view(&state)} dispatch={dispatch.clone()} {on_hint} />
+                    <GameButtons view={game_buttons_view(&state)} dispatch={dispatch.clone()} {on_hint}
+                        on_new_game={let open = open_dialog.clone(); Callback::from(move |()| open.emit(Dialog::NewGame))} />
                     <ShareButtons {lang} open={open_dialog} />
                     <crate::components::analysis::AnalysisPanel view={crate::components::analysis::analysis_view(&state)} {lang} dispatch={dispatch.clone()} />
                     <crate::components::review::ReviewPanel review={review} sides={review_sides} {lang} dispatch={dispatch.clone()} />
@@ -518,6 +519,10 @@ fn page() -> Html {
                 match *dialog {
                     Some(Dialog::Share) => html! { <ShareDialog state={shared.clone()} close={close_dialog} /> },
                     Some(Dialog::Embed) => html! { <EmbedDialog state={shared.clone()} close={close_dialog} /> },
+                    Some(Dialog::NewGame) => html! {
+                        <crate::components::new_game::NewGameDialog settings={state.settings.clone()}
+                            dispatch={dispatch.clone()} close={close_dialog} />
+                    },
                     Some(Dialog::Records) => html! {
                         <RecordsDialog state={shared.clone()} dispatch={dispatch.clone()} close={close_dialog} />
                     },

@@ -160,6 +160,60 @@ impl Settings {
     pub fn rules_of(&self, kind: GameKind) -> &str {
         &self.rules[kind_index(kind)]
     }
+
+    /// Makes one of the choices a game starts with. Returns whether it was taken: a rule value
+    /// the game does not have changes nothing; a level or speed out of range is brought into it.
+    pub fn choose(&mut self, choice: SetupChoice) -> bool {
+        match choice {
+            SetupChoice::Game(kind) => self.kind = kind,
+            SetupChoice::Opponent(mode) => self.mode = mode,
+            SetupChoice::Level(level) => self.level = level.clamp(1, 6),
+            SetupChoice::Speed(speed) => self.watch_speed = speed.min(WATCH_DELAYS_MS.len() - 1),
+            SetupChoice::Clock(clock) => self.clock = clock,
+            SetupChoice::Rule { key, value } => {
+                let kind = self.kind;
+                let Ok(list) = rules_with(kind, self.rules_of(kind), &key, &value) else {
+                    return false;
+                };
+                self.rules[kind_index(kind)] = list;
+            }
+        }
+        true
+    }
+
+    /// The choices of `draft` a game starts with (the game, who plays, level, speed, clock and
+    /// the game's rules), the rest of these settings (language, look, sound) unchanged.
+    pub fn take_setup(&mut self, draft: &Settings) {
+        self.kind = draft.kind;
+        self.mode = draft.mode;
+        self.level = draft.level.clamp(1, 6);
+        self.watch_speed = draft.watch_speed.min(WATCH_DELAYS_MS.len() - 1);
+        self.clock = draft.clock;
+        let index = kind_index(draft.kind);
+        self.rules[index] = draft.rules[index].clone();
+    }
+}
+
+/// One of the choices a game starts with: what the new-game dialog and the side panel change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetupChoice {
+    /// Which game.
+    Game(GameKind),
+    /// Who plays.
+    Opponent(Mode),
+    /// The computer's level (1 to 6).
+    Level(u8),
+    /// The pause between moves when the computer plays itself.
+    Speed(usize),
+    /// The clock, or none.
+    Clock(Option<ClockConfig>),
+    /// A rule option of the game.
+    Rule {
+        /// The option.
+        key: String,
+        /// Its value.
+        value: String,
+    },
 }
 
 impl Settings {

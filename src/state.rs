@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use qi_rules::any::{AnyGame, AnyMove, rules_with};
+use qi_rules::any::{AnyGame, AnyMove};
 use qi_rules::banqi::BanqiMove;
 use qi_rules::{BySide, Cell, EndReason, GameKind, IllegalReason, MoveError, Side};
 use yew::Reducible;
@@ -19,7 +19,9 @@ use crate::record::{EndedBy, Ending, GameRecord, ReplayError};
 pub const MAX_COMMENT_CHARS: usize = 2000;
 
 // The player's settings and how they are stored: their own module, here under their old paths.
-pub use crate::settings::{ClockConfig, Mode, Settings, Theme, WATCH_DELAYS_MS, kind_index};
+pub use crate::settings::{
+    ClockConfig, Mode, Settings, SetupChoice, Theme, WATCH_DELAYS_MS, kind_index,
+};
 
 /// Both sides' clocks.
 #[derive(Clone, Debug, PartialEq)]
@@ -259,6 +261,13 @@ pub enum Action {
         /// The game of that kind kept in storage, if any: it goes on when it is of this kind,
         /// under the rules set for it, and not over.
         saved: Option<GameRecord>,
+    },
+    /// A new game with the choices of the new-game dialog (see [`Settings::take_setup`]).
+    StartGame {
+        /// The choices: the game, who plays, level, speed, clock and the game's rules.
+        setup: Box<Settings>,
+        /// The seed for its start.
+        seed: u64,
     },
     /// Change a rule option of the current game and start a new one under it.
     SetRule {
@@ -1222,11 +1231,15 @@ impl AppState {
                     matches!(self.settings.mode, Mode::VsComputer { human: Side::Second });
             }
             Action::SetRule { key, value, seed } => {
-                let kind = self.settings.kind;
-                if let Ok(list) = rules_with(kind, self.settings.rules_of(kind), &key, &value) {
-                    self.settings.rules[kind_index(kind)] = list;
+                if self.settings.choose(SetupChoice::Rule { key, value }) {
                     self.restart(seed);
                 }
+            }
+            Action::StartGame { setup, seed } => {
+                self.settings.take_setup(&setup);
+                self.restart(seed);
+                self.flipped =
+                    matches!(self.settings.mode, Mode::VsComputer { human: Side::Second });
             }
             Action::ClickCell { cell, now } => self.click(cell, now),
             Action::Pick { cell } => {
@@ -1341,9 +1354,11 @@ impl AppState {
                 self.flipped = matches!(mode, Mode::VsComputer { human: Side::Second });
                 self.restart(seed);
             }
-            Action::SetLevel(level) => self.settings.level = level.clamp(1, 6),
+            Action::SetLevel(level) => {
+                self.settings.choose(SetupChoice::Level(level));
+            }
             Action::SetWatchSpeed(speed) => {
-                self.settings.watch_speed = speed.min(WATCH_DELAYS_MS.len() - 1);
+                self.settings.choose(SetupChoice::Speed(speed));
             }
             Action::Resign => {
                 if self.result().is_none() && self.viewing.is_none() {

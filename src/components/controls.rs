@@ -10,7 +10,7 @@ use yew::prelude::*;
 use crate::i18n::{Lang, Text, game_name, pick, t};
 use crate::record::{GameRecord, storage_key};
 use crate::settings::{DEFAULT_VOLUME, VOLUME_CHOICES};
-use crate::state::{Action, AppState, ClockConfig, Mode, Settings, Theme};
+use crate::state::{Action, AppState, ClockConfig, Mode, Settings, SetupChoice, Theme};
 use crate::web::{now_ms, random_seed};
 use qi_rules::Side;
 
@@ -101,6 +101,8 @@ pub struct GameButtonsProps {
     pub dispatch: Callback<Action>,
     /// Ask the computer for a suggested move.
     pub on_hint: Callback<()>,
+    /// Open the new-game dialog.
+    pub on_new_game: Callback<()>,
 }
 
 /// New game, undo, flip, resign, hint, play from here.
@@ -147,7 +149,8 @@ pub fn game_buttons(props: &GameButtonsProps) -> Html {
     html! {
         <div class="game-buttons">
             <button type="button" data-action="new-game"
-                    onclick={emit(|| Action::NewGame { seed: random_seed() })}>{ t(lang, Text::NewGame) }</button>
+                    aria-haspopup="dialog"
+                    onclick={let open = props.on_new_game.clone(); Callback::from(move |_: MouseEvent| open.emit(()))}>{ t(lang, Text::NewGame) }</button>
             <button type="button" data-action="undo" disabled={!can_undo}
                     onclick={emit(|| Action::Undo { now: now_ms() })}>{ t(lang, Text::Undo) }</button>
             <button type="button" data-action="flip"
@@ -233,18 +236,19 @@ fn select_value(event: &Event) -> Option<String> {
     target.dyn_ref::<HtmlInputElement>().map(HtmlInputElement::value)
 }
 
-/// Properties of [`Options`].
+/// Properties of [`SetupFields`].
 #[derive(Properties, PartialEq)]
-pub struct OptionsProps {
-    /// The player's choices, which the panel shows and changes.
+pub struct SetupFieldsProps {
+    /// The choices shown (the game's, or the new-game dialog's draft).
     pub settings: Settings,
-    /// Where actions go.
-    pub dispatch: Callback<Action>,
+    /// A choice was made.
+    pub on_choose: Callback<SetupChoice>,
 }
 
-/// The current game's rule options, then the clock, language and theme.
-#[function_component(Options)]
-pub fn options(props: &OptionsProps) -> Html {
+/// The choices a game starts with: who plays, the level or speed, the game's rules and the
+/// clock (the new-game dialog's fields, and the side panel's).
+#[function_component(SetupFields)]
+pub fn setup_fields(props: &SetupFieldsProps) -> Html {
     let settings = &props.settings;
     let lang = settings.lang;
     let kind = settings.kind;
@@ -256,11 +260,11 @@ pub fn options(props: &OptionsProps) -> Html {
         .collect();
     let rule_fields = rule_docs(kind).iter().map(|doc| {
         let value = current.iter().find(|(k, _)| k == doc.key).map(|(_, v)| v.clone()).unwrap_or_default();
-        let dispatch = props.dispatch.clone();
+        let on_choose = props.on_choose.clone();
         let key = doc.key.to_owned();
         let onchange = Callback::from(move |event: Event| {
             if let Some(value) = select_value(&event) {
-                dispatch.emit(Action::SetRule { key: key.clone(), value, seed: random_seed() });
+                on_choose.emit(SetupChoice::Rule { key: key.clone(), value });
             }
         });
         let range = doc.values.iter().find(|v| v.contains('-') && v.starts_with(char::is_numeric));
@@ -276,7 +280,7 @@ pub fn options(props: &OptionsProps) -> Html {
         html! { <label class="option"><span>{ option_label(lang, doc.key) }</span>{ field }</label> }
     });
     let clock_change = {
-        let dispatch = props.dispatch.clone();
+        let on_choose = props.on_choose.clone();
         Callback::from(move |event: Event| {
             let value = select_value(&event);
             let config = match value.as_deref() {
@@ -285,7 +289,7 @@ pub fn options(props: &OptionsProps) -> Html {
                     .and_then(|v| v.parse::<usize>().ok())
                     .and_then(|i| ClockConfig::PRESETS.get(i).copied()),
             };
-            dispatch.emit(Action::SetClock { config, seed: random_seed() });
+            on_choose.emit(SetupChoice::Clock(config));
         })
     };
     let clock_choices = ClockConfig::PRESETS.iter().enumerate().map(|(i, preset)| {
@@ -294,7 +298,7 @@ pub fn options(props: &OptionsProps) -> Html {
     // A clock that is no preset is the player's own: its two numbers can be changed.
     let custom = settings.clock.filter(|clock| !ClockConfig::PRESETS.contains(clock));
     let custom_field = |value: u32, max: u32, min: u32, minutes: bool| {
-        let dispatch = props.dispatch.clone();
+        let on_choose = props.on_choose.clone();
         let clock = custom.unwrap_or(ClockConfig::FIRST_CUSTOM);
         let onchange = Callback::from(move |event: Event| {
             let Some(input) = event.target_dyn_into::<HtmlInputElement>() else { return };
@@ -302,7 +306,7 @@ pub fn options(props: &OptionsProps) -> Html {
             let (base, increment) = (clock.base_secs / 60, clock.increment_secs);
             let (base, increment) = if minutes { (number, increment) } else { (base, number) };
             if let Some(config) = ClockConfig::custom(base, increment) {
-                dispatch.emit(Action::SetClock { config: Some(config), seed: random_seed() });
+                on_choose.emit(SetupChoice::Clock(Some(config)));
             }
         });
         let name = if minutes { "clock-minutes" } else { "clock-increment" };
@@ -323,6 +327,113 @@ pub fn options(props: &OptionsProps) -> Html {
             </>
         }
     });
+    let modes = [
+        ("hotseat", Mode::HotSeat, Text::TwoPlayers),
+        ("computer-second", Mode::VsComputer { human: Side::First }, Text::ComputerSecond),
+        ("computer-first", Mode::VsComputer { human: Side::Second }, Text::ComputerFirst),
+        ("watch", Mode::Watch, Text::Watch),
+    ];
+    let mode_change = {
+        let on_choose = props.on_choose.clone();
+        Callback::from(move |event: Event| {
+            let value = select_value(&event).unwrap_or_default();
+            if let Some(&(_, mode, _)) = modes.iter().find(|(name, _, _)| *name == value) {
+                on_choose.emit(SetupChoice::Opponent(mode));
+            }
+        })
+    };
+    let mode_options = modes.iter().map(|(name, mode, text)| {
+        html! { <option value={*name} selected={settings.mode == *mode}>{ t(lang, *text) }</option> }
+    });
+    let level_change = {
+        let on_choose = props.on_choose.clone();
+        Callback::from(move |event: Event| {
+            if let Some(level) = select_value(&event).and_then(|v| v.parse::<u8>().ok()) {
+                on_choose.emit(SetupChoice::Level(level));
+            }
+        })
+    };
+    let levels = (1..=6u8).map(|level| {
+        html! { <option value={level.to_string()} selected={settings.level == level}>{ level }</option> }
+    });
+    let speed_change = {
+        let on_choose = props.on_choose.clone();
+        Callback::from(move |event: Event| {
+            if let Some(speed) = select_value(&event).and_then(|v| v.parse::<usize>().ok()) {
+                on_choose.emit(SetupChoice::Speed(speed));
+            }
+        })
+    };
+    let speeds = [Text::Slow, Text::Normal, Text::Fast].iter().enumerate().map(|(i, text)| {
+        html! { <option value={i.to_string()} selected={settings.watch_speed == i}>{ t(lang, *text) }</option> }
+    });
+    let computer = settings.mode != Mode::HotSeat;
+    html! {
+        <>
+            <label class="option"><span>{ t(lang, Text::Opponent) }</span>
+                <select onchange={mode_change} data-setting="mode">{ for mode_options }</select>
+            </label>
+            if computer {
+                <label class="option"><span>{ t(lang, Text::Level) }</span>
+                    <select onchange={level_change} data-setting="level">{ for levels }</select>
+                </label>
+            }
+            if settings.mode == Mode::Watch {
+                <label class="option"><span>{ t(lang, Text::Speed) }</span>
+                    <select onchange={speed_change} data-setting="speed">{ for speeds }</select>
+                </label>
+            }
+            <h3>{ t(lang, Text::Rules) }</h3>
+            { for rule_fields }
+            <label class="option"><span>{ t(lang, Text::Clock) }</span>
+                <select onchange={clock_change} data-setting="clock">
+                    <option value="off" selected={settings.clock.is_none()}>{ t(lang, Text::NoClock) }</option>
+                    { for clock_choices }
+                    <option value="custom" selected={custom.is_some()}>
+                        { custom.map_or_else(|| t(lang, Text::ClockCustom).to_owned(), |c| format!("{} ({})", t(lang, Text::ClockCustom), c.label())) }
+                    </option>
+                </select>
+            </label>
+            { custom_fields.unwrap_or_default() }
+        </>
+    }
+}
+
+/// The action that makes `choice` in the side panel: at once, a new game where the choice is
+/// one a game starts with (the opponent, the clock, a rule).
+#[must_use]
+pub fn setup_action(choice: SetupChoice, seed: u64) -> Action {
+    match choice {
+        SetupChoice::Game(kind) => Action::PickGame { kind, seed, saved: None },
+        SetupChoice::Opponent(mode) => Action::SetMode { mode, seed },
+        SetupChoice::Level(level) => Action::SetLevel(level),
+        SetupChoice::Speed(speed) => Action::SetWatchSpeed(speed),
+        SetupChoice::Clock(config) => Action::SetClock { config, seed },
+        SetupChoice::Rule { key, value } => Action::SetRule { key, value, seed },
+    }
+}
+
+/// Properties of [`Options`].
+#[derive(Properties, PartialEq)]
+pub struct OptionsProps {
+    /// The player's choices, which the panel shows and changes.
+    pub settings: Settings,
+    /// Where actions go.
+    pub dispatch: Callback<Action>,
+}
+
+/// The current game's setup (who plays, rules, clock), then how it looks and sounds: language,
+/// theme, pieces, labels, sound.
+#[function_component(Options)]
+pub fn options(props: &OptionsProps) -> Html {
+    let settings = &props.settings;
+    let lang = settings.lang;
+    let on_choose = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |choice: SetupChoice| {
+            dispatch.emit(setup_action(choice, random_seed()))
+        })
+    };
     let lang_change = {
         let dispatch = props.dispatch.clone();
         Callback::from(move |event: Event| {
@@ -341,47 +452,6 @@ pub fn options(props: &OptionsProps) -> Html {
         })
     };
     let dark = settings.theme == Theme::Dark;
-    let modes = [
-        ("hotseat", Mode::HotSeat, Text::TwoPlayers),
-        ("computer-second", Mode::VsComputer { human: Side::First }, Text::ComputerSecond),
-        ("computer-first", Mode::VsComputer { human: Side::Second }, Text::ComputerFirst),
-        ("watch", Mode::Watch, Text::Watch),
-    ];
-    let mode_change = {
-        let dispatch = props.dispatch.clone();
-        Callback::from(move |event: Event| {
-            let value = select_value(&event).unwrap_or_default();
-            if let Some(&(_, mode, _)) = modes.iter().find(|(name, _, _)| *name == value) {
-                dispatch.emit(Action::SetMode { mode, seed: random_seed() });
-            }
-        })
-    };
-    let mode_options = modes.iter().map(|(name, mode, text)| {
-        html! { <option value={*name} selected={settings.mode == *mode}>{ t(lang, *text) }</option> }
-    });
-    let level_change = {
-        let dispatch = props.dispatch.clone();
-        Callback::from(move |event: Event| {
-            if let Some(level) = select_value(&event).and_then(|v| v.parse::<u8>().ok()) {
-                dispatch.emit(Action::SetLevel(level));
-            }
-        })
-    };
-    let levels = (1..=6u8).map(|level| {
-        html! { <option value={level.to_string()} selected={settings.level == level}>{ level }</option> }
-    });
-    let speed_change = {
-        let dispatch = props.dispatch.clone();
-        Callback::from(move |event: Event| {
-            if let Some(speed) = select_value(&event).and_then(|v| v.parse::<usize>().ok()) {
-                dispatch.emit(Action::SetWatchSpeed(speed));
-            }
-        })
-    };
-    let speeds = [Text::Slow, Text::Normal, Text::Fast].iter().enumerate().map(|(i, text)| {
-        html! { <option value={i.to_string()} selected={settings.watch_speed == i}>{ t(lang, *text) }</option> }
-    });
-    let computer = settings.mode != Mode::HotSeat;
     let file_numbers = settings.file_numbers;
     let labels_change = {
         let dispatch = props.dispatch.clone();
@@ -425,31 +495,7 @@ pub fn options(props: &OptionsProps) -> Html {
     });
     html! {
         <section class="options">
-            <label class="option"><span>{ t(lang, Text::Opponent) }</span>
-                <select onchange={mode_change} data-setting="mode">{ for mode_options }</select>
-            </label>
-            if computer {
-                <label class="option"><span>{ t(lang, Text::Level) }</span>
-                    <select onchange={level_change} data-setting="level">{ for levels }</select>
-                </label>
-            }
-            if settings.mode == Mode::Watch {
-                <label class="option"><span>{ t(lang, Text::Speed) }</span>
-                    <select onchange={speed_change} data-setting="speed">{ for speeds }</select>
-                </label>
-            }
-            <h2>{ t(lang, Text::Rules) }</h2>
-            { for rule_fields }
-            <label class="option"><span>{ t(lang, Text::Clock) }</span>
-                <select onchange={clock_change} data-setting="clock">
-                    <option value="off" selected={settings.clock.is_none()}>{ t(lang, Text::NoClock) }</option>
-                    { for clock_choices }
-                    <option value="custom" selected={custom.is_some()}>
-                        { custom.map_or_else(|| t(lang, Text::ClockCustom).to_owned(), |c| format!("{} ({})", t(lang, Text::ClockCustom), c.label())) }
-                    </option>
-                </select>
-            </label>
-            { custom_fields.unwrap_or_default() }
+            <SetupFields settings={settings.clone()} {on_choose} />
             if settings.kind == GameKind::Gomoku {
                 <label class="option"><span>{ t(lang, Text::StoneNumbers) }</span>
                     <input type="checkbox" data-setting="stone-numbers" checked={settings.stone_numbers}

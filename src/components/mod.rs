@@ -5,6 +5,7 @@ pub mod clocks;
 pub mod controls;
 pub mod dialogs;
 pub mod move_list;
+pub mod new_game;
 pub mod records_dialog;
 pub mod review;
 pub mod share;

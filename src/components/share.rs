@@ -24,6 +24,8 @@ pub enum Dialog {
     Embed,
     /// Records in and out.
     Records,
+    /// The choices of a new game.
+    NewGame,
 }
 
 /// Properties of [`ShareButtons`].

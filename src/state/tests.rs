@@ -491,8 +491,13 @@ fn a_banqi_chain_capture_can_be_ended() {
     // Red chariot on a1 with chain captures on: it takes b1, and could take c1 next.
     let mut settings = Settings::new(Lang::En);
     settings.kind = GameKind::Banqi;
-    settings.rules[kind_index(GameKind::Banqi)] =
-        rules_with(GameKind::Banqi, settings.rules_of(GameKind::Banqi), "chain", "true").unwrap();
+    settings.rules[kind_index(GameKind::Banqi)] = qi_rules::any::rules_with(
+        GameKind::Banqi,
+        settings.rules_of(GameKind::Banqi),
+        "chain",
+        "true",
+    )
+    .unwrap();
     let record = GameRecord::from_parts(
         GameKind::Banqi,
         settings.rules_of(GameKind::Banqi).to_owned(),
@@ -944,4 +949,37 @@ fn actions_share_what_they_do_not_change() {
     assert!(!Rc::ptr_eq(&before.record, &after.record));
     assert_eq!(before.record.moves.len(), 2);
     assert_eq!(after.record.moves.len(), 3);
+}
+
+#[test]
+fn the_new_game_dialogs_choices_start_one_game_and_keep_the_rest() {
+    let mut s = state(GameKind::Chess);
+    s.apply(Action::SetLanguage(Lang::Vi));
+    drag(&mut s, "e2", "e4");
+    // A draft: the dialog's choices change nothing until the game starts.
+    let mut draft = s.settings.clone();
+    assert!(draft.choose(SetupChoice::Game(GameKind::Gomoku)));
+    assert!(draft.choose(SetupChoice::Opponent(Mode::VsComputer { human: Side::Second })));
+    assert!(draft.choose(SetupChoice::Level(9)));
+    assert_eq!(draft.level, 6, "brought into range");
+    assert!(draft.choose(SetupChoice::Rule { key: "rule".into(), value: "renju".into() }));
+    assert!(!draft.choose(SetupChoice::Rule { key: "rule".into(), value: "chess".into() }));
+    assert!(draft.choose(SetupChoice::Clock(ClockConfig::custom(2, 5))));
+    assert_eq!((s.settings.kind, s.record.moves.len()), (GameKind::Chess, 1));
+    draft.lang = Lang::En;
+    draft.volume = 0;
+    s.apply(Action::StartGame { setup: Box::new(draft), seed: 3 });
+    assert_eq!(s.settings.kind, GameKind::Gomoku);
+    assert!(s.record.moves.is_empty());
+    assert_eq!(s.settings.mode, Mode::VsComputer { human: Side::Second });
+    assert!(s.flipped, "the person's side at the bottom");
+    assert_eq!(s.settings.level, 6);
+    assert!(s.settings.rules_of(GameKind::Gomoku).contains("rule=renju"));
+    assert_eq!(s.clocks.as_ref().map(|c| c.config), ClockConfig::custom(2, 5));
+    assert_eq!(
+        (s.settings.lang, s.settings.volume),
+        (Lang::Vi, crate::settings::DEFAULT_VOLUME),
+        "not setup"
+    );
+    assert!(s.computer_should_move(), "the computer plays first");
 }

@@ -63,6 +63,8 @@ pub enum Text {
     Game,
     /// Start a new game.
     NewGame,
+    /// Starts the game chosen in the new-game dialog.
+    StartGame,
     /// Take back the last move.
     Undo,
     /// Turn the board around.
@@ -315,6 +317,7 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         T::Title => ["Qi — four board games", "棋 — 四种棋", "Qi — bốn trò chơi cờ"],
         T::Game => ["Game", "棋类", "Trò chơi"],
         T::NewGame => ["New game", "新对局", "Ván mới"],
+        T::StartGame => ["Play", "开始", "Bắt đầu"],
         T::Undo => ["Undo", "悔棋", "Đi lại"],
         T::FlipBoard => ["Flip board", "翻转棋盘", "Xoay bàn cờ"],
         T::Rules => ["Rules", "规则", "Luật chơi"],
