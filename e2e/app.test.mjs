@@ -590,7 +590,33 @@ test('sounds: a move, a capture, a refused move, check and the end; none once th
     await dragMoves(page, [['g1', 'f3', 'wN'], ['d5', 'e5', 'bQ']]);
     await page.waitForFunction(() => window.qiSoundLog.length === 6);
     assert.deepEqual((await heard()).slice(4), ['move', 'check']);
+    // A clock running low: two pips, once (a 1-minute clock, its last ten seconds).
+    await page.clock.install();
+    await page.locator('select[data-setting="clock"]').selectOption({ index: 1 });
+    await page.locator('[data-clock="first"]').waitFor();
+    await dragMoves(page, [['e2', 'e4', 'wP']]);
+    await page.clock.runFor(51_000);
+    await page.waitForFunction(() => window.qiSoundLog.includes('low-time'));
+    await page.clock.runFor(3_000);
+    assert.equal((await heard()).filter((s) => s === 'low-time').length, 1, 'once');
   }));
+
+test('an embed is silent unless its page asked for sound', { timeout: TEST_TIMEOUT }, async () => {
+  for (const [query, expected] of [['', []], ['&sound=1', ['move']]]) {
+    const app = await openApp(browser, `${server.url}embed/?game=chess&play=1&movelist=1${query}`, {
+      initScript: () => { window.qiSoundLog = []; },
+    });
+    try {
+      await drag(app.page, 'e2', 'e4');
+      await waitForPiece(app.page, 'e4', 'wP');
+      await app.page.waitForTimeout(300);
+      assert.deepEqual(await app.page.evaluate(() => [...window.qiSoundLog]), expected, `embed${query}`);
+      assert.deepEqual(app.errors, []);
+    } finally {
+      await app.close();
+    }
+  }
+});
 
 test('undo of a move with a comment says the notes went with it, and puts them back on request', { timeout: TEST_TIMEOUT }, () =>
   withApp({}, async (page) => {
@@ -740,6 +766,48 @@ test('new game: one dialog for the game, opponent, level, rules and clock; close
     // The person plays first and the computer answers.
     await click(page, 'h8');
     await waitForPlies(page, 2);
+  }));
+
+test('gomoku on a touch screen: the first tap shows the stone, the second places it (a setting, on by default for touch)', { timeout: TEST_TIMEOUT }, async () => {
+  const app = await openApp(browser, server.url, { hasTouch: true, isMobile: true, viewport: { width: 360, height: 740 } });
+  try {
+    const page = app.page;
+    await pickGame(page, 'gomoku', 225);
+    assert.equal(await page.locator('input[data-setting="confirm-stones"]').isChecked(), true, 'on for a touch screen');
+    await page.locator('[data-square="h8"]').tap();
+    await page.locator('[data-square="h8"] [data-ghost="b"]').waitFor();
+    assert.equal(await pieceAt(page, 'h8'), null, 'shown, not placed');
+    await page.locator('[data-square="h8"]').tap();
+    await waitForPiece(page, 'h8', 'b');
+    assert.equal(await page.locator('[data-ghost]').count(), 0);
+    await waitForPlies(page, 1);
+    assert.deepEqual(app.errors, []);
+  } finally {
+    await app.close();
+  }
+});
+
+test('two board colour sets and a board size on a wide screen, kept over a reload', { timeout: TEST_TIMEOUT }, () =>
+  withApp({}, async (page) => {
+    const colour = () => page.locator('[data-square="a1"]').evaluate((e) => getComputedStyle(e).backgroundColor);
+    const width = async () => (await page.locator('.board-frame').boundingBox()).width;
+    const wood = await colour();
+    const full = await width();
+    await page.locator('select[data-setting="boards"]').selectOption('slate');
+    await page.waitForFunction((before) => getComputedStyle(document.querySelector('[data-square="a1"]')).backgroundColor !== before, wood);
+    const slate = await colour();
+    await page.locator('input[data-setting="board-size"]').fill('70');
+    await page.waitForFunction((before) => document.querySelector('.board-frame').getBoundingClientRect().width < before * 0.8, full);
+    const smaller = await width();
+    assert.ok(Math.abs(smaller / full - 0.7) < 0.03, `${smaller} of ${full}`);
+    await page.reload();
+    await page.locator('.board [data-square]').first().waitFor();
+    assert.equal(await colour(), slate);
+    assert.ok(Math.abs((await width()) - smaller) < 2);
+    // Xiangqi's board is slate too.
+    await pickGame(page, 'xiangqi', 90);
+    const paper = await page.locator('.board').evaluate((e) => getComputedStyle(e).backgroundColor);
+    assert.notEqual(paper, 'rgb(233, 199, 143)', 'not the wood colour');
   }));
 
 test('banqi: a tray of captured pieces and the face-down count per colour', { timeout: TEST_TIMEOUT }, async () => {

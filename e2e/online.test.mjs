@@ -126,6 +126,7 @@ test('two players play through an invite link while a third watches', { timeout:
       if (to === 'g4') {
         // Bob's tab says it is his move, and he heard hers.
         await bob.page.waitForFunction(() => document.title.startsWith('● Your move'));
+        assert.match(await bob.page.locator("link[rel~='icon']").getAttribute('href'), /^data:image\/svg/, 'the icon says so too');
         assert.ok((await bob.page.evaluate(() => window.qiSoundLog)).includes('move'), 'Bob hears the moves');
         await alice.page.reload();
         await alice.page.locator('[data-testid="connection"][data-state="connected"]').waitFor();
@@ -143,6 +144,7 @@ test('two players play through an invite link while a third watches', { timeout:
       await someone.page.waitForFunction(() => window.qiSoundLog.includes('game-end'));
     }
     assert.doesNotMatch(await bob.page.title(), /Your move/, 'the game is over');
+    assert.doesNotMatch(await bob.page.locator("link[rel~='icon']").getAttribute('href'), /^data:/, 'the own icon again');
     assert.equal(await alice.page.locator('[data-action="rematch"]').count(), 1, 'a rematch is offered');
     for (const someone of people) {
       assert.deepEqual(someone.errors, [], 'the page reported errors');

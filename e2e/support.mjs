@@ -177,6 +177,9 @@ export async function openApp(browser, url, options = {}) {
     viewport: options.viewport || { width: 1280, height: 900 },
     locale: 'en-US',
     colorScheme: options.colorScheme || 'light',
+    // A phone: touch events and a coarse pointer.
+    hasTouch: Boolean(options.hasTouch),
+    isMobile: Boolean(options.isMobile),
   });
   context.setDefaultTimeout(WAIT_MS);
   context.setDefaultNavigationTimeout(60_000);

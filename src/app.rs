@@ -48,7 +48,12 @@ fn initial_settings() -> Settings {
     let lang = Lang::from_tag(&web::browser_language());
     match web::load(SETTINGS_KEY) {
         Some(text) => Settings::from_storage(&text, lang),
-        None => Settings::new(lang),
+        None => {
+            // A first visit on a touch screen: gomoku stones are placed by a second tap.
+            let mut settings = Settings::new(lang);
+            settings.confirm_stones = web::coarse_pointer();
+            settings
+        }
     }
 }
 
@@ -183,23 +188,16 @@ fn page() -> Html {
 
     // Sounds: each change of the game that calls for one (a move, a capture, check, the end,
     // a refused move), at the chosen volume.
-    {
-        let previous = use_mut_ref(|| state.0.clone());
-        let current = state.0.clone();
-        use_effect(move || {
-            let before = std::mem::replace(&mut *previous.borrow_mut(), current.clone());
-            if !Rc::ptr_eq(&before, &current)
-                && let Some(sound) = crate::sound::sound_for(&before, &current)
-            {
-                crate::sound::play(sound, current.settings.volume);
-            }
-        });
-    }
+    crate::sound::use_game_sounds(state.0.clone(), true);
 
     // The tab's title says when it is the person's move, and the result.
     {
         let title = crate::components::status::page_title(&state);
-        use_effect_with(title, |title| web::set_title(title));
+        use_effect_with(title, |title| {
+            web::set_title(title);
+            // The icon too: a tab in the background still says whose move it is.
+            web::set_turn_icon(title.starts_with('●'));
+        });
     }
 
     // Keep the game, so a reload goes on with it.
@@ -491,7 +489,9 @@ fn page() -> Html {
     let view = Rc::new(board_view(&state));
     let theme = if state.settings.theme == Theme::Dark { "theme-dark" } else { "theme-light" };
     html! {
-        <div class={classes!("app", theme)} data-current-game={state.game.kind().name()} lang={lang.tag()}>
+        <div class={classes!("app", theme, state.settings.slate_boards.then_some("boards-slate"))}
+             style={format!("--board-scale: {}", state.settings.board_scale)}
+             data-current-game={state.game.kind().name()} lang={lang.tag()}>
             <header class="top">
                 <h1>{ t(lang, Text::Title) }</h1>
                 <GamePicker {lang} current={state.settings.kind} dispatch={dispatch.clone()} />

@@ -35,6 +35,8 @@ pub fn board_view(state: &AppState) -> BoardView {
     let live = state.viewing.is_none();
     let selected = state.selected.filter(|_| live);
     let premove = state.premove.filter(|_| live);
+    let ghost = state.ghost.filter(|_| state.accepts_moves());
+    let ghost_code = if game.side_to_move() == qi_rules::Side::First { "b" } else { "w" };
     let hints = selected.map(|from| game.legal_destinations(from)).unwrap_or_default();
     let last = game.last_move();
     let checked = game.checked_king();
@@ -75,6 +77,7 @@ pub fn board_view(state: &AppState) -> BoardView {
                 winning: line.contains(&cell),
                 selected: selected == Some(cell),
                 premove: premove.is_some_and(|p| p.from == cell || p.to == cell),
+                ghost: (ghost == Some(cell)).then(|| ghost_code.to_owned()),
                 last_stone: kind == GameKind::Gomoku && last.is_some_and(|m| m.to == cell),
                 suggested: match hint {
                     Some(h) if h.to == cell => Some(HintEnd::To),

@@ -56,6 +56,8 @@ pub struct EmbedOptions {
     pub theme: Theme,
     /// The language, when the address says.
     pub lang: Option<Lang>,
+    /// Whether moves make sounds (off unless asked: the reader's page is someone else's).
+    pub sound: bool,
 }
 
 impl Default for EmbedOptions {
@@ -68,6 +70,7 @@ impl Default for EmbedOptions {
             coords: true,
             theme: Theme::Light,
             lang: None,
+            sound: false,
         }
     }
 }
@@ -91,6 +94,7 @@ impl EmbedOptions {
         flag("controls", &mut options.controls);
         flag("movelist", &mut options.move_list);
         flag("coords", &mut options.coords);
+        flag("sound", &mut options.sound);
         if let Some(value) = query.get("autoplay") {
             options.autoplay_ms = match value.trim() {
                 "0" | "false" | "off" => None,
@@ -130,6 +134,7 @@ impl EmbedOptions {
             ("controls", self.controls, defaults.controls),
             ("movelist", self.move_list, defaults.move_list),
             ("coords", self.coords, defaults.coords),
+            ("sound", self.sound, defaults.sound),
         ] {
             if on != default {
                 out.push_str(&format!("&{name}={}", u8::from(on)));
@@ -228,6 +233,9 @@ pub fn embed() -> Html {
             }
         });
     }
+
+    // Sounds, only when the embedding page asked for them (`sound=1`).
+    crate::sound::use_game_sounds(state.0.clone(), options.sound);
 
     // ←/→ step, ↑/↓ and Home/End jump, as in the app (the reader's page may hold other
     // embeds: the keys act only when focus is inside this one's frame).
@@ -431,8 +439,9 @@ mod tests {
 
     #[test]
     fn options_read_and_write_back() {
-        let (read, errors) =
-            options("play=1&controls=1&movelist=1&autoplay=2.5&coords=0&theme=dark&lang=vi");
+        let (read, errors) = options(
+            "play=1&controls=1&movelist=1&autoplay=2.5&coords=0&theme=dark&lang=vi&sound=1",
+        );
         assert!(errors.is_empty());
         let expected = EmbedOptions {
             play: true,
@@ -442,6 +451,7 @@ mod tests {
             coords: false,
             theme: Theme::Dark,
             lang: Some(Lang::Vi),
+            sound: true,
         };
         assert_eq!(read, expected);
         assert_eq!(options(&expected.to_params()).0, expected);

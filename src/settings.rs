@@ -123,6 +123,13 @@ pub struct Settings {
     pub piece_symbols: bool,
     /// Gomoku stones show their move numbers.
     pub stone_numbers: bool,
+    /// A gomoku tap first shows the stone (a ghost), and a second tap on it places it: on a
+    /// phone, a finger is wider than the points are apart.
+    pub confirm_stones: bool,
+    /// The boards in their second colour set (slate rather than wood).
+    pub slate_boards: bool,
+    /// The board's size on a wide screen, in percent of the largest that fits (60 to 100).
+    pub board_scale: u8,
 }
 
 impl Settings {
@@ -142,6 +149,9 @@ impl Settings {
             volume: DEFAULT_VOLUME,
             piece_symbols: false,
             stone_numbers: false,
+            confirm_stones: false,
+            slate_boards: false,
+            board_scale: 100,
         }
     }
 
@@ -194,6 +204,9 @@ impl Settings {
     }
 }
 
+/// The board size setting's range, in percent.
+pub const BOARD_SCALES: (u8, u8) = (60, 100);
+
 /// One of the choices a game starts with: what the new-game dialog and the side panel change.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SetupChoice {
@@ -244,6 +257,9 @@ impl Settings {
         lines.push(format!("volume={}", self.volume));
         lines.push(format!("pieces={}", if self.piece_symbols { "symbols" } else { "characters" }));
         lines.push(format!("numbers={}", if self.stone_numbers { "on" } else { "off" }));
+        lines.push(format!("confirm={}", if self.confirm_stones { "on" } else { "off" }));
+        lines.push(format!("boards={}", if self.slate_boards { "slate" } else { "wood" }));
+        lines.push(format!("board-size={}", self.board_scale));
         for kind in GameKind::ALL {
             lines.push(format!("rules.{}={}", kind.name(), self.rules_of(kind)));
         }
@@ -266,6 +282,13 @@ impl Settings {
                 "files" => settings.file_numbers = value != "letters",
                 "pieces" => settings.piece_symbols = value == "symbols",
                 "numbers" => settings.stone_numbers = value == "on",
+                "confirm" => settings.confirm_stones = value == "on",
+                "boards" => settings.slate_boards = value == "slate",
+                "board-size" => {
+                    if let Ok(scale) = value.parse::<u8>() {
+                        settings.board_scale = scale.clamp(BOARD_SCALES.0, BOARD_SCALES.1);
+                    }
+                }
                 "volume" => {
                     if let Ok(volume @ 0..=100) = value.parse::<u8>() {
                         settings.volume = volume;

@@ -23,6 +23,8 @@ pub enum Sound {
     GameEnd,
     /// A move the rules refused.
     Refused,
+    /// The player's clock is running low.
+    LowTime,
 }
 
 impl Sound {
@@ -35,6 +37,7 @@ impl Sound {
             Sound::Check => "check",
             Sound::GameEnd => "game-end",
             Sound::Refused => "refused",
+            Sound::LowTime => "low-time",
         }
     }
 
@@ -55,6 +58,8 @@ impl Sound {
             ],
             // A low buzz.
             Sound::Refused => &[(150.0, 0.0, 0.12, "sawtooth")],
+            // Two quick high pips: look at the clock.
+            Sound::LowTime => &[(1175.0, 0.0, 0.06, "sine"), (1175.0, 0.12, 0.06, "sine")],
         }
     }
 }
@@ -100,7 +105,28 @@ pub fn sound_for(before: &AppState, after: &AppState) -> Option<Sound> {
         // A resignation or a flag.
         return Some(Sound::GameEnd);
     }
-    (after.refusals != before.refusals).then_some(Sound::Refused)
+    if after.refusals != before.refusals {
+        return Some(Sound::Refused);
+    }
+    let warned = |state: &AppState| state.clocks.as_ref().map(|c| c.low_time_warned);
+    let newly_warned = matches!((warned(before), warned(after)), (Some(b), Some(a)) if a != b);
+    newly_warned.then_some(Sound::LowTime)
+}
+
+/// Plays the sound each change of `state` calls for ([`sound_for`]: a move, a capture, check,
+/// the end, a refused move, a clock running low), at the state's volume, when `on`.
+#[yew::hook]
+pub fn use_game_sounds(state: std::rc::Rc<AppState>, on: bool) {
+    let previous = yew::use_mut_ref(|| state.clone());
+    yew::use_effect(move || {
+        let before = std::mem::replace(&mut *previous.borrow_mut(), state.clone());
+        if on
+            && !std::rc::Rc::ptr_eq(&before, &state)
+            && let Some(sound) = sound_for(&before, &state)
+        {
+            play(sound, state.settings.volume);
+        }
+    });
 }
 
 /// Plays `sound` at `volume` (0 to 100; 0 plays nothing). A browser that has no Web Audio, or
@@ -206,6 +232,27 @@ mod tests {
         resigned.apply(Action::Resign);
         assert_eq!(sound_for(&e4, &resigned), Some(Sound::GameEnd));
         assert!(matches!(*start.game, AnyGame::Chess(_)));
+    }
+
+    #[test]
+    fn a_clock_running_low_warns_once() {
+        let mut start = AppState::new(Settings::new(crate::i18n::Lang::En), 0);
+        start.apply(Action::SetClock { config: crate::state::ClockConfig::custom(1, 0), seed: 0 });
+        let e4 = after_drag(&start, "e2", "e4");
+        let running = e4.clone();
+        // Black's clock runs from 0 ms: 60 s, low under 10 s.
+        let tick = |state: &AppState, now: f64| {
+            let mut next = state.clone();
+            next.apply(Action::Tick { now });
+            next
+        };
+        let early = tick(&running, 49_000.0);
+        assert_eq!(sound_for(&running, &early), None);
+        let low = tick(&early, 50_500.0);
+        assert_eq!(sound_for(&early, &low), Some(Sound::LowTime));
+        assert_eq!(sound_for(&low, &tick(&low, 55_000.0)), None, "once");
+        // White's clock has not run low.
+        assert!(!low.clocks.as_ref().unwrap().low_time_warned.first);
     }
 
     #[test]

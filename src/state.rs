@@ -32,12 +32,38 @@ pub struct Clocks {
     pub remaining_ms: BySide<f64>,
     /// The side whose clock runs and since when (ms); `None` before the first move.
     pub running: Option<(Side, f64)>,
+    /// Whether each side's clock has warned it is running low (once a game, a sound).
+    pub low_time_warned: BySide<bool>,
 }
 
 impl Clocks {
     fn new(config: ClockConfig) -> Clocks {
         let base = f64::from(config.base_secs) * 1000.0;
-        Clocks { config, remaining_ms: BySide::new(base, base), running: None }
+        Clocks {
+            config,
+            remaining_ms: BySide::new(base, base),
+            running: None,
+            low_time_warned: BySide::default(),
+        }
+    }
+
+    /// Below this much time left (ms), a clock is running low: ten seconds, or a fifth of a
+    /// very short clock.
+    #[must_use]
+    pub fn low_time_ms(&self) -> f64 {
+        (f64::from(self.config.base_secs) * 1000.0 / 5.0).min(10_000.0)
+    }
+
+    /// Marks `side`'s clock as having warned, the first time its running clock is low at
+    /// `now`; returns whether it warned now.
+    fn warn_low_time(&mut self, side: Side, now: f64) -> bool {
+        let running = self.running.is_some_and(|(running, _)| running == side);
+        let low = self.remaining_at(side, now) <= self.low_time_ms();
+        let warn = running && low && !self.low_time_warned[side];
+        if warn {
+            self.low_time_warned[side] = true;
+        }
+        warn
     }
 
     /// Time left for `side` at `now`, in milliseconds (never below zero).
@@ -176,6 +202,9 @@ pub struct AppState {
     pub game_number: u64,
     /// The move queued while the computer thinks ([`AppState::premove_allowed`]).
     pub premove: Option<Premove>,
+    /// The gomoku point tapped once, showing the stone a second tap places there (see
+    /// [`Settings::confirm_stones`]).
+    pub ghost: Option<Cell>,
 }
 
 /// What the computer's last search did, for the status panel.
@@ -386,6 +415,12 @@ pub enum Action {
     SetPieceSymbols(bool),
     /// Gomoku stones with (`true`) or without their move numbers.
     SetStoneNumbers(bool),
+    /// Gomoku stones placed by a second tap on the stone the first tap showed (`true`).
+    SetConfirmStones(bool),
+    /// The boards' second colour set (`true`: slate) or the first (wood).
+    SetSlateBoards(bool),
+    /// The board's size on a wide screen, in percent (kept within [`crate::settings::BOARD_SCALES`]).
+    SetBoardScale(u8),
     /// Turn clocks on or off; starts a new game.
     SetClock {
         /// The setting, `None` for no clock.
@@ -484,6 +519,7 @@ impl AppState {
             computer_moved: false,
             last_search: None,
             premove: None,
+            ghost: None,
         }
     }
 
@@ -707,7 +743,15 @@ impl AppState {
             return;
         }
         match self.board_game().kind() {
-            GameKind::Gomoku => return self.try_move(cell, cell, None, now),
+            GameKind::Gomoku if self.settings.confirm_stones && self.ghost != Some(cell) => {
+                // The first tap shows the stone; a tap elsewhere shows it there instead.
+                self.ghost = self.board_game().piece_code(cell).is_none().then_some(cell);
+                return;
+            }
+            GameKind::Gomoku => {
+                self.ghost = None;
+                return self.try_move(cell, cell, None, now);
+            }
             GameKind::Banqi if self.board_game().piece_code(cell).as_deref() == Some("?") => {
                 return self.try_move(cell, cell, None, now);
             }
@@ -862,6 +906,7 @@ impl AppState {
                 self.computer_moved = false;
                 // The game moved on: what the last Undo took back can no longer be put back.
                 self.taken_back = None;
+                self.ghost = None;
                 self.press_clock(mover, now);
             }
             Err(illegal) => self.refuse(illegal.reason),
@@ -932,6 +977,7 @@ impl AppState {
         self.thinking = None;
         self.hint = None;
         self.premove = None;
+        self.ghost = None;
         self.computer_moved = false;
         self.selected = None;
         self.notice = None;
@@ -1013,6 +1059,7 @@ impl AppState {
         self.promotion = None;
         self.hint = None;
         self.premove = None;
+        self.ghost = None;
     }
 
     /// The moves from the start to the position shown.
@@ -1335,7 +1382,16 @@ impl AppState {
             Action::SetFileNumbers(on) => self.settings.file_numbers = on,
             Action::SetVolume(volume) => self.settings.volume = volume.min(100),
             Action::SetPieceSymbols(on) => self.settings.piece_symbols = on,
+            Action::SetSlateBoards(on) => self.settings.slate_boards = on,
+            Action::SetBoardScale(scale) => {
+                let (least, most) = crate::settings::BOARD_SCALES;
+                self.settings.board_scale = scale.clamp(least, most);
+            }
             Action::SetStoneNumbers(on) => self.settings.stone_numbers = on,
+            Action::SetConfirmStones(on) => {
+                self.settings.confirm_stones = on;
+                self.ghost = None;
+            }
             Action::SetClock { config, seed } => {
                 self.settings.clock = config;
                 self.restart(seed);
@@ -1345,6 +1401,11 @@ impl AppState {
                     let to_move = self.game.side_to_move();
                     if self.clock_has_run_out(to_move, now) {
                         self.end(to_move.other(), EndedBy::Time);
+                    } else if !self.settings.computer_plays(to_move)
+                        && let Some(clocks) = &mut self.clocks
+                    {
+                        // The person's clock running low: warned once (a sound).
+                        clocks.warn_low_time(to_move, now);
                     }
                 }
             }
@@ -1421,6 +1482,7 @@ impl AppState {
             Action::Cancel => {
                 self.selected = None;
                 self.premove = None;
+                self.ghost = None;
             }
         }
     }

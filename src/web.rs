@@ -174,6 +174,33 @@ pub fn on_move_keys(mut pressed: impl FnMut(MoveKey) + 'static) -> Option<impl F
     })
 }
 
+/// Whether the main pointer is coarse (a finger on a touch screen).
+#[must_use]
+pub fn coarse_pointer() -> bool {
+    web_sys::window()
+        .and_then(|window| window.match_media("(pointer: coarse)").ok().flatten())
+        .is_some_and(|query| query.matches())
+}
+
+/// The tab's icon when it is the player's move: the disc with a green dot.
+const TURN_ICON: &str = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 64 64'%3E%3Ccircle cx='32' cy='32' r='30' fill='%23f3e2c0' stroke='%23c0392b' stroke-width='4'/%3E%3Ccircle cx='32' cy='32' r='16' fill='%232f6f4f'/%3E%3C/svg%3E";
+
+/// Shows in the tab's icon whether it is the player's move (their own icon otherwise).
+pub fn set_turn_icon(yours: bool) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let Ok(Some(link)) = document.query_selector("link[rel~='icon']") else { return };
+    // The page's own icon is kept beside it, to go back to.
+    let own = match link.get_attribute("data-own-icon") {
+        Some(own) => own,
+        None => {
+            let own = link.get_attribute("href").unwrap_or_default();
+            let _ = link.set_attribute("data-own-icon", &own);
+            own
+        }
+    };
+    let _ = link.set_attribute("href", if yours { TURN_ICON } else { &own });
+}
+
 /// Sets the tab's title.
 pub fn set_title(title: &str) {
     if let Some(document) = web_sys::window().and_then(|w| w.document()) {

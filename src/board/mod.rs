@@ -38,6 +38,8 @@ pub struct CellView {
     pub selected: bool,
     /// Part of the move queued for the person's next turn (a premove).
     pub premove: bool,
+    /// The stone a second tap places here, shown faintly (gomoku), by its code.
+    pub ghost: Option<String>,
     /// The last stone placed (gomoku).
     pub last_stone: bool,
     /// Part of the move the hint button suggests: where it starts or where it goes.

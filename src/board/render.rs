@@ -113,6 +113,9 @@ fn cell_html(
                      style={cell.arrived_from.map(|(dx, dy)| format!("--dx: {dx}; --dy: {dy};"))}
                      data-piece={code.clone()}>{ piece(code, geometry.style, geometry.symbols) }</div>
             }
+            if let Some(code) = &cell.ghost {
+                <div class="piece ghost-stone" data-ghost={code.clone()}>{ piece(code, geometry.style, geometry.symbols) }</div>
+            }
             if let Some(number) = cell.number {
                 <span class={classes!("stone-number", (cell.piece.as_deref() == Some("b")).then_some("on-black"))}
                       aria-hidden="true">{ number }</span>

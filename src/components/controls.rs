@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use crate::i18n::{Lang, Text, game_name, pick, t};
 use crate::record::{GameRecord, storage_key};
-use crate::settings::{DEFAULT_VOLUME, VOLUME_CHOICES};
+use crate::settings::{BOARD_SCALES, DEFAULT_VOLUME, VOLUME_CHOICES};
 use crate::state::{Action, AppState, ClockConfig, Mode, Settings, SetupChoice, Theme};
 use crate::web::{now_ms, random_seed};
 use qi_rules::Side;
@@ -460,11 +460,11 @@ pub fn options(props: &OptionsProps) -> Html {
                 .emit(Action::SetFileNumbers(select_value(&event).as_deref() != Some("letters")));
         })
     };
-    let numbers_change = {
+    let checkbox = |make: fn(bool) -> Action| {
         let dispatch = props.dispatch.clone();
         Callback::from(move |event: Event| {
             if let Some(input) = event.target_dyn_into::<HtmlInputElement>() {
-                dispatch.emit(Action::SetStoneNumbers(input.checked()));
+                dispatch.emit(make(input.checked()));
             }
         })
     };
@@ -473,6 +473,21 @@ pub fn options(props: &OptionsProps) -> Html {
         Callback::from(move |event: Event| {
             dispatch
                 .emit(Action::SetPieceSymbols(select_value(&event).as_deref() == Some("symbols")));
+        })
+    };
+    let boards_change = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |event: Event| {
+            dispatch.emit(Action::SetSlateBoards(select_value(&event).as_deref() == Some("slate")));
+        })
+    };
+    let scale_change = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |event: InputEvent| {
+            let value = event.target_dyn_into::<HtmlInputElement>().map(|input| input.value());
+            if let Some(scale) = value.and_then(|v| v.parse::<u8>().ok()) {
+                dispatch.emit(Action::SetBoardScale(scale));
+            }
         })
     };
     let volume_change = {
@@ -499,7 +514,11 @@ pub fn options(props: &OptionsProps) -> Html {
             if settings.kind == GameKind::Gomoku {
                 <label class="option"><span>{ t(lang, Text::StoneNumbers) }</span>
                     <input type="checkbox" data-setting="stone-numbers" checked={settings.stone_numbers}
-                           onchange={numbers_change} />
+                           onchange={checkbox(Action::SetStoneNumbers)} />
+                </label>
+                <label class="option"><span>{ t(lang, Text::ConfirmStones) }</span>
+                    <input type="checkbox" data-setting="confirm-stones" checked={settings.confirm_stones}
+                           onchange={checkbox(Action::SetConfirmStones)} />
                 </label>
             }
             if matches!(settings.kind, GameKind::Xiangqi | GameKind::Banqi) {
@@ -518,6 +537,16 @@ pub fn options(props: &OptionsProps) -> Html {
                     </select>
                 </label>
             }
+            <label class="option"><span>{ t(lang, Text::BoardColours) }</span>
+                <select onchange={boards_change} data-setting="boards">
+                    <option value="wood" selected={!settings.slate_boards}>{ t(lang, Text::BoardsWood) }</option>
+                    <option value="slate" selected={settings.slate_boards}>{ t(lang, Text::BoardsSlate) }</option>
+                </select>
+            </label>
+            <label class="option wide-only"><span>{ t(lang, Text::BoardSize) }</span>
+                <input type="range" min={BOARD_SCALES.0.to_string()} max={BOARD_SCALES.1.to_string()} step="5"
+                       value={settings.board_scale.to_string()} data-setting="board-size" oninput={scale_change} />
+            </label>
             <label class="option"><span>{ t(lang, Text::Sound) }</span>
                 <select onchange={volume_change} data-setting="sound">{ for volumes }</select>
             </label>

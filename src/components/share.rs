@@ -404,6 +404,7 @@ pub fn embed_dialog(props: &DialogProps) -> Html {
                 }
                 { toggle(Text::FlipBoard, "flip", |c| c.turned, |c, on| c.turned = on) }
                 { toggle(Text::EmbedCoords, "coords", |c| c.options.coords, |c, on| c.options.coords = on) }
+                { toggle(Text::Sound, "sound", |c| c.options.sound, |c, on| c.options.sound = on) }
                 { toggle(Text::Dark, "dark", |c| c.options.theme == Theme::Dark,
                          |c, on| c.options.theme = if on { Theme::Dark } else { Theme::Light }) }
                 if state.viewing.is_some() {

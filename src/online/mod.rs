@@ -155,6 +155,7 @@ impl Online {
             game.you.is_some_and(|seat| game::side_of(seat) == game.board.game.side_to_move())
                 && game.board.result().is_none();
         let lang = self.session.settings.lang;
+        web::set_turn_icon(yours);
         web::set_title(&if yours {
             format!("● {} · Qi 棋", crate::i18n::t(lang, crate::i18n::Text::YourMove))
         } else {

@@ -983,3 +983,46 @@ fn the_new_game_dialogs_choices_start_one_game_and_keep_the_rest() {
     );
     assert!(s.computer_should_move(), "the computer plays first");
 }
+
+#[test]
+fn with_confirm_stones_a_first_tap_shows_the_stone_and_a_second_places_it() {
+    let mut s = state(GameKind::Gomoku);
+    s.apply(Action::SetConfirmStones(true));
+    click(&mut s, "h8");
+    assert_eq!((s.ghost, s.record.moves.len()), (Some(cell("h8")), 0), "shown, not placed");
+    let view = crate::board_model::board_view(&s);
+    let ghost: Vec<_> = view.cells.iter().filter(|c| c.ghost.is_some()).collect();
+    assert_eq!((ghost.len(), ghost[0].cell, ghost[0].ghost.as_deref()), (1, cell("h8"), Some("b")));
+    click(&mut s, "j9");
+    assert_eq!((s.ghost, s.record.moves.len()), (Some(cell("j9")), 0), "moved elsewhere");
+    click(&mut s, "j9");
+    assert_eq!((s.ghost, s.record.moves.clone()), (None, vec!["j9".to_owned()]));
+    // A tap on a stone shows nothing; Esc takes the ghost away; without the setting, one tap.
+    click(&mut s, "j9");
+    assert_eq!(s.ghost, None);
+    click(&mut s, "h8");
+    s.apply(Action::Cancel);
+    assert_eq!(s.ghost, None);
+    s.apply(Action::SetConfirmStones(false));
+    click(&mut s, "h8");
+    assert_eq!(s.record.moves, ["j9", "h8"]);
+    let stored = Settings::from_storage(&s.settings.to_storage(), Lang::En);
+    assert!(!stored.confirm_stones);
+    s.apply(Action::SetConfirmStones(true));
+    assert!(Settings::from_storage(&s.settings.to_storage(), Lang::En).confirm_stones);
+}
+
+#[test]
+fn board_colours_and_size_are_settings_kept_in_bounds() {
+    let mut s = state(GameKind::Chess);
+    s.apply(Action::SetSlateBoards(true));
+    s.apply(Action::SetBoardScale(30));
+    assert_eq!((s.settings.slate_boards, s.settings.board_scale), (true, 60));
+    s.apply(Action::SetBoardScale(85));
+    let stored = Settings::from_storage(&s.settings.to_storage(), Lang::En);
+    assert_eq!((stored.slate_boards, stored.board_scale), (true, 85));
+    let damaged = Settings::from_storage("boards=granite\nboard-size=250", Lang::En);
+    assert_eq!((damaged.slate_boards, damaged.board_scale), (false, 100));
+    let garbage = Settings::from_storage("board-size=x", Lang::En);
+    assert_eq!(garbage.board_scale, 100);
+}

@@ -65,6 +65,16 @@ pub enum Text {
     NewGame,
     /// Starts the game chosen in the new-game dialog.
     StartGame,
+    /// The gomoku option: a first tap shows the stone, a second places it.
+    ConfirmStones,
+    /// The board colour option.
+    BoardColours,
+    /// Board colours: wood.
+    BoardsWood,
+    /// Board colours: slate.
+    BoardsSlate,
+    /// The board size option (wide screens).
+    BoardSize,
     /// Take back the last move.
     Undo,
     /// Turn the board around.
@@ -318,6 +328,13 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         T::Game => ["Game", "棋类", "Trò chơi"],
         T::NewGame => ["New game", "新对局", "Ván mới"],
         T::StartGame => ["Play", "开始", "Bắt đầu"],
+        T::ConfirmStones => {
+            ["Tap twice to place a stone", "点两下落子", "Chạm hai lần để đặt quân"]
+        }
+        T::BoardColours => ["Board colours", "棋盘颜色", "Màu bàn cờ"],
+        T::BoardsWood => ["Wood", "木纹", "Gỗ"],
+        T::BoardsSlate => ["Slate", "青石", "Đá xám"],
+        T::BoardSize => ["Board size", "棋盘大小", "Cỡ bàn cờ"],
         T::Undo => ["Undo", "悔棋", "Đi lại"],
         T::FlipBoard => ["Flip board", "翻转棋盘", "Xoay bàn cờ"],
         T::Rules => ["Rules", "规则", "Luật chơi"],
