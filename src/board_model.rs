@@ -50,15 +50,20 @@ pub fn board_view(state: &AppState) -> BoardView {
         let dy = i16::from(from_row) - i16::from(to_row);
         Some((m.to, (dx as i8, dy as i8)))
     });
-    // Gomoku: each stone's move number, when asked for.
-    let numbers: std::collections::HashMap<qi_rules::Cell, usize> = if kind == GameKind::Gomoku
-        && state.settings.stone_numbers
-    {
-        let moves = state.shown_moves();
-        moves.iter().enumerate().filter_map(|(i, text)| Some((text.parse().ok()?, i + 1))).collect()
-    } else {
-        std::collections::HashMap::new()
-    };
+    // Gomoku: each stone's move number, when asked for (a board-sized table, not a map: no
+    // hash table code in the page for this).
+    let mut numbers = vec![None; usize::from(files) * usize::from(ranks)];
+    let index =
+        |cell: qi_rules::Cell| usize::from(cell.rank) * usize::from(files) + usize::from(cell.file);
+    if kind == GameKind::Gomoku && state.settings.stone_numbers {
+        for (i, text) in state.shown_moves().iter().enumerate() {
+            if let Ok(cell) = text.parse::<qi_rules::Cell>()
+                && let Some(slot) = numbers.get_mut(index(cell))
+            {
+                *slot = Some(i + 1);
+            }
+        }
+    }
     let cells = geometry
         .cells_in_screen_order()
         .map(|cell| {
@@ -85,7 +90,7 @@ pub fn board_view(state: &AppState) -> BoardView {
                     _ => None,
                 },
                 arrived_from: slide.filter(|(to, _)| *to == cell).map(|(_, offset)| offset),
-                number: numbers.get(&cell).copied(),
+                number: numbers.get(index(cell)).copied().flatten(),
                 piece,
             }
         })

@@ -267,7 +267,7 @@ pub fn setup_fields(props: &SetupFieldsProps) -> Html {
                 on_choose.emit(SetupChoice::Rule { key: key.clone(), value });
             }
         });
-        let range = doc.values.iter().find(|v| v.contains('-') && v.starts_with(char::is_numeric));
+        let range = doc.values.iter().find(|v| v.contains('-') && v.starts_with(|c: char| c.is_ascii_digit()));
         let field = if let Some(range) = range {
             let (min, max) = range.split_once('-').unwrap_or(("0", "1000"));
             html! { <input type="number" min={min.to_owned()} max={max.to_owned()} value={value} {onchange} data-rule={doc.key} /> }

@@ -21,8 +21,10 @@ impl Codec for WireCodec {
     where
         I: Serialize,
     {
+        // Not `expect`: the error's `Debug` (and std's I/O errors' with it) would come into
+        // the page's download for a case that cannot happen.
         let bytes = bincode::serde::encode_to_vec(&input, bincode::config::standard())
-            .expect("a worker message always encodes");
+            .unwrap_or_else(|_| unreachable!("a worker message always encodes"));
         js_sys::Uint8Array::from(bytes.as_slice()).into()
     }
 
@@ -32,7 +34,7 @@ impl Codec for WireCodec {
     {
         let bytes = js_sys::Uint8Array::from(input).to_vec();
         // Both ends are ours (the same build): a message that doesn't read is a bug.
-        from_bytes(&bytes).expect("a worker message always decodes")
+        from_bytes(&bytes).unwrap_or_else(|_| unreachable!("a worker message always decodes"))
     }
 }
 

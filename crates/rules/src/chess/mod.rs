@@ -144,7 +144,7 @@ fn place_in_nth_free(rank: &mut [Option<Role>; 8], n: usize, role: Role) {
 
 fn chess960_fen(index: u16) -> String {
     let back: String = chess960_back_rank(index).iter().map(|role| role.char()).collect();
-    format!("{back}/pppppppp/8/8/8/8/PPPPPPPP/{} w KQkq - 0 1", back.to_uppercase())
+    format!("{back}/pppppppp/8/8/8/8/PPPPPPPP/{} w KQkq - 0 1", back.to_ascii_uppercase())
 }
 
 fn side_of(color: shakmaty::Color) -> Side {
