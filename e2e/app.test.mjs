@@ -416,6 +416,9 @@ test('chess: a move from an earlier position makes a variation; keys walk the tr
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('ArrowLeft');
     await page.locator('.move-list [data-ply="1"].current').waitFor();
+    // The status speaks of the position shown: after 1. e4 it is Black's move.
+    assert.match(await statusText(page), /Black to move/);
+    assert.doesNotMatch(await statusText(page), /White to move/);
     await drag(page, 'c7', 'c5');
     await waitForPiece(page, 'c5', 'bP');
     const variation = page.locator('.move-list li.variation .variation-move');

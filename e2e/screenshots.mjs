@@ -75,11 +75,21 @@ async function main() {
   const browser = await launchBrowser();
   try {
     for (const { name, viewport } of WIDTHS) {
-      for (const [game, { start, moves }] of Object.entries(GAMES)) {
-        const app = await openApp(browser, server.url, { viewport, preset: { game, start, moves } });
-        await shoot(app.page, `${game}-${name}.png`);
-        await app.close();
+      // Every game in every language (English without a suffix).
+      for (const lang of ['en', 'zh-CN', 'vi']) {
+        for (const [game, { start, moves }] of Object.entries(GAMES)) {
+          const settings = lang === 'en' ? {} : { lang };
+          const app = await openApp(browser, server.url, { viewport, preset: { game, start, moves, settings } });
+          await shoot(app.page, `${game}${lang === 'en' ? '' : `-${lang}`}-${name}.png`);
+          await app.close();
+        }
       }
+      // The new-game dialog, Vietnamese (the longest words), with a custom clock.
+      const dialog = await openApp(browser, server.url, { viewport, preset: { game: 'banqi', ...GAMES.banqi, settings: { lang: 'vi' } } });
+      await dialog.page.locator('[data-action="new-game"]').click();
+      await dialog.page.locator('.dialog.new-game select[data-setting="clock"]').selectOption('custom');
+      await shoot(dialog.page, `new-game-vi-${name}.png`);
+      await dialog.close();
       // A finished game with its overlay (gomoku, five in a row).
       const over = await openApp(browser, server.url, {
         viewport,

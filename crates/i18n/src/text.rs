@@ -334,7 +334,7 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         T::BoardColours => ["Board colours", "棋盘颜色", "Màu bàn cờ"],
         T::BoardsWood => ["Wood", "木纹", "Gỗ"],
         T::BoardsSlate => ["Slate", "青石", "Đá xám"],
-        T::BoardSize => ["Board size", "棋盘大小", "Cỡ bàn cờ"],
+        T::BoardSize => ["Board zoom", "棋盘缩放", "Thu phóng bàn cờ"],
         T::Undo => ["Undo", "悔棋", "Đi lại"],
         T::FlipBoard => ["Flip board", "翻转棋盘", "Xoay bàn cờ"],
         T::Rules => ["Rules", "规则", "Luật chơi"],
