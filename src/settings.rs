@@ -204,6 +204,13 @@ impl Settings {
     }
 }
 
+/// Below this much time left (ms), a clock of `base_secs` runs low (a sound warns): ten
+/// seconds, or a fifth of a very short clock.
+#[must_use]
+pub fn low_time_ms(base_secs: u32) -> f64 {
+    (f64::from(base_secs) * 1000.0 / 5.0).min(10_000.0)
+}
+
 /// The board size setting's range, in percent.
 pub const BOARD_SCALES: (u8, u8) = (60, 100);
 

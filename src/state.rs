@@ -47,11 +47,10 @@ impl Clocks {
         }
     }
 
-    /// Below this much time left (ms), a clock is running low: ten seconds, or a fifth of a
-    /// very short clock.
+    /// Below this much time left (ms), the clock is running low.
     #[must_use]
     pub fn low_time_ms(&self) -> f64 {
-        (f64::from(self.config.base_secs) * 1000.0 / 5.0).min(10_000.0)
+        crate::settings::low_time_ms(self.config.base_secs)
     }
 
     /// Marks `side`'s clock as having warned, the first time its running clock is low at

@@ -89,6 +89,8 @@ pub struct OnlineGame {
     pub note: Option<Note>,
     /// The local board: the confirmed moves, and the pending one when it is shown.
     pub board: Rc<AppState>,
+    /// Whether the player's own clock has warned that it runs low (once a game, a sound).
+    pub low_time_warned: bool,
 }
 
 /// The square whose face-down piece `mv` turns up, if it turns one up.
@@ -219,6 +221,7 @@ impl OnlineGame {
             pending: None,
             note: None,
             board: Rc::new(AppState::new(settings.clone(), 0)),
+            low_time_warned: false,
         };
         // Players see their own side at the bottom; spectators the first player's.
         Rc::make_mut(&mut online.board).flipped = view.you == Some(Seat::Second);
@@ -247,6 +250,7 @@ impl OnlineGame {
             self.rematch_offer.filter(|_| matches!(next.status, Status::Ended { .. }));
         next.deal = next.deal.or_else(|| self.deal.take());
         next.note = self.note.take();
+        next.low_time_warned = self.low_time_warned;
         next.sync_board();
         *self = next;
         true
@@ -462,6 +466,18 @@ impl OnlineGame {
             left -= (now - at).max(0.0);
         }
         Some(left.max(0.0))
+    }
+
+    /// Marks the player's clock as having warned, the first time it runs low (see
+    /// [`crate::settings::low_time_ms`]) while it runs; returns whether it warned now.
+    pub fn warn_low_time(&mut self, now: f64) -> bool {
+        let (Some(seat), Some(clock)) = (self.you, self.spec.clock) else { return false };
+        if self.low_time_warned || self.running_clock() != Some(seat) {
+            return false;
+        }
+        let low = crate::settings::low_time_ms(clock.base_secs);
+        self.low_time_warned = self.remaining_ms(seat, now).is_some_and(|left| left <= low);
+        self.low_time_warned
     }
 
     /// The seat whose clock runs, while the game is on.

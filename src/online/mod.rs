@@ -58,10 +58,15 @@ pub enum Msg {
     Act(Intent),
     /// Time to check that the server still speaks.
     Tick,
+    /// Time to look at the player's clock (a sound when it runs low).
+    ClockCheck,
 }
 
 /// How often the page checks that the server still speaks, in ms.
 const TICK_MS: u64 = 5_000;
+
+/// How often the page looks at the player's clock, in ms.
+const CLOCK_CHECK_MS: u64 = 250;
 
 /// The online page.
 pub struct Online {
@@ -208,6 +213,13 @@ impl Component for Online {
                 link.send_message(Msg::Tick);
             }
         });
+        let link = ctx.link().clone();
+        yew::platform::spawn_local(async move {
+            loop {
+                yew::platform::time::sleep(Duration::from_millis(CLOCK_CHECK_MS)).await;
+                link.send_message(Msg::ClockCheck);
+            }
+        });
         page
     }
 
@@ -226,6 +238,15 @@ impl Component for Online {
             Msg::Connect(_) => {
                 self.connect(ctx);
                 Vec::new()
+            }
+            Msg::ClockCheck => {
+                let volume = self.session.settings.volume;
+                if let Some(game) = self.session.game_shown_mut()
+                    && game.warn_low_time(now)
+                {
+                    crate::sound::play(crate::sound::Sound::LowTime, volume);
+                }
+                return false;
             }
             Msg::Tick => {
                 let effects = self.session.tick(now);

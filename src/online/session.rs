@@ -221,6 +221,11 @@ impl Session {
         self.focus.as_ref()?.game.as_ref()
     }
 
+    /// The game shown, to change what only the page keeps (a clock's warning).
+    pub fn game_shown_mut(&mut self) -> Option<&mut OnlineGame> {
+        self.focus.as_mut()?.game.as_mut()
+    }
+
     fn game_mut(&mut self, id: &str) -> Option<&mut OnlineGame> {
         self.focus.as_mut().filter(|focus| focus.id == id)?.game.as_mut()
     }

@@ -641,3 +641,32 @@ fn a_silent_server_is_taken_for_gone_and_the_game_resumed() {
 
 mod banqi;
 mod hostile;
+
+#[test]
+fn the_players_own_clock_warns_once_when_it_runs_low() {
+    let opening = Opening::Game { game: "g".into(), token: Some("tok".into()) };
+    let (mut session, _) = ready(opening);
+    let clock = Some(qi_protocol::ClockSpec { base_secs: 60, increment_secs: 0 });
+    let clocks = Some(Clocks { remaining_ms: [12_000, 30_000], running: Some(Seat::First) });
+    let state = GameView {
+        spec: GameSpec { clock, ..spec("chess") },
+        clocks,
+        ..view("g", CHESS_START, &[], Some(Seat::First))
+    };
+    session.receive(ServerMessage::State { view: state.clone() }, 0.0);
+    let game = session.game_shown_mut().unwrap();
+    assert!(!game.warn_low_time(1_000.0), "11 s left: not yet");
+    assert!(game.warn_low_time(2_500.0), "under 10 s");
+    assert!(!game.warn_low_time(3_000.0), "once");
+    // Kept when the game is sent again (a reconnection), and never for the opponent's clock.
+    session.receive(ServerMessage::State { view: state }, 4_000.0);
+    assert!(!session.game_shown_mut().unwrap().warn_low_time(5_000.0));
+    let (mut other, _) = ready(Opening::Game { game: "g".into(), token: Some("tok".into()) });
+    let view_black = GameView {
+        spec: GameSpec { clock, ..spec("chess") },
+        clocks,
+        ..view("g", CHESS_START, &[], Some(Seat::Second))
+    };
+    other.receive(ServerMessage::State { view: view_black }, 0.0);
+    assert!(!other.game_shown_mut().unwrap().warn_low_time(5_000.0));
+}
