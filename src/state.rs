@@ -988,6 +988,12 @@ impl AppState {
         }
         self.promotion = None;
         self.overlay_closed = false;
+        self.hand_clock_to_side_to_move(now);
+    }
+
+    /// After moves were taken back or put back: the running clock stops (the time used stays
+    /// used) and the side to move now has the clock.
+    fn hand_clock_to_side_to_move(&mut self, now: f64) {
         let to_move = self.game.side_to_move();
         if let Some(clocks) = &mut self.clocks
             && let Some((running, _)) = clocks.running
@@ -1032,13 +1038,7 @@ impl AppState {
         self.thinking = None;
         self.computer_moved = false;
         // The clocks go on for the side to move now: the time used so far stays used.
-        let to_move = self.game.side_to_move();
-        if let Some(clocks) = &mut self.clocks
-            && let Some((running, _)) = clocks.running
-        {
-            clocks.remaining_ms[running] = clocks.remaining_at(running, now);
-            clocks.running = Some((to_move, now));
-        }
+        self.hand_clock_to_side_to_move(now);
     }
 
     /// Shows the position at `path` (`None`, or the end of the main line: the game as it
