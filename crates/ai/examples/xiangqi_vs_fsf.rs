@@ -24,11 +24,11 @@ fn ours(engine: &mut XiangqiEngine, game: &Xiangqi, ms: f64, verbose: bool) -> (
                 info.nodes,
                 info.time_ms,
                 info.nodes as f64 / info.time_ms.max(1.0) * 1000.0,
-                info.pv.join(" ")
+                info.pv.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")
             );
         }
     });
-    (result.best.expect("a move"), result.info.depth)
+    (result.best.expect("a move").to_string(), result.info.depth)
 }
 
 fn main() {

@@ -53,6 +53,9 @@ const fn at(time_ms: f64, nodes: u64, depth: u32, noise: i32) -> LevelSettings {
     LevelSettings {
         limits: Limits {
             time_ms: Some(time_ms),
+            // A level answers once a depth ends past half its time, as a player would expect;
+            // the whole time is there for a depth under way.
+            soft_time_ms: Some(time_ms / 2.0),
             nodes: if nodes == 0 { None } else { Some(nodes) },
             depth: if depth == 0 { None } else { Some(depth) },
         },

@@ -21,6 +21,7 @@
 
 pub mod banqi;
 pub mod chess;
+pub mod driver;
 pub mod gomoku;
 pub mod level;
 pub mod review;
@@ -30,24 +31,40 @@ pub mod xiangqi;
 use std::sync::atomic::AtomicBool;
 
 use qi_rules::Game;
-use qi_rules::any::AnyGame;
+use qi_rules::any::{AnyGame, AnyMove};
 
+pub use crate::driver::{Line, SearchInfo, SearchResult};
 pub use crate::level::{Level, LevelSettings};
-pub use crate::search::{Budget, Limits, Score, SearchInfo, SearchResult};
+pub use crate::search::{Budget, Limits, Score};
+
+/// The move type of an engine's game.
+pub type MoveOf<E> = <<E as Engine>::Game as Game>::Move;
 
 /// A search engine for one game.
 pub trait Engine {
     /// The game it plays.
     type Game: Game;
 
-    /// Finds a move for the side to move in `game` within `budget`, reporting each completed
-    /// depth to `on_info`. Returns at once with `best: None` when there is no legal move.
+    /// Finds the `lines` best moves for the side to move in `game` within `budget`, each with
+    /// its line (see [`driver::DriveOptions::lines`]), reporting each completed depth to
+    /// `on_info`. Returns at once with `best: None` when there is no legal move.
+    fn search_lines(
+        &mut self,
+        game: &Self::Game,
+        budget: &mut Budget<'_>,
+        lines: usize,
+        on_info: &mut dyn FnMut(&SearchInfo<MoveOf<Self>>),
+    ) -> SearchResult<MoveOf<Self>>;
+
+    /// Finds a move for the side to move in `game` within `budget` (one line).
     fn search(
         &mut self,
         game: &Self::Game,
         budget: &mut Budget<'_>,
-        on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> SearchResult;
+        on_info: &mut dyn FnMut(&SearchInfo<MoveOf<Self>>),
+    ) -> SearchResult<MoveOf<Self>> {
+        self.search_lines(game, budget, 1, on_info)
+    }
 
     /// Forgets what it learnt (transposition table, history) before a new game.
     fn new_game(&mut self);
@@ -72,8 +89,8 @@ impl AnyEngine {
         now: &dyn Fn() -> f64,
         stop: &AtomicBool,
         seed: u64,
-        on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> SearchResult {
+        on_info: &mut dyn FnMut(&SearchInfo<AnyMove>),
+    ) -> SearchResult<AnyMove> {
         let settings = level::settings(game.kind(), level);
         self.search_with(game, settings, now, stop, seed, on_info)
     }
@@ -86,41 +103,70 @@ impl AnyEngine {
         now: &dyn Fn() -> f64,
         stop: &AtomicBool,
         seed: u64,
-        on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> SearchResult {
+        on_info: &mut dyn FnMut(&SearchInfo<AnyMove>),
+    ) -> SearchResult<AnyMove> {
         let mut budget = Budget::new(settings.limits, now, stop);
         budget.noise = settings.noise;
         budget.seed = seed;
-        self.search_budget(game, &mut budget, on_info)
+        self.search_budget(game, &mut budget, 1, on_info)
     }
 
     fn search_budget(
         &mut self,
         game: &AnyGame,
         budget: &mut Budget<'_>,
-        on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> SearchResult {
+        lines: usize,
+        on_info: &mut dyn FnMut(&SearchInfo<AnyMove>),
+    ) -> SearchResult<AnyMove> {
+        fn run<E: Engine>(
+            engine: &mut E,
+            game: &E::Game,
+            budget: &mut Budget<'_>,
+            lines: usize,
+            on_info: &mut dyn FnMut(&SearchInfo<AnyMove>),
+        ) -> SearchResult<AnyMove>
+        where
+            MoveOf<E>: Into<AnyMove>,
+        {
+            let mut report = |info: &SearchInfo<MoveOf<E>>| on_info(&info.clone().map(Into::into));
+            engine.search_lines(game, budget, lines, &mut report).map(Into::into)
+        }
         match game {
-            AnyGame::Chess(g) => {
-                self.chess.get_or_insert_with(chess::ChessEngine::new).search(g, budget, on_info)
-            }
-            AnyGame::Xiangqi(g) => self
-                .xiangqi
-                .get_or_insert_with(xiangqi::XiangqiEngine::new)
-                .search(g, budget, on_info),
-            AnyGame::Gomoku(g) => {
-                self.gomoku.get_or_insert_with(gomoku::GomokuEngine::new).search(g, budget, on_info)
-            }
-            AnyGame::Banqi(g) => {
-                self.banqi.get_or_insert_with(banqi::BanqiEngine::new).search(g, budget, on_info)
-            }
+            AnyGame::Chess(g) => run(
+                self.chess.get_or_insert_with(chess::ChessEngine::new),
+                g,
+                budget,
+                lines,
+                on_info,
+            ),
+            AnyGame::Xiangqi(g) => run(
+                self.xiangqi.get_or_insert_with(xiangqi::XiangqiEngine::new),
+                g,
+                budget,
+                lines,
+                on_info,
+            ),
+            AnyGame::Gomoku(g) => run(
+                self.gomoku.get_or_insert_with(gomoku::GomokuEngine::new),
+                g,
+                budget,
+                lines,
+                on_info,
+            ),
+            AnyGame::Banqi(g) => run(
+                self.banqi.get_or_insert_with(banqi::BanqiEngine::new),
+                g,
+                budget,
+                lines,
+                on_info,
+            ),
         }
     }
 
-    /// The `lines` best lines of `game` at full strength, best first, within `limits` together:
-    /// the first line gets half the time, the others share the rest. Each later line is a search
-    /// that leaves out the earlier lines' first moves, so its score is that move's own. Fewer
-    /// lines come back when there are fewer legal moves (none when the game is over).
+    /// The `lines` best lines of `game` at full strength within `limits`, best first, in one
+    /// search (MultiPV: each depth searches every line, each line the best of the root moves the
+    /// earlier lines do not start with, so each score is its move's own). Fewer lines come back
+    /// when there are fewer legal moves; none when the game is over (`best` is `None`).
     pub fn analyse_lines(
         &mut self,
         game: &AnyGame,
@@ -128,32 +174,9 @@ impl AnyEngine {
         lines: usize,
         now: &dyn Fn() -> f64,
         stop: &AtomicBool,
-    ) -> Vec<SearchResult> {
-        let lines = lines.max(1);
-        let mut found: Vec<SearchResult> = Vec::with_capacity(lines);
-        for index in 0..lines {
-            let mut line_limits = limits;
-            line_limits.time_ms = limits.time_ms.map(|ms| {
-                if lines == 1 {
-                    ms
-                } else if index == 0 {
-                    ms / 2.0
-                } else {
-                    ms / 2.0 / (lines - 1) as f64
-                }
-            });
-            let mut budget = Budget::new(line_limits, now, stop);
-            budget.skip_root_moves(found.iter().filter_map(|r| r.best.clone()).collect());
-            let result = self.search_budget(game, &mut budget, &mut |_| {});
-            if result.best.is_none() || stop.load(std::sync::atomic::Ordering::Relaxed) {
-                if index == 0 {
-                    found.push(result);
-                }
-                break;
-            }
-            found.push(result);
-        }
-        found
+    ) -> SearchResult<AnyMove> {
+        let mut budget = Budget::new(limits, now, stop);
+        self.search_budget(game, &mut budget, lines.max(1), &mut |_| {})
     }
 
     /// Sizes the chess transposition table to about `mb` megabytes (the UCI `Hash` option),
@@ -184,33 +207,46 @@ mod tests {
     use super::*;
     use qi_rules::any::StartFrom;
 
-    fn lines_of(variant: &str, start: StartFrom<'_>, plies: u32) -> Vec<SearchResult> {
-        let game = AnyGame::new(variant, "", &start).expect("a game");
+    fn analyse(game: &AnyGame, plies: u32) -> SearchResult<AnyMove> {
         let clock = search::native_clock();
         let stop = AtomicBool::new(false);
         let limits = Limits { depth: Some(plies), ..Limits::default() };
-        AnyEngine::default().analyse_lines(&game, limits, 3, &clock, &stop)
+        AnyEngine::default().analyse_lines(game, limits, 3, &clock, &stop)
     }
 
-    fn first_moves(lines: &[SearchResult]) -> Vec<String> {
-        lines.iter().map(|l| l.best.clone().expect("a move")).collect()
+    fn first_moves(result: &SearchResult<AnyMove>) -> Vec<String> {
+        result.info.lines.iter().map(|l| l.pv[0].to_string()).collect()
     }
+
+    const MATE_FOR_TESTS: i32 = 100_000;
 
     #[test]
     fn three_lines_have_three_different_first_moves_best_first() {
         // Black's queen on d5 hangs to the knight: taking it is line one, by far.
         let hung = "rnb1kbnr/ppp1pppp/8/3q4/8/2N5/PPPP1PPP/R1BQKBNR w KQkq - 0 3";
-        let lines = lines_of("chess", StartFrom::Position(hung), 4);
-        let moves = first_moves(&lines);
+        let game = AnyGame::new("chess", "", &StartFrom::Position(hung)).unwrap();
+        let result = analyse(&game, 4);
+        let moves = first_moves(&result);
         assert_eq!(moves.len(), 3);
         assert_eq!(moves[0], "c3d5");
+        assert_eq!(result.best.map(|m| m.to_string()).as_deref(), Some("c3d5"));
         assert!(moves[1] != moves[0] && moves[2] != moves[0] && moves[1] != moves[2], "{moves:?}");
-        let cp = |r: &SearchResult| match r.info.score {
+        let cp = |score: Score| match score {
             Score::Cp(cp) => cp,
             Score::Mate(n) => n.signum() * MATE_FOR_TESTS,
         };
-        assert!(cp(&lines[0]) >= cp(&lines[1]) && cp(&lines[0]) > cp(&lines[2]) + 500, "{lines:?}");
-        assert!(lines.iter().all(|l| l.info.pv.first() == l.best.as_ref()));
+        let lines = &result.info.lines;
+        assert!(cp(lines[0].score) >= cp(lines[1].score), "{lines:?}");
+        assert!(cp(lines[1].score) >= cp(lines[2].score), "{lines:?}");
+        assert!(cp(lines[0].score) > cp(lines[2].score) + 500, "{lines:?}");
+        assert_eq!(result.info.pv, lines[0].pv);
+        // Every line is legal from the position.
+        for line in lines {
+            let mut replay = game.clone();
+            for mv in &line.pv {
+                replay.apply(*mv).unwrap();
+            }
+        }
         // An empty gomoku board has one sensible move (the centre): start after two stones.
         for (variant, opening) in
             [("xiangqi", &[][..]), ("gomoku", &["h8", "i9"][..]), ("banqi", &[])]
@@ -219,11 +255,8 @@ mod tests {
             for text in opening {
                 game.play(text).unwrap();
             }
-            let clock = search::native_clock();
-            let stop = AtomicBool::new(false);
-            let limits = Limits { depth: Some(3), ..Limits::default() };
-            let lines = AnyEngine::default().analyse_lines(&game, limits, 3, &clock, &stop);
-            let moves = first_moves(&lines);
+            let result = analyse(&game, 3);
+            let moves = first_moves(&result);
             assert_eq!(moves.len(), 3, "{variant}");
             assert!(
                 moves[1] != moves[0] && moves[2] != moves[0] && moves[1] != moves[2],
@@ -232,25 +265,20 @@ mod tests {
         }
     }
 
-    const MATE_FOR_TESTS: i32 = 100_000;
-
     #[test]
     fn fewer_lines_when_fewer_moves_and_none_after_the_end() {
         // The black king has one move (h8 is covered by nothing; g8-h8 is the only square).
         let one_move = "6k1/8/6K1/8/8/8/8/7R b - - 0 1";
         let game = AnyGame::new("chess", "", &StartFrom::Position(one_move)).unwrap();
         let legal = game.legal_moves();
-        let lines = lines_of("chess", StartFrom::Position(one_move), 3);
-        assert_eq!(lines.len(), legal.len().min(3));
-        assert_eq!(first_moves(&lines).len(), lines.len());
+        let result = analyse(&game, 3);
+        assert_eq!(result.info.lines.len(), legal.len().min(3));
         let mated = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
         let mut game = AnyGame::new("chess", "", &StartFrom::Position(mated)).unwrap();
         game.play("a1a8").unwrap();
-        let clock = search::native_clock();
-        let stop = AtomicBool::new(false);
-        let limits = Limits { depth: Some(3), ..Limits::default() };
-        let lines = AnyEngine::default().analyse_lines(&game, limits, 3, &clock, &stop);
-        assert_eq!(lines.len(), 1);
-        assert_eq!(lines[0].best, None);
+        let result = analyse(&game, 3);
+        assert_eq!(result.best, None);
+        assert!(result.info.lines.is_empty());
+        assert_eq!(result.info.score, Score::Mate(0));
     }
 }

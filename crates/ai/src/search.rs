@@ -1,13 +1,16 @@
-//! What every game's search shares: limits, the budget that enforces them, scores, progress
-//! reports, and a transposition table.
+//! What every game's search shares: limits, the budget that enforces them, scores, and a
+//! transposition table. The iterative deepening over them is [`crate::driver`].
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// How much a search may do. Every limit given is respected; none given means "until stopped".
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Limits {
-    /// Milliseconds of thinking.
+    /// Milliseconds of thinking at most: the hard limit, which ends a search wherever it is.
     pub time_ms: Option<f64>,
+    /// Milliseconds after which no new depth is started (the soft limit). `None` uses the whole
+    /// of `time_ms`: a depth under way when it runs out still gives what it proved.
+    pub soft_time_ms: Option<f64>,
     /// Nodes (positions visited).
     pub nodes: Option<u64>,
     /// Plies of iterative deepening.
@@ -42,30 +45,10 @@ impl Score {
     }
 }
 
-/// One report of a search's progress (after each completed depth).
-#[derive(Clone, Debug, PartialEq)]
-pub struct SearchInfo {
-    /// The depth completed.
-    pub depth: u32,
-    /// The best score found.
-    pub score: Score,
-    /// Nodes visited so far.
-    pub nodes: u64,
-    /// Milliseconds since the search started.
-    pub time_ms: f64,
-    /// The principal variation, in coordinate notation.
-    pub pv: Vec<String>,
-}
+/// Beyond every score.
+pub const INFINITY: i32 = MATE + 1;
 
-/// What a search returns.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SearchResult {
-    /// The move chosen, in coordinate notation (what `Game::parse_move` reads); `None` when there
-    /// is no legal move.
-    pub best: Option<String>,
-    /// The last report.
-    pub info: SearchInfo,
-}
+pub use crate::driver::{Line, SearchInfo, SearchResult};
 
 /// The clock, the stop signal, the limits and the level's noise of one search. Engines call
 /// [`Budget::out_of_time`] every so often and stop when it says so.
@@ -76,9 +59,6 @@ pub struct Budget<'a> {
     pub noise: i32,
     /// Seed for the noise and any other random choice, so a search can be replayed.
     pub seed: u64,
-    /// Root moves (coordinate text) this search leaves out: the second and third lines of a
-    /// multi-line analysis are searches without the better lines' first moves.
-    skipped_root_moves: Vec<String>,
     now: &'a dyn Fn() -> f64,
     stop: &'a AtomicBool,
     started: f64,
@@ -90,35 +70,7 @@ impl<'a> Budget<'a> {
     /// A budget starting now. `now` gives milliseconds (the browser's `performance.now`, or
     /// [`native_clock`]); `stop` may be set from elsewhere (another thread) to end the search.
     pub fn new(limits: Limits, now: &'a dyn Fn() -> f64, stop: &'a AtomicBool) -> Budget<'a> {
-        Budget {
-            limits,
-            noise: 0,
-            seed: 0,
-            skipped_root_moves: Vec::new(),
-            now,
-            stop,
-            started: now(),
-            nodes: 0,
-            stopped: false,
-        }
-    }
-
-    /// Leaves these root moves (coordinate text, as `Game::parse_move` reads) out of the search.
-    pub fn skip_root_moves(&mut self, moves: Vec<String>) {
-        self.skipped_root_moves = moves;
-    }
-
-    /// Whether the root move written `text` is left out.
-    #[must_use]
-    pub fn skips_root_move(&self, text: &str) -> bool {
-        self.skipped_root_moves.iter().any(|m| m == text)
-    }
-
-    /// Whether any root move is left out (then a single remaining move is still searched, for
-    /// its score, instead of being played at once).
-    #[must_use]
-    pub fn skips_root_moves(&self) -> bool {
-        !self.skipped_root_moves.is_empty()
+        Budget { limits, noise: 0, seed: 0, now, stop, started: now(), nodes: 0, stopped: false }
     }
 
     /// Counts one node. Returns `true` when the search must stop now (time, nodes or the stop
@@ -144,8 +96,8 @@ impl<'a> Budget<'a> {
         self.stopped
     }
 
-    /// Whether another iteration is worth starting: not stopped, depth left, and (for a time
-    /// limit) less than half the time used, since the next iteration costs more than all before.
+    /// Whether another depth is worth starting: not stopped, depth left, and the soft time limit
+    /// not reached (the hard limit still ends the depth wherever it is).
     #[must_use]
     pub fn may_start_depth(&mut self, depth: u32) -> bool {
         if self.stopped || self.stop.load(Ordering::Relaxed) {
@@ -155,7 +107,13 @@ impl<'a> Budget<'a> {
         if self.limits.depth.is_some_and(|max| depth > max) {
             return false;
         }
-        !self.limits.time_ms.is_some_and(|max| self.elapsed_ms() >= max * 0.5)
+        let soft = self.limits.soft_time_ms.or(self.limits.time_ms);
+        if soft.is_some_and(|soft| self.elapsed_ms() >= soft) {
+            return false;
+        }
+        // With a hard limit, a depth that has almost no time left is not started (it could
+        // prove nothing), so the answer comes as soon as it is known.
+        !self.limits.time_ms.is_some_and(|max| self.elapsed_ms() >= max * 0.98)
     }
 
     /// Nodes visited.
@@ -202,8 +160,8 @@ pub fn native_clock() -> impl Fn() -> f64 {
 /// stop is tested too. Returns the result under the longest limit.
 #[cfg(test)]
 pub(crate) fn assert_keeps_a_time_limit(
-    mut search: impl FnMut(&mut Budget<'_>) -> SearchResult,
-) -> SearchResult {
+    mut search: impl FnMut(&mut Budget<'_>) -> SearchResult<String>,
+) -> SearchResult<String> {
     let mut cut_short = 0;
     let mut last = None;
     for limit in [20_u64, 50, 100, 200, 500] {
@@ -342,6 +300,33 @@ mod tests {
         assert!(budget.may_start_depth(1));
         stop.store(true, Ordering::Relaxed);
         assert!(!budget.may_start_depth(2));
+    }
+
+    #[test]
+    fn no_depth_starts_past_the_soft_limit_and_the_hard_limit_ends_one() {
+        let now = std::cell::Cell::new(0.0_f64);
+        let clock = || now.get();
+        let stop = AtomicBool::new(false);
+        let limits =
+            Limits { time_ms: Some(300.0), soft_time_ms: Some(100.0), ..Limits::default() };
+        let mut budget = Budget::new(limits, &clock, &stop);
+        now.set(99.0);
+        assert!(budget.may_start_depth(5));
+        now.set(100.0);
+        assert!(!budget.may_start_depth(6), "the soft limit stops new depths");
+        // A depth under way goes on to the hard limit (the clock is read every 1024 nodes).
+        assert!(!(0..2048).any(|_| budget.tick()));
+        now.set(300.0);
+        assert!((0..1024).any(|_| budget.tick()));
+        assert!(budget.stopped());
+        // Without a soft limit the whole time is there for new depths, but not its last 2%.
+        let whole = Limits { time_ms: Some(100.0), ..Limits::default() };
+        now.set(0.0);
+        let mut budget = Budget::new(whole, &clock, &stop);
+        now.set(97.0);
+        assert!(budget.may_start_depth(9));
+        now.set(98.5);
+        assert!(!budget.may_start_depth(10));
     }
 
     #[test]

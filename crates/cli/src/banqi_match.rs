@@ -63,8 +63,7 @@ impl Player {
                 budget.noise = settings.noise;
                 budget.seed = seed;
                 let result = engine.search(game, &mut budget, &mut |_| {});
-                let text = result.best.ok_or("the engine found no move")?;
-                let mv = game.parse_move(&text).map_err(|e| e.to_string())?;
+                let mv = result.best.ok_or("the engine found no move")?;
                 Ok((mv, budget.nodes(), budget.elapsed_ms()))
             }
         }

@@ -247,7 +247,13 @@ impl Session {
             let clock = native_clock();
             let mut budget = Budget::new(limits, &clock, &stop);
             let result = engine.search(&game, &mut budget, &mut |info| say(&out, &info_line(info)));
-            say(&out, &format!("bestmove {}", result.best.as_deref().unwrap_or("(none)")));
+            say(
+                &out,
+                &format!(
+                    "bestmove {}",
+                    result.best.map_or_else(|| "(none)".to_owned(), |mv| mv.to_string())
+                ),
+            );
             engine
         }));
         Ok(())
@@ -279,7 +285,7 @@ fn play(game: &mut Banqi, text: &str) -> Result<(), String> {
     .map_err(|e| e.to_string())
 }
 
-fn info_line(info: &SearchInfo) -> String {
+fn info_line(info: &SearchInfo<BanqiMove>) -> String {
     let score = match info.score {
         Score::Cp(cp) => format!("cp {cp}"),
         Score::Mate(moves) => format!("mate {moves}"),
@@ -289,6 +295,6 @@ fn info_line(info: &SearchInfo) -> String {
         info.depth,
         info.nodes,
         info.time_ms.round() as u64,
-        info.pv.join(" ")
+        info.pv_text()
     )
 }

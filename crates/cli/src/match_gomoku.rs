@@ -76,7 +76,7 @@ fn play_game(engine: &mut GomokuEngine, mut game: Gomoku, ours: Side, movetime: 
             let result = engine.search(&game, &mut budget, &mut |_| {});
             nodes += result.info.nodes;
             think_ms += budget.elapsed_ms();
-            result.best.and_then(|text| game.parse_move(&text).ok())
+            result.best
         } else {
             seed_ai::choose(&game).map(GomokuMove)
         };

@@ -1,20 +1,24 @@
 //! `qi match` and `qi levels`: games between engines, refereed by the rules core.
 //!
-//! `qi match` plays two UCI engines (any commands: `qi uci`, `stockfish`, `fairy-stockfish`) at a
-//! fixed time per move, from varied openings, each opening twice with colours swapped, and reports
-//! the score and an Elo estimate with its 95% error bar. `qi levels` plays the built-in levels of
-//! one game against each other in-process, each level against the one below.
+//! `qi match` plays two engines at a fixed time per move, from varied openings, each opening twice
+//! with colours swapped, and reports the score and an Elo estimate with its 95% error bar: UCI
+//! engines for chess and xiangqi (`qi uci`, `stockfish`, `fairy-stockfish`), Gomocup (Piskvork)
+//! engines for gomoku (`qi piskvork`, Rapfi's `pbrain-rapfi`). `--jobs N` plays N games at once,
+//! each with its own pair of engine processes. `qi levels` plays the built-in levels of one game
+//! against each other in-process, each level against the one below.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use qi_ai::{AnyEngine, Level};
-use qi_rules::Side;
 use qi_rules::any::{AnyGame, StartFrom};
+use qi_rules::gomoku::{GomokuMove, WinRule};
 use qi_rules::zobrist::splitmix64;
+use qi_rules::{Cell, Game, Side};
 
 /// Games longer than this many plies are adjudicated drawn.
 const MAX_PLIES: usize = 400;
@@ -27,32 +31,38 @@ struct UciEngine {
     name: String,
 }
 
+/// Starts an engine program: its stdin, and its stdout as a channel of lines.
+fn spawn(command: &str) -> Result<(Child, ChildStdin, Receiver<String>), String> {
+    let mut words = command.split_whitespace();
+    let program = words.next().ok_or("empty engine command")?;
+    let program = locate(program);
+    let mut child = Command::new(&program)
+        .args(words)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot start {command:?}: {e}"))?;
+    let stdin = child.stdin.take().ok_or("no stdin")?;
+    let stdout = child.stdout.take().ok_or("no stdout")?;
+    let (send, lines) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    Ok((child, stdin, lines))
+}
+
 impl UciEngine {
     fn start(
         command: &str,
         options: &[(String, String)],
         variant: &str,
     ) -> Result<UciEngine, String> {
-        let mut words = command.split_whitespace();
-        let program = words.next().ok_or("empty engine command")?;
-        let program = locate(program);
-        let mut child = Command::new(&program)
-            .args(words)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("cannot start {command:?}: {e}"))?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
-        let (send, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if send.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let (child, stdin, lines) = spawn(command)?;
         let mut engine = UciEngine { child, stdin, lines, name: command.to_owned() };
         engine.send("uci")?;
         engine.wait_for("uciok", Duration::from_secs(10))?;
@@ -111,6 +121,172 @@ impl Drop for UciEngine {
         let _ = self.send("quit");
         let _ = self.child.wait();
     }
+}
+
+/// A running Gomocup (Piskvork protocol) engine.
+struct PiskvorkEngine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    name: String,
+    size: u8,
+}
+
+impl PiskvorkEngine {
+    /// Starts the engine on a `size` board under `rule` (Gomocup's `INFO rule` flags), with
+    /// `movetime` ms a move and `options` sent as `INFO <name> <value>` (`max_node`, `max_depth`).
+    fn start(
+        command: &str,
+        options: &[(String, String)],
+        size: u8,
+        rule: u8,
+        movetime: u64,
+    ) -> Result<PiskvorkEngine, String> {
+        let (child, stdin, lines) = spawn(command)?;
+        let mut engine = PiskvorkEngine { child, stdin, lines, name: command.to_owned(), size };
+        engine.send(&format!("START {size}"))?;
+        engine.wait_for_ok()?;
+        engine.send(&format!("INFO timeout_turn {movetime}"))?;
+        engine.send("INFO timeout_match 0")?;
+        engine.send("INFO time_left 2147483647")?;
+        engine.send(&format!("INFO rule {rule}"))?;
+        for (name, value) in options {
+            engine.send(&format!("INFO {name} {value}"))?;
+        }
+        Ok(engine)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.stdin, "{line}").map_err(|e| format!("{}: {e}", self.name))
+    }
+
+    fn next_line(&mut self, deadline: std::time::Instant) -> Result<String, String> {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        self.lines.recv_timeout(left).map_err(|_| format!("{}: no answer in time", self.name))
+    }
+
+    fn wait_for_ok(&mut self) -> Result<(), String> {
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            let line = self.next_line(deadline)?;
+            if line.trim() == "OK" {
+                return Ok(());
+            }
+            if line.starts_with("ERROR") {
+                return Err(format!("{}: {line}", self.name));
+            }
+        }
+    }
+
+    /// A new game on the same board.
+    fn new_game(&mut self) -> Result<(), String> {
+        // Some engines (Rapfi) answer a move a moment before they read the next command.
+        std::thread::sleep(Duration::from_millis(30));
+        self.send("RESTART")?;
+        self.wait_for_ok()
+    }
+
+    /// The engine's move in `game` (sent whole, as `BOARD`): the point in our coordinates.
+    fn best_move(&mut self, stones: &[Cell], movetime: u64) -> Result<Cell, String> {
+        std::thread::sleep(Duration::from_millis(30));
+        self.send("BOARD")?;
+        // The side to move's stones are 1, the other side's 2; the last stone is the other's.
+        let to_move = stones.len() % 2;
+        for (index, cell) in stones.iter().enumerate() {
+            let own = if index % 2 == to_move { 1 } else { 2 };
+            self.send(&format!("{},{},{own}", cell.file, self.size - 1 - cell.rank))?;
+        }
+        self.send("DONE")?;
+        let deadline = std::time::Instant::now() + Duration::from_millis(movetime * 20 + 2000);
+        loop {
+            let line = self.next_line(deadline)?;
+            let line = line.trim();
+            if line.starts_with("ERROR") || line.starts_with("UNKNOWN") {
+                return Err(format!("{}: {line}", self.name));
+            }
+            if let Some((x, y)) = line.split_once(',')
+                && let (Ok(x), Ok(y)) = (x.trim().parse::<u8>(), y.trim().parse::<u8>())
+            {
+                if x >= self.size || y >= self.size {
+                    return Err(format!("{}: {line} is off the board", self.name));
+                }
+                return Ok(Cell::new(x, self.size - 1 - y));
+            }
+        }
+    }
+}
+
+impl Drop for PiskvorkEngine {
+    fn drop(&mut self) {
+        let _ = self.send("END");
+        std::thread::sleep(Duration::from_millis(50));
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Either kind of engine, as a match uses it.
+enum Player {
+    Uci(UciEngine),
+    Piskvork(PiskvorkEngine),
+}
+
+impl Player {
+    fn start(command: &str, options: &[(String, String)], setup: &Setup) -> Result<Player, String> {
+        match &setup.board {
+            None => Ok(Player::Uci(UciEngine::start(command, options, &setup.variant)?)),
+            Some((size, rule)) => Ok(Player::Piskvork(PiskvorkEngine::start(
+                command,
+                options,
+                *size,
+                *rule,
+                setup.movetime,
+            )?)),
+        }
+    }
+
+    fn name(&self) -> &str {
+        match self {
+            Player::Uci(engine) => &engine.name,
+            Player::Piskvork(engine) => &engine.name,
+        }
+    }
+
+    fn new_game(&mut self) -> Result<(), String> {
+        match self {
+            Player::Uci(engine) => engine.send("ucinewgame"),
+            Player::Piskvork(engine) => engine.new_game(),
+        }
+    }
+
+    /// The move for the side to move in `game` (reached by `moves` from the start), as text.
+    fn best_move(
+        &mut self,
+        game: &AnyGame,
+        moves: &[String],
+        movetime: u64,
+    ) -> Result<String, String> {
+        match (self, game) {
+            (Player::Uci(engine), _) => engine.best_move("startpos", moves, movetime),
+            (Player::Piskvork(engine), AnyGame::Gomoku(g)) => {
+                let stones: Vec<Cell> = g.history().iter().map(|mv| mv.0).collect();
+                let cell = engine.best_move(&stones, movetime)?;
+                Ok(g.move_text(GomokuMove(cell)))
+            }
+            (Player::Piskvork(engine), _) => {
+                Err(format!("{}: a Piskvork engine plays gomoku only", engine.name))
+            }
+        }
+    }
+}
+
+/// What every game of a match shares.
+struct Setup {
+    variant: String,
+    rules: String,
+    movetime: u64,
+    /// For gomoku: the board's size and Gomocup's rule flags.
+    board: Option<(u8, u8)>,
 }
 
 /// An engine program: as given, or from /usr/games where Debian puts engines.
@@ -207,23 +383,49 @@ fn opening(variant: &str, seed: u64, plies: usize) -> Vec<String> {
     moves
 }
 
+/// A gomoku opening: three stones (Black, White, Black) put at random within two points of the
+/// centre, none making a line of three, so neither side starts with a won position.
+fn gomoku_opening(game: &AnyGame, seed: u64) -> Vec<String> {
+    let AnyGame::Gomoku(start) = game else { return Vec::new() };
+    let centre = start.rules().size() / 2;
+    let mut state = seed;
+    for _attempt in 0..100 {
+        let mut board = start.clone();
+        let mut moves = Vec::new();
+        while moves.len() < 3 {
+            state = splitmix64(state);
+            let file = centre - 2 + (state % 5) as u8;
+            let rank = centre - 2 + ((state >> 8) % 5) as u8;
+            let mv = GomokuMove(Cell::new(file, rank));
+            if board.apply(mv).is_ok() {
+                moves.push(board.move_text(mv));
+            }
+        }
+        let (a, b) = (board.history()[0].0, board.history()[2].0);
+        let lined_up = a.file.abs_diff(b.file) <= 1 && a.rank.abs_diff(b.rank) <= 1;
+        if !lined_up {
+            return moves;
+        }
+    }
+    Vec::new()
+}
+
 /// Plays one game; returns the first engine's score (1, 0.5, 0) and how it ended.
 fn play_game(
-    variant: &str,
-    engines: &mut [UciEngine; 2],
+    setup: &Setup,
+    engines: &mut [Player; 2],
     first_plays: Side,
     opening_moves: &[String],
-    movetime: u64,
 ) -> Result<(f64, String), String> {
-    let mut game =
-        AnyGame::new(variant, "", &StartFrom::Start { seed: 0 }).map_err(|e| e.to_string())?;
+    let mut game = AnyGame::new(&setup.variant, &setup.rules, &StartFrom::Start { seed: 0 })
+        .map_err(|e| e.to_string())?;
     let mut moves: Vec<String> = Vec::new();
     for mv in opening_moves {
         game.play(mv).map_err(|e| e.to_string())?;
         moves.push(mv.clone());
     }
     for engine in engines.iter_mut() {
-        engine.send("ucinewgame")?;
+        engine.new_game()?;
     }
     let score_for = |winner: Option<Side>| match winner {
         None => 0.5,
@@ -239,13 +441,13 @@ fn play_game(
         }
         let to_move = game.side_to_move();
         let index = usize::from(to_move != first_plays);
-        let answer = engines[index].best_move("startpos", &moves, movetime);
+        let answer = engines[index].best_move(&game, &moves, setup.movetime);
         let mv = match answer {
             Ok(mv) => mv,
             Err(e) => return Ok((score_for(Some(to_move.other())), format!("forfeit: {e}"))),
         };
         if let Err(e) = game.play(&mv) {
-            let who = &engines[index].name;
+            let who = engines[index].name();
             return Ok((
                 score_for(Some(to_move.other())),
                 format!("forfeit: {who} played {mv}: {e}"),
@@ -255,15 +457,28 @@ fn play_game(
     }
 }
 
+/// Gomocup's `INFO rule` flags for a gomoku game's rules.
+fn piskvork_rule(game: &AnyGame) -> Option<(u8, u8)> {
+    let AnyGame::Gomoku(g) = game else { return None };
+    let rule = match g.rules().rule {
+        WinRule::Freestyle => 0,
+        WinRule::Standard => 1,
+        WinRule::Renju => 4,
+    };
+    Some((g.rules().size(), rule))
+}
+
 /// `qi match`: see the module docs.
 ///
 /// # Errors
 /// A message for bad arguments or an engine that will not start.
 pub fn run_match(args: &[String]) -> Result<String, String> {
     let mut variant = "chess".to_owned();
+    let mut rules = String::new();
     let mut games = 10u32;
     let mut movetime = 100u64;
-    let mut commands = [String::from("qi uci"), String::from("stockfish")];
+    let mut jobs = 1u32;
+    let mut commands: [Option<String>; 2] = [None, None];
     let mut options: [Vec<(String, String)>; 2] = [Vec::new(), Vec::new()];
     let mut seed = 1u64;
     let mut iter = args.iter();
@@ -271,13 +486,25 @@ pub fn run_match(args: &[String]) -> Result<String, String> {
         let mut value = || iter.next().cloned().ok_or_else(|| format!("{arg} needs a value"));
         match arg.as_str() {
             "--variant" => variant = value()?,
+            "--rules" => rules = value()?,
             "--games" => games = value()?.parse().map_err(|_| "--games takes a number")?,
             "--movetime" => {
-                movetime = value()?.parse().map_err(|_| "--movetime takes milliseconds")?
+                movetime = value()?
+                    .parse()
+                    .ok()
+                    .filter(|ms| (1..=600_000).contains(ms))
+                    .ok_or("--movetime takes milliseconds, 1 to 600000")?;
+            }
+            "--jobs" => {
+                jobs = value()?
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=64).contains(n))
+                    .ok_or("--jobs takes a number of games at once, 1 to 64")?;
             }
             "--seed" => seed = value()?.parse().map_err(|_| "--seed takes a number")?,
-            "--first" => commands[0] = value()?,
-            "--second" => commands[1] = value()?,
+            "--first" => commands[0] = Some(value()?),
+            "--second" => commands[1] = Some(value()?),
             "--first-option" | "--second-option" => {
                 let text = value()?;
                 let (name, val) = text.split_once('=').ok_or("an option is NAME=VALUE")?;
@@ -287,34 +514,74 @@ pub fn run_match(args: &[String]) -> Result<String, String> {
             other => return Err(format!("unknown match argument {other:?}")),
         }
     }
-    if !matches!(variant.as_str(), "chess" | "xiangqi") {
-        return Err("--variant is chess or xiangqi".to_owned());
+    if !matches!(variant.as_str(), "chess" | "xiangqi" | "gomoku") {
+        return Err("--variant is chess, xiangqi or gomoku".to_owned());
     }
-    let mut engines = [
-        UciEngine::start(&commands[0], &options[0], &variant)?,
-        UciEngine::start(&commands[1], &options[1], &variant)?,
-    ];
-    let mut tally = Tally::default();
-    let plies = if variant == "chess" { 6 } else { 4 };
-    for game in 0..games {
-        let opening_moves = opening(&variant, seed.wrapping_add(u64::from(game / 2)), plies);
-        let first_plays = if game % 2 == 0 { Side::First } else { Side::Second };
-        let (score, how) =
-            play_game(&variant, &mut engines, first_plays, &opening_moves, movetime)?;
-        tally.add(score);
-        let colour = if first_plays == Side::First { "moves first" } else { "moves second" };
-        println!(
-            "game {:3} [opening {}; {} {colour}]: {score} — {how}   running: {}",
-            game + 1,
-            opening_moves.join(" "),
-            commands[0],
-            tally.summary()
-        );
+    let start = AnyGame::new(&variant, &rules, &StartFrom::Start { seed: 0 })
+        .map_err(|e| format!("--rules: {e}"))?;
+    let setup = Setup { board: piskvork_rule(&start), variant, rules, movetime };
+    let defaults = match setup.variant.as_str() {
+        "gomoku" => ["qi piskvork", "pbrain-rapfi"],
+        "xiangqi" => ["qi uci", "fairy-stockfish"],
+        _ => ["qi uci", "stockfish"],
+    };
+    let commands = [0, 1].map(|i| commands[i].clone().unwrap_or_else(|| defaults[i].to_owned()));
+    // Each job starts its own engines; start one pair first, so a bad command fails at once.
+    drop([
+        Player::start(&commands[0], &options[0], &setup)?,
+        Player::start(&commands[1], &options[1], &setup)?,
+    ]);
+    let next_game = AtomicU32::new(0);
+    let tally = Mutex::new(Tally::default());
+    let failure: Mutex<Option<String>> = Mutex::new(None);
+    let play_some = || -> Result<(), String> {
+        let mut engines = [
+            Player::start(&commands[0], &options[0], &setup)?,
+            Player::start(&commands[1], &options[1], &setup)?,
+        ];
+        loop {
+            let game = next_game.fetch_add(1, Ordering::SeqCst);
+            if game >= games || failure.lock().unwrap_or_else(PoisonError::into_inner).is_some() {
+                return Ok(());
+            }
+            let opening_seed = seed.wrapping_add(u64::from(game / 2));
+            let opening_moves = match setup.variant.as_str() {
+                "gomoku" => gomoku_opening(&start, opening_seed),
+                "chess" => opening(&setup.variant, opening_seed, 6),
+                _ => opening(&setup.variant, opening_seed, 4),
+            };
+            let first_plays = if game % 2 == 0 { Side::First } else { Side::Second };
+            let (score, how) = play_game(&setup, &mut engines, first_plays, &opening_moves)?;
+            let mut tally = tally.lock().unwrap_or_else(PoisonError::into_inner);
+            tally.add(score);
+            let colour = if first_plays == Side::First { "moves first" } else { "moves second" };
+            println!(
+                "game {:3} [opening {}; {} {colour}]: {score} — {how}   running: {}",
+                game + 1,
+                opening_moves.join(" "),
+                commands[0],
+                tally.summary()
+            );
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| {
+                if let Err(e) = play_some() {
+                    failure.lock().unwrap_or_else(PoisonError::into_inner).get_or_insert(e);
+                }
+            });
+        }
+    });
+    if let Some(e) = failure.into_inner().unwrap_or_else(PoisonError::into_inner) {
+        return Err(e);
     }
+    let tally = tally.into_inner().unwrap_or_else(PoisonError::into_inner);
     Ok(format!(
-        "{} vs {} ({variant}, {movetime} ms/move, {} games): {}\n",
+        "{} vs {} ({}, {movetime} ms/move, {} games): {}\n",
         commands[0],
         commands[1],
+        setup.variant,
         tally.games(),
         tally.summary()
     ))
@@ -337,13 +604,14 @@ fn play_levels(variant: &str, levels: [Level; 2], scale: f64, first_plays: Side,
         let index = usize::from(game.side_to_move() != first_plays);
         let mut settings = qi_ai::level::settings(game.kind(), levels[index]);
         settings.limits.time_ms = settings.limits.time_ms.map(|ms| ms * scale);
+        settings.limits.soft_time_ms = settings.limits.soft_time_ms.map(|ms| ms * scale);
         settings.limits.nodes =
             settings.limits.nodes.map(|nodes| ((nodes as f64 * scale).round() as u64).max(1));
         let noise_seed = seed ^ (plies as u64) ^ ((index as u64) << 32);
         let result =
             engines[index].search_with(&game, settings, &clock, &stop, noise_seed, &mut |_| {});
         let Some(mv) = result.best else { break };
-        if game.play(&mv).is_err() {
+        if game.apply(mv).is_err() {
             return if index == 0 { 0.0 } else { 1.0 };
         }
         plies += 1;

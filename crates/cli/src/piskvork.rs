@@ -273,8 +273,7 @@ impl Session {
         let limits = Limits { time_ms: Some(movetime), ..Limits::default() };
         let mut budget = Budget::new(limits, &clock, &stop);
         let result = self.engine.search(game, &mut budget, &mut |_| {});
-        let best = result.best.ok_or("no legal move")?;
-        let mv = game.parse_move(&best).map_err(|e| e.to_string())?;
+        let mv = result.best.ok_or("no legal move")?;
         game.apply(mv).map_err(|e| e.to_string())?;
         let score = match result.info.score {
             Score::Cp(cp) => format!("{cp}"),
@@ -285,7 +284,7 @@ impl Session {
             result.info.depth,
             result.info.nodes,
             result.info.time_ms,
-            result.info.pv.join(" ")
+            result.info.pv_text()
         );
         Ok(vec![message, write_point(game, mv.0)])
     }

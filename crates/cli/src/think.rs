@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 
 use qi_ai::search::Limits;
 use qi_ai::{AnyEngine, Level, LevelSettings, Score, SearchInfo};
-use qi_rules::any::AnyGame;
+use qi_rules::any::{AnyGame, AnyMove};
 
 fn score_text(score: Score) -> String {
     match score {
@@ -14,7 +14,7 @@ fn score_text(score: Score) -> String {
     }
 }
 
-fn info_line(info: &SearchInfo) -> String {
+fn info_line(info: &SearchInfo<AnyMove>) -> String {
     let nps = info.nodes as f64 * 1000.0 / info.time_ms.max(1.0);
     format!(
         "info depth {} score {} nodes {} time {:.0} nps {nps:.0} pv {}",
@@ -22,7 +22,7 @@ fn info_line(info: &SearchInfo) -> String {
         score_text(info.score),
         info.nodes,
         info.time_ms,
-        info.pv.join(" ")
+        info.pv_text()
     )
 }
 
@@ -32,7 +32,7 @@ pub fn think(game: &AnyGame, level: Option<u8>, movetime: Option<f64>) -> String
     let stop = AtomicBool::new(false);
     let mut engine = AnyEngine::default();
     let mut out = String::new();
-    let mut report = |info: &SearchInfo| {
+    let mut report = |info: &SearchInfo<AnyMove>| {
         out.push_str(&info_line(info));
         out.push('\n');
     };
@@ -50,7 +50,7 @@ pub fn think(game: &AnyGame, level: Option<u8>, movetime: Option<f64>) -> String
     let nps = info.nodes as f64 * 1000.0 / info.time_ms.max(1.0);
     out.push_str(&format!(
         "bestmove {} depth {} nodes {} time {:.0} nps {nps:.0}\n",
-        result.best.as_deref().unwrap_or("(none)"),
+        result.best.map_or_else(|| "(none)".to_owned(), |mv| mv.to_string()),
         info.depth,
         info.nodes,
         info.time_ms

@@ -12,7 +12,7 @@ use std::thread::JoinHandle;
 use qi_ai::search::native_clock;
 use qi_ai::{AnyEngine, Level, LevelSettings, Limits, Score, SearchInfo};
 use qi_rules::Side;
-use qi_rules::any::{AnyGame, StartFrom};
+use qi_rules::any::{AnyGame, AnyMove, StartFrom};
 
 /// Milliseconds kept back from every time limit for the protocol's round trip.
 const MOVE_OVERHEAD_MS: f64 = 5.0;
@@ -75,15 +75,19 @@ impl Go {
 
     /// The search limits for the side to move.
     fn limits(&self, side: Side) -> Limits {
-        let mut limits = Limits { time_ms: None, nodes: self.nodes, depth: self.depth };
+        let mut limits = Limits { nodes: self.nodes, depth: self.depth, ..Limits::default() };
         if let Some(movetime) = self.movetime {
             limits.time_ms = Some((movetime - MOVE_OVERHEAD_MS).max(1.0));
         } else if let Some(time) = self.time[side.index()] {
             let increment = self.increment[side.index()];
             let moves_left = f64::from(self.moves_to_go.unwrap_or(30).clamp(1, 30));
+            // The soft limit is the move's share of the clock: no depth starts past it. A depth
+            // under way may go on to three shares (the hard limit), never past 40% of the clock.
             let share = time / moves_left + increment * 0.8;
             let cap = time * 0.4;
-            limits.time_ms = Some((share.min(cap) - MOVE_OVERHEAD_MS).max(1.0));
+            let usable = |ms: f64| (ms.min(cap) - MOVE_OVERHEAD_MS).max(1.0);
+            limits.soft_time_ms = Some(usable(share));
+            limits.time_ms = Some(usable(share * 3.0));
         }
         limits
     }
@@ -258,6 +262,7 @@ impl Uci {
                 LevelSettings {
                     limits: Limits {
                         time_ms: min_option(limits.time_ms, caps.time_ms),
+                        soft_time_ms: min_option(limits.soft_time_ms, caps.soft_time_ms),
                         nodes: min_option(limits.nodes, caps.nodes),
                         depth: min_option(limits.depth, caps.depth),
                     },
@@ -293,7 +298,10 @@ impl Uci {
                 std::thread::sleep(std::time::Duration::from_millis(2));
             }
             thread_answered.store(true, Ordering::SeqCst);
-            send(&format!("bestmove {}", result.best.as_deref().unwrap_or("0000")));
+            send(&format!(
+                "bestmove {}",
+                result.best.map_or_else(|| "0000".to_owned(), |mv| mv.to_string())
+            ));
         });
         self.running = Some(Running { stop, infinite, answered, thread });
     }
@@ -326,7 +334,7 @@ fn shorten(text: &str) -> String {
     qi_rules::options::shorten(text)
 }
 
-fn info_line(info: &SearchInfo) -> String {
+fn info_line(info: &SearchInfo<AnyMove>) -> String {
     let score = match info.score {
         Score::Cp(cp) => format!("cp {cp}"),
         Score::Mate(n) => format!("mate {n}"),
@@ -339,7 +347,7 @@ fn info_line(info: &SearchInfo) -> String {
     );
     if !info.pv.is_empty() {
         line.push_str(" pv ");
-        line.push_str(&info.pv.join(" "));
+        line.push_str(&info.pv_text());
     }
     line
 }
@@ -373,15 +381,23 @@ mod tests {
     #[test]
     fn go_reads_its_limits() {
         let go = Go::parse(&["wtime", "60000", "btime", "30000", "winc", "1000"]).unwrap();
-        let white = go.limits(Side::First).time_ms.unwrap();
-        assert!((2_500.0..=3_000.0).contains(&white), "{white}");
-        // A second left: a thirtieth of it, less the overhead, so the flag never falls.
+        let white = go.limits(Side::First);
+        let soft = white.soft_time_ms.unwrap();
+        assert!((2_500.0..=3_000.0).contains(&soft), "{soft}");
+        let hard = white.time_ms.unwrap();
+        assert!((7_500.0..=9_000.0).contains(&hard), "{hard}");
+        // A second left: a thirtieth of it, less the overhead, so the flag never falls; a depth
+        // under way stops at a tenth.
         let go = Go::parse(&["wtime", "1000", "btime", "1000", "winc", "0", "binc", "0"]).unwrap();
-        let white = go.limits(Side::First).time_ms.unwrap();
-        assert!((1.0..=34.0).contains(&white), "{white}");
+        let white = go.limits(Side::First);
+        assert!((1.0..=34.0).contains(&white.soft_time_ms.unwrap()), "{white:?}");
+        assert!((1.0..=100.0).contains(&white.time_ms.unwrap()), "{white:?}");
+        // A fixed time per move is used whole: no soft limit before it.
         let go = Go::parse(&["movetime", "100"]).unwrap();
-        let budget = go.limits(Side::Second).time_ms.unwrap();
+        let limits = go.limits(Side::Second);
+        let budget = limits.time_ms.unwrap();
         assert!((50.0..100.0).contains(&budget), "{budget}");
+        assert_eq!(limits.soft_time_ms, None);
         assert!(Go::parse(&["depth", "x"]).is_err());
         assert!(Go::parse(&["movetime"]).is_err());
         assert_eq!(Go::parse(&["depth", "3"]).unwrap().depth, Some(3));

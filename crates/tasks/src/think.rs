@@ -98,7 +98,8 @@ pub fn answer(request: &ThinkRequest, now: &dyn Fn() -> f64) -> ThinkReply {
     let info = result.info;
     ThinkReply {
         id: request.id,
-        best: result.best,
+        // Text from here on: the reply crosses to the page.
+        best: result.best.map(|mv| mv.to_string()),
         depth: info.depth,
         nodes: info.nodes,
         time_ms: info.time_ms.max(0.0).round() as u64,
@@ -228,18 +229,24 @@ pub fn analyse(request: &AnalyseRequest, now: &dyn Fn() -> f64) -> Analysis {
     thread_local! {
         static ANALYST: std::cell::RefCell<AnyEngine> = std::cell::RefCell::new(AnyEngine::default());
     }
-    let results =
+    let result =
         ANALYST.with(|engine| engine.borrow_mut().analyse_lines(&game, limits, lines, now, &stop));
-    let lines = results
-        .into_iter()
-        .map(|result| {
-            let mut moves = result.info.pv;
-            if moves.is_empty() {
-                moves.extend(result.best);
-            }
-            EngineLine { depth: result.info.depth, score: result.info.score, moves }
-        })
-        .collect();
+    let depth = result.info.depth;
+    let lines = if result.info.lines.is_empty() {
+        // The game is over there: one line with no moves says so, with its score.
+        vec![EngineLine { depth, score: result.info.score, moves: Vec::new() }]
+    } else {
+        result
+            .info
+            .lines
+            .into_iter()
+            .map(|line| EngineLine {
+                depth,
+                score: line.score,
+                moves: line.pv.iter().map(ToString::to_string).collect(),
+            })
+            .collect()
+    };
     Analysis { id: request.id, lines }
 }
 

@@ -28,10 +28,8 @@ use qi_rules::banqi::{Banqi, BanqiMove, Piece, Square};
 use qi_rules::{Game, Side, zobrist};
 
 use crate::Engine;
-use crate::search::{
-    Bound, Budget, MATE, MATE_BOUND, Score, SearchInfo, SearchResult, TranspositionTable,
-    score_from_tt, score_to_tt,
-};
+use crate::driver::{self, DriveOptions, History, Killers, SearchInfo, SearchResult, Tree};
+use crate::search::{Bound, Budget, MATE, Score, TranspositionTable, score_from_tt, score_to_tt};
 
 use board::{SQUARES, index_of, neighbour, static_value};
 pub use greedy::GreedyPlayer;
@@ -75,7 +73,6 @@ const CAPTURE: i32 = 1 << 24;
 const CHANCE_CAPTURE: i32 = 1 << 23;
 const STOP: i32 = 1 << 22;
 const KILLER: i32 = 1 << 21;
-const HISTORY_MAX: i32 = 1 << 20;
 
 /// Which moves [`BanqiEngine::generate`] makes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,9 +85,9 @@ enum Kind {
 /// The banqi engine (see the module documentation).
 pub struct BanqiEngine {
     tt: TranspositionTable<PackedMove>,
-    killers: [[PackedMove; 2]; MAX_PLY],
-    /// By from and to square; a flip counts as from and to its own square.
-    history: [[i32; SQUARES]; SQUARES],
+    killers: Killers<PackedMove, MAX_PLY>,
+    /// By from and to square (`from * SQUARES + to`); a flip counts as from and to its own square.
+    history: History,
     /// Moves and ordering scores, one pair of buffers per ply.
     moves: Vec<Vec<BanqiMove>>,
     scores: Vec<Vec<i32>>,
@@ -142,8 +139,8 @@ impl BanqiEngine {
     pub fn new() -> Self {
         BanqiEngine {
             tt: TranspositionTable::new(TT_BITS),
-            killers: [[PackedMove::NONE; 2]; MAX_PLY],
-            history: [[0; SQUARES]; SQUARES],
+            killers: Killers::default(),
+            history: History::new(SQUARES * SQUARES),
             moves: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             scores: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
         }
@@ -220,27 +217,15 @@ impl BanqiEngine {
     }
 
     fn quiet_score(&self, ply: usize, packed: PackedMove, from: usize, to: usize) -> i32 {
-        if self.killers[ply][0] == packed {
-            KILLER + 1
-        } else if self.killers[ply][1] == packed {
-            KILLER
-        } else {
-            self.history[from][to]
+        match self.killers.rank(ply, packed) {
+            0 => self.history.get(from * SQUARES + to),
+            rank => KILLER + rank,
         }
     }
 
     /// The best-scored move from `start` on in the buffers of `ply`, swapped to `start`.
     fn pick(&mut self, ply: usize, start: usize) -> BanqiMove {
-        let scores = &mut self.scores[ply];
-        let mut best = start;
-        for i in start + 1..scores.len() {
-            if scores[i] > scores[best] {
-                best = i;
-            }
-        }
-        scores.swap(start, best);
-        self.moves[ply].swap(start, best);
-        self.moves[ply][start]
+        driver::pick_best(&mut self.moves[ply], &mut self.scores[ply], start)
     }
 
     /// Remembers a quiet move that caused a cut-off.
@@ -251,18 +236,8 @@ impl BanqiEngine {
             BanqiMove::Step { from, to } => (index_of(from), index_of(to)),
             BanqiMove::Stop => return,
         };
-        if self.killers[ply][0] != packed {
-            self.killers[ply] = [packed, self.killers[ply][0]];
-        }
-        let entry = &mut self.history[from][to];
-        *entry += depth * depth;
-        if *entry >= HISTORY_MAX {
-            for row in &mut self.history {
-                for value in row.iter_mut() {
-                    *value /= 2;
-                }
-            }
-        }
+        self.killers.record(ply, packed);
+        self.history.reward(from * SQUARES + to, &[], depth);
     }
 
     /// Alpha-beta over `game`'s concealed tree; the score is for the side to move.
@@ -493,34 +468,14 @@ impl BanqiEngine {
         best
     }
 
-    /// One iteration at the root over `root` (moves in order, best first). Returns the best
-    /// move's index and score among the moves searched to the end, and whether all were.
-    fn search_root(
-        &mut self,
-        game: &mut Banqi,
-        root: &mut [(BanqiMove, i32)],
-        depth: i32,
-        budget: &mut Budget<'_>,
-    ) -> (Option<(usize, i32)>, bool) {
-        let mut alpha = -INF;
-        let mut best = None;
-        for (index, (mv, score)) in root.iter_mut().enumerate() {
-            let value = self.child_value(game, *mv, depth - 1, 0, alpha, INF, budget);
-            if budget.stopped() {
-                return (best, false);
-            }
-            *score = value;
-            if value > alpha {
-                alpha = value;
-                best = Some((index, value));
-            }
-        }
-        (best, true)
-    }
-
     /// The principal variation from the table, up to the first chance move.
-    fn principal_variation(&self, game: &mut Banqi, first: BanqiMove, depth: u32) -> Vec<String> {
-        let mut pv = vec![game.move_text(first)];
+    fn principal_variation(
+        &self,
+        game: &mut Banqi,
+        first: BanqiMove,
+        depth: u32,
+    ) -> Vec<BanqiMove> {
+        let mut pv = vec![first];
         if reveals(game, first) {
             return pv;
         }
@@ -533,7 +488,7 @@ impl BanqiEngine {
             else {
                 break;
             };
-            pv.push(game.move_text(mv));
+            pv.push(mv);
             if reveals(game, mv) {
                 break;
             }
@@ -551,72 +506,65 @@ fn is_capture(game: &Banqi, mv: BanqiMove) -> bool {
     matches!(mv, BanqiMove::Step { to, .. } if game.square(to).is_occupied())
 }
 
+/// One search: the engine and the concealed game it searches.
+struct BanqiTree<'e> {
+    engine: &'e mut BanqiEngine,
+    game: Banqi,
+}
+
+impl Tree for BanqiTree<'_> {
+    type Move = BanqiMove;
+
+    fn search_move(
+        &mut self,
+        budget: &mut Budget<'_>,
+        mv: BanqiMove,
+        _index: usize,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.engine.child_value(&mut self.game, mv, depth, 0, alpha, beta, budget)
+    }
+
+    fn continuation(&mut self, mv: BanqiMove) -> Vec<BanqiMove> {
+        let mut line = self.engine.principal_variation(&mut self.game, mv, 16);
+        line.remove(0);
+        line
+    }
+}
+
 impl Engine for BanqiEngine {
     type Game = Banqi;
 
-    fn search(
+    fn search_lines(
         &mut self,
         game: &Banqi,
         budget: &mut Budget<'_>,
-        on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> SearchResult {
+        lines: usize,
+        on_info: &mut dyn FnMut(&SearchInfo<BanqiMove>),
+    ) -> SearchResult<BanqiMove> {
         // The one place the real game is looked at: everything below sees the concealed copy.
-        let mut game = game.conceal();
-        self.killers = [[PackedMove::NONE; 2]; MAX_PLY];
-        for row in &mut self.history {
-            for value in row.iter_mut() {
-                *value /= 8;
-            }
-        }
-        let mut info =
-            SearchInfo { depth: 0, score: Score::Cp(0), nodes: 0, time_ms: 0.0, pv: Vec::new() };
+        let game = game.conceal();
+        self.killers.clear();
+        self.history.age();
         self.generate(&game, 0, PackedMove::NONE, Kind::All);
         let mut root: Vec<(BanqiMove, i32)> =
             self.moves[0].iter().copied().zip(self.scores[0].iter().copied()).collect();
         root.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
-        root.retain(|&(mv, _)| !budget.skips_root_move(&game.move_text(mv)));
-        let Some(&(first, _)) = root.first() else {
+        if root.is_empty() {
             budget.tick();
-            info.score = Score::from_internal(terminal(&game, 0));
-            info.nodes = budget.nodes();
-            info.time_ms = budget.elapsed_ms();
-            on_info(&info);
-            return SearchResult { best: None, info };
-        };
-        let mut best = first;
-        for depth in 1..MAX_PLY as u32 - 8 {
-            if !budget.may_start_depth(depth) {
-                break;
-            }
-            let (found, complete) = self.search_root(&mut game, &mut root, depth as i32, budget);
-            let Some((index, score)) = found else { break };
-            best = root[index].0;
-            // A move that beat the previous best in an unfinished iteration is better founded.
-            info = SearchInfo {
-                depth: if complete { depth } else { info.depth },
-                score: Score::from_internal(score),
-                nodes: budget.nodes(),
-                time_ms: budget.elapsed_ms(),
-                pv: self.principal_variation(&mut game, best, depth),
-            };
-            if !complete {
-                break;
-            }
-            on_info(&info);
-            root.sort_by_key(|&(mv, score)| {
-                std::cmp::Reverse(if mv == best { INF } else { score })
-            });
-            if (root.len() == 1 && !budget.skips_root_moves()) || score.abs() >= MATE_BOUND {
-                break;
-            }
+            return SearchResult::no_move(Score::from_internal(terminal(&game, 0)), budget);
         }
-        info.nodes = budget.nodes();
-        info.time_ms = budget.elapsed_ms();
-        SearchResult { best: Some(game.move_text(best)), info }
+        let root_moves = root.into_iter().map(|(mv, _)| mv).collect();
+        let options =
+            DriveOptions { lines, max_depth: MAX_PLY as u32 - 8, ..DriveOptions::default() };
+        let mut tree = BanqiTree { engine: self, game };
+        driver::iterate(&mut tree, budget, root_moves, options, on_info)
     }
 
     fn new_game(&mut self) {
         self.tt.clear();
-        self.history = [[0; SQUARES]; SQUARES];
+        self.history.clear();
     }
 }

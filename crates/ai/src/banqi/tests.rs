@@ -7,6 +7,7 @@ use qi_rules::banqi::{Banqi, BanqiRules};
 use qi_rules::options::RuleSet;
 
 use super::*;
+use crate::SearchResult;
 use crate::search::{Limits, assert_keeps_a_time_limit, native_clock};
 
 fn game(rules: &str, position: &str) -> Banqi {
@@ -14,11 +15,11 @@ fn game(rules: &str, position: &str) -> Banqi {
     Banqi::from_position(&rules, position).unwrap_or_else(|e| panic!("{position}: {e}"))
 }
 
-fn search(game: &Banqi, limits: Limits) -> SearchResult {
+fn search(game: &Banqi, limits: Limits) -> SearchResult<String> {
     let stop = AtomicBool::new(false);
     let clock = native_clock();
     let mut budget = Budget::new(limits, &clock, &stop);
-    BanqiEngine::new().search(game, &mut budget, &mut |_| {})
+    BanqiEngine::new().search(game, &mut budget, &mut |_| {}).map(|m| game.move_text(m))
 }
 
 fn depth(n: u32) -> Limits {
@@ -170,7 +171,9 @@ fn time_limit_is_respected() {
         g.apply(mv).expect("flip");
     }
     let mut engine = BanqiEngine::new();
-    let result = assert_keeps_a_time_limit(|budget| engine.search(&g, budget, &mut |_| {}));
+    let result = assert_keeps_a_time_limit(|budget| {
+        engine.search(&g, budget, &mut |_| {}).map(|m| g.move_text(m))
+    });
     assert!(is_legal(&g, result.best.as_deref().expect("move")));
 }
 
@@ -181,7 +184,7 @@ fn the_stop_signal_ends_the_search() {
     let clock = native_clock();
     let mut budget = Budget::new(Limits::default(), &clock, &stop);
     let result = BanqiEngine::new().search(&g, &mut budget, &mut |_| {});
-    assert!(is_legal(&g, result.best.as_deref().expect("move")));
+    assert!(is_legal(&g, &g.move_text(result.best.expect("move"))));
 
     let stop = AtomicBool::new(false);
     let clock = native_clock();
@@ -196,7 +199,7 @@ fn the_stop_signal_ends_the_search() {
         stop.store(true, Ordering::Relaxed);
         let (result, finished) = handle.join().expect("search thread");
         assert!(finished - signalled < 100.0, "{} ms after the signal", finished - signalled);
-        assert!(is_legal(&g, result.best.as_deref().expect("move")));
+        assert!(is_legal(&g, &g.move_text(result.best.expect("move"))));
     });
 }
 

@@ -1,5 +1,5 @@
-//! The chess engine: principal-variation search with iterative deepening and aspiration windows,
-//! straight on shakmaty positions (a cloned position per move, no undo), with a transposition
+//! The chess engine: principal-variation search under the shared driver ([`crate::driver`]:
+//! iterative deepening, aspiration windows, several lines), straight on shakmaty positions (a cloned position per move, no undo), with a transposition
 //! table, null-move pruning, late-move reductions, check extensions, futility pruning and a
 //! quiescence search over captures in MVV-LVA order with delta pruning. Moves are ordered by the
 //! hash move, captures, two killers per ply and a history table.
@@ -14,22 +14,21 @@ mod see;
 mod tests;
 
 use qi_rules::Game;
-use qi_rules::chess::ChessGame;
 use qi_rules::chess::shakmaty::zobrist::Zobrist64;
 use qi_rules::chess::shakmaty::{Chess, Color, EnPassantMode, Move, MoveList, Position, Role};
+use qi_rules::chess::{ChessGame, ChessMove};
 
 use crate::Engine;
+use crate::driver::{self, DriveOptions, History, Killers, SearchInfo, SearchResult, Tree};
 use crate::search::{
-    Bound, Budget, MATE, MATE_BOUND, Score, SearchInfo, SearchResult, TranspositionTable,
-    score_from_tt, score_to_tt,
+    Bound, Budget, INFINITY, MATE, MATE_BOUND, Score, TranspositionTable, score_from_tt,
+    score_to_tt,
 };
 
 pub use eval::evaluate;
 
 /// Deepest ply the search reaches (extensions included).
 const MAX_PLY: usize = 96;
-/// Beyond every score.
-const INFINITY: i32 = MATE + 1;
 /// Default transposition table: 2^19 entries (12 MB), modest for a browser worker.
 const DEFAULT_TT_BITS: u32 = 19;
 /// What a draw is worth to the side the engine plays, in centipawns below zero: it plays on
@@ -63,8 +62,9 @@ fn hash_after(before: &Chess, hash: u64, mv: &Move, after: &Chess) -> u64 {
         .map_or_else(|| hash_of(after), |z| z.0)
 }
 
-fn piece_index(color: Color, role: Role) -> usize {
-    usize::from(color == Color::Black) * 6 + role as usize - 1
+/// The history key of a move: the moving piece (colour and role) and its destination.
+fn history_key(color: Color, mv: &Move) -> usize {
+    (usize::from(color == Color::Black) * 6 + mv.role() as usize - 1) * 64 + mv.to() as usize
 }
 
 /// Late-move reduction for `depth` and move number `index`.
@@ -79,8 +79,13 @@ fn reduction(depth: i32, index: usize) -> i32 {
 /// The chess engine. Keeps its transposition table and history between moves of one game.
 pub struct ChessEngine {
     tt: TranspositionTable<Packed>,
-    history: Box<[[i32; 64]; 12]>,
+    history: History,
+    /// The quiet move that last refuted each move (by its history key): tried after killers.
+    countermoves: Vec<Packed>,
 }
+
+/// No move led here (the root's parent, a null move).
+const NO_MOVE: usize = usize::MAX;
 
 impl Default for ChessEngine {
     fn default() -> Self {
@@ -98,7 +103,11 @@ impl ChessEngine {
     /// A new engine whose transposition table holds `2^bits` entries.
     #[must_use]
     pub fn with_table_bits(bits: u32) -> Self {
-        ChessEngine { tt: TranspositionTable::new(bits), history: Box::new([[0; 64]; 12]) }
+        ChessEngine {
+            tt: TranspositionTable::new(bits),
+            history: History::new(12 * 64),
+            countermoves: vec![0; 12 * 64],
+        }
     }
 
     /// A new engine with a transposition table of about `mb` megabytes (at least 1 MB).
@@ -112,46 +121,60 @@ impl ChessEngine {
 impl Engine for ChessEngine {
     type Game = ChessGame;
 
-    fn search(
+    fn search_lines(
         &mut self,
         game: &ChessGame,
         budget: &mut Budget<'_>,
-        on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> SearchResult {
-        for row in self.history.iter_mut() {
-            for value in row.iter_mut() {
-                *value /= 8;
-            }
+        lines: usize,
+        on_info: &mut dyn FnMut(&SearchInfo<ChessMove>),
+    ) -> SearchResult<ChessMove> {
+        self.history.age();
+        let root = game.shakmaty_position();
+        if game.outcome().is_some() || root.legal_moves().is_empty() {
+            let score = if root.is_checkmate() { Score::Mate(0) } else { Score::Cp(0) };
+            return SearchResult::no_move(score, budget);
         }
-        let mut search = Searcher::new(self, budget, game);
-        search.run(game, on_info)
+        let mut tree = Searcher::new(self, game, budget.noise != 0);
+        let mut moves = root.legal_moves();
+        let scores = tree.order(root, &moves, 0, 0);
+        let mut order: Vec<(i32, Move)> = scores.into_iter().zip(moves.drain(..)).collect();
+        order.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        let root_moves = order.into_iter().map(|(_, mv)| mv).collect();
+        let options =
+            DriveOptions { lines, max_depth: MAX_PLY as u32 - 2, ..DriveOptions::default() };
+        let mut report =
+            |info: &SearchInfo<Move>| on_info(&info.clone().map(|m| game.chess_move(m)));
+        driver::iterate(&mut tree, budget, root_moves, options, &mut report)
+            .map(|m| game.chess_move(m))
     }
 
     fn new_game(&mut self) {
         self.tt.clear();
-        *self.history = [[0; 64]; 12];
+        self.history.clear();
+        self.countermoves.fill(0);
     }
 }
 
 /// The state of one search.
-struct Searcher<'e, 'b, 'c> {
+struct Searcher<'e> {
     tt: &'e mut TranspositionTable<Packed>,
-    history: &'e mut [[i32; 64]; 12],
-    budget: &'b mut Budget<'c>,
-    killers: [[Packed; 2]; MAX_PLY + 1],
+    history: &'e mut History,
+    countermoves: &'e mut [Packed],
+    /// The history key of the move that led to each ply ([`NO_MOVE`] for none).
+    played: [usize; MAX_PLY + 2],
+    killers: Killers<Packed, { MAX_PLY + 1 }>,
     /// Hashes of the game's reversible history, then of the search path; the current one last.
     path: Vec<u64>,
     /// Triangular principal-variation table.
     pv: Box<[[Packed; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
-    /// The best root move of the iteration under way, once one has been searched fully.
-    root_best: Option<(Move, i32)>,
-    /// The best move of the last completed iteration, searched first in the next.
-    previous_best: Packed,
+    /// The position searched and its hash.
+    root: Chess,
+    root_hash: u64,
     /// The side the engine plays (to move at the root), for the contempt.
     root_turn: Color,
-    /// Root moves the budget leaves out (a multi-line analysis's later lines).
-    skipped_at_root: Vec<Packed>,
+    /// Whether the level's noise is on (then draws are taken at face value).
+    noisy: bool,
 }
 
 /// The hashes of the positions since the last capture or pawn move, oldest first, the current
@@ -170,126 +193,76 @@ fn reversible_history(game: &ChessGame) -> Vec<u64> {
     hashes
 }
 
-impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
-    fn new(engine: &'e mut ChessEngine, budget: &'b mut Budget<'c>, game: &ChessGame) -> Self {
+impl Tree for Searcher<'_> {
+    type Move = Move;
+
+    fn search_move(
+        &mut self,
+        budget: &mut Budget<'_>,
+        mv: Move,
+        index: usize,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let root = self.root.clone();
+        let mut child = root.clone();
+        child.play_unchecked(mv);
+        let child_hash = hash_after(&root, self.root_hash, &mv, &child);
+        let extension = i32::from(child.is_check());
+        let new_depth = depth + extension;
+        let quiet = mv.capture().is_none() && mv.promotion().is_none();
+        // Late quiet root moves in a null window: one ply less first (the root is a PV node).
+        let r = if index > 0 && beta == alpha + 1 && quiet && extension == 0 {
+            (reduction(depth + 1, index) - 1).min(new_depth - 1).max(0)
+        } else {
+            0
+        };
+        self.played[1] = history_key(root.turn(), &mv);
+        self.path.push(child_hash);
+        let mut score =
+            -self.negamax(budget, &child, child_hash, new_depth - r, -beta, -alpha, 1, false);
+        if r > 0 && score > alpha && !budget.stopped() {
+            score = -self.negamax(budget, &child, child_hash, new_depth, -beta, -alpha, 1, false);
+        }
+        self.path.pop();
+        score
+    }
+
+    fn continuation(&mut self, mv: Move) -> Vec<Move> {
+        let mut position = self.root.clone();
+        position.play_unchecked(mv);
+        let mut line = Vec::new();
+        for &packed in &self.pv[1][1..self.pv_len[1]] {
+            let Some(next) = position.legal_moves().into_iter().find(|m| pack(m) == packed) else {
+                break;
+            };
+            line.push(next);
+            position.play_unchecked(next);
+        }
+        line
+    }
+}
+
+impl<'e> Searcher<'e> {
+    fn new(engine: &'e mut ChessEngine, game: &ChessGame, noisy: bool) -> Self {
         let mut path = reversible_history(game);
         path.reserve(MAX_PLY + 2);
+        let root = game.shakmaty_position().clone();
         Searcher {
             tt: &mut engine.tt,
             history: &mut engine.history,
-            budget,
-            killers: [[0; 2]; MAX_PLY + 1],
+            countermoves: &mut engine.countermoves,
+            played: [NO_MOVE; MAX_PLY + 2],
+            killers: Killers::default(),
             path,
             pv: Box::new([[0; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
-            root_best: None,
-            previous_best: 0,
-            root_turn: game.shakmaty_position().turn(),
-            skipped_at_root: Vec::new(),
+            root_hash: hash_of(&root),
+            root_turn: root.turn(),
+            root,
+            noisy,
         }
-    }
-
-    /// Iterative deepening to the budget; returns the best move found.
-    fn run(&mut self, game: &ChessGame, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
-        let root = game.shakmaty_position().clone();
-        // shakmaty's Zobrist hash, which it updates move by move (not the rules' own `hash()`).
-        let root_hash = hash_of(&root);
-        let mut legal = if game.outcome().is_some() { MoveList::new() } else { root.legal_moves() };
-        if self.budget.skips_root_moves() {
-            let skipped =
-                |m: &Move| self.budget.skips_root_move(&game.move_text(game.chess_move(*m)));
-            self.skipped_at_root = legal.iter().filter(|m| skipped(m)).map(pack).collect();
-            legal.retain(|m| !self.skipped_at_root.contains(&pack(m)));
-        }
-        let mut info =
-            SearchInfo { depth: 0, score: Score::Cp(0), nodes: 0, time_ms: 0.0, pv: Vec::new() };
-        let Some(first) = legal.first() else {
-            info.score = if root.is_checkmate() { Score::Mate(0) } else { Score::Cp(0) };
-            return SearchResult { best: None, info };
-        };
-        let mut best = *first;
-        let mut score = 0;
-        let mut depth = 1;
-        while depth < MAX_PLY as u32 && self.budget.may_start_depth(depth) {
-            self.root_best = None;
-            let value = self.aspiration(&root, root_hash, depth as i32, score);
-            if self.budget.stopped() {
-                // A move that beat the previous best in the unfinished iteration is still news.
-                if let Some((mv, _)) = self.root_best.take()
-                    && pack(&mv) != pack(&best)
-                {
-                    best = mv;
-                    info.pv = vec![game.move_text(game.chess_move(best))];
-                }
-                break;
-            }
-            score = value;
-            if let Some((mv, _)) = self.root_best.take() {
-                best = mv;
-            }
-            self.previous_best = pack(&best);
-            info = SearchInfo {
-                depth,
-                score: Score::from_internal(score),
-                nodes: self.budget.nodes(),
-                time_ms: self.budget.elapsed_ms(),
-                pv: self.pv_texts(game),
-            };
-            on_info(&info);
-            // A forced mate found within this depth will not get shorter by searching deeper.
-            if score.abs() >= MATE_BOUND && (MATE - score.abs()) < depth as i32 {
-                break;
-            }
-            depth += 1;
-        }
-        if info.pv.is_empty() {
-            info.pv = vec![game.move_text(game.chess_move(best))];
-        }
-        info.nodes = self.budget.nodes();
-        info.time_ms = self.budget.elapsed_ms();
-        SearchResult { best: Some(game.move_text(game.chess_move(best))), info }
-    }
-
-    /// One iteration in a window around the last score, widened on a fail.
-    fn aspiration(&mut self, root: &Chess, hash: u64, depth: i32, guess: i32) -> i32 {
-        if depth < 5 || guess.abs() >= MATE_BOUND {
-            return self.negamax(root, hash, depth, -INFINITY, INFINITY, 0, false);
-        }
-        let mut delta = 30;
-        let (mut alpha, mut beta) = (guess - delta, guess + delta);
-        loop {
-            let value = self.negamax(root, hash, depth, alpha, beta, 0, false);
-            if self.budget.stopped() {
-                return value;
-            }
-            if value <= alpha {
-                alpha = (value - delta).max(-INFINITY);
-                // A root move from a failed-low search is no better founded than the old one.
-                self.root_best = None;
-            } else if value >= beta {
-                beta = (value + delta).min(INFINITY);
-            } else {
-                return value;
-            }
-            delta *= 2;
-            if delta > 1000 {
-                alpha = -INFINITY;
-                beta = INFINITY;
-            }
-        }
-    }
-
-    fn pv_texts(&self, game: &ChessGame) -> Vec<String> {
-        let mut position = game.shakmaty_position().clone();
-        let mut texts = Vec::new();
-        for &packed in &self.pv[0][..self.pv_len[0]] {
-            let Some(mv) = position.legal_moves().into_iter().find(|m| pack(m) == packed) else {
-                break;
-            };
-            texts.push(game.chess_move(mv).to_string());
-            position.play_unchecked(mv);
-        }
-        texts
     }
 
     /// Whether the current position (last on the path) occurred before since the last
@@ -303,12 +276,12 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
 
     /// A draw's score for `turn`: below zero for the engine's side, unless noise weakens it.
     fn draw_score(&self, turn: Color) -> i32 {
-        let contempt = if self.budget.noise == 0 { CONTEMPT } else { 0 };
+        let contempt = if self.noisy { 0 } else { CONTEMPT };
         if turn == self.root_turn { -contempt } else { contempt }
     }
 
-    fn evaluate(&self, position: &Chess, hash: u64) -> i32 {
-        eval::evaluate(position.board(), position.turn()) + self.budget.noise_for(hash)
+    fn evaluate(budget: &Budget<'_>, position: &Chess, hash: u64) -> i32 {
+        eval::evaluate(position.board(), position.turn()) + budget.noise_for(hash)
     }
 
     fn update_pv(&mut self, ply: usize, mv: Packed) {
@@ -330,6 +303,8 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
     ) -> [i32; MAX_MOVES] {
         let mut scores = [0; MAX_MOVES];
         let turn = position.turn();
+        let previous = self.played[ply];
+        let countermove = if previous == NO_MOVE { 0 } else { self.countermoves[previous] };
         for (score, mv) in scores.iter_mut().zip(moves.iter()) {
             let packed = pack(mv);
             *score = if packed == hash_move {
@@ -343,49 +318,34 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
                 if losing { -1_000_000 + mvv_lva } else { 2_000_000 + mvv_lva }
             } else if let Some(promotion) = mv.promotion() {
                 1_900_000 + eval::order_value(promotion)
-            } else if packed == self.killers[ply][0] {
-                1_800_000
-            } else if packed == self.killers[ply][1] {
-                1_700_000
             } else {
-                self.history[piece_index(turn, mv.role())][mv.to() as usize]
+                match self.killers.rank(ply, packed) {
+                    2 => 1_800_000,
+                    1 => 1_700_000,
+                    _ if countermove == packed => 1_600_000,
+                    _ => self.history.get(history_key(turn, mv)),
+                }
             };
         }
         scores
     }
 
-    /// The next move to try: the best-scored one left, swapped to position `index`.
-    fn pick(moves: &mut MoveList, scores: &mut [i32; MAX_MOVES], index: usize) {
-        let mut best = index;
-        for i in index + 1..moves.len() {
-            if scores[i] > scores[best] {
-                best = i;
-            }
-        }
-        moves.swap(index, best);
-        scores.swap(index, best);
-    }
-
     fn reward_quiet(&mut self, turn: Color, mv: &Move, depth: i32, ply: usize, tried: &[Move]) {
-        let packed = pack(mv);
-        if self.killers[ply][0] != packed {
-            self.killers[ply][1] = self.killers[ply][0];
-            self.killers[ply][0] = packed;
+        self.killers.record(ply, pack(mv));
+        if self.played[ply] != NO_MOVE {
+            self.countermoves[self.played[ply]] = pack(mv);
         }
-        let bonus = (depth * depth).min(400);
-        let mut update = |mv: &Move, delta: i32| {
-            let slot = &mut self.history[piece_index(turn, mv.role())][mv.to() as usize];
-            *slot += delta - *slot * delta.abs() / 16_384;
-        };
-        update(mv, bonus * 32);
-        for other in tried {
-            update(other, -bonus * 32);
+        let mut keys = [0; 32];
+        for (key, other) in keys.iter_mut().zip(tried) {
+            *key = history_key(turn, other);
         }
+        self.history.reward(history_key(turn, mv), &keys[..tried.len().min(32)], depth);
     }
 
     #[allow(clippy::too_many_arguments, clippy::too_many_lines)]
     fn negamax(
         &mut self,
+        budget: &mut Budget<'_>,
         position: &Chess,
         hash: u64,
         mut depth: i32,
@@ -395,7 +355,7 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
         after_null: bool,
     ) -> i32 {
         self.pv_len[ply] = ply;
-        if self.budget.stopped() || self.budget.tick() {
+        if budget.stopped() || budget.tick() {
             return 0;
         }
         let in_check = position.is_check();
@@ -415,7 +375,7 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
             }
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.quiesce(position, hash, alpha, beta, ply);
+            return self.quiesce(budget, position, hash, alpha, beta, ply);
         }
         let pv_node = beta - alpha > 1;
 
@@ -435,11 +395,8 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
                 }
             }
         }
-        if ply == 0 && self.previous_best != 0 {
-            hash_move = self.previous_best;
-        }
 
-        let static_eval = if in_check { -INFINITY } else { self.evaluate(position, hash) };
+        let static_eval = if in_check { -INFINITY } else { Self::evaluate(budget, position, hash) };
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta with little depth left, a quiet move will not undo it.
             if depth <= 6 && static_eval - 85 * depth >= beta {
@@ -454,8 +411,10 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
                 let r = 3 + depth / 5 + ((static_eval - beta) / 200).min(2);
                 if let Ok(null) = position.clone().swap_turn() {
                     let null_hash = hash_of(&null);
+                    self.played[ply + 1] = NO_MOVE;
                     self.path.push(null_hash);
                     let score = -self.negamax(
+                        budget,
                         &null,
                         null_hash,
                         depth - 1 - r,
@@ -465,7 +424,7 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
                         true,
                     );
                     self.path.pop();
-                    if self.budget.stopped() {
+                    if budget.stopped() {
                         return 0;
                     }
                     if score >= beta {
@@ -480,9 +439,6 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
         }
 
         let mut moves = position.legal_moves();
-        if ply == 0 && !self.skipped_at_root.is_empty() {
-            moves.retain(|m| !self.skipped_at_root.contains(&pack(m)));
-        }
         if moves.is_empty() {
             return if in_check { -(MATE - ply as i32) } else { self.draw_score(position.turn()) };
         }
@@ -497,8 +453,7 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
         let futile = !pv_node && !in_check && depth <= 3 && static_eval + 120 * depth <= alpha;
 
         for index in 0..moves.len() {
-            Self::pick(&mut moves, &mut scores, index);
-            let mv = moves[index];
+            let mv = driver::pick_best(&mut moves, &mut scores, index);
             let quiet = mv.capture().is_none() && mv.promotion().is_none();
             let mut child = position.clone();
             child.play_unchecked(mv);
@@ -517,9 +472,10 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
             let child_hash = hash_after(position, hash, &mv, &child);
             let extension = i32::from(gives_check);
             let new_depth = depth - 1 + extension;
+            self.played[ply + 1] = history_key(turn, &mv);
             self.path.push(child_hash);
             let score = if index == 0 {
-                -self.negamax(&child, child_hash, new_depth, -beta, -alpha, ply + 1, false)
+                -self.negamax(budget, &child, child_hash, new_depth, -beta, -alpha, ply + 1, false)
             } else {
                 let mut r = 0;
                 if quiet && !in_check && !gives_check {
@@ -527,12 +483,13 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
                     if pv_node {
                         r -= 1;
                     }
-                    if scores[index] >= 1_700_000 {
+                    if scores[index] >= 1_600_000 {
                         r -= 1;
                     }
                     r = r.min(new_depth - 1).max(0);
                 }
                 let mut s = -self.negamax(
+                    budget,
                     &child,
                     child_hash,
                     new_depth - r,
@@ -543,6 +500,7 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
                 );
                 if s > alpha && r > 0 {
                     s = -self.negamax(
+                        budget,
                         &child,
                         child_hash,
                         new_depth,
@@ -553,12 +511,21 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
                     );
                 }
                 if s > alpha && s < beta {
-                    s = -self.negamax(&child, child_hash, new_depth, -beta, -alpha, ply + 1, false);
+                    s = -self.negamax(
+                        budget,
+                        &child,
+                        child_hash,
+                        new_depth,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        false,
+                    );
                 }
                 s
             };
             self.path.pop();
-            if self.budget.stopped() {
+            if budget.stopped() {
                 return 0;
             }
             if score > best_score {
@@ -567,9 +534,6 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
                     best_move = pack(&mv);
                     alpha = score;
                     self.update_pv(ply, best_move);
-                    if ply == 0 {
-                        self.root_best = Some((mv, score));
-                    }
                     if score >= beta {
                         if quiet {
                             let tried = &quiets_tried[..quiet_count.min(32)];
@@ -601,6 +565,7 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
     /// Captures (and queen promotions) until the position is quiet; every move when in check.
     fn quiesce(
         &mut self,
+        budget: &mut Budget<'_>,
         position: &Chess,
         hash: u64,
         mut alpha: i32,
@@ -608,12 +573,12 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
         ply: usize,
     ) -> i32 {
         self.pv_len[ply] = ply;
-        if self.budget.stopped() || self.budget.tick() {
+        if budget.stopped() || budget.tick() {
             return 0;
         }
         let in_check = position.is_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { self.evaluate(position, hash) };
+            return if in_check { 0 } else { Self::evaluate(budget, position, hash) };
         }
         let mut best_score;
         let stand_pat;
@@ -621,7 +586,7 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
             best_score = -(MATE - ply as i32);
             stand_pat = -INFINITY;
         } else {
-            stand_pat = self.evaluate(position, hash);
+            stand_pat = Self::evaluate(budget, position, hash);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -634,8 +599,7 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
         }
         let mut scores = self.order(position, &moves, 0, ply);
         for index in 0..moves.len() {
-            Self::pick(&mut moves, &mut scores, index);
-            let mv = moves[index];
+            let mv = driver::pick_best(&mut moves, &mut scores, index);
             if !in_check {
                 let gain = mv.capture().map_or(0, eval::order_value)
                     + mv.promotion().map_or(0, |r| eval::order_value(r) - 100);
@@ -651,8 +615,8 @@ impl<'e, 'b, 'c> Searcher<'e, 'b, 'c> {
             let mut child = position.clone();
             child.play_unchecked(mv);
             let child_hash = hash_after(position, hash, &mv, &child);
-            let score = -self.quiesce(&child, child_hash, -beta, -alpha, ply + 1);
-            if self.budget.stopped() {
+            let score = -self.quiesce(budget, &child, child_hash, -beta, -alpha, ply + 1);
+            if budget.stopped() {
                 return 0;
             }
             if score > best_score {

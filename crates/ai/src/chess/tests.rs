@@ -11,11 +11,11 @@ fn game(fen: &str) -> ChessGame {
     ChessGame::from_position(&ChessRules::default(), fen).expect("valid FEN")
 }
 
-fn search(game: &ChessGame, limits: Limits) -> SearchResult {
+fn search(game: &ChessGame, limits: Limits) -> SearchResult<String> {
     let clock = native_clock();
     let stop = AtomicBool::new(false);
     let mut budget = Budget::new(limits, &clock, &stop);
-    ChessEngine::new().search(game, &mut budget, &mut |_| {})
+    ChessEngine::new().search(game, &mut budget, &mut |_| {}).map(|m| game.move_text(m))
 }
 
 fn depth(plies: u32) -> Limits {
@@ -94,7 +94,9 @@ fn a_repetition_of_the_game_history_is_a_draw() {
 fn respects_a_time_limit() {
     let g = game("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
     let mut engine = ChessEngine::new();
-    let result = assert_keeps_a_time_limit(|budget| engine.search(&g, budget, &mut |_| {}));
+    let result = assert_keeps_a_time_limit(|budget| {
+        engine.search(&g, budget, &mut |_| {}).map(|m| g.move_text(m))
+    });
     assert!(result.best.is_some());
     assert!(result.info.depth >= 3, "{:?}", result.info);
 }
@@ -118,7 +120,7 @@ fn stops_on_the_signal() {
     let stop = AtomicBool::new(true);
     let mut budget = Budget::new(Limits::default(), &clock, &stop);
     let result = ChessEngine::new().search(&g, &mut budget, &mut |_| {});
-    assert!(g.check(g.parse_move(result.best.as_deref().unwrap()).unwrap()).is_ok());
+    assert!(g.check(result.best.unwrap()).is_ok());
 
     // Set while searching without limits: it returns promptly.
     let stop = AtomicBool::new(false);
@@ -131,7 +133,7 @@ fn stops_on_the_signal() {
         let mut budget = Budget::new(Limits::default(), &clock, &stop);
         let result = ChessEngine::new().search(&g, &mut budget, &mut |_| {});
         assert!(clock() - started < 400.0);
-        assert!(g.check(g.parse_move(result.best.as_deref().unwrap()).unwrap()).is_ok());
+        assert!(g.check(result.best.unwrap()).is_ok());
     });
 }
 

@@ -18,14 +18,14 @@ mod tests;
 mod threats;
 
 use qi_rules::Game;
-use qi_rules::gomoku::Gomoku;
+use qi_rules::gomoku::{Gomoku, GomokuMove};
 
 use self::position::{POINTS, Position};
 use self::threats::{FailCache, has_four_move, vcf};
 use crate::Engine;
+use crate::driver::{self, DriveOptions, History, Killers, Line, SearchInfo, SearchResult, Tree};
 use crate::search::{
-    Bound, Budget, MATE, MATE_BOUND, Score, SearchInfo, SearchResult, TranspositionTable,
-    score_from_tt, score_to_tt,
+    Bound, Budget, MATE, MATE_BOUND, Score, TranspositionTable, score_from_tt, score_to_tt,
 };
 
 /// The deepest ply the search reaches (iterative deepening stops well before).
@@ -44,8 +44,9 @@ const WIDTH: usize = 14;
 /// The gomoku engine.
 pub struct GomokuEngine {
     tt: TranspositionTable<u16>,
-    history: Vec<i32>,
-    killers: [[u16; 2]; MAX_PLY],
+    /// By side and point (`side * POINTS + point`).
+    history: History,
+    killers: Killers<u16, MAX_PLY>,
     fails: FailCache,
     /// One move list per ply, reused.
     move_lists: Vec<Vec<(i32, u16)>>,
@@ -64,8 +65,8 @@ impl GomokuEngine {
     pub fn new() -> Self {
         GomokuEngine {
             tt: TranspositionTable::new(18),
-            history: vec![0; 2 * POINTS],
-            killers: [[0; 2]; MAX_PLY],
+            history: History::new(2 * POINTS),
+            killers: Killers::default(),
             fails: FailCache::new(),
             move_lists: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             vcf_line: Vec::with_capacity(64),
@@ -151,10 +152,10 @@ impl GomokuEngine {
                 continue;
             }
             let mut order = position.point_value(me, p) + position.point_value(me.other(), p);
-            order = order * 16 + self.history[side + p].min(1 << 20) / 64;
+            order = order * 16 + self.history.get(side + p) / 64;
             if point == hash_move {
                 order = i32::MAX;
-            } else if self.killers[ply].contains(&point) {
+            } else if self.killers.rank(ply, point) > 0 {
                 order += 1 << 24;
             }
             moves.push((order, point));
@@ -248,7 +249,22 @@ impl GomokuEngine {
             if searched == 0 {
                 score = -self.alpha_beta(position, budget, next_depth, ply + 1, -beta, -alpha);
             } else {
-                score = -self.alpha_beta(position, budget, next_depth, ply + 1, -alpha - 1, -alpha);
+                // Late candidates (ranked low by shape, history and killers) are searched a ply
+                // shallower first; one that beats alpha is searched again in full.
+                let reduction = i32::from(forced.is_none() && depth >= 3 && searched >= 3)
+                    + i32::from(forced.is_none() && depth >= 5 && searched >= 8);
+                score = -self.alpha_beta(
+                    position,
+                    budget,
+                    next_depth - reduction,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                );
+                if score > alpha && reduction > 0 && !budget.stopped() {
+                    score =
+                        -self.alpha_beta(position, budget, next_depth, ply + 1, -alpha - 1, -alpha);
+                }
                 if score > alpha && score < beta && !budget.stopped() {
                     score = -self.alpha_beta(position, budget, next_depth, ply + 1, -beta, -alpha);
                 }
@@ -290,17 +306,13 @@ impl GomokuEngine {
 
     /// A move that cut off: a killer at this ply and history for its point.
     fn reward(&mut self, position: &Position, ply: usize, point: u16, depth: i32) {
-        let killers = &mut self.killers[ply];
-        if killers[0] != point {
-            killers[1] = killers[0];
-            killers[0] = point;
-        }
+        self.killers.record(ply, point);
         let slot = position.side_to_move().index() * POINTS + usize::from(point);
-        self.history[slot] += depth * depth;
+        self.history.reward(slot, &[], depth);
     }
 
     /// The principal variation from the transposition table, starting with `first`.
-    fn principal_variation(&self, position: &mut Position, first: u16, depth: u32) -> Vec<String> {
+    fn principal_variation(&self, position: &mut Position, first: u16, depth: u32) -> Vec<u16> {
         let mut played = Vec::new();
         let mut point = first;
         while played.len() < depth as usize + 1 {
@@ -319,53 +331,11 @@ impl GomokuEngine {
                 _ => break,
             }
         }
-        let pv = played.iter().map(|&p| Position::cell_of(p).to_string()).collect();
+        let pv = played.iter().map(|&p| p as u16).collect();
         for &p in played.iter().rev() {
             position.undo(p);
         }
         pv
-    }
-
-    /// Searches the root moves to `depth`; returns the best move and score of the moves that
-    /// were searched to the end (the first is the previous iteration's best).
-    fn search_root(
-        &mut self,
-        position: &mut Position,
-        budget: &mut Budget<'_>,
-        root_moves: &mut [(i32, u16)],
-        depth: i32,
-    ) -> Option<(u16, i32)> {
-        let mut alpha = -MATE;
-        let mut best: Option<(u16, i32)> = None;
-        for (index, &(_, point)) in root_moves.iter().enumerate() {
-            let p = usize::from(point);
-            position.play(p);
-            let score = if index == 0 {
-                -self.alpha_beta(position, budget, depth - 1, 1, -MATE, -alpha)
-            } else {
-                let s = -self.alpha_beta(position, budget, depth - 1, 1, -alpha - 1, -alpha);
-                if s > alpha && !budget.stopped() {
-                    -self.alpha_beta(position, budget, depth - 1, 1, -MATE, -alpha)
-                } else {
-                    s
-                }
-            };
-            position.undo(p);
-            if budget.stopped() {
-                break;
-            }
-            if score > alpha {
-                alpha = score;
-                best = Some((point, score));
-            }
-        }
-        if let Some((point, _)) = best {
-            // The best move goes first next iteration.
-            if let Some(i) = root_moves.iter().position(|m| m.1 == point) {
-                root_moves[..=i].rotate_right(1);
-            }
-        }
-        best
     }
 
     /// The legal root candidates, best ranked first.
@@ -388,117 +358,123 @@ impl GomokuEngine {
     }
 }
 
-fn info(depth: u32, score: i32, budget: &Budget<'_>, pv: Vec<String>) -> SearchInfo {
-    SearchInfo {
-        depth,
-        score: Score::from_internal(score),
-        nodes: budget.nodes(),
-        time_ms: budget.elapsed_ms(),
-        pv,
+/// One search: the engine and the position it searches.
+struct GomokuTree<'e> {
+    engine: &'e mut GomokuEngine,
+    position: Position,
+}
+
+impl Tree for GomokuTree<'_> {
+    type Move = u16;
+
+    fn search_move(
+        &mut self,
+        budget: &mut Budget<'_>,
+        point: u16,
+        _index: usize,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let p = usize::from(point);
+        self.position.play(p);
+        let score = -self.engine.alpha_beta(&mut self.position, budget, depth, 1, -beta, -alpha);
+        self.position.undo(p);
+        score
+    }
+
+    fn continuation(&mut self, point: u16) -> Vec<u16> {
+        let mut line = self.engine.principal_variation(&mut self.position, point, 24);
+        line.remove(0);
+        line
+    }
+}
+
+/// The move at `point`.
+fn stone(point: u16) -> GomokuMove {
+    GomokuMove(Position::cell_of(usize::from(point)))
+}
+
+/// A result found before any search (a win by threats): one line, depth 1.
+fn proven(point_line: Vec<u16>, score: i32, budget: &Budget<'_>) -> SearchResult<GomokuMove> {
+    let pv: Vec<GomokuMove> = point_line.into_iter().map(stone).collect();
+    let score = Score::from_internal(score);
+    SearchResult {
+        best: pv.first().copied(),
+        info: SearchInfo {
+            depth: 1,
+            score,
+            nodes: budget.nodes(),
+            time_ms: budget.elapsed_ms(),
+            pv: pv.clone(),
+            lines: vec![Line { score, pv }],
+        },
     }
 }
 
 impl Engine for GomokuEngine {
     type Game = Gomoku;
 
-    fn search(
+    fn search_lines(
         &mut self,
         game: &Gomoku,
         budget: &mut Budget<'_>,
-        on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> SearchResult {
+        lines: usize,
+        on_info: &mut dyn FnMut(&SearchInfo<GomokuMove>),
+    ) -> SearchResult<GomokuMove> {
         let mut position = Position::new(game);
         let mut root_moves =
             if game.outcome().is_some() { Vec::new() } else { self.root_moves(&position) };
-        let Some(&(_, first)) = root_moves.first() else {
-            let info = info(0, 0, budget, Vec::new());
-            on_info(&info);
-            return SearchResult { best: None, info };
-        };
-        let finish = |best: u16, info: SearchInfo| SearchResult {
-            best: Some(Position::cell_of(usize::from(best)).to_string()),
-            info,
-        };
-        let skipped =
-            |point: u16| budget.skips_root_move(&Position::cell_of(usize::from(point)).to_string());
-        // Threats decide first: a five, a block, a winning four, a VCF.
-        match Self::verdict(&position) {
-            // A multi-line analysis's later line may not play the win: it searches the rest.
-            Verdict::Win(point, _) if skipped(point) => {}
-            Verdict::Win(point, plies) => {
-                let info = info(
-                    1,
-                    MATE - plies,
-                    budget,
-                    vec![Position::cell_of(point.into()).to_string()],
-                );
-                on_info(&info);
-                return finish(point, info);
-            }
-            Verdict::Loss(Some(point)) | Verdict::Forced(point) => {
-                root_moves.retain(|m| m.1 == point);
-                if root_moves.is_empty() {
-                    root_moves.push((0, point));
+        if root_moves.is_empty() {
+            return SearchResult::no_move(Score::Cp(0), budget);
+        }
+        self.history.age();
+        // Threats decide first when one move is wanted: a five, a block, a winning four, a
+        // VCF. (Several lines are searched in full: the win comes first among them.)
+        if lines == 1 {
+            match Self::verdict(&position) {
+                Verdict::Win(point, plies) => {
+                    let result = proven(vec![point], MATE - plies, budget);
+                    on_info(&result.info);
+                    return result;
                 }
+                Verdict::Loss(Some(point)) | Verdict::Forced(point) => {
+                    root_moves.retain(|m| m.1 == point);
+                    if root_moves.is_empty() {
+                        root_moves.push((0, point));
+                    }
+                }
+                Verdict::Loss(None) | Verdict::Open => {}
             }
-            Verdict::Loss(None) | Verdict::Open => {}
-        }
-        if budget.skips_root_moves() {
-            root_moves.retain(|m| !skipped(m.1));
-            if root_moves.is_empty() {
-                let info = info(0, 0, budget, Vec::new());
-                on_info(&info);
-                return SearchResult { best: None, info };
-            }
-        }
-        if root_moves.len() > 1
-            && !budget.skips_root_moves()
-            && has_four_move(&position, position.side_to_move())
-        {
-            self.fails.clear();
-            self.fails.allow(ROOT_VCF_NODES);
-            let mut line = Vec::new();
-            if vcf(&mut position, budget, &mut self.fails, ROOT_VCF_DEPTH, &mut line) {
-                let pv = line.iter().map(|&p| Position::cell_of(p.into()).to_string()).collect();
-                let info = info(1, MATE - line.len() as i32 - 2, budget, pv);
-                on_info(&info);
-                return finish(line[0], info);
+            if root_moves.len() > 1 && has_four_move(&position, position.side_to_move()) {
+                self.fails.clear();
+                self.fails.allow(ROOT_VCF_NODES);
+                let mut line = Vec::new();
+                if vcf(&mut position, budget, &mut self.fails, ROOT_VCF_DEPTH, &mut line) {
+                    let score = MATE - line.len() as i32 - 2;
+                    let result = proven(line, score, budget);
+                    on_info(&result.info);
+                    return result;
+                }
             }
         }
         self.fails.clear();
-        let mut result: Option<(u16, SearchInfo)> = None;
-        let mut depth = 1;
-        while (root_moves.len() > 1 || budget.skips_root_moves()) && budget.may_start_depth(depth) {
-            let found = self.search_root(&mut position, budget, &mut root_moves, depth as i32);
-            let Some((best, score)) = found else { break };
-            let pv = self.principal_variation(&mut position, best, depth);
-            let report = info(depth, score, budget, pv);
-            if budget.stopped() {
-                // A partial iteration: its best beat the previous best at a greater depth.
-                if result.is_some() {
-                    result = Some((best, report));
-                }
-                break;
-            }
-            on_info(&report);
-            result = Some((best, report));
-            if score.abs() >= MATE_BOUND || depth as usize >= MAX_PLY - 8 {
-                break;
-            }
-            depth += 1;
-        }
-        let (best, info) = result.unwrap_or_else(|| {
-            let info = info(0, 0, budget, vec![Position::cell_of(first.into()).to_string()]);
-            on_info(&info);
-            (root_moves.first().map_or(first, |m| m.1), info)
-        });
-        finish(best, info)
+        let root_moves = root_moves.into_iter().map(|(_, point)| point).collect();
+        let options = DriveOptions {
+            lines,
+            max_depth: MAX_PLY as u32 - 8,
+            mate_is_proof: true,
+            ..DriveOptions::default()
+        };
+        let mut tree = GomokuTree { engine: self, position };
+        let mut report = |info: &SearchInfo<u16>| on_info(&info.clone().map(stone));
+        driver::iterate(&mut tree, budget, root_moves, options, &mut report).map(stone)
     }
 
     fn new_game(&mut self) {
         self.tt.clear();
-        self.history.fill(0);
-        self.killers = [[0; 2]; MAX_PLY];
+        self.history.clear();
+        self.killers.clear();
         self.fails.clear();
     }
 }

@@ -66,11 +66,11 @@ use super::GomokuEngine;
 use crate::Engine;
 use crate::search::{Score, SearchResult, assert_keeps_a_time_limit, native_clock};
 
-fn search(game: &Gomoku, limits: Limits) -> SearchResult {
+fn search(game: &Gomoku, limits: Limits) -> SearchResult<String> {
     let stop = AtomicBool::new(false);
     let clock = native_clock();
     let mut budget = Budget::new(limits, &clock, &stop);
-    GomokuEngine::new().search(game, &mut budget, &mut |_| {})
+    GomokuEngine::new().search(game, &mut budget, &mut |_| {}).map(|m| game.move_text(m))
 }
 
 fn millis(ms: f64) -> Limits {
@@ -189,7 +189,9 @@ fn renju_black_never_plays_a_forbidden_point() {
 fn the_time_limit_is_kept() {
     let game = from_moves(WinRule::Freestyle, "h8i9g9i7h10h9i10");
     let mut engine = GomokuEngine::new();
-    let result = assert_keeps_a_time_limit(|budget| engine.search(&game, budget, &mut |_| {}));
+    let result = assert_keeps_a_time_limit(|budget| {
+        engine.search(&game, budget, &mut |_| {}).map(|m| game.move_text(m))
+    });
     assert!(result.best.is_some());
 }
 
@@ -202,7 +204,7 @@ fn the_stop_signal_and_node_limit_stop_the_search() {
     let started = clock();
     let result = GomokuEngine::new().search(&game, &mut budget, &mut |_| {});
     assert!(clock() - started < 100.0);
-    let mv = game.parse_move(&result.best.unwrap()).unwrap();
+    let mv = result.best.unwrap();
     assert!(game.check(mv).is_ok());
 
     for nodes in [1, 100, 5_000] {

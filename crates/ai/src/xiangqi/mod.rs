@@ -1,5 +1,5 @@
-//! The xiangqi engine: principal-variation alpha-beta with iterative deepening, aspiration
-//! windows, a transposition table on the rules' Zobrist hash, null-move pruning (only while the
+//! The xiangqi engine: principal-variation alpha-beta under the shared driver
+//! ([`crate::driver`]: iterative deepening, aspiration windows, several lines), a transposition table on the rules' Zobrist hash, null-move pruning (only while the
 //! mover keeps an attacking piece), late-move reductions, check extension, reverse futility and
 //! late-move pruning, and a quiescence search over captures (check evasions included) ordered by
 //! MVV-LVA. Moves are ordered hash move, captures by value, killers, then history.
@@ -17,16 +17,15 @@ use qi_rules::xiangqi::{Xiangqi, XiangqiMove};
 use qi_rules::{Cell, Game};
 
 use crate::Engine;
+use crate::driver::{self, DriveOptions, History, Killers, SearchInfo, SearchResult, Tree};
 use crate::search::{
-    Bound, Budget, MATE, MATE_BOUND, Score, SearchInfo, SearchResult, TranspositionTable,
-    score_from_tt, score_to_tt,
+    Bound, Budget, INFINITY, MATE, MATE_BOUND, Score, TranspositionTable, score_from_tt,
+    score_to_tt,
 };
 use eval::{CANNON, CHARIOT, HORSE, ORDER_VALUE, code, piece_of, side_of};
 
 /// Deepest ply searched (extensions included).
 const MAX_PLY: usize = 96;
-/// Larger than any score.
-const INFINITY: i32 = MATE + 1;
 /// What a repetition won by the perpetual-check law is worth: more than any material, less
 /// than a mate.
 const PERPETUAL_WIN: i32 = 20_000;
@@ -50,17 +49,9 @@ impl Mv {
         Mv { from: point(mv.from()), to: point(mv.to()) }
     }
 
-    fn is_none(self) -> bool {
-        self.from == self.to
-    }
-
     fn rules_move(self) -> XiangqiMove {
         let cell = |p: u8| Cell::new(p % 9, p / 9);
         XiangqiMove::new(cell(self.from), cell(self.to)).expect("points are on the board")
-    }
-
-    fn text(self) -> String {
-        self.rules_move().to_string()
     }
 }
 
@@ -81,8 +72,13 @@ struct PathEntry {
 /// The xiangqi engine. Keeps its transposition table and history between moves of a game.
 pub struct XiangqiEngine {
     tt: TranspositionTable<Mv>,
-    /// History of quiet moves by side, piece and destination.
-    history: Box<[[[i32; 90]; 7]; 2]>,
+    /// History of quiet moves by side, piece and destination ([`history_key`]).
+    history: History,
+}
+
+/// The history key of a quiet move by `side` of `piece` to point `to`.
+fn history_key(side: usize, piece: usize, to: u8) -> usize {
+    (side * 7 + piece) * 90 + usize::from(to)
 }
 
 impl Default for XiangqiEngine {
@@ -95,80 +91,111 @@ impl XiangqiEngine {
     /// A new engine.
     #[must_use]
     pub fn new() -> Self {
-        XiangqiEngine { tt: TranspositionTable::new(TT_BITS), history: Box::new([[[0; 90]; 7]; 2]) }
+        XiangqiEngine { tt: TranspositionTable::new(TT_BITS), history: History::new(2 * 7 * 90) }
     }
 }
 
 impl Engine for XiangqiEngine {
     type Game = Xiangqi;
 
-    fn search(
+    fn search_lines(
         &mut self,
         game: &Xiangqi,
         budget: &mut Budget<'_>,
-        on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> SearchResult {
-        let mut root_moves = game.legal_moves();
-        root_moves.retain(|&mv| !budget.skips_root_move(&game.move_text(mv)));
-        let empty_info = |budget: &Budget<'_>| SearchInfo {
-            depth: 0,
-            score: Score::Cp(0),
-            nodes: budget.nodes(),
-            time_ms: budget.elapsed_ms(),
-            pv: Vec::new(),
+        lines: usize,
+        on_info: &mut dyn FnMut(&SearchInfo<XiangqiMove>),
+    ) -> SearchResult<XiangqiMove> {
+        let mut moves = if game.outcome().is_some() { Vec::new() } else { game.legal_moves() };
+        if moves.is_empty() {
+            // No move: checkmate and stalemate both lose; a finished game is what it is.
+            let score = if game.outcome().is_some() { Score::Cp(0) } else { Score::Mate(0) };
+            return SearchResult::no_move(score, budget);
+        }
+        self.history.age();
+        let mut search = Search::new(game, &mut self.tt, &mut self.history);
+        let hash_move = search.tt.probe(game.hash()).map_or(Mv::NONE, |e| e.best);
+        let mut scores = Vec::with_capacity(moves.len());
+        search.score_moves(&moves, &mut scores, hash_move, 0);
+        let mut order: Vec<(i32, XiangqiMove)> = scores.into_iter().zip(moves.drain(..)).collect();
+        order.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        let root_moves = order.into_iter().map(|(_, mv)| mv).collect();
+        let options = DriveOptions {
+            lines,
+            max_depth: MAX_PLY as u32 - 16,
+            aspiration_window: 40,
+            ..DriveOptions::default()
         };
-        if root_moves.is_empty() {
-            let info = empty_info(budget);
-            on_info(&info);
-            return SearchResult { best: None, info };
-        }
-        for row in self.history.iter_mut().flatten() {
-            for h in row.iter_mut() {
-                *h /= 8;
-            }
-        }
-        let mut search = Search::new(game, &mut self.tt, &mut self.history, budget);
-        search.iterate(root_moves, on_info)
+        driver::iterate(&mut search, budget, root_moves, options, on_info)
     }
 
     fn new_game(&mut self) {
         self.tt.clear();
-        *self.history = [[[0; 90]; 7]; 2];
+        self.history.clear();
     }
 }
 
 /// One search: the game being searched, its mirror board, and the per-ply state.
-struct Search<'s, 'b> {
+struct Search<'s> {
     game: Xiangqi,
     board: [u8; 90],
     tt: &'s mut TranspositionTable<Mv>,
-    history: &'s mut [[[i32; 90]; 7]; 2],
-    budget: &'s mut Budget<'b>,
+    history: &'s mut History,
     path: Vec<PathEntry>,
     /// Plies without capture before the root, and the rules' limit (0 = none).
     quiet_at_root: u32,
     natural_limit: u32,
     /// The path's length at the root.
     root_len: usize,
-    killers: [[Mv; 2]; MAX_PLY + 1],
+    killers: Killers<Mv, { MAX_PLY + 1 }>,
     pv: Box<[[Mv; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     /// Move buffers per ply, reused.
     moves: Vec<Vec<XiangqiMove>>,
     scores: Vec<Vec<i32>>,
-    /// The best root move of the current iteration so far (fully searched), and its score.
-    root_best: Option<(Mv, i32)>,
-    /// Root moves the budget leaves out (a multi-line analysis's later lines).
-    skipped_at_root: Vec<Mv>,
 }
 
-impl<'s, 'b> Search<'s, 'b> {
-    fn new(
-        game: &Xiangqi,
-        tt: &'s mut TranspositionTable<Mv>,
-        history: &'s mut [[[i32; 90]; 7]; 2],
-        budget: &'s mut Budget<'b>,
-    ) -> Self {
+impl Tree for Search<'_> {
+    type Move = XiangqiMove;
+
+    fn search_move(
+        &mut self,
+        budget: &mut Budget<'_>,
+        mv: XiangqiMove,
+        index: usize,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let root_in_check = self.path.last().is_some_and(|e| e.in_check);
+        let captured = self.make(mv);
+        let gives_check = self.path.last().is_some_and(|e| e.in_check);
+        // Late quiet root moves in a null window: shallower first (the root is a PV node).
+        let r = if index >= 2
+            && depth >= 2
+            && beta == alpha + 1
+            && captured == 0
+            && !gives_check
+            && !root_in_check
+        {
+            (lmr(depth + 1, index as i32) - 1).clamp(0, depth - 1)
+        } else {
+            0
+        };
+        let mut score = -self.negamax(budget, depth - r, 1, -beta, -alpha, true);
+        if r > 0 && score > alpha && !budget.stopped() {
+            score = -self.negamax(budget, depth, 1, -beta, -alpha, true);
+        }
+        self.unmake(mv, captured);
+        score
+    }
+
+    fn continuation(&mut self, _mv: XiangqiMove) -> Vec<XiangqiMove> {
+        self.pv[1][..self.pv_len[1]].iter().map(|m| m.rules_move()).collect()
+    }
+}
+
+impl<'s> Search<'s> {
+    fn new(game: &Xiangqi, tt: &'s mut TranspositionTable<Mv>, history: &'s mut History) -> Self {
         let mut board = [0u8; 90];
         for (i, slot) in board.iter_mut().enumerate() {
             if let Some((side, piece)) = game.piece_at(Cell::new((i % 9) as u8, (i / 9) as u8)) {
@@ -176,110 +203,26 @@ impl<'s, 'b> Search<'s, 'b> {
             }
         }
         let path = game_path(game);
-        let skipped_at_root = game
-            .legal_moves()
-            .into_iter()
-            .filter(|&mv| budget.skips_root_move(&game.move_text(mv)))
-            .map(Mv::of)
-            .collect();
         Search {
             root_len: path.len(),
             game: game.clone(),
             board,
             tt,
             history,
-            budget,
             path,
             quiet_at_root: game.quiet_plies(),
             natural_limit: game.rules().natural_limit,
-            killers: [[Mv::NONE; 2]; MAX_PLY + 1],
+            killers: Killers::default(),
             pv: Box::new([[Mv::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             moves: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             scores: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
-            root_best: None,
-            skipped_at_root,
         }
     }
 
-    /// Iterative deepening with aspiration windows; returns the best move found.
-    fn iterate(
-        &mut self,
-        root_moves: Vec<XiangqiMove>,
-        on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> SearchResult {
-        let mut best = Mv::of(root_moves[0]);
-        let mut info = SearchInfo {
-            depth: 0,
-            score: Score::Cp(0),
-            nodes: 0,
-            time_ms: 0.0,
-            pv: vec![best.text()],
-        };
-        let mut score: i32 = 0;
-        let mut depth = 1;
-        while depth <= MAX_PLY as u32 - 16 && self.budget.may_start_depth(depth) {
-            let mut window = 40;
-            let (mut alpha, mut beta) = if depth >= 5 && score.abs() < MATE_BOUND {
-                (score - window, score + window)
-            } else {
-                (-INFINITY, INFINITY)
-            };
-            let found = loop {
-                self.root_best = None;
-                let value = self.negamax(depth as i32, 0, alpha, beta, false);
-                if self.budget.stopped() {
-                    break None;
-                }
-                if value <= alpha {
-                    alpha = (alpha - window).max(-INFINITY);
-                } else if value >= beta {
-                    beta = (beta + window).min(INFINITY);
-                } else {
-                    break Some(value);
-                }
-                window *= 2;
-            };
-            let Some(value) = found else {
-                // Stopped inside the iteration: keep a move it has proven better.
-                if let Some((mv, _)) = self.root_best
-                    && mv != best
-                {
-                    best = mv;
-                    info.pv = vec![best.text()];
-                }
-                break;
-            };
-            score = value;
-            if self.pv_len[0] > 0 && !self.pv[0][0].is_none() {
-                best = self.pv[0][0];
-            }
-            info = SearchInfo {
-                depth,
-                score: Score::from_internal(score),
-                nodes: self.budget.nodes(),
-                time_ms: self.budget.elapsed_ms(),
-                pv: self.pv[0][..self.pv_len[0]].iter().map(|mv| mv.text()).collect(),
-            };
-            if info.pv.is_empty() {
-                info.pv = vec![best.text()];
-            }
-            on_info(&info);
-            if (root_moves.len() == 1 && !self.budget.skips_root_moves())
-                || (score.abs() >= MATE_BOUND && depth as i32 > MATE - score.abs() + 2)
-            {
-                break;
-            }
-            depth += 1;
-        }
-        info.nodes = self.budget.nodes();
-        info.time_ms = self.budget.elapsed_ms();
-        SearchResult { best: Some(best.text()), info }
-    }
-
-    fn evaluate(&self) -> i32 {
+    fn evaluate(&self, budget: &Budget<'_>) -> i32 {
         let side = self.game.side_to_move().index();
-        eval::evaluate(&self.board, side) + self.budget.noise_for(self.game.hash())
+        eval::evaluate(&self.board, side) + budget.noise_for(self.game.hash())
     }
 
     /// Plays `mv` on the game and the mirror; returns the captured code.
@@ -368,13 +311,14 @@ impl<'s, 'b> Search<'s, 'b> {
 
     fn negamax(
         &mut self,
+        budget: &mut Budget<'_>,
         mut depth: i32,
         ply: usize,
         mut alpha: i32,
         mut beta: i32,
         allow_null: bool,
     ) -> i32 {
-        if self.budget.tick() {
+        if budget.tick() {
             return 0;
         }
         self.pv_len[ply] = 0;
@@ -390,14 +334,14 @@ impl<'s, 'b> Search<'s, 'b> {
             }
         }
         if ply >= MAX_PLY - 2 {
-            return self.evaluate();
+            return self.evaluate(budget);
         }
         let in_check = self.path.last().is_some_and(|e| e.in_check);
         if in_check {
             depth += 1;
         }
         if depth <= 0 {
-            return self.quiesce(ply, alpha, beta);
+            return self.quiesce(budget, ply, alpha, beta);
         }
         let hash = self.game.hash();
         let mut hash_move = Mv::NONE;
@@ -416,7 +360,7 @@ impl<'s, 'b> Search<'s, 'b> {
                 }
             }
         }
-        let static_eval = if in_check { -INFINITY } else { self.evaluate() };
+        let static_eval = if in_check { -INFINITY } else { self.evaluate(budget) };
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             if depth <= 3 && static_eval - 90 * depth >= beta {
                 return static_eval;
@@ -424,9 +368,10 @@ impl<'s, 'b> Search<'s, 'b> {
             if allow_null && depth >= 2 && static_eval >= beta && self.null_move_safe() {
                 let reduction = 3 + depth / 5;
                 self.make_null();
-                let score = -self.negamax(depth - 1 - reduction, ply + 1, -beta, -beta + 1, false);
+                let score =
+                    -self.negamax(budget, depth - 1 - reduction, ply + 1, -beta, -beta + 1, false);
                 self.unmake_null();
-                if self.budget.stopped() {
+                if budget.stopped() {
                     return 0;
                 }
                 if score >= beta {
@@ -439,9 +384,6 @@ impl<'s, 'b> Search<'s, 'b> {
         let mut scores = std::mem::take(&mut self.scores[ply]);
         moves.clear();
         self.game.moves_into(&mut moves);
-        if ply == 0 && !self.skipped_at_root.is_empty() {
-            moves.retain(|&mv| !self.skipped_at_root.contains(&Mv::of(mv)));
-        }
         if moves.is_empty() {
             self.moves[ply] = moves;
             self.scores[ply] = scores;
@@ -457,10 +399,10 @@ impl<'s, 'b> Search<'s, 'b> {
         let mut quiets_tried: [Mv; 64] = [Mv::NONE; 64];
         let mut quiet_count = 0;
         for index in 0..moves.len() {
-            let mv = pick(&mut moves, &mut scores, index);
+            let mv = driver::pick_best(&mut moves, &mut scores, index);
             let m = Mv::of(mv);
             let is_capture = self.board[m.to as usize] != 0;
-            let is_killer = self.killers[ply].contains(&m);
+            let is_killer = self.killers.rank(ply, m) > 0;
             let history = if is_capture { 0 } else { self.history_of(m) };
             let captured = self.make(mv);
             let gives_check = self.path.last().is_some_and(|e| e.in_check);
@@ -479,7 +421,7 @@ impl<'s, 'b> Search<'s, 'b> {
             }
             let new_depth = depth - 1;
             let score = if searched == 0 {
-                -self.negamax(new_depth, ply + 1, -beta, -alpha, true)
+                -self.negamax(budget, new_depth, ply + 1, -beta, -alpha, true)
             } else {
                 let mut reduction = 0;
                 if depth >= 3 && searched >= 2 && quiet && !in_check && !is_killer {
@@ -493,17 +435,17 @@ impl<'s, 'b> Search<'s, 'b> {
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
                 let mut score =
-                    -self.negamax(new_depth - reduction, ply + 1, -alpha - 1, -alpha, true);
+                    -self.negamax(budget, new_depth - reduction, ply + 1, -alpha - 1, -alpha, true);
                 if score > alpha && reduction > 0 {
-                    score = -self.negamax(new_depth, ply + 1, -alpha - 1, -alpha, true);
+                    score = -self.negamax(budget, new_depth, ply + 1, -alpha - 1, -alpha, true);
                 }
                 if score > alpha && score < beta {
-                    score = -self.negamax(new_depth, ply + 1, -beta, -alpha, true);
+                    score = -self.negamax(budget, new_depth, ply + 1, -beta, -alpha, true);
                 }
                 score
             };
             self.unmake(mv, captured);
-            if self.budget.stopped() {
+            if budget.stopped() {
                 self.moves[ply] = moves;
                 self.scores[ply] = scores;
                 return 0;
@@ -515,9 +457,6 @@ impl<'s, 'b> Search<'s, 'b> {
                 if score > alpha {
                     alpha = score;
                     self.update_pv(ply, m);
-                    if ply == 0 {
-                        self.root_best = Some((m, score));
-                    }
                     if score >= beta {
                         if !is_capture {
                             self.reward_quiet(m, depth, ply, &quiets_tried[..quiet_count]);
@@ -549,16 +488,16 @@ impl<'s, 'b> Search<'s, 'b> {
     }
 
     /// Quiescence: stand pat, then captures by MVV-LVA; all evasions when in check.
-    fn quiesce(&mut self, ply: usize, mut alpha: i32, beta: i32) -> i32 {
-        if self.budget.tick() {
+    fn quiesce(&mut self, budget: &mut Budget<'_>, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        if budget.tick() {
             return 0;
         }
         self.pv_len[ply] = 0;
         if ply >= MAX_PLY - 2 {
-            return self.evaluate();
+            return self.evaluate(budget);
         }
         let in_check = self.path.last().is_some_and(|e| e.in_check);
-        let stand_pat = if in_check { -INFINITY } else { self.evaluate() };
+        let stand_pat = if in_check { -INFINITY } else { self.evaluate(budget) };
         if stand_pat >= beta {
             return stand_pat;
         }
@@ -579,7 +518,7 @@ impl<'s, 'b> Search<'s, 'b> {
         self.score_moves(&moves, &mut scores, Mv::NONE, ply);
         let mut best = stand_pat;
         for index in 0..moves.len() {
-            let mv = pick(&mut moves, &mut scores, index);
+            let mv = driver::pick_best(&mut moves, &mut scores, index);
             let m = Mv::of(mv);
             let victim = self.board[m.to as usize];
             if !in_check && victim != 0 && stand_pat + ORDER_VALUE[piece_of(victim)] + 150 <= alpha
@@ -587,9 +526,9 @@ impl<'s, 'b> Search<'s, 'b> {
                 continue;
             }
             let captured = self.make(mv);
-            let score = -self.quiesce(ply + 1, -beta, -alpha);
+            let score = -self.quiesce(budget, ply + 1, -beta, -alpha);
             self.unmake(mv, captured);
-            if self.budget.stopped() {
+            if budget.stopped() {
                 break;
             }
             if score > best {
@@ -605,7 +544,7 @@ impl<'s, 'b> Search<'s, 'b> {
         }
         self.moves[ply] = moves;
         self.scores[ply] = scores;
-        if self.budget.stopped() {
+        if budget.stopped() {
             return 0;
         }
         best
@@ -624,12 +563,11 @@ impl<'s, 'b> Search<'s, 'b> {
                 1 << 30
             } else if victim != 0 {
                 (1 << 26) + ORDER_VALUE[piece_of(victim)] * 16 - ORDER_VALUE[attacker] / 8
-            } else if m == self.killers[ply][0] {
-                (1 << 25) + 1
-            } else if m == self.killers[ply][1] {
-                1 << 25
             } else {
-                self.history[side][attacker][m.to as usize]
+                match self.killers.rank(ply, m) {
+                    0 => self.history.get(history_key(side, attacker, m.to)),
+                    rank => (1 << 25) + rank,
+                }
             };
             scores.push(key);
         }
@@ -637,29 +575,20 @@ impl<'s, 'b> Search<'s, 'b> {
 
     fn history_of(&self, m: Mv) -> i32 {
         let side = self.game.side_to_move().index();
-        self.history[side][piece_of(self.board[m.from as usize])][m.to as usize]
+        self.history.get(history_key(side, piece_of(self.board[m.from as usize]), m.to))
     }
 
     /// A quiet move refuted the position: killer, history bonus, and a malus for the quiet
     /// moves tried before it.
     fn reward_quiet(&mut self, m: Mv, depth: i32, ply: usize, tried: &[Mv]) {
-        if self.killers[ply][0] != m {
-            self.killers[ply][1] = self.killers[ply][0];
-            self.killers[ply][0] = m;
-        }
+        self.killers.record(ply, m);
         let side = self.game.side_to_move().index();
-        let bonus = (depth * depth).min(400) * 16;
-        let board = &self.board;
-        let history = &mut self.history[side];
-        let mut update = |mv: Mv, delta: i32| {
-            let piece = piece_of(board[mv.from as usize]);
-            let h = &mut history[piece][mv.to as usize];
-            *h += delta - *h * delta.abs() / 16_384;
-        };
-        update(m, bonus);
-        for &other in tried {
-            update(other, -bonus);
+        let key = |mv: Mv| history_key(side, piece_of(self.board[mv.from as usize]), mv.to);
+        let mut keys = [0; 64];
+        for (slot, &other) in keys.iter_mut().zip(tried) {
+            *slot = key(other);
         }
+        self.history.reward(key(m), &keys[..tried.len()], depth);
     }
 
     fn update_pv(&mut self, ply: usize, m: Mv) {
@@ -669,19 +598,6 @@ impl<'s, 'b> Search<'s, 'b> {
         head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
         self.pv_len[ply] = child_len + 1;
     }
-}
-
-/// Brings the best-scored remaining move to `index` (selection sort, one step per move tried).
-fn pick(moves: &mut [XiangqiMove], scores: &mut [i32], index: usize) -> XiangqiMove {
-    let mut best = index;
-    for i in index + 1..moves.len() {
-        if scores[i] > scores[best] {
-            best = i;
-        }
-    }
-    moves.swap(index, best);
-    scores.swap(index, best);
-    moves[index]
 }
 
 /// The late-move reduction for a move at `depth`, the `searched`-th tried.

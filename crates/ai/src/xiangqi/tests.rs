@@ -4,17 +4,18 @@ use qi_rules::EndReason;
 use qi_rules::xiangqi::XiangqiRules;
 
 use super::*;
+use crate::SearchResult;
 use crate::search::{Limits, assert_keeps_a_time_limit, native_clock};
 
 fn game(fen: &str) -> Xiangqi {
     Xiangqi::from_position(&XiangqiRules::default(), fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
-fn search(game: &Xiangqi, limits: Limits) -> SearchResult {
+fn search(game: &Xiangqi, limits: Limits) -> SearchResult<String> {
     let clock = native_clock();
     let stop = AtomicBool::new(false);
     let mut budget = Budget::new(limits, &clock, &stop);
-    XiangqiEngine::new().search(game, &mut budget, &mut |_| {})
+    XiangqiEngine::new().search(game, &mut budget, &mut |_| {}).map(|m| game.move_text(m))
 }
 
 fn depth(plies: u32) -> Limits {
@@ -119,7 +120,9 @@ fn no_legal_move_gives_no_move() {
 fn time_limit_is_respected() {
     let position = Xiangqi::start(&XiangqiRules::default(), 0);
     let mut engine = XiangqiEngine::new();
-    let result = assert_keeps_a_time_limit(|budget| engine.search(&position, budget, &mut |_| {}));
+    let result = assert_keeps_a_time_limit(|budget| {
+        engine.search(&position, budget, &mut |_| {}).map(|m| position.move_text(m))
+    });
     assert!(result.info.depth >= 2, "{:?}", result.info);
     assert!(position.read_move(result.best.as_deref().unwrap()).is_ok());
 }
@@ -139,7 +142,7 @@ fn stop_before_the_search_still_gives_a_legal_move() {
     let stop = AtomicBool::new(true);
     let mut budget = Budget::new(Limits::default(), &clock, &stop);
     let result = XiangqiEngine::new().search(&position, &mut budget, &mut |_| {});
-    assert!(position.read_move(result.best.as_deref().unwrap()).is_ok());
+    assert!(position.check(result.best.unwrap()).is_ok());
 }
 
 #[test]
@@ -160,7 +163,7 @@ fn stop_during_the_search_returns_promptly() {
     });
     let late = returned_at - signalled_at;
     assert!(late < 50.0, "returned {late} ms after the stop signal");
-    assert!(position.read_move(result.best.as_deref().unwrap()).is_ok());
+    assert!(position.check(result.best.unwrap()).is_ok());
 }
 
 #[test]
@@ -172,8 +175,8 @@ fn reports_each_depth_with_a_legal_pv() {
     let mut depths = Vec::new();
     let result = XiangqiEngine::new().search(&position, &mut budget, &mut |info| {
         let mut line = position.clone();
-        for text in &info.pv {
-            let mv = line.read_move(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        for &mv in &info.pv {
+            line.check(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
             line.play_unchecked(mv);
         }
         depths.push(info.depth);
