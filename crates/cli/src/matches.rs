@@ -550,7 +550,7 @@ pub fn run_match(args: &[String]) -> Result<String, String> {
                 "chess" => opening(&setup.variant, opening_seed, 6),
                 _ => opening(&setup.variant, opening_seed, 4),
             };
-            let first_plays = if game % 2 == 0 { Side::First } else { Side::Second };
+            let first_plays = if game.is_multiple_of(2) { Side::First } else { Side::Second };
             let (score, how) = play_game(&setup, &mut engines, first_plays, &opening_moves)?;
             let mut tally = tally.lock().unwrap_or_else(PoisonError::into_inner);
             tally.add(score);
