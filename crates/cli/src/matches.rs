@@ -699,6 +699,22 @@ mod tests {
     }
 
     #[test]
+    fn gomoku_openings_are_three_legal_stones_near_the_centre() {
+        let start = AnyGame::new("gomoku", "", &StartFrom::Start { seed: 0 }).unwrap();
+        for seed in 0..50 {
+            let moves = gomoku_opening(&start, seed);
+            assert_eq!(moves, gomoku_opening(&start, seed));
+            assert_eq!(moves.len(), 3, "{moves:?}");
+            let mut game = start.clone();
+            for mv in &moves {
+                game.play(mv).unwrap();
+            }
+            assert!(game.outcome().is_none());
+        }
+        assert_ne!(gomoku_opening(&start, 1), gomoku_opening(&start, 2));
+    }
+
+    #[test]
     fn openings_are_legal_and_repeatable() {
         for variant in ["chess", "xiangqi"] {
             let a = opening(variant, 5, 6);

@@ -141,3 +141,31 @@ fn help_lists_games_and_rule_options() {
         assert!(text.contains(word), "help should mention {word}");
     }
 }
+
+/// `qi match` between two copies of our own engines: Gomocup engines for gomoku (as against
+/// Rapfi), two games at once, every game reported and the total adding up.
+#[test]
+fn match_plays_piskvork_and_uci_engines_several_games_at_once() {
+    let binary = env!("CARGO_BIN_EXE_qi");
+    for (variant, protocol, games) in [("gomoku", "piskvork", "4"), ("chess", "uci", "2")] {
+        let engine = format!("{binary} {protocol}");
+        let output = Command::new(binary)
+            .args(["match", "--variant", variant, "--games", games, "--movetime", "20"])
+            .args(["--jobs", "2", "--first", &engine, "--second", &engine])
+            .output()
+            .expect("qi runs");
+        let text = stdout(&output);
+        assert!(output.status.success(), "{variant}: {}{text}", stderr(&output));
+        let played = text.lines().filter(|l| l.starts_with("game ")).count();
+        assert_eq!(played.to_string(), games, "{text}");
+        assert!(!text.contains("forfeit"), "{text}");
+        let summary = text.lines().last().expect("a summary");
+        assert!(summary.contains(&format!("({variant}, 20 ms/move, {games} games)")), "{summary}");
+    }
+    // A bad engine command is reported, not a panic.
+    let output = qi(&["match", "--variant", "gomoku", "--games", "1", "--second", "/nonexistent"]);
+    assert!(!output.status.success());
+    assert!(stderr(&output).contains("cannot start"), "{}", stderr(&output));
+    let output = qi(&["match", "--jobs", "0"]);
+    assert!(stderr(&output).contains("--jobs"), "{}", stderr(&output));
+}
