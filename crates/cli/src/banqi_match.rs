@@ -1,11 +1,18 @@
 //! `qi match-banqi`: the banqi engine at full strength (or at a level, `--engine level:N`)
-//! against the greedy player ([`qi_ai::banqi::GreedyPlayer`]) or another level
-//! (`--opponent level:N`), on a different deal each game, with the first move alternating.
+//! against the greedy player ([`qi_ai::banqi::GreedyPlayer`]), another level
+//! (`--opponent level:N`) or another program speaking the `qi banqi-engine` protocol
+//! (`--opponent "program:/path/to/qi banqi-engine"`, an older build for instance: it is told the
+//! deal's number and the moves with what each flip revealed, and its own search must hide the
+//! face-down pieces, as ours does), on a different deal each game, the first move alternating.
 //! Draws count as non-wins. Prints one line per game with `--verbose`, then the totals (for the
 //! engine) and the engine's speed.
 
 use std::fmt::Write as _;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
 
 use qi_ai::banqi::{BanqiEngine, GreedyPlayer};
 use qi_ai::search::{Budget, Limits, native_clock};
@@ -14,20 +21,132 @@ use qi_rules::banqi::{Banqi, BanqiMove, BanqiRules, deal};
 use qi_rules::{Game, GameKind, RuleSet, Side};
 
 /// Who plays: the greedy player, or the engine at some settings.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 enum Who {
     Greedy,
     Engine(Option<Level>),
+    /// A command speaking the `qi banqi-engine` protocol.
+    Program(String),
 }
 
 fn parse_who(text: &str) -> Result<Who, String> {
+    if let Some(command) = text.strip_prefix("program:") {
+        return Ok(Who::Program(command.to_owned()));
+    }
     match text {
         "greedy" => Ok(Who::Greedy),
         "full" => Ok(Who::Engine(None)),
         _ => match text.strip_prefix("level:").and_then(|n| n.parse::<u8>().ok()) {
             Some(n @ 1..=6) => Ok(Who::Engine(Some(Level::new(n)))),
-            _ => Err(format!("{text}: expected greedy, full or level:1 to level:6")),
+            _ => Err(format!(
+                "{text}: expected greedy, full, level:1 to level:6 or program:<command>"
+            )),
         },
+    }
+}
+
+/// A banqi engine in another process, over the `qi banqi-engine` protocol.
+struct Program {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    command: String,
+}
+
+impl Program {
+    fn start(command: &str, rules: &BanqiRules) -> Result<Program, String> {
+        let mut words = command.split_whitespace();
+        let program = words.next().ok_or("empty program command")?;
+        let mut child = Command::new(program)
+            .args(words)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start {command:?}: {e}"))?;
+        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let (send, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut engine = Program { child, stdin, lines, command: command.to_owned() };
+        engine.send("banqi")?;
+        engine.wait_for("banqiok", Duration::from_secs(10))?;
+        for (key, value) in rules.pairs() {
+            engine.send(&format!("setoption name {key} value {value}"))?;
+        }
+        engine.send("banqinewgame")?;
+        Ok(engine)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.stdin, "{line}").map_err(|e| format!("{}: {e}", self.command))
+    }
+
+    fn wait_for(&mut self, prefix: &str, limit: Duration) -> Result<String, String> {
+        let deadline = Instant::now() + limit;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .map_err(|_| format!("{}: no {prefix:?} in time", self.command))?;
+            if line.starts_with(prefix) {
+                return Ok(line);
+            }
+        }
+    }
+
+    /// The program's move after `moves` (protocol text, flips with what they revealed) from
+    /// deal `seed`.
+    fn choose(
+        &mut self,
+        game: &Banqi,
+        seed: u64,
+        moves: &[String],
+        limits: Limits,
+    ) -> Result<BanqiMove, String> {
+        let listed =
+            if moves.is_empty() { String::new() } else { format!(" moves {}", moves.join(" ")) };
+        self.send(&format!("position startpos:{seed}{listed}"))?;
+        let go = match (limits.time_ms, limits.nodes, limits.depth) {
+            (_, Some(nodes), _) => format!("go nodes {nodes}"),
+            (_, _, Some(depth)) => format!("go depth {depth}"),
+            (Some(ms), _, _) => format!("go movetime {}", ms.round() as u64),
+            _ => "go movetime 100".to_owned(),
+        };
+        self.send(&go)?;
+        let limit = Duration::from_millis(limits.time_ms.unwrap_or(100.0) as u64 * 20 + 5_000);
+        let line = self.wait_for("bestmove", limit)?;
+        let text = line.split_whitespace().nth(1).unwrap_or_default();
+        game.parse_move(text).map_err(|e| format!("{}: bestmove {text}: {e}", self.command))
+    }
+}
+
+impl Drop for Program {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        let _ = self.child.wait();
+    }
+}
+
+/// A move as the protocol writes it: a flip (or a cannon taking a face-down piece) with what it
+/// revealed, read from `after`, the game once the move is played.
+fn protocol_text(before: &Banqi, mv: BanqiMove, after: &Banqi) -> String {
+    let text = before.move_text(mv);
+    let revealed = match mv {
+        BanqiMove::Flip(cell) => Some(cell),
+        BanqiMove::Step { to, .. } if before.square(to).is_face_down() => Some(to),
+        _ => None,
+    };
+    match revealed.map(|cell| after.square(cell)) {
+        Some(qi_rules::banqi::Square::FaceUp(piece)) => format!("{text}={}", piece.letter()),
+        _ => text,
     }
 }
 
@@ -35,11 +154,12 @@ fn parse_who(text: &str) -> Result<Who, String> {
 enum Player {
     Greedy(GreedyPlayer),
     Engine(Box<BanqiEngine>, LevelSettings),
+    Program(Program, Limits),
 }
 
 impl Player {
-    fn new(who: Who, limits: Limits, seed: u64) -> Player {
-        match who {
+    fn new(who: &Who, limits: Limits, seed: u64, rules: &BanqiRules) -> Result<Player, String> {
+        Ok(match who {
             Who::Greedy => Player::Greedy(GreedyPlayer::new(seed)),
             Who::Engine(level) => Player::Engine(
                 Box::new(BanqiEngine::new()),
@@ -47,12 +167,23 @@ impl Player {
                     level::settings(GameKind::Banqi, level)
                 }),
             ),
-        }
+            Who::Program(command) => Player::Program(Program::start(command, rules)?, limits),
+        })
     }
 
-    /// The move to play, with the nodes and milliseconds the engine spent on it.
-    fn choose(&mut self, game: &Banqi, seed: u64) -> Result<(BanqiMove, u64, f64), String> {
+    /// The move to play, with the nodes and milliseconds the engine spent on it. `deal` and
+    /// `moves` (protocol text) are what a program is told.
+    fn choose(
+        &mut self,
+        game: &Banqi,
+        seed: u64,
+        deal: u64,
+        moves: &[String],
+    ) -> Result<(BanqiMove, u64, f64), String> {
         match self {
+            Player::Program(program, limits) => {
+                Ok((program.choose(game, deal, moves, *limits)?, 0, 0.0))
+            }
             Player::Greedy(greedy) => {
                 Ok((greedy.choose(game).ok_or("the greedy player found no move")?, 0, 0.0))
             }
@@ -133,21 +264,25 @@ struct GameRecord {
 fn play_one(settings: &Settings, index: u32, engine_side: Side) -> Result<GameRecord, String> {
     let seed = settings.seed.wrapping_add(u64::from(index));
     let mut game: Banqi = deal(&settings.rules, seed);
-    let mut engine = Player::new(settings.engine, settings.limits, seed);
-    let mut opponent = Player::new(settings.opponent, settings.limits, seed ^ 0x5EED);
+    let mut engine = Player::new(&settings.engine, settings.limits, seed, &settings.rules)?;
+    let mut opponent =
+        Player::new(&settings.opponent, settings.limits, seed ^ 0x5EED, &settings.rules)?;
+    let mut moves: Vec<String> = Vec::new();
     let mut record =
         GameRecord { winner: None, plies: 0, position: String::new(), nodes: 0, time_ms: 0.0 };
     while game.outcome().is_none() && record.plies < 5_000 {
         let move_seed = seed.wrapping_mul(1_000_003).wrapping_add(u64::from(record.plies));
         let mv = if game.side_to_move() == engine_side {
-            let (mv, nodes, time_ms) = engine.choose(&game, move_seed)?;
+            let (mv, nodes, time_ms) = engine.choose(&game, move_seed, seed, &moves)?;
             record.nodes += nodes;
             record.time_ms += time_ms;
             mv
         } else {
-            opponent.choose(&game, move_seed)?.0
+            opponent.choose(&game, move_seed, seed, &moves)?.0
         };
+        let before = game.clone();
         game.apply(mv).map_err(|e| e.to_string())?;
+        moves.push(protocol_text(&before, mv, &game));
         record.plies += 1;
     }
     record.winner = game.outcome().and_then(|outcome| outcome.winner);
@@ -155,11 +290,12 @@ fn play_one(settings: &Settings, index: u32, engine_side: Side) -> Result<GameRe
     Ok(record)
 }
 
-fn describe(who: Who) -> String {
+fn describe(who: &Who) -> String {
     match who {
         Who::Greedy => "greedy".to_owned(),
         Who::Engine(None) => "engine".to_owned(),
         Who::Engine(Some(level)) => format!("level {}", level.number()),
+        Who::Program(command) => command.clone(),
     }
 }
 
@@ -190,9 +326,9 @@ pub fn run(args: &[String]) -> Result<String, String> {
         time_ms += record.time_ms;
         if settings.verbose {
             let first = describe(if engine_side == Side::First {
-                settings.engine
+                &settings.engine
             } else {
-                settings.opponent
+                &settings.opponent
             });
             let line = format!(
                 "game {:3}: deal {}, {first} first, {result} in {} plies: {}\n",
@@ -208,8 +344,8 @@ pub fn run(args: &[String]) -> Result<String, String> {
     let _ = writeln!(
         out,
         "{} vs {}: {wins} wins, {draws} draws, {losses} losses of {} games: {:.1}% won",
-        describe(settings.engine),
-        describe(settings.opponent),
+        describe(&settings.engine),
+        describe(&settings.opponent),
         settings.games,
         100.0 * f64::from(wins) / f64::from(games)
     );

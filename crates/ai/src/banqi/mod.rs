@@ -558,7 +558,13 @@ impl Engine for BanqiEngine {
         }
         let root_moves = root.into_iter().map(|(mv, _)| mv).collect();
         let options =
-            DriveOptions { lines, max_depth: MAX_PLY as u32 - 8, ..DriveOptions::default() };
+            // No aspiration windows: the expectations of flips move too much between depths.
+            DriveOptions {
+                lines,
+                max_depth: MAX_PLY as u32 - 8,
+                aspiration_from: u32::MAX,
+                ..DriveOptions::default()
+            };
         let mut tree = BanqiTree { engine: self, game };
         driver::iterate(&mut tree, budget, root_moves, options, on_info)
     }
