@@ -111,6 +111,25 @@ impl AnyEngine {
         self.search_budget(game, &mut budget, 1, on_info)
     }
 
+    /// [`search_with`](AnyEngine::search_with) for the `lines` best lines (the protocols'
+    /// `MultiPV`); the result's `info.lines` holds them, best first.
+    #[allow(clippy::too_many_arguments)]
+    pub fn search_lines_with(
+        &mut self,
+        game: &AnyGame,
+        settings: LevelSettings,
+        lines: usize,
+        now: &dyn Fn() -> f64,
+        stop: &AtomicBool,
+        seed: u64,
+        on_info: &mut dyn FnMut(&SearchInfo<AnyMove>),
+    ) -> SearchResult<AnyMove> {
+        let mut budget = Budget::new(settings.limits, now, stop);
+        budget.noise = settings.noise;
+        budget.seed = seed;
+        self.search_budget(game, &mut budget, lines.max(1), on_info)
+    }
+
     fn search_budget(
         &mut self,
         game: &AnyGame,

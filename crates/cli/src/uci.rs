@@ -110,6 +110,8 @@ struct Uci {
     game: AnyGame,
     engine: Arc<Mutex<AnyEngine>>,
     level: Option<Level>,
+    /// Best lines a search reports (`MultiPV`).
+    lines: usize,
     running: Option<Running>,
 }
 
@@ -127,6 +129,7 @@ impl Uci {
             game: start_position("chess").unwrap_or_else(|_| unreachable!("chess always starts")),
             engine: Arc::new(Mutex::new(AnyEngine::default())),
             level: None,
+            lines: 1,
             running: None,
         }
     }
@@ -181,6 +184,7 @@ impl Uci {
         send("option name UCI_Variant type combo default chess var chess var xiangqi");
         send("option name Hash type spin default 16 min 1 max 1024");
         send("option name Level type spin default 6 min 1 max 6");
+        send("option name MultiPV type spin default 1 min 1 max 10");
         send("uciok");
     }
 
@@ -216,6 +220,10 @@ impl Uci {
                     self.engine.lock().unwrap_or_else(PoisonError::into_inner).set_hash_mb(mb);
                 }
                 _ => error(format_args!("Hash must be 1 to 1024 (MB), not {:?}", shorten(&value))),
+            },
+            "multipv" => match value.parse::<usize>() {
+                Ok(n) if (1..=10).contains(&n) => self.lines = n,
+                _ => error(format_args!("MultiPV must be 1 to 10, not {:?}", shorten(&value))),
             },
             "level" | "skill level" => match value.parse::<u8>() {
                 Ok(n) if (1..=6).contains(&n) => self.level = (n < 6).then(|| Level::new(n)),
@@ -279,19 +287,25 @@ impl Uci {
                 && go.depth.is_none()
                 && go.nodes.is_none()
                 && go.time == [None, None]);
+        let lines = self.lines;
         let thread_stop = Arc::clone(&stop);
         let answered = Arc::new(AtomicBool::new(false));
         let thread_answered = Arc::clone(&answered);
         let thread = std::thread::spawn(move || {
             let clock = native_clock();
             let seed = game.hash();
-            let result = engine.lock().unwrap_or_else(PoisonError::into_inner).search_with(
+            let result = engine.lock().unwrap_or_else(PoisonError::into_inner).search_lines_with(
                 &game,
                 settings,
+                lines,
                 &clock,
                 &thread_stop,
                 seed,
-                &mut |info| send(&info_line(info)),
+                &mut |info| {
+                    for line in info_lines(info) {
+                        send(&line);
+                    }
+                },
             );
             // In infinite mode the answer waits for `stop`, as the protocol asks.
             while infinite && !thread_stop.load(Ordering::Relaxed) {
@@ -334,22 +348,40 @@ fn shorten(text: &str) -> String {
     qi_rules::options::shorten(text)
 }
 
-fn info_line(info: &SearchInfo<AnyMove>) -> String {
-    let score = match info.score {
-        Score::Cp(cp) => format!("cp {cp}"),
-        Score::Mate(n) => format!("mate {n}"),
-    };
+/// The `info` lines of one report: one, or one per line with `multipv <k>` when several lines
+/// were searched.
+fn info_lines(info: &SearchInfo<AnyMove>) -> Vec<String> {
     let time = info.time_ms.max(0.0) as u64;
     let nps = (info.nodes * 1000).checked_div(time).unwrap_or(0);
-    let mut line = format!(
-        "info depth {} score {score} nodes {} time {time} nps {nps}",
-        info.depth, info.nodes
-    );
-    if !info.pv.is_empty() {
-        line.push_str(" pv ");
-        line.push_str(&info.pv_text());
+    let head = |score: Score| {
+        let score = match score {
+            Score::Cp(cp) => format!("cp {cp}"),
+            Score::Mate(n) => format!("mate {n}"),
+        };
+        format!(
+            "info depth {} score {score} nodes {} time {time} nps {nps}",
+            info.depth, info.nodes
+        )
+    };
+    let with_pv = |mut line: String, pv: &[AnyMove]| {
+        if !pv.is_empty() {
+            let moves: Vec<String> = pv.iter().map(ToString::to_string).collect();
+            line.push_str(" pv ");
+            line.push_str(&moves.join(" "));
+        }
+        line
+    };
+    if info.lines.len() <= 1 {
+        return vec![with_pv(head(info.score), &info.pv)];
     }
-    line
+    info.lines
+        .iter()
+        .enumerate()
+        .map(|(k, line)| {
+            let text = head(line.score).replacen("info ", &format!("info multipv {} ", k + 1), 1);
+            with_pv(text, &line.pv)
+        })
+        .collect()
 }
 
 /// Runs the protocol until `quit` or the end of input.

@@ -42,6 +42,36 @@ fn startpos_at_depth_3_gives_a_legal_move_and_reports() {
 }
 
 #[test]
+fn multipv_reports_each_line_with_its_own_first_move_best_first() {
+    let mut engine = Engine::start("uci");
+    engine.send("setoption name MultiPV value 3");
+    // Black's queen hangs on d5: taking it is the first line by far.
+    engine.send("position fen rnb1kbnr/ppp1pppp/8/3q4/8/2N5/PPPP1PPP/R1BQKBNR w KQkq - 0 3");
+    engine.send("go depth 4");
+    let lines = engine.until("bestmove");
+    let last: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info multipv ") && l.contains(" depth 4 "))
+        .collect();
+    assert_eq!(last.len(), 3, "{lines:?}");
+    let field = |line: &str, name: &str| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == name).expect(name);
+        words[at + 1].to_owned()
+    };
+    let firsts: Vec<String> = last.iter().map(|l| field(l, "pv")).collect();
+    assert_eq!(firsts[0], "c3d5", "{last:?}");
+    assert!(firsts[1] != firsts[0] && firsts[2] != firsts[1] && firsts[2] != firsts[0]);
+    let cp: Vec<i32> = last.iter().map(|l| field(l, "cp").parse().unwrap()).collect();
+    assert!(cp[0] >= cp[1] && cp[1] >= cp[2], "{last:?}");
+    assert_eq!(lines.last().unwrap(), "bestmove c3d5");
+    engine.send("setoption name MultiPV value 0");
+    engine.send("isready");
+    let reply = engine.until("readyok");
+    assert!(reply.iter().any(|l| l.contains("MultiPV must be 1 to 10")), "{reply:?}");
+}
+
+#[test]
 fn plays_xiangqi_through_uci_variant() {
     let mut engine = Engine::start("uci");
     engine.send("setoption name UCI_Variant value xiangqi");
