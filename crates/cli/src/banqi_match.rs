@@ -8,17 +8,16 @@
 //! engine) and the engine's speed.
 
 use std::fmt::Write as _;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::AtomicBool;
-use std::sync::mpsc::{Receiver, channel};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use qi_ai::banqi::{BanqiEngine, GreedyPlayer};
 use qi_ai::search::{Budget, Limits, native_clock};
 use qi_ai::{Engine, Level, LevelSettings, level};
 use qi_rules::banqi::{Banqi, BanqiMove, BanqiRules, deal};
 use qi_rules::{Game, GameKind, RuleSet, Side};
+
+use crate::engine_process::EngineProcess;
 
 /// Who plays: the greedy player, or the engine at some settings.
 #[derive(Clone, Debug)]
@@ -47,34 +46,12 @@ fn parse_who(text: &str) -> Result<Who, String> {
 
 /// A banqi engine in another process, over the `qi banqi-engine` protocol.
 struct Program {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    command: String,
+    process: EngineProcess,
 }
 
 impl Program {
     fn start(command: &str, rules: &BanqiRules) -> Result<Program, String> {
-        let mut words = command.split_whitespace();
-        let program = words.next().ok_or("empty program command")?;
-        let mut child = Command::new(program)
-            .args(words)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("cannot start {command:?}: {e}"))?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
-        let (send, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if send.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut engine = Program { child, stdin, lines, command: command.to_owned() };
+        let mut engine = Program { process: EngineProcess::start(command)? };
         engine.send("banqi")?;
         engine.wait_for("banqiok", Duration::from_secs(10))?;
         for (key, value) in rules.pairs() {
@@ -85,21 +62,11 @@ impl Program {
     }
 
     fn send(&mut self, line: &str) -> Result<(), String> {
-        writeln!(self.stdin, "{line}").map_err(|e| format!("{}: {e}", self.command))
+        self.process.send(line)
     }
 
     fn wait_for(&mut self, prefix: &str, limit: Duration) -> Result<String, String> {
-        let deadline = Instant::now() + limit;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = self
-                .lines
-                .recv_timeout(left)
-                .map_err(|_| format!("{}: no {prefix:?} in time", self.command))?;
-            if line.starts_with(prefix) {
-                return Ok(line);
-            }
-        }
+        self.process.wait_for(prefix, limit)
     }
 
     /// The program's move after `moves` (protocol text, flips with what they revealed) from
@@ -124,14 +91,13 @@ impl Program {
         let limit = Duration::from_millis(limits.time_ms.unwrap_or(100.0) as u64 * 20 + 5_000);
         let line = self.wait_for("bestmove", limit)?;
         let text = line.split_whitespace().nth(1).unwrap_or_default();
-        game.parse_move(text).map_err(|e| format!("{}: bestmove {text}: {e}", self.command))
+        game.parse_move(text).map_err(|e| format!("{}: bestmove {text}: {e}", self.process.name))
     }
 }
 
 impl Drop for Program {
     fn drop(&mut self) {
-        let _ = self.send("quit");
-        let _ = self.child.wait();
+        self.process.close("quit", Duration::from_secs(2));
     }
 }
 

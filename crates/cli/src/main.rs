@@ -4,6 +4,7 @@
 mod banqi_match;
 mod banqi_protocol;
 mod bench;
+mod engine_process;
 mod match_gomoku;
 mod matches;
 mod piskvork;
@@ -188,10 +189,13 @@ Usage:
       stockfish where installed, as ratios.
   qi think <game> <position> [move ...] [--level 1-6 | --movetime MS] [--rules k=v,...]
       One search by the built-in engine: a line per depth, then the best move and nodes/s.
-  qi match [--variant chess|xiangqi] [--games N] [--movetime MS] [--seed S]
-           [--first CMD] [--second CMD] [--first-option NAME=VALUE] [--second-option NAME=VALUE]
-      Two UCI engines (default: \"qi uci\" against stockfish) from varied openings, colours
-      alternating; prints each game, then the score and an Elo estimate with its 95% error bar.
+  qi match [--variant chess|xiangqi|gomoku] [--rules k=v,...] [--games N] [--movetime MS]
+           [--jobs N] [--seed S] [--first CMD] [--second CMD]
+           [--first-option NAME=VALUE] [--second-option NAME=VALUE]
+      Two engines from varied openings, each opening twice with colours swapped, N games at
+      once (--jobs): UCI engines for chess and xiangqi (default 'qi uci' against stockfish or
+      fairy-stockfish), Gomocup (Piskvork) engines for gomoku (default 'qi piskvork' against
+      pbrain-rapfi); prints each game, then the score and an Elo estimate with its 95% error bar.
   qi levels --game <game> [--games N] [--scale F] [--levels A-B]
       The computer's levels against each other, each from A to B (default 2-6) against the one
       below (F scales every level's thinking time and node budget, e.g. 0.25 for quick runs).
@@ -205,8 +209,10 @@ Usage:
   qi banqi-engine
       The banqi engine on a UCI-like line protocol (standard input and output).
   qi match-banqi [--games 200] [--movetime 100 | --nodes N | --depth N] [--seed 1]
-                 [--engine full|level:N] [--opponent greedy|level:N] [--rules k=v,...] [--verbose]
-      The banqi engine at full strength (or a level) against the greedy player (or a level),
+                 [--engine full|level:N] [--opponent greedy|level:N|program:CMD] [--rules k=v,...]
+                 [--verbose]
+      The banqi engine at full strength (or a level) against the greedy player, a level, or
+      another program speaking the banqi-engine protocol (an older build, for instance),
       on a new deal each game, first move alternating; prints the engine's totals.
   qi help | --help
       This text.

@@ -7,14 +7,13 @@
 //! each with its own pair of engine processes. `qi levels` plays the built-in levels of one game
 //! against each other in-process, each level against the one below.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use qi_ai::{AnyEngine, Level};
+
+use crate::engine_process::EngineProcess;
 use qi_rules::any::{AnyGame, StartFrom};
 use qi_rules::gomoku::{GomokuMove, WinRule};
 use qi_rules::zobrist::splitmix64;
@@ -25,35 +24,7 @@ const MAX_PLIES: usize = 400;
 
 /// A running UCI engine.
 struct UciEngine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    name: String,
-}
-
-/// Starts an engine program: its stdin, and its stdout as a channel of lines.
-fn spawn(command: &str) -> Result<(Child, ChildStdin, Receiver<String>), String> {
-    let mut words = command.split_whitespace();
-    let program = words.next().ok_or("empty engine command")?;
-    let program = locate(program);
-    let mut child = Command::new(&program)
-        .args(words)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("cannot start {command:?}: {e}"))?;
-    let stdin = child.stdin.take().ok_or("no stdin")?;
-    let stdout = child.stdout.take().ok_or("no stdout")?;
-    let (send, lines) = channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if send.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    Ok((child, stdin, lines))
+    process: EngineProcess,
 }
 
 impl UciEngine {
@@ -62,8 +33,7 @@ impl UciEngine {
         options: &[(String, String)],
         variant: &str,
     ) -> Result<UciEngine, String> {
-        let (child, stdin, lines) = spawn(command)?;
-        let mut engine = UciEngine { child, stdin, lines, name: command.to_owned() };
+        let mut engine = UciEngine { process: EngineProcess::start(command)? };
         engine.send("uci")?;
         engine.wait_for("uciok", Duration::from_secs(10))?;
         if variant == "xiangqi" {
@@ -81,21 +51,11 @@ impl UciEngine {
     }
 
     fn send(&mut self, line: &str) -> Result<(), String> {
-        writeln!(self.stdin, "{line}").map_err(|e| format!("{}: {e}", self.name))
+        self.process.send(line)
     }
 
     fn wait_for(&mut self, prefix: &str, limit: Duration) -> Result<String, String> {
-        let deadline = std::time::Instant::now() + limit;
-        loop {
-            let left = deadline.saturating_duration_since(std::time::Instant::now());
-            let line = self
-                .lines
-                .recv_timeout(left)
-                .map_err(|_| format!("{}: no {prefix:?} in time", self.name))?;
-            if line.starts_with(prefix) {
-                return Ok(line);
-            }
-        }
+        self.process.wait_for(prefix, limit)
     }
 
     fn best_move(
@@ -112,23 +72,19 @@ impl UciEngine {
         line.split_whitespace()
             .nth(1)
             .map(str::to_owned)
-            .ok_or_else(|| format!("{}: {line}", self.name))
+            .ok_or_else(|| format!("{}: {line}", self.process.name))
     }
 }
 
 impl Drop for UciEngine {
     fn drop(&mut self) {
-        let _ = self.send("quit");
-        let _ = self.child.wait();
+        self.process.close("quit", Duration::from_secs(2));
     }
 }
 
 /// A running Gomocup (Piskvork protocol) engine.
 struct PiskvorkEngine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    name: String,
+    process: EngineProcess,
     size: u8,
 }
 
@@ -142,8 +98,7 @@ impl PiskvorkEngine {
         rule: u8,
         movetime: u64,
     ) -> Result<PiskvorkEngine, String> {
-        let (child, stdin, lines) = spawn(command)?;
-        let mut engine = PiskvorkEngine { child, stdin, lines, name: command.to_owned(), size };
+        let mut engine = PiskvorkEngine { process: EngineProcess::start(command)?, size };
         engine.send(&format!("START {size}"))?;
         engine.wait_for_ok()?;
         engine.send(&format!("INFO timeout_turn {movetime}"))?;
@@ -157,12 +112,11 @@ impl PiskvorkEngine {
     }
 
     fn send(&mut self, line: &str) -> Result<(), String> {
-        writeln!(self.stdin, "{line}").map_err(|e| format!("{}: {e}", self.name))
+        self.process.send(line)
     }
 
     fn next_line(&mut self, deadline: std::time::Instant) -> Result<String, String> {
-        let left = deadline.saturating_duration_since(std::time::Instant::now());
-        self.lines.recv_timeout(left).map_err(|_| format!("{}: no answer in time", self.name))
+        self.process.next_line(deadline)
     }
 
     fn wait_for_ok(&mut self) -> Result<(), String> {
@@ -173,7 +127,7 @@ impl PiskvorkEngine {
                 return Ok(());
             }
             if line.starts_with("ERROR") {
-                return Err(format!("{}: {line}", self.name));
+                return Err(format!("{}: {line}", self.process.name));
             }
         }
     }
@@ -202,13 +156,13 @@ impl PiskvorkEngine {
             let line = self.next_line(deadline)?;
             let line = line.trim();
             if line.starts_with("ERROR") || line.starts_with("UNKNOWN") {
-                return Err(format!("{}: {line}", self.name));
+                return Err(format!("{}: {line}", self.process.name));
             }
             if let Some((x, y)) = line.split_once(',')
                 && let (Ok(x), Ok(y)) = (x.trim().parse::<u8>(), y.trim().parse::<u8>())
             {
                 if x >= self.size || y >= self.size {
-                    return Err(format!("{}: {line} is off the board", self.name));
+                    return Err(format!("{}: {line} is off the board", self.process.name));
                 }
                 return Ok(Cell::new(x, self.size - 1 - y));
             }
@@ -218,10 +172,7 @@ impl PiskvorkEngine {
 
 impl Drop for PiskvorkEngine {
     fn drop(&mut self) {
-        let _ = self.send("END");
-        std::thread::sleep(Duration::from_millis(50));
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.process.close("END", Duration::from_millis(50));
     }
 }
 
@@ -247,8 +198,8 @@ impl Player {
 
     fn name(&self) -> &str {
         match self {
-            Player::Uci(engine) => &engine.name,
-            Player::Piskvork(engine) => &engine.name,
+            Player::Uci(engine) => &engine.process.name,
+            Player::Piskvork(engine) => &engine.process.name,
         }
     }
 
@@ -274,7 +225,7 @@ impl Player {
                 Ok(g.move_text(GomokuMove(cell)))
             }
             (Player::Piskvork(engine), _) => {
-                Err(format!("{}: a Piskvork engine plays gomoku only", engine.name))
+                Err(format!("{}: a Piskvork engine plays gomoku only", engine.process.name))
             }
         }
     }
@@ -287,16 +238,6 @@ struct Setup {
     movetime: u64,
     /// For gomoku: the board's size and Gomocup's rule flags.
     board: Option<(u8, u8)>,
-}
-
-/// An engine program: as given, or from /usr/games where Debian puts engines.
-fn locate(program: &str) -> String {
-    let games = format!("/usr/games/{program}");
-    if !program.contains('/') && std::path::Path::new(&games).is_file() {
-        games
-    } else {
-        program.to_owned()
-    }
 }
 
 /// The result of a match.
