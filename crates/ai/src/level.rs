@@ -47,6 +47,28 @@ impl LevelSettings {
     pub fn full_strength(limits: Limits) -> LevelSettings {
         LevelSettings { limits, noise: 0 }
     }
+
+    /// The level within an outside budget (a protocol's `go movetime`, a match's time per
+    /// move): each limit is the tighter of the level's and the outside one; the noise stays.
+    #[must_use]
+    pub fn within(self, outside: Limits) -> LevelSettings {
+        fn tighter<T: PartialOrd>(a: Option<T>, b: Option<T>) -> Option<T> {
+            match (a, b) {
+                (Some(a), Some(b)) => Some(if b < a { b } else { a }),
+                (a, b) => a.or(b),
+            }
+        }
+        let own = self.limits;
+        LevelSettings {
+            limits: Limits {
+                time_ms: tighter(own.time_ms, outside.time_ms),
+                soft_time_ms: tighter(own.soft_time_ms, outside.soft_time_ms),
+                nodes: tighter(own.nodes, outside.nodes),
+                depth: tighter(own.depth, outside.depth),
+            },
+            noise: self.noise,
+        }
+    }
 }
 
 const fn at(time_ms: f64, nodes: u64, depth: u32, noise: i32) -> LevelSettings {
@@ -132,5 +154,19 @@ mod tests {
         }
         assert_eq!(Level::new(0), Level::MIN);
         assert_eq!(Level::new(9), Level::MAX);
+    }
+
+    #[test]
+    fn a_level_within_an_outside_budget_keeps_the_tighter_limits() {
+        let level = settings(GameKind::Chess, Level::new(3));
+        let outside = Limits { time_ms: Some(100.0), nodes: Some(1_000_000), ..Limits::default() };
+        let within = level.within(outside);
+        assert_eq!(within.limits.time_ms, Some(100.0));
+        assert_eq!(within.limits.nodes, level.limits.nodes);
+        assert_eq!(within.limits.depth, level.limits.depth);
+        assert_eq!(within.limits.soft_time_ms, level.limits.soft_time_ms);
+        assert_eq!(within.noise, level.noise);
+        let unbounded = settings(GameKind::Chess, Level::MAX).within(Limits::default());
+        assert_eq!(unbounded.limits.time_ms, Some(3_000.0));
     }
 }

@@ -20,13 +20,17 @@
 //! else freestyle (bits 2, continuous game, and 8, caro, are not supported and are ignored).
 //! Board sizes 15 and 19 are played. Each move thinks for `timeout_turn` less a safety margin,
 //! and never more than a fifteenth of `time_left` when the match has a time limit.
+//!
+//! `INFO level N` (1 to 6, our own key; managers send nothing like it) plays at one of the app's
+//! levels within those times: its node budget, depth and noise, so that a match can put a level
+//! against a Gomocup engine. Level 6 is full strength.
 
 use std::io::{BufRead, Write};
 use std::sync::atomic::AtomicBool;
 
-use qi_ai::Engine;
 use qi_ai::gomoku::GomokuEngine;
 use qi_ai::search::{Budget, Limits, Score, native_clock};
+use qi_ai::{Engine, Level, LevelSettings};
 use qi_rules::gomoku::{Gomoku, GomokuMove, GomokuRules, WinRule};
 use qi_rules::{Cell, Game, Side};
 
@@ -40,6 +44,8 @@ pub struct Session {
     timeout_turn_ms: u64,
     timeout_match_ms: u64,
     time_left_ms: Option<u64>,
+    /// The app's level to play at (`INFO level`); `None` is full strength.
+    level: Option<Level>,
     /// Stones read so far after `BOARD`, until `DONE`.
     board: Option<Vec<(Cell, u8)>>,
     engine: GomokuEngine,
@@ -54,6 +60,7 @@ impl Default for Session {
             timeout_turn_ms: 5_000,
             timeout_match_ms: 0,
             time_left_ms: None,
+            level: None,
             board: None,
             engine: GomokuEngine::new(),
             ended: false,
@@ -228,6 +235,10 @@ impl Session {
             "timeout_turn" => self.timeout_turn_ms = number()?,
             "timeout_match" => self.timeout_match_ms = number()?,
             "time_left" => self.time_left_ms = Some(number()?),
+            "level" => match number()? {
+                n @ 1..=6 => self.level = (n < 6).then(|| Level::new(n as u8)),
+                n => return Err(format!("INFO level: {n} is not a level (1 to 6)")),
+            },
             "rule" => {
                 let flags = number()?;
                 self.rule = if flags & 4 != 0 {
@@ -271,7 +282,13 @@ impl Session {
         let clock = native_clock();
         let stop = AtomicBool::new(false);
         let limits = Limits { time_ms: Some(movetime), ..Limits::default() };
-        let mut budget = Budget::new(limits, &clock, &stop);
+        let settings = match self.level {
+            Some(level) => qi_ai::level::settings(qi_rules::GameKind::Gomoku, level).within(limits),
+            None => LevelSettings::full_strength(limits),
+        };
+        let mut budget = Budget::new(settings.limits, &clock, &stop);
+        budget.noise = settings.noise;
+        budget.seed = game.hash();
         let result = self.engine.search(game, &mut budget, &mut |_| {});
         let mv = result.best.ok_or("no legal move")?;
         game.apply(mv).map_err(|e| e.to_string())?;

@@ -264,19 +264,7 @@ impl Uci {
         }
         let limits = go.limits(self.game.side_to_move());
         let settings = match self.level {
-            Some(level) => {
-                let level_settings = qi_ai::level::settings(self.game.kind(), level);
-                let caps = level_settings.limits;
-                LevelSettings {
-                    limits: Limits {
-                        time_ms: min_option(limits.time_ms, caps.time_ms),
-                        soft_time_ms: min_option(limits.soft_time_ms, caps.soft_time_ms),
-                        nodes: min_option(limits.nodes, caps.nodes),
-                        depth: min_option(limits.depth, caps.depth),
-                    },
-                    noise: level_settings.noise,
-                }
-            }
+            Some(level) => qi_ai::level::settings(self.game.kind(), level).within(limits),
             None => LevelSettings::full_strength(limits),
         };
         let stop = Arc::new(AtomicBool::new(false));
@@ -334,13 +322,6 @@ impl Uci {
         if self.running.as_ref().is_some_and(|r| r.answered.load(Ordering::SeqCst)) {
             self.stop();
         }
-    }
-}
-
-fn min_option<T: PartialOrd>(a: Option<T>, b: Option<T>) -> Option<T> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(if b < a { b } else { a }),
-        (a, b) => a.or(b),
     }
 }
 

@@ -5,6 +5,11 @@ use std::process::{Command, Stdio};
 
 /// Feeds `input` to `qi piskvork` and returns the reply lines that are not `MESSAGE`s.
 fn session(input: &str) -> Vec<String> {
+    all_replies(input).into_iter().filter(|l| !l.starts_with("MESSAGE")).collect()
+}
+
+/// Feeds `input` to `qi piskvork` and returns every reply line.
+fn all_replies(input: &str) -> Vec<String> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_qi"))
         .arg("piskvork")
         .stdin(Stdio::piped())
@@ -15,12 +20,7 @@ fn session(input: &str) -> Vec<String> {
     child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
     let output = child.wait_with_output().unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    String::from_utf8(output.stdout)
-        .unwrap()
-        .lines()
-        .filter(|l| !l.starts_with("MESSAGE"))
-        .map(str::to_owned)
-        .collect()
+    String::from_utf8(output.stdout).unwrap().lines().map(str::to_owned).collect()
 }
 
 fn is_point(reply: &str, size: u8) -> bool {
@@ -107,4 +107,26 @@ fn bad_input_gets_an_error_not_a_crash() {
 fn end_of_input_ends_quietly() {
     assert_eq!(session("START 15\n"), ["OK"]);
     assert!(session("").is_empty());
+}
+
+#[test]
+fn info_level_plays_at_an_app_level_and_refuses_others() {
+    // Level 1 searches one ply within 300 nodes, however long the turn.
+    let replies = all_replies("START 15\nINFO timeout_turn 2000\nINFO level 1\nBEGIN\nEND\n");
+    let message = replies.iter().find(|l| l.starts_with("MESSAGE")).expect("a MESSAGE line");
+    let field = |name: &str| -> u64 {
+        let words: Vec<&str> = message.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == name).expect(name);
+        words[at + 1].parse().expect("a number")
+    };
+    assert_eq!(field("depth"), 1, "{message}");
+    assert!(field("nodes") <= 300, "{message}");
+    // Level 6 is full strength: it goes deeper than level 1 in the same turn.
+    let full = all_replies("START 15\nINFO timeout_turn 300\nINFO level 6\nBEGIN\nTURN 8,8\nEND\n");
+    let deepest = full.iter().rfind(|l| l.starts_with("MESSAGE")).expect("a MESSAGE");
+    assert!(!deepest.contains("depth 1 "), "{deepest}");
+    let refused = session("START 15\nINFO level 7\nINFO level two\nEND\n");
+    assert_eq!(refused.len(), 3, "{refused:?}");
+    assert!(refused[1].starts_with("ERROR INFO level: 7"), "{refused:?}");
+    assert!(refused[2].starts_with("ERROR INFO level"), "{refused:?}");
 }
