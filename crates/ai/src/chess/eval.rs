@@ -1,5 +1,6 @@
 //! Static evaluation: tapered material and piece-square tables (middlegame and endgame values
-//! blended by the material left), light mobility, pawn structure, king safety and the bishop pair.
+//! blended by the material left), light mobility, pawn structure, king safety, threats (pieces
+//! attacked by pawns, rooks and queens by minor pieces) and the bishop pair.
 
 use qi_rules::chess::shakmaty::attacks::{
     bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
@@ -133,6 +134,11 @@ const MOBILITY_BASE: [i32; 4] = [4, 6, 6, 12];
 /// Weight of each attacker of the squares around the enemy king (knight, bishop, rook, queen).
 const KING_ATTACK_WEIGHT: [i32; 4] = [2, 2, 3, 5];
 
+/// A piece of theirs attacked by one of our pawns (middlegame, endgame): it must move.
+const THREAT_BY_PAWN: (i32, i32) = (60, 40);
+/// A rook or queen of theirs attacked by one of our knights or bishops.
+const THREAT_BY_MINOR: (i32, i32) = (35, 25);
+
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 
 fn file_mask(file: usize) -> u64 {
@@ -265,6 +271,7 @@ fn pieces_activity(board: &Board, color: Color, terms: &mut Terms) {
     let their_king = board.king_of(them).map_or(0, |k| king_attacks(k).0 | (1u64 << k.to_usize()));
     let mut attack_units = 0;
     let mut attackers = 0;
+    let mut minor_attacks = 0u64;
     let kinds = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
     for (kind, role) in kinds.into_iter().enumerate() {
         for sq in bits(board.by_role(role).0 & ours) {
@@ -276,6 +283,9 @@ fn pieces_activity(board: &Board, color: Color, terms: &mut Terms) {
                 _ => bishop_attacks(s, occupied) | rook_attacks(s, occupied),
             }
             .0;
+            if kind < 2 {
+                minor_attacks |= attacks;
+            }
             let mobility = (attacks & !ours & !pawn_guarded).count_ones() as i32;
             let delta = mobility - MOBILITY_BASE[kind];
             terms.add(delta * MOBILITY_MG[kind], delta * MOBILITY_EG[kind]);
@@ -293,6 +303,17 @@ fn pieces_activity(board: &Board, color: Color, terms: &mut Terms) {
             }
         }
     }
+    // Threats: their pieces attacked by our pawns, and their rooks and queens by our minors.
+    let mut our_pawn_attacks = 0u64;
+    for sq in bits(our_pawns) {
+        our_pawn_attacks |= pawn_attacks(color, square(sq)).0;
+    }
+    let their_pieces = board.by_color(them).0 & !board.pawns().0 & !board.kings().0;
+    let by_pawns = (our_pawn_attacks & their_pieces).count_ones() as i32;
+    terms.add(THREAT_BY_PAWN.0 * by_pawns, THREAT_BY_PAWN.1 * by_pawns);
+    let their_majors = board.by_color(them).0 & (board.rooks().0 | board.queens().0);
+    let by_minors = (minor_attacks & their_majors).count_ones() as i32;
+    terms.add(THREAT_BY_MINOR.0 * by_minors, THREAT_BY_MINOR.1 * by_minors);
     if attackers >= 2 {
         let bonus = (attack_units * attack_units / 4).min(400);
         terms.add(bonus, bonus / 4);

@@ -469,6 +469,21 @@ impl<'e> Searcher<'e> {
                     continue;
                 }
             }
+            // Moves that lose material on their square, near the leaves: a quiet move into
+            // a losing exchange, a capture that gives back more than it takes.
+            if !pv_node
+                && !in_check
+                && !gives_check
+                && index > 0
+                && depth <= 4
+                && best_score > -MATE_BOUND
+                && mv.promotion().is_none()
+            {
+                let margin = if quiet { -60 * depth * depth } else { -100 * depth };
+                if see::exchange(position.board(), turn, &mv) < margin {
+                    continue;
+                }
+            }
             let child_hash = hash_after(position, hash, &mv, &child);
             let extension = i32::from(gives_check);
             let new_depth = depth - 1 + extension;
@@ -579,6 +594,22 @@ impl<'e> Searcher<'e> {
         let in_check = position.is_check();
         if ply >= MAX_PLY - 1 {
             return if in_check { 0 } else { Self::evaluate(budget, position, hash) };
+        }
+        // Any search's result is deep enough here; the table is read, never written, so
+        // that the many quiescence nodes do not push out the main search's entries.
+        if beta - alpha == 1
+            && let Some(entry) = self.tt.probe(hash)
+        {
+            let score = score_from_tt(entry.score, ply as i32);
+            let cut = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+                Bound::None => false,
+            };
+            if cut {
+                return score;
+            }
         }
         let mut best_score;
         let stand_pat;
