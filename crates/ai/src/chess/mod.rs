@@ -162,6 +162,8 @@ struct Searcher<'e> {
     countermoves: &'e mut [Packed],
     /// The history key of the move that led to each ply ([`NO_MOVE`] for none).
     played: [usize; MAX_PLY + 2],
+    /// The static evaluation at each ply of the current line (`-INFINITY` in check).
+    static_evals: [i32; MAX_PLY + 2],
     killers: Killers<Packed, { MAX_PLY + 1 }>,
     /// Hashes of the game's reversible history, then of the search path; the current one last.
     path: Vec<u64>,
@@ -254,6 +256,7 @@ impl<'e> Searcher<'e> {
             history: &mut engine.history,
             countermoves: &mut engine.countermoves,
             played: [NO_MOVE; MAX_PLY + 2],
+            static_evals: [-INFINITY; MAX_PLY + 2],
             killers: Killers::default(),
             path,
             pv: Box::new([[0; MAX_PLY + 1]; MAX_PLY + 1]),
@@ -397,10 +400,20 @@ impl<'e> Searcher<'e> {
         }
 
         let static_eval = if in_check { -INFINITY } else { Self::evaluate(budget, position, hash) };
+        self.static_evals[ply] = static_eval;
+        // Whether our position got better since our last move: prune less when it did.
+        let improving = !in_check && ply >= 2 && static_eval > self.static_evals[ply - 2];
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta with little depth left, a quiet move will not undo it.
-            if depth <= 6 && static_eval - 85 * depth >= beta {
+            if depth <= 6 && static_eval - 85 * (depth - i32::from(improving)) >= beta {
                 return static_eval;
+            }
+            // Razoring: far below alpha near the leaves, only a capture can help.
+            if depth <= 2 && static_eval + 250 * depth <= alpha {
+                let score = self.quiesce(budget, position, hash, alpha, alpha + 1, ply);
+                if score <= alpha {
+                    return score;
+                }
             }
             // Null move: if passing still beats beta, a real move will too (not in zugzwang).
             if !after_null
@@ -464,7 +477,7 @@ impl<'e> Searcher<'e> {
                     || (!pv_node
                         && !in_check
                         && depth <= 3
-                        && quiet_count >= 3 + 3 * depth as usize)
+                        && quiet_count >= (3 + 3 * depth as usize) / (2 - usize::from(improving)))
                 {
                     continue;
                 }
@@ -493,13 +506,19 @@ impl<'e> Searcher<'e> {
                 -self.negamax(budget, &child, child_hash, new_depth, -beta, -alpha, ply + 1, false)
             } else {
                 let mut r = 0;
-                if quiet && !in_check && !gives_check {
+                if quiet && !in_check && !gives_check && reduction(depth, index) > 0 {
                     r = reduction(depth, index);
                     if pv_node {
                         r -= 1;
                     }
                     if scores[index] >= 1_600_000 {
                         r -= 1;
+                    } else {
+                        // Moves that often refuted others are reduced less, rarely good ones more.
+                        r -= scores[index] / 6_000;
+                    }
+                    if !improving {
+                        r += 1;
                     }
                     r = r.min(new_depth - 1).max(0);
                 }
