@@ -77,10 +77,11 @@ impl<'a> Budget<'a> {
     /// signal); checks the clock only every 1024 nodes, so calling it at every node is cheap.
     #[inline]
     pub fn tick(&mut self) -> bool {
-        self.nodes += 1;
+        // A stopped search visits no more nodes: the count stays within a node limit.
         if self.stopped {
             return true;
         }
+        self.nodes += 1;
         if self.limits.nodes.is_some_and(|max| self.nodes >= max) {
             self.stopped = true;
         } else if self.nodes.is_multiple_of(1024) {
