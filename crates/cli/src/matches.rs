@@ -12,12 +12,12 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use qi_ai::{AnyEngine, Level};
-
-use crate::engine_process::EngineProcess;
 use qi_rules::any::{AnyGame, StartFrom};
 use qi_rules::gomoku::{GomokuMove, WinRule};
 use qi_rules::zobrist::splitmix64;
 use qi_rules::{Cell, Game, Side};
+
+use crate::engine_process::EngineProcess;
 
 /// Games longer than this many plies are adjudicated drawn.
 const MAX_PLIES: usize = 400;

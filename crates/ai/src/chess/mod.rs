@@ -665,6 +665,8 @@ impl<'e> Searcher<'e> {
             let mut child = position.clone();
             child.play_unchecked(mv);
             let child_hash = hash_after(position, hash, &mv, &child);
+            // The countermove slot read below this node (a quiet evasion) is this move's.
+            self.played[ply + 1] = history_key(position.turn(), &mv);
             let score = -self.quiesce(budget, &child, child_hash, -beta, -alpha, ply + 1);
             if budget.stopped() {
                 return 0;
