@@ -73,7 +73,7 @@ impl<'a> Budget<'a> {
         Budget { limits, noise: 0, seed: 0, now, stop, started: now(), nodes: 0, stopped: false }
     }
 
-    /// Counts one node. Returns `true` when the search must stop now (time, nodes or the stop
+    /// Counts one node (none once stopped). Returns `true` when the search must stop now (time, nodes or the stop
     /// signal); checks the clock only every 1024 nodes, so calling it at every node is cheap.
     #[inline]
     pub fn tick(&mut self) -> bool {

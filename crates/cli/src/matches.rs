@@ -90,7 +90,8 @@ struct PiskvorkEngine {
 
 impl PiskvorkEngine {
     /// Starts the engine on a `size` board under `rule` (Gomocup's `INFO rule` flags), with
-    /// `movetime` ms a move and `options` sent as `INFO <name> <value>` (`max_node`, `max_depth`).
+    /// `movetime` ms a move and `options` sent as `INFO <name> <value>` (Rapfi's `max_node`,
+    /// `max_depth`; `qi piskvork`'s `level`).
     fn start(
         command: &str,
         options: &[(String, String)],

@@ -22,7 +22,7 @@
 //! and never more than a fifteenth of `time_left` when the match has a time limit.
 //!
 //! `INFO level N` (1 to 6, our own key; managers send nothing like it) plays at one of the app's
-//! levels within those times: its node budget, depth and noise, so that a match can put a level
+//! levels within those times: its own time, node budget, depth and noise, so that a match can put a level
 //! against a Gomocup engine. Level 6 is full strength.
 
 use std::io::{BufRead, Write};

@@ -111,20 +111,29 @@ fn end_of_input_ends_quietly() {
 
 #[test]
 fn info_level_plays_at_an_app_level_and_refuses_others() {
-    // Level 1 searches one ply within 300 nodes, however long the turn.
-    let replies = all_replies("START 15\nINFO timeout_turn 2000\nINFO level 1\nBEGIN\nEND\n");
-    let message = replies.iter().find(|l| l.starts_with("MESSAGE")).expect("a MESSAGE line");
-    let field = |name: &str| -> u64 {
+    /// A number after `name` in a `MESSAGE` line.
+    fn field(message: &str, name: &str) -> u64 {
         let words: Vec<&str> = message.split_whitespace().collect();
         let at = words.iter().position(|w| *w == name).expect(name);
         words[at + 1].parse().expect("a number")
-    };
-    assert_eq!(field("depth"), 1, "{message}");
-    assert!(field("nodes") <= 300, "{message}");
-    // Level 6 is full strength: it goes deeper than level 1 in the same turn.
-    let full = all_replies("START 15\nINFO timeout_turn 300\nINFO level 6\nBEGIN\nTURN 8,8\nEND\n");
-    let deepest = full.iter().rfind(|l| l.starts_with("MESSAGE")).expect("a MESSAGE");
-    assert!(!deepest.contains("depth 1 "), "{deepest}");
+    }
+    // After a stone each (many candidates), level 1 searches one ply within 300 nodes however
+    // long the turn; then, in the same session, level 6 (full strength) goes deeper.
+    let replies = all_replies(concat!(
+        "START 15\nINFO timeout_turn 1000\nINFO level 1\nBEGIN\nTURN 8,8\n",
+        "INFO level 6\nTURN 6,6\nEND\n",
+    ));
+    assert!(!replies.iter().any(|l| l.starts_with("ERROR")), "{replies:?}");
+    let messages: Vec<&String> = replies.iter().filter(|l| l.starts_with("MESSAGE")).collect();
+    let points = replies.iter().filter(|l| is_point(l, 15)).count();
+    assert_eq!(points, 3, "{replies:?}");
+    // The reply lines run: BEGIN's message and move, TURN's message and move, and so on; the
+    // second message is level 1's answer to 8,8, the third level 6's answer to 6,6.
+    assert_eq!(messages.len(), 3, "{replies:?}");
+    assert_eq!(field(messages[1], "depth"), 1, "{}", messages[1]);
+    assert!(field(messages[1], "nodes") <= 300, "{}", messages[1]);
+    assert!(field(messages[2], "depth") >= 4, "{}", messages[2]);
+    assert!(field(messages[2], "nodes") > 300, "{}", messages[2]);
     let refused = session("START 15\nINFO level 7\nINFO level two\nEND\n");
     assert_eq!(refused.len(), 3, "{refused:?}");
     assert!(refused[1].starts_with("ERROR INFO level: 7"), "{refused:?}");

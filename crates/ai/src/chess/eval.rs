@@ -257,7 +257,8 @@ fn pawn_structure(board: &Board, color: Color, terms: &mut Terms) {
     }
 }
 
-/// Mobility of the pieces, rooks on open files, and the attack on the enemy king.
+/// Mobility of the pieces, rooks on open files, threats (pieces attacked by pawns, rooks and
+/// queens by minors) and the attack on the enemy king.
 fn pieces_activity(board: &Board, color: Color, terms: &mut Terms) {
     let occupied = board.occupied();
     let ours = board.by_color(color).0;

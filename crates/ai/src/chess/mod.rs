@@ -256,7 +256,14 @@ impl<'e> Searcher<'e> {
             history: &mut engine.history,
             countermoves: &mut engine.countermoves,
             played: [NO_MOVE; MAX_PLY + 2],
-            static_evals: [-INFINITY; MAX_PLY + 2],
+            // The root's own evaluation, so that ply 2 has something to compare with.
+            static_evals: {
+                let mut evals = [-INFINITY; MAX_PLY + 2];
+                if !root.is_check() {
+                    evals[0] = eval::evaluate(root.board(), root.turn());
+                }
+                evals
+            },
             killers: Killers::default(),
             path,
             pv: Box::new([[0; MAX_PLY + 1]; MAX_PLY + 1]),
@@ -401,8 +408,15 @@ impl<'e> Searcher<'e> {
 
         let static_eval = if in_check { -INFINITY } else { Self::evaluate(budget, position, hash) };
         self.static_evals[ply] = static_eval;
-        // Whether our position got better since our last move: prune less when it did.
-        let improving = !in_check && ply >= 2 && static_eval > self.static_evals[ply - 2];
+        // Whether our evaluation got better since our last move (against the last one not in
+        // check): reverse futility then trusts it more, late-move pruning and reductions are
+        // gentler. With nothing to compare, it counts as improving.
+        let earlier = [2, 4]
+            .into_iter()
+            .filter(|&back| ply >= back)
+            .map(|back| self.static_evals[ply - back])
+            .find(|&e| e != -INFINITY);
+        let improving = !in_check && earlier.is_none_or(|e| static_eval > e);
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta with little depth left, a quiet move will not undo it.
             if depth <= 6 && static_eval - 85 * (depth - i32::from(improving)) >= beta {
@@ -614,8 +628,10 @@ impl<'e> Searcher<'e> {
         if ply >= MAX_PLY - 1 {
             return if in_check { 0 } else { Self::evaluate(budget, position, hash) };
         }
-        // Any search's result is deep enough here; the table is read, never written, so
-        // that the many quiescence nodes do not push out the main search's entries.
+        // Any search's result is deep enough here (razoring calls this at depth 1-2 too, where
+        // the entry was just found too shallow for the main search: razoring is a guess
+        // anyway). The table is read, never written, so that the many quiescence nodes do not
+        // push out the main search's entries.
         if beta - alpha == 1
             && let Some(entry) = self.tt.probe(hash)
         {
