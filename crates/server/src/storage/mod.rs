@@ -170,10 +170,11 @@ pub fn unix_ms() -> u64 {
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
+/// What every [`Storage`] must do, as checks that each implementation's tests run on it.
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use qi_protocol::EndReason;
+    use qi_protocol::{ClockSpec, EndReason};
 
     fn record(id: &str, created_unix_ms: u64, second: Option<&str>) -> GameRecord {
         GameRecord {
@@ -202,6 +203,87 @@ pub(crate) mod tests {
     fn finish(game: &str, reason: EndReason, unix_ms: u64) -> Write {
         let result = GameResult { winner: None, reason };
         Write::Finish { game: game.into(), result, clocks: None, unix_ms }
+    }
+
+    /// A chess game with a clock, the second seat free.
+    fn clocked_record(id: &str) -> GameRecord {
+        GameRecord {
+            id: id.into(),
+            spec: GameSpec {
+                variant: "chess".into(),
+                rules: String::new(),
+                clock: Some(ClockSpec { base_secs: 60, increment_secs: 1 }),
+            },
+            start: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
+            invite_hash: "inv".into(),
+            token_hashes: ["t1".into(), "t2".into()],
+            names: [Some("Ann".into()), None],
+            created_unix_ms: 5,
+            rematch_of: None,
+        }
+    }
+
+    fn e2e4() -> MoveRecord {
+        MoveRecord {
+            ply: 0,
+            seat: Seat::First,
+            text: "e2e4".into(),
+            unix_ms: 7,
+            remaining_ms: Some([60_000, 60_000]),
+        }
+    }
+
+    /// Writes games g1 (seat taken, a move) and g2 (finished), and checks that a batch with a
+    /// write that fails (a ply played twice) leaves nothing behind; then
+    /// [`check_read_back`] must hold.
+    pub(crate) fn write_read_back_games(storage: &mut impl Storage) {
+        storage
+            .write(&[
+                Write::Create(clocked_record("g1")),
+                Write::TakeSeat {
+                    game: "g1".into(),
+                    seat: Seat::Second,
+                    name: "Bo".into(),
+                    token_hash: "t3".into(),
+                },
+                Write::Move { game: "g1".into(), mv: e2e4() },
+            ])
+            .unwrap();
+        storage.write(&[Write::Create(clocked_record("g2"))]).unwrap();
+        // A duplicate ply is refused and the whole batch with it.
+        let again = Write::Move { game: "g1".into(), mv: e2e4() };
+        assert!(storage.write(&[Write::Create(clocked_record("g3")), again]).is_err());
+        assert_eq!(storage.load("g3").unwrap(), None);
+        let finish = Write::Finish {
+            game: "g2".into(),
+            result: resignation(),
+            clocks: Some([1, 2]),
+            unix_ms: 9,
+        };
+        storage.write(&[finish]).unwrap();
+        check_read_back(storage);
+    }
+
+    fn resignation() -> GameResult {
+        GameResult { winner: Some(Seat::Second), reason: EndReason::Resignation }
+    }
+
+    /// What [`write_read_back_games`] wrote reads back whole (also after a restart, for
+    /// stores that outlive the process).
+    pub(crate) fn check_read_back(storage: &mut impl Storage) {
+        let g1 = storage.load("g1").unwrap().unwrap();
+        assert_eq!(g1.game.names, [Some("Ann".into()), Some("Bo".into())]);
+        assert_eq!(g1.game.token_hashes, ["t1".to_owned(), "t3".to_owned()]);
+        assert_eq!(g1.game.spec, clocked_record("g1").spec);
+        assert_eq!(g1.game.start, clocked_record("g1").start);
+        assert_eq!(g1.moves, vec![e2e4()]);
+        assert_eq!(g1.result, None);
+        let g2 = storage.load("g2").unwrap().unwrap();
+        assert_eq!((g2.result, g2.final_clocks), (Some(resignation()), Some([1, 2])));
+        assert_eq!(storage.load("g3").unwrap(), None);
+        let unfinished: Vec<String> =
+            storage.unfinished().unwrap().into_iter().map(|g| g.game.id).collect();
+        assert_eq!(unfinished, vec!["g1".to_owned()]);
     }
 
     /// Sweeps at 1,000 ms a store holding one game of each kind; checks what is left.
@@ -249,5 +331,10 @@ pub(crate) mod tests {
     #[test]
     fn memory_storage_sweeps() {
         check_sweep(&mut MemoryStorage::new());
+    }
+
+    #[test]
+    fn memory_storage_reads_back_and_writes_all_or_nothing() {
+        write_read_back_games(&mut MemoryStorage::new());
     }
 }

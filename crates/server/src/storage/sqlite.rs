@@ -397,25 +397,6 @@ fn sweep_in(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qi_protocol::EndReason;
-
-    fn record(id: &str) -> GameRecord {
-        GameRecord {
-            id: id.into(),
-            spec: GameSpec {
-                variant: "chess".into(),
-                rules: String::new(),
-                clock: Some(ClockSpec { base_secs: 60, increment_secs: 1 }),
-            },
-            start: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
-            invite_hash: "inv".into(),
-            token_hashes: ["t1".into(), "t2".into()],
-            names: [Some("Ann".into()), None],
-            created_unix_ms: 5,
-            rematch_of: None,
-        }
-    }
-
     /// A new directory for one test.
     fn test_dir(tag: &str) -> std::path::PathBuf {
         let dir = std::env::temp_dir().join(format!("qi-sqlite-{tag}-{}", std::process::id()));
@@ -430,51 +411,11 @@ mod tests {
         let path = dir.join("games.sqlite");
         let _ = std::fs::remove_file(&path);
         let mut db = SqliteStorage::open(&path).unwrap();
-        let mv = MoveRecord {
-            ply: 0,
-            seat: Seat::First,
-            text: "e2e4".into(),
-            unix_ms: 7,
-            remaining_ms: Some([60_000, 60_000]),
-        };
-        db.write(&[
-            Write::Create(record("g1")),
-            Write::TakeSeat {
-                game: "g1".into(),
-                seat: Seat::Second,
-                name: "Bo".into(),
-                token_hash: "t3".into(),
-            },
-            Write::Move { game: "g1".into(), mv: mv.clone() },
-        ])
-        .unwrap();
-        db.write(&[Write::Create(record("g2"))]).unwrap();
-        // A duplicate ply is refused and the whole batch with it.
-        let again = Write::Move { game: "g1".into(), mv: mv.clone() };
-        assert!(db.write(&[Write::Create(record("g3")), again]).is_err());
-        assert_eq!(db.load("g3").unwrap(), None);
-
-        let result = GameResult { winner: Some(Seat::Second), reason: EndReason::Resignation };
-        let finish = Write::Finish {
-            game: "g2".into(),
-            result: result.clone(),
-            clocks: Some([1, 2]),
-            unix_ms: 9,
-        };
-        db.write(&[finish]).unwrap();
+        crate::storage::tests::write_read_back_games(&mut db);
         drop(db);
-
+        // And after a restart.
         let mut db = SqliteStorage::open(&path).unwrap();
-        let g1 = db.load("g1").unwrap().unwrap();
-        assert_eq!(g1.game.names, [Some("Ann".into()), Some("Bo".into())]);
-        assert_eq!(g1.game.token_hashes, ["t1".to_owned(), "t3".to_owned()]);
-        assert_eq!(g1.moves, vec![mv]);
-        assert_eq!(g1.result, None);
-        let g2 = db.load("g2").unwrap().unwrap();
-        assert_eq!((g2.result, g2.final_clocks), (Some(result), Some([1, 2])));
-        let unfinished: Vec<String> =
-            db.unfinished().unwrap().into_iter().map(|g| g.game.id).collect();
-        assert_eq!(unfinished, vec!["g1".to_owned()]);
+        crate::storage::tests::check_read_back(&mut db);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
