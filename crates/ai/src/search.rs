@@ -199,6 +199,21 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// Whether a stored `score` of this kind settles a search in the window `alpha..beta`:
+    /// exact, at least beta, or at most alpha.
+    #[must_use]
+    #[inline]
+    pub fn cuts(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+            Bound::None => false,
+        }
+    }
+}
+
 /// One remembered position.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Entry<M: Copy + Default> {

@@ -261,14 +261,7 @@ impl BanqiEngine {
         if let Some(entry) = self.tt.probe(key) {
             hash_move = entry.best;
             let score = score_from_tt(entry.score, ply as i32);
-            if i32::from(entry.depth) >= depth
-                && match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                    Bound::None => false,
-                }
-            {
+            if i32::from(entry.depth) >= depth && entry.bound.cuts(score, alpha, beta) {
                 return score;
             }
         }

@@ -393,16 +393,8 @@ impl<'e> Searcher<'e> {
         if let Some(entry) = self.tt.probe(hash) {
             hash_move = entry.best;
             let score = score_from_tt(entry.score, ply as i32);
-            if !pv_node && i32::from(entry.depth) >= depth {
-                let cut = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                    Bound::None => false,
-                };
-                if cut {
-                    return score;
-                }
+            if !pv_node && i32::from(entry.depth) >= depth && entry.bound.cuts(score, alpha, beta) {
+                return score;
             }
         }
 
@@ -636,13 +628,7 @@ impl<'e> Searcher<'e> {
             && let Some(entry) = self.tt.probe(hash)
         {
             let score = score_from_tt(entry.score, ply as i32);
-            let cut = match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-                Bound::None => false,
-            };
-            if cut {
+            if entry.bound.cuts(score, alpha, beta) {
                 return score;
             }
         }

@@ -216,11 +216,7 @@ impl GomokuEngine {
         if let Some(entry) = self.tt.probe(hash) {
             hash_move = entry.best;
             let score = score_from_tt(entry.score, ply as i32);
-            if i32::from(entry.depth) >= depth
-                && (entry.bound == Bound::Exact
-                    || (entry.bound == Bound::Lower && score >= beta)
-                    || (entry.bound == Bound::Upper && score <= alpha))
-            {
+            if i32::from(entry.depth) >= depth && entry.bound.cuts(score, alpha, beta) {
                 return score;
             }
         }

@@ -347,17 +347,9 @@ impl<'s> Search<'s> {
         let mut hash_move = Mv::NONE;
         if let Some(entry) = self.tt.probe(hash) {
             hash_move = entry.best;
-            if !pv_node && i32::from(entry.depth) >= depth {
-                let score = score_from_tt(entry.score, ply as i32);
-                let cut = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                    Bound::None => false,
-                };
-                if cut {
-                    return score;
-                }
+            let score = score_from_tt(entry.score, ply as i32);
+            if !pv_node && i32::from(entry.depth) >= depth && entry.bound.cuts(score, alpha, beta) {
+                return score;
             }
         }
         let static_eval = if in_check { -INFINITY } else { self.evaluate(budget) };
