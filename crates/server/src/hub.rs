@@ -920,7 +920,7 @@ mod tests {
         fn write(&mut self, writes: &[Write]) -> Result<(), StorageError> {
             if writes.iter().any(|w| matches!(w, Write::Finish { .. })) {
                 self.finishes.fetch_add(1, Ordering::SeqCst);
-                return Err(StorageError("disk full".into()));
+                return Err(StorageError::new("disk full"));
             }
             self.inner.write(writes)
         }

@@ -25,6 +25,7 @@ pub mod limits;
 pub mod listener;
 pub mod metrics;
 pub mod outbox;
+pub mod services;
 pub mod session;
 pub mod storage;
 pub mod tokens;

@@ -13,7 +13,7 @@ pub const DIR_MODE: u32 = 0o700;
 pub const FILE_MODE: u32 = 0o600;
 
 fn failed(what: &str, path: &Path, e: &std::io::Error) -> StorageError {
-    StorageError(format!("cannot {what} {}: {e}", path.display()))
+    StorageError::new(format!("cannot {what} {}: {e}", path.display()))
 }
 
 /// Creates `dir` (and any missing parents) with mode 0700, or sets an existing one to 0700, so

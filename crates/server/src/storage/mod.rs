@@ -15,6 +15,7 @@
 
 mod files;
 mod memory;
+mod postgres;
 mod sqlite;
 mod thread;
 
@@ -22,16 +23,56 @@ use qi_protocol::{GameResult, GameSpec, Seat};
 
 pub use files::{private_dir, private_file};
 pub use memory::MemoryStorage;
+pub use postgres::PgStorage;
 pub use sqlite::SqliteStorage;
 pub use thread::StorageHandle;
 
-/// Storage failed (the disk, the database file); the text says how.
+/// What kind of failure a [`StorageError`] is: what the caller can do about it differs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StorageErrorKind {
+    /// The write or read failed (a broken constraint, a damaged row, the disk): trying the same
+    /// thing again fails the same way.
+    Failed,
+    /// The store cannot be reached now (the database server is down or restarting): the same
+    /// request may succeed in a moment.
+    Unavailable,
+    /// The game's lease moved to another node ([`Write::Fence`] did not match): this node must
+    /// stop acting for the game; nothing was written.
+    Fenced,
+}
+
+/// Storage failed (the disk, the database); the text says how.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StorageError(pub String);
+pub struct StorageError {
+    /// What kind of failure.
+    pub kind: StorageErrorKind,
+    /// How, in words.
+    pub detail: String,
+}
+
+impl StorageError {
+    /// A [`StorageErrorKind::Failed`] error.
+    #[must_use]
+    pub fn new(detail: impl Into<String>) -> StorageError {
+        StorageError { kind: StorageErrorKind::Failed, detail: detail.into() }
+    }
+
+    /// A [`StorageErrorKind::Unavailable`] error.
+    #[must_use]
+    pub fn unavailable(detail: impl Into<String>) -> StorageError {
+        StorageError { kind: StorageErrorKind::Unavailable, detail: detail.into() }
+    }
+
+    /// A [`StorageErrorKind::Fenced`] error.
+    #[must_use]
+    pub fn fenced(detail: impl Into<String>) -> StorageError {
+        StorageError { kind: StorageErrorKind::Fenced, detail: detail.into() }
+    }
+}
 
 impl std::fmt::Display for StorageError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "storage: {}", self.0)
+        write!(f, "storage: {}", self.detail)
     }
 }
 
@@ -121,6 +162,16 @@ pub enum Write {
         clocks: Option<[u64; 2]>,
         /// When (milliseconds since the Unix epoch).
         unix_ms: u64,
+    },
+    /// The rest of the batch is written only if game `game` is still held under `token`, its
+    /// lease's fencing token (several nodes: see [`crate::cluster`]); else the whole batch fails
+    /// with [`StorageErrorKind::Fenced`]. Stores with one writer (memory, SQLite) have nothing to
+    /// check.
+    Fence {
+        /// The game id.
+        game: String,
+        /// The fencing token the writer holds.
+        token: u64,
     },
 }
 

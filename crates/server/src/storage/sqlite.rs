@@ -102,7 +102,7 @@ pub struct SqliteStorage {
 }
 
 fn failed(e: rusqlite::Error) -> StorageError {
-    StorageError(e.to_string())
+    StorageError::new(e.to_string())
 }
 
 /// A number as SQLite stores it (values past `i64::MAX` do not occur: they are milliseconds).
@@ -137,7 +137,7 @@ impl SqliteStorage {
         let mode: String =
             db.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0)).map_err(failed)?;
         if !mode.eq_ignore_ascii_case("wal") {
-            return Err(StorageError(format!("the database would not use WAL (got {mode})")));
+            return Err(StorageError::new(format!("the database would not use WAL (got {mode})")));
         }
         db.execute_batch("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;").map_err(failed)?;
         set_up(&mut db)?;
@@ -224,6 +224,8 @@ impl SqliteStorage {
                     sql_int(*unix_ms),
                 ])?;
             }
+            // One server per file: no lease to check.
+            Write::Fence { .. } => {}
         }
         Ok(())
     }
@@ -260,7 +262,7 @@ fn set_up(db: &mut Connection) -> Result<(), StorageError> {
         1 => migrate_1_to_2(&tx).map_err(failed)?,
         VERSION => {}
         newer => {
-            return Err(StorageError(format!(
+            return Err(StorageError::new(format!(
                 "the database has schema version {newer}, newer than this server's {VERSION}"
             )));
         }
@@ -514,7 +516,7 @@ mod tests {
         let path = dir.join("games.sqlite");
         Connection::open(&path).unwrap().execute_batch("PRAGMA user_version = 3").unwrap();
         let error = SqliteStorage::open(&path).unwrap_err();
-        assert!(error.0.contains("newer"), "{error}");
+        assert!(error.detail.contains("newer"), "{error}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 

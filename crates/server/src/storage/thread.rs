@@ -31,7 +31,7 @@ pub struct StorageHandle {
 }
 
 fn gone() -> StorageError {
-    StorageError("the storage thread has stopped".into())
+    StorageError::new("the storage thread has stopped")
 }
 
 impl StorageHandle {
@@ -44,7 +44,7 @@ impl StorageHandle {
         std::thread::Builder::new()
             .name("qi-storage".into())
             .spawn(move || serve(storage, &queue))
-            .map_err(|e| StorageError(format!("cannot start the storage thread: {e}")))?;
+            .map_err(|e| StorageError::new(format!("cannot start the storage thread: {e}")))?;
         Ok(StorageHandle { requests })
     }
 
