@@ -12,9 +12,11 @@ use std::time::{Duration, Instant};
 use qi_protocol::{EndReason, ErrorCode, ServerMessage};
 use tokio::sync::{mpsc, oneshot};
 
+use crate::cluster::Cluster;
 use crate::hub::Hub;
-use crate::outbox::Outbox;
+use crate::outbox::{CLOSE_RESTART, Outbox};
 use crate::session::{Action, Attach, ConnId, Denied, Effects, Outgoing, Session};
+use crate::storage::{StorageErrorKind, Write};
 
 /// How long a flag that could not be stored waits before it is tried again.
 const FLAG_RETRY: Duration = Duration::from_secs(1);
@@ -79,18 +81,44 @@ pub enum Command {
         /// The connection.
         conn: ConnId,
     },
+    /// Give the game up at once: this node no longer holds it (several nodes: see
+    /// [`crate::cluster`]). Everyone in it is disconnected with 1012, to resume where the game
+    /// is now.
+    Evict,
 }
 
-/// The way to a game's task.
+/// The way to a game's task: on this node, or on another (through [`crate::cluster`]).
 #[derive(Clone, Debug)]
 pub struct GameHandle {
-    commands: mpsc::Sender<Command>,
+    route: Route,
+}
+
+#[derive(Clone, Debug)]
+enum Route {
+    Local(mpsc::Sender<Command>),
+    Remote { cluster: Arc<Cluster>, owner: u32, game: Arc<str> },
 }
 
 impl GameHandle {
-    /// Sends a command; false if the game's task has stopped.
+    /// The handle of game `game`, run by node `owner` of `cluster`.
+    #[must_use]
+    pub fn remote(cluster: Arc<Cluster>, owner: u32, game: &str) -> GameHandle {
+        GameHandle { route: Route::Remote { cluster, owner, game: game.into() } }
+    }
+
+    /// Whether the game runs on this node.
+    #[must_use]
+    pub fn is_local(&self) -> bool {
+        matches!(self.route, Route::Local(_))
+    }
+
+    /// Sends a command; false if the game's task has stopped (or, for another node's game,
+    /// that node no longer runs it): look the game up again.
     pub async fn send(&self, command: Command) -> bool {
-        self.commands.send(command).await.is_ok()
+        match &self.route {
+            Route::Local(commands) => commands.send(command).await.is_ok(),
+            Route::Remote { cluster, owner, game } => cluster.forward(*owner, game, command).await,
+        }
     }
 
     /// Brings a connection into the game and waits for the answer.
@@ -111,7 +139,13 @@ impl GameHandle {
     /// Whether both handles lead to the same task.
     #[must_use]
     pub fn same_game(&self, other: &GameHandle) -> bool {
-        self.commands.same_channel(&other.commands)
+        match (&self.route, &other.route) {
+            (Route::Local(mine), Route::Local(theirs)) => mine.same_channel(theirs),
+            (Route::Remote { owner: a, game: x, .. }, Route::Remote { owner: b, game: y, .. }) => {
+                a == b && x == y
+            }
+            _ => false,
+        }
     }
 }
 
@@ -126,12 +160,18 @@ struct Actor {
     flag_retry_at: Option<tokio::time::Instant>,
     /// The game was aborted: its task stops at once (it is loaded again if asked for).
     stop_now: bool,
+    /// The fencing token of this node's lease on the game, when nodes share the store: every
+    /// write carries it ([`Write::Fence`]).
+    fence: Option<u64>,
+    /// Given up ([`Command::Evict`]): nothing more is changed or written.
+    evicted: bool,
 }
 
-/// Starts the task of `session`.
-pub fn spawn(session: Session, hub: Arc<Hub>) -> GameHandle {
+/// Starts the task of `session`; `fence` is the token of this node's lease on it, when nodes
+/// share the store.
+pub fn spawn(session: Session, hub: Arc<Hub>, fence: Option<u64>) -> GameHandle {
     let (commands, queue) = mpsc::channel(COMMAND_QUEUE);
-    let handle = GameHandle { commands };
+    let handle = GameHandle { route: Route::Local(commands) };
     let actor = Actor {
         session,
         hub,
@@ -140,6 +180,8 @@ pub fn spawn(session: Session, hub: Arc<Hub>) -> GameHandle {
         handle: handle.clone(),
         flag_retry_at: None,
         stop_now: false,
+        fence,
+        evicted: false,
     };
     tokio::spawn(actor.run());
     handle
@@ -199,7 +241,7 @@ impl Actor {
 
     /// Leaves the hub, then answers what is still queued (an attach is told to look again).
     async fn stop(mut self) {
-        self.hub.forget(self.session.id(), &self.handle);
+        self.hub.forget(self.session.id(), &self.handle, self.fence);
         // Whoever is still in the game (an aborted game stops with its players in it) leaves it.
         for conn in self.session.members() {
             self.hub.note_detached(conn, self.session.id());
@@ -268,25 +310,57 @@ impl Actor {
                 let effects = self.session.detach(conn, now);
                 self.deliver(effects.out);
             }
+            Command::Evict => self.evict(),
         }
+    }
+
+    /// Gives the game up: everyone in it reconnects (to resume where the game is now), and the
+    /// task stops without writing anything more.
+    fn evict(&mut self) {
+        for outbox in self.outboxes.values() {
+            outbox.close(CLOSE_RESTART);
+        }
+        self.stop_now = true;
+        self.evicted = true;
     }
 
     /// Stores `effects`' writes; once stored, `next` becomes the session and the messages go
     /// out. On a storage failure nothing changes and `asker` (if any) is told. Returns whether
     /// the change was made.
     async fn commit(&mut self, next: Session, effects: Effects, asker: Option<&Outbox>) -> bool {
+        if self.evicted {
+            if let Some(outbox) = asker {
+                let detail = "this game moved to another server; reconnect".to_owned();
+                outbox.send(&ServerMessage::Error { code: ErrorCode::Unexpected, detail });
+            }
+            return false;
+        }
         let started = Instant::now();
         let written = if effects.writes.is_empty() {
             Ok(())
         } else {
-            let written = self.hub.storage().write(effects.writes).await;
+            let mut writes = effects.writes;
+            if let Some(token) = self.fence {
+                writes.insert(0, Write::Fence { game: self.session.id().to_owned(), token });
+            }
+            let written = self.hub.storage().write(writes).await;
             self.hub.metrics().observe_storage(started.elapsed());
             written
         };
         if let Err(e) = written {
             tracing::error!(game = %self.session.id(), error = %e, "storing failed");
+            if e.kind == StorageErrorKind::Fenced {
+                // Another node runs the game now: whoever is here resumes there.
+                self.evict();
+                return false;
+            }
             if let Some(outbox) = asker {
-                let detail = "the server could not store that; try again".to_owned();
+                let detail = if e.kind == StorageErrorKind::Unavailable {
+                    "the game store cannot be reached; nothing was played: try again in a moment"
+                } else {
+                    "the server could not store that; try again"
+                };
+                let detail = detail.to_owned();
                 outbox.send(&ServerMessage::Error { code: ErrorCode::Unexpected, detail });
             }
             return false;

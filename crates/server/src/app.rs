@@ -109,6 +109,24 @@ pub async fn open_hub_with(data: &Path, limits: Limits) -> Result<(Arc<Hub>, usi
     Ok((hub, resumed))
 }
 
+/// Opens the hub of one node of a cluster (several nodes sharing PostgreSQL and Redis, see
+/// [`crate::cluster`]); its work starts at once and stops with `shutdown`.
+///
+/// # Errors
+/// [`StorageError`] when PostgreSQL or Redis cannot be reached.
+pub async fn open_cluster_hub(
+    config: crate::cluster::ClusterConfig,
+    limits: Limits,
+    shutdown: CancellationToken,
+) -> Result<Arc<Hub>, StorageError> {
+    let (cluster, storage) = crate::cluster::Cluster::join(config).await?;
+    let storage = StorageHandle::spawn(storage)?;
+    let hub =
+        Hub::clustered(storage, Arc::new(MonotonicClock::new()), limits, Arc::clone(&cluster));
+    cluster.start(&hub, shutdown);
+    Ok(hub)
+}
+
 fn router(
     hub: Arc<Hub>,
     settings: &Settings,

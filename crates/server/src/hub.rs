@@ -12,6 +12,7 @@ use qi_rules::any::{AnyGame, StartFrom};
 
 use crate::actor::{self, AttachReply, Command, GameHandle};
 use crate::clock::Clock;
+use crate::cluster::{Claim, Cluster};
 use crate::limits::{Limit, Limits, RateWindow};
 use crate::metrics::Metrics;
 use crate::outbox::Outbox;
@@ -108,12 +109,49 @@ pub struct Hub {
     idle_stop_ms: AtomicU64,
     limits: Limits,
     metrics: Metrics,
+    /// The other nodes, when several share the store ([`crate::cluster`]).
+    cluster: Option<Arc<Cluster>>,
 }
 
 impl std::fmt::Debug for Hub {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Hub").finish_non_exhaustive()
     }
+}
+
+/// The refusal past [`Limits::unfinished_per_address`].
+pub(crate) fn too_many_unfinished(limits: &Limits) -> Denied {
+    Denied::new(
+        ErrorCode::RateLimited,
+        format!(
+            "too many unfinished games from one address: at most {}; finish or abort one first",
+            limits.unfinished_per_address
+        ),
+    )
+}
+
+/// The refusal past [`Limits::games_per_minute`], with the wait.
+pub(crate) fn too_many_new_games(limits: &Limits, wait: Duration) -> Denied {
+    Denied::new(
+        ErrorCode::RateLimited,
+        format!(
+            "too many new games from one address: at most {} a minute; try again in {} s",
+            limits.games_per_minute,
+            wait.as_secs().max(1)
+        ),
+    )
+}
+
+/// The refusal past [`Limits::aborts_per_minute`], with the wait.
+pub(crate) fn too_many_aborts(limits: &Limits, wait: Duration) -> Denied {
+    Denied::new(
+        ErrorCode::RateLimited,
+        format!(
+            "too many aborted games from one address: at most {} a minute; try again in {} s",
+            limits.aborts_per_minute,
+            wait.as_secs().max(1)
+        ),
+    )
 }
 
 fn internal(e: impl std::fmt::Display) -> Denied {
@@ -152,16 +190,44 @@ impl Hub {
     /// A hub over `storage`, reading time from `clock`, enforcing `limits`.
     #[must_use]
     pub fn with_limits(storage: StorageHandle, clock: Arc<dyn Clock>, limits: Limits) -> Arc<Hub> {
+        Hub::build(storage, clock, limits, None)
+    }
+
+    /// A hub of one node of `cluster` (over the shared store `storage`), enforcing `limits`
+    /// across the nodes.
+    #[must_use]
+    pub fn clustered(
+        storage: StorageHandle,
+        clock: Arc<dyn Clock>,
+        limits: Limits,
+        cluster: Arc<Cluster>,
+    ) -> Arc<Hub> {
+        Hub::build(storage, clock, limits, Some(cluster))
+    }
+
+    fn build(
+        storage: StorageHandle,
+        clock: Arc<dyn Clock>,
+        limits: Limits,
+        cluster: Option<Arc<Cluster>>,
+    ) -> Arc<Hub> {
         Arc::new(Hub {
             state: Mutex::new(HubState::default()),
             loading: tokio::sync::Mutex::new(()),
             storage,
             clock,
-            next_conn: AtomicU64::new(1),
+            next_conn: AtomicU64::new(cluster.as_ref().map_or(1, |c| c.first_conn())),
             idle_stop_ms: AtomicU64::new(IDLE_STOP.as_millis() as u64),
             limits,
             metrics: Metrics::default(),
+            cluster,
         })
+    }
+
+    /// The cluster this node is part of, if any.
+    #[must_use]
+    pub fn cluster(&self) -> Option<&Arc<Cluster>> {
+        self.cluster.as_ref()
     }
 
     /// The limits in force.
@@ -229,18 +295,52 @@ impl Hub {
         state.addresses.get(&conn).copied().unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST))
     }
 
+    /// The client address of `conn` (this machine's when unknown).
+    pub(crate) fn address(&self, conn: ConnId) -> IpAddr {
+        Hub::address_of(&self.lock(), conn)
+    }
+
+    /// Notes the client address of `conn`, a socket of another node in a game here.
+    pub(crate) fn note_address(&self, conn: ConnId, address: IpAddr) {
+        self.lock().addresses.insert(conn, address);
+    }
+
+    fn addresses_of(&self, conns: &[ConnId]) -> Vec<IpAddr> {
+        let state = self.lock();
+        let mut addresses: Vec<IpAddr> =
+            conns.iter().filter_map(|conn| state.addresses.get(conn).copied()).collect();
+        addresses.sort_unstable();
+        addresses.dedup();
+        addresses
+    }
+
     /// Whether the clients of `conns` may have one more game made for them: each address is
     /// under [`Limits::games_per_minute`] and [`Limits::unfinished_per_address`]. If so, the
     /// game is counted for each address (once, however many of the connections share it).
     ///
     /// # Errors
     /// [`ErrorCode::RateLimited`] naming the limit.
-    pub fn admit_new_game(&self, conns: &[ConnId]) -> Result<(), Denied> {
-        self.new_game_room(conns, true)
+    pub async fn admit_new_game(&self, conns: &[ConnId]) -> Result<(), Denied> {
+        self.new_game_room(conns, true).await
+    }
+
+    /// [`Hub::admit_new_game`] for clients at `addresses` (seekers on other nodes among them).
+    pub(crate) async fn admit_addresses(&self, addresses: &[IpAddr]) -> Result<(), Denied> {
+        match &self.cluster {
+            Some(cluster) => {
+                cluster.limits().admit_new_game(addresses, true, &self.limits, &self.metrics).await
+            }
+            None => Ok(()),
+        }
     }
 
     /// [`Hub::admit_new_game`], counting the game only if `take`.
-    fn new_game_room(&self, conns: &[ConnId], take: bool) -> Result<(), Denied> {
+    async fn new_game_room(&self, conns: &[ConnId], take: bool) -> Result<(), Denied> {
+        if let Some(cluster) = &self.cluster {
+            let addresses = self.addresses_of(conns);
+            let shared = cluster.limits();
+            return shared.admit_new_game(&addresses, take, &self.limits, &self.metrics).await;
+        }
         let now = Instant::now();
         let mut state = self.lock();
         // A connection already closed (a rematch asked for just before) counts for nobody.
@@ -252,26 +352,11 @@ impl Hub {
             let ledger = state.ledgers.entry(*address).or_insert_with(|| Ledger::new(&self.limits));
             if ledger.unfinished.len() >= self.limits.unfinished_per_address {
                 self.metrics.refused(Limit::UnfinishedGames);
-                return Err(Denied::new(
-                    ErrorCode::RateLimited,
-                    format!(
-                        "too many unfinished games from one address: at most {}; finish or \
-                         abort one first",
-                        self.limits.unfinished_per_address
-                    ),
-                ));
+                return Err(too_many_unfinished(&self.limits));
             }
             if let Err(wait) = ledger.created.check(now) {
                 self.metrics.refused(Limit::GamesPerMinute);
-                return Err(Denied::new(
-                    ErrorCode::RateLimited,
-                    format!(
-                        "too many new games from one address: at most {} a minute; try again \
-                         in {} s",
-                        self.limits.games_per_minute,
-                        wait.as_secs().max(1)
-                    ),
-                ));
+                return Err(too_many_new_games(&self.limits, wait));
             }
         }
         for address in addresses.into_iter().filter(|_| take) {
@@ -286,20 +371,17 @@ impl Hub {
     ///
     /// # Errors
     /// [`ErrorCode::RateLimited`] naming the limit.
-    pub fn admit_seat(&self, conn: ConnId) -> Result<(), Denied> {
+    pub async fn admit_seat(&self, conn: ConnId) -> Result<(), Denied> {
+        if let Some(cluster) = &self.cluster {
+            let address = self.address(conn);
+            return cluster.limits().admit_seat(address, &self.limits, &self.metrics).await;
+        }
         let state = self.lock();
         let address = Hub::address_of(&state, conn);
         let held = state.ledgers.get(&address).map_or(0, |ledger| ledger.unfinished.len());
         if held >= self.limits.unfinished_per_address {
             self.metrics.refused(Limit::UnfinishedGames);
-            return Err(Denied::new(
-                ErrorCode::RateLimited,
-                format!(
-                    "too many unfinished games from one address: at most {}; finish or abort \
-                     one first",
-                    self.limits.unfinished_per_address
-                ),
-            ));
+            return Err(too_many_unfinished(&self.limits));
         }
         Ok(())
     }
@@ -309,26 +391,34 @@ impl Hub {
     ///
     /// # Errors
     /// [`ErrorCode::RateLimited`] naming the limit.
-    pub fn admit_abort(&self, conn: ConnId) -> Result<(), Denied> {
+    pub async fn admit_abort(&self, conn: ConnId) -> Result<(), Denied> {
+        if let Some(cluster) = &self.cluster {
+            let address = self.address(conn);
+            return cluster.limits().admit_abort(address, &self.limits, &self.metrics).await;
+        }
         let mut state = self.lock();
         let address = Hub::address_of(&state, conn);
         let ledger = state.ledgers.entry(address).or_insert_with(|| Ledger::new(&self.limits));
         ledger.aborted.take(Instant::now()).map_err(|wait| {
             self.metrics.refused(Limit::AbortsPerMinute);
-            Denied::new(
-                ErrorCode::RateLimited,
-                format!(
-                    "too many aborted games from one address: at most {} a minute; try again in \
-                     {} s",
-                    self.limits.aborts_per_minute,
-                    wait.as_secs().max(1)
-                ),
-            )
+            too_many_aborts(&self.limits, wait)
         })
     }
 
+    /// Notes that the clients at `addresses` hold seats in the unfinished game `id` (across
+    /// nodes; one node's ledgers go by connection, [`Hub::note_seated`]).
+    pub(crate) async fn note_seated_addresses(&self, addresses: &[IpAddr], id: &str) {
+        if let Some(cluster) = &self.cluster {
+            cluster.limits().note_seated(addresses, id).await;
+        }
+    }
+
     /// Notes that the clients of `conns` hold seats in the unfinished game `id`.
-    pub fn note_seated(&self, conns: &[ConnId], id: &str) {
+    pub async fn note_seated(&self, conns: &[ConnId], id: &str) {
+        if self.cluster.is_some() {
+            let addresses = self.addresses_of(conns);
+            return self.note_seated_addresses(&addresses, id).await;
+        }
         let mut state = self.lock();
         for &conn in conns {
             let address = Hub::address_of(&state, conn);
@@ -341,9 +431,12 @@ impl Hub {
         }
     }
 
-    /// How many unfinished games the client at `address` holds a seat in, in memory.
-    #[must_use]
-    pub fn unfinished_of(&self, address: IpAddr) -> usize {
+    /// How many unfinished games the client at `address` holds a seat in, in memory (on every
+    /// node, when several share the store).
+    pub async fn unfinished_of(&self, address: IpAddr) -> usize {
+        if let Some(cluster) = &self.cluster {
+            return cluster.limits().held_by(address).await;
+        }
         self.lock().ledgers.get(&address).map_or(0, |ledger| ledger.unfinished.len())
     }
 
@@ -359,13 +452,18 @@ impl Hub {
     /// # Errors
     /// [`StorageError`] when the games cannot be read.
     pub async fn restore(self: &Arc<Self>) -> Result<usize, StorageError> {
+        if self.cluster.is_some() {
+            // Several nodes: the games of nodes that stopped are taken over by the live ones
+            // (crate::cluster), not by whichever node starts.
+            return Ok(0);
+        }
         let games = self.storage.unfinished().await?;
         let mut count = 0;
         for stored in games {
             match Session::restore(&stored, self.now_ms()) {
                 Ok(session) if session.next_deadline().is_none() => {}
                 Ok(session) => {
-                    self.spawn(session);
+                    self.spawn(session, None);
                     count += 1;
                 }
                 Err(e) => tracing::error!(game = %stored.game.id, error = %e, "game not restored"),
@@ -374,29 +472,71 @@ impl Hub {
         Ok(count)
     }
 
-    fn spawn(self: &Arc<Self>, session: Session) -> GameHandle {
+    fn spawn(self: &Arc<Self>, session: Session, fence: Option<u64>) -> GameHandle {
         let id = session.id().to_owned();
-        let handle = actor::spawn(session, Arc::clone(self));
+        let handle = actor::spawn(session, Arc::clone(self), fence);
         self.lock().games.insert(id, handle.clone());
         handle
     }
 
-    /// The game `id`, from memory or else from storage.
+    /// Runs a game this node has just taken over (its lease's token `fence`), unless it runs
+    /// here already.
+    pub(crate) fn adopt(self: &Arc<Self>, session: Session, fence: u64) {
+        if !self.is_loaded(session.id()) {
+            self.spawn(session, Some(fence));
+        }
+    }
+
+    /// The game `id` if it runs on this node.
+    #[must_use]
+    pub fn loaded(&self, id: &str) -> Option<GameHandle> {
+        self.lock().games.get(id).cloned()
+    }
+
+    /// Gives up every game of this node (it lost its leases): everyone in them reconnects.
+    pub async fn evict_all(&self) {
+        let handles: Vec<GameHandle> = self.lock().games.values().cloned().collect();
+        for handle in handles {
+            handle.send(Command::Evict).await;
+        }
+    }
+
+    /// The game `id`, from memory or else from storage (several nodes: run by another node, or
+    /// claimed for this one).
     pub async fn find(self: &Arc<Self>, id: &str) -> Option<GameHandle> {
         if let Some(handle) = self.lock().games.get(id) {
             return Some(handle.clone());
+        }
+        if let Some(cluster) = &self.cluster
+            && let Some(owner) = cluster.cached_owner(id)
+        {
+            return Some(crate::cluster::remote_handle(cluster, owner, id));
         }
         let _one_at_a_time = self.loading.lock().await;
         if let Some(handle) = self.lock().games.get(id) {
             return Some(handle.clone());
         }
-        let mut stored = match self.storage.load(id.to_owned()).await {
-            Ok(stored) => stored?,
-            Err(e) => {
-                tracing::error!(game = id, error = %e, "loading a game failed");
-                return None;
-            }
+        let (stored, fence) = match &self.cluster {
+            None => match self.storage.load(id.to_owned()).await {
+                Ok(stored) => (stored?, None),
+                Err(e) => {
+                    tracing::error!(game = id, error = %e, "loading a game failed");
+                    return None;
+                }
+            },
+            Some(cluster) => match cluster.claim(id).await {
+                Ok(Claim::Mine(fence, stored)) => (*stored, Some(fence)),
+                Ok(Claim::Owner(owner)) => {
+                    return Some(crate::cluster::remote_handle(cluster, owner, id));
+                }
+                Ok(Claim::Missing) => return None,
+                Err(e) => {
+                    tracing::error!(game = id, error = %e, "claiming a game failed");
+                    return None;
+                }
+            },
         };
+        let mut stored = stored;
         if invitation_expired(&stored, unix_ms()) {
             let result = GameResult { winner: None, reason: EndReason::Aborted };
             let now = unix_ms();
@@ -406,13 +546,17 @@ impl Hub {
                 clocks: None,
                 unix_ms: now,
             };
-            match self.storage.write(vec![finish]).await {
+            let mut writes = vec![finish];
+            if let Some(token) = fence {
+                writes.insert(0, Write::Fence { game: id.to_owned(), token });
+            }
+            match self.storage.write(writes).await {
                 Ok(()) => stored.result = Some(result),
                 Err(e) => tracing::error!(game = id, error = %e, "aborting an expired game failed"),
             }
         }
         match Session::restore(&stored, self.now_ms()) {
-            Ok(session) => Some(self.spawn(session)),
+            Ok(session) => Some(self.spawn(session, fence)),
             Err(e) => {
                 tracing::error!(game = id, error = %e, "a stored game does not load");
                 None
@@ -427,11 +571,27 @@ impl Hub {
     }
 
     /// Forgets a game whose task stops (unless another task has taken its place).
-    pub fn forget(&self, id: &str, handle: &GameHandle) {
+    pub fn forget(&self, id: &str, handle: &GameHandle, fence: Option<u64>) {
         let mut state = self.lock();
         if state.games.get(id).is_some_and(|known| known.same_game(handle)) {
             state.games.remove(id);
             state.release(id);
+            drop(state);
+            if let Some(cluster) = &self.cluster {
+                self.release_shared(id);
+                if let Some(fence) = fence {
+                    cluster.release(id, fence);
+                }
+            }
+        }
+    }
+
+    /// Lets game `id` go in the limits shared across nodes.
+    fn release_shared(&self, id: &str) {
+        if let Some(cluster) = &self.cluster {
+            let cluster = Arc::clone(cluster);
+            let id = id.to_owned();
+            tokio::spawn(async move { cluster.limits().release(&id).await });
         }
     }
 
@@ -472,6 +632,8 @@ impl Hub {
             }
         }
         state.release(id);
+        drop(state);
+        self.release_shared(id);
     }
 
     /// Whether `conn` may come into one more game going (or is in `id` already).
@@ -528,7 +690,15 @@ impl Hub {
             }
             chosen.into_iter().map(|game| (game.clone(), state.games.get(&game).cloned())).collect()
         };
-        for (_, handle) in let_go {
+        for (game, handle) in let_go {
+            let handle = match (handle, &self.cluster) {
+                (Some(handle), _) => Some(handle),
+                // Another node's game, if we know which.
+                (None, Some(cluster)) => cluster
+                    .cached_owner(&game)
+                    .map(|owner| crate::cluster::remote_handle(cluster, owner, &game)),
+                (None, None) => None,
+            };
             if let Some(handle) = handle {
                 handle.send(Command::Detach { conn }).await;
             }
@@ -536,8 +706,17 @@ impl Hub {
         Ok(())
     }
 
-    /// A connection closed: it leaves the pairing queue and every game it was in.
+    /// A connection closed: it leaves the pairing queue and every game it was in (on every
+    /// node).
     pub async fn disconnect(&self, conn: ConnId) {
+        self.disconnect_here(conn).await;
+        if let Some(cluster) = &self.cluster {
+            cluster.disconnect(conn).await;
+        }
+    }
+
+    /// A connection closed: it leaves the pairing queue and every game it was in on this node.
+    pub(crate) async fn disconnect_here(&self, conn: ConnId) {
         let handles: Vec<GameHandle> = {
             let mut state = self.lock();
             state.seeks.retain(|seeker| seeker.conn != conn);
@@ -585,12 +764,30 @@ impl Hub {
             rematch_of,
         };
         self.storage.write(vec![Write::Create(record.clone())]).await.map_err(internal)?;
+        let fence = match &self.cluster {
+            Some(cluster) => Some(cluster.claim_new(&record.id).await.map_err(internal)?),
+            None => None,
+        };
         let stored =
             StoredGame { game: record, moves: Vec::new(), result: None, final_clocks: None };
         let session = Session::created(&stored, known, self.now_ms()).map_err(internal)?;
         let id = session.id().to_owned();
         tracing::info!(game = %id, variant = %stored.game.spec.variant, "game created");
-        Ok((self.spawn(session), id))
+        Ok((self.spawn(session, fence), id))
+    }
+
+    /// A new game between two named players (quick pairing across nodes), run here.
+    pub(crate) async fn make_game(
+        self: &Arc<Self>,
+        spec: GameSpec,
+        names: [Option<String>; 2],
+    ) -> Result<(GameHandle, String), Denied> {
+        self.new_game(spec, names, None).await
+    }
+
+    /// A seat drawn at random.
+    pub(crate) fn random_seat(&self) -> Result<Seat, Denied> {
+        random_seat()
     }
 
     /// Creates a game for `conn` in the seat it chose; it gets `Seated` (with the invite) and
@@ -612,11 +809,11 @@ impl Hub {
             SeatChoice::Second => Seat::Second,
             SeatChoice::Random => random_seat()?,
         };
-        self.admit_new_game(&[conn])?;
+        self.admit_new_game(&[conn]).await?;
         let mut names = [None, None];
         names[seat.index()] = Some(name);
         let (handle, id) = self.new_game(spec, names, None).await?;
-        self.note_seated(&[conn], &id);
+        self.note_seated(&[conn], &id).await;
         into_game(&handle, conn, outbox, Attach::Seat(seat)).await
     }
 
@@ -634,7 +831,10 @@ impl Hub {
     ) -> Result<(), Denied> {
         let key = check_spec(&spec)?;
         // Someone who may not have a game made now does not wait for one.
-        self.new_game_room(&[conn], false)?;
+        self.new_game_room(&[conn], false).await?;
+        if let Some(cluster) = &self.cluster {
+            return cluster.pairing().seek(cluster, self, spec, name, conn, outbox).await;
+        }
         let partner = {
             let mut state = self.lock();
             state.seeks.retain(|seeker| seeker.conn != conn && !seeker.outbox.is_closed());
@@ -655,7 +855,7 @@ impl Hub {
         };
         // A partner who may no longer have a game made (its address went over a limit while it
         // waited) is told so and leaves the queue; this seeker waits for the next one.
-        if let Err(denied) = self.new_game_room(&[partner.conn], false) {
+        if let Err(denied) = self.new_game_room(&[partner.conn], false).await {
             partner.outbox.send(&ServerMessage::Error { code: denied.code, detail: denied.detail });
             outbox.send(&ServerMessage::Seeking { spec: spec.clone() });
             self.lock().seeks.push(Seeker { conn, key, spec, name, outbox });
@@ -665,13 +865,13 @@ impl Hub {
         let mut names = [None, None];
         names[mine.index()] = Some(name);
         names[mine.other().index()] = Some(partner.name);
-        let made = match self.admit_new_game(&[conn, partner.conn]) {
+        let made = match self.admit_new_game(&[conn, partner.conn]).await {
             Ok(()) => self.new_game(partner.spec, names, None).await,
             Err(denied) => Err(denied),
         };
         let handle = match made {
             Ok((handle, id)) => {
-                self.note_seated(&[conn, partner.conn], &id);
+                self.note_seated(&[conn, partner.conn], &id).await;
                 handle
             }
             Err(denied) => {
@@ -686,8 +886,11 @@ impl Hub {
     }
 
     /// Takes `conn` out of the pairing queue.
-    pub fn cancel_seek(&self, conn: ConnId) {
+    pub async fn cancel_seek(&self, conn: ConnId) {
         self.lock().seeks.retain(|seeker| seeker.conn != conn);
+        if let Some(cluster) = &self.cluster {
+            cluster.pairing().leave(cluster, conn).await;
+        }
     }
 
     /// Starts the rematch both players of a finished game asked for: a new game with the seats
@@ -699,13 +902,13 @@ impl Hub {
     ) {
         let names = plan.names.map(Some);
         let players: Vec<ConnId> = outboxes.iter().flatten().map(|(conn, _)| *conn).collect();
-        let made = match self.admit_new_game(&players) {
+        let made = match self.admit_new_game(&players).await {
             Ok(()) => self.new_game(plan.spec, names, Some(plan.of)).await,
             Err(denied) => Err(denied),
         };
         let handle = match made {
             Ok((handle, id)) => {
-                self.note_seated(&players, &id);
+                self.note_seated(&players, &id).await;
                 handle
             }
             Err(denied) => {
@@ -785,7 +988,7 @@ fn random_seat() -> Result<Seat, Denied> {
 }
 
 /// Attaches a connection to a game just created (its task cannot be stopping).
-async fn into_game(
+pub(crate) async fn into_game(
     handle: &GameHandle,
     conn: ConnId,
     outbox: Outbox,

@@ -19,6 +19,7 @@ pub mod actor;
 pub mod app;
 pub mod assets;
 pub mod clock;
+pub mod cluster;
 pub mod connection;
 pub mod hub;
 pub mod limits;

@@ -7,8 +7,10 @@
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use qi_server::app::{self, Settings};
+use qi_server::cluster::ClusterConfig;
 use qi_server::limits::Limits;
 use tokio_util::sync::CancellationToken;
 
@@ -39,6 +41,13 @@ usage: qi-server [--addr HOST:PORT] [--dist DIR] [--data DIR] [options]
   --unfinished-per-address N  unfinished games per client address (default 64)
   --retention-days N          aborted and never-started games kept in storage (default 7)
 
+Several nodes (any node serves any player; see the README's deployment section):
+  --database-url URL          PostgreSQL for the games, instead of SQLite in --data
+                              (default $QI_DATABASE_URL); needs --redis-url
+  --redis-url URL             Redis between the nodes, redis://HOST:PORT/ (default $QI_REDIS_URL)
+  --node-name NAME            this node's name in logs (default $QI_NODE_NAME, else the address)
+  --lease-ttl-ms N            a silent node's games are taken over after this (default 4000)
+
 The game protocol is at /ws, /healthz says whether the server works, /metrics gives its
 metrics (Prometheus text); every other path is a file of the app.";
 
@@ -59,6 +68,10 @@ struct Options {
     max_connections_given: bool,
     trusted_proxies: Vec<IpAddr>,
     allowed_origins: Vec<String>,
+    database_url: Option<String>,
+    redis_url: Option<String>,
+    node_name: Option<String>,
+    lease_ttl_ms: u64,
 }
 
 fn count(flag: &str, text: &str) -> Result<usize, String> {
@@ -78,6 +91,10 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
         max_connections_given: false,
         trusted_proxies: Vec::new(),
         allowed_origins: Vec::new(),
+        database_url: std::env::var("QI_DATABASE_URL").ok().filter(|url| !url.is_empty()),
+        redis_url: std::env::var("QI_REDIS_URL").ok().filter(|url| !url.is_empty()),
+        node_name: std::env::var("QI_NODE_NAME").ok().filter(|name| !name.is_empty()),
+        lease_ttl_ms: 4_000,
     };
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
@@ -145,8 +162,23 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
                 let days = u64::try_from(count(flag, &value()?)?).unwrap_or(u64::MAX);
                 limits.retention = std::time::Duration::from_secs(days.saturating_mul(86_400));
             }
+            "--database-url" => options.database_url = Some(value()?),
+            "--redis-url" => options.redis_url = Some(value()?),
+            "--node-name" => options.node_name = Some(value()?),
+            "--lease-ttl-ms" => {
+                let ms = count(flag, &value()?)?;
+                if ms < 400 {
+                    return Err(format!("{flag} {ms}: at least 400"));
+                }
+                options.lease_ttl_ms = u64::try_from(ms).unwrap_or(u64::MAX);
+            }
             _ => return Err(format!("{arg}: unknown argument (see qi-server --help)")),
         }
+    }
+    match (&options.database_url, &options.redis_url) {
+        (Some(_), None) => return Err("--database-url needs --redis-url too".into()),
+        (None, Some(_)) => return Err("--redis-url needs --database-url too".into()),
+        _ => {}
     }
     Ok(Some(options))
 }
@@ -209,7 +241,22 @@ async fn main() -> ExitCode {
         }
         options.limits.max_connections = options.limits.max_connections.min(room);
     }
-    let (hub, resumed) = match app::open_hub_with(&options.data, options.limits.clone()).await {
+    let shutdown = CancellationToken::new();
+    let opened = match (&options.database_url, &options.redis_url) {
+        (Some(database_url), Some(redis_url)) => {
+            let config = ClusterConfig {
+                database_url: database_url.clone(),
+                redis_url: redis_url.clone(),
+                node_name: options.node_name.clone().unwrap_or_else(|| options.addr.to_string()),
+                lease_ttl: Duration::from_millis(options.lease_ttl_ms),
+            };
+            app::open_cluster_hub(config, options.limits.clone(), shutdown.clone())
+                .await
+                .map(|hub| (hub, 0))
+        }
+        _ => app::open_hub_with(&options.data, options.limits.clone()).await,
+    };
+    let (hub, resumed) = match opened {
         Ok(opened) => opened,
         Err(e) => {
             tracing::error!(error = %e, "cannot open the games");
@@ -229,14 +276,16 @@ async fn main() -> ExitCode {
     tracing::info!(
         url = %format!("http://{}", options.addr),
         app = %options.dist.display(),
-        games = %options.data.join(app::DATABASE_FILE).display(),
+        games = %match &options.database_url {
+            Some(_) => "PostgreSQL".to_owned(),
+            None => options.data.join(app::DATABASE_FILE).display().to_string(),
+        },
         resumed,
         max_connections = options.limits.max_connections,
         "qi-server listening"
     );
     // Scripts and tests wait for this line on stdout.
     println!("qi-server: http://{}", options.addr);
-    let shutdown = CancellationToken::new();
     tokio::spawn(stop_on_signal(shutdown.clone()));
     let settings = Settings {
         limits: options.limits,
@@ -249,6 +298,9 @@ async fn main() -> ExitCode {
     if let Err(e) = hub.storage().flush().await {
         tracing::error!(error = %e, "the last writes may not be stored");
         return ExitCode::FAILURE;
+    }
+    if let Some(cluster) = hub.cluster() {
+        cluster.leave().await;
     }
     if let Err(e) = served {
         tracing::error!(error = %e, "serving failed");

@@ -96,7 +96,7 @@ async fn aborts_a_minute_and_unfinished_games_are_limited() {
     let (code, detail) = create(&mut client).await.unwrap_err();
     assert_eq!(code, ErrorCode::RateLimited);
     assert!(detail.contains("unfinished games") && detail.contains("at most 5"), "{detail}");
-    assert_eq!(server.hub.unfinished_of("127.0.0.1".parse().unwrap()), 5);
+    assert_eq!(server.hub.unfinished_of("127.0.0.1".parse().unwrap()).await, 5);
     // Three aborts a minute; the fourth is refused, and its game goes on.
     for game in &games[..3] {
         abort(&mut client, game).await.unwrap();

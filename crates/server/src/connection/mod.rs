@@ -402,16 +402,16 @@ impl Receiver {
                 self.hub.seek(spec, name, conn, outbox).await.err().and_then(|d| self.deny(d))
             }
             ClientMessage::CancelSeek => {
-                self.hub.cancel_seek(conn);
+                self.hub.cancel_seek(conn).await;
                 None
             }
             ClientMessage::Join { game, invite } => {
-                if let Err(denied) = self.hub.admit_seat(conn) {
+                if let Err(denied) = self.hub.admit_seat(conn).await {
                     return self.deny(denied);
                 }
                 let answer = self.enter(&game, Attach::Invite { invite, name }, None).await;
                 if answer.is_none() && self.joined {
-                    self.hub.note_seated(&[conn], &game);
+                    self.hub.note_seated(&[conn], &game).await;
                 }
                 answer
             }
@@ -438,7 +438,7 @@ impl Receiver {
             ClientMessage::OfferDraw { game } => self.act(&game, Action::OfferDraw).await,
             ClientMessage::DeclineDraw { game } => self.act(&game, Action::DeclineDraw).await,
             ClientMessage::Abort { game } => {
-                if let Err(denied) = self.hub.admit_abort(conn) {
+                if let Err(denied) = self.hub.admit_abort(conn).await {
                     return self.deny(denied);
                 }
                 self.act(&game, Action::Abort).await

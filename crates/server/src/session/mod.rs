@@ -28,7 +28,7 @@ pub use play::Action;
 pub type ConnId = u64;
 
 /// How a connection comes into a game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Attach {
     /// Into a seat the server gives it (the creator's, a pairing's, a rematch's).
     Seat(Seat),

@@ -10,7 +10,7 @@ use crate::session::ConnId;
 use crate::storage::{MoveRecord, Write, unix_ms};
 
 /// A player's action other than a move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Action {
     /// Give up.
     Resign,

@@ -24,6 +24,9 @@ use qi_protocol::{GameResult, GameSpec, Seat};
 pub use files::{private_dir, private_file};
 pub use memory::MemoryStorage;
 pub use postgres::PgStorage;
+pub(crate) use postgres::{
+    connect as postgres_connect, load_game as postgres_load, pg_error as postgres_error,
+};
 pub use sqlite::SqliteStorage;
 pub use thread::StorageHandle;
 

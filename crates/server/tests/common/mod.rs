@@ -185,10 +185,13 @@ impl Client {
     pub async fn until<T>(&mut self, mut pick: impl FnMut(&ServerMessage) -> Option<T>) -> T {
         // Pings keep coming, so without a deadline of its own a wait for a message that never
         // comes would never end.
-        let deadline = std::time::Instant::now() + 4 * WAIT;
+        let deadline = tokio::time::Instant::now() + 4 * WAIT;
         loop {
-            assert!(std::time::Instant::now() < deadline, "no such message in {:?}", 4 * WAIT);
-            let message = self.next().await.unwrap_or_else(|code| panic!("closed ({code:?})"));
+            // The deadline holds within a wait too: the pings answered inside `next` would
+            // otherwise keep a wait for a message that never comes going for ever.
+            let next = tokio::time::timeout_at(deadline, self.next()).await;
+            let next = next.unwrap_or_else(|_| panic!("no such message in {:?}", 4 * WAIT));
+            let message = next.unwrap_or_else(|code| panic!("closed ({code:?})"));
             if let Some(found) = pick(&message) {
                 return found;
             }

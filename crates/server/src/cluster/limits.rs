@@ -1,0 +1,192 @@
+//! The limits per client address, shared by every node through Redis: the same limits as one
+//! node's (`crate::limits`), with the same words when a request is refused.
+//!
+//! - New games and aborts a minute: a sorted set per address and kind (`qi:rate:{kind}:{addr}`)
+//!   of the times of the last minute's, checked and added to by one script.
+//! - Unfinished games held: a set per address (`qi:held:{addr}`) of game ids, and per game the
+//!   addresses holding it (`qi:holders:{game}`), so the game's node can let them all go when the
+//!   game ends or leaves memory, whichever node counted them.
+//!
+//! When Redis cannot be reached, requests are let through (logged): the limits are there
+//! against abuse, and refusing every new game while Redis restarts would hurt everyone else.
+
+use std::net::IpAddr;
+use std::sync::LazyLock;
+
+use redis::Script;
+
+use super::Cluster;
+use crate::hub::{too_many_aborts, too_many_new_games, too_many_unfinished};
+use crate::limits::{Limit, Limits};
+use crate::session::Denied;
+
+/// Checks a rate (and the games held), and counts one more if asked and allowed.
+/// KEYS: the rate's set, the address's held set. ARGV: now (ms), window (ms), most a window,
+/// most held, 1 to count, a unique member. Returns -1 (allowed), -2 (too many held), or the
+/// milliseconds to wait.
+static RATE: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local now, window = tonumber(ARGV[1]), tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+if redis.call('SCARD', KEYS[2]) >= tonumber(ARGV[4]) then return -2 end
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2]
+  return math.max(1, tonumber(oldest) + window - now)
+end
+if ARGV[5] == '1' then
+  redis.call('ZADD', KEYS[1], now, ARGV[6])
+  redis.call('PEXPIRE', KEYS[1], window)
+end
+return -1",
+    )
+});
+
+/// Lets a game go: takes it out of every holder's set. KEYS: the game's holders. ARGV: the game.
+static RELEASE: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+for _, address in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  redis.call('SREM', 'qi:held:' .. address, ARGV[1])
+end
+redis.call('DEL', KEYS[1])
+return 1",
+    )
+});
+
+/// The limits in Redis, as one node sees them.
+pub(crate) struct SharedLimits<'a> {
+    pub(crate) cluster: &'a Cluster,
+}
+
+fn now_ms() -> u64 {
+    crate::storage::unix_ms()
+}
+
+impl SharedLimits<'_> {
+    fn redis(&self) -> redis::aio::ConnectionManager {
+        self.cluster.redis.clone()
+    }
+
+    /// Runs [`RATE`]; `None` when Redis could not answer (let through).
+    async fn rate(
+        &self,
+        kind: &str,
+        address: IpAddr,
+        max: usize,
+        held_max: usize,
+        take: bool,
+    ) -> Option<i64> {
+        let member = format!("{}-{}", self.cluster.num, crate::tokens::random_u64().unwrap_or(0));
+        let answer: Result<i64, _> = RATE
+            .key(format!("qi:rate:{kind}:{address}"))
+            .key(format!("qi:held:{address}"))
+            .arg(now_ms())
+            .arg(60_000)
+            .arg(max)
+            .arg(held_max)
+            .arg(if take { "1" } else { "0" })
+            .arg(member)
+            .invoke_async(&mut self.redis())
+            .await;
+        answer.inspect_err(|e| tracing::warn!(error = %e, "shared limits unreachable")).ok()
+    }
+
+    /// [`crate::hub::Hub::admit_new_game`] across nodes, for these addresses.
+    pub(crate) async fn admit_new_game(
+        &self,
+        addresses: &[IpAddr],
+        take: bool,
+        limits: &Limits,
+        metrics: &crate::metrics::Metrics,
+    ) -> Result<(), Denied> {
+        for &address in addresses {
+            let max = limits.games_per_minute;
+            match self.rate("games", address, max, limits.unfinished_per_address, take).await {
+                Some(-2) => {
+                    metrics.refused(Limit::UnfinishedGames);
+                    return Err(too_many_unfinished(limits));
+                }
+                Some(wait) if wait >= 0 => {
+                    metrics.refused(Limit::GamesPerMinute);
+                    let wait = std::time::Duration::from_millis(u64::try_from(wait).unwrap_or(0));
+                    return Err(too_many_new_games(limits, wait));
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// [`crate::hub::Hub::admit_abort`] across nodes (counted if allowed).
+    pub(crate) async fn admit_abort(
+        &self,
+        address: IpAddr,
+        limits: &Limits,
+        metrics: &crate::metrics::Metrics,
+    ) -> Result<(), Denied> {
+        match self.rate("aborts", address, limits.aborts_per_minute, usize::MAX >> 8, true).await {
+            Some(wait) if wait >= 0 => {
+                metrics.refused(Limit::AbortsPerMinute);
+                let wait = std::time::Duration::from_millis(u64::try_from(wait).unwrap_or(0));
+                Err(too_many_aborts(limits, wait))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// [`crate::hub::Hub::admit_seat`] across nodes.
+    pub(crate) async fn admit_seat(
+        &self,
+        address: IpAddr,
+        limits: &Limits,
+        metrics: &crate::metrics::Metrics,
+    ) -> Result<(), Denied> {
+        // No rate is counted: a rate of 0 a minute checks only the games held.
+        match self
+            .rate("seats", address, usize::MAX >> 8, limits.unfinished_per_address, false)
+            .await
+        {
+            Some(-2) => {
+                metrics.refused(Limit::UnfinishedGames);
+                Err(too_many_unfinished(limits))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The clients at `addresses` hold a seat in the unfinished game `game`.
+    pub(crate) async fn note_seated(&self, addresses: &[IpAddr], game: &str) {
+        let mut pipe = redis::pipe();
+        for address in addresses {
+            pipe.sadd(format!("qi:held:{address}"), game).ignore();
+            pipe.sadd(format!("qi:holders:{game}"), address.to_string()).ignore();
+        }
+        let done: Result<(), _> = pipe.query_async(&mut self.redis()).await;
+        if let Err(e) = done {
+            tracing::warn!(error = %e, game, "shared limits unreachable");
+        }
+    }
+
+    /// Game `game` ended or left memory: nobody holds it any more.
+    pub(crate) async fn release(&self, game: &str) {
+        let done: Result<i64, _> = RELEASE
+            .key(format!("qi:holders:{game}"))
+            .arg(game)
+            .invoke_async(&mut self.redis())
+            .await;
+        if let Err(e) = done {
+            tracing::warn!(error = %e, game, "shared limits unreachable");
+        }
+    }
+
+    /// How many unfinished games the client at `address` holds, on every node.
+    pub(crate) async fn held_by(&self, address: IpAddr) -> usize {
+        let mut redis = self.redis();
+        redis::cmd("SCARD")
+            .arg(format!("qi:held:{address}"))
+            .query_async(&mut redis)
+            .await
+            .unwrap_or(0)
+    }
+}

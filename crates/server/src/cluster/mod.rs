@@ -1,0 +1,905 @@
+//! Several `qi-server` nodes as one site: games in PostgreSQL ([`PgStorage`]), messages between
+//! nodes over Redis, any node serving any socket.
+//!
+//! # Who runs a game
+//! Each game is run (clock, referee, order of moves) by one node at a time: its **owner**, in
+//! `games.owner`, with a **fencing token** `games.fence` raised by every change of owner. A node
+//! becomes a game's owner by claiming it when one of its sockets asks for it and nobody (or a
+//! dead node) holds it; it writes every change with [`Write::Fence`], so a node that lost the
+//! game (it was thought dead, then came back) can write nothing more to it. A node lets the
+//! game go when its task stops (nobody in it for a while).
+//!
+//! # Other nodes' games
+//! A socket on node B in a game owned by node A reaches it through a remote
+//! [`GameHandle`](crate::actor::GameHandle): its commands are published on A's Redis channel
+//! (`qi:n:A`) and A answers on B's. On A the socket is a **ghost**: an [`Outbox`] whose frames are
+//! published to B, which writes them to the socket. The game's task and its [`Session`] do not
+//! know the difference; banqi's hidden pieces are hidden by the session before any frame leaves
+//! it, as for a local socket.
+//!
+//! # Liveness
+//! Each node writes a heartbeat to `qi_nodes` every second. A node whose heartbeat is older than
+//! the lease TTL (4 s by default) is marked dead by whichever node notices first (a node only
+//! judges others after its own heartbeat has been going for a TTL, so that after an outage of
+//! the database nobody is judged on heartbeats nobody could write); then the live nodes take over
+//! its games with running clocks (in batches, `FOR UPDATE SKIP LOCKED`), read back from
+//! PostgreSQL, so flags still fall; its other games are claimed when someone asks for them. Every
+//! socket that was in a game on the dead node is closed with 1012: the page reconnects and
+//! resumes (to any node), and gets any move it missed. A node that finds itself marked dead
+//! (it was cut off) gives up all its games the same way, then joins again.
+//!
+//! Redis going away stops what crosses nodes (a move to another node's game gets a clear error,
+//! and is not played); when it is back, every socket that was in another node's game is closed
+//! with 1012, for the same resume: frames lost while Redis was down are not lost for the page.
+//!
+//! # Quick pairing and limits
+//! The pairing queue is one Redis list per game kind, popped and pushed by one script, so no
+//! seeker is paired twice. The limits per client address (new games and aborts a minute,
+//! unfinished games held) are Redis sorted sets and sets, shared by every node.
+
+mod limits;
+mod pairing;
+mod wire;
+
+use std::collections::{HashMap, HashSet};
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, Weak};
+use std::time::{Duration, Instant};
+
+use futures_util::StreamExt;
+use redis::AsyncCommands;
+use tokio::sync::oneshot;
+use tokio_postgres::Client;
+
+use crate::actor::{AttachReply, Command, GameHandle};
+use crate::hub::Hub;
+use crate::outbox::{CLOSE_POLICY, CLOSE_RESTART, Outbox};
+use crate::session::{ConnId, Denied, Session};
+use crate::storage::{PgStorage, StorageError, StoredGame};
+
+pub use wire::Packet;
+use wire::{Forwarded, Reply};
+
+/// How long a node waits for another's answer before it gives up.
+const ANSWER_WITHIN: Duration = Duration::from_secs(5);
+/// How many games of dead nodes one node takes over per heartbeat.
+const TAKEOVER_BATCH: i64 = 200;
+/// How many frames go in one Redis message.
+const FRAMES_PER_PACKET: usize = 64;
+
+/// How to join a cluster.
+#[derive(Clone, Debug)]
+pub struct ClusterConfig {
+    /// The PostgreSQL connection string (`postgres://…` or `host=… user=…`).
+    pub database_url: String,
+    /// The Redis URL (`redis://host:port/`).
+    pub redis_url: String,
+    /// This node's name, for the logs and `qi_nodes` (its number is given by the database).
+    pub node_name: String,
+    /// How long a node's heartbeat may be silent before its games are taken over.
+    pub lease_ttl: Duration,
+}
+
+impl ClusterConfig {
+    /// The heartbeat interval: a quarter of the TTL, so three missed beats are forgiven.
+    #[must_use]
+    pub fn heartbeat(&self) -> Duration {
+        (self.lease_ttl / 4).max(Duration::from_millis(100))
+    }
+}
+
+/// A socket of this node that is in games of other nodes.
+#[derive(Debug)]
+struct Remote {
+    outbox: Outbox,
+    /// The nodes whose games it is in.
+    nodes: HashSet<u32>,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    /// Answers awaited from other nodes.
+    pending: HashMap<u64, oneshot::Sender<Reply>>,
+    /// Who owns the games this node forwarded to lately.
+    owners: HashMap<String, u32>,
+    /// This node's sockets in other nodes' games.
+    remotes: HashMap<ConnId, Remote>,
+    /// Other nodes' sockets in this node's games: where their frames go.
+    ghosts: HashMap<ConnId, (u32, Outbox)>,
+    /// Nodes known dead.
+    dead: HashSet<u32>,
+}
+
+/// This node's place in the cluster.
+pub struct Cluster {
+    num: u32,
+    config: ClusterConfig,
+    /// For leases and claims (storage has its own connection, on the storage thread).
+    db: tokio::sync::Mutex<Option<Client>>,
+    redis: redis::aio::ConnectionManager,
+    redis_client: redis::Client,
+    state: Mutex<State>,
+    next_request: AtomicU64,
+    hub: OnceLock<Weak<Hub>>,
+    pairing: pairing::Pairing,
+}
+
+impl std::fmt::Debug for Cluster {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Cluster").field("num", &self.num).finish_non_exhaustive()
+    }
+}
+
+/// What asking for a game found.
+pub(crate) enum Claim {
+    /// This node holds it now, with this fencing token; here it is.
+    Mine(u64, Box<StoredGame>),
+    /// Another node runs it.
+    Owner(u32),
+    /// There is no such game.
+    Missing,
+}
+
+fn db_error(e: &tokio_postgres::Error) -> StorageError {
+    crate::storage::postgres_error(e)
+}
+
+fn redis_error(e: &redis::RedisError) -> StorageError {
+    StorageError::unavailable(format!("Redis: {e}"))
+}
+
+impl Cluster {
+    /// Joins the cluster: opens the store (migrating its schema), registers this node and
+    /// connects to Redis. Returns the node and the storage for the hub.
+    ///
+    /// # Errors
+    /// [`StorageError`] when PostgreSQL or Redis cannot be reached.
+    pub async fn join(config: ClusterConfig) -> Result<(Arc<Cluster>, PgStorage), StorageError> {
+        let storage = PgStorage::open(&config.database_url)?;
+        let client = crate::storage::postgres_connect(&config.database_url).await?;
+        let row = client
+            .query_one(
+                "INSERT INTO qi_nodes (name) VALUES ($1) RETURNING num",
+                &[&config.node_name],
+            )
+            .await
+            .map_err(|e| db_error(&e))?;
+        let num = u32::try_from(row.get::<_, i32>(0)).unwrap_or(0);
+        let redis_client =
+            redis::Client::open(config.redis_url.as_str()).map_err(|e| redis_error(&e))?;
+        let redis_config = redis::aio::ConnectionManagerConfig::new()
+            .set_connection_timeout(Some(Duration::from_secs(2)))
+            .set_response_timeout(Some(Duration::from_secs(2)))
+            .set_number_of_retries(2);
+        let redis =
+            redis::aio::ConnectionManager::new_with_config(redis_client.clone(), redis_config)
+                .await
+                .map_err(|e| redis_error(&e))?;
+        tracing::info!(node = num, name = %config.node_name, "joined the cluster");
+        let cluster = Arc::new(Cluster {
+            num,
+            config,
+            db: tokio::sync::Mutex::new(Some(client)),
+            redis,
+            redis_client,
+            state: Mutex::new(State::default()),
+            next_request: AtomicU64::new(1),
+            hub: OnceLock::new(),
+            pairing: pairing::Pairing::default(),
+        });
+        Ok((cluster, storage))
+    }
+
+    /// This node's number (unique in the cluster's lifetime).
+    #[must_use]
+    pub fn num(&self) -> u32 {
+        self.num
+    }
+
+    /// The first connection number of this node: numbers are unique across nodes.
+    #[must_use]
+    pub fn first_conn(&self) -> ConnId {
+        (u64::from(self.num) << 40) + 1
+    }
+
+    /// Starts the node's work (heartbeat, takeover, listening on Redis) for `hub`, until
+    /// `shutdown`.
+    pub fn start(self: &Arc<Self>, hub: &Arc<Hub>, shutdown: tokio_util::sync::CancellationToken) {
+        let _ = self.hub.set(Arc::downgrade(hub));
+        tokio::spawn(Arc::clone(self).listen(shutdown.clone()));
+        tokio::spawn(Arc::clone(self).beat(shutdown));
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn hub(&self) -> Option<Arc<Hub>> {
+        self.hub.get().and_then(Weak::upgrade)
+    }
+
+    fn channel(node: u32) -> String {
+        format!("qi:n:{node}")
+    }
+
+    /// Runs `work` with the lease connection, opening it again if it closed.
+    async fn with_db<T>(
+        &self,
+        work: impl AsyncFnOnce(&Client) -> Result<T, tokio_postgres::Error>,
+    ) -> Result<T, StorageError> {
+        let mut db = self.db.lock().await;
+        if db.as_ref().is_none_or(Client::is_closed) {
+            *db = Some(crate::storage::postgres_connect(&self.config.database_url).await?);
+        }
+        let Some(client) = db.as_ref() else {
+            return Err(StorageError::unavailable("no database connection"));
+        };
+        let outcome = work(client).await.map_err(|e| db_error(&e));
+        if client.is_closed() {
+            *db = None;
+        }
+        outcome
+    }
+
+    /// Publishes `packet` to `node`; how many nodes heard it (0: nobody listens there).
+    async fn publish(&self, node: u32, packet: &Packet) -> Result<usize, StorageError> {
+        let text = serde_json::to_string(packet).unwrap_or_default();
+        let mut redis = self.redis.clone();
+        redis.publish(Cluster::channel(node), text).await.map_err(|e| redis_error(&e))
+    }
+
+    /// Claims game `id` for this node if nobody (or a dead node) holds it, reading it back;
+    /// else says who runs it.
+    pub(crate) async fn claim(&self, id: &str) -> Result<Claim, StorageError> {
+        let me = i32::try_from(self.num).unwrap_or(i32::MAX);
+        for _ in 0..3 {
+            let claimed = self
+                .with_db(async |db| {
+                    let claimed = db
+                        .query_opt(
+                            "UPDATE games SET owner = $2, fence = fence + 1
+                             WHERE id = $1 AND (owner IS NULL OR owner = $2
+                                 OR owner IN (SELECT num FROM qi_nodes WHERE dead))
+                             RETURNING fence",
+                            &[&id, &me],
+                        )
+                        .await?;
+                    if let Some(row) = claimed {
+                        return Ok(Ok(row.get::<_, i64>(0)));
+                    }
+                    let owner =
+                        db.query_opt("SELECT owner FROM games WHERE id = $1", &[&id]).await?;
+                    Ok(Err(owner.map(|row| row.get::<_, Option<i32>>(0))))
+                })
+                .await?;
+            match claimed {
+                Ok(fence) => {
+                    let stored = self
+                        .with_db(async |db| Ok(crate::storage::postgres_load(db, id).await))
+                        .await??;
+                    let Some(stored) = stored else { return Ok(Claim::Missing) };
+                    return Ok(Claim::Mine(u64::try_from(fence).unwrap_or(0), Box::new(stored)));
+                }
+                Err(None) => return Ok(Claim::Missing),
+                // Let go between the two statements: claim again.
+                Err(Some(None)) => {}
+                Err(Some(Some(owner))) => {
+                    let owner = u32::try_from(owner).unwrap_or(0);
+                    self.lock().owners.insert(id.to_owned(), owner);
+                    return Ok(Claim::Owner(owner));
+                }
+            }
+        }
+        Err(StorageError::unavailable(format!("game {id} changes hands too fast; try again")))
+    }
+
+    /// Claims game `id`, just created here; returns the fencing token.
+    pub(crate) async fn claim_new(&self, id: &str) -> Result<u64, StorageError> {
+        let me = i32::try_from(self.num).unwrap_or(i32::MAX);
+        let fence = self
+            .with_db(async |db| {
+                let row = db
+                    .query_one(
+                        "UPDATE games SET owner = $2, fence = fence + 1 WHERE id = $1
+                         RETURNING fence",
+                        &[&id, &me],
+                    )
+                    .await?;
+                Ok(row.get::<_, i64>(0))
+            })
+            .await?;
+        Ok(u64::try_from(fence).unwrap_or(0))
+    }
+
+    /// Lets game `id` go (its task stopped), unless it changed hands since `fence`.
+    pub(crate) fn release(self: &Arc<Self>, id: &str, fence: u64) {
+        let cluster = Arc::clone(self);
+        let id = id.to_owned();
+        tokio::spawn(async move {
+            let fence = i64::try_from(fence).unwrap_or(i64::MAX);
+            let me = i32::try_from(cluster.num).unwrap_or(i32::MAX);
+            let released = cluster
+                .with_db(async |db| {
+                    db.execute(
+                        "UPDATE games SET owner = NULL WHERE id = $1 AND owner = $2 AND fence = $3",
+                        &[&id, &me, &fence],
+                    )
+                    .await
+                })
+                .await;
+            if let Err(e) = released {
+                // It stays ours until a claim sees us dead or we claim it again.
+                tracing::warn!(game = %id, error = %e, "letting a game go failed");
+            }
+        });
+    }
+
+    /// The node that runs `id`, as last seen (unless it died since).
+    pub(crate) fn cached_owner(&self, id: &str) -> Option<u32> {
+        let state = self.lock();
+        state.owners.get(id).copied().filter(|owner| !state.dead.contains(owner))
+    }
+
+    fn forget_owner(&self, id: &str) {
+        self.lock().owners.remove(id);
+    }
+
+    /// Sends `packet` to `node` and waits for its answer (a timeout or nobody listening is
+    /// [`Reply::Retry`]).
+    async fn ask(&self, node: u32, make: impl FnOnce(u64) -> Packet) -> Reply {
+        let request = self.next_request.fetch_add(1, Ordering::Relaxed);
+        let (reply, answer) = oneshot::channel();
+        self.lock().pending.insert(request, reply);
+        let heard = self.publish(node, &make(request)).await;
+        let reply = match heard {
+            Ok(0) => Reply::Unreachable,
+            Err(e) => {
+                tracing::warn!(node, error = %e, "forwarding failed");
+                Reply::Unreachable
+            }
+            Ok(_) => tokio::time::timeout(ANSWER_WITHIN, answer)
+                .await
+                .ok()
+                .and_then(Result::ok)
+                .unwrap_or(Reply::Unreachable),
+        };
+        self.lock().pending.remove(&request);
+        reply
+    }
+
+    /// Notes that this node's socket `conn` talks to a game on `node`.
+    fn note_remote(&self, conn: ConnId, outbox: &Outbox, node: u32) {
+        let mut state = self.lock();
+        let remote = state
+            .remotes
+            .entry(conn)
+            .or_insert_with(|| Remote { outbox: outbox.clone(), nodes: HashSet::new() });
+        remote.nodes.insert(node);
+    }
+
+    /// A command for game `game` on `node`, from one of this node's sockets. False when it did
+    /// not get there (the caller looks the game up again).
+    pub(crate) async fn forward(&self, node: u32, game: &str, command: Command) -> bool {
+        let from = self.num;
+        let hub = self.hub();
+        let address = match (&command, &hub) {
+            (
+                Command::Attach { conn, .. }
+                | Command::Move { conn, .. }
+                | Command::Act { conn, .. }
+                | Command::Detach { conn },
+                Some(hub),
+            ) => hub.address(*conn),
+            _ => IpAddr::V4(std::net::Ipv4Addr::LOCALHOST),
+        };
+        match command {
+            Command::Attach { conn, outbox, how, have_plies, reply } => {
+                self.note_remote(conn, &outbox, node);
+                let answer = self
+                    .ask(node, |req| Packet::Attach {
+                        req,
+                        from,
+                        conn,
+                        address,
+                        game: game.to_owned(),
+                        how,
+                        have_plies,
+                    })
+                    .await;
+                let answer = match answer {
+                    Reply::Done => {
+                        if let Some(hub) = &hub {
+                            hub.note_attached(conn, game, true);
+                        }
+                        AttachReply::Done
+                    }
+                    Reply::Denied { code, detail } => AttachReply::Denied(Denied { code, detail }),
+                    Reply::Retry | Reply::NotOwner | Reply::Unreachable => {
+                        self.forget_owner(game);
+                        AttachReply::Retry
+                    }
+                };
+                let _ = reply.send(answer);
+                true
+            }
+            Command::Move { conn, outbox, ply, text, lag_ms, received: _ } => {
+                let command = Forwarded::Move { ply, text, lag_ms };
+                self.forward_command(node, game, conn, &outbox, address, command).await
+            }
+            Command::Act { conn, outbox, action } => {
+                let command = Forwarded::Act { action };
+                self.forward_command(node, game, conn, &outbox, address, command).await
+            }
+            Command::Detach { conn } => {
+                let packet = Packet::Detach { conn, game: game.to_owned() };
+                let _ = self.publish(node, &packet).await;
+                true
+            }
+            Command::Evict => true,
+        }
+    }
+
+    async fn forward_command(
+        &self,
+        node: u32,
+        game: &str,
+        conn: ConnId,
+        outbox: &Outbox,
+        address: IpAddr,
+        command: Forwarded,
+    ) -> bool {
+        self.note_remote(conn, outbox, node);
+        let from = self.num;
+        let answer = self
+            .ask(node, |req| Packet::Command {
+                req,
+                from,
+                conn,
+                address,
+                game: game.to_owned(),
+                command,
+            })
+            .await;
+        match answer {
+            Reply::Done => true,
+            Reply::Denied { code, detail } => {
+                outbox.send(&qi_protocol::ServerMessage::Error { code, detail });
+                true
+            }
+            Reply::Unreachable if self.is_alive_somewhere(node) => {
+                let detail = "the server running this game cannot be reached; try again".into();
+                let code = qi_protocol::ErrorCode::Unexpected;
+                outbox.send(&qi_protocol::ServerMessage::Error { code, detail });
+                true
+            }
+            Reply::Retry | Reply::NotOwner | Reply::Unreachable => {
+                self.forget_owner(game);
+                false
+            }
+        }
+    }
+
+    /// Whether `node` is not known dead (so a silence is Redis's, not the node's).
+    fn is_alive_somewhere(&self, node: u32) -> bool {
+        !self.lock().dead.contains(&node)
+    }
+
+    /// One of this node's sockets closed: the nodes it talked to forget it, and so does the
+    /// pairing queue.
+    pub(crate) async fn disconnect(&self, conn: ConnId) {
+        let nodes = self.lock().remotes.remove(&conn).map(|r| r.nodes).unwrap_or_default();
+        for node in nodes {
+            let _ = self.publish(node, &Packet::Disconnect { conn }).await;
+        }
+        self.pairing.leave(self, conn).await;
+    }
+
+    /// The outbox on this node for socket `conn` of node `origin`.
+    fn ghost(self: &Arc<Self>, origin: u32, conn: ConnId) -> Outbox {
+        let mut state = self.lock();
+        if let Some((_, outbox)) = state.ghosts.get(&conn)
+            && !outbox.is_closed()
+        {
+            return outbox.clone();
+        }
+        let (outbox, frames) = Outbox::new();
+        state.ghosts.insert(conn, (origin, outbox.clone()));
+        tokio::spawn(Arc::clone(self).relay_ghost(origin, conn, outbox.clone(), frames));
+        outbox
+    }
+
+    /// Publishes a ghost's frames to its node until it closes.
+    async fn relay_ghost(
+        self: Arc<Self>,
+        origin: u32,
+        conn: ConnId,
+        outbox: Outbox,
+        mut frames: tokio::sync::mpsc::Receiver<Arc<str>>,
+    ) {
+        let closer = outbox.closer();
+        drop(outbox);
+        loop {
+            let first = tokio::select! {
+                biased;
+                () = closer.closed() => {
+                    let code = closer.code().unwrap_or(CLOSE_RESTART);
+                    let _ = self.publish(origin, &Packet::Close { conn, code }).await;
+                    break;
+                }
+                first = frames.recv() => first,
+            };
+            let Some(first) = first else { break };
+            let mut texts = vec![first.to_string()];
+            while texts.len() < FRAMES_PER_PACKET {
+                match frames.try_recv() {
+                    Ok(text) => texts.push(text.to_string()),
+                    Err(_) => break,
+                }
+            }
+            let from = self.num;
+            match self.publish(origin, &Packet::Frames { from, conn, texts }).await {
+                Ok(heard) if heard > 0 => {}
+                // Its node is gone, or Redis is: the socket leaves the games here (its page
+                // resumes when it reconnects).
+                _ => {
+                    closer.close(CLOSE_RESTART);
+                }
+            }
+        }
+        let mut state = self.lock();
+        if state
+            .ghosts
+            .get(&conn)
+            .is_some_and(|(_, o)| o.closer().code().is_some() || o.is_closed())
+        {
+            state.ghosts.remove(&conn);
+        }
+    }
+
+    /// Listens on this node's Redis channel, subscribing again after Redis went away.
+    async fn listen(self: Arc<Self>, shutdown: tokio_util::sync::CancellationToken) {
+        let mut first = true;
+        loop {
+            let subscribed = async {
+                let mut pubsub = self.redis_client.get_async_pubsub().await?;
+                pubsub.subscribe(Cluster::channel(self.num)).await?;
+                Ok::<_, redis::RedisError>(pubsub)
+            };
+            let pubsub = tokio::select! {
+                () = shutdown.cancelled() => return,
+                pubsub = subscribed => pubsub,
+            };
+            match pubsub {
+                Ok(mut pubsub) => {
+                    if !first {
+                        tracing::info!("Redis is back: sockets in other nodes' games resume");
+                        self.resync();
+                    }
+                    let mut messages = pubsub.on_message();
+                    loop {
+                        let message = tokio::select! {
+                            () = shutdown.cancelled() => return,
+                            message = messages.next() => message,
+                        };
+                        let Some(message) = message else { break };
+                        let Ok(text) = message.get_payload::<String>() else { continue };
+                        match serde_json::from_str::<Packet>(&text) {
+                            // Frames are written here, in the order they came (a task each
+                            // could reorder them); the rest may wait, on tasks of their own.
+                            Ok(packet) => {
+                                if let Some(later) = self.on_frames(packet) {
+                                    let cluster = Arc::clone(&self);
+                                    tokio::spawn(async move { cluster.on_packet(later).await });
+                                }
+                            }
+                            Err(e) => tracing::warn!(error = %e, "an unreadable packet"),
+                        }
+                    }
+                    tracing::warn!("lost Redis; subscribing again");
+                }
+                Err(e) => tracing::warn!(error = %e, "cannot subscribe on Redis; trying again"),
+            }
+            first = false;
+            self.resync();
+            tokio::select! {
+                () = shutdown.cancelled() => return,
+                () = tokio::time::sleep(Duration::from_millis(250)) => {}
+            }
+        }
+    }
+
+    /// After Redis was away: frames may have been lost both ways, so every socket of this node
+    /// in another node's game reconnects (and resumes), and every ghost here goes.
+    fn resync(&self) {
+        let (remotes, ghosts) = {
+            let mut state = self.lock();
+            state.owners.clear();
+            (std::mem::take(&mut state.remotes), std::mem::take(&mut state.ghosts))
+        };
+        for remote in remotes.into_values() {
+            remote.outbox.close(CLOSE_RESTART);
+        }
+        for (_, outbox) in ghosts.into_values() {
+            outbox.close(CLOSE_RESTART);
+        }
+    }
+
+    /// Handles at once what must not wait or be reordered: answers, frames for this node's
+    /// sockets, closes. Returns what is left to do on a task: any other packet, or frames that
+    /// found no socket (their node is told the socket is gone).
+    fn on_frames(&self, packet: Packet) -> Option<Packet> {
+        match packet {
+            Packet::Reply { req, reply } => {
+                if let Some(waiting) = self.lock().pending.remove(&req) {
+                    let _ = waiting.send(reply);
+                }
+                None
+            }
+            Packet::Frames { from, conn, texts } => {
+                let outbox = self.lock().remotes.get(&conn).map(|r| r.outbox.clone());
+                let delivered = outbox.is_some_and(|outbox| {
+                    texts.into_iter().all(|text| outbox.send_text(text.into()))
+                });
+                (!delivered).then_some(Packet::Frames { from, conn, texts: Vec::new() })
+            }
+            Packet::Close { conn, code } => {
+                let outbox = self.lock().remotes.get(&conn).map(|r| r.outbox.clone());
+                if let Some(outbox) = outbox {
+                    outbox.close(if code == CLOSE_POLICY { CLOSE_POLICY } else { CLOSE_RESTART });
+                }
+                None
+            }
+            other => Some(other),
+        }
+    }
+
+    async fn on_packet(self: Arc<Self>, packet: Packet) {
+        let Some(hub) = self.hub() else { return };
+        match packet {
+            Packet::Attach { req, from, conn, address, game, how, have_plies } => {
+                let reply = match self.local_game(&hub, &game).await {
+                    Some(handle) => {
+                        hub.note_address(conn, address);
+                        let ghost = self.ghost(from, conn);
+                        match handle.attach(conn, ghost, how, have_plies).await {
+                            AttachReply::Done => Reply::Done,
+                            AttachReply::Denied(d) => {
+                                Reply::Denied { code: d.code, detail: d.detail }
+                            }
+                            AttachReply::Retry => Reply::Retry,
+                        }
+                    }
+                    None => Reply::NotOwner,
+                };
+                let _ = self.publish(from, &Packet::Reply { req, reply }).await;
+            }
+            Packet::Command { req, from, conn, address, game, command } => {
+                let reply = match self.local_game(&hub, &game).await {
+                    Some(handle) => {
+                        hub.note_address(conn, address);
+                        let outbox = self.ghost(from, conn);
+                        let command = match command {
+                            Forwarded::Move { ply, text, lag_ms } => Command::Move {
+                                conn,
+                                outbox,
+                                ply,
+                                text,
+                                lag_ms,
+                                received: std::time::Instant::now(),
+                            },
+                            Forwarded::Act { action } => Command::Act { conn, outbox, action },
+                        };
+                        if handle.send(command).await { Reply::Done } else { Reply::Retry }
+                    }
+                    None => Reply::NotOwner,
+                };
+                let _ = self.publish(from, &Packet::Reply { req, reply }).await;
+            }
+            Packet::Detach { conn, game } => {
+                if let Some(handle) = hub.loaded(&game) {
+                    handle.send(Command::Detach { conn }).await;
+                }
+            }
+            Packet::Disconnect { conn } => {
+                self.lock().ghosts.remove(&conn);
+                hub.disconnect_here(conn).await;
+            }
+            Packet::Reply { .. } | Packet::Frames { .. } | Packet::Close { .. } => {
+                if let Some(Packet::Frames { from, conn, .. }) = self.on_frames(packet) {
+                    let _ = self.publish(from, &Packet::Disconnect { conn }).await;
+                }
+            }
+            Packet::Paired { owner, game, conn, seat } => {
+                self.pairing.paired(&self, &hub, owner, game, conn, seat).await;
+            }
+        }
+    }
+
+    /// Game `game` if this node runs it (loading it, or claiming it, if it is ours to run).
+    async fn local_game(&self, hub: &Arc<Hub>, game: &str) -> Option<GameHandle> {
+        hub.find(game).await.filter(GameHandle::is_local)
+    }
+
+    /// The heartbeat, the watch for dead nodes and the takeover of their games.
+    async fn beat(self: Arc<Self>, shutdown: tokio_util::sync::CancellationToken) {
+        let mut ticker = tokio::time::interval(self.config.heartbeat());
+        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut healthy_since: Option<Instant> = None;
+        loop {
+            tokio::select! {
+                () = shutdown.cancelled() => break,
+                _ = ticker.tick() => {}
+            }
+            match self.beat_once(&mut healthy_since).await {
+                Ok(()) => {}
+                Err(e) => {
+                    healthy_since = None;
+                    tracing::warn!(error = %e, "heartbeat failed");
+                }
+            }
+        }
+    }
+
+    /// Leaves the cluster on purpose (the server stops, its writes stored): the other nodes
+    /// take over its games at once instead of waiting out the TTL.
+    pub async fn leave(&self) {
+        let me = i32::try_from(self.num).unwrap_or(i32::MAX);
+        let left = self
+            .with_db(async |db| {
+                db.execute("UPDATE qi_nodes SET dead = true WHERE num = $1", &[&me]).await
+            })
+            .await;
+        if let Err(e) = left {
+            tracing::warn!(error = %e, "could not say goodbye: the others wait out the TTL");
+        }
+    }
+
+    async fn beat_once(&self, healthy_since: &mut Option<Instant>) -> Result<(), StorageError> {
+        let me = i32::try_from(self.num).unwrap_or(i32::MAX);
+        let alive = self
+            .with_db(async |db| {
+                db.execute(
+                    "UPDATE qi_nodes SET heartbeat_at = now() WHERE num = $1 AND NOT dead",
+                    &[&me],
+                )
+                .await
+            })
+            .await?;
+        if alive == 0 {
+            tracing::error!("this node was taken for dead: giving up its games, joining again");
+            if let Some(hub) = self.hub() {
+                hub.evict_all().await;
+            }
+            self.resync();
+            self.with_db(async |db| {
+                db.execute(
+                    "UPDATE qi_nodes SET dead = false, heartbeat_at = now() WHERE num = $1",
+                    &[&me],
+                )
+                .await
+            })
+            .await?;
+            *healthy_since = None;
+            return Ok(());
+        }
+        let since = *healthy_since.get_or_insert_with(Instant::now);
+        let ttl_ms = i64::try_from(self.config.lease_ttl.as_millis()).unwrap_or(i64::MAX);
+        if since.elapsed() >= self.config.lease_ttl {
+            let newly_dead: Vec<i32> = self
+                .with_db(async |db| {
+                    let rows = db
+                        .query(
+                            "UPDATE qi_nodes SET dead = true
+                             WHERE NOT dead AND heartbeat_at < now() - $1 * interval '1 millisecond'
+                             RETURNING num",
+                            &[&(ttl_ms as f64)],
+                        )
+                        .await?;
+                    Ok(rows.iter().map(|row| row.get(0)).collect())
+                })
+                .await?;
+            for node in &newly_dead {
+                tracing::warn!(node, "a node stopped answering: its games are taken over");
+            }
+        }
+        let dead: HashSet<u32> = self
+            .with_db(async |db| {
+                let rows = db.query("SELECT num FROM qi_nodes WHERE dead", &[]).await?;
+                Ok(rows
+                    .iter()
+                    .map(|row| u32::try_from(row.get::<_, i32>(0)).unwrap_or(0))
+                    .collect())
+            })
+            .await?;
+        self.note_dead(&dead);
+        if !dead.is_empty() {
+            self.take_over().await?;
+        }
+        Ok(())
+    }
+
+    /// Sockets of this node in games of newly dead nodes reconnect (and resume elsewhere);
+    /// ghosts of dead nodes' sockets go.
+    fn note_dead(&self, dead: &HashSet<u32>) {
+        let (closing, ghosts) = {
+            let mut state = self.lock();
+            let fresh: Vec<u32> = dead.difference(&state.dead).copied().collect();
+            if fresh.is_empty() {
+                return;
+            }
+            state.dead.clone_from(dead);
+            state.owners.retain(|_, owner| !fresh.contains(owner));
+            let closing: Vec<Outbox> = state
+                .remotes
+                .values()
+                .filter(|r| r.nodes.iter().any(|n| fresh.contains(n)))
+                .map(|r| r.outbox.clone())
+                .collect();
+            let ghosts: Vec<Outbox> = state
+                .ghosts
+                .values()
+                .filter(|(origin, _)| fresh.contains(origin))
+                .map(|(_, outbox)| outbox.clone())
+                .collect();
+            (closing, ghosts)
+        };
+        for outbox in closing.into_iter().chain(ghosts) {
+            outbox.close(CLOSE_RESTART);
+        }
+    }
+
+    /// Takes over a batch of dead nodes' games whose clocks run, so their flags fall.
+    async fn take_over(&self) -> Result<(), StorageError> {
+        let Some(hub) = self.hub() else { return Ok(()) };
+        let me = i32::try_from(self.num).unwrap_or(i32::MAX);
+        let taken: Vec<(String, i64)> = self
+            .with_db(async |db| {
+                let rows = db
+                    .query(
+                        "UPDATE games SET owner = $1, fence = fence + 1 WHERE id IN (
+                             SELECT id FROM games
+                             WHERE result IS NULL
+                               AND owner IN (SELECT num FROM qi_nodes WHERE dead)
+                               AND clock_base_secs IS NOT NULL
+                               AND name_first IS NOT NULL AND name_second IS NOT NULL
+                             LIMIT $2 FOR UPDATE SKIP LOCKED)
+                         RETURNING id, fence",
+                        &[&me, &TAKEOVER_BATCH],
+                    )
+                    .await?;
+                Ok(rows.iter().map(|row| (row.get(0), row.get(1))).collect())
+            })
+            .await?;
+        for (id, fence) in taken {
+            let stored =
+                self.with_db(async |db| Ok(crate::storage::postgres_load(db, &id).await)).await??;
+            let Some(stored) = stored else { continue };
+            match Session::restore(&stored, hub.now_ms()) {
+                Ok(session) => {
+                    tracing::info!(game = %id, "taken over");
+                    hub.adopt(session, u64::try_from(fence).unwrap_or(0));
+                }
+                Err(e) => {
+                    tracing::error!(game = %id, error = %e, "a taken-over game does not load")
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The shared limits.
+    pub(crate) fn limits(&self) -> limits::SharedLimits<'_> {
+        limits::SharedLimits { cluster: self }
+    }
+
+    /// The shared pairing queue.
+    pub(crate) fn pairing(&self) -> &pairing::Pairing {
+        &self.pairing
+    }
+}
+
+/// The owner's node for a new remote handle.
+pub(crate) fn remote_handle(cluster: &Arc<Cluster>, owner: u32, game: &str) -> GameHandle {
+    GameHandle::remote(Arc::clone(cluster), owner, game)
+}

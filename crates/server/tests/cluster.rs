@@ -1,0 +1,466 @@
+//! Three `qi-server` nodes over one PostgreSQL and one Redis (real servers from Debian's
+//! packages, on loopback, with temporary data directories): players and spectators on different
+//! nodes play whole games of all four kinds; the node running a game is killed with SIGKILL and
+//! the game is finished through the others; Redis and PostgreSQL go away mid-game; quick pairing
+//! pairs across nodes.
+
+mod common;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use common::{Client, Dice, banqi_from_view, play_seen, spec, temp_dir, timed};
+use qi_protocol::{
+    ClientMessage, EndReason, GameSpec, GameView, Seat, SeatChoice, ServerMessage, Status,
+};
+use qi_rules::Side;
+use qi_rules::any::{AnyGame, StartFrom};
+use qi_server::services::{TempPostgres, TempRedis, free_port};
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
+
+/// How long a silent node keeps its games in these tests.
+const LEASE_TTL_MS: u64 = 1_200;
+
+/// The services and three nodes.
+struct Site {
+    postgres: TempPostgres,
+    redis: TempRedis,
+    nodes: Vec<Option<Child>>,
+    addrs: Vec<SocketAddr>,
+    dir: PathBuf,
+}
+
+impl Site {
+    async fn start(tag: &str) -> Site {
+        let postgres = TempPostgres::start().unwrap_or_else(|e| panic!("{e}"));
+        let redis = TempRedis::start().unwrap_or_else(|e| panic!("{e}"));
+        let mut site =
+            Site { postgres, redis, nodes: Vec::new(), addrs: Vec::new(), dir: temp_dir(tag) };
+        for index in 0..3 {
+            let addr = SocketAddr::from(([127, 0, 0, 1], free_port().unwrap()));
+            site.addrs.push(addr);
+            let child = site.spawn(index).await;
+            site.nodes.push(Some(child));
+        }
+        site
+    }
+
+    async fn spawn(&self, index: usize) -> Child {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_qi-server"))
+            .args(["--addr", &self.addrs[index].to_string(), "--dist"])
+            .arg(self.dir.join("dist"))
+            .arg("--data")
+            .arg(self.dir.join(format!("unused-{index}")))
+            .args(["--database-url", &self.postgres.url(), "--redis-url", &self.redis.url()])
+            .args(["--node-name", &format!("node{}", index + 1)])
+            .args(["--lease-ttl-ms", &LEASE_TTL_MS.to_string()])
+            .stdout(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let mut lines = BufReader::new(stdout).lines();
+        let line = tokio::time::timeout(Duration::from_secs(30), lines.next_line()).await;
+        let line = line.unwrap().unwrap().unwrap();
+        assert!(line.starts_with("qi-server: http://"), "{line}");
+        child
+    }
+
+    /// Kills node `index` with SIGKILL.
+    async fn kill(&mut self, index: usize) {
+        let mut child = self.nodes[index].take().unwrap();
+        child.start_kill().unwrap();
+        child.wait().await.unwrap();
+    }
+}
+
+/// Says hello on node `addr` as `name`.
+async fn hello(addr: SocketAddr, name: &str) -> Client {
+    Client::hello(addr, name).await
+}
+
+/// A game made by Ann on `creator`, joined by Bo on `joiner`, watched by Cy on `watcher`.
+struct Game3 {
+    game: String,
+    ann: Client,
+    bo: Client,
+    cy: Client,
+    tokens: [String; 2],
+    start: String,
+}
+
+async fn three_way(
+    spec: GameSpec,
+    creator: SocketAddr,
+    joiner: SocketAddr,
+    watcher: SocketAddr,
+) -> Game3 {
+    let mut ann = hello(creator, "Ann").await;
+    ann.send(&ClientMessage::Create { spec, seat: SeatChoice::First }).await;
+    let (game, ann_token, invite) = ann
+        .until(|m| match m {
+            ServerMessage::Seated { game, token, invite, seat: Seat::First } => {
+                Some((game.clone(), token.clone(), invite.clone().unwrap()))
+            }
+            _ => None,
+        })
+        .await;
+    ann.state().await;
+    let mut bo = hello(joiner, "Bo").await;
+    bo.send(&ClientMessage::Join { game: game.clone(), invite }).await;
+    let bo_token = bo
+        .until(|m| match m {
+            ServerMessage::Seated { token, seat: Seat::Second, .. } => Some(token.clone()),
+            _ => None,
+        })
+        .await;
+    let view = bo.state().await;
+    assert_eq!(view.status, Status::Playing);
+    let mut cy = hello(watcher, "Cy").await;
+    cy.send(&ClientMessage::Watch { game: game.clone(), have_plies: None }).await;
+    let watched = cy.state().await;
+    assert_eq!(watched.start, view.start);
+    Game3 { game, ann, bo, cy, tokens: [ann_token, bo_token], start: view.start }
+}
+
+impl Game3 {
+    fn player(&mut self, seat: Seat) -> &mut Client {
+        match seat {
+            Seat::First => &mut self.ann,
+            Seat::Second => &mut self.bo,
+        }
+    }
+
+    /// `seat` plays `text` at `ply`; all three hear the same move.
+    async fn play(&mut self, seat: Seat, ply: u32, text: &str) -> qi_protocol::PlayedMove {
+        let game = self.game.clone();
+        self.player(seat).send(&ClientMessage::Move { game, ply, text: text.into() }).await;
+        let heard = [self.ann.moved(ply).await, self.bo.moved(ply).await, self.cy.moved(ply).await];
+        assert!(heard.iter().all(|mv| *mv == heard[0]), "{heard:?}");
+        heard[0].clone()
+    }
+
+    async fn ended(&mut self) -> (qi_protocol::GameResult, Option<String>) {
+        let ends = [self.ann.ended().await, self.bo.ended().await, self.cy.ended().await];
+        assert!(ends.iter().all(|end| *end == ends[0]), "{ends:?}");
+        ends[0].clone()
+    }
+}
+
+fn seat_of(side: Side) -> Seat {
+    if side == Side::First { Seat::First } else { Seat::Second }
+}
+
+/// Plays `game` to its end: the moves of `script`, then legal moves drawn by `dice` (at most
+/// `max_plies` in all, kept under the message rate limit; then the side to move resigns).
+async fn play_out(
+    table: &mut Game3,
+    variant: &str,
+    script: &[&str],
+    dice: &mut Dice,
+    max_plies: u32,
+) {
+    let mut seen = if variant == "banqi" {
+        banqi_from_view("", &table.start, &[])
+    } else {
+        AnyGame::new(variant, "", &StartFrom::Position(&table.start)).unwrap()
+    };
+    let mut ply = 0;
+    while seen.outcome().is_none() && ply < max_plies {
+        let text = match script.get(ply as usize) {
+            Some(text) => (*text).to_owned(),
+            None => {
+                let moves = seen.legal_moves();
+                moves[dice.below(moves.len())].clone()
+            }
+        };
+        let seat = seat_of(seen.side_to_move());
+        let played = table.play(seat, ply, &text).await;
+        play_seen(&mut seen, &played);
+        ply += 1;
+    }
+    if seen.outcome().is_none() {
+        let seat = seat_of(seen.side_to_move());
+        let game = table.game.clone();
+        table.player(seat).send(&ClientMessage::Resign { game }).await;
+    }
+    table.ended().await;
+}
+
+#[tokio::test]
+async fn three_nodes_play_all_four_games_with_players_and_spectator_apart() {
+    let site = Site::start("cluster-games").await;
+    let [n1, n2, n3] = [site.addrs[0], site.addrs[1], site.addrs[2]];
+    let mut dice = Dice(0x5eed_cafe);
+    // Chess and gomoku end by their rules (fool's mate, five in a row), xiangqi and banqi by
+    // random moves then a resignation if their rules have not ended them.
+    let games: [(&str, &[&str]); 4] = [
+        ("chess", &["f2f3", "e7e5", "g2g4", "d8h4"]),
+        ("xiangqi", &[]),
+        ("gomoku", &["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8"]),
+        ("banqi", &[]),
+    ];
+    for (variant, script) in games {
+        // Each game made on another node, so that each node runs one.
+        let (creator, joiner, watcher) = match variant {
+            "chess" | "banqi" => (n1, n2, n3),
+            "xiangqi" => (n2, n3, n1),
+            _ => (n3, n1, n2),
+        };
+        let mut table = three_way(spec(variant, ""), creator, joiner, watcher).await;
+        play_out(&mut table, variant, script, &mut dice, 150).await;
+        let (result, _) = table.ended_deal_again_result();
+        if !script.is_empty() {
+            assert!(matches!(result.reason, EndReason::Rules { .. }), "{variant}: {result:?}");
+        }
+        if variant == "banqi" {
+            // The deal comes with the end, and not one frame before it on any node.
+            let (_, deal) = table.ended_deal_again();
+            let deal = deal.expect("banqi's end shows the deal");
+            for client in [&table.ann, &table.bo, &table.cy] {
+                let before_end = client.log.iter().take_while(|frame| !frame.contains("\"ended\""));
+                for frame in before_end {
+                    assert!(!frame.contains(&deal), "the deal leaked: {frame}");
+                    assert!(!frame.contains("\"deal\":\""), "a deal before the end: {frame}");
+                }
+            }
+        }
+    }
+    drop(site);
+}
+
+impl Game3 {
+    /// The result as the spectator heard it (from its log, already read).
+    fn ended_deal_again_result(&self) -> (qi_protocol::GameResult, Option<String>) {
+        self.cy
+            .log
+            .iter()
+            .rev()
+            .find_map(|frame| match ServerMessage::parse(frame) {
+                Ok(ServerMessage::Ended { result, deal, .. }) => Some((result, deal)),
+                _ => None,
+            })
+            .expect("an end")
+    }
+
+    /// The end as the spectator heard it (from its log, already read).
+    fn ended_deal_again(&self) -> (String, Option<String>) {
+        let end = self
+            .cy
+            .log
+            .iter()
+            .rev()
+            .find_map(|frame| match ServerMessage::parse(frame) {
+                Ok(ServerMessage::Ended { deal, .. }) => Some(deal),
+                _ => None,
+            })
+            .expect("an end");
+        (self.game.clone(), end)
+    }
+}
+
+/// Resumes `token`'s seat in `game` on `addr`; the state.
+async fn resume(addr: SocketAddr, name: &str, game: &str, token: &str) -> (Client, GameView) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let mut client = hello(addr, name).await;
+        let message = ClientMessage::Resume {
+            game: game.to_owned(),
+            token: token.to_owned(),
+            have_plies: None,
+        };
+        client.send(&message).await;
+        let answer = client
+            .until(|m| match m {
+                ServerMessage::State { view } => Some(Ok(view.clone())),
+                ServerMessage::Error { detail, .. } => Some(Err(detail.clone())),
+                _ => None,
+            })
+            .await;
+        match answer {
+            Ok(view) => return (client, view),
+            Err(detail) => {
+                assert!(Instant::now() < deadline, "could not resume: {detail}");
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn killing_the_node_that_runs_a_game_loses_nothing_and_the_game_goes_on() {
+    let mut site = Site::start("cluster-kill").await;
+    let [n1, n2, n3] = [site.addrs[0], site.addrs[1], site.addrs[2]];
+    // Ann makes both games on node 1, which runs them.
+    let mut table = three_way(timed("chess", 120, 0), n1, n2, n3).await;
+    for (ply, (seat, mv)) in [(Seat::First, "f2f3"), (Seat::Second, "e7e5"), (Seat::First, "g2g4")]
+        .into_iter()
+        .enumerate()
+    {
+        table.play(seat, ply as u32, mv).await;
+    }
+    // A fast game whose flag must fall while its node is dead and nobody is back yet.
+    let mut quick = three_way(timed("gomoku", 3, 0), n1, n2, n3).await;
+    quick.play(Seat::First, 0, "h8").await;
+    quick.play(Seat::Second, 1, "h9").await;
+
+    let killed = Instant::now();
+    site.kill(0).await;
+    // The sockets on the live nodes that were in node 1's games are told to reconnect.
+    assert_eq!(table.bo.close_code().await, Some(1012));
+    assert_eq!(table.cy.close_code().await, Some(1012));
+    let noticed = killed.elapsed();
+    assert!(noticed < Duration::from_secs(10), "noticed after {noticed:?}");
+
+    // Everyone comes back on another node: every acknowledged move is there once.
+    let (mut bo, view) = resume(n3, "Bo", &table.game, &table.tokens[1]).await;
+    let texts: Vec<&str> = view.moves.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(texts, ["f2f3", "e7e5", "g2g4"]);
+    assert_eq!(view.status, Status::Playing);
+    let clocks = view.clocks.unwrap();
+    assert_eq!(clocks.running, Some(Seat::Second));
+    // Bo's clock paid at most for the time since the takeover, not for the gap: it ran from
+    // ply 2 until the kill (a few ms) and from the takeover on.
+    let charged = 120_000 - clocks.remaining_ms[1];
+    let gap = killed.elapsed().as_millis() as u64;
+    assert!(charged < gap, "charged {charged} ms of a {gap} ms gap");
+    let (mut ann, _) = resume(n2, "Ann", &table.game, &table.tokens[0]).await;
+    let mut cy = hello(n2, "Cy").await;
+    cy.send(&ClientMessage::Watch { game: table.game.clone(), have_plies: Some(3) }).await;
+    cy.state().await;
+    bo.send(&ClientMessage::Move { game: table.game.clone(), ply: 3, text: "d8h4".into() }).await;
+    for client in [&mut ann, &mut bo, &mut cy] {
+        assert_eq!(client.moved(3).await.text, "d8h4");
+        let (result, _) = client.ended().await;
+        assert_eq!(result.winner, Some(Seat::Second));
+        assert!(matches!(result.reason, EndReason::Rules { .. }), "{result:?}");
+    }
+
+    // The quick game's flag fell on another node, though nobody was there.
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let mut ann = hello(n3, "Ann").await;
+    ann.send(&ClientMessage::Watch { game: quick.game.clone(), have_plies: None }).await;
+    let view = ann.state().await;
+    match view.status {
+        Status::Ended { result } => {
+            assert_eq!(result.reason, EndReason::Timeout, "{result:?}");
+            assert_eq!(result.winner, Some(Seat::Second), "Ann was to move");
+        }
+        other => panic!("the flag did not fall: {other:?}"),
+    }
+    assert_eq!(view.moves.len(), 2, "no move lost, none twice");
+}
+
+#[tokio::test]
+async fn redis_and_postgres_going_away_make_moves_wait_never_lose_them() {
+    let mut site = Site::start("cluster-outage").await;
+    let [n1, n2, n3] = [site.addrs[0], site.addrs[1], site.addrs[2]];
+    let mut table = three_way(spec("chess", ""), n1, n2, n3).await;
+    table.play(Seat::First, 0, "e2e4").await;
+
+    // Redis restarts: the sockets in other nodes' games reconnect, resume, and play on.
+    site.redis.restart().unwrap();
+    assert_eq!(table.bo.close_code().await, Some(1012));
+    let (mut bo, view) = resume(n2, "Bo", &table.game, &table.tokens[1]).await;
+    assert_eq!(view.moves.len(), 1);
+    let mut cy = hello(n3, "Cy").await;
+    cy.send(&ClientMessage::Watch { game: table.game.clone(), have_plies: None }).await;
+    cy.state().await;
+    let ann = &mut table.ann;
+    bo.send(&ClientMessage::Move { game: table.game.clone(), ply: 1, text: "e7e5".into() }).await;
+    for client in [&mut *ann, &mut bo, &mut cy] {
+        assert_eq!(client.moved(1).await.text, "e7e5");
+    }
+
+    // PostgreSQL goes away: a move is refused with a clear error and not played; once it is
+    // back, the same move is played once.
+    site.postgres.stop().unwrap();
+    ann.send(&ClientMessage::Move { game: table.game.clone(), ply: 2, text: "g1f3".into() }).await;
+    let detail = ann
+        .until(|m| match m {
+            ServerMessage::Error { detail, .. } => Some(detail.clone()),
+            ServerMessage::Moved { .. } => panic!("played without being stored"),
+            _ => None,
+        })
+        .await;
+    assert!(detail.contains("try again"), "{detail}");
+    site.postgres.restart().unwrap();
+    // The players' nodes may take a moment to open their database connections again.
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        ann.send(&ClientMessage::Move { game: table.game.clone(), ply: 2, text: "g1f3".into() })
+            .await;
+        let played = ann
+            .until(|m| match m {
+                ServerMessage::Moved { mv, .. } if mv.ply == 2 => Some(true),
+                ServerMessage::Error { .. } => Some(false),
+                _ => None,
+            })
+            .await;
+        if played {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the move never went through");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    assert_eq!(bo.moved(2).await.text, "g1f3");
+    let (_, view) = resume(n3, "Ann", &table.game, &table.tokens[0]).await;
+    let texts: Vec<&str> = view.moves.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(texts, ["e2e4", "e7e5", "g1f3"], "each move once");
+}
+
+#[tokio::test]
+async fn quick_pairing_pairs_across_nodes_and_nobody_twice() {
+    let site = Site::start("cluster-pairing").await;
+    let blitz = timed("xiangqi", 300, 3);
+    let mut seekers = Vec::new();
+    for index in 0..6 {
+        let addr = site.addrs[index % 3];
+        let mut client = hello(addr, &format!("P{index}")).await;
+        client.send(&ClientMessage::Seek { spec: blitz.clone() }).await;
+        seekers.push(client);
+    }
+    let mut seated = Vec::new();
+    for client in &mut seekers {
+        let (game, seat) = client
+            .until(|m| match m {
+                ServerMessage::Seated { game, seat, .. } => Some((game.clone(), *seat)),
+                _ => None,
+            })
+            .await;
+        seated.push((game, seat));
+    }
+    let mut games: Vec<&String> = seated.iter().map(|(game, _)| game).collect();
+    games.sort();
+    games.dedup();
+    assert_eq!(games.len(), 3, "six seekers, three games: {seated:?}");
+    for game in games {
+        let seats: Vec<Seat> =
+            seated.iter().filter(|(g, _)| g == game).map(|(_, seat)| *seat).collect();
+        assert_eq!(seats.len(), 2, "{seated:?}");
+        assert_ne!(seats[0], seats[1]);
+    }
+    // Pairs from different nodes play: the first game's two players move.
+    let (game, _) = seated[0].clone();
+    let partner = seated.iter().skip(1).position(|(g, _)| *g == game).unwrap() + 1;
+    let first_seat = |index: usize| seated[index].1 == Seat::First;
+    let (red, black) = if first_seat(0) { (0, partner) } else { (partner, 0) };
+    let opening = AnyGame::new("xiangqi", "", &StartFrom::Start { seed: 0 }).unwrap().legal_moves();
+    let first = opening[0].clone();
+    seekers[red]
+        .send(&ClientMessage::Move { game: game.clone(), ply: 0, text: first.clone() })
+        .await;
+    assert_eq!(seekers[black].moved(0).await.text, first);
+    // A cancelled seek is not paired.
+    let mut quitter = hello(site.addrs[0], "Q").await;
+    quitter.send(&ClientMessage::Seek { spec: blitz.clone() }).await;
+    quitter.until(|m| matches!(m, ServerMessage::Seeking { .. }).then_some(())).await;
+    quitter.send(&ClientMessage::CancelSeek).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut late = hello(site.addrs[1], "L").await;
+    late.send(&ClientMessage::Seek { spec: blitz }).await;
+    late.until(|m| matches!(m, ServerMessage::Seeking { .. }).then_some(())).await;
+}
