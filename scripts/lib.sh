@@ -46,6 +46,23 @@ ensure_chromium() {
   fi
 }
 
+# PostgreSQL's server and Redis, from Debian, for the tests of several server nodes (each test
+# starts its own on loopback, in a temporary directory: see crates/server/src/services.rs).
+ensure_services() {
+  if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ! command -v redis-server >/dev/null; then
+    apt-get update -qq
+    apt-get install -y -qq postgresql redis-server
+  fi
+  # Debian's packages start their own servers; the tests need none of them.
+  if command -v systemctl >/dev/null 2>&1; then
+    systemctl disable --now redis-server postgresql >/dev/null 2>&1 || true
+  fi
+  if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ! command -v redis-server >/dev/null; then
+    echo "PostgreSQL or Redis is missing and could not be installed: the cluster tests cannot run." >&2
+    exit 1
+  fi
+}
+
 ensure_app_tools() {
   ensure_wasm_target
   ensure_trunk

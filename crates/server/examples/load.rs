@@ -13,6 +13,12 @@
 //! per move. The variants rotate through chess, xiangqi, gomoku and banqi; a finished game is
 //! followed by a rematch. Both this process and the server raise their open-file limit to the
 //! hard limit; if that is below about 4,000, run `ulimit -n 8192` first.
+//!
+//! `--nodes N` (N > 1) measures a cluster instead: it starts a throwaway PostgreSQL and Redis
+//! (Debian's packages, [`qi_server::services`]) and N nodes over them, and puts each game's
+//! creator, joiner and spectator on three different nodes (game `i`: nodes `i`, `i+1`, `i+2`),
+//! so that most moves cross nodes; it reports each node's memory and CPU, and PostgreSQL's and
+//! Redis's CPU.
 
 use std::net::SocketAddr;
 use std::process::Stdio;
@@ -38,11 +44,18 @@ struct Options {
     watchers: usize,
     think: (u64, u64),
     addr: Option<SocketAddr>,
+    nodes: usize,
 }
 
 fn parse_options() -> Result<Options, String> {
-    let mut options =
-        Options { games: 1000, seconds: 60, watchers: 1, think: (1000, 3000), addr: None };
+    let mut options = Options {
+        games: 1000,
+        seconds: 60,
+        watchers: 1,
+        think: (1000, 3000),
+        addr: None,
+        nodes: 1,
+    };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut iter = args.iter();
     while let Some(flag) = iter.next() {
@@ -52,6 +65,7 @@ fn parse_options() -> Result<Options, String> {
             "--games" => options.games = value.parse().map_err(bad)?,
             "--seconds" => options.seconds = value.parse().map_err(bad)?,
             "--watchers" => options.watchers = value.parse().map_err(bad)?,
+            "--nodes" => options.nodes = value.parse::<usize>().map_err(bad)?.max(1),
             "--addr" => {
                 options.addr =
                     Some(value.parse().map_err(|_| format!("--addr {value}: HOST:PORT"))?);
@@ -283,10 +297,12 @@ async fn watcher(mut ws: Socket, totals: Arc<Mutex<Totals>>, end: Instant) {
 
 /// Sets up one game: a creator, a joiner, spectators; returns their sockets.
 async fn set_up(
-    addr: SocketAddr,
+    addrs: &[SocketAddr],
     index: usize,
     watchers: usize,
 ) -> Result<(Socket, Socket, Vec<Socket>), String> {
+    let node = |k: usize| addrs[(index + k) % addrs.len()];
+    let addr = node(0);
     let variant = VARIANTS[index % VARIANTS.len()];
     let spec = GameSpec { variant: variant.into(), rules: String::new(), clock: None };
     let mut first = connect(addr, "bot").await?;
@@ -298,11 +314,11 @@ async fn set_up(
             None => return Err("closed while creating".into()),
         }
     };
-    let mut second = connect(addr, "bot").await?;
+    let mut second = connect(node(1), "bot").await?;
     send(&mut second, &ClientMessage::Join { game: game.clone(), invite }).await;
     let mut spectators = Vec::new();
-    for _ in 0..watchers {
-        let mut ws = connect(addr, "fan").await?;
+    for w in 0..watchers {
+        let mut ws = connect(node(2 + w), "fan").await?;
         send(&mut ws, &ClientMessage::Watch { game: game.clone(), have_plies: None }).await;
         spectators.push(ws);
     }
@@ -321,6 +337,59 @@ fn process_figures(pid: u32) -> Option<(u64, u64, u64)> {
     Some((kib("VmRSS:")?, kib("VmHWM:")?, ticks))
 }
 
+/// CPU ticks of a process and all its children (PostgreSQL's backends).
+fn tree_ticks(pid: u32) -> u64 {
+    let mut total = process_figures(pid).map_or(0, |f| f.2);
+    let Ok(entries) = std::fs::read_dir("/proc") else { return total };
+    for entry in entries.flatten() {
+        let Some(child) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+            continue;
+        };
+        let parent = std::fs::read_to_string(format!("/proc/{child}/stat")).ok().and_then(|stat| {
+            stat.rsplit_once(')')?.1.split_whitespace().nth(1)?.parse::<u32>().ok()
+        });
+        if parent == Some(pid) {
+            total += process_figures(child).map_or(0, |f| f.2);
+        }
+    }
+    total
+}
+
+/// Starts one `qi-server` (over SQLite in `dir`, or the cluster `services` as node `name`) on a
+/// free port; returns it and its address.
+async fn spawn_server(
+    dir: &std::path::Path,
+    cluster: Option<(&str, &str)>,
+    name: &str,
+) -> Result<(tokio::process::Child, SocketAddr), String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let server =
+        exe.parent().and_then(|p| p.parent()).map(|p| p.join("qi-server")).ok_or("no qi-server")?;
+    let addr = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map_err(|e| e.to_string())?;
+    let mut command = tokio::process::Command::new(&server);
+    command
+        .args(["--addr", &addr.to_string(), "--dist"])
+        .arg(dir.join("dist"))
+        .arg("--data")
+        .arg(dir.join(name))
+        .stdout(Stdio::piped())
+        // A line a game would drown what this prints.
+        .env("RUST_LOG", "warn")
+        .kill_on_drop(true);
+    if let Some((database, redis)) = cluster {
+        command.args(["--database-url", database, "--redis-url", redis, "--node-name", name]);
+    }
+    let mut spawned = command.spawn().map_err(|e| {
+        format!("{}: {e} (build it: cargo build --release -p qi-server)", server.display())
+    })?;
+    let stdout = spawned.stdout.take().ok_or("no stdout")?;
+    let line = BufReader::new(stdout).lines().next_line().await.map_err(|e| e.to_string())?;
+    println!("{name}: {}", line.unwrap_or_default());
+    Ok((spawned, addr))
+}
+
 /// Ticks per second of /proc's CPU times (USER_HZ: 100 on Linux).
 const TICKS_PER_SECOND: f64 = 100.0;
 
@@ -336,62 +405,53 @@ fn percentile(sorted: &[u64], p: f64) -> f64 {
 async fn main() -> Result<(), String> {
     let options = parse_options()?;
     let files = qi_server::app::raise_fd_limit();
-    let mut child = None;
-    let mut data = None;
-    let addr = match options.addr {
-        Some(addr) => addr,
-        None => {
-            let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-            let server = exe
-                .parent()
-                .and_then(|p| p.parent())
-                .map(|p| p.join("qi-server"))
-                .ok_or("no qi-server")?;
-            let dir = std::env::temp_dir().join(format!("qi-load-{}", std::process::id()));
-            let addr = std::net::TcpListener::bind("127.0.0.1:0")
-                .and_then(|l| l.local_addr())
-                .map_err(|e| e.to_string())?;
-            let mut spawned = tokio::process::Command::new(&server)
-                .args(["--addr", &addr.to_string(), "--dist"])
-                .arg(dir.join("dist"))
-                .arg("--data")
-                .arg(&dir)
-                .stdout(Stdio::piped())
-                // A line a game would drown what this prints.
-                .env("RUST_LOG", "warn")
-                .kill_on_drop(true)
-                .spawn()
-                .map_err(|e| {
-                    format!(
-                        "{}: {e} (build it: cargo build --release -p qi-server)",
-                        server.display()
-                    )
-                })?;
-            let stdout = spawned.stdout.take().ok_or("no stdout")?;
-            let line =
-                BufReader::new(stdout).lines().next_line().await.map_err(|e| e.to_string())?;
-            println!("{}", line.unwrap_or_default());
-            child = Some(spawned);
-            data = Some(dir);
-            addr
+    let mut children = Vec::new();
+    let mut addrs = Vec::new();
+    let dir = std::env::temp_dir().join(format!("qi-load-{}", std::process::id()));
+    let mut services = None;
+    match options.addr {
+        Some(addr) => addrs.push(addr),
+        None if options.nodes == 1 => {
+            let (child, addr) = spawn_server(&dir, None, "server").await?;
+            children.push(child);
+            addrs.push(addr);
         }
-    };
-    let pid = child.as_ref().and_then(tokio::process::Child::id);
-    let idle = pid.and_then(process_figures);
+        None => {
+            let postgres = qi_server::services::TempPostgres::start()?;
+            let redis = qi_server::services::TempRedis::start()?;
+            for node in 1..=options.nodes {
+                let cluster = Some((postgres.url(), redis.url()));
+                let cluster = cluster.as_ref().map(|(d, r)| (d.as_str(), r.as_str()));
+                let (child, addr) = spawn_server(&dir, cluster, &format!("node{node}")).await?;
+                children.push(child);
+                addrs.push(addr);
+            }
+            services = Some((postgres, redis));
+        }
+    }
+    let pids: Vec<u32> = children.iter().filter_map(tokio::process::Child::id).collect();
+    let idle: Vec<_> = pids.iter().map(|&pid| process_figures(pid)).collect();
     println!(
-        "load: {} games, {} spectators each, {} s, think {}-{} ms; open files allowed here: {files:?}",
-        options.games, options.watchers, options.seconds, options.think.0, options.think.1
+        "load: {} games, {} spectators each, {} s, think {}-{} ms, {} node(s); open files allowed here: {files:?}",
+        options.games,
+        options.watchers,
+        options.seconds,
+        options.think.0,
+        options.think.1,
+        addrs.len()
     );
 
     let setup_started = Instant::now();
     let limit = Arc::new(tokio::sync::Semaphore::new(64));
     let mut setups = Vec::new();
+    let shared_addrs: Arc<[SocketAddr]> = addrs.clone().into();
     for index in 0..options.games {
         let limit = Arc::clone(&limit);
         let watchers = options.watchers;
+        let addrs = Arc::clone(&shared_addrs);
         setups.push(tokio::spawn(async move {
             let _permit = limit.acquire().await;
-            set_up(addr, index, watchers).await
+            set_up(&addrs, index, watchers).await
         }));
     }
     let mut tables = Vec::new();
@@ -412,7 +472,17 @@ async fn main() -> Result<(), String> {
     let totals = Arc::new(Mutex::new(Totals::default()));
     let start = Instant::now();
     let end = start + Duration::from_secs(options.seconds);
-    let before = pid.and_then(process_figures);
+    let before: Vec<_> = pids.iter().map(|&pid| process_figures(pid)).collect();
+    let service_pids: Vec<(&str, u32)> = services
+        .as_ref()
+        .map(|(postgres, redis)| {
+            [("PostgreSQL", postgres.pid()), ("Redis", redis.pid())]
+                .into_iter()
+                .filter_map(|(name, pid)| Some((name, pid?)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let services_before: Vec<u64> = service_pids.iter().map(|(_, pid)| tree_ticks(*pid)).collect();
     let mut tasks = Vec::new();
     for (index, (first, second, spectators)) in tables.into_iter().enumerate() {
         let sent = Sent::default();
@@ -435,7 +505,7 @@ async fn main() -> Result<(), String> {
         let _ = task.await;
     }
     let elapsed = start.elapsed().as_secs_f64();
-    let after = pid.and_then(process_figures);
+    let after: Vec<_> = pids.iter().map(|&pid| process_figures(pid)).collect();
     let mut totals = Arc::try_unwrap(totals)
         .map_err(|_| "bots still running")?
         .into_inner()
@@ -458,27 +528,37 @@ async fn main() -> Result<(), String> {
         percentile(l, 0.99),
         percentile(l, 1.0)
     );
-    if let (Some(idle), Some(before), Some(after)) = (idle, before, after) {
+    for (node, ((idle, before), after)) in idle.iter().zip(&before).zip(&after).enumerate() {
+        let (Some(idle), Some(before), Some(after)) = (idle, before, after) else { continue };
         let cpu = (after.2 - before.2) as f64 / TICKS_PER_SECOND / elapsed * 100.0;
+        let name = if pids.len() == 1 { "server".to_owned() } else { format!("node{}", node + 1) };
         println!(
-            "load: server memory {:.1} MiB idle, {:.1} MiB with the games, peak {:.1} MiB; server CPU {cpu:.0}% of one core",
+            "load: {name} memory {:.1} MiB idle, {:.1} MiB with the games, peak {:.1} MiB; CPU {cpu:.0}% of one core",
             idle.0 as f64 / 1024.0,
             after.0 as f64 / 1024.0,
             after.1 as f64 / 1024.0
         );
     }
+    for ((name, pid), before) in service_pids.iter().zip(&services_before) {
+        let cpu = (tree_ticks(*pid) - before) as f64 / TICKS_PER_SECOND / elapsed * 100.0;
+        println!("load: {name} CPU {cpu:.0}% of one core");
+    }
     if let Some((_, _, ticks)) = process_figures(std::process::id()) {
         println!("load: this load generator used {:.0} s of CPU", ticks as f64 / TICKS_PER_SECOND);
     }
     println!(
-        "reproduce: cargo build --release -p qi-server --bin qi-server --example load && target/release/examples/load --games {} --seconds {} --watchers {} --think {}-{}",
-        options.games, options.seconds, options.watchers, options.think.0, options.think.1
+        "reproduce: cargo build --release -p qi-server --bin qi-server --example load && target/release/examples/load --games {} --seconds {} --watchers {} --think {}-{} --nodes {}",
+        options.games,
+        options.seconds,
+        options.watchers,
+        options.think.0,
+        options.think.1,
+        options.nodes
     );
-    if let Some(mut child) = child {
+    for mut child in children {
         let _ = child.kill().await;
     }
-    if let Some(dir) = data {
-        let _ = std::fs::remove_dir_all(dir);
-    }
+    drop(services);
+    let _ = std::fs::remove_dir_all(dir);
     Ok(())
 }

@@ -147,6 +147,13 @@ impl TempPostgres {
         format!("host=127.0.0.1 port={} user=qi dbname=postgres connect_timeout=5", self.port)
     }
 
+    /// The server's main process id (its backends are its children), while it runs.
+    #[must_use]
+    pub fn pid(&self) -> Option<u32> {
+        let text = std::fs::read_to_string(self.dir.join("data").join("postmaster.pid")).ok()?;
+        text.lines().next()?.trim().parse().ok()
+    }
+
     /// Stops the server at once (`immediate`: like a crash; what was committed stays).
     ///
     /// # Errors
@@ -198,6 +205,12 @@ impl TempRedis {
     #[must_use]
     pub fn url(&self) -> String {
         format!("redis://127.0.0.1:{}/", self.port)
+    }
+
+    /// The server's process id, while it runs.
+    #[must_use]
+    pub fn pid(&self) -> Option<u32> {
+        self.child.as_ref().map(Child::id)
     }
 
     /// Kills the server (as a crash would; it keeps nothing).

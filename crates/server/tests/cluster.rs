@@ -31,14 +31,27 @@ struct Site {
     nodes: Vec<Option<Child>>,
     addrs: Vec<SocketAddr>,
     dir: PathBuf,
+    extra: Vec<String>,
 }
 
 impl Site {
     async fn start(tag: &str) -> Site {
+        Site::start_with(tag, &[]).await
+    }
+
+    /// Three nodes started with `extra` flags.
+    async fn start_with(tag: &str, extra: &[&str]) -> Site {
         let postgres = TempPostgres::start().unwrap_or_else(|e| panic!("{e}"));
         let redis = TempRedis::start().unwrap_or_else(|e| panic!("{e}"));
-        let mut site =
-            Site { postgres, redis, nodes: Vec::new(), addrs: Vec::new(), dir: temp_dir(tag) };
+        let extra = extra.iter().map(|s| (*s).to_owned()).collect();
+        let mut site = Site {
+            postgres,
+            redis,
+            nodes: Vec::new(),
+            addrs: Vec::new(),
+            dir: temp_dir(tag),
+            extra,
+        };
         for index in 0..3 {
             let addr = SocketAddr::from(([127, 0, 0, 1], free_port().unwrap()));
             site.addrs.push(addr);
@@ -57,6 +70,8 @@ impl Site {
             .args(["--database-url", &self.postgres.url(), "--redis-url", &self.redis.url()])
             .args(["--node-name", &format!("node{}", index + 1)])
             .args(["--lease-ttl-ms", &LEASE_TTL_MS.to_string()])
+            .args(&self.extra)
+            .env("RUST_LOG", std::env::var("QI_CLUSTER_LOG").unwrap_or_else(|_| "info".into()))
             .stdout(Stdio::piped())
             .kill_on_drop(true)
             .spawn()
@@ -67,6 +82,16 @@ impl Site {
         let line = line.unwrap().unwrap().unwrap();
         assert!(line.starts_with("qi-server: http://"), "{line}");
         child
+    }
+
+    /// Sends `signal` (`STOP`, `CONT`) to node `index`.
+    fn signal(&self, index: usize, signal: &str) {
+        let pid = self.nodes[index].as_ref().unwrap().id().unwrap();
+        let status = std::process::Command::new("kill")
+            .args([&format!("-{signal}"), &pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
     }
 
     /// Kills node `index` with SIGKILL.
@@ -463,4 +488,65 @@ async fn quick_pairing_pairs_across_nodes_and_nobody_twice() {
     let mut late = hello(site.addrs[1], "L").await;
     late.send(&ClientMessage::Seek { spec: blitz }).await;
     late.until(|m| matches!(m, ServerMessage::Seeking { .. }).then_some(())).await;
+}
+
+#[tokio::test]
+async fn a_node_frozen_past_its_lease_can_change_nothing_when_it_wakes() {
+    let site = Site::start("cluster-frozen").await;
+    let [n1, n2, n3] = [site.addrs[0], site.addrs[1], site.addrs[2]];
+    let mut table = three_way(spec("chess", ""), n1, n2, n3).await;
+    table.play(Seat::First, 0, "e2e4").await;
+    // Node 1 runs the game; it freezes (a long pause, a cut-off network) past its lease.
+    site.signal(0, "STOP");
+    assert_eq!(table.bo.close_code().await, Some(1012));
+    // Bo takes the game up elsewhere (whoever claims it now holds a newer fencing token).
+    let (mut bo, view) = resume(n2, "Bo", &table.game, &table.tokens[1]).await;
+    assert_eq!(view.moves.len(), 1);
+    let (mut ann, _) = resume(n3, "Ann", &table.game, &table.tokens[0]).await;
+    bo.send(&ClientMessage::Move { game: table.game.clone(), ply: 1, text: "e7e5".into() }).await;
+    assert_eq!(ann.moved(1).await.text, "e7e5");
+    // Node 1 wakes, still thinking it runs the game, with Ann's old socket in it: a move sent
+    // there is not played (its write is fenced off), and the socket is sent to reconnect.
+    site.signal(0, "CONT");
+    let old = &mut table.ann;
+    old.send(&ClientMessage::Move { game: table.game.clone(), ply: 1, text: "d7d5".into() }).await;
+    let woke = old
+        .until_closed_or(|m| match m {
+            ServerMessage::Moved { mv, .. } if mv.ply == 1 => Some(mv.text.clone()),
+            _ => None,
+        })
+        .await;
+    assert_ne!(woke.as_deref(), Some("d7d5"), "a fenced-off node played a move");
+    // The game is as the live nodes made it.
+    ann.send(&ClientMessage::Move { game: table.game.clone(), ply: 2, text: "g1f3".into() }).await;
+    assert_eq!(bo.moved(2).await.text, "g1f3");
+    let (_, view) = resume(n1, "Ann", &table.game, &table.tokens[0]).await;
+    let texts: Vec<&str> = view.moves.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(texts, ["e2e4", "e7e5", "g1f3"]);
+}
+
+#[tokio::test]
+async fn the_limits_per_address_hold_across_nodes() {
+    let site = Site::start_with("cluster-limits", &["--games-per-minute", "3"]).await;
+    // One address (the tests' 127.0.0.1) makes games on all three nodes in turn.
+    for (index, addr) in site.addrs.iter().chain(&site.addrs[..1]).enumerate() {
+        let mut client = hello(*addr, "Ann").await;
+        client
+            .send(&ClientMessage::Create { spec: spec("gomoku", ""), seat: SeatChoice::First })
+            .await;
+        let answer = client
+            .until(|m| match m {
+                ServerMessage::Seated { .. } => Some(None),
+                ServerMessage::Error { code, detail } => Some(Some((*code, detail.clone()))),
+                _ => None,
+            })
+            .await;
+        if index < 3 {
+            assert_eq!(answer, None, "game {index}");
+        } else {
+            let (code, detail) = answer.expect("the fourth game in a minute is refused");
+            assert_eq!(code, qi_protocol::ErrorCode::RateLimited);
+            assert!(detail.contains("at most 3 a minute"), "{detail}");
+        }
+    }
 }

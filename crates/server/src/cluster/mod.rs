@@ -95,6 +95,17 @@ struct Remote {
     outbox: Outbox,
     /// The nodes whose games it is in.
     nodes: HashSet<u32>,
+    /// The nodes asked something for it and not answered yet, with how many questions.
+    asking: HashMap<u32, usize>,
+}
+
+impl Remote {
+    /// Whether frames from `node` are for this socket: it is in a game there, or waits for an
+    /// answer from there (a game's first frames may come before the answer). A node that
+    /// answers a question given up on long ago (it was frozen) is neither.
+    fn hears(&self, node: u32) -> bool {
+        self.nodes.contains(&node) || self.asking.contains_key(&node)
+    }
 }
 
 #[derive(Debug, Default)]
@@ -352,6 +363,7 @@ impl Cluster {
         let (reply, answer) = oneshot::channel();
         self.lock().pending.insert(request, reply);
         let heard = self.publish(node, &make(request)).await;
+        tracing::debug!(from = self.num, node, request, ?heard, "asked");
         let reply = match heard {
             Ok(0) => Reply::Unreachable,
             Err(e) => {
@@ -368,14 +380,33 @@ impl Cluster {
         reply
     }
 
-    /// Notes that this node's socket `conn` talks to a game on `node`.
+    /// Notes that this node's socket `conn` asks something of `node` (before asking, so that
+    /// a game's first frames, which may come before the answer, find the socket).
     fn note_remote(&self, conn: ConnId, outbox: &Outbox, node: u32) {
         let mut state = self.lock();
-        let remote = state
-            .remotes
-            .entry(conn)
-            .or_insert_with(|| Remote { outbox: outbox.clone(), nodes: HashSet::new() });
-        remote.nodes.insert(node);
+        let remote = state.remotes.entry(conn).or_insert_with(|| Remote {
+            outbox: outbox.clone(),
+            nodes: HashSet::new(),
+            asking: HashMap::new(),
+        });
+        *remote.asking.entry(node).or_default() += 1;
+    }
+
+    /// Notes how `node` answered for socket `conn`. Answered `done`, the socket is in a game
+    /// there: it reconnects if that node dies, and that node hears when it closes. (A node
+    /// that did not answer is none of the socket's business.)
+    fn answered_remote(&self, conn: ConnId, node: u32, done: bool) {
+        if let Some(remote) = self.lock().remotes.get_mut(&conn) {
+            if let Some(count) = remote.asking.get_mut(&node) {
+                *count -= 1;
+                if *count == 0 {
+                    remote.asking.remove(&node);
+                }
+            }
+            if done {
+                remote.nodes.insert(node);
+            }
+        }
     }
 
     /// A command for game `game` on `node`, from one of this node's sockets. False when it did
@@ -407,6 +438,7 @@ impl Cluster {
                         have_plies,
                     })
                     .await;
+                self.answered_remote(conn, node, answer == Reply::Done);
                 let answer = match answer {
                     Reply::Done => {
                         if let Some(hub) = &hub {
@@ -461,6 +493,7 @@ impl Cluster {
                 command,
             })
             .await;
+        self.answered_remote(conn, node, answer == Reply::Done);
         match answer {
             Reply::Done => true,
             Reply::Denied { code, detail } => {
@@ -524,7 +557,8 @@ impl Cluster {
                 biased;
                 () = closer.closed() => {
                     let code = closer.code().unwrap_or(CLOSE_RESTART);
-                    let _ = self.publish(origin, &Packet::Close { conn, code }).await;
+                    let close = Packet::Close { from: self.num, conn, code };
+                    let _ = self.publish(origin, &close).await;
                     break;
                 }
                 first = frames.recv() => first,
@@ -637,14 +671,24 @@ impl Cluster {
                 None
             }
             Packet::Frames { from, conn, texts } => {
-                let outbox = self.lock().remotes.get(&conn).map(|r| r.outbox.clone());
+                let outbox = self
+                    .lock()
+                    .remotes
+                    .get(&conn)
+                    .filter(|r| r.hears(from))
+                    .map(|r| r.outbox.clone());
                 let delivered = outbox.is_some_and(|outbox| {
                     texts.into_iter().all(|text| outbox.send_text(text.into()))
                 });
                 (!delivered).then_some(Packet::Frames { from, conn, texts: Vec::new() })
             }
-            Packet::Close { conn, code } => {
-                let outbox = self.lock().remotes.get(&conn).map(|r| r.outbox.clone());
+            Packet::Close { from, conn, code } => {
+                let outbox = self
+                    .lock()
+                    .remotes
+                    .get(&conn)
+                    .filter(|r| r.hears(from))
+                    .map(|r| r.outbox.clone());
                 if let Some(outbox) = outbox {
                     outbox.close(if code == CLOSE_POLICY { CLOSE_POLICY } else { CLOSE_RESTART });
                 }
@@ -656,6 +700,7 @@ impl Cluster {
 
     async fn on_packet(self: Arc<Self>, packet: Packet) {
         let Some(hub) = self.hub() else { return };
+        tracing::debug!(node = self.num, ?packet, "packet");
         match packet {
             Packet::Attach { req, from, conn, address, game, how, have_plies } => {
                 let reply = match self.local_game(&hub, &game).await {
@@ -825,10 +870,11 @@ impl Cluster {
         let (closing, ghosts) = {
             let mut state = self.lock();
             let fresh: Vec<u32> = dead.difference(&state.dead).copied().collect();
+            // A node back from the dead (it was cut off, and joined again) is alive again.
+            state.dead.clone_from(dead);
             if fresh.is_empty() {
                 return;
             }
-            state.dead.clone_from(dead);
             state.owners.retain(|_, owner| !fresh.contains(owner));
             let closing: Vec<Outbox> = state
                 .remotes

@@ -118,6 +118,8 @@ pub enum Packet {
     /// The game's node dropped socket `conn` (it did not read, or the node gave up its games):
     /// close it with `code`.
     Close {
+        /// The node it comes from.
+        from: u32,
         /// The socket.
         conn: ConnId,
         /// The close code.

@@ -198,6 +198,25 @@ impl Client {
         }
     }
 
+    /// Reads until `pick` takes a message (`Some`) or the server closes the socket (`None`).
+    pub async fn until_closed_or<T>(
+        &mut self,
+        mut pick: impl FnMut(&ServerMessage) -> Option<T>,
+    ) -> Option<T> {
+        let deadline = tokio::time::Instant::now() + 4 * WAIT;
+        loop {
+            let next = tokio::time::timeout_at(deadline, self.next()).await;
+            match next.unwrap_or_else(|_| panic!("no such message in {:?}", 4 * WAIT)) {
+                Ok(message) => {
+                    if let Some(found) = pick(&message) {
+                        return Some(found);
+                    }
+                }
+                Err(_) => return None,
+            }
+        }
+    }
+
     /// Reads until the server closes; the close code.
     pub async fn close_code(&mut self) -> Option<u16> {
         loop {
