@@ -256,6 +256,23 @@ async fn upgrade(
                 .into_response();
         }
     };
+    // Several nodes: the address's sockets on all of them count.
+    let shared = match state.hub.cluster() {
+        Some(cluster) => {
+            match cluster.admit_socket(client, state.hub.limits().max_sockets_per_address).await {
+                Ok(shared) => shared,
+                Err(()) => {
+                    metrics.refused(Limit::SocketsPerAddress);
+                    return (
+                        StatusCode::TOO_MANY_REQUESTS,
+                        "too many game sockets from your address\n",
+                    )
+                        .into_response();
+                }
+            }
+        }
+        None => None,
+    };
     if let Some(Extension(mark)) = became_socket {
         mark.mark();
     }
@@ -266,6 +283,7 @@ async fn upgrade(
         .on_upgrade(move |socket| async move {
             let _tracked = tracked;
             let _slot = slot;
+            let _shared = shared;
             serve_socket(state, socket, client).await;
         })
 }

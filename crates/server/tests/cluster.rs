@@ -527,7 +527,27 @@ async fn a_node_frozen_past_its_lease_can_change_nothing_when_it_wakes() {
 
 #[tokio::test]
 async fn the_limits_per_address_hold_across_nodes() {
-    let site = Site::start_with("cluster-limits", &["--games-per-minute", "3"]).await;
+    let flags = ["--games-per-minute", "3", "--max-sockets-per-address", "4"];
+    let site = Site::start_with("cluster-limits", &flags).await;
+    // Game sockets: four from one address, on three nodes; the fifth is refused anywhere.
+    let mut open = Vec::new();
+    for addr in [0, 1, 2, 0].map(|node| site.addrs[node]) {
+        open.push(Client::connect(addr).await);
+    }
+    for addr in &site.addrs {
+        let refused = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await;
+        let error = refused.expect_err("a fifth socket from one address");
+        assert!(error.to_string().contains("429"), "{error}");
+    }
+    // One closes: its place is free again, on another node.
+    open.pop().unwrap().close().await;
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while tokio_tungstenite::connect_async(format!("ws://{}/ws", site.addrs[2])).await.is_err() {
+        assert!(Instant::now() < deadline, "a closed socket's place was never given back");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    drop(open);
+    tokio::time::sleep(Duration::from_millis(300)).await;
     // One address (the tests' 127.0.0.1) makes games on all three nodes in turn.
     for (index, addr) in site.addrs.iter().chain(&site.addrs[..1]).enumerate() {
         let mut client = hello(*addr, "Ann").await;

@@ -54,6 +54,76 @@ return 1",
     )
 });
 
+/// Counts one more game socket of an address on this node if all live nodes together have
+/// fewer than the most. KEYS: the set of live nodes. ARGV: the address, this node, the most.
+/// Returns 1 (counted) or 0 (refused).
+static SOCKET: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local total = 0
+for _, node in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  total = total + tonumber(redis.call('GET', 'qi:sock:' .. node .. ':' .. ARGV[1]) or '0')
+end
+if total >= tonumber(ARGV[3]) then return 0 end
+redis.call('INCR', 'qi:sock:' .. ARGV[2] .. ':' .. ARGV[1])
+return 1",
+    )
+});
+
+/// The Redis set of the live nodes' numbers (kept by their heartbeats): a dead node's socket
+/// counts stop counting.
+pub(crate) const LIVE_NODES: &str = "qi:live";
+
+/// One game socket counted across nodes; dropping it lets its place go.
+#[derive(Debug)]
+pub struct SharedSocket {
+    cluster: std::sync::Arc<Cluster>,
+    address: IpAddr,
+}
+
+impl Drop for SharedSocket {
+    fn drop(&mut self) {
+        let mut redis = self.cluster.redis.clone();
+        let key = format!("qi:sock:{}:{}", self.cluster.num, self.address);
+        tokio::spawn(async move {
+            let left: Result<i64, _> = redis::cmd("DECR").arg(&key).query_async(&mut redis).await;
+            if let Ok(left) = left
+                && left <= 0
+            {
+                let _: Result<i64, _> = redis::cmd("DEL").arg(&key).query_async(&mut redis).await;
+            }
+        });
+    }
+}
+
+/// Whether a client at `address` may open one more game socket on this node, counting those it
+/// has open on every live node ([`Limits::max_sockets_per_address`]); if so, its place. `Ok(None)`
+/// when Redis cannot answer (let through, counted on this node alone).
+///
+/// # Errors
+/// `Err(())` when the address has as many as it may.
+pub(crate) async fn admit_socket(
+    cluster: &std::sync::Arc<Cluster>,
+    address: IpAddr,
+    max: usize,
+) -> Result<Option<SharedSocket>, ()> {
+    let answer: Result<i64, _> = SOCKET
+        .key(LIVE_NODES)
+        .arg(address.to_string())
+        .arg(cluster.num)
+        .arg(max)
+        .invoke_async(&mut cluster.redis.clone())
+        .await;
+    match answer {
+        Ok(1) => Ok(Some(SharedSocket { cluster: std::sync::Arc::clone(cluster), address })),
+        Ok(_) => Err(()),
+        Err(e) => {
+            tracing::warn!(error = %e, "shared limits unreachable");
+            Ok(None)
+        }
+    }
+}
+
 /// The limits in Redis, as one node sees them.
 pub(crate) struct SharedLimits<'a> {
     pub(crate) cluster: &'a Cluster,

@@ -58,6 +58,7 @@ use crate::outbox::{CLOSE_POLICY, CLOSE_RESTART, Outbox};
 use crate::session::{ConnId, Denied, Session};
 use crate::storage::{PgStorage, StorageError, StoredGame};
 
+pub use limits::SharedSocket;
 pub use wire::Packet;
 use wire::{Forwarded, Reply};
 
@@ -187,6 +188,14 @@ impl Cluster {
             redis::aio::ConnectionManager::new_with_config(redis_client.clone(), redis_config)
                 .await
                 .map_err(|e| redis_error(&e))?;
+        // Counted among the live nodes before it takes its first socket.
+        let mut live = redis.clone();
+        redis::cmd("SADD")
+            .arg(limits::LIVE_NODES)
+            .arg(num)
+            .query_async::<i64>(&mut live)
+            .await
+            .map_err(|e| redis_error(&e))?;
         tracing::info!(node = num, name = %config.node_name, "joined the cluster");
         let cluster = Arc::new(Cluster {
             num,
@@ -789,6 +798,9 @@ impl Cluster {
     /// Leaves the cluster on purpose (the server stops, its writes stored): the other nodes
     /// take over its games at once instead of waiting out the TTL.
     pub async fn leave(&self) {
+        let mut redis = self.redis.clone();
+        let _: Result<i64, _> =
+            redis::cmd("SREM").arg(limits::LIVE_NODES).arg(self.num).query_async(&mut redis).await;
         let me = i32::try_from(self.num).unwrap_or(i32::MAX);
         let left = self
             .with_db(async |db| {
@@ -828,6 +840,10 @@ impl Cluster {
             *healthy_since = None;
             return Ok(());
         }
+        // In the live set that counts socket places (again, after Redis restarted).
+        let mut redis = self.redis.clone();
+        let _: Result<i64, _> =
+            redis::cmd("SADD").arg(limits::LIVE_NODES).arg(self.num).query_async(&mut redis).await;
         let since = *healthy_since.get_or_insert_with(Instant::now);
         let ttl_ms = i64::try_from(self.config.lease_ttl.as_millis()).unwrap_or(i64::MAX);
         if since.elapsed() >= self.config.lease_ttl {
@@ -846,6 +862,12 @@ impl Cluster {
                 .await?;
             for node in &newly_dead {
                 tracing::warn!(node, "a node stopped answering: its games are taken over");
+                let mut redis = self.redis.clone();
+                let _: Result<i64, _> = redis::cmd("SREM")
+                    .arg(limits::LIVE_NODES)
+                    .arg(node)
+                    .query_async(&mut redis)
+                    .await;
             }
         }
         let dead: HashSet<u32> = self
@@ -937,6 +959,19 @@ impl Cluster {
     /// The shared limits.
     pub(crate) fn limits(&self) -> limits::SharedLimits<'_> {
         limits::SharedLimits { cluster: self }
+    }
+
+    /// A place for one more game socket of `address`, counted on every node (`Ok(None)`: Redis
+    /// could not answer, so this node's own count alone holds).
+    ///
+    /// # Errors
+    /// `Err(())` past `max` sockets from the address on all nodes together.
+    pub async fn admit_socket(
+        self: &Arc<Self>,
+        address: IpAddr,
+        max: usize,
+    ) -> Result<Option<SharedSocket>, ()> {
+        limits::admit_socket(self, address, max).await
     }
 
     /// The shared pairing queue.
