@@ -241,7 +241,10 @@ impl Actor {
 
     /// Leaves the hub, then answers what is still queued (an attach is told to look again).
     async fn stop(mut self) {
-        self.hub.forget(self.session.id(), &self.handle, self.fence);
+        // A game given up is not let go: its lease may be someone else's by now, and if not,
+        // this node runs it again (its own games' sweep in crate::cluster).
+        let fence = if self.evicted { None } else { self.fence };
+        self.hub.forget(self.session.id(), &self.handle, fence);
         // Whoever is still in the game (an aborted game stops with its players in it) leaves it.
         for conn in self.session.members() {
             self.hub.note_detached(conn, self.session.id());
@@ -258,6 +261,25 @@ impl Actor {
     }
 
     async fn handle(&mut self, command: Command) {
+        if self.fence.is_some() && !self.evicted && self.hub.lease_lost() {
+            // This node's lease ran out: others may be running the game by now, so nothing is
+            // said from here any more, not even what needs no write.
+            tracing::warn!(game = %self.session.id(), "lease lost: giving the game up");
+            self.evict();
+        }
+        if self.evicted {
+            match command {
+                Command::Attach { reply, .. } => {
+                    let _ = reply.send(AttachReply::Retry);
+                }
+                Command::Move { outbox, .. } | Command::Act { outbox, .. } => {
+                    let detail = "this game moved to another server; reconnect".to_owned();
+                    outbox.send(&ServerMessage::Error { code: ErrorCode::Unexpected, detail });
+                }
+                Command::Detach { .. } | Command::Evict => {}
+            }
+            return;
+        }
         let now = self.now();
         let mut next = self.session.clone();
         match command {
@@ -351,6 +373,19 @@ impl Actor {
             tracing::error!(game = %self.session.id(), error = %e, "storing failed");
             if e.kind == StorageErrorKind::Fenced {
                 // Another node runs the game now: whoever is here resumes there.
+                self.evict();
+                return false;
+            }
+            if e.kind == StorageErrorKind::Unavailable && self.fence.is_some() {
+                // The database did not answer: the write may or may not have been committed.
+                // Whoever is here reconnects and resumes from what was stored, so that no
+                // move is lost or played twice.
+                if let Some(outbox) = asker {
+                    let detail = "the game store did not answer; reconnecting to resume from \
+                                  what was stored"
+                        .to_owned();
+                    outbox.send(&ServerMessage::Error { code: ErrorCode::Unexpected, detail });
+                }
                 self.evict();
                 return false;
             }

@@ -487,6 +487,24 @@ impl Hub {
         }
     }
 
+    /// The ids of the games running on this node.
+    #[must_use]
+    pub fn loaded_ids(&self) -> Vec<String> {
+        self.lock().games.keys().cloned().collect()
+    }
+
+    /// Whether connection `conn` is in any game on this node.
+    #[must_use]
+    pub fn is_in_any_game(&self, conn: ConnId) -> bool {
+        self.lock().attached.get(&conn).is_some_and(|games| !games.is_empty())
+    }
+
+    /// Whether this node must stop acting for its games: its lease in the cluster ran out.
+    #[must_use]
+    pub fn lease_lost(&self) -> bool {
+        self.cluster.as_ref().is_some_and(|cluster| cluster.lease_lost())
+    }
+
     /// The game `id` if it runs on this node.
     #[must_use]
     pub fn loaded(&self, id: &str) -> Option<GameHandle> {

@@ -170,19 +170,32 @@ impl SharedLimits<'_> {
         limits: &Limits,
         metrics: &crate::metrics::Metrics,
     ) -> Result<(), Denied> {
-        for &address in addresses {
-            let max = limits.games_per_minute;
-            match self.rate("games", address, max, limits.unfinished_per_address, take).await {
-                Some(-2) => {
-                    metrics.refused(Limit::UnfinishedGames);
-                    return Err(too_many_unfinished(limits));
+        let mut addresses = addresses.to_vec();
+        addresses.sort_unstable();
+        addresses.dedup();
+        // Checked for all first, then counted: a refusal charges nobody.
+        let passes: &[bool] = if take { &[false, true] } else { &[false] };
+        for &counting in passes {
+            for &address in &addresses {
+                let max = limits.games_per_minute;
+                let held = limits.unfinished_per_address;
+                let answer = self.rate("games", address, max, held, counting).await;
+                if counting {
+                    continue;
                 }
-                Some(wait) if wait >= 0 => {
-                    metrics.refused(Limit::GamesPerMinute);
-                    let wait = std::time::Duration::from_millis(u64::try_from(wait).unwrap_or(0));
-                    return Err(too_many_new_games(limits, wait));
+                match answer {
+                    Some(-2) => {
+                        metrics.refused(Limit::UnfinishedGames);
+                        return Err(too_many_unfinished(limits));
+                    }
+                    Some(wait) if wait >= 0 => {
+                        metrics.refused(Limit::GamesPerMinute);
+                        let wait =
+                            std::time::Duration::from_millis(u64::try_from(wait).unwrap_or(0));
+                        return Err(too_many_new_games(limits, wait));
+                    }
+                    _ => {}
                 }
-                _ => {}
             }
         }
         Ok(())
@@ -212,7 +225,7 @@ impl SharedLimits<'_> {
         limits: &Limits,
         metrics: &crate::metrics::Metrics,
     ) -> Result<(), Denied> {
-        // No rate is counted: a rate of 0 a minute checks only the games held.
+        // No rate is counted (and none can be reached): only the games held are checked.
         match self
             .rate("seats", address, usize::MAX >> 8, limits.unfinished_per_address, false)
             .await

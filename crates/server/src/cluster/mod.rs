@@ -18,7 +18,9 @@
 //! it, as for a local socket.
 //!
 //! # Liveness
-//! Each node writes a heartbeat to `qi_nodes` every second. A node whose heartbeat is older than
+//! Each node writes a heartbeat to `qi_nodes` every quarter of the lease TTL (every second by
+//! default), and stops acting for its games when its heartbeat has not gone through for most of
+//! a TTL. A node whose heartbeat is older than
 //! the lease TTL (4 s by default) is marked dead by whichever node notices first (a node only
 //! judges others after its own heartbeat has been going for a TTL, so that after an outage of
 //! the database nobody is judged on heartbeats nobody could write); then the live nodes take over
@@ -54,18 +56,20 @@ use tokio_postgres::Client;
 
 use crate::actor::{AttachReply, Command, GameHandle};
 use crate::hub::Hub;
-use crate::outbox::{CLOSE_POLICY, CLOSE_RESTART, Outbox};
+use crate::outbox::{CLOSE_RESTART, Outbox};
 use crate::session::{ConnId, Denied, Session};
 use crate::storage::{PgStorage, StorageError, StoredGame};
 
 pub use limits::SharedSocket;
-pub use wire::Packet;
+pub(crate) use wire::Packet;
 use wire::{Forwarded, Reply};
 
 /// How long a node waits for another's answer before it gives up.
 const ANSWER_WITHIN: Duration = Duration::from_secs(5);
 /// How many games of dead nodes one node takes over per heartbeat.
 const TAKEOVER_BATCH: i64 = 200;
+/// How many games' owners a node remembers (each is looked up again when forgotten).
+const MAX_CACHED_OWNERS: usize = 100_000;
 /// How many frames go in one Redis message.
 const FRAMES_PER_PACKET: usize = 64;
 
@@ -127,8 +131,18 @@ struct State {
 pub struct Cluster {
     num: u32,
     config: ClusterConfig,
-    /// For leases and claims (storage has its own connection, on the storage thread).
+    /// For claims, releases and takeovers (storage has its own connection, on the storage
+    /// thread).
     db: tokio::sync::Mutex<Option<Client>>,
+    /// For the heartbeat alone, so that a queue of claims never makes it late.
+    beat_db: tokio::sync::Mutex<Option<Client>>,
+    /// Until when this node's lease holds (milliseconds since `started`): a node whose
+    /// heartbeat has not gone through for most of a TTL stops acting for its games before the
+    /// others may take them.
+    lease_until_ms: AtomicU64,
+    started: Instant,
+    /// A takeover is running (on its own task).
+    taking_over: std::sync::atomic::AtomicBool,
     redis: redis::aio::ConnectionManager,
     redis_client: redis::Client,
     state: Mutex<State>,
@@ -201,6 +215,10 @@ impl Cluster {
             num,
             config,
             db: tokio::sync::Mutex::new(Some(client)),
+            beat_db: tokio::sync::Mutex::new(None),
+            lease_until_ms: AtomicU64::new(0),
+            started: Instant::now(),
+            taking_over: std::sync::atomic::AtomicBool::new(false),
             redis,
             redis_client,
             state: Mutex::new(State::default()),
@@ -243,12 +261,21 @@ impl Cluster {
         format!("qi:n:{node}")
     }
 
-    /// Runs `work` with the lease connection, opening it again if it closed.
+    /// Runs `work` with the connection for claims, opening it again if it closed.
     async fn with_db<T>(
         &self,
         work: impl AsyncFnOnce(&Client) -> Result<T, tokio_postgres::Error>,
     ) -> Result<T, StorageError> {
-        let mut db = self.db.lock().await;
+        self.with_db_on(&self.db, work).await
+    }
+
+    /// Runs `work` with the connection in `slot`, opening it again if it closed.
+    async fn with_db_on<T>(
+        &self,
+        slot: &tokio::sync::Mutex<Option<Client>>,
+        work: impl AsyncFnOnce(&Client) -> Result<T, tokio_postgres::Error>,
+    ) -> Result<T, StorageError> {
+        let mut db = slot.lock().await;
         if db.as_ref().is_none_or(Client::is_closed) {
             *db = Some(crate::storage::postgres_connect(&self.config.database_url).await?);
         }
@@ -280,7 +307,8 @@ impl Cluster {
                         .query_opt(
                             "UPDATE games SET owner = $2, fence = fence + 1
                              WHERE id = $1 AND (owner IS NULL OR owner = $2
-                                 OR owner IN (SELECT num FROM qi_nodes WHERE dead))
+                                 OR NOT EXISTS (SELECT 1 FROM qi_nodes
+                                     WHERE qi_nodes.num = games.owner AND NOT qi_nodes.dead))
                              RETURNING fence",
                             &[&id, &me],
                         )
@@ -306,7 +334,12 @@ impl Cluster {
                 Err(Some(None)) => {}
                 Err(Some(Some(owner))) => {
                     let owner = u32::try_from(owner).unwrap_or(0);
-                    self.lock().owners.insert(id.to_owned(), owner);
+                    let mut state = self.lock();
+                    // A cache: past its size it starts again rather than grow for ever.
+                    if state.owners.len() >= MAX_CACHED_OWNERS {
+                        state.owners.clear();
+                    }
+                    state.owners.insert(id.to_owned(), owner);
                     return Ok(Claim::Owner(owner));
                 }
             }
@@ -355,6 +388,14 @@ impl Cluster {
         });
     }
 
+    /// Whether this node's lease has run out (its heartbeat has not gone through lately): it
+    /// must stop acting for its games, which other nodes may be taking over.
+    #[must_use]
+    pub fn lease_lost(&self) -> bool {
+        let now = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        now >= self.lease_until_ms.load(Ordering::Relaxed)
+    }
+
     /// The node that runs `id`, as last seen (unless it died since).
     pub(crate) fn cached_owner(&self, id: &str) -> Option<u32> {
         let state = self.lock();
@@ -365,14 +406,13 @@ impl Cluster {
         self.lock().owners.remove(id);
     }
 
-    /// Sends `packet` to `node` and waits for its answer (a timeout or nobody listening is
-    /// [`Reply::Retry`]).
+    /// Sends `packet` to `node` and waits for its answer (a timeout, or nobody listening, is
+    /// [`Reply::Unreachable`]).
     async fn ask(&self, node: u32, make: impl FnOnce(u64) -> Packet) -> Reply {
         let request = self.next_request.fetch_add(1, Ordering::Relaxed);
         let (reply, answer) = oneshot::channel();
         self.lock().pending.insert(request, reply);
         let heard = self.publish(node, &make(request)).await;
-        tracing::debug!(from = self.num, node, request, ?heard, "asked");
         let reply = match heard {
             Ok(0) => Reply::Unreachable,
             Err(e) => {
@@ -449,12 +489,9 @@ impl Cluster {
                     .await;
                 self.answered_remote(conn, node, answer == Reply::Done);
                 let answer = match answer {
-                    Reply::Done => {
-                        if let Some(hub) = &hub {
-                            hub.note_attached(conn, game, true);
-                        }
-                        AttachReply::Done
-                    }
+                    // The game's node keeps the socket's room there (`make_room` on a
+                    // ghost), since only it hears when the game ends.
+                    Reply::Done => AttachReply::Done,
                     Reply::Denied { code, detail } => AttachReply::Denied(Denied { code, detail }),
                     Reply::Retry | Reply::NotOwner | Reply::Unreachable => {
                         self.forget_owner(game);
@@ -567,7 +604,16 @@ impl Cluster {
                 () = closer.closed() => {
                     let code = closer.code().unwrap_or(CLOSE_RESTART);
                     let close = Packet::Close { from: self.num, conn, code };
-                    let _ = self.publish(origin, &close).await;
+                    // The socket must hear of it, or it would wait for frames that never come:
+                    // tried again while Redis hiccups (its node resyncs anyway if Redis went).
+                    for _ in 0..10 {
+                        if matches!(self.publish(origin, &close).await, Ok(heard) if heard > 0)
+                            || self.lock().dead.contains(&origin)
+                        {
+                            break;
+                        }
+                        tokio::time::sleep(Duration::from_millis(200)).await;
+                    }
                     break;
                 }
                 first = frames.recv() => first,
@@ -666,6 +712,8 @@ impl Cluster {
         for (_, outbox) in ghosts.into_values() {
             outbox.close(CLOSE_RESTART);
         }
+        // The pairing queue was in Redis: whoever waited in it is told to seek again.
+        self.pairing.interrupted();
     }
 
     /// Handles at once what must not wait or be reordered: answers, frames for this node's
@@ -698,8 +746,11 @@ impl Cluster {
                     .get(&conn)
                     .filter(|r| r.hears(from))
                     .map(|r| r.outbox.clone());
+                // Whatever the game's node closed it for (its queue to here overflowed, it gave
+                // the game up), the page's remedy is to reconnect and resume.
+                let _ = code;
                 if let Some(outbox) = outbox {
-                    outbox.close(if code == CLOSE_POLICY { CLOSE_POLICY } else { CLOSE_RESTART });
+                    outbox.close(CLOSE_RESTART);
                 }
                 None
             }
@@ -709,23 +760,32 @@ impl Cluster {
 
     async fn on_packet(self: Arc<Self>, packet: Packet) {
         let Some(hub) = self.hub() else { return };
-        tracing::debug!(node = self.num, ?packet, "packet");
         match packet {
             Packet::Attach { req, from, conn, address, game, how, have_plies } => {
                 let reply = match self.local_game(&hub, &game).await {
                     Some(handle) => {
                         hub.note_address(conn, address);
-                        let ghost = self.ghost(from, conn);
-                        match handle.attach(conn, ghost, how, have_plies).await {
-                            AttachReply::Done => Reply::Done,
-                            AttachReply::Denied(d) => {
-                                Reply::Denied { code: d.code, detail: d.detail }
+                        match hub.make_room(conn, Some(&game)).await {
+                            Err(d) => Reply::Denied { code: d.code, detail: d.detail },
+                            Ok(()) => {
+                                let ghost = self.ghost(from, conn);
+                                match handle.attach(conn, ghost, how, have_plies).await {
+                                    AttachReply::Done => Reply::Done,
+                                    AttachReply::Denied(d) => {
+                                        Reply::Denied { code: d.code, detail: d.detail }
+                                    }
+                                    AttachReply::Retry => Reply::Retry,
+                                }
                             }
-                            AttachReply::Retry => Reply::Retry,
                         }
                     }
                     None => Reply::NotOwner,
                 };
+                if reply != Reply::Done && !hub.is_in_any_game(conn) {
+                    // Nothing here for that socket: no ghost or address kept for it.
+                    self.lock().ghosts.remove(&conn);
+                    hub.disconnect_here(conn).await;
+                }
                 let _ = self.publish(from, &Packet::Reply { req, reply }).await;
             }
             Packet::Command { req, from, conn, address, game, command } => {
@@ -764,6 +824,12 @@ impl Cluster {
                     let _ = self.publish(from, &Packet::Disconnect { conn }).await;
                 }
             }
+            Packet::TakeSeeker { req, from, conn, entry } => {
+                let reply =
+                    if self.pairing.take(conn, &entry) { Reply::Done } else { Reply::Retry };
+                let _ = self.publish(from, &Packet::Reply { req, reply }).await;
+            }
+            Packet::SeekRefused { conn, code, detail } => self.pairing.refused(conn, code, detail),
             Packet::Paired { owner, game, conn, seat } => {
                 self.pairing.paired(&self, &hub, owner, game, conn, seat).await;
             }
@@ -780,12 +846,17 @@ impl Cluster {
         let mut ticker = tokio::time::interval(self.config.heartbeat());
         ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let mut healthy_since: Option<Instant> = None;
+        let mut beats: u64 = 0;
         loop {
             tokio::select! {
                 () = shutdown.cancelled() => break,
                 _ = ticker.tick() => {}
             }
-            match self.beat_once(&mut healthy_since).await {
+            beats += 1;
+            // Now and then, games this node holds but does not run (a takeover that failed
+            // half-way, games given up while it was cut off) are run again, so their flags fall.
+            let sweep_own = beats.is_multiple_of(10);
+            match self.beat_once(&mut healthy_since, sweep_own).await {
                 Ok(()) => {}
                 Err(e) => {
                     healthy_since = None;
@@ -812,10 +883,15 @@ impl Cluster {
         }
     }
 
-    async fn beat_once(&self, healthy_since: &mut Option<Instant>) -> Result<(), StorageError> {
+    async fn beat_once(
+        self: &Arc<Self>,
+        healthy_since: &mut Option<Instant>,
+        sweep_own: bool,
+    ) -> Result<(), StorageError> {
         let me = i32::try_from(self.num).unwrap_or(i32::MAX);
+        let asked = Instant::now();
         let alive = self
-            .with_db(async |db| {
+            .with_db_on(&self.beat_db, async |db| {
                 db.execute(
                     "UPDATE qi_nodes SET heartbeat_at = now() WHERE num = $1 AND NOT dead",
                     &[&me],
@@ -823,16 +899,27 @@ impl Cluster {
                 .await
             })
             .await?;
+        if alive > 0 {
+            // The lease holds for a TTL from when the heartbeat was sent, less one beat of
+            // margin (the others count from when it was written).
+            let until = asked.duration_since(self.started) + self.config.lease_ttl
+                - self.config.heartbeat();
+            let until = u64::try_from(until.as_millis()).unwrap_or(u64::MAX);
+            self.lease_until_ms.store(until, Ordering::Relaxed);
+        }
         if alive == 0 {
             tracing::error!("this node was taken for dead: giving up its games, joining again");
             if let Some(hub) = self.hub() {
                 hub.evict_all().await;
             }
             self.resync();
-            self.with_db(async |db| {
+            // Joins again under its number (the row may have been forgotten meanwhile).
+            let name = self.config.node_name.clone();
+            self.with_db_on(&self.beat_db, async |db| {
                 db.execute(
-                    "UPDATE qi_nodes SET dead = false, heartbeat_at = now() WHERE num = $1",
-                    &[&me],
+                    "INSERT INTO qi_nodes (num, name) VALUES ($1, $2)
+                     ON CONFLICT (num) DO UPDATE SET dead = false, heartbeat_at = now()",
+                    &[&me, &name],
                 )
                 .await
             })
@@ -880,8 +967,29 @@ impl Cluster {
             })
             .await?;
         self.note_dead(&dead);
+        if (!dead.is_empty() || sweep_own) && !self.taking_over.swap(true, Ordering::AcqRel) {
+            let cluster = Arc::clone(self);
+            tokio::spawn(async move {
+                if let Err(e) = cluster.take_over(sweep_own).await {
+                    tracing::warn!(error = %e, "taking games over failed; trying again");
+                }
+                cluster.taking_over.store(false, Ordering::Release);
+            });
+        }
         if !dead.is_empty() {
-            self.take_over().await?;
+            // Forgets nodes dead for an hour that hold no unfinished game (a claim takes a game
+            // whose owner is not a live node, listed or not), so the table does not grow with
+            // every start.
+            self.with_db(async |db| {
+                db.execute(
+                    "DELETE FROM qi_nodes WHERE dead AND heartbeat_at < now() - interval '1 hour'
+                     AND NOT EXISTS (SELECT 1 FROM games
+                                     WHERE games.owner = qi_nodes.num AND games.result IS NULL)",
+                    &[],
+                )
+                .await
+            })
+            .await?;
         }
         Ok(())
     }
@@ -917,11 +1025,12 @@ impl Cluster {
         }
     }
 
-    /// Takes over a batch of dead nodes' games whose clocks run, so their flags fall.
-    async fn take_over(&self) -> Result<(), StorageError> {
+    /// Takes over a batch of dead nodes' games whose clocks run, so their flags fall; with
+    /// `own`, also runs again this node's own such games that no task of it runs.
+    async fn take_over(&self, own: bool) -> Result<(), StorageError> {
         let Some(hub) = self.hub() else { return Ok(()) };
         let me = i32::try_from(self.num).unwrap_or(i32::MAX);
-        let taken: Vec<(String, i64)> = self
+        let mut taken: Vec<(String, i64)> = self
             .with_db(async |db| {
                 let rows = db
                     .query(
@@ -939,10 +1048,38 @@ impl Cluster {
                 Ok(rows.iter().map(|row| (row.get(0), row.get(1))).collect())
             })
             .await?;
+        if own {
+            let loaded = hub.loaded_ids();
+            let orphans: Vec<(String, i64)> = self
+                .with_db(async |db| {
+                    let rows = db
+                        .query(
+                            "UPDATE games SET fence = fence + 1
+                             WHERE owner = $1 AND result IS NULL AND NOT (id = ANY($2))
+                               AND clock_base_secs IS NOT NULL
+                               AND name_first IS NOT NULL AND name_second IS NOT NULL
+                             RETURNING id, fence",
+                            &[&me, &loaded],
+                        )
+                        .await?;
+                    Ok(rows.iter().map(|row| (row.get(0), row.get(1))).collect())
+                })
+                .await?;
+            taken.extend(orphans);
+        }
         for (id, fence) in taken {
+            // One game that does not load leaves the others be: it stays ours, and the sweep
+            // of our own games tries it again.
             let stored =
-                self.with_db(async |db| Ok(crate::storage::postgres_load(db, &id).await)).await??;
-            let Some(stored) = stored else { continue };
+                self.with_db(async |db| Ok(crate::storage::postgres_load(db, &id).await)).await;
+            let stored = match stored {
+                Ok(Ok(Some(stored))) => stored,
+                Ok(Ok(None)) => continue,
+                Ok(Err(e)) | Err(e) => {
+                    tracing::error!(game = %id, error = %e, "a taken-over game could not be read");
+                    continue;
+                }
+            };
             match Session::restore(&stored, hub.now_ms()) {
                 Ok(session) => {
                     tracing::info!(game = %id, "taken over");
@@ -980,7 +1117,7 @@ impl Cluster {
     }
 }
 
-/// The owner's node for a new remote handle.
+/// A handle of game `game`, run by node `owner`.
 pub(crate) fn remote_handle(cluster: &Arc<Cluster>, owner: u32, game: &str) -> GameHandle {
     GameHandle::remote(Arc::clone(cluster), owner, game)
 }

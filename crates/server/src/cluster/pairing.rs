@@ -1,17 +1,20 @@
 //! Quick pairing across nodes: one Redis list per kind of game (`qi:seek:{key}`, the key of
 //! [`check_spec`](crate::hub::check_spec)), popped or pushed by one script, so two nodes can never
-//! hand out the same seeker. The node that pops a partner makes the game (and runs it); a partner
-//! on another node hears of it with [`Packet::Paired`] and comes in as a remote player.
+//! hand out the same seeker. The node that pops a partner asks the partner's node whether that
+//! seeker still waits ([`Packet::TakeSeeker`]; a cancelled seek, a closed socket or a dead node's
+//! stale entry is passed over), checks both addresses' limits, then makes the game (and runs
+//! it); the partner hears of it with [`Packet::Paired`] and comes in as a remote player.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::LazyLock;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use qi_protocol::{GameSpec, Seat, ServerMessage};
+use qi_protocol::{ErrorCode, GameSpec, Seat, ServerMessage};
 use redis::Script;
 use serde::{Deserialize, Serialize};
 
+use super::wire::Reply;
 use super::{Cluster, Packet};
 use crate::actor::AttachReply;
 use crate::hub::Hub;
@@ -49,24 +52,46 @@ struct Local {
     outbox: Outbox,
 }
 
+#[derive(Debug, Default)]
+struct Seekers {
+    /// Waiting in the queue.
+    waiting: HashMap<ConnId, Local>,
+    /// Taken by another node's pairing, waiting for its game ([`Packet::Paired`]) or its
+    /// refusal ([`Packet::SeekRefused`]).
+    taken: HashMap<ConnId, Outbox>,
+}
+
 /// This node's seekers.
 #[derive(Debug, Default)]
 pub(crate) struct Pairing {
-    seekers: Mutex<HashMap<ConnId, Local>>,
+    seekers: Mutex<Seekers>,
 }
 
 fn queue_of(key: &str) -> String {
     format!("qi:seek:{key}")
 }
 
+fn unreachable(e: &redis::RedisError) -> Denied {
+    tracing::warn!(error = %e, "the pairing queue is unreachable");
+    Denied::new(
+        ErrorCode::Unexpected,
+        "quick pairing is not available right now; try again in a moment",
+    )
+}
+
 impl Pairing {
-    fn lock(&self) -> MutexGuard<'_, HashMap<ConnId, Local>> {
+    fn lock(&self) -> MutexGuard<'_, Seekers> {
         self.seekers.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Takes `conn` out of the queue (a new seek, a cancel, a closed socket).
     pub(crate) async fn leave(&self, cluster: &Cluster, conn: ConnId) {
-        let Some(local) = self.lock().remove(&conn) else { return };
+        let local = {
+            let mut seekers = self.lock();
+            seekers.taken.remove(&conn);
+            seekers.waiting.remove(&conn)
+        };
+        let Some(local) = local else { return };
         let mut redis = cluster.redis.clone();
         let removed: Result<i64, _> = redis::cmd("LREM")
             .arg(&local.queue)
@@ -76,6 +101,73 @@ impl Pairing {
             .await;
         if let Err(e) = removed {
             tracing::warn!(error = %e, "leaving the pairing queue failed");
+        }
+    }
+
+    /// Redis went away with the queue: every seeker here is told to seek again.
+    pub(crate) fn interrupted(&self) {
+        let seekers = std::mem::take(&mut *self.lock());
+        let detail = "quick pairing was interrupted; seek again".to_owned();
+        for outbox in
+            seekers.waiting.into_values().map(|l| l.outbox).chain(seekers.taken.into_values())
+        {
+            outbox.send(&ServerMessage::Error {
+                code: ErrorCode::Unexpected,
+                detail: detail.clone(),
+            });
+        }
+    }
+
+    /// Whether this node's seeker `conn` still waits with `entry`; if so it is taken out of the
+    /// queue for a game (its outbox kept for what comes next).
+    pub(crate) fn take(&self, conn: ConnId, entry: &str) -> bool {
+        let mut seekers = self.lock();
+        match seekers.waiting.remove(&conn) {
+            Some(local) if local.entry == entry && !local.outbox.is_closed() => {
+                seekers.taken.insert(conn, local.outbox);
+                true
+            }
+            Some(other) => {
+                seekers.waiting.insert(conn, other);
+                false
+            }
+            None => false,
+        }
+    }
+
+    /// A seeker of this node taken for a game that could not be made: it hears why.
+    pub(crate) fn refused(&self, conn: ConnId, code: ErrorCode, detail: String) {
+        if let Some(outbox) = self.lock().taken.remove(&conn) {
+            outbox.send(&ServerMessage::Error { code, detail });
+        }
+    }
+
+    /// Whether `partner` (popped from the queue) still waits, asking its node if it is
+    /// another; if so it is taken.
+    async fn take_partner(&self, cluster: &Cluster, partner: &Entry, popped: &str) -> bool {
+        if cluster.lock().dead.contains(&partner.node) {
+            return false;
+        }
+        if partner.node == cluster.num {
+            return self.take(partner.conn, popped);
+        }
+        let (from, conn, entry) = (cluster.num, partner.conn, popped.to_owned());
+        let answer =
+            cluster.ask(partner.node, |req| Packet::TakeSeeker { req, from, conn, entry }).await;
+        answer == Reply::Done
+    }
+
+    /// Tells the taken `partner` that no game was made for it.
+    async fn refuse_partner(&self, cluster: &Cluster, partner: &Entry, denied: &Denied) {
+        if partner.node == cluster.num {
+            self.refused(partner.conn, denied.code, denied.detail.clone());
+        } else {
+            let packet = Packet::SeekRefused {
+                conn: partner.conn,
+                code: denied.code,
+                detail: denied.detail.clone(),
+            };
+            let _ = cluster.publish(partner.node, &packet).await;
         }
     }
 
@@ -101,16 +193,9 @@ impl Pairing {
             nonce: crate::tokens::random_u64().unwrap_or(0),
         };
         let text = serde_json::to_string(&mine).unwrap_or_default();
-        let unreachable = |e: redis::RedisError| {
-            tracing::warn!(error = %e, "the pairing queue is unreachable");
-            Denied::new(
-                qi_protocol::ErrorCode::Unexpected,
-                "quick pairing is not available right now; try again in a moment",
-            )
-        };
         let partner = loop {
-            // Recorded first, so a pairing that comes from another node finds it.
-            self.lock().insert(
+            // Recorded first, so that a pairing from another node finds it at once.
+            self.lock().waiting.insert(
                 conn,
                 Local { queue: queue.clone(), entry: text.clone(), outbox: outbox.clone() },
             );
@@ -119,54 +204,42 @@ impl Pairing {
                 .arg(&text)
                 .invoke_async(&mut cluster.redis.clone())
                 .await
-                .map_err(unreachable)?;
+                .map_err(|e| unreachable(&e))?;
             let Some(popped) = popped else {
                 outbox.send(&ServerMessage::Seeking { spec: spec.clone() });
                 return Ok(());
             };
-            self.lock().remove(&conn);
+            self.lock().waiting.remove(&conn);
             let Ok(partner) = serde_json::from_str::<Entry>(&popped) else { continue };
-            if partner.conn == conn || cluster.lock().dead.contains(&partner.node) {
-                continue;
+            // A stale entry (a cancelled seek, a closed socket, a dead node) is passed over.
+            if partner.conn != conn && self.take_partner(cluster, &partner, &popped).await {
+                break partner;
             }
-            if partner.node == cluster.num {
-                // Still seeking here, with that very entry?
-                let local = self.lock().remove(&partner.conn);
-                match local {
-                    Some(local) if local.entry == popped && !local.outbox.is_closed() => {
-                        break (partner, Some(local.outbox));
-                    }
-                    _ => continue,
-                }
-            }
-            break (partner, None);
         };
-        let (partner, partner_outbox) = partner;
-        if let Err(denied) = hub.admit_addresses(&[address, partner.address]).await {
-            // The partner waits on, first in line.
-            let mut redis = cluster.redis.clone();
-            let _: Result<i64, _> = redis::cmd("LPUSH")
-                .arg(&queue)
-                .arg(serde_json::to_string(&partner).unwrap_or_default())
-                .query_async(&mut redis)
-                .await;
-            if let Some(outbox) = &partner_outbox {
-                self.lock().insert(
-                    partner.conn,
-                    Local { queue, entry: popped_text(&partner), outbox: outbox.clone() },
-                );
-            }
+        // Both addresses may have one more game made (each counted once).
+        let mut addresses = vec![address, partner.address];
+        addresses.sort_unstable();
+        addresses.dedup();
+        if let Err(denied) = hub.admit_addresses(&addresses).await {
+            self.refuse_partner(cluster, &partner, &denied).await;
             return Err(denied);
         }
         let mine_seat = hub.random_seat()?;
         let mut names = [None, None];
         names[mine_seat.index()] = Some(mine.name.clone());
         names[mine_seat.other().index()] = Some(partner.name.clone());
-        let (handle, game) = hub.make_game(spec, names).await?;
-        hub.note_seated_addresses(&[address, partner.address], &game).await;
+        let (handle, game) = match hub.make_game(spec, names).await {
+            Ok(made) => made,
+            Err(denied) => {
+                self.refuse_partner(cluster, &partner, &denied).await;
+                return Err(denied);
+            }
+        };
+        hub.note_seated_addresses(&addresses, &game).await;
         let theirs = mine_seat.other();
-        match partner_outbox {
-            Some(partner_outbox) => {
+        if partner.node == cluster.num {
+            let partner_outbox = self.lock().taken.remove(&partner.conn);
+            if let Some(partner_outbox) = partner_outbox {
                 let _ = crate::hub::into_game(
                     &handle,
                     partner.conn,
@@ -175,19 +248,18 @@ impl Pairing {
                 )
                 .await;
             }
-            None => {
-                let packet = Packet::Paired {
-                    owner: cluster.num,
-                    game: game.clone(),
-                    conn: partner.conn,
-                    seat: theirs,
-                };
-                match cluster.publish(partner.node, &packet).await {
-                    Ok(heard) if heard > 0 => {}
-                    _ => {
-                        tracing::warn!(game, node = partner.node, "a paired seeker's node is gone")
-                    }
-                }
+        } else {
+            let packet = Packet::Paired {
+                owner: cluster.num,
+                game: game.clone(),
+                conn: partner.conn,
+                seat: theirs,
+            };
+            match cluster.publish(partner.node, &packet).await {
+                Ok(heard) if heard > 0 => {}
+                // It was there a moment ago; if its node went since, the partner resumes with
+                // its token when it reconnects, or the game ends as abandoned.
+                _ => tracing::warn!(game, node = partner.node, "a paired seeker's node is gone"),
             }
         }
         crate::hub::into_game(&handle, conn, outbox, Attach::Seat(mine_seat)).await
@@ -203,7 +275,7 @@ impl Pairing {
         conn: ConnId,
         seat: Seat,
     ) {
-        let Some(local) = self.lock().remove(&conn) else {
+        let Some(outbox) = self.lock().taken.remove(&conn) else {
             tracing::warn!(game, conn, "paired, but the seeker is gone");
             return;
         };
@@ -211,18 +283,15 @@ impl Pairing {
             Some(handle) => handle,
             None => super::remote_handle(cluster, owner, &game),
         };
-        match handle.attach(conn, local.outbox.clone(), Attach::Seat(seat), None).await {
+        match handle.attach(conn, outbox.clone(), Attach::Seat(seat), None).await {
             AttachReply::Done => {}
             AttachReply::Denied(denied) => {
-                local
-                    .outbox
-                    .send(&ServerMessage::Error { code: denied.code, detail: denied.detail });
+                outbox.send(&ServerMessage::Error { code: denied.code, detail: denied.detail });
             }
-            AttachReply::Retry => tracing::warn!(game, "a paired seeker could not come in"),
+            AttachReply::Retry => {
+                let detail = "the paired game could not be reached; seek again".to_owned();
+                outbox.send(&ServerMessage::Error { code: ErrorCode::Unexpected, detail });
+            }
         }
     }
-}
-
-fn popped_text(entry: &Entry) -> String {
-    serde_json::to_string(entry).unwrap_or_default()
 }

@@ -125,6 +125,27 @@ pub enum Packet {
         /// The close code.
         code: u16,
     },
+    /// Is seeker `conn` of this node still waiting with `entry`? If so it is taken for a game
+    /// (answered `Done`), else `Retry`.
+    TakeSeeker {
+        /// The request, for the reply.
+        req: u64,
+        /// The asking node.
+        from: u32,
+        /// The seeker's socket.
+        conn: ConnId,
+        /// Its queue entry, as popped.
+        entry: String,
+    },
+    /// Seeker `conn`, taken, gets no game after all: it is told why.
+    SeekRefused {
+        /// The seeker's socket.
+        conn: ConnId,
+        /// The error's code.
+        code: ErrorCode,
+        /// Why.
+        detail: String,
+    },
     /// Seeker `conn` was paired into `game`, run by node `owner`, in `seat`.
     Paired {
         /// The node that made the game.

@@ -16,9 +16,16 @@
 //! [`StorageErrorKind::Unavailable`]: super::StorageErrorKind::Unavailable
 
 use qi_protocol::{ClockSpec, GameResult, GameSpec, Seat};
+use std::time::Duration;
+
 use tokio_postgres::{Client, NoTls, Row, Transaction};
 
 use super::{GameRecord, MoveRecord, Storage, StorageError, StoredGame, Write};
+
+/// How long connecting to the database may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+/// How long one storage call may take before it counts as the database not answering.
+const CALL_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The advisory lock under which the schema is migrated (any number, the same on every node).
 const MIGRATION_LOCK: i64 = 0x7169_5f73_6368;
@@ -76,7 +83,15 @@ pub(crate) const GAME_COLUMNS: &str = "id, variant, rules, clock_base_secs, cloc
 /// A database error as a [`StorageError`]: a connection that is closed or cannot be made is
 /// [`Unavailable`](super::StorageErrorKind::Unavailable), anything else failed.
 pub(crate) fn pg_error(e: &tokio_postgres::Error) -> StorageError {
-    if e.is_closed() || e.as_db_error().is_none() {
+    // The connection broke (closed, or an I/O error under it); a server-side timeout
+    // (statement_timeout, lock_timeout: SQLSTATE 57014, 55P03) or a server going down
+    // (class 57P) is the database not answering now too.
+    let io = std::error::Error::source(e).is_some_and(|source| source.is::<std::io::Error>());
+    let busy = e.code().is_some_and(|code| {
+        let code = code.code();
+        code == "57014" || code == "55P03" || code.starts_with("57P") || code.starts_with("08")
+    });
+    if e.is_closed() || io || busy {
         StorageError::unavailable(format!("the database cannot be reached: {e}"))
     } else {
         StorageError::new(e.to_string())
@@ -104,8 +119,23 @@ fn seat_number(seat: Seat) -> i16 {
 /// # Errors
 /// [`StorageError`] (unavailable) when the server cannot be reached or refuses us.
 pub(crate) async fn connect(url: &str) -> Result<Client, StorageError> {
-    let (client, connection) = tokio_postgres::connect(url, NoTls)
+    let mut config: tokio_postgres::Config =
+        url.parse().map_err(|e| StorageError::new(format!("the database URL: {e}")))?;
+    // A database that does not answer is noticed in seconds, not in the OS's minutes: at
+    // connecting, on an idle connection (keepalives), and in a transaction left open by a
+    // node that froze or died in the middle of it (its locks would hold up the takeover).
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(CONNECT_TIMEOUT);
+    }
+    config.keepalives(true).keepalives_idle(Duration::from_secs(5));
+    config.options(
+        "-c idle_in_transaction_session_timeout=1000 -c lock_timeout=2000 \
+         -c statement_timeout=10000",
+    );
+    let connecting = config.connect(NoTls);
+    let (client, connection) = tokio::time::timeout(CONNECT_TIMEOUT, connecting)
         .await
+        .map_err(|_| StorageError::unavailable("the database did not answer within 3 s"))?
         .map_err(|e| StorageError::unavailable(format!("cannot connect to the database: {e}")))?;
     tokio::spawn(async move {
         if let Err(e) = connection.await {
@@ -396,11 +426,13 @@ impl PgStorage {
             let Some(connected) = client.as_mut() else {
                 return Err(StorageError::unavailable("no database connection"));
             };
-            let outcome = work(connected).await;
-            if connected.is_closed() {
+            let outcome = tokio::time::timeout(CALL_TIMEOUT, work(connected)).await;
+            // A call that timed out may have left the connection mid-transaction: a new one.
+            if outcome.is_err() || connected.is_closed() {
                 *client = None;
             }
             outcome
+                .unwrap_or_else(|_| Err(StorageError::unavailable("the database did not answer")))
         })
     }
 }

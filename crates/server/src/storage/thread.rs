@@ -133,7 +133,18 @@ fn commit(storage: &mut impl Storage, group: Vec<(Vec<Write>, Reply<()>)>) {
         return;
     }
     let all: Vec<Write> = group.iter().flat_map(|(writes, _)| writes.iter().cloned()).collect();
-    if group.len() == 1 || storage.write(&all).is_err() {
+    let together = if group.len() == 1 { None } else { Some(storage.write(&all)) };
+    // A store that cannot be reached fails every one of them the same way: not tried one by
+    // one (each would wait for the store again).
+    if let Some(Err(e)) = &together
+        && e.kind == super::StorageErrorKind::Unavailable
+    {
+        for (_, reply) in group {
+            let _ = reply.send(Err(e.clone()));
+        }
+        return;
+    }
+    if together.as_ref().is_none_or(Result::is_err) {
         for (writes, reply) in group {
             let _ = reply.send(storage.write(&writes));
         }
