@@ -1,5 +1,6 @@
 //! Qi's online-play server: games between two browsers over WebSockets, with spectators, clocks,
-//! quick pairing and rematches, every move stored (SQLite) before it is acknowledged.
+//! quick pairing and rematches, every move stored (SQLite; or PostgreSQL, with several nodes
+//! over Redis: [`cluster`]) before it is acknowledged.
 //!
 //! The pieces, from the outside in:
 //! - [`app`]: the HTTP server (axum): `/ws` for the game protocol, the built app's files for
@@ -10,7 +11,9 @@
 //! - [`hub`]: the registry of games, quick pairing and which connection is in which game;
 //! - [`actor`]: one task per game that owns its [`session`] and its timer;
 //! - [`session`]: one game's rules of play with no I/O (moves, clocks, draws, rematches);
-//! - [`storage`]: where games are kept; [`clock`]: time; [`tokens`]: secrets.
+//! - [`storage`]: where games are kept; [`clock`]: time; [`tokens`]: secrets;
+//! - [`cluster`]: several nodes as one site (leases in PostgreSQL, messages over Redis);
+//!   `services`: throwaway PostgreSQL and Redis servers for its tests and benchmarks.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -26,6 +29,7 @@ pub mod limits;
 pub mod listener;
 pub mod metrics;
 pub mod outbox;
+#[doc(hidden)]
 pub mod services;
 pub mod session;
 pub mod storage;

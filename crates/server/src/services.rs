@@ -1,4 +1,4 @@
-//! Throwaway PostgreSQL and Redis servers on loopback, each with a temporary data directory and
+//! For tests and benchmarks, not for production: throwaway PostgreSQL and Redis servers on loopback, each with a temporary data directory and
 //! a free port, for the tests and the load benchmark of several nodes. They use Debian's
 //! packages (`postgresql`, `redis-server`; `scripts/test` installs them when missing); a missing
 //! one is an error that says which package to install, never a silent skip.
