@@ -21,13 +21,16 @@ use crate::limits::{Limit, Limits};
 use crate::session::Denied;
 
 /// Checks a rate (and the games held), and counts one more if asked and allowed.
-/// KEYS: the rate's set, the address's held set. ARGV: now (ms), window (ms), most a window,
-/// most held, 1 to count, a unique member. Returns -1 (allowed), -2 (too many held), or the
+/// KEYS: the rate's set, the address's held set. ARGV: (unused), window (ms), most a window,
+/// most held, 1 to count, a unique member. The time is Redis's own, so that the nodes' clocks
+/// need not agree. Returns -1 (allowed), -2 (too many held), or the
 /// milliseconds to wait.
 static RATE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
-local now, window = tonumber(ARGV[1]), tonumber(ARGV[2])
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local window = tonumber(ARGV[2])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
 if redis.call('SCARD', KEYS[2]) >= tonumber(ARGV[4]) then return -2 end
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then
@@ -129,10 +132,6 @@ pub(crate) struct SharedLimits<'a> {
     pub(crate) cluster: &'a Cluster,
 }
 
-fn now_ms() -> u64 {
-    crate::storage::unix_ms()
-}
-
 impl SharedLimits<'_> {
     fn redis(&self) -> redis::aio::ConnectionManager {
         self.cluster.redis.clone()
@@ -151,7 +150,7 @@ impl SharedLimits<'_> {
         let answer: Result<i64, _> = RATE
             .key(format!("qi:rate:{kind}:{address}"))
             .key(format!("qi:held:{address}"))
-            .arg(now_ms())
+            .arg(0)
             .arg(60_000)
             .arg(max)
             .arg(held_max)

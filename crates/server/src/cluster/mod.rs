@@ -182,7 +182,10 @@ impl Cluster {
     /// # Errors
     /// [`StorageError`] when PostgreSQL or Redis cannot be reached.
     pub async fn join(config: ClusterConfig) -> Result<(Arc<Cluster>, PgStorage), StorageError> {
-        let storage = PgStorage::open(&config.database_url)?;
+        let url = config.database_url.clone();
+        let storage = tokio::task::spawn_blocking(move || PgStorage::open(&url))
+            .await
+            .map_err(|e| StorageError::new(format!("opening the database failed: {e}")))??;
         let client = crate::storage::postgres_connect(&config.database_url).await?;
         let row = client
             .query_one(
@@ -412,8 +415,11 @@ impl Cluster {
         let request = self.next_request.fetch_add(1, Ordering::Relaxed);
         let (reply, answer) = oneshot::channel();
         self.lock().pending.insert(request, reply);
+        // The waiting entry goes however this ends, also when the asking socket closes (and
+        // this future is dropped) before the answer.
+        let _pending = PendingGuard { cluster: self, request };
         let heard = self.publish(node, &make(request)).await;
-        let reply = match heard {
+        match heard {
             Ok(0) => Reply::Unreachable,
             Err(e) => {
                 tracing::warn!(node, error = %e, "forwarding failed");
@@ -424,9 +430,7 @@ impl Cluster {
                 .ok()
                 .and_then(Result::ok)
                 .unwrap_or(Reply::Unreachable),
-        };
-        self.lock().pending.remove(&request);
-        reply
+        }
     }
 
     /// Notes that this node's socket `conn` asks something of `node` (before asking, so that
@@ -1114,6 +1118,18 @@ impl Cluster {
     /// The shared pairing queue.
     pub(crate) fn pairing(&self) -> &pairing::Pairing {
         &self.pairing
+    }
+}
+
+/// Takes a request out of [`State::pending`] when dropped.
+struct PendingGuard<'a> {
+    cluster: &'a Cluster,
+    request: u64,
+}
+
+impl Drop for PendingGuard<'_> {
+    fn drop(&mut self) {
+        self.cluster.lock().pending.remove(&self.request);
     }
 }
 
