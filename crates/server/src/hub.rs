@@ -520,37 +520,46 @@ impl Hub {
     }
 
     /// The game `id`, from memory or else from storage (several nodes: run by another node, or
-    /// claimed for this one).
+    /// claimed for this one); `None` also when storage cannot be read ([`Hub::lookup`] tells).
     pub async fn find(self: &Arc<Self>, id: &str) -> Option<GameHandle> {
+        self.lookup(id).await.ok().flatten()
+    }
+
+    /// [`Hub::find`], telling a game that is not there from storage that cannot be read now.
+    ///
+    /// # Errors
+    /// [`StorageError`] when the game could not be read or claimed (logged).
+    pub async fn lookup(self: &Arc<Self>, id: &str) -> Result<Option<GameHandle>, StorageError> {
         if let Some(handle) = self.lock().games.get(id) {
-            return Some(handle.clone());
+            return Ok(Some(handle.clone()));
         }
         if let Some(cluster) = &self.cluster
             && let Some(owner) = cluster.cached_owner(id)
         {
-            return Some(crate::cluster::remote_handle(cluster, owner, id));
+            return Ok(Some(crate::cluster::remote_handle(cluster, owner, id)));
         }
         let _one_at_a_time = self.loading.lock().await;
         if let Some(handle) = self.lock().games.get(id) {
-            return Some(handle.clone());
+            return Ok(Some(handle.clone()));
         }
         let (stored, fence) = match &self.cluster {
             None => match self.storage.load(id.to_owned()).await {
-                Ok(stored) => (stored?, None),
+                Ok(Some(stored)) => (stored, None),
+                Ok(None) => return Ok(None),
                 Err(e) => {
                     tracing::error!(game = id, error = %e, "loading a game failed");
-                    return None;
+                    return Err(e);
                 }
             },
             Some(cluster) => match cluster.claim(id).await {
                 Ok(Claim::Mine(fence, stored)) => (*stored, Some(fence)),
                 Ok(Claim::Owner(owner)) => {
-                    return Some(crate::cluster::remote_handle(cluster, owner, id));
+                    return Ok(Some(crate::cluster::remote_handle(cluster, owner, id)));
                 }
-                Ok(Claim::Missing) => return None,
+                Ok(Claim::Missing) => return Ok(None),
                 Err(e) => {
                     tracing::error!(game = id, error = %e, "claiming a game failed");
-                    return None;
+                    return Err(e);
                 }
             },
         };
@@ -574,10 +583,10 @@ impl Hub {
             }
         }
         match Session::restore(&stored, self.now_ms()) {
-            Ok(session) => Some(self.spawn(session, fence)),
+            Ok(session) => Ok(Some(self.spawn(session, fence))),
             Err(e) => {
                 tracing::error!(game = id, error = %e, "a stored game does not load");
-                None
+                Ok(None)
             }
         }
     }

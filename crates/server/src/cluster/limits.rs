@@ -68,7 +68,10 @@ for _, node in ipairs(redis.call('SMEMBERS', KEYS[1])) do
   total = total + tonumber(redis.call('GET', 'qi:sock:' .. node .. ':' .. ARGV[1]) or '0')
 end
 if total >= tonumber(ARGV[3]) then return 0 end
-redis.call('INCR', 'qi:sock:' .. ARGV[2] .. ':' .. ARGV[1])
+local key = 'qi:sock:' .. ARGV[2] .. ':' .. ARGV[1]
+redis.call('INCR', key)
+-- A node killed with its sockets open leaves its counts behind: they go within a day.
+redis.call('PEXPIRE', key, 86400000)
 return 1",
     )
 });
@@ -240,10 +243,14 @@ impl SharedLimits<'_> {
     /// The clients at `addresses` hold a seat in the unfinished game `game`.
     pub(crate) async fn note_seated(&self, addresses: &[IpAddr], game: &str) {
         let mut pipe = redis::pipe();
+        // A game whose node was killed, and nobody asks for again, is let go within a day.
+        const DAY_SECS: i64 = 86_400;
         for address in addresses {
             pipe.sadd(format!("qi:held:{address}"), game).ignore();
+            pipe.expire(format!("qi:held:{address}"), DAY_SECS).ignore();
             pipe.sadd(format!("qi:holders:{game}"), address.to_string()).ignore();
         }
+        pipe.expire(format!("qi:holders:{game}"), DAY_SECS).ignore();
         let done: Result<(), _> = pipe.query_async(&mut self.redis()).await;
         if let Err(e) = done {
             tracing::warn!(error = %e, game, "shared limits unreachable");

@@ -829,8 +829,8 @@ impl Cluster {
                 }
             }
             Packet::TakeSeeker { req, from, conn, entry } => {
-                let reply =
-                    if self.pairing.take(conn, &entry) { Reply::Done } else { Reply::Retry };
+                let taken = self.pairing.take_for(&self, conn, &entry);
+                let reply = if taken { Reply::Done } else { Reply::Retry };
                 let _ = self.publish(from, &Packet::Reply { req, reply }).await;
             }
             Packet::SeekRefused { conn, code, detail } => self.pairing.refused(conn, code, detail),

@@ -58,7 +58,7 @@ struct Seekers {
     waiting: HashMap<ConnId, Local>,
     /// Taken by another node's pairing, waiting for its game ([`Packet::Paired`]) or its
     /// refusal ([`Packet::SeekRefused`]).
-    taken: HashMap<ConnId, Outbox>,
+    taken: HashMap<ConnId, Local>,
 }
 
 /// This node's seekers.
@@ -109,7 +109,7 @@ impl Pairing {
         let seekers = std::mem::take(&mut *self.lock());
         let detail = "quick pairing was interrupted; seek again".to_owned();
         for outbox in
-            seekers.waiting.into_values().map(|l| l.outbox).chain(seekers.taken.into_values())
+            seekers.waiting.into_values().chain(seekers.taken.into_values()).map(|l| l.outbox)
         {
             outbox.send(&ServerMessage::Error {
                 code: ErrorCode::Unexpected,
@@ -118,13 +118,36 @@ impl Pairing {
         }
     }
 
+    /// [`Pairing::take`] for another node's pairing: if that node's game never comes (its
+    /// answer came too late for it, or it died), the seeker goes back to the head of the queue.
+    pub(crate) fn take_for(&self, cluster: &Arc<Cluster>, conn: ConnId, entry: &str) -> bool {
+        if !self.take(conn, entry) {
+            return false;
+        }
+        let cluster = Arc::clone(cluster);
+        tokio::spawn(async move {
+            tokio::time::sleep(2 * super::ANSWER_WITHIN).await;
+            let stranded = cluster.pairing.lock().taken.remove(&conn);
+            let Some(local) = stranded else { return };
+            if local.outbox.is_closed() {
+                return;
+            }
+            let (queue, entry) = (local.queue.clone(), local.entry.clone());
+            cluster.pairing.lock().waiting.insert(conn, local);
+            let mut redis = cluster.redis.clone();
+            let _: Result<i64, _> =
+                redis::cmd("LPUSH").arg(&queue).arg(&entry).query_async(&mut redis).await;
+        });
+        true
+    }
+
     /// Whether this node's seeker `conn` still waits with `entry`; if so it is taken out of the
     /// queue for a game (its outbox kept for what comes next).
     pub(crate) fn take(&self, conn: ConnId, entry: &str) -> bool {
         let mut seekers = self.lock();
         match seekers.waiting.remove(&conn) {
             Some(local) if local.entry == entry && !local.outbox.is_closed() => {
-                seekers.taken.insert(conn, local.outbox);
+                seekers.taken.insert(conn, local);
                 true
             }
             Some(other) => {
@@ -137,8 +160,8 @@ impl Pairing {
 
     /// A seeker of this node taken for a game that could not be made: it hears why.
     pub(crate) fn refused(&self, conn: ConnId, code: ErrorCode, detail: String) {
-        if let Some(outbox) = self.lock().taken.remove(&conn) {
-            outbox.send(&ServerMessage::Error { code, detail });
+        if let Some(local) = self.lock().taken.remove(&conn) {
+            local.outbox.send(&ServerMessage::Error { code, detail });
         }
     }
 
@@ -238,7 +261,7 @@ impl Pairing {
         hub.note_seated_addresses(&addresses, &game).await;
         let theirs = mine_seat.other();
         if partner.node == cluster.num {
-            let partner_outbox = self.lock().taken.remove(&partner.conn);
+            let partner_outbox = self.lock().taken.remove(&partner.conn).map(|l| l.outbox);
             if let Some(partner_outbox) = partner_outbox {
                 let _ = crate::hub::into_game(
                     &handle,
@@ -275,23 +298,27 @@ impl Pairing {
         conn: ConnId,
         seat: Seat,
     ) {
-        let Some(outbox) = self.lock().taken.remove(&conn) else {
+        let Some(outbox) = self.lock().taken.remove(&conn).map(|l| l.outbox) else {
             tracing::warn!(game, conn, "paired, but the seeker is gone");
             return;
         };
-        let handle = match hub.find(&game).await {
-            Some(handle) => handle,
-            None => super::remote_handle(cluster, owner, &game),
-        };
-        match handle.attach(conn, outbox.clone(), Attach::Seat(seat), None).await {
-            AttachReply::Done => {}
-            AttachReply::Denied(denied) => {
-                outbox.send(&ServerMessage::Error { code: denied.code, detail: denied.detail });
-            }
-            AttachReply::Retry => {
-                let detail = "the paired game could not be reached; seek again".to_owned();
-                outbox.send(&ServerMessage::Error { code: ErrorCode::Unexpected, detail });
+        // A slow answer (a busy node) is asked again, the game looked up afresh each time.
+        for _ in 0..3 {
+            let handle = match hub.find(&game).await {
+                Some(handle) => handle,
+                None => super::remote_handle(cluster, owner, &game),
+            };
+            match handle.attach(conn, outbox.clone(), Attach::Seat(seat), None).await {
+                AttachReply::Done => return,
+                AttachReply::Denied(denied) => {
+                    let error = ServerMessage::Error { code: denied.code, detail: denied.detail };
+                    outbox.send(&error);
+                    return;
+                }
+                AttachReply::Retry => {}
             }
         }
+        let detail = "the paired game could not be reached; seek again".to_owned();
+        outbox.send(&ServerMessage::Error { code: ErrorCode::Unexpected, detail });
     }
 }

@@ -476,8 +476,10 @@ impl Receiver {
     /// Sends a command to a game (looking it up again if its task was stopping).
     async fn command(&self, game: &str, command: impl Fn() -> Command) -> Option<u16> {
         for _ in 0..2 {
-            let Some(handle) = self.find(game).await else {
-                return self.error(ErrorCode::UnknownGame, "no such game");
+            let handle = match self.find(game).await {
+                Ok(Some(handle)) => handle,
+                Ok(None) => return self.error(ErrorCode::UnknownGame, "no such game"),
+                Err(denied) => return self.deny(denied),
             };
             if handle.send(command()).await {
                 return None;
@@ -496,8 +498,10 @@ impl Receiver {
             return self.deny(denied);
         }
         for _ in 0..2 {
-            let Some(handle) = self.find(game).await else {
-                return self.error(ErrorCode::UnknownGame, "no such game");
+            let handle = match self.find(game).await {
+                Ok(Some(handle)) => handle,
+                Ok(None) => return self.error(ErrorCode::UnknownGame, "no such game"),
+                Err(denied) => return self.deny(denied),
             };
             match handle.attach(self.conn, self.outbox.clone(), how.clone(), have_plies).await {
                 AttachReply::Done => {
@@ -511,10 +515,16 @@ impl Receiver {
         self.error(ErrorCode::Unexpected, "the game is busy; try again")
     }
 
-    async fn find(&self, game: &str) -> Option<crate::actor::GameHandle> {
+    /// The game, `None` if there is none, or why it cannot be looked up now.
+    async fn find(&self, game: &str) -> Result<Option<crate::actor::GameHandle>, Denied> {
         if game.len() > MAX_GAME_ID_LEN {
-            return None;
+            return Ok(None);
         }
-        self.hub.find(game).await
+        self.hub.lookup(game).await.map_err(|_| {
+            Denied::new(
+                ErrorCode::Unexpected,
+                "the game store cannot be reached now; try again in a moment",
+            )
+        })
     }
 }
