@@ -102,6 +102,8 @@ struct Remote {
     nodes: HashSet<u32>,
     /// The nodes asked something for it and not answered yet, with how many questions.
     asking: HashMap<u32, usize>,
+    /// The order of the frames each node sends it.
+    order: wire::FrameOrder,
 }
 
 impl Remote {
@@ -147,6 +149,8 @@ pub struct Cluster {
     redis_client: redis::Client,
     state: Mutex<State>,
     next_request: AtomicU64,
+    /// Numbers this node's ghost outboxes (their frame streams).
+    next_ghost: AtomicU64,
     hub: OnceLock<Weak<Hub>>,
     pairing: pairing::Pairing,
 }
@@ -226,6 +230,7 @@ impl Cluster {
             redis_client,
             state: Mutex::new(State::default()),
             next_request: AtomicU64::new(1),
+            next_ghost: AtomicU64::new(1),
             hub: OnceLock::new(),
             pairing: pairing::Pairing::default(),
         });
@@ -441,6 +446,7 @@ impl Cluster {
             outbox: outbox.clone(),
             nodes: HashSet::new(),
             asking: HashMap::new(),
+            order: wire::FrameOrder::default(),
         });
         *remote.asking.entry(node).or_default() += 1;
     }
@@ -602,6 +608,8 @@ impl Cluster {
     ) {
         let closer = outbox.closer();
         drop(outbox);
+        let ghost = self.next_ghost.fetch_add(1, Ordering::Relaxed);
+        let mut seq = 0;
         loop {
             let first = tokio::select! {
                 biased;
@@ -631,7 +639,9 @@ impl Cluster {
                 }
             }
             let from = self.num;
-            match self.publish(origin, &Packet::Frames { from, conn, texts }).await {
+            let packet = Packet::Frames { from, conn, ghost, seq, texts };
+            seq += 1;
+            match self.publish(origin, &packet).await {
                 Ok(heard) if heard > 0 => {}
                 // Its node is gone, or Redis is: the socket leaves the games here (its page
                 // resumes when it reconnects).
@@ -731,17 +741,28 @@ impl Cluster {
                 }
                 None
             }
-            Packet::Frames { from, conn, texts } => {
-                let outbox = self
-                    .lock()
-                    .remotes
-                    .get(&conn)
-                    .filter(|r| r.hears(from))
-                    .map(|r| r.outbox.clone());
+            Packet::Frames { from, conn, ghost, seq, texts } => {
+                let (outbox, in_order) = {
+                    let mut state = self.lock();
+                    match state.remotes.get_mut(&conn).filter(|r| r.hears(from)) {
+                        Some(remote) => {
+                            (Some(remote.outbox.clone()), remote.order.next(from, ghost, seq))
+                        }
+                        None => (None, true),
+                    }
+                };
+                if let Some(outbox) = &outbox
+                    && !in_order
+                {
+                    // Frames were lost on the way: the page reconnects and resumes, and gets
+                    // them again.
+                    outbox.close(CLOSE_RESTART);
+                    return None;
+                }
                 let delivered = outbox.is_some_and(|outbox| {
                     texts.into_iter().all(|text| outbox.send_text(text.into()))
                 });
-                (!delivered).then_some(Packet::Frames { from, conn, texts: Vec::new() })
+                (!delivered).then_some(Packet::Frames { from, conn, ghost, seq, texts: Vec::new() })
             }
             Packet::Close { from, conn, code } => {
                 let outbox = self

@@ -112,6 +112,10 @@ pub enum Packet {
         from: u32,
         /// The socket.
         conn: ConnId,
+        /// Which of that node's outboxes for the socket sent them (a new one after one closed).
+        ghost: u64,
+        /// This packet's number in that outbox's stream, from 0: a gap means frames were lost.
+        seq: u64,
         /// The frames' texts, in order.
         texts: Vec<String>,
     },
@@ -159,9 +163,52 @@ pub enum Packet {
     },
 }
 
+/// The order of the frame packets one socket gets from each node: a packet that does not come
+/// next in its stream (one was lost: a publish failed on the way) means the socket must
+/// reconnect and resume, since some of its frames are gone.
+#[derive(Debug, Default)]
+pub(crate) struct FrameOrder {
+    /// Per sending node: its current outbox and the next packet number expected from it.
+    streams: std::collections::HashMap<u32, (u64, u64)>,
+}
+
+impl FrameOrder {
+    /// Whether packet `seq` of outbox `ghost` of node `from` comes in order (then it is
+    /// counted). A new outbox's stream starts at 0.
+    pub(crate) fn next(&mut self, from: u32, ghost: u64, seq: u64) -> bool {
+        let expected = match self.streams.get(&from) {
+            Some(&(current, next)) if current == ghost => next,
+            _ => 0,
+        };
+        if seq != expected {
+            return false;
+        }
+        self.streams.insert(from, (ghost, seq + 1));
+        true
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lost_frame_packet_is_noticed() {
+        let mut order = FrameOrder::default();
+        assert!(order.next(1, 7, 0));
+        assert!(order.next(1, 7, 1));
+        // Another node's stream is its own.
+        assert!(order.next(2, 4, 0));
+        // Packet 2 of node 1 was lost.
+        assert!(!order.next(1, 7, 3));
+        // A new outbox of node 1 (the old one closed) starts again at 0; not in the middle.
+        let mut order = FrameOrder::default();
+        assert!(order.next(1, 7, 0));
+        assert!(order.next(1, 8, 0));
+        assert!(order.next(1, 8, 1));
+        assert!(!order.next(1, 9, 5), "a stream seen from its middle lost its start");
+        assert!(!order.next(3, 1, 1));
+    }
 
     #[test]
     fn packets_read_back_and_garbage_is_refused() {
@@ -187,7 +234,7 @@ mod tests {
                 req: 2,
                 reply: Reply::Denied { code: ErrorCode::RateLimited, detail: "x".into() },
             },
-            Packet::Frames { from: 1, conn: 9, texts: vec!["{}".into(), "[]".into()] },
+            Packet::Frames { from: 1, conn: 9, ghost: 3, seq: 0, texts: vec!["{}".into()] },
             Packet::Paired { owner: 1, game: "g".into(), conn: 5, seat: Seat::Second },
         ];
         for packet in packets {
