@@ -191,6 +191,9 @@ impl Cluster {
             .await
             .map_err(|e| StorageError::new(format!("opening the database failed: {e}")))??;
         let client = crate::storage::postgres_connect(&config.database_url).await?;
+        // Joining writes the first heartbeat (`heartbeat_at` defaults to now()): the lease holds
+        // from here, so a game made before the heartbeat task's first beat is not given up.
+        let started = Instant::now();
         let row = client
             .query_one(
                 "INSERT INTO qi_nodes (name) VALUES ($1) RETURNING num",
@@ -218,13 +221,16 @@ impl Cluster {
             .await
             .map_err(|e| redis_error(&e))?;
         tracing::info!(node = num, name = %config.node_name, "joined the cluster");
+        let first_lease_ms =
+            u64::try_from(config.lease_ttl.saturating_sub(config.heartbeat()).as_millis())
+                .unwrap_or(u64::MAX);
         let cluster = Arc::new(Cluster {
             num,
             config,
             db: tokio::sync::Mutex::new(Some(client)),
             beat_db: tokio::sync::Mutex::new(None),
-            lease_until_ms: AtomicU64::new(0),
-            started: Instant::now(),
+            lease_until_ms: AtomicU64::new(first_lease_ms),
+            started,
             taking_over: std::sync::atomic::AtomicBool::new(false),
             redis,
             redis_client,
