@@ -8,7 +8,10 @@
 
 use std::rc::Rc;
 
-use qi_protocol::{Clocks, GameResult, GameSpec, GameView, PlayedMove, PlayerView, Seat, Status};
+use qi_protocol::{
+    CHAT_MAX_CHARS, CHAT_ROOM_MAX_LINES, ChatBody, ChatLine, Clocks, GameResult, GameSpec,
+    GameView, NAME_MAX_CHARS, PlayedMove, PlayerView, Seat, Status,
+};
 use qi_rules::any::{AnyGame, StartFrom};
 use qi_rules::banqi::{Banqi, BanqiMove, Piece, Square};
 use qi_rules::{Cell, Game, GameKind, IllegalReason, MoveError, Side};
@@ -79,6 +82,11 @@ pub struct OnlineGame {
     pub draw_offer: Option<Seat>,
     /// A rematch offer standing, by whom.
     pub rematch_offer: Option<Seat>,
+    /// A takeback request standing, by whom.
+    pub takeback_offer: Option<Seat>,
+    /// The chat this receiver reads (a player the players' room, a spectator the
+    /// spectators'), oldest first.
+    pub chat: Vec<ChatLine>,
     /// The server's clocks, and when they came (ms on the page's clock).
     pub clocks: Option<(Clocks, f64)>,
     /// Banqi, after the end: the whole deal.
@@ -212,6 +220,8 @@ impl OnlineGame {
             watchers: view.watchers,
             draw_offer: view.draw_offer,
             rematch_offer: None,
+            takeback_offer: view.takeback_offer,
+            chat: view.chat.iter().rev().take(CHAT_ROOM_MAX_LINES).rev().cloned().collect(),
             clocks: view.clocks.map(|clocks| (clocks, now)),
             // A finished banqi game's view carries the deal (for a reload, a late spectator).
             deal: view
@@ -254,6 +264,34 @@ impl OnlineGame {
         next.sync_board();
         *self = next;
         true
+    }
+
+    /// Takes a line of chat from the server: its name and text cut to what they may be (a
+    /// server never sends more; this page shows no more), the oldest line dropped once the room
+    /// holds as many as a room keeps.
+    pub fn hear(&mut self, mut line: ChatLine) {
+        line.name = crate::online::session::shown_text(&line.name, NAME_MAX_CHARS);
+        if let ChatBody::Text { text } = &mut line.body {
+            *text = crate::online::session::shown_text(text, CHAT_MAX_CHARS);
+        }
+        self.chat.push(line);
+        if self.chat.len() > CHAT_ROOM_MAX_LINES {
+            self.chat.remove(0);
+        }
+    }
+
+    /// Whether the player may ask to take a move back now: playing, with a move of their own
+    /// to take back, and no request standing.
+    #[must_use]
+    pub fn can_ask_takeback(&self) -> bool {
+        let Some(you) = self.you else { return false };
+        // The first seat makes ply 0 and the second ply 1 in every game, so a seat has moved
+        // once the moves reach past its index. (Banqi's refusal of a move that turned a piece up
+        // comes from the server, with its reason.)
+        self.status == Status::Playing
+            && self.takeback_offer.is_none()
+            && self.pending.is_none()
+            && self.moves.len() > you.index()
     }
 
     /// Plays the server's move for the next ply. A pending move for that ply is settled: by

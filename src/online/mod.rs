@@ -18,6 +18,7 @@
 //! the app's (`qi.settings`).
 
 pub mod address;
+pub mod chat;
 pub mod game;
 pub mod lobby;
 pub mod page;

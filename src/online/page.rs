@@ -3,10 +3,11 @@
 
 use std::rc::Rc;
 
-use qi_protocol::{Seat, Status};
+use qi_protocol::{ChatRoom, Seat, Status};
 use qi_rules::{Cell, Side};
 use yew::prelude::*;
 
+use super::chat::ChatPanel;
 use super::game::OnlineGame;
 use super::lobby::{Lobby, spec_label};
 use super::session::{Intent, Link, Session};
@@ -217,6 +218,8 @@ fn game_screen(session: &Session, game: &OnlineGame, act: &Callback<Intent>) -> 
                      ready={session.link == Link::Ready} can_abort={!game.both_have_moved()} {opponent_away}
                      draw_offered={game.draw_offer.is_some_and(|by| Some(by) != you)}
                      draw_sent={game.draw_offer.is_some() && game.draw_offer == you}
+                     takeback_offered={game.takeback_offer.is_some_and(|by| Some(by) != you)}
+                     can_ask_takeback={game.can_ask_takeback()}
                      rematch_offered={game.rematch_offer.is_some_and(|by| Some(by) != you)}
                      rematch_sent={game.rematch_offer.is_some() && game.rematch_offer == you}
                      act={act.clone()} {flip} />
@@ -254,6 +257,9 @@ fn game_screen(session: &Session, game: &OnlineGame, act: &Callback<Intent>) -> 
                     { fill_all(say(lang, Words::WatchersCount), &[("n", &game.watchers.to_string())]) }
                     if you.is_none() { { " · " }{ say(lang, Words::Watching) } }
                 </p>
+                <ChatPanel {lang} room={if you.is_some() { ChatRoom::Players } else { ChatRoom::Spectators }}
+                           {you} lines={game.chat.clone()} muted={focus.is_some_and(|f| f.muted)}
+                           ready={session.link == Link::Ready} name={session.name.clone()} act={act.clone()} />
                 if let Some(review) = review {
                     <a class="button review" href={review} data-action="review">{ say(lang, Words::ReviewInApp) }</a>
                 }

@@ -9,8 +9,8 @@
 //! nothing else.
 
 use qi_protocol::{
-    ClientMessage, DEAD_PEER_MS, GameSpec, NAME_MAX_CHARS, Seat, SeatChoice, ServerMessage, Status,
-    VERSION,
+    ChatBody, ClientMessage, DEAD_PEER_MS, GameSpec, NAME_MAX_CHARS, Seat, SeatChoice,
+    ServerMessage, Status, VERSION,
 };
 
 pub use super::address::{Opening, id_ok, read_address};
@@ -105,6 +105,16 @@ pub enum Intent {
     Rematch,
     /// Claim the win from an absent opponent.
     ClaimWin,
+    /// Ask to take back the last move.
+    ProposeTakeback,
+    /// Accept the opponent's takeback request.
+    AcceptTakeback,
+    /// Decline it.
+    DeclineTakeback,
+    /// Write in the game's chat.
+    Chat(ChatBody),
+    /// Hide (or show again) what others write in the game's chat.
+    ToggleMute,
     /// Connect now instead of waiting.
     Retry,
 }
@@ -124,11 +134,13 @@ pub struct Focus {
     pub seat: Option<Seat>,
     /// The game, once its state came.
     pub game: Option<OnlineGame>,
+    /// Whether this page hides what others write in the game's chat.
+    pub muted: bool,
 }
 
 impl Focus {
     fn new(id: String, token: Option<String>) -> Focus {
-        Focus { id, token, invite: None, joining: false, seat: None, game: None }
+        Focus { id, token, invite: None, joining: false, seat: None, game: None, muted: false }
     }
 }
 
@@ -428,6 +440,28 @@ impl Session {
             ServerMessage::DrawDeclined { game } => {
                 if let Some(online) = self.game_mut(&game) {
                     online.draw_offer = None;
+                }
+                Vec::new()
+            }
+            ServerMessage::TakebackOffered { game, by } => {
+                if let Some(online) = self.game_mut(&game).filter(|g| g.status == Status::Playing) {
+                    online.takeback_offer = Some(by);
+                }
+                Vec::new()
+            }
+            ServerMessage::TakebackDeclined { game } => {
+                if let Some(online) = self.game_mut(&game) {
+                    // The player's own request answered no (a move lapses it too).
+                    if online.takeback_offer.is_some() && online.takeback_offer == online.you {
+                        online.note = Some(Note::Say(Words::TakebackDeclined));
+                    }
+                    online.takeback_offer = None;
+                }
+                Vec::new()
+            }
+            ServerMessage::Chat { game, line } => {
+                if let Some(online) = self.game_mut(&game) {
+                    online.hear(line);
                 }
                 Vec::new()
             }

@@ -153,6 +153,52 @@ pub enum Words {
     ErrorTooManyGames,
     /// A limit on one address (new games or aborts a minute, unfinished games).
     ErrorRateLimited,
+    /// A chat line was not sent (the detail says why).
+    ErrorBadChat,
+    /// A takeback could not be asked or answered (the detail says why).
+    ErrorNoTakeback,
+    /// Ask to take back one's last move.
+    AskTakeback,
+    /// Accept the opponent's takeback request.
+    AcceptTakeback,
+    /// Decline it.
+    DeclineTakeback,
+    /// The opponent asks to take back a move.
+    TakebackOffered,
+    /// `{side}` asks to take back a move (for spectators).
+    TakebackOfferedBy,
+    /// The player's own takeback request stands.
+    TakebackSent,
+    /// The player's own takeback request was declined.
+    TakebackDeclined,
+    /// The players' chat's heading.
+    ChatPlayers,
+    /// The spectators' chat's heading.
+    ChatSpectators,
+    /// The chat's text field's label.
+    ChatMessage,
+    /// Send a chat line.
+    Send,
+    /// Hide what others write.
+    Mute,
+    /// Show it again.
+    Unmute,
+    /// Said in place of the lines while muted.
+    ChatMuted,
+    /// No line yet.
+    ChatEmpty,
+    /// The quick messages' group label.
+    QuickMessages,
+    /// Quick message: hello.
+    QuickHello,
+    /// Quick message: good luck.
+    QuickGoodLuck,
+    /// Quick message: good game.
+    QuickGoodGame,
+    /// Quick message: thanks.
+    QuickThanks,
+    /// Quick message: rematch?
+    QuickRematch,
     /// The server sent something this page cannot use.
     ServerNonsense,
     /// The page's address is not a game's.
@@ -349,6 +395,53 @@ pub fn say(lang: Lang, words: Words) -> &'static str {
                 "来自你所在网络的对局太多：请稍等片刻，或先下完一局。",
                 "Quá nhiều ván từ mạng của bạn: hãy đợi một chút, hoặc chơi xong một ván.",
             ],
+            W::ErrorBadChat => [
+                "Your message was not sent.",
+                "你的消息没有发出。",
+                "Tin nhắn của bạn chưa được gửi.",
+            ],
+            W::ErrorNoTakeback => {
+                ["No takeback now.", "现在不能悔棋。", "Bây giờ không thể đi lại."]
+            }
+            W::AskTakeback => ["Ask to take back", "请求悔棋", "Xin đi lại"],
+            W::AcceptTakeback => ["Accept the takeback", "同意悔棋", "Đồng ý cho đi lại"],
+            W::DeclineTakeback => ["Decline", "拒绝", "Từ chối"],
+            W::TakebackOffered => [
+                "Your opponent asks to take back a move.",
+                "对手请求悔棋。",
+                "Đối thủ xin đi lại một nước.",
+            ],
+            W::TakebackOfferedBy => [
+                "{side} asks to take back a move.",
+                "{side}请求悔棋。",
+                "{side} xin đi lại một nước.",
+            ],
+            W::TakebackSent => {
+                ["You asked to take back your move.", "你已请求悔棋。", "Bạn đã xin đi lại."]
+            }
+            W::TakebackDeclined => [
+                "Your takeback request was declined.",
+                "你的悔棋请求被拒绝了。",
+                "Yêu cầu đi lại của bạn bị từ chối.",
+            ],
+            W::ChatPlayers => ["Chat", "聊天", "Trò chuyện"],
+            W::ChatSpectators => ["Spectators' chat", "观众聊天", "Trò chuyện của người xem"],
+            W::ChatMessage => ["Message", "消息", "Tin nhắn"],
+            W::Send => ["Send", "发送", "Gửi"],
+            W::Mute => ["Mute", "屏蔽", "Tắt tiếng"],
+            W::Unmute => ["Unmute", "取消屏蔽", "Bật tiếng"],
+            W::ChatMuted => [
+                "Chat muted: others' messages are hidden.",
+                "已屏蔽：他人的消息已隐藏。",
+                "Đã tắt trò chuyện: tin nhắn của người khác bị ẩn.",
+            ],
+            W::ChatEmpty => ["No messages yet.", "还没有消息。", "Chưa có tin nhắn."],
+            W::QuickMessages => ["Quick messages", "快捷消息", "Tin nhắn nhanh"],
+            W::QuickHello => ["Hello!", "你好！", "Xin chào!"],
+            W::QuickGoodLuck => ["Good luck!", "祝你好运！", "Chúc may mắn!"],
+            W::QuickGoodGame => ["Good game!", "下得好！", "Ván cờ hay!"],
+            W::QuickThanks => ["Thanks!", "谢谢！", "Cảm ơn!"],
+            W::QuickRematch => ["Rematch?", "再来一局？", "Đấu lại nhé?"],
             W::ServerNonsense => [
                 "The server sent a game this page cannot follow.",
                 "服务器发来的对局无法在本页显示。",
@@ -376,6 +469,7 @@ mod tests {
             (Words::Seeking, &["game"]),
             (Words::WatchersCount, &["n"]),
             (Words::DrawOfferedBy, &["side"]),
+            (Words::TakebackOfferedBy, &["side"]),
             (Words::YouPlay, &["side"]),
             (Words::WonByAbandonment, &["side"]),
             (Words::Won, &["side"]),

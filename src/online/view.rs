@@ -180,17 +180,30 @@ pub fn status_panel(game: &OnlineGame, session_note: Option<&Note>, lang: Lang) 
         }
     };
     let you = game.you;
-    let offer = |by: Option<Seat>, theirs: Words, mine: Words| match (by, you) {
-        (Some(by), Some(you)) if by == you => Some(say(lang, mine).to_owned()),
-        (Some(_), Some(_)) => Some(say(lang, theirs).to_owned()),
-        (Some(by), None) if theirs == Words::DrawOffered => Some(fill_all(
-            say(lang, Words::DrawOfferedBy),
-            &[("side", side_label(board, side_of(by)))],
-        )),
-        _ => None,
-    };
-    let draw = offer(game.draw_offer, Words::DrawOffered, Words::DrawOfferSent);
-    let rematch = offer(game.rematch_offer, Words::RematchOffered, Words::RematchSent);
+    // An offer as the viewer reads it: their own, the opponent's, or (for spectators, where
+    // there are words for it) whose.
+    let offer =
+        |by: Option<Seat>, theirs: Words, mine: Words, spectators: Option<Words>| match (by, you) {
+            (Some(by), Some(you)) if by == you => Some(say(lang, mine).to_owned()),
+            (Some(_), Some(_)) => Some(say(lang, theirs).to_owned()),
+            (Some(by), None) => spectators.map(|words| {
+                fill_all(say(lang, words), &[("side", side_label(board, side_of(by)))])
+            }),
+            _ => None,
+        };
+    let draw = offer(
+        game.draw_offer,
+        Words::DrawOffered,
+        Words::DrawOfferSent,
+        Some(Words::DrawOfferedBy),
+    );
+    let takeback = offer(
+        game.takeback_offer,
+        Words::TakebackOffered,
+        Words::TakebackSent,
+        Some(Words::TakebackOfferedBy),
+    );
+    let rematch = offer(game.rematch_offer, Words::RematchOffered, Words::RematchSent, None);
     let you_play = you.filter(|_| game.status != Status::Waiting).map(|seat| {
         fill_all(say(lang, Words::YouPlay), &[("side", side_label(board, side_of(seat)))])
     });
@@ -210,6 +223,7 @@ pub fn status_panel(game: &OnlineGame, session_note: Option<&Note>, lang: Lang) 
                 <p class="viewing">{ crate::i18n::fill(t(lang, Text::Viewing), "n", &ply.to_string()) }</p>
             }
             if let Some(text) = draw { <p class="offer" data-testid="draw-offer">{ text }</p> }
+            if let Some(text) = takeback { <p class="offer" data-testid="takeback-offer">{ text }</p> }
             if let Some(text) = rematch { <p class="offer" data-testid="rematch-offer">{ text }</p> }
             if let Some(text) = local_notice { <p class="notice" data-testid="notice">{ text }</p> }
             if let Some(note) = &game.note { { note_text(lang, Some(game), note) } }
@@ -241,6 +255,10 @@ pub struct GameButtonsProps {
     pub draw_offered: bool,
     /// The viewer's own draw offer stands.
     pub draw_sent: bool,
+    /// A takeback request by the opponent.
+    pub takeback_offered: bool,
+    /// Whether the viewer may ask to take back a move now.
+    pub can_ask_takeback: bool,
     /// A rematch offer by the opponent.
     pub rematch_offered: bool,
     /// The viewer's own rematch offer stands.
@@ -298,6 +316,12 @@ pub fn game_buttons(props: &GameButtonsProps) -> Html {
                     { button("decline-draw", say(lang, Words::DeclineDraw), Intent::DeclineDraw, true) }
                 } else {
                     { button("offer-draw", say(lang, Words::OfferDraw), Intent::OfferDraw, !props.draw_sent) }
+                }
+                if props.takeback_offered {
+                    { button("accept-takeback", say(lang, Words::AcceptTakeback), Intent::AcceptTakeback, true) }
+                    { button("decline-takeback", say(lang, Words::DeclineTakeback), Intent::DeclineTakeback, true) }
+                } else {
+                    { button("takeback", say(lang, Words::AskTakeback), Intent::ProposeTakeback, props.can_ask_takeback) }
                 }
                 if props.can_abort {
                     { button("abort", say(lang, Words::Abort), Intent::Abort, true) }

@@ -28,10 +28,15 @@
 //! each [`PlayedMove`] that turns a piece up carries it in [`PlayedMove::reveal`], and the whole
 //! deal comes with [`ServerMessage::Ended`].
 
+mod chat;
 mod name;
 
 use serde::{Deserialize, Serialize};
 
+pub use chat::{
+    CHAT_MAX_CHARS, CHAT_RATE_MAX, CHAT_RATE_WINDOW_MS, CHAT_ROOM_MAX_LINES, ChatBody, ChatError,
+    ChatLine, ChatRoom, QuickMessage, clean_chat,
+};
 pub use name::{NAME_MAX_MARKS, NameError, clean_name};
 
 /// The protocol's version; a client of another version is refused.
@@ -228,6 +233,30 @@ pub enum ClientMessage {
         /// The game id.
         game: String,
     },
+    /// Ask the opponent to take back your last move (and their reply to it, if they have
+    /// made one).
+    ProposeTakeback {
+        /// The game id.
+        game: String,
+    },
+    /// Accept the opponent's takeback request.
+    AcceptTakeback {
+        /// The game id.
+        game: String,
+    },
+    /// Decline the opponent's takeback request.
+    DeclineTakeback {
+        /// The game id.
+        game: String,
+    },
+    /// Write in the game's chat: the players' room for a player, the spectators' for a
+    /// spectator.
+    Chat {
+        /// The game id.
+        game: String,
+        /// What to say.
+        body: ChatBody,
+    },
     /// The answer to a [`ServerMessage::Ping`].
     Pong {
         /// The ping's nonce.
@@ -239,6 +268,9 @@ pub enum ClientMessage {
 }
 
 /// What the server sends.
+// A message is read or written once and dropped, never kept in bulk: boxing the game's view to
+// make the small messages smaller would buy nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMessage {
@@ -315,6 +347,26 @@ pub enum ServerMessage {
     DrawDeclined {
         /// The game id.
         game: String,
+    },
+    /// A player asks to take back their last move.
+    TakebackOffered {
+        /// The game id.
+        game: String,
+        /// Who asks.
+        by: Seat,
+    },
+    /// The takeback request was declined (or lapsed with a move). An accepted one is followed
+    /// by the game's whole [`ServerMessage::State`], its moves taken back.
+    TakebackDeclined {
+        /// The game id.
+        game: String,
+    },
+    /// A line of chat, to the readers of its room.
+    Chat {
+        /// The game id.
+        game: String,
+        /// The line.
+        line: ChatLine,
     },
     /// A player offers a rematch.
     RematchOffered {
@@ -428,6 +480,13 @@ pub struct GameView {
     /// A draw offer standing, by whom.
     #[serde(default)]
     pub draw_offer: Option<Seat>,
+    /// A takeback request standing, by whom.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub takeback_offer: Option<Seat>,
+    /// The chat the receiver may read (a player the players' room, a spectator the
+    /// spectators'), oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chat: Vec<ChatLine>,
     /// Banqi, once the game is over: the start position with every face-down piece named (the
     /// whole deal, as in [`ServerMessage::Ended`]), so a reload or a late spectator gets it too.
     /// Never set while the game goes on.
@@ -516,6 +575,12 @@ pub enum ErrorCode {
     /// A limit on one client address (new games or aborts a minute, unfinished games): the
     /// detail names the limit and, for a rate, when to try again.
     RateLimited,
+    /// A chat line not taken: empty, too long, holding a character that does not show as
+    /// itself (see [`clean_chat`]), written faster than [`CHAT_RATE_MAX`] lines in
+    /// [`CHAT_RATE_WINDOW_MS`], or to a room that is full. The detail says which.
+    BadChat,
+    /// A takeback that cannot be asked or answered now: the detail says why.
+    NoTakeback,
 }
 
 /// A message that could not be read.
@@ -583,6 +648,12 @@ mod tests {
             ClientMessage::CancelSeek,
             ClientMessage::Move { game: "g".into(), ply: 3, text: "c3-c4".into() },
             ClientMessage::Pong { nonce: 9 },
+            ClientMessage::ProposeTakeback { game: "g".into() },
+            ClientMessage::Chat {
+                game: "g".into(),
+                body: ChatBody::Quick { code: QuickMessage::Hello },
+            },
+            ClientMessage::Chat { game: "g".into(), body: ChatBody::Text { text: "gg".into() } },
         ];
         for message in client {
             assert_eq!(ClientMessage::parse(&message.to_json()), Ok(message));
@@ -603,6 +674,14 @@ mod tests {
             status: Status::Playing,
             watchers: 2,
             draw_offer: None,
+            takeback_offer: Some(Seat::Second),
+            chat: vec![ChatLine {
+                room: ChatRoom::Players,
+                seat: Some(Seat::First),
+                name: "a".into(),
+                body: ChatBody::Quick { code: QuickMessage::GoodLuck },
+                unix_ms: 1,
+            }],
             deal: None,
         };
         let server = [

@@ -87,7 +87,7 @@ pub fn clean_name(name: &str) -> Result<String, NameError> {
 }
 
 /// Checks one character given the one before it.
-fn check_char(c: char, previous: Option<char>) -> Result<(), NameError> {
+pub(crate) fn check_char(c: char, previous: Option<char>) -> Result<(), NameError> {
     use GeneralCategory as G;
     if is_presentation_selector(c) {
         // Text or emoji style for the character before: harmless there, invisible anywhere else.
@@ -117,7 +117,7 @@ fn check_char(c: char, previous: Option<char>) -> Result<(), NameError> {
 /// decomposed (NFD), so that a name is judged alike however it was typed. A spacing mark takes
 /// room of its own, as a letter does, and later marks stack on it; a presentation selector is
 /// drawn as nothing, so it neither counts nor ends a run.
-fn check_marks(name: &str) -> Result<(), NameError> {
+pub(crate) fn check_marks(name: &str) -> Result<(), NameError> {
     let mut marks = 0;
     for c in name.nfd().filter(|&c| !is_presentation_selector(c)) {
         match c.general_category() {
@@ -134,7 +134,7 @@ fn check_marks(name: &str) -> Result<(), NameError> {
 /// The spaces a name may hold (not at its ends, which are trimmed). The ideographic space too:
 /// Chinese and Japanese input methods type it for the space bar in full-width mode, and it shows
 /// as a blank one ideograph wide, as plainly as U+0020 does.
-fn is_space(c: char) -> bool {
+pub(crate) fn is_space(c: char) -> bool {
     matches!(c, ' ' | '\u{3000}')
 }
 

@@ -441,6 +441,12 @@ impl Actor {
                         self.send_to(conn, Arc::clone(&text), &mut dead);
                     }
                 }
+                Outgoing::Room(room, message) => {
+                    let text: Arc<str> = message.to_json().into();
+                    for conn in self.session.room_members(room) {
+                        self.send_to(conn, Arc::clone(&text), &mut dead);
+                    }
+                }
                 Outgoing::StateTo { conn, have_plies } => {
                     self.send_state(conn, have_plies, now, &mut dead)
                 }

@@ -795,8 +795,13 @@ impl Hub {
             Some(cluster) => Some(cluster.claim_new(&record.id).await.map_err(internal)?),
             None => None,
         };
-        let stored =
-            StoredGame { game: record, moves: Vec::new(), result: None, final_clocks: None };
+        let stored = StoredGame {
+            game: record,
+            moves: Vec::new(),
+            result: None,
+            final_clocks: None,
+            chat: Vec::new(),
+        };
         let session = Session::created(&stored, known, self.now_ms()).map_err(internal)?;
         let id = session.id().to_owned();
         tracing::info!(game = %id, variant = %stored.game.spec.variant, "game created");

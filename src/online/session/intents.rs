@@ -1,8 +1,10 @@
 //! What the player does, turned into messages for the server.
 
-use qi_protocol::{ClientMessage, Status};
+use qi_protocol::{ChatBody, ClientMessage, Status, clean_chat};
 
 use super::{Effect, Focus, Intent, Link, Session, clean_name};
+use crate::online::game::Note;
+use crate::online::texts::Words;
 
 impl Session {
     /// Something the player did.
@@ -60,7 +62,17 @@ impl Session {
             | Intent::DeclineDraw
             | Intent::Abort
             | Intent::Rematch
-            | Intent::ClaimWin => self.game_intent(&intent),
+            | Intent::ClaimWin
+            | Intent::ProposeTakeback
+            | Intent::AcceptTakeback
+            | Intent::DeclineTakeback => self.game_intent(&intent),
+            Intent::Chat(body) => self.chat(body),
+            Intent::ToggleMute => {
+                if let Some(focus) = &mut self.focus {
+                    focus.muted = !focus.muted;
+                }
+                Vec::new()
+            }
             Intent::Retry => match self.link {
                 Link::Retrying { .. } => {
                     self.link = Link::Connecting;
@@ -98,6 +110,18 @@ impl Session {
                 ClientMessage::Abort { game }
             }
             Intent::ClaimWin if playing => ClientMessage::ClaimWin { game },
+            Intent::ProposeTakeback if online.can_ask_takeback() => {
+                online.takeback_offer = Some(you);
+                ClientMessage::ProposeTakeback { game }
+            }
+            Intent::AcceptTakeback if playing && online.takeback_offer == Some(you.other()) => {
+                online.takeback_offer = None;
+                ClientMessage::AcceptTakeback { game }
+            }
+            Intent::DeclineTakeback if playing && online.takeback_offer == Some(you.other()) => {
+                online.takeback_offer = None;
+                ClientMessage::DeclineTakeback { game }
+            }
             Intent::Rematch if matches!(online.status, Status::Ended { .. }) => {
                 if online.rematch_offer.is_none() {
                     online.rematch_offer = Some(you);
@@ -108,5 +132,28 @@ impl Session {
             _ => return Vec::new(),
         };
         vec![Effect::Send(message)]
+    }
+
+    /// A line for the chat of the game shown (a player's or a spectator's): checked here first,
+    /// so that a line the server would refuse says why at once.
+    fn chat(&mut self, body: ChatBody) -> Vec<Effect> {
+        let ready = self.link == Link::Ready;
+        let Some(online) = self.focus.as_mut().and_then(|f| f.game.as_mut()) else {
+            return Vec::new();
+        };
+        let body = match body {
+            ChatBody::Text { text } => match clean_chat(&text) {
+                Ok(text) => ChatBody::Text { text },
+                Err(refused) => {
+                    online.note = Some(Note::Server(Words::ErrorBadChat, refused.to_string()));
+                    return Vec::new();
+                }
+            },
+            quick @ ChatBody::Quick { .. } => quick,
+        };
+        if !ready {
+            return Vec::new();
+        }
+        vec![Effect::Send(ClientMessage::Chat { game: online.id.clone(), body })]
     }
 }

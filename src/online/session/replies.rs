@@ -123,6 +123,8 @@ impl Session {
             ErrorCode::BadSpec => Words::ErrorBadSpec,
             ErrorCode::TooManyGames => Words::ErrorTooManyGames,
             ErrorCode::RateLimited => Words::ErrorRateLimited,
+            ErrorCode::BadChat => Words::ErrorBadChat,
+            ErrorCode::NoTakeback => Words::ErrorNoTakeback,
         };
         let note = Note::Server(words, shown_text(detail, DETAIL_MAX_CHARS));
         self.note = Some(note.clone());

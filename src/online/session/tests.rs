@@ -1,6 +1,7 @@
 use qi_protocol::{
-    ClientMessage, Clocks, EndReason, ErrorCode, GameResult, GameSpec, GameView, PlayedMove,
-    PlayerView, Refusal, Seat, SeatChoice, ServerMessage, Status, VERSION,
+    CHAT_ROOM_MAX_LINES, ChatBody, ChatLine, ChatRoom, ClientMessage, Clocks, EndReason, ErrorCode,
+    GameResult, GameSpec, GameView, PlayedMove, PlayerView, QuickMessage, Refusal, Seat,
+    SeatChoice, ServerMessage, Status, VERSION,
 };
 use qi_rules::Cell;
 
@@ -38,6 +39,8 @@ fn view(game: &str, start: &str, moves: &[&str], you: Option<Seat>) -> GameView 
         status: Status::Playing,
         watchers: 0,
         draw_offer: None,
+        takeback_offer: None,
+        chat: Vec::new(),
         deal: None,
     }
 }
@@ -669,4 +672,110 @@ fn the_players_own_clock_warns_once_when_it_runs_low() {
     };
     other.receive(ServerMessage::State { view: view_black }, 0.0);
     assert!(!other.game_shown_mut().unwrap().warn_low_time(5_000.0));
+}
+
+fn chat_line(seat: Option<Seat>, name: &str, body: ChatBody) -> ChatLine {
+    let room = if seat.is_some() { ChatRoom::Players } else { ChatRoom::Spectators };
+    ChatLine { room, seat, name: name.into(), body, unix_ms: 0 }
+}
+
+#[test]
+fn chat_lines_go_checked_and_come_bounded() {
+    let mut session = seated(Seat::First, &["e2e4"]);
+    let hello = ChatBody::Quick { code: QuickMessage::Hello };
+    assert_eq!(
+        sent(&session.intent(Intent::Chat(hello.clone()), 0.0)),
+        [ClientMessage::Chat { game: "g".into(), body: hello }]
+    );
+    let text = ChatBody::Text { text: "  good luck  ".into() };
+    assert_eq!(
+        sent(&session.intent(Intent::Chat(text), 0.0)),
+        [ClientMessage::Chat {
+            game: "g".into(),
+            body: ChatBody::Text { text: "good luck".into() }
+        }]
+    );
+    // A line the server would refuse is refused here, with the reason, and not sent.
+    let hidden = ChatBody::Text { text: "a\u{202E}b".into() };
+    assert_eq!(session.intent(Intent::Chat(hidden), 0.0), []);
+    let note = session.game().unwrap().note.clone();
+    assert!(
+        matches!(note, Some(Note::Server(Words::ErrorBadChat, ref detail)) if detail.contains("U+202E"))
+    );
+    // What the server says is kept, the oldest going first once the room is full, and an
+    // over-long line (no server sends one) is cut.
+    let long = ChatBody::Text { text: "x".repeat(500) };
+    session.receive(
+        ServerMessage::Chat { game: "g".into(), line: chat_line(Some(Seat::Second), "Bo", long) },
+        0.0,
+    );
+    let ChatBody::Text { text } = &session.game().unwrap().chat[0].body else { panic!() };
+    assert!(text.chars().count() <= qi_protocol::CHAT_MAX_CHARS + 1);
+    for n in 0..CHAT_ROOM_MAX_LINES {
+        let body = ChatBody::Text { text: format!("{n}") };
+        session.receive(
+            ServerMessage::Chat {
+                game: "g".into(),
+                line: chat_line(Some(Seat::Second), "Bo", body),
+            },
+            0.0,
+        );
+    }
+    let chat = &session.game().unwrap().chat;
+    assert_eq!(chat.len(), CHAT_ROOM_MAX_LINES);
+    assert_eq!(chat[0].body, ChatBody::Text { text: "0".into() });
+    // Another game's line is not this one's.
+    let stray = chat_line(None, "Cy", ChatBody::Text { text: "psst".into() });
+    session.receive(ServerMessage::Chat { game: "other".into(), line: stray }, 0.0);
+    assert_eq!(session.game().unwrap().chat.len(), CHAT_ROOM_MAX_LINES);
+    // Muting is this page's own business.
+    assert_eq!(session.intent(Intent::ToggleMute, 0.0), []);
+    assert!(session.focus.as_ref().unwrap().muted);
+}
+
+#[test]
+fn takebacks_are_asked_answered_and_lapse() {
+    // Black has not moved: nothing of his to take back.
+    let mut session = seated(Seat::Second, &["e2e4"]);
+    assert_eq!(session.intent(Intent::ProposeTakeback, 0.0), []);
+    session.receive(ServerMessage::TakebackOffered { game: "g".into(), by: Seat::First }, 0.0);
+    assert_eq!(session.game().unwrap().takeback_offer, Some(Seat::First));
+    assert_eq!(
+        sent(&session.intent(Intent::DeclineTakeback, 0.0)),
+        [ClientMessage::DeclineTakeback { game: "g".into() }]
+    );
+    assert_eq!(session.game().unwrap().takeback_offer, None);
+    session.receive(ServerMessage::TakebackOffered { game: "g".into(), by: Seat::First }, 0.0);
+    assert_eq!(
+        sent(&session.intent(Intent::AcceptTakeback, 0.0)),
+        [ClientMessage::AcceptTakeback { game: "g".into() }]
+    );
+    // The server's state after it has the move taken back.
+    session.receive(
+        ServerMessage::State { view: view("g", CHESS_START, &[], Some(Seat::Second)) },
+        0.0,
+    );
+    assert_eq!(session.game().unwrap().moves.len(), 0);
+
+    // White asks; once declined, she is told.
+    let mut session = seated(Seat::First, &["e2e4", "e7e5"]);
+    assert_eq!(
+        sent(&session.intent(Intent::ProposeTakeback, 0.0)),
+        [ClientMessage::ProposeTakeback { game: "g".into() }]
+    );
+    assert_eq!(session.intent(Intent::ProposeTakeback, 0.0), [], "one request at a time");
+    assert_eq!(session.intent(Intent::AcceptTakeback, 0.0), [], "not her own");
+    session.receive(ServerMessage::TakebackDeclined { game: "g".into() }, 0.0);
+    let game = session.game().unwrap();
+    assert_eq!(game.takeback_offer, None);
+    assert!(matches!(game.note, Some(Note::Say(Words::TakebackDeclined))));
+    // A refusal from the server says why, in the page's words and the server's detail.
+    session.receive(
+        ServerMessage::Error {
+            code: ErrorCode::NoTakeback,
+            detail: "a move that turned a piece up cannot be taken back".into(),
+        },
+        0.0,
+    );
+    assert!(matches!(session.note, Some(Note::Server(Words::ErrorNoTakeback, _))));
 }

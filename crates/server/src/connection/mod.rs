@@ -445,6 +445,17 @@ impl Receiver {
             }
             ClientMessage::Rematch { game } => self.act(&game, Action::Rematch).await,
             ClientMessage::ClaimWin { game } => self.act(&game, Action::ClaimWin).await,
+            ClientMessage::ProposeTakeback { game } => {
+                self.act(&game, Action::ProposeTakeback).await
+            }
+            ClientMessage::AcceptTakeback { game } => self.act(&game, Action::AcceptTakeback).await,
+            ClientMessage::DeclineTakeback { game } => {
+                self.act(&game, Action::DeclineTakeback).await
+            }
+            ClientMessage::Chat { game, body } => {
+                let name = self.name.clone().unwrap_or_default();
+                self.act(&game, Action::Chat { name, body }).await
+            }
             ClientMessage::Pong { .. } => None,
             ClientMessage::Unknown => self.error(ErrorCode::Unexpected, "unknown message type"),
         }
@@ -470,7 +481,8 @@ impl Receiver {
 
     async fn act(&self, game: &str, action: Action) -> Option<u16> {
         let (conn, outbox) = (self.conn, self.outbox.clone());
-        self.command(game, move || Command::Act { conn, outbox: outbox.clone(), action }).await
+        let command = move || Command::Act { conn, outbox: outbox.clone(), action: action.clone() };
+        self.command(game, command).await
     }
 
     /// Sends a command to a game (looking it up again if its task was stopping).

@@ -5,14 +5,16 @@
 //! The task applies a call to a copy of the session and keeps the copy only once its writes are
 //! stored, so a call that fails (or is refused) changes nothing.
 
+mod chat;
 mod play;
 #[cfg(test)]
 mod tests;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use qi_protocol::{
-    ErrorCode, GameResult, GameSpec, GameView, PlayedMove, PlayerView, Seat, ServerMessage, Status,
+    ChatLine, ChatRoom, ErrorCode, GameResult, GameSpec, GameView, PlayedMove, PlayerView, Seat,
+    ServerMessage, Status,
 };
 use qi_rules::any::{AnyGame, StartFrom};
 use qi_rules::banqi::{BanqiMove, Square};
@@ -52,6 +54,8 @@ pub enum Outgoing {
     To(ConnId, ServerMessage),
     /// To everyone in the game, players and spectators.
     All(ServerMessage),
+    /// To the readers of one chat room: the players, or the spectators.
+    Room(ChatRoom, ServerMessage),
     /// The game's state, as that connection may see it, from the ply it has.
     StateTo {
         /// The connection.
@@ -139,9 +143,18 @@ pub struct Session {
     result: Option<GameResult>,
     clock: Option<GameClock>,
     draw_offer: Option<Seat>,
+    /// A takeback request standing, by whom.
+    takeback_offer: Option<Seat>,
+    /// Whose takeback request was declined since the last move: they may not ask again until
+    /// a move is played (one request at a time, no flood).
+    takeback_declined: [bool; 2],
     rematch: [bool; 2],
     rematch_started: bool,
     grace_ms: u64,
+    /// Both chat rooms, oldest first.
+    chat: Vec<ChatLine>,
+    /// When each connection wrote its latest chat lines (for the rate limit).
+    chat_times: BTreeMap<ConnId, VecDeque<u64>>,
 }
 
 /// The seat that plays `side`.
@@ -222,8 +235,12 @@ impl Session {
             result: stored.result.clone(),
             clock,
             draw_offer: None,
+            takeback_offer: None,
+            takeback_declined: [false; 2],
             rematch: [false; 2],
             rematch_started: false,
+            chat: stored.chat.clone(),
+            chat_times: BTreeMap::new(),
         };
         if session.result.is_none() {
             session.result = session.rules_result();
@@ -356,6 +373,8 @@ impl Session {
             status: self.status(),
             watchers: self.watchers(),
             draw_offer: self.draw_offer,
+            takeback_offer: self.takeback_offer,
+            chat: self.chat_for(conn),
             // Banqi: the whole deal, once the game is over (as in `Ended`), never before.
             deal: self.result.as_ref().and(self.deal.clone()),
         }

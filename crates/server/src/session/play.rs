@@ -1,7 +1,9 @@
-//! Moves, the clocks, and the players' other actions: resign, draws, abort, rematch and
-//! claiming a win over an absent opponent.
+//! Moves, the clocks, and the players' other actions: resign, draws, takebacks, abort, rematch,
+//! claiming a win over an absent opponent, and chat.
 
-use qi_protocol::{EndReason, ErrorCode, GameResult, PlayedMove, Refusal, Seat, ServerMessage};
+use qi_protocol::{
+    ChatBody, EndReason, ErrorCode, GameResult, PlayedMove, Refusal, Seat, ServerMessage,
+};
 use qi_rules::MoveError;
 
 use super::{Denied, Effects, Outgoing, RematchPlan, Session, reveal_of, seat_of_side};
@@ -9,8 +11,8 @@ use crate::clock::Flagged;
 use crate::session::ConnId;
 use crate::storage::{MoveRecord, Write, unix_ms};
 
-/// A player's action other than a move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+/// A player's action other than a move (or, for chat, a spectator's).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Action {
     /// Give up.
     Resign,
@@ -24,6 +26,23 @@ pub enum Action {
     Rematch,
     /// Win because the opponent has been away past the grace period.
     ClaimWin,
+    /// Ask to take back one's last move (with the opponent's reply, if made).
+    ProposeTakeback,
+    /// Accept the opponent's takeback request.
+    AcceptTakeback,
+    /// Decline the opponent's takeback request.
+    DeclineTakeback,
+    /// Write in the chat.
+    Chat {
+        /// The writer's display name (a spectator's; a player's comes from the seat).
+        name: String,
+        /// What.
+        body: ChatBody,
+    },
+}
+
+fn no_takeback(detail: &str) -> Denied {
+    Denied::new(ErrorCode::NoTakeback, detail)
 }
 
 fn refusal_of(error: MoveError) -> Refusal {
@@ -161,6 +180,12 @@ impl Session {
             self.draw_offer = None;
             effects.out.push(Outgoing::All(ServerMessage::DrawDeclined { game: self.id.clone() }));
         }
+        // A move answers a standing takeback request with no, and lets either side ask again.
+        if self.takeback_offer.take().is_some() {
+            let declined = ServerMessage::TakebackDeclined { game: self.id.clone() };
+            effects.out.push(Outgoing::All(declined));
+        }
+        self.takeback_declined = [false; 2];
         if let Some(result) = over {
             self.finish(result, now, &mut effects);
         }
@@ -194,6 +219,10 @@ impl Session {
     /// # Errors
     /// [`Denied`] when `conn` holds no seat or the action does not fit now; nothing changes.
     pub fn act(&mut self, conn: ConnId, action: Action, now: u64) -> Result<Effects, Denied> {
+        // Spectators chat too: the one action that needs no seat.
+        if let Action::Chat { name, body } = action {
+            return self.say(conn, &name, body, now);
+        }
         let Some(seat) = self.seat_of(conn) else {
             return Err(Denied::new(ErrorCode::Unexpected, "you hold no seat in this game"));
         };
@@ -238,6 +267,17 @@ impl Session {
                 self.finish(result, now, &mut effects);
             }
             Action::Rematch => return self.ask_rematch(seat),
+            Action::ProposeTakeback => return self.propose_takeback(seat),
+            Action::AcceptTakeback => return self.accept_takeback(seat, now),
+            Action::DeclineTakeback => {
+                if self.takeback_offer != Some(seat.other()) || !self.is_playing() {
+                    return Err(no_takeback("there is no takeback request to decline"));
+                }
+                self.takeback_offer = None;
+                self.takeback_declined[seat.other().index()] = true;
+                effects.out.push(Outgoing::All(ServerMessage::TakebackDeclined { game }));
+            }
+            Action::Chat { name, body } => return self.say(conn, &name, body, now),
             Action::ClaimWin => {
                 if !self.is_playing() {
                     return Err(not_playing("claim the win"));
@@ -256,6 +296,78 @@ impl Session {
             }
         }
         Ok(effects)
+    }
+
+    /// How many moves a takeback by `seat` takes back: its last move and every move after it.
+    fn takeback_plies(&self, seat: Seat) -> Option<usize> {
+        let last = self.movers.iter().rposition(|&mover| mover == seat)?;
+        Some(self.movers.len() - last)
+    }
+
+    fn propose_takeback(&mut self, seat: Seat) -> Result<Effects, Denied> {
+        if !self.is_playing() {
+            return Err(no_takeback("the game is not being played"));
+        }
+        if self.takeback_offer.is_some() {
+            return Err(no_takeback("a takeback request is already waiting for an answer"));
+        }
+        if self.takeback_declined[seat.index()] {
+            return Err(no_takeback(
+                "your last takeback request was declined; ask again after the next move",
+            ));
+        }
+        let Some(plies) = self.takeback_plies(seat) else {
+            return Err(no_takeback("you have not moved yet"));
+        };
+        self.check_takeback_reveals(plies)?;
+        self.takeback_offer = Some(seat);
+        let offered = ServerMessage::TakebackOffered { game: self.id.clone(), by: seat };
+        Ok(Effects { out: vec![Outgoing::All(offered)], ..Effects::default() })
+    }
+
+    /// Banqi: a move that turned a piece up cannot be taken back, since everyone has seen the
+    /// piece.
+    fn check_takeback_reveals(&self, plies: usize) -> Result<(), Denied> {
+        let taken = &self.moves[self.moves.len() - plies..];
+        if taken.iter().any(|mv| mv.reveal.is_some()) {
+            return Err(no_takeback(
+                "a move that turned a piece up cannot be taken back: the piece is known",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Takes the moves back: nobody's clock gets time back or loses any (the clocks stay as they
+    /// are), and the clock of the side to move then runs.
+    fn accept_takeback(&mut self, seat: Seat, now: u64) -> Result<Effects, Denied> {
+        let asker = seat.other();
+        if self.takeback_offer != Some(asker) || !self.is_playing() {
+            return Err(no_takeback("there is no takeback request to accept"));
+        }
+        let plies =
+            self.takeback_plies(asker).ok_or_else(|| no_takeback("nothing to take back"))?;
+        self.check_takeback_reveals(plies)?;
+        for _ in 0..plies {
+            self.game.undo();
+            self.moves.pop();
+            self.movers.pop();
+            self.sent.pop();
+        }
+        self.takeback_offer = None;
+        self.draw_offer = None;
+        let clocks = self.clock.as_mut().map(|clock| {
+            clock.stop(now);
+            clock.remaining_at(now)
+        });
+        self.start_clock(now);
+        let game = self.id.clone();
+        let mut writes = vec![Write::Takeback { game: game.clone(), plies: self.plies() }];
+        // The clocks as they stand are stored on the last move kept, so that a restart does not
+        // give back the time spent on the moves taken back.
+        if let (Some(remaining), Some(last)) = (clocks, self.moves.last()) {
+            writes.push(Write::Clocks { game, ply: last.ply, remaining_ms: remaining });
+        }
+        Ok(Effects { writes, out: vec![Outgoing::StateToAll], rematch: None })
     }
 
     fn ask_rematch(&mut self, seat: Seat) -> Result<Effects, Denied> {

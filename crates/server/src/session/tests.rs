@@ -1,10 +1,12 @@
 use qi_protocol::{
-    ClockSpec, EndReason, ErrorCode, GameSpec, Refusal, Seat, ServerMessage, Status,
+    CHAT_MAX_CHARS, CHAT_RATE_MAX, CHAT_RATE_WINDOW_MS, CHAT_ROOM_MAX_LINES, ChatBody, ChatLine,
+    ChatRoom, ClockSpec, EndReason, ErrorCode, GameSpec, QuickMessage, Refusal, Seat,
+    ServerMessage, Status,
 };
 use qi_rules::any::{AnyGame, StartFrom};
 
 use super::*;
-use crate::storage::{GameRecord, MoveRecord, StoredGame, Write};
+use crate::storage::{GameRecord, MemoryStorage, MoveRecord, Storage, StoredGame, Write};
 use crate::tokens::{hash_token, invite_for};
 
 const A: ConnId = 1;
@@ -27,6 +29,7 @@ fn stored(variant: &str, rules: &str, clock: Option<ClockSpec>, seed: u64) -> St
         moves: Vec::new(),
         result: None,
         final_clocks: None,
+        chat: Vec::new(),
     }
 }
 
@@ -216,8 +219,15 @@ fn a_rematch_offer_lapses_when_its_player_leaves() {
 fn spectators_and_strangers_cannot_act() {
     let mut session = started("chess", None);
     session.attach(WATCHER, Attach::Watch, None, 0).unwrap();
-    for action in [Action::Resign, Action::OfferDraw, Action::Abort, Action::ClaimWin] {
-        assert!(session.act(WATCHER, action, 0).is_err());
+    for action in [
+        Action::Resign,
+        Action::OfferDraw,
+        Action::Abort,
+        Action::ClaimWin,
+        Action::ProposeTakeback,
+        Action::AcceptTakeback,
+    ] {
+        assert!(session.act(WATCHER, action.clone(), 0).is_err());
         assert!(session.act(99, action, 0).is_err());
     }
     assert_eq!(session.play(WATCHER, 0, "e2e4", 0, 0), Err(Refusal::NotAPlayer));
@@ -388,4 +398,178 @@ fn a_game_waiting_since_before_hashing_seats_its_joiner_but_echoes_no_invite() {
 fn a_created_game_refuses_tokens_that_are_not_its_own() {
     let tokens = [Some("token-x".into()), None];
     assert!(Session::created(&stored("chess", "", None, 7), tokens, 0).is_err());
+}
+
+/// The chat lines in `effects`' messages, with the room they go to.
+fn said(effects: &Effects) -> Vec<(ChatRoom, ChatLine)> {
+    effects
+        .out
+        .iter()
+        .filter_map(|out| match out {
+            Outgoing::Room(room, ServerMessage::Chat { line, .. }) => Some((*room, line.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn text(text: &str) -> Action {
+    Action::Chat { name: "ignored for players".into(), body: ChatBody::Text { text: text.into() } }
+}
+
+#[test]
+fn players_and_spectators_chat_in_rooms_of_their_own() {
+    let mut session = started("chess", None);
+    session.attach(WATCHER, Attach::Watch, None, 0).unwrap();
+    let effects = session.act(A, text("  good luck! "), 0).unwrap();
+    let [(room, line)] = said(&effects).try_into().unwrap();
+    assert_eq!(room, ChatRoom::Players);
+    assert_eq!((line.seat, line.name.as_str()), (Some(Seat::First), "Ann"), "the seat's name");
+    assert_eq!(line.body, ChatBody::Text { text: "good luck!".into() });
+    assert!(matches!(&effects.writes[..], [Write::Chat { .. }]));
+    assert_eq!(session.room_members(ChatRoom::Players), vec![A, B]);
+    let quick = ChatBody::Quick { code: QuickMessage::Hello };
+    let effects = session.act(WATCHER, Action::Chat { name: "Cy".into(), body: quick }, 0).unwrap();
+    let [(room, line)] = said(&effects).try_into().unwrap();
+    assert_eq!((room, line.seat, line.name.as_str()), (ChatRoom::Spectators, None, "Cy"));
+    assert_eq!(session.room_members(ChatRoom::Spectators), vec![WATCHER]);
+    // Each reads their own room only.
+    assert_eq!(session.view_for(B, None, 0).chat.len(), 1);
+    assert_eq!(session.view_for(B, None, 0).chat[0].room, ChatRoom::Players);
+    assert_eq!(session.view_for(WATCHER, None, 0).chat.len(), 1);
+    assert_eq!(session.view_for(WATCHER, None, 0).chat[0].room, ChatRoom::Spectators);
+    assert_eq!(session.act(9, text("hi"), 0).unwrap_err().code, ErrorCode::Unexpected);
+}
+
+#[test]
+fn chat_lines_are_checked_rate_limited_and_bounded() {
+    let mut session = started("gomoku", None);
+    for (bad, code) in [
+        ("", ErrorCode::BadChat),
+        (&"x".repeat(CHAT_MAX_CHARS + 1)[..], ErrorCode::BadChat),
+        ("a\u{202E}b", ErrorCode::BadChat),
+        ("line\nbreak", ErrorCode::BadChat),
+    ] {
+        assert_eq!(session.act(A, text(bad), 0).unwrap_err().code, code, "{bad:?}");
+    }
+    for n in 0..CHAT_RATE_MAX {
+        session.act(A, text(&format!("{n}")), 1_000).unwrap();
+    }
+    let flood = session.act(A, text("one more"), 2_000).unwrap_err();
+    assert_eq!(flood.code, ErrorCode::BadChat);
+    assert!(flood.detail.contains("try again in 9 s"), "{}", flood.detail);
+    // A reconnect does not reset a player's window; the other player has their own.
+    session.detach(A, 2_000);
+    session.attach(A, Attach::Token("token-a".into()), None, 2_000).unwrap();
+    let again = session.act(A, text("again"), 2_000).unwrap_err();
+    assert!(again.detail.starts_with("at most"), "{}", again.detail);
+    session.act(B, text("hi"), 2_000).unwrap();
+    session.act(A, text("later"), 1_000 + CHAT_RATE_WINDOW_MS).unwrap();
+    assert_eq!(session.view_for(A, None, 0).chat.len(), CHAT_RATE_MAX + 2);
+    // A full room takes no more.
+    let mut now = 100_000;
+    while session.view_for(A, None, 0).chat.len() < CHAT_ROOM_MAX_LINES {
+        now += CHAT_RATE_WINDOW_MS;
+        session.act(B, text("x"), now).unwrap();
+    }
+    now += CHAT_RATE_WINDOW_MS;
+    let full = session.act(B, text("x"), now).unwrap_err();
+    assert_eq!(full.code, ErrorCode::BadChat);
+    assert!(full.detail.contains("full"), "{}", full.detail);
+}
+
+#[test]
+fn chat_is_kept_with_the_game() {
+    let mut storage = MemoryStorage::new();
+    let game = stored("chess", "", None, 1);
+    storage.write(&[Write::Create(game.game.clone())]).unwrap();
+    let mut session = Session::created(&game, [Some("token-a".into()), None], 0).unwrap();
+    session.attach(A, Attach::Seat(Seat::First), None, 0).unwrap();
+    let effects = session.act(A, text("anyone?"), 0).unwrap();
+    storage.write(&effects.writes).unwrap();
+    let restored = Session::restore(&storage.load("g").unwrap().unwrap(), 0).unwrap();
+    let mut restored = restored;
+    restored.attach(A, Attach::Token("token-a".into()), None, 0).unwrap();
+    let chat = restored.view_for(A, None, 0).chat;
+    assert_eq!(chat.len(), 1);
+    assert_eq!(chat[0].body, ChatBody::Text { text: "anyone?".into() });
+}
+
+fn takeback_denied(session: &mut Session, conn: ConnId, action: Action) -> String {
+    let denied = session.act(conn, action, 0).unwrap_err();
+    assert_eq!(denied.code, ErrorCode::NoTakeback);
+    denied.detail
+}
+
+#[test]
+fn a_takeback_is_asked_once_and_answered() {
+    let mut session = started("chess", None);
+    assert!(takeback_denied(&mut session, A, Action::ProposeTakeback).contains("not moved"));
+    play(&mut session, A, "e2e4", 0);
+    assert!(takeback_denied(&mut session, B, Action::AcceptTakeback).contains("no takeback"));
+    let effects = session.act(A, Action::ProposeTakeback, 0).unwrap();
+    let offered = ServerMessage::TakebackOffered { game: "g".into(), by: Seat::First };
+    assert_eq!(effects.out, vec![Outgoing::All(offered)]);
+    assert!(takeback_denied(&mut session, A, Action::ProposeTakeback).contains("already"));
+    assert!(takeback_denied(&mut session, B, Action::ProposeTakeback).contains("already"));
+    assert!(takeback_denied(&mut session, A, Action::AcceptTakeback).contains("no takeback"));
+    // Declined: no asking again until a move is played.
+    session.act(B, Action::DeclineTakeback, 0).unwrap();
+    assert!(takeback_denied(&mut session, A, Action::ProposeTakeback).contains("declined"));
+    play(&mut session, B, "e7e5", 0);
+    // A asks again with B's reply made: both moves go.
+    session.act(A, Action::ProposeTakeback, 0).unwrap();
+    let effects = session.act(B, Action::AcceptTakeback, 0).unwrap();
+    assert_eq!(effects.writes, vec![Write::Takeback { game: "g".into(), plies: 0 }]);
+    assert_eq!(effects.out, vec![Outgoing::StateToAll]);
+    assert_eq!(session.plies(), 0);
+    assert_eq!(session.view_for(A, None, 0).takeback_offer, None);
+    play(&mut session, A, "d2d4", 0);
+    // A move lapses a standing request.
+    play(&mut session, B, "d7d5", 0);
+    session.act(B, Action::ProposeTakeback, 0).unwrap();
+    let effects = play(&mut session, A, "c2c4", 0);
+    assert!(
+        effects.out.contains(&Outgoing::All(ServerMessage::TakebackDeclined { game: "g".into() }))
+    );
+    session.act(A, Action::Resign, 0).unwrap();
+    assert!(takeback_denied(&mut session, A, Action::ProposeTakeback).contains("not being played"));
+    let stranger = session.act(WATCHER, Action::ProposeTakeback, 0).unwrap_err();
+    assert_eq!(stranger.code, ErrorCode::Unexpected);
+}
+
+#[test]
+fn a_takeback_gives_no_time_back_even_after_a_restart() {
+    let clock = ClockSpec { base_secs: 60, increment_secs: 0 };
+    let mut game = stored("chess", "", Some(clock), 1);
+    game.game.names[1] = Some("Bo".into());
+    game.game.token_hashes[1] = hash_token("token-b");
+    let mut storage = MemoryStorage::new();
+    storage.write(&[Write::Create(game.game.clone())]).unwrap();
+    let tokens = [Some("token-a".into()), Some("token-b".into())];
+    let mut session = Session::created(&game, tokens, 0).unwrap();
+    session.attach(A, Attach::Seat(Seat::First), None, 0).unwrap();
+    session.attach(B, Attach::Seat(Seat::Second), None, 0).unwrap();
+    for (conn, mv, now) in [(A, "e2e4", 1_000), (B, "e7e5", 2_000), (A, "g1f3", 12_000)] {
+        let effects = play(&mut session, conn, mv, now);
+        storage.write(&effects.writes).unwrap();
+    }
+    // A spent 10 s on Nf3; taking it back does not give them back.
+    session.act(A, Action::ProposeTakeback, 13_000).unwrap();
+    let effects = session.act(B, Action::AcceptTakeback, 13_000).unwrap();
+    storage.write(&effects.writes).unwrap();
+    let clocks = session.view_for(A, None, 13_000).clocks.unwrap();
+    assert_eq!(clocks.remaining_ms, [50_000, 59_000]);
+    assert_eq!(clocks.running, Some(Seat::First), "A is to move again");
+    let restored = Session::restore(&storage.load("g").unwrap().unwrap(), 100_000).unwrap();
+    assert_eq!(restored.plies(), 2);
+    let clocks = restored.view_for(A, None, 100_000).clocks.unwrap();
+    assert_eq!(clocks.remaining_ms, [50_000, 59_000], "as they were at the takeback");
+}
+
+#[test]
+fn banqi_moves_that_turned_a_piece_up_are_not_taken_back() {
+    let mut session = started("banqi", None);
+    play(&mut session, A, "a1", 0);
+    let detail = takeback_denied(&mut session, A, Action::ProposeTakeback);
+    assert!(detail.contains("turned a piece up"), "{detail}");
 }

@@ -50,6 +50,7 @@ fn apply(games: &mut Games, write: &Write) -> Result<(), StorageError> {
                 moves: Vec::new(),
                 result: None,
                 final_clocks: None,
+                chat: Vec::new(),
             };
             games.insert(record.id.clone(), Entry { stored, ended_unix_ms: None });
         }
@@ -70,6 +71,20 @@ fn apply(games: &mut Games, write: &Write) -> Result<(), StorageError> {
             found.stored.result = Some(result.clone());
             found.stored.final_clocks = *clocks;
             found.ended_unix_ms = Some(*unix_ms);
+        }
+        Write::Chat { game, line } => entry(games, game)?.stored.chat.push(line.clone()),
+        Write::Takeback { game, plies } => {
+            let stored = &mut entry(games, game)?.stored;
+            stored.moves.truncate(usize::try_from(*plies).unwrap_or(usize::MAX));
+        }
+        Write::Clocks { game, ply, remaining_ms } => {
+            let stored = &mut entry(games, game)?.stored;
+            let index = usize::try_from(*ply).unwrap_or(usize::MAX);
+            let mv = stored
+                .moves
+                .get_mut(index)
+                .ok_or_else(|| StorageError::new(format!("no ply {ply} in {game}")))?;
+            mv.remaining_ms = Some(*remaining_ms);
         }
         // One writer: no lease to check.
         Write::Fence { .. } => {}

@@ -19,7 +19,7 @@ mod postgres;
 mod sqlite;
 mod thread;
 
-use qi_protocol::{GameResult, GameSpec, Seat};
+use qi_protocol::{ChatLine, GameResult, GameSpec, Seat};
 
 pub use files::{private_dir, private_file};
 pub use memory::MemoryStorage;
@@ -130,6 +130,8 @@ pub struct StoredGame {
     pub result: Option<GameResult>,
     /// The clocks when it ended, if it has a clock and has ended.
     pub final_clocks: Option<[u64; 2]>,
+    /// Its chat, both rooms, oldest first.
+    pub chat: Vec<ChatLine>,
 }
 
 /// One change to the stored games.
@@ -165,6 +167,29 @@ pub enum Write {
         clocks: Option<[u64; 2]>,
         /// When (milliseconds since the Unix epoch).
         unix_ms: u64,
+    },
+    /// A line of chat.
+    Chat {
+        /// The game id.
+        game: String,
+        /// The line.
+        line: ChatLine,
+    },
+    /// Moves taken back: only the first `plies` moves are kept.
+    Takeback {
+        /// The game id.
+        game: String,
+        /// How many moves remain.
+        plies: u32,
+    },
+    /// The clocks stored with a move set anew (after a takeback, to what they are now).
+    Clocks {
+        /// The game id.
+        game: String,
+        /// The move.
+        ply: u32,
+        /// Both clocks.
+        remaining_ms: [u64; 2],
     },
     /// The rest of the batch is written only if game `game` is still held under `token`, its
     /// lease's fencing token (several nodes: see [`crate::cluster`]); else the whole batch fails
@@ -228,7 +253,22 @@ pub fn unix_ms() -> u64 {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use qi_protocol::{ClockSpec, EndReason};
+    use qi_protocol::{ChatBody, ChatRoom, ClockSpec, EndReason, QuickMessage};
+
+    fn chat_line(text: &str) -> ChatLine {
+        ChatLine {
+            room: ChatRoom::Players,
+            seat: Some(Seat::First),
+            name: "Ann".into(),
+            body: ChatBody::Text { text: text.into() },
+            unix_ms: 8,
+        }
+    }
+
+    /// e2e4 with the clocks as they stand after a takeback of the move that followed it.
+    fn e2e4_after_takeback() -> MoveRecord {
+        MoveRecord { remaining_ms: Some([59_000, 58_000]), ..e2e4() }
+    }
 
     fn record(id: &str, created_unix_ms: u64, second: Option<&str>) -> GameRecord {
         GameRecord {
@@ -303,6 +343,35 @@ pub(crate) mod tests {
                 Write::Move { game: "g1".into(), mv: e2e4() },
             ])
             .unwrap();
+        // A reply, then taken back, with the clocks as they stand stored on the move kept; chat
+        // in both rooms, in order.
+        let reply = MoveRecord {
+            ply: 1,
+            seat: Seat::Second,
+            text: "e7e5".into(),
+            unix_ms: 8,
+            remaining_ms: Some([60_000, 58_000]),
+        };
+        let spectator = ChatLine {
+            room: ChatRoom::Spectators,
+            seat: None,
+            name: String::new(),
+            body: ChatBody::Quick { code: QuickMessage::GoodLuck },
+            unix_ms: 9,
+        };
+        storage
+            .write(&[
+                Write::Chat { game: "g1".into(), line: chat_line("hi <b>") },
+                Write::Move { game: "g1".into(), mv: reply },
+                Write::Chat { game: "g1".into(), line: spectator },
+            ])
+            .unwrap();
+        storage
+            .write(&[
+                Write::Takeback { game: "g1".into(), plies: 1 },
+                Write::Clocks { game: "g1".into(), ply: 0, remaining_ms: [59_000, 58_000] },
+            ])
+            .unwrap();
         storage.write(&[Write::Create(clocked_record("g2"))]).unwrap();
         // A duplicate ply is refused and the whole batch with it.
         let again = Write::Move { game: "g1".into(), mv: e2e4() };
@@ -330,8 +399,11 @@ pub(crate) mod tests {
         assert_eq!(g1.game.token_hashes, ["t1".to_owned(), "t3".to_owned()]);
         assert_eq!(g1.game.spec, clocked_record("g1").spec);
         assert_eq!(g1.game.start, clocked_record("g1").start);
-        assert_eq!(g1.moves, vec![e2e4()]);
+        assert_eq!(g1.moves, vec![e2e4_after_takeback()]);
         assert_eq!(g1.result, None);
+        assert_eq!(g1.chat.len(), 2);
+        assert_eq!(g1.chat[0], chat_line("hi <b>"));
+        assert_eq!(g1.chat[1].room, ChatRoom::Spectators);
         let g2 = storage.load("g2").unwrap().unwrap();
         assert_eq!((g2.result, g2.final_clocks), (Some(resignation()), Some([1, 2])));
         assert_eq!(storage.load("g3").unwrap(), None);
@@ -363,6 +435,7 @@ pub(crate) mod tests {
             writes.push(Write::Create(record(id, created, paired.then_some("Bo"))));
             if moved {
                 writes.push(first_move(id));
+                writes.push(Write::Chat { game: id.into(), line: chat_line("gl") });
             }
             if let Some((reason, at)) = end {
                 writes.push(finish(id, reason, at));
@@ -378,7 +451,8 @@ pub(crate) mod tests {
         assert_eq!(storage.sweep(1_000, &keep).unwrap(), 0, "nothing more to sweep");
         // A game made again under a swept id has none of the old one's moves.
         storage.write(&[Write::Create(record("aborted-moved", 2_000, None))]).unwrap();
-        assert_eq!(storage.load("aborted-moved").unwrap().unwrap().moves, vec![]);
+        let again = storage.load("aborted-moved").unwrap().unwrap();
+        assert_eq!((again.moves, again.chat), (vec![], vec![]));
         storage.write(&[first_move("aborted-moved")]).unwrap();
     }
 

@@ -15,7 +15,7 @@
 //!
 //! [`StorageErrorKind::Unavailable`]: super::StorageErrorKind::Unavailable
 
-use qi_protocol::{ClockSpec, GameResult, GameSpec, Seat};
+use qi_protocol::{ChatLine, ClockSpec, GameResult, GameSpec, Seat};
 use std::time::Duration;
 
 use tokio_postgres::{Client, NoTls, Row, Transaction};
@@ -31,7 +31,8 @@ const CALL_TIMEOUT: Duration = Duration::from_secs(10);
 const MIGRATION_LOCK: i64 = 0x7169_5f73_6368;
 
 /// The schema, one step a version (step `i` brings version `i` to `i + 1`).
-pub(crate) const SCHEMA_STEPS: &[&str] = &["
+pub(crate) const SCHEMA_STEPS: &[&str] = &[
+    "
 CREATE TABLE qi_nodes (
     num SERIAL PRIMARY KEY,
     name TEXT NOT NULL,
@@ -73,7 +74,16 @@ CREATE TABLE moves (
     remaining_second_ms BIGINT,
     PRIMARY KEY (game, ply)
 );
-"];
+",
+    "
+CREATE TABLE chat (
+    id BIGSERIAL PRIMARY KEY,
+    game TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    line TEXT NOT NULL
+);
+CREATE INDEX chat_game ON chat (game, id);
+",
+];
 
 /// The columns [`game_row`] reads, in its order.
 pub(crate) const GAME_COLUMNS: &str = "id, variant, rules, clock_base_secs, clock_increment_secs,
@@ -221,6 +231,7 @@ pub(crate) fn game_row(row: &Row) -> Result<StoredGame, StorageError> {
         final_clocks: final_first
             .zip(final_second)
             .map(|(a, b)| [from_sql_int(a), from_sql_int(b)]),
+        chat: Vec::new(),
     })
 }
 
@@ -253,6 +264,23 @@ pub(crate) async fn moves_of(
         .collect())
 }
 
+/// The chat of `game`, oldest first.
+pub(crate) async fn chat_of(
+    client: &impl tokio_postgres::GenericClient,
+    game: &str,
+) -> Result<Vec<ChatLine>, StorageError> {
+    let rows = client
+        .query("SELECT line FROM chat WHERE game = $1 ORDER BY id", &[&game])
+        .await
+        .map_err(|e| pg_error(&e))?;
+    rows.iter()
+        .map(|row| {
+            serde_json::from_str(row.get(0))
+                .map_err(|e| StorageError::new(format!("a damaged chat line: {e}")))
+        })
+        .collect()
+}
+
 /// One game with its moves, if stored.
 pub(crate) async fn load_game(
     client: &impl tokio_postgres::GenericClient,
@@ -264,6 +292,7 @@ pub(crate) async fn load_game(
     };
     let mut stored = game_row(&row)?;
     stored.moves = moves_of(client, game).await?;
+    stored.chat = chat_of(client, game).await?;
     Ok(Some(stored))
 }
 
@@ -350,6 +379,28 @@ async fn apply(tx: &Transaction<'_>, write: &Write) -> Result<(), StorageError> 
             if changed != 1 {
                 return Err(StorageError::new(format!("no game {game}")));
             }
+        }
+        Write::Chat { game, line } => {
+            let line = serde_json::to_string(line).unwrap_or_default();
+            tx.execute("INSERT INTO chat (game, line) VALUES ($1, $2)", &[game, &line])
+                .await
+                .map_err(err)?;
+        }
+        Write::Takeback { game, plies } => {
+            let plies = i32::try_from(*plies).unwrap_or(i32::MAX);
+            tx.execute("DELETE FROM moves WHERE game = $1 AND ply >= $2", &[game, &plies])
+                .await
+                .map_err(err)?;
+        }
+        Write::Clocks { game, ply, remaining_ms } => {
+            let ply = i32::try_from(*ply).unwrap_or(i32::MAX);
+            tx.execute(
+                "UPDATE moves SET remaining_first_ms = $3, remaining_second_ms = $4
+                 WHERE game = $1 AND ply = $2",
+                &[game, &ply, &sql_int(remaining_ms[0]), &sql_int(remaining_ms[1])],
+            )
+            .await
+            .map_err(err)?;
         }
         Write::Fence { game, token } => {
             // The row stays locked to the end of the transaction: a takeover (which bumps the
@@ -464,6 +515,7 @@ impl Storage for PgStorage {
             for row in &rows {
                 let mut stored = game_row(row)?;
                 stored.moves = moves_of(client, &stored.game.id).await?;
+                stored.chat = chat_of(client, &stored.game.id).await?;
                 games.push(stored);
             }
             Ok(games)

@@ -18,7 +18,7 @@
 
 use std::path::Path;
 
-use qi_protocol::{ClockSpec, GameResult, GameSpec, Seat};
+use qi_protocol::{ChatLine, ClockSpec, GameResult, GameSpec, Seat};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::files::{private_file, private_if_there};
@@ -26,7 +26,7 @@ use super::{GameRecord, MoveRecord, Storage, StorageError, StoredGame, Write};
 use crate::tokens::hash_token;
 
 /// The schema version this code reads and writes.
-const VERSION: i64 = 2;
+const VERSION: i64 = 3;
 
 /// The schema of a new database; `user_version` [`VERSION`].
 const SCHEMA: &str = "
@@ -60,7 +60,24 @@ CREATE TABLE moves (
     remaining_second_ms INTEGER,
     PRIMARY KEY (game, ply)
 ) WITHOUT ROWID;
-PRAGMA user_version = 2;
+CREATE TABLE chat (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL REFERENCES games (id),
+    line TEXT NOT NULL
+);
+CREATE INDEX chat_game ON chat (game, id);
+PRAGMA user_version = 3;
+";
+
+/// Schema 2 to 3: the chat table.
+const MIGRATE_2_TO_3: &str = "
+CREATE TABLE chat (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL REFERENCES games (id),
+    line TEXT NOT NULL
+);
+CREATE INDEX chat_game ON chat (game, id);
+PRAGMA user_version = 3;
 ";
 
 /// Schema 1 to 2: the token columns renamed, and every token and invite replaced by its hash.
@@ -224,6 +241,27 @@ impl SqliteStorage {
                     sql_int(*unix_ms),
                 ])?;
             }
+            Write::Chat { game, line } => {
+                let line = serde_json::to_string(line).unwrap_or_default();
+                tx.prepare_cached("INSERT INTO chat (game, line) VALUES (?1, ?2)")?
+                    .execute(params![game, line])?;
+            }
+            Write::Takeback { game, plies } => {
+                tx.prepare_cached("DELETE FROM moves WHERE game = ?1 AND ply >= ?2")?
+                    .execute(params![game, plies])?;
+            }
+            Write::Clocks { game, ply, remaining_ms } => {
+                tx.prepare_cached(
+                    "UPDATE moves SET remaining_first_ms = ?3, remaining_second_ms = ?4
+                     WHERE game = ?1 AND ply = ?2",
+                )?
+                .execute(params![
+                    game,
+                    ply,
+                    sql_int(remaining_ms[0]),
+                    sql_int(remaining_ms[1])
+                ])?;
+            }
             // One server per file: no lease to check.
             Write::Fence { .. } => {}
         }
@@ -248,6 +286,22 @@ impl SqliteStorage {
         })?;
         rows.collect()
     }
+
+    fn chat(&self, game: &str) -> rusqlite::Result<Vec<ChatLine>> {
+        let mut statement =
+            self.db.prepare_cached("SELECT line FROM chat WHERE game = ?1 ORDER BY id")?;
+        let rows = statement.query_map([game], |row| {
+            let text: String = row.get(0)?;
+            serde_json::from_str(&text).map_err(|error| {
+                rusqlite::Error::FromSqlConversionFailure(
+                    0,
+                    rusqlite::types::Type::Text,
+                    error.into(),
+                )
+            })
+        })?;
+        rows.collect()
+    }
 }
 
 /// Creates the tables of a new database, or brings an older one up to [`VERSION`].
@@ -259,7 +313,11 @@ fn set_up(db: &mut Connection) -> Result<(), StorageError> {
     let version: i64 = tx.query_row("PRAGMA user_version", [], |row| row.get(0)).map_err(failed)?;
     match version {
         0 => tx.execute_batch(SCHEMA).map_err(failed)?,
-        1 => migrate_1_to_2(&tx).map_err(failed)?,
+        1 => {
+            migrate_1_to_2(&tx).map_err(failed)?;
+            tx.execute_batch(MIGRATE_2_TO_3).map_err(failed)?;
+        }
+        2 => tx.execute_batch(MIGRATE_2_TO_3).map_err(failed)?,
         VERSION => {}
         newer => {
             return Err(StorageError::new(format!(
@@ -312,6 +370,7 @@ fn game_row(row: &Row<'_>) -> rusqlite::Result<StoredGame> {
         final_clocks: final_first
             .zip(final_second)
             .map(|(a, b)| [from_sql_int(a), from_sql_int(b)]),
+        chat: Vec::new(),
     })
 }
 
@@ -337,6 +396,7 @@ impl Storage for SqliteStorage {
             .map_err(failed)?;
         let Some(mut stored) = stored else { return Ok(None) };
         stored.moves = self.moves(game).map_err(failed)?;
+        stored.chat = self.chat(game).map_err(failed)?;
         Ok(Some(stored))
     }
 
@@ -352,6 +412,7 @@ impl Storage for SqliteStorage {
         };
         for stored in &mut games {
             stored.moves = self.moves(&stored.game.id).map_err(failed)?;
+            stored.chat = self.chat(&stored.game.id).map_err(failed)?;
         }
         Ok(games)
     }
@@ -387,10 +448,12 @@ fn sweep_in(
     };
     let keep: std::collections::HashSet<&str> = keep.iter().map(String::as_str).collect();
     let mut delete_moves = tx.prepare("DELETE FROM moves WHERE game = ?1")?;
+    let mut delete_chat = tx.prepare("DELETE FROM chat WHERE game = ?1")?;
     let mut delete_game = tx.prepare("DELETE FROM games WHERE id = ?1")?;
     let mut deleted = 0;
     for id in candidates.iter().filter(|id| !keep.contains(id.as_str())) {
         delete_moves.execute([id])?;
+        delete_chat.execute([id])?;
         deleted += delete_game.execute([id])?;
     }
     Ok(deleted)
@@ -468,7 +531,7 @@ mod tests {
         assert_eq!(p.game.token_hashes, hashed("p-invite", "p-first", "p-second").1);
         assert_eq!(p.moves.len(), 1, "the rest of the data is as it was");
         drop(db);
-        assert_eq!(user_version(&path), 2);
+        assert_eq!(user_version(&path), 3);
         // Opened again: not hashed a second time.
         let mut db = SqliteStorage::open(&path).unwrap();
         let w = db.load("w").unwrap().unwrap();
@@ -514,7 +577,7 @@ mod tests {
     fn a_newer_schema_is_refused() {
         let dir = test_dir("newer");
         let path = dir.join("games.sqlite");
-        Connection::open(&path).unwrap().execute_batch("PRAGMA user_version = 3").unwrap();
+        Connection::open(&path).unwrap().execute_batch("PRAGMA user_version = 4").unwrap();
         let error = SqliteStorage::open(&path).unwrap_err();
         assert!(error.detail.contains("newer"), "{error}");
         let _ = std::fs::remove_dir_all(&dir);

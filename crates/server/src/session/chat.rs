@@ -1,0 +1,110 @@
+//! A game's chat: the players' room and the spectators' room, each line checked, rate-limited
+//! and stored with the game before anyone reads it.
+
+use qi_protocol::{
+    CHAT_RATE_MAX, CHAT_RATE_WINDOW_MS, CHAT_ROOM_MAX_LINES, ChatBody, ChatLine, ChatRoom,
+    ErrorCode, Seat, ServerMessage, clean_chat,
+};
+
+use super::{ConnId, Denied, Effects, Outgoing, Session};
+use crate::storage::{Write, unix_ms};
+
+/// Who a rate window counts for: a player by seat (so that reconnecting does not reset it), a
+/// spectator by connection.
+fn writer_key(seat: Option<Seat>, conn: ConnId) -> ConnId {
+    match seat {
+        // Connection numbers never reach the top of the range.
+        Some(seat) => ConnId::MAX - seat.index() as ConnId,
+        None => conn,
+    }
+}
+
+impl Session {
+    /// The connections that read `room`.
+    #[must_use]
+    pub fn room_members(&self, room: ChatRoom) -> Vec<ConnId> {
+        match room {
+            ChatRoom::Players => {
+                self.seats.iter().flat_map(|seat| seat.conns.iter()).copied().collect()
+            }
+            ChatRoom::Spectators => self.spectators.iter().copied().collect(),
+        }
+    }
+
+    /// The room `conn` reads and writes, if it is in the game.
+    fn room_of(&self, conn: ConnId) -> Option<ChatRoom> {
+        if self.seat_of(conn).is_some() {
+            Some(ChatRoom::Players)
+        } else if self.spectators.contains(&conn) {
+            Some(ChatRoom::Spectators)
+        } else {
+            None
+        }
+    }
+
+    /// The chat `conn` may read: its own room's lines.
+    pub(super) fn chat_for(&self, conn: ConnId) -> Vec<ChatLine> {
+        let Some(room) = self.room_of(conn) else { return Vec::new() };
+        self.chat.iter().filter(|line| line.room == room).cloned().collect()
+    }
+
+    /// Writes a line from `conn` (called `name`) in its room.
+    ///
+    /// # Errors
+    /// [`Denied`] when `conn` is not in the game, the line does not read as a line (see
+    /// [`clean_chat`]), the writer wrote [`CHAT_RATE_MAX`] lines within the last
+    /// [`CHAT_RATE_WINDOW_MS`], or the room is full; nothing changes.
+    pub fn say(
+        &mut self,
+        conn: ConnId,
+        name: &str,
+        body: ChatBody,
+        now: u64,
+    ) -> Result<Effects, Denied> {
+        let Some(room) = self.room_of(conn) else {
+            return Err(Denied::new(ErrorCode::Unexpected, "you are not in this game"));
+        };
+        let body = match body {
+            ChatBody::Text { text } => ChatBody::Text {
+                text: clean_chat(&text)
+                    .map_err(|error| Denied::new(ErrorCode::BadChat, error.to_string()))?,
+            },
+            quick @ ChatBody::Quick { .. } => quick,
+        };
+        if self.chat.iter().filter(|line| line.room == room).count() >= CHAT_ROOM_MAX_LINES {
+            let detail = format!("this game's chat is full ({CHAT_ROOM_MAX_LINES} lines)");
+            return Err(Denied::new(ErrorCode::BadChat, detail));
+        }
+        let seat = self.seat_of(conn);
+        // Windows that have run out go, so that spectators who came and went leave nothing.
+        self.chat_times.retain(|_, times| {
+            times.back().is_some_and(|&last| now.saturating_sub(last) < CHAT_RATE_WINDOW_MS)
+        });
+        let times = self.chat_times.entry(writer_key(seat, conn)).or_default();
+        while times.front().is_some_and(|&t| now.saturating_sub(t) >= CHAT_RATE_WINDOW_MS) {
+            times.pop_front();
+        }
+        if times.len() >= CHAT_RATE_MAX {
+            let wait = times.front().map_or(0, |&t| CHAT_RATE_WINDOW_MS - now.saturating_sub(t));
+            let detail = format!(
+                "at most {CHAT_RATE_MAX} messages in {} s; try again in {} s",
+                CHAT_RATE_WINDOW_MS / 1000,
+                wait.div_ceil(1000)
+            );
+            return Err(Denied::new(ErrorCode::BadChat, detail));
+        }
+        times.push_back(now);
+        let name = match seat {
+            Some(seat) => self.seats[seat.index()].name.clone().unwrap_or_default(),
+            None => name.to_owned(),
+        };
+        let line = ChatLine { room, seat, name, body, unix_ms: unix_ms() };
+        self.chat.push(line.clone());
+        let game = self.id.clone();
+        Ok(Effects {
+            writes: vec![Write::Chat { game: game.clone(), line: line.clone() }],
+            out: vec![Outgoing::Room(room, ServerMessage::Chat { game, line })],
+            rematch: None,
+        })
+    }
+}
