@@ -197,6 +197,107 @@ test('quick pairing matches two seekers of the same game, rules and clock; the l
   }
 });
 
+/** The chat lines `page` shows: `who: said` each. */
+async function chatLines(page) {
+  return page.locator('[data-testid="chat-line"]').allInnerTexts();
+}
+
+/** Waits until `page` shows a chat line holding `text`. */
+async function waitForLine(page, text) {
+  await page.locator('[data-testid="chat-line"]', { hasText: text }).waitFor();
+}
+
+test('players chat apart from spectators, quick messages read in each reader\'s language, takebacks declined and accepted', { timeout: TEST_TIMEOUT }, async () => {
+  const alice = await person(`${base}online/`);
+  const people = [alice];
+  try {
+    await alice.page.locator('[data-testid="lobby"]').waitFor();
+    await alice.page.locator('[data-testid="name"]').fill('Alice');
+    await alice.page.locator('[data-game="chess"]').click();
+    await alice.page.locator('[data-testid="seat"]').selectOption('first');
+    await alice.page.locator('[data-action="create"]').click();
+    const invite = await alice.page.locator('[data-testid="invite-link"]').inputValue();
+    const watch = await alice.page.locator('[data-testid="watch-link"]').first().inputValue();
+    // Bob reads Vietnamese.
+    const bob = await person(invite, { width: 360, height: 800 });
+    people.push(bob);
+    await bob.page.locator('[data-testid="language"]').selectOption('vi');
+    await bob.page.locator('[data-testid="name"]').fill('Bob');
+    await bob.page.locator('[data-action="join"]').click();
+    await bob.page.locator('.board [data-square]').first().waitFor();
+    const carol = await person(watch);
+    people.push(carol);
+    await carol.page.locator('[data-testid="chat"][data-room="spectators"]').waitFor();
+    await alice.page.locator('[data-testid="chat"][data-room="players"]').waitFor();
+
+    // A quick message goes as a code: each reads it in their own language.
+    await alice.page.locator('[data-testid="chat"] [data-quick="good_luck"]').click();
+    await waitForLine(alice.page, 'Good luck!');
+    await waitForLine(bob.page, 'Chúc may mắn!');
+    assert.deepEqual(await chatLines(bob.page), ['Alice: Chúc may mắn!']);
+    // Typed text is shown as text, never as markup.
+    await bob.page.locator('[data-testid="chat-input"]').fill('<b>chào</b> bạn');
+    await bob.page.locator('[data-action="send-chat"]').click();
+    await waitForLine(alice.page, '<b>chào</b> bạn');
+    assert.equal(await alice.page.locator('[data-testid="chat-line"] b').count(), 0, 'no markup');
+    assert.equal(await bob.page.locator('[data-testid="chat-input"]').inputValue(), '', 'the field empties');
+    // Carol writes in the spectators' room: the players never see it, and she never sees theirs.
+    await carol.page.locator('[data-testid="chat-input"]').fill('go Alice');
+    await carol.page.locator('[data-testid="chat-input"]').press('Enter');
+    await waitForLine(carol.page, 'go Alice');
+    assert.deepEqual(await chatLines(carol.page), ['Anonymous: go Alice']);
+    await alice.page.locator('[data-testid="chat"] [data-quick="thanks"]').click();
+    await waitForLine(bob.page, 'Cảm ơn!');
+    for (const player of [alice, bob]) {
+      assert.equal((await chatLines(player.page)).length, 3);
+      assert.ok(!(await chatLines(player.page)).some((line) => line.includes('go Alice')));
+    }
+    // A line that does not show as itself is refused with the reason, and not sent.
+    await alice.page.locator('[data-testid="chat-input"]').fill('a\u202Eb');
+    await alice.page.locator('[data-action="send-chat"]').click();
+    await alice.page.locator('[data-testid="notice"]', { hasText: 'Your message was not sent.' }).waitFor();
+    // Bob mutes: Alice's lines go from his screen, his own stay.
+    await bob.page.locator('[data-action="mute"]').click();
+    assert.deepEqual(await chatLines(bob.page), ['Bob: <b>chào</b> bạn']);
+    await bob.page.locator('[data-action="mute"]').click();
+
+    // Takeback: Bob declines Alice's request; later Alice accepts Bob's.
+    await drag(alice.page, 'e2', 'e4');
+    await waitForPiece(bob.page, 'e4', 'wP');
+    await drag(bob.page, 'e7', 'e5');
+    await waitForPiece(alice.page, 'e5', 'bP');
+    await alice.page.locator('[data-action="takeback"]').click();
+    await bob.page.locator('[data-testid="takeback-offer"]', { hasText: 'Đối thủ xin đi lại một nước.' }).waitFor();
+    await carol.page.locator('[data-testid="takeback-offer"]', { hasText: 'White asks to take back a move.' }).waitFor();
+    await bob.page.locator('[data-action="decline-takeback"]').click();
+    await alice.page.locator('[data-testid="notice"]', { hasText: 'Your takeback request was declined.' }).waitFor();
+    assert.equal(await alice.page.locator('[data-action="takeback"]').isEnabled(), true);
+    await drag(alice.page, 'g1', 'f3');
+    await waitForPiece(bob.page, 'f3', 'wN');
+    await bob.page.locator('[data-action="takeback"]').click();
+    await alice.page.locator('[data-testid="takeback-offer"]', { hasText: 'Your opponent asks to take back a move.' }).waitFor();
+    await alice.page.locator('[data-action="accept-takeback"]').click();
+    // Bob's e5 and Alice's Nf3 after it are taken back, for everyone; Bob moves again.
+    for (const someone of people) {
+      await waitForPiece(someone.page, 'e7', 'bP');
+      await waitForPiece(someone.page, 'g1', 'wN');
+      await waitForPiece(someone.page, 'e4', 'wP');
+      assert.deepEqual(await moveList(someone.page), ['e4']);
+    }
+    await drag(bob.page, 'c7', 'c5');
+    await waitForPiece(alice.page, 'c5', 'bP');
+    // The chat is still there after a reload.
+    await bob.page.reload();
+    await waitForLine(bob.page, 'Chúc may mắn!');
+    assert.equal((await chatLines(bob.page)).length, 3);
+    for (const someone of people) {
+      assert.deepEqual(someone.errors, [], 'the page reported errors');
+    }
+  } finally {
+    for (const someone of people) await someone.context.close();
+  }
+});
+
 test('on a static host the page says that online play needs the server', { timeout: TEST_TIMEOUT }, async () => {
   const host = await startServer(DIST);
   const someone = await person(`${host.url}online/?game=abc`, { width: 360, height: 800 }, false);

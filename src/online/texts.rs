@@ -428,8 +428,8 @@ pub fn say(lang: Lang, words: Words) -> &'static str {
             W::ChatSpectators => ["Spectators' chat", "观众聊天", "Trò chuyện của người xem"],
             W::ChatMessage => ["Message", "消息", "Tin nhắn"],
             W::Send => ["Send", "发送", "Gửi"],
-            W::Mute => ["Mute", "屏蔽", "Tắt tiếng"],
-            W::Unmute => ["Unmute", "取消屏蔽", "Bật tiếng"],
+            W::Mute => ["Mute", "屏蔽", "Ẩn tin nhắn"],
+            W::Unmute => ["Unmute", "取消屏蔽", "Hiện tin nhắn"],
             W::ChatMuted => [
                 "Chat muted: others' messages are hidden.",
                 "已屏蔽：他人的消息已隐藏。",
