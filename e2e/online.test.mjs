@@ -298,6 +298,66 @@ test('players chat apart from spectators, quick messages read in each reader\'s 
   }
 });
 
+test('the lobby lists an open challenge within a second; one click accepts it, and a spectator finds the game under games now', { timeout: TEST_TIMEOUT }, async () => {
+  const viewer = await person(`${base}online/`, { width: 360, height: 800 });
+  const people = [viewer];
+  try {
+    await viewer.page.locator('[data-testid="challenges"]').waitFor();
+    // Ann posts a public xiangqi challenge; Ben, in the lobby, sees it within a second.
+    const ann = await person(`${base}online/`);
+    people.push(ann);
+    await ann.page.locator('[data-testid="name"]').fill('Ann');
+    await ann.page.locator('[data-game="xiangqi"]').click();
+    await ann.page.locator('[data-testid="seat"]').selectOption('first');
+    await ann.page.locator('[data-testid="listed"]').selectOption('anyone');
+    const ben = await person(`${base}online/`);
+    people.push(ben);
+    await ben.page.locator('[data-testid="challenges"]').waitFor();
+    await ben.page.locator('[data-testid="name"]').fill('Ben');
+    const posted = Date.now();
+    await ann.page.locator('[data-action="create"]').click();
+    const row = ben.page.locator('[data-testid="challenge"]', { hasText: 'Ann' });
+    await row.waitFor();
+    const seenAfter = Date.now() - posted;
+    assert.ok(seenAfter < 1000, `seen after ${seenAfter} ms`);
+    assert.match(await row.innerText(), /Xiangqi/);
+    assert.match(await row.innerText(), /plays Red/);
+    // A private game never shows.
+    const hidden = await person(`${base}online/`);
+    people.push(hidden);
+    await hidden.page.locator('[data-testid="listed"]').selectOption('invite');
+    await hidden.page.locator('[data-action="create"]').click();
+    await hidden.page.locator('main.play').waitFor();
+    // The filter shows one kind of game.
+    await ben.page.locator('[data-filter="chess"]').click();
+    await ben.page.locator('[data-testid="challenge"]').waitFor({ state: 'detached' });
+    await ben.page.locator('[data-filter="all"]').click();
+    await row.waitFor();
+    assert.equal(await ben.page.locator('[data-testid="challenge"]').count(), 1, 'only the public game');
+    // One click: Ben plays Black against Ann.
+    await row.locator('[data-action="accept"]').click();
+    await ben.page.locator('main.play[data-current-game="xiangqi"]').waitFor();
+    await ben.page.locator('[data-testid="name-first"]', { hasText: 'Ann' }).waitFor();
+    await ann.page.locator('[data-testid="name-second"]', { hasText: 'Ben' }).waitFor();
+    // The challenge leaves the lobby; the game shows under games now, and one click watches it.
+    await viewer.page.locator('[data-testid="challenge"]').waitFor({ state: 'detached' });
+    const live = viewer.page.locator('[data-testid="live-game"]', { hasText: 'Ann – Ben' });
+    await live.waitFor();
+    await drag(ann.page, 'h3', 'e3');
+    await waitForPiece(ben.page, 'e3', 'rC');
+    await viewer.page.locator('[data-testid="live-game"] .preview-board [data-square="e3"] > .piece[data-piece="rC"]').waitFor();
+    await live.locator('a').click();
+    await viewer.page.locator('main.play[data-current-game="xiangqi"]').waitFor();
+    await waitForPiece(viewer.page, 'e3', 'rC');
+    await ann.page.locator('[data-testid="watchers"][data-count="1"]').waitFor();
+    for (const someone of people) {
+      assert.deepEqual(someone.errors, [], 'the page reported errors');
+    }
+  } finally {
+    for (const someone of people) await someone.context.close();
+  }
+});
+
 test('on a static host the page says that online play needs the server', { timeout: TEST_TIMEOUT }, async () => {
   const host = await startServer(DIST);
   const someone = await person(`${host.url}online/?game=abc`, { width: 360, height: 800 }, false);

@@ -47,6 +47,8 @@ pub struct Choices {
     pub increment: String,
     /// The seat wanted (for a created game).
     pub seat: SeatChoice,
+    /// A created game is listed in the lobby (anyone may accept), or by invite only.
+    pub listed: bool,
 }
 
 impl Default for Choices {
@@ -59,6 +61,7 @@ impl Default for Choices {
             minutes: "20".into(),
             increment: "10".into(),
             seat: SeatChoice::Random,
+            listed: true,
         }
     }
 }
@@ -114,6 +117,7 @@ impl Choices {
             format!("minutes:{}", self.minutes),
             format!("increment:{}", self.increment),
             format!("seat:{seat}"),
+            format!("listed:{}", self.listed),
         ];
         for (kind, rules) in GameKind::ALL.iter().zip(&self.rules) {
             lines.push(format!("rules.{}:{rules}", kind.name()));
@@ -148,6 +152,7 @@ impl Choices {
                 }
                 "minutes" if short(value) => choices.minutes = value.to_owned(),
                 "increment" if short(value) => choices.increment = value.to_owned(),
+                "listed" => choices.listed = value != "false",
                 "seat" => {
                     choices.seat = match value {
                         "first" => SeatChoice::First,
@@ -254,6 +259,12 @@ pub struct LobbyProps {
     pub name: String,
     /// The game sought, while seeking.
     pub seeking: Option<GameSpec>,
+    /// The boards' settings, for the previews of games being played.
+    pub settings: crate::state::Settings,
+    /// The open challenges and games being played, as the server shows them.
+    pub rows: super::session::LobbyRows,
+    /// Whether messages can go now.
+    pub ready: bool,
     /// What the player does.
     pub act: Callback<Intent>,
 }
@@ -297,11 +308,25 @@ pub fn lobby(props: &LobbyProps) -> Html {
         })
     };
     let spec = choices.spec();
+    // The lists' filter, and the game whose quick-pairing queue is counted: followed anew
+    // whenever either changes.
+    let filter = use_state(|| None::<String>);
+    {
+        let act = props.act.clone();
+        use_effect_with(((*filter).clone(), spec.clone()), move |(variant, seek)| {
+            act.emit(Intent::FollowLobby { variant: variant.clone(), seek: seek.clone() });
+        });
+    }
+    let on_filter = {
+        let filter = filter.clone();
+        Callback::from(move |chosen: Option<String>| filter.set(chosen))
+    };
     let on_create = {
-        let (act, spec, seat) = (props.act.clone(), spec.clone(), choices.seat);
+        let (act, spec, seat, listed) =
+            (props.act.clone(), spec.clone(), choices.seat, choices.listed);
         Callback::from(move |_: MouseEvent| {
             if let Some(spec) = spec.clone() {
-                act.emit(Intent::Create { spec, seat });
+                act.emit(Intent::Create { spec, seat, listed });
             }
         })
     };
@@ -401,6 +426,7 @@ pub fn lobby(props: &LobbyProps) -> Html {
         }
     });
     html! {
+        <div class="lobby-page">
         <section class="lobby panel" data-testid="lobby">
             <label class="field">
                 <span>{ say(lang, Words::YourName) }</span>
@@ -453,14 +479,29 @@ pub fn lobby(props: &LobbyProps) -> Html {
                     };
                 })}>{ for seat_options }</select>
             </label>
+            <label class="field">
+                <span>{ say(lang, Words::WhoMayJoin) }</span>
+                <select data-testid="listed" onchange={change(|c, v| c.listed = v == "anyone")}>
+                    <option value="anyone" selected={choices.listed}>{ say(lang, Words::JoinAnyone) }</option>
+                    <option value="invite" selected={!choices.listed}>{ say(lang, Words::JoinInvite) }</option>
+                </select>
+            </label>
             <div class="lobby-buttons">
                 <button type="button" class="primary" data-action="create" disabled={spec.is_none()}
                         onclick={on_create}>{ say(lang, Words::CreateGame) }</button>
                 <button type="button" data-action="seek" disabled={spec.is_none() || props.seeking.is_some()}
                         onclick={on_seek}>{ say(lang, Words::QuickPairing) }</button>
             </div>
+            if let Some(waiting) = props.rows.waiting.filter(|_| spec.is_some()) {
+                <p class="waiting-count" data-testid="waiting-count" data-count={waiting.to_string()}>
+                    { fill_all(say(lang, Words::WaitingCount), &[("n", &waiting.to_string())]) }
+                </p>
+            }
             { seeking.unwrap_or_default() }
         </section>
+        <super::lobby_lists::LobbyLists settings={props.settings.clone()} rows={props.rows.clone()}
+                    filter={(*filter).clone()} {on_filter} ready={props.ready} act={props.act.clone()} />
+        </div>
     }
 }
 
@@ -519,6 +560,7 @@ mod tests {
             minutes: "2.5".into(),
             increment: "4".into(),
             seat: SeatChoice::Second,
+            listed: false,
             ..Choices::default()
         };
         choices.set_rule("rule", "renju");

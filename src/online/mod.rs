@@ -21,6 +21,7 @@ pub mod address;
 pub mod chat;
 pub mod game;
 pub mod lobby;
+pub mod lobby_lists;
 pub mod page;
 pub mod session;
 pub mod socket;

@@ -298,7 +298,9 @@ pub fn page(session: &Session, act: &Callback<Intent>) -> Html {
         invite_card(session, lang, act)
     } else {
         html! {
-            <Lobby {lang} name={session.name.clone()} seeking={session.seeking.clone()} act={act.clone()} />
+            <Lobby {lang} name={session.name.clone()} seeking={session.seeking.clone()}
+                   settings={session.settings.clone()} rows={session.lobby.clone()}
+                   ready={session.link == Link::Ready} act={act.clone()} />
         }
     };
     // Outside a game, what the server said shows above the content.

@@ -9,8 +9,9 @@
 //! nothing else.
 
 use qi_protocol::{
-    ChatBody, ClientMessage, DEAD_PEER_MS, GameSpec, NAME_MAX_CHARS, Seat, SeatChoice,
-    ServerMessage, Status, VERSION,
+    ChallengeRow, ChatBody, ClientMessage, DEAD_PEER_MS, GameSpec, LOBBY_MAX_CHALLENGES,
+    LOBBY_MAX_GAMES, LiveRow, LobbyUpdate, NAME_MAX_CHARS, Seat, SeatChoice, ServerMessage, Status,
+    VERSION,
 };
 
 pub use super::address::{Opening, id_ok, read_address};
@@ -84,6 +85,18 @@ pub enum Intent {
         spec: GameSpec,
         /// The seat wanted.
         seat: SeatChoice,
+        /// Listed in the lobby as an open challenge (anyone may accept), or by invite only.
+        listed: bool,
+    },
+    /// Take the free seat of an open challenge in the lobby.
+    Accept(String),
+    /// Follow the lobby: the game kind shown (none: all) and the game whose quick-pairing
+    /// queue to count.
+    FollowLobby {
+        /// The variant shown.
+        variant: Option<String>,
+        /// The game counted.
+        seek: Option<GameSpec>,
     },
     /// Wait to be paired.
     Seek(GameSpec),
@@ -144,9 +157,60 @@ impl Focus {
     }
 }
 
+/// The lobby as this page has it: the rows the server shows it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LobbyRows {
+    /// Open challenges, newest first.
+    pub challenges: Vec<ChallengeRow>,
+    /// Games being played, most watched first.
+    pub games: Vec<LiveRow>,
+    /// How many wait in quick pairing for the game chosen.
+    pub waiting: Option<u32>,
+}
+
+impl LobbyRows {
+    /// Takes an update: rows with ids that are not ids, and rows past what the server shows,
+    /// are left out; names are cut to what they may be.
+    pub fn take(&mut self, update: LobbyUpdate) {
+        if update.reset {
+            self.challenges.clear();
+            self.games.clear();
+        }
+        self.challenges.retain(|row| !update.gone.contains(&row.game));
+        self.games.retain(|row| !update.gone.contains(&row.game));
+        for mut row in update.challenges.into_iter().filter(|row| id_ok(&row.game)) {
+            row.name = shown_text(&row.name, NAME_MAX_CHARS);
+            match self.challenges.iter_mut().find(|known| known.game == row.game) {
+                Some(known) => *known = row,
+                None => self.challenges.push(row),
+            }
+        }
+        for mut row in update.games.into_iter().filter(|row| id_ok(&row.game)) {
+            row.names = row.names.map(|name| shown_text(&name, NAME_MAX_CHARS));
+            match self.games.iter_mut().find(|known| known.game == row.game) {
+                Some(known) => *known = row,
+                None => self.games.push(row),
+            }
+        }
+        self.challenges.sort_by(|a, b| {
+            b.created_unix_ms.cmp(&a.created_unix_ms).then_with(|| a.game.cmp(&b.game))
+        });
+        self.challenges.truncate(LOBBY_MAX_CHALLENGES);
+        self.games.sort_by(|a, b| b.watchers.cmp(&a.watchers).then_with(|| a.game.cmp(&b.game)));
+        self.games.truncate(LOBBY_MAX_GAMES);
+        if update.waiting.is_some() {
+            self.waiting = update.waiting;
+        }
+    }
+}
+
 /// The whole client.
 #[derive(Clone, Debug)]
 pub struct Session {
+    /// The lobby's rows, while the page shows the lobby.
+    pub lobby: LobbyRows,
+    /// What the lobby follows (sent again on each new connection while in the lobby).
+    following: Option<(Option<String>, Option<GameSpec>)>,
     /// The language and theme, for the boards.
     pub settings: Settings,
     /// The display name.
@@ -198,6 +262,8 @@ impl Session {
     #[must_use]
     pub fn new(settings: Settings, name: &str, opening: Opening) -> Session {
         let mut session = Session {
+            lobby: LobbyRows::default(),
+            following: None,
             settings,
             name: clean_name(name),
             hello_name: None,
@@ -225,6 +291,18 @@ impl Session {
             }
         }
         session
+    }
+
+    /// Whether the page shows the lobby (no game, no invite).
+    #[must_use]
+    pub fn in_lobby(&self) -> bool {
+        self.focus.is_none() && self.invite.is_none()
+    }
+
+    /// The message that follows the lobby as this page wants, while it shows the lobby.
+    fn follow_message(&self) -> Option<ClientMessage> {
+        let (variant, seek) = self.following.clone().filter(|_| self.in_lobby())?;
+        Some(ClientMessage::Lobby { variant, seek })
     }
 
     /// The game shown, once its state came.
@@ -358,6 +436,7 @@ impl Session {
             self.queued.retain(|m| !matches!(m, ClientMessage::Seek { .. }));
             out.push(ClientMessage::Seek { spec: spec.clone() });
         }
+        out.extend(self.follow_message());
         out.append(&mut self.queued);
         out.into_iter().map(Effect::Send).collect()
     }
@@ -456,6 +535,12 @@ impl Session {
                         online.note = Some(Note::Say(Words::TakebackDeclined));
                     }
                     online.takeback_offer = None;
+                }
+                Vec::new()
+            }
+            ServerMessage::Lobby { update } => {
+                if self.in_lobby() {
+                    self.lobby.take(update);
                 }
                 Vec::new()
             }

@@ -199,6 +199,28 @@ pub enum Words {
     QuickThanks,
     /// Quick message: rematch?
     QuickRematch,
+    /// The open challenges' heading.
+    OpenChallenges,
+    /// No open challenge.
+    NoChallenges,
+    /// Accept a challenge.
+    Accept,
+    /// A challenger plays `{side}`.
+    PlaysSide,
+    /// The games being played: heading.
+    GamesNow,
+    /// No game being played.
+    NoGamesNow,
+    /// The filter for every game.
+    AllGames,
+    /// `{n}` wait in quick pairing for the game chosen.
+    WaitingCount,
+    /// Who may take the free seat of a created game.
+    WhoMayJoin,
+    /// Anyone in the lobby.
+    JoinAnyone,
+    /// Only with the invite link.
+    JoinInvite,
     /// The server sent something this page cannot use.
     ServerNonsense,
     /// The page's address is not a game's.
@@ -442,6 +464,33 @@ pub fn say(lang: Lang, words: Words) -> &'static str {
             W::QuickGoodGame => ["Good game!", "下得好！", "Ván cờ hay!"],
             W::QuickThanks => ["Thanks!", "谢谢！", "Cảm ơn!"],
             W::QuickRematch => ["Rematch?", "再来一局？", "Đấu lại nhé?"],
+            W::OpenChallenges => ["Open challenges", "公开挑战", "Lời mời đang mở"],
+            W::NoChallenges => [
+                "No open challenge right now: create one, and it shows here for everyone.",
+                "目前没有公开挑战：创建一个，所有人都能在这里看到。",
+                "Chưa có lời mời nào: hãy tạo một lời mời, mọi người sẽ thấy ở đây.",
+            ],
+            W::Accept => ["Accept", "接受", "Nhận lời"],
+            W::PlaysSide => ["plays {side}", "执{side}", "cầm quân {side}"],
+            W::GamesNow => ["Games now", "正在进行的对局", "Ván đang diễn ra"],
+            W::NoGamesNow => [
+                "No game is being played right now.",
+                "目前没有正在进行的对局。",
+                "Hiện không có ván nào đang diễn ra.",
+            ],
+            W::AllGames => ["All", "全部", "Tất cả"],
+            W::WaitingCount => {
+                ["{n} waiting for this game", "{n} 人在等这种对局", "{n} người đang chờ ván này"]
+            }
+            W::WhoMayJoin => ["Who may join", "谁可以加入", "Ai có thể vào"],
+            W::JoinAnyone => [
+                "Anyone (listed in the lobby)",
+                "任何人（在大厅公开）",
+                "Bất kỳ ai (hiện trong sảnh)",
+            ],
+            W::JoinInvite => {
+                ["Only with the invite link", "仅限邀请链接", "Chỉ người có liên kết mời"]
+            }
             W::ServerNonsense => [
                 "The server sent a game this page cannot follow.",
                 "服务器发来的对局无法在本页显示。",
@@ -470,6 +519,8 @@ mod tests {
             (Words::WatchersCount, &["n"]),
             (Words::DrawOfferedBy, &["side"]),
             (Words::TakebackOfferedBy, &["side"]),
+            (Words::PlaysSide, &["side"]),
+            (Words::WaitingCount, &["n"]),
             (Words::YouPlay, &["side"]),
             (Words::WonByAbandonment, &["side"]),
             (Words::Won, &["side"]),

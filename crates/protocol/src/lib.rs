@@ -29,6 +29,7 @@
 //! deal comes with [`ServerMessage::Ended`].
 
 mod chat;
+mod lobby;
 mod name;
 
 use serde::{Deserialize, Serialize};
@@ -37,6 +38,7 @@ pub use chat::{
     CHAT_MAX_CHARS, CHAT_RATE_MAX, CHAT_RATE_WINDOW_MS, CHAT_ROOM_MAX_LINES, ChatBody, ChatError,
     ChatLine, ChatRoom, QuickMessage, clean_chat,
 };
+pub use lobby::{ChallengeRow, LOBBY_MAX_CHALLENGES, LOBBY_MAX_GAMES, LiveRow, LobbyUpdate};
 pub use name::{NAME_MAX_MARKS, NameError, clean_name};
 
 /// The protocol's version; a client of another version is refused.
@@ -162,6 +164,31 @@ pub enum ClientMessage {
         /// The seat wanted.
         seat: SeatChoice,
     },
+    /// Create a game listed in the lobby as an open challenge (anyone may accept it) and take
+    /// a seat in it; once both seats are taken it is listed among the games being played.
+    Challenge {
+        /// The game.
+        spec: GameSpec,
+        /// The seat wanted.
+        seat: SeatChoice,
+    },
+    /// Take the free seat of an open challenge.
+    Accept {
+        /// The game id.
+        game: String,
+    },
+    /// Follow the lobby (or change what is followed): open challenges and games being played,
+    /// of one game kind or all, and how many wait in quick pairing for one game.
+    Lobby {
+        /// The variant to show (`chess`, `chess960`, `xiangqi`, `banqi`, `gomoku`); none for all.
+        #[serde(default)]
+        variant: Option<String>,
+        /// The game whose quick-pairing queue to count, if any.
+        #[serde(default)]
+        seek: Option<GameSpec>,
+    },
+    /// Stop following the lobby.
+    LeaveLobby,
     /// Take the free seat of a game through its invite.
     Join {
         /// The game id.
@@ -360,6 +387,11 @@ pub enum ServerMessage {
     TakebackDeclined {
         /// The game id.
         game: String,
+    },
+    /// What changed in the lobby the receiver follows.
+    Lobby {
+        /// The change.
+        update: LobbyUpdate,
     },
     /// A line of chat, to the readers of its room.
     Chat {

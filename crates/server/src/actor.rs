@@ -165,6 +165,8 @@ struct Actor {
     fence: Option<u64>,
     /// Given up ([`Command::Evict`]): nothing more is changed or written.
     evicted: bool,
+    /// The game's row in the lobby as last set.
+    listing: Option<crate::session::Listing>,
 }
 
 /// Starts the task of `session`; `fence` is the token of this node's lease on it, when nodes
@@ -182,6 +184,7 @@ pub fn spawn(session: Session, hub: Arc<Hub>, fence: Option<u64>) -> GameHandle 
         stop_now: false,
         fence,
         evicted: false,
+        listing: None,
     };
     tokio::spawn(actor.run());
     handle
@@ -220,6 +223,7 @@ impl Actor {
                 self.hub.idle_stop()
             };
             let idle = self.session.is_idle().then_some(idle_stop.as_millis() as u64);
+            self.list();
             tokio::select! {
                 command = self.commands.recv() => match command {
                     Some(command) => self.handle(command).await,
@@ -239,8 +243,18 @@ impl Actor {
         self.stop().await;
     }
 
+    /// Sets the game's row in the lobby, when it changed.
+    fn list(&mut self) {
+        let listing = if self.evicted { None } else { self.session.listing() };
+        if listing != self.listing {
+            self.hub.lobby().set(self.session.id(), listing.clone());
+            self.listing = listing;
+        }
+    }
+
     /// Leaves the hub, then answers what is still queued (an attach is told to look again).
     async fn stop(mut self) {
+        self.hub.lobby().set(self.session.id(), None);
         // A game given up is not let go: its lease may be someone else's by now, and if not,
         // this node runs it again (its own games' sweep in crate::cluster).
         let fence = if self.evicted { None } else { self.fence };

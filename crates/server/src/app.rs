@@ -172,6 +172,7 @@ pub async fn serve(
     let tracker = TaskTracker::new();
     let router = router(Arc::clone(&hub), &settings, shutdown.clone(), tracker.clone());
     let sweeper = tokio::spawn(Arc::clone(&hub).sweep_every(shutdown.clone()));
+    let lobby = tokio::spawn(Arc::clone(&hub).lobby_every(shutdown.clone()));
     let options = AcceptOptions {
         limits: settings.limits.clone(),
         trusted_proxies: settings.trusted_proxies.into(),
@@ -190,6 +191,7 @@ pub async fn serve(
         tracing::warn!("connections still open after {DRAIN_TIMEOUT:?}; stopping anyway");
     }
     sweeper.abort();
+    lobby.abort();
     accepted
 }
 

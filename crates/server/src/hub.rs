@@ -109,6 +109,8 @@ pub struct Hub {
     idle_stop_ms: AtomicU64,
     limits: Limits,
     metrics: Metrics,
+    /// The listed games and who follows them.
+    lobby: crate::lobby::Lobby,
     /// The other nodes, when several share the store ([`crate::cluster`]).
     cluster: Option<Arc<Cluster>>,
 }
@@ -220,8 +222,51 @@ impl Hub {
             idle_stop_ms: AtomicU64::new(IDLE_STOP.as_millis() as u64),
             limits,
             metrics: Metrics::default(),
+            lobby: crate::lobby::Lobby::default(),
             cluster,
         })
+    }
+
+    /// The lobby: the listed games and who follows them.
+    #[must_use]
+    pub fn lobby(&self) -> &crate::lobby::Lobby {
+        &self.lobby
+    }
+
+    /// How many wait in each of the quick-pairing queues `keys` (of [`check_spec`]).
+    async fn seekers_in(&self, keys: &[String]) -> HashMap<String, u32> {
+        if keys.is_empty() {
+            return HashMap::new();
+        }
+        if let Some(cluster) = &self.cluster {
+            return cluster.pairing().waiting(cluster, keys).await;
+        }
+        let state = self.lock();
+        let mut counts: HashMap<String, u32> = keys.iter().map(|key| (key.clone(), 0)).collect();
+        for seeker in state.seeks.iter().filter(|seeker| !seeker.outbox.is_closed()) {
+            if let Some(count) = counts.get_mut(&seeker.key) {
+                *count += 1;
+            }
+        }
+        counts
+    }
+
+    /// Sends the lobby's followers what changed, every [`crate::lobby::LOBBY_TICK`], until
+    /// `shutdown` is cancelled.
+    pub async fn lobby_every(self: Arc<Self>, shutdown: tokio_util::sync::CancellationToken) {
+        let mut ticks: u64 = 0;
+        let mut interval = tokio::time::interval(crate::lobby::LOBBY_TICK);
+        interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                () = shutdown.cancelled() => return,
+                _ = interval.tick() => {}
+            }
+            ticks += 1;
+            let keys = self.lobby.counted_queues();
+            let waiting = self.seekers_in(&keys).await;
+            self.lobby.tick(ticks.is_multiple_of(crate::lobby::GAMES_EVERY_TICKS), &waiting);
+        }
     }
 
     /// The cluster this node is part of, if any.
@@ -736,6 +781,7 @@ impl Hub {
     /// A connection closed: it leaves the pairing queue and every game it was in (on every
     /// node).
     pub async fn disconnect(&self, conn: ConnId) {
+        self.lobby.leave(conn);
         self.disconnect_here(conn).await;
         if let Some(cluster) = &self.cluster {
             cluster.disconnect(conn).await;
@@ -768,6 +814,7 @@ impl Hub {
         spec: GameSpec,
         names: [Option<String>; 2],
         rematch_of: Option<String>,
+        listed: bool,
     ) -> Result<(GameHandle, String), Denied> {
         let seed = random_u64().map_err(internal)?;
         let game = AnyGame::new(&spec.variant, &spec.rules, &StartFrom::Start { seed })
@@ -789,6 +836,7 @@ impl Hub {
             names,
             created_unix_ms: unix_ms(),
             rematch_of,
+            listed,
         };
         self.storage.write(vec![Write::Create(record.clone())]).await.map_err(internal)?;
         let fence = match &self.cluster {
@@ -814,7 +862,7 @@ impl Hub {
         spec: GameSpec,
         names: [Option<String>; 2],
     ) -> Result<(GameHandle, String), Denied> {
-        self.new_game(spec, names, None).await
+        self.new_game(spec, names, None, true).await
     }
 
     /// A seat drawn at random.
@@ -831,6 +879,7 @@ impl Hub {
         self: &Arc<Self>,
         spec: GameSpec,
         choice: SeatChoice,
+        listed: bool,
         name: String,
         conn: ConnId,
         outbox: Outbox,
@@ -844,7 +893,7 @@ impl Hub {
         self.admit_new_game(&[conn]).await?;
         let mut names = [None, None];
         names[seat.index()] = Some(name);
-        let (handle, id) = self.new_game(spec, names, None).await?;
+        let (handle, id) = self.new_game(spec, names, None, listed).await?;
         self.note_seated(&[conn], &id).await;
         into_game(&handle, conn, outbox, Attach::Seat(seat)).await
     }
@@ -898,7 +947,7 @@ impl Hub {
         names[mine.index()] = Some(name);
         names[mine.other().index()] = Some(partner.name);
         let made = match self.admit_new_game(&[conn, partner.conn]).await {
-            Ok(()) => self.new_game(partner.spec, names, None).await,
+            Ok(()) => self.new_game(partner.spec, names, None, true).await,
             Err(denied) => Err(denied),
         };
         let handle = match made {
@@ -935,7 +984,7 @@ impl Hub {
         let names = plan.names.map(Some);
         let players: Vec<ConnId> = outboxes.iter().flatten().map(|(conn, _)| *conn).collect();
         let made = match self.admit_new_game(&players).await {
-            Ok(()) => self.new_game(plan.spec, names, Some(plan.of)).await,
+            Ok(()) => self.new_game(plan.spec, names, Some(plan.of), plan.listed).await,
             Err(denied) => Err(denied),
         };
         let handle = match made {
@@ -1086,6 +1135,7 @@ mod tests {
             names: [Some("Ann".into()), None],
             created_unix_ms,
             rematch_of: None,
+            listed: false,
         };
         let aborted = |id: &str, unix_ms: u64| Write::Finish {
             game: id.into(),
@@ -1133,6 +1183,7 @@ mod tests {
             names: [Some("Ann".into()), Some("Bo".into())],
             created_unix_ms: 0,
             rematch_of: None,
+            listed: false,
         };
         let result = GameResult { winner: None, reason: EndReason::Agreement };
         let finish = Write::Finish { game: "old".into(), result, clocks: None, unix_ms: 0 };
@@ -1184,6 +1235,7 @@ mod tests {
             names: [Some("Ann".into()), Some("Bo".into())],
             created_unix_ms: 0,
             rematch_of: None,
+            listed: false,
         };
         let mv = |ply: u32, seat: Seat, text: &str| Write::Move {
             game: id.into(),
@@ -1223,6 +1275,7 @@ mod tests {
             names: [Some("Ann".into()), second.map(Into::into)],
             created_unix_ms: 0,
             rematch_of: None,
+            listed: false,
         };
         let mv = |ply: u32, seat: Seat, text: &str| Write::Move {
             game: "runningrunningru".into(),
@@ -1266,6 +1319,7 @@ mod tests {
             names: [Some("Ann".into()), second.map(Into::into)],
             created_unix_ms,
             rematch_of: None,
+            listed: false,
         };
         storage
             .write(&[

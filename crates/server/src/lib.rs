@@ -27,6 +27,7 @@ pub mod connection;
 pub mod hub;
 pub mod limits;
 pub mod listener;
+pub mod lobby;
 pub mod metrics;
 pub mod outbox;
 #[doc(hidden)]

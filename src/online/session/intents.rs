@@ -2,7 +2,7 @@
 
 use qi_protocol::{ChatBody, ClientMessage, Status, clean_chat};
 
-use super::{Effect, Focus, Intent, Link, Session, clean_name};
+use super::{Effect, Focus, Intent, Link, Session, clean_name, id_ok};
 use crate::online::game::Note;
 use crate::online::texts::Words;
 
@@ -21,10 +21,39 @@ impl Session {
                 }
                 Vec::new()
             }
-            Intent::Create { spec, seat } => {
+            Intent::Create { spec, seat, listed } => {
                 self.note = None;
                 self.expecting_seat = true;
-                self.request(ClientMessage::Create { spec, seat })
+                if listed {
+                    self.request(ClientMessage::Challenge { spec, seat })
+                } else {
+                    self.request(ClientMessage::Create { spec, seat })
+                }
+            }
+            Intent::Accept(game) => {
+                if !id_ok(&game) {
+                    return Vec::new();
+                }
+                self.note = None;
+                self.seeking = None;
+                let mut focus = Focus::new(game.clone(), None);
+                focus.joining = true;
+                self.focus = Some(focus);
+                self.expecting_seat = true;
+                let mut out = self.send_now(ClientMessage::LeaveLobby);
+                out.extend(self.request(ClientMessage::Accept { game }));
+                out
+            }
+            Intent::FollowLobby { variant, seek } => {
+                let wanted = Some((variant, seek));
+                if wanted == self.following {
+                    return Vec::new();
+                }
+                self.following = wanted;
+                match self.follow_message() {
+                    Some(message) => self.send_now(message),
+                    None => Vec::new(),
+                }
             }
             Intent::Seek(spec) => {
                 self.note = None;

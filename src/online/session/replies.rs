@@ -39,7 +39,13 @@ impl Session {
                 online.sync_board();
             }
         }
-        vec![Effect::SaveSeat { game: game.clone(), token }, Effect::ShowAddress(Some(game))]
+        let mut out =
+            vec![Effect::SaveSeat { game: game.clone(), token }, Effect::ShowAddress(Some(game))];
+        // Out of the lobby now: its rows would only be thrown away.
+        if self.following.take().is_some() && self.link == Link::Ready {
+            out.push(Effect::Send(ClientMessage::LeaveLobby));
+        }
+        out
     }
 
     pub(super) fn state(&mut self, view: &GameView, now: f64) -> Vec<Effect> {

@@ -120,7 +120,7 @@ fn addresses_choose_lobby_join_resume_or_watch() {
 fn creating_a_game_seats_the_player_and_shows_the_invite() {
     let (mut session, effects) = ready(Opening::Lobby);
     assert!(effects.is_empty());
-    let create = Intent::Create { spec: spec("chess"), seat: SeatChoice::First };
+    let create = Intent::Create { spec: spec("chess"), seat: SeatChoice::First, listed: false };
     assert_eq!(
         sent(&session.intent(create, 0.0)),
         [ClientMessage::Create { spec: spec("chess"), seat: SeatChoice::First }]
@@ -495,8 +495,10 @@ fn a_new_name_reconnects_before_the_request() {
     assert_eq!(clean_name("Ann \u{7}B "), "Ann B ", "spaces stay while typing");
     // The same name with other spaces around it needs no new connection.
     session.intent(Intent::SetName("Bình ".into()), 0.0);
-    let effects =
-        session.intent(Intent::Create { spec: spec("gomoku"), seat: SeatChoice::First }, 0.0);
+    let effects = session.intent(
+        Intent::Create { spec: spec("gomoku"), seat: SeatChoice::First, listed: false },
+        0.0,
+    );
     assert_eq!(sent(&effects).len(), 1);
 }
 
@@ -778,4 +780,56 @@ fn takebacks_are_asked_answered_and_lapse() {
         0.0,
     );
     assert!(matches!(session.note, Some(Note::Server(Words::ErrorNoTakeback, _))));
+}
+
+fn challenge_row(id: &str, at: u64) -> qi_protocol::ChallengeRow {
+    qi_protocol::ChallengeRow {
+        game: id.into(),
+        spec: spec("chess"),
+        seat: Seat::First,
+        name: "Ann".into(),
+        created_unix_ms: at,
+    }
+}
+
+#[test]
+fn the_lobby_is_followed_while_shown_and_its_rows_kept_in_order() {
+    let (mut session, _) = ready(Opening::Lobby);
+    let follow = Intent::FollowLobby { variant: Some("chess".into()), seek: Some(spec("chess")) };
+    assert_eq!(
+        sent(&session.intent(follow.clone(), 0.0)),
+        [ClientMessage::Lobby { variant: Some("chess".into()), seek: Some(spec("chess")) }]
+    );
+    assert_eq!(session.intent(follow, 0.0), [], "the same again sends nothing");
+    // A new connection follows again.
+    session.closed();
+    session.connecting();
+    session.opened();
+    let effects = session.receive(ServerMessage::Welcome { version: VERSION }, 0.0);
+    assert!(sent(&effects).iter().any(|m| matches!(m, ClientMessage::Lobby { .. })));
+    // Rows come, change and go; ids that are not ids are left out.
+    let update = qi_protocol::LobbyUpdate {
+        reset: true,
+        challenges: vec![challenge_row("old", 1), challenge_row("new", 2), challenge_row("<x>", 3)],
+        waiting: Some(3),
+        ..Default::default()
+    };
+    session.receive(ServerMessage::Lobby { update }, 0.0);
+    let ids: Vec<&str> = session.lobby.challenges.iter().map(|row| row.game.as_str()).collect();
+    assert_eq!(ids, ["new", "old"], "newest first");
+    assert_eq!(session.lobby.waiting, Some(3));
+    let update = qi_protocol::LobbyUpdate { gone: vec!["new".into()], ..Default::default() };
+    session.receive(ServerMessage::Lobby { update }, 0.0);
+    assert_eq!(session.lobby.challenges.len(), 1);
+    assert_eq!(session.lobby.waiting, Some(3), "an update without a count keeps it");
+    // Accepting takes the page into the game and out of the lobby.
+    let effects = session.intent(Intent::Accept("old".into()), 0.0);
+    assert_eq!(
+        sent(&effects),
+        [ClientMessage::LeaveLobby, ClientMessage::Accept { game: "old".into() }]
+    );
+    assert!(!session.in_lobby());
+    let update = qi_protocol::LobbyUpdate { reset: true, ..Default::default() };
+    session.receive(ServerMessage::Lobby { update }, 0.0);
+    assert_eq!(session.lobby.challenges.len(), 1, "out of the lobby, updates are not taken");
 }

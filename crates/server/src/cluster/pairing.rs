@@ -322,3 +322,21 @@ impl Pairing {
         outbox.send(&ServerMessage::Error { code: ErrorCode::Unexpected, detail });
     }
 }
+
+impl Pairing {
+    /// How many entries each of the queues `keys` holds (a stale entry — a cancelled seek whose
+    /// removal failed, a dead node's — counts until a pairing passes over it).
+    pub(crate) async fn waiting(
+        &self,
+        cluster: &Cluster,
+        keys: &[String],
+    ) -> std::collections::HashMap<String, u32> {
+        let mut pipe = redis::pipe();
+        for key in keys {
+            pipe.cmd("LLEN").arg(queue_of(key));
+        }
+        let counts: Vec<u32> =
+            pipe.query_async(&mut cluster.redis.clone()).await.unwrap_or_default();
+        keys.iter().cloned().zip(counts).collect()
+    }
+}

@@ -385,15 +385,31 @@ impl Receiver {
         let (conn, outbox) = (self.conn, self.outbox.clone());
         match message {
             ClientMessage::Hello { .. } => self.error(ErrorCode::Unexpected, "hello was said"),
-            ClientMessage::Create { spec, seat } => {
-                if let Err(denied) = self.hub.make_room(conn, None).await {
+            ClientMessage::Create { spec, seat } => self.create(spec, seat, false, name).await,
+            ClientMessage::Challenge { spec, seat } => self.create(spec, seat, true, name).await,
+            ClientMessage::Accept { game } => {
+                if let Err(denied) = self.hub.admit_seat(conn).await {
                     return self.deny(denied);
                 }
-                self.hub
-                    .create(spec, seat, name, conn, outbox)
-                    .await
-                    .err()
-                    .and_then(|d| self.deny(d))
+                let answer = self.enter(&game, Attach::Accept { name }, None).await;
+                if answer.is_none() && self.joined {
+                    self.hub.note_seated(&[conn], &game).await;
+                }
+                answer
+            }
+            ClientMessage::Lobby { variant, seek } => {
+                let key = match seek.as_ref().map(crate::hub::check_spec).transpose() {
+                    Ok(key) => key,
+                    Err(denied) => return self.deny(denied),
+                };
+                match self.hub.lobby().follow(conn, outbox, variant, key) {
+                    Ok(()) => None,
+                    Err(denied) => self.deny(denied),
+                }
+            }
+            ClientMessage::LeaveLobby => {
+                self.hub.lobby().leave(conn);
+                None
             }
             ClientMessage::Seek { spec } => {
                 if let Err(denied) = self.hub.make_room(conn, None).await {
@@ -477,6 +493,25 @@ impl Receiver {
         }
         self.send(&ServerMessage::Welcome { version: VERSION });
         None
+    }
+
+    /// Creates a game (`listed`: an open challenge in the lobby) and seats the creator.
+    async fn create(
+        &self,
+        spec: qi_protocol::GameSpec,
+        seat: qi_protocol::SeatChoice,
+        listed: bool,
+        name: String,
+    ) -> Option<u16> {
+        let (conn, outbox) = (self.conn, self.outbox.clone());
+        if let Err(denied) = self.hub.make_room(conn, None).await {
+            return self.deny(denied);
+        }
+        self.hub
+            .create(spec, seat, listed, name, conn, outbox)
+            .await
+            .err()
+            .and_then(|d| self.deny(d))
     }
 
     async fn act(&self, game: &str, action: Action) -> Option<u16> {

@@ -6,6 +6,7 @@
 //! stored, so a call that fails (or is refused) changes nothing.
 
 mod chat;
+mod listing;
 mod play;
 #[cfg(test)]
 mod tests;
@@ -24,6 +25,7 @@ use crate::clock::{GameClock, abandonment_grace_ms};
 use crate::storage::{StoredGame, Write};
 use crate::tokens::{hash_token, invite_for, new_token, token_matches_hash};
 
+pub use listing::Listing;
 pub use play::Action;
 
 /// A connection, numbered by the server.
@@ -40,6 +42,11 @@ pub enum Attach {
     Invite {
         /// The invite token.
         invite: String,
+        /// The player's name.
+        name: String,
+    },
+    /// Into the free seat of an open challenge (a listed game), with the player's name.
+    Accept {
         /// The player's name.
         name: String,
     },
@@ -78,6 +85,8 @@ pub struct RematchPlan {
     pub names: [String; 2],
     /// The players' connections in their new seats.
     pub conns: [Vec<ConnId>; 2],
+    /// Whether the rematch is listed in the lobby (as the game it follows).
+    pub listed: bool,
 }
 
 /// What a call on the session asks for: writes to store first, then messages to send.
@@ -151,6 +160,10 @@ pub struct Session {
     rematch: [bool; 2],
     rematch_started: bool,
     grace_ms: u64,
+    /// Whether the game is shown in the lobby.
+    listed: bool,
+    /// When it was made (milliseconds since the Unix epoch).
+    created_unix_ms: u64,
     /// Both chat rooms, oldest first.
     chat: Vec<ChatLine>,
     /// When each connection wrote its latest chat lines (for the rate limit).
@@ -241,6 +254,8 @@ impl Session {
             rematch_started: false,
             chat: stored.chat.clone(),
             chat_times: BTreeMap::new(),
+            listed: record.listed,
+            created_unix_ms: record.created_unix_ms,
         };
         if session.result.is_none() {
             session.result = session.rules_result();
@@ -430,7 +445,27 @@ impl Session {
                 };
                 self.seat_connection(conn, seat, token, have_plies, now)
             }
-            Attach::Invite { invite, name } => self.take_free_seat(conn, &invite, name, now),
+            Attach::Invite { invite, name } => {
+                if !token_matches_hash(&invite, &self.invite_hash) {
+                    return Err(Denied::new(ErrorCode::BadToken, "not this game's invite"));
+                }
+                self.take_free_seat(conn, name, now)
+            }
+            Attach::Accept { name } => {
+                if !self.listed {
+                    return Err(Denied::new(
+                        ErrorCode::BadToken,
+                        "this game is not an open challenge: it needs its invite link",
+                    ));
+                }
+                if self.seat_of(conn).is_some() {
+                    return Err(Denied::new(
+                        ErrorCode::Unexpected,
+                        "you cannot accept your own challenge",
+                    ));
+                }
+                self.take_free_seat(conn, name, now)
+            }
         }
     }
 
@@ -464,16 +499,7 @@ impl Session {
         Ok(effects)
     }
 
-    fn take_free_seat(
-        &mut self,
-        conn: ConnId,
-        invite: &str,
-        name: String,
-        now: u64,
-    ) -> Result<Effects, Denied> {
-        if !token_matches_hash(invite, &self.invite_hash) {
-            return Err(Denied::new(ErrorCode::BadToken, "not this game's invite"));
-        }
+    fn take_free_seat(&mut self, conn: ConnId, name: String, now: u64) -> Result<Effects, Denied> {
         let Some(free) = [Seat::First, Seat::Second]
             .into_iter()
             .find(|seat| self.seats[seat.index()].name.is_none())

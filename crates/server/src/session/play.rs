@@ -393,6 +393,7 @@ impl Session {
                 spec: self.spec.clone(),
                 names: [second.clone(), first.clone()],
                 conns: [conns(Seat::Second), conns(Seat::First)],
+                listed: self.listed,
             });
         }
         Ok(effects)

@@ -25,6 +25,7 @@ fn stored(variant: &str, rules: &str, clock: Option<ClockSpec>, seed: u64) -> St
             names: [Some("Ann".into()), None],
             created_unix_ms: 0,
             rematch_of: None,
+            listed: false,
         },
         moves: Vec::new(),
         result: None,

@@ -102,6 +102,9 @@ pub struct GameRecord {
     pub created_unix_ms: u64,
     /// The game this one is a rematch of.
     pub rematch_of: Option<String>,
+    /// Whether the game is shown in the lobby: an open challenge while a seat is free, then
+    /// among the games being played. Games made by invitation alone are not.
+    pub listed: bool,
 }
 
 /// One move as stored.
@@ -280,6 +283,7 @@ pub(crate) mod tests {
             names: [Some("Ann".into()), second.map(Into::into)],
             created_unix_ms,
             rematch_of: None,
+            listed: false,
         }
     }
 
@@ -314,6 +318,7 @@ pub(crate) mod tests {
             names: [Some("Ann".into()), None],
             created_unix_ms: 5,
             rematch_of: None,
+            listed: false,
         }
     }
 

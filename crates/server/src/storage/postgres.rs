@@ -76,6 +76,7 @@ CREATE TABLE moves (
 );
 ",
     "
+ALTER TABLE games ADD COLUMN listed BOOLEAN NOT NULL DEFAULT false;
 CREATE TABLE chat (
     id BIGSERIAL PRIMARY KEY,
     game TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
@@ -88,7 +89,7 @@ CREATE INDEX chat_game ON chat (game, id);
 /// The columns [`game_row`] reads, in its order.
 pub(crate) const GAME_COLUMNS: &str = "id, variant, rules, clock_base_secs, clock_increment_secs,
     start, invite_hash, token_first_hash, token_second_hash, name_first, name_second,
-    created_unix_ms, rematch_of, result, final_first_ms, final_second_ms";
+    created_unix_ms, rematch_of, result, final_first_ms, final_second_ms, listed";
 
 /// A database error as a [`StorageError`]: a connection that is closed or cannot be made is
 /// [`Unavailable`](super::StorageErrorKind::Unavailable), anything else failed.
@@ -223,6 +224,7 @@ pub(crate) fn game_row(row: &Row) -> Result<StoredGame, StorageError> {
         names: [row.try_get(9).map_err(get_err)?, row.try_get(10).map_err(get_err)?],
         created_unix_ms: from_sql_int(row.try_get(11).map_err(get_err)?),
         rematch_of: row.try_get(12).map_err(get_err)?,
+        listed: row.try_get(16).map_err(get_err)?,
     };
     Ok(StoredGame {
         game,
@@ -307,8 +309,8 @@ async fn apply(tx: &Transaction<'_>, write: &Write) -> Result<(), StorageError> 
             tx.execute(
                 "INSERT INTO games (id, variant, rules, clock_base_secs, clock_increment_secs,
                  start, invite_hash, token_first_hash, token_second_hash, name_first,
-                 name_second, created_unix_ms, rematch_of)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+                 name_second, created_unix_ms, rematch_of, listed)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
                 &[
                     &g.id,
                     &g.spec.variant,
@@ -323,6 +325,7 @@ async fn apply(tx: &Transaction<'_>, write: &Write) -> Result<(), StorageError> 
                     &g.names[1],
                     &sql_int(g.created_unix_ms),
                     &g.rematch_of,
+                    &g.listed,
                 ],
             )
             .await

@@ -47,7 +47,8 @@ CREATE TABLE games (
     result TEXT,
     final_first_ms INTEGER,
     final_second_ms INTEGER,
-    ended_unix_ms INTEGER
+    ended_unix_ms INTEGER,
+    listed INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX games_unfinished ON games (id) WHERE result IS NULL;
 CREATE TABLE moves (
@@ -69,8 +70,9 @@ CREATE INDEX chat_game ON chat (game, id);
 PRAGMA user_version = 3;
 ";
 
-/// Schema 2 to 3: the chat table.
+/// Schema 2 to 3: the chat table, and whether a game is listed in the lobby.
 const MIGRATE_2_TO_3: &str = "
+ALTER TABLE games ADD COLUMN listed INTEGER NOT NULL DEFAULT 0;
 CREATE TABLE chat (
     id INTEGER PRIMARY KEY,
     game TEXT NOT NULL REFERENCES games (id),
@@ -182,8 +184,8 @@ impl SqliteStorage {
                 tx.prepare_cached(
                     "INSERT INTO games (id, variant, rules, clock_base_secs, clock_increment_secs,
                      start, invite_hash, token_first_hash, token_second_hash, name_first, name_second,
-                     created_unix_ms, rematch_of)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                     created_unix_ms, rematch_of, listed)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
                 )?
                 .execute(params![
                     g.id,
@@ -199,6 +201,7 @@ impl SqliteStorage {
                     g.names[1],
                     sql_int(g.created_unix_ms),
                     g.rematch_of,
+                    g.listed,
                 ])?;
             }
             Write::TakeSeat { game, seat, name, token_hash } => {
@@ -362,6 +365,7 @@ fn game_row(row: &Row<'_>) -> rusqlite::Result<StoredGame> {
         names: [row.get(9)?, row.get(10)?],
         created_unix_ms: from_sql_int(row.get(11)?),
         rematch_of: row.get(12)?,
+        listed: row.get(16)?,
     };
     Ok(StoredGame {
         game,
@@ -376,7 +380,7 @@ fn game_row(row: &Row<'_>) -> rusqlite::Result<StoredGame> {
 
 const GAME_COLUMNS: &str = "id, variant, rules, clock_base_secs, clock_increment_secs, start,
     invite_hash, token_first_hash, token_second_hash, name_first, name_second, created_unix_ms, rematch_of,
-    result, final_first_ms, final_second_ms";
+    result, final_first_ms, final_second_ms, listed";
 
 impl Storage for SqliteStorage {
     fn write(&mut self, writes: &[Write]) -> Result<(), StorageError> {

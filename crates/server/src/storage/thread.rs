@@ -192,6 +192,7 @@ mod tests {
             names: [None, None],
             created_unix_ms: 0,
             rematch_of: None,
+            listed: false,
         })
     }
 

@@ -68,7 +68,10 @@ fn hostile_messages_change_nothing() {
     }
     // Ids that could not go into a link are never taken.
     let (mut lobby, _) = ready(Opening::Lobby);
-    lobby.intent(Intent::Create { spec: spec("chess"), seat: SeatChoice::Random }, 0.0);
+    lobby.intent(
+        Intent::Create { spec: spec("chess"), seat: SeatChoice::Random, listed: false },
+        0.0,
+    );
     let sneaky = ServerMessage::Seated {
         game: "a&invite=x".into(),
         token: "t".into(),

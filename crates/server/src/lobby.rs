@@ -1,0 +1,379 @@
+//! The lobby: every listed game's row (an open challenge, or a game being played) and the
+//! connections that follow it. Games set their rows as they change ([`Lobby::set`]); a task
+//! ([`crate::hub::Hub::lobby_every`]) sends each follower, every [`LOBBY_TICK`], only what changed
+//! among the rows it is shown: the newest [`LOBBY_MAX_CHALLENGES`] challenges and the most
+//! watched [`LOBBY_MAX_GAMES`] games of the kind it chose. Rows of games being played change
+//! with every move, so they are sent at most once every [`GAMES_EVERY_TICKS`] ticks; an idle
+//! follower gets a few hundred bytes a second at most, not the whole world.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+use qi_protocol::{
+    ChallengeRow, ErrorCode, GameSpec, LOBBY_MAX_CHALLENGES, LOBBY_MAX_GAMES, LiveRow, LobbyUpdate,
+    ServerMessage,
+};
+
+use crate::outbox::Outbox;
+use crate::session::{ConnId, Denied, Listing};
+
+/// How often followers hear what changed.
+pub const LOBBY_TICK: Duration = Duration::from_millis(100);
+/// Rows of games being played go out every this many ticks (once a second).
+pub const GAMES_EVERY_TICKS: u64 = 10;
+/// How many times a connection may follow the lobby anew (a new filter) within
+/// [`FOLLOW_WINDOW`]; each brings the whole list, so more are refused.
+pub const FOLLOWS_PER_WINDOW: usize = 10;
+/// The window of [`FOLLOWS_PER_WINDOW`].
+pub const FOLLOW_WINDOW: Duration = Duration::from_secs(10);
+/// The longest variant name a filter may give.
+const MAX_VARIANT_LEN: usize = 16;
+
+/// One follower.
+#[derive(Debug)]
+struct Follower {
+    outbox: Outbox,
+    variant: Option<String>,
+    /// The quick-pairing queue it counts (its key).
+    seek: Option<String>,
+    /// What it was last sent.
+    challenges: HashMap<String, ChallengeRow>,
+    games: HashMap<String, LiveRow>,
+    waiting: Option<u32>,
+    /// Sends everything anew next tick.
+    reset: bool,
+    /// When it followed anew lately.
+    follows: VecDeque<Instant>,
+}
+
+#[derive(Debug, Default)]
+struct LobbyState {
+    challenges: HashMap<String, ChallengeRow>,
+    live: HashMap<String, LiveRow>,
+    followers: HashMap<ConnId, Follower>,
+    /// A challenge changed since the last tick.
+    challenges_changed: bool,
+}
+
+/// The lobby of one node.
+#[derive(Debug, Default)]
+pub struct Lobby {
+    state: Mutex<LobbyState>,
+}
+
+/// The rows one kind of follower is shown.
+struct Shown {
+    challenges: Vec<ChallengeRow>,
+    games: Vec<LiveRow>,
+}
+
+fn shows(variant: Option<&str>, spec: &GameSpec) -> bool {
+    variant.is_none_or(|variant| spec.variant == variant)
+}
+
+/// Every row `variant` is shown: the newest challenges, the most watched games.
+fn shown(state: &LobbyState, variant: Option<&str>) -> Shown {
+    let mut challenges: Vec<&ChallengeRow> =
+        state.challenges.values().filter(|row| shows(variant, &row.spec)).collect();
+    challenges.sort_by(|a, b| b.created_unix_ms.cmp(&a.created_unix_ms).then(a.game.cmp(&b.game)));
+    let mut games: Vec<&LiveRow> =
+        state.live.values().filter(|row| shows(variant, &row.spec)).collect();
+    games.sort_by(|a, b| b.watchers.cmp(&a.watchers).then(a.game.cmp(&b.game)));
+    Shown {
+        challenges: challenges.into_iter().take(LOBBY_MAX_CHALLENGES).cloned().collect(),
+        games: games.into_iter().take(LOBBY_MAX_GAMES).cloned().collect(),
+    }
+}
+
+/// What a follower that was sent `had` must be sent to show `now`: rows new or changed, and
+/// the ids gone.
+fn diff<T: Clone + PartialEq>(
+    had: &mut HashMap<String, T>,
+    now: &[T],
+    id: impl Fn(&T) -> &str,
+    changed: &mut Vec<T>,
+    gone: &mut Vec<String>,
+) {
+    let keep: HashSet<&str> = now.iter().map(&id).collect();
+    let mut left: Vec<String> =
+        had.keys().filter(|key| !keep.contains(key.as_str())).cloned().collect();
+    left.sort();
+    for key in left {
+        had.remove(&key);
+        gone.push(key);
+    }
+    for row in now {
+        if had.get(id(row)) != Some(row) {
+            had.insert(id(row).to_owned(), row.clone());
+            changed.push(row.clone());
+        }
+    }
+}
+
+impl Lobby {
+    fn lock(&self) -> MutexGuard<'_, LobbyState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Sets game `id`'s row (`None`: not listed any more).
+    pub fn set(&self, id: &str, listing: Option<Listing>) {
+        let mut state = self.lock();
+        if state.challenges.remove(id).is_some() {
+            state.challenges_changed = true;
+        }
+        state.live.remove(id);
+        match listing {
+            Some(Listing::Challenge(row)) => {
+                state.challenges.insert(id.to_owned(), row);
+                state.challenges_changed = true;
+            }
+            Some(Listing::Live(row)) => {
+                state.live.insert(id.to_owned(), row);
+            }
+            None => {}
+        }
+    }
+
+    /// `conn` follows the lobby, showing `variant` (or all) and counting the quick-pairing
+    /// queue `seek` (its key), or changes what it follows; it gets everything anew at the next
+    /// tick.
+    ///
+    /// # Errors
+    /// [`Denied`] for a variant name that is too long, or when it followed anew more than
+    /// [`FOLLOWS_PER_WINDOW`] times within [`FOLLOW_WINDOW`].
+    pub fn follow(
+        &self,
+        conn: ConnId,
+        outbox: Outbox,
+        variant: Option<String>,
+        seek: Option<String>,
+    ) -> Result<(), Denied> {
+        if variant.as_ref().is_some_and(|v| v.len() > MAX_VARIANT_LEN) {
+            return Err(Denied::new(ErrorCode::BadSpec, "no such game to filter the lobby by"));
+        }
+        let now = Instant::now();
+        let mut state = self.lock();
+        let follower = state.followers.entry(conn).or_insert_with(|| Follower {
+            outbox: outbox.clone(),
+            variant: None,
+            seek: None,
+            challenges: HashMap::new(),
+            games: HashMap::new(),
+            waiting: None,
+            reset: true,
+            follows: VecDeque::new(),
+        });
+        while follower.follows.front().is_some_and(|&t| now.duration_since(t) >= FOLLOW_WINDOW) {
+            follower.follows.pop_front();
+        }
+        if follower.follows.len() >= FOLLOWS_PER_WINDOW {
+            return Err(Denied::new(
+                ErrorCode::RateLimited,
+                format!(
+                    "the lobby may be followed anew at most {FOLLOWS_PER_WINDOW} times in {} s",
+                    FOLLOW_WINDOW.as_secs()
+                ),
+            ));
+        }
+        follower.follows.push_back(now);
+        follower.outbox = outbox;
+        follower.variant = variant;
+        follower.seek = seek;
+        follower.waiting = None;
+        follower.reset = true;
+        Ok(())
+    }
+
+    /// `conn` stops following (it left the lobby, or closed).
+    pub fn leave(&self, conn: ConnId) {
+        self.lock().followers.remove(&conn);
+    }
+
+    /// How many follow.
+    #[must_use]
+    pub fn followers(&self) -> usize {
+        self.lock().followers.len()
+    }
+
+    /// The quick-pairing queues the followers count.
+    #[must_use]
+    pub fn counted_queues(&self) -> Vec<String> {
+        let state = self.lock();
+        let mut keys: Vec<String> =
+            state.followers.values().filter_map(|f| f.seek.clone()).collect();
+        keys.sort();
+        keys.dedup();
+        keys
+    }
+
+    /// Sends each follower what changed for it: challenges (and, when `games`, the games being
+    /// played) and the count of its quick-pairing queue from `waiting` (by key).
+    pub fn tick(&self, games: bool, waiting: &HashMap<String, u32>) {
+        let mut state = self.lock();
+        state.followers.retain(|_, follower| !follower.outbox.is_closed());
+        let challenges_changed = std::mem::take(&mut state.challenges_changed);
+        let mut cache: HashMap<Option<String>, Shown> = HashMap::new();
+        let LobbyState { followers, .. } = &mut *state;
+        let followers: Vec<(ConnId, Option<String>)> =
+            followers.iter().map(|(conn, f)| (*conn, f.variant.clone())).collect();
+        for (conn, variant) in followers {
+            if !cache.contains_key(&variant) {
+                let rows = shown(&state, variant.as_deref());
+                cache.insert(variant.clone(), rows);
+            }
+            let Some(rows) = cache.get(&variant) else { continue };
+            let Some(follower) = state.followers.get_mut(&conn) else { continue };
+            let mut update = LobbyUpdate::default();
+            let reset = std::mem::take(&mut follower.reset);
+            if reset {
+                follower.challenges.clear();
+                follower.games.clear();
+                update.reset = true;
+            }
+            if reset || challenges_changed {
+                diff(
+                    &mut follower.challenges,
+                    &rows.challenges,
+                    |row| row.game.as_str(),
+                    &mut update.challenges,
+                    &mut update.gone,
+                );
+            }
+            if reset || games {
+                diff(
+                    &mut follower.games,
+                    &rows.games,
+                    |row| row.game.as_str(),
+                    &mut update.games,
+                    &mut update.gone,
+                );
+            }
+            let count = follower.seek.as_ref().map(|key| waiting.get(key).copied().unwrap_or(0));
+            if count != follower.waiting || (reset && count.is_some()) {
+                follower.waiting = count;
+                update.waiting = count;
+            }
+            if !update.is_empty() {
+                follower.outbox.send(&ServerMessage::Lobby { update });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qi_protocol::Seat;
+
+    fn spec(variant: &str) -> GameSpec {
+        GameSpec { variant: variant.into(), rules: String::new(), clock: None }
+    }
+
+    fn challenge(id: &str, variant: &str, at: u64) -> Listing {
+        Listing::Challenge(ChallengeRow {
+            game: id.into(),
+            spec: spec(variant),
+            seat: Seat::First,
+            name: "Ann".into(),
+            created_unix_ms: at,
+        })
+    }
+
+    fn live(id: &str, variant: &str, watchers: u32, plies: u32) -> Listing {
+        Listing::Live(LiveRow {
+            game: id.into(),
+            spec: spec(variant),
+            names: ["Ann".into(), "Bo".into()],
+            watchers,
+            position: format!("position after {plies}"),
+            plies,
+            last: None,
+        })
+    }
+
+    /// The lobby updates waiting in `frames`.
+    fn heard(frames: &mut tokio::sync::mpsc::Receiver<std::sync::Arc<str>>) -> Vec<LobbyUpdate> {
+        let mut updates = Vec::new();
+        while let Ok(text) = frames.try_recv() {
+            if let Ok(ServerMessage::Lobby { update }) = ServerMessage::parse(&text) {
+                updates.push(update);
+            }
+        }
+        updates
+    }
+
+    #[test]
+    fn followers_get_their_rows_then_only_what_changed() {
+        let lobby = Lobby::default();
+        lobby.set("c1", Some(challenge("c1", "chess", 1)));
+        lobby.set("c2", Some(challenge("c2", "gomoku", 2)));
+        lobby.set("g1", Some(live("g1", "chess", 0, 4)));
+        let (outbox, mut receiver) = Outbox::new();
+        lobby.follow(1, outbox, Some("chess".into()), Some("chess|".into())).unwrap();
+        let waiting = HashMap::from([("chess|".to_owned(), 2)]);
+        lobby.tick(false, &waiting);
+        let [first] = heard(&mut receiver).try_into().unwrap();
+        assert!(first.reset);
+        assert_eq!(first.challenges.len(), 1, "chess only");
+        assert_eq!(first.games.len(), 1);
+        assert_eq!(first.waiting, Some(2));
+        // Nothing changed: nothing sent.
+        lobby.tick(true, &waiting);
+        assert!(heard(&mut receiver).is_empty());
+        // A move changes a game's row: it goes with the next games tick only.
+        lobby.set("g1", Some(live("g1", "chess", 0, 5)));
+        lobby.tick(false, &waiting);
+        assert!(heard(&mut receiver).is_empty());
+        lobby.tick(true, &waiting);
+        let [moved] = heard(&mut receiver).try_into().unwrap();
+        assert_eq!((moved.games.len(), moved.challenges.len(), moved.reset), (1, 0, false));
+        // A challenge taken goes at once; another kind's challenge is not this follower's.
+        lobby.set("c1", Some(live("c1", "chess", 0, 0)));
+        lobby.set("c3", Some(challenge("c3", "xiangqi", 3)));
+        lobby.tick(false, &waiting);
+        let [taken] = heard(&mut receiver).try_into().unwrap();
+        assert_eq!(taken.gone, vec!["c1".to_owned()]);
+        assert!(taken.challenges.is_empty());
+        // The queue's count when it changes.
+        lobby.tick(false, &HashMap::new());
+        let [count] = heard(&mut receiver).try_into().unwrap();
+        assert_eq!(count.waiting, Some(0));
+    }
+
+    #[test]
+    fn followers_see_the_newest_challenges_and_the_most_watched_games() {
+        let lobby = Lobby::default();
+        for n in 0..(LOBBY_MAX_CHALLENGES as u64 + 5) {
+            lobby.set(&format!("c{n:03}"), Some(challenge(&format!("c{n:03}"), "chess", n)));
+        }
+        for n in 0..(LOBBY_MAX_GAMES as u32 + 5) {
+            lobby.set(&format!("g{n:03}"), Some(live(&format!("g{n:03}"), "banqi", n, 1)));
+        }
+        let (outbox, mut receiver) = Outbox::new();
+        lobby.follow(1, outbox, None, None).unwrap();
+        lobby.tick(false, &HashMap::new());
+        let [all] = heard(&mut receiver).try_into().unwrap();
+        assert_eq!(all.challenges.len(), LOBBY_MAX_CHALLENGES);
+        assert!(all.challenges.iter().all(|row| row.created_unix_ms >= 5), "the newest");
+        assert_eq!(all.games.len(), LOBBY_MAX_GAMES);
+        assert!(all.games.iter().all(|row| row.watchers >= 5), "the most watched");
+        assert_eq!(all.waiting, None);
+    }
+
+    #[test]
+    fn following_anew_is_limited() {
+        let lobby = Lobby::default();
+        let (outbox, _receiver) = Outbox::new();
+        for _ in 0..FOLLOWS_PER_WINDOW {
+            lobby.follow(1, outbox.clone(), None, None).unwrap();
+        }
+        let refused = lobby.follow(1, outbox.clone(), None, None).unwrap_err();
+        assert_eq!(refused.code, ErrorCode::RateLimited);
+        assert!(refused.detail.contains("at most"), "{}", refused.detail);
+        let long = lobby.follow(2, outbox, Some("x".repeat(100)), None).unwrap_err();
+        assert_eq!(long.code, ErrorCode::BadSpec);
+        lobby.leave(1);
+        assert_eq!(lobby.followers(), 0);
+    }
+}

@@ -1,0 +1,190 @@
+//! The lobby over real WebSockets: open challenges seen and accepted (two accepting at once:
+//! one wins), games being played listed with their position (banqi's face-down pieces unknown),
+//! the quick-pairing count, private games unlisted, and the limits on following.
+
+mod common;
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use common::{Client, spec, start_server};
+use qi_protocol::{
+    ChallengeRow, ClientMessage, ErrorCode, GameSpec, LiveRow, LobbyUpdate, SeatChoice,
+    ServerMessage,
+};
+
+/// The lobby as one follower has it, built from its updates.
+#[derive(Default)]
+struct Seen {
+    challenges: HashMap<String, ChallengeRow>,
+    games: HashMap<String, LiveRow>,
+    waiting: Option<u32>,
+}
+
+impl Seen {
+    fn take(&mut self, update: &LobbyUpdate) {
+        if update.reset {
+            self.challenges.clear();
+            self.games.clear();
+        }
+        for id in &update.gone {
+            self.challenges.remove(id);
+            self.games.remove(id);
+        }
+        for row in &update.challenges {
+            self.challenges.insert(row.game.clone(), row.clone());
+        }
+        for row in &update.games {
+            self.games.insert(row.game.clone(), row.clone());
+        }
+        if update.waiting.is_some() {
+            self.waiting = update.waiting;
+        }
+    }
+}
+
+/// Reads `client`'s lobby updates into `seen` until `done` holds of it.
+async fn watch_until(client: &mut Client, seen: &mut Seen, done: impl Fn(&Seen) -> bool) {
+    while !done(seen) {
+        let update = client
+            .until(|m| match m {
+                ServerMessage::Lobby { update } => Some(update.clone()),
+                _ => None,
+            })
+            .await;
+        seen.take(&update);
+    }
+}
+
+async fn follow(client: &mut Client, variant: Option<&str>, seek: Option<GameSpec>) {
+    client.send(&ClientMessage::Lobby { variant: variant.map(Into::into), seek }).await;
+}
+
+async fn seated_in(client: &mut Client) -> String {
+    client
+        .until(|m| match m {
+            ServerMessage::Seated { game, .. } => Some(game.clone()),
+            _ => None,
+        })
+        .await
+}
+
+#[tokio::test]
+async fn a_challenge_is_seen_within_a_second_and_accepted_by_exactly_one() {
+    let server = start_server("lobby-accept").await;
+    let mut viewer = Client::hello(server.addr, "Vi").await;
+    follow(&mut viewer, Some("chess"), None).await;
+    let mut seen = Seen::default();
+    watch_until(&mut viewer, &mut seen, |_| true).await;
+    // A private game is never listed; a challenge is, within a second.
+    let mut hidden = Client::hello(server.addr, "Hid").await;
+    hidden.send(&ClientMessage::Create { spec: spec("chess", ""), seat: SeatChoice::First }).await;
+    seated_in(&mut hidden).await;
+    let mut bo = Client::hello(server.addr, "Bo").await;
+    let posted = Instant::now();
+    bo.send(&ClientMessage::Challenge { spec: spec("chess", ""), seat: SeatChoice::Second }).await;
+    let game = seated_in(&mut bo).await;
+    watch_until(&mut viewer, &mut seen, |seen| seen.challenges.contains_key(&game)).await;
+    assert!(posted.elapsed() < Duration::from_secs(1), "seen after {:?}", posted.elapsed());
+    assert_eq!(seen.challenges.len(), 1, "the private game is not listed");
+    let row = &seen.challenges[&game];
+    assert_eq!((row.name.as_str(), row.seat), ("Bo", qi_protocol::Seat::Second));
+    // The creator cannot accept their own challenge.
+    bo.send(&ClientMessage::Accept { game: game.clone() }).await;
+    assert_eq!(bo.error().await, ErrorCode::Unexpected);
+    // Two accept at once: exactly one is seated, the other hears the seat is taken.
+    let mut ann = Client::hello(server.addr, "Ann").await;
+    let mut cy = Client::hello(server.addr, "Cy").await;
+    let accept = ClientMessage::Accept { game: game.clone() };
+    tokio::join!(ann.send(&accept), cy.send(&accept));
+    let answers = [accepted(&mut ann).await, accepted(&mut cy).await];
+    assert_eq!(answers.iter().filter(|a| a.is_ok()).count(), 1, "{answers:?}");
+    assert!(answers.contains(&Err(ErrorCode::SeatTaken)), "{answers:?}");
+    // The challenge goes; the game shows among those being played, with both names.
+    watch_until(&mut viewer, &mut seen, |seen| {
+        !seen.challenges.contains_key(&game) && seen.games.contains_key(&game)
+    })
+    .await;
+    let live = &seen.games[&game];
+    assert_eq!(live.names[1], "Bo");
+    assert!(["Ann", "Cy"].contains(&live.names[0].as_str()));
+    // Accepting a game that was never listed is refused: it needs its invite.
+    let hidden_game = hidden.state().await.game;
+    cy.send(&ClientMessage::Accept { game: hidden_game }).await;
+    assert_eq!(cy.error().await, ErrorCode::BadToken);
+}
+
+#[tokio::test]
+async fn banqi_previews_never_show_a_face_down_piece() {
+    let server = start_server("lobby-banqi").await;
+    let mut viewer = Client::hello(server.addr, "Vi").await;
+    follow(&mut viewer, Some("banqi"), None).await;
+    let mut seen = Seen::default();
+    let mut ann = Client::hello(server.addr, "Ann").await;
+    ann.send(&ClientMessage::Challenge { spec: spec("banqi", ""), seat: SeatChoice::First }).await;
+    let game = seated_in(&mut ann).await;
+    let mut bo = Client::hello(server.addr, "Bo").await;
+    bo.send(&ClientMessage::Accept { game: game.clone() }).await;
+    seated_in(&mut bo).await;
+    ann.send(&ClientMessage::Move { game: game.clone(), ply: 0, text: "a1".into() }).await;
+    let flipped = ann.moved(0).await;
+    let piece = flipped.reveal.expect("a flip turns a piece up");
+    watch_until(&mut viewer, &mut seen, |seen| seen.games.get(&game).is_some_and(|g| g.plies == 1))
+        .await;
+    let position = &seen.games[&game].position;
+    assert!(!position.contains('*'), "no face-down piece named: {position}");
+    assert!(position.contains(&piece), "the piece turned up shows: {position}");
+    assert_eq!(position.matches('?').count(), 31, "{position}");
+}
+
+#[tokio::test]
+async fn the_quick_pairing_count_and_the_limit_on_following() {
+    let server = start_server("lobby-count").await;
+    let gomoku = spec("gomoku", "");
+    let mut viewer = Client::hello(server.addr, "Vi").await;
+    follow(&mut viewer, None, Some(gomoku.clone())).await;
+    let mut seen = Seen::default();
+    watch_until(&mut viewer, &mut seen, |seen| seen.waiting == Some(0)).await;
+    let mut seeker = Client::hello(server.addr, "Se").await;
+    seeker.send(&ClientMessage::Seek { spec: gomoku.clone() }).await;
+    watch_until(&mut viewer, &mut seen, |seen| seen.waiting == Some(1)).await;
+    seeker.send(&ClientMessage::CancelSeek).await;
+    watch_until(&mut viewer, &mut seen, |seen| seen.waiting == Some(0)).await;
+    // Following anew floods nobody: past the limit it is refused with the rule.
+    let mut flood = Client::hello(server.addr, "Fl").await;
+    for _ in 0..qi_lobby_limit() {
+        follow(&mut flood, None, None).await;
+    }
+    follow(&mut flood, None, None).await;
+    let detail = flood
+        .until(|m| match m {
+            ServerMessage::Error { code: ErrorCode::RateLimited, detail } => Some(detail.clone()),
+            _ => None,
+        })
+        .await;
+    assert!(detail.contains("lobby"), "{detail}");
+    let bad = ClientMessage::Lobby { variant: Some("x".repeat(64)), seek: None };
+    flood.send(&bad).await;
+    let code = flood
+        .until(|m| match m {
+            ServerMessage::Error { code, .. } if *code != ErrorCode::RateLimited => Some(*code),
+            _ => None,
+        })
+        .await;
+    assert_eq!(code, ErrorCode::BadSpec);
+}
+
+/// Whether `client`'s accept seated it, or the error it got.
+async fn accepted(client: &mut Client) -> Result<(), ErrorCode> {
+    client
+        .until(|m| match m {
+            ServerMessage::Seated { .. } => Some(Ok(())),
+            ServerMessage::Error { code, .. } => Some(Err(*code)),
+            _ => None,
+        })
+        .await
+}
+
+fn qi_lobby_limit() -> usize {
+    qi_server::lobby::FOLLOWS_PER_WINDOW
+}

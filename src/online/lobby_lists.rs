@@ -1,0 +1,159 @@
+//! The lobby's live lists: the open challenges (one click accepts) and the games being played,
+//! each with a small board that follows the game (one click watches).
+
+use std::rc::Rc;
+
+use qi_protocol::{ChallengeRow, LiveRow};
+use qi_rules::any::{AnyGame, StartFrom};
+use qi_rules::{Cell, Side};
+use yew::prelude::*;
+
+use super::lobby::spec_label;
+use super::session::{Intent, LobbyRows};
+use super::texts::{Words, say};
+use crate::board::Board;
+use crate::board_model::board_view;
+use crate::i18n::{Lang, fill_all, side_name};
+use crate::record::{GameRecord, Start};
+use crate::state::{Action, AppState, Mode, Settings};
+
+/// The filters offered: every game, then each variant (`None`: all).
+pub const FILTERS: [Option<&str>; 6] =
+    [None, Some("chess"), Some("chess960"), Some("xiangqi"), Some("banqi"), Some("gomoku")];
+
+/// A filter's label.
+fn filter_label(lang: Lang, filter: Option<&str>) -> String {
+    match filter {
+        None => say(lang, Words::AllGames).to_owned(),
+        Some("chess960") => "Chess960".to_owned(),
+        Some(variant) => {
+            qi_rules::GameKind::ALL.into_iter().find(|kind| kind.name() == variant).map_or_else(
+                || variant.to_owned(),
+                |kind| crate::i18n::game_name(lang, kind).to_owned(),
+            )
+        }
+    }
+}
+
+/// The board of `row` as a small picture, from its position (`None` when the position does
+/// not set up, which a sound server never sends).
+fn preview(settings: &Settings, row: &LiveRow) -> Option<Html> {
+    let game =
+        AnyGame::new(&row.spec.variant, &row.spec.rules, &StartFrom::Position(&row.position))
+            .ok()?;
+    let record = GameRecord::from_parts(
+        game.kind(),
+        game.rules_list(),
+        Start::Position(row.position.clone()),
+        Vec::new(),
+    );
+    let mut state = AppState::new(Settings { mode: Mode::Watch, ..settings.clone() }, 0);
+    state.apply(Action::Open { record, bottom: Some(Side::First), at: None, notice: None });
+    let view = Rc::new(board_view(&state));
+    let ignore_cell = Callback::from(|_: Cell| {});
+    let ignore_drop = Callback::from(|_: (Cell, Cell)| {});
+    Some(html! {
+        <div class="preview-board" aria-hidden="true" inert=true>
+            <Board {view} on_click={ignore_cell.clone()} on_pick={ignore_cell} on_drop={ignore_drop} />
+        </div>
+    })
+}
+
+/// Properties of [`LobbyLists`].
+#[derive(Properties, PartialEq)]
+pub struct LobbyListsProps {
+    /// The boards' settings (language, theme, piece style).
+    pub settings: Settings,
+    /// The rows.
+    pub rows: LobbyRows,
+    /// The filter chosen.
+    pub filter: Option<String>,
+    /// Choose a filter.
+    pub on_filter: Callback<Option<String>>,
+    /// Whether messages can go now.
+    pub ready: bool,
+    /// What the player does.
+    pub act: Callback<Intent>,
+}
+
+fn challenge_row(lang: Lang, row: &ChallengeRow, ready: bool, act: &Callback<Intent>) -> Html {
+    let variant = if row.spec.variant == "chess960" { "chess" } else { row.spec.variant.as_str() };
+    let kind = qi_rules::GameKind::ALL.into_iter().find(|kind| kind.name() == variant);
+    let side = kind.map(|kind| side_name(lang, kind, crate::online::game::side_of(row.seat), None));
+    let who =
+        if row.name.is_empty() { say(lang, Words::Anonymous).to_owned() } else { row.name.clone() };
+    let onclick = {
+        let (act, game) = (act.clone(), row.game.clone());
+        Callback::from(move |_: MouseEvent| act.emit(Intent::Accept(game.clone())))
+    };
+    html! {
+        <li class="challenge" data-testid="challenge" data-game={row.game.clone()} data-variant={row.spec.variant.clone()}>
+            <span class="challenge-who">{ who }</span>
+            <span class="challenge-game">{ spec_label(lang, &row.spec) }</span>
+            if let Some(side) = side {
+                <span class="challenge-side">{ fill_all(say(lang, Words::PlaysSide), &[("side", side)]) }</span>
+            }
+            <button type="button" class="primary" data-action="accept" disabled={!ready} {onclick}>{ say(lang, Words::Accept) }</button>
+        </li>
+    }
+}
+
+fn live_row(settings: &Settings, row: &LiveRow) -> Html {
+    let lang = settings.lang;
+    let name = |name: &String| {
+        if name.is_empty() { say(lang, Words::Anonymous).to_owned() } else { name.clone() }
+    };
+    html! {
+        <li class="live-game" data-testid="live-game" data-game={row.game.clone()} data-variant={row.spec.variant.clone()}>
+            <a href={format!("?game={}", row.game)} data-action="watch-game">
+                { preview(settings, row).unwrap_or_default() }
+                <span class="live-players">{ format!("{} – {}", name(&row.names[0]), name(&row.names[1])) }</span>
+                <span class="live-game-label">{ spec_label(lang, &row.spec) }</span>
+                <span class="live-watchers">{ fill_all(say(lang, Words::WatchersCount), &[("n", &row.watchers.to_string())]) }</span>
+            </a>
+        </li>
+    }
+}
+
+/// The open challenges and the games being played.
+#[function_component(LobbyLists)]
+pub fn lobby_lists(props: &LobbyListsProps) -> Html {
+    let lang = props.settings.lang;
+    let filters = FILTERS.map(|filter| {
+        let current = props.filter.as_deref() == filter;
+        let onclick = {
+            let on_filter = props.on_filter.clone();
+            Callback::from(move |_: MouseEvent| on_filter.emit(filter.map(str::to_owned)))
+        };
+        html! {
+            <button type="button" class={classes!("game-tab", current.then_some("current"))}
+                    data-filter={filter.unwrap_or("all")} aria-pressed={current.to_string()} {onclick}>
+                { filter_label(lang, filter) }
+            </button>
+        }
+    });
+    let challenges =
+        props.rows.challenges.iter().map(|row| challenge_row(lang, row, props.ready, &props.act));
+    let games = props.rows.games.iter().map(|row| live_row(&props.settings, row));
+    html! {
+        <>
+            <section class="panel lobby-lists" data-testid="challenges" aria-labelledby="challenges-heading">
+                <h2 id="challenges-heading">{ say(lang, Words::OpenChallenges) }</h2>
+                <div class="game-picker lobby-filter" role="group">{ for filters }</div>
+                if props.rows.challenges.is_empty() {
+                    <p class="empty">{ say(lang, Words::NoChallenges) }</p>
+                } else {
+                    <ul class="challenge-list">{ for challenges }</ul>
+                }
+            </section>
+            <section class="panel lobby-lists" data-testid="games-now" aria-labelledby="games-now-heading">
+                <h2 id="games-now-heading">{ say(lang, Words::GamesNow) }</h2>
+                if props.rows.games.is_empty() {
+                    <p class="empty">{ say(lang, Words::NoGamesNow) }</p>
+                } else {
+                    <ul class="live-list">{ for games }</ul>
+                }
+            </section>
+        </>
+    }
+}
