@@ -263,9 +263,13 @@ impl Hub {
                 _ = interval.tick() => {}
             }
             ticks += 1;
+            let games = ticks.is_multiple_of(crate::lobby::GAMES_EVERY_TICKS);
+            if let Some(cluster) = &self.cluster {
+                cluster.share_lobby(&self.lobby, games).await;
+            }
             let keys = self.lobby.counted_queues();
             let waiting = self.seekers_in(&keys).await;
-            self.lobby.tick(ticks.is_multiple_of(crate::lobby::GAMES_EVERY_TICKS), &waiting);
+            self.lobby.tick(games, &waiting);
         }
     }
 

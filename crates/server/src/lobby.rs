@@ -5,6 +5,11 @@
 //! watched [`LOBBY_MAX_GAMES`] games of the kind it chose. Rows of games being played change
 //! with every move, so they are sent at most once every [`GAMES_EVERY_TICKS`] ticks; an idle
 //! follower gets a few hundred bytes a second at most, not the whole world.
+//!
+//! With several nodes ([`crate::cluster`]) each node shares the rows any follower could be
+//! shown of its own games (its [`Lobby::candidates`]: the top rows of each filter, which hold the
+//! top rows of the whole lobby) through Redis, and shows the other nodes' beside its own
+//! ([`Lobby::set_remote`]).
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -29,6 +34,9 @@ pub const FOLLOWS_PER_WINDOW: usize = 10;
 pub const FOLLOW_WINDOW: Duration = Duration::from_secs(10);
 /// The longest variant name a filter may give.
 const MAX_VARIANT_LEN: usize = 16;
+/// The filters a follower may choose (`None`: every game): a node shares the top rows of each.
+const FILTERS: [Option<&str>; 6] =
+    [None, Some("chess"), Some("chess960"), Some("xiangqi"), Some("banqi"), Some("gomoku")];
 
 /// One follower.
 #[derive(Debug)]
@@ -47,13 +55,26 @@ struct Follower {
     follows: VecDeque<Instant>,
 }
 
+/// The rows of one node's games that its followers could be shown.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Candidates {
+    /// Open challenges.
+    pub challenges: Vec<ChallengeRow>,
+    /// Games being played.
+    pub games: Vec<LiveRow>,
+}
+
 #[derive(Debug, Default)]
 struct LobbyState {
     challenges: HashMap<String, ChallengeRow>,
     live: HashMap<String, LiveRow>,
+    /// Other nodes' candidates, by node.
+    remote: HashMap<u32, Candidates>,
     followers: HashMap<ConnId, Follower>,
     /// A challenge changed since the last tick.
     challenges_changed: bool,
+    /// This node's challenges changed since they were last shared.
+    share_challenges: bool,
 }
 
 /// The lobby of one node.
@@ -72,13 +93,23 @@ fn shows(variant: Option<&str>, spec: &GameSpec) -> bool {
     variant.is_none_or(|variant| spec.variant == variant)
 }
 
-/// Every row `variant` is shown: the newest challenges, the most watched games.
-fn shown(state: &LobbyState, variant: Option<&str>) -> Shown {
-    let mut challenges: Vec<&ChallengeRow> =
-        state.challenges.values().filter(|row| shows(variant, &row.spec)).collect();
+/// Every row `variant` is shown: the newest challenges, the most watched games (this node's,
+/// and when `remote`, the other nodes' too).
+fn shown(state: &LobbyState, variant: Option<&str>, remote: bool) -> Shown {
+    let others = state.remote.values().filter(|_| remote);
+    let mut challenges: Vec<&ChallengeRow> = state
+        .challenges
+        .values()
+        .chain(others.clone().flat_map(|c| c.challenges.iter()))
+        .filter(|row| shows(variant, &row.spec))
+        .collect();
     challenges.sort_by(|a, b| b.created_unix_ms.cmp(&a.created_unix_ms).then(a.game.cmp(&b.game)));
-    let mut games: Vec<&LiveRow> =
-        state.live.values().filter(|row| shows(variant, &row.spec)).collect();
+    let mut games: Vec<&LiveRow> = state
+        .live
+        .values()
+        .chain(others.flat_map(|c| c.games.iter()))
+        .filter(|row| shows(variant, &row.spec))
+        .collect();
     games.sort_by(|a, b| b.watchers.cmp(&a.watchers).then(a.game.cmp(&b.game)));
     Shown {
         challenges: challenges.into_iter().take(LOBBY_MAX_CHALLENGES).cloned().collect(),
@@ -121,12 +152,14 @@ impl Lobby {
         let mut state = self.lock();
         if state.challenges.remove(id).is_some() {
             state.challenges_changed = true;
+            state.share_challenges = true;
         }
         state.live.remove(id);
         match listing {
             Some(Listing::Challenge(row)) => {
                 state.challenges.insert(id.to_owned(), row);
                 state.challenges_changed = true;
+                state.share_challenges = true;
             }
             Some(Listing::Live(row)) => {
                 state.live.insert(id.to_owned(), row);
@@ -185,6 +218,51 @@ impl Lobby {
         Ok(())
     }
 
+    /// The rows of this node's games any follower could be shown (the top rows of every
+    /// filter): always when `force`, else only if its challenges changed since they were last
+    /// asked for.
+    #[must_use]
+    pub fn candidates(&self, force: bool) -> Option<Candidates> {
+        let mut state = self.lock();
+        let changed = std::mem::take(&mut state.share_challenges);
+        if !changed && !force {
+            return None;
+        }
+        let mut challenges: HashMap<String, ChallengeRow> = HashMap::new();
+        let mut games: HashMap<String, LiveRow> = HashMap::new();
+        for filter in FILTERS {
+            let rows = shown(&state, filter, false);
+            challenges.extend(rows.challenges.into_iter().map(|row| (row.game.clone(), row)));
+            games.extend(rows.games.into_iter().map(|row| (row.game.clone(), row)));
+        }
+        let mut candidates = Candidates {
+            challenges: challenges.into_values().collect(),
+            games: games.into_values().collect(),
+        };
+        candidates.challenges.sort_by(|a, b| a.game.cmp(&b.game));
+        candidates.games.sort_by(|a, b| a.game.cmp(&b.game));
+        Some(candidates)
+    }
+
+    /// Shows the other nodes' candidates beside this node's rows: `nodes` holds each live
+    /// node's, when it changed (a node missing from `live` is dead or gone: its rows go).
+    pub fn set_remote(&self, nodes: HashMap<u32, Candidates>, live: &[u32]) {
+        let mut state = self.lock();
+        let before = state.remote.len();
+        state.remote.retain(|node, _| live.contains(node));
+        let mut changed = state.remote.len() != before;
+        for (node, candidates) in nodes {
+            let old = state.remote.insert(node, candidates);
+            let new = &state.remote[&node];
+            if old.as_ref().is_none_or(|old| old.challenges != new.challenges) {
+                changed = true;
+            }
+        }
+        if changed {
+            state.challenges_changed = true;
+        }
+    }
+
     /// `conn` stops following (it left the lobby, or closed).
     pub fn leave(&self, conn: ConnId) {
         self.lock().followers.remove(&conn);
@@ -219,7 +297,7 @@ impl Lobby {
             followers.iter().map(|(conn, f)| (*conn, f.variant.clone())).collect();
         for (conn, variant) in followers {
             if !cache.contains_key(&variant) {
-                let rows = shown(&state, variant.as_deref());
+                let rows = shown(&state, variant.as_deref(), true);
                 cache.insert(variant.clone(), rows);
             }
             let Some(rows) = cache.get(&variant) else { continue };

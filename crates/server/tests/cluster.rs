@@ -478,8 +478,69 @@ async fn quick_pairing_pairs_across_nodes_and_nobody_twice() {
     quitter.send(&ClientMessage::CancelSeek).await;
     tokio::time::sleep(Duration::from_millis(200)).await;
     let mut late = hello(site.addrs[1], "L").await;
-    late.send(&ClientMessage::Seek { spec: blitz }).await;
+    late.send(&ClientMessage::Seek { spec: blitz.clone() }).await;
     late.until(|m| matches!(m, ServerMessage::Seeking { .. }).then_some(())).await;
+
+    // The lobby spans the nodes: a follower on node 3 counts L (seeking on node 2), sees a
+    // challenge posted on node 1, and sees it among the games being played once a player on
+    // node 2 accepted it.
+    let mut follower = hello(site.addrs[2], "F").await;
+    follower.send(&ClientMessage::Lobby { variant: None, seek: Some(blitz) }).await;
+    let mut seen = LobbySeen::default();
+    lobby_watch(&mut follower, &mut seen, |seen| seen.waiting == Some(1)).await;
+    let mut poster = hello(site.addrs[0], "P").await;
+    poster
+        .send(&ClientMessage::Challenge { spec: spec("gomoku", ""), seat: SeatChoice::First })
+        .await;
+    let challenge = poster
+        .until(|m| match m {
+            ServerMessage::Seated { game, .. } => Some(game.clone()),
+            _ => None,
+        })
+        .await;
+    let id = challenge.clone();
+    lobby_watch(&mut follower, &mut seen, |seen| seen.challenges.contains(&id)).await;
+    let mut taker = hello(site.addrs[1], "T").await;
+    taker.send(&ClientMessage::Accept { game: challenge.clone() }).await;
+    taker.until(|m| matches!(m, ServerMessage::Seated { .. }).then_some(())).await;
+    let id = challenge.clone();
+    lobby_watch(&mut follower, &mut seen, |seen| {
+        !seen.challenges.contains(&id) && seen.games.contains(&id)
+    })
+    .await;
+}
+
+/// The lobby as a follower has it: the ids of its rows, and the quick-pairing count.
+#[derive(Default)]
+struct LobbySeen {
+    challenges: Vec<String>,
+    games: Vec<String>,
+    waiting: Option<u32>,
+}
+
+/// Reads `follower`'s lobby updates into `seen` until `done` holds of it.
+async fn lobby_watch(
+    follower: &mut Client,
+    seen: &mut LobbySeen,
+    done: impl Fn(&LobbySeen) -> bool,
+) {
+    while !done(seen) {
+        let update = follower
+            .until(|m| match m {
+                ServerMessage::Lobby { update } => Some(update.clone()),
+                _ => None,
+            })
+            .await;
+        if update.reset {
+            seen.challenges.clear();
+            seen.games.clear();
+        }
+        seen.challenges.retain(|id| !update.gone.contains(id));
+        seen.games.retain(|id| !update.gone.contains(id));
+        seen.challenges.extend(update.challenges.iter().map(|row| row.game.clone()));
+        seen.games.extend(update.games.iter().map(|row| row.game.clone()));
+        seen.waiting = update.waiting.or(seen.waiting);
+    }
 }
 
 #[tokio::test]

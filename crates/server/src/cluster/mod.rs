@@ -40,6 +40,7 @@
 //! unfinished games held) are Redis sorted sets and sets, shared by every node.
 
 mod limits;
+mod lobby_share;
 mod pairing;
 mod wire;
 
@@ -153,6 +154,8 @@ pub struct Cluster {
     next_ghost: AtomicU64,
     hub: OnceLock<Weak<Hub>>,
     pairing: pairing::Pairing,
+    /// The lobby shared with the other nodes.
+    lobby_share: lobby_share::LobbyShare,
 }
 
 impl std::fmt::Debug for Cluster {
@@ -239,8 +242,14 @@ impl Cluster {
             next_ghost: AtomicU64::new(1),
             hub: OnceLock::new(),
             pairing: pairing::Pairing::default(),
+            lobby_share: lobby_share::LobbyShare::default(),
         });
         Ok((cluster, storage))
+    }
+
+    /// Shares this node's lobby rows and reads the others' (one tick of the lobby).
+    pub(crate) async fn share_lobby(&self, lobby: &crate::lobby::Lobby, games: bool) {
+        self.lobby_share.tick(self, lobby, games).await;
     }
 
     /// This node's number (unique in the cluster's lifetime).
