@@ -132,8 +132,12 @@ pub fn lobby_lists(props: &LobbyListsProps) -> Html {
             </button>
         }
     });
-    let challenges =
-        props.rows.challenges.iter().map(|row| challenge_row(lang, row, props.ready, &props.act));
+    let challenges = props
+        .rows
+        .challenges
+        .iter()
+        .take(qi_protocol::LOBBY_MAX_CHALLENGES)
+        .map(|row| challenge_row(lang, row, props.ready, &props.act));
     let games = props.rows.games.iter().map(|row| live_row(&props.settings, row));
     html! {
         <>

@@ -9,7 +9,7 @@
 //! nothing else.
 
 use qi_protocol::{
-    ChallengeRow, ChatBody, ClientMessage, DEAD_PEER_MS, GameSpec, LOBBY_MAX_CHALLENGES,
+    ChallengeRow, ChatBody, ClientMessage, DEAD_PEER_MS, GameSpec, LOBBY_KEEP_CHALLENGES,
     LOBBY_MAX_GAMES, LiveRow, LobbyUpdate, NAME_MAX_CHARS, Seat, SeatChoice, ServerMessage, Status,
     VERSION,
 };
@@ -160,7 +160,8 @@ impl Focus {
 /// The lobby as this page has it: the rows the server shows it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LobbyRows {
-    /// Open challenges, newest first.
+    /// Open challenges, newest first (the page shows the first
+    /// [`qi_protocol::LOBBY_MAX_CHALLENGES`]).
     pub challenges: Vec<ChallengeRow>,
     /// Games being played, most watched first.
     pub games: Vec<LiveRow>,
@@ -185,6 +186,11 @@ impl LobbyRows {
                 None => self.challenges.push(row),
             }
         }
+        for moved in &update.moved {
+            if let Some(row) = self.games.iter_mut().find(|row| row.game == moved.game) {
+                moved.apply(row);
+            }
+        }
         for mut row in update.games.into_iter().filter(|row| id_ok(&row.game)) {
             row.names = row.names.map(|name| shown_text(&name, NAME_MAX_CHARS));
             match self.games.iter_mut().find(|known| known.game == row.game) {
@@ -195,7 +201,7 @@ impl LobbyRows {
         self.challenges.sort_by(|a, b| {
             b.created_unix_ms.cmp(&a.created_unix_ms).then_with(|| a.game.cmp(&b.game))
         });
-        self.challenges.truncate(LOBBY_MAX_CHALLENGES);
+        self.challenges.truncate(LOBBY_KEEP_CHALLENGES);
         self.games.sort_by(|a, b| b.watchers.cmp(&a.watchers).then_with(|| a.game.cmp(&b.game)));
         self.games.truncate(LOBBY_MAX_GAMES);
         if update.waiting.is_some() {

@@ -38,7 +38,10 @@ pub use chat::{
     CHAT_MAX_CHARS, CHAT_RATE_MAX, CHAT_RATE_WINDOW_MS, CHAT_ROOM_MAX_LINES, ChatBody, ChatError,
     ChatLine, ChatRoom, QuickMessage, clean_chat,
 };
-pub use lobby::{ChallengeRow, LOBBY_MAX_CHALLENGES, LOBBY_MAX_GAMES, LiveRow, LobbyUpdate};
+pub use lobby::{
+    ChallengeRow, LOBBY_KEEP_CHALLENGES, LOBBY_MAX_CHALLENGES, LOBBY_MAX_GAMES, LivePosition,
+    LiveRow, LobbyUpdate,
+};
 pub use name::{NAME_MAX_MARKS, NameError, clean_name};
 
 /// The protocol's version; a client of another version is refused.
@@ -137,11 +140,11 @@ impl ClockSpec {
 pub struct GameSpec {
     /// The variant.
     pub variant: String,
-    /// The rule options; empty for the defaults.
-    #[serde(default)]
+    /// The rule options; empty for the defaults (and then left out of the JSON).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub rules: String,
-    /// The clock, or none (no time limit).
-    #[serde(default)]
+    /// The clock, or none (no time limit; then left out of the JSON).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockSpec>,
 }
 

@@ -7,6 +7,11 @@ use crate::{GameSpec, Seat};
 
 /// How many open challenges a subscriber is shown at most (the newest first).
 pub const LOBBY_MAX_CHALLENGES: usize = 40;
+/// How many open challenges a subscriber may be sent: besides the newest
+/// [`LOBBY_MAX_CHALLENGES`], rows it already has stay while they are among the newest this
+/// many, so that a challenge pushed down by a newer one and back up when that one goes is not
+/// sent again.
+pub const LOBBY_KEEP_CHALLENGES: usize = 60;
 /// How many games being played a subscriber is shown at most.
 pub const LOBBY_MAX_GAMES: usize = 8;
 
@@ -46,6 +51,29 @@ pub struct LiveRow {
     pub last: Option<String>,
 }
 
+/// A game being played whose row changed only by its moves: the new position.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LivePosition {
+    /// The game id.
+    pub game: String,
+    /// As [`LiveRow::position`].
+    pub position: String,
+    /// As [`LiveRow::plies`].
+    pub plies: u32,
+    /// As [`LiveRow::last`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last: Option<String>,
+}
+
+impl LivePosition {
+    /// Applies it to `row` (of the same game).
+    pub fn apply(&self, row: &mut LiveRow) {
+        row.position.clone_from(&self.position);
+        row.plies = self.plies;
+        row.last.clone_from(&self.last);
+    }
+}
+
 /// What changed in the lobby for one subscriber. The first update after subscribing (or
 /// changing the filter) has `reset` set: the rows it carries replace everything.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -56,9 +84,12 @@ pub struct LobbyUpdate {
     /// Open challenges new or changed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub challenges: Vec<ChallengeRow>,
-    /// Games being played, new or changed.
+    /// Games being played, new or changed (other than by their moves).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub games: Vec<LiveRow>,
+    /// Games being played (already sent) whose moves changed: their positions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub moved: Vec<LivePosition>,
     /// Ids of rows (of either list) no longer shown.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gone: Vec<String>,
@@ -74,6 +105,7 @@ impl LobbyUpdate {
         !self.reset
             && self.challenges.is_empty()
             && self.games.is_empty()
+            && self.moved.is_empty()
             && self.gone.is_empty()
             && self.waiting.is_none()
     }

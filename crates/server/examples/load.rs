@@ -14,6 +14,12 @@
 //! followed by a rematch. Both this process and the server raise their open-file limit to the
 //! hard limit; if that is below about 4,000, run `ulimit -n 8192` first.
 //!
+//! The games are listed in the lobby (as open challenges accepted at once). `--challenges N`
+//! adds N open challenges nobody accepts, and `--lobby N` N lobby followers: a prober then
+//! posts a new challenge five times a second (and leaves it a second later), and the benchmark
+//! reports how long each follower took to see it after its creator was seated (p50/p99/max),
+//! and the bytes a second each follower received.
+//!
 //! `--nodes N` (N > 1) measures a cluster instead: it starts a throwaway PostgreSQL and Redis
 //! (Debian's packages, [`qi_server::services`]) and N nodes over them, and puts each game's
 //! creator, joiner and spectator on three different nodes (game `i`: nodes `i`, `i+1`, `i+2`),
@@ -45,6 +51,8 @@ struct Options {
     think: (u64, u64),
     addr: Option<SocketAddr>,
     nodes: usize,
+    challenges: usize,
+    followers: usize,
 }
 
 fn parse_options() -> Result<Options, String> {
@@ -55,6 +63,8 @@ fn parse_options() -> Result<Options, String> {
         think: (1000, 3000),
         addr: None,
         nodes: 1,
+        challenges: 0,
+        followers: 0,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut iter = args.iter();
@@ -66,6 +76,8 @@ fn parse_options() -> Result<Options, String> {
             "--seconds" => options.seconds = value.parse().map_err(bad)?,
             "--watchers" => options.watchers = value.parse().map_err(bad)?,
             "--nodes" => options.nodes = value.parse::<usize>().map_err(bad)?.max(1),
+            "--challenges" => options.challenges = value.parse().map_err(bad)?,
+            "--lobby" => options.followers = value.parse().map_err(bad)?,
             "--addr" => {
                 options.addr =
                     Some(value.parse().map_err(|_| format!("--addr {value}: HOST:PORT"))?);
@@ -89,6 +101,96 @@ struct Totals {
     errors: u64,
     games_ended: u64,
     watcher_messages: u64,
+    /// From a probe challenge's creator being seated to a follower seeing it, in microseconds.
+    lobby_delays_us: Vec<u64>,
+    /// Bytes of text each follower received during the run.
+    follower_bytes: Vec<u64>,
+    probes: u64,
+}
+
+/// The probe challenges, by game id: when their creator was seated.
+type Probes = Arc<Mutex<std::collections::HashMap<String, Instant>>>;
+
+/// Follows the lobby (all games) until `end`, counting the bytes it gets and timing the probe
+/// challenges it sees.
+async fn follower(mut ws: Socket, probes: Probes, totals: Arc<Mutex<Totals>>, end: Instant) {
+    send(&mut ws, &ClientMessage::Lobby { variant: None, seek: None }).await;
+    let (mut bytes, mut delays) = (0_u64, Vec::new());
+    while let Ok(Some(frame)) =
+        tokio::time::timeout(end.saturating_duration_since(Instant::now()), ws.next()).await
+    {
+        let Ok(Message::Text(text)) = frame else { continue };
+        bytes += text.len() as u64;
+        match ServerMessage::parse(text.as_str()) {
+            Ok(ServerMessage::Ping { nonce }) => {
+                send(&mut ws, &ClientMessage::Pong { nonce }).await
+            }
+            Ok(ServerMessage::Lobby { update }) => {
+                let now = Instant::now();
+                let probes = probes.lock().unwrap();
+                for row in &update.challenges {
+                    if let Some(seated) = probes.get(&row.game) {
+                        delays.push(now.saturating_duration_since(*seated).as_micros() as u64);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut totals = totals.lock().unwrap();
+    totals.follower_bytes.push(bytes);
+    totals.lobby_delays_us.extend(delays);
+}
+
+/// Posts a challenge five times a second until `end`, each left a second later.
+async fn prober(
+    addrs: Arc<[SocketAddr]>,
+    probes: Probes,
+    totals: Arc<Mutex<Totals>>,
+    end: Instant,
+) {
+    let mut index = 0_usize;
+    let mut tick = tokio::time::interval(Duration::from_millis(200));
+    while Instant::now() + Duration::from_secs(2) < end {
+        tick.tick().await;
+        index += 1;
+        let addr = addrs[index % addrs.len()];
+        let (probes, totals) = (Arc::clone(&probes), Arc::clone(&totals));
+        tokio::spawn(async move {
+            let Ok(mut ws) = connect(addr, "probe").await else { return };
+            let spec = GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None };
+            send(&mut ws, &ClientMessage::Challenge { spec, seat: SeatChoice::First }).await;
+            while let Some(message) = receive(&mut ws).await {
+                if let ServerMessage::Seated { game, .. } = message {
+                    probes.lock().unwrap().insert(game, Instant::now());
+                    totals.lock().unwrap().probes += 1;
+                    break;
+                }
+            }
+            let _ = tokio::time::timeout(Duration::from_secs(1), receive_all(&mut ws)).await;
+        });
+    }
+}
+
+/// Reads and drops frames until the socket closes.
+async fn receive_all(ws: &mut Socket) {
+    while receive(ws).await.is_some() {}
+}
+
+/// Posts an open challenge nobody accepts; returns its creator's socket once seated.
+async fn post_challenge(addr: SocketAddr, index: usize) -> Result<Socket, String> {
+    let mut ws = connect(addr, "waiting").await?;
+    let variant = VARIANTS[index % VARIANTS.len()];
+    let spec = GameSpec { variant: variant.into(), rules: String::new(), clock: None };
+    send(&mut ws, &ClientMessage::Challenge { spec, seat: SeatChoice::Random }).await;
+    loop {
+        match receive(&mut ws).await {
+            Some(ServerMessage::Seated { .. }) => return Ok(ws),
+            Some(ServerMessage::Error { detail, .. }) => return Err(detail),
+            Some(_) => {}
+            None => return Err("closed while posting a challenge".into()),
+        }
+    }
 }
 
 /// When the last move of a game was sent, for the opponent to time its arrival.
@@ -306,7 +408,7 @@ async fn set_up(
     let variant = VARIANTS[index % VARIANTS.len()];
     let spec = GameSpec { variant: variant.into(), rules: String::new(), clock: None };
     let mut first = connect(addr, "bot").await?;
-    send(&mut first, &ClientMessage::Create { spec, seat: SeatChoice::First }).await;
+    send(&mut first, &ClientMessage::Challenge { spec, seat: SeatChoice::First }).await;
     let (game, invite) = loop {
         match receive(&mut first).await {
             Some(ServerMessage::Seated { game, invite: Some(invite), .. }) => break (game, invite),
@@ -470,8 +572,56 @@ async fn main() -> Result<(), String> {
     );
 
     let totals = Arc::new(Mutex::new(Totals::default()));
+    let probes_early = Probes::default();
+    // The open challenges and the followers come in before the clock starts.
+    let mut posts = Vec::new();
+    for index in 0..options.challenges {
+        let limit = Arc::clone(&limit);
+        let addr = addrs[index % addrs.len()];
+        posts.push(tokio::spawn(async move {
+            let _permit = limit.acquire().await;
+            post_challenge(addr, index).await
+        }));
+    }
+    let mut challengers = Vec::new();
+    for post in posts {
+        match post.await {
+            Ok(Ok(ws)) => challengers.push(ws),
+            Ok(Err(e)) => eprintln!("load: a challenge was not posted: {e}"),
+            Err(e) => eprintln!("load: {e}"),
+        }
+    }
+    let mut lobby_tasks = Vec::new();
+    let mut followers = Vec::new();
+    for index in 0..options.followers {
+        let ws = connect(addrs[index % addrs.len()], "follower").await?;
+        followers.push(ws);
+    }
+    if options.challenges + options.followers > 0 {
+        println!(
+            "load: {} open challenges, {} lobby followers",
+            challengers.len(),
+            followers.len()
+        );
+    }
     let start = Instant::now();
     let end = start + Duration::from_secs(options.seconds);
+    for mut ws in challengers {
+        lobby_tasks.push(tokio::spawn(async move {
+            let left = end.saturating_duration_since(Instant::now());
+            let _ = tokio::time::timeout(left, receive_all(&mut ws)).await;
+            Some(())
+        }));
+    }
+    for ws in followers {
+        lobby_tasks.push(tokio::spawn({
+            let (probes, totals) = (Arc::clone(&probes_early), Arc::clone(&totals));
+            async move {
+                follower(ws, probes, totals, end).await;
+                Some(())
+            }
+        }));
+    }
     let before: Vec<_> = pids.iter().map(|&pid| process_figures(pid)).collect();
     let service_pids: Vec<(&str, u32)> = services
         .as_ref()
@@ -501,7 +651,18 @@ async fn main() -> Result<(), String> {
             tasks.push(tokio::spawn(watcher(ws, Arc::clone(&totals), end)));
         }
     }
+    if options.followers > 0 {
+        tasks.push(tokio::spawn(prober(
+            Arc::clone(&shared_addrs),
+            Arc::clone(&probes_early),
+            Arc::clone(&totals),
+            end,
+        )));
+    }
     for task in tasks {
+        let _ = task.await;
+    }
+    for task in lobby_tasks {
         let _ = task.await;
     }
     let elapsed = start.elapsed().as_secs_f64();
@@ -528,6 +689,26 @@ async fn main() -> Result<(), String> {
         percentile(l, 0.99),
         percentile(l, 1.0)
     );
+    if options.followers > 0 {
+        totals.lobby_delays_us.sort_unstable();
+        let d = &totals.lobby_delays_us;
+        let bytes: u64 = totals.follower_bytes.iter().sum();
+        let most = totals.follower_bytes.iter().max().copied().unwrap_or(0);
+        let per = |b: f64| b / elapsed / 1024.0;
+        println!(
+            "load: lobby: {} probe challenges seen {} times; creator seated -> follower sees it: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+            totals.probes,
+            d.len(),
+            percentile(d, 0.5),
+            percentile(d, 0.99),
+            percentile(d, 1.0)
+        );
+        println!(
+            "load: lobby: {:.2} KB/s per follower on average, {:.2} KB/s the most",
+            per(bytes as f64 / totals.follower_bytes.len().max(1) as f64),
+            per(most as f64)
+        );
+    }
     for (node, ((idle, before), after)) in idle.iter().zip(&before).zip(&after).enumerate() {
         let (Some(idle), Some(before), Some(after)) = (idle, before, after) else { continue };
         let cpu = (after.2 - before.2) as f64 / TICKS_PER_SECOND / elapsed * 100.0;
@@ -547,13 +728,15 @@ async fn main() -> Result<(), String> {
         println!("load: this load generator used {:.0} s of CPU", ticks as f64 / TICKS_PER_SECOND);
     }
     println!(
-        "reproduce: cargo build --release -p qi-server --bin qi-server --example load && target/release/examples/load --games {} --seconds {} --watchers {} --think {}-{} --nodes {}",
+        "reproduce: cargo build --release -p qi-server --bin qi-server --example load && target/release/examples/load --games {} --seconds {} --watchers {} --think {}-{} --nodes {} --challenges {} --lobby {}",
         options.games,
         options.seconds,
         options.watchers,
         options.think.0,
         options.think.1,
-        options.nodes
+        options.nodes,
+        options.challenges,
+        options.followers
     );
     for mut child in children {
         let _ = child.kill().await;

@@ -12,12 +12,12 @@
 //! ([`Lobby::set_remote`]).
 
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use qi_protocol::{
-    ChallengeRow, ErrorCode, GameSpec, LOBBY_MAX_CHALLENGES, LOBBY_MAX_GAMES, LiveRow, LobbyUpdate,
-    ServerMessage,
+    ChallengeRow, ErrorCode, GameSpec, LOBBY_KEEP_CHALLENGES, LOBBY_MAX_CHALLENGES,
+    LOBBY_MAX_GAMES, LivePosition, LiveRow, LobbyUpdate, ServerMessage,
 };
 
 use crate::outbox::Outbox;
@@ -25,8 +25,9 @@ use crate::session::{ConnId, Denied, Listing};
 
 /// How often followers hear what changed.
 pub const LOBBY_TICK: Duration = Duration::from_millis(100);
-/// Rows of games being played go out every this many ticks (once a second).
-pub const GAMES_EVERY_TICKS: u64 = 10;
+/// Rows of games being played go out every this many ticks (every two seconds): a game
+/// changes with every move, and the previews need no more to look alive.
+pub const GAMES_EVERY_TICKS: u64 = 20;
 /// How many times a connection may follow the lobby anew (a new filter) within
 /// [`FOLLOW_WINDOW`]; each brings the whole list, so more are refused.
 pub const FOLLOWS_PER_WINDOW: usize = 10;
@@ -64,13 +65,14 @@ pub struct Candidates {
     pub games: Vec<LiveRow>,
 }
 
+/// The rows. Kept apart from the followers, so that a game setting its row never waits for the
+/// followers' updates being made.
 #[derive(Debug, Default)]
 struct LobbyState {
     challenges: HashMap<String, ChallengeRow>,
     live: HashMap<String, LiveRow>,
     /// Other nodes' candidates, by node.
     remote: HashMap<u32, Candidates>,
-    followers: HashMap<ConnId, Follower>,
     /// A challenge changed since the last tick.
     challenges_changed: bool,
     /// This node's challenges changed since they were last shared.
@@ -81,12 +83,18 @@ struct LobbyState {
 #[derive(Debug, Default)]
 pub struct Lobby {
     state: Mutex<LobbyState>,
+    followers: Mutex<HashMap<ConnId, Follower>>,
 }
 
 /// The rows one kind of follower is shown.
 struct Shown {
     challenges: Vec<ChallengeRow>,
     games: Vec<LiveRow>,
+}
+
+/// Whether `new` differs from `old` by the moves alone (position, plies, last move).
+fn same_but_moves(old: &LiveRow, new: &LiveRow) -> bool {
+    old.spec == new.spec && old.names == new.names && old.watchers == new.watchers
 }
 
 fn shows(variant: Option<&str>, spec: &GameSpec) -> bool {
@@ -112,7 +120,7 @@ fn shown(state: &LobbyState, variant: Option<&str>, remote: bool) -> Shown {
         .collect();
     games.sort_by(|a, b| b.watchers.cmp(&a.watchers).then(a.game.cmp(&b.game)));
     Shown {
-        challenges: challenges.into_iter().take(LOBBY_MAX_CHALLENGES).cloned().collect(),
+        challenges: challenges.into_iter().take(LOBBY_KEEP_CHALLENGES).cloned().collect(),
         games: games.into_iter().take(LOBBY_MAX_GAMES).cloned().collect(),
     }
 }
@@ -145,6 +153,10 @@ fn diff<T: Clone + PartialEq>(
 impl Lobby {
     fn lock(&self) -> MutexGuard<'_, LobbyState> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn followers_lock(&self) -> MutexGuard<'_, HashMap<ConnId, Follower>> {
+        self.followers.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Sets game `id`'s row (`None`: not listed any more).
@@ -186,8 +198,8 @@ impl Lobby {
             return Err(Denied::new(ErrorCode::BadSpec, "no such game to filter the lobby by"));
         }
         let now = Instant::now();
-        let mut state = self.lock();
-        let follower = state.followers.entry(conn).or_insert_with(|| Follower {
+        let mut followers = self.followers_lock();
+        let follower = followers.entry(conn).or_insert_with(|| Follower {
             outbox: outbox.clone(),
             variant: None,
             seek: None,
@@ -265,21 +277,20 @@ impl Lobby {
 
     /// `conn` stops following (it left the lobby, or closed).
     pub fn leave(&self, conn: ConnId) {
-        self.lock().followers.remove(&conn);
+        self.followers_lock().remove(&conn);
     }
 
     /// How many follow.
     #[must_use]
     pub fn followers(&self) -> usize {
-        self.lock().followers.len()
+        self.followers_lock().len()
     }
 
     /// The quick-pairing queues the followers count.
     #[must_use]
     pub fn counted_queues(&self) -> Vec<String> {
-        let state = self.lock();
-        let mut keys: Vec<String> =
-            state.followers.values().filter_map(|f| f.seek.clone()).collect();
+        let followers = self.followers_lock();
+        let mut keys: Vec<String> = followers.values().filter_map(|f| f.seek.clone()).collect();
         keys.sort();
         keys.dedup();
         keys
@@ -288,53 +299,97 @@ impl Lobby {
     /// Sends each follower what changed for it: challenges (and, when `games`, the games being
     /// played) and the count of its quick-pairing queue from `waiting` (by key).
     pub fn tick(&self, games: bool, waiting: &HashMap<String, u32>) {
-        let mut state = self.lock();
-        state.followers.retain(|_, follower| !follower.outbox.is_closed());
-        let challenges_changed = std::mem::take(&mut state.challenges_changed);
-        let mut cache: HashMap<Option<String>, Shown> = HashMap::new();
-        let LobbyState { followers, .. } = &mut *state;
-        let followers: Vec<(ConnId, Option<String>)> =
-            followers.iter().map(|(conn, f)| (*conn, f.variant.clone())).collect();
-        for (conn, variant) in followers {
-            if !cache.contains_key(&variant) {
-                let rows = shown(&state, variant.as_deref(), true);
-                cache.insert(variant.clone(), rows);
+        let mut followers = self.followers_lock();
+        followers.retain(|_, follower| !follower.outbox.is_closed());
+        let reset_due = followers.values().any(|follower| follower.reset);
+        // The rows each filter shows, made under the rows' lock only as long as that takes.
+        let (challenges_changed, cache) = {
+            let mut state = self.lock();
+            let changed = std::mem::take(&mut state.challenges_changed);
+            let mut cache: HashMap<Option<String>, Shown> = HashMap::new();
+            if changed || games || reset_due {
+                for follower in followers.values() {
+                    if !cache.contains_key(&follower.variant) {
+                        let rows = shown(&state, follower.variant.as_deref(), true);
+                        cache.insert(follower.variant.clone(), rows);
+                    }
+                }
             }
-            let Some(rows) = cache.get(&variant) else { continue };
-            let Some(follower) = state.followers.get_mut(&conn) else { continue };
+            (changed, cache)
+        };
+        let empty = Shown { challenges: Vec::new(), games: Vec::new() };
+        let mut frames: Vec<(LobbyUpdate, Arc<str>)> = Vec::new();
+        for follower in followers.values_mut() {
+            let rows = cache.get(&follower.variant).unwrap_or(&empty);
             let mut update = LobbyUpdate::default();
             let reset = std::mem::take(&mut follower.reset);
+            let sent_games = if reset || !games { HashMap::new() } else { follower.games.clone() };
             if reset {
                 follower.challenges.clear();
                 follower.games.clear();
                 update.reset = true;
             }
             if reset || challenges_changed {
+                // The newest are shown; those below them that this follower has stay (while
+                // among the newest it may keep), so that churn above them costs no resend.
+                let kept: Vec<ChallengeRow> = rows
+                    .challenges
+                    .iter()
+                    .enumerate()
+                    .filter(|(rank, row)| {
+                        *rank < LOBBY_MAX_CHALLENGES || follower.challenges.contains_key(&row.game)
+                    })
+                    .map(|(_, row)| row.clone())
+                    .collect();
                 diff(
                     &mut follower.challenges,
-                    &rows.challenges,
+                    &kept,
                     |row| row.game.as_str(),
                     &mut update.challenges,
                     &mut update.gone,
                 );
             }
             if reset || games {
+                let mut changed = Vec::new();
                 diff(
                     &mut follower.games,
                     &rows.games,
                     |row| row.game.as_str(),
-                    &mut update.games,
+                    &mut changed,
                     &mut update.gone,
                 );
+                // A row already sent that changed only by its moves goes as its position.
+                for row in changed {
+                    match sent_games.get(&row.game) {
+                        Some(old) if same_but_moves(old, &row) => update.moved.push(LivePosition {
+                            game: row.game.clone(),
+                            position: row.position.clone(),
+                            plies: row.plies,
+                            last: row.last.clone(),
+                        }),
+                        _ => update.games.push(row),
+                    }
+                }
             }
             let count = follower.seek.as_ref().map(|key| waiting.get(key).copied().unwrap_or(0));
             if count != follower.waiting || (reset && count.is_some()) {
                 follower.waiting = count;
                 update.waiting = count;
             }
-            if !update.is_empty() {
-                follower.outbox.send(&ServerMessage::Lobby { update });
+            if update.is_empty() {
+                continue;
             }
+            // Followers of one filter mostly get the same update: it is written out once.
+            let text = match frames.iter().find(|(sent, _)| *sent == update) {
+                Some((_, text)) => Arc::clone(text),
+                None => {
+                    let text: Arc<str> =
+                        ServerMessage::Lobby { update: update.clone() }.to_json().into();
+                    frames.push((update, Arc::clone(&text)));
+                    text
+                }
+            };
+            follower.outbox.send_text(text);
         }
     }
 }
@@ -405,7 +460,14 @@ mod tests {
         assert!(heard(&mut receiver).is_empty());
         lobby.tick(true, &waiting);
         let [moved] = heard(&mut receiver).try_into().unwrap();
-        assert_eq!((moved.games.len(), moved.challenges.len(), moved.reset), (1, 0, false));
+        assert_eq!((moved.games.len(), moved.challenges.len(), moved.reset), (0, 0, false));
+        assert_eq!(moved.moved.len(), 1, "a move sends the position alone");
+        assert_eq!(moved.moved[0].plies, 5);
+        // A change of more than the moves sends the row.
+        lobby.set("g1", Some(live("g1", "chess", 3, 5)));
+        lobby.tick(true, &waiting);
+        let [watched] = heard(&mut receiver).try_into().unwrap();
+        assert_eq!((watched.games.len(), watched.moved.len()), (1, 0));
         // A challenge taken goes at once; another kind's challenge is not this follower's.
         lobby.set("c1", Some(live("c1", "chess", 0, 0)));
         lobby.set("c3", Some(challenge("c3", "xiangqi", 3)));
@@ -437,6 +499,25 @@ mod tests {
         assert_eq!(all.games.len(), LOBBY_MAX_GAMES);
         assert!(all.games.iter().all(|row| row.watchers >= 5), "the most watched");
         assert_eq!(all.waiting, None);
+        // A newer challenge comes and goes: the one it pushes below the newest is kept, so
+        // nothing but the newcomer is sent, and nothing but its going.
+        lobby.set("new", Some(challenge("new", "chess", 1_000)));
+        lobby.tick(false, &HashMap::new());
+        let [came] = heard(&mut receiver).try_into().unwrap();
+        assert_eq!((came.challenges.len(), came.gone.len()), (1, 0));
+        lobby.set("new", None);
+        lobby.tick(false, &HashMap::new());
+        let [went] = heard(&mut receiver).try_into().unwrap();
+        assert_eq!((went.challenges.len(), went.gone), (0, vec!["new".to_owned()]));
+        // Pushed below the newest the follower may keep, a row goes.
+        for n in 0..LOBBY_KEEP_CHALLENGES as u64 {
+            lobby
+                .set(&format!("d{n:03}"), Some(challenge(&format!("d{n:03}"), "chess", 2_000 + n)));
+        }
+        lobby.tick(false, &HashMap::new());
+        let [flood] = heard(&mut receiver).try_into().unwrap();
+        assert_eq!(flood.challenges.len(), LOBBY_MAX_CHALLENGES, "the newest");
+        assert_eq!(flood.gone.len(), LOBBY_MAX_CHALLENGES, "the old ones pushed out of reach");
     }
 
     #[test]

@@ -37,6 +37,11 @@ impl Seen {
         for row in &update.games {
             self.games.insert(row.game.clone(), row.clone());
         }
+        for moved in &update.moved {
+            if let Some(row) = self.games.get_mut(&moved.game) {
+                moved.apply(row);
+            }
+        }
         if update.waiting.is_some() {
             self.waiting = update.waiting;
         }

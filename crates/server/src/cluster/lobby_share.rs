@@ -1,7 +1,7 @@
 //! The lobby across nodes: each node puts the rows its followers could be shown of its own games
 //! ([`Lobby::candidates`]) in Redis (`qi:lobby:{num}`, with a version in `qi:lobby:v:{num}`,
 //! both expiring unless renewed), and reads the other live nodes' when their version changed.
-//! Challenges are shared within a tick of changing; games being played once a second.
+//! Challenges are shared within a tick of changing; games being played every two seconds.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
