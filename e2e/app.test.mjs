@@ -90,6 +90,8 @@ test('chess: scholar\'s mate by drag and drop', { timeout: TEST_TIMEOUT }, () =>
     ]);
     await statusResult(page, 'white');
     assert.equal(await result(page), 'white');
+    // A static host: no "watch live" corner (it needs the Qi server), and nothing asked for it.
+    assert.equal(await page.locator('[data-testid="watch-corner"]').count(), 0);
     const overlay = page.locator('[data-testid="game-over"]');
     await overlay.waitFor({ state: 'visible' });
     // The result card sits beside or below the board, never over a square of it.

@@ -24,7 +24,11 @@ let qi;
 let base;
 
 before(async () => {
-  qi = await startQiServer({ tag: 'online', pages: ['online/index.html'], readyPath: 'online/' });
+  qi = await startQiServer({
+    tag: 'online',
+    pages: ['index.html', 'online/index.html', 'tv/index.html'],
+    readyPath: 'online/',
+  });
   base = qi.base;
   browser = await launchBrowser();
 });
@@ -350,6 +354,50 @@ test('the lobby lists an open challenge within a second; one click accepts it, a
     await viewer.page.locator('main.play[data-current-game="xiangqi"]').waitFor();
     await waitForPiece(viewer.page, 'e3', 'rC');
     await ann.page.locator('[data-testid="watchers"][data-count="1"]').waitFor();
+    for (const someone of people) {
+      assert.deepEqual(someone.errors, [], 'the page reported errors');
+    }
+  } finally {
+    for (const someone of people) await someone.context.close();
+  }
+});
+
+test('served by the Qi server, the app shows a game being played live in its watch corner; a click watches it', { timeout: TEST_TIMEOUT }, async () => {
+  const ann = await person(`${base}online/`);
+  const people = [ann];
+  try {
+    await ann.page.locator('[data-testid="name"]').fill('Ann');
+    await ann.page.locator('[data-game="chess"]').click();
+    await ann.page.locator('[data-testid="seat"]').selectOption('first');
+    await ann.page.locator('[data-testid="listed"]').selectOption('anyone');
+    await ann.page.locator('[data-action="create"]').click();
+    const bo = await person(`${base}online/`);
+    people.push(bo);
+    await bo.page.locator('[data-testid="name"]').fill('Bo');
+    await bo.page.locator('[data-testid="challenge"]', { hasText: 'Ann' }).locator('[data-action="accept"]').click();
+    await bo.page.locator('main.play').waitFor();
+    await drag(ann.page, 'e2', 'e4');
+    await waitForPiece(bo.page, 'e4', 'wP');
+    // A spectator makes it the most watched game on the server (the corner shows that one;
+    // the earlier tests' games have nobody watching any more).
+    const watch = await ann.page.locator('[data-testid="watch-link"]').first().inputValue();
+    const fan = await person(watch);
+    people.push(fan);
+    await waitForPiece(fan.page, 'e4', 'wP');
+    // Someone opens the app itself: its corner shows the game, live.
+    const viewer = await person(base, { width: 1280, height: 900 }, false);
+    people.push(viewer);
+    const corner = viewer.page.frameLocator('[data-testid="watch-corner"]');
+    const live = corner.locator('[data-testid="live-game"]', { hasText: 'Ann – Bo' });
+    await live.waitFor();
+    await corner.locator('.preview-board [data-square="e4"] > .piece[data-piece="wP"]').waitFor();
+    await drag(bo.page, 'e7', 'e5');
+    await corner.locator('.preview-board [data-square="e5"] > .piece[data-piece="bP"]').waitFor();
+    // A click watches it on the online page, in the whole window.
+    await live.locator('a').click();
+    await viewer.page.locator('main.play[data-current-game="chess"]').waitFor();
+    await waitForPiece(viewer.page, 'e5', 'bP');
+    assert.match(viewer.page.url(), /\/online\/\?game=/);
     for (const someone of people) {
       assert.deepEqual(someone.errors, [], 'the page reported errors');
     }

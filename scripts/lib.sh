@@ -80,6 +80,7 @@ build_app() {
   trunk build --release
   trunk build embed/index.html --release --dist dist/embed
   trunk build online/index.html --release --dist dist/online
+  trunk build tv/index.html --release --dist dist/tv
   node scripts/service-worker.mjs dist
   node scripts/precompress.mjs dist
 }

@@ -28,10 +28,11 @@ function* files(dir) {
   }
 }
 
-// The compressed copies are the same files to a browser; the worker itself is not cached.
+// The compressed copies are the same files to a browser; the worker itself is not cached, nor
+// the "watch live" page (tv/), which shows only what a server sends.
 const kept = [...files(root)]
   .map((path) => relative(root, path).split(sep).join('/'))
-  .filter((name) => !/\.(br|gz)$/.test(name) && name !== 'sw.js')
+  .filter((name) => !/\.(br|gz)$/.test(name) && name !== 'sw.js' && !name.startsWith('tv/'))
   .sort();
 const hash = createHash('sha256');
 for (const name of kept) {

@@ -509,6 +509,7 @@ fn page() -> Html {
                     <GameButtons view={game_buttons_view(&state)} dispatch={dispatch.clone()} {on_hint}
                         on_new_game={let open = open_dialog.clone(); Callback::from(move |()| open.emit(Dialog::NewGame))} />
                     <ShareButtons {lang} open={open_dialog} />
+                    <crate::components::watch::WatchCorner {lang} theme={state.settings.theme} />
                     <crate::components::analysis::AnalysisPanel view={crate::components::analysis::analysis_view(&state)} {lang} dispatch={dispatch.clone()} />
                     <crate::components::review::ReviewPanel review={review} sides={review_sides} {lang} dispatch={dispatch.clone()} />
                     <MoveList record={state.record.clone()} current={state.shown_path()} live={state.viewing.is_none()} {lang} dispatch={dispatch.clone()} />

@@ -310,3 +310,29 @@ pub async fn read_file(file: web_sys::File) -> Option<String> {
     let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok()?;
     text.as_string()
 }
+
+/// The name of the `Server-Timing` metric by which a Qi server marks the app's pages.
+pub const QI_SERVER_MARK: &str = "qi";
+
+/// Whether this page was served by a Qi server: its navigation entry carries the server's
+/// `Server-Timing` mark ([`QI_SERVER_MARK`]). On a static host it does not, and nothing that
+/// needs the server is tried (a socket that cannot open would only log errors). Read through
+/// reflection, so that a browser without the API says no.
+#[must_use]
+pub fn served_by_qi_server() -> bool {
+    use wasm_bindgen::JsValue;
+    let Some(performance) = web_sys::window().and_then(|w| w.performance()) else { return false };
+    let entry = performance.get_entries_by_type("navigation").get(0);
+    let Ok(timings) = js_sys::Reflect::get(&entry, &JsValue::from_str("serverTiming")) else {
+        return false;
+    };
+    if !js_sys::Array::is_array(&timings) {
+        return false;
+    }
+    js_sys::Array::from(&timings).iter().any(|timing| {
+        js_sys::Reflect::get(&timing, &JsValue::from_str("name"))
+            .ok()
+            .and_then(|name| name.as_string())
+            .is_some_and(|name| name == QI_SERVER_MARK)
+    })
+}

@@ -11,6 +11,7 @@ pub mod review;
 pub mod share;
 pub mod status;
 pub mod tray;
+pub mod watch;
 
 use std::rc::Rc;
 

@@ -98,14 +98,17 @@ fn challenge_row(lang: Lang, row: &ChallengeRow, ready: bool, act: &Callback<Int
     }
 }
 
-fn live_row(settings: &Settings, row: &LiveRow) -> Html {
+/// A game being played as a list item: its board, players, game and watchers, linking to
+/// `page` (the online page's address, relative) to watch it — in the whole window when `framed`
+/// (the "watch live" page, framed by the app).
+pub fn live_row(settings: &Settings, row: &LiveRow, page: &str, framed: bool) -> Html {
     let lang = settings.lang;
     let name = |name: &String| {
         if name.is_empty() { say(lang, Words::Anonymous).to_owned() } else { name.clone() }
     };
     html! {
         <li class="live-game" data-testid="live-game" data-game={row.game.clone()} data-variant={row.spec.variant.clone()}>
-            <a href={format!("?game={}", row.game)} data-action="watch-game">
+            <a href={format!("{page}?game={}", row.game)} data-action="watch-game" target={framed.then_some("_top")}>
                 { preview(settings, row).unwrap_or_default() }
                 <span class="live-players">{ format!("{} – {}", name(&row.names[0]), name(&row.names[1])) }</span>
                 <span class="live-game-label">{ spec_label(lang, &row.spec) }</span>
@@ -138,7 +141,7 @@ pub fn lobby_lists(props: &LobbyListsProps) -> Html {
         .iter()
         .take(qi_protocol::LOBBY_MAX_CHALLENGES)
         .map(|row| challenge_row(lang, row, props.ready, &props.act));
-    let games = props.rows.games.iter().map(|row| live_row(&props.settings, row));
+    let games = props.rows.games.iter().map(|row| live_row(&props.settings, row, "", false));
     html! {
         <>
             <section class="panel lobby-lists" data-testid="challenges" aria-labelledby="challenges-heading">

@@ -19,6 +19,7 @@
 
 pub mod address;
 pub mod chat;
+pub mod featured;
 pub mod game;
 pub mod lobby;
 pub mod lobby_lists;

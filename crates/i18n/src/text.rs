@@ -299,6 +299,8 @@ pub enum Text {
     ReadersLanguage,
     /// The link to the online page.
     PlayOnline,
+    /// The frame with a game being played on the Qi server, live.
+    WatchLive,
     /// A position string, as an export format.
     PositionFormat,
     /// Open the records dialog.
@@ -506,6 +508,7 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         ],
         T::Imported => ["Imported: {n} moves.", "已导入：{n} 步。", "Đã nhập: {n} nước."],
         T::PlayOnline => ["Play online", "在线对弈", "Chơi trực tuyến"],
+        T::WatchLive => ["Watch live", "观看直播", "Xem trực tiếp"],
         T::ReadersLanguage => ["The reader's language", "读者的语言", "Ngôn ngữ của người xem"],
         T::PositionFormat => ["Position", "局面", "Thế cờ"],
         T::OpenInQi => ["Open in Qi", "在 Qi 中打开", "Mở trong Qi"],

@@ -425,6 +425,14 @@ pub fn content_security_policy(page: Page, html: &[u8], host: Option<&str>) -> S
 /// The headers that depend on the page: who may frame it, and (given the HTML and the host)
 /// its Content-Security-Policy.
 fn page_headers(headers: &mut HeaderMap, page: Page, html: Option<(&[u8], Option<&str>)>) {
+    if page == Page::App {
+        // The app's mark that a Qi server serves it (its "watch live" corner then connects;
+        // on a static host it does not). Read from the navigation's `serverTiming`.
+        headers.insert(
+            header::HeaderName::from_static("server-timing"),
+            HeaderValue::from_static("qi;desc=\"Qi server\""),
+        );
+    }
     if page == Page::Online {
         headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
         headers.insert(

@@ -111,11 +111,20 @@ async fn pages_carry_their_policy_and_revalidate() {
     let again = request(server.addr, "/", &[("If-None-Match", &etag)]).await;
     assert!(again.status.starts_with("HTTP/1.1 304"), "{}", again.status);
     assert!(again.body.is_empty());
+    // The app's pages carry the server's mark (its "watch live" corner connects only then).
+    for response in [&app, &again] {
+        assert!(
+            response.header("server-timing").starts_with("qi;"),
+            "{}",
+            response.header("server-timing")
+        );
+    }
 
     let online = request(server.addr, "/online/?game=abc", &[]).await;
     common_headers(&online);
     assert!(online.header("content-security-policy").contains("frame-ancestors 'none'"));
     assert_eq!(online.header("x-frame-options"), "DENY");
+    assert_eq!(online.header("server-timing"), "");
     let embed = request(server.addr, "/embed/?g=x", &[]).await;
     assert!(embed.header("content-security-policy").contains("frame-ancestors *"));
     assert_eq!(embed.header("x-frame-options"), "");

@@ -1,0 +1,108 @@
+//! The "watch live" page (`tv/`): the lobby's most watched game being played, live on a board,
+//! with a link that watches it on the online page. The app frames it in a corner when a Qi
+//! server serves the app ([`crate::components::watch`]); on a static host the app never asks
+//! for it. The language and theme come in the address (`?lang=vi&theme=dark`).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::Duration;
+
+use qi_protocol::{ClientMessage, LiveRow, ServerMessage, VERSION};
+use yew::prelude::*;
+
+use super::lobby_lists::live_row;
+use super::session::LobbyRows;
+use super::socket::{Socket, SocketEvent};
+use super::texts::{Words, say};
+use crate::i18n::Lang;
+use crate::settings::Theme;
+use crate::state::Settings;
+
+/// How long to wait before connecting again after the socket closed.
+const RECONNECT_MS: u64 = 15_000;
+
+/// The language and theme the address asks for (`lang`, `theme`), English and light else.
+fn settings_from_address() -> Settings {
+    let query = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    let mut settings = Settings::new(Lang::En);
+    for (key, value) in query.trim_start_matches('?').split('&').filter_map(|p| p.split_once('=')) {
+        match key {
+            "lang" => settings.lang = Lang::from_tag(value),
+            "theme" if value == "dark" => settings.theme = Theme::Dark,
+            _ => {}
+        }
+    }
+    settings
+}
+
+/// The page.
+#[function_component(Tv)]
+pub fn tv() -> Html {
+    let settings = use_memo((), |()| settings_from_address());
+    let shown = use_state(|| None::<LiveRow>);
+    let heard = use_state(|| false);
+    let generation = use_state(|| 0_u32);
+    {
+        let (shown, heard) = (shown.clone(), heard.clone());
+        let reconnect = generation.clone();
+        use_effect_with(*generation, move |_| {
+            let socket: Rc<RefCell<Option<Socket>>> = Rc::default();
+            let held = Rc::clone(&socket);
+            let rows = RefCell::new(LobbyRows::default());
+            let report = Callback::from(move |event: SocketEvent| {
+                let send = |message: &ClientMessage| {
+                    if let Some(socket) = held.borrow().as_ref() {
+                        socket.send(&message.to_json());
+                    }
+                };
+                match event {
+                    SocketEvent::Opened => {
+                        send(&ClientMessage::Hello { version: VERSION, name: String::new() });
+                    }
+                    SocketEvent::Text(text) => match ServerMessage::parse(&text) {
+                        Ok(ServerMessage::Welcome { .. }) => {
+                            send(&ClientMessage::Lobby { variant: None, seek: None });
+                        }
+                        Ok(ServerMessage::Ping { nonce }) => send(&ClientMessage::Pong { nonce }),
+                        Ok(ServerMessage::Lobby { update }) => {
+                            let mut rows = rows.borrow_mut();
+                            rows.take(update);
+                            shown.set(rows.games.first().cloned());
+                            heard.set(true);
+                        }
+                        _ => {}
+                    },
+                    SocketEvent::Closed => {
+                        let reconnect = reconnect.clone();
+                        yew::platform::spawn_local(async move {
+                            yew::platform::time::sleep(Duration::from_millis(RECONNECT_MS)).await;
+                            reconnect.set(*reconnect + 1);
+                        });
+                    }
+                }
+            });
+            *socket.borrow_mut() = Socket::open(&report);
+            move || drop(socket.borrow_mut().take())
+        });
+    }
+    let lang = settings.lang;
+    let theme = if settings.theme == Theme::Dark { "theme-dark" } else { "theme-light" };
+    let content = match shown.as_ref() {
+        Some(game) => {
+            html! { <ul class="live-list">{ live_row(&settings, game, "../online/", true) }</ul> }
+        }
+        None if *heard => html! {
+            <p class="tv-empty">
+                { say(lang, Words::NoGamesNow) }{ " " }
+                <a href="../online/" target="_top">{ crate::i18n::t(lang, crate::i18n::Text::PlayOnline) }</a>
+            </p>
+        },
+        None => Html::default(),
+    };
+    html! {
+        <main class={classes!("tv-page", theme)} lang={lang.tag()} data-testid="tv" data-heard={heard.to_string()}>
+            <h1>{ crate::i18n::t(lang, crate::i18n::Text::WatchLive) }</h1>
+            { content }
+        </main>
+    }
+}
