@@ -30,6 +30,7 @@ pub mod listener;
 pub mod lobby;
 pub mod metrics;
 pub mod outbox;
+pub mod rating;
 #[doc(hidden)]
 pub mod services;
 pub mod session;
