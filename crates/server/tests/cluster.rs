@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use common::{Client, Dice, banqi_from_view, play_seen, spec, temp_dir, timed};
+use common::{Client, Dice, LobbySeen, banqi_from_view, play_seen, spec, temp_dir, timed};
 use qi_protocol::{
     ClientMessage, EndReason, GameSpec, GameView, Seat, SeatChoice, ServerMessage, Status,
 };
@@ -487,7 +487,7 @@ async fn quick_pairing_pairs_across_nodes_and_nobody_twice() {
     let mut follower = hello(site.addrs[2], "F").await;
     follower.send(&ClientMessage::Lobby { variant: None, seek: Some(blitz) }).await;
     let mut seen = LobbySeen::default();
-    lobby_watch(&mut follower, &mut seen, |seen| seen.waiting == Some(1)).await;
+    seen.until(&mut follower, |seen| seen.waiting == Some(1)).await;
     let mut poster = hello(site.addrs[0], "P").await;
     poster
         .send(&ClientMessage::Challenge { spec: spec("gomoku", ""), seat: SeatChoice::First })
@@ -499,48 +499,15 @@ async fn quick_pairing_pairs_across_nodes_and_nobody_twice() {
         })
         .await;
     let id = challenge.clone();
-    lobby_watch(&mut follower, &mut seen, |seen| seen.challenges.contains(&id)).await;
+    seen.until(&mut follower, |seen| seen.challenges.contains_key(&id)).await;
     let mut taker = hello(site.addrs[1], "T").await;
     taker.send(&ClientMessage::Accept { game: challenge.clone() }).await;
     taker.until(|m| matches!(m, ServerMessage::Seated { .. }).then_some(())).await;
     let id = challenge.clone();
-    lobby_watch(&mut follower, &mut seen, |seen| {
-        !seen.challenges.contains(&id) && seen.games.contains(&id)
+    seen.until(&mut follower, |seen| {
+        !seen.challenges.contains_key(&id) && seen.games.contains_key(&id)
     })
     .await;
-}
-
-/// The lobby as a follower has it: the ids of its rows, and the quick-pairing count.
-#[derive(Default)]
-struct LobbySeen {
-    challenges: Vec<String>,
-    games: Vec<String>,
-    waiting: Option<u32>,
-}
-
-/// Reads `follower`'s lobby updates into `seen` until `done` holds of it.
-async fn lobby_watch(
-    follower: &mut Client,
-    seen: &mut LobbySeen,
-    done: impl Fn(&LobbySeen) -> bool,
-) {
-    while !done(seen) {
-        let update = follower
-            .until(|m| match m {
-                ServerMessage::Lobby { update } => Some(update.clone()),
-                _ => None,
-            })
-            .await;
-        if update.reset {
-            seen.challenges.clear();
-            seen.games.clear();
-        }
-        seen.challenges.retain(|id| !update.gone.contains(id));
-        seen.games.retain(|id| !update.gone.contains(id));
-        seen.challenges.extend(update.challenges.iter().map(|row| row.game.clone()));
-        seen.games.extend(update.games.iter().map(|row| row.game.clone()));
-        seen.waiting = update.waiting.or(seen.waiting);
-    }
 }
 
 #[tokio::test]

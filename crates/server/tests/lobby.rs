@@ -4,62 +4,10 @@
 
 mod common;
 
-use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use common::{Client, spec, start_server};
-use qi_protocol::{
-    ChallengeRow, ClientMessage, ErrorCode, GameSpec, LiveRow, LobbyUpdate, SeatChoice,
-    ServerMessage,
-};
-
-/// The lobby as one follower has it, built from its updates.
-#[derive(Default)]
-struct Seen {
-    challenges: HashMap<String, ChallengeRow>,
-    games: HashMap<String, LiveRow>,
-    waiting: Option<u32>,
-}
-
-impl Seen {
-    fn take(&mut self, update: &LobbyUpdate) {
-        if update.reset {
-            self.challenges.clear();
-            self.games.clear();
-        }
-        for id in &update.gone {
-            self.challenges.remove(id);
-            self.games.remove(id);
-        }
-        for row in &update.challenges {
-            self.challenges.insert(row.game.clone(), row.clone());
-        }
-        for row in &update.games {
-            self.games.insert(row.game.clone(), row.clone());
-        }
-        for moved in &update.moved {
-            if let Some(row) = self.games.get_mut(&moved.game) {
-                moved.apply(row);
-            }
-        }
-        if update.waiting.is_some() {
-            self.waiting = update.waiting;
-        }
-    }
-}
-
-/// Reads `client`'s lobby updates into `seen` until `done` holds of it.
-async fn watch_until(client: &mut Client, seen: &mut Seen, done: impl Fn(&Seen) -> bool) {
-    while !done(seen) {
-        let update = client
-            .until(|m| match m {
-                ServerMessage::Lobby { update } => Some(update.clone()),
-                _ => None,
-            })
-            .await;
-        seen.take(&update);
-    }
-}
+use common::{Client, LobbySeen, spec, start_server};
+use qi_protocol::{ClientMessage, ErrorCode, GameSpec, SeatChoice, ServerMessage};
 
 async fn follow(client: &mut Client, variant: Option<&str>, seek: Option<GameSpec>) {
     client.send(&ClientMessage::Lobby { variant: variant.map(Into::into), seek }).await;
@@ -79,8 +27,8 @@ async fn a_challenge_is_seen_within_a_second_and_accepted_by_exactly_one() {
     let server = start_server("lobby-accept").await;
     let mut viewer = Client::hello(server.addr, "Vi").await;
     follow(&mut viewer, Some("chess"), None).await;
-    let mut seen = Seen::default();
-    watch_until(&mut viewer, &mut seen, |_| true).await;
+    let mut seen = LobbySeen::default();
+    seen.until(&mut viewer, |_| true).await;
     // A private game is never listed; a challenge is, within a second.
     let mut hidden = Client::hello(server.addr, "Hid").await;
     hidden.send(&ClientMessage::Create { spec: spec("chess", ""), seat: SeatChoice::First }).await;
@@ -89,7 +37,7 @@ async fn a_challenge_is_seen_within_a_second_and_accepted_by_exactly_one() {
     let posted = Instant::now();
     bo.send(&ClientMessage::Challenge { spec: spec("chess", ""), seat: SeatChoice::Second }).await;
     let game = seated_in(&mut bo).await;
-    watch_until(&mut viewer, &mut seen, |seen| seen.challenges.contains_key(&game)).await;
+    seen.until(&mut viewer, |seen| seen.challenges.contains_key(&game)).await;
     assert!(posted.elapsed() < Duration::from_secs(1), "seen after {:?}", posted.elapsed());
     assert_eq!(seen.challenges.len(), 1, "the private game is not listed");
     let row = &seen.challenges[&game];
@@ -106,7 +54,7 @@ async fn a_challenge_is_seen_within_a_second_and_accepted_by_exactly_one() {
     assert_eq!(answers.iter().filter(|a| a.is_ok()).count(), 1, "{answers:?}");
     assert!(answers.contains(&Err(ErrorCode::SeatTaken)), "{answers:?}");
     // The challenge goes; the game shows among those being played, with both names.
-    watch_until(&mut viewer, &mut seen, |seen| {
+    seen.until(&mut viewer, |seen| {
         !seen.challenges.contains_key(&game) && seen.games.contains_key(&game)
     })
     .await;
@@ -124,7 +72,7 @@ async fn banqi_previews_never_show_a_face_down_piece() {
     let server = start_server("lobby-banqi").await;
     let mut viewer = Client::hello(server.addr, "Vi").await;
     follow(&mut viewer, Some("banqi"), None).await;
-    let mut seen = Seen::default();
+    let mut seen = LobbySeen::default();
     let mut ann = Client::hello(server.addr, "Ann").await;
     ann.send(&ClientMessage::Challenge { spec: spec("banqi", ""), seat: SeatChoice::First }).await;
     let game = seated_in(&mut ann).await;
@@ -134,8 +82,7 @@ async fn banqi_previews_never_show_a_face_down_piece() {
     ann.send(&ClientMessage::Move { game: game.clone(), ply: 0, text: "a1".into() }).await;
     let flipped = ann.moved(0).await;
     let piece = flipped.reveal.expect("a flip turns a piece up");
-    watch_until(&mut viewer, &mut seen, |seen| seen.games.get(&game).is_some_and(|g| g.plies == 1))
-        .await;
+    seen.until(&mut viewer, |seen| seen.games.get(&game).is_some_and(|g| g.plies == 1)).await;
     let position = &seen.games[&game].position;
     assert!(!position.contains('*'), "no face-down piece named: {position}");
     assert!(position.contains(&piece), "the piece turned up shows: {position}");
@@ -148,13 +95,13 @@ async fn the_quick_pairing_count_and_the_limit_on_following() {
     let gomoku = spec("gomoku", "");
     let mut viewer = Client::hello(server.addr, "Vi").await;
     follow(&mut viewer, None, Some(gomoku.clone())).await;
-    let mut seen = Seen::default();
-    watch_until(&mut viewer, &mut seen, |seen| seen.waiting == Some(0)).await;
+    let mut seen = LobbySeen::default();
+    seen.until(&mut viewer, |seen| seen.waiting == Some(0)).await;
     let mut seeker = Client::hello(server.addr, "Se").await;
     seeker.send(&ClientMessage::Seek { spec: gomoku.clone() }).await;
-    watch_until(&mut viewer, &mut seen, |seen| seen.waiting == Some(1)).await;
+    seen.until(&mut viewer, |seen| seen.waiting == Some(1)).await;
     seeker.send(&ClientMessage::CancelSeek).await;
-    watch_until(&mut viewer, &mut seen, |seen| seen.waiting == Some(0)).await;
+    seen.until(&mut viewer, |seen| seen.waiting == Some(0)).await;
     // Following anew floods nobody: past the limit it is refused with the rule.
     let mut flood = Client::hello(server.addr, "Fl").await;
     for _ in 0..qi_lobby_limit() {

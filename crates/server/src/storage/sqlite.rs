@@ -28,8 +28,9 @@ use crate::tokens::hash_token;
 /// The schema version this code reads and writes.
 const VERSION: i64 = 3;
 
-/// The schema of a new database; `user_version` [`VERSION`].
-const SCHEMA: &str = "
+/// The schema of a new database up to version 2 (`user_version` 2); [`MIGRATE_2_TO_3`] and any
+/// later step follow, as for an older database, so that each change is written once.
+const SCHEMA_2: &str = "
 CREATE TABLE games (
     id TEXT PRIMARY KEY,
     variant TEXT NOT NULL,
@@ -47,8 +48,7 @@ CREATE TABLE games (
     result TEXT,
     final_first_ms INTEGER,
     final_second_ms INTEGER,
-    ended_unix_ms INTEGER,
-    listed INTEGER NOT NULL DEFAULT 0
+    ended_unix_ms INTEGER
 );
 CREATE INDEX games_unfinished ON games (id) WHERE result IS NULL;
 CREATE TABLE moves (
@@ -61,13 +61,7 @@ CREATE TABLE moves (
     remaining_second_ms INTEGER,
     PRIMARY KEY (game, ply)
 ) WITHOUT ROWID;
-CREATE TABLE chat (
-    id INTEGER PRIMARY KEY,
-    game TEXT NOT NULL REFERENCES games (id),
-    line TEXT NOT NULL
-);
-CREATE INDEX chat_game ON chat (game, id);
-PRAGMA user_version = 3;
+PRAGMA user_version = 2;
 ";
 
 /// Schema 2 to 3: the chat table, and whether a game is listed in the lobby.
@@ -315,7 +309,10 @@ fn set_up(db: &mut Connection) -> Result<(), StorageError> {
         db.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(failed)?;
     let version: i64 = tx.query_row("PRAGMA user_version", [], |row| row.get(0)).map_err(failed)?;
     match version {
-        0 => tx.execute_batch(SCHEMA).map_err(failed)?,
+        0 => {
+            tx.execute_batch(SCHEMA_2).map_err(failed)?;
+            tx.execute_batch(MIGRATE_2_TO_3).map_err(failed)?;
+        }
         1 => {
             migrate_1_to_2(&tx).map_err(failed)?;
             tx.execute_batch(MIGRATE_2_TO_3).map_err(failed)?;

@@ -391,3 +391,52 @@ impl Dice {
         (self.0 % n as u64) as usize
     }
 }
+
+/// The lobby as one follower has it, built from its updates.
+#[derive(Default)]
+pub struct LobbySeen {
+    pub challenges: std::collections::HashMap<String, qi_protocol::ChallengeRow>,
+    pub games: std::collections::HashMap<String, qi_protocol::LiveRow>,
+    pub waiting: Option<u32>,
+}
+
+impl LobbySeen {
+    /// Takes one update, as the page does.
+    pub fn take(&mut self, update: &qi_protocol::LobbyUpdate) {
+        if update.reset {
+            self.challenges.clear();
+            self.games.clear();
+        }
+        for id in &update.gone {
+            self.challenges.remove(id);
+            self.games.remove(id);
+        }
+        for row in &update.challenges {
+            self.challenges.insert(row.game.clone(), row.clone());
+        }
+        for row in &update.games {
+            self.games.insert(row.game.clone(), row.clone());
+        }
+        for moved in &update.moved {
+            if let Some(row) = self.games.get_mut(&moved.game) {
+                moved.apply(row);
+            }
+        }
+        if update.waiting.is_some() {
+            self.waiting = update.waiting;
+        }
+    }
+
+    /// Reads `client`'s lobby updates until `done` holds of what it has seen.
+    pub async fn until(&mut self, client: &mut Client, done: impl Fn(&LobbySeen) -> bool) {
+        while !done(self) {
+            let update = client
+                .until(|m| match m {
+                    ServerMessage::Lobby { update } => Some(update.clone()),
+                    _ => None,
+                })
+                .await;
+            self.take(&update);
+        }
+    }
+}
