@@ -58,6 +58,15 @@ async function person(url, viewport = { width: 1280, height: 900 }, connected = 
   return { context, page, errors };
 }
 
+/** Fills in the lobby's form as `name`: `game` in `seat`, listed for anyone or by invite only
+ * (`listed` true or false; left as it is when not given). Creating it is left to the caller. */
+async function fillGameForm(page, { name, game, seat = 'first', listed }) {
+  await page.locator('[data-testid="name"]').fill(name);
+  await page.locator(`[data-testid="lobby"] [data-game="${game}"]`).click();
+  await page.locator('[data-testid="seat"]').selectOption(seat);
+  if (listed !== undefined) await page.locator('[data-testid="listed"]').selectOption(listed ? 'anyone' : 'invite');
+}
+
 /** The result the status panel shows (`white`, `black`, `draw`...), once there is one. */
 async function waitForResult(page) {
   const marker = page.locator('[data-testid="status"] [data-result]');
@@ -76,9 +85,7 @@ test('two players play through an invite link while a third watches', { timeout:
   try {
     // Alice creates a chess game, playing White.
     await alice.page.locator('[data-testid="lobby"]').waitFor();
-    await alice.page.locator('[data-testid="name"]').fill('Alice');
-    await alice.page.locator('[data-game="chess"]').click();
-    await alice.page.locator('[data-testid="seat"]').selectOption('first');
+    await fillGameForm(alice.page, { name: 'Alice', game: 'chess' });
     await alice.page.locator('[data-action="create"]').click();
     const invite = await alice.page.locator('[data-testid="invite-link"]').inputValue();
     const watch = await alice.page.locator('[data-testid="watch-link"]').first().inputValue();
@@ -216,9 +223,7 @@ test('players chat apart from spectators, quick messages read in each reader\'s 
   const people = [alice];
   try {
     await alice.page.locator('[data-testid="lobby"]').waitFor();
-    await alice.page.locator('[data-testid="name"]').fill('Alice');
-    await alice.page.locator('[data-game="chess"]').click();
-    await alice.page.locator('[data-testid="seat"]').selectOption('first');
+    await fillGameForm(alice.page, { name: 'Alice', game: 'chess' });
     await alice.page.locator('[data-action="create"]').click();
     const invite = await alice.page.locator('[data-testid="invite-link"]').inputValue();
     const watch = await alice.page.locator('[data-testid="watch-link"]').first().inputValue();
@@ -310,10 +315,7 @@ test('the lobby lists an open challenge within a second; one click accepts it, a
     // Ann posts a public xiangqi challenge; Ben, in the lobby, sees it within a second.
     const ann = await person(`${base}online/`);
     people.push(ann);
-    await ann.page.locator('[data-testid="name"]').fill('Ann');
-    await ann.page.locator('[data-game="xiangqi"]').click();
-    await ann.page.locator('[data-testid="seat"]').selectOption('first');
-    await ann.page.locator('[data-testid="listed"]').selectOption('anyone');
+    await fillGameForm(ann.page, { name: 'Ann', game: 'xiangqi', listed: true });
     const ben = await person(`${base}online/`);
     people.push(ben);
     await ben.page.locator('[data-testid="challenges"]').waitFor();
@@ -366,10 +368,7 @@ test('served by the Qi server, the app shows a game being played live in its wat
   const ann = await person(`${base}online/`);
   const people = [ann];
   try {
-    await ann.page.locator('[data-testid="name"]').fill('Ann');
-    await ann.page.locator('[data-game="chess"]').click();
-    await ann.page.locator('[data-testid="seat"]').selectOption('first');
-    await ann.page.locator('[data-testid="listed"]').selectOption('anyone');
+    await fillGameForm(ann.page, { name: 'Ann', game: 'chess', listed: true });
     await ann.page.locator('[data-action="create"]').click();
     const bo = await person(`${base}online/`);
     people.push(bo);
