@@ -295,8 +295,13 @@ test('players chat apart from spectators, quick messages read in each reader\'s 
     }
     await drag(bob.page, 'c7', 'c5');
     await waitForPiece(alice.page, 'c5', 'bP');
-    // The chat is still there after a reload.
+    // The chat is still there after a reload, and a mute stays.
+    await bob.page.locator('[data-action="mute"]').click();
     await bob.page.reload();
+    await bob.page.locator('[data-action="mute"][aria-pressed="true"]').waitFor();
+    await waitForLine(bob.page, '<b>chào</b> bạn');
+    assert.deepEqual(await chatLines(bob.page), ['Bob: <b>chào</b> bạn']);
+    await bob.page.locator('[data-action="mute"]').click();
     await waitForLine(bob.page, 'Chúc may mắn!');
     assert.equal((await chatLines(bob.page)).length, 3);
     for (const someone of people) {

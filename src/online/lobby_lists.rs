@@ -77,6 +77,9 @@ pub struct LobbyListsProps {
 }
 
 fn challenge_row(lang: Lang, row: &ChallengeRow, ready: bool, act: &Callback<Intent>) -> Html {
+    // This browser's own challenge (from another tab): it holds the seat, so it goes back to
+    // the game rather than playing itself.
+    let own = crate::web::load(&super::seat_key(&row.game)).is_some();
     let variant = if row.spec.variant == "chess960" { "chess" } else { row.spec.variant.as_str() };
     let kind = qi_rules::GameKind::ALL.into_iter().find(|kind| kind.name() == variant);
     let side = kind.map(|kind| side_name(lang, kind, crate::online::game::side_of(row.seat), None));
@@ -93,7 +96,11 @@ fn challenge_row(lang: Lang, row: &ChallengeRow, ready: bool, act: &Callback<Int
             if let Some(side) = side {
                 <span class="challenge-side">{ fill_all(say(lang, Words::PlaysSide), &[("side", side)]) }</span>
             }
-            <button type="button" class="primary" data-action="accept" disabled={!ready} {onclick}>{ say(lang, Words::Accept) }</button>
+            if own {
+                <a class="button" href={format!("?game={}", row.game)} data-action="open-own">{ say(lang, Words::YourChallenge) }</a>
+            } else {
+                <button type="button" class="primary" data-action="accept" disabled={!ready} {onclick}>{ say(lang, Words::Accept) }</button>
+            }
         </li>
     }
 }

@@ -51,6 +51,12 @@ pub fn seat_key(id: &str) -> String {
     format!("qi.online.seat.{id}")
 }
 
+/// The localStorage key that says this browser mutes game `id`'s chat.
+#[must_use]
+pub fn mute_key(id: &str) -> String {
+    format!("qi.online.mute.{id}")
+}
+
 /// What happens to the page.
 pub enum Msg {
     /// An event of the socket opened as the given generation.
@@ -141,6 +147,8 @@ impl Online {
                 Effect::ForgetSeat { game } => web::remove(&seat_key(&game)),
                 Effect::ShowAddress(Some(game)) => web::set_query(&format!("game={game}"), false),
                 Effect::ShowAddress(None) => web::set_query("", false),
+                Effect::SaveMute { game, muted: true } => web::save(&mute_key(&game), "1"),
+                Effect::SaveMute { game, muted: false } => web::remove(&mute_key(&game)),
             }
         }
     }
@@ -202,6 +210,10 @@ impl Component for Online {
             wait_generation: 0,
             _keys: None,
         };
+        // A game this browser muted stays muted (a reload, another visit).
+        if let Some(focus) = &mut page.session.focus {
+            focus.muted = web::load(&mute_key(&focus.id)).is_some();
+        }
         let keys = ctx.link().clone();
         page._keys = web::on_move_keys(move |key| {
             let action = crate::components::move_key_action(key);

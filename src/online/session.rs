@@ -70,6 +70,13 @@ pub enum Effect {
     },
     /// Show this game's address (`?game=<id>`, in place of the current entry), or the lobby's.
     ShowAddress(Option<String>),
+    /// Keep (or forget) that this page mutes the chat of a game.
+    SaveMute {
+        /// The game id.
+        game: String,
+        /// Muted.
+        muted: bool,
+    },
 }
 
 /// What the player does.

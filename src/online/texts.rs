@@ -205,6 +205,8 @@ pub enum Words {
     NoChallenges,
     /// Accept a challenge.
     Accept,
+    /// This browser's own challenge: open it.
+    YourChallenge,
     /// A challenger plays `{side}`.
     PlaysSide,
     /// The games being played: heading.
@@ -471,6 +473,7 @@ pub fn say(lang: Lang, words: Words) -> &'static str {
                 "Chưa có lời mời nào: hãy tạo một lời mời, mọi người sẽ thấy ở đây.",
             ],
             W::Accept => ["Accept", "接受", "Nhận lời"],
+            W::YourChallenge => ["Yours: open it", "你的挑战：打开", "Của bạn: mở ra"],
             W::PlaysSide => ["plays {side}", "执{side}", "cầm quân {side}"],
             W::GamesNow => ["Games now", "正在进行的对局", "Ván đang diễn ra"],
             W::NoGamesNow => [

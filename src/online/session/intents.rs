@@ -96,12 +96,13 @@ impl Session {
             | Intent::AcceptTakeback
             | Intent::DeclineTakeback => self.game_intent(&intent),
             Intent::Chat(body) => self.chat(body),
-            Intent::ToggleMute => {
-                if let Some(focus) = &mut self.focus {
+            Intent::ToggleMute => match &mut self.focus {
+                Some(focus) => {
                     focus.muted = !focus.muted;
+                    vec![Effect::SaveMute { game: focus.id.clone(), muted: focus.muted }]
                 }
-                Vec::new()
-            }
+                None => Vec::new(),
+            },
             Intent::Retry => match self.link {
                 Link::Retrying { .. } => {
                     self.link = Link::Connecting;

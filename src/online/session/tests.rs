@@ -731,7 +731,11 @@ fn chat_lines_go_checked_and_come_bounded() {
     session.receive(ServerMessage::Chat { game: "other".into(), line: stray }, 0.0);
     assert_eq!(session.game().unwrap().chat.len(), CHAT_ROOM_MAX_LINES);
     // Muting is this page's own business.
-    assert_eq!(session.intent(Intent::ToggleMute, 0.0), []);
+    assert_eq!(
+        session.intent(Intent::ToggleMute, 0.0),
+        [Effect::SaveMute { game: "g".into(), muted: true }],
+        "kept for this game"
+    );
     assert!(session.focus.as_ref().unwrap().muted);
 }
 
