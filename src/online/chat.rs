@@ -17,6 +17,7 @@ pub fn quick_words(code: QuickMessage) -> Words {
         QuickMessage::GoodGame => Words::QuickGoodGame,
         QuickMessage::Thanks => Words::QuickThanks,
         QuickMessage::Rematch => Words::QuickRematch,
+        QuickMessage::Unknown => Words::ChatUnknown,
     }
 }
 
@@ -28,6 +29,7 @@ fn quick_code(code: QuickMessage) -> &'static str {
         QuickMessage::GoodGame => "good_game",
         QuickMessage::Thanks => "thanks",
         QuickMessage::Rematch => "rematch",
+        QuickMessage::Unknown => "unknown",
     }
 }
 
@@ -38,11 +40,11 @@ pub struct ChatPanelProps {
     pub lang: Lang,
     /// The room the reader is in.
     pub room: ChatRoom,
-    /// The reader's seat, if a player (their own lines are marked, and stay shown when muted).
+    /// The reader's seat, if a player (their own lines are marked).
     pub you: Option<Seat>,
     /// The lines, oldest first.
     pub lines: Vec<ChatLine>,
-    /// Whether others' lines are hidden.
+    /// Whether the lines are hidden.
     pub muted: bool,
     /// Whether messages can go now.
     pub ready: bool,
@@ -100,11 +102,9 @@ pub fn chat_panel(props: &ChatPanelProps) -> Html {
             </button>
         }
     });
-    let shown: Vec<&ChatLine> = props
-        .lines
-        .iter()
-        .filter(|line| !props.muted || is_own(line, props.you, &props.name))
-        .collect();
+    // Muted, the chat shows nothing: lines are told apart by name only (two spectators may
+    // share one, or have none), so "only mine" could not be kept reliably.
+    let shown: Vec<&ChatLine> = props.lines.iter().filter(|_| !props.muted).collect();
     let lines = shown.iter().map(|line| {
         let own = is_own(line, props.you, &props.name);
         let who = if line.name.is_empty() {
@@ -116,6 +116,7 @@ pub fn chat_panel(props: &ChatPanelProps) -> Html {
         let (said, quick) = match &line.body {
             ChatBody::Text { text } => (text.clone(), None),
             ChatBody::Quick { code } => (say(lang, quick_words(*code)).to_owned(), Some(quick_code(*code))),
+            ChatBody::Unknown => (say(lang, Words::ChatUnknown).to_owned(), None),
         };
         html! {
             <li data-testid="chat-line" class={classes!(own.then_some("own"), quick.map(|_| "quick"))} data-quick={quick}>

@@ -187,6 +187,8 @@ pub enum Words {
     ChatMuted,
     /// No line yet.
     ChatEmpty,
+    /// A line this page cannot show (from a newer version).
+    ChatUnknown,
     /// The quick messages' group label.
     QuickMessages,
     /// Quick message: hello.
@@ -455,11 +457,16 @@ pub fn say(lang: Lang, words: Words) -> &'static str {
             W::Mute => ["Mute", "屏蔽", "Ẩn tin nhắn"],
             W::Unmute => ["Unmute", "取消屏蔽", "Hiện tin nhắn"],
             W::ChatMuted => [
-                "Chat muted: others' messages are hidden.",
-                "已屏蔽：他人的消息已隐藏。",
-                "Đã tắt trò chuyện: tin nhắn của người khác bị ẩn.",
+                "Chat muted: messages are hidden.",
+                "已屏蔽：消息已隐藏。",
+                "Đã ẩn trò chuyện: tin nhắn bị ẩn.",
             ],
             W::ChatEmpty => ["No messages yet.", "还没有消息。", "Chưa có tin nhắn."],
+            W::ChatUnknown => [
+                "(a message this page cannot show)",
+                "（本页无法显示的消息）",
+                "(tin nhắn trang này không hiển thị được)",
+            ],
             W::QuickMessages => ["Quick messages", "快捷消息", "Tin nhắn nhanh"],
             W::QuickHello => ["Hello!", "你好！", "Xin chào!"],
             W::QuickGoodLuck => ["Good luck!", "祝你好运！", "Chúc may mắn!"],

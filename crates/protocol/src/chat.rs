@@ -18,7 +18,7 @@ pub const CHAT_MAX_CHARS: usize = 140;
 pub const CHAT_RATE_MAX: usize = 5;
 /// The window of [`CHAT_RATE_MAX`], in milliseconds.
 pub const CHAT_RATE_WINDOW_MS: u64 = 10_000;
-/// How many lines a room of one game keeps; a full room takes no more.
+/// How many lines of a room of one game are shown (the newest); the older ones stay stored.
 pub const CHAT_ROOM_MAX_LINES: usize = 300;
 
 /// A message every player can send with one click, shown in the reader's language.
@@ -35,6 +35,9 @@ pub enum QuickMessage {
     Thanks,
     /// "Rematch?".
     Rematch,
+    /// A quick message of a newer version: shown as unknown, never sent.
+    #[serde(other)]
+    Unknown,
 }
 
 impl QuickMessage {
@@ -62,6 +65,9 @@ pub enum ChatBody {
         /// Which.
         code: QuickMessage,
     },
+    /// A kind of line of a newer version: shown as unknown, never sent.
+    #[serde(other)]
+    Unknown,
 }
 
 /// The two rooms of a game's chat.
@@ -195,5 +201,11 @@ mod tests {
     fn quick_messages_travel_as_codes() {
         let body = ChatBody::Quick { code: QuickMessage::GoodGame };
         assert_eq!(serde_json::to_string(&body).unwrap(), r#"{"kind":"quick","code":"good_game"}"#);
+        // A newer peer's codes and kinds read as unknown rather than breaking the message.
+        let newer: ChatBody =
+            serde_json::from_str(r#"{"kind":"quick","code":"checkmate_soon"}"#).unwrap();
+        assert_eq!(newer, ChatBody::Quick { code: QuickMessage::Unknown });
+        let sticker: ChatBody = serde_json::from_str(r#"{"kind":"sticker","id":7}"#).unwrap();
+        assert_eq!(sticker, ChatBody::Unknown);
     }
 }

@@ -612,10 +612,14 @@ pub enum ErrorCode {
     RateLimited,
     /// A chat line not taken: empty, too long, holding a character that does not show as
     /// itself (see [`clean_chat`]), written faster than [`CHAT_RATE_MAX`] lines in
-    /// [`CHAT_RATE_WINDOW_MS`], or to a room that is full. The detail says which.
+    /// [`CHAT_RATE_WINDOW_MS`], or to the spectators' room of a finished game. The detail says
+    /// which.
     BadChat,
     /// A takeback that cannot be asked or answered now: the detail says why.
     NoTakeback,
+    /// An error of a newer version (the detail says what).
+    #[serde(other)]
+    Other,
 }
 
 /// A message that could not be read.
@@ -689,13 +693,22 @@ mod tests {
                 body: ChatBody::Quick { code: QuickMessage::Hello },
             },
             ClientMessage::Chat { game: "g".into(), body: ChatBody::Text { text: "gg".into() } },
+            ClientMessage::AcceptTakeback { game: "g".into() },
+            ClientMessage::DeclineTakeback { game: "g".into() },
+            ClientMessage::Challenge {
+                spec: GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None },
+                seat: SeatChoice::First,
+            },
+            ClientMessage::Accept { game: "g".into() },
+            ClientMessage::Lobby { variant: Some("xiangqi".into()), seek: Some(spec.clone()) },
+            ClientMessage::LeaveLobby,
         ];
         for message in client {
             assert_eq!(ClientMessage::parse(&message.to_json()), Ok(message));
         }
         let view = GameView {
             game: "g".into(),
-            spec,
+            spec: spec.clone(),
             start: "????????/????????/????????/???????? 1 - 0 KAABBCCNNPPPPPRRkaabbccnnppppprr -"
                 .into(),
             moves: vec![PlayedMove { ply: 0, text: "c3".into(), reveal: Some("R".into()) }],
@@ -733,6 +746,47 @@ mod tests {
                 deal: Some("*R...".into()),
             },
             ServerMessage::Error { code: ErrorCode::BadMessage, detail: "x".into() },
+            ServerMessage::TakebackOffered { game: "g".into(), by: Seat::Second },
+            ServerMessage::TakebackDeclined { game: "g".into() },
+            ServerMessage::Chat {
+                game: "g".into(),
+                line: ChatLine {
+                    room: ChatRoom::Spectators,
+                    seat: None,
+                    name: "Cy".into(),
+                    body: ChatBody::Text { text: "<b>go</b>".into() },
+                    unix_ms: 5,
+                },
+            },
+            ServerMessage::Lobby {
+                update: LobbyUpdate {
+                    reset: true,
+                    challenges: vec![ChallengeRow {
+                        game: "c".into(),
+                        spec: spec.clone(),
+                        seat: Seat::First,
+                        name: "Ann".into(),
+                        created_unix_ms: 9,
+                    }],
+                    games: vec![LiveRow {
+                        game: "l".into(),
+                        spec: spec.clone(),
+                        names: ["A".into(), "B".into()],
+                        watchers: 3,
+                        position: "?".into(),
+                        plies: 2,
+                        last: Some("a1".into()),
+                    }],
+                    moved: vec![LivePosition {
+                        game: "l".into(),
+                        position: "?".into(),
+                        plies: 3,
+                        last: None,
+                    }],
+                    gone: vec!["x".into()],
+                    waiting: Some(4),
+                },
+            },
         ];
         for message in server {
             assert_eq!(ServerMessage::parse(&message.to_json()), Ok(message));
@@ -766,6 +820,19 @@ mod tests {
         ] {
             assert!(ClientMessage::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_spec_leaves_out_what_is_default_and_reads_the_old_form() {
+        let plain = GameSpec { variant: "chess".into(), rules: String::new(), clock: None };
+        assert_eq!(serde_json::to_string(&plain).unwrap(), r#"{"variant":"chess"}"#);
+        // As older servers and stored games wrote it.
+        let old: GameSpec =
+            serde_json::from_str(r#"{"variant":"chess","rules":"","clock":null}"#).unwrap();
+        assert_eq!(old, plain);
+        // An error code of a newer version reads as "other".
+        let error = ServerMessage::parse(r#"{"type":"error","code":"too_sleepy","detail":"z"}"#);
+        assert_eq!(error, Ok(ServerMessage::Error { code: ErrorCode::Other, detail: "z".into() }));
     }
 
     #[test]

@@ -785,7 +785,7 @@ impl Hub {
     /// A connection closed: it leaves the pairing queue and every game it was in (on every
     /// node).
     pub async fn disconnect(&self, conn: ConnId) {
-        self.lobby.leave(conn);
+        self.lobby.forget(conn);
         self.disconnect_here(conn).await;
         if let Some(cluster) = &self.cluster {
             cluster.disconnect(conn).await;

@@ -61,6 +61,21 @@ async fn a_challenge_is_seen_within_a_second_and_accepted_by_exactly_one() {
     let live = &seen.games[&game];
     assert_eq!(live.names[1], "Bo");
     assert!(["Ann", "Cy"].contains(&live.names[0].as_str()));
+    // A challenge whose creator left is not open any more.
+    let mut gone = Client::hello(server.addr, "Go").await;
+    gone.send(&ClientMessage::Challenge { spec: spec("gomoku", ""), seat: SeatChoice::First })
+        .await;
+    let left = seated_in(&mut gone).await;
+    gone.close().await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    cy.send(&ClientMessage::Accept { game: left }).await;
+    let code = cy
+        .until(|m| match m {
+            ServerMessage::Error { code, .. } => Some(*code),
+            _ => None,
+        })
+        .await;
+    assert!(matches!(code, ErrorCode::SeatTaken | ErrorCode::UnknownGame), "{code:?}");
     // Accepting a game that was never listed is refused: it needs its invite.
     let hidden_game = hidden.state().await.game;
     cy.send(&ClientMessage::Accept { game: hidden_game }).await;
@@ -104,9 +119,11 @@ async fn the_quick_pairing_count_and_the_limit_on_following() {
     seen.until(&mut viewer, |seen| seen.waiting == Some(0)).await;
     // Following anew floods nobody: past the limit it is refused with the rule.
     let mut flood = Client::hello(server.addr, "Fl").await;
-    for _ in 0..qi_lobby_limit() {
-        follow(&mut flood, None, None).await;
+    // Following anew (each change of filter, or leaving and coming back) is limited.
+    for n in 0..qi_lobby_limit() {
+        follow(&mut flood, Some(if n % 2 == 0 { "chess" } else { "xiangqi" }), None).await;
     }
+    flood.send(&ClientMessage::LeaveLobby).await;
     follow(&mut flood, None, None).await;
     let detail = flood
         .until(|m| match m {

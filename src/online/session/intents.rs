@@ -42,6 +42,8 @@ impl Session {
                 self.expecting_seat = true;
                 let mut out = self.send_now(ClientMessage::LeaveLobby);
                 out.extend(self.request(ClientMessage::Accept { game }));
+                // Back in the lobby (the challenge was gone), it is followed again.
+                self.following = None;
                 out
             }
             Intent::FollowLobby { variant, seek } => {
@@ -179,6 +181,9 @@ impl Session {
                     return Vec::new();
                 }
             },
+            ChatBody::Quick { code: qi_protocol::QuickMessage::Unknown } | ChatBody::Unknown => {
+                return Vec::new();
+            }
             quick @ ChatBody::Quick { .. } => quick,
         };
         if !ready {

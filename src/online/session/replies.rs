@@ -131,10 +131,19 @@ impl Session {
             ErrorCode::RateLimited => Words::ErrorRateLimited,
             ErrorCode::BadChat => Words::ErrorBadChat,
             ErrorCode::NoTakeback => Words::ErrorNoTakeback,
+            ErrorCode::Other => Words::ErrorUnexpected,
         };
         let note = Note::Server(words, shown_text(detail, DETAIL_MAX_CHARS));
         self.note = Some(note.clone());
         let mut out = Vec::new();
+        // A takeback this page asked for and the server refused: no request stands.
+        if code == ErrorCode::NoTakeback
+            && let Some(online) = self.focus.as_mut().and_then(|focus| focus.game.as_mut())
+            && online.takeback_offer.is_some()
+            && online.takeback_offer == online.you
+        {
+            online.takeback_offer = None;
+        }
         // An error instead of an answer to the pending move (the server busy, its storage
         // failing): take the move back, and ask for the game again in case it was played.
         let pending = self.focus.as_mut().and_then(|focus| focus.game.as_mut());
@@ -147,7 +156,7 @@ impl Session {
         {
             let game = focus.id.clone();
             match code {
-                // No such game: back to the lobby.
+                // No such game: back to the lobby (followed again).
                 ErrorCode::UnknownGame => {
                     if focus.token.is_some() {
                         out.push(Effect::ForgetSeat { game });
@@ -155,6 +164,7 @@ impl Session {
                     self.focus = None;
                     self.expecting_seat = false;
                     out.push(Effect::ShowAddress(None));
+                    out.extend(self.follow_message().and_then(|m| self.send_now(m).pop()));
                 }
                 // The invite or the kept seat is not good: watch instead.
                 ErrorCode::BadToken | ErrorCode::SeatTaken

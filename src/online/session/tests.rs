@@ -775,7 +775,13 @@ fn takebacks_are_asked_answered_and_lapse() {
     let game = session.game().unwrap();
     assert_eq!(game.takeback_offer, None);
     assert!(matches!(game.note, Some(Note::Say(Words::TakebackDeclined))));
-    // A refusal from the server says why, in the page's words and the server's detail.
+    // A refusal from the server says why, in the page's words and the server's detail, and
+    // leaves no request standing on the page.
+    assert_eq!(
+        sent(&session.intent(Intent::ProposeTakeback, 0.0)),
+        [ClientMessage::ProposeTakeback { game: "g".into() }]
+    );
+    assert_eq!(session.game().unwrap().takeback_offer, Some(Seat::First));
     session.receive(
         ServerMessage::Error {
             code: ErrorCode::NoTakeback,
@@ -784,6 +790,7 @@ fn takebacks_are_asked_answered_and_lapse() {
         0.0,
     );
     assert!(matches!(session.note, Some(Note::Server(Words::ErrorNoTakeback, _))));
+    assert_eq!(session.game().unwrap().takeback_offer, None, "asked again, it can be");
 }
 
 fn challenge_row(id: &str, at: u64) -> qi_protocol::ChallengeRow {

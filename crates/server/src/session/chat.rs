@@ -3,7 +3,7 @@
 
 use qi_protocol::{
     CHAT_RATE_MAX, CHAT_RATE_WINDOW_MS, CHAT_ROOM_MAX_LINES, ChatBody, ChatLine, ChatRoom,
-    ErrorCode, Seat, ServerMessage, clean_chat,
+    ErrorCode, QuickMessage, Seat, ServerMessage, clean_chat,
 };
 
 use super::{ConnId, Denied, Effects, Outgoing, Session};
@@ -17,6 +17,23 @@ fn writer_key(seat: Option<Seat>, conn: ConnId) -> ConnId {
         Some(seat) => ConnId::MAX - seat.index() as ConnId,
         None => conn,
     }
+}
+
+/// The newest [`CHAT_ROOM_MAX_LINES`] lines of each room of `lines`, in their order.
+pub(super) fn newest(lines: &[ChatLine]) -> Vec<ChatLine> {
+    let mut kept = [0_usize; 2];
+    let mut newest: Vec<ChatLine> = lines
+        .iter()
+        .rev()
+        .filter(|line| {
+            let count = &mut kept[usize::from(line.room == ChatRoom::Spectators)];
+            *count += 1;
+            *count <= CHAT_ROOM_MAX_LINES
+        })
+        .cloned()
+        .collect();
+    newest.reverse();
+    newest
 }
 
 impl Session {
@@ -53,7 +70,7 @@ impl Session {
     /// # Errors
     /// [`Denied`] when `conn` is not in the game, the line does not read as a line (see
     /// [`clean_chat`]), the writer wrote [`CHAT_RATE_MAX`] lines within the last
-    /// [`CHAT_RATE_WINDOW_MS`], or the room is full; nothing changes.
+    /// [`CHAT_RATE_WINDOW_MS`], or a spectator writes after the end; nothing changes.
     pub fn say(
         &mut self,
         conn: ConnId,
@@ -69,11 +86,18 @@ impl Session {
                 text: clean_chat(&text)
                     .map_err(|error| Denied::new(ErrorCode::BadChat, error.to_string()))?,
             },
+            ChatBody::Quick { code: QuickMessage::Unknown } | ChatBody::Unknown => {
+                return Err(Denied::new(ErrorCode::BadChat, "not a message this server knows"));
+            }
             quick @ ChatBody::Quick { .. } => quick,
         };
-        if self.chat.iter().filter(|line| line.room == room).count() >= CHAT_ROOM_MAX_LINES {
-            let detail = format!("this game's chat is full ({CHAT_ROOM_MAX_LINES} lines)");
-            return Err(Denied::new(ErrorCode::BadChat, detail));
+        // Spectators talk while the game is on; after it, the players may still say "good
+        // game", but a finished game's page is not a notice board for anyone passing by.
+        if room == ChatRoom::Spectators && self.result.is_some() {
+            return Err(Denied::new(
+                ErrorCode::BadChat,
+                "the game is over: its spectators' chat is closed",
+            ));
         }
         let seat = self.seat_of(conn);
         // Windows that have run out go, so that spectators who came and went leave nothing.
@@ -99,7 +123,14 @@ impl Session {
             None => name.to_owned(),
         };
         let line = ChatLine { room, seat, name, body, unix_ms: unix_ms() };
-        self.chat.push(line.clone());
+        let chat = std::sync::Arc::make_mut(&mut self.chat);
+        chat.push(line.clone());
+        // A full room lets its oldest line go (it stays stored with the game).
+        if chat.iter().filter(|kept| kept.room == room).count() > CHAT_ROOM_MAX_LINES
+            && let Some(oldest) = chat.iter().position(|kept| kept.room == room)
+        {
+            chat.remove(oldest);
+        }
         let game = self.id.clone();
         Ok(Effects {
             writes: vec![Write::Chat { game: game.clone(), line: line.clone() }],

@@ -29,7 +29,7 @@ impl Listing {
 
 impl Session {
     /// The game's row in the lobby now, if it has one: a listed game with a free seat whose
-    /// creator is there, or a listed game being played.
+    /// creator is there, or a listed game being played with a player there.
     #[must_use]
     pub fn listing(&self) -> Option<Listing> {
         if !self.listed || self.result.is_some() {
@@ -37,6 +37,10 @@ impl Session {
         }
         let name = |seat: Seat| self.seats[seat.index()].name.clone().unwrap_or_default();
         if self.is_playing() {
+            // A game both players left is not shown as being played (nor featured).
+            if self.seats.iter().all(|seat| seat.conns.is_empty()) {
+                return None;
+            }
             // Banqi: the position as everyone sees it, every face-down piece unknown.
             let position = match &self.game {
                 AnyGame::Banqi(banqi) => banqi.conceal().position(),

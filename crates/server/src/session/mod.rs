@@ -164,8 +164,9 @@ pub struct Session {
     listed: bool,
     /// When it was made (milliseconds since the Unix epoch).
     created_unix_ms: u64,
-    /// Both chat rooms, oldest first.
-    chat: Vec<ChatLine>,
+    /// Both chat rooms, oldest first (the newest [`qi_protocol::CHAT_ROOM_MAX_LINES`] of
+    /// each). Shared, so that the copy each command makes of the session does not copy it.
+    chat: std::sync::Arc<Vec<ChatLine>>,
     /// When each connection wrote its latest chat lines (for the rate limit).
     chat_times: BTreeMap<ConnId, VecDeque<u64>>,
 }
@@ -252,7 +253,7 @@ impl Session {
             takeback_declined: [false; 2],
             rematch: [false; 2],
             rematch_started: false,
-            chat: stored.chat.clone(),
+            chat: std::sync::Arc::new(chat::newest(&stored.chat)),
             chat_times: BTreeMap::new(),
             listed: record.listed,
             created_unix_ms: record.created_unix_ms,
@@ -456,6 +457,14 @@ impl Session {
                     return Err(Denied::new(
                         ErrorCode::BadToken,
                         "this game is not an open challenge: it needs its invite link",
+                    ));
+                }
+                // Only while its creator waits on its page: a challenge left behind is not
+                // there to be taken (and then claimed as abandoned).
+                if !matches!(self.listing(), Some(Listing::Challenge(_))) {
+                    return Err(Denied::new(
+                        ErrorCode::SeatTaken,
+                        "this challenge is no longer open",
                     ));
                 }
                 if self.seat_of(conn).is_some() {

@@ -277,6 +277,8 @@ impl Session {
                 self.takeback_declined[seat.other().index()] = true;
                 effects.out.push(Outgoing::All(ServerMessage::TakebackDeclined { game }));
             }
+            // Handled before the seat is asked for (spectators chat too); here only so that
+            // the match is whole.
             Action::Chat { name, body } => return self.say(conn, &name, body, now),
             Action::ClaimWin => {
                 if !self.is_playing() {

@@ -466,16 +466,23 @@ fn chat_lines_are_checked_rate_limited_and_bounded() {
     session.act(B, text("hi"), 2_000).unwrap();
     session.act(A, text("later"), 1_000 + CHAT_RATE_WINDOW_MS).unwrap();
     assert_eq!(session.view_for(A, None, 0).chat.len(), CHAT_RATE_MAX + 2);
-    // A full room takes no more.
+    // A full room lets its oldest line go.
     let mut now = 100_000;
-    while session.view_for(A, None, 0).chat.len() < CHAT_ROOM_MAX_LINES {
+    for n in 0..CHAT_ROOM_MAX_LINES {
         now += CHAT_RATE_WINDOW_MS;
-        session.act(B, text("x"), now).unwrap();
+        session.act(B, text(&format!("x{n}")), now).unwrap();
     }
+    let chat = session.view_for(A, None, 0).chat;
+    assert_eq!(chat.len(), CHAT_ROOM_MAX_LINES);
+    assert_eq!(chat[0].body, ChatBody::Text { text: "x0".into() }, "the oldest went");
+    // After the end, players may still talk; spectators may not.
+    session.attach(WATCHER, Attach::Watch, None, now).unwrap();
+    session.act(A, Action::Resign, now).unwrap();
     now += CHAT_RATE_WINDOW_MS;
-    let full = session.act(B, text("x"), now).unwrap_err();
-    assert_eq!(full.code, ErrorCode::BadChat);
-    assert!(full.detail.contains("full"), "{}", full.detail);
+    session.act(B, text("gg"), now).unwrap();
+    let closed = session.act(WATCHER, text("boo"), now).unwrap_err();
+    assert_eq!(closed.code, ErrorCode::BadChat);
+    assert!(closed.detail.contains("over"), "{}", closed.detail);
 }
 
 #[test]

@@ -81,6 +81,22 @@ impl std::fmt::Display for StorageError {
 
 impl std::error::Error for StorageError {}
 
+/// The chat lines of stored `texts` that read: a line that does not (damaged, or written by a
+/// newer server with a quick message this one does not know) is left out and logged, never the
+/// reason a game cannot be loaded.
+pub(crate) fn readable_chat(game: &str, texts: impl IntoIterator<Item = String>) -> Vec<ChatLine> {
+    texts
+        .into_iter()
+        .filter_map(|text| match serde_json::from_str(&text) {
+            Ok(line) => Some(line),
+            Err(error) => {
+                tracing::warn!(game, %error, "a stored chat line does not read; left out");
+                None
+            }
+        })
+        .collect()
+}
+
 /// A game as created.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {

@@ -275,12 +275,7 @@ pub(crate) async fn chat_of(
         .query("SELECT line FROM chat WHERE game = $1 ORDER BY id", &[&game])
         .await
         .map_err(|e| pg_error(&e))?;
-    rows.iter()
-        .map(|row| {
-            serde_json::from_str(row.get(0))
-                .map_err(|e| StorageError::new(format!("a damaged chat line: {e}")))
-        })
-        .collect()
+    Ok(super::readable_chat(game, rows.iter().map(|row| row.get::<_, String>(0))))
 }
 
 /// One game with its moves, if stored.

@@ -287,17 +287,10 @@ impl SqliteStorage {
     fn chat(&self, game: &str) -> rusqlite::Result<Vec<ChatLine>> {
         let mut statement =
             self.db.prepare_cached("SELECT line FROM chat WHERE game = ?1 ORDER BY id")?;
-        let rows = statement.query_map([game], |row| {
-            let text: String = row.get(0)?;
-            serde_json::from_str(&text).map_err(|error| {
-                rusqlite::Error::FromSqlConversionFailure(
-                    0,
-                    rusqlite::types::Type::Text,
-                    error.into(),
-                )
-            })
-        })?;
-        rows.collect()
+        let texts = statement
+            .query_map([game], |row| row.get::<_, String>(0))?
+            .collect::<rusqlite::Result<Vec<String>>>()?;
+        Ok(super::readable_chat(game, texts))
     }
 }
 
@@ -482,6 +475,15 @@ mod tests {
         // And after a restart.
         let mut db = SqliteStorage::open(&path).unwrap();
         crate::storage::tests::check_read_back(&mut db);
+        // A chat line that does not read (damaged, or from a newer server) is left out; the
+        // game still loads with the rest.
+        db.db
+            .execute(
+                "INSERT INTO chat (game, line) VALUES ('g1', ?1)",
+                ["{\"room\":\"players\",\"name\":"],
+            )
+            .unwrap();
+        assert_eq!(db.load("g1").unwrap().unwrap().chat.len(), 2);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
