@@ -148,7 +148,9 @@ pub fn chat_panel(props: &ChatPanelProps) -> Html {
                 { for quick_buttons }
             </div>
             <form class="chat-form" onsubmit={send_text}>
-                <input type="text" data-testid="chat-input" maxlength={CHAT_MAX_CHARS.to_string()}
+                // `maxlength` counts UTF-16 units: twice the characters lets a line of emoji
+                // reach its 140; the check before sending says when a line is too long.
+                <input type="text" data-testid="chat-input" maxlength={(2 * CHAT_MAX_CHARS).to_string()}
                        aria-label={say(lang, Words::ChatMessage)} placeholder={say(lang, Words::ChatMessage)}
                        value={(*draft).clone()} oninput={on_input} autocomplete="off" />
                 <button type="submit" data-action="send-chat" disabled={!props.ready}>{ say(lang, Words::Send) }</button>

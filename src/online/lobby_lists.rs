@@ -17,10 +17,6 @@ use crate::i18n::{Lang, fill_all, side_name};
 use crate::record::{GameRecord, Start};
 use crate::state::{Action, AppState, Mode, Settings};
 
-/// The filters offered: every game, then each variant (`None`: all).
-pub const FILTERS: [Option<&str>; 6] =
-    [None, Some("chess"), Some("chess960"), Some("xiangqi"), Some("banqi"), Some("gomoku")];
-
 /// A filter's label.
 fn filter_label(lang: Lang, filter: Option<&str>) -> String {
     match filter {
@@ -129,7 +125,7 @@ pub fn live_row(settings: &Settings, row: &LiveRow, page: &str, framed: bool) ->
 #[function_component(LobbyLists)]
 pub fn lobby_lists(props: &LobbyListsProps) -> Html {
     let lang = props.settings.lang;
-    let filters = FILTERS.map(|filter| {
+    let filters = qi_protocol::LOBBY_FILTERS.map(|filter| {
         let current = props.filter.as_deref() == filter;
         let onclick = {
             let on_filter = props.on_filter.clone();

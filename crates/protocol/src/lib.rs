@@ -39,8 +39,8 @@ pub use chat::{
     ChatLine, ChatRoom, QuickMessage, clean_chat,
 };
 pub use lobby::{
-    ChallengeRow, LOBBY_KEEP_CHALLENGES, LOBBY_MAX_CHALLENGES, LOBBY_MAX_GAMES, LivePosition,
-    LiveRow, LobbyUpdate,
+    ChallengeRow, LOBBY_FILTERS, LOBBY_KEEP_CHALLENGES, LOBBY_MAX_CHALLENGES, LOBBY_MAX_GAMES,
+    LivePosition, LiveRow, LobbyUpdate,
 };
 pub use name::{NAME_MAX_MARKS, NameError, clean_name};
 

@@ -36,9 +36,6 @@ pub const FOLLOWS_PER_WINDOW: usize = 10;
 pub const FOLLOW_WINDOW: Duration = Duration::from_secs(10);
 /// The longest variant name a filter may give.
 const MAX_VARIANT_LEN: usize = 16;
-/// The filters a follower may choose (`None`: every game): a node shares the top rows of each.
-const FILTERS: [Option<&str>; 6] =
-    [None, Some("chess"), Some("chess960"), Some("xiangqi"), Some("banqi"), Some("gomoku")];
 
 /// One follower.
 #[derive(Debug)]
@@ -262,7 +259,7 @@ impl Lobby {
         }
         let mut challenges: HashMap<String, ChallengeRow> = HashMap::new();
         let mut games: HashMap<String, LiveRow> = HashMap::new();
-        for filter in FILTERS {
+        for filter in qi_protocol::LOBBY_FILTERS {
             let rows = shown(&state, filter, false);
             challenges.extend(rows.challenges.into_iter().map(|row| (row.game.clone(), row)));
             games.extend(rows.games.into_iter().map(|row| (row.game.clone(), row)));

@@ -81,6 +81,17 @@ impl std::fmt::Display for StorageError {
 
 impl std::error::Error for StorageError {}
 
+/// A count of milliseconds as SQL stores it, in a signed 64-bit integer (values past
+/// `i64::MAX` do not occur).
+pub(crate) fn sql_int(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+/// A stored count of milliseconds back (a negative one, which no server writes, as 0).
+pub(crate) fn from_sql_int(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or(0)
+}
+
 /// The chat lines of stored `texts` that read: a line that does not (damaged, or written by a
 /// newer server with a quick message this one does not know) is left out and logged, never the
 /// reason a game cannot be loaded.

@@ -20,7 +20,9 @@ use std::time::Duration;
 
 use tokio_postgres::{Client, NoTls, Row, Transaction};
 
-use super::{GameRecord, MoveRecord, Storage, StorageError, StoredGame, Write};
+use super::{
+    GameRecord, MoveRecord, Storage, StorageError, StoredGame, Write, from_sql_int, sql_int,
+};
 
 /// How long connecting to the database may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
@@ -107,15 +109,6 @@ pub(crate) fn pg_error(e: &tokio_postgres::Error) -> StorageError {
     } else {
         StorageError::new(e.to_string())
     }
-}
-
-/// Milliseconds as PostgreSQL stores them.
-fn sql_int(n: u64) -> i64 {
-    i64::try_from(n).unwrap_or(i64::MAX)
-}
-
-fn from_sql_int(n: i64) -> u64 {
-    u64::try_from(n).unwrap_or(0)
 }
 
 fn seat_number(seat: Seat) -> i16 {

@@ -22,7 +22,9 @@ use qi_protocol::{ChatLine, ClockSpec, GameResult, GameSpec, Seat};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::files::{private_file, private_if_there};
-use super::{GameRecord, MoveRecord, Storage, StorageError, StoredGame, Write};
+use super::{
+    GameRecord, MoveRecord, Storage, StorageError, StoredGame, Write, from_sql_int, sql_int,
+};
 use crate::tokens::hash_token;
 
 /// The schema version this code reads and writes.
@@ -116,15 +118,6 @@ pub struct SqliteStorage {
 
 fn failed(e: rusqlite::Error) -> StorageError {
     StorageError::new(e.to_string())
-}
-
-/// A number as SQLite stores it (values past `i64::MAX` do not occur: they are milliseconds).
-fn sql_int(n: u64) -> i64 {
-    i64::try_from(n).unwrap_or(i64::MAX)
-}
-
-fn from_sql_int(n: i64) -> u64 {
-    u64::try_from(n).unwrap_or(0)
 }
 
 fn seat_number(seat: Seat) -> i64 {
