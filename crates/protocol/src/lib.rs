@@ -28,12 +28,19 @@
 //! each [`PlayedMove`] that turns a piece up carries it in [`PlayedMove::reveal`], and the whole
 //! deal comes with [`ServerMessage::Ended`].
 
+mod account;
 mod chat;
 mod lobby;
 mod name;
 
 use serde::{Deserialize, Serialize};
 
+pub use account::{
+    AccountError, AccountErrorCode, AccountView, Credentials, KindRating, PASSWORD_MAX_CHARS,
+    PASSWORD_MIN_CHARS, PasswordChange, ProfileGame, ProfileRating, ProfileView, RATED_KINDS,
+    RatingPoint, ShownRating, USERNAME_MAX_CHARS, USERNAME_MIN_CHARS, UsernameError,
+    check_password, check_username, username_key,
+};
 pub use chat::{
     CHAT_MAX_CHARS, CHAT_RATE_MAX, CHAT_RATE_WINDOW_MS, CHAT_ROOM_MAX_LINES, ChatBody, ChatError,
     ChatLine, ChatRoom, QuickMessage, clean_chat,
@@ -146,6 +153,10 @@ pub struct GameSpec {
     /// The clock, or none (no time limit; then left out of the JSON).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockSpec>,
+    /// Whether the game is rated (between two accounts; no takeback). Casual games leave it
+    /// out of the JSON.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
 }
 
 /// What a browser sends.
@@ -308,6 +319,11 @@ pub enum ServerMessage {
     Welcome {
         /// [`VERSION`].
         version: u32,
+        /// The account this socket plays as (its username), when the page is signed in (the
+        /// session cookie, read when the socket opened); its games then carry that name,
+        /// whatever `Hello` said.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        account: Option<String>,
     },
     /// You hold a seat: keep the token to come back.
     Seated {
@@ -615,8 +631,11 @@ pub enum ErrorCode {
     /// [`CHAT_RATE_WINDOW_MS`], or to the spectators' room of a finished game. The detail says
     /// which.
     BadChat,
-    /// A takeback that cannot be asked or answered now: the detail says why.
+    /// A takeback that cannot be asked or answered now (in a rated game never): the detail
+    /// says why.
     NoTakeback,
+    /// A rated game asked for by or of a player who is not signed in, or against oneself.
+    NeedsAccount,
     /// An error of a newer version (the detail says what).
     #[serde(other)]
     Other,
@@ -676,6 +695,7 @@ mod tests {
             variant: "banqi".into(),
             rules: "chain=true".into(),
             clock: Some(ClockSpec { base_secs: 300, increment_secs: 2 }),
+            rated: true,
         };
         let client = [
             ClientMessage::Hello { version: VERSION, name: "棋手".into() },
@@ -696,7 +716,12 @@ mod tests {
             ClientMessage::AcceptTakeback { game: "g".into() },
             ClientMessage::DeclineTakeback { game: "g".into() },
             ClientMessage::Challenge {
-                spec: GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None },
+                spec: GameSpec {
+                    variant: "gomoku".into(),
+                    rules: String::new(),
+                    clock: None,
+                    rated: false,
+                },
                 seat: SeatChoice::First,
             },
             ClientMessage::Accept { game: "g".into() },
@@ -733,7 +758,7 @@ mod tests {
             deal: None,
         };
         let server = [
-            ServerMessage::Welcome { version: VERSION },
+            ServerMessage::Welcome { version: VERSION, account: Some("Ann".into()) },
             ServerMessage::State { view },
             ServerMessage::Refused {
                 game: "g".into(),
@@ -766,12 +791,14 @@ mod tests {
                         spec: spec.clone(),
                         seat: Seat::First,
                         name: "Ann".into(),
+                        rating: Some(ShownRating { rating: 1500, provisional: true }),
                         created_unix_ms: 9,
                     }],
                     games: vec![LiveRow {
                         game: "l".into(),
                         spec: spec.clone(),
                         names: ["A".into(), "B".into()],
+                        ratings: [None, Some(ShownRating { rating: 1800, provisional: false })],
                         watchers: 3,
                         position: "?".into(),
                         plies: 2,
@@ -824,7 +851,8 @@ mod tests {
 
     #[test]
     fn a_spec_leaves_out_what_is_default_and_reads_the_old_form() {
-        let plain = GameSpec { variant: "chess".into(), rules: String::new(), clock: None };
+        let plain =
+            GameSpec { variant: "chess".into(), rules: String::new(), clock: None, rated: false };
         assert_eq!(serde_json::to_string(&plain).unwrap(), r#"{"variant":"chess"}"#);
         // As older servers and stored games wrote it.
         let old: GameSpec =

@@ -31,6 +31,9 @@ pub struct ChallengeRow {
     pub seat: Seat,
     /// The creator's display name (may be empty).
     pub name: String,
+    /// The creator's rating in the game's kind, when they are signed in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<crate::ShownRating>,
     /// When it was made (milliseconds since the Unix epoch).
     pub created_unix_ms: u64,
 }
@@ -44,6 +47,9 @@ pub struct LiveRow {
     pub spec: GameSpec,
     /// The players' names, first seat first.
     pub names: [String; 2],
+    /// The players' ratings in the game's kind, for those signed in.
+    #[serde(default, skip_serializing_if = "no_ratings")]
+    pub ratings: [Option<crate::ShownRating>; 2],
     /// How many watch.
     pub watchers: u32,
     /// The position now, in the game's own format (banqi: every face-down piece unknown, as
@@ -114,4 +120,8 @@ impl LobbyUpdate {
             && self.gone.is_empty()
             && self.waiting.is_none()
     }
+}
+
+fn no_ratings(ratings: &[Option<crate::ShownRating>; 2]) -> bool {
+    ratings.iter().all(Option::is_none)
 }

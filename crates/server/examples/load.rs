@@ -158,7 +158,12 @@ async fn prober(
         let (probes, totals) = (Arc::clone(&probes), Arc::clone(&totals));
         tokio::spawn(async move {
             let Ok(mut ws) = connect(addr, "probe").await else { return };
-            let spec = GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None };
+            let spec = GameSpec {
+                variant: "gomoku".into(),
+                rules: String::new(),
+                clock: None,
+                rated: false,
+            };
             send(&mut ws, &ClientMessage::Challenge { spec, seat: SeatChoice::First }).await;
             while let Some(message) = receive(&mut ws).await {
                 if let ServerMessage::Seated { game, .. } = message {
@@ -181,7 +186,8 @@ async fn receive_all(ws: &mut Socket) {
 async fn post_challenge(addr: SocketAddr, index: usize) -> Result<Socket, String> {
     let mut ws = connect(addr, "waiting").await?;
     let variant = VARIANTS[index % VARIANTS.len()];
-    let spec = GameSpec { variant: variant.into(), rules: String::new(), clock: None };
+    let spec =
+        GameSpec { variant: variant.into(), rules: String::new(), clock: None, rated: false };
     send(&mut ws, &ClientMessage::Challenge { spec, seat: SeatChoice::Random }).await;
     loop {
         match receive(&mut ws).await {
@@ -406,7 +412,8 @@ async fn set_up(
     let node = |k: usize| addrs[(index + k) % addrs.len()];
     let addr = node(0);
     let variant = VARIANTS[index % VARIANTS.len()];
-    let spec = GameSpec { variant: variant.into(), rules: String::new(), clock: None };
+    let spec =
+        GameSpec { variant: variant.into(), rules: String::new(), clock: None, rated: false };
     let mut first = connect(addr, "bot").await?;
     send(&mut first, &ClientMessage::Challenge { spec, seat: SeatChoice::First }).await;
     let (game, invite) = loop {

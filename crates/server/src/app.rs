@@ -134,21 +134,34 @@ fn router(
     tracker: TaskTracker,
 ) -> Router {
     let limits = &settings.limits;
+    let trusted: Arc<[IpAddr]> = settings.trusted_proxies.clone().into();
+    let accounts = match crate::accounts::Accounts::new(hub.storage().clone(), Arc::clone(&trusted))
+    {
+        Ok(accounts) => Some(Arc::new(accounts)),
+        Err(e) => {
+            tracing::error!(error = %e, "accounts are off: the decoy hash could not be made");
+            None
+        }
+    };
     let state = AppState {
         hub,
         config: settings.connection,
         assets: Assets::new(settings.dist.clone()),
         sockets: AddressCounts::new(limits.max_sockets_per_address, usize::MAX),
-        trusted: settings.trusted_proxies.clone().into(),
+        trusted,
         origins: settings.allowed_origins.iter().map(|o| normalize_origin(o)).collect(),
         shutdown,
         tracker,
         health: Arc::default(),
     };
+    let account_routes = accounts
+        .map(|accounts| crate::accounts::AccountRoutes::new(accounts).router())
+        .unwrap_or_default();
     Router::new()
         .route("/ws", get(upgrade))
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics))
+        .merge(account_routes)
         .fallback(files)
         .layer(axum::middleware::map_response(|mut response: Response| async move {
             add_common_headers(response.headers_mut());
@@ -279,6 +292,7 @@ async fn upgrade(
         mark.mark();
     }
     let tracked = state.tracker.token();
+    let session = crate::accounts::session_hash(&headers);
     ws.max_frame_size(WS_FRAME_LIMIT)
         .max_message_size(WS_FRAME_LIMIT)
         .read_buffer_size(WS_FRAME_LIMIT)
@@ -286,15 +300,15 @@ async fn upgrade(
             let _tracked = tracked;
             let _slot = slot;
             let _shared = shared;
-            serve_socket(state, socket, client).await;
+            serve_socket(state, socket, client, session).await;
         })
 }
 
-async fn serve_socket(state: AppState, socket: WebSocket, client: IpAddr) {
+async fn serve_socket(state: AppState, socket: WebSocket, client: IpAddr, session: Option<String>) {
     let (sink, stream) = socket.split();
     let sink = sink.with(|frame: Frame| std::future::ready(Ok::<_, axum::Error>(message(frame))));
     let stream = stream.map(|item| item.map(frame).map_err(frame_error));
-    let peer = connection::Peer { address: client, shutdown: state.shutdown.clone() };
+    let peer = connection::Peer { address: client, shutdown: state.shutdown.clone(), session };
     connection::serve_peer(peer, state.hub, state.config, Box::pin(sink), stream).await;
 }
 

@@ -16,7 +16,7 @@ use crate::cluster::{Claim, Cluster};
 use crate::limits::{Limit, Limits, RateWindow};
 use crate::metrics::Metrics;
 use crate::outbox::Outbox;
-use crate::session::{Attach, ConnId, Denied, RematchPlan, Session};
+use crate::session::{Attach, ConnId, Denied, Player, RematchPlan, Session};
 use crate::storage::{GameRecord, StorageError, StorageHandle, StoredGame, Write, unix_ms};
 use crate::tokens::{hash_token, invite_for, new_game_id, new_token, random_u64};
 
@@ -37,8 +37,18 @@ struct Seeker {
     conn: ConnId,
     key: String,
     spec: GameSpec,
-    name: String,
+    player: Player,
+    /// When it began to wait (the hub's clock, milliseconds): a rated seeker's window widens.
+    since_ms: u64,
     outbox: Outbox,
+}
+
+impl Seeker {
+    /// For rated pairing: its rating and how long it has waited at `now_ms`.
+    fn rated(&self, now_ms: u64) -> crate::rating::RatedSeeker {
+        let rating = self.player.rating_in(&self.spec).map_or(1500.0, |r| f64::from(r.rating));
+        crate::rating::RatedSeeker { rating, waited_ms: now_ms.saturating_sub(self.since_ms) }
+    }
 }
 
 /// One connection's place in a game.
@@ -179,7 +189,47 @@ pub fn check_spec(spec: &GameSpec) -> Result<String, Denied> {
     let game = AnyGame::new(&spec.variant, &spec.rules, &StartFrom::Start { seed: 0 })
         .map_err(|e| bad(e.to_string()))?;
     let clock = spec.clock.map(|c| format!("{}+{}", c.base_secs, c.increment_secs));
-    Ok(format!("{}|{}|{}", spec.variant, game.rules_list(), clock.unwrap_or_default()))
+    let rated = if spec.rated { "|rated" } else { "" };
+    Ok(format!("{}|{}|{}{rated}", spec.variant, game.rules_list(), clock.unwrap_or_default()))
+}
+
+/// The index in the queue of `seeker`'s partner, if one fits: the first of the same kind for a
+/// casual seek; for a rated one the nearest rating both windows accept, never the same account.
+fn partner_index(state: &HubState, seeker: &Seeker, now_ms: u64) -> Option<usize> {
+    let has_room = |conn: ConnId| {
+        state.attached.get(&conn).is_none_or(|games| {
+            games.values().filter(|a| a.going).count() < MAX_GAMES_PER_CONNECTION
+        })
+    };
+    let fits = |other: &Seeker| {
+        other.conn != seeker.conn
+            && other.key == seeker.key
+            && has_room(other.conn)
+            && !other.outbox.is_closed()
+            && (!seeker.spec.rated || other.player.account != seeker.player.account)
+    };
+    if !seeker.spec.rated {
+        return state.seeks.iter().position(fits);
+    }
+    let candidates: Vec<usize> =
+        (0..state.seeks.len()).filter(|&i| fits(&state.seeks[i])).collect();
+    let rated: Vec<crate::rating::RatedSeeker> =
+        candidates.iter().map(|&i| state.seeks[i].rated(now_ms)).collect();
+    crate::rating::partner(seeker.rated(now_ms), &rated).map(|found| candidates[found])
+}
+
+/// An account's ratings as a [`Player`] carries them.
+#[must_use]
+pub fn shown_ratings(
+    ratings: &[crate::storage::RatingRecord],
+    now_unix_ms: u64,
+) -> Vec<(String, qi_protocol::ShownRating)> {
+    ratings
+        .iter()
+        .map(|record| {
+            (record.kind.name().to_owned(), crate::storage::kind_rating(record, now_unix_ms).rating)
+        })
+        .collect()
 }
 
 impl Hub {
@@ -270,6 +320,13 @@ impl Hub {
             let keys = self.lobby.counted_queues();
             let waiting = self.seekers_in(&keys).await;
             self.lobby.tick(games, &waiting);
+            // Rated seekers' windows widen as they wait: look for pairs again every second.
+            if ticks.is_multiple_of(10) {
+                match &self.cluster {
+                    Some(cluster) => cluster.pairing().retry_rated(cluster, &self).await,
+                    None => self.pair_waiting().await,
+                }
+            }
         }
     }
 
@@ -816,10 +873,13 @@ impl Hub {
     async fn new_game(
         self: &Arc<Self>,
         spec: GameSpec,
-        names: [Option<String>; 2],
+        players: [Option<Player>; 2],
         rematch_of: Option<String>,
         listed: bool,
     ) -> Result<(GameHandle, String), Denied> {
+        let names = players.clone().map(|player| player.map(|p| p.name));
+        let accounts = players.clone().map(|player| player.and_then(|p| p.account));
+        let ratings = players.map(|player| player.and_then(|p| p.rating_in(&spec)));
         let seed = random_u64().map_err(internal)?;
         let game = AnyGame::new(&spec.variant, &spec.rules, &StartFrom::Start { seed })
             .map_err(|e| Denied::new(ErrorCode::BadSpec, e.to_string()))?;
@@ -838,6 +898,7 @@ impl Hub {
             invite_hash: hash_token(&invite),
             token_hashes,
             names,
+            accounts,
             created_unix_ms: unix_ms(),
             rematch_of,
             listed,
@@ -854,7 +915,8 @@ impl Hub {
             final_clocks: None,
             chat: Vec::new(),
         };
-        let session = Session::created(&stored, known, self.now_ms()).map_err(internal)?;
+        let mut session = Session::created(&stored, known, self.now_ms()).map_err(internal)?;
+        session.set_ratings(ratings);
         let id = session.id().to_owned();
         tracing::info!(game = %id, variant = %stored.game.spec.variant, "game created");
         Ok((self.spawn(session, fence), id))
@@ -864,9 +926,9 @@ impl Hub {
     pub(crate) async fn make_game(
         self: &Arc<Self>,
         spec: GameSpec,
-        names: [Option<String>; 2],
+        players: [Option<Player>; 2],
     ) -> Result<(GameHandle, String), Denied> {
-        self.new_game(spec, names, None, true).await
+        self.new_game(spec, players, None, true).await
     }
 
     /// A seat drawn at random.
@@ -884,20 +946,21 @@ impl Hub {
         spec: GameSpec,
         choice: SeatChoice,
         listed: bool,
-        name: String,
+        player: Player,
         conn: ConnId,
         outbox: Outbox,
     ) -> Result<(), Denied> {
         check_spec(&spec)?;
+        player.may_play(&spec, None)?;
         let seat = match choice {
             SeatChoice::First => Seat::First,
             SeatChoice::Second => Seat::Second,
             SeatChoice::Random => random_seat()?,
         };
         self.admit_new_game(&[conn]).await?;
-        let mut names = [None, None];
-        names[seat.index()] = Some(name);
-        let (handle, id) = self.new_game(spec, names, None, listed).await?;
+        let mut players = [None, None];
+        players[seat.index()] = Some(player);
+        let (handle, id) = self.new_game(spec, players, None, listed).await?;
         self.note_seated(&[conn], &id).await;
         into_game(&handle, conn, outbox, Attach::Seat(seat)).await
     }
@@ -910,48 +973,81 @@ impl Hub {
     pub async fn seek(
         self: &Arc<Self>,
         spec: GameSpec,
-        name: String,
+        player: Player,
         conn: ConnId,
         outbox: Outbox,
     ) -> Result<(), Denied> {
         let key = check_spec(&spec)?;
+        player.may_play(&spec, None)?;
         // Someone who may not have a game made now does not wait for one.
         self.new_game_room(&[conn], false).await?;
         if let Some(cluster) = &self.cluster {
-            return cluster.pairing().seek(cluster, self, spec, name, conn, outbox).await;
+            return cluster.pairing().seek(cluster, self, spec, player, conn, outbox).await;
         }
+        let now_ms = self.now_ms();
+        let mine = Seeker { conn, key, spec, player, since_ms: now_ms, outbox };
         let partner = {
             let mut state = self.lock();
             state.seeks.retain(|seeker| seeker.conn != conn && !seeker.outbox.is_closed());
-            let has_room = |conn: ConnId| {
-                state.attached.get(&conn).is_none_or(|games| {
-                    games.values().filter(|a| a.going).count() < MAX_GAMES_PER_CONNECTION
-                })
-            };
-            let fits = |seeker: &Seeker| seeker.key == key && has_room(seeker.conn);
-            match state.seeks.iter().position(fits) {
+            match partner_index(&state, &mine, now_ms) {
                 Some(index) => state.seeks.remove(index),
                 None => {
-                    outbox.send(&ServerMessage::Seeking { spec: spec.clone() });
-                    state.seeks.push(Seeker { conn, key, spec, name, outbox });
+                    mine.outbox.send(&ServerMessage::Seeking { spec: mine.spec.clone() });
+                    state.seeks.push(mine);
                     return Ok(());
                 }
             }
         };
+        self.pair(mine, partner).await
+    }
+
+    /// Pairs the rated seekers whose windows have widened enough to meet (quick pairing of
+    /// rated seeks prefers the nearest rating; see [`crate::rating::partner`]).
+    pub async fn pair_waiting(self: &Arc<Self>) {
+        let now_ms = self.now_ms();
+        loop {
+            let pair = {
+                let mut state = self.lock();
+                state.seeks.retain(|seeker| !seeker.outbox.is_closed());
+                let found = (0..state.seeks.len()).find_map(|index| {
+                    let seeker = &state.seeks[index];
+                    if !seeker.spec.rated {
+                        return None;
+                    }
+                    partner_index(&state, seeker, now_ms).map(|other| (index, other))
+                });
+                found.map(|(a, b)| {
+                    let (first, second) = (a.max(b), a.min(b));
+                    let first = state.seeks.remove(first);
+                    let second = state.seeks.remove(second);
+                    (first, second)
+                })
+            };
+            let Some((mine, partner)) = pair else { return };
+            let outbox = mine.outbox.clone();
+            if let Err(denied) = self.pair(mine, partner).await {
+                outbox.send(&ServerMessage::Error { code: denied.code, detail: denied.detail });
+            }
+        }
+    }
+
+    /// Makes the game of two seekers taken out of the queue.
+    async fn pair(self: &Arc<Self>, mine: Seeker, partner: Seeker) -> Result<(), Denied> {
+        let Seeker { conn, key, spec, player, since_ms, outbox } = mine;
         // A partner who may no longer have a game made (its address went over a limit while it
         // waited) is told so and leaves the queue; this seeker waits for the next one.
         if let Err(denied) = self.new_game_room(&[partner.conn], false).await {
             partner.outbox.send(&ServerMessage::Error { code: denied.code, detail: denied.detail });
             outbox.send(&ServerMessage::Seeking { spec: spec.clone() });
-            self.lock().seeks.push(Seeker { conn, key, spec, name, outbox });
+            self.lock().seeks.push(Seeker { conn, key, spec, player, since_ms, outbox });
             return Ok(());
         }
         let mine = random_seat()?;
-        let mut names = [None, None];
-        names[mine.index()] = Some(name);
-        names[mine.other().index()] = Some(partner.name);
+        let mut players = [None, None];
+        players[mine.index()] = Some(player);
+        players[mine.other().index()] = Some(partner.player);
         let made = match self.admit_new_game(&[conn, partner.conn]).await {
-            Ok(()) => self.new_game(partner.spec, names, None, true).await,
+            Ok(()) => self.new_game(partner.spec, players, None, true).await,
             Err(denied) => Err(denied),
         };
         let handle = match made {
@@ -985,7 +1081,16 @@ impl Hub {
         plan: RematchPlan,
         outboxes: [Vec<(ConnId, Outbox)>; 2],
     ) {
-        let names = plan.names.map(Some);
+        let mut seated = plan.players.clone();
+        // The ratings the game just ended changed.
+        for player in &mut seated {
+            if let Some(account) = &player.account
+                && let Ok(ratings) = self.storage.ratings(account.clone()).await
+            {
+                player.ratings = shown_ratings(&ratings, unix_ms());
+            }
+        }
+        let names = seated.map(Some);
         let players: Vec<ConnId> = outboxes.iter().flatten().map(|(conn, _)| *conn).collect();
         let made = match self.admit_new_game(&players).await {
             Ok(()) => self.new_game(plan.spec, names, Some(plan.of), plan.listed).await,
@@ -1105,7 +1210,7 @@ mod tests {
     fn spec(variant: &str, rules: &str, clock: Option<(u32, u32)>) -> GameSpec {
         let clock =
             clock.map(|(base_secs, increment_secs)| ClockSpec { base_secs, increment_secs });
-        GameSpec { variant: variant.into(), rules: rules.into(), clock }
+        GameSpec { variant: variant.into(), rules: rules.into(), clock, rated: false }
     }
 
     #[test]
@@ -1137,6 +1242,7 @@ mod tests {
             invite_hash: "i".into(),
             token_hashes: ["a".into(), "b".into()],
             names: [Some("Ann".into()), None],
+            accounts: [None, None],
             created_unix_ms,
             rematch_of: None,
             listed: false,
@@ -1185,6 +1291,7 @@ mod tests {
             invite_hash: "i".into(),
             token_hashes: ["a".into(), "b".into()],
             names: [Some("Ann".into()), Some("Bo".into())],
+            accounts: [None, None],
             created_unix_ms: 0,
             rematch_of: None,
             listed: false,
@@ -1223,6 +1330,7 @@ mod tests {
         fn sweep(&mut self, cutoff: u64, keep: &[String]) -> Result<usize, StorageError> {
             self.inner.sweep(cutoff, keep)
         }
+        crate::storage::delegate_accounts!();
     }
 
     #[tokio::test]
@@ -1237,6 +1345,7 @@ mod tests {
             invite_hash: "i".into(),
             token_hashes: ["a".into(), "b".into()],
             names: [Some("Ann".into()), Some("Bo".into())],
+            accounts: [None, None],
             created_unix_ms: 0,
             rematch_of: None,
             listed: false,
@@ -1277,6 +1386,7 @@ mod tests {
             invite_hash: "i".into(),
             token_hashes: ["a".into(), "b".into()],
             names: [Some("Ann".into()), second.map(Into::into)],
+            accounts: [None, None],
             created_unix_ms: 0,
             rematch_of: None,
             listed: false,
@@ -1321,6 +1431,7 @@ mod tests {
             invite_hash: "i".into(),
             token_hashes: ["a".into(), "b".into()],
             names: [Some("Ann".into()), second.map(Into::into)],
+            accounts: [None, None],
             created_unix_ms,
             rematch_of: None,
             listed: false,

@@ -11,13 +11,16 @@
 //! - [`hub`]: the registry of games, quick pairing and which connection is in which game;
 //! - [`actor`]: one task per game that owns its [`session`] and its timer;
 //! - [`session`]: one game's rules of play with no I/O (moves, clocks, draws, rematches);
-//! - [`storage`]: where games are kept; [`clock`]: time; [`tokens`]: secrets;
+//! - [`accounts`]: accounts over HTTP (Argon2id passwords, session cookies, profiles) and
+//!   [`rating`]: Glicko-2 ratings;
+//! - [`storage`]: where games, accounts and ratings are kept; [`clock`]: time; [`tokens`]: secrets;
 //! - [`cluster`]: several nodes as one site (leases in PostgreSQL, messages over Redis);
 //!   `services`: throwaway PostgreSQL and Redis servers for its tests and benchmarks.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod accounts;
 pub mod actor;
 pub mod app;
 pub mod assets;

@@ -240,6 +240,12 @@ impl RateWindow {
         Ok(())
     }
 
+    /// Whether no event is recent at `now` (the window can be forgotten).
+    pub fn is_idle(&mut self, now: Instant) -> bool {
+        self.forget_old(now);
+        self.times.is_empty()
+    }
+
     /// Whether an event at `now` would fit, without counting it.
     ///
     /// # Errors

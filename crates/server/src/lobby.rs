@@ -97,14 +97,24 @@ struct Shown {
 
 /// Whether `new` differs from `old` by the moves alone (position, plies, last move).
 fn same_but_moves(old: &LiveRow, new: &LiveRow) -> bool {
-    old.spec == new.spec && old.names == new.names && old.watchers == new.watchers
+    old.spec == new.spec
+        && old.names == new.names
+        && old.ratings == new.ratings
+        && old.watchers == new.watchers
+}
+
+/// The higher of a game's players' ratings (0 for none): among games watched alike, the
+/// highest rated come first.
+fn top_rating(row: &LiveRow) -> u32 {
+    row.ratings.iter().flatten().map(|r| r.rating).max().unwrap_or(0)
 }
 
 fn shows(variant: Option<&str>, spec: &GameSpec) -> bool {
     variant.is_none_or(|variant| spec.variant == variant)
 }
 
-/// Every row `variant` is shown: the newest challenges, the most watched games (this node's,
+/// Every row `variant` is shown: the newest challenges, the most watched games, the highest
+/// rated first among equals (this node's,
 /// and when `remote`, the other nodes' too).
 fn shown(state: &LobbyState, variant: Option<&str>, remote: bool) -> Shown {
     let others = state.remote.values().filter(|_| remote);
@@ -121,7 +131,11 @@ fn shown(state: &LobbyState, variant: Option<&str>, remote: bool) -> Shown {
         .chain(others.flat_map(|c| c.games.iter()))
         .filter(|row| shows(variant, &row.spec))
         .collect();
-    games.sort_by(|a, b| b.watchers.cmp(&a.watchers).then(a.game.cmp(&b.game)));
+    games.sort_by(|a, b| {
+        (b.watchers.cmp(&a.watchers))
+            .then(top_rating(b).cmp(&top_rating(a)))
+            .then(a.game.cmp(&b.game))
+    });
     Shown {
         challenges: challenges.into_iter().take(LOBBY_KEEP_CHALLENGES).cloned().collect(),
         games: games.into_iter().take(LOBBY_MAX_GAMES).cloned().collect(),
@@ -428,7 +442,7 @@ mod tests {
     use qi_protocol::Seat;
 
     fn spec(variant: &str) -> GameSpec {
-        GameSpec { variant: variant.into(), rules: String::new(), clock: None }
+        GameSpec { variant: variant.into(), rules: String::new(), clock: None, rated: false }
     }
 
     fn challenge(id: &str, variant: &str, at: u64) -> Listing {
@@ -437,6 +451,7 @@ mod tests {
             spec: spec(variant),
             seat: Seat::First,
             name: "Ann".into(),
+            rating: None,
             created_unix_ms: at,
         })
     }
@@ -446,6 +461,7 @@ mod tests {
             game: id.into(),
             spec: spec(variant),
             names: ["Ann".into(), "Bo".into()],
+            ratings: [None, None],
             watchers,
             position: format!("position after {plies}"),
             plies,

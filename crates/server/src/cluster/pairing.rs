@@ -33,12 +33,65 @@ return false",
     )
 });
 
+/// For a rated queue: takes the seeker whose rating is nearest this one's among those both
+/// windows accept (as [`crate::rating::partner`]: the window starts at
+/// [`WINDOW_START`](crate::rating::WINDOW_START) and widens by
+/// [`WINDOW_GROWTH`](crate::rating::WINDOW_GROWTH) every
+/// [`WINDOW_STEP_MS`](crate::rating::WINDOW_STEP_MS) up to
+/// [`WINDOW_MAX`](crate::rating::WINDOW_MAX), at which anyone fits), never the same account;
+/// or queues this one when none fits (and ARGV[6] is 1).
+/// KEYS: the queue. ARGV: this entry, now (ms), its rating, since (ms), its account, whether
+/// to queue it, then the window's start, growth, step and most.
+static POP_RATED: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local now, rating, since = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local start, growth, step, most =
+    tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
+local function window(waited)
+  if waited < 0 then waited = 0 end
+  local w = start + math.floor(waited / step) * growth
+  if w > most then w = most end
+  return w
+end
+local mine = window(now - since)
+local best, best_gap = nil, nil
+for _, text in ipairs(redis.call('LRANGE', KEYS[1], 0, 199)) do
+  local ok, other = pcall(cjson.decode, text)
+  if ok and text ~= ARGV[1] and type(other) == 'table' and other.account ~= ARGV[5]
+     and tonumber(other.rating) and tonumber(other.since_ms) then
+    local gap = math.abs(tonumber(other.rating) - rating)
+    local theirs = window(now - tonumber(other.since_ms))
+    if (mine >= most or gap <= mine) and (theirs >= most or gap <= theirs)
+       and (best == nil or gap < best_gap) then
+      best, best_gap = text, gap
+    end
+  end
+end
+if best then
+  redis.call('LREM', KEYS[1], 1, best)
+  return best
+end
+if ARGV[6] == '1' then redis.call('RPUSH', KEYS[1], ARGV[1]) end
+return false",
+    )
+});
+
 /// A seeker as queued in Redis.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 struct Entry {
     node: u32,
     conn: ConnId,
-    name: String,
+    player: crate::session::Player,
+    /// The account key (rated queues only; the script reads it).
+    #[serde(default)]
+    account: Option<String>,
+    /// The rating in the game sought (rated queues only).
+    #[serde(default)]
+    rating: u32,
+    /// When it began to wait (milliseconds since the Unix epoch; rated queues only).
+    #[serde(default)]
+    since_ms: u64,
     address: IpAddr,
     /// Tells two seeks of one socket apart.
     nonce: u64,
@@ -50,6 +103,11 @@ struct Local {
     queue: String,
     entry: String,
     outbox: Outbox,
+    /// What it seeks, who it is and since when: a rated seeker seeks again as its window
+    /// widens ([`Pairing::retry_rated`]).
+    spec: GameSpec,
+    player: crate::session::Player,
+    since_ms: u64,
 }
 
 #[derive(Debug, Default)]
@@ -200,18 +258,64 @@ impl Pairing {
         cluster: &Arc<Cluster>,
         hub: &Arc<Hub>,
         spec: GameSpec,
-        name: String,
+        player: crate::session::Player,
         conn: ConnId,
         outbox: Outbox,
     ) -> Result<(), Denied> {
+        let since_ms = crate::storage::unix_ms();
+        self.seek_since(cluster, hub, spec, player, conn, outbox, since_ms).await
+    }
+
+    /// Seeks again every rated seeker of this node still waiting, with the window it has
+    /// now (a pairing found leaves both out of the queue; else each is queued again as it was).
+    pub(crate) async fn retry_rated(&self, cluster: &Arc<Cluster>, hub: &Arc<Hub>) {
+        let rated: Vec<(ConnId, GameSpec, crate::session::Player, Outbox, u64)> = self
+            .lock()
+            .waiting
+            .iter()
+            .filter(|(_, local)| local.spec.rated && !local.outbox.is_closed())
+            .map(|(conn, l)| {
+                (*conn, l.spec.clone(), l.player.clone(), l.outbox.clone(), l.since_ms)
+            })
+            .collect();
+        for (conn, spec, player, outbox, since_ms) in rated {
+            // Still waiting (not paired by another in the meantime)?
+            if !self.lock().waiting.contains_key(&conn) {
+                continue;
+            }
+            let answer = outbox.clone();
+            if let Err(denied) =
+                self.seek_since(cluster, hub, spec, player, conn, outbox, since_ms).await
+            {
+                answer.send(&ServerMessage::Error { code: denied.code, detail: denied.detail });
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn seek_since(
+        &self,
+        cluster: &Arc<Cluster>,
+        hub: &Arc<Hub>,
+        spec: GameSpec,
+        player: crate::session::Player,
+        conn: ConnId,
+        outbox: Outbox,
+        since_ms: u64,
+    ) -> Result<(), Denied> {
         let key = crate::hub::check_spec(&spec)?;
+        let again = self.lock().waiting.get(&conn).is_some_and(|l| l.since_ms == since_ms);
         self.leave(cluster, conn).await;
         let address = hub.address(conn);
         let queue = queue_of(&key);
+        let rating = player.rating_in(&spec).map_or(1500, |r| r.rating);
         let mine = Entry {
             node: cluster.num,
             conn,
-            name,
+            account: player.account.clone(),
+            player: player.clone(),
+            rating,
+            since_ms,
             address,
             nonce: crate::tokens::random_u64().unwrap_or(0),
         };
@@ -220,16 +324,39 @@ impl Pairing {
             // Recorded first, so that a pairing from another node finds it at once.
             self.lock().waiting.insert(
                 conn,
-                Local { queue: queue.clone(), entry: text.clone(), outbox: outbox.clone() },
+                Local {
+                    queue: queue.clone(),
+                    entry: text.clone(),
+                    outbox: outbox.clone(),
+                    spec: spec.clone(),
+                    player: player.clone(),
+                    since_ms,
+                },
             );
-            let popped: Option<String> = POP_OR_PUSH
-                .key(&queue)
-                .arg(&text)
-                .invoke_async(&mut cluster.redis.clone())
-                .await
-                .map_err(|e| unreachable(&e))?;
+            let popped: Option<String> = if spec.rated {
+                POP_RATED
+                    .key(&queue)
+                    .arg(&text)
+                    .arg(crate::storage::unix_ms())
+                    .arg(rating)
+                    .arg(since_ms)
+                    .arg(player.account.clone().unwrap_or_default())
+                    .arg(1)
+                    .arg(crate::rating::WINDOW_START)
+                    .arg(crate::rating::WINDOW_GROWTH)
+                    .arg(crate::rating::WINDOW_STEP_MS)
+                    .arg(crate::rating::WINDOW_MAX)
+                    .invoke_async(&mut cluster.redis.clone())
+                    .await
+            } else {
+                POP_OR_PUSH.key(&queue).arg(&text).invoke_async(&mut cluster.redis.clone()).await
+            }
+            .map_err(|e| unreachable(&e))?;
             let Some(popped) = popped else {
-                outbox.send(&ServerMessage::Seeking { spec: spec.clone() });
+                // Seeking again as the window widens: the player was told already.
+                if !again {
+                    outbox.send(&ServerMessage::Seeking { spec: spec.clone() });
+                }
                 return Ok(());
             };
             self.lock().waiting.remove(&conn);
@@ -248,10 +375,10 @@ impl Pairing {
             return Err(denied);
         }
         let mine_seat = hub.random_seat()?;
-        let mut names = [None, None];
-        names[mine_seat.index()] = Some(mine.name.clone());
-        names[mine_seat.other().index()] = Some(partner.name.clone());
-        let (handle, game) = match hub.make_game(spec, names).await {
+        let mut players = [None, None];
+        players[mine_seat.index()] = Some(mine.player.clone());
+        players[mine_seat.other().index()] = Some(partner.player.clone());
+        let (handle, game) = match hub.make_game(spec, players).await {
             Ok(made) => made,
             Err(denied) => {
                 self.refuse_partner(cluster, &partner, &denied).await;

@@ -219,7 +219,10 @@ mod tests {
                 conn: 3 << 40,
                 address: "2001:db8::1".parse().unwrap(),
                 game: "abc".into(),
-                how: Attach::Invite { invite: "i".into(), name: "Bo".into() },
+                how: Attach::Invite {
+                    invite: "i".into(),
+                    player: crate::session::Player::anonymous("Bo".into()),
+                },
                 have_plies: Some(4),
             },
             Packet::Command {

@@ -31,7 +31,8 @@ use crate::hub::Hub;
 use crate::outbox::{
     CLOSE_BAD_DATA, CLOSE_POLICY, CLOSE_PROTOCOL, CLOSE_RESTART, CLOSE_TOO_BIG, Closer, Outbox,
 };
-use crate::session::{Action, Attach, ConnId, Denied};
+use crate::session::{Action, Attach, ConnId, Denied, Player};
+use crate::storage::unix_ms;
 
 /// The longest game id looked up; longer ones name no game.
 const MAX_GAME_ID_LEN: usize = 64;
@@ -127,11 +128,19 @@ pub struct Peer {
     /// Cancelled when the server stops: the connection closes with 1012 and the client
     /// reconnects (to this server once it is back, or another).
     pub shutdown: CancellationToken,
+    /// The session the page's cookie names (its token's hash), if it sent one: checked when
+    /// the client says hello and again whenever it takes a seat, so that a session ended
+    /// elsewhere ("log out everywhere") stops counting for new games at once.
+    pub session: Option<String>,
 }
 
 impl Default for Peer {
     fn default() -> Self {
-        Peer { address: IpAddr::V4(Ipv4Addr::LOCALHOST), shutdown: CancellationToken::new() }
+        Peer {
+            address: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            shutdown: CancellationToken::new(),
+            session: None,
+        }
     }
 }
 
@@ -167,6 +176,7 @@ pub async fn serve_peer<Si, St>(
         conn,
         outbox,
         name: None,
+        session: peer.session.clone(),
         pings,
         messages: Rate::new(RATE_MAX_MESSAGES),
         keep_alives: Rate::new(RATE_MAX_KEEP_ALIVES),
@@ -234,8 +244,10 @@ struct Receiver {
     hub: Arc<Hub>,
     conn: ConnId,
     outbox: Outbox,
-    /// The player's name, once they said hello.
+    /// The player's name, once they said hello (a signed-in player's username).
     name: Option<String>,
+    /// The session cookie's hash, if the page sent one.
+    session: Option<String>,
     pings: SharedPings,
     /// The rate limit of every frame but the keep-alive ones.
     messages: Rate,
@@ -381,17 +393,24 @@ impl Receiver {
             lock(&self.pings).answer(nonce, Instant::now());
             return None;
         }
-        let Some(name) = self.name.clone() else { return self.hello(message) };
+        let Some(name) = self.name.clone() else { return self.hello(message).await };
         let (conn, outbox) = (self.conn, self.outbox.clone());
         match message {
             ClientMessage::Hello { .. } => self.error(ErrorCode::Unexpected, "hello was said"),
-            ClientMessage::Create { spec, seat } => self.create(spec, seat, false, name).await,
-            ClientMessage::Challenge { spec, seat } => self.create(spec, seat, true, name).await,
+            ClientMessage::Create { spec, seat } => {
+                let player = self.player(name).await;
+                self.create(spec, seat, false, player).await
+            }
+            ClientMessage::Challenge { spec, seat } => {
+                let player = self.player(name).await;
+                self.create(spec, seat, true, player).await
+            }
             ClientMessage::Accept { game } => {
                 if let Err(denied) = self.hub.admit_seat(conn).await {
                     return self.deny(denied);
                 }
-                let answer = self.enter(&game, Attach::Accept { name }, None).await;
+                let player = self.player(name).await;
+                let answer = self.enter(&game, Attach::Accept { player }, None).await;
                 if answer.is_none() && self.joined {
                     self.hub.note_seated(&[conn], &game).await;
                 }
@@ -415,7 +434,8 @@ impl Receiver {
                 if let Err(denied) = self.hub.make_room(conn, None).await {
                     return self.deny(denied);
                 }
-                self.hub.seek(spec, name, conn, outbox).await.err().and_then(|d| self.deny(d))
+                let player = self.player(name).await;
+                self.hub.seek(spec, player, conn, outbox).await.err().and_then(|d| self.deny(d))
             }
             ClientMessage::CancelSeek => {
                 self.hub.cancel_seek(conn).await;
@@ -425,7 +445,8 @@ impl Receiver {
                 if let Err(denied) = self.hub.admit_seat(conn).await {
                     return self.deny(denied);
                 }
-                let answer = self.enter(&game, Attach::Invite { invite, name }, None).await;
+                let player = self.player(name).await;
+                let answer = self.enter(&game, Attach::Invite { invite, player }, None).await;
                 if answer.is_none() && self.joined {
                     self.hub.note_seated(&[conn], &game).await;
                 }
@@ -477,8 +498,26 @@ impl Receiver {
         }
     }
 
+    /// Who takes a seat: the account, while its session holds (with its ratings now), else
+    /// the name said at hello.
+    async fn player(&self, name: String) -> Player {
+        let Some(hash) = &self.session else { return Player::anonymous(name) };
+        let storage = self.hub.storage();
+        let signed_in = match storage.session(hash.clone()).await {
+            Ok(Some((session, account))) if session.is_live(unix_ms()) => Some(account),
+            _ => None,
+        };
+        let Some(account) = signed_in else { return Player::anonymous(name) };
+        let ratings = storage.ratings(account.key.clone()).await.unwrap_or_default();
+        Player {
+            name: account.name,
+            account: Some(account.key),
+            ratings: crate::hub::shown_ratings(&ratings, unix_ms()),
+        }
+    }
+
     /// Before anything else: the version and the name.
-    fn hello(&mut self, message: ClientMessage) -> Option<u16> {
+    async fn hello(&mut self, message: ClientMessage) -> Option<u16> {
         let ClientMessage::Hello { version, name } = message else {
             return self.error(ErrorCode::Unexpected, "say hello first");
         };
@@ -487,11 +526,21 @@ impl Receiver {
             self.error(ErrorCode::VersionMismatch, detail);
             return Some(CLOSE_PROTOCOL);
         }
+        if let Some(hash) = &self.session
+            && let Ok(Some((session, account))) = self.hub.storage().session(hash.clone()).await
+            && session.is_live(unix_ms())
+        {
+            self.name = Some(account.name.clone());
+            self.send(&ServerMessage::Welcome { version: VERSION, account: Some(account.name) });
+            return None;
+        }
+        // A cookie that names no live session counts for nothing.
+        self.session = None;
         match clean_name(&name) {
             Ok(name) => self.name = Some(name),
             Err(refused) => return self.error(ErrorCode::BadName, refused.to_string()),
         }
-        self.send(&ServerMessage::Welcome { version: VERSION });
+        self.send(&ServerMessage::Welcome { version: VERSION, account: None });
         None
     }
 
@@ -501,14 +550,14 @@ impl Receiver {
         spec: qi_protocol::GameSpec,
         seat: qi_protocol::SeatChoice,
         listed: bool,
-        name: String,
+        player: Player,
     ) -> Option<u16> {
         let (conn, outbox) = (self.conn, self.outbox.clone());
         if let Err(denied) = self.hub.make_room(conn, None).await {
             return self.deny(denied);
         }
         self.hub
-            .create(spec, seat, listed, name, conn, outbox)
+            .create(spec, seat, listed, player, conn, outbox)
             .await
             .err()
             .and_then(|d| self.deny(d))

@@ -110,7 +110,10 @@ impl Client {
 
     async fn hello(&mut self) {
         self.send(&ClientMessage::Hello { version: VERSION, name: "Ann".into() }).await;
-        assert_eq!(self.message().await, ServerMessage::Welcome { version: VERSION });
+        assert_eq!(
+            self.message().await,
+            ServerMessage::Welcome { version: VERSION, account: None }
+        );
     }
 
     /// Reads messages until `pick` picks one.
@@ -160,7 +163,8 @@ async fn wait_unloaded(hub: &Hub, game: &str) {
 async fn a_game_nobody_is_in_without_a_running_clock_leaves_memory_and_comes_back_intact() {
     let hub = hub();
     hub.set_idle_stop(Duration::from_millis(50));
-    let spec = GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None };
+    let spec =
+        GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None, rated: false };
     let mut ann = connect(&hub, ConnectionConfig::default());
     ann.hello().await;
     ann.send(&ClientMessage::Create { spec: spec.clone(), seat: SeatChoice::First }).await;
@@ -236,7 +240,8 @@ async fn hello_first_then_errors_change_nothing() {
     assert_eq!(client.error_code().await, ErrorCode::BadMessage);
     client.send(&ClientMessage::Resign { game: "nope".into() }).await;
     assert_eq!(client.error_code().await, ErrorCode::UnknownGame);
-    let spec = GameSpec { variant: "checkers".into(), rules: String::new(), clock: None };
+    let spec =
+        GameSpec { variant: "checkers".into(), rules: String::new(), clock: None, rated: false };
     client.send(&ClientMessage::Create { spec, seat: SeatChoice::First }).await;
     assert_eq!(client.error_code().await, ErrorCode::BadSpec);
 }
@@ -246,7 +251,8 @@ async fn a_created_game_seats_its_creator() {
     let hub = hub();
     let mut client = connect(&hub, ConnectionConfig::default());
     client.hello().await;
-    let spec = GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None };
+    let spec =
+        GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None, rated: false };
     client.send(&ClientMessage::Create { spec, seat: SeatChoice::Second }).await;
     let ServerMessage::Seated { seat, invite, .. } = client.message().await else { panic!() };
     assert_eq!(seat, qi_protocol::Seat::Second);
@@ -259,7 +265,8 @@ async fn a_created_game_seats_its_creator() {
 #[tokio::test]
 async fn ended_games_do_not_count_against_the_games_at_once() {
     let hub = hub_with(roomy());
-    let spec = GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None };
+    let spec =
+        GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None, rated: false };
     let mut ann = connect(&hub, ConnectionConfig::default());
     ann.hello().await;
     for _ in 0..crate::hub::MAX_GAMES_PER_CONNECTION {
@@ -406,8 +413,9 @@ async fn a_refused_name_is_told_what_was_wrong_and_a_good_one_is_kept_composed()
     // Decomposed, as some systems type it: longer than the limit, but not once composed.
     let decomposed = "Nguye\u{302}\u{303}n Thi\u{323} Ngo\u{323}c A\u{301}nh";
     client.send(&ClientMessage::Hello { version: VERSION, name: decomposed.into() }).await;
-    assert_eq!(client.message().await, ServerMessage::Welcome { version: VERSION });
-    let spec = GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None };
+    assert_eq!(client.message().await, ServerMessage::Welcome { version: VERSION, account: None });
+    let spec =
+        GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None, rated: false };
     client.send(&ClientMessage::Create { spec, seat: SeatChoice::First }).await;
     let view = client.state().await;
     assert_eq!(view.players[0].name.as_deref(), Some("Nguyễn Thị Ngọc Ánh"));

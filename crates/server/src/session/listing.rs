@@ -50,6 +50,7 @@ impl Session {
                 game: self.id.clone(),
                 spec: self.spec.clone(),
                 names: [name(Seat::First), name(Seat::Second)],
+                ratings: [self.seats[0].rating, self.seats[1].rating],
                 watchers: self.watchers(),
                 position,
                 plies: self.plies(),
@@ -65,6 +66,7 @@ impl Session {
             spec: self.spec.clone(),
             seat: creator,
             name: name(creator),
+            rating: self.seats[creator.index()].rating,
             created_unix_ms: self.created_unix_ms,
         }))
     }

@@ -38,20 +38,69 @@ pub enum Attach {
     Seat(Seat),
     /// Back into the seat this token holds (the token is sent back as it came).
     Token(String),
-    /// Into the free seat, with the invite token and the player's name.
+    /// Into the free seat, with the invite token and who takes it.
     Invite {
         /// The invite token.
         invite: String,
-        /// The player's name.
-        name: String,
+        /// Who.
+        player: Player,
     },
-    /// Into the free seat of an open challenge (a listed game), with the player's name.
+    /// Into the free seat of an open challenge (a listed game).
     Accept {
-        /// The player's name.
-        name: String,
+        /// Who.
+        player: Player,
     },
     /// As a spectator.
     Watch,
+}
+
+/// Who takes a seat: a display name, and the account when the player is signed in.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Player {
+    /// The name shown (a signed-in player's username).
+    pub name: String,
+    /// The account's key, when signed in.
+    #[serde(default)]
+    pub account: Option<String>,
+    /// The account's ratings as they stood when this was made, by kind (the variant's name).
+    #[serde(default)]
+    pub ratings: Vec<(String, qi_protocol::ShownRating)>,
+}
+
+impl Player {
+    /// An anonymous player.
+    #[must_use]
+    pub fn anonymous(name: String) -> Player {
+        Player { name, account: None, ratings: Vec::new() }
+    }
+
+    /// The rating in the kind of game `spec` is, when signed in.
+    #[must_use]
+    pub fn rating_in(&self, spec: &GameSpec) -> Option<qi_protocol::ShownRating> {
+        self.account.as_ref()?;
+        let found = self.ratings.iter().find(|(kind, _)| *kind == spec.variant);
+        Some(found.map_or(qi_protocol::ShownRating { rating: 1500, provisional: true }, |r| r.1))
+    }
+
+    /// Why this player may not take a seat in `spec` (a rated game) against `other`, if not.
+    ///
+    /// # Errors
+    /// [`Denied`] with [`ErrorCode::NeedsAccount`].
+    pub fn may_play(&self, spec: &GameSpec, other: Option<&str>) -> Result<(), Denied> {
+        if !spec.rated {
+            return Ok(());
+        }
+        match &self.account {
+            None => Err(Denied::new(
+                ErrorCode::NeedsAccount,
+                "rated games are between signed-in players: sign in, or play a casual game",
+            )),
+            Some(key) if Some(key.as_str()) == other => {
+                Err(Denied::new(ErrorCode::NeedsAccount, "a rated game is against someone else"))
+            }
+            Some(_) => Ok(()),
+        }
+    }
 }
 
 /// A message to send, and to whom.
@@ -81,8 +130,8 @@ pub struct RematchPlan {
     pub of: String,
     /// What is played.
     pub spec: GameSpec,
-    /// The players' names in their new seats.
-    pub names: [String; 2],
+    /// The players in their new seats.
+    pub players: [Player; 2],
     /// The players' connections in their new seats.
     pub conns: [Vec<ConnId>; 2],
     /// Whether the rematch is listed in the lobby (as the game it follows).
@@ -125,6 +174,10 @@ struct SeatState {
     token: Option<String>,
     /// `Some` once the seat is taken.
     name: Option<String>,
+    /// The player's account key, if signed in when the seat was taken.
+    account: Option<String>,
+    /// The player's rating in this game's kind then (known to this run only).
+    rating: Option<qi_protocol::ShownRating>,
     conns: BTreeSet<ConnId>,
     /// When the last connection left (meaningful while `conns` is empty).
     away_since: u64,
@@ -223,6 +276,8 @@ impl Session {
             token_hash: record.token_hashes[index].clone(),
             token: None,
             name: record.names[index].clone(),
+            account: record.accounts[index].clone(),
+            rating: None,
             conns: BTreeSet::new(),
             away_since: now,
         };
@@ -285,6 +340,14 @@ impl Session {
             seat.token = token;
         }
         Ok(session)
+    }
+
+    /// Sets the ratings the players had when they took their seats (known to this run only:
+    /// a game restored from storage shows none).
+    pub fn set_ratings(&mut self, ratings: [Option<qi_protocol::ShownRating>; 2]) {
+        for (seat, rating) in self.seats.iter_mut().zip(ratings) {
+            seat.rating = rating;
+        }
     }
 
     /// The game id.
@@ -446,13 +509,13 @@ impl Session {
                 };
                 self.seat_connection(conn, seat, token, have_plies, now)
             }
-            Attach::Invite { invite, name } => {
+            Attach::Invite { invite, player } => {
                 if !token_matches_hash(&invite, &self.invite_hash) {
                     return Err(Denied::new(ErrorCode::BadToken, "not this game's invite"));
                 }
-                self.take_free_seat(conn, name, now)
+                self.take_free_seat(conn, player, now)
             }
-            Attach::Accept { name } => {
+            Attach::Accept { player } => {
                 if !self.listed {
                     return Err(Denied::new(
                         ErrorCode::BadToken,
@@ -473,7 +536,7 @@ impl Session {
                         "you cannot accept your own challenge",
                     ));
                 }
-                self.take_free_seat(conn, name, now)
+                self.take_free_seat(conn, player, now)
             }
         }
     }
@@ -508,7 +571,12 @@ impl Session {
         Ok(effects)
     }
 
-    fn take_free_seat(&mut self, conn: ConnId, name: String, now: u64) -> Result<Effects, Denied> {
+    fn take_free_seat(
+        &mut self,
+        conn: ConnId,
+        player: Player,
+        now: u64,
+    ) -> Result<Effects, Denied> {
         let Some(free) = [Seat::First, Seat::Second]
             .into_iter()
             .find(|seat| self.seats[seat.index()].name.is_none())
@@ -521,17 +589,22 @@ impl Session {
         if self.seat_of(conn).is_some() {
             return Err(Denied::new(ErrorCode::Unexpected, "you already hold a seat here"));
         }
+        player.may_play(&self.spec, self.seats[free.other().index()].account.as_deref())?;
         // The seat's token is made now: the one made at creation was never known to anyone, and
         // a game loaded from storage would not know it anyway.
         let token = new_token()
             .map_err(|e| Denied::new(ErrorCode::Unexpected, format!("no new token: {e}")))?;
         let token_hash = hash_token(&token);
+        let rating = player.rating_in(&self.spec);
+        let Player { name, account, .. } = player;
         let state = &mut self.seats[free.index()];
         state.name = Some(name.clone());
+        state.account.clone_from(&account);
+        state.rating = rating;
         state.token = Some(token.clone());
         state.token_hash.clone_from(&token_hash);
         let mut effects = self.seat_connection(conn, free, token, None, now)?;
-        let take = Write::TakeSeat { game: self.id.clone(), seat: free, name, token_hash };
+        let take = Write::TakeSeat { game: self.id.clone(), seat: free, name, account, token_hash };
         effects.writes.push(take);
         effects.out.retain(|out| !matches!(out, Outgoing::StateTo { .. }));
         effects.out.push(Outgoing::StateToAll);

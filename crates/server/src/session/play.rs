@@ -6,7 +6,7 @@ use qi_protocol::{
 };
 use qi_rules::MoveError;
 
-use super::{Denied, Effects, Outgoing, RematchPlan, Session, reveal_of, seat_of_side};
+use super::{Denied, Effects, Outgoing, Player, RematchPlan, Session, reveal_of, seat_of_side};
 use crate::clock::Flagged;
 use crate::session::ConnId;
 use crate::storage::{MoveRecord, Write, unix_ms};
@@ -310,6 +310,9 @@ impl Session {
         if !self.is_playing() {
             return Err(no_takeback("the game is not being played"));
         }
+        if self.spec.rated {
+            return Err(no_takeback("rated games have no takebacks"));
+        }
         if self.takeback_offer.is_some() {
             return Err(no_takeback("a takeback request is already waiting for an answer"));
         }
@@ -373,8 +376,16 @@ impl Session {
     }
 
     fn ask_rematch(&mut self, seat: Seat) -> Result<Effects, Denied> {
-        let names: Vec<String> = self.seats.iter().filter_map(|s| s.name.clone()).collect();
-        let [first, second] = names.as_slice() else {
+        let players: Vec<Player> = self
+            .seats
+            .iter()
+            .filter_map(|s| {
+                let ratings =
+                    s.rating.map(|r| (self.spec.variant.clone(), r)).into_iter().collect();
+                Some(Player { name: s.name.clone()?, account: s.account.clone(), ratings })
+            })
+            .collect();
+        let [first, second] = players.as_slice() else {
             return Err(Denied::new(ErrorCode::Unexpected, "a rematch needs two players"));
         };
         if self.result.is_none() || self.rematch_started {
@@ -393,7 +404,7 @@ impl Session {
             effects.rematch = Some(RematchPlan {
                 of: self.id.clone(),
                 spec: self.spec.clone(),
-                names: [second.clone(), first.clone()],
+                players: [second.clone(), first.clone()],
                 conns: [conns(Seat::Second), conns(Seat::First)],
                 listed: self.listed,
             });

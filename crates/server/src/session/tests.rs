@@ -18,11 +18,12 @@ fn stored(variant: &str, rules: &str, clock: Option<ClockSpec>, seed: u64) -> St
     StoredGame {
         game: GameRecord {
             id: "g".into(),
-            spec: GameSpec { variant: variant.into(), rules: rules.into(), clock },
+            spec: GameSpec { variant: variant.into(), rules: rules.into(), clock, rated: false },
             start: game.position(),
             invite_hash: hash_token(&invite_for("token-a")),
             token_hashes: [hash_token("token-a"), hash_token("nobody has this")],
             names: [Some("Ann".into()), None],
+            accounts: [None, None],
             created_unix_ms: 0,
             rematch_of: None,
             listed: false,
@@ -55,13 +56,19 @@ fn created(variant: &str, clock: Option<ClockSpec>) -> Session {
 fn started(variant: &str, clock: Option<ClockSpec>) -> Session {
     let mut session = created(variant, clock);
     session.attach(A, Attach::Seat(Seat::First), None, 0).unwrap();
-    let join = Attach::Invite { invite: invite_for("token-a"), name: "Bo".into() };
+    let join =
+        Attach::Invite { invite: invite_for("token-a"), player: Player::anonymous("Bo".into()) };
     let effects = session.attach(B, join, None, 0).unwrap();
     let (token, seat, invite) = seated(&effects);
     assert_eq!((seat, invite), (Seat::Second, None));
     let token_hash = hash_token(&token);
-    let take =
-        Write::TakeSeat { game: "g".into(), seat: Seat::Second, name: "Bo".into(), token_hash };
+    let take = Write::TakeSeat {
+        game: "g".into(),
+        seat: Seat::Second,
+        name: "Bo".into(),
+        account: None,
+        token_hash,
+    };
     assert_eq!(effects.writes, vec![take]);
     assert!(session.is_playing());
     session
@@ -197,7 +204,7 @@ fn rematch_needs_both_and_swaps_the_seats() {
     assert_eq!(first.rematch, None);
     let second = session.act(B, Action::Rematch, 0).unwrap();
     let plan = second.rematch.unwrap();
-    assert_eq!(plan.names, ["Bo".to_owned(), "Ann".to_owned()]);
+    assert_eq!(plan.players.map(|p| p.name), ["Bo".to_owned(), "Ann".to_owned()]);
     assert_eq!(plan.conns, [vec![B], vec![A]]);
     assert!(session.act(A, Action::Rematch, 0).is_err(), "only one rematch");
 }
@@ -236,7 +243,8 @@ fn spectators_and_strangers_cannot_act() {
     // Another seat's token, the invite again, or a guess give no seat.
     let guess = Attach::Token("token-x".into());
     assert_eq!(session.attach(WATCHER, guess, None, 0).unwrap_err().code, ErrorCode::BadToken);
-    let invite = Attach::Invite { invite: invite_for("token-a"), name: "Cy".into() };
+    let invite =
+        Attach::Invite { invite: invite_for("token-a"), player: Player::anonymous("Cy".into()) };
     assert_eq!(session.attach(WATCHER, invite, None, 0).unwrap_err().code, ErrorCode::SeatTaken);
     assert_eq!(session.view_for(WATCHER, None, 0).you, None);
 }
@@ -356,14 +364,18 @@ fn the_creator_gets_the_invite_and_comes_back_to_it_with_their_token() {
     // The stored hashes are no tokens or invites.
     let hash = Attach::Token(hash_token("token-a"));
     assert_eq!(reloaded.attach(B, hash, None, 0).unwrap_err().code, ErrorCode::BadToken);
-    let hash = Attach::Invite { invite: hash_token(&invite_for("token-a")), name: "Cy".into() };
+    let hash = Attach::Invite {
+        invite: hash_token(&invite_for("token-a")),
+        player: Player::anonymous("Cy".into()),
+    };
     assert_eq!(reloaded.attach(B, hash, None, 0).unwrap_err().code, ErrorCode::BadToken);
 }
 
 #[test]
 fn a_joiner_of_a_reloaded_game_gets_a_new_token_that_is_stored_and_works() {
     let mut session = Session::restore(&stored("gomoku", "", None, 7), 0).unwrap();
-    let join = Attach::Invite { invite: invite_for("token-a"), name: "Bo".into() };
+    let join =
+        Attach::Invite { invite: invite_for("token-a"), player: Player::anonymous("Bo".into()) };
     let effects = session.attach(B, join, None, 0).unwrap();
     let (token, seat, _) = seated(&effects);
     assert_eq!(seat, Seat::Second);
@@ -378,7 +390,8 @@ fn a_joiner_of_a_reloaded_game_gets_a_new_token_that_is_stored_and_works() {
     let back = reloaded.attach(B, Attach::Token(token.clone()), None, 0).unwrap();
     assert_eq!(seated(&back), (token, Seat::Second, None));
     // And the invite is spent.
-    let again = Attach::Invite { invite: invite_for("token-a"), name: "Cy".into() };
+    let again =
+        Attach::Invite { invite: invite_for("token-a"), player: Player::anonymous("Cy".into()) };
     assert_eq!(reloaded.attach(WATCHER, again, None, 0).unwrap_err().code, ErrorCode::SeatTaken);
 }
 
@@ -390,7 +403,10 @@ fn a_game_waiting_since_before_hashing_seats_its_joiner_but_echoes_no_invite() {
     let mut session = Session::restore(&old, 0).unwrap();
     let back = session.attach(A, Attach::Token("token-a".into()), None, 0).unwrap();
     assert_eq!(seated(&back), ("token-a".into(), Seat::First, None), "not derived: not echoed");
-    let join = Attach::Invite { invite: "old-random-invite".into(), name: "Bo".into() };
+    let join = Attach::Invite {
+        invite: "old-random-invite".into(),
+        player: Player::anonymous("Bo".into()),
+    };
     let (_, seat, _) = seated(&session.attach(B, join, None, 0).unwrap());
     assert_eq!(seat, Seat::Second);
 }

@@ -6,7 +6,11 @@ use std::sync::{Arc, Mutex};
 
 use qi_protocol::EndReason;
 
-use super::{Storage, StorageError, StoredGame, Write};
+use super::{
+    AccountRecord, ProfileData, RatingRecord, RatingStep, SessionRecord, Storage, StorageError,
+    StoredGame, Write, rate_finish,
+};
+use crate::rating::RatedGame;
 
 /// A game and when it ended (which [`StoredGame`] does not carry, and sweeping needs).
 #[derive(Clone, Debug)]
@@ -17,10 +21,20 @@ struct Entry {
 
 type Games = HashMap<String, Entry>;
 
+/// Everything a store keeps.
+#[derive(Clone, Debug, Default)]
+struct Data {
+    games: Games,
+    accounts: HashMap<String, AccountRecord>,
+    sessions: HashMap<String, SessionRecord>,
+    ratings: HashMap<(String, RatedGame), RatingRecord>,
+    history: HashMap<String, Vec<RatingStep>>,
+}
+
 /// Games in memory, shared by clones.
 #[derive(Clone, Debug, Default)]
 pub struct MemoryStorage {
-    games: Arc<Mutex<Games>>,
+    data: Arc<Mutex<Data>>,
 }
 
 impl MemoryStorage {
@@ -30,8 +44,8 @@ impl MemoryStorage {
         MemoryStorage::default()
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Games> {
-        self.games.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    fn lock(&self) -> std::sync::MutexGuard<'_, Data> {
+        self.data.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 
@@ -39,7 +53,8 @@ fn entry<'a>(games: &'a mut Games, id: &str) -> Result<&'a mut Entry, StorageErr
     games.get_mut(id).ok_or_else(|| StorageError::new(format!("no game {id}")))
 }
 
-fn apply(games: &mut Games, write: &Write) -> Result<(), StorageError> {
+fn apply(data: &mut Data, write: &Write) -> Result<(), StorageError> {
+    let games = &mut data.games;
     match write {
         Write::Create(record) => {
             if games.contains_key(&record.id) {
@@ -54,9 +69,10 @@ fn apply(games: &mut Games, write: &Write) -> Result<(), StorageError> {
             };
             games.insert(record.id.clone(), Entry { stored, ended_unix_ms: None });
         }
-        Write::TakeSeat { game, seat, name, token_hash } => {
+        Write::TakeSeat { game, seat, name, account, token_hash } => {
             let stored = &mut entry(games, game)?.stored;
             stored.game.names[seat.index()] = Some(name.clone());
+            stored.game.accounts[seat.index()].clone_from(account);
             stored.game.token_hashes[seat.index()].clone_from(token_hash);
         }
         Write::Move { game, mv } => {
@@ -71,6 +87,25 @@ fn apply(games: &mut Games, write: &Write) -> Result<(), StorageError> {
             found.stored.result = Some(result.clone());
             found.stored.final_clocks = *clocks;
             found.ended_unix_ms = Some(*unix_ms);
+            let record = found.stored.game.clone();
+            if let Some(kind) = super::rated_kind(&record.spec, &record.accounts, result) {
+                let keys = record.accounts.clone().map(Option::unwrap_or_default);
+                let current = keys.clone().map(|key| data.ratings.get(&(key, kind)).copied());
+                if let Some(next) =
+                    rate_finish(&record.spec, &record.accounts, result, *unix_ms, current)
+                {
+                    for (key, rating) in keys.into_iter().zip(next) {
+                        data.ratings.insert((key.clone(), kind), rating);
+                        data.history.entry(key).or_default().push(RatingStep {
+                            kind,
+                            game: game.clone(),
+                            unix_ms: *unix_ms,
+                            rating: rating.rating.rating,
+                            deviation: rating.rating.deviation,
+                        });
+                    }
+                }
+            }
         }
         Write::Chat { game, line } => entry(games, game)?.stored.chat.push(line.clone()),
         Write::Takeback { game, plies } => {
@@ -86,6 +121,23 @@ fn apply(games: &mut Games, write: &Write) -> Result<(), StorageError> {
                 .ok_or_else(|| StorageError::new(format!("no ply {ply} in {game}")))?;
             mv.remaining_ms = Some(*remaining_ms);
         }
+        Write::Session(session) => {
+            if !data.accounts.contains_key(&session.account) {
+                return Err(StorageError::new(format!("no account {}", session.account)));
+            }
+            data.sessions.insert(session.token_hash.clone(), session.clone());
+        }
+        Write::EndSession { token_hash } => {
+            data.sessions.remove(token_hash);
+        }
+        Write::EndSessions { account } => data.sessions.retain(|_, s| s.account != *account),
+        Write::Password { account, password_hash } => {
+            let found = data
+                .accounts
+                .get_mut(account)
+                .ok_or_else(|| StorageError::new(format!("no account {account}")))?;
+            found.password_hash.clone_from(password_hash);
+        }
         // One writer: no lease to check.
         Write::Fence { .. } => {}
     }
@@ -94,27 +146,28 @@ fn apply(games: &mut Games, write: &Write) -> Result<(), StorageError> {
 
 impl Storage for MemoryStorage {
     fn write(&mut self, writes: &[Write]) -> Result<(), StorageError> {
-        let mut games = self.lock();
-        let mut next = games.clone();
+        let mut data = self.lock();
+        let mut next = data.clone();
         for write in writes {
             apply(&mut next, write)?;
         }
-        *games = next;
+        *data = next;
         Ok(())
     }
 
     fn load(&mut self, game: &str) -> Result<Option<StoredGame>, StorageError> {
-        Ok(self.lock().get(game).map(|entry| entry.stored.clone()))
+        Ok(self.lock().games.get(game).map(|entry| entry.stored.clone()))
     }
 
     fn unfinished(&mut self) -> Result<Vec<StoredGame>, StorageError> {
-        let games = self.lock();
-        let unfinished = games.values().filter(|entry| entry.stored.result.is_none());
+        let data = self.lock();
+        let unfinished = data.games.values().filter(|entry| entry.stored.result.is_none());
         Ok(unfinished.map(|entry| entry.stored.clone()).collect())
     }
 
     fn sweep(&mut self, cutoff_unix_ms: u64, keep: &[String]) -> Result<usize, StorageError> {
-        let mut games = self.lock();
+        let mut data = self.lock();
+        let games = &mut data.games;
         let before = games.len();
         games.retain(|id, entry| {
             let stored = &entry.stored;
@@ -126,5 +179,63 @@ impl Storage for MemoryStorage {
             !(aborted || never_started) || keep.contains(id)
         });
         Ok(before - games.len())
+    }
+
+    fn register(
+        &mut self,
+        account: &AccountRecord,
+        session: &SessionRecord,
+    ) -> Result<bool, StorageError> {
+        let mut data = self.lock();
+        if data.accounts.contains_key(&account.key) {
+            return Ok(false);
+        }
+        data.accounts.insert(account.key.clone(), account.clone());
+        data.sessions.insert(session.token_hash.clone(), session.clone());
+        Ok(true)
+    }
+
+    fn account(&mut self, key: &str) -> Result<Option<AccountRecord>, StorageError> {
+        Ok(self.lock().accounts.get(key).cloned())
+    }
+
+    fn session(
+        &mut self,
+        token_hash: &str,
+    ) -> Result<Option<(SessionRecord, AccountRecord)>, StorageError> {
+        let data = self.lock();
+        let Some(session) = data.sessions.get(token_hash) else { return Ok(None) };
+        Ok(data.accounts.get(&session.account).map(|account| (session.clone(), account.clone())))
+    }
+
+    fn ratings(&mut self, account: &str) -> Result<Vec<RatingRecord>, StorageError> {
+        let data = self.lock();
+        Ok(RatedGame::ALL
+            .into_iter()
+            .filter_map(|kind| data.ratings.get(&(account.to_owned(), kind)).copied())
+            .collect())
+    }
+
+    fn profile(
+        &mut self,
+        account: &str,
+        max_games: usize,
+    ) -> Result<Option<ProfileData>, StorageError> {
+        let Some(record) = self.account(account)? else { return Ok(None) };
+        let ratings = self.ratings(account)?;
+        let data = self.lock();
+        let mut games: Vec<(StoredGame, u64)> = data
+            .games
+            .values()
+            .filter(|entry| {
+                entry.stored.result.is_some()
+                    && entry.stored.game.accounts.iter().any(|a| a.as_deref() == Some(account))
+            })
+            .filter_map(|entry| Some((entry.stored.clone(), entry.ended_unix_ms?)))
+            .collect();
+        games.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| b.0.game.id.cmp(&a.0.game.id)));
+        games.truncate(max_games);
+        let history = data.history.get(account).cloned().unwrap_or_default();
+        Ok(Some(ProfileData { account: record, ratings, history, games }))
     }
 }

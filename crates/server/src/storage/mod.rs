@@ -13,6 +13,51 @@
 //! Aborted games and games nobody ever played would pile up for ever; [`Storage::sweep`] (and
 //! [`StorageHandle::sweep`]) deletes those that ended or were created before a cutoff.
 
+/// The account methods of a test store that wraps another in `self.inner` and passes them on.
+#[cfg(test)]
+macro_rules! delegate_accounts {
+    () => {
+        fn register(
+            &mut self,
+            account: &$crate::storage::AccountRecord,
+            session: &$crate::storage::SessionRecord,
+        ) -> Result<bool, $crate::storage::StorageError> {
+            self.inner.register(account, session)
+        }
+        fn account(
+            &mut self,
+            key: &str,
+        ) -> Result<Option<$crate::storage::AccountRecord>, $crate::storage::StorageError> {
+            self.inner.account(key)
+        }
+        fn session(
+            &mut self,
+            token_hash: &str,
+        ) -> Result<
+            Option<($crate::storage::SessionRecord, $crate::storage::AccountRecord)>,
+            $crate::storage::StorageError,
+        > {
+            self.inner.session(token_hash)
+        }
+        fn ratings(
+            &mut self,
+            account: &str,
+        ) -> Result<Vec<$crate::storage::RatingRecord>, $crate::storage::StorageError> {
+            self.inner.ratings(account)
+        }
+        fn profile(
+            &mut self,
+            account: &str,
+            max_games: usize,
+        ) -> Result<Option<$crate::storage::ProfileData>, $crate::storage::StorageError> {
+            self.inner.profile(account, max_games)
+        }
+    };
+}
+#[cfg(test)]
+pub(crate) use delegate_accounts;
+
+mod accounts;
 mod files;
 mod memory;
 mod postgres;
@@ -21,6 +66,10 @@ mod thread;
 
 use qi_protocol::{ChatLine, GameResult, GameSpec, Seat};
 
+pub use accounts::{
+    AccountRecord, ProfileData, RatingRecord, RatingStep, SESSION_LIFETIME_MS, SessionRecord,
+    account_view, kind_rating, profile_view, rate_finish, rated_kind, shown,
+};
 pub use files::{private_dir, private_file};
 pub use memory::MemoryStorage;
 pub use postgres::PgStorage;
@@ -125,6 +174,8 @@ pub struct GameRecord {
     pub token_hashes: [String; 2],
     /// The players' names; `Some` once the seat is taken.
     pub names: [Option<String>; 2],
+    /// The players' accounts (their keys), for those signed in when they took their seat.
+    pub accounts: [Option<String>; 2],
     /// When it was created (milliseconds since the Unix epoch).
     pub created_unix_ms: u64,
     /// The game this one is a rematch of.
@@ -165,6 +216,9 @@ pub struct StoredGame {
 }
 
 /// One change to the stored games.
+// A new game's record is the largest by far; writes live briefly in small batches, so it is not
+// boxed.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Write {
     /// A new game.
@@ -177,6 +231,8 @@ pub enum Write {
         seat: Seat,
         /// The player's name.
         name: String,
+        /// The player's account key, when signed in.
+        account: Option<String>,
         /// The [`hash_token`](crate::tokens::hash_token) of the seat's new token.
         token_hash: String,
     },
@@ -220,6 +276,25 @@ pub enum Write {
         ply: u32,
         /// Both clocks.
         remaining_ms: [u64; 2],
+    },
+    /// A browser signed in.
+    Session(SessionRecord),
+    /// A browser signed out.
+    EndSession {
+        /// The session's token hash.
+        token_hash: String,
+    },
+    /// Every session of an account ends ("log out everywhere", and a password change).
+    EndSessions {
+        /// The account key.
+        account: String,
+    },
+    /// A new password.
+    Password {
+        /// The account key.
+        account: String,
+        /// Its Argon2id hash.
+        password_hash: String,
     },
     /// The rest of the batch is written only if game `game` is still held under `token`, its
     /// lease's fencing token (several nodes: see [`crate::cluster`]); else the whole batch fails
@@ -269,6 +344,49 @@ pub trait Storage: Send + 'static {
     /// # Errors
     /// [`StorageError`]; nothing was deleted then.
     fn sweep(&mut self, cutoff_unix_ms: u64, keep: &[String]) -> Result<usize, StorageError>;
+
+    /// Makes an account and its first session together, unless its key is taken: then
+    /// returns `false` and writes nothing.
+    ///
+    /// # Errors
+    /// [`StorageError`]; nothing was written then.
+    fn register(
+        &mut self,
+        account: &AccountRecord,
+        session: &SessionRecord,
+    ) -> Result<bool, StorageError>;
+
+    /// The account with this key, if any.
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    fn account(&mut self, key: &str) -> Result<Option<AccountRecord>, StorageError>;
+
+    /// The session with this token hash and its account, if stored (live or not: the caller
+    /// checks [`SessionRecord::is_live`]).
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    fn session(
+        &mut self,
+        token_hash: &str,
+    ) -> Result<Option<(SessionRecord, AccountRecord)>, StorageError>;
+
+    /// An account's ratings (kinds never played left out).
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    fn ratings(&mut self, account: &str) -> Result<Vec<RatingRecord>, StorageError>;
+
+    /// An account's profile with its latest `max_games` finished games, if the account exists.
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    fn profile(
+        &mut self,
+        account: &str,
+        max_games: usize,
+    ) -> Result<Option<ProfileData>, StorageError>;
 }
 
 /// Milliseconds since the Unix epoch, for records (never for clocks).
@@ -303,11 +421,17 @@ pub(crate) mod tests {
     fn record(id: &str, created_unix_ms: u64, second: Option<&str>) -> GameRecord {
         GameRecord {
             id: id.into(),
-            spec: GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None },
+            spec: GameSpec {
+                variant: "gomoku".into(),
+                rules: String::new(),
+                clock: None,
+                rated: false,
+            },
             start: String::new(),
             invite_hash: "i".into(),
             token_hashes: ["a".into(), "b".into()],
             names: [Some("Ann".into()), second.map(Into::into)],
+            accounts: [None, None],
             created_unix_ms,
             rematch_of: None,
             listed: false,
@@ -338,11 +462,13 @@ pub(crate) mod tests {
                 variant: "chess".into(),
                 rules: String::new(),
                 clock: Some(ClockSpec { base_secs: 60, increment_secs: 1 }),
+                rated: false,
             },
             start: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
             invite_hash: "inv".into(),
             token_hashes: ["t1".into(), "t2".into()],
             names: [Some("Ann".into()), None],
+            accounts: [None, None],
             created_unix_ms: 5,
             rematch_of: None,
             listed: false,
@@ -370,6 +496,7 @@ pub(crate) mod tests {
                     game: "g1".into(),
                     seat: Seat::Second,
                     name: "Bo".into(),
+                    account: None,
                     token_hash: "t3".into(),
                 },
                 Write::Move { game: "g1".into(), mv: e2e4() },
@@ -445,6 +572,115 @@ pub(crate) mod tests {
     }
 
     /// Sweeps at 1,000 ms a store holding one game of each kind; checks what is left.
+    fn account(key: &str, name: &str) -> AccountRecord {
+        AccountRecord {
+            key: key.into(),
+            name: name.into(),
+            password_hash: format!("hash of {name}"),
+            created_unix_ms: 3,
+        }
+    }
+
+    fn session(token_hash: &str, account: &str) -> SessionRecord {
+        SessionRecord { token_hash: token_hash.into(), account: account.into(), created_unix_ms: 4 }
+    }
+
+    /// A rated gomoku game between the accounts `first` and `second`, both seats taken.
+    fn rated_game(id: &str, first: &str, second: &str, rated: bool) -> GameRecord {
+        GameRecord {
+            id: id.into(),
+            spec: GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None, rated },
+            start: String::new(),
+            invite_hash: "i".into(),
+            token_hashes: ["a".into(), "b".into()],
+            names: [Some(first.into()), Some(second.into())],
+            accounts: [Some(first.to_lowercase()), None],
+            created_unix_ms: 10,
+            rematch_of: None,
+            listed: true,
+        }
+    }
+
+    /// Accounts, sessions and ratings: a name taken once whatever its case (the key); sessions
+    /// made and ended one or all at once; a new password; a rated game's result rates both
+    /// accounts in the same commit, an aborted or casual one nobody; the profile lists the
+    /// finished games newest first with the ratings' history.
+    pub(crate) fn check_accounts(storage: &mut impl Storage) {
+        assert!(storage.register(&account("ann", "Ann"), &session("s1", "ann")).unwrap());
+        assert!(!storage.register(&account("ann", "ANN"), &session("s9", "ann")).unwrap());
+        assert!(storage.register(&account("bo", "Bo"), &session("s2", "bo")).unwrap());
+        assert_eq!(storage.account("ann").unwrap().unwrap().name, "Ann");
+        assert!(storage.account("cy").unwrap().is_none());
+        let (found, owner) = storage.session("s1").unwrap().unwrap();
+        assert_eq!((found.account.as_str(), owner.name.as_str()), ("ann", "Ann"));
+        assert!(storage.session("s9").unwrap().is_none(), "a refused registration wrote nothing");
+        storage.write(&[Write::Session(session("s3", "ann"))]).unwrap();
+        storage.write(&[Write::EndSession { token_hash: "s1".into() }]).unwrap();
+        assert!(storage.session("s1").unwrap().is_none());
+        assert!(storage.session("s3").unwrap().is_some());
+        storage
+            .write(&[
+                Write::Password { account: "ann".into(), password_hash: "new".into() },
+                Write::EndSessions { account: "ann".into() },
+            ])
+            .unwrap();
+        assert!(storage.session("s3").unwrap().is_none(), "logged out everywhere");
+        assert!(storage.session("s2").unwrap().is_some(), "another account's session stays");
+        assert_eq!(storage.account("ann").unwrap().unwrap().password_hash, "new");
+        // A session for no account is refused, with its batch.
+        assert!(storage.write(&[Write::Session(session("s4", "nobody"))]).is_err());
+
+        // Three games: rated and won by Ann, rated and aborted, casual and won by Bo.
+        for (id, rated) in [("r1", true), ("r2", true), ("c1", false)] {
+            storage
+                .write(&[
+                    Write::Create(rated_game(id, "Ann", "Bo", rated)),
+                    Write::TakeSeat {
+                        game: id.into(),
+                        seat: Seat::Second,
+                        name: "Bo".into(),
+                        account: Some("bo".into()),
+                        token_hash: "b2".into(),
+                    },
+                ])
+                .unwrap();
+        }
+        let won = |seat| GameResult { winner: Some(seat), reason: EndReason::Resignation };
+        let finish = |game: &str, result, unix_ms| Write::Finish {
+            game: game.into(),
+            result,
+            clocks: None,
+            unix_ms,
+        };
+        storage.write(&[finish("r1", won(Seat::First), 1_000)]).unwrap();
+        storage
+            .write(&[finish("r2", GameResult { winner: None, reason: EndReason::Aborted }, 2_000)])
+            .unwrap();
+        storage.write(&[finish("c1", won(Seat::Second), 3_000)]).unwrap();
+        let ann = storage.ratings("ann").unwrap();
+        let bo = storage.ratings("bo").unwrap();
+        assert_eq!((ann.len(), bo.len()), (1, 1), "one kind played");
+        assert_eq!((ann[0].games, bo[0].games), (1, 1), "the aborted and casual games count not");
+        assert!(ann[0].rating.rating > 1600.0 && bo[0].rating.rating < 1400.0);
+        assert_eq!(ann[0].rating.updated_unix_ms, 1_000);
+        assert!(storage.ratings("cy").unwrap().is_empty());
+
+        let profile = storage.profile("ann", 10).unwrap().unwrap();
+        assert_eq!(profile.account.name, "Ann");
+        let ids: Vec<&str> = profile.games.iter().map(|(g, _)| g.game.id.as_str()).collect();
+        assert_eq!(ids, ["c1", "r2", "r1"], "newest first");
+        assert_eq!(profile.games[2].1, 1_000);
+        assert_eq!(profile.history.len(), 1);
+        assert_eq!(profile.history[0].game, "r1");
+        assert!((profile.history[0].rating - ann[0].rating.rating).abs() < 1e-9);
+        assert_eq!(storage.profile("ann", 1).unwrap().unwrap().games.len(), 1);
+        assert!(storage.profile("cy", 10).unwrap().is_none());
+        // The game's accounts read back with it.
+        let r1 = storage.load("r1").unwrap().unwrap();
+        assert_eq!(r1.game.accounts, [Some("ann".into()), Some("bo".into())]);
+        assert!(r1.game.spec.rated);
+    }
+
     pub(crate) fn check_sweep(storage: &mut impl Storage) {
         // Id, created, both seats taken, a move played, ended how and when.
         let aborted = |at: u64| Some((EndReason::Aborted, at));
@@ -491,6 +727,7 @@ pub(crate) mod tests {
     #[test]
     fn memory_storage_sweeps() {
         check_sweep(&mut MemoryStorage::new());
+        check_accounts(&mut MemoryStorage::new());
     }
 
     #[test]

@@ -21,8 +21,10 @@ use std::time::Duration;
 use tokio_postgres::{Client, NoTls, Row, Transaction};
 
 use super::{
-    GameRecord, MoveRecord, Storage, StorageError, StoredGame, Write, from_sql_int, sql_int,
+    AccountRecord, GameRecord, MoveRecord, ProfileData, RatingRecord, RatingStep, SessionRecord,
+    Storage, StorageError, StoredGame, Write, from_sql_int, rate_finish, rated_kind, sql_int,
 };
+use crate::rating::RatedGame;
 
 /// How long connecting to the database may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
@@ -86,12 +88,54 @@ CREATE TABLE chat (
 );
 CREATE INDEX chat_game ON chat (game, id);
 ",
+    "
+ALTER TABLE games ADD COLUMN rated BOOLEAN NOT NULL DEFAULT false;
+ALTER TABLE games ADD COLUMN account_first TEXT;
+ALTER TABLE games ADD COLUMN account_second TEXT;
+CREATE INDEX games_account_first ON games (account_first, ended_unix_ms)
+    WHERE account_first IS NOT NULL;
+CREATE INDEX games_account_second ON games (account_second, ended_unix_ms)
+    WHERE account_second IS NOT NULL;
+CREATE TABLE accounts (
+    key TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    password_hash TEXT NOT NULL,
+    created_unix_ms BIGINT NOT NULL
+);
+CREATE TABLE sessions (
+    token_hash TEXT PRIMARY KEY,
+    account TEXT NOT NULL REFERENCES accounts (key),
+    created_unix_ms BIGINT NOT NULL
+);
+CREATE INDEX sessions_account ON sessions (account);
+CREATE TABLE ratings (
+    account TEXT NOT NULL REFERENCES accounts (key),
+    kind TEXT NOT NULL,
+    rating DOUBLE PRECISION NOT NULL,
+    deviation DOUBLE PRECISION NOT NULL,
+    volatility DOUBLE PRECISION NOT NULL,
+    updated_unix_ms BIGINT NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (account, kind)
+);
+CREATE TABLE rating_history (
+    id BIGSERIAL PRIMARY KEY,
+    account TEXT NOT NULL REFERENCES accounts (key),
+    kind TEXT NOT NULL,
+    game TEXT NOT NULL,
+    unix_ms BIGINT NOT NULL,
+    rating DOUBLE PRECISION NOT NULL,
+    deviation DOUBLE PRECISION NOT NULL
+);
+CREATE INDEX rating_history_account ON rating_history (account, id);
+",
 ];
 
 /// The columns [`game_row`] reads, in its order.
 pub(crate) const GAME_COLUMNS: &str = "id, variant, rules, clock_base_secs, clock_increment_secs,
     start, invite_hash, token_first_hash, token_second_hash, name_first, name_second,
-    created_unix_ms, rematch_of, result, final_first_ms, final_second_ms, listed";
+    created_unix_ms, rematch_of, result, final_first_ms, final_second_ms, listed, rated,
+    account_first, account_second";
 
 /// A database error as a [`StorageError`]: a connection that is closed or cannot be made is
 /// [`Unavailable`](super::StorageErrorKind::Unavailable), anything else failed.
@@ -210,6 +254,7 @@ pub(crate) fn game_row(row: &Row) -> Result<StoredGame, StorageError> {
             variant: row.try_get(1).map_err(get_err)?,
             rules: row.try_get(2).map_err(get_err)?,
             clock,
+            rated: row.try_get(17).map_err(get_err)?,
         },
         start: row.try_get(5).map_err(get_err)?,
         invite_hash: row.try_get(6).map_err(get_err)?,
@@ -218,6 +263,7 @@ pub(crate) fn game_row(row: &Row) -> Result<StoredGame, StorageError> {
         created_unix_ms: from_sql_int(row.try_get(11).map_err(get_err)?),
         rematch_of: row.try_get(12).map_err(get_err)?,
         listed: row.try_get(16).map_err(get_err)?,
+        accounts: [row.try_get(18).map_err(get_err)?, row.try_get(19).map_err(get_err)?],
     };
     Ok(StoredGame {
         game,
@@ -297,8 +343,10 @@ async fn apply(tx: &Transaction<'_>, write: &Write) -> Result<(), StorageError> 
             tx.execute(
                 "INSERT INTO games (id, variant, rules, clock_base_secs, clock_increment_secs,
                  start, invite_hash, token_first_hash, token_second_hash, name_first,
-                 name_second, created_unix_ms, rematch_of, listed)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+                 name_second, created_unix_ms, rematch_of, listed, rated, account_first,
+                 account_second)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
+                 $17)",
                 &[
                     &g.id,
                     &g.spec.variant,
@@ -314,21 +362,26 @@ async fn apply(tx: &Transaction<'_>, write: &Write) -> Result<(), StorageError> 
                     &sql_int(g.created_unix_ms),
                     &g.rematch_of,
                     &g.listed,
+                    &g.spec.rated,
+                    &g.accounts[0],
+                    &g.accounts[1],
                 ],
             )
             .await
             .map_err(err)?;
         }
-        Write::TakeSeat { game, seat, name, token_hash } => {
+        Write::TakeSeat { game, seat, name, account, token_hash } => {
             let sql = match seat {
                 Seat::First => {
-                    "UPDATE games SET name_first = $2, token_first_hash = $3 WHERE id = $1"
+                    "UPDATE games SET name_first = $2, token_first_hash = $3, account_first = $4
+                     WHERE id = $1"
                 }
                 Seat::Second => {
-                    "UPDATE games SET name_second = $2, token_second_hash = $3 WHERE id = $1"
+                    "UPDATE games SET name_second = $2, token_second_hash = $3,
+                     account_second = $4 WHERE id = $1"
                 }
             };
-            let changed = tx.execute(sql, &[game, name, token_hash]).await.map_err(err)?;
+            let changed = tx.execute(sql, &[game, name, token_hash, account]).await.map_err(err)?;
             if changed != 1 {
                 return Err(StorageError::new(format!("no game {game}")));
             }
@@ -351,8 +404,8 @@ async fn apply(tx: &Transaction<'_>, write: &Write) -> Result<(), StorageError> 
             .await
             .map_err(err)?;
         }
-        Write::Finish { game, result, clocks, unix_ms } => {
-            let result = serde_json::to_string(result).unwrap_or_default();
+        Write::Finish { game, result: result_value, clocks, unix_ms } => {
+            let result = serde_json::to_string(result_value).unwrap_or_default();
             let changed = tx
                 .execute(
                     "UPDATE games SET result = $2, final_first_ms = $3, final_second_ms = $4,
@@ -370,6 +423,7 @@ async fn apply(tx: &Transaction<'_>, write: &Write) -> Result<(), StorageError> 
             if changed != 1 {
                 return Err(StorageError::new(format!("no game {game}")));
             }
+            rate_in(tx, game, result_value, *unix_ms).await?;
         }
         Write::Chat { game, line } => {
             let line = serde_json::to_string(line).unwrap_or_default();
@@ -393,6 +447,34 @@ async fn apply(tx: &Transaction<'_>, write: &Write) -> Result<(), StorageError> 
             .await
             .map_err(err)?;
         }
+        Write::Session(session) => {
+            tx.execute(
+                "INSERT INTO sessions (token_hash, account, created_unix_ms) VALUES ($1, $2, $3)",
+                &[&session.token_hash, &session.account, &sql_int(session.created_unix_ms)],
+            )
+            .await
+            .map_err(err)?;
+        }
+        Write::EndSession { token_hash } => {
+            tx.execute("DELETE FROM sessions WHERE token_hash = $1", &[token_hash])
+                .await
+                .map_err(err)?;
+        }
+        Write::EndSessions { account } => {
+            tx.execute("DELETE FROM sessions WHERE account = $1", &[account]).await.map_err(err)?;
+        }
+        Write::Password { account, password_hash } => {
+            let changed = tx
+                .execute(
+                    "UPDATE accounts SET password_hash = $2 WHERE key = $1",
+                    &[account, password_hash],
+                )
+                .await
+                .map_err(err)?;
+            if changed != 1 {
+                return Err(StorageError::new(format!("no account {account}")));
+            }
+        }
         Write::Fence { game, token } => {
             // The row stays locked to the end of the transaction: a takeover (which bumps the
             // fence) waits for this batch, or this batch sees the new fence.
@@ -409,6 +491,94 @@ async fn apply(tx: &Transaction<'_>, write: &Write) -> Result<(), StorageError> 
         }
     }
     Ok(())
+}
+
+/// A finished game's rating change, if it is rated (see [`rate_finish`]), in the transaction
+/// that stores its result. Both rating rows are made if missing and then locked, so two games
+/// of one player ending at once on two nodes are counted one after the other.
+async fn rate_in(
+    tx: &Transaction<'_>,
+    game: &str,
+    result: &GameResult,
+    unix_ms: u64,
+) -> Result<(), StorageError> {
+    let err = |e: tokio_postgres::Error| pg_error(&e);
+    let Some(stored) = load_game(tx, game).await? else { return Ok(()) };
+    let record = stored.game;
+    let Some(kind) = rated_kind(&record.spec, &record.accounts, result) else { return Ok(()) };
+    let keys = record.accounts.clone().map(Option::unwrap_or_default);
+    let fresh = crate::rating::Rating::default();
+    let mut current = [None, None];
+    // Locked in one order (by key), so that two such commits cannot deadlock.
+    let mut order = [0, 1];
+    order.sort_by(|&a, &b| keys[a].cmp(&keys[b]));
+    for index in order {
+        let key = &keys[index];
+        tx.execute(
+            "INSERT INTO ratings (account, kind, rating, deviation, volatility, updated_unix_ms,
+             games) VALUES ($1, $2, $3, $4, $5, 0, 0) ON CONFLICT (account, kind) DO NOTHING",
+            &[key, &kind.name(), &fresh.rating, &fresh.deviation, &fresh.volatility],
+        )
+        .await
+        .map_err(err)?;
+        let row = tx
+            .query_one(
+                "SELECT rating, deviation, volatility, updated_unix_ms, games FROM ratings
+                 WHERE account = $1 AND kind = $2 FOR UPDATE",
+                &[key, &kind.name()],
+            )
+            .await
+            .map_err(err)?;
+        current[index] = Some(RatingRecord {
+            kind,
+            rating: crate::rating::Rating {
+                rating: row.get(0),
+                deviation: row.get(1),
+                volatility: row.get(2),
+                updated_unix_ms: from_sql_int(row.get(3)),
+            },
+            games: u32::try_from(row.get::<_, i32>(4)).unwrap_or(0),
+        });
+    }
+    let Some(next) = rate_finish(&record.spec, &record.accounts, result, unix_ms, current) else {
+        return Ok(());
+    };
+    for (key, record) in keys.iter().zip(next) {
+        let r = record.rating;
+        let games = i32::try_from(record.games).unwrap_or(i32::MAX);
+        tx.execute(
+            "UPDATE ratings SET rating = $3, deviation = $4, volatility = $5,
+             updated_unix_ms = $6, games = $7 WHERE account = $1 AND kind = $2",
+            &[
+                key,
+                &kind.name(),
+                &r.rating,
+                &r.deviation,
+                &r.volatility,
+                &sql_int(r.updated_unix_ms),
+                &games,
+            ],
+        )
+        .await
+        .map_err(err)?;
+        tx.execute(
+            "INSERT INTO rating_history (account, kind, game, unix_ms, rating, deviation)
+             VALUES ($1, $2, $3, $4, $5, $6)",
+            &[key, &kind.name(), &game, &sql_int(unix_ms), &r.rating, &r.deviation],
+        )
+        .await
+        .map_err(err)?;
+    }
+    Ok(())
+}
+
+fn account_of(row: &Row) -> AccountRecord {
+    AccountRecord {
+        key: row.get(0),
+        name: row.get(1),
+        password_hash: row.get(2),
+        created_unix_ms: from_sql_int(row.get(3)),
+    }
 }
 
 /// Games in a PostgreSQL database, shared by every node.
@@ -535,6 +705,156 @@ impl Storage for PgStorage {
             Ok(usize::try_from(deleted).unwrap_or(usize::MAX))
         })
     }
+
+    fn register(
+        &mut self,
+        account: &AccountRecord,
+        session: &SessionRecord,
+    ) -> Result<bool, StorageError> {
+        self.with_client(async |client| {
+            let err = |e: tokio_postgres::Error| pg_error(&e);
+            let tx = client.transaction().await.map_err(err)?;
+            let made = tx
+                .execute(
+                    "INSERT INTO accounts (key, name, password_hash, created_unix_ms)
+                     VALUES ($1, $2, $3, $4) ON CONFLICT (key) DO NOTHING",
+                    &[
+                        &account.key,
+                        &account.name,
+                        &account.password_hash,
+                        &sql_int(account.created_unix_ms),
+                    ],
+                )
+                .await
+                .map_err(err)?;
+            if made == 0 {
+                return Ok(false);
+            }
+            apply(&tx, &Write::Session(session.clone())).await?;
+            tx.commit().await.map_err(err)?;
+            Ok(true)
+        })
+    }
+
+    fn account(&mut self, key: &str) -> Result<Option<AccountRecord>, StorageError> {
+        self.with_client(async |client| {
+            let row = client
+                .query_opt(
+                    "SELECT key, name, password_hash, created_unix_ms FROM accounts WHERE key = $1",
+                    &[&key],
+                )
+                .await
+                .map_err(|e| pg_error(&e))?;
+            Ok(row.as_ref().map(account_of))
+        })
+    }
+
+    fn session(
+        &mut self,
+        token_hash: &str,
+    ) -> Result<Option<(SessionRecord, AccountRecord)>, StorageError> {
+        self.with_client(async |client| {
+            let row = client
+                .query_opt(
+                    "SELECT a.key, a.name, a.password_hash, a.created_unix_ms, s.created_unix_ms
+                     FROM sessions s JOIN accounts a ON a.key = s.account
+                     WHERE s.token_hash = $1",
+                    &[&token_hash],
+                )
+                .await
+                .map_err(|e| pg_error(&e))?;
+            Ok(row.map(|row| {
+                let account = account_of(&row);
+                let session = SessionRecord {
+                    token_hash: token_hash.to_owned(),
+                    account: account.key.clone(),
+                    created_unix_ms: from_sql_int(row.get(4)),
+                };
+                (session, account)
+            }))
+        })
+    }
+
+    fn ratings(&mut self, account: &str) -> Result<Vec<RatingRecord>, StorageError> {
+        self.with_client(async |client| ratings_of(client, account).await)
+    }
+
+    fn profile(
+        &mut self,
+        account: &str,
+        max_games: usize,
+    ) -> Result<Option<ProfileData>, StorageError> {
+        let Some(record) = self.account(account)? else { return Ok(None) };
+        self.with_client(async |client| {
+            let err = |e: tokio_postgres::Error| pg_error(&e);
+            let ratings = ratings_of(client, account).await?;
+            let history = client
+                .query(
+                    "SELECT kind, game, unix_ms, rating, deviation FROM rating_history
+                     WHERE account = $1 ORDER BY id",
+                    &[&account],
+                )
+                .await
+                .map_err(err)?
+                .iter()
+                .filter_map(|row| {
+                    Some(RatingStep {
+                        kind: RatedGame::of_variant(row.get(0))?,
+                        game: row.get(1),
+                        unix_ms: from_sql_int(row.get(2)),
+                        rating: row.get(3),
+                        deviation: row.get(4),
+                    })
+                })
+                .collect();
+            let sql = format!(
+                "SELECT {GAME_COLUMNS}, ended_unix_ms FROM games
+                 WHERE (account_first = $1 OR account_second = $1) AND result IS NOT NULL
+                 ORDER BY ended_unix_ms DESC, id DESC LIMIT $2"
+            );
+            let limit = i64::try_from(max_games).unwrap_or(i64::MAX);
+            let rows = client.query(&sql, &[&account, &limit]).await.map_err(err)?;
+            let mut games = Vec::with_capacity(rows.len());
+            for row in &rows {
+                let mut stored = game_row(row)?;
+                stored.moves = moves_of(client, &stored.game.id).await?;
+                let ended: Option<i64> = row.get(20);
+                games.push((stored, ended.map_or(0, from_sql_int)));
+            }
+            Ok(Some(ProfileData { account: record, ratings, history, games }))
+        })
+    }
+}
+
+async fn ratings_of(
+    client: &impl tokio_postgres::GenericClient,
+    account: &str,
+) -> Result<Vec<RatingRecord>, StorageError> {
+    let rows = client
+        .query(
+            "SELECT kind, rating, deviation, volatility, updated_unix_ms, games FROM ratings
+             WHERE account = $1 AND games > 0",
+            &[&account],
+        )
+        .await
+        .map_err(|e| pg_error(&e))?;
+    let mut found: Vec<RatingRecord> = rows
+        .iter()
+        .filter_map(|row| {
+            Some(RatingRecord {
+                kind: RatedGame::of_variant(row.get(0))?,
+                rating: crate::rating::Rating {
+                    rating: row.get(1),
+                    deviation: row.get(2),
+                    volatility: row.get(3),
+                    updated_unix_ms: from_sql_int(row.get(4)),
+                },
+                games: u32::try_from(row.get::<_, i32>(5)).unwrap_or(0),
+            })
+        })
+        .collect();
+    found.sort_by_key(|record| RatedGame::ALL.iter().position(|kind| *kind == record.kind));
+    Ok(found)
 }
 
 #[cfg(test)]
@@ -589,5 +909,6 @@ mod tests {
         let postgres = server();
         let mut db = PgStorage::open(&postgres.url()).unwrap();
         crate::storage::tests::check_sweep(&mut db);
+        crate::storage::tests::check_accounts(&mut db);
     }
 }

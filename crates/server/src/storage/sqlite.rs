@@ -14,7 +14,9 @@
 //! - 1: the first schema, with tokens in plain text;
 //! - 2: tokens stored as hashes ([`hash_token`]): the columns `invite`, `token_first` and
 //!   `token_second` became `invite_hash`, `token_first_hash` and `token_second_hash`, and every
-//!   value in them was hashed in place.
+//!   value in them was hashed in place;
+//! - 3: the chat table, and whether a game is listed in the lobby;
+//! - 4: accounts, their sessions and ratings; whether a game is rated and each seat's account.
 
 use std::path::Path;
 
@@ -23,12 +25,14 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::files::{private_file, private_if_there};
 use super::{
-    GameRecord, MoveRecord, Storage, StorageError, StoredGame, Write, from_sql_int, sql_int,
+    AccountRecord, GameRecord, MoveRecord, ProfileData, RatingRecord, RatingStep, SessionRecord,
+    Storage, StorageError, StoredGame, Write, from_sql_int, rate_finish, rated_kind, sql_int,
 };
+use crate::rating::{RatedGame, Rating};
 use crate::tokens::hash_token;
 
 /// The schema version this code reads and writes.
-const VERSION: i64 = 3;
+const VERSION: i64 = 4;
 
 /// The schema of a new database up to version 2 (`user_version` 2); [`MIGRATE_2_TO_3`] and any
 /// later step follow, as for an older database, so that each change is written once.
@@ -76,6 +80,51 @@ CREATE TABLE chat (
 );
 CREATE INDEX chat_game ON chat (game, id);
 PRAGMA user_version = 3;
+";
+
+/// Schema 3 to 4: accounts, sessions, ratings and their history; games rated or not, and
+/// each seat's account.
+const MIGRATE_3_TO_4: &str = "
+ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN account_first TEXT;
+ALTER TABLE games ADD COLUMN account_second TEXT;
+CREATE INDEX games_account_first ON games (account_first, ended_unix_ms)
+    WHERE account_first IS NOT NULL;
+CREATE INDEX games_account_second ON games (account_second, ended_unix_ms)
+    WHERE account_second IS NOT NULL;
+CREATE TABLE accounts (
+    key TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    password_hash TEXT NOT NULL,
+    created_unix_ms INTEGER NOT NULL
+);
+CREATE TABLE sessions (
+    token_hash TEXT PRIMARY KEY,
+    account TEXT NOT NULL REFERENCES accounts (key),
+    created_unix_ms INTEGER NOT NULL
+);
+CREATE INDEX sessions_account ON sessions (account);
+CREATE TABLE ratings (
+    account TEXT NOT NULL REFERENCES accounts (key),
+    kind TEXT NOT NULL,
+    rating REAL NOT NULL,
+    deviation REAL NOT NULL,
+    volatility REAL NOT NULL,
+    updated_unix_ms INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (account, kind)
+) WITHOUT ROWID;
+CREATE TABLE rating_history (
+    id INTEGER PRIMARY KEY,
+    account TEXT NOT NULL REFERENCES accounts (key),
+    kind TEXT NOT NULL,
+    game TEXT NOT NULL,
+    unix_ms INTEGER NOT NULL,
+    rating REAL NOT NULL,
+    deviation REAL NOT NULL
+);
+CREATE INDEX rating_history_account ON rating_history (account, id);
+PRAGMA user_version = 4;
 ";
 
 /// Schema 1 to 2: the token columns renamed, and every token and invite replaced by its hash.
@@ -171,8 +220,9 @@ impl SqliteStorage {
                 tx.prepare_cached(
                     "INSERT INTO games (id, variant, rules, clock_base_secs, clock_increment_secs,
                      start, invite_hash, token_first_hash, token_second_hash, name_first, name_second,
-                     created_unix_ms, rematch_of, listed)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                     created_unix_ms, rematch_of, listed, rated, account_first, account_second)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,
+                     ?16, ?17)",
                 )?
                 .execute(params![
                     g.id,
@@ -189,18 +239,23 @@ impl SqliteStorage {
                     sql_int(g.created_unix_ms),
                     g.rematch_of,
                     g.listed,
+                    g.spec.rated,
+                    g.accounts[0],
+                    g.accounts[1],
                 ])?;
             }
-            Write::TakeSeat { game, seat, name, token_hash } => {
+            Write::TakeSeat { game, seat, name, account, token_hash } => {
                 let sql = match seat {
                     Seat::First => {
-                        "UPDATE games SET name_first = ?2, token_first_hash = ?3 WHERE id = ?1"
+                        "UPDATE games SET name_first = ?2, token_first_hash = ?3, account_first = ?4
+                         WHERE id = ?1"
                     }
                     Seat::Second => {
-                        "UPDATE games SET name_second = ?2, token_second_hash = ?3 WHERE id = ?1"
+                        "UPDATE games SET name_second = ?2, token_second_hash = ?3,
+                         account_second = ?4 WHERE id = ?1"
                     }
                 };
-                tx.prepare_cached(sql)?.execute(params![game, name, token_hash])?;
+                tx.prepare_cached(sql)?.execute(params![game, name, token_hash, account])?;
             }
             Write::Move { game, mv } => {
                 tx.prepare_cached(
@@ -217,8 +272,8 @@ impl SqliteStorage {
                     mv.remaining_ms.map(|r| sql_int(r[1])),
                 ])?;
             }
-            Write::Finish { game, result, clocks, unix_ms } => {
-                let result = serde_json::to_string(result).unwrap_or_default();
+            Write::Finish { game, result: result_value, clocks, unix_ms } => {
+                let result = serde_json::to_string(result_value).unwrap_or_default();
                 tx.prepare_cached(
                     "UPDATE games SET result = ?2, final_first_ms = ?3, final_second_ms = ?4,
                      ended_unix_ms = ?5 WHERE id = ?1",
@@ -230,6 +285,7 @@ impl SqliteStorage {
                     clocks.map(|c| sql_int(c[1])),
                     sql_int(*unix_ms),
                 ])?;
+                rate_in(tx, game, result_value, *unix_ms)?;
             }
             Write::Chat { game, line } => {
                 let line = serde_json::to_string(line).unwrap_or_default();
@@ -251,6 +307,31 @@ impl SqliteStorage {
                     sql_int(remaining_ms[0]),
                     sql_int(remaining_ms[1])
                 ])?;
+            }
+            Write::Session(session) => {
+                tx.prepare_cached(
+                    "INSERT INTO sessions (token_hash, account, created_unix_ms) VALUES (?1, ?2, ?3)",
+                )?
+                .execute(params![
+                    session.token_hash,
+                    session.account,
+                    sql_int(session.created_unix_ms)
+                ])?;
+            }
+            Write::EndSession { token_hash } => {
+                tx.prepare_cached("DELETE FROM sessions WHERE token_hash = ?1")?
+                    .execute([token_hash])?;
+            }
+            Write::EndSessions { account } => {
+                tx.prepare_cached("DELETE FROM sessions WHERE account = ?1")?.execute([account])?;
+            }
+            Write::Password { account, password_hash } => {
+                let changed = tx
+                    .prepare_cached("UPDATE accounts SET password_hash = ?2 WHERE key = ?1")?
+                    .execute([account, password_hash])?;
+                if changed == 0 {
+                    return Err(rusqlite::Error::QueryReturnedNoRows);
+                }
             }
             // One server per file: no lease to check.
             Write::Fence { .. } => {}
@@ -298,12 +379,18 @@ fn set_up(db: &mut Connection) -> Result<(), StorageError> {
         0 => {
             tx.execute_batch(SCHEMA_2).map_err(failed)?;
             tx.execute_batch(MIGRATE_2_TO_3).map_err(failed)?;
+            tx.execute_batch(MIGRATE_3_TO_4).map_err(failed)?;
         }
         1 => {
             migrate_1_to_2(&tx).map_err(failed)?;
             tx.execute_batch(MIGRATE_2_TO_3).map_err(failed)?;
+            tx.execute_batch(MIGRATE_3_TO_4).map_err(failed)?;
         }
-        2 => tx.execute_batch(MIGRATE_2_TO_3).map_err(failed)?,
+        2 => {
+            tx.execute_batch(MIGRATE_2_TO_3).map_err(failed)?;
+            tx.execute_batch(MIGRATE_3_TO_4).map_err(failed)?;
+        }
+        3 => tx.execute_batch(MIGRATE_3_TO_4).map_err(failed)?,
         VERSION => {}
         newer => {
             return Err(StorageError::new(format!(
@@ -341,6 +428,7 @@ fn game_row(row: &Row<'_>) -> rusqlite::Result<StoredGame> {
             clock: base
                 .zip(increment)
                 .map(|(base_secs, increment_secs)| ClockSpec { base_secs, increment_secs }),
+            rated: row.get(17)?,
         },
         start: row.get(5)?,
         invite_hash: row.get(6)?,
@@ -349,6 +437,7 @@ fn game_row(row: &Row<'_>) -> rusqlite::Result<StoredGame> {
         created_unix_ms: from_sql_int(row.get(11)?),
         rematch_of: row.get(12)?,
         listed: row.get(16)?,
+        accounts: [row.get(18)?, row.get(19)?],
     };
     Ok(StoredGame {
         game,
@@ -363,7 +452,7 @@ fn game_row(row: &Row<'_>) -> rusqlite::Result<StoredGame> {
 
 const GAME_COLUMNS: &str = "id, variant, rules, clock_base_secs, clock_increment_secs, start,
     invite_hash, token_first_hash, token_second_hash, name_first, name_second, created_unix_ms, rematch_of,
-    result, final_first_ms, final_second_ms, listed";
+    result, final_first_ms, final_second_ms, listed, rated, account_first, account_second";
 
 impl Storage for SqliteStorage {
     fn write(&mut self, writes: &[Write]) -> Result<(), StorageError> {
@@ -410,9 +499,234 @@ impl Storage for SqliteStorage {
         tx.commit().map_err(failed)?;
         Ok(deleted)
     }
+
+    fn register(
+        &mut self,
+        account: &AccountRecord,
+        session: &SessionRecord,
+    ) -> Result<bool, StorageError> {
+        let tx = self.db.transaction().map_err(failed)?;
+        let made = tx
+            .execute(
+                "INSERT INTO accounts (key, name, password_hash, created_unix_ms)
+                 VALUES (?1, ?2, ?3, ?4) ON CONFLICT (key) DO NOTHING",
+                params![
+                    account.key,
+                    account.name,
+                    account.password_hash,
+                    sql_int(account.created_unix_ms)
+                ],
+            )
+            .map_err(failed)?;
+        if made == 0 {
+            return Ok(false);
+        }
+        SqliteStorage::apply(&tx, &Write::Session(session.clone())).map_err(failed)?;
+        tx.commit().map_err(failed)?;
+        Ok(true)
+    }
+
+    fn account(&mut self, key: &str) -> Result<Option<AccountRecord>, StorageError> {
+        self.db
+            .prepare_cached(
+                "SELECT key, name, password_hash, created_unix_ms FROM accounts WHERE key = ?1",
+            )
+            .and_then(|mut statement| statement.query_row([key], account_row).optional())
+            .map_err(failed)
+    }
+
+    fn session(
+        &mut self,
+        token_hash: &str,
+    ) -> Result<Option<(SessionRecord, AccountRecord)>, StorageError> {
+        self.db
+            .prepare_cached(
+                "SELECT a.key, a.name, a.password_hash, a.created_unix_ms, s.created_unix_ms
+                 FROM sessions s JOIN accounts a ON a.key = s.account WHERE s.token_hash = ?1",
+            )
+            .and_then(|mut statement| {
+                statement
+                    .query_row([token_hash], |row| {
+                        let account = account_row(row)?;
+                        let session = SessionRecord {
+                            token_hash: token_hash.to_owned(),
+                            account: account.key.clone(),
+                            created_unix_ms: from_sql_int(row.get(4)?),
+                        };
+                        Ok((session, account))
+                    })
+                    .optional()
+            })
+            .map_err(failed)
+    }
+
+    fn ratings(&mut self, account: &str) -> Result<Vec<RatingRecord>, StorageError> {
+        let mut statement = self
+            .db
+            .prepare_cached(
+                "SELECT rating, deviation, volatility, updated_unix_ms, games, kind FROM ratings
+                 WHERE account = ?1",
+            )
+            .map_err(failed)?;
+        let rows = statement
+            .query_map([account], |row| {
+                let kind: String = row.get(5)?;
+                Ok(RatedGame::of_variant(&kind).map(|kind| rating_row(row, kind)))
+            })
+            .map_err(failed)?;
+        let mut found = Vec::new();
+        for row in rows {
+            if let Some(record) = row.map_err(failed)? {
+                found.push(record.map_err(failed)?);
+            }
+        }
+        found.sort_by_key(|record| RatedGame::ALL.iter().position(|kind| *kind == record.kind));
+        Ok(found)
+    }
+
+    fn profile(
+        &mut self,
+        account: &str,
+        max_games: usize,
+    ) -> Result<Option<ProfileData>, StorageError> {
+        let Some(record) = self.account(account)? else { return Ok(None) };
+        let ratings = self.ratings(account)?;
+        let history = {
+            let mut statement = self
+                .db
+                .prepare_cached(
+                    "SELECT kind, game, unix_ms, rating, deviation FROM rating_history
+                     WHERE account = ?1 ORDER BY id",
+                )
+                .map_err(failed)?;
+            let rows = statement
+                .query_map([account], |row| {
+                    let kind: String = row.get(0)?;
+                    Ok(RatedGame::of_variant(&kind).map(|kind| -> rusqlite::Result<RatingStep> {
+                        Ok(RatingStep {
+                            kind,
+                            game: row.get(1)?,
+                            unix_ms: from_sql_int(row.get(2)?),
+                            rating: row.get(3)?,
+                            deviation: row.get(4)?,
+                        })
+                    }))
+                })
+                .map_err(failed)?;
+            let mut steps = Vec::new();
+            for row in rows {
+                if let Some(step) = row.map_err(failed)? {
+                    steps.push(step.map_err(failed)?);
+                }
+            }
+            steps
+        };
+        let sql = format!(
+            "SELECT {GAME_COLUMNS}, ended_unix_ms FROM games
+             WHERE (account_first = ?1 OR account_second = ?1) AND result IS NOT NULL
+             ORDER BY ended_unix_ms DESC, id DESC LIMIT ?2"
+        );
+        let mut games = {
+            let mut statement = self.db.prepare_cached(&sql).map_err(failed)?;
+            let limit = i64::try_from(max_games).unwrap_or(i64::MAX);
+            let rows = statement
+                .query_map(params![account, limit], |row| {
+                    Ok((game_row(row)?, from_sql_int(row.get::<_, Option<i64>>(20)?.unwrap_or(0))))
+                })
+                .map_err(failed)?;
+            rows.collect::<rusqlite::Result<Vec<_>>>().map_err(failed)?
+        };
+        for (stored, _) in &mut games {
+            stored.moves = self.moves(&stored.game.id).map_err(failed)?;
+        }
+        Ok(Some(ProfileData { account: record, ratings, history, games }))
+    }
 }
 
 /// [`Storage::sweep`] within `tx`.
+/// A finished game's rating change, if it is rated (see [`rate_finish`]), in the transaction
+/// that stores its result.
+fn rate_in(
+    tx: &rusqlite::Transaction<'_>,
+    game: &str,
+    result: &GameResult,
+    unix_ms: u64,
+) -> rusqlite::Result<()> {
+    let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1");
+    let Some(stored) = tx.prepare_cached(&sql)?.query_row([game], game_row).optional()? else {
+        return Ok(());
+    };
+    let record = stored.game;
+    let Some(kind) = rated_kind(&record.spec, &record.accounts, result) else { return Ok(()) };
+    let keys = record.accounts.clone().map(Option::unwrap_or_default);
+    let mut current = [None, None];
+    for (slot, key) in current.iter_mut().zip(&keys) {
+        *slot = tx
+            .prepare_cached(
+                "SELECT rating, deviation, volatility, updated_unix_ms, games FROM ratings
+                 WHERE account = ?1 AND kind = ?2",
+            )?
+            .query_row(params![key, kind.name()], |row| rating_row(row, kind))
+            .optional()?;
+    }
+    let Some(next) = rate_finish(&record.spec, &record.accounts, result, unix_ms, current) else {
+        return Ok(());
+    };
+    for (key, record) in keys.iter().zip(next) {
+        let r = record.rating;
+        tx.prepare_cached(
+            "INSERT INTO ratings (account, kind, rating, deviation, volatility, updated_unix_ms,
+             games) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+             ON CONFLICT (account, kind) DO UPDATE SET rating = ?3, deviation = ?4,
+             volatility = ?5, updated_unix_ms = ?6, games = ?7",
+        )?
+        .execute(params![
+            key,
+            kind.name(),
+            r.rating,
+            r.deviation,
+            r.volatility,
+            sql_int(r.updated_unix_ms),
+            record.games
+        ])?;
+        tx.prepare_cached(
+            "INSERT INTO rating_history (account, kind, game, unix_ms, rating, deviation)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )?
+        .execute(params![
+            key,
+            kind.name(),
+            game,
+            sql_int(unix_ms),
+            r.rating,
+            r.deviation
+        ])?;
+    }
+    Ok(())
+}
+
+fn rating_row(row: &Row<'_>, kind: RatedGame) -> rusqlite::Result<RatingRecord> {
+    Ok(RatingRecord {
+        kind,
+        rating: Rating {
+            rating: row.get(0)?,
+            deviation: row.get(1)?,
+            volatility: row.get(2)?,
+            updated_unix_ms: from_sql_int(row.get(3)?),
+        },
+        games: row.get(4)?,
+    })
+}
+
+fn account_row(row: &Row<'_>) -> rusqlite::Result<AccountRecord> {
+    Ok(AccountRecord {
+        key: row.get(0)?,
+        name: row.get(1)?,
+        password_hash: row.get(2)?,
+        created_unix_ms: from_sql_int(row.get(3)?),
+    })
+}
+
 fn sweep_in(
     tx: &rusqlite::Transaction<'_>,
     cutoff: i64,
@@ -527,7 +841,7 @@ mod tests {
         assert_eq!(p.game.token_hashes, hashed("p-invite", "p-first", "p-second").1);
         assert_eq!(p.moves.len(), 1, "the rest of the data is as it was");
         drop(db);
-        assert_eq!(user_version(&path), 3);
+        assert_eq!(user_version(&path), VERSION);
         // Opened again: not hashed a second time.
         let mut db = SqliteStorage::open(&path).unwrap();
         let w = db.load("w").unwrap().unwrap();
@@ -573,7 +887,10 @@ mod tests {
     fn a_newer_schema_is_refused() {
         let dir = test_dir("newer");
         let path = dir.join("games.sqlite");
-        Connection::open(&path).unwrap().execute_batch("PRAGMA user_version = 4").unwrap();
+        Connection::open(&path)
+            .unwrap()
+            .execute_batch(&format!("PRAGMA user_version = {}", VERSION + 1))
+            .unwrap();
         let error = SqliteStorage::open(&path).unwrap_err();
         assert!(error.detail.contains("newer"), "{error}");
         let _ = std::fs::remove_dir_all(&dir);
@@ -585,6 +902,7 @@ mod tests {
         let path = dir.join("games.sqlite");
         let mut db = SqliteStorage::open(&path).unwrap();
         crate::storage::tests::check_sweep(&mut db);
+        crate::storage::tests::check_accounts(&mut db);
         let orphans: i64 = db
             .db
             .query_row(

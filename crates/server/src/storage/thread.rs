@@ -9,7 +9,10 @@ use std::sync::mpsc;
 
 use tokio::sync::oneshot;
 
-use super::{Storage, StorageError, StoredGame, Write};
+use super::{
+    AccountRecord, ProfileData, RatingRecord, SessionRecord, Storage, StorageError, StoredGame,
+    Write,
+};
 
 /// The most writes committed together.
 const MAX_GROUP: usize = 256;
@@ -20,9 +23,17 @@ enum Request {
     Write(Vec<Write>, Reply<()>),
     Load(String, Reply<Option<StoredGame>>),
     Unfinished(Reply<Vec<StoredGame>>),
-    Sweep { cutoff_unix_ms: u64, keep: Vec<String>, reply: Reply<usize> },
+    Sweep {
+        cutoff_unix_ms: u64,
+        keep: Vec<String>,
+        reply: Reply<usize>,
+    },
     Flush(Reply<()>),
+    /// Anything else that reads: the account queries.
+    Call(Job),
 }
+
+type Job = Box<dyn FnOnce(&mut dyn Storage) + Send>;
 
 /// The way to the storage thread; clones share it. The thread ends when the last clone is gone.
 #[derive(Clone, Debug)]
@@ -93,6 +104,70 @@ impl StorageHandle {
         keep: Vec<String>,
     ) -> Result<usize, StorageError> {
         self.ask(|reply| Request::Sweep { cutoff_unix_ms, keep, reply }).await
+    }
+
+    async fn call<T: Send + 'static>(
+        &self,
+        query: impl FnOnce(&mut dyn Storage) -> Result<T, StorageError> + Send + 'static,
+    ) -> Result<T, StorageError> {
+        self.ask(|reply| {
+            Request::Call(Box::new(move |storage: &mut dyn Storage| {
+                let _ = reply.send(query(storage));
+            }))
+        })
+        .await
+    }
+
+    /// Makes an account and its first session, as [`Storage::register`]: `false` when the
+    /// name's key is taken.
+    ///
+    /// # Errors
+    /// [`StorageError`]; nothing was written then.
+    pub async fn register(
+        &self,
+        account: AccountRecord,
+        session: SessionRecord,
+    ) -> Result<bool, StorageError> {
+        self.call(move |storage| storage.register(&account, &session)).await
+    }
+
+    /// The account with this key, as [`Storage::account`].
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    pub async fn account(&self, key: String) -> Result<Option<AccountRecord>, StorageError> {
+        self.call(move |storage| storage.account(&key)).await
+    }
+
+    /// A session and its account, as [`Storage::session`].
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    pub async fn session(
+        &self,
+        token_hash: String,
+    ) -> Result<Option<(SessionRecord, AccountRecord)>, StorageError> {
+        self.call(move |storage| storage.session(&token_hash)).await
+    }
+
+    /// An account's ratings, as [`Storage::ratings`].
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    pub async fn ratings(&self, account: String) -> Result<Vec<RatingRecord>, StorageError> {
+        self.call(move |storage| storage.ratings(&account)).await
+    }
+
+    /// An account's profile, as [`Storage::profile`].
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    pub async fn profile(
+        &self,
+        account: String,
+        max_games: usize,
+    ) -> Result<Option<ProfileData>, StorageError> {
+        self.call(move |storage| storage.profile(&account, max_games)).await
     }
 
     /// Resolves once every request queued before it has been carried out (each write stored or
@@ -173,6 +248,7 @@ fn answer(storage: &mut impl Storage, request: Request) {
         Request::Flush(reply) => {
             let _ = reply.send(Ok(()));
         }
+        Request::Call(job) => job(storage),
     }
 }
 
@@ -185,11 +261,17 @@ mod tests {
     fn create(id: &str) -> Write {
         Write::Create(GameRecord {
             id: id.into(),
-            spec: GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None },
+            spec: GameSpec {
+                variant: "gomoku".into(),
+                rules: String::new(),
+                clock: None,
+                rated: false,
+            },
             start: String::new(),
             invite_hash: String::new(),
             token_hashes: [String::new(), String::new()],
             names: [None, None],
+            accounts: [None, None],
             created_unix_ms: 0,
             rematch_of: None,
             listed: false,
@@ -247,6 +329,7 @@ mod tests {
         fn sweep(&mut self, cutoff: u64, keep: &[String]) -> Result<usize, StorageError> {
             self.inner.sweep(cutoff, keep)
         }
+        crate::storage::delegate_accounts!();
     }
 
     #[tokio::test]

@@ -96,7 +96,7 @@ pub async fn start_server_in(
 
 /// A game spec without a clock.
 pub fn spec(variant: &str, rules: &str) -> GameSpec {
-    GameSpec { variant: variant.into(), rules: rules.into(), clock: None }
+    GameSpec { variant: variant.into(), rules: rules.into(), clock: None, rated: false }
 }
 
 /// A game spec with a clock.
@@ -105,6 +105,7 @@ pub fn timed(variant: &str, base_secs: u32, increment_secs: u32) -> GameSpec {
         variant: variant.into(),
         rules: String::new(),
         clock: Some(ClockSpec { base_secs, increment_secs }),
+        rated: false,
     }
 }
 
@@ -116,6 +117,12 @@ pub struct Client {
 }
 
 impl Client {
+    /// A client over a socket opened some other way (with a cookie, say).
+    #[allow(dead_code)]
+    pub fn from_socket(ws: WebSocketStream<MaybeTlsStream<TcpStream>>) -> Client {
+        Client { ws, log: Vec::new() }
+    }
+
     /// Connects to `/ws`.
     pub async fn connect(addr: SocketAddr) -> Client {
         let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await.unwrap();

@@ -1,0 +1,577 @@
+//! Accounts over HTTP: register, sign in and out (here or everywhere), change the password, the
+//! signed-in account and the public profiles. JSON in and out (the types of
+//! [`qi_protocol::account`](qi_protocol)); every refusal is an [`AccountError`] naming the rule.
+//!
+//! # Passwords
+//! Hashed with Argon2id (the `argon2` crate, RustCrypto) at its default parameters, OWASP's
+//! minimum (19 MiB, 2 passes, 1 lane), each with its own random salt, kept as a PHC string; at
+//! most [`HASHING_AT_ONCE`] hashes run at once, on blocking threads, so a flood of sign-ins
+//! costs bounded memory and never stalls the games.
+//!
+//! # Sessions
+//! Signing in makes a random token (128 bits or more) sent as the cookie `qi_session`
+//! (`HttpOnly`, `SameSite=Lax`, `Path=/`, 30 days; `Secure` when the request came over HTTPS
+//! through the proxy); only its hash is stored. Signing out deletes it; "log out everywhere"
+//! and a password change delete all of the account's (a password change then signs this
+//! browser in anew). A cookie that names no live session counts for nothing, and its page is
+//! told to forget it.
+//!
+//! # Guessing
+//! Sign-in attempts are limited per client address ([`ATTEMPTS_PER_ADDRESS`] in
+//! [`ATTEMPT_WINDOW`], registrations and password changes counted too) and failed ones per
+//! account name ([`FAILURES_PER_ACCOUNT`] in [`FAILURE_WINDOW`], whether or not the account
+//! exists). "No such user" and "wrong password" get the same answer after the same work: an
+//! unknown name is checked against a hash made at start.
+//!
+//! # Cross-site requests
+//! Every POST must be `Content-Type: application/json` (a form on another site cannot send
+//! that without the browser asking first) and, when the browser says where it comes from
+//! (`Origin`), come from this host; with `SameSite=Lax` the cookie is not sent with other
+//! sites' POSTs anyway.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use argon2::Argon2;
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Extension, Router};
+use qi_protocol::{
+    AccountError, AccountErrorCode, Credentials, PasswordChange, check_password, check_username,
+    username_key,
+};
+
+use crate::limits::{RateWindow, client_address};
+use crate::listener::Peer;
+use crate::storage::{
+    AccountRecord, SESSION_LIFETIME_MS, SessionRecord, StorageHandle, Write, account_view,
+    profile_view, unix_ms,
+};
+use crate::tokens::{hash_token, new_token};
+
+/// The session cookie's name.
+pub const SESSION_COOKIE: &str = "qi_session";
+/// Sign-in attempts (and registrations and password changes) one address may make in
+/// [`ATTEMPT_WINDOW`].
+pub const ATTEMPTS_PER_ADDRESS: usize = 20;
+/// The window of [`ATTEMPTS_PER_ADDRESS`].
+pub const ATTEMPT_WINDOW: Duration = Duration::from_secs(10 * 60);
+/// Failed sign-ins one account name may take in [`FAILURE_WINDOW`], from all addresses.
+pub const FAILURES_PER_ACCOUNT: usize = 10;
+/// The window of [`FAILURES_PER_ACCOUNT`].
+pub const FAILURE_WINDOW: Duration = Duration::from_secs(15 * 60);
+/// How many password hashes are worked out at once (each takes 19 MiB).
+pub const HASHING_AT_ONCE: usize = 2;
+/// The most finished games a profile lists.
+pub const PROFILE_GAMES: usize = 50;
+/// The largest request body read (a password at most 128 characters fits many times over).
+const MAX_BODY_BYTES: usize = 64 * 1024;
+
+/// Who is counted: the windows of each address and each account name.
+#[derive(Debug, Default)]
+struct Counts {
+    addresses: HashMap<IpAddr, RateWindow>,
+    failures: HashMap<String, RateWindow>,
+    /// When the counts were last pruned.
+    pruned: Option<Instant>,
+}
+
+/// The accounts' side of the server: the hashing, the attempt counts and the store.
+#[derive(Debug)]
+pub struct Accounts {
+    storage: StorageHandle,
+    hashing: tokio::sync::Semaphore,
+    /// A hash of a password nobody has: unknown names are checked against it, so that they
+    /// take as long as a wrong password.
+    decoy: String,
+    counts: Mutex<Counts>,
+    trusted: Arc<[IpAddr]>,
+}
+
+/// A refused request: its status and the [`AccountError`] sent.
+#[derive(Debug)]
+pub struct Refused {
+    status: StatusCode,
+    error: AccountError,
+}
+
+impl IntoResponse for Refused {
+    fn into_response(self) -> Response {
+        let headers = [(header::CACHE_CONTROL, "no-store")];
+        (self.status, headers, axum::Json(self.error)).into_response()
+    }
+}
+
+fn refusal(status: StatusCode, code: AccountErrorCode, detail: impl Into<String>) -> Refused {
+    Refused { status, error: AccountError { code, detail: detail.into() } }
+}
+
+fn unavailable(error: &impl std::fmt::Display) -> Refused {
+    tracing::warn!(%error, "an account request failed in storage");
+    refusal(
+        StatusCode::SERVICE_UNAVAILABLE,
+        AccountErrorCode::Unavailable,
+        "accounts cannot be reached right now; try again in a moment",
+    )
+}
+
+fn hash_password(password: &str) -> Result<String, String> {
+    let mut salt = [0u8; 16];
+    getrandom::fill(&mut salt).map_err(|e| format!("no randomness: {e}"))?;
+    let salt = SaltString::encode_b64(&salt).map_err(|e| e.to_string())?;
+    Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map(|h| h.to_string())
+        .map_err(|e| e.to_string())
+}
+
+fn verify_password(password: &str, stored: &str) -> bool {
+    PasswordHash::new(stored)
+        .is_ok_and(|hash| Argon2::default().verify_password(password.as_bytes(), &hash).is_ok())
+}
+
+fn wait_text(wait: Duration) -> String {
+    format!("too many sign-in attempts; try again in {} s", wait.as_secs().max(1))
+}
+
+impl Accounts {
+    /// The accounts over `storage`; client addresses are read through `trusted` proxies.
+    ///
+    /// # Errors
+    /// When the decoy hash cannot be made (no randomness).
+    pub fn new(storage: StorageHandle, trusted: Arc<[IpAddr]>) -> Result<Accounts, String> {
+        let decoy = hash_password(&new_token().map_err(|e| e.to_string())?)?;
+        Ok(Accounts {
+            storage,
+            hashing: tokio::sync::Semaphore::new(HASHING_AT_ONCE),
+            decoy,
+            counts: Mutex::default(),
+            trusted,
+        })
+    }
+
+    fn counts(&self) -> std::sync::MutexGuard<'_, Counts> {
+        self.counts.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Counts an attempt from `address`.
+    fn attempt(&self, address: IpAddr) -> Result<(), Refused> {
+        let now = Instant::now();
+        let mut counts = self.counts();
+        // Windows that hold nothing recent are forgotten now and then, so the maps stay small.
+        if counts.pruned.is_none_or(|at| now.duration_since(at) > ATTEMPT_WINDOW) {
+            counts.addresses.retain(|_, window| !window.is_idle(now));
+            counts.failures.retain(|_, window| !window.is_idle(now));
+            counts.pruned = Some(now);
+        }
+        counts
+            .addresses
+            .entry(address)
+            .or_insert_with(|| RateWindow::new(ATTEMPTS_PER_ADDRESS, ATTEMPT_WINDOW))
+            .take(now)
+            .map_err(|wait| {
+                refusal(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    AccountErrorCode::TooManyAttempts,
+                    wait_text(wait),
+                )
+            })
+    }
+
+    /// Whether `key` may try a password now (failures under its limit).
+    fn may_try(&self, key: &str) -> Result<(), Refused> {
+        let mut counts = self.counts();
+        match counts.failures.get_mut(key) {
+            Some(window) => window.check(Instant::now()).map_err(|wait| {
+                refusal(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    AccountErrorCode::TooManyAttempts,
+                    wait_text(wait),
+                )
+            }),
+            None => Ok(()),
+        }
+    }
+
+    fn failed(&self, key: &str) {
+        let mut counts = self.counts();
+        let window = counts
+            .failures
+            .entry(key.to_owned())
+            .or_insert_with(|| RateWindow::new(FAILURES_PER_ACCOUNT, FAILURE_WINDOW));
+        let _ = window.take(Instant::now());
+    }
+
+    /// Runs `work` (hashing) on a blocking thread, at most [`HASHING_AT_ONCE`] at a time.
+    async fn hashing<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Option<T> {
+        let _permit = self.hashing.acquire().await.ok()?;
+        tokio::task::spawn_blocking(work).await.ok()
+    }
+
+    /// Checks `password` for the account of `key` (`None`: no such account, checked against
+    /// the decoy so that it takes as long).
+    async fn password_matches(&self, account: Option<&AccountRecord>, password: &str) -> bool {
+        let stored = account.map_or_else(|| self.decoy.clone(), |a| a.password_hash.clone());
+        let password = password.to_owned();
+        let matches =
+            self.hashing(move || verify_password(&password, &stored)).await.unwrap_or(false);
+        matches && account.is_some()
+    }
+
+    /// The live session the request's cookie names, with its account.
+    async fn signed_in(
+        &self,
+        headers: &HeaderMap,
+    ) -> Result<Option<(SessionRecord, AccountRecord)>, Refused> {
+        let Some(token) = session_cookie(headers) else { return Ok(None) };
+        match self.storage.session(hash_token(&token)).await {
+            Ok(Some((session, account))) if session.is_live(unix_ms()) => {
+                Ok(Some((session, account)))
+            }
+            Ok(_) => Ok(None),
+            Err(e) => Err(unavailable(&e)),
+        }
+    }
+
+    /// A new session for `account`: its record and the cookie's value.
+    fn new_session(account: &AccountRecord) -> Result<(SessionRecord, String), Refused> {
+        let token = new_token().map_err(|e| unavailable(&e))?;
+        let session = SessionRecord {
+            token_hash: hash_token(&token),
+            account: account.key.clone(),
+            created_unix_ms: unix_ms(),
+        };
+        Ok((session, token))
+    }
+
+    /// The account's own view, with `cookie` set if given.
+    async fn view(
+        &self,
+        account: &AccountRecord,
+        cookie: Option<HeaderValue>,
+    ) -> Result<Response, Refused> {
+        let ratings =
+            self.storage.ratings(account.key.clone()).await.map_err(|e| unavailable(&e))?;
+        let body = axum::Json(account_view(account, &ratings, unix_ms()));
+        let mut response =
+            (StatusCode::OK, [(header::CACHE_CONTROL, "no-store")], body).into_response();
+        if let Some(cookie) = cookie {
+            response.headers_mut().insert(header::SET_COOKIE, cookie);
+        }
+        Ok(response)
+    }
+}
+
+/// The value of the session cookie, if the request has one that can be a token.
+#[must_use]
+pub fn session_cookie(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(name, _)| *name == SESSION_COOKIE)
+        .map(|(_, value)| value.trim().to_owned())
+        .filter(|value| {
+            (16..=128).contains(&value.len())
+                && value.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        })
+}
+
+/// The hash of the session the request's cookie names, for the game socket.
+#[must_use]
+pub fn session_hash(headers: &HeaderMap) -> Option<String> {
+    session_cookie(headers).map(|token| hash_token(&token))
+}
+
+fn over_https(headers: &HeaderMap) -> bool {
+    headers
+        .get("x-forwarded-proto")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|proto| proto.eq_ignore_ascii_case("https"))
+}
+
+fn set_cookie(token: &str, headers: &HeaderMap) -> HeaderValue {
+    let secure = if over_https(headers) { "; Secure" } else { "" };
+    let max_age = SESSION_LIFETIME_MS / 1000;
+    let text = format!(
+        "{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{secure}"
+    );
+    HeaderValue::from_str(&text).unwrap_or(HeaderValue::from_static(""))
+}
+
+fn clear_cookie() -> HeaderValue {
+    HeaderValue::from_static("qi_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0")
+}
+
+/// A POST's body as `T`, if it is JSON from this site.
+fn read_json<T: serde::de::DeserializeOwned>(
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Result<T, Refused> {
+    let json = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|v| {
+        v.split(';').next().is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
+    });
+    if !json {
+        return Err(refusal(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            AccountErrorCode::BadRequest,
+            "account requests are JSON (Content-Type: application/json)",
+        ));
+    }
+    if let (Some(origin), Some(host)) = (
+        headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()),
+        headers.get(header::HOST).and_then(|v| v.to_str().ok()),
+    ) {
+        let origin_host = origin.split_once("://").map_or(origin, |(_, rest)| rest);
+        if origin != "null" && !origin_host.eq_ignore_ascii_case(host) {
+            return Err(refusal(
+                StatusCode::FORBIDDEN,
+                AccountErrorCode::BadRequest,
+                "account requests come from this site's own pages",
+            ));
+        }
+    }
+    serde_json::from_slice(body).map_err(|e| {
+        refusal(
+            StatusCode::BAD_REQUEST,
+            AccountErrorCode::BadRequest,
+            format!("not a request: {e}"),
+        )
+    })
+}
+
+/// What the account routes need.
+#[derive(Clone, Debug)]
+pub struct AccountRoutes {
+    accounts: Arc<Accounts>,
+}
+
+impl AccountRoutes {
+    /// Routes over `accounts`.
+    #[must_use]
+    pub fn new(accounts: Arc<Accounts>) -> AccountRoutes {
+        AccountRoutes { accounts }
+    }
+
+    /// The routes: `/api/account…`, `/api/profile/{name}` and `/online/@/{name}`.
+    pub fn router<S>(self) -> Router<S> {
+        Router::new()
+            .route("/api/account", get(me))
+            .route("/api/account/register", post(register))
+            .route("/api/account/login", post(login))
+            .route("/api/account/logout", post(logout))
+            .route("/api/account/logout-everywhere", post(logout_everywhere))
+            .route("/api/account/password", post(change_password))
+            .route("/api/profile/{name}", get(profile))
+            .route("/online/@/{name}", get(profile_page))
+            .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
+            .with_state(self)
+    }
+}
+
+fn client(accounts: &Accounts, peer: Option<&Extension<Peer>>, headers: &HeaderMap) -> IpAddr {
+    let peer = peer.map_or(IpAddr::from([127, 0, 0, 1]), |Extension(Peer(addr))| addr.ip());
+    let forwarded: Vec<&str> =
+        headers.get_all("x-forwarded-for").iter().filter_map(|v| v.to_str().ok()).collect();
+    client_address(peer, &forwarded, &accounts.trusted)
+}
+
+async fn me(State(routes): State<AccountRoutes>, headers: HeaderMap) -> Result<Response, Refused> {
+    let accounts = &routes.accounts;
+    if let Some((_, account)) = accounts.signed_in(&headers).await? {
+        return accounts.view(&account, None).await;
+    }
+    let mut response =
+        refusal(StatusCode::UNAUTHORIZED, AccountErrorCode::NotSignedIn, "not signed in")
+            .into_response();
+    // A cookie that names no live session is forgotten.
+    if session_cookie(&headers).is_some() {
+        response.headers_mut().insert(header::SET_COOKIE, clear_cookie());
+    }
+    Ok(response)
+}
+
+fn not_signed_in() -> Refused {
+    refusal(StatusCode::UNAUTHORIZED, AccountErrorCode::NotSignedIn, "not signed in")
+}
+
+fn wrong_credentials(detail: &str) -> Refused {
+    refusal(StatusCode::UNAUTHORIZED, AccountErrorCode::WrongCredentials, detail)
+}
+
+async fn register(
+    State(routes): State<AccountRoutes>,
+    peer: Option<Extension<Peer>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, Refused> {
+    let accounts = &routes.accounts;
+    let credentials: Credentials = read_json(&headers, &body)?;
+    accounts.attempt(client(accounts, peer.as_ref(), &headers))?;
+    let name = check_username(&credentials.name).map_err(|e| {
+        refusal(StatusCode::BAD_REQUEST, AccountErrorCode::BadUsername, e.to_string())
+    })?;
+    check_password(&credentials.password).map_err(|detail| {
+        refusal(StatusCode::BAD_REQUEST, AccountErrorCode::BadPassword, detail)
+    })?;
+    let password = credentials.password;
+    let Some(Ok(password_hash)) = accounts.hashing(move || hash_password(&password)).await else {
+        return Err(unavailable(&"hashing failed"));
+    };
+    let account =
+        AccountRecord { key: username_key(&name), name, password_hash, created_unix_ms: unix_ms() };
+    let (session, token) = Accounts::new_session(&account)?;
+    match accounts.storage.register(account.clone(), session).await {
+        Ok(true) => {
+            tracing::info!(account = %account.key, "account registered");
+            accounts.view(&account, Some(set_cookie(&token, &headers))).await
+        }
+        Ok(false) => Err(refusal(
+            StatusCode::CONFLICT,
+            AccountErrorCode::NameTaken,
+            "that username, or one that differs only in case or form, is taken",
+        )),
+        Err(e) => Err(unavailable(&e)),
+    }
+}
+
+async fn login(
+    State(routes): State<AccountRoutes>,
+    peer: Option<Extension<Peer>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, Refused> {
+    let accounts = &routes.accounts;
+    let credentials: Credentials = read_json(&headers, &body)?;
+    accounts.attempt(client(accounts, peer.as_ref(), &headers))?;
+    let key = username_key(credentials.name.trim());
+    accounts.may_try(&key)?;
+    // A password longer than any that can be set is checked against nothing, not hashed.
+    let plausible = credentials.password.chars().count() <= qi_protocol::PASSWORD_MAX_CHARS;
+    let account = accounts
+        .storage
+        .account(key.clone())
+        .await
+        .map_err(|e| unavailable(&e))?
+        .filter(|_| plausible);
+    let password = if plausible { credentials.password.as_str() } else { "" };
+    if !accounts.password_matches(account.as_ref(), password).await {
+        accounts.failed(&key);
+        return Err(wrong_credentials("wrong username or password"));
+    }
+    let Some(account) = account else { return Err(unavailable(&"no account")) };
+    let (session, token) = Accounts::new_session(&account)?;
+    accounts.storage.write(vec![Write::Session(session)]).await.map_err(|e| unavailable(&e))?;
+    accounts.view(&account, Some(set_cookie(&token, &headers))).await
+}
+
+async fn logout(
+    State(routes): State<AccountRoutes>,
+    headers: HeaderMap,
+) -> Result<Response, Refused> {
+    if let Some(token) = session_cookie(&headers) {
+        let end = Write::EndSession { token_hash: hash_token(&token) };
+        routes.accounts.storage.write(vec![end]).await.map_err(|e| unavailable(&e))?;
+    }
+    Ok((StatusCode::NO_CONTENT, [(header::SET_COOKIE, clear_cookie())]).into_response())
+}
+
+async fn logout_everywhere(
+    State(routes): State<AccountRoutes>,
+    headers: HeaderMap,
+) -> Result<Response, Refused> {
+    let accounts = &routes.accounts;
+    let Some((_, account)) = accounts.signed_in(&headers).await? else {
+        return Err(not_signed_in());
+    };
+    let end = Write::EndSessions { account: account.key };
+    accounts.storage.write(vec![end]).await.map_err(|e| unavailable(&e))?;
+    Ok((StatusCode::NO_CONTENT, [(header::SET_COOKIE, clear_cookie())]).into_response())
+}
+
+async fn change_password(
+    State(routes): State<AccountRoutes>,
+    peer: Option<Extension<Peer>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, Refused> {
+    let accounts = &routes.accounts;
+    let change: PasswordChange = read_json(&headers, &body)?;
+    let Some((_, account)) = accounts.signed_in(&headers).await? else {
+        return Err(not_signed_in());
+    };
+    accounts.attempt(client(accounts, peer.as_ref(), &headers))?;
+    accounts.may_try(&account.key)?;
+    check_password(&change.new).map_err(|detail| {
+        refusal(StatusCode::BAD_REQUEST, AccountErrorCode::BadPassword, detail)
+    })?;
+    let plausible = change.old.chars().count() <= qi_protocol::PASSWORD_MAX_CHARS;
+    if !plausible || !accounts.password_matches(Some(&account), &change.old).await {
+        accounts.failed(&account.key);
+        return Err(wrong_credentials("that is not the password now"));
+    }
+    let new = change.new;
+    let Some(Ok(password_hash)) = accounts.hashing(move || hash_password(&new)).await else {
+        return Err(unavailable(&"hashing failed"));
+    };
+    let (session, token) = Accounts::new_session(&account)?;
+    let writes = vec![
+        Write::Password { account: account.key.clone(), password_hash },
+        Write::EndSessions { account: account.key.clone() },
+        Write::Session(session),
+    ];
+    accounts.storage.write(writes).await.map_err(|e| unavailable(&e))?;
+    accounts.view(&account, Some(set_cookie(&token, &headers))).await
+}
+
+async fn profile(
+    State(routes): State<AccountRoutes>,
+    Path(name): Path<String>,
+) -> Result<Response, Refused> {
+    let key = username_key(name.trim());
+    let data = routes.accounts.storage.profile(key, PROFILE_GAMES).await;
+    let Some(data) = data.map_err(|e| unavailable(&e))? else {
+        return Err(refusal(
+            StatusCode::NOT_FOUND,
+            AccountErrorCode::UnknownPlayer,
+            format!("no player is called {name:?}"),
+        ));
+    };
+    let view = profile_view(&data, unix_ms());
+    Ok((StatusCode::OK, [(header::CACHE_CONTROL, "no-cache")], axum::Json(view)).into_response())
+}
+
+/// `text` with every byte but the unreserved ones (letters, digits, `-._~`) percent-encoded.
+fn percent_encode(text: &str) -> String {
+    use std::fmt::Write as _;
+    let mut encoded = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
+            encoded.push(char::from(byte));
+        } else {
+            let _ = write!(encoded, "%{byte:02X}");
+        }
+    }
+    encoded
+}
+
+/// `online/@/<name>`: the online page's profile view of that player (`online/?player=`).
+async fn profile_page(Path(name): Path<String>) -> Response {
+    let query = percent_encode(&name);
+    let location = format!("../?player={query}");
+    match HeaderValue::from_str(&location) {
+        Ok(location) => (StatusCode::SEE_OTHER, [(header::LOCATION, location)]).into_response(),
+        Err(_) => (StatusCode::BAD_REQUEST, "not a name\n").into_response(),
+    }
+}

@@ -1,0 +1,349 @@
+//! Accounts over real HTTP and WebSockets: registering (names unique ignoring case and
+//! compatibility forms), signing in and out, the same answer for an unknown name and a wrong
+//! password, the limits on guessing, forged cookies, changing the password and logging out
+//! everywhere; then two accounts play a rated game over the socket and both ratings and
+//! profiles change, while an anonymous player is kept out of rated games and nobody takes back
+//! a move in one.
+
+mod common;
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use common::{Client, spec, start_server};
+use qi_protocol::{
+    AccountError, AccountErrorCode, AccountView, ClientMessage, ErrorCode, GameSpec, ProfileView,
+    SeatChoice, ServerMessage, VERSION,
+};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+/// An HTTP answer: status, the session cookie it set (if any) and the body.
+#[derive(Debug)]
+struct Answer {
+    status: u16,
+    set_cookie: Option<String>,
+    body: String,
+}
+
+impl Answer {
+    fn error(&self) -> AccountErrorCode {
+        serde_json::from_str::<AccountError>(&self.body)
+            .unwrap_or_else(|e| panic!("not an account error ({e}): {self:?}"))
+            .code
+    }
+
+    fn account(&self) -> AccountView {
+        serde_json::from_str(&self.body)
+            .unwrap_or_else(|e| panic!("not an account ({e}): {self:?}"))
+    }
+
+    /// The cookie's `name=value`, for the next requests.
+    fn cookie(&self) -> String {
+        let set = self.set_cookie.as_deref().unwrap_or_else(|| panic!("no cookie: {self:?}"));
+        set.split(';').next().unwrap().to_owned()
+    }
+}
+
+async fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    cookie: Option<&str>,
+    body: Option<&str>,
+) -> Answer {
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n");
+    if let Some(cookie) = cookie {
+        head.push_str(&format!("Cookie: {cookie}\r\n"));
+    }
+    let body = body.unwrap_or("");
+    if method == "POST" {
+        head.push_str(&format!(
+            "Content-Type: application/json\r\nContent-Length: {}\r\n",
+            body.len()
+        ));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(body.as_bytes()).await.unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).await.unwrap();
+    let response = String::from_utf8_lossy(&response).into_owned();
+    let (head, rest) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+    let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let set_cookie = head
+        .lines()
+        .find_map(|line| line.strip_prefix("set-cookie: ").or(line.strip_prefix("Set-Cookie: ")))
+        .map(str::to_owned);
+    // Bodies here are small: chunked transfer shows as one chunk.
+    let body = match head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+        true => rest
+            .split_once("\r\n")
+            .map_or("", |(_, b)| b)
+            .rsplit_once("\r\n0\r\n")
+            .map_or(rest, |(b, _)| b),
+        false => rest,
+    }
+    .trim_end_matches("\r\n")
+    .to_owned();
+    Answer { status, set_cookie, body }
+}
+
+fn credentials(name: &str, password: &str) -> String {
+    serde_json::json!({ "name": name, "password": password }).to_string()
+}
+
+async fn register(addr: SocketAddr, name: &str, password: &str) -> Answer {
+    request(addr, "POST", "/api/account/register", None, Some(&credentials(name, password))).await
+}
+
+async fn login(addr: SocketAddr, name: &str, password: &str) -> Answer {
+    request(addr, "POST", "/api/account/login", None, Some(&credentials(name, password))).await
+}
+
+/// A game socket opened with the session cookie, said hello.
+async fn signed_in_client(
+    addr: SocketAddr,
+    cookie: &str,
+    hello_name: &str,
+) -> (Client, Option<String>) {
+    let mut request = format!("ws://{addr}/ws").into_client_request().unwrap();
+    request.headers_mut().insert("cookie", cookie.parse().unwrap());
+    let (ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+    let mut client = Client::from_socket(ws);
+    client.send(&ClientMessage::Hello { version: VERSION, name: hello_name.into() }).await;
+    let account = client
+        .until(|m| match m {
+            ServerMessage::Welcome { account, .. } => Some(account.clone()),
+            _ => None,
+        })
+        .await;
+    (client, account)
+}
+
+#[tokio::test]
+async fn accounts_register_sign_in_and_out_and_refuse_what_breaks_the_rules() {
+    let server = start_server("accounts-http").await;
+    let addr = server.addr;
+    let made = register(addr, "Ann_1", "correct horse").await;
+    assert_eq!(made.status, 200, "{made:?}");
+    let cookie = made.cookie();
+    let set = made.set_cookie.clone().unwrap();
+    assert!(set.contains("HttpOnly") && set.contains("SameSite=Lax"), "{set}");
+    assert_eq!(made.account().name, "Ann_1");
+    assert_eq!(made.account().ratings.len(), 5);
+    assert!(made.account().ratings.iter().all(|r| r.rating.to_string() == "1500?"));
+    let me = request(addr, "GET", "/api/account", Some(&cookie), None).await;
+    assert_eq!((me.status, me.account().name), (200, "Ann_1".to_owned()));
+
+    // The same name in another case or compatibility form is taken.
+    for taken in ["ann_1", "ＡＮＮ_１"] {
+        let again = register(addr, taken, "another password").await;
+        assert_eq!((again.status, again.error()), (409, AccountErrorCode::NameTaken), "{taken}");
+    }
+    // Names and passwords that break the rules, each named.
+    assert_eq!(register(addr, "a b", "long enough").await.error(), AccountErrorCode::BadUsername);
+    assert_eq!(
+        register(addr, "zw\u{200b}j", "long enough").await.error(),
+        AccountErrorCode::BadUsername
+    );
+    assert_eq!(register(addr, "Bo", "long enough").await.error(), AccountErrorCode::BadUsername);
+    assert_eq!(register(addr, "Bobby", "").await.error(), AccountErrorCode::BadPassword);
+    let huge = register(addr, "Bobby", &"p".repeat(10_000)).await;
+    assert_eq!((huge.status, huge.error()), (400, AccountErrorCode::BadPassword));
+    assert!(huge.body.contains("at most 128"), "{huge:?}");
+    let not_json = request(addr, "POST", "/api/account/login", None, Some("name=ann")).await;
+    assert_eq!(not_json.error(), AccountErrorCode::BadRequest);
+
+    // An unknown name and a wrong password get the same answer, in about the same time.
+    let started = Instant::now();
+    let wrong = login(addr, "Ann_1", "wrong horse").await;
+    let wrong_took = started.elapsed();
+    let started = Instant::now();
+    let nobody = login(addr, "Nobody", "wrong horse").await;
+    let nobody_took = started.elapsed();
+    assert_eq!((wrong.status, &wrong.body), (nobody.status, &nobody.body));
+    assert_eq!(wrong.error(), AccountErrorCode::WrongCredentials);
+    // Both ran one Argon2 check (tens of milliseconds): not a fast "no such user".
+    let (fast, slow) = (wrong_took.min(nobody_took), wrong_took.max(nobody_took));
+    assert!(
+        fast * 4 >= slow || slow < Duration::from_millis(5),
+        "{wrong_took:?} vs {nobody_took:?}"
+    );
+
+    // Signing in by another case of the name works, and sets a new session.
+    let again = login(addr, "ANN_1", "correct horse").await;
+    assert_eq!(again.status, 200, "{again:?}");
+    let second = again.cookie();
+    assert_ne!(second, cookie);
+
+    // A forged cookie counts for nothing and is cleared.
+    let forged =
+        request(addr, "GET", "/api/account", Some("qi_session=AAAAAAAAAAAAAAAAAAAAAA"), None).await;
+    assert_eq!((forged.status, forged.error()), (401, AccountErrorCode::NotSignedIn));
+    assert!(forged.set_cookie.unwrap().contains("Max-Age=0"));
+    let (mut socket, account) =
+        signed_in_client(addr, "qi_session=AAAAAAAAAAAAAAAAAAAAAA", "Eve").await;
+    assert_eq!(account, None, "a forged cookie plays anonymously");
+    socket.close().await;
+
+    // Change the password: other sessions end, this one goes on with a new cookie.
+    let change = serde_json::json!({ "old": "wrong", "new": "battery staple" }).to_string();
+    let refused =
+        request(addr, "POST", "/api/account/password", Some(&second), Some(&change)).await;
+    assert_eq!(refused.error(), AccountErrorCode::WrongCredentials);
+    let change = serde_json::json!({ "old": "correct horse", "new": "battery staple" }).to_string();
+    let changed =
+        request(addr, "POST", "/api/account/password", Some(&second), Some(&change)).await;
+    assert_eq!(changed.status, 200, "{changed:?}");
+    let third = changed.cookie();
+    assert_eq!(request(addr, "GET", "/api/account", Some(&cookie), None).await.status, 401);
+    assert_eq!(request(addr, "GET", "/api/account", Some(&third), None).await.status, 200);
+    assert_eq!(login(addr, "Ann_1", "correct horse").await.status, 401);
+    let fourth = login(addr, "Ann_1", "battery staple").await.cookie();
+
+    // Log out here, then everywhere.
+    let out = request(addr, "POST", "/api/account/logout", Some(&third), Some("{}")).await;
+    assert_eq!(out.status, 204);
+    assert_eq!(request(addr, "GET", "/api/account", Some(&third), None).await.status, 401);
+    let fifth = login(addr, "Ann_1", "battery staple").await.cookie();
+    let all =
+        request(addr, "POST", "/api/account/logout-everywhere", Some(&fourth), Some("{}")).await;
+    assert_eq!(all.status, 204);
+    for gone in [&fourth, &fifth] {
+        assert_eq!(request(addr, "GET", "/api/account", Some(gone), None).await.status, 401);
+    }
+}
+
+#[tokio::test]
+async fn guessing_is_limited_per_account_and_per_address() {
+    let server = start_server("accounts-guessing").await;
+    let addr = server.addr;
+    assert_eq!(register(addr, "Target", "the real one").await.status, 200);
+    let mut answers = Vec::new();
+    for _ in 0..11 {
+        answers.push(login(addr, "target", "a guess here").await);
+    }
+    assert!(answers[..10].iter().all(|a| a.error() == AccountErrorCode::WrongCredentials));
+    assert_eq!(answers[10].status, 429);
+    assert_eq!(answers[10].error(), AccountErrorCode::TooManyAttempts);
+    assert!(answers[10].body.contains("try again in"), "{:?}", answers[10]);
+    // Even the right password waits now: the limit is the account's.
+    assert_eq!(
+        login(addr, "Target", "the real one").await.error(),
+        AccountErrorCode::TooManyAttempts
+    );
+    // An unknown name fails as a wrong password does, counted the same way.
+    // So far this address made 13 attempts (a registration, 12 sign-ins): 7 more are let in.
+    for _ in 0..7 {
+        assert_eq!(
+            login(addr, "ghost", "a guess").await.error(),
+            AccountErrorCode::WrongCredentials
+        );
+    }
+    // Then the address waits, whatever name it tries.
+    let next = login(addr, "someone", "a guess").await;
+    assert_eq!((next.status, next.error()), (429, AccountErrorCode::TooManyAttempts));
+}
+
+fn rated(variant: &str) -> GameSpec {
+    GameSpec { rated: true, ..spec(variant, "") }
+}
+
+#[tokio::test]
+async fn two_accounts_play_a_rated_game_and_their_ratings_and_profiles_change() {
+    let server = start_server("accounts-rated").await;
+    let addr = server.addr;
+    let ann = register(addr, "Ann", "password one").await.cookie();
+    let bo = register(addr, "Bo_B", "password two").await.cookie();
+
+    // Anonymous players cannot make or take a rated game.
+    let mut guest = Client::hello(addr, "Guest").await;
+    guest.send(&ClientMessage::Challenge { spec: rated("gomoku"), seat: SeatChoice::First }).await;
+    assert_eq!(guest.error().await, ErrorCode::NeedsAccount);
+
+    let (mut first, account) = signed_in_client(addr, &ann, "not my name").await;
+    assert_eq!(account.as_deref(), Some("Ann"));
+    first.send(&ClientMessage::Challenge { spec: rated("gomoku"), seat: SeatChoice::First }).await;
+    let game = first
+        .until(|m| match m {
+            ServerMessage::Seated { game, .. } => Some(game.clone()),
+            _ => None,
+        })
+        .await;
+    guest.send(&ClientMessage::Accept { game: game.clone() }).await;
+    assert_eq!(guest.error().await, ErrorCode::NeedsAccount);
+    let (mut second, _) = signed_in_client(addr, &bo, "").await;
+    second.send(&ClientMessage::Accept { game: game.clone() }).await;
+    let view = second.state().await;
+    assert!(view.spec.rated);
+    assert_eq!(
+        view.players.each_ref().map(|p| p.name.clone()),
+        [Some("Ann".into()), Some("Bo_B".into())]
+    );
+
+    // Five in a row for Ann; a takeback is refused on the way.
+    let moves = ["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4"];
+    for (ply, text) in moves.iter().enumerate() {
+        let mover = if ply % 2 == 0 { &mut first } else { &mut second };
+        let ply = u32::try_from(ply).unwrap();
+        mover.send(&ClientMessage::Move { game: game.clone(), ply, text: (*text).into() }).await;
+        first.moved(ply).await;
+        second.moved(ply).await;
+    }
+    second.send(&ClientMessage::ProposeTakeback { game: game.clone() }).await;
+    assert_eq!(second.error().await, ErrorCode::NoTakeback);
+    first.send(&ClientMessage::Move { game: game.clone(), ply: 8, text: "l8".into() }).await;
+    let (result, _) = first.ended().await;
+    assert_eq!(result.winner, Some(qi_protocol::Seat::First));
+
+    let ann_now = request(addr, "GET", "/api/account", Some(&ann), None).await.account();
+    let gomoku = ann_now.ratings.iter().find(|r| r.kind == "gomoku").unwrap();
+    assert!(gomoku.rating.rating > 1500 && gomoku.rating.provisional, "{gomoku:?}");
+    assert_eq!(gomoku.games, 1);
+    for (name, up) in [("Ann", true), ("bo_b", false)] {
+        let page = request(addr, "GET", &format!("/api/profile/{name}"), None, None).await;
+        assert_eq!(page.status, 200, "{page:?}");
+        let profile: ProfileView = serde_json::from_str(&page.body).unwrap();
+        let rating = profile.ratings.iter().find(|r| r.now.kind == "gomoku").unwrap();
+        assert_eq!(rating.history.len(), 1);
+        assert_eq!(rating.now.rating.rating > 1500, up, "{profile:?}");
+        assert_eq!(profile.games.len(), 1);
+        assert_eq!(profile.games[0].game, game);
+        assert_eq!(profile.games[0].moves.len(), 9);
+        assert!(profile.games[0].opponent_account);
+    }
+    let missing = request(addr, "GET", "/api/profile/nobody", None, None).await;
+    assert_eq!((missing.status, missing.error()), (404, AccountErrorCode::UnknownPlayer));
+    // The profile's stable address leads to the online page's view of it.
+    let page = request(addr, "GET", "/online/@/Bo_B", None, None).await;
+    assert_eq!(page.status, 303);
+}
+
+#[tokio::test]
+async fn rated_seeks_are_paired_with_rated_ones_only() {
+    let server = start_server("accounts-pairing").await;
+    let addr = server.addr;
+    let mut sockets = Vec::new();
+    for name in ["Ann", "Bo_B", "Cy_C"] {
+        let cookie = register(addr, name, "a password").await.cookie();
+        sockets.push(signed_in_client(addr, &cookie, "").await.0);
+    }
+    // Everyone starts at 1500: the first two seekers are paired at once, the third waits.
+    for socket in &mut sockets {
+        socket.send(&ClientMessage::Seek { spec: rated("chess") }).await;
+    }
+    let seated = |m: &ServerMessage| match m {
+        ServerMessage::Seated { game, .. } => Some(game.clone()),
+        _ => None,
+    };
+    let game_a = sockets[0].until(seated).await;
+    let game_b = sockets[1].until(seated).await;
+    assert_eq!(game_a, game_b);
+    sockets[2].until(|m| matches!(m, ServerMessage::Seeking { .. }).then_some(())).await;
+    // A casual seeker of the same game is not paired with a rated one.
+    let mut casual = Client::hello(addr, "Dee").await;
+    casual.send(&ClientMessage::Seek { spec: spec("chess", "") }).await;
+    casual.until(|m| matches!(m, ServerMessage::Seeking { .. }).then_some(())).await;
+}
