@@ -1213,6 +1213,66 @@ mod tests {
         GameSpec { variant: variant.into(), rules: rules.into(), clock, rated: false }
     }
 
+    /// A signed-in chess player rated `rating`.
+    fn rated_player(key: &str, rating: u32) -> Player {
+        let shown = qi_protocol::ShownRating { rating, provisional: false };
+        Player {
+            name: key.into(),
+            account: Some(key.into()),
+            ratings: vec![("chess".into(), shown)],
+        }
+    }
+
+    /// The game `frames` were seated in, if any.
+    fn seated_in(frames: &mut tokio::sync::mpsc::Receiver<Arc<str>>) -> Option<String> {
+        let mut game = None;
+        while let Ok(frame) = frames.try_recv() {
+            if let Ok(ServerMessage::Seated { game: id, .. }) = ServerMessage::parse(&frame) {
+                game = Some(id);
+            }
+        }
+        game
+    }
+
+    #[tokio::test]
+    async fn rated_seeks_pair_the_nearest_rating_and_widen_their_window_as_they_wait() {
+        let clock = Arc::new(ManualClock::at(0));
+        let hub = Hub::new(StorageHandle::spawn(MemoryStorage::new()).unwrap(), clock.clone());
+        let rated = GameSpec { rated: true, ..spec("chess", "", None) };
+        let mut frames = Vec::new();
+        let mut seek = async |key: &str, rating: u32| {
+            let conn = hub.new_connection_from(IpAddr::from([10, 0, 0, frames.len() as u8 + 1]));
+            let (outbox, received) = Outbox::new();
+            frames.push(received);
+            hub.seek(rated.clone(), rated_player(key, rating), conn, outbox).await.unwrap();
+        };
+        seek("ann", 1500).await;
+        seek("bo", 1800).await; // 300 away from Ann: neither window reaches
+        seek("ann", 1440).await; // the same account (another tab) is never its own opponent
+        seek("cy", 1560).await; // nearest to Ann within 100
+        seek("dee", 2000).await; // 200 away from Bo
+        let games: Vec<Option<String>> = frames.iter_mut().map(seated_in).collect();
+        assert!(games[0].is_some() && games[0] == games[3], "Ann and Cy: {games:?}");
+        assert_eq!((&games[1], &games[2], &games[4]), (&None, &None, &None));
+        // Casual seekers never meet rated ones.
+        let (outbox, mut casual) = Outbox::new();
+        let conn = hub.new_connection_from(IpAddr::from([10, 0, 0, 9]));
+        hub.seek(spec("chess", "", None), Player::anonymous("Eve".into()), conn, outbox)
+            .await
+            .unwrap();
+        assert!(seated_in(&mut casual).is_none());
+        // The windows widen by 50 every 5 s: 150 at 5 s is not enough for Bo and Dee, 200 at
+        // 10 s is; the other Ann still waits.
+        clock.advance(5_000);
+        hub.pair_waiting().await;
+        assert!(frames.iter_mut().map(seated_in).all(|g| g.is_none()), "200 apart at 5 s");
+        clock.advance(5_000);
+        hub.pair_waiting().await;
+        let games: Vec<Option<String>> = frames.iter_mut().map(seated_in).collect();
+        assert!(games[1].is_some() && games[1] == games[4], "Bo and Dee: {games:?}");
+        assert!(games[2].is_none());
+    }
+
     #[test]
     fn seeks_pair_by_the_rules_in_full_and_the_clock() {
         let key = |s: &GameSpec| check_spec(s).unwrap();

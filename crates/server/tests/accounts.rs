@@ -7,120 +7,12 @@
 
 mod common;
 
-use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use common::{Client, spec, start_server};
+use common::{Client, login, register, request, signed_in_client, spec, start_server};
 use qi_protocol::{
-    AccountError, AccountErrorCode, AccountView, ClientMessage, ErrorCode, GameSpec, ProfileView,
-    SeatChoice, ServerMessage, VERSION,
+    AccountErrorCode, ClientMessage, ErrorCode, GameSpec, ProfileView, SeatChoice, ServerMessage,
 };
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-
-/// An HTTP answer: status, the session cookie it set (if any) and the body.
-#[derive(Debug)]
-struct Answer {
-    status: u16,
-    set_cookie: Option<String>,
-    body: String,
-}
-
-impl Answer {
-    fn error(&self) -> AccountErrorCode {
-        serde_json::from_str::<AccountError>(&self.body)
-            .unwrap_or_else(|e| panic!("not an account error ({e}): {self:?}"))
-            .code
-    }
-
-    fn account(&self) -> AccountView {
-        serde_json::from_str(&self.body)
-            .unwrap_or_else(|e| panic!("not an account ({e}): {self:?}"))
-    }
-
-    /// The cookie's `name=value`, for the next requests.
-    fn cookie(&self) -> String {
-        let set = self.set_cookie.as_deref().unwrap_or_else(|| panic!("no cookie: {self:?}"));
-        set.split(';').next().unwrap().to_owned()
-    }
-}
-
-async fn request(
-    addr: SocketAddr,
-    method: &str,
-    path: &str,
-    cookie: Option<&str>,
-    body: Option<&str>,
-) -> Answer {
-    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n");
-    if let Some(cookie) = cookie {
-        head.push_str(&format!("Cookie: {cookie}\r\n"));
-    }
-    let body = body.unwrap_or("");
-    if method == "POST" {
-        head.push_str(&format!(
-            "Content-Type: application/json\r\nContent-Length: {}\r\n",
-            body.len()
-        ));
-    }
-    head.push_str("\r\n");
-    stream.write_all(head.as_bytes()).await.unwrap();
-    stream.write_all(body.as_bytes()).await.unwrap();
-    let mut response = Vec::new();
-    stream.read_to_end(&mut response).await.unwrap();
-    let response = String::from_utf8_lossy(&response).into_owned();
-    let (head, rest) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
-    let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-    let set_cookie = head
-        .lines()
-        .find_map(|line| line.strip_prefix("set-cookie: ").or(line.strip_prefix("Set-Cookie: ")))
-        .map(str::to_owned);
-    // Bodies here are small: chunked transfer shows as one chunk.
-    let body = match head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
-        true => rest
-            .split_once("\r\n")
-            .map_or("", |(_, b)| b)
-            .rsplit_once("\r\n0\r\n")
-            .map_or(rest, |(b, _)| b),
-        false => rest,
-    }
-    .trim_end_matches("\r\n")
-    .to_owned();
-    Answer { status, set_cookie, body }
-}
-
-fn credentials(name: &str, password: &str) -> String {
-    serde_json::json!({ "name": name, "password": password }).to_string()
-}
-
-async fn register(addr: SocketAddr, name: &str, password: &str) -> Answer {
-    request(addr, "POST", "/api/account/register", None, Some(&credentials(name, password))).await
-}
-
-async fn login(addr: SocketAddr, name: &str, password: &str) -> Answer {
-    request(addr, "POST", "/api/account/login", None, Some(&credentials(name, password))).await
-}
-
-/// A game socket opened with the session cookie, said hello.
-async fn signed_in_client(
-    addr: SocketAddr,
-    cookie: &str,
-    hello_name: &str,
-) -> (Client, Option<String>) {
-    let mut request = format!("ws://{addr}/ws").into_client_request().unwrap();
-    request.headers_mut().insert("cookie", cookie.parse().unwrap());
-    let (ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
-    let mut client = Client::from_socket(ws);
-    client.send(&ClientMessage::Hello { version: VERSION, name: hello_name.into() }).await;
-    let account = client
-        .until(|m| match m {
-            ServerMessage::Welcome { account, .. } => Some(account.clone()),
-            _ => None,
-        })
-        .await;
-    (client, account)
-}
 
 #[tokio::test]
 async fn accounts_register_sign_in_and_out_and_refuse_what_breaks_the_rules() {
@@ -183,7 +75,7 @@ async fn accounts_register_sign_in_and_out_and_refuse_what_breaks_the_rules() {
         request(addr, "GET", "/api/account", Some("qi_session=AAAAAAAAAAAAAAAAAAAAAA"), None).await;
     assert_eq!((forged.status, forged.error()), (401, AccountErrorCode::NotSignedIn));
     assert!(forged.set_cookie.unwrap().contains("Max-Age=0"));
-    let (mut socket, account) =
+    let (socket, account) =
         signed_in_client(addr, "qi_session=AAAAAAAAAAAAAAAAAAAAAA", "Eve").await;
     assert_eq!(account, None, "a forged cookie plays anonymously");
     socket.close().await;

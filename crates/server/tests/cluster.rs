@@ -508,6 +508,37 @@ async fn quick_pairing_pairs_across_nodes_and_nobody_twice() {
         !seen.challenges.contains_key(&id) && seen.games.contains_key(&id)
     })
     .await;
+
+    // Rated seeks across nodes (accounts are shared through PostgreSQL): one account's two
+    // tabs never meet, a casual seeker never meets a rated one, and another account does.
+    let rated = GameSpec { rated: true, ..spec("chess", "") };
+    let ann = common::register(site.addrs[0], "Ann", "a password").await.cookie();
+    let elsewhere = common::login(site.addrs[1], "ann", "a password").await;
+    assert_eq!(elsewhere.status, 200, "signed in on another node: {elsewhere:?}");
+    let mut tabs = Vec::new();
+    for addr in [site.addrs[0], site.addrs[1]] {
+        let (mut tab, account) = common::signed_in_client(addr, &ann, "").await;
+        assert_eq!(account.as_deref(), Some("Ann"));
+        tab.send(&ClientMessage::Seek { spec: rated.clone() }).await;
+        tab.until(|m| matches!(m, ServerMessage::Seeking { .. }).then_some(())).await;
+        tabs.push(tab);
+    }
+    let mut casual = hello(site.addrs[2], "C").await;
+    casual.send(&ClientMessage::Seek { spec: spec("chess", "") }).await;
+    casual.until(|m| matches!(m, ServerMessage::Seeking { .. }).then_some(())).await;
+    let other = common::register(site.addrs[2], "Bo_B", "a password").await.cookie();
+    let (mut bo, _) = common::signed_in_client(site.addrs[2], &other, "").await;
+    bo.send(&ClientMessage::Seek { spec: rated }).await;
+    let game = bo
+        .until(|m| match m {
+            ServerMessage::Seated { game, .. } => Some(game.clone()),
+            _ => None,
+        })
+        .await;
+    let view = bo.state().await;
+    assert!(view.spec.rated);
+    assert!(view.players.iter().any(|p| p.name.as_deref() == Some("Ann")), "{view:?}");
+    assert_eq!(view.game, game);
 }
 
 #[tokio::test]
