@@ -20,7 +20,8 @@
 //! Sign-in attempts are limited per client address ([`ATTEMPTS_PER_ADDRESS`] in
 //! [`ATTEMPT_WINDOW`], registrations and password changes counted too) and failed ones per
 //! account name ([`FAILURES_PER_ACCOUNT`] in [`FAILURE_WINDOW`], whether or not the account
-//! exists). "No such user" and "wrong password" get the same answer after the same work: an
+//! exists); with several nodes the counts are kept in Redis and hold across them (each node
+//! counts on its own while Redis does not answer). "No such user" and "wrong password" get the same answer after the same work: an
 //! unknown name is checked against a hash made at start.
 //!
 //! # Cross-site requests
@@ -92,6 +93,8 @@ pub struct Accounts {
     decoy: String,
     counts: Mutex<Counts>,
     trusted: Arc<[IpAddr]>,
+    /// With several nodes, the counts are kept in Redis, so that they hold across the nodes.
+    cluster: Option<Arc<crate::cluster::Cluster>>,
 }
 
 /// A refused request: its status and the [`AccountError`] sent.
@@ -140,12 +143,21 @@ fn wait_text(wait: Duration) -> String {
     format!("too many sign-in attempts; try again in {} s", wait.as_secs().max(1))
 }
 
+fn too_many(wait: Duration) -> Refused {
+    refusal(StatusCode::TOO_MANY_REQUESTS, AccountErrorCode::TooManyAttempts, wait_text(wait))
+}
+
 impl Accounts {
-    /// The accounts over `storage`; client addresses are read through `trusted` proxies.
+    /// The accounts over `storage`; client addresses are read through `trusted` proxies; with
+    /// `cluster`, the attempts are counted across its nodes.
     ///
     /// # Errors
     /// When the decoy hash cannot be made (no randomness).
-    pub fn new(storage: StorageHandle, trusted: Arc<[IpAddr]>) -> Result<Accounts, String> {
+    pub fn new(
+        storage: StorageHandle,
+        trusted: Arc<[IpAddr]>,
+        cluster: Option<Arc<crate::cluster::Cluster>>,
+    ) -> Result<Accounts, String> {
         let decoy = hash_password(&new_token().map_err(|e| e.to_string())?)?;
         Ok(Accounts {
             storage,
@@ -153,7 +165,20 @@ impl Accounts {
             decoy,
             counts: Mutex::default(),
             trusted,
+            cluster,
         })
+    }
+
+    /// The count under `key` across the nodes, if there are several and Redis answers.
+    async fn shared(
+        &self,
+        key: &str,
+        window: Duration,
+        max: usize,
+        take: bool,
+    ) -> Option<Result<(), Duration>> {
+        let cluster = self.cluster.as_ref()?;
+        crate::cluster::shared_rate(cluster, key, window, max, take).await
     }
 
     fn counts(&self) -> std::sync::MutexGuard<'_, Counts> {
@@ -161,7 +186,11 @@ impl Accounts {
     }
 
     /// Counts an attempt from `address`.
-    fn attempt(&self, address: IpAddr) -> Result<(), Refused> {
+    async fn attempt(&self, address: IpAddr) -> Result<(), Refused> {
+        let key = format!("sign-in-address:{address}");
+        if let Some(answer) = self.shared(&key, ATTEMPT_WINDOW, ATTEMPTS_PER_ADDRESS, true).await {
+            return answer.map_err(too_many);
+        }
         let now = Instant::now();
         let mut counts = self.counts();
         // Windows that hold nothing recent are forgotten now and then, so the maps stay small.
@@ -175,31 +204,29 @@ impl Accounts {
             .entry(address)
             .or_insert_with(|| RateWindow::new(ATTEMPTS_PER_ADDRESS, ATTEMPT_WINDOW))
             .take(now)
-            .map_err(|wait| {
-                refusal(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    AccountErrorCode::TooManyAttempts,
-                    wait_text(wait),
-                )
-            })
+            .map_err(too_many)
     }
 
     /// Whether `key` may try a password now (failures under its limit).
-    fn may_try(&self, key: &str) -> Result<(), Refused> {
+    async fn may_try(&self, key: &str) -> Result<(), Refused> {
+        let shared = format!("sign-in-failures:{key}");
+        if let Some(answer) =
+            self.shared(&shared, FAILURE_WINDOW, FAILURES_PER_ACCOUNT, false).await
+        {
+            return answer.map_err(too_many);
+        }
         let mut counts = self.counts();
         match counts.failures.get_mut(key) {
-            Some(window) => window.check(Instant::now()).map_err(|wait| {
-                refusal(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    AccountErrorCode::TooManyAttempts,
-                    wait_text(wait),
-                )
-            }),
+            Some(window) => window.check(Instant::now()).map_err(too_many),
             None => Ok(()),
         }
     }
 
-    fn failed(&self, key: &str) {
+    async fn failed(&self, key: &str) {
+        let shared = format!("sign-in-failures:{key}");
+        if self.shared(&shared, FAILURE_WINDOW, FAILURES_PER_ACCOUNT, true).await.is_some() {
+            return;
+        }
         let mut counts = self.counts();
         let window = counts
             .failures
@@ -418,7 +445,7 @@ async fn register(
 ) -> Result<Response, Refused> {
     let accounts = &routes.accounts;
     let credentials: Credentials = read_json(&headers, &body)?;
-    accounts.attempt(client(accounts, peer.as_ref(), &headers))?;
+    accounts.attempt(client(accounts, peer.as_ref(), &headers)).await?;
     let name = check_username(&credentials.name).map_err(|e| {
         refusal(StatusCode::BAD_REQUEST, AccountErrorCode::BadUsername, e.to_string())
     })?;
@@ -454,9 +481,9 @@ async fn login(
 ) -> Result<Response, Refused> {
     let accounts = &routes.accounts;
     let credentials: Credentials = read_json(&headers, &body)?;
-    accounts.attempt(client(accounts, peer.as_ref(), &headers))?;
+    accounts.attempt(client(accounts, peer.as_ref(), &headers)).await?;
     let key = username_key(credentials.name.trim());
-    accounts.may_try(&key)?;
+    accounts.may_try(&key).await?;
     // A password longer than any that can be set is checked against nothing, not hashed.
     let plausible = credentials.password.chars().count() <= qi_protocol::PASSWORD_MAX_CHARS;
     let account = accounts
@@ -467,7 +494,7 @@ async fn login(
         .filter(|_| plausible);
     let password = if plausible { credentials.password.as_str() } else { "" };
     if !accounts.password_matches(account.as_ref(), password).await {
-        accounts.failed(&key);
+        accounts.failed(&key).await;
         return Err(wrong_credentials("wrong username or password"));
     }
     let Some(account) = account else { return Err(unavailable(&"no account")) };
@@ -511,14 +538,14 @@ async fn change_password(
     let Some((_, account)) = accounts.signed_in(&headers).await? else {
         return Err(not_signed_in());
     };
-    accounts.attempt(client(accounts, peer.as_ref(), &headers))?;
-    accounts.may_try(&account.key)?;
+    accounts.attempt(client(accounts, peer.as_ref(), &headers)).await?;
+    accounts.may_try(&account.key).await?;
     check_password(&change.new).map_err(|detail| {
         refusal(StatusCode::BAD_REQUEST, AccountErrorCode::BadPassword, detail)
     })?;
     let plausible = change.old.chars().count() <= qi_protocol::PASSWORD_MAX_CHARS;
     if !plausible || !accounts.password_matches(Some(&account), &change.old).await {
-        accounts.failed(&account.key);
+        accounts.failed(&account.key).await;
         return Err(wrong_credentials("that is not the password now"));
     }
     let new = change.new;

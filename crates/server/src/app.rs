@@ -135,8 +135,9 @@ fn router(
 ) -> Router {
     let limits = &settings.limits;
     let trusted: Arc<[IpAddr]> = settings.trusted_proxies.clone().into();
-    let accounts = match crate::accounts::Accounts::new(hub.storage().clone(), Arc::clone(&trusted))
-    {
+    let cluster = hub.cluster().cloned();
+    let made = crate::accounts::Accounts::new(hub.storage().clone(), Arc::clone(&trusted), cluster);
+    let accounts = match made {
         Ok(accounts) => Some(Arc::new(accounts)),
         Err(e) => {
             tracing::error!(error = %e, "accounts are off: the decoy hash could not be made");

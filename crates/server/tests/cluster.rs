@@ -620,4 +620,13 @@ async fn the_limits_per_address_hold_across_nodes() {
             assert!(detail.contains("at most 3 a minute"), "{detail}");
         }
     }
+    // Guessing a password is limited per account across the nodes: ten wrong guesses spread
+    // over them, and the eleventh waits on any node.
+    assert_eq!(common::register(site.addrs[0], "Target", "the real one").await.status, 200);
+    for guess in 0..10 {
+        let answer = common::login(site.addrs[guess % 3], "target", "a wrong guess").await;
+        assert_eq!(answer.error(), qi_protocol::AccountErrorCode::WrongCredentials, "{guess}");
+    }
+    let next = common::login(site.addrs[1], "Target", "the real one").await;
+    assert_eq!(next.error(), qi_protocol::AccountErrorCode::TooManyAttempts);
 }

@@ -130,6 +130,41 @@ pub(crate) async fn admit_socket(
     }
 }
 
+/// A rate window shared by every node (sign-in attempts): under `key`, at most `max` events in
+/// any `window`, in Redis's own time. Counts one more when `take` and there is room. `None`
+/// when Redis cannot answer (the caller falls back on its own count); else `Err` with how long
+/// to wait when full.
+pub(crate) async fn shared_rate(
+    cluster: &Cluster,
+    key: &str,
+    window: std::time::Duration,
+    max: usize,
+    take: bool,
+) -> Option<Result<(), std::time::Duration>> {
+    let member = format!("{}-{}", cluster.num, crate::tokens::random_u64().unwrap_or(0));
+    let window_ms = u64::try_from(window.as_millis()).unwrap_or(u64::MAX);
+    let answer: Result<i64, _> = RATE
+        .key(format!("qi:rate:{key}"))
+        // No held set: an empty key counts nothing.
+        .key("qi:held:none")
+        .arg(0)
+        .arg(window_ms)
+        .arg(max)
+        .arg(usize::MAX >> 8)
+        .arg(if take { "1" } else { "0" })
+        .arg(member)
+        .invoke_async(&mut cluster.redis.clone())
+        .await;
+    match answer {
+        Ok(-1) => Some(Ok(())),
+        Ok(wait) => Some(Err(std::time::Duration::from_millis(u64::try_from(wait).unwrap_or(0)))),
+        Err(e) => {
+            tracing::warn!(error = %e, "shared limits unreachable");
+            None
+        }
+    }
+}
+
 /// The limits in Redis, as one node sees them.
 pub(crate) struct SharedLimits<'a> {
     pub(crate) cluster: &'a Cluster,

@@ -40,6 +40,7 @@
 //! unfinished games held) are Redis sorted sets and sets, shared by every node.
 
 mod limits;
+pub(crate) use limits::shared_rate;
 mod lobby_share;
 mod pairing;
 mod wire;
