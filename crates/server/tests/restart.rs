@@ -207,3 +207,47 @@ async fn sigterm_tells_clients_to_reconnect_stores_everything_and_exits_cleanly(
     assert_eq!(texts, ["e2e4", "e7e5", "g1f3"]);
     let _ = std::fs::remove_dir_all(&data);
 }
+
+#[tokio::test]
+async fn accounts_sessions_and_a_rated_result_survive_kill_9() {
+    let data = temp_dir("restart-accounts");
+    let addr = free_port();
+    let mut server = spawn_server(addr, &data).await;
+    let ann = common::register(addr, "Ann", "password one").await.cookie();
+    let bo = common::register(addr, "Bo_B", "password two").await.cookie();
+    let rated = qi_protocol::GameSpec { rated: true, ..common::spec("gomoku", "") };
+    let (mut first, _) = common::signed_in_client(addr, &ann, "").await;
+    first.send(&ClientMessage::Challenge { spec: rated, seat: SeatChoice::First }).await;
+    let game = first
+        .until(|m| match m {
+            ServerMessage::Seated { game, .. } => Some(game.clone()),
+            _ => None,
+        })
+        .await;
+    let (mut second, _) = common::signed_in_client(addr, &bo, "").await;
+    second.send(&ClientMessage::Accept { game: game.clone() }).await;
+    second.state().await;
+    // Bo resigns after one move: the result and both ratings are stored before anyone hears of
+    // it.
+    first.send(&ClientMessage::Move { game: game.clone(), ply: 0, text: "h8".into() }).await;
+    second.moved(0).await;
+    second.send(&ClientMessage::Resign { game: game.clone() }).await;
+    let (result, _) = first.ended().await;
+    assert_eq!(result.winner, Some(Seat::First));
+    server.start_kill().unwrap();
+    server.wait().await.unwrap();
+
+    let _server = spawn_server(addr, &data).await;
+    // The sessions hold, the ratings and the history are there.
+    let me = common::request(addr, "GET", "/api/account", Some(&ann), None).await;
+    assert_eq!(me.status, 200, "{me:?}");
+    let gomoku = me.account().ratings.into_iter().find(|r| r.kind == "gomoku").unwrap();
+    assert!(gomoku.rating.rating > 1500 && gomoku.games == 1, "{gomoku:?}");
+    let page = common::request(addr, "GET", "/api/profile/bo_b", None, None).await;
+    let profile: qi_protocol::ProfileView = serde_json::from_str(&page.body).unwrap();
+    assert_eq!(profile.games.len(), 1);
+    assert_eq!(profile.games[0].game, game);
+    let history = &profile.ratings.iter().find(|r| r.now.kind == "gomoku").unwrap().history;
+    assert_eq!(history.len(), 1);
+    assert!(history[0].rating.rating < 1500);
+}
