@@ -9,6 +9,7 @@ import { after, before, test } from 'node:test';
 import {
   DIST,
   WAIT_MS,
+  click,
   drag,
   launchBrowser,
   moveList,
@@ -51,7 +52,11 @@ async function person(url, viewport = { width: 1280, height: 900 }, connected = 
   const errors = [];
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
   page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);
+    // A refused sign-in (401: a wrong password, as the accounts test types on purpose) is an
+    // answer the page reads, but the browser logs it as a failed resource all the same.
+    if (message.type() === 'error' && !/status of 401/.test(message.text())) {
+      errors.push(`console.error: ${message.text()}`);
+    }
   });
   await page.goto(url);
   if (connected) await page.locator('[data-testid="connection"][data-state="connected"]').waitFor();
@@ -402,6 +407,133 @@ test('served by the Qi server, the app shows a game being played live in its wat
     await viewer.page.locator('main.play[data-current-game="chess"]').waitFor();
     await waitForPiece(viewer.page, 'e5', 'bP');
     assert.match(viewer.page.url(), /\/online\/\?game=/);
+    for (const someone of people) {
+      assert.deepEqual(someone.errors, [], 'the page reported errors');
+    }
+  } finally {
+    for (const someone of people) await someone.context.close();
+  }
+});
+
+/** Registers `name` in the lobby's account box and waits until the page plays as it. */
+async function register(page, name, password) {
+  await page.locator('[data-testid="account"] [data-testid="account-name"]').fill(name);
+  await page.locator('[data-testid="account-password"]').fill(password);
+  await page.locator('[data-action="register"]').click();
+  await page.locator(`[data-testid="signed-in"][data-name="${name}"]`).waitFor();
+  await page.locator('[data-testid="connection"][data-state="connected"]').waitFor();
+  await page.waitForFunction(
+    (name) => document.querySelector('[data-testid="name"]')?.value === name,
+    name,
+  );
+}
+
+/** The profile's rating in `kind`: `{ games, rating, provisional }`. */
+async function profileRating(page, kind) {
+  const card = page.locator(`[data-testid="rating"][data-kind="${kind}"]`);
+  const shown = await card.getAttribute('data-rating');
+  return {
+    games: Number(await card.getAttribute('data-games')),
+    rating: Number.parseInt(shown, 10),
+    provisional: shown.endsWith('?'),
+  };
+}
+
+test('two accounts play a rated game from the lobby: no takeback, and both profiles show it with the new ratings', { timeout: TEST_TIMEOUT }, async () => {
+  const suffix = Math.random().toString(36).slice(2, 8);
+  const names = [`Ra${suffix}`, `Rb${suffix}`];
+  const password = 'a good password';
+  const ann = await person(`${base}online/`);
+  const ben = await person(`${base}online/`);
+  const people = [ann, ben];
+  try {
+    // Signed out, a rated game cannot be asked for.
+    await ann.page.locator('[data-testid="account"]').waitFor();
+    assert.equal(await ann.page.locator('[data-testid="rated"]').isDisabled(), true);
+    // A wrong password is said plainly.
+    await ann.page.locator('[data-testid="account-name"]').fill(`Nobody${suffix}`);
+    await ann.page.locator('[data-testid="account-password"]').fill(password);
+    await ann.page.locator('[data-action="sign-in"]').click();
+    const refusal = ann.page.locator('[data-testid="account-error"][data-code="wrong_credentials"]');
+    await refusal.waitFor();
+    assert.match(await refusal.innerText(), /Wrong username or password/);
+    await register(ann.page, names[0], password);
+    await register(ben.page, names[1], password);
+    assert.equal(await ann.page.locator('[data-testid="name"]').isDisabled(), true, 'the username is the name');
+
+    // Ann posts a rated gomoku challenge, playing first (Black).
+    await ann.page.locator('[data-testid="lobby"] [data-game="gomoku"]').click();
+    await ann.page.locator('[data-testid="seat"]').selectOption('first');
+    await ann.page.locator('[data-testid="listed"]').selectOption('anyone');
+    await ann.page.locator('[data-testid="rated"]').check();
+    await ann.page.locator('[data-action="create"]').click();
+    await ann.page.locator('main.play[data-current-game="gomoku"]').waitFor();
+    // Ben sees it as rated, with Ann's provisional rating, and takes it.
+    const row = ben.page.locator('[data-testid="challenge"][data-rated="true"]', { hasText: names[0] });
+    await row.waitFor();
+    assert.match(await row.innerText(), /1500\?/);
+    assert.match(await row.innerText(), /Rated/);
+    await row.locator('[data-action="accept"]').click();
+    await ben.page.locator('main.play[data-current-game="gomoku"]').waitFor();
+    await ann.page.locator('[data-testid="name-second"]', { hasText: names[1] }).waitFor();
+    await ben.page.locator('[data-testid="name-first"]', { hasText: names[0] }).waitFor();
+    for (const { page } of people) {
+      assert.match(await page.locator('.game-label').innerText(), /Rated/);
+      // Each player's rating beside their name.
+      for (const seat of ['first', 'second']) {
+        assert.equal(await page.locator(`[data-testid="rating-${seat}"]`).innerText(), '(1500?)');
+      }
+    }
+
+    // Five in a row for Ann; no takeback offered on the way.
+    const black = ['h8', 'i8', 'j8', 'k8', 'l8'];
+    const white = ['h9', 'i9', 'j9', 'k9'];
+    for (let i = 0; i < black.length; i += 1) {
+      await click(ann.page, black[i]);
+      for (const { page } of people) await waitForPiece(page, black[i], 'b');
+      if (i < white.length) {
+        await click(ben.page, white[i]);
+        for (const { page } of people) await waitForPiece(page, white[i], 'w');
+      }
+      if (i === 1) {
+        for (const { page } of people) {
+          await page.locator('[data-action="resign"]').waitFor();
+          assert.equal(await page.locator('[data-action="takeback"]').count(), 0, 'no takeback in a rated game');
+        }
+      }
+    }
+    for (const { page } of people) assert.equal(await waitForResult(page), 'black');
+
+    // Each profile, by the address the server redirects: the game and the rating it moved.
+    const expected = [['won', (r) => r > 1500], ['lost', (r) => r < 1500]];
+    for (const [index, someone] of people.entries()) {
+      const { page } = someone;
+      await page.goto(`${base}online/@/${names[index]}`);
+      await page.locator('[data-testid="profile-name"]', { hasText: names[index] }).waitFor();
+      assert.equal(new URL(page.url()).searchParams.get('player'), names[index]);
+      const game = page.locator('[data-testid="profile-game"]').first();
+      await game.waitFor();
+      assert.equal(await game.getAttribute('data-rated'), 'true');
+      assert.equal(await game.getAttribute('data-result'), expected[index][0]);
+      assert.equal(await game.locator('[data-action="opponent-profile"]').innerText(), names[1 - index]);
+      assert.match(await game.locator('[data-action="review"]').getAttribute('href'), /^\.\.\/\?/);
+      const rating = await profileRating(page, 'gomoku');
+      assert.equal(rating.games, 1);
+      assert.ok(expected[index][1](rating.rating), `${names[index]}: ${rating.rating}`);
+      assert.equal(rating.provisional, true);
+      const graph = page.locator('[data-kind="gomoku"] [data-testid="rating-graph"]');
+      assert.match(await graph.getAttribute('aria-label'), /^Gomoku rating from 1500\? to \d+\?? after one game$/);
+      assert.equal(await page.locator('[data-testid="rating"][data-kind="chess"][data-games="0"]').count(), 1);
+    }
+    // Signed-in lobby: the ratings in the account box follow.
+    await ann.page.goto(`${base}online/`);
+    await ann.page.locator('[data-testid="account"] [data-kind="gomoku"]').waitFor();
+    assert.notEqual(await ann.page.locator('[data-testid="account"] [data-kind="gomoku"]').getAttribute('data-rating'), '1500?');
+    // Logging out gives the sign-in form back, and the rated box is off again.
+    await ann.page.locator('[data-action="log-out"]').click();
+    await ann.page.locator('[data-testid="sign-in-form"]').waitFor();
+    await ann.page.locator('[data-testid="connection"][data-state="connected"]').waitFor();
+    assert.equal(await ann.page.locator('[data-testid="rated"]').isDisabled(), true);
     for (const someone of people) {
       assert.deepEqual(someone.errors, [], 'the page reported errors');
     }

@@ -1,4 +1,4 @@
-//! What the online page's address asks for: the lobby, an invite, or a game.
+//! What the online page's address asks for: the lobby, an invite, a game, or a player's profile.
 
 use crate::link::Query;
 
@@ -21,8 +21,37 @@ pub enum Opening {
         /// The seat token, when this browser holds the seat.
         token: Option<String>,
     },
+    /// A player's profile (`?player=<name>`, where the server sends `online/@/<name>`).
+    Profile {
+        /// The username, as the address has it (trimmed).
+        name: String,
+    },
     /// A game address that cannot be one (ids and tokens are short and URL-safe).
     BadLink,
+}
+
+/// The longest name a profile address may carry, in characters (longer is no username).
+const PROFILE_NAME_MAX_CHARS: usize = 64;
+
+/// Percent-encodes a username for an address (a query value or a path segment): ASCII letters,
+/// digits and `-._~` stay, every other byte of its UTF-8 becomes `%XX`.
+#[must_use]
+pub fn encode_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for byte in name.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+/// The query of a player's profile, relative to the online page: `?player=<name>`.
+#[must_use]
+pub fn profile_href(name: &str) -> String {
+    format!("?player={}", encode_name(name))
 }
 
 /// Whether `text` can be a game id or token: 1 to 128 URL-safe characters (so it can go into a
@@ -38,7 +67,19 @@ pub fn id_ok(text: &str) -> bool {
 #[must_use]
 pub fn read_address(query: &str, stored_token: impl Fn(&str) -> Option<String>) -> Opening {
     let query = Query::parse(query);
-    let Some(game) = query.get("game") else { return Opening::Lobby };
+    let Some(game) = query.get("game") else {
+        return match query.get("player").map(str::trim) {
+            Some(name)
+                if !name.is_empty()
+                    && name.chars().count() <= PROFILE_NAME_MAX_CHARS
+                    && !name.chars().any(char::is_control) =>
+            {
+                Opening::Profile { name: name.to_owned() }
+            }
+            Some(_) => Opening::BadLink,
+            None => Opening::Lobby,
+        };
+    };
     if !id_ok(game) {
         return Opening::BadLink;
     }
@@ -50,5 +91,50 @@ pub fn read_address(query: &str, stored_token: impl Fn(&str) -> Option<String>) 
         }
         (None, Some(_)) => Opening::BadLink,
         (None, None) => Opening::Game { game: game.to_owned(), token: None },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(query: &str) -> Opening {
+        read_address(query, |_| None)
+    }
+
+    #[test]
+    fn player_addresses_open_profiles() {
+        assert_eq!(read("?player=Ann_1"), Opening::Profile { name: "Ann_1".into() });
+        assert_eq!(read("player=%20Ann%20"), Opening::Profile { name: "Ann".into() });
+        assert_eq!(read("?player=Nguy%E1%BB%85n"), Opening::Profile { name: "Nguyễn".into() });
+        assert_eq!(read("?player="), Opening::BadLink);
+        assert_eq!(read("?player=a%0Ab"), Opening::BadLink, "no control characters");
+        assert_eq!(read(&format!("?player={}", "x".repeat(65))), Opening::BadLink);
+        assert_eq!(read(""), Opening::Lobby);
+        assert_eq!(
+            read("?game=abc&player=Ann"),
+            Opening::Game { game: "abc".into(), token: None },
+            "a game comes first"
+        );
+    }
+
+    #[test]
+    fn profile_links_read_back() {
+        for name in ["Ann", "棋手王", "Nguyễn", "a-b_c.d~e", "x&y=z+w"] {
+            assert_eq!(read(&profile_href(name)), Opening::Profile { name: name.into() });
+        }
+        assert_eq!(encode_name("棋"), "%E6%A3%8B");
+        assert_eq!(profile_href("a b"), "?player=a%20b");
+    }
+
+    #[test]
+    fn games_and_invites_are_read() {
+        assert_eq!(
+            read("?game=abc&invite=tok"),
+            Opening::Join { game: "abc".into(), invite: "tok".into() }
+        );
+        assert_eq!(read("?game=a%20b"), Opening::BadLink);
+        let kept = read_address("?game=abc&invite=tok", |_| Some("seat".into()));
+        assert_eq!(kept, Opening::Game { game: "abc".into(), token: Some("seat".into()) });
     }
 }

@@ -23,6 +23,47 @@ use crate::state::{Action, AppState, Mode, Notice, Settings};
 /// The most moves a game may have here; a server that sends more has gone wrong.
 pub const MAX_PLIES: usize = 20_000;
 
+/// How a record says a game ended that its moves do not show (a resignation, a flag, an agreed
+/// draw); `None` when the moves show it, or it was not played out.
+#[must_use]
+pub fn ending_of(result: &GameResult) -> Option<Ending> {
+    let by = match result.reason {
+        qi_protocol::EndReason::Resignation => EndedBy::Resignation,
+        qi_protocol::EndReason::Timeout => EndedBy::Time,
+        qi_protocol::EndReason::Agreement => EndedBy::Agreement,
+        _ => return None,
+    };
+    Some(Ending { winner: result.winner.map(side_of), by })
+}
+
+/// A finished game as a record for the app: `spec`'s game from `start` (a position string or
+/// `startpos[:seed]`), the moves, and how it ended. `None` when it does not replay.
+#[must_use]
+pub fn finished_record(
+    spec: &GameSpec,
+    start: &str,
+    moves: Vec<String>,
+    result: &GameResult,
+) -> Option<GameRecord> {
+    let from = StartFrom::parse(start).ok()?;
+    let game = AnyGame::new(&spec.variant, &spec.rules, &from).ok()?;
+    let start = match from {
+        StartFrom::Start { seed } => Start::Seed(seed),
+        StartFrom::Position(position) => Start::Position(position.to_owned()),
+    };
+    let mut record = GameRecord::from_parts(game.kind(), game.rules_list(), start, moves);
+    record.ending = ending_of(result);
+    record.replay(usize::MAX).error.is_none().then_some(record)
+}
+
+/// The address, relative to the online page, that opens `record` in the app's review, with
+/// `bottom`'s pieces at the bottom.
+#[must_use]
+pub fn review_href(record: &GameRecord, bottom: Side) -> String {
+    let view = crate::link::View { orientation: Some(bottom), at: None };
+    format!("../?{}", crate::link::compact(record, &view))
+}
+
 /// The rules' side for a seat.
 #[must_use]
 pub const fn side_of(seat: Seat) -> Side {
@@ -352,18 +393,10 @@ impl OnlineGame {
         });
         Rc::make_mut(&mut self.board).premove = premove;
         Rc::make_mut(&mut self.board).game_number = game_number;
-        if let Status::Ended { result } = &self.status {
-            let by = match result.reason {
-                qi_protocol::EndReason::Resignation => Some(EndedBy::Resignation),
-                qi_protocol::EndReason::Timeout => Some(EndedBy::Time),
-                qi_protocol::EndReason::Agreement => Some(EndedBy::Agreement),
-                _ => None,
-            };
-            if let Some(by) = by {
-                let winner = result.winner.map(side_of);
-                Rc::make_mut(&mut Rc::make_mut(&mut self.board).record).ending =
-                    Some(Ending { winner, by });
-            }
+        if let Status::Ended { result } = &self.status
+            && let Some(ending) = ending_of(result)
+        {
+            Rc::make_mut(&mut Rc::make_mut(&mut self.board).record).ending = Some(ending);
         }
         self.board.record.moves.len() == wanted
     }

@@ -49,6 +49,8 @@ pub struct Choices {
     pub seat: SeatChoice,
     /// A created game is listed in the lobby (anyone may accept), or by invite only.
     pub listed: bool,
+    /// A rated game (taken only while signed in).
+    pub rated: bool,
 }
 
 impl Default for Choices {
@@ -62,6 +64,7 @@ impl Default for Choices {
             increment: "10".into(),
             seat: SeatChoice::Random,
             listed: true,
+            rated: false,
         }
     }
 }
@@ -118,6 +121,7 @@ impl Choices {
             format!("increment:{}", self.increment),
             format!("seat:{seat}"),
             format!("listed:{}", self.listed),
+            format!("rated:{}", self.rated),
         ];
         for (kind, rules) in GameKind::ALL.iter().zip(&self.rules) {
             lines.push(format!("rules.{}:{rules}", kind.name()));
@@ -153,6 +157,7 @@ impl Choices {
                 "minutes" if short(value) => choices.minutes = value.to_owned(),
                 "increment" if short(value) => choices.increment = value.to_owned(),
                 "listed" => choices.listed = value != "false",
+                "rated" => choices.rated = value == "true",
                 "seat" => {
                     choices.seat = match value {
                         "first" => SeatChoice::First,
@@ -218,7 +223,7 @@ impl Choices {
             kind => kind.name(),
         };
         let rules = changed_rules(self.kind, self.rules_of());
-        Some(GameSpec { variant: variant.to_owned(), rules, clock })
+        Some(GameSpec { variant: variant.to_owned(), rules, clock, rated: self.rated })
     }
 }
 
@@ -234,20 +239,34 @@ pub fn clock_label(lang: Lang, clock: Option<ClockSpec>) -> String {
     }
 }
 
+/// A variant's name as the page shows it: the game's name in `lang`, `Chess960` apart; an
+/// unknown one as it is.
+#[must_use]
+pub fn variant_label(lang: Lang, variant: &str) -> String {
+    match qi_rules::any::parse_variant(variant) {
+        Ok((GameKind::Chess, implied)) if !implied.is_empty() => "Chess960".to_owned(),
+        Ok((kind, _)) => game_name(lang, kind).to_owned(),
+        Err(_) => variant.to_owned(),
+    }
+}
+
 /// A game as the lobby and the game page name it: `Chess · 5+3`, then the rule options that are
-/// not the defaults (`Gomoku · 5+3 · Rule set: Renju`).
+/// not the defaults (`Gomoku · 5+3 · Rule set: Renju`), then `Rated` for a rated game.
 #[must_use]
 pub fn spec_label(lang: Lang, spec: &GameSpec) -> String {
     let game = match qi_rules::any::parse_variant(&spec.variant) {
-        Ok((GameKind::Chess, implied)) if !implied.is_empty() => "Chess960",
-        Ok((kind, _)) => game_name(lang, kind),
-        Err(_) => "?",
+        Ok(_) => variant_label(lang, &spec.variant),
+        Err(_) => "?".to_owned(),
     };
-    let label = format!("{game} · {}", clock_label(lang, spec.clock));
-    match rules_label(lang, spec) {
-        rules if rules.is_empty() => label,
-        rules => format!("{label} · {rules}"),
+    let mut label = format!("{game} · {}", clock_label(lang, spec.clock));
+    let rules = rules_label(lang, spec);
+    if !rules.is_empty() {
+        label = format!("{label} · {rules}");
     }
+    if spec.rated {
+        label = format!("{label} · {}", say(lang, Words::Rated));
+    }
+    label
 }
 
 /// Properties of [`Lobby`].
@@ -257,6 +276,10 @@ pub struct LobbyProps {
     pub lang: Lang,
     /// The display name.
     pub name: String,
+    /// The signed-in username: it is the name, and rated games may be asked for.
+    pub account: Option<String>,
+    /// The account box, shown above the game's choices (empty without accounts).
+    pub account_box: Html,
     /// The game sought, while seeking.
     pub seeking: Option<GameSpec>,
     /// The boards' settings, for the previews of games being played.
@@ -307,7 +330,9 @@ pub fn lobby(props: &LobbyProps) -> Html {
             }
         })
     };
-    let spec = choices.spec();
+    let signed_in = props.account.is_some();
+    // A rated game only while signed in (the box stays as chosen for the next time).
+    let spec = choices.spec().map(|spec| GameSpec { rated: spec.rated && signed_in, ..spec });
     // The lists' filter, and the game whose quick-pairing queue is counted: followed anew
     // whenever either changes.
     let filter = use_state(|| None::<String>);
@@ -427,12 +452,21 @@ pub fn lobby(props: &LobbyProps) -> Html {
     });
     html! {
         <div class="lobby-page">
+        <div class="lobby-column">
+        { props.account_box.clone() }
         <section class="lobby panel" data-testid="lobby">
-            <label class="field">
-                <span>{ say(lang, Words::YourName) }</span>
-                <input type="text" data-testid="name" maxlength={NAME_MAX_CHARS.to_string()} autocomplete="nickname"
-                       placeholder={say(lang, Words::Anonymous)} value={props.name.clone()} oninput={on_name} />
-            </label>
+            if let Some(account) = &props.account {
+                <label class="field">
+                    <span>{ say(lang, Words::NameIsUsername) }</span>
+                    <input type="text" data-testid="name" value={account.clone()} disabled=true />
+                </label>
+            } else {
+                <label class="field">
+                    <span>{ say(lang, Words::YourName) }</span>
+                    <input type="text" data-testid="name" maxlength={NAME_MAX_CHARS.to_string()} autocomplete="nickname"
+                           placeholder={say(lang, Words::Anonymous)} value={props.name.clone()} oninput={on_name} />
+                </label>
+            }
             <div class="field">
                 <span>{ t(lang, Text::Game) }</span>
                 <div class="game-picker">{ for games }</div>
@@ -486,6 +520,15 @@ pub fn lobby(props: &LobbyProps) -> Html {
                     <option value="invite" selected={!choices.listed}>{ say(lang, Words::JoinInvite) }</option>
                 </select>
             </label>
+            <label class={classes!("check", (!signed_in).then_some("disabled"))}>
+                <input type="checkbox" data-testid="rated" checked={choices.rated && signed_in} disabled={!signed_in}
+                       aria-describedby={(!signed_in).then_some("rated-hint")}
+                       onchange={change(|c, v| c.rated = v == "true")} />
+                { say(lang, Words::RatedGame) }
+                if !signed_in {
+                    <span class="muted-note" id="rated-hint">{ say(lang, Words::RatedNeedsAccount) }</span>
+                }
+            </label>
             <div class="lobby-buttons">
                 <button type="button" class="primary" data-action="create" disabled={spec.is_none()}
                         onclick={on_create}>{ say(lang, Words::CreateGame) }</button>
@@ -499,6 +542,7 @@ pub fn lobby(props: &LobbyProps) -> Html {
             }
             { seeking.unwrap_or_default() }
         </section>
+        </div>
         <super::lobby_lists::LobbyLists settings={props.settings.clone()} rows={props.rows.clone()}
                     filter={(*filter).clone()} {on_filter} ready={props.ready} act={props.act.clone()} />
         </div>
@@ -539,16 +583,27 @@ mod tests {
 
     #[test]
     fn games_are_labelled_with_their_clock() {
-        let spec = GameSpec { variant: "xiangqi".into(), rules: String::new(), clock: None };
+        let spec =
+            GameSpec { variant: "xiangqi".into(), rules: String::new(), clock: None, rated: false };
         assert_eq!(spec_label(Lang::Zh, &spec), "中国象棋 · 不计时");
         let clock = Some(ClockSpec { base_secs: 90, increment_secs: 1 });
-        let spec = GameSpec { variant: "chess960".into(), rules: String::new(), clock };
+        let spec =
+            GameSpec { variant: "chess960".into(), rules: String::new(), clock, rated: false };
         assert_eq!(spec_label(Lang::En, &spec), "Chess960 · 1.5+1");
-        let spec = GameSpec { variant: "gomoku".into(), rules: "rule=renju".into(), clock: None };
+        let spec = GameSpec {
+            variant: "gomoku".into(),
+            rules: "rule=renju".into(),
+            clock: None,
+            rated: false,
+        };
         assert_eq!(spec_label(Lang::En, &spec), "Gomoku · No clock · Rule set: Renju");
         let rules = default_rules(GameKind::Gomoku);
-        let spec = GameSpec { variant: "gomoku".into(), rules, clock: None };
+        let spec = GameSpec { variant: "gomoku".into(), rules, clock: None, rated: false };
         assert_eq!(spec_label(Lang::En, &spec), "Gomoku · No clock", "the defaults go unsaid");
+        let spec = GameSpec { rated: true, ..spec };
+        assert_eq!(spec_label(Lang::En, &spec), "Gomoku · No clock · Rated");
+        assert_eq!(variant_label(Lang::Vi, "chess960"), "Chess960");
+        assert_eq!(variant_label(Lang::En, "go"), "go");
     }
 
     #[test]
@@ -561,6 +616,7 @@ mod tests {
             increment: "4".into(),
             seat: SeatChoice::Second,
             listed: false,
+            rated: true,
             ..Choices::default()
         };
         choices.set_rule("rule", "renju");

@@ -3,12 +3,12 @@
 
 use std::rc::Rc;
 
-use qi_protocol::{ChallengeRow, LiveRow};
+use qi_protocol::{ChallengeRow, LiveRow, ShownRating};
 use qi_rules::any::{AnyGame, StartFrom};
 use qi_rules::{Cell, Side};
 use yew::prelude::*;
 
-use super::lobby::spec_label;
+use super::lobby::{spec_label, variant_label};
 use super::session::{Intent, LobbyRows};
 use super::texts::{Words, say};
 use crate::board::Board;
@@ -21,13 +21,15 @@ use crate::state::{Action, AppState, Mode, Settings};
 fn filter_label(lang: Lang, filter: Option<&str>) -> String {
     match filter {
         None => say(lang, Words::AllGames).to_owned(),
-        Some("chess960") => "Chess960".to_owned(),
-        Some(variant) => {
-            qi_rules::GameKind::ALL.into_iter().find(|kind| kind.name() == variant).map_or_else(
-                || variant.to_owned(),
-                |kind| crate::i18n::game_name(lang, kind).to_owned(),
-            )
-        }
+        Some(variant) => variant_label(lang, variant),
+    }
+}
+
+/// A player's name with their rating, when they have one: `Ann (1500?)`.
+fn rated_name(name: String, rating: Option<ShownRating>) -> String {
+    match rating {
+        Some(rating) => format!("{name} ({rating})"),
+        None => name,
     }
 }
 
@@ -81,12 +83,14 @@ fn challenge_row(lang: Lang, row: &ChallengeRow, ready: bool, act: &Callback<Int
     let side = kind.map(|kind| side_name(lang, kind, crate::online::game::side_of(row.seat), None));
     let who =
         if row.name.is_empty() { say(lang, Words::Anonymous).to_owned() } else { row.name.clone() };
+    let who = rated_name(who, row.rating);
     let onclick = {
         let (act, game) = (act.clone(), row.game.clone());
         Callback::from(move |_: MouseEvent| act.emit(Intent::Accept(game.clone())))
     };
     html! {
-        <li class="challenge" data-testid="challenge" data-game={row.game.clone()} data-variant={row.spec.variant.clone()}>
+        <li class={classes!("challenge", row.spec.rated.then_some("rated"))} data-testid="challenge" data-game={row.game.clone()}
+            data-variant={row.spec.variant.clone()} data-rated={row.spec.rated.to_string()}>
             <span class="challenge-who">{ who }</span>
             <span class="challenge-game">{ spec_label(lang, &row.spec) }</span>
             if let Some(side) = side {
@@ -110,10 +114,10 @@ pub fn live_row(settings: &Settings, row: &LiveRow, page: &str, framed: bool) ->
         if name.is_empty() { say(lang, Words::Anonymous).to_owned() } else { name.clone() }
     };
     html! {
-        <li class="live-game" data-testid="live-game" data-game={row.game.clone()} data-variant={row.spec.variant.clone()}>
+        <li class="live-game" data-testid="live-game" data-game={row.game.clone()} data-variant={row.spec.variant.clone()} data-rated={row.spec.rated.to_string()}>
             <a href={format!("{page}?game={}", row.game)} data-action="watch-game" target={framed.then_some("_top")}>
                 { preview(settings, row).unwrap_or_default() }
-                <span class="live-players">{ format!("{} – {}", name(&row.names[0]), name(&row.names[1])) }</span>
+                <span class="live-players">{ format!("{} – {}", rated_name(name(&row.names[0]), row.ratings[0]), rated_name(name(&row.names[1]), row.ratings[1])) }</span>
                 <span class="live-game-label">{ spec_label(lang, &row.spec) }</span>
                 <span class="live-watchers">{ fill_all(say(lang, Words::WatchersCount), &[("n", &row.watchers.to_string())]) }</span>
             </a>

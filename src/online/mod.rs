@@ -10,13 +10,21 @@
 //! - `online/`: the lobby (create a game with an invite link, or quick pairing);
 //! - `online/?game=<id>&invite=<token>`: an invite: take the free seat (the address then becomes
 //!   `online/?game=<id>`, so the token does not stay in the address bar);
-//! - `online/?game=<id>`: back to the seat when this browser holds it, else watch.
+//! - `online/?game=<id>`: back to the seat when this browser holds it, else watch;
+//! - `online/?player=<name>`: a player's profile (the server sends `online/@/<name>` there).
+//!
+//! # Accounts
+//! Once the server first welcomes the socket, the page asks `/api/account` whether this browser
+//! is signed in ([`account`]); the lobby then shows the account box. Signing in or out opens the socket
+//! anew, since the server reads the session cookie when a socket opens.
 //!
 //! # Storage
 //! The display name is kept in localStorage `qi.online.name`, each seat token in
 //! `qi.online.seat.<id>`, the lobby's choices in `qi.online.lobby`; the language and theme are
 //! the app's (`qi.settings`).
 
+pub mod account;
+pub mod account_box;
 pub mod address;
 pub mod chat;
 pub mod featured;
@@ -24,6 +32,7 @@ pub mod game;
 pub mod lobby;
 pub mod lobby_lists;
 pub mod page;
+pub mod profile;
 pub mod session;
 pub mod socket;
 pub mod texts;
@@ -34,6 +43,7 @@ use std::time::Duration;
 
 use yew::prelude::*;
 
+use self::account::AccountState;
 use self::session::{Effect, Intent, Session, read_address};
 use self::socket::{Socket, SocketEvent};
 use crate::i18n::Lang;
@@ -69,6 +79,10 @@ pub enum Msg {
     Tick,
     /// Time to look at the player's clock (a sound when it runs low).
     ClockCheck,
+    /// The server said whether this browser is signed in (when the page opened).
+    AccountKnown(AccountState),
+    /// The player signed in or out, or changed the password.
+    AccountChanged(AccountState),
 }
 
 /// How often the page checks that the server still speaks, in ms.
@@ -80,6 +94,11 @@ const CLOCK_CHECK_MS: u64 = 250;
 /// The online page.
 pub struct Online {
     session: Session,
+    /// The account, as the server's HTTP API says.
+    account: AccountState,
+    /// Whether the account was asked for (once the first socket was welcomed: a static host,
+    /// which has no server, is asked nothing).
+    account_asked: bool,
     socket: Option<Socket>,
     /// Counts the sockets opened: events of an older one are ignored.
     socket_generation: u64,
@@ -179,6 +198,26 @@ impl Online {
         });
     }
 
+    /// Whether the game shown has ended.
+    fn game_ended(&self) -> bool {
+        self.session
+            .game()
+            .is_some_and(|game| matches!(game.status, qi_protocol::Status::Ended { .. }))
+    }
+
+    /// Asks the server for the account once a socket was first welcomed (and again after a
+    /// game ends, for the ratings).
+    fn ask_account(&mut self, ctx: &Context<Self>) {
+        if self.account_asked || !self.session.ever_connected {
+            return;
+        }
+        self.account_asked = true;
+        let link = ctx.link().clone();
+        yew::platform::spawn_local(async move {
+            link.send_message(Msg::AccountKnown(account::status().await));
+        });
+    }
+
     /// Keeps what the player chose: the name, the language.
     fn remember(&self, intent: &Intent) {
         match intent {
@@ -205,6 +244,8 @@ impl Component for Online {
         let opening = read_address(&web::location_query(), |game| web::load(&seat_key(game)));
         let mut page = Online {
             session: Session::new(settings, &name, opening),
+            account: AccountState::Unknown,
+            account_asked: false,
             socket: None,
             socket_generation: 0,
             wait_generation: 0,
@@ -244,7 +285,18 @@ impl Component for Online {
         let effects = match msg {
             Msg::Socket(generation, _) if generation != self.socket_generation => return false,
             Msg::Socket(_, SocketEvent::Opened) => self.session.opened(),
-            Msg::Socket(_, SocketEvent::Text(text)) => self.session.receive_text(&text, now),
+            Msg::Socket(_, SocketEvent::Text(text)) => {
+                let ended_before = self.game_ended();
+                let effects = self.session.receive_text(&text, now);
+                // A game that ended may have changed the ratings the account box shows.
+                if !ended_before
+                    && self.game_ended()
+                    && matches!(self.account, AccountState::SignedIn(_))
+                {
+                    self.account_asked = false;
+                }
+                effects
+            }
             Msg::Socket(_, SocketEvent::Closed) => {
                 self.socket = None;
                 self.session.closed()
@@ -270,6 +322,18 @@ impl Component for Online {
                 }
                 effects
             }
+            Msg::AccountKnown(state) => {
+                self.account = state;
+                return true;
+            }
+            Msg::AccountChanged(state) => {
+                let same = self.account.name() == state.name();
+                self.account = state;
+                if same {
+                    return true;
+                }
+                self.session.account_changed()
+            }
             Msg::Act(intent) => {
                 let effects = self.session.intent(intent.clone(), now);
                 self.remember(&intent);
@@ -277,11 +341,13 @@ impl Component for Online {
             }
         };
         self.run(ctx, effects);
+        self.ask_account(ctx);
         self.announce(board_before.as_ref());
         true
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
-        page::page(&self.session, &ctx.link().callback(Msg::Act))
+        let on_account = ctx.link().callback(Msg::AccountChanged);
+        page::page(&self.session, &self.account, &on_account, &ctx.link().callback(Msg::Act))
     }
 }

@@ -7,9 +7,12 @@ use qi_protocol::{ChatRoom, Seat, Status};
 use qi_rules::{Cell, Side};
 use yew::prelude::*;
 
+use super::account::AccountState;
+use super::account_box::AccountBox;
 use super::chat::ChatPanel;
-use super::game::OnlineGame;
+use super::game::{OnlineGame, review_href};
 use super::lobby::{Lobby, spec_label};
+use super::profile::Profile;
 use super::session::{Intent, Link, Session};
 use super::texts::{Words, say};
 use super::view::{GameButtons, LinkField, note_text, player_bar_for, status_panel};
@@ -19,7 +22,6 @@ use crate::components::SharedState;
 use crate::components::dialogs::{PromotionDialog, promoting_colour};
 use crate::components::move_list::MoveList;
 use crate::i18n::{Lang, fill_all};
-use crate::link::{self, View};
 use crate::state::{Action, Theme};
 use crate::web;
 
@@ -207,10 +209,10 @@ fn game_screen(session: &Session, game: &OnlineGame, act: &Callback<Intent>) -> 
         .filter(|_| game.status == Status::Waiting)
         .map(|invite| format!("{base}?game={}&invite={invite}", game.id));
     let watch = format!("{base}?game={}", game.id);
-    let review = game.review_record().filter(|_| ended).map(|record| {
-        let orientation = Some(if board.flipped { Side::Second } else { Side::First });
-        format!("../?{}", link::compact(&record, &View { orientation, at: None }))
-    });
+    let review = game
+        .review_record()
+        .filter(|_| ended)
+        .map(|record| review_href(&record, if board.flipped { Side::Second } else { Side::First }));
     let shared = SharedState(board.clone());
     let buttons = html! {
         <GameButtons {lang} player={you.is_some()} playing={game.status == Status::Playing}
@@ -219,7 +221,7 @@ fn game_screen(session: &Session, game: &OnlineGame, act: &Callback<Intent>) -> 
                      draw_offered={game.draw_offer.is_some_and(|by| Some(by) != you)}
                      draw_sent={game.draw_offer.is_some() && game.draw_offer == you}
                      takeback_offered={game.takeback_offer.is_some_and(|by| Some(by) != you)}
-                     can_ask_takeback={game.can_ask_takeback()}
+                     takeback={!game.spec.rated} can_ask_takeback={game.can_ask_takeback()}
                      rematch_offered={game.rematch_offer.is_some_and(|by| Some(by) != you)}
                      rematch_sent={game.rematch_offer.is_some() && game.rematch_offer == you}
                      act={act.clone()} {flip} />
@@ -278,13 +280,21 @@ fn game_screen(session: &Session, game: &OnlineGame, act: &Callback<Intent>) -> 
     }
 }
 
-/// The whole page.
-pub fn page(session: &Session, act: &Callback<Intent>) -> Html {
+/// The whole page; `account` is the account as the server's HTTP API says, and `on_account`
+/// takes its changes.
+pub fn page(
+    session: &Session,
+    account: &AccountState,
+    on_account: &Callback<AccountState>,
+    act: &Callback<Intent>,
+) -> Html {
     let lang = session.settings.lang;
     let theme = if session.settings.theme == Theme::Dark { "theme-dark" } else { "theme-light" };
     let focus = session.focus.as_ref();
-    let in_lobby = focus.is_none() && session.invite.is_none();
-    let content = if !session.ever_connected && matches!(session.link, Link::Retrying { .. }) {
+    let in_lobby = session.in_lobby();
+    let content = if let Some(name) = &session.profile {
+        html! { <Profile {lang} name={name.clone()} /> }
+    } else if !session.ever_connected && matches!(session.link, Link::Retrying { .. }) {
         needs_server(session, lang, act)
     } else if session.link == Link::Outdated {
         card("outdated", html! { <h2>{ say(lang, Words::Outdated) }</h2> })
@@ -297,8 +307,13 @@ pub fn page(session: &Session, act: &Callback<Intent>) -> Html {
     } else if session.invite.is_some() {
         invite_card(session, lang, act)
     } else {
+        let account_box = html! {
+            <AccountBox {lang} state={account.clone()} on_change={on_account.clone()} />
+        };
+        // Signed in: the username is the name (the socket's word first, then the API's).
+        let signed_in = session.account.clone().or_else(|| account.name().map(str::to_owned));
         html! {
-            <Lobby {lang} name={session.name.clone()} seeking={session.seeking.clone()}
+            <Lobby {lang} name={session.name.clone()} account={signed_in} {account_box} seeking={session.seeking.clone()}
                    settings={session.settings.clone()} rows={session.lobby.clone()}
                    ready={session.link == Link::Ready} act={act.clone()} />
         }

@@ -242,6 +242,10 @@ pub struct Session {
     pub focus: Option<Focus>,
     /// The game sought for pairing.
     pub seeking: Option<GameSpec>,
+    /// The username the open connection plays as (the server's `Welcome`), when signed in.
+    pub account: Option<String>,
+    /// The player whose profile the page shows (`?player=<name>`).
+    pub profile: Option<String>,
     /// The latest thing to tell the player outside a game's moves.
     pub note: Option<Note>,
     /// Requests waiting for the connection.
@@ -286,6 +290,8 @@ impl Session {
             invite: None,
             focus: None,
             seeking: None,
+            account: None,
+            profile: None,
             note: None,
             queued: Vec::new(),
             expecting_seat: false,
@@ -295,6 +301,7 @@ impl Session {
         match opening {
             Opening::Lobby => {}
             Opening::BadLink => session.note = Some(Note::Say(Words::BadLink)),
+            Opening::Profile { name } => session.profile = Some(name),
             Opening::Game { game, token } => session.focus = Some(Focus::new(game, token)),
             Opening::Join { game, invite } => {
                 session.invite = Some((game, invite));
@@ -306,10 +313,24 @@ impl Session {
         session
     }
 
-    /// Whether the page shows the lobby (no game, no invite).
+    /// Whether the page shows the lobby (no game, no invite, no profile).
     #[must_use]
     pub fn in_lobby(&self) -> bool {
-        self.focus.is_none() && self.invite.is_none()
+        self.focus.is_none() && self.invite.is_none() && self.profile.is_none()
+    }
+
+    /// The account changed (signed in or out): the server reads the session cookie when a
+    /// socket opens, so the socket is opened anew at once.
+    pub fn account_changed(&mut self) -> Vec<Effect> {
+        if self.link == Link::Outdated {
+            return Vec::new();
+        }
+        self.account = None;
+        self.link = Link::Connecting;
+        self.hello_name = None;
+        self.resync_asked = false;
+        self.last_heard = None;
+        vec![Effect::Connect { after_ms: 0 }]
     }
 
     /// The message that follows the lobby as this page wants, while it shows the lobby.
@@ -417,11 +438,12 @@ impl Session {
 
     /// What to send on `Welcome`: back into the game shown, the pending move again (the server
     /// plays a move only once), the seek again, and the requests that waited.
-    fn welcome(&mut self, version: u32) -> Vec<Effect> {
+    fn welcome(&mut self, version: u32, account: Option<String>) -> Vec<Effect> {
         if version != VERSION {
             self.link = Link::Outdated;
             return Vec::new();
         }
+        self.account = account.map(|name| shown_text(&name, NAME_MAX_CHARS));
         self.link = Link::Ready;
         self.failures = 0;
         self.ever_connected = true;
@@ -474,7 +496,7 @@ impl Session {
     pub fn receive(&mut self, message: ServerMessage, now: f64) -> Vec<Effect> {
         self.last_heard = Some(now);
         match message {
-            ServerMessage::Welcome { version } => self.welcome(version),
+            ServerMessage::Welcome { version, account } => self.welcome(version, account),
             ServerMessage::Ping { nonce } => self.send_now(ClientMessage::Pong { nonce }),
             ServerMessage::Seated { game, token, seat, invite } => {
                 self.seated(game, token, seat, invite)

@@ -231,6 +231,116 @@ pub enum Words {
     BadLink,
     /// `Server: {detail}`.
     ServerSays,
+    /// A rated game needs both players signed in.
+    ErrorNeedsAccount,
+    /// The account box's heading.
+    Account,
+    /// Under the heading, while signed out: what an account gives.
+    AccountHint,
+    /// The username field's label.
+    Username,
+    /// The password field's label.
+    Password,
+    /// The current password's label (to change it).
+    CurrentPassword,
+    /// The new password's label.
+    NewPassword,
+    /// Sign in.
+    SignIn,
+    /// Make an account.
+    Register,
+    /// Sign this browser out.
+    LogOut,
+    /// End every session of the account.
+    LogOutEverywhere,
+    /// Open the password change form.
+    ChangePassword,
+    /// Save the new password.
+    SavePassword,
+    /// The password was changed.
+    PasswordChanged,
+    /// `Signed in as {name}`.
+    SignedInAs,
+    /// The name field while signed in: the username is the name.
+    NameIsUsername,
+    /// The ratings' heading.
+    Ratings,
+    /// What the `?` after a rating means.
+    ProvisionalNote,
+    /// A request is on its way.
+    Working,
+    /// The rated-game checkbox.
+    RatedGame,
+    /// Beside it while signed out.
+    RatedNeedsAccount,
+    /// A rated game, in labels.
+    Rated,
+    /// The username breaks the rules.
+    AccountBadUsername,
+    /// The password breaks the rules.
+    AccountBadPassword,
+    /// The username is taken.
+    AccountNameTaken,
+    /// Wrong username or password.
+    AccountWrongCredentials,
+    /// Too many attempts (the detail says when to try again).
+    AccountTooManyAttempts,
+    /// Not signed in (any more).
+    AccountNotSignedIn,
+    /// No such player.
+    AccountUnknownPlayer,
+    /// The server cannot do it now.
+    AccountUnavailable,
+    /// Something else went wrong.
+    AccountOther,
+    /// The profile is being fetched.
+    ProfileLoading,
+    /// `Playing since {date}`.
+    ProfileSince,
+    /// A kind of game with no rated game yet.
+    NoRatedGames,
+    /// `{n} rated games`.
+    RatedGamesCount,
+    /// One rated game.
+    RatedGameOne,
+    /// The graph's summary: `{game} rating from {from} to {to} over {n} games`.
+    RatingGraphLabel,
+    /// The graph's summary after one game: `{game} rating from {from} to {to} after one game`.
+    RatingGraphLabelOne,
+    /// The profile's games' heading.
+    RecentGames,
+    /// No finished game.
+    NoGamesYet,
+    /// A column: the date.
+    ColumnDate,
+    /// A column: the game.
+    ColumnGame,
+    /// A column: the opponent.
+    ColumnOpponent,
+    /// A column: the result.
+    ColumnResult,
+    /// The profile owner won.
+    ResultWon,
+    /// The profile owner lost.
+    ResultLost,
+    /// A draw.
+    ResultDraw,
+    /// Aborted.
+    ResultAborted,
+    /// By resignation.
+    ByResignation,
+    /// On time.
+    ByTimeout,
+    /// By agreement.
+    ByAgreement,
+    /// The loser stayed away (and the winner claimed the game).
+    ByAbandonment,
+    /// Open a game in the app's review.
+    Review,
+    /// Open a game's page.
+    GamePage,
+    /// Back to the lobby.
+    BackToLobby,
 }
 
 /// The text `words` in `lang`.
@@ -512,6 +622,133 @@ pub fn say(lang: Lang, words: Words) -> &'static str {
                 "Địa chỉ này không trỏ tới ván cờ nào.",
             ],
             W::ServerSays => ["Server: {detail}", "服务器：{detail}", "Máy chủ: {detail}"],
+            W::ErrorNeedsAccount => [
+                "Rated games are between two signed-in players.",
+                "计分对局需要双方都已登录。",
+                "Ván tính điểm cần cả hai người chơi đã đăng nhập.",
+            ],
+            W::Account => ["Account", "账户", "Tài khoản"],
+            W::AccountHint => [
+                "Optional: an account keeps your name, a rating and a profile.",
+                "可选：有账户就能保留名字、积分和个人主页。",
+                "Không bắt buộc: tài khoản giữ tên, điểm và trang cá nhân của bạn.",
+            ],
+            W::Username => ["Username", "用户名", "Tên đăng nhập"],
+            W::Password => ["Password", "密码", "Mật khẩu"],
+            W::CurrentPassword => ["Current password", "当前密码", "Mật khẩu hiện tại"],
+            W::NewPassword => ["New password", "新密码", "Mật khẩu mới"],
+            W::SignIn => ["Sign in", "登录", "Đăng nhập"],
+            W::Register => ["Register", "注册", "Đăng ký"],
+            W::LogOut => ["Log out", "退出登录", "Đăng xuất"],
+            W::LogOutEverywhere => ["Log out everywhere", "在所有设备上退出", "Đăng xuất mọi nơi"],
+            W::ChangePassword => ["Change password", "修改密码", "Đổi mật khẩu"],
+            W::SavePassword => ["Save the new password", "保存新密码", "Lưu mật khẩu mới"],
+            W::PasswordChanged => [
+                "Password changed: your other sessions are signed out.",
+                "密码已修改：其他会话均已退出。",
+                "Đã đổi mật khẩu: các phiên khác đã bị đăng xuất.",
+            ],
+            W::SignedInAs => ["Signed in as {name}", "已登录：{name}", "Đã đăng nhập: {name}"],
+            W::NameIsUsername => [
+                "Your name (your username while signed in)",
+                "你的名字（登录时即用户名）",
+                "Tên của bạn (là tên đăng nhập khi đã đăng nhập)",
+            ],
+            W::Ratings => ["Ratings", "积分", "Điểm"],
+            W::ProvisionalNote => [
+                "A ? marks a provisional rating: few games yet.",
+                "带 ? 的积分为暂定积分：对局还不多。",
+                "Dấu ? là điểm tạm tính: còn ít ván.",
+            ],
+            W::Working => ["Working…", "处理中…", "Đang xử lý…"],
+            W::RatedGame => ["Rated game", "计分对局", "Ván tính điểm"],
+            W::RatedNeedsAccount => [
+                "Sign in to play rated games.",
+                "登录后才能下计分对局。",
+                "Hãy đăng nhập để chơi ván tính điểm.",
+            ],
+            W::Rated => ["Rated", "计分", "Tính điểm"],
+            W::AccountBadUsername => [
+                "Usernames are 3 to 20 letters, digits, _ or -, starting and ending with a letter or digit.",
+                "用户名为 3 到 20 个字母、数字、_ 或 -，且须以字母或数字开头和结尾。",
+                "Tên đăng nhập gồm 3 đến 20 chữ cái, chữ số, _ hoặc -, bắt đầu và kết thúc bằng chữ cái hoặc chữ số.",
+            ],
+            W::AccountBadPassword => [
+                "Passwords are 8 to 128 characters long.",
+                "密码长度为 8 到 128 个字符。",
+                "Mật khẩu dài từ 8 đến 128 ký tự.",
+            ],
+            W::AccountNameTaken => [
+                "That username is taken.",
+                "这个用户名已被使用。",
+                "Tên đăng nhập này đã có người dùng.",
+            ],
+            W::AccountWrongCredentials => [
+                "Wrong username or password.",
+                "用户名或密码错误。",
+                "Sai tên đăng nhập hoặc mật khẩu.",
+            ],
+            W::AccountTooManyAttempts => [
+                "Too many attempts: wait a little before trying again.",
+                "尝试次数过多：请稍后再试。",
+                "Thử quá nhiều lần: hãy đợi một lúc rồi thử lại.",
+            ],
+            W::AccountNotSignedIn => [
+                "You are not signed in (any more).",
+                "你尚未登录（或登录已失效）。",
+                "Bạn chưa đăng nhập (hoặc phiên đã hết hạn).",
+            ],
+            W::AccountUnknownPlayer => [
+                "There is no player of that name.",
+                "没有这个名字的棋手。",
+                "Không có người chơi nào tên này.",
+            ],
+            W::AccountUnavailable => [
+                "The server could not do that now: try again.",
+                "服务器暂时无法处理：请重试。",
+                "Máy chủ chưa làm được việc này: hãy thử lại.",
+            ],
+            W::AccountOther => [
+                "The server refused that.",
+                "服务器拒绝了这个请求。",
+                "Máy chủ từ chối yêu cầu này.",
+            ],
+            W::ProfileLoading => {
+                ["Loading the profile…", "正在加载个人主页…", "Đang tải trang cá nhân…"]
+            }
+            W::ProfileSince => ["Playing since {date}", "注册于 {date}", "Chơi từ {date}"],
+            W::NoRatedGames => ["No rated games yet", "还没有计分对局", "Chưa có ván tính điểm"],
+            W::RatedGamesCount => ["{n} rated games", "{n} 局计分对局", "{n} ván tính điểm"],
+            W::RatedGameOne => ["1 rated game", "1 局计分对局", "1 ván tính điểm"],
+            W::RatingGraphLabelOne => [
+                "{game} rating from {from} to {to} after one game",
+                "{game}积分：一局后从 {from} 到 {to}",
+                "Điểm {game} từ {from} đến {to} sau một ván",
+            ],
+            W::RatingGraphLabel => [
+                "{game} rating from {from} to {to} over {n} games",
+                "{game}积分：{n} 局内从 {from} 到 {to}",
+                "Điểm {game} từ {from} đến {to} qua {n} ván",
+            ],
+            W::RecentGames => ["Recent games", "最近的对局", "Các ván gần đây"],
+            W::NoGamesYet => {
+                ["No finished games yet.", "还没有下完的对局。", "Chưa có ván nào kết thúc."]
+            }
+            W::ColumnDate => ["Date", "日期", "Ngày"],
+            W::ColumnGame => ["Game", "对局", "Ván"],
+            W::ColumnOpponent => ["Opponent", "对手", "Đối thủ"],
+            W::ColumnResult => ["Result", "结果", "Kết quả"],
+            W::ResultWon => ["Won", "胜", "Thắng"],
+            W::ResultLost => ["Lost", "负", "Thua"],
+            W::ResultDraw => ["Draw", "和", "Hòa"],
+            W::ResultAborted => ["Aborted", "中止", "Đã hủy"],
+            W::ByResignation => ["by resignation", "认输", "do xin thua"],
+            W::ByTimeout => ["on time", "超时", "hết giờ"],
+            W::ByAgreement => ["by agreement", "协议", "theo thỏa thuận"],
+            W::ByAbandonment => ["by abandonment", "弃局", "do bỏ ván"],
+            W::Review => ["Review", "复盘", "Xem lại"],
+            W::GamePage => ["Game page", "对局页面", "Trang ván cờ"],
+            W::BackToLobby => ["Back to the lobby", "返回大厅", "Về sảnh"],
         },
     )
 }
@@ -535,6 +772,11 @@ mod tests {
             (Words::WonByAbandonment, &["side"]),
             (Words::Won, &["side"]),
             (Words::ServerSays, &["detail"]),
+            (Words::SignedInAs, &["name"]),
+            (Words::ProfileSince, &["date"]),
+            (Words::RatedGamesCount, &["n"]),
+            (Words::RatingGraphLabel, &["game", "from", "to", "n"]),
+            (Words::RatingGraphLabelOne, &["game", "from", "to"]),
         ] {
             for lang in Lang::ALL {
                 for name in names {

@@ -36,6 +36,9 @@ pub struct PlayerBarProps {
     pub connected: Option<bool>,
     /// Time left (ms) when drawn, and whether it runs.
     pub clock: Option<(f64, bool)>,
+    /// The player's rating as shown (`1500?`), when signed in.
+    #[prop_or_default]
+    pub rating: Option<String>,
 }
 
 /// A player above or below the board: presence, name, side and clock.
@@ -71,6 +74,9 @@ pub fn player_bar(props: &PlayerBarProps) -> Html {
                   data-presence={presence}></span>
             <span class={classes!("side-dot", props.colour)} title={props.side}></span>
             <span class="player-name" data-testid={format!("name-{}", props.seat)}>{ props.name.clone() }</span>
+            if let Some(rating) = &props.rating {
+                <span class="player-rating" data-testid={format!("rating-{}", props.seat)}>{ format!("({rating})") }</span>
+            }
             if props.you {
                 <span class="you-tag">{ say(lang, Words::You) }</span>
             }
@@ -91,10 +97,11 @@ pub fn player_bar_for(game: &OnlineGame, seat: Seat, lang: Lang, now: f64) -> Ht
     let side = side_of(seat);
     let clock = game.remaining_ms(seat, now).map(|left| (left, game.running_clock() == Some(seat)));
     let label = if seat == Seat::First { "first" } else { "second" };
+    let rating = player.rating.map(|rating| rating.to_string());
     html! {
         <PlayerBar {lang} seat={label} {name} side={side_label(&game.board, side)}
                    colour={side_class(&game.board, side)} you={game.you == Some(seat)}
-                   connected={seated.then_some(player.connected)} {clock} />
+                   connected={seated.then_some(player.connected)} {clock} {rating} />
     }
 }
 
@@ -255,6 +262,8 @@ pub struct GameButtonsProps {
     pub draw_offered: bool,
     /// The viewer's own draw offer stands.
     pub draw_sent: bool,
+    /// Whether takebacks may be asked for at all (never in a rated game).
+    pub takeback: bool,
     /// A takeback request by the opponent.
     pub takeback_offered: bool,
     /// Whether the viewer may ask to take back a move now.
@@ -317,7 +326,8 @@ pub fn game_buttons(props: &GameButtonsProps) -> Html {
                 } else {
                     { button("offer-draw", say(lang, Words::OfferDraw), Intent::OfferDraw, !props.draw_sent) }
                 }
-                if props.takeback_offered {
+                if !props.takeback {
+                } else if props.takeback_offered {
                     { button("accept-takeback", say(lang, Words::AcceptTakeback), Intent::AcceptTakeback, true) }
                     { button("decline-takeback", say(lang, Words::DeclineTakeback), Intent::DeclineTakeback, true) }
                 } else {

@@ -485,6 +485,10 @@ pub struct PlayerView {
     pub name: Option<String>,
     /// Whether connected now.
     pub connected: bool,
+    /// The player's rating in the game's kind when they took the seat, for a signed-in player
+    /// (known to the server that seated them; left out otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<ShownRating>,
 }
 
 /// Where a game stands.
@@ -740,7 +744,11 @@ mod tests {
             from_ply: 0,
             clocks: Some(Clocks { remaining_ms: [300_000, 299_000], running: Some(Seat::Second) }),
             players: [
-                PlayerView { name: Some("a".into()), connected: true },
+                PlayerView {
+                    name: Some("a".into()),
+                    connected: true,
+                    rating: Some(ShownRating { rating: 1612, provisional: false }),
+                },
                 PlayerView::default(),
             ],
             you: Some(Seat::First),

@@ -414,14 +414,15 @@ fn client(accounts: &Accounts, peer: Option<&Extension<Peer>>, headers: &HeaderM
     client_address(peer, &forwarded, &accounts.trusted)
 }
 
+/// The signed-in account, or `null` (not a refusal: a signed-out page asks this on every load).
 async fn me(State(routes): State<AccountRoutes>, headers: HeaderMap) -> Result<Response, Refused> {
     let accounts = &routes.accounts;
     if let Some((_, account)) = accounts.signed_in(&headers).await? {
         return accounts.view(&account, None).await;
     }
+    let none: Option<qi_protocol::AccountView> = None;
     let mut response =
-        refusal(StatusCode::UNAUTHORIZED, AccountErrorCode::NotSignedIn, "not signed in")
-            .into_response();
+        (StatusCode::OK, [(header::CACHE_CONTROL, "no-store")], axum::Json(none)).into_response();
     // A cookie that names no live session is forgotten.
     if session_cookie(&headers).is_some() {
         response.headers_mut().insert(header::SET_COOKIE, clear_cookie());

@@ -131,6 +131,7 @@ impl Session {
             ErrorCode::RateLimited => Words::ErrorRateLimited,
             ErrorCode::BadChat => Words::ErrorBadChat,
             ErrorCode::NoTakeback => Words::ErrorNoTakeback,
+            ErrorCode::NeedsAccount => Words::ErrorNeedsAccount,
             ErrorCode::Other => Words::ErrorUnexpected,
         };
         let note = Note::Server(words, shown_text(detail, DETAIL_MAX_CHARS));

@@ -16,7 +16,7 @@ fn cell(name: &str) -> Cell {
 }
 
 fn spec(variant: &str) -> GameSpec {
-    GameSpec { variant: variant.into(), rules: String::new(), clock: None }
+    GameSpec { variant: variant.into(), rules: String::new(), clock: None, rated: false }
 }
 
 fn played(ply: u32, text: &str) -> PlayedMove {
@@ -32,8 +32,8 @@ fn view(game: &str, start: &str, moves: &[&str], you: Option<Seat>) -> GameView 
         from_ply: 0,
         clocks: None,
         players: [
-            PlayerView { name: Some("Ann".into()), connected: true },
-            PlayerView { name: Some("Bo".into()), connected: true },
+            PlayerView { name: Some("Ann".into()), connected: true, rating: None },
+            PlayerView { name: Some("Bo".into()), connected: true, rating: None },
         ],
         you,
         status: Status::Playing,
@@ -54,7 +54,7 @@ fn ready(opening: Opening) -> (Session, Vec<Effect>) {
         hello,
         [Effect::Send(ClientMessage::Hello { version: VERSION, name: "Ann".into() })]
     );
-    let effects = session.receive(ServerMessage::Welcome { version: VERSION }, 0.0);
+    let effects = session.receive(ServerMessage::Welcome { version: VERSION, account: None }, 0.0);
     assert_eq!(session.link, Link::Ready);
     (session, effects)
 }
@@ -454,7 +454,7 @@ fn reconnecting_resumes_the_seat_and_resends_the_move() {
     assert_eq!(session.link, Link::Retrying { after_ms: 30_000 });
     assert_eq!(session.intent(Intent::Retry, 0.0), [Effect::Connect { after_ms: 0 }]);
     session.opened();
-    let effects = session.receive(ServerMessage::Welcome { version: VERSION }, 0.0);
+    let effects = session.receive(ServerMessage::Welcome { version: VERSION, account: None }, 0.0);
     assert_eq!(
         sent(&effects),
         [
@@ -465,7 +465,7 @@ fn reconnecting_resumes_the_seat_and_resends_the_move() {
     assert_eq!(session.closed(), [Effect::Connect { after_ms: 1000 }], "welcome resets");
     // Pings are answered.
     session.opened();
-    session.receive(ServerMessage::Welcome { version: VERSION }, 0.0);
+    session.receive(ServerMessage::Welcome { version: VERSION, account: None }, 0.0);
     let effects = session.receive(ServerMessage::Ping { nonce: 77 }, 0.0);
     assert_eq!(sent(&effects), [ClientMessage::Pong { nonce: 77 }]);
     // Another version: no more attempts.
@@ -487,7 +487,7 @@ fn a_new_name_reconnects_before_the_request() {
         session.opened(),
         [Effect::Send(ClientMessage::Hello { version: VERSION, name: "Bình".into() })]
     );
-    let effects = session.receive(ServerMessage::Welcome { version: VERSION }, 0.0);
+    let effects = session.receive(ServerMessage::Welcome { version: VERSION, account: None }, 0.0);
     assert_eq!(sent(&effects), [ClientMessage::Seek { spec: spec("xiangqi") }]);
     assert_eq!(sent(&session.intent(Intent::CancelSeek, 0.0)), [ClientMessage::CancelSeek]);
     assert!(session.seeking.is_none());
@@ -508,7 +508,9 @@ fn invites_join_or_fall_back_to_watching() {
     // No name yet: the page waits for the player.
     let mut session = Session::new(Settings::new(Lang::Vi), "", invite.clone());
     session.opened();
-    assert!(session.receive(ServerMessage::Welcome { version: VERSION }, 0.0).is_empty());
+    assert!(
+        session.receive(ServerMessage::Welcome { version: VERSION, account: None }, 0.0).is_empty()
+    );
     assert_eq!(
         sent(&session.intent(Intent::Join, 0.0)),
         [ClientMessage::Join { game: "g".into(), invite: "inv".into() }]
@@ -638,7 +640,9 @@ fn a_silent_server_is_taken_for_gone_and_the_game_resumed() {
     session.connecting();
     session.opened();
     assert_eq!(
-        sent(&session.receive(ServerMessage::Welcome { version: VERSION }, 500_000.0)),
+        sent(
+            &session.receive(ServerMessage::Welcome { version: VERSION, account: None }, 500_000.0)
+        ),
         [ClientMessage::Resume { game: "g".into(), token: "tok".into(), have_plies: Some(1) }]
     );
     assert!(session.tick(529_999.0).is_empty());
@@ -800,7 +804,33 @@ fn challenge_row(id: &str, at: u64) -> qi_protocol::ChallengeRow {
         seat: Seat::First,
         name: "Ann".into(),
         created_unix_ms: at,
+        rating: None,
     }
+}
+
+#[test]
+fn signing_in_or_out_opens_the_socket_anew() {
+    let (mut session, _) = ready(Opening::Lobby);
+    assert_eq!(session.account, None);
+    assert_eq!(session.account_changed(), [Effect::Connect { after_ms: 0 }]);
+    assert_eq!(session.link, Link::Connecting);
+    session.connecting();
+    let _ = session.opened();
+    let welcome = ServerMessage::Welcome { version: VERSION, account: Some("Ann_1".into()) };
+    let _ = session.receive(welcome, 0.0);
+    assert_eq!(session.link, Link::Ready);
+    assert_eq!(session.account.as_deref(), Some("Ann_1"), "the socket plays as the username");
+    let _ = session.account_changed();
+    assert_eq!(session.account, None, "until the next welcome says again");
+}
+
+#[test]
+fn a_profile_is_not_the_lobby() {
+    let (mut session, _) = ready(Opening::Profile { name: "Bob".into() });
+    assert_eq!(session.profile.as_deref(), Some("Bob"));
+    assert!(!session.in_lobby());
+    let follow = Intent::FollowLobby { variant: None, seek: None };
+    assert_eq!(sent(&session.intent(follow, 0.0)), [], "no lobby followed from a profile");
 }
 
 #[test]
@@ -816,7 +846,7 @@ fn the_lobby_is_followed_while_shown_and_its_rows_kept_in_order() {
     session.closed();
     session.connecting();
     session.opened();
-    let effects = session.receive(ServerMessage::Welcome { version: VERSION }, 0.0);
+    let effects = session.receive(ServerMessage::Welcome { version: VERSION, account: None }, 0.0);
     assert!(sent(&effects).iter().any(|m| matches!(m, ClientMessage::Lobby { .. })));
     // Rows come, change and go; ids that are not ids are left out.
     let update = qi_protocol::LobbyUpdate {

@@ -439,6 +439,7 @@ impl Session {
         let player = |seat: &SeatState| PlayerView {
             name: seat.name.clone(),
             connected: !seat.conns.is_empty(),
+            rating: seat.rating,
         };
         GameView {
             game: self.id.clone(),

@@ -44,7 +44,7 @@ fn banqi_game(rules: &str, seed: u64, plies: usize) -> (Banqi, String, Vec<Playe
 
 fn banqi_view(rules: &str, start: &str, moves: Vec<PlayedMove>) -> GameView {
     GameView {
-        spec: GameSpec { variant: "banqi".into(), rules: rules.into(), clock: None },
+        spec: GameSpec { variant: "banqi".into(), rules: rules.into(), clock: None, rated: false },
         moves,
         ..view("b", start, &[], Some(Seat::First))
     }
