@@ -167,6 +167,8 @@ impl Storage for MemoryStorage {
 
     fn sweep(&mut self, cutoff_unix_ms: u64, keep: &[String]) -> Result<usize, StorageError> {
         let mut data = self.lock();
+        let expired = cutoff_unix_ms.saturating_sub(super::SESSION_LIFETIME_MS);
+        data.sessions.retain(|_, session| session.created_unix_ms >= expired);
         let games = &mut data.games;
         let before = games.len();
         games.retain(|id, entry| {

@@ -332,7 +332,8 @@ pub trait Storage: Send + 'static {
 
     /// Deletes, with their moves, the games that ended [`Aborted`](qi_protocol::EndReason::Aborted)
     /// before `cutoff_unix_ms` and the games never started (no move, no result) created before
-    /// it, except those whose id is in `keep`; returns how many were deleted.
+    /// it, except those whose id is in `keep`; returns how many were deleted. Sessions that had
+    /// expired by the cutoff (made [`SESSION_LIFETIME_MS`] before it) go too.
     ///
     /// `keep` is meant to be every game loaded in memory, listed while no game can be loaded (so
     /// that no game is deleted under a task that still writes to it). The cutoff is meant to be
@@ -626,6 +627,12 @@ pub(crate) mod tests {
             .unwrap();
         assert!(storage.session("s3").unwrap().is_none(), "logged out everywhere");
         assert!(storage.session("s2").unwrap().is_some(), "another account's session stays");
+        // A session expired before a sweep's cutoff is deleted by the sweep; a live one stays.
+        let old = SessionRecord { created_unix_ms: 1, ..session("s-old", "bo") };
+        storage.write(&[Write::Session(old)]).unwrap();
+        storage.sweep(SESSION_LIFETIME_MS + 2, &[]).unwrap();
+        assert!(storage.session("s-old").unwrap().is_none());
+        assert!(storage.session("s2").unwrap().is_some());
         assert_eq!(storage.account("ann").unwrap().unwrap().password_hash, "new");
         // A session for no account is refused, with its batch.
         assert!(storage.write(&[Write::Session(session("s4", "nobody"))]).is_err());

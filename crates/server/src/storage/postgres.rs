@@ -701,6 +701,10 @@ impl Storage for PgStorage {
                 )
                 .await
                 .map_err(err)?;
+            let expired = sql_int(cutoff_unix_ms.saturating_sub(super::SESSION_LIFETIME_MS));
+            tx.execute("DELETE FROM sessions WHERE created_unix_ms < $1", &[&expired])
+                .await
+                .map_err(err)?;
             tx.commit().await.map_err(err)?;
             Ok(usize::try_from(deleted).unwrap_or(usize::MAX))
         })

@@ -496,6 +496,8 @@ impl Storage for SqliteStorage {
     fn sweep(&mut self, cutoff_unix_ms: u64, keep: &[String]) -> Result<usize, StorageError> {
         let tx = self.db.transaction().map_err(failed)?;
         let deleted = sweep_in(&tx, sql_int(cutoff_unix_ms), keep).map_err(failed)?;
+        let expired = sql_int(cutoff_unix_ms.saturating_sub(super::SESSION_LIFETIME_MS));
+        tx.execute("DELETE FROM sessions WHERE created_unix_ms < ?1", [expired]).map_err(failed)?;
         tx.commit().map_err(failed)?;
         Ok(deleted)
     }
