@@ -33,20 +33,7 @@ pub enum Opening {
 /// The longest name a profile address may carry, in characters (longer is no username).
 const PROFILE_NAME_MAX_CHARS: usize = 64;
 
-/// Percent-encodes a username for an address (a query value or a path segment): ASCII letters,
-/// digits and `-._~` stay, every other byte of its UTF-8 becomes `%XX`.
-#[must_use]
-pub fn encode_name(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    for byte in name.bytes() {
-        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
-            out.push(char::from(byte));
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    out
-}
+pub use qi_protocol::encode_name;
 
 /// The query of a player's profile, relative to the online page: `?player=<name>`.
 #[must_use]

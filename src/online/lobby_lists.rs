@@ -25,11 +25,18 @@ fn filter_label(lang: Lang, filter: Option<&str>) -> String {
     }
 }
 
-/// A player's name with their rating, when they have one: `Ann (1500?)`.
-fn rated_name(name: String, rating: Option<ShownRating>) -> String {
-    match rating {
-        Some(rating) => format!("{name} ({rating})"),
-        None => name,
+/// A player as the lobby shows them: a signed-in player's name marked as an account (a link
+/// to their profile where the row is not itself a link) with the rating beside it in its own
+/// element, so that a guest who puts "(2800)" in their name does not look rated.
+fn who(name: String, rating: Option<ShownRating>, link: bool) -> Html {
+    let Some(rating) = rating else { return html! { {name} } };
+    let shown = if link {
+        html! { <a class="account-name" href={super::address::profile_href(&name)} data-action="profile">{ name }</a> }
+    } else {
+        html! { <span class="account-name">{ name }</span> }
+    };
+    html! {
+        <>{ shown }{ " " }<span class="rating" data-testid="row-rating">{ format!("({rating})") }</span></>
     }
 }
 
@@ -81,9 +88,9 @@ fn challenge_row(lang: Lang, row: &ChallengeRow, ready: bool, act: &Callback<Int
     let variant = if row.spec.variant == "chess960" { "chess" } else { row.spec.variant.as_str() };
     let kind = qi_rules::GameKind::ALL.into_iter().find(|kind| kind.name() == variant);
     let side = kind.map(|kind| side_name(lang, kind, crate::online::game::side_of(row.seat), None));
-    let who =
+    let name =
         if row.name.is_empty() { say(lang, Words::Anonymous).to_owned() } else { row.name.clone() };
-    let who = rated_name(who, row.rating);
+    let creator = who(name, row.rating, true);
     let onclick = {
         let (act, game) = (act.clone(), row.game.clone());
         Callback::from(move |_: MouseEvent| act.emit(Intent::Accept(game.clone())))
@@ -91,7 +98,7 @@ fn challenge_row(lang: Lang, row: &ChallengeRow, ready: bool, act: &Callback<Int
     html! {
         <li class={classes!("challenge", row.spec.rated.then_some("rated"))} data-testid="challenge" data-game={row.game.clone()}
             data-variant={row.spec.variant.clone()} data-rated={row.spec.rated.to_string()}>
-            <span class="challenge-who">{ who }</span>
+            <span class="challenge-who">{ creator }</span>
             <span class="challenge-game">{ spec_label(lang, &row.spec) }</span>
             if let Some(side) = side {
                 <span class="challenge-side">{ fill_all(say(lang, Words::PlaysSide), &[("side", side)]) }</span>
@@ -117,7 +124,9 @@ pub fn live_row(settings: &Settings, row: &LiveRow, page: &str, framed: bool) ->
         <li class="live-game" data-testid="live-game" data-game={row.game.clone()} data-variant={row.spec.variant.clone()} data-rated={row.spec.rated.to_string()}>
             <a href={format!("{page}?game={}", row.game)} data-action="watch-game" target={framed.then_some("_top")}>
                 { preview(settings, row).unwrap_or_default() }
-                <span class="live-players">{ format!("{} – {}", rated_name(name(&row.names[0]), row.ratings[0]), rated_name(name(&row.names[1]), row.ratings[1])) }</span>
+                <span class="live-players">
+                    { who(name(&row.names[0]), row.ratings[0], false) }{ " – " }{ who(name(&row.names[1]), row.ratings[1], false) }
+                </span>
                 <span class="live-game-label">{ spec_label(lang, &row.spec) }</span>
                 <span class="live-watchers">{ fill_all(say(lang, Words::WatchersCount), &[("n", &row.watchers.to_string())]) }</span>
             </a>

@@ -4,7 +4,7 @@
 
 use qi_protocol::{
     AccountError, AccountErrorCode, EndReason, ProfileGame, ProfileRating, ProfileView,
-    RatingPoint, ShownRating,
+    RatingPoint, START_RATING,
 };
 use yew::prelude::*;
 
@@ -117,9 +117,6 @@ const PLOT_WIDTH: f64 = 240.0;
 const PLOT_HEIGHT: f64 = 60.0;
 const AXIS_WIDTH: f64 = 44.0;
 const MARGIN: f64 = 6.0;
-
-/// Every kind's rating before its first rated game (the server's start rating, provisional).
-const START_RATING: ShownRating = ShownRating { rating: 1500, provisional: true };
 
 /// A kind's history as drawn: the start rating first (every history begins there), then the
 /// rating after each game.

@@ -98,6 +98,26 @@ pub fn username_key(name: &str) -> String {
     folded.nfkc().collect()
 }
 
+/// Percent-encodes a username for an address (a query value or a path segment): ASCII letters,
+/// digits and `-._~` stay, every other byte of its UTF-8 becomes `%XX`.
+#[must_use]
+pub fn encode_name(name: &str) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(name.len());
+    for byte in name.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
+            out.push(char::from(byte));
+        } else {
+            let _ = write!(out, "%{byte:02X}");
+        }
+    }
+    out
+}
+
+/// The rating every kind starts at, before its first rated game: 1500, provisional (the
+/// server's Glicko-2 start, deviation 350).
+pub const START_RATING: ShownRating = ShownRating { rating: 1500, provisional: true };
+
 /// Whether a password may be set: [`PASSWORD_MIN_CHARS`] to [`PASSWORD_MAX_CHARS`] characters.
 ///
 /// # Errors

@@ -38,8 +38,8 @@ use serde::{Deserialize, Serialize};
 pub use account::{
     AccountError, AccountErrorCode, AccountView, Credentials, KindRating, PASSWORD_MAX_CHARS,
     PASSWORD_MIN_CHARS, PasswordChange, ProfileGame, ProfileRating, ProfileView, RATED_KINDS,
-    RatingPoint, ShownRating, USERNAME_MAX_CHARS, USERNAME_MIN_CHARS, UsernameError,
-    check_password, check_username, username_key,
+    RatingPoint, START_RATING, ShownRating, USERNAME_MAX_CHARS, USERNAME_MIN_CHARS, UsernameError,
+    check_password, check_username, encode_name, username_key,
 };
 pub use chat::{
     CHAT_MAX_CHARS, CHAT_RATE_MAX, CHAT_RATE_WINDOW_MS, CHAT_ROOM_MAX_LINES, ChatBody, ChatError,

@@ -18,17 +18,19 @@
 //!
 //! # Guessing
 //! Sign-in attempts are limited per client address ([`ATTEMPTS_PER_ADDRESS`] in
-//! [`ATTEMPT_WINDOW`], registrations and password changes counted too) and failed ones per
-//! account name ([`FAILURES_PER_ACCOUNT`] in [`FAILURE_WINDOW`], whether or not the account
-//! exists); with several nodes the counts are kept in Redis and hold across them (each node
+//! [`ATTEMPT_WINDOW`], registrations and password changes counted too) and per account name
+//! ([`ATTEMPTS_PER_ACCOUNT`] in [`ACCOUNT_WINDOW`], whether or not the account exists; each
+//! counted before its password is checked, so guesses sent at once are counted too); with several nodes the counts are kept in Redis and hold across them (each node
 //! counts on its own while Redis does not answer). "No such user" and "wrong password" get the same answer after the same work: an
 //! unknown name is checked against a hash made at start.
 //!
 //! # Cross-site requests
-//! Every POST must be `Content-Type: application/json` (a form on another site cannot send
-//! that without the browser asking first) and, when the browser says where it comes from
-//! (`Origin`), come from this host; with `SameSite=Lax` the cookie is not sent with other
-//! sites' POSTs anyway.
+//! Every POST (signing out too) must be `Content-Type: application/json` (a form on another
+//! site cannot send that without the browser asking first) and, when the browser says where it
+//! comes from (`Origin`), come from this host (its `Host`, or a trusted proxy's
+//! `X-Forwarded-Host`) or an `--allowed-origin`, as the game socket does; `Origin: null` (a
+//! sandboxed frame) is refused. With `SameSite=Lax` the cookie is not sent with other sites'
+//! POSTs anyway. Account and profile reads are limited to [`READS_PER_MINUTE`] an address.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -63,10 +65,18 @@ pub const SESSION_COOKIE: &str = "qi_session";
 pub const ATTEMPTS_PER_ADDRESS: usize = 20;
 /// The window of [`ATTEMPTS_PER_ADDRESS`].
 pub const ATTEMPT_WINDOW: Duration = Duration::from_secs(10 * 60);
-/// Failed sign-ins one account name may take in [`FAILURE_WINDOW`], from all addresses.
-pub const FAILURES_PER_ACCOUNT: usize = 10;
-/// The window of [`FAILURES_PER_ACCOUNT`].
-pub const FAILURE_WINDOW: Duration = Duration::from_secs(15 * 60);
+/// Password checks one account name may take in [`ACCOUNT_WINDOW`], from all addresses: each
+/// is counted before the password is checked (so that guesses sent at once are counted too),
+/// whether it turns out right or wrong.
+pub const ATTEMPTS_PER_ACCOUNT: usize = 10;
+/// The window of [`ATTEMPTS_PER_ACCOUNT`].
+pub const ACCOUNT_WINDOW: Duration = Duration::from_secs(15 * 60);
+/// Account and profile reads one address may make a minute (each is work for the store that
+/// also keeps the moves).
+pub const READS_PER_MINUTE: usize = 120;
+/// The longest name looked up when signing in: no username is longer (even in its
+/// compatibility form), so a longer one is nobody's and is not kept as a count's key.
+const LOOKUP_MAX_CHARS: usize = 4 * qi_protocol::USERNAME_MAX_CHARS;
 /// How many password hashes are worked out at once (each takes 19 MiB).
 pub const HASHING_AT_ONCE: usize = 2;
 /// The most finished games a profile lists.
@@ -78,7 +88,8 @@ const MAX_BODY_BYTES: usize = 64 * 1024;
 #[derive(Debug, Default)]
 struct Counts {
     addresses: HashMap<IpAddr, RateWindow>,
-    failures: HashMap<String, RateWindow>,
+    accounts: HashMap<String, RateWindow>,
+    reads: HashMap<IpAddr, RateWindow>,
     /// When the counts were last pruned.
     pruned: Option<Instant>,
 }
@@ -87,12 +98,14 @@ struct Counts {
 #[derive(Debug)]
 pub struct Accounts {
     storage: StorageHandle,
-    hashing: tokio::sync::Semaphore,
+    hashing: Arc<tokio::sync::Semaphore>,
     /// A hash of a password nobody has: unknown names are checked against it, so that they
     /// take as long as a wrong password.
     decoy: String,
     counts: Mutex<Counts>,
     trusted: Arc<[IpAddr]>,
+    /// The other origins whose pages may post (`--allowed-origin`), as the game socket has.
+    origins: Arc<[String]>,
     /// With several nodes, the counts are kept in Redis, so that they hold across the nodes.
     cluster: Option<Arc<crate::cluster::Cluster>>,
 }
@@ -148,24 +161,105 @@ fn too_many(wait: Duration) -> Refused {
 }
 
 impl Accounts {
-    /// The accounts over `storage`; client addresses are read through `trusted` proxies; with
-    /// `cluster`, the attempts are counted across its nodes.
+    /// The accounts over `storage`; client addresses (and `X-Forwarded-Host` and
+    /// `X-Forwarded-Proto`) are read from `trusted` proxies; pages of `origins` may post as this
+    /// host's own do; with `cluster`, the attempts are counted across its nodes.
     ///
     /// # Errors
     /// When the decoy hash cannot be made (no randomness).
     pub fn new(
         storage: StorageHandle,
         trusted: Arc<[IpAddr]>,
+        origins: Arc<[String]>,
         cluster: Option<Arc<crate::cluster::Cluster>>,
     ) -> Result<Accounts, String> {
         let decoy = hash_password(&new_token().map_err(|e| e.to_string())?)?;
         Ok(Accounts {
             storage,
-            hashing: tokio::sync::Semaphore::new(HASHING_AT_ONCE),
+            hashing: Arc::new(tokio::sync::Semaphore::new(HASHING_AT_ONCE)),
             decoy,
             counts: Mutex::default(),
             trusted,
+            origins,
             cluster,
+        })
+    }
+
+    /// Whether a POST may be taken: JSON, from this site's own pages (or an allowed origin).
+    fn check_post(&self, peer: IpAddr, headers: &HeaderMap) -> Result<(), Refused> {
+        let json =
+            headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|v| {
+                v.split(';')
+                    .next()
+                    .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
+            });
+        if !json {
+            return Err(refusal(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                AccountErrorCode::BadRequest,
+                "account requests are JSON (Content-Type: application/json)",
+            ));
+        }
+        // No `Origin` (not a browser) is let through; `null` (a sandboxed frame) is not.
+        if !crate::app::origin_allowed(headers, &self.origins, self.trusted.contains(&peer)) {
+            return Err(refusal(
+                StatusCode::FORBIDDEN,
+                AccountErrorCode::BadRequest,
+                "account requests come from this site's own pages",
+            ));
+        }
+        Ok(())
+    }
+
+    /// A POST's body as `T`, once [`Accounts::check_post`] let it through.
+    fn read_json<T: serde::de::DeserializeOwned>(
+        &self,
+        peer: IpAddr,
+        headers: &HeaderMap,
+        body: &[u8],
+    ) -> Result<T, Refused> {
+        self.check_post(peer, headers)?;
+        serde_json::from_slice(body).map_err(|e| {
+            refusal(
+                StatusCode::BAD_REQUEST,
+                AccountErrorCode::BadRequest,
+                format!("not a request: {e}"),
+            )
+        })
+    }
+
+    /// Whether the request came over HTTPS: said by a trusted proxy's `X-Forwarded-Proto`.
+    fn over_https(&self, peer: IpAddr, headers: &HeaderMap) -> bool {
+        self.trusted.contains(&peer)
+            && headers
+                .get("x-forwarded-proto")
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(|proto| proto.trim().eq_ignore_ascii_case("https"))
+    }
+
+    /// The session cookie for `token`.
+    fn set_cookie(&self, token: &str, peer: IpAddr, headers: &HeaderMap) -> HeaderValue {
+        let secure = if self.over_https(peer, headers) { "; Secure" } else { "" };
+        let max_age = SESSION_LIFETIME_MS / 1000;
+        let text = format!(
+            "{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{secure}"
+        );
+        HeaderValue::from_str(&text).unwrap_or(HeaderValue::from_static(""))
+    }
+
+    /// Counts a read (account or profile) from `address`.
+    fn read(&self, address: IpAddr) -> Result<(), Refused> {
+        let mut counts = self.counts();
+        let window = counts
+            .reads
+            .entry(address)
+            .or_insert_with(|| RateWindow::new(READS_PER_MINUTE, Duration::from_secs(60)));
+        window.take(Instant::now()).map_err(|wait| {
+            refusal(
+                StatusCode::TOO_MANY_REQUESTS,
+                AccountErrorCode::TooManyAttempts,
+                format!("too many requests; try again in {} s", wait.as_secs().max(1)),
+            )
         })
     }
 
@@ -196,7 +290,8 @@ impl Accounts {
         // Windows that hold nothing recent are forgotten now and then, so the maps stay small.
         if counts.pruned.is_none_or(|at| now.duration_since(at) > ATTEMPT_WINDOW) {
             counts.addresses.retain(|_, window| !window.is_idle(now));
-            counts.failures.retain(|_, window| !window.is_idle(now));
+            counts.accounts.retain(|_, window| !window.is_idle(now));
+            counts.reads.retain(|_, window| !window.is_idle(now));
             counts.pruned = Some(now);
         }
         counts
@@ -207,32 +302,19 @@ impl Accounts {
             .map_err(too_many)
     }
 
-    /// Whether `key` may try a password now (failures under its limit).
-    async fn may_try(&self, key: &str) -> Result<(), Refused> {
-        let shared = format!("sign-in-failures:{key}");
-        if let Some(answer) =
-            self.shared(&shared, FAILURE_WINDOW, FAILURES_PER_ACCOUNT, false).await
+    /// Counts a password check for the account name `key` (before it is made).
+    async fn attempt_on(&self, key: &str) -> Result<(), Refused> {
+        let shared = format!("sign-in-account:{key}");
+        if let Some(answer) = self.shared(&shared, ACCOUNT_WINDOW, ATTEMPTS_PER_ACCOUNT, true).await
         {
             return answer.map_err(too_many);
         }
         let mut counts = self.counts();
-        match counts.failures.get_mut(key) {
-            Some(window) => window.check(Instant::now()).map_err(too_many),
-            None => Ok(()),
-        }
-    }
-
-    async fn failed(&self, key: &str) {
-        let shared = format!("sign-in-failures:{key}");
-        if self.shared(&shared, FAILURE_WINDOW, FAILURES_PER_ACCOUNT, true).await.is_some() {
-            return;
-        }
-        let mut counts = self.counts();
         let window = counts
-            .failures
+            .accounts
             .entry(key.to_owned())
-            .or_insert_with(|| RateWindow::new(FAILURES_PER_ACCOUNT, FAILURE_WINDOW));
-        let _ = window.take(Instant::now());
+            .or_insert_with(|| RateWindow::new(ATTEMPTS_PER_ACCOUNT, ACCOUNT_WINDOW));
+        window.take(Instant::now()).map_err(too_many)
     }
 
     /// Runs `work` (hashing) on a blocking thread, at most [`HASHING_AT_ONCE`] at a time.
@@ -240,8 +322,15 @@ impl Accounts {
         &self,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Option<T> {
-        let _permit = self.hashing.acquire().await.ok()?;
-        tokio::task::spawn_blocking(work).await.ok()
+        // The permit goes with the work: a request dropped half-way (its client gone) does not
+        // let another hash start while this one still runs.
+        let permit = Arc::clone(&self.hashing).acquire_owned().await.ok()?;
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            work()
+        })
+        .await
+        .ok()
     }
 
     /// Checks `password` for the account of `key` (`None`: no such account, checked against
@@ -321,61 +410,8 @@ pub fn session_hash(headers: &HeaderMap) -> Option<String> {
     session_cookie(headers).map(|token| hash_token(&token))
 }
 
-fn over_https(headers: &HeaderMap) -> bool {
-    headers
-        .get("x-forwarded-proto")
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|proto| proto.eq_ignore_ascii_case("https"))
-}
-
-fn set_cookie(token: &str, headers: &HeaderMap) -> HeaderValue {
-    let secure = if over_https(headers) { "; Secure" } else { "" };
-    let max_age = SESSION_LIFETIME_MS / 1000;
-    let text = format!(
-        "{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{secure}"
-    );
-    HeaderValue::from_str(&text).unwrap_or(HeaderValue::from_static(""))
-}
-
 fn clear_cookie() -> HeaderValue {
     HeaderValue::from_static("qi_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0")
-}
-
-/// A POST's body as `T`, if it is JSON from this site.
-fn read_json<T: serde::de::DeserializeOwned>(
-    headers: &HeaderMap,
-    body: &[u8],
-) -> Result<T, Refused> {
-    let json = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|v| {
-        v.split(';').next().is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
-    });
-    if !json {
-        return Err(refusal(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            AccountErrorCode::BadRequest,
-            "account requests are JSON (Content-Type: application/json)",
-        ));
-    }
-    if let (Some(origin), Some(host)) = (
-        headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()),
-        headers.get(header::HOST).and_then(|v| v.to_str().ok()),
-    ) {
-        let origin_host = origin.split_once("://").map_or(origin, |(_, rest)| rest);
-        if origin != "null" && !origin_host.eq_ignore_ascii_case(host) {
-            return Err(refusal(
-                StatusCode::FORBIDDEN,
-                AccountErrorCode::BadRequest,
-                "account requests come from this site's own pages",
-            ));
-        }
-    }
-    serde_json::from_slice(body).map_err(|e| {
-        refusal(
-            StatusCode::BAD_REQUEST,
-            AccountErrorCode::BadRequest,
-            format!("not a request: {e}"),
-        )
-    })
 }
 
 /// What the account routes need.
@@ -407,16 +443,26 @@ impl AccountRoutes {
     }
 }
 
+/// The address the request came from (a proxy's, behind one).
+fn peer_ip(peer: Option<&Extension<Peer>>) -> IpAddr {
+    peer.map_or(IpAddr::from([127, 0, 0, 1]), |Extension(Peer(addr))| addr.ip())
+}
+
 fn client(accounts: &Accounts, peer: Option<&Extension<Peer>>, headers: &HeaderMap) -> IpAddr {
-    let peer = peer.map_or(IpAddr::from([127, 0, 0, 1]), |Extension(Peer(addr))| addr.ip());
+    let peer = peer_ip(peer);
     let forwarded: Vec<&str> =
         headers.get_all("x-forwarded-for").iter().filter_map(|v| v.to_str().ok()).collect();
     client_address(peer, &forwarded, &accounts.trusted)
 }
 
 /// The signed-in account, or `null` (not a refusal: a signed-out page asks this on every load).
-async fn me(State(routes): State<AccountRoutes>, headers: HeaderMap) -> Result<Response, Refused> {
+async fn me(
+    State(routes): State<AccountRoutes>,
+    peer: Option<Extension<Peer>>,
+    headers: HeaderMap,
+) -> Result<Response, Refused> {
     let accounts = &routes.accounts;
+    accounts.read(client(accounts, peer.as_ref(), &headers))?;
     if let Some((_, account)) = accounts.signed_in(&headers).await? {
         return accounts.view(&account, None).await;
     }
@@ -445,7 +491,8 @@ async fn register(
     body: Bytes,
 ) -> Result<Response, Refused> {
     let accounts = &routes.accounts;
-    let credentials: Credentials = read_json(&headers, &body)?;
+    let from = peer_ip(peer.as_ref());
+    let credentials: Credentials = accounts.read_json(from, &headers, &body)?;
     accounts.attempt(client(accounts, peer.as_ref(), &headers)).await?;
     let name = check_username(&credentials.name).map_err(|e| {
         refusal(StatusCode::BAD_REQUEST, AccountErrorCode::BadUsername, e.to_string())
@@ -463,7 +510,7 @@ async fn register(
     match accounts.storage.register(account.clone(), session).await {
         Ok(true) => {
             tracing::info!(account = %account.key, "account registered");
-            accounts.view(&account, Some(set_cookie(&token, &headers))).await
+            accounts.view(&account, Some(accounts.set_cookie(&token, from, &headers))).await
         }
         Ok(false) => Err(refusal(
             StatusCode::CONFLICT,
@@ -481,10 +528,13 @@ async fn login(
     body: Bytes,
 ) -> Result<Response, Refused> {
     let accounts = &routes.accounts;
-    let credentials: Credentials = read_json(&headers, &body)?;
+    let from = peer_ip(peer.as_ref());
+    let credentials: Credentials = accounts.read_json(from, &headers, &body)?;
     accounts.attempt(client(accounts, peer.as_ref(), &headers)).await?;
-    let key = username_key(credentials.name.trim());
-    accounts.may_try(&key).await?;
+    // A name longer than any username is nobody's: looked up (and counted) cut short.
+    let name: String = credentials.name.trim().chars().take(LOOKUP_MAX_CHARS).collect();
+    let key = username_key(&name);
+    accounts.attempt_on(&key).await?;
     // A password longer than any that can be set is checked against nothing, not hashed.
     let plausible = credentials.password.chars().count() <= qi_protocol::PASSWORD_MAX_CHARS;
     let account = accounts
@@ -495,19 +545,20 @@ async fn login(
         .filter(|_| plausible);
     let password = if plausible { credentials.password.as_str() } else { "" };
     if !accounts.password_matches(account.as_ref(), password).await {
-        accounts.failed(&key).await;
         return Err(wrong_credentials("wrong username or password"));
     }
     let Some(account) = account else { return Err(unavailable(&"no account")) };
     let (session, token) = Accounts::new_session(&account)?;
     accounts.storage.write(vec![Write::Session(session)]).await.map_err(|e| unavailable(&e))?;
-    accounts.view(&account, Some(set_cookie(&token, &headers))).await
+    accounts.view(&account, Some(accounts.set_cookie(&token, from, &headers))).await
 }
 
 async fn logout(
     State(routes): State<AccountRoutes>,
+    peer: Option<Extension<Peer>>,
     headers: HeaderMap,
 ) -> Result<Response, Refused> {
+    routes.accounts.check_post(peer_ip(peer.as_ref()), &headers)?;
     if let Some(token) = session_cookie(&headers) {
         let end = Write::EndSession { token_hash: hash_token(&token) };
         routes.accounts.storage.write(vec![end]).await.map_err(|e| unavailable(&e))?;
@@ -517,9 +568,11 @@ async fn logout(
 
 async fn logout_everywhere(
     State(routes): State<AccountRoutes>,
+    peer: Option<Extension<Peer>>,
     headers: HeaderMap,
 ) -> Result<Response, Refused> {
     let accounts = &routes.accounts;
+    accounts.check_post(peer_ip(peer.as_ref()), &headers)?;
     let Some((_, account)) = accounts.signed_in(&headers).await? else {
         return Err(not_signed_in());
     };
@@ -535,18 +588,18 @@ async fn change_password(
     body: Bytes,
 ) -> Result<Response, Refused> {
     let accounts = &routes.accounts;
-    let change: PasswordChange = read_json(&headers, &body)?;
+    let from = peer_ip(peer.as_ref());
+    let change: PasswordChange = accounts.read_json(from, &headers, &body)?;
     let Some((_, account)) = accounts.signed_in(&headers).await? else {
         return Err(not_signed_in());
     };
     accounts.attempt(client(accounts, peer.as_ref(), &headers)).await?;
-    accounts.may_try(&account.key).await?;
+    accounts.attempt_on(&account.key).await?;
     check_password(&change.new).map_err(|detail| {
         refusal(StatusCode::BAD_REQUEST, AccountErrorCode::BadPassword, detail)
     })?;
     let plausible = change.old.chars().count() <= qi_protocol::PASSWORD_MAX_CHARS;
     if !plausible || !accounts.password_matches(Some(&account), &change.old).await {
-        accounts.failed(&account.key).await;
         return Err(wrong_credentials("that is not the password now"));
     }
     let new = change.new;
@@ -560,14 +613,19 @@ async fn change_password(
         Write::Session(session),
     ];
     accounts.storage.write(writes).await.map_err(|e| unavailable(&e))?;
-    accounts.view(&account, Some(set_cookie(&token, &headers))).await
+    accounts.view(&account, Some(accounts.set_cookie(&token, from, &headers))).await
 }
 
 async fn profile(
     State(routes): State<AccountRoutes>,
+    peer: Option<Extension<Peer>>,
+    headers: HeaderMap,
     Path(name): Path<String>,
 ) -> Result<Response, Refused> {
-    let key = username_key(name.trim());
+    let accounts = &routes.accounts;
+    accounts.read(client(accounts, peer.as_ref(), &headers))?;
+    let name: String = name.trim().chars().take(LOOKUP_MAX_CHARS).collect();
+    let key = username_key(&name);
     let data = routes.accounts.storage.profile(key, PROFILE_GAMES).await;
     let Some(data) = data.map_err(|e| unavailable(&e))? else {
         return Err(refusal(
@@ -580,23 +638,9 @@ async fn profile(
     Ok((StatusCode::OK, [(header::CACHE_CONTROL, "no-cache")], axum::Json(view)).into_response())
 }
 
-/// `text` with every byte but the unreserved ones (letters, digits, `-._~`) percent-encoded.
-fn percent_encode(text: &str) -> String {
-    use std::fmt::Write as _;
-    let mut encoded = String::with_capacity(text.len());
-    for byte in text.bytes() {
-        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
-            encoded.push(char::from(byte));
-        } else {
-            let _ = write!(encoded, "%{byte:02X}");
-        }
-    }
-    encoded
-}
-
 /// `online/@/<name>`: the online page's profile view of that player (`online/?player=`).
 async fn profile_page(Path(name): Path<String>) -> Response {
-    let query = percent_encode(&name);
+    let query = qi_protocol::encode_name(&name);
     let location = format!("../?player={query}");
     match HeaderValue::from_str(&location) {
         Ok(location) => (StatusCode::SEE_OTHER, [(header::LOCATION, location)]).into_response(),

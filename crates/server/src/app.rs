@@ -136,7 +136,14 @@ fn router(
     let limits = &settings.limits;
     let trusted: Arc<[IpAddr]> = settings.trusted_proxies.clone().into();
     let cluster = hub.cluster().cloned();
-    let made = crate::accounts::Accounts::new(hub.storage().clone(), Arc::clone(&trusted), cluster);
+    let origins: Arc<[String]> =
+        settings.allowed_origins.iter().map(|o| normalize_origin(o)).collect();
+    let made = crate::accounts::Accounts::new(
+        hub.storage().clone(),
+        Arc::clone(&trusted),
+        Arc::clone(&origins),
+        cluster,
+    );
     let accounts = match made {
         Ok(accounts) => Some(Arc::new(accounts)),
         Err(e) => {
@@ -150,7 +157,7 @@ fn router(
         assets: Assets::new(settings.dist.clone()),
         sockets: AddressCounts::new(limits.max_sockets_per_address, usize::MAX),
         trusted,
-        origins: settings.allowed_origins.iter().map(|o| normalize_origin(o)).collect(),
+        origins,
         shutdown,
         tracker,
         health: Arc::default(),
@@ -187,6 +194,7 @@ pub async fn serve(
     let router = router(Arc::clone(&hub), &settings, shutdown.clone(), tracker.clone());
     let sweeper = tokio::spawn(Arc::clone(&hub).sweep_every(shutdown.clone()));
     let lobby = tokio::spawn(Arc::clone(&hub).lobby_every(shutdown.clone()));
+    let pairing = tokio::spawn(Arc::clone(&hub).pair_every(shutdown.clone()));
     let options = AcceptOptions {
         limits: settings.limits.clone(),
         trusted_proxies: settings.trusted_proxies.into(),
@@ -206,6 +214,7 @@ pub async fn serve(
     }
     sweeper.abort();
     lobby.abort();
+    pairing.abort();
     accepted
 }
 
@@ -314,7 +323,7 @@ async fn serve_socket(state: AppState, socket: WebSocket, client: IpAddr, sessio
 }
 
 /// An origin as compared: lower case, without a trailing `/` or the scheme's default port.
-fn normalize_origin(origin: &str) -> String {
+pub(crate) fn normalize_origin(origin: &str) -> String {
     let origin = origin.trim().trim_end_matches('/').to_ascii_lowercase();
     for (scheme, port) in [("http://", ":80"), ("https://", ":443")] {
         if origin.starts_with(scheme)
@@ -329,7 +338,13 @@ fn normalize_origin(origin: &str) -> String {
 /// Whether a websocket request may come from its page: no `Origin` (not a browser, which could
 /// claim any origin anyway), an allowed origin, or the server's own (the origin's host is the
 /// request's `Host`, or the `X-Forwarded-Host` of a trusted proxy).
-fn origin_allowed(headers: &HeaderMap, allowed: &[String], from_trusted_proxy: bool) -> bool {
+/// Whether a request's `Origin` (if any) is this host's (its `Host`, or a trusted proxy's
+/// `X-Forwarded-Host`) or one of the `allowed` ones.
+pub(crate) fn origin_allowed(
+    headers: &HeaderMap,
+    allowed: &[String],
+    from_trusted_proxy: bool,
+) -> bool {
     let Some(origin) = headers.get(header::ORIGIN) else { return true };
     let Ok(origin) = origin.to_str() else { return false };
     let origin = normalize_origin(origin);

@@ -28,6 +28,8 @@ pub const IDLE_STOP: Duration = Duration::from_secs(300);
 /// created is aborted when it is next looked up (a waiting game with its creator on the page
 /// stays in memory and does not expire).
 pub const INVITE_EXPIRY_MS: u64 = 24 * 60 * 60 * 1000;
+/// How often waiting rated seekers are looked at again ([`Hub::pair_every`]).
+pub const PAIR_AGAIN_EVERY: Duration = Duration::from_secs(1);
 /// The longest rule-options text accepted.
 const MAX_RULES_LEN: usize = 200;
 
@@ -46,7 +48,8 @@ struct Seeker {
 impl Seeker {
     /// For rated pairing: its rating and how long it has waited at `now_ms`.
     fn rated(&self, now_ms: u64) -> crate::rating::RatedSeeker {
-        let rating = self.player.rating_in(&self.spec).map_or(1500.0, |r| f64::from(r.rating));
+        let rating = self.player.rating_in(&self.spec).unwrap_or(qi_protocol::START_RATING);
+        let rating = f64::from(rating.rating);
         crate::rating::RatedSeeker { rating, waited_ms: now_ms.saturating_sub(self.since_ms) }
     }
 }
@@ -320,12 +323,23 @@ impl Hub {
             let keys = self.lobby.counted_queues();
             let waiting = self.seekers_in(&keys).await;
             self.lobby.tick(games, &waiting);
-            // Rated seekers' windows widen as they wait: look for pairs again every second.
-            if ticks.is_multiple_of(10) {
-                match &self.cluster {
-                    Some(cluster) => cluster.pairing().retry_rated(cluster, &self).await,
-                    None => self.pair_waiting().await,
-                }
+        }
+    }
+
+    /// Rated seekers' windows widen as they wait: looks for pairs among them again every
+    /// [`PAIR_AGAIN_EVERY`] until `shutdown` is cancelled (on a task of its own, so that a slow
+    /// pairing never holds up the lobby's updates).
+    pub async fn pair_every(self: Arc<Self>, shutdown: tokio_util::sync::CancellationToken) {
+        let mut interval = tokio::time::interval(PAIR_AGAIN_EVERY);
+        interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                () = shutdown.cancelled() => return,
+                _ = interval.tick() => {}
+            }
+            match &self.cluster {
+                Some(cluster) => cluster.pairing().retry_rated(cluster, &self).await,
+                None => self.pair_waiting().await,
             }
         }
     }

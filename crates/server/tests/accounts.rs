@@ -9,7 +9,9 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{Client, login, register, request, signed_in_client, spec, start_server};
+use common::{
+    Client, login, register, request, request_headers, signed_in_client, spec, start_server,
+};
 use qi_protocol::{
     AccountErrorCode, ClientMessage, ErrorCode, GameSpec, ProfileView, SeatChoice, ServerMessage,
 };
@@ -238,4 +240,93 @@ async fn rated_seeks_are_paired_with_rated_ones_only() {
     let mut casual = Client::hello(addr, "Dee").await;
     casual.send(&ClientMessage::Seek { spec: spec("chess", "") }).await;
     casual.until(|m| matches!(m, ServerMessage::Seeking { .. }).then_some(())).await;
+}
+
+#[tokio::test]
+async fn account_posts_come_from_this_sites_pages_as_json() {
+    let server = start_server("accounts-cross-site").await;
+    let addr = server.addr;
+    let body = r#"{"name":"Ann_1","password":"correct horse"}"#;
+    let json = ("Content-Type", "application/json");
+    let cases: [(&str, &[(&str, &str)], u16); 5] = [
+        ("/api/account/register", &[json, ("Origin", "https://evil.example")], 403),
+        ("/api/account/register", &[json, ("Origin", "null")], 403),
+        ("/api/account/register", &[("Content-Type", "text/plain")], 415),
+        ("/api/account/logout", &[("Content-Type", "application/x-www-form-urlencoded")], 415),
+        ("/api/account/logout-everywhere", &[json, ("Origin", "http://other.example")], 403),
+    ];
+    for (path, headers, status) in cases {
+        let answer = request_headers(addr, "POST", path, headers, Some(body)).await;
+        assert_eq!(
+            (answer.status, answer.error()),
+            (status, AccountErrorCode::BadRequest),
+            "{path}"
+        );
+    }
+    // This host's own page (its Origin is the Host) is let in.
+    let own = request_headers(
+        addr,
+        "POST",
+        "/api/account/register",
+        &[json, ("Origin", "http://localhost")],
+        Some(body),
+    )
+    .await;
+    assert_eq!(own.status, 200, "{own:?}");
+    // A client (not a trusted proxy) that says the request came over HTTPS is not believed:
+    // the cookie is not marked Secure on its word.
+    let claimed = request_headers(
+        addr,
+        "POST",
+        "/api/account/login",
+        &[json, ("X-Forwarded-Proto", "https")],
+        Some(body),
+    )
+    .await;
+    assert_eq!(claimed.status, 200);
+    assert!(!claimed.set_cookie.unwrap().contains("Secure"));
+}
+
+#[tokio::test]
+async fn guesses_sent_at_once_are_counted_before_they_are_checked() {
+    let server = start_server("accounts-parallel").await;
+    let addr = server.addr;
+    assert_eq!(register(addr, "Target", "the real one").await.status, 200);
+    let guesses = (0..19).map(|_| login(addr, "target", "a wrong guess"));
+    let answers = futures_util::future::join_all(guesses).await;
+    let wrong = answers.iter().filter(|a| a.error() == AccountErrorCode::WrongCredentials).count();
+    let waited = answers.iter().filter(|a| a.error() == AccountErrorCode::TooManyAttempts).count();
+    assert_eq!((wrong, waited), (10, 9), "{answers:?}");
+}
+
+#[tokio::test]
+async fn an_account_never_accepts_its_own_challenge_and_an_ended_session_plays_as_a_guest() {
+    let server = start_server("accounts-own").await;
+    let addr = server.addr;
+    let cookie = register(addr, "Ann", "password one").await.cookie();
+    let (mut tab, _) = signed_in_client(addr, &cookie, "Annie").await;
+    tab.send(&ClientMessage::Challenge { spec: spec("chess", ""), seat: SeatChoice::First }).await;
+    let game = tab
+        .until(|m| match m {
+            ServerMessage::Seated { game, .. } => Some(game.clone()),
+            _ => None,
+        })
+        .await;
+    let (mut other_tab, _) = signed_in_client(addr, &cookie, "Annie").await;
+    other_tab.send(&ClientMessage::Accept { game }).await;
+    assert_eq!(other_tab.error().await, ErrorCode::Unexpected, "not against oneself");
+    // Logged out everywhere while the socket is open: a rated game is refused, and a casual
+    // one is played as a guest under the name the page said, not the username.
+    let out =
+        request(addr, "POST", "/api/account/logout-everywhere", Some(&cookie), Some("{}")).await;
+    assert_eq!(out.status, 204);
+    let rated = GameSpec { rated: true, ..spec("gomoku", "") };
+    other_tab.send(&ClientMessage::Create { spec: rated, seat: SeatChoice::First }).await;
+    assert_eq!(other_tab.error().await, ErrorCode::NeedsAccount);
+    other_tab
+        .send(&ClientMessage::Create { spec: spec("gomoku", ""), seat: SeatChoice::First })
+        .await;
+    let view = other_tab.state().await;
+    assert_eq!(view.players[0].name.as_deref(), Some("Annie"));
+    assert_eq!(view.players[0].rating, None);
 }

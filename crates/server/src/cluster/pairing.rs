@@ -39,7 +39,9 @@ return false",
 /// [`WINDOW_GROWTH`](crate::rating::WINDOW_GROWTH) every
 /// [`WINDOW_STEP_MS`](crate::rating::WINDOW_STEP_MS) up to
 /// [`WINDOW_MAX`](crate::rating::WINDOW_MAX), at which anyone fits), never the same account;
-/// or queues this one when none fits (and ARGV[6] is 1).
+/// or queues this one when none fits (and ARGV[6] is 1). It looks at the first 200 entries
+/// (the oldest, but for those seeking again as their window widened, which go to the back);
+/// ties go to the first found. The waits are measured on each node's wall clock.
 /// KEYS: the queue. ARGV: this entry, now (ms), its rating, since (ms), its account, whether
 /// to queue it, then the window's start, growth, step and most.
 static POP_RATED: LazyLock<Script> = LazyLock::new(|| {
@@ -117,6 +119,14 @@ struct Seekers {
     /// Taken by another node's pairing, waiting for its game ([`Packet::Paired`]) or its
     /// refusal ([`Packet::SeekRefused`]).
     taken: HashMap<ConnId, Local>,
+}
+
+/// When a seeker began to wait, and whether it was told it waits (a seek again as its window
+/// widens is not news to it).
+#[derive(Clone, Copy, Debug)]
+struct Again {
+    since_ms: u64,
+    told: bool,
 }
 
 /// This node's seekers.
@@ -262,30 +272,40 @@ impl Pairing {
         conn: ConnId,
         outbox: Outbox,
     ) -> Result<(), Denied> {
-        let since_ms = crate::storage::unix_ms();
-        self.seek_since(cluster, hub, spec, player, conn, outbox, since_ms).await
+        self.leave(cluster, conn).await;
+        let again = Again { since_ms: crate::storage::unix_ms(), told: false };
+        self.seek_since(cluster, hub, spec, player, conn, outbox, again).await
     }
 
     /// Seeks again every rated seeker of this node still waiting, with the window it has
     /// now (a pairing found leaves both out of the queue; else each is queued again as it was).
     pub(crate) async fn retry_rated(&self, cluster: &Arc<Cluster>, hub: &Arc<Hub>) {
-        let rated: Vec<(ConnId, GameSpec, crate::session::Player, Outbox, u64)> = self
+        let rated: Vec<ConnId> = self
             .lock()
             .waiting
             .iter()
             .filter(|(_, local)| local.spec.rated && !local.outbox.is_closed())
-            .map(|(conn, l)| {
-                (*conn, l.spec.clone(), l.player.clone(), l.outbox.clone(), l.since_ms)
-            })
+            .map(|(conn, _)| *conn)
             .collect();
-        for (conn, spec, player, outbox, since_ms) in rated {
-            // Still waiting (not paired by another in the meantime)?
-            if !self.lock().waiting.contains_key(&conn) {
-                continue;
+        for conn in rated {
+            // Taken out under the lock: another node's pairing that pops its entry meanwhile
+            // finds it gone and passes over it; one that took it already left nothing here.
+            let Some(local) = self.lock().waiting.remove(&conn) else { continue };
+            let mut redis = cluster.redis.clone();
+            let removed: Result<i64, _> = redis::cmd("LREM")
+                .arg(&local.queue)
+                .arg(0)
+                .arg(&local.entry)
+                .query_async(&mut redis)
+                .await;
+            if let Err(e) = removed {
+                tracing::warn!(error = %e, "seeking again: leaving the pairing queue failed");
             }
+            let Local { outbox, spec, player, since_ms, .. } = local;
             let answer = outbox.clone();
+            let again = Again { since_ms, told: true };
             if let Err(denied) =
-                self.seek_since(cluster, hub, spec, player, conn, outbox, since_ms).await
+                self.seek_since(cluster, hub, spec, player, conn, outbox, again).await
             {
                 answer.send(&ServerMessage::Error { code: denied.code, detail: denied.detail });
             }
@@ -301,14 +321,13 @@ impl Pairing {
         player: crate::session::Player,
         conn: ConnId,
         outbox: Outbox,
-        since_ms: u64,
+        again: Again,
     ) -> Result<(), Denied> {
+        let Again { since_ms, told } = again;
         let key = crate::hub::check_spec(&spec)?;
-        let again = self.lock().waiting.get(&conn).is_some_and(|l| l.since_ms == since_ms);
-        self.leave(cluster, conn).await;
         let address = hub.address(conn);
         let queue = queue_of(&key);
-        let rating = player.rating_in(&spec).map_or(1500, |r| r.rating);
+        let rating = player.rating_in(&spec).unwrap_or(qi_protocol::START_RATING).rating;
         let mine = Entry {
             node: cluster.num,
             conn,
@@ -354,7 +373,7 @@ impl Pairing {
             .map_err(|e| unreachable(&e))?;
             let Some(popped) = popped else {
                 // Seeking again as the window widens: the player was told already.
-                if !again {
+                if !told {
                     outbox.send(&ServerMessage::Seeking { spec: spec.clone() });
                 }
                 return Ok(());

@@ -177,6 +177,7 @@ pub async fn serve_peer<Si, St>(
         outbox,
         name: None,
         session: peer.session.clone(),
+        fallback_name: String::new(),
         pings,
         messages: Rate::new(RATE_MAX_MESSAGES),
         keep_alives: Rate::new(RATE_MAX_KEEP_ALIVES),
@@ -248,6 +249,8 @@ struct Receiver {
     name: Option<String>,
     /// The session cookie's hash, if the page sent one.
     session: Option<String>,
+    /// The name said at hello by a signed-in page (played under if its session ends).
+    fallback_name: String,
     pings: SharedPings,
     /// The rate limit of every frame but the keep-alive ones.
     messages: Rate,
@@ -507,7 +510,9 @@ impl Receiver {
             Ok(Some((session, account))) if session.is_live(unix_ms()) => Some(account),
             _ => None,
         };
-        let Some(account) = signed_in else { return Player::anonymous(name) };
+        // A session ended meanwhile (logged out everywhere): anonymous under the name said at
+        // hello, not the username.
+        let Some(account) = signed_in else { return Player::anonymous(self.fallback_name.clone()) };
         let ratings = storage.ratings(account.key.clone()).await.unwrap_or_default();
         Player {
             name: account.name,
@@ -526,16 +531,28 @@ impl Receiver {
             self.error(ErrorCode::VersionMismatch, detail);
             return Some(CLOSE_PROTOCOL);
         }
-        if let Some(hash) = &self.session
-            && let Ok(Some((session, account))) = self.hub.storage().session(hash.clone()).await
-            && session.is_live(unix_ms())
-        {
-            self.name = Some(account.name.clone());
-            self.send(&ServerMessage::Welcome { version: VERSION, account: Some(account.name) });
-            return None;
+        if let Some(hash) = self.session.clone() {
+            match self.hub.storage().session(hash).await {
+                Ok(Some((session, account))) if session.is_live(unix_ms()) => {
+                    // The name said is kept for when the session ends while the socket is open.
+                    self.fallback_name = clean_name(&name).unwrap_or_default();
+                    self.name = Some(account.name.clone());
+                    let welcome =
+                        ServerMessage::Welcome { version: VERSION, account: Some(account.name) };
+                    self.send(&welcome);
+                    return None;
+                }
+                // A cookie that names no live session counts for nothing.
+                Ok(_) => self.session = None,
+                // Not known now: the page comes back (and says hello again) in a moment rather
+                // than play on unsigned while it shows the account.
+                Err(error) => {
+                    tracing::warn!(%error, "a session could not be read");
+                    self.error(ErrorCode::Unexpected, "accounts cannot be reached; reconnecting");
+                    return Some(CLOSE_RESTART);
+                }
+            }
         }
-        // A cookie that names no live session counts for nothing.
-        self.session = None;
         match clean_name(&name) {
             Ok(name) => self.name = Some(name),
             Err(refused) => return self.error(ErrorCode::BadName, refused.to_string()),

@@ -79,7 +79,7 @@ impl Player {
     pub fn rating_in(&self, spec: &GameSpec) -> Option<qi_protocol::ShownRating> {
         self.account.as_ref()?;
         let found = self.ratings.iter().find(|(kind, _)| *kind == spec.variant);
-        Some(found.map_or(qi_protocol::ShownRating { rating: 1500, provisional: true }, |r| r.1))
+        Some(found.map_or(qi_protocol::START_RATING, |r| r.1))
     }
 
     /// Why this player may not take a seat in `spec` (a rated game) against `other`, if not.
@@ -531,7 +531,10 @@ impl Session {
                         "this challenge is no longer open",
                     ));
                 }
-                if self.seat_of(conn).is_some() {
+                // Nor from another tab of the same account.
+                let same_account = player.account.is_some()
+                    && self.seats.iter().any(|seat| seat.account == player.account);
+                if self.seat_of(conn).is_some() || same_account {
                     return Err(Denied::new(
                         ErrorCode::Unexpected,
                         "you cannot accept your own challenge",

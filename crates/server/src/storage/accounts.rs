@@ -254,6 +254,17 @@ mod tests {
     }
 
     #[test]
+    fn a_session_lasts_thirty_days() {
+        let session =
+            SessionRecord { token_hash: "t".into(), account: "a".into(), created_unix_ms: 1_000 };
+        assert!(session.is_live(1_000));
+        assert!(session.is_live(1_000 + SESSION_LIFETIME_MS - 1));
+        assert!(!session.is_live(1_000 + SESSION_LIFETIME_MS), "expired");
+        let far = SessionRecord { created_unix_ms: u64::MAX - 5, ..session };
+        assert!(far.is_live(u64::MAX - 1), "no overflow");
+    }
+
+    #[test]
     fn only_rated_games_between_two_accounts_that_were_played_count() {
         let both = [Some("ann".to_owned()), Some("bo".to_owned())];
         let now = 1_000;

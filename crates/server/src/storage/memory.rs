@@ -84,11 +84,14 @@ fn apply(data: &mut Data, write: &Write) -> Result<(), StorageError> {
         }
         Write::Finish { game, result, clocks, unix_ms } => {
             let found = entry(games, game)?;
+            // A game is rated once, when it first gets its result.
+            let had_result = found.stored.result.is_some();
             found.stored.result = Some(result.clone());
             found.stored.final_clocks = *clocks;
             found.ended_unix_ms = Some(*unix_ms);
             let record = found.stored.game.clone();
-            if let Some(kind) = super::rated_kind(&record.spec, &record.accounts, result) {
+            let rated = super::rated_kind(&record.spec, &record.accounts, result);
+            if let Some(kind) = rated.filter(|_| !had_result) {
                 let keys = record.accounts.clone().map(Option::unwrap_or_default);
                 let current = keys.clone().map(|key| data.ratings.get(&(key, kind)).copied());
                 if let Some(next) =

@@ -572,7 +572,6 @@ pub(crate) mod tests {
         assert_eq!(unfinished, vec!["g1".to_owned()]);
     }
 
-    /// Sweeps at 1,000 ms a store holding one game of each kind; checks what is left.
     fn account(key: &str, name: &str) -> AccountRecord {
         AccountRecord {
             key: key.into(),
@@ -664,6 +663,8 @@ pub(crate) mod tests {
             .write(&[finish("r2", GameResult { winner: None, reason: EndReason::Aborted }, 2_000)])
             .unwrap();
         storage.write(&[finish("c1", won(Seat::Second), 3_000)]).unwrap();
+        // A result written again (a retried write) rates nobody a second time.
+        storage.write(&[finish("r1", won(Seat::First), 1_000)]).unwrap();
         let ann = storage.ratings("ann").unwrap();
         let bo = storage.ratings("bo").unwrap();
         assert_eq!((ann.len(), bo.len()), (1, 1), "one kind played");
@@ -688,6 +689,7 @@ pub(crate) mod tests {
         assert!(r1.game.spec.rated);
     }
 
+    /// Sweeps at 1,000 ms a store holding one game of each kind; checks what is left.
     pub(crate) fn check_sweep(storage: &mut impl Storage) {
         // Id, created, both seats taken, a move played, ended how and when.
         let aborted = |at: u64| Some((EndReason::Aborted, at));

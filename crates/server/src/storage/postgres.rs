@@ -406,6 +406,12 @@ async fn apply(tx: &Transaction<'_>, write: &Write) -> Result<(), StorageError> 
         }
         Write::Finish { game, result: result_value, clocks, unix_ms } => {
             let result = serde_json::to_string(result_value).unwrap_or_default();
+            // A game is rated once, when it first gets its result.
+            let had_result: bool = tx
+                .query_opt("SELECT result IS NOT NULL FROM games WHERE id = $1", &[game])
+                .await
+                .map_err(err)?
+                .is_none_or(|row| row.get(0));
             let changed = tx
                 .execute(
                     "UPDATE games SET result = $2, final_first_ms = $3, final_second_ms = $4,
@@ -423,7 +429,9 @@ async fn apply(tx: &Transaction<'_>, write: &Write) -> Result<(), StorageError> 
             if changed != 1 {
                 return Err(StorageError::new(format!("no game {game}")));
             }
-            rate_in(tx, game, result_value, *unix_ms).await?;
+            if !had_result {
+                rate_in(tx, game, result_value, *unix_ms).await?;
+            }
         }
         Write::Chat { game, line } => {
             let line = serde_json::to_string(line).unwrap_or_default();
@@ -503,13 +511,26 @@ async fn rate_in(
     unix_ms: u64,
 ) -> Result<(), StorageError> {
     let err = |e: tokio_postgres::Error| pg_error(&e);
-    let Some(stored) = load_game(tx, game).await? else { return Ok(()) };
-    let record = stored.game;
-    let Some(kind) = rated_kind(&record.spec, &record.accounts, result) else { return Ok(()) };
+    let row = tx
+        .query_opt(
+            "SELECT variant, rated, account_first, account_second FROM games WHERE id = $1",
+            &[&game],
+        )
+        .await
+        .map_err(err)?;
+    let Some(row) = row else { return Ok(()) };
+    // What rating needs of the game: its kind, whether it is rated, and the seats' accounts.
+    let spec =
+        GameSpec { variant: row.get(0), rules: String::new(), clock: None, rated: row.get(1) };
+    let accounts: [Option<String>; 2] = [row.get(2), row.get(3)];
+    let Some(kind) = rated_kind(&spec, &accounts, result) else { return Ok(()) };
+    let record = RatedSeats { spec, accounts };
     let keys = record.accounts.clone().map(Option::unwrap_or_default);
     let fresh = crate::rating::Rating::default();
     let mut current = [None, None];
-    // Locked in one order (by key), so that two such commits cannot deadlock.
+    // Locked in one order (by key). Two commits that each rate one game cannot deadlock then;
+    // a group commit of several finishes might, and PostgreSQL ends one of them after its
+    // deadlock timeout: the storage thread then writes each batch of the group on its own.
     let mut order = [0, 1];
     order.sort_by(|&a, &b| keys[a].cmp(&keys[b]));
     for index in order {
@@ -579,6 +600,12 @@ fn account_of(row: &Row) -> AccountRecord {
         password_hash: row.get(2),
         created_unix_ms: from_sql_int(row.get(3)),
     }
+}
+
+/// What [`rate_in`] reads of a finished game.
+struct RatedSeats {
+    spec: GameSpec,
+    accounts: [Option<String>; 2],
 }
 
 /// Games in a PostgreSQL database, shared by every node.

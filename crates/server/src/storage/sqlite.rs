@@ -274,6 +274,12 @@ impl SqliteStorage {
             }
             Write::Finish { game, result: result_value, clocks, unix_ms } => {
                 let result = serde_json::to_string(result_value).unwrap_or_default();
+                // A game is rated once, when it first gets its result.
+                let had_result: bool = tx
+                    .prepare_cached("SELECT result IS NOT NULL FROM games WHERE id = ?1")?
+                    .query_row([game], |row| row.get(0))
+                    .optional()?
+                    .unwrap_or(true);
                 tx.prepare_cached(
                     "UPDATE games SET result = ?2, final_first_ms = ?3, final_second_ms = ?4,
                      ended_unix_ms = ?5 WHERE id = ?1",
@@ -285,7 +291,9 @@ impl SqliteStorage {
                     clocks.map(|c| sql_int(c[1])),
                     sql_int(*unix_ms),
                 ])?;
-                rate_in(tx, game, result_value, *unix_ms)?;
+                if !had_result {
+                    rate_in(tx, game, result_value, *unix_ms)?;
+                }
             }
             Write::Chat { game, line } => {
                 let line = serde_json::to_string(line).unwrap_or_default();
@@ -645,7 +653,6 @@ impl Storage for SqliteStorage {
     }
 }
 
-/// [`Storage::sweep`] within `tx`.
 /// A finished game's rating change, if it is rated (see [`rate_finish`]), in the transaction
 /// that stores its result.
 fn rate_in(
@@ -729,6 +736,7 @@ fn account_row(row: &Row<'_>) -> rusqlite::Result<AccountRecord> {
     })
 }
 
+/// [`Storage::sweep`] within `tx`.
 fn sweep_in(
     tx: &rusqlite::Transaction<'_>,
     cutoff: i64,

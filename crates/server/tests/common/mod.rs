@@ -490,17 +490,33 @@ pub async fn request(
     cookie: Option<&str>,
     body: Option<&str>,
 ) -> Answer {
+    let mut headers = Vec::new();
+    if let Some(cookie) = cookie {
+        headers.push(("Cookie", cookie));
+    }
+    if method == "POST" {
+        headers.push(("Content-Type", "application/json"));
+    }
+    request_headers(addr, method, path, &headers, body).await
+}
+
+/// One HTTP request with exactly these headers (and `Host`, `Connection`, `Content-Length`).
+#[allow(dead_code)]
+pub async fn request_headers(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&str>,
+) -> Answer {
     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
     let mut head = format!("{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n");
-    if let Some(cookie) = cookie {
-        head.push_str(&format!("Cookie: {cookie}\r\n"));
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
     }
     let body = body.unwrap_or("");
     if method == "POST" {
-        head.push_str(&format!(
-            "Content-Type: application/json\r\nContent-Length: {}\r\n",
-            body.len()
-        ));
+        head.push_str(&format!("Content-Length: {}\r\n", body.len()));
     }
     head.push_str("\r\n");
     stream.write_all(head.as_bytes()).await.unwrap();
