@@ -90,12 +90,15 @@ pub fn check_username(name: &str) -> Result<String, UsernameError> {
     Ok(name)
 }
 
-/// The key two usernames share when they are the same account: compatibility forms folded
-/// (NFKC: `ｑｉ` and `qi`, `ﬁ` and `fi`) and case ignored. Names are unique by their key.
+/// The key two usernames share when they are the same account: Unicode's compatibility
+/// caseless match (D146: NFKD of the case folding of NFKD of the case folding of NFD), kept
+/// composed (NFC). So `ｑｉ` and `qi`, `ﬁ` and `fi`, `Straße` and `STRASSE`, `ΣΟΦΟΣ` and `σοφος`
+/// are one name. Names are unique by their key.
 #[must_use]
 pub fn username_key(name: &str) -> String {
-    let folded: String = name.nfkc().collect::<String>().to_lowercase();
-    folded.nfkc().collect()
+    use caseless::Caseless;
+    let folded = name.nfd().default_case_fold().nfkd().default_case_fold().nfkd();
+    folded.nfc().collect()
 }
 
 /// Percent-encodes a username for an address (a query value or a path segment): ASCII letters,
@@ -303,6 +306,9 @@ mod tests {
         assert_eq!(username_key("Ann"), username_key("aNN"));
         assert_eq!(username_key("ｑｉ_ｆａｎ"), username_key("QI_fan"));
         assert_eq!(username_key("ﬁsh"), username_key("FISH"));
+        assert_eq!(username_key("Straße"), username_key("STRASSE"));
+        assert_eq!(username_key("ΣΟΦΟΣ"), username_key("σοφος"));
+        assert_eq!(username_key("σοφος"), username_key("σοφοσ"));
         assert_ne!(username_key("Ann"), username_key("Anne"));
         // Already composed and decomposed forms are one name.
         assert_eq!(username_key("Nguye\u{302}\u{303}n"), username_key("Nguyễn"));
