@@ -248,7 +248,9 @@ async fn account_posts_come_from_this_sites_pages_as_json() {
     let addr = server.addr;
     let body = r#"{"name":"Ann_1","password":"correct horse"}"#;
     let json = ("Content-Type", "application/json");
-    let cases: [(&str, &[(&str, &str)], u16); 5] = [
+    // Each: the path, the request's headers, the status expected.
+    type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], u16);
+    let cases: [Case; 5] = [
         ("/api/account/register", &[json, ("Origin", "https://evil.example")], 403),
         ("/api/account/register", &[json, ("Origin", "null")], 403),
         ("/api/account/register", &[("Content-Type", "text/plain")], 415),
