@@ -486,3 +486,86 @@ impl Pairing {
         keys.iter().cloned().zip(counts).collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rating::{RatedSeeker, partner};
+
+    /// A small deterministic random source.
+    struct Dice(u64);
+
+    impl Dice {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n
+        }
+    }
+
+    #[tokio::test]
+    async fn the_rated_script_picks_whom_rating_partner_picks() {
+        let server = crate::services::TempRedis::start()
+            .unwrap_or_else(|e| panic!("Redis is needed here: {e}"));
+        let client = redis::Client::open(server.url()).unwrap();
+        let mut redis = redis::aio::ConnectionManager::new(client).await.unwrap();
+        let mut dice = Dice(0x9e37_79b9_7f4a_7c15);
+        let now: u64 = 10_000_000;
+        let mut paired = 0;
+        for round in 0..300 {
+            let queue = format!("qi:test:{round}");
+            let count = dice.below(7);
+            // Oldest first, as a queue fills; some entries are this account's other tabs.
+            let mut waits: Vec<u64> = (0..count).map(|_| dice.below(70_000)).collect();
+            waits.sort_unstable_by(|a, b| b.cmp(a));
+            let mut others = Vec::new();
+            for (index, waited) in waits.into_iter().enumerate() {
+                let account =
+                    if dice.below(6) == 0 { "me".to_owned() } else { format!("p{index}") };
+                let rating = 1200 + u32::try_from(dice.below(700)).unwrap();
+                let text = serde_json::json!({
+                    "account": account, "rating": rating, "since_ms": now - waited, "n": index,
+                })
+                .to_string();
+                let _: i64 = redis::cmd("RPUSH")
+                    .arg(&queue)
+                    .arg(&text)
+                    .query_async(&mut redis)
+                    .await
+                    .unwrap();
+                others.push((
+                    account,
+                    RatedSeeker { rating: f64::from(rating), waited_ms: waited },
+                    text,
+                ));
+            }
+            let mine = RatedSeeker {
+                rating: f64::from(1200 + u32::try_from(dice.below(700)).unwrap()),
+                waited_ms: dice.below(70_000),
+            };
+            let popped: Option<String> = POP_RATED
+                .key(&queue)
+                .arg("mine")
+                .arg(now)
+                .arg(mine.rating)
+                .arg(now - mine.waited_ms)
+                .arg("me")
+                .arg(0)
+                .arg(crate::rating::WINDOW_START)
+                .arg(crate::rating::WINDOW_GROWTH)
+                .arg(crate::rating::WINDOW_STEP_MS)
+                .arg(crate::rating::WINDOW_MAX)
+                .invoke_async(&mut redis)
+                .await
+                .unwrap();
+            let eligible: Vec<&(String, RatedSeeker, String)> =
+                others.iter().filter(|(account, _, _)| account != "me").collect();
+            let seekers: Vec<RatedSeeker> = eligible.iter().map(|(_, seeker, _)| *seeker).collect();
+            let expected = partner(mine, &seekers).map(|index| eligible[index].2.clone());
+            assert_eq!(popped, expected, "round {round}: me {mine:?}, waiting {others:?}");
+            paired += usize::from(expected.is_some());
+        }
+        assert!(paired > 50 && paired < 250, "both outcomes are tried: {paired} of 300 paired");
+    }
+}
