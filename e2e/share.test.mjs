@@ -303,6 +303,21 @@ test('records: a pasted PGN opens with its comments, exports back, and bad recor
     await page.locator('[data-testid="import-result"]').waitFor();
     await page.locator('.app[data-current-game="xiangqi"]').waitFor();
     assert.match(await statusText(page), /Black to move/);
+    assert.equal(await page.locator('[data-testid="import-encoding"]').count(), 0, 'UTF-8 goes unsaid');
+
+    // A file in GBK, as most xiangqi files on the web are, in Chinese notation: read as such.
+    // (The bytes of `[Game "Chinese Chess"] [Event "中炮对屏风马"] 1. 炮二平五 马８进７ 2. 马二进三 车９平８ *`.)
+    const gbk = '5b47616d6520224368696e657365204368657373225d0a5b4576656e742022d6d0c5dab6d4c6c1b7e7c2ed225d0a0a312e20c5dab6fec6bdcee520c2eda3b8bdf8a3b720322e20c2edb6febdf8c8fd20b3b5a3b9c6bda3b8202a0a';
+    await page.locator('[data-testid="import-file"]').setInputFiles({
+      name: 'zhongpao.pgn',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from(gbk, 'hex'),
+    });
+    await page.locator('[data-testid="import-result"]', { hasText: 'Imported: 4 moves.' }).waitFor();
+    assert.equal(await page.locator('[data-testid="import-encoding"]').innerText(), 'The file was read as gb18030.');
+    assert.match(await page.locator('[data-testid="import-text"]').inputValue(), /中炮对屏风马/);
+    await page.locator('[data-action="close-dialog"]').click();
+    await waitForPlies(page, 4);
   });
 });
 

@@ -305,10 +305,10 @@ pub fn download(name: &str, mime: &str, text: &str) {
     let _ = web_sys::Url::revoke_object_url(&url);
 }
 
-/// The text of a file the player chose; `None` if it cannot be read.
-pub async fn read_file(file: web_sys::File) -> Option<String> {
-    let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok()?;
-    text.as_string()
+/// The bytes of a file the player chose; `None` if it cannot be read.
+pub async fn read_file(file: web_sys::File) -> Option<Vec<u8>> {
+    let buffer = wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await.ok()?;
+    Some(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
 /// The name of the `Server-Timing` metric by which a Qi server marks the app's pages.

@@ -36,6 +36,30 @@ enum ImportOutcome {
     Reading,
 }
 
+/// What the dialog says of a file's encoding: nothing for clean UTF-8; else the encoding it was
+/// read in, and where bytes could not be read.
+fn encoding_note(
+    lang: Lang,
+    encoding: &str,
+    replaced: usize,
+    first_bad: Option<(usize, usize)>,
+) -> Option<String> {
+    let mut note = Vec::new();
+    if encoding != "UTF-8" {
+        note.push(fill(t(lang, Text::ReadAsEncoding), "encoding", encoding));
+    }
+    if let Some((line, column)) = first_bad {
+        let values = [
+            ("n", replaced.to_string()),
+            ("line", line.to_string()),
+            ("column", column.to_string()),
+        ];
+        let values: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        note.push(crate::i18n::fill_all(t(lang, Text::UnreadableBytes), &values));
+    }
+    (!note.is_empty()).then(|| note.join(" "))
+}
+
 /// A format's label in the picker, e.g. "PGN", "FEN", "h8i9j10…".
 fn format_label(lang: Lang, format: Format) -> &'static str {
     match format {
@@ -89,6 +113,8 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
     let format_now = if formats.contains(&*format) { *format } else { formats[0] };
     let pasted = use_state(String::new);
     let outcome = use_state(|| None::<ImportOutcome>);
+    // The encoding a chosen file was read in, when worth saying.
+    let read_as = use_state(|| None::<String>);
     let runner = use_oneshot_runner::<Think>();
     // The export is written in the worker, again whenever the game or the format changes.
     let exported = use_state(String::new);
@@ -118,12 +144,15 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
     let on_import = {
         let (pasted, outcome, dispatch) = (pasted.clone(), outcome.clone(), props.dispatch.clone());
         let runner = runner.clone();
+        let read_as = read_as.clone();
         Callback::from(move |_: MouseEvent| {
+            read_as.set(None);
             import_text(&runner, lang, kind, (*pasted).clone(), &dispatch, &outcome);
         })
     };
     let on_file = {
         let (pasted, outcome, dispatch) = (pasted.clone(), outcome.clone(), props.dispatch.clone());
+        let read_as = read_as.clone();
         let runner = runner.clone();
         Callback::from(move |event: Event| {
             let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() else { return };
@@ -132,11 +161,26 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
             let too_big = file.size() > records::MAX_INPUT as f64;
             let (pasted, outcome, dispatch) = (pasted.clone(), outcome.clone(), dispatch.clone());
             let runner = runner.clone();
+            let read_as = read_as.clone();
             yew::platform::spawn_local(async move {
                 let text = if too_big {
+                    read_as.set(None);
                     "x".repeat(records::MAX_INPUT + 1)
                 } else {
-                    web::read_file(file).await.unwrap_or_default()
+                    // In whatever encoding it came (GBK, Big5, UTF-16 ...), said when not UTF-8.
+                    // Read in the worker, which has the encodings' tables.
+                    let bytes = web::read_file(file).await.unwrap_or_default();
+                    let request = WorkerRequest::Task(TaskRequest::Decode { bytes });
+                    match runner.run(request).await.task() {
+                        Some(TaskReply::Decoded { text, encoding, replaced, first_bad }) => {
+                            read_as.set(encoding_note(lang, &encoding, replaced, first_bad));
+                            text
+                        }
+                        _ => {
+                            read_as.set(None);
+                            String::new()
+                        }
+                    }
                 };
                 if !too_big {
                     pasted.set(text.clone());
@@ -173,6 +217,9 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
         },
         ImportOutcome::Reading => html! { <p class="record-reading">{ "…" }</p> },
     });
+    let read_as_note = (*read_as).clone().map(|note| {
+        html! { <p class="record-encoding" data-testid="import-encoding">{ note }</p> }
+    });
     let options = formats.iter().map(|&f| {
         html! { <option value={f.name()} selected={f == format_now}>{ format_label(lang, f) }</option> }
     });
@@ -189,6 +236,7 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
                     <button type="button" data-action="import" onclick={on_import}>{ t(lang, Text::Import) }</button>
                     <input type="file" data-testid="import-file" accept=".pgn,.fen,.txt,text/plain" onchange={on_file} />
                 </div>
+                { read_as_note.unwrap_or_default() }
                 { message.unwrap_or_default() }
                 <h3>{ t(lang, Text::Export) }</h3>
                 <label class="format">

@@ -319,6 +319,11 @@ pub enum Text {
     RecordError,
     /// `Imported {n} moves.`
     Imported,
+    /// `The file was read as {encoding}.` (when it was not UTF-8)
+    ReadAsEncoding,
+    /// `{n} bytes could not be read (the first at line {line}, column {column}): the file may
+    /// mix encodings.`
+    UnreadableBytes,
 }
 
 /// The interface text `text` in `lang`.
@@ -507,6 +512,16 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
             "Dòng {line}, cột {column}: {reason}",
         ],
         T::Imported => ["Imported: {n} moves.", "已导入：{n} 步。", "Đã nhập: {n} nước."],
+        T::ReadAsEncoding => [
+            "The file was read as {encoding}.",
+            "文件按 {encoding} 编码读取。",
+            "Tệp được đọc theo bảng mã {encoding}.",
+        ],
+        T::UnreadableBytes => [
+            "{n} bytes could not be read (the first at line {line}, column {column}): the file may mix encodings.",
+            "有 {n} 处字节无法读取（第一处在第 {line} 行第 {column} 列）：文件可能混用了多种编码。",
+            "Có {n} chỗ byte không đọc được (chỗ đầu ở dòng {line}, cột {column}): tệp có thể trộn nhiều bảng mã.",
+        ],
         T::PlayOnline => ["Play online", "在线对弈", "Chơi trực tuyến"],
         T::WatchLive => ["Watch live", "观看直播", "Xem trực tiếp"],
         T::ReadersLanguage => ["The reader's language", "读者的语言", "Ngôn ngữ của người xem"],

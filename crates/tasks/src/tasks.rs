@@ -44,6 +44,13 @@ pub enum TaskRequest {
         /// The game.
         record: GameRecord,
     },
+    /// The text of a record file in whatever encoding it came (see
+    /// [`qi_play::records::decode`]): done here, so the page does not carry the encodings'
+    /// tables.
+    Decode {
+        /// The file's bytes.
+        bytes: Vec<u8>,
+    },
 }
 
 /// The worker's answer.
@@ -72,6 +79,17 @@ pub enum TaskReply {
         size: usize,
         /// The SVG path.
         path: String,
+    },
+    /// A file's text and how it was read.
+    Decoded {
+        /// The text.
+        text: String,
+        /// The encoding, by its WHATWG name.
+        encoding: String,
+        /// How many characters could not be read.
+        replaced: usize,
+        /// Where the first of them is (line and column, from 1).
+        first_bad: Option<(usize, usize)>,
     },
     /// The game's opening: the deepest named position along its main line.
     Opening {
@@ -171,6 +189,12 @@ impl TaskRequest {
             TaskRequest::Opening { record } => {
                 format!("{PREFIX}opening\n{}", escape(&record.to_text()))
             }
+            // Each byte as the character of that number (U+0000 to U+00FF): text that carries
+            // the bytes as they are.
+            TaskRequest::Decode { bytes } => {
+                let carried: String = bytes.iter().map(|&b| char::from(b)).collect();
+                format!("{PREFIX}decode\n{carried}")
+            }
         }
     }
 
@@ -194,6 +218,10 @@ impl TaskRequest {
             "qr" => Some(TaskRequest::Qr { text: rest.to_owned() }),
             "opening" => {
                 Some(TaskRequest::Opening { record: GameRecord::from_text(&unescape(rest))? })
+            }
+            "decode" => {
+                let bytes: Option<Vec<u8>> = rest.chars().map(|c| u8::try_from(c).ok()).collect();
+                Some(TaskRequest::Decode { bytes: bytes? })
             }
             _ => None,
         }
@@ -220,6 +248,10 @@ impl TaskReply {
                 escape(opening.name_zh.as_deref().unwrap_or("")),
                 escape(opening.name_vi.as_deref().unwrap_or("")),
             ),
+            TaskReply::Decoded { text, encoding, replaced, first_bad } => {
+                let place = first_bad.map_or_else(|| "-".to_owned(), |(l, c)| format!("{l},{c}"));
+                format!("decoded\n{encoding}\n{replaced}\n{place}\n{text}")
+            }
             TaskReply::Nothing => "nothing".to_owned(),
         }
     }
@@ -252,6 +284,20 @@ impl TaskReply {
                     name_vi: some(vi),
                 };
                 Some(TaskReply::Opening { ply: ply.parse().ok()?, opening })
+            }
+            "decoded" => {
+                let mut fields = rest.splitn(4, '\n');
+                let encoding = fields.next()?.to_owned();
+                let replaced = fields.next()?.parse().ok()?;
+                let first_bad = match fields.next()? {
+                    "-" => None,
+                    place => {
+                        let (line, column) = place.split_once(',')?;
+                        Some((line.parse().ok()?, column.parse().ok()?))
+                    }
+                };
+                let text = fields.next()?.to_owned();
+                Some(TaskReply::Decoded { text, encoding, replaced, first_bad })
             }
             "nothing" => Some(TaskReply::Nothing),
             _ => None,
@@ -329,6 +375,15 @@ pub fn answer(request: TaskRequest) -> TaskReply {
             Some((size, path)) => TaskReply::Qr { size, path },
             None => TaskReply::Nothing,
         },
+        TaskRequest::Decode { bytes } => {
+            let decoded = qi_play::records::decode(&bytes);
+            TaskReply::Decoded {
+                text: decoded.text,
+                encoding: decoded.encoding.to_owned(),
+                replaced: decoded.replaced,
+                first_bad: decoded.first_bad,
+            }
+        }
     }
 }
 
@@ -341,6 +396,32 @@ mod tests {
     fn wire(request: &TaskRequest) -> Option<TaskReply> {
         let request = TaskRequest::decode(&request.encode()).expect("the request reads back");
         TaskReply::decode(&answer(request).encode())
+    }
+
+    #[test]
+    fn a_file_in_gbk_comes_back_as_its_text_over_the_wire() {
+        // `1. 炮二平五 马８进７ *` in GBK, with a newline and a byte of every value after it.
+        let mut bytes = vec![0x31, 0x2E, 0x20, 0xC5, 0xDA, 0xB6, 0xFE, 0xC6, 0xBD, 0xCE, 0xE5];
+        bytes.extend(b" \xC2\xED\xA3\xB8\xBD\xF8\xA3\xB7 *\n");
+        let Some(TaskReply::Decoded { text, encoding, replaced, first_bad }) =
+            wire(&TaskRequest::Decode { bytes: bytes.clone() })
+        else {
+            panic!("no text")
+        };
+        assert_eq!((text.as_str(), encoding.as_str()), ("1. 炮二平五 马８进７ *\n", "gb18030"));
+        assert_eq!((replaced, first_bad), (0, None));
+        // Every byte value travels as it is.
+        let all: Vec<u8> = (0..=255).collect();
+        let request = TaskRequest::Decode { bytes: all.clone() };
+        assert_eq!(TaskRequest::decode(&request.encode()), Some(request));
+        // A file that breaks: where, over the wire.
+        let mut mixed = "炮二平五\n".as_bytes().to_vec();
+        mixed.extend([0xC2, 0xED]);
+        let Some(TaskReply::Decoded { first_bad, .. }) = wire(&TaskRequest::Decode { bytes: mixed })
+        else {
+            panic!("no text")
+        };
+        assert_eq!(first_bad, Some((2, 1)));
     }
 
     fn record() -> GameRecord {

@@ -122,6 +122,7 @@
 mod banqi;
 mod chess;
 mod dialect;
+mod encoding;
 mod error;
 mod gomoku;
 mod import;
@@ -134,6 +135,7 @@ mod xiangqi;
 
 use qi_rules::GameKind;
 
+pub use encoding::{Decoded, decode, encode};
 pub use error::{Pos, RecordError, RecordErrorKind, TagExpected};
 
 use crate::record::GameRecord;
