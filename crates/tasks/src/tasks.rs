@@ -417,7 +417,8 @@ mod tests {
         // A file that breaks: where, over the wire.
         let mut mixed = "炮二平五\n".as_bytes().to_vec();
         mixed.extend([0xC2, 0xED]);
-        let Some(TaskReply::Decoded { first_bad, .. }) = wire(&TaskRequest::Decode { bytes: mixed })
+        let Some(TaskReply::Decoded { first_bad, .. }) =
+            wire(&TaskRequest::Decode { bytes: mixed })
         else {
             panic!("no text")
         };
