@@ -99,8 +99,11 @@ pub(crate) fn import_position(
         GameKind::Gomoku => &["", "rule=standard", "rule=renju"],
     };
     let mut first_error = None;
-    for rules in attempts {
-        match AnyGame::new(kind.name(), rules, &StartFrom::Position(trimmed)) {
+    // As written, then (chess and xiangqi) with the fields it leaves out filled in.
+    let completed = complete_fen(kind, trimmed);
+    let texts = std::iter::once(trimmed).chain(completed.as_deref());
+    for (text, rules) in texts.flat_map(|text| attempts.iter().map(move |rules| (text, rules))) {
+        match AnyGame::new(kind.name(), rules, &StartFrom::Position(text)) {
             Ok(game) => {
                 let start = Start::Position(game.position());
                 let record = GameRecord::from_parts(kind, game.rules_list(), start, Vec::new());
@@ -115,6 +118,29 @@ pub(crate) fn import_position(
     }
     let error = first_error.map(|error| setup_error(kind, first_pos(text), error));
     error.map(Err)
+}
+
+/// A chess or xiangqi FEN with the fields it leaves out filled in as python-chess and the
+/// xiangqi tools do: the side to move first (White, Red), no castling, no en passant, the
+/// clocks at 0 and 1. Xiangqi's side may be written `r` for Red. `None` when nothing is missing
+/// (or the game has no such fields).
+fn complete_fen(kind: GameKind, text: &str) -> Option<String> {
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    if !matches!(kind, GameKind::Chess | GameKind::Xiangqi)
+        || fields.is_empty()
+        || fields.len() >= 6
+    {
+        return None;
+    }
+    let defaults = ["", "w", "-", "-", "0", "1"];
+    let mut filled: Vec<String> = fields.iter().map(|f| (*f).to_owned()).collect();
+    if kind == GameKind::Xiangqi && filled.get(1).is_some_and(|side| side.eq_ignore_ascii_case("r"))
+    {
+        filled[1] = "w".to_owned();
+    }
+    filled.extend(defaults[fields.len()..].iter().map(|f| (*f).to_owned()));
+    let completed = filled.join(" ");
+    (completed != text).then_some(completed)
 }
 
 /// A game set up from a record's tags.
@@ -157,8 +183,17 @@ fn setup(
             .map_err(|error| setup_error(kind, rules_pos, error))?;
         return Ok(Setup { kind, rules, start, game });
     };
+    // A FEN tag that leaves out its last fields reads with their usual values.
+    let completed = complete_fen(kind, fen.value.trim());
     let from = StartFrom::Position(&fen.value);
-    let (rules, game) = match AnyGame::new(kind.name(), &rules, &from) {
+    let first = AnyGame::new(kind.name(), &rules, &from);
+    let first = match (first, &completed) {
+        (Err(_), Some(completed)) => {
+            AnyGame::new(kind.name(), &rules, &StartFrom::Position(completed))
+        }
+        (first, _) => first,
+    };
+    let (rules, game) = match first {
         Ok(game) => (rules, game),
         Err(error) => {
             let retry = (kind == GameKind::Chess && fallback_960)

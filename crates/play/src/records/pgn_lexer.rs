@@ -128,7 +128,11 @@ impl<'a> Lexer<'a> {
                 Ok((start, Token::Comment(&self.text[from..self.offset])))
             }
             '"' => self.string(start).map(|s| (start, Token::Str(s))),
-            '$' => {
+            // `\$14`: a NAG escaped by a study export (as python-chess, read as the NAG).
+            '$' | '\\' if c == '$' || self.text[self.offset + 1..].starts_with('$') => {
+                if c == '\\' {
+                    self.bump();
+                }
                 self.bump();
                 let from = self.offset;
                 while self.peek().is_some_and(|c| c.is_ascii_digit()) {
@@ -148,6 +152,15 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// Whether the line after the line break `end` just read closes the string: it holds a `"`
+    /// followed by `]` (a tag's value).
+    fn closes_on_next_line(&self, end: char) -> bool {
+        let rest = &self.text[self.offset..];
+        let rest = if end == '\r' { rest.strip_prefix('\n').unwrap_or(rest) } else { rest };
+        let line = rest.split(['\n', '\r']).next().unwrap_or_default();
+        line.find('"').is_some_and(|quote| line[quote + 1..].trim_start().starts_with(']'))
+    }
+
     /// Reads a string after its opening quote.
     fn string(&mut self, start: Pos) -> Result<String, RecordError> {
         self.bump();
@@ -157,6 +170,14 @@ impl<'a> Lexer<'a> {
                 Some('"') => return Ok(value),
                 Some('\\') if matches!(self.peek(), Some('"' | '\\')) => {
                     value.extend(self.bump());
+                }
+                // A value some tools break over two lines (a long event name): it goes on when
+                // the next line closes it; the break reads as a space.
+                Some(end @ ('\n' | '\r')) if self.closes_on_next_line(end) => {
+                    if end == '\r' && self.peek() == Some('\n') {
+                        self.bump();
+                    }
+                    value.push(' ');
                 }
                 Some('\n' | '\r') | None => {
                     return Err(RecordError::at(start, RecordErrorKind::UnterminatedString));
@@ -212,10 +233,20 @@ mod tests {
         let error = lexer.next_token().unwrap_err();
         assert_eq!((error.line, error.column), (2, 3));
         assert_eq!(error.kind, RecordErrorKind::UnterminatedComment);
-        let error = Lexer::new("\"abc\ndef\"").next_token().unwrap_err();
+        let error = Lexer::new("\"abc\ndef").next_token().unwrap_err();
         assert_eq!(
             (error.line, error.column, error.kind),
             (1, 1, RecordErrorKind::UnterminatedString)
         );
+        // A string the next line does not close as a tag's value is not read on either.
+        let error = Lexer::new("\"abc\ndef\" e4").next_token().unwrap_err();
+        assert_eq!(error.kind, RecordErrorKind::UnterminatedString);
+        // A NAG with a stray backslash before it (a study export) is the NAG.
+        let mut lexer = Lexer::new("f3! \\$14 Nf6");
+        lexer.next_token().unwrap();
+        assert_eq!(lexer.next_token().unwrap(), (Pos { line: 1, column: 5 }, Token::Nag("14")));
+        // One it does close is one value, the break read as a space.
+        let mut lexer = Lexer::new("\"abc\r\ndef\"]");
+        assert_eq!(lexer.next_token().unwrap().1, Token::Str("abc def".into()));
     }
 }

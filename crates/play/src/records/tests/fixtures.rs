@@ -296,3 +296,49 @@ fn annotated_gomoku_and_banqi_records_keep_their_trees() {
     assert!(record.game_at(&path).is_some_and(|r| r.error.is_none()));
     assert_eq!(export(record, Format::BanqiPgn), include_str!("../testdata/annotated-banqi.pgn"));
 }
+
+#[test]
+fn positions_missing_their_last_fields_read_with_the_usual_defaults() {
+    // Xiangqi FEN as some tools write it: the board alone, or with `r` for Red to move.
+    for text in [
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w -",
+    ] {
+        let imported = import(text, None).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        assert_eq!(imported.record.kind, GameKind::Xiangqi, "{text}");
+        let crate::record::Start::Position(position) = &imported.record.start else { panic!() };
+        assert!(position.contains(" w "), "Red to move: {position}");
+    }
+    // Black to move said, the rest left out.
+    let imported =
+        import("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b", None).unwrap();
+    let crate::record::Start::Position(position) = &imported.record.start else { panic!() };
+    assert!(position.contains(" b "), "{position}");
+    // Chess: the board alone is White to move, no castling.
+    let imported = import("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR", None).unwrap();
+    assert_eq!(imported.record.kind, GameKind::Chess);
+    // In a record's FEN tag too.
+    let text = "[Variant \"xiangqi\"]\n[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r\"]\n\n1. h3e3 *\n";
+    let imported = import(text, None).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(imported.record.moves, ["h3e3"]);
+    // A board that is wrong stays an error that says so.
+    assert!(import("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP", Some(GameKind::Chess)).is_err());
+}
+
+#[test]
+fn a_tag_value_over_two_lines_reads_as_one_value() {
+    // As some xiangqi tools write a long event name: the string goes on to the next line.
+    let text = "[Game \"Chinese Chess\"]\n[Event \"全国象棋个人赛\n第一轮\"]\n[Format \"ICCS\"]\n\n1. H2-E2 H9-G7 *\n";
+    let imported = import(text, None).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(imported.record.kind, GameKind::Xiangqi);
+    assert_eq!(imported.record.moves, ["h3e3", "h10g8"]);
+    let event = imported.record.tags.iter().find(|(name, _)| name == "Event").unwrap();
+    assert_eq!(event.1, "全国象棋个人赛 第一轮");
+}
+
+#[test]
+fn a_study_exports_escaped_nag_reads_as_the_nag() {
+    let imported = import("1. e4 e5 2. f3! \\$14 Nf6 3. Nc3 *", None).unwrap();
+    assert_eq!(imported.record.moves, ["e2e4", "e7e5", "f2f3", "g8f6", "b1c3"]);
+}
