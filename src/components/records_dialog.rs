@@ -234,7 +234,7 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
                 </label>
                 <div class="record-actions">
                     <button type="button" data-action="import" onclick={on_import}>{ t(lang, Text::Import) }</button>
-                    <input type="file" data-testid="import-file" accept=".pgn,.fen,.txt,text/plain" onchange={on_file} />
+                    <input type="file" data-testid="import-file" accept=".pgn,.fen,.txt,.psq,text/plain" onchange={on_file} />
                 </div>
                 { read_as_note.unwrap_or_default() }
                 { message.unwrap_or_default() }

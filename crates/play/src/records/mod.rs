@@ -128,6 +128,7 @@ mod gomoku;
 mod import;
 mod pgn;
 mod pgn_lexer;
+mod psq;
 mod reader;
 #[cfg(test)]
 mod tests;
@@ -325,6 +326,10 @@ pub fn import(text: &str, hint: Option<GameKind>) -> Result<Imported, RecordErro
     }
     if let Some(imported) = import::import_position(text, hint) {
         return imported;
+    }
+    // Gomocup's `.psq`, written out as the record the reader takes, line for line.
+    if let Some(record) = psq::as_record(text) {
+        return import::import_pgn(&record?, Some(GameKind::Gomoku));
     }
     import::import_pgn(text, hint)
 }
