@@ -8,6 +8,7 @@ mod engine_process;
 mod match_gomoku;
 mod matches;
 mod piskvork;
+mod record;
 mod think;
 mod uci;
 
@@ -214,6 +215,12 @@ Usage:
       The banqi engine at full strength (or a level) against the greedy player, a level, or
       another program speaking the banqi-engine protocol (an older build, for instance),
       on a new deal each game, first move alternating; prints the engine's totals.
+  qi record check FILE...
+      Each file's encoding and games: per game its format and moves read, or where it stopped
+      and why (exit status 1 when a game stopped early).
+  qi record convert --to FORMAT [--encoding LABEL] [--game N] FILE
+      The file's games (or the Nth) written in FORMAT (see qi record formats) to standard
+      output, in UTF-8 or the encoding LABEL (gbk, big5, utf-16le ...).
   qi help | --help
       This text.
 
@@ -269,7 +276,7 @@ fn run(args: &[String]) -> Result<String, ArgError> {
         "help" | "--help" | "-h" => Ok(help()),
         _ => Err(ArgError::new(
             command,
-            "unknown command (expected perft, moves, play, think, bench, match, levels, piskvork, match-gomoku, uci, banqi-engine, match-banqi or help)",
+            "unknown command (expected perft, moves, play, think, bench, match, levels, piskvork, match-gomoku, uci, banqi-engine, match-banqi, record or help)",
         )),
     }
 }
@@ -286,6 +293,10 @@ fn main() -> ExitCode {
             return ExitCode::from(USAGE_ERROR);
         }
     };
+    // Records say per game whether each read through (exit status 1 when one did not).
+    if args.first().is_some_and(|command| command == "record") {
+        return record::main(&args[1..]);
+    }
     match run(&args) {
         Ok(output) => {
             // A closed pipe (`qi moves ... | head`) is not an error worth a panic.

@@ -309,6 +309,58 @@ fn for_game(kind: GameKind, iccs: bool) -> Box<dyn dialect::Dialect> {
     }
 }
 
+/// One game of a file that may hold several: where its text is, and its tags.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameSpan {
+    /// Where its text starts and ends (byte offsets).
+    pub range: std::ops::Range<usize>,
+    /// The line it starts on (from 1).
+    pub line: usize,
+    /// Its tags, as written.
+    pub tags: Vec<(String, String)>,
+}
+
+impl GameSpan {
+    /// A tag's value, if the game has it.
+    #[must_use]
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+}
+
+/// The most games [`games`] lists.
+pub const MAX_GAMES: usize = 100_000;
+
+/// The games of a record file, in order: one for anything but a PGN file with several (a
+/// position, a move list, a `.psq`), each with its text's range and tags. A game whose text does
+/// not read is listed to the end of the file, so that importing it names the problem.
+#[must_use]
+pub fn games(text: &str) -> Vec<GameSpan> {
+    let mut spans = Vec::new();
+    let (mut start, mut line) = (0, 1);
+    while start < text.len() && spans.len() < MAX_GAMES {
+        let rest = &text[start..];
+        let (tags, next) = match pgn::parse(rest) {
+            Ok(parsed) => {
+                let tags = parsed.tags.iter().map(|t| (t.name.clone(), t.value.clone())).collect();
+                (tags, parsed.next_game.filter(|&next| next > 0))
+            }
+            Err(_) => (Vec::new(), None),
+        };
+        let end = next.map_or(text.len(), |next| start + next);
+        spans.push(GameSpan { range: start..end, line, tags });
+        line += text[start..end].matches('\n').count();
+        start = end;
+        if next.is_none() {
+            break;
+        }
+    }
+    if spans.is_empty() {
+        spans.push(GameSpan { range: 0..text.len(), line: 1, tags: Vec::new() });
+    }
+    spans
+}
+
 /// Reads a record, a position or a move list; `hint` is the game the caller expects (the one
 /// selected in the app), used when the text itself does not say (see the module docs).
 ///

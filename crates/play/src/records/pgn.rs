@@ -42,6 +42,8 @@ pub(crate) struct Parsed<'a> {
     pub numbered: bool,
     /// Whether another game follows.
     pub more_games: bool,
+    /// Where it starts (a byte offset in the text), when it does.
+    pub next_game: Option<usize>,
     /// The result token that ended the main line (`1-0`, `*`, ...), if there was one.
     pub result: Option<&'a str>,
     /// A problem in the moves: the items before it were read.
@@ -111,6 +113,7 @@ pub(crate) fn parse(text: &str) -> Result<Parsed<'_>, RecordError> {
         items: Vec::new(),
         numbered: false,
         more_games: false,
+        next_game: None,
         result: None,
         error: None,
     };
@@ -142,6 +145,7 @@ fn movetext<'a>(
             Token::End => return Ok(()),
             Token::TagOpen if depth == 0 => {
                 parsed.more_games = true;
+                parsed.next_game = Some(lexer.token_offset());
                 return Ok(());
             }
             Token::TagOpen | Token::TagClose | Token::Str(_) => {
@@ -191,6 +195,7 @@ fn movetext<'a>(
                         Ok((_, Token::End)) => return Ok(()),
                         _ => {
                             parsed.more_games = true;
+                            parsed.next_game = Some(lexer.token_offset());
                             return Ok(());
                         }
                     }

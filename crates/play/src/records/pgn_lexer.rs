@@ -36,6 +36,8 @@ pub(crate) struct Lexer<'a> {
     text: &'a str,
     offset: usize,
     pos: Pos,
+    /// Where the last token read starts (a byte offset).
+    token_offset: usize,
 }
 
 fn is_delimiter(c: char) -> bool {
@@ -45,7 +47,12 @@ fn is_delimiter(c: char) -> bool {
 impl<'a> Lexer<'a> {
     /// A lexer at the start of `text`.
     pub(crate) fn new(text: &'a str) -> Lexer<'a> {
-        Lexer { text, offset: 0, pos: Pos::START }
+        Lexer { text, offset: 0, pos: Pos::START, token_offset: 0 }
+    }
+
+    /// The byte offset where the last token read starts.
+    pub(crate) fn token_offset(&self) -> usize {
+        self.token_offset
     }
 
     fn peek(&self) -> Option<char> {
@@ -96,6 +103,7 @@ impl<'a> Lexer<'a> {
     pub(crate) fn next_token(&mut self) -> Result<(Pos, Token<'a>), RecordError> {
         self.skip_blank();
         let start = self.pos;
+        self.token_offset = self.offset;
         let Some(c) = self.peek() else { return Ok((start, Token::End)) };
         let simple = match c {
             '[' => Some(Token::TagOpen),

@@ -342,3 +342,37 @@ fn a_study_exports_escaped_nag_reads_as_the_nag() {
     let imported = import("1. e4 e5 2. f3! \\$14 Nf6 3. Nc3 *", None).unwrap();
     assert_eq!(imported.record.moves, ["e2e4", "e7e5", "f2f3", "g8f6", "b1c3"]);
 }
+
+#[test]
+fn a_file_of_several_games_lists_each_with_its_tags_and_each_imports() {
+    let text = "[Event \"First\"]\n[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 1-0\n\n\
+                [Event \"Second\"]\n[White \"C\"]\n\n1. d4 d5 2. c4 *\n\
+                1. Nf3 *\n";
+    let spans = crate::records::games(text);
+    assert_eq!(spans.len(), 3, "{spans:?}");
+    assert_eq!(spans[0].tag("event"), Some("First"));
+    assert_eq!((spans[1].tag("White"), spans[1].line), (Some("C"), 7));
+    assert_eq!((spans[2].tags.len(), spans[2].line), (0, 11), "a game without tags");
+    let moves: Vec<usize> = spans
+        .iter()
+        .map(|span| import(&text[span.range.clone()], None).unwrap().record.moves.len())
+        .collect();
+    assert_eq!(moves, [2, 3, 1]);
+    // Anything but a PGN with several games is one game.
+    assert_eq!(crate::records::games("h8 i9 j10").len(), 1);
+    assert_eq!(crate::records::games("Piskvorky 15x15, 8:8, 0\n8,8,0\n").len(), 1);
+    // A game whose text does not read is listed to the end.
+    let broken = "[Event \"x\"]\n1. e4 *\n[Event \"y\"]\n1. e4 {never closed\n";
+    let spans = crate::records::games(broken);
+    assert_eq!(spans.len(), 2);
+    assert!(import(&broken[spans[1].range.clone()], None).is_err());
+}
+
+#[test]
+fn ten_thousand_games_are_listed() {
+    let game = "[Event \"e\"]\n[White \"w\"]\n\n1. e4 e5 2. Nf3 Nc6 1/2-1/2\n\n";
+    let text = game.repeat(10_000);
+    let spans = crate::records::games(&text);
+    assert_eq!(spans.len(), 10_000);
+    assert_eq!(spans[9_999].line, 1 + 9_999 * 5);
+}
