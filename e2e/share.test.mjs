@@ -318,6 +318,33 @@ test('records: a pasted PGN opens with its comments, exports back, and bad recor
     assert.match(await page.locator('[data-testid="import-text"]').inputValue(), /中炮对屏风马/);
     await page.locator('[data-action="close-dialog"]').click();
     await waitForPlies(page, 4);
+
+    // A file of several games: the list to pick from, a search, the pick on the board; the game
+    // already on the board stays until then.
+    const games = [
+      ['Anderssen', 'Kieseritzky', '1-0', '1. e4 e5 2. f4 exf4 3. Bc4 Qh4+ 1-0'],
+      ['Morphy', 'Duke of Brunswick', '1-0', '1. e4 e5 2. Nf3 d6 3. d4 Bg4 1-0'],
+      ['Carlsen', 'Caruana', '1/2-1/2', '1. e4 c5 2. Nf3 Nc6 1/2-1/2'],
+    ].map(([white, black, result, moves], i) => `[Event "Game ${i + 1}"]\n[White "${white}"]\n[Black "${black}"]\n[Result "${result}"]\n\n${moves}\n`).join('\n');
+    await page.locator('[data-action="records"]').click();
+    await page.locator('[data-testid="import-file"]').setInputFiles({
+      name: 'three.pgn',
+      mimeType: 'application/x-chess-pgn',
+      buffer: Buffer.from(games),
+    });
+    const picker = page.locator('[data-testid="game-picker"]');
+    await picker.waitFor();
+    assert.match(await picker.innerText(), /This file holds 3 games: pick one\./);
+    assert.equal(await page.locator('[data-action="pick-game"]').count(), 3);
+    await waitForPlies(page, 4);
+    await page.locator('[data-testid="game-search"]').fill('morphy');
+    assert.equal(await page.locator('[data-action="pick-game"]').count(), 1);
+    assert.equal(await page.locator('[data-action="pick-game"]').innerText(), '2. Morphy – Duke of Brunswick · 1-0 · Game 2');
+    await page.locator('[data-action="pick-game"]').click();
+    await page.locator('[data-testid="import-result"]', { hasText: 'Imported: 6 moves.' }).waitFor();
+    await page.locator('.app[data-current-game="chess"]').waitFor();
+    await page.locator('[data-action="close-dialog"]').click();
+    await waitForPlies(page, 6);
   });
 });
 

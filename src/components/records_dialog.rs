@@ -1,6 +1,8 @@
 //! Records in and out: paste or choose a file to import (PGN, FEN, move lists, the banqi
 //! record), copy or download the game in any of its game's formats.
 
+use std::rc::Rc;
+
 use qi_rules::GameKind;
 use yew::prelude::*;
 
@@ -11,7 +13,7 @@ use crate::records::{self, Format};
 use crate::state::Action;
 use crate::think::{Think, WorkerRequest};
 use crate::web;
-use crate::worker_tasks::{TaskReply, TaskRequest};
+use crate::worker_tasks::{GameEntry, TaskReply, TaskRequest};
 use yew_agent::oneshot::{UseOneshotRunnerHandle, use_oneshot_runner};
 
 /// Properties of [`RecordsDialog`].
@@ -71,35 +73,99 @@ fn format_label(lang: Lang, format: Format) -> &'static str {
     }
 }
 
-/// Reads `text` in the worker and opens the game it holds (or as much of it as reads).
-fn import_text(
-    runner: &UseOneshotRunnerHandle<Think>,
+/// A file of several games, waiting for the player's pick (the game on the board stays until
+/// then).
+#[derive(Clone, Debug, PartialEq)]
+struct Picker {
+    /// The file's text.
+    text: Rc<str>,
+    /// Its games.
+    games: Rc<Vec<GameEntry>>,
+}
+
+/// What reading a record needs: the worker, the player's language and game, where the game
+/// goes, and what the dialog shows meanwhile.
+#[derive(Clone)]
+struct Importer {
+    runner: UseOneshotRunnerHandle<Think>,
     lang: Lang,
     kind: GameKind,
-    text: String,
-    dispatch: &Callback<Action>,
-    outcome: &UseStateHandle<Option<ImportOutcome>>,
-) {
-    outcome.set(Some(ImportOutcome::Reading));
-    let (runner, dispatch, outcome) = (runner.clone(), dispatch.clone(), outcome.clone());
-    yew::platform::spawn_local(async move {
-        let request = TaskRequest::Import { lang, hint: kind, text };
-        let reply = runner.run(WorkerRequest::Task(request)).await.task();
-        let open = |record| Action::Open { record, bottom: None, at: None, notice: None };
-        match reply {
-            Some(TaskReply::Imported { record }) => {
-                outcome.set(Some(ImportOutcome::Read(record.moves.len())));
-                dispatch.emit(open(record));
+    dispatch: Callback<Action>,
+    outcome: UseStateHandle<Option<ImportOutcome>>,
+    picker: UseStateHandle<Option<Picker>>,
+}
+
+impl Importer {
+    /// Reads `text`: a file of several games offers them to pick from; one game opens.
+    fn read(&self, text: String) {
+        self.picker.set(None);
+        self.outcome.set(Some(ImportOutcome::Reading));
+        let this = self.clone();
+        yew::platform::spawn_local(async move {
+            let request = TaskRequest::ListGames { text: text.clone() };
+            let games = match this.runner.run(WorkerRequest::Task(request)).await.task() {
+                Some(TaskReply::Games { games }) => games,
+                _ => Vec::new(),
+            };
+            if games.len() > 1 {
+                this.outcome.set(None);
+                this.picker.set(Some(Picker { text: text.into(), games: Rc::new(games) }));
+            } else {
+                this.import(text);
             }
-            Some(TaskReply::Failed { message, partial }) => {
-                if let Some(record) = partial {
-                    dispatch.emit(open(record));
+        });
+    }
+
+    /// Imports one game's `text` and opens it (or what could be read of it).
+    fn import(&self, text: String) {
+        self.outcome.set(Some(ImportOutcome::Reading));
+        let this = self.clone();
+        yew::platform::spawn_local(async move {
+            let request = TaskRequest::Import { lang: this.lang, hint: this.kind, text };
+            let reply = this.runner.run(WorkerRequest::Task(request)).await.task();
+            let open = |record| Action::Open { record, bottom: None, at: None, notice: None };
+            match reply {
+                Some(TaskReply::Imported { record }) => {
+                    this.outcome.set(Some(ImportOutcome::Read(record.moves.len())));
+                    this.dispatch.emit(open(record));
                 }
-                outcome.set(Some(ImportOutcome::Failed(message)));
+                Some(TaskReply::Failed { message, partial }) => {
+                    if let Some(record) = partial {
+                        this.dispatch.emit(open(record));
+                    }
+                    this.outcome.set(Some(ImportOutcome::Failed(message)));
+                }
+                _ => this.outcome.set(None),
             }
-            _ => outcome.set(None),
-        }
-    });
+        });
+    }
+}
+
+/// The most games the picker lists at once (a search narrows the rest).
+const PICKER_SHOWN: usize = 200;
+
+/// A game of a file as the picker shows it: its number, players, result, date and event.
+fn game_label(index: usize, game: &GameEntry) -> String {
+    let first = game.tag("White").or(game.tag("Red"));
+    let second = game.tag("Black");
+    let mut parts = Vec::new();
+    if first.is_some() || second.is_some() {
+        parts.push(format!("{} – {}", first.unwrap_or("?"), second.unwrap_or("?")));
+    }
+    parts.extend(
+        ["Result", "Date", "Event"]
+            .into_iter()
+            .filter_map(|tag| game.tag(tag))
+            .filter(|value| *value != "*")
+            .map(str::to_owned),
+    );
+    format!("{}. {}", index + 1, parts.join(" · "))
+}
+
+/// Whether `game` matches the search `query` (any of its tags holds it, ignoring case).
+fn matches_search(game: &GameEntry, query: &str) -> bool {
+    let query = query.trim().to_lowercase();
+    query.is_empty() || game.tags.iter().any(|(_, value)| value.to_lowercase().contains(&query))
 }
 
 /// The import and export dialog.
@@ -115,6 +181,9 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
     let outcome = use_state(|| None::<ImportOutcome>);
     // The encoding a chosen file was read in, when worth saying.
     let read_as = use_state(|| None::<String>);
+    // A file of several games to pick from, and the search over them.
+    let picker = use_state(|| None::<Picker>);
+    let search = use_state(String::new);
     let runner = use_oneshot_runner::<Think>();
     // The export is written in the worker, again whenever the game or the format changes.
     let exported = use_state(String::new);
@@ -141,31 +210,38 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
             }
         })
     };
+    let importer = Importer {
+        runner: runner.clone(),
+        lang,
+        kind,
+        dispatch: props.dispatch.clone(),
+        outcome: outcome.clone(),
+        picker: picker.clone(),
+    };
     let on_import = {
-        let (pasted, outcome, dispatch) = (pasted.clone(), outcome.clone(), props.dispatch.clone());
-        let runner = runner.clone();
+        let (pasted, importer) = (pasted.clone(), importer.clone());
         let read_as = read_as.clone();
         Callback::from(move |_: MouseEvent| {
             read_as.set(None);
-            import_text(&runner, lang, kind, (*pasted).clone(), &dispatch, &outcome);
+            importer.read((*pasted).clone());
         })
     };
     let on_file = {
-        let (pasted, outcome, dispatch) = (pasted.clone(), outcome.clone(), props.dispatch.clone());
+        let (pasted, importer) = (pasted.clone(), importer.clone());
         let read_as = read_as.clone();
         let runner = runner.clone();
         Callback::from(move |event: Event| {
             let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() else { return };
             let Some(file) = input.files().and_then(|files| files.get(0)) else { return };
             // A file too big to read: let the reader say so, without loading it all.
-            let too_big = file.size() > records::MAX_INPUT as f64;
-            let (pasted, outcome, dispatch) = (pasted.clone(), outcome.clone(), dispatch.clone());
+            let too_big = file.size() > records::MAX_FILE as f64;
+            let (pasted, importer) = (pasted.clone(), importer.clone());
             let runner = runner.clone();
             let read_as = read_as.clone();
             yew::platform::spawn_local(async move {
                 let text = if too_big {
                     read_as.set(None);
-                    "x".repeat(records::MAX_INPUT + 1)
+                    String::new()
                 } else {
                     // In whatever encoding it came (GBK, Big5, UTF-16 ...), said when not UTF-8.
                     // Read in the worker, which has the encodings' tables.
@@ -182,10 +258,15 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
                         }
                     }
                 };
-                if !too_big {
+                // A file of many games is not put in the text box (it would only slow the page).
+                if text.len() <= records::MAX_INPUT {
                     pasted.set(text.clone());
                 }
-                import_text(&runner, lang, kind, text, &dispatch, &outcome);
+                if too_big {
+                    importer.import("x".repeat(records::MAX_INPUT + 1));
+                } else {
+                    importer.read(text);
+                }
             });
         })
     };
@@ -220,6 +301,43 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
     let read_as_note = (*read_as).clone().map(|note| {
         html! { <p class="record-encoding" data-testid="import-encoding">{ note }</p> }
     });
+    let picker_view = (*picker).clone().map(|picker| {
+        let on_search = {
+            let search = search.clone();
+            Callback::from(move |event: InputEvent| {
+                if let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() {
+                    search.set(input.value());
+                }
+            })
+        };
+        let matching: Vec<(usize, &GameEntry)> =
+            picker.games.iter().enumerate().filter(|(_, game)| matches_search(game, &search)).collect();
+        let more = matching.len().saturating_sub(PICKER_SHOWN);
+        let items = matching.iter().take(PICKER_SHOWN).map(|&(index, game)| {
+            let onclick = {
+                let (importer, picker_state) = (importer.clone(), picker.clone());
+                let range = game.range.clone();
+                Callback::from(move |_: MouseEvent| {
+                    let text = picker_state.text.get(range.clone()).unwrap_or_default().to_owned();
+                    importer.import(text);
+                })
+            };
+            html! {
+                <li><button type="button" data-action="pick-game" data-index={index.to_string()} {onclick}>{ game_label(index, game) }</button></li>
+            }
+        });
+        html! {
+            <div class="game-picker" data-testid="game-picker">
+                <p>{ fill(t(lang, Text::PickGame), "n", &picker.games.len().to_string()) }</p>
+                <input type="search" data-testid="game-search" aria-label={t(lang, Text::SearchGames)}
+                       placeholder={t(lang, Text::SearchGames)} value={(*search).clone()} oninput={on_search} />
+                <ul class="game-list">{ for items }</ul>
+                if more > 0 {
+                    <p class="game-more">{ fill(t(lang, Text::MoreGames), "n", &more.to_string()) }</p>
+                }
+            </div>
+        }
+    });
     let options = formats.iter().map(|&f| {
         html! { <option value={f.name()} selected={f == format_now}>{ format_label(lang, f) }</option> }
     });
@@ -237,6 +355,7 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
                     <input type="file" data-testid="import-file" accept=".pgn,.fen,.txt,.psq,text/plain" onchange={on_file} />
                 </div>
                 { read_as_note.unwrap_or_default() }
+                { picker_view.unwrap_or_default() }
                 { message.unwrap_or_default() }
                 <h3>{ t(lang, Text::Export) }</h3>
                 <label class="format">

@@ -321,6 +321,12 @@ pub enum Text {
     Imported,
     /// `The file was read as {encoding}.` (when it was not UTF-8)
     ReadAsEncoding,
+    /// `This file holds {n} games: pick one.`
+    PickGame,
+    /// The search box over a file's games.
+    SearchGames,
+    /// `… and {n} more: narrow the search.`
+    MoreGames,
     /// `{n} bytes could not be read (the first at line {line}, column {column}): the file may
     /// mix encodings.`
     UnreadableBytes,
@@ -512,6 +518,21 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
             "Dòng {line}, cột {column}: {reason}",
         ],
         T::Imported => ["Imported: {n} moves.", "已导入：{n} 步。", "Đã nhập: {n} nước."],
+        T::PickGame => [
+            "This file holds {n} games: pick one.",
+            "此文件包含 {n} 局棋：请选择一局。",
+            "Tệp này có {n} ván: hãy chọn một ván.",
+        ],
+        T::SearchGames => [
+            "Search players, event, date",
+            "搜索棋手、赛事、日期",
+            "Tìm người chơi, giải đấu, ngày",
+        ],
+        T::MoreGames => [
+            "… and {n} more: narrow the search.",
+            "……还有 {n} 局：请缩小搜索范围。",
+            "… và {n} ván nữa: hãy thu hẹp tìm kiếm.",
+        ],
         T::ReadAsEncoding => [
             "The file was read as {encoding}.",
             "文件按 {encoding} 编码读取。",

@@ -12,6 +12,29 @@ use qi_play::openings::Opening;
 use qi_play::record::GameRecord;
 use qi_play::records::Format;
 
+/// One game of a file, as the list to pick from shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEntry {
+    /// Where its text is in the file's (byte offsets).
+    pub range: std::ops::Range<usize>,
+    /// The line it starts on.
+    pub line: usize,
+    /// Its tags (players, result, date, event, and any others).
+    pub tags: Vec<(String, String)>,
+}
+
+impl GameEntry {
+    /// A tag's value, unless it is a placeholder (`?`, `????.??.??`).
+    #[must_use]
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+            .filter(|v| !v.is_empty() && !v.contains('?'))
+    }
+}
+
 /// The first line of every request handled here.
 pub const PREFIX: &str = "records\n";
 
@@ -43,6 +66,11 @@ pub enum TaskRequest {
     Opening {
         /// The game.
         record: GameRecord,
+    },
+    /// The games of a record file, to pick one from when there are several.
+    ListGames {
+        /// The file's text.
+        text: String,
     },
     /// The text of a record file in whatever encoding it came (see
     /// [`qi_play::records::decode`]): done here, so the page does not carry the encodings'
@@ -79,6 +107,11 @@ pub enum TaskReply {
         size: usize,
         /// The SVG path.
         path: String,
+    },
+    /// A file's games (see [`GameEntry`]).
+    Games {
+        /// In the file's order.
+        games: Vec<GameEntry>,
     },
     /// A file's text and how it was read.
     Decoded {
@@ -189,6 +222,7 @@ impl TaskRequest {
             TaskRequest::Opening { record } => {
                 format!("{PREFIX}opening\n{}", escape(&record.to_text()))
             }
+            TaskRequest::ListGames { text } => format!("{PREFIX}games\n{text}"),
             // Each byte as the character of that number (U+0000 to U+00FF): text that carries
             // the bytes as they are.
             TaskRequest::Decode { bytes } => {
@@ -219,6 +253,7 @@ impl TaskRequest {
             "opening" => {
                 Some(TaskRequest::Opening { record: GameRecord::from_text(&unescape(rest))? })
             }
+            "games" => Some(TaskRequest::ListGames { text: rest.to_owned() }),
             "decode" => {
                 let bytes: Option<Vec<u8>> = rest.chars().map(|c| u8::try_from(c).ok()).collect();
                 Some(TaskRequest::Decode { bytes: bytes? })
@@ -248,6 +283,19 @@ impl TaskReply {
                 escape(opening.name_zh.as_deref().unwrap_or("")),
                 escape(opening.name_vi.as_deref().unwrap_or("")),
             ),
+            TaskReply::Games { games } => {
+                let mut out = "games".to_owned();
+                for game in games {
+                    out.push_str(&format!(
+                        "\n{}\t{}\t{}",
+                        game.range.start, game.range.end, game.line
+                    ));
+                    for (name, value) in &game.tags {
+                        out.push_str(&format!("\t{}\t{}", escape(name), escape(value)));
+                    }
+                }
+                out
+            }
             TaskReply::Decoded { text, encoding, replaced, first_bad } => {
                 let place = first_bad.map_or_else(|| "-".to_owned(), |(l, c)| format!("{l},{c}"));
                 format!("decoded\n{encoding}\n{replaced}\n{place}\n{text}")
@@ -284,6 +332,21 @@ impl TaskReply {
                     name_vi: some(vi),
                 };
                 Some(TaskReply::Opening { ply: ply.parse().ok()?, opening })
+            }
+            "games" => {
+                let mut games = Vec::new();
+                for line in rest.split('\n').filter(|line| !line.is_empty()) {
+                    let fields: Vec<String> = line.split('\t').map(unescape).collect();
+                    let [start, end, at, tags @ ..] = fields.as_slice() else { return None };
+                    if tags.len() % 2 != 0 {
+                        return None;
+                    }
+                    let tags =
+                        tags.chunks(2).map(|pair| (pair[0].clone(), pair[1].clone())).collect();
+                    let range = start.parse().ok()?..end.parse().ok()?;
+                    games.push(GameEntry { range, line: at.parse().ok()?, tags });
+                }
+                Some(TaskReply::Games { games })
             }
             "decoded" => {
                 let mut fields = rest.splitn(4, '\n');
@@ -375,6 +438,13 @@ pub fn answer(request: TaskRequest) -> TaskReply {
             Some((size, path)) => TaskReply::Qr { size, path },
             None => TaskReply::Nothing,
         },
+        TaskRequest::ListGames { text } => {
+            let games = qi_play::records::games(&text)
+                .into_iter()
+                .map(|span| GameEntry { range: span.range, line: span.line, tags: span.tags })
+                .collect();
+            TaskReply::Games { games }
+        }
         TaskRequest::Decode { bytes } => {
             let decoded = qi_play::records::decode(&bytes);
             TaskReply::Decoded {
@@ -396,6 +466,19 @@ mod tests {
     fn wire(request: &TaskRequest) -> Option<TaskReply> {
         let request = TaskRequest::decode(&request.encode()).expect("the request reads back");
         TaskReply::decode(&answer(request).encode())
+    }
+
+    #[test]
+    fn a_files_games_are_listed_over_the_wire() {
+        let text = "[White \"A\tB\"]\n[Black \"C\"]\n\n1. e4 *\n\n[Event \"Two\"]\n\n1. d4 *\n";
+        let Some(TaskReply::Games { games }) = wire(&TaskRequest::ListGames { text: text.into() })
+        else {
+            panic!("no list")
+        };
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].tag("White"), Some("A\tB"));
+        assert_eq!((games[1].line, games[1].tag("event")), (6, Some("Two")));
+        assert_eq!(&text[games[1].range.clone()], "[Event \"Two\"]\n\n1. d4 *\n");
     }
 
     #[test]

@@ -141,8 +141,12 @@ pub use error::{Pos, RecordError, RecordErrorKind, TagExpected};
 
 use crate::record::GameRecord;
 
-/// The longest text [`import`] reads, in bytes (1 MiB).
+/// The longest text [`import`] reads, in bytes (1 MiB): one game.
 pub const MAX_INPUT: usize = 1 << 20;
+
+/// The largest record file read, in bytes (64 MiB): its games ([`games`]) are read one by one,
+/// each under [`MAX_INPUT`].
+pub const MAX_FILE: usize = 64 << 20;
 
 /// A text format a record can be written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
