@@ -327,11 +327,11 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
             }
         });
         html! {
-            <div class="game-picker" data-testid="game-picker">
+            <div class="record-games" data-testid="game-picker">
                 <p>{ fill(t(lang, Text::PickGame), "n", &picker.games.len().to_string()) }</p>
                 <input type="search" data-testid="game-search" aria-label={t(lang, Text::SearchGames)}
                        placeholder={t(lang, Text::SearchGames)} value={(*search).clone()} oninput={on_search} />
-                <ul class="game-list">{ for items }</ul>
+                <ul class="record-game-list">{ for items }</ul>
                 if more > 0 {
                     <p class="game-more">{ fill(t(lang, Text::MoreGames), "n", &more.to_string()) }</p>
                 }
