@@ -629,6 +629,9 @@ test('undo of a move with a comment says the notes went with it, and puts them b
       ['e2', 'e4', 'wP'],
       ['e7', 'e5', 'bP'],
     ]);
+    // The comment goes on the move shown: wait until the move list has the second move (a
+    // comment typed a moment earlier went on the first, and the test waited for nothing).
+    await waitForPlies(page, 2);
     await page.locator('[data-testid="comment-box"]').fill('The open game.');
     await page.locator('[data-testid="comment-box"]').blur();
     await page.locator('.move-list [data-comment-ply="2"]').waitFor();
