@@ -287,14 +287,28 @@ pub async fn share_link(title: &str, url: &str) -> bool {
 
 /// Offers `text` as a file to download, named `name`, of type `mime`.
 pub fn download(name: &str, mime: &str, text: &str) {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
     let parts = js_sys::Array::of1(&text.into());
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else {
-        return;
-    };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
+    if let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) {
+        offer(name, &blob);
+    }
+}
+
+/// Offers `bytes` as a file download named `name`.
+pub fn download_bytes(name: &str, mime: &str, bytes: &[u8]) {
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes).into());
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    if let Ok(blob) = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options) {
+        offer(name, &blob);
+    }
+}
+
+/// Offers a blob as a file download named `name`, through a link clicked for the player.
+fn offer(name: &str, blob: &web_sys::Blob) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(blob) else { return };
     if let Ok(anchor) = document.create_element("a")
         && let Ok(anchor) = anchor.dyn_into::<web_sys::HtmlAnchorElement>()
     {

@@ -30,8 +30,8 @@ pub struct RecordsDialogProps {
 /// What the last import attempt said.
 #[derive(Clone, Debug, PartialEq)]
 enum ImportOutcome {
-    /// Read: this many moves.
-    Read(usize),
+    /// Read: this many moves, and what was skipped on the way (worded).
+    Read(usize, Vec<String>),
     /// Refused (perhaps with the moves before the problem opened), with the worded reason.
     Failed(String),
     /// Being read.
@@ -67,6 +67,9 @@ fn format_label(lang: Lang, format: Format) -> &'static str {
     match format {
         Format::ChessPgn | Format::XiangqiPgn | Format::BanqiPgn | Format::GomokuPgn => "PGN",
         Format::XiangqiChinese => "PGN (中文)",
+        Format::XiangqiIccs => "PGN (ICCS)",
+        Format::XiangqiWxfFile => "WXF (PlayOK)",
+        Format::GomokuPsq => "PSQ (Gomocup)",
         Format::ChessFen | Format::XiangqiFen => "FEN",
         Format::BanqiPosition | Format::GomokuPosition => t(lang, Text::PositionFormat),
         Format::GomokuMoves => "h8i9j10…",
@@ -125,8 +128,8 @@ impl Importer {
             let reply = this.runner.run(WorkerRequest::Task(request)).await.task();
             let open = |record| Action::Open { record, bottom: None, at: None, notice: None };
             match reply {
-                Some(TaskReply::Imported { record }) => {
-                    this.outcome.set(Some(ImportOutcome::Read(record.moves.len())));
+                Some(TaskReply::Imported { record, warnings }) => {
+                    this.outcome.set(Some(ImportOutcome::Read(record.moves.len(), warnings)));
                     this.dispatch.emit(open(record));
                 }
                 Some(TaskReply::Failed { message, partial }) => {
@@ -140,6 +143,11 @@ impl Importer {
         });
     }
 }
+
+/// The encodings a download may be written in: their labels and names. GBK and Big5 are for
+/// the older xiangqi programs (XQStudio, ElephantEye's tools), UTF-16 for some Windows editors.
+const EXPORT_ENCODINGS: [(&str, &str); 4] =
+    [("utf-8", "UTF-8"), ("gbk", "GBK"), ("big5", "Big5"), ("utf-16le", "UTF-16")];
 
 /// The most games the picker lists at once (a search narrows the rest).
 const PICKER_SHOWN: usize = 200;
@@ -179,6 +187,8 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
     let format_now = if formats.contains(&*format) { *format } else { formats[0] };
     let pasted = use_state(String::new);
     let outcome = use_state(|| None::<ImportOutcome>);
+    // The encoding a download is written in (UTF-8 unless the player picks an older one).
+    let encoding = use_state(|| "utf-8".to_owned());
     // The encoding a chosen file was read in, when worth saying.
     let read_as = use_state(|| None::<String>);
     // A file of several games to pick from, and the search over them.
@@ -280,18 +290,50 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
             }
         })
     };
+    let on_encoding = {
+        let encoding = encoding.clone();
+        Callback::from(move |event: Event| {
+            if let Some(select) = event.target_dyn_into::<web_sys::HtmlSelectElement>() {
+                encoding.set(select.value());
+            }
+        })
+    };
     let on_download = {
         let text = exported.clone();
         let name = format!("qi-{}.{}", kind.name(), format_now.extension());
-        Callback::from(move |_: MouseEvent| web::download(&name, format_now.mime_type(), &text))
+        let (runner, encoding) = (runner.clone(), (*encoding).clone());
+        Callback::from(move |_: MouseEvent| {
+            let mime = format_now.mime_type();
+            if encoding == "utf-8" {
+                web::download(&name, mime, &text);
+                return;
+            }
+            // Other encodings are written in the worker, which has their tables.
+            let request = TaskRequest::Encode { text: text.clone(), encoding: encoding.clone() };
+            let (runner, name) = (runner.clone(), name.clone());
+            yew::platform::spawn_local(async move {
+                if let Some(TaskReply::Encoded { bytes }) =
+                    runner.run(WorkerRequest::Task(request)).await.task()
+                {
+                    web::download_bytes(&name, mime, &bytes);
+                }
+            });
+        })
     };
     let on_close = {
         let close = props.close.clone();
         Callback::from(move |_: MouseEvent| close.emit(()))
     };
     let message = outcome.as_ref().map(|outcome| match outcome {
-        ImportOutcome::Read(moves) => html! {
-            <p class="record-ok" data-testid="import-result">{ fill(t(lang, Text::Imported), "n", &moves.to_string()) }</p>
+        ImportOutcome::Read(moves, warnings) => html! {
+            <>
+                <p class="record-ok" data-testid="import-result">{ fill(t(lang, Text::Imported), "n", &moves.to_string()) }</p>
+                if !warnings.is_empty() {
+                    <ul class="record-warnings" data-testid="import-warnings">
+                        { for warnings.iter().map(|warning| html! { <li>{ warning.clone() }</li> }) }
+                    </ul>
+                }
+            </>
         },
         ImportOutcome::Failed(message) => html! {
             <p class="record-error" data-testid="import-error">{ message.clone() }</p>
@@ -352,7 +394,7 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
                 </label>
                 <div class="record-actions">
                     <button type="button" data-action="import" onclick={on_import}>{ t(lang, Text::Import) }</button>
-                    <input type="file" data-testid="import-file" accept=".pgn,.fen,.txt,.psq,text/plain" onchange={on_file} />
+                    <input type="file" data-testid="import-file" accept=".pgn,.fen,.txt,.psq,.wxf,.ubb,.htm,.html,text/plain" onchange={on_file} />
                 </div>
                 { read_as_note.unwrap_or_default() }
                 { picker_view.unwrap_or_default() }
@@ -365,6 +407,14 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
                 <CopyField {lang} label={Text::Export} value={exported} testid="export-text" multiline=true />
                 <div class="record-actions">
                     <button type="button" data-action="download" onclick={on_download}>{ t(lang, Text::Download) }</button>
+                    <label class="format">
+                        { t(lang, Text::FileEncoding) }
+                        <select data-testid="export-encoding" onchange={on_encoding}>
+                            { for EXPORT_ENCODINGS.iter().map(|&(label, name)| html! {
+                                <option value={label} selected={*encoding == label}>{ name }</option>
+                            }) }
+                        </select>
+                    </label>
                 </div>
                 <button type="button" class="secondary" data-action="close-dialog" onclick={on_close}>{ t(lang, Text::Close) }</button>
             </div>

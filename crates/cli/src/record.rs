@@ -107,13 +107,20 @@ fn check(paths: &[String]) -> Outcome {
             let about = describe(span);
             let about = if about.is_empty() { String::new() } else { format!(" ({about})") };
             match records::import(text, None) {
-                Ok(Imported { record, format, .. }) => out.push_str(&format!(
-                    "  game {} at line {}{about}: {}, {} moves read\n",
-                    index + 1,
-                    span.line,
-                    format.name(),
-                    record.moves.len()
-                )),
+                Ok(Imported { record, format, warnings, .. }) => {
+                    out.push_str(&format!(
+                        "  game {} at line {}{about}: {}, {} moves read\n",
+                        index + 1,
+                        span.line,
+                        format.name(),
+                        record.moves.len()
+                    ));
+                    for mut warning in warnings {
+                        warning.line += span.line - 1;
+                        let said = qi_i18n::records::record_warning(Lang::En, &warning);
+                        out.push_str(&format!("    skipped: {said}\n"));
+                    }
+                }
                 Err(error) => {
                     all_read = false;
                     let read = error.partial.as_ref().map_or(0, |partial| partial.moves.len());

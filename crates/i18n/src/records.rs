@@ -6,7 +6,9 @@ use qi_rules::{GameKind, Side};
 
 use crate::rules::illegal_reason;
 use crate::text::{Lang, Text, t};
-use qi_play::records::{RecordError, RecordErrorKind, TagExpected};
+use qi_play::records::{
+    RecordError, RecordErrorKind, RecordWarning, RecordWarningKind, TagExpected,
+};
 
 /// One text in each language.
 const fn pick(lang: Lang, en: &'static str, zh: &'static str, vi: &'static str) -> &'static str {
@@ -87,6 +89,12 @@ pub fn reason(lang: Lang, kind: GameKind, error: &RecordErrorKind) -> String {
             "多余的 )，没有对应的变着。",
             "dấu ) không đóng biến nào.",
         ),
+        K::UnclosedElement { .. } => pick(
+            lang,
+            "[{text}] has no closing [/{text}].",
+            "[{text}] 没有对应的结束标记 [/{text}]。",
+            "[{text}] không có thẻ đóng [/{text}].",
+        ),
         K::UnexpectedChar { .. } => pick(
             lang,
             "unexpected “{text}” among the moves.",
@@ -144,7 +152,9 @@ pub fn reason(lang: Lang, kind: GameKind, error: &RecordErrorKind) -> String {
             );
         }
         K::UnexpectedChar { found } => (found.to_string(), String::new(), String::new(), ' ', ' '),
-        K::UnknownVariant { name } => (name.clone(), String::new(), String::new(), ' ', ' '),
+        K::UnknownVariant { name } | K::UnclosedElement { name } => {
+            (name.clone(), String::new(), String::new(), ' ', ' ')
+        }
         // The rules crate words these in English only: other languages leave the detail out.
         K::BadRules { .. } | K::BadPosition { .. } if lang != Lang::En => {
             (String::new(), String::new(), String::new(), ' ', ' ')
@@ -183,6 +193,52 @@ pub fn reason(lang: Lang, kind: GameKind, error: &RecordErrorKind) -> String {
     )
 }
 
+/// `Line {line}, column {column}: {what}` for something an import skipped and read on, in
+/// `lang`.
+#[must_use]
+pub fn record_warning(lang: Lang, warning: &RecordWarning) -> String {
+    let what = match &warning.kind {
+        RecordWarningKind::StrayText { text } => crate::text::fill(
+            pick(
+                lang,
+                "“{text}” is no move; skipped.",
+                "“{text}”不是着法，已跳过。",
+                "“{text}” không phải nước đi; đã bỏ qua.",
+            ),
+            "text",
+            text,
+        ),
+        RecordWarningKind::VariationSkipped { reason: why } => crate::text::fill(
+            pick(
+                lang,
+                "the rest of a variation was left out: {reason}",
+                "变着的其余部分已略去：{reason}",
+                "phần còn lại của một biến đã bị bỏ qua: {reason}",
+            ),
+            "reason",
+            &reason(lang, GameKind::Chess, why),
+        ),
+        RecordWarningKind::OpeningChoice { choice } => crate::text::fill(
+            pick(
+                lang,
+                "the opening choice “{text}” is kept as a comment; the stones play on as they were placed.",
+                "开局选择“{text}”已作为注释保留；棋子按落子顺序继续。",
+                "lựa chọn khai cuộc “{text}” được giữ làm chú thích; các quân tiếp tục theo thứ tự đã đặt.",
+            ),
+            "text",
+            choice,
+        ),
+    };
+    crate::text::fill_all(
+        t(lang, Text::RecordError),
+        &[
+            ("line", &warning.line.to_string()),
+            ("column", &warning.column.to_string()),
+            ("reason", &what),
+        ],
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -210,6 +266,18 @@ mod tests {
                 assert!(!message.contains('{') || text.contains('{'), "{lang:?}: {message}");
                 assert!(message.len() > 20, "{message}");
             }
+        }
+        let read = import("1. e4 \\ e5 |", Some(GameKind::Chess)).unwrap();
+        assert_eq!(read.warnings.len(), 2);
+        assert_eq!(
+            record_warning(Lang::En, &read.warnings[0]),
+            "Line 1, column 7: “\\” is no move; skipped."
+        );
+        let read = import("[GameType \"61,15\"]\n1. h8 i9 2. j10 black 3. k11", None).unwrap();
+        for lang in Lang::ALL {
+            let message = record_warning(lang, &read.warnings[0]);
+            assert!(message.starts_with("Line 2") || message.contains('2'), "{message}");
+            assert!(message.contains("black"), "{message}");
         }
         let error = import("1. e4 e5 2. Ke3", Some(GameKind::Chess)).unwrap_err();
         assert_eq!(

@@ -315,6 +315,8 @@ pub enum Text {
     Download,
     /// The record format picker.
     Format,
+    /// The encoding a downloaded record is written in.
+    FileEncoding,
     /// `Line {line}, column {column}: {reason}`.
     RecordError,
     /// `Imported {n} moves.`
@@ -512,6 +514,7 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         ],
         T::Download => ["Download", "下载", "Tải xuống"],
         T::Format => ["Format", "格式", "Định dạng"],
+        T::FileEncoding => ["Encoding", "编码", "Bảng mã"],
         T::RecordError => [
             "Line {line}, column {column}: {reason}",
             "第 {line} 行第 {column} 列：{reason}",

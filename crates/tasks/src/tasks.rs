@@ -79,6 +79,14 @@ pub enum TaskRequest {
         /// The file's bytes.
         bytes: Vec<u8>,
     },
+    /// A written record's bytes in an encoding (see [`qi_play::records::encode`]), for a
+    /// download old tools read (GBK for xiangqi programs).
+    Encode {
+        /// The text.
+        text: String,
+        /// The encoding's label (`utf-8`, `gbk`, `big5`, `utf-16le` ...).
+        encoding: String,
+    },
 }
 
 /// The worker's answer.
@@ -88,6 +96,8 @@ pub enum TaskReply {
     Imported {
         /// The game.
         record: GameRecord,
+        /// What was skipped and read on, worded, in the text's order.
+        warnings: Vec<String>,
     },
     /// It could not be: why (worded), and the moves before the problem when it was in them.
     Failed {
@@ -123,6 +133,11 @@ pub enum TaskReply {
         replaced: usize,
         /// Where the first of them is (line and column, from 1).
         first_bad: Option<(usize, usize)>,
+    },
+    /// A text's bytes in the encoding asked for.
+    Encoded {
+        /// The bytes.
+        bytes: Vec<u8>,
     },
     /// The game's opening: the deepest named position along its main line.
     Opening {
@@ -203,6 +218,16 @@ pub fn record_from_lines(text: &str) -> Option<GameRecord> {
     Some(record)
 }
 
+/// Bytes carried in text: each byte as the character of that number (U+0000 to U+00FF).
+fn carry(bytes: &[u8]) -> String {
+    bytes.iter().map(|&b| char::from(b)).collect()
+}
+
+/// The bytes [`carry`] carried; `None` for a character above U+00FF.
+fn uncarry(text: &str) -> Option<Vec<u8>> {
+    text.chars().map(|c| u8::try_from(c).ok()).collect()
+}
+
 fn lang_code(lang: Lang) -> &'static str {
     &lang.tag()[..2]
 }
@@ -225,9 +250,9 @@ impl TaskRequest {
             TaskRequest::ListGames { text } => format!("{PREFIX}games\n{text}"),
             // Each byte as the character of that number (U+0000 to U+00FF): text that carries
             // the bytes as they are.
-            TaskRequest::Decode { bytes } => {
-                let carried: String = bytes.iter().map(|&b| char::from(b)).collect();
-                format!("{PREFIX}decode\n{carried}")
+            TaskRequest::Decode { bytes } => format!("{PREFIX}decode\n{}", carry(bytes)),
+            TaskRequest::Encode { text, encoding } => {
+                format!("{PREFIX}encode\n{}\n{text}", escape(encoding))
             }
         }
     }
@@ -254,9 +279,10 @@ impl TaskRequest {
                 Some(TaskRequest::Opening { record: GameRecord::from_text(&unescape(rest))? })
             }
             "games" => Some(TaskRequest::ListGames { text: rest.to_owned() }),
-            "decode" => {
-                let bytes: Option<Vec<u8>> = rest.chars().map(|c| u8::try_from(c).ok()).collect();
-                Some(TaskRequest::Decode { bytes: bytes? })
+            "decode" => Some(TaskRequest::Decode { bytes: uncarry(rest)? }),
+            "encode" => {
+                let (encoding, text) = rest.split_once('\n')?;
+                Some(TaskRequest::Encode { text: text.to_owned(), encoding: unescape(encoding) })
             }
             _ => None,
         }
@@ -268,7 +294,11 @@ impl TaskReply {
     #[must_use]
     pub fn encode(&self) -> String {
         match self {
-            TaskReply::Imported { record } => format!("imported\n{}", record_to_lines(record)),
+            TaskReply::Imported { record, warnings } => {
+                let warnings: Vec<String> = warnings.iter().map(|w| escape(w)).collect();
+                format!("imported\n{}\n{}", warnings.join("\t"), record_to_lines(record))
+            }
+            TaskReply::Encoded { bytes } => format!("encoded\n{}", carry(bytes)),
             TaskReply::Failed { message, partial } => format!(
                 "failed\n{}\n{}",
                 escape(message),
@@ -309,7 +339,13 @@ impl TaskReply {
     pub fn decode(text: &str) -> Option<TaskReply> {
         let (kind, rest) = text.split_once('\n').unwrap_or((text, ""));
         match kind {
-            "imported" => Some(TaskReply::Imported { record: record_from_lines(rest)? }),
+            "imported" => {
+                let (warnings, record) = rest.split_once('\n')?;
+                let warnings =
+                    warnings.split('\t').filter(|w| !w.is_empty()).map(unescape).collect();
+                Some(TaskReply::Imported { record: record_from_lines(record)?, warnings })
+            }
+            "encoded" => Some(TaskReply::Encoded { bytes: uncarry(rest)? }),
             "failed" => {
                 let (message, partial) = rest.split_once('\n').unwrap_or((rest, ""));
                 let partial =
@@ -400,6 +436,7 @@ fn name_the_opening(record: &mut GameRecord, format: Format) {
         Format::ChessPgn => ("ECO", false),
         Format::XiangqiPgn => ("ECCO", false),
         Format::XiangqiChinese => ("ECCO", true),
+        Format::XiangqiIccs => ("ECCO", false),
         _ => return,
     };
     let Some((_, opening)) = opening_of(record) else { return };
@@ -419,7 +456,14 @@ pub fn answer(request: TaskRequest) -> TaskReply {
     match request {
         TaskRequest::Import { lang, hint, text } => {
             match qi_play::records::import(&text, Some(hint)) {
-                Ok(imported) => TaskReply::Imported { record: imported.record },
+                Ok(imported) => TaskReply::Imported {
+                    record: imported.record,
+                    warnings: imported
+                        .warnings
+                        .iter()
+                        .map(|warning| qi_i18n::records::record_warning(lang, warning))
+                        .collect(),
+                },
                 Err(error) => TaskReply::Failed {
                     message: qi_i18n::records::record_error(lang, &error),
                     partial: error.partial.map(|partial| *partial),
@@ -444,6 +488,12 @@ pub fn answer(request: TaskRequest) -> TaskReply {
                 .map(|span| GameEntry { range: span.range, line: span.line, tags: span.tags })
                 .collect();
             TaskReply::Games { games }
+        }
+        TaskRequest::Encode { text, encoding } => {
+            // An unknown label writes UTF-8, which every tool of today reads.
+            let bytes =
+                qi_play::records::encode(&text, &encoding).unwrap_or_else(|| text.into_bytes());
+            TaskReply::Encoded { bytes }
         }
         TaskRequest::Decode { bytes } => {
             let decoded = qi_play::records::decode(&bytes);
@@ -569,12 +619,18 @@ mod tests {
             },
             TaskRequest::Export { record: record(), format: Format::ChessPgn },
             TaskRequest::Qr { text: "https://x.test/?g=AQ".into() },
+            TaskRequest::Encode { text: "炮二平五\n".into(), encoding: "gbk".into() },
         ];
         for request in requests {
             assert_eq!(TaskRequest::decode(&request.encode()), Some(request));
         }
         let replies = [
-            TaskReply::Imported { record: record() },
+            TaskReply::Imported { record: record(), warnings: Vec::new() },
+            TaskReply::Imported {
+                record: record(),
+                warnings: vec!["Line 1, column 7: “\\” is no move;\tskipped.".into(), "b".into()],
+            },
+            TaskReply::Encoded { bytes: vec![0, 0xB7, 0xFF, b'\n'] },
             TaskReply::Failed { message: "Line 1\ncolumn".into(), partial: Some(record()) },
             TaskReply::Failed { message: "x".into(), partial: None },
             TaskReply::Exported { text: "[Event \"x\"]\n\n1. e4 *\n".into() },
@@ -593,8 +649,26 @@ mod tests {
         let Some(TaskReply::Exported { text }) = wire(&export) else { panic!("no export") };
         assert!(text.contains("1. e4"), "{text}");
         let import = TaskRequest::Import { lang: Lang::En, hint: GameKind::Chess, text };
-        let Some(TaskReply::Imported { record: back }) = wire(&import) else { panic!("no import") };
+        let Some(TaskReply::Imported { record: back, warnings }) = wire(&import) else {
+            panic!("no import")
+        };
         assert_eq!(back.moves, record().moves);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        // A stray character is skipped and said, in the reader's language.
+        let stray = TaskRequest::Import {
+            lang: Lang::Vi,
+            hint: GameKind::Chess,
+            text: "1. e4 | e5".into(),
+        };
+        let Some(TaskReply::Imported { record: read, warnings }) = wire(&stray) else {
+            panic!("no import")
+        };
+        assert_eq!((read.moves.len(), warnings.len()), (2, 1));
+        assert!(warnings[0].starts_with("Dòng 1, cột 7"), "{warnings:?}");
+        // A GBK download of a Chinese record: the worker writes the bytes old tools read.
+        let encode = TaskRequest::Encode { text: "炮二平五".into(), encoding: "gbk".into() };
+        let Some(TaskReply::Encoded { bytes }) = wire(&encode) else { panic!("no bytes") };
+        assert_eq!(bytes, [0xC5, 0xDA, 0xB6, 0xFE, 0xC6, 0xBD, 0xCE, 0xE5]);
         assert_eq!(back.comments, record().comments);
         let bad = TaskRequest::Import {
             lang: Lang::Zh,

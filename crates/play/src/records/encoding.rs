@@ -11,8 +11,9 @@
 //! 3. Bytes that are valid UTF-8 are UTF-8 (plain ASCII is too).
 //! 4. Else each of GB18030, Big5 and Windows-1252 decodes it; one that decodes without error and
 //!    reads the most characters of game records (piece names, 进/進 退 平, 红/紅 黑, the
-//!    results) wins; GB18030 before Big5 on a tie (GBK files are far more common), and
-//!    Windows-1252 when neither Chinese reading is plausible.
+//!    results) wins; GB18030 before Big5 on a tie (GBK files are far more common). Failing
+//!    that, text that starts as UTF-8 beyond ASCII and then breaks is UTF-8 with damage (a
+//!    file that mixes encodings); else Windows-1252 when neither Chinese reading is plausible.
 //! 5. When every choice has errors, the one with the fewest is kept and the result says so
 //!    ([`Decoded::replaced`]): the bytes that did not decode show as U+FFFD, and the importer's
 //!    error for a move containing one names its line and column.
@@ -60,13 +61,13 @@ pub fn decode(bytes: &[u8]) -> Decoded {
     if let Some(encoding) = utf16_without_mark(bytes) {
         return decode_as(encoding, bytes);
     }
-    match std::str::from_utf8(bytes) {
+    // UTF-8 with letters beyond ASCII, then bytes that are not: a file that mixes encodings
+    // (or a damaged one), unless a Chinese reading below reads it all (GBK's byte pairs often
+    // look like UTF-8 for a few characters: 全 is C8 AB, UTF-8's U+022B).
+    let mixed = match std::str::from_utf8(bytes) {
         Ok(_) => return decode_as(UTF_8, bytes),
-        // UTF-8 with letters beyond ASCII, then bytes that are not: a file that mixes
-        // encodings (or a damaged one). Read as UTF-8, the damage shown where it is.
-        Err(error) if !bytes[..error.valid_up_to()].is_ascii() => return decode_as(UTF_8, bytes),
-        Err(_) => {}
-    }
+        Err(error) => !bytes[..error.valid_up_to()].is_ascii(),
+    };
     let candidates = [GB18030, BIG5, WINDOWS_1252].map(|encoding| decode_as(encoding, bytes));
     let score =
         |decoded: &Decoded| decoded.text.chars().filter(|c| RECORD_CHARACTERS.contains(*c)).count();
@@ -80,6 +81,8 @@ pub fn decode(bytes: &[u8]) -> Decoded {
     let best_chinese = clean.into_iter().max_by_key(|d| (score(d), d.encoding == "gb18030"));
     match best_chinese {
         Some(chinese) if score(chinese) > 0 => chinese.clone(),
+        // Read as UTF-8, the damage shown where it is.
+        _ if mixed => decode_as(UTF_8, bytes),
         // No Chinese reading is plausible: a Latin-1 chess file (Windows-1252 decodes every
         // byte) unless a Chinese reading decoded cleanly and Latin-1 would be control noise.
         Some(chinese) if latin.text.chars().any(|c| ('\u{80}'..='\u{9f}').contains(&c)) => {

@@ -64,6 +64,11 @@ pub enum RecordErrorKind {
     UnterminatedVariation,
     /// A `)` closes no variation.
     UnmatchedParen,
+    /// A DhtmlXQ element (`[DhtmlXQ_movelist]`) has no closing tag (`[/DhtmlXQ_movelist]`).
+    UnclosedElement {
+        /// The element's name (shortened when long).
+        name: String,
+    },
     /// A character that has no place in the moves (`]` or `"` outside a tag).
     UnexpectedChar {
         /// The character.
@@ -190,6 +195,7 @@ impl fmt::Display for RecordErrorKind {
             K::UnterminatedComment => f.write_str("a comment { has no closing }"),
             K::UnterminatedVariation => f.write_str("a variation ( has no closing )"),
             K::UnmatchedParen => f.write_str("a ) closes no variation"),
+            K::UnclosedElement { name } => write!(f, "[{name}] has no closing [/{name}]"),
             K::UnexpectedChar { found } => write!(f, "unexpected {found:?} among the moves"),
             K::UnknownVariant { name } => write!(f, "unknown variant {name:?}"),
             K::BadRules { error } => write!(f, "bad rules: {error}"),
@@ -221,3 +227,64 @@ impl fmt::Display for RecordError {
 }
 
 impl std::error::Error for RecordError {}
+
+/// Something an import passed over and read on: the record still reads, but the player should
+/// know. Like [`RecordErrorKind`], each variant keeps its data in fields for the app to word.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordWarningKind {
+    /// Characters among the moves that are no move, number, result or annotation (a stray `\`,
+    /// `|` or `}`), skipped as python-chess skips them.
+    StrayText {
+        /// The text skipped (shortened when long).
+        text: String,
+    },
+    /// A variation that could not be read from its move on: that much of it was left out, and
+    /// the main line read on.
+    VariationSkipped {
+        /// Why its move could not be read or played.
+        reason: Box<RecordErrorKind>,
+    },
+    /// Gomoku: a colour choice of an opening rule (PlayOK's `black` after a swap), kept as a
+    /// comment on the move before it; the stones play on as they were placed.
+    OpeningChoice {
+        /// The choice as written.
+        choice: String,
+    },
+}
+
+/// A [`RecordWarningKind`] and where in the text it was met.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordWarning {
+    /// The line, from 1.
+    pub line: usize,
+    /// The column, from 1, in characters.
+    pub column: usize,
+    /// What was passed over.
+    pub kind: RecordWarningKind,
+}
+
+impl RecordWarning {
+    /// A warning at `pos`.
+    #[must_use]
+    pub(crate) fn at(pos: Pos, kind: RecordWarningKind) -> RecordWarning {
+        RecordWarning { line: pos.line, column: pos.column, kind }
+    }
+}
+
+impl fmt::Display for RecordWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}, column {}: ", self.line, self.column)?;
+        match &self.kind {
+            RecordWarningKind::StrayText { text } => {
+                write!(f, "skipped {text:?}, which is no move")
+            }
+            RecordWarningKind::VariationSkipped { reason } => {
+                write!(f, "the rest of a variation was left out: {reason}")
+            }
+            RecordWarningKind::OpeningChoice { choice } => write!(
+                f,
+                "the opening choice {choice:?} is kept as a comment; the stones play on as placed"
+            ),
+        }
+    }
+}

@@ -5,7 +5,7 @@ use qi_rules::any::AnyGame;
 use qi_rules::{Cell, Game, GameKind, RuleSet};
 
 use super::dialect::Dialect;
-use super::error::{Pos, RecordError};
+use super::error::{Pos, RecordError, RecordWarning, RecordWarningKind};
 use super::reader::Reader;
 use crate::record::{GameRecord, Start};
 
@@ -31,11 +31,28 @@ pub(crate) fn is_points(word: &str) -> bool {
     points(word).is_some()
 }
 
+/// What the comment kept for an opening choice starts with.
+const OPENING_CHOICE: &str = "opening choice: ";
+
+/// Whether `word` is a colour choice of an opening rule as PlayOK writes it: `black`, `white`.
+fn is_opening_choice(word: &str) -> bool {
+    word.eq_ignore_ascii_case("black") || word.eq_ignore_ascii_case("white")
+}
+
 /// Gomoku records: points, one a word or several run together.
 pub(crate) struct GomokuDialect;
 
 impl Dialect for GomokuDialect {
     fn read_word(&mut self, reader: &mut Reader, pos: Pos, word: &str) -> Result<(), RecordError> {
+        if is_opening_choice(word) {
+            // PlayOK writes a swap's colour choice among the moves (`2. j8 black`). Qi's gomoku
+            // has no opening rules yet: the stones alternate as placed, so the game reads the
+            // same; the choice stays as a comment and the player is told.
+            reader.comment(&format!("{OPENING_CHOICE}{}", word.to_ascii_lowercase()));
+            let kind = RecordWarningKind::OpeningChoice { choice: word.to_owned() };
+            reader.warnings.push(RecordWarning::at(pos, kind));
+            return Ok(());
+        }
         let Some(points) = points(word) else { return reader.play(pos, word, word) };
         for (offset, point) in points {
             reader.play(pos.right(offset), &point.to_ascii_lowercase(), point)?;

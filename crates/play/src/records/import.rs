@@ -6,7 +6,7 @@ use qi_rules::options::shorten;
 use qi_rules::{GameKind, ParsePositionError};
 
 use super::dialect::Dialect;
-use super::error::{Pos, RecordError, RecordErrorKind};
+use super::error::{Pos, RecordError, RecordErrorKind, RecordWarning, RecordWarningKind};
 use super::pgn::{self, Item, Parsed};
 use super::reader::Reader;
 use super::{Format, Imported, gomoku, xiangqi};
@@ -109,7 +109,8 @@ pub(crate) fn import_position(
                 let record = GameRecord::from_parts(kind, game.rules_list(), start, Vec::new());
                 let format = Format::for_game(kind).iter().copied().find(|f| f.is_position());
                 let format = format.unwrap_or(Format::ChessFen);
-                return Some(Ok(Imported { record, format, more_games: false }));
+                let imported = Imported { record, format, more_games: false, warnings: Vec::new() };
+                return Some(Ok(imported));
             }
             Err(error) => {
                 first_error.get_or_insert(error);
@@ -213,6 +214,9 @@ fn setup(
 struct Attempt {
     record: GameRecord,
     error: Option<RecordError>,
+    warnings: Vec<RecordWarning>,
+    /// Whether the moves were ICCS coordinates.
+    iccs: bool,
 }
 
 fn read_moves(setup: Setup, parsed: &Parsed<'_>) -> Attempt {
@@ -225,6 +229,7 @@ fn read_moves(setup: Setup, parsed: &Parsed<'_>) -> Attempt {
                 .iter()
                 .any(|item| matches!(item, Item::Move(_, word) if xiangqi::on_rank_zero(word)));
     let mut dialect = super::for_game(kind, iccs);
+    let iccs = iccs && kind == GameKind::Xiangqi;
     let mut reader = Reader::new(setup.game);
     let mut error = None;
     // How deep in a variation that is being skipped the reading is (0: not skipping). A
@@ -281,7 +286,9 @@ fn read_moves(setup: Setup, parsed: &Parsed<'_>) -> Attempt {
                 error = Some(e);
                 break;
             }
-            // In a variation: the rest of it is skipped.
+            // In a variation: the rest of it is skipped, and the player told.
+            let kind = RecordWarningKind::VariationSkipped { reason: Box::new(e.kind.clone()) };
+            reader.warnings.push(RecordWarning::at(e.pos(), kind));
             skipping = 1;
         }
     }
@@ -290,6 +297,7 @@ fn read_moves(setup: Setup, parsed: &Parsed<'_>) -> Attempt {
         close(&mut reader, &mut dialect);
     }
     let start = dialect.finish_start(setup.start, &setup.rules);
+    let warnings = std::mem::take(&mut reader.warnings);
     let (tree, game) = reader.finish();
     // A result the moves do not reach (a resignation, a flag, an agreed draw) is the record's
     // ending: the token after the moves (`*` too: the game goes on), else the `Result` tag. A
@@ -314,7 +322,7 @@ fn read_moves(setup: Setup, parsed: &Parsed<'_>) -> Attempt {
     record.tags = tags;
     record.ending = ending;
     record.put_tree(tree);
-    Attempt { record, error }
+    Attempt { record, error, warnings, iccs }
 }
 
 /// A game to try reading a record as, and the rules its variant implies.
@@ -330,6 +338,9 @@ fn candidates(
             let name = shorten(tag.value.trim());
             RecordError::at(tag.pos, RecordErrorKind::UnknownVariant { name })
         })?;
+        return Ok((vec![decided], true));
+    }
+    if let Some(decided) = playok_game_type(parsed)? {
         return Ok((vec![decided], true));
     }
     let by_tags = parsed.tag("Game").and_then(|tag| variant(&tag.value)).or_else(|| {
@@ -359,9 +370,59 @@ fn candidates(
     Ok((kinds, false))
 }
 
+/// PlayOK's gomoku: a `GameType` tag `61,15` (PDN's tag, PlayOK's number for gomoku, then the
+/// board size). A size Qi's gomoku does not offer is named.
+fn playok_game_type(parsed: &Parsed<'_>) -> Result<Option<Candidate>, RecordError> {
+    let Some(tag) = parsed.tag("GameType") else { return Ok(None) };
+    let mut fields = tag.value.split(',').map(str::trim);
+    if fields.next() != Some("61") {
+        return Ok(None);
+    }
+    match fields.next().map(str::parse::<u32>) {
+        None | Some(Ok(15)) => Ok(Some((GameKind::Gomoku, ""))),
+        Some(Ok(19)) => Ok(Some((GameKind::Gomoku, "size=19"))),
+        Some(Ok(size)) => {
+            let name = format!("gomoku on a {size}×{size} board");
+            Err(RecordError::at(tag.pos, RecordErrorKind::UnknownVariant { name }))
+        }
+        Some(Err(_)) => Ok(None),
+    }
+}
+
+/// PlayOK's tags name the players by their stones' colour, and its result counts from White's
+/// side as chess's does; Qi's records name the first player (Black in gomoku) `White` and count
+/// from the first player's side. This turns the one into the other.
+fn playok_colours(parsed: &mut Parsed<'_>) {
+    let swap = |result: &str| match result.trim() {
+        "1-0" => Some("0-1"),
+        "0-1" => Some("1-0"),
+        _ => None,
+    };
+    for tag in &mut parsed.tags {
+        match tag.name.as_str() {
+            "White" => tag.name = "Black".to_owned(),
+            "Black" => tag.name = "White".to_owned(),
+            "WhiteElo" => tag.name = "BlackElo".to_owned(),
+            "BlackElo" => tag.name = "WhiteElo".to_owned(),
+            "Result" => {
+                if let Some(swapped) = swap(&tag.value) {
+                    tag.value = swapped.to_owned();
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(swapped) = parsed.result.and_then(swap) {
+        parsed.result = Some(swapped);
+    }
+}
+
 /// Reads `text` as a PGN-style record (or a bare move list).
 pub(crate) fn import_pgn(text: &str, hint: Option<GameKind>) -> Result<Imported, RecordError> {
-    let parsed = pgn::parse(text)?;
+    let mut parsed = pgn::parse(text)?;
+    if playok_game_type(&parsed).is_ok_and(|game| game.is_some()) {
+        playok_colours(&mut parsed);
+    }
     let (candidates, decided) = candidates(&parsed, hint)?;
     let fallback_960 = parsed.tag("Variant").is_none_or(|tag| tag.value.trim().is_empty());
     let mut best: Option<Attempt> = None;
@@ -385,7 +446,7 @@ pub(crate) fn import_pgn(text: &str, hint: Option<GameKind>) -> Result<Imported,
             break;
         }
     }
-    let Some(Attempt { record, error }) = best else {
+    let Some(Attempt { record, error, warnings, iccs }) = best else {
         return Err(
             setup_failure.unwrap_or_else(|| RecordError::at(Pos::START, RecordErrorKind::Empty))
         );
@@ -402,7 +463,10 @@ pub(crate) fn import_pgn(text: &str, hint: Option<GameKind>) -> Result<Imported,
     let format = match record.kind {
         GameKind::Gomoku if !parsed.numbered => Format::GomokuMoves,
         GameKind::Xiangqi if chinese => Format::XiangqiChinese,
+        GameKind::Xiangqi if iccs => Format::XiangqiIccs,
         kind => Format::for_game(kind)[0],
     };
-    Ok(Imported { record, format, more_games: parsed.more_games })
+    let mut warnings = [parsed.warnings, warnings].concat();
+    warnings.sort_by_key(|warning| (warning.line, warning.column));
+    Ok(Imported { record, format, more_games: parsed.more_games, warnings })
 }

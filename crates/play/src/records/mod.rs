@@ -121,9 +121,11 @@
 
 mod banqi;
 mod chess;
+mod dhtmlxq;
 mod dialect;
 mod encoding;
 mod error;
+mod foreign;
 mod gomoku;
 mod import;
 mod pgn;
@@ -132,12 +134,13 @@ mod psq;
 mod reader;
 #[cfg(test)]
 mod tests;
+mod wxf_file;
 mod xiangqi;
 
 use qi_rules::GameKind;
 
 pub use encoding::{Decoded, decode, encode};
-pub use error::{Pos, RecordError, RecordErrorKind, TagExpected};
+pub use error::{Pos, RecordError, RecordErrorKind, RecordWarning, RecordWarningKind, TagExpected};
 
 use crate::record::GameRecord;
 
@@ -159,6 +162,12 @@ pub enum Format {
     XiangqiPgn,
     /// Xiangqi PGN-style record with moves in Chinese notation (炮二平五 马８进７).
     XiangqiChinese,
+    /// Xiangqi PGN-style record with moves in ICCS coordinates (`H2-E2`), as ElephantEye and
+    /// the UCCI tools write them.
+    XiangqiIccs,
+    /// Xiangqi in the WXF file layout (`FORMAT WXF` ... `START{` ... `}END`), as PlayOK and
+    /// XieXie exchange it.
+    XiangqiWxfFile,
     /// Xiangqi FEN of the current position.
     XiangqiFen,
     /// Banqi PGN-style record with the deal and annotated flips.
@@ -171,21 +180,26 @@ pub enum Format {
     GomokuMoves,
     /// Gomoku position string of the current position.
     GomokuPosition,
+    /// Gomocup's `.psq` (Piskvork's records).
+    GomokuPsq,
 }
 
 impl Format {
     /// Every format.
-    pub const ALL: [Format; 10] = [
+    pub const ALL: [Format; 13] = [
         Format::ChessPgn,
         Format::ChessFen,
         Format::XiangqiPgn,
         Format::XiangqiChinese,
+        Format::XiangqiIccs,
+        Format::XiangqiWxfFile,
         Format::XiangqiFen,
         Format::BanqiPgn,
         Format::BanqiPosition,
         Format::GomokuPgn,
         Format::GomokuMoves,
         Format::GomokuPosition,
+        Format::GomokuPsq,
     ];
 
     /// The formats a game's records can be exported in, the full record first.
@@ -193,9 +207,17 @@ impl Format {
     pub fn for_game(kind: GameKind) -> &'static [Format] {
         match kind {
             GameKind::Chess => &[Format::ChessPgn, Format::ChessFen],
-            GameKind::Xiangqi => &[Format::XiangqiPgn, Format::XiangqiChinese, Format::XiangqiFen],
+            GameKind::Xiangqi => &[
+                Format::XiangqiPgn,
+                Format::XiangqiChinese,
+                Format::XiangqiIccs,
+                Format::XiangqiWxfFile,
+                Format::XiangqiFen,
+            ],
             GameKind::Banqi => &[Format::BanqiPgn, Format::BanqiPosition],
-            GameKind::Gomoku => &[Format::GomokuPgn, Format::GomokuMoves, Format::GomokuPosition],
+            GameKind::Gomoku => {
+                &[Format::GomokuPgn, Format::GomokuMoves, Format::GomokuPsq, Format::GomokuPosition]
+            }
         }
     }
 
@@ -204,15 +226,22 @@ impl Format {
     pub const fn game(self) -> GameKind {
         match self {
             Format::ChessPgn | Format::ChessFen => GameKind::Chess,
-            Format::XiangqiPgn | Format::XiangqiChinese | Format::XiangqiFen => GameKind::Xiangqi,
+            Format::XiangqiPgn
+            | Format::XiangqiChinese
+            | Format::XiangqiIccs
+            | Format::XiangqiWxfFile
+            | Format::XiangqiFen => GameKind::Xiangqi,
             Format::BanqiPgn | Format::BanqiPosition => GameKind::Banqi,
-            Format::GomokuPgn | Format::GomokuMoves | Format::GomokuPosition => GameKind::Gomoku,
+            Format::GomokuPgn
+            | Format::GomokuMoves
+            | Format::GomokuPosition
+            | Format::GomokuPsq => GameKind::Gomoku,
         }
     }
 
     /// A stable short name, for settings and links: `chess-pgn`, `chess-fen`, `xiangqi-pgn`,
-    /// `xiangqi-fen`, `banqi-pgn`, `banqi-position`, `gomoku-pgn`, `gomoku-moves`,
-    /// `gomoku-position`.
+    /// `xiangqi-chinese`, `xiangqi-iccs`, `xiangqi-wxf`, `xiangqi-fen`, `banqi-pgn`,
+    /// `banqi-position`, `gomoku-pgn`, `gomoku-moves`, `gomoku-psq`, `gomoku-position`.
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
@@ -220,12 +249,15 @@ impl Format {
             Format::ChessFen => "chess-fen",
             Format::XiangqiPgn => "xiangqi-pgn",
             Format::XiangqiChinese => "xiangqi-chinese",
+            Format::XiangqiIccs => "xiangqi-iccs",
+            Format::XiangqiWxfFile => "xiangqi-wxf",
             Format::XiangqiFen => "xiangqi-fen",
             Format::BanqiPgn => "banqi-pgn",
             Format::BanqiPosition => "banqi-position",
             Format::GomokuPgn => "gomoku-pgn",
             Format::GomokuMoves => "gomoku-moves",
             Format::GomokuPosition => "gomoku-position",
+            Format::GomokuPsq => "gomoku-psq",
         }
     }
 
@@ -235,17 +267,22 @@ impl Format {
         Format::ALL.into_iter().find(|format| format.name() == name)
     }
 
-    /// The file name extension, without the dot: `pgn`, `fen` or `txt`.
+    /// The file name extension, without the dot: `pgn`, `fen`, `psq` or `txt`.
     #[must_use]
     pub const fn extension(self) -> &'static str {
         match self {
             Format::ChessPgn
             | Format::XiangqiPgn
             | Format::XiangqiChinese
+            | Format::XiangqiIccs
             | Format::BanqiPgn
             | Format::GomokuPgn => "pgn",
             Format::ChessFen | Format::XiangqiFen => "fen",
-            Format::BanqiPosition | Format::GomokuMoves | Format::GomokuPosition => "txt",
+            Format::GomokuPsq => "psq",
+            Format::XiangqiWxfFile
+            | Format::BanqiPosition
+            | Format::GomokuMoves
+            | Format::GomokuPosition => "txt",
         }
     }
 
@@ -278,6 +315,8 @@ pub struct Imported {
     pub format: Format,
     /// Whether the text held more games after the one read (only the first is read).
     pub more_games: bool,
+    /// What was passed over and read on, in the order of the text.
+    pub warnings: Vec<RecordWarning>,
 }
 
 /// Writes `record` in `format`, ending with a line break. A format of another game than the
@@ -292,14 +331,19 @@ pub fn export(record: &GameRecord, format: Format) -> String {
         text.push('\n');
         return text;
     }
-    if format == Format::GomokuMoves {
-        return gomoku::export_moves(record);
+    match format {
+        Format::GomokuMoves => return gomoku::export_moves(record),
+        Format::GomokuPsq => return psq::export(record).unwrap_or_default(),
+        Format::XiangqiWxfFile => return wxf_file::export(record),
+        _ => {}
     }
+    let notation = match format {
+        Format::XiangqiChinese => pgn::Notation::Chinese,
+        Format::XiangqiIccs => pgn::Notation::Iccs,
+        _ => pgn::Notation::Own,
+    };
     let dialect = for_game(record.kind, false);
-    pgn::export(
-        record,
-        pgn::Style { dialect: &*dialect, chinese: format == Format::XiangqiChinese },
-    )
+    pgn::export(record, pgn::Style { dialect: &*dialect, notation })
 }
 
 /// The dialect of `kind`'s records, fresh for one record; `iccs`: xiangqi coordinates count
@@ -340,6 +384,22 @@ pub const MAX_GAMES: usize = 100_000;
 /// not read is listed to the end of the file, so that importing it names the problem.
 #[must_use]
 pub fn games(text: &str) -> Vec<GameSpan> {
+    if let Some(layout) = foreign::Layout::of(text) {
+        return layout
+            .games(text)
+            .into_iter()
+            .map(|range| {
+                let line = text[..range.start].matches('\n').count() + 1;
+                let tags = layout.convert(&text[range.clone()]).ok().map_or_else(Vec::new, |c| {
+                    pgn::parse(&c.text).map_or_else(
+                        |_| Vec::new(),
+                        |parsed| parsed.tags.into_iter().map(|t| (t.name, t.value)).collect(),
+                    )
+                });
+                GameSpan { range, line, tags }
+            })
+            .collect();
+    }
     let mut spans = Vec::new();
     let (mut start, mut line) = (0, 1);
     while start < text.len() && spans.len() < MAX_GAMES {
@@ -383,9 +443,19 @@ pub fn import(text: &str, hint: Option<GameKind>) -> Result<Imported, RecordErro
     if let Some(imported) = import::import_position(text, hint) {
         return imported;
     }
-    // Gomocup's `.psq`, written out as the record the reader takes, line for line.
-    if let Some(record) = psq::as_record(text) {
-        return import::import_pgn(&record?, Some(GameKind::Gomoku));
+    // Another layout (a `.psq`, a WXF file, a DhtmlXQ block, gomoku pairs), written out as
+    // the record the reader takes; errors and warnings placed back in the original.
+    if let Some(layout) = foreign::Layout::of(text) {
+        let converted = layout.convert(text)?;
+        return match import::import_pgn(&converted.text, hint) {
+            Ok(mut imported) => {
+                imported.warnings =
+                    imported.warnings.into_iter().map(|w| converted.warning(w)).collect();
+                imported.format = layout.format().unwrap_or(imported.format);
+                Ok(imported)
+            }
+            Err(error) => Err(converted.error(error)),
+        };
     }
     import::import_pgn(text, hint)
 }

@@ -5,7 +5,9 @@ use qi_rules::any::AnyGame;
 use qi_rules::{GameKind, Side};
 
 use super::dialect::Dialect;
-use super::error::{Pos, RecordError, RecordErrorKind, TagExpected};
+use super::error::{
+    Pos, RecordError, RecordErrorKind, RecordWarning, RecordWarningKind, TagExpected,
+};
 use super::pgn_lexer::{Lexer, Token};
 use crate::record::GameRecord;
 
@@ -48,6 +50,8 @@ pub(crate) struct Parsed<'a> {
     pub result: Option<&'a str>,
     /// A problem in the moves: the items before it were read.
     pub error: Option<RecordError>,
+    /// What was skipped among the moves (stray characters).
+    pub warnings: Vec<RecordWarning>,
 }
 
 impl Parsed<'_> {
@@ -116,6 +120,7 @@ pub(crate) fn parse(text: &str) -> Result<Parsed<'_>, RecordError> {
         next_game: None,
         result: None,
         error: None,
+        warnings: Vec::new(),
     };
     if let Err(error) = movetext(&mut lexer, token, &mut parsed) {
         parsed.error = Some(error);
@@ -207,7 +212,16 @@ fn movetext<'a>(
                 let bare = rest.trim_end_matches(['!', '?']);
                 let suffix = crate::Mark::parse(&rest[bare.len()..]);
                 let bare = bare.strip_suffix("e.p.").unwrap_or(bare);
-                if !bare.is_empty() && !bare.bytes().all(|b| b == b'.') {
+                let apart = (skipped == 0).then(|| crate::Mark::parse(rest)).flatten();
+                if let Some(mark) = apart {
+                    // A mark standing apart from its move (`e4 !?`, ChessBase's `e4 ±`).
+                    parsed.items.push(Item::Mark(mark.0));
+                } else if is_stray(rest) {
+                    // No letter or digit: no move, whatever it is (`\`, `|`, a stray `}`).
+                    let text = qi_rules::options::shorten(rest);
+                    let kind = RecordWarningKind::StrayText { text };
+                    parsed.warnings.push(RecordWarning::at(pos.right(skipped), kind));
+                } else if !bare.is_empty() && !bare.bytes().all(|b| b == b'.') {
                     parsed.items.push(Item::Move(pos.right(skipped), bare));
                     if let Some(mark) = suffix {
                         parsed.items.push(Item::Mark(mark.0));
@@ -217,6 +231,15 @@ fn movetext<'a>(
         }
         token = lexer.next_token()?;
     }
+}
+
+/// Whether a word among the moves is stray characters: no letter or digit in it, and not the
+/// dots after a move number or chess's null move `--` (which then reads as a bad move).
+fn is_stray(word: &str) -> bool {
+    !word.is_empty()
+        && !word.chars().any(char::is_alphanumeric)
+        && !word.bytes().all(|b| b == b'.')
+        && word != "--"
 }
 
 /// Splits a leading move number (`12.`, `12...`, or a bare `12`) off a word: the number of
@@ -232,7 +255,9 @@ fn split_number(word: &str) -> (usize, &str) {
     if rest.is_empty() && (dots > 0 || digits == word.len()) {
         return (word.len(), "");
     }
-    if dots > 0 && !rest.starts_with(|c: char| c.is_ascii_digit()) {
+    // `4.0-0`: castling written with zeros after its number.
+    let castling = rest.starts_with("0-0");
+    if dots > 0 && (castling || !rest.starts_with(|c: char| c.is_ascii_digit())) {
         return (digits + dots, rest);
     }
     (0, word)
@@ -240,8 +265,13 @@ fn split_number(word: &str) -> (usize, &str) {
 
 /// Keeps a read tag in the record's tags: not a describing tag, not a roster placeholder.
 pub(crate) fn keeps_tag(tag: &Tag, kind: GameKind) -> bool {
-    if DESCRIBING.contains(&tag.name.as_str()) || (kind == GameKind::Xiangqi && tag.name == "Game")
-    {
+    // Xiangqi's `Game "Chinese Chess"` and PlayOK's gomoku `GameType "61,15"` say the game too.
+    let says_the_game = match kind {
+        GameKind::Xiangqi => tag.name == "Game",
+        GameKind::Gomoku => tag.name == "GameType",
+        GameKind::Chess | GameKind::Banqi => false,
+    };
+    if DESCRIBING.contains(&tag.name.as_str()) || says_the_game {
         return false;
     }
     !ROSTER.iter().any(|&(name, placeholder)| tag.name == name && tag.value == placeholder)
@@ -330,13 +360,49 @@ pub(crate) fn result_token(outcome: Option<&qi_rules::Outcome>) -> &'static str 
     }
 }
 
-/// How moves are written: the game's dialect, and whether xiangqi moves are in Chinese.
+/// How a record's moves are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Notation {
+    /// The game's own: SAN, WXF, banqi's squares, gomoku's points.
+    Own,
+    /// Xiangqi in Chinese notation (炮二平五).
+    Chinese,
+    /// Xiangqi in ICCS coordinates (`H2-E2`, ranks from 0).
+    Iccs,
+}
+
+impl Notation {
+    /// The `Format` tag's value for xiangqi.
+    fn format_tag(self) -> &'static str {
+        match self {
+            Notation::Own => "WXF",
+            Notation::Chinese => "Chinese",
+            Notation::Iccs => "ICCS",
+        }
+    }
+}
+
+/// How moves are written: the game's dialect, and which notation.
 #[derive(Clone, Copy)]
 pub(crate) struct Style<'a> {
     /// The record's game.
     pub dialect: &'a dyn Dialect,
-    /// Xiangqi moves in Chinese notation (炮二平五) rather than WXF.
-    pub chinese: bool,
+    /// The notation of the moves.
+    pub notation: Notation,
+}
+
+/// ICCS coordinates (`H2-E2`) of a xiangqi move in Qi's coordinates (`h3e3`).
+pub(crate) fn iccs(coordinates: &str) -> Option<String> {
+    let bytes = coordinates.as_bytes();
+    let square = |from: usize| -> Option<(char, u32, usize)> {
+        let file = char::from(*bytes.get(from)?).to_ascii_uppercase();
+        let digits = bytes[from + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
+        let rank: u32 = coordinates.get(from + 1..from + 1 + digits)?.parse().ok()?;
+        Some((file, rank.checked_sub(1)?, from + 1 + digits))
+    };
+    let (from_file, from_rank, next) = square(0)?;
+    let (to_file, to_rank, end) = square(next)?;
+    (end == bytes.len()).then(|| format!("{from_file}{from_rank}-{to_file}{to_rank}"))
 }
 
 /// Writes `record` as a PGN-style record.
@@ -365,8 +431,8 @@ pub(crate) fn export(record: &GameRecord, style: Style<'_>) -> String {
         out.push_str(&format!("[{name} \"{}\"]\n", escape(value)));
     }
     for (name, mut value) in style.dialect.describing_tags(record, &start) {
-        if style.chinese && name == "Format" {
-            "Chinese".clone_into(&mut value);
+        if name == "Format" {
+            style.notation.format_tag().clone_into(&mut value);
         }
         out.push_str(&format!("[{name} \"{}\"]\n", escape(&value)));
     }
@@ -441,9 +507,13 @@ fn write_line(
         let before = line.variations.contains_key(&i).then(|| (game.clone(), at));
         let side = game.side_to_move();
         let revealed = style.dialect.after_move(&game, text);
-        let in_chinese = if style.chinese { game.chinese_notation(text) } else { None };
+        let written = match style.notation {
+            Notation::Own => None,
+            Notation::Chinese => game.chinese_notation(text),
+            Notation::Iccs => iccs(text),
+        };
         let Ok(notation) = game.play(text) else { return };
-        let notation = in_chinese.unwrap_or(notation);
+        let notation = written.unwrap_or(notation);
         if at.previous == Some(Side::Second) && side == Side::First {
             at.number += 1;
         }
@@ -518,6 +588,8 @@ mod tests {
         assert_eq!(split_number("1.e4"), (2, "e4"));
         assert_eq!(split_number("3...C2.5"), (4, "C2.5"));
         assert_eq!(split_number("33.4"), (0, "33.4"));
+        assert_eq!(split_number("4.0-0"), (2, "0-0"));
+        assert_eq!(split_number("12...0-0-0"), (5, "0-0-0"));
         assert_eq!(split_number("3+=4"), (0, "3+=4"));
         assert_eq!(split_number("e4"), (0, "e4"));
     }

@@ -3,8 +3,16 @@
 //! milliseconds), ended by a line that is not a move (`-1`, the engines' names). Read by writing
 //! them out as the record the reader takes, line for line, so that an error names the file's
 //! own line.
+//!
+//! Plain coordinate pairs (`8,8 9,9 7,7`, as gomoku tutorials and programs print them) are read
+//! the same way: `x,y` with columns and rows counted as Gomocup counts them (from 1, row 1 at
+//! the top), or from 0 when a 0 appears; the board is the smallest of 15 and 19 that holds
+//! them all.
 
 use super::error::{Pos, RecordError, RecordErrorKind};
+use super::foreign::Converted;
+use crate::record::GameRecord;
+use qi_rules::Game;
 
 /// The sizes Qi's gomoku offers.
 const SIZES: [usize; 2] = [15, 19];
@@ -29,41 +37,65 @@ fn move_of(line: &str) -> Option<(usize, usize)> {
     Some((fields[0].parse().ok()?, fields[1].parse().ok()?))
 }
 
-/// `text` as a record the reader takes, if it is a `.psq` file: the same lines, the header
-/// become the tags and each move its point (`h8`); a point off the board is kept as written, so
-/// that the reader names it.
+/// Whether `text` is a `.psq` file: its first line that is not blank is the header.
+pub(crate) fn is_psq(text: &str) -> bool {
+    text.lines().find(|line| !line.trim().is_empty()).is_some_and(|line| header(line).is_some())
+}
+
+/// The board size refused: `gomoku on a 20×20 board`, at `pos`.
+fn unknown_size(width: usize, height: usize, pos: Pos) -> RecordError {
+    let name = format!("gomoku on a {width}×{height} board");
+    RecordError::at(pos, RecordErrorKind::UnknownVariant { name })
+}
+
+/// A point on a board of `size`, from a column and a row counted from 1 with row 1 at the top;
+/// off the board, the text the reader names (`x=16/y=2`).
+fn point(size: usize, x: usize, y: usize) -> String {
+    if (1..=size).contains(&x) && (1..=size).contains(&y) {
+        let column = char::from(b'a' + u8::try_from(x - 1).unwrap_or(0));
+        format!("{column}{}", size + 1 - y)
+    } else {
+        format!("x={x}/y={y}")
+    }
+}
+
+/// The tags a gomoku record of `size` starts with.
+fn tags(size: usize) -> String {
+    let rules = if size == 15 { String::new() } else { format!(" [Rules \"size={size}\"]") };
+    format!("[Variant \"gomoku\"]{rules}")
+}
+
+/// `text`, a `.psq` file, as a record the reader takes: the same lines, the header become the
+/// tags and each move its point (`h8`); a point off the board is kept as written, so that the
+/// reader names it.
 ///
 /// # Errors
 /// A board size Qi does not offer yet, named, at the header line.
-pub(crate) fn as_record(text: &str) -> Option<Result<String, RecordError>> {
+pub(crate) fn as_record(text: &str) -> Result<Converted, RecordError> {
     let mut lines = text.lines();
     let mut out = Vec::new();
     let (index, (width, height)) = loop {
-        let line = lines.next()?;
+        let Some(line) = lines.next() else {
+            return Err(RecordError::at(Pos::START, RecordErrorKind::Empty));
+        };
         if line.trim().is_empty() {
             out.push(String::new());
             continue;
         }
-        break (out.len(), header(line)?);
+        let Some(size) = header(line) else {
+            return Err(RecordError::at(Pos::START, RecordErrorKind::Empty));
+        };
+        break (out.len(), size);
     };
     if width != height || !SIZES.contains(&width) {
-        let name = format!("gomoku on a {width}×{height} board");
-        let pos = Pos { line: index + 1, column: 1 };
-        return Some(Err(RecordError::at(pos, RecordErrorKind::UnknownVariant { name })));
+        return Err(unknown_size(width, height, Pos { line: index + 1, column: 1 }));
     }
     let size = width;
-    let rules = if size == 15 { String::new() } else { format!(" [Rules \"size={size}\"]") };
-    out.push(format!("[Variant \"gomoku\"]{rules}"));
+    out.push(tags(size));
     let mut moving = true;
     for line in lines {
-        let point = move_of(line).filter(|_| moving);
-        match point {
-            Some((x, y)) if (1..=size).contains(&x) && (1..=size).contains(&y) => {
-                let column = char::from(b'a' + u8::try_from(x - 1).unwrap_or(0));
-                out.push(format!("{column}{}", size + 1 - y));
-            }
-            // Off the board: written so that the reader names it as it stood.
-            Some((x, y)) => out.push(format!("x={x}/y={y}")),
+        match move_of(line).filter(|_| moving) {
+            Some((x, y)) => out.push(point(size, x, y)),
             None => {
                 // The moves end at the first line that is not one; the rest is kept as comments.
                 moving = false;
@@ -72,7 +104,96 @@ pub(crate) fn as_record(text: &str) -> Option<Result<String, RecordError>> {
             }
         }
     }
-    Some(Ok(out.join("\n")))
+    Ok(Converted::line_for_line(out.join("\n")))
+}
+
+/// The coordinate pairs of `text` (`8,8 9,9`, spaces around the comma allowed), each with
+/// where it stands; `None` unless the whole text is pairs.
+fn pairs(text: &str) -> Option<Vec<(Pos, usize, usize)>> {
+    let mut found = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let mut rest = line;
+        loop {
+            let trimmed = rest.trim_start();
+            if trimmed.is_empty() {
+                break;
+            }
+            let column = line[..line.len() - trimmed.len()].chars().count() + 1;
+            let number = |s: &str| -> Option<(usize, usize)> {
+                let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+                if digits == 0 || digits > 3 {
+                    return None;
+                }
+                Some((s[..digits].parse().ok()?, digits))
+            };
+            let (x, used) = number(trimmed)?;
+            let after = trimmed[used..].trim_start().strip_prefix(',')?.trim_start();
+            let (y, used_y) = number(after)?;
+            let tail = &after[used_y..];
+            // A pair ends at white space, a `;` or the end of the line.
+            let tail = tail.strip_prefix(';').unwrap_or(tail);
+            if !(tail.is_empty() || tail.starts_with(char::is_whitespace)) {
+                return None;
+            }
+            found.push((Pos { line: index + 1, column }, x, y));
+            rest = tail;
+        }
+    }
+    (!found.is_empty()).then_some(found)
+}
+
+/// Whether `text` is gomoku coordinate pairs and nothing else.
+pub(crate) fn is_pairs(text: &str) -> bool {
+    pairs(text).is_some()
+}
+
+/// Coordinate pairs as a gomoku record: a point a line, each line's origin the pair's place.
+///
+/// # Errors
+/// A pair beyond 19 that fits 20×20 (a board Qi does not offer yet), named.
+pub(crate) fn pairs_as_record(text: &str) -> Result<Converted, RecordError> {
+    let Some(found) = pairs(text) else {
+        return Err(RecordError::at(Pos::START, RecordErrorKind::Empty));
+    };
+    let from_zero = found.iter().any(|&(_, x, y)| x == 0 || y == 0);
+    let shift = usize::from(from_zero);
+    let largest = found.iter().map(|&(_, x, y)| x.max(y) + shift).max().unwrap_or(1);
+    let size = SIZES.into_iter().find(|&size| largest <= size);
+    let size = match size {
+        Some(size) => size,
+        None if largest == 20 => {
+            let at = found.iter().find(|&&(_, x, y)| x.max(y) + shift == 20).map(|f| f.0);
+            return Err(unknown_size(20, 20, at.unwrap_or(Pos::START)));
+        }
+        // Off any board: the reader names the first point off the largest.
+        None => 19,
+    };
+    let mut lines = vec![tags(size)];
+    let mut origin = vec![None];
+    for (pos, x, y) in found {
+        lines.push(point(size, x + shift, y + shift));
+        origin.push(Some(pos));
+    }
+    Ok(Converted { text: lines.join("\n"), origin })
+}
+
+/// The `.psq` file of a gomoku record: the header (`Piskvorky 15x15, 11:11, 0`), a move a line
+/// as `x,y,0` (no times are kept), and `-1`. `None` for another game's record.
+#[must_use]
+pub(crate) fn export(record: &GameRecord) -> Option<String> {
+    let replayed = record.replay(usize::MAX);
+    let qi_rules::any::AnyGame::Gomoku(game) = &replayed.game else { return None };
+    let size = usize::from(game.rules().size());
+    let mut out = format!("Piskvorky {size}x{size}, 11:11, 0\n");
+    let played = replayed.error.as_ref().map_or(record.moves.len(), |error| error.ply);
+    for text in &record.moves[..played.min(record.moves.len())] {
+        let cell: qi_rules::Cell = text.parse().ok()?;
+        let x = usize::from(cell.file) + 1;
+        let y = size - usize::from(cell.rank);
+        out.push_str(&format!("{x},{y},0\n"));
+    }
+    out.push_str("-1\n");
+    Some(out)
 }
 
 #[cfg(test)]
@@ -117,7 +238,7 @@ mod tests {
             "{error:?}"
         );
         // Not a psq at all: read as anything else would be.
-        assert!(as_record("[Event \"x\"]\n1. e4 *").is_none());
-        assert!(as_record("Piskvorky without a size").is_none());
+        assert!(!is_psq("[Event \"x\"]\n1. e4 *"));
+        assert!(!is_psq("Piskvorky without a size"));
     }
 }

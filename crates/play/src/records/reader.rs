@@ -9,7 +9,7 @@ use qi_rules::any::AnyGame;
 use qi_rules::options::shorten;
 use qi_rules::{Cell, MoveError, Side};
 
-use super::error::{Pos, RecordError, RecordErrorKind};
+use super::error::{Pos, RecordError, RecordErrorKind, RecordWarning};
 use super::pgn;
 
 /// Replays moves read from a text, keeping what a record needs.
@@ -33,6 +33,8 @@ pub(crate) struct Reader {
     /// `3... Bc5`, before the main line's own fourth move): the line's own next move there is
     /// its continuation, and what the variation put there becomes an alternative to it.
     provisional: Vec<Path>,
+    /// What a dialect passed over and read on (a gomoku opening choice).
+    pub warnings: Vec<RecordWarning>,
 }
 
 /// A line left at a `(`, to go on with at its `)`.
@@ -60,6 +62,7 @@ impl Reader {
             before_first: None,
             open: Vec::new(),
             provisional: Vec::new(),
+            warnings: Vec::new(),
         }
     }
 

@@ -302,3 +302,60 @@ fn bare_positions_are_told_apart_by_their_shape() {
     let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
     assert_eq!(read(fen, None).record.rules, "variant=chess960");
 }
+
+#[test]
+fn files_from_the_wild_gone_wrong_fail_cleanly_and_in_bounded_time() {
+    // Ten thousand games in one file: each listed with its tags, the last one read.
+    let one =
+        "[Event \"E\"]\n[White \"W\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 *\n\n";
+    let many = one.repeat(10_000);
+    let spans = super::super::games(&many);
+    assert_eq!(spans.len(), 10_000);
+    assert_eq!(spans[9_999].line, 9_999 * 7 + 1);
+    let last = read(&many[spans[9_999].range.clone()], None);
+    assert_eq!(last.record.moves.len(), 3);
+    // A binary file: decoded with its damage counted, listed, and each game refused or read
+    // without a panic.
+    let mut rng = super::Rng(17);
+    let bytes: Vec<u8> = (0..200_000).map(|_| rng.next() as u8).collect();
+    let decoded = super::super::decode(&bytes);
+    for span in super::super::games(&decoded.text).into_iter().take(50) {
+        let _ = super::super::import(&decoded.text[span.range], None);
+    }
+    // A xiangqi record in the chess app: read as the xiangqi it is; a chess record that says
+    // it is xiangqi: refused at its first move, named.
+    let xiangqi = read("1. 炮二平五 马８进７ 2. 马二进三 *", Some(GameKind::Chess));
+    assert_eq!(xiangqi.record.kind, GameKind::Xiangqi);
+    let e = error("[Variant \"xiangqi\"]\n1. e4 e5", Some(GameKind::Chess));
+    assert_eq!(at(&e), (2, 4));
+    assert!(matches!(e.kind, K::UnreadableMove { ref text, .. } if text == "e4"), "{e:?}");
+    // A WXF file cut before `}END`, a DhtmlXQ block whose binit is short or piles two pieces
+    // on a square, and one with ten thousand branches: read as far as they go, or refused.
+    let cut = read("FORMAT WXF\nSTART{\n 1. C2.5 H8+7\n", None);
+    assert_eq!(cut.record.moves, ["h3e3", "h10g8"]);
+    let e =
+        error("[DhtmlXQ_binit]0010[/DhtmlXQ_binit][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]", None);
+    assert!(matches!(e.kind, K::BadPosition { .. }), "{e:?}");
+    let doubled = format!("[DhtmlXQ_binit]{}[/DhtmlXQ_binit]", "00".repeat(32));
+    let e = error(&doubled, None);
+    assert!(matches!(e.kind, K::BadPosition { .. }), "{e:?}");
+    let e = error("x\n  [DhtmlXQ_binit]0000", None);
+    assert_eq!(
+        (e.kind.clone(), at(&e)),
+        (K::UnclosedElement { name: "DhtmlXQ_binit".into() }, (2, 3))
+    );
+    let branches: String = (1..=10_001)
+        .map(|b| format!("[DhtmlXQ_move_0_1_{b}]1927[/DhtmlXQ_move_0_1_{b}]"))
+        .collect();
+    let e = error(&format!("[DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]{branches}"), None);
+    assert!(matches!(e.kind, K::TooLong { .. }), "{e:?}");
+    // A DhtmlXQ move off the board: named where its digits stand.
+    let e = error("[DhtmlXQ]\n[DhtmlXQ_movelist]77479 999[/DhtmlXQ_movelist]\n[/DhtmlXQ]", None);
+    assert_eq!(at(&e), (2, 23), "{e:?}");
+    // Gomoku pairs past 20: the board Qi does not offer yet is named.
+    let e = error("8,8 20,20", None);
+    assert!(matches!(e.kind, K::UnknownVariant { ref name } if name.contains("20×20")), "{e:?}");
+    // PlayOK's 20×20 gomoku: named too.
+    let e = error("[GameType \"61,20\"]\n1. h8 i9", None);
+    assert!(matches!(e.kind, K::UnknownVariant { ref name } if name.contains("20×20")), "{e:?}");
+}

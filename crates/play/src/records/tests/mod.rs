@@ -4,6 +4,7 @@
 mod fixtures;
 mod hostile;
 mod roundtrip;
+mod wild;
 
 use qi_rules::GameKind;
 
