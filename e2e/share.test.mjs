@@ -345,6 +345,37 @@ test('records: a pasted PGN opens with its comments, exports back, and bad recor
     await page.locator('.app[data-current-game="chess"]').waitFor();
     await page.locator('[data-action="close-dialog"]').click();
     await waitForPlies(page, 6);
+
+    // Records from the wild (the corpus of crates/play/src/records/testdata/wild): a DhtmlXQ
+    // block on a GBK web page opens with its 30 moves; the game goes out in Chinese notation as
+    // GBK bytes for old tools.
+    const wild = (name) => readFile(new URL(`../crates/play/src/records/testdata/wild/${name}`, import.meta.url));
+    await page.locator('[data-action="records"]').click();
+    await page.locator('[data-testid="import-file"]').setInputFiles({
+      name: 'dhtmlxq.htm', mimeType: 'text/html', buffer: await wild('xiangqi-dhtmlxq-gbk.htm'),
+    });
+    await page.locator('[data-testid="import-result"]', { hasText: 'Imported: 30 moves.' }).waitFor();
+    await page.locator('.app[data-current-game="xiangqi"]').waitFor();
+    await page.locator('[data-testid="export-format"]').selectOption('xiangqi-chinese');
+    await page.waitForFunction(() => document.querySelector('[data-testid="export-text"]')?.value.includes('炮'));
+    await page.locator('[data-testid="export-encoding"]').selectOption('gbk');
+    const [gbkDownload] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('[data-action="download"]').click(),
+    ]);
+    const bytes = await readFile(await gbkDownload.path());
+    const text = new TextDecoder('gbk').decode(bytes);
+    assert.match(text, /\[Event "顺炮横车对直车"\]/);
+    assert.ok(!bytes.includes(Buffer.from('顺炮', 'utf8')), 'GBK bytes, not UTF-8');
+    // PlayOK's gomoku with a swap choice: read, and the choice reported under the result.
+    await page.locator('[data-testid="import-file"]').setInputFiles({
+      name: 'playok.txt', mimeType: 'text/plain', buffer: await wild('gomoku-playok.pgn'),
+    });
+    await page.locator('[data-testid="import-result"]', { hasText: 'Imported: 24 moves.' }).waitFor();
+    assert.match(await page.locator('[data-testid="import-warnings"]').innerText(), /Line 9, column 16: the opening choice “black” is kept as a comment/);
+    await page.locator('.app[data-current-game="gomoku"]').waitFor();
+    await page.locator('[data-action="close-dialog"]').click();
+    await waitForPlies(page, 24);
   });
 });
 

@@ -126,6 +126,9 @@ pub(crate) fn import_position(
 /// clocks at 0 and 1. Xiangqi's side may be written `r` for Red. `None` when nothing is missing
 /// (or the game has no such fields).
 fn complete_fen(kind: GameKind, text: &str) -> Option<String> {
+    if let Some(fen) = epd_as_fen(kind, text) {
+        return Some(fen);
+    }
     let fields: Vec<&str> = text.split_whitespace().collect();
     if !matches!(kind, GameKind::Chess | GameKind::Xiangqi)
         || fields.is_empty()
@@ -142,6 +145,27 @@ fn complete_fen(kind: GameKind, text: &str) -> Option<String> {
     filled.extend(defaults[fields.len()..].iter().map(|f| (*f).to_owned()));
     let completed = filled.join(" ");
     (completed != text).then_some(completed)
+}
+
+/// A chess EPD line (`<board> w KQkq - bm Nf3; id "x";`) as a FEN: its four fields, then the
+/// clocks from its `hmvc` and `fmvn` operations (else 0 and 1). The other operations are not
+/// kept. `None` unless the fifth field is an operation.
+fn epd_as_fen(kind: GameKind, text: &str) -> Option<String> {
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    let operation = fields.get(4)?;
+    if kind != GameKind::Chess || operation.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let rest = fields[4..].join(" ");
+    let value = |name: &str| {
+        rest.split(';').map(str::trim).find_map(|op| {
+            let (opcode, value) = op.split_once(char::is_whitespace)?;
+            (opcode == name).then(|| value.trim().to_owned()).filter(|v| v.parse::<u32>().is_ok())
+        })
+    };
+    let clock = value("hmvc").unwrap_or_else(|| "0".to_owned());
+    let number = value("fmvn").unwrap_or_else(|| "1".to_owned());
+    Some(format!("{} {clock} {number}", fields[..4].join(" ")))
 }
 
 /// A game set up from a record's tags.

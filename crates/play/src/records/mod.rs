@@ -20,6 +20,8 @@
 //!   becomes the record's ending, see [`Ending::from_pgn`](crate::record::Ending::from_pgn)).
 //!   The first player's win is `1-0` in every game
 //!   (White, Red, Black in gomoku, the first player in banqi).
+//! - **Other programs' layouts**: xiangqi as ICCS coordinates in a PGN-style record
+//!   (`[Format "ICCS"]`, `H2-E2`) and in the WXF file layout; gomoku as Gomocup's `.psq`.
 //! - **Positions**: chess FEN, xiangqi FEN (as Fairy-Stockfish writes it), the banqi and gomoku
 //!   position strings of `qi_rules`. Export writes the position after the last move; import
 //!   gives a record that starts there, with no moves.
@@ -37,14 +39,27 @@
 //!   are the defaults, except where the position needs others: a chess FEN whose castling
 //!   rights only Chess960 has, a banqi chain capture in progress (`chain=true`), a gomoku board
 //!   of 19 (`size=19`) or one that only `standard` or `renju` allows (an overline);
+//! - a chess EPD line reads as its position (the `hmvc` and `fmvn` operations give the clocks);
+//! - another program's layout is written out as a PGN-style record first (`foreign.rs`): the WXF
+//!   file layout (`FORMAT WXF` ... `START{` ... `}END`, PlayOK's xiangqi export), DhtmlXQ/UBB
+//!   blocks (`[DhtmlXQ_movelist]7747...`, with their variations and comments), Gomocup's `.psq`
+//!   and gomoku coordinate pairs (`8,8 9,9`); errors and warnings still name the original's
+//!   lines and columns;
 //! - anything else is read as a PGN-style record (a bare list of moves is one without tags).
+//!   PlayOK's gomoku (`[GameType "61,15"]`) names its players by their stones' colour; they are
+//!   turned into Qi's first and second player, and a swap's colour choice among the moves
+//!   (`black`) is kept as a comment.
 //!   The game is the `Variant` tag's (or a `Game "Chinese Chess"` tag's), else the one the `FEN`
 //!   tag's shape says, else the first that reads every move among: the caller's hint, gomoku
 //!   when the moves are all points and unnumbered, then chess, xiangqi, gomoku and banqi.
 //!   When none reads them all, the error is the one that read furthest.
 //!
+//! What the reader passes over and reads on is in [`Imported::warnings`]: stray characters
+//! among the moves (`\\`, `|`, a lone `}`, skipped as python-chess skips them), the rest of a
+//! variation whose move does not read, a gomoku opening choice.
+//!
 //! Only the first game of a file with several is read ([`Imported::more_games`] says there were
-//! more). The whole move tree is kept: variations `( ... )` to any depth (up to
+//! more; [`games`] lists them). The whole move tree is kept: variations `( ... )` to any depth (up to
 //! [`crate::movetext::MAX_DEPTH`] levels; deeper ones are skipped), comments before and after
 //! moves (several at one place joined by a line break, each trimmed), NAGs (`$14`) and move-suffix
 //! marks (`!?`, kept as their NAG), and lichess's `[%cal Ge2e4]` and `[%csl Rd5]` commands in
@@ -440,9 +455,6 @@ pub fn import(text: &str, hint: Option<GameKind>) -> Result<Imported, RecordErro
     if text.trim().is_empty() {
         return Err(RecordError::at(Pos::START, RecordErrorKind::Empty));
     }
-    if let Some(imported) = import::import_position(text, hint) {
-        return imported;
-    }
     // Another layout (a `.psq`, a WXF file, a DhtmlXQ block, gomoku pairs), written out as
     // the record the reader takes; errors and warnings placed back in the original.
     if let Some(layout) = foreign::Layout::of(text) {
@@ -456,6 +468,9 @@ pub fn import(text: &str, hint: Option<GameKind>) -> Result<Imported, RecordErro
             }
             Err(error) => Err(converted.error(error)),
         };
+    }
+    if let Some(imported) = import::import_position(text, hint) {
+        return imported;
     }
     import::import_pgn(text, hint)
 }

@@ -352,6 +352,12 @@ fn files_from_the_wild_gone_wrong_fail_cleanly_and_in_bounded_time() {
     // A DhtmlXQ move off the board: named where its digits stand.
     let e = error("[DhtmlXQ]\n[DhtmlXQ_movelist]77479 999[/DhtmlXQ_movelist]\n[/DhtmlXQ]", None);
     assert_eq!(at(&e), (2, 23), "{e:?}");
+    // An EPD line: the position, its clocks from `hmvc` and `fmvn`.
+    let epd =
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - bm e5; hmvc 0; fmvn 1; id \"x\";";
+    let read_epd = read(epd, None);
+    assert_eq!(read_epd.format, Format::ChessFen);
+    assert!(read_epd.record.start_game().position().ends_with(" b KQkq - 0 1"));
     // Gomoku pairs past 20: the board Qi does not offer yet is named.
     let e = error("8,8 20,20", None);
     assert!(matches!(e.kind, K::UnknownVariant { ref name } if name.contains("20×20")), "{e:?}");
