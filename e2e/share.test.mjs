@@ -367,6 +367,14 @@ test('records: a pasted PGN opens with its comments, exports back, and bad recor
     const text = new TextDecoder('gbk').decode(bytes);
     assert.match(text, /\[Event "顺炮横车对直车"\]/);
     assert.ok(!bytes.includes(Buffer.from('顺炮', 'utf8')), 'GBK bytes, not UTF-8');
+    assert.equal(await page.locator('[data-testid="export-unmappable"]').count(), 0, 'GBK holds every character');
+    // A Vietnamese name has no place in GBK: the download says how many characters it lost.
+    await page.locator('[data-testid="import-text"]').fill('[White "Đặng"]\n\n1. e4 *');
+    await page.locator('[data-action="import"]').click();
+    await page.locator('[data-testid="import-result"]', { hasText: 'Imported: 1 moves.' }).waitFor();
+    await page.locator('[data-testid="export-encoding"]').selectOption('gbk');
+    await Promise.all([page.waitForEvent('download'), page.locator('[data-action="download"]').click()]);
+    assert.match(await page.locator('[data-testid="export-unmappable"]').innerText(), /^2 characters have no place in GBK/);
     // PlayOK's gomoku with a swap choice: read, and the choice reported under the result.
     await page.locator('[data-testid="import-file"]').setInputFiles({
       name: 'playok.txt', mimeType: 'text/plain', buffer: await wild('gomoku-playok.pgn'),

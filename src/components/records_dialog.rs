@@ -189,6 +189,8 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
     let outcome = use_state(|| None::<ImportOutcome>);
     // The encoding a download is written in (UTF-8 unless the player picks an older one).
     let encoding = use_state(|| "utf-8".to_owned());
+    // What the last download's encoding could not hold, when something.
+    let lost = use_state(|| None::<String>);
     // The encoding a chosen file was read in, when worth saying.
     let read_as = use_state(|| None::<String>);
     // A file of several games to pick from, and the search over them.
@@ -302,20 +304,32 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
         let text = exported.clone();
         let name = format!("qi-{}.{}", kind.name(), format_now.extension());
         let (runner, encoding) = (runner.clone(), (*encoding).clone());
+        let lost = lost.clone();
         Callback::from(move |_: MouseEvent| {
             let mime = format_now.mime_type();
+            lost.set(None);
             if encoding == "utf-8" {
                 web::download(&name, mime, &text);
                 return;
             }
-            // Other encodings are written in the worker, which has their tables.
+            // Other encodings are written in the worker, which has their tables; what one
+            // lacks is said under the button.
             let request = TaskRequest::Encode { text: text.clone(), encoding: encoding.clone() };
-            let (runner, name) = (runner.clone(), name.clone());
+            let (runner, name, lost) = (runner.clone(), name.clone(), lost.clone());
+            let label =
+                EXPORT_ENCODINGS.iter().find(|(l, _)| *l == encoding).map_or("", |(_, name)| *name);
             yew::platform::spawn_local(async move {
-                if let Some(TaskReply::Encoded { bytes }) =
+                if let Some(TaskReply::Encoded { bytes, unmappable }) =
                     runner.run(WorkerRequest::Task(request)).await.task()
                 {
                     web::download_bytes(&name, mime, &bytes);
+                    let values = [("n", unmappable.to_string()), ("encoding", label.to_owned())];
+                    let values: Vec<(&str, &str)> =
+                        values.iter().map(|(k, v)| (*k, v.as_str())).collect();
+                    lost.set(
+                        (unmappable > 0)
+                            .then(|| crate::i18n::fill_all(t(lang, Text::Unmappable), &values)),
+                    );
                 }
             });
         })
@@ -416,6 +430,9 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
                         </select>
                     </label>
                 </div>
+                if let Some(note) = (*lost).clone() {
+                    <p class="record-encoding" data-testid="export-unmappable">{ note }</p>
+                }
                 <button type="button" class="secondary" data-action="close-dialog" onclick={on_close}>{ t(lang, Text::Close) }</button>
             </div>
         </div>

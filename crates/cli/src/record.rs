@@ -269,4 +269,18 @@ mod tests {
         }
         assert!(check(&[]).unwrap_err().contains("no file given"));
     }
+
+    #[test]
+    fn a_hundred_megabyte_file_is_refused_unread_and_warnings_are_listed() {
+        let path = file("huge.pgn", b"");
+        // Sparse: the size is what is checked, before anything is read.
+        std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(100 << 20).unwrap();
+        let error = check(std::slice::from_ref(&path)).unwrap_err();
+        assert!(error.contains("104857600 bytes, more than the 67108864 read"), "{error}");
+        std::fs::remove_file(&path).unwrap();
+        let stray = file("stray.pgn", b"1. e4 | e5 *\n");
+        let (out, _, ok) = check(&[stray]).unwrap();
+        assert!(ok, "{out}");
+        assert!(out.contains("    skipped: Line 1, column 7: “|” is no move; skipped."), "{out}");
+    }
 }

@@ -323,6 +323,8 @@ pub enum Text {
     Imported,
     /// `The file was read as {encoding}.` (when it was not UTF-8)
     ReadAsEncoding,
+    /// `{n} characters have no place in {encoding}: they were written as &#…; codes.`
+    Unmappable,
     /// `This file holds {n} games: pick one.`
     PickGame,
     /// The search box over a file's games.
@@ -535,6 +537,11 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
             "… and {n} more: narrow the search.",
             "……还有 {n} 局：请缩小搜索范围。",
             "… và {n} ván nữa: hãy thu hẹp tìm kiếm.",
+        ],
+        T::Unmappable => [
+            "{n} characters have no place in {encoding}: the file writes them as &#…; codes.",
+            "有 {n} 个字符无法用 {encoding} 表示：文件中写成 &#…; 代码。",
+            "{n} ký tự không có trong {encoding}: tệp ghi chúng dưới dạng mã &#…;.",
         ],
         T::ReadAsEncoding => [
             "The file was read as {encoding}.",

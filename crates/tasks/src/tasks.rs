@@ -138,6 +138,8 @@ pub enum TaskReply {
     Encoded {
         /// The bytes.
         bytes: Vec<u8>,
+        /// How many characters the encoding lacks (written as `&#...;`).
+        unmappable: usize,
     },
     /// The game's opening: the deepest named position along its main line.
     Opening {
@@ -298,7 +300,9 @@ impl TaskReply {
                 let warnings: Vec<String> = warnings.iter().map(|w| escape(w)).collect();
                 format!("imported\n{}\n{}", warnings.join("\t"), record_to_lines(record))
             }
-            TaskReply::Encoded { bytes } => format!("encoded\n{}", carry(bytes)),
+            TaskReply::Encoded { bytes, unmappable } => {
+                format!("encoded\n{unmappable}\n{}", carry(bytes))
+            }
             TaskReply::Failed { message, partial } => format!(
                 "failed\n{}\n{}",
                 escape(message),
@@ -345,7 +349,11 @@ impl TaskReply {
                     warnings.split('\t').filter(|w| !w.is_empty()).map(unescape).collect();
                 Some(TaskReply::Imported { record: record_from_lines(record)?, warnings })
             }
-            "encoded" => Some(TaskReply::Encoded { bytes: uncarry(rest)? }),
+            "encoded" => {
+                let (unmappable, bytes) = rest.split_once('\n')?;
+                let unmappable = unmappable.parse().ok()?;
+                Some(TaskReply::Encoded { bytes: uncarry(bytes)?, unmappable })
+            }
             "failed" => {
                 let (message, partial) = rest.split_once('\n').unwrap_or((rest, ""));
                 let partial =
@@ -491,9 +499,12 @@ pub fn answer(request: TaskRequest) -> TaskReply {
         }
         TaskRequest::Encode { text, encoding } => {
             // An unknown label writes UTF-8, which every tool of today reads.
-            let bytes =
-                qi_play::records::encode(&text, &encoding).unwrap_or_else(|| text.into_bytes());
-            TaskReply::Encoded { bytes }
+            let bytes = qi_play::records::encode(&text, &encoding)
+                .unwrap_or_else(|| text.clone().into_bytes());
+            // The standard writes what the encoding lacks as `&#...;`: count those it added.
+            let references = |haystack: &[u8]| haystack.windows(2).filter(|w| w == b"&#").count();
+            let unmappable = references(&bytes).saturating_sub(references(text.as_bytes()));
+            TaskReply::Encoded { bytes, unmappable }
         }
         TaskRequest::Decode { bytes } => {
             let decoded = qi_play::records::decode(&bytes);
@@ -630,7 +641,7 @@ mod tests {
                 record: record(),
                 warnings: vec!["Line 1, column 7: “\\” is no move;\tskipped.".into(), "b".into()],
             },
-            TaskReply::Encoded { bytes: vec![0, 0xB7, 0xFF, b'\n'] },
+            TaskReply::Encoded { bytes: vec![0, 0xB7, 0xFF, b'\n'], unmappable: 2 },
             TaskReply::Failed { message: "Line 1\ncolumn".into(), partial: Some(record()) },
             TaskReply::Failed { message: "x".into(), partial: None },
             TaskReply::Exported { text: "[Event \"x\"]\n\n1. e4 *\n".into() },
@@ -667,8 +678,15 @@ mod tests {
         assert!(warnings[0].starts_with("Dòng 1, cột 7"), "{warnings:?}");
         // A GBK download of a Chinese record: the worker writes the bytes old tools read.
         let encode = TaskRequest::Encode { text: "炮二平五".into(), encoding: "gbk".into() };
-        let Some(TaskReply::Encoded { bytes }) = wire(&encode) else { panic!("no bytes") };
+        let Some(TaskReply::Encoded { bytes, unmappable }) = wire(&encode) else {
+            panic!("no bytes")
+        };
         assert_eq!(bytes, [0xC5, 0xDA, 0xB6, 0xFE, 0xC6, 0xBD, 0xCE, 0xE5]);
+        assert_eq!(unmappable, 0);
+        // Vietnamese has no place in GBK: two letters become references, and are counted.
+        let encode = TaskRequest::Encode { text: "Đặng &#1;".into(), encoding: "gbk".into() };
+        let Some(TaskReply::Encoded { unmappable, .. }) = wire(&encode) else { panic!("no bytes") };
+        assert_eq!(unmappable, 2);
         assert_eq!(back.comments, record().comments);
         let bad = TaskRequest::Import {
             lang: Lang::Zh,

@@ -142,12 +142,12 @@ pub(crate) fn read(game: &Xiangqi, text: &str) -> Result<XiangqiMove, MoveError>
     let syntax = || ParseMoveError::syntax(text, "Chinese notation such as 炮二平五 or 马８进７");
     let wanted = normalize(text, side).ok_or_else(syntax)?;
     let count = wanted.chars().count();
-    if count != 4 {
+    if !(4..=5).contains(&count) {
         return Err(syntax().into());
     }
     let moves = game.moves_ignoring_outcome();
     for &(from, to) in moves.as_slice() {
-        if normalize(&write(&game.board, from, to), side).as_deref() == Some(wanted.as_str()) {
+        if spellings(&game.board, from, to).contains(&wanted) {
             let mv = XiangqiMove { from, to };
             game.check(mv)?;
             return Ok(mv);
@@ -161,6 +161,45 @@ pub(crate) fn read(game: &Xiangqi, text: &str) -> Result<XiangqiMove, MoveError>
         Some(wxf) => super::notation::read_wxf(game, &wxf),
         None => Err(syntax().into()),
     }
+}
+
+/// Every way books and programs spell the move from `from` to `to`, normalized: the one
+/// [`write`] gives and, for a piece with others like it on its file, the other tandem forms in
+/// use — the file named as well (前兵九平八, 后马二进三), and three soldiers counted 一二三 from the
+/// front as four or five are (二兵平四).
+fn spellings(board: &Board, from: u8, to: u8) -> Vec<String> {
+    let written = write(board, from, to);
+    let Some((side, piece)) = board.piece_at(from) else { return vec![written] };
+    let Some(base) = normalize(&written, side) else { return vec![written] };
+    let mut all = vec![base.clone()];
+    if matches!(piece, Piece::General | Piece::Advisor | Piece::Elephant) {
+        return all;
+    }
+    let file = file_of(from);
+    let mut tandem: Vec<u8> =
+        super::notation::pieces_of(board, side, piece).filter(|&sq| file_of(sq) == file).collect();
+    super::notation::front_first(side, &mut tandem);
+    let count = tandem.len();
+    if count < 2 {
+        return all;
+    }
+    let index = tandem.iter().position(|&sq| sq == from).unwrap_or(0);
+    let mut places = vec![match (index, count) {
+        (0, _) => '前',
+        (i, c) if i + 1 == c => '后',
+        _ => '中',
+    }];
+    if count >= 3 {
+        places.push(char::from(b'1' + index as u8));
+    }
+    let name = piece_char(side, piece);
+    let file_digit = char::from(b'0' + own_file(side, file));
+    let action: String = base.chars().skip(2).collect();
+    for place in places {
+        all.push(format!("{place}{name}{action}"));
+        all.push(format!("{place}{name}{file_digit}{action}"));
+    }
+    all
 }
 
 /// The WXF letters of a normalized Chinese move, where WXF has a form for it.
@@ -264,6 +303,37 @@ mod tests {
                 g.apply(legal[(state % legal.len() as u64) as usize]).unwrap();
             }
         }
+    }
+
+    #[test]
+    fn every_tandem_form_in_use_reads() {
+        // Three red soldiers on file e (五), one on c: 前中后 and 一二三 both name them, with or
+        // without the file; 前兵五进一 is the front one.
+        let g = Xiangqi::from_position(
+            &Default::default(),
+            "3k5/9/4P4/4P4/4P4/9/6P2/9/9/4K4 w - - 0 1",
+        )
+        .unwrap();
+        let front = g.read_move("e8e9").unwrap();
+        for text in ["前兵进一", "一兵进一", "前兵五进一", "一兵五进一", "前兵5进1"]
+        {
+            assert_eq!(g.read_move(text).ok(), Some(front), "{text}");
+        }
+        let middle = g.read_move("e7d7").unwrap();
+        for text in ["中兵平六", "二兵平六", "中兵五平六", "二兵五平六"] {
+            assert_eq!(g.read_move(text).ok(), Some(middle), "{text}");
+        }
+        let rear = g.read_move("e6f6").unwrap();
+        for text in ["后兵平四", "三兵平四", "後兵五平四"] {
+            assert_eq!(g.read_move(text).ok(), Some(rear), "{text}");
+        }
+        // Tandem horses, the file named: 前马二进三.
+        let horses =
+            Xiangqi::from_position(&Default::default(), "3k5/9/9/9/9/9/9/7N1/7N1/4K4 w - - 0 1")
+                .unwrap();
+        assert_eq!(horses.move_text(horses.read_move("前马二进三").unwrap()), "h3g5");
+        // A file that is not the piece's: no move.
+        assert!(horses.read_move("前马三进三").is_err());
     }
 
     #[test]
