@@ -243,15 +243,17 @@ struct Attempt {
     iccs: bool,
 }
 
-fn read_moves(setup: Setup, parsed: &Parsed<'_>) -> Attempt {
+/// Reads the main line (and the tree) under `setup`'s game; `from_zero`: xiangqi coordinates
+/// count ranks from 0 whatever the record shows (UCCI's `h2e2`).
+fn read_moves(setup: Setup, parsed: &Parsed<'_>, from_zero: bool) -> Attempt {
     let kind = setup.kind;
     // ICCS coordinates count ranks from 0: the `Format` tag says so, or a square on rank 0.
-    let iccs =
-        parsed.tag("Format").is_some_and(|tag| tag.value.trim().eq_ignore_ascii_case("iccs"))
-            || parsed
-                .items
-                .iter()
-                .any(|item| matches!(item, Item::Move(_, word) if xiangqi::on_rank_zero(word)));
+    let iccs = from_zero
+        || parsed.tag("Format").is_some_and(|tag| tag.value.trim().eq_ignore_ascii_case("iccs"))
+        || parsed
+            .items
+            .iter()
+            .any(|item| matches!(item, Item::Move(_, word) if xiangqi::on_rank_zero(word)));
     let mut dialect = super::for_game(kind, iccs);
     let iccs = iccs && kind == GameKind::Xiangqi;
     let mut reader = Reader::new(setup.game);
@@ -441,6 +443,19 @@ fn playok_colours(parsed: &mut Parsed<'_>) {
     }
 }
 
+/// The game set up again for a second reading of xiangqi coordinates with ranks from 0, when
+/// the first stopped and did not already read them so.
+fn setup_again(
+    attempt: &Attempt,
+    kind: GameKind,
+    implied: &str,
+    parsed: &Parsed<'_>,
+    fallback_960: bool,
+) -> Option<Setup> {
+    let worth = kind == GameKind::Xiangqi && attempt.error.is_some() && !attempt.iccs;
+    worth.then(|| setup(kind, implied, parsed, fallback_960).ok()).flatten()
+}
+
 /// Reads `text` as a PGN-style record (or a bare move list).
 pub(crate) fn import_pgn(text: &str, hint: Option<GameKind>) -> Result<Imported, RecordError> {
     let mut parsed = pgn::parse(text)?;
@@ -453,7 +468,22 @@ pub(crate) fn import_pgn(text: &str, hint: Option<GameKind>) -> Result<Imported,
     let mut setup_failure = None;
     for (kind, implied) in candidates {
         let attempt = match setup(kind, implied, &parsed, fallback_960) {
-            Ok(setup) => read_moves(setup, &parsed),
+            Ok(setup) => {
+                let attempt = read_moves(setup, &parsed, false);
+                // Xiangqi coordinates that stop reading with ranks from 1 may be UCCI's, ranks
+                // from 0 (`h2e2`), in a record that never touches rank 0: the better reading.
+                match setup_again(&attempt, kind, implied, &parsed, fallback_960) {
+                    Some(again) => {
+                        let retry = read_moves(again, &parsed, true);
+                        if retry.record.moves.len() > attempt.record.moves.len() {
+                            retry
+                        } else {
+                            attempt
+                        }
+                    }
+                    None => attempt,
+                }
+            }
             Err(error) if decided => return Err(error),
             Err(error) => {
                 setup_failure.get_or_insert(error);

@@ -352,6 +352,12 @@ fn files_from_the_wild_gone_wrong_fail_cleanly_and_in_bounded_time() {
     // A DhtmlXQ move off the board: named where its digits stand.
     let e = error("[DhtmlXQ]\n[DhtmlXQ_movelist]77479 999[/DhtmlXQ_movelist]\n[/DhtmlXQ]", None);
     assert_eq!(at(&e), (2, 23), "{e:?}");
+    // UCCI coordinates (ranks from 0) in a record that never touches rank 0: read as such.
+    let ucci = read("h2e2 h9g7 h0g2 i9h9", Some(GameKind::Xiangqi));
+    assert_eq!(ucci.record.moves, ["h3e3", "h10g8", "h1g3", "i10h10"]);
+    assert_eq!(ucci.format, Format::XiangqiIccs);
+    let short = read("h2e2 h9g7", Some(GameKind::Xiangqi));
+    assert_eq!(short.record.moves, ["h3e3", "h10g8"]);
     // An EPD line: the position, its clocks from `hmvc` and `fmvn`.
     let epd =
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - bm e5; hmvc 0; fmvn 1; id \"x\";";
