@@ -365,7 +365,8 @@ test('records: a pasted PGN opens with its comments, exports back, and bad recor
     ]);
     const bytes = await readFile(await gbkDownload.path());
     const text = new TextDecoder('gbk').decode(bytes);
-    assert.match(text, /\[Event "顺炮横车对直车"\]/);
+    assert.match(text, /\[Event "全国赛"\]/);
+    assert.match(text, /\[Title "顺炮横车对直车"\]/);
     assert.ok(!bytes.includes(Buffer.from('顺炮', 'utf8')), 'GBK bytes, not UTF-8');
     assert.equal(await page.locator('[data-testid="export-unmappable"]').count(), 0, 'GBK holds every character');
     // A Vietnamese name has no place in GBK: the download says how many characters it lost.

@@ -307,6 +307,10 @@ fn star_points(geometry: Geometry) -> Vec<(u8, u8)> {
     let edge = 3;
     let far = n - 1 - edge;
     let mid = n / 2;
+    // An even board (Gomocup's 20×20) has no middle point: its corners' stars alone.
+    if n.is_multiple_of(2) {
+        return vec![(edge, edge), (edge, far), (far, edge), (far, far)];
+    }
     let mut points = vec![(edge, edge), (edge, far), (far, edge), (far, far), (mid, mid)];
     if n >= 19 {
         points.extend([(edge, mid), (mid, edge), (far, mid), (mid, far)]);

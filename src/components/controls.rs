@@ -223,6 +223,11 @@ pub fn value_label(lang: Lang, value: &str) -> String {
         "false" => Some(["Off", "关", "Tắt"]),
         "freestyle" => Some(["Freestyle", "无禁手", "Tự do"]),
         "renju" => Some(["Renju", "连珠（禁手）", "Renju"]),
+        "caro" => Some([
+            "Caro (blocked fives don't win)",
+            "Caro（两端被堵不算胜）",
+            "Cờ caro (chặn hai đầu)",
+        ]),
         _ => None,
     };
     named.map_or_else(|| value.to_owned(), |row| pick(lang, row).to_owned())

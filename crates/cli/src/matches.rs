@@ -406,6 +406,7 @@ fn piskvork_rule(game: &AnyGame) -> Option<(u8, u8)> {
         WinRule::Freestyle => 0,
         WinRule::Standard => 1,
         WinRule::Renju => 4,
+        WinRule::Caro => 8,
     };
     Some((g.rules().size(), rule))
 }

@@ -108,7 +108,7 @@ impl Session {
 
     fn rules(&self, size: u8) -> Result<GomokuRules, String> {
         GomokuRules::new(size, self.rule)
-            .map_err(|_| format!("unsupported board size {size}: qi plays 15x15 and 19x19"))
+            .map_err(|_| format!("unsupported board size {size}: qi plays 15x15, 19x19 and 20x20"))
     }
 
     fn start(&mut self, rest: &str) -> Result<Vec<String>, String> {
@@ -243,6 +243,8 @@ impl Session {
                 let flags = number()?;
                 self.rule = if flags & 4 != 0 {
                     WinRule::Renju
+                } else if flags & 8 != 0 {
+                    WinRule::Caro
                 } else if flags & 1 != 0 {
                     WinRule::Standard
                 } else {

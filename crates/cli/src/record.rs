@@ -108,6 +108,7 @@ fn check(paths: &[String]) -> Outcome {
             let about = if about.is_empty() { String::new() } else { format!(" ({about})") };
             match records::import(text, None) {
                 Ok(Imported { record, format, warnings, .. }) => {
+                    let kind = record.kind;
                     out.push_str(&format!(
                         "  game {} at line {}{about}: {}, {} moves read\n",
                         index + 1,
@@ -117,7 +118,7 @@ fn check(paths: &[String]) -> Outcome {
                     ));
                     for mut warning in warnings {
                         warning.line += span.line - 1;
-                        let said = qi_i18n::records::record_warning(Lang::En, &warning);
+                        let said = qi_i18n::records::record_warning(Lang::En, kind, &warning);
                         out.push_str(&format!("    skipped: {said}\n"));
                     }
                 }

@@ -77,10 +77,23 @@ fn takeback_and_restart() {
 }
 
 #[test]
+fn gomocup_boards_of_twenty_and_caro_are_played() {
+    // Gomocup's own board, and caro (INFO rule 8): the first stone, then a reply on the board.
+    let replies = session("START 20\nINFO rule 8\nBEGIN\nTURN 0,0\nEND\n");
+    assert_eq!(replies.len(), 3, "{replies:?}");
+    assert_eq!(replies[0], "OK");
+    for reply in &replies[1..] {
+        let (x, y) = reply.split_once(',').expect("a move");
+        let (x, y): (u32, u32) = (x.parse().unwrap(), y.parse().unwrap());
+        assert!(x < 20 && y < 20, "{reply}");
+    }
+}
+
+#[test]
 fn bad_input_gets_an_error_not_a_crash() {
     let replies = session(concat!(
         "BEGIN\n",     // no START yet
-        "START 20\n",  // unsupported size
+        "START 21\n",  // unsupported size
         "START x\n",   // not a number
         "START 15\n",  // OK
         "TURN 15,3\n", // off the board
@@ -100,7 +113,7 @@ fn bad_input_gets_an_error_not_a_crash() {
     assert!(replies.iter().any(|r| r.starts_with("UNKNOWN")), "{replies:?}");
     assert!(replies.contains(&"OK".to_owned()));
     assert!(replies.iter().any(|r| is_point(r, 15)), "{replies:?}");
-    assert!(replies.iter().any(|r| r.contains("size 20")), "{replies:?}");
+    assert!(replies.iter().any(|r| r.contains("size 21")), "{replies:?}");
 }
 
 #[test]

@@ -196,7 +196,7 @@ pub fn reason(lang: Lang, kind: GameKind, error: &RecordErrorKind) -> String {
 /// `Line {line}, column {column}: {what}` for something an import skipped and read on, in
 /// `lang`.
 #[must_use]
-pub fn record_warning(lang: Lang, warning: &RecordWarning) -> String {
+pub fn record_warning(lang: Lang, kind: GameKind, warning: &RecordWarning) -> String {
     let what = match &warning.kind {
         RecordWarningKind::StrayText { text } => crate::text::fill(
             pick(
@@ -216,7 +216,7 @@ pub fn record_warning(lang: Lang, warning: &RecordWarning) -> String {
                 "phần còn lại của một biến đã bị bỏ qua: {reason}",
             ),
             "reason",
-            &reason(lang, GameKind::Chess, why),
+            &reason(lang, kind, why),
         ),
         RecordWarningKind::OpeningChoice { choice } => crate::text::fill(
             pick(
@@ -270,12 +270,12 @@ mod tests {
         let read = import("1. e4 \\ e5 |", Some(GameKind::Chess)).unwrap();
         assert_eq!(read.warnings.len(), 2);
         assert_eq!(
-            record_warning(Lang::En, &read.warnings[0]),
+            record_warning(Lang::En, GameKind::Chess, &read.warnings[0]),
             "Line 1, column 7: “\\” is no move; skipped."
         );
         let read = import("[GameType \"61,15\"]\n1. h8 i9 2. j10 black 3. k11", None).unwrap();
         for lang in Lang::ALL {
-            let message = record_warning(lang, &read.warnings[0]);
+            let message = record_warning(lang, GameKind::Gomoku, &read.warnings[0]);
             assert!(message.starts_with("Line 2") || message.contains('2'), "{message}");
             assert!(message.contains("black"), "{message}");
         }

@@ -464,14 +464,15 @@ pub fn answer(request: TaskRequest) -> TaskReply {
     match request {
         TaskRequest::Import { lang, hint, text } => {
             match qi_play::records::import(&text, Some(hint)) {
-                Ok(imported) => TaskReply::Imported {
-                    record: imported.record,
-                    warnings: imported
+                Ok(imported) => {
+                    let kind = imported.record.kind;
+                    let warnings = imported
                         .warnings
                         .iter()
-                        .map(|warning| qi_i18n::records::record_warning(lang, warning))
-                        .collect(),
-                },
+                        .map(|warning| qi_i18n::records::record_warning(lang, kind, warning))
+                        .collect();
+                    TaskReply::Imported { record: imported.record, warnings }
+                }
                 Err(error) => TaskReply::Failed {
                     message: qi_i18n::records::record_error(lang, &error),
                     partial: error.partial.map(|partial| *partial),

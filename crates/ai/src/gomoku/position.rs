@@ -10,8 +10,8 @@ use qi_rules::{Cell, Game, Side};
 
 /// Wall points around the board: a line shape looks five points each way.
 const PAD: usize = 5;
-/// Row length of the flat array: the largest board (19) and the walls each side.
-pub(crate) const STRIDE: usize = 19 + 2 * PAD;
+/// Row length of the flat array: the largest board (20) and the walls each side.
+pub(crate) const STRIDE: usize = 20 + 2 * PAD;
 /// Points in the flat array, walls included.
 pub(crate) const POINTS: usize = STRIDE * STRIDE;
 /// The four line directions as index steps.
@@ -40,7 +40,35 @@ pub(crate) mod shape {
     pub const FIVE: u8 = 7;
 }
 
-/// Shape lookup tables indexed by the ten points around a point (base 3: empty, own, blocked).
+/// How the rule judges a row, for the shape tables.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Judge {
+    /// Five or more wins.
+    Free,
+    /// Exactly five wins.
+    Exact,
+    /// Caro: five or more wins unless the opponent closes both ends (the wall does not).
+    Caro,
+}
+
+impl Judge {
+    /// The states a window point can take: empty, own, blocked (opponent or wall); caro tells
+    /// the opponent (2) from the wall (3).
+    const fn base(self) -> usize {
+        match self {
+            Judge::Free | Judge::Exact => 3,
+            Judge::Caro => 4,
+        }
+    }
+
+    /// Entries in the table: `base` to the tenth.
+    const fn keys(self) -> usize {
+        pow(self.base(), 10)
+    }
+}
+
+/// Shape lookup tables indexed by the ten points around a point (base 3: empty, own, blocked;
+/// base 4 for caro: empty, own, opponent, wall).
 struct ShapeTables {
     /// Five or more wins.
     free: Vec<u8>,
@@ -48,39 +76,46 @@ struct ShapeTables {
     exact: Vec<u8>,
 }
 
-const KEYS: usize = 59_049; // 3^10
-
 fn tables() -> &'static ShapeTables {
     static TABLES: OnceLock<ShapeTables> = OnceLock::new();
-    TABLES.get_or_init(|| ShapeTables { free: build_table(false), exact: build_table(true) })
+    TABLES.get_or_init(|| ShapeTables {
+        free: build_table(Judge::Free),
+        exact: build_table(Judge::Exact),
+    })
 }
 
-/// The power of three for the point `i` (0..10) of a window key.
-const fn pow3(i: usize) -> usize {
+/// The caro table (a million entries, so built only when a caro game is searched).
+fn caro_table() -> &'static [u8] {
+    static TABLE: OnceLock<Vec<u8>> = OnceLock::new();
+    TABLE.get_or_init(|| build_table(Judge::Caro))
+}
+
+/// `base` to the power `i`.
+const fn pow(base: usize, i: usize) -> usize {
     let mut p = 1;
     let mut k = 0;
     while k < i {
-        p *= 3;
+        p *= base;
         k += 1;
     }
     p
 }
 
-fn build_table(exact: bool) -> Vec<u8> {
-    let mut memo = vec![u8::MAX; KEYS];
-    for key in 0..KEYS {
-        classify(key, exact, &mut memo);
+fn build_table(judge: Judge) -> Vec<u8> {
+    let mut memo = vec![u8::MAX; judge.keys()];
+    for key in 0..judge.keys() {
+        classify(key, judge, &mut memo);
     }
     memo
 }
 
 /// The window of eleven points (the centre, index 5, holds the own stone) for `key`.
-fn decode(mut key: usize) -> [u8; 11] {
+fn decode(mut key: usize, base: usize) -> [u8; 11] {
     let mut line = [1u8; 11];
     for i in 0..10 {
         let at = if i < 5 { i } else { i + 1 };
-        line[at] = (key % 3) as u8;
-        key /= 3;
+        line[at] = (key % base) as u8;
+        key /= base;
     }
     line
 }
@@ -90,19 +125,29 @@ fn key_index(at: usize) -> usize {
     if at < 5 { at } else { at - 1 }
 }
 
-fn is_five(line: &[u8; 11], exact: bool) -> bool {
+fn is_five(line: &[u8; 11], judge: Judge) -> bool {
     let left = (0..5).rev().take_while(|&i| line[i] == 1).count();
     let right = (6..11).take_while(|&i| line[i] == 1).count();
     let run = 1 + left + right;
-    if exact { run == 5 } else { run >= 5 }
+    match judge {
+        Judge::Free => run >= 5,
+        Judge::Exact => run == 5,
+        Judge::Caro => {
+            // The points just past the run; past the window counts as open.
+            let before = (5 - left).checked_sub(1).map_or(0, |i| line[i]);
+            let after = line.get(6 + right).copied().unwrap_or(0);
+            run >= 5 && !(before == 2 && after == 2)
+        }
+    }
 }
 
-fn classify(key: usize, exact: bool, memo: &mut [u8]) -> u8 {
+fn classify(key: usize, judge: Judge, memo: &mut [u8]) -> u8 {
     if memo[key] != u8::MAX {
         return memo[key];
     }
-    let mut line = decode(key);
-    let result = if is_five(&line, exact) {
+    let base = judge.base();
+    let mut line = decode(key, base);
+    let result = if is_five(&line, judge) {
         shape::FIVE
     } else {
         let mut completions = 0;
@@ -111,13 +156,13 @@ fn classify(key: usize, exact: bool, memo: &mut [u8]) -> u8 {
                 continue;
             }
             line[at] = 1;
-            completions += usize::from(is_five(&line, exact));
+            completions += usize::from(is_five(&line, judge));
             line[at] = 0;
         }
         match completions {
             0 => (0..11)
                 .filter(|&at| at != 5 && line[at] == 0)
-                .map(|at| match classify(key + pow3(key_index(at)), exact, memo) {
+                .map(|at| match classify(key + pow(base, key_index(at)), judge, memo) {
                     shape::OPEN_FOUR => shape::OPEN_THREE,
                     shape::FOUR => shape::THREE,
                     shape::OPEN_THREE => shape::OPEN_TWO,
@@ -149,6 +194,7 @@ pub(crate) struct Position {
     board_points: Vec<u16>,
     exact: [bool; 2],
     renju: bool,
+    caro: bool,
     game: Gomoku,
 }
 
@@ -169,6 +215,7 @@ impl Position {
             board_points: Vec::with_capacity(size * size),
             exact: [rule != WinRule::Freestyle, rule == WinRule::Standard],
             renju: rule == WinRule::Renju,
+            caro: rule == WinRule::Caro,
             game: game.clone(),
         };
         for rank in 0..size {
@@ -364,9 +411,35 @@ impl Position {
             white += w * pow;
             pow *= 3;
         }
+        if self.caro {
+            self.update_caro_shape(point, dir);
+            return;
+        }
         let table = |exact: bool| if exact { &tables.exact } else { &tables.free };
         self.shapes[0][point][dir] = table(self.exact[0])[black];
         self.shapes[1][point][dir] = table(self.exact[1])[white];
+    }
+
+    /// [`update_shape`](Position::update_shape) under caro, whose table tells an opponent's
+    /// stone (which can close a five) from the wall (which does not).
+    fn update_caro_shape(&mut self, point: usize, dir: usize) {
+        let step = DIRECTIONS[dir];
+        let table = caro_table();
+        let (mut black, mut white) = (0usize, 0usize);
+        let mut pow = 1;
+        for k in (1..=5).rev().map(|k| point - k * step).chain((1..=5).map(|k| point + k * step)) {
+            let (b, w) = match self.cells[k] {
+                EMPTY => (0, 0),
+                1 => (1, 2),
+                2 => (2, 1),
+                _ => (3, 3),
+            };
+            black += b * pow;
+            white += w * pow;
+            pow *= 4;
+        }
+        self.shapes[0][point][dir] = table[black];
+        self.shapes[1][point][dir] = table[white];
     }
 }
 
@@ -391,6 +464,39 @@ mod tests {
             pow *= 3;
         }
         if exact { tables().exact[key] } else { tables().free[key] }
+    }
+
+    /// A caro window: `x` own, `.` empty, `o` opponent, `|` wall.
+    fn caro_shape_of(line: &str) -> u8 {
+        let mut key = 0;
+        let mut pow = 1;
+        for (i, c) in line.bytes().enumerate() {
+            if i == 5 {
+                continue;
+            }
+            key += pow
+                * match c {
+                    b'x' => 1,
+                    b'.' => 0,
+                    b'o' => 2,
+                    _ => 3,
+                };
+            pow *= 4;
+        }
+        caro_table()[key]
+    }
+
+    #[test]
+    fn caro_shapes_know_a_closed_five_from_one_against_the_wall() {
+        assert_eq!(caro_shape_of("...xx*xx..."), shape::FIVE);
+        assert_eq!(caro_shape_of("..oxx*xxo.."), shape::NONE, "closed at both ends");
+        assert_eq!(caro_shape_of("..|xx*xxo.."), shape::FIVE, "the wall closes nothing");
+        assert_eq!(caro_shape_of("..oxx*xx..."), shape::FIVE, "closed at one end");
+        // A four whose only five would be closed at both ends is no four.
+        assert_eq!(caro_shape_of("..ox.*xxo.."), shape::NONE);
+        assert_eq!(caro_shape_of("...ox*xx..."), shape::FOUR);
+        assert_eq!(caro_shape_of("....x*xx..."), shape::OPEN_FOUR);
+        assert_eq!(caro_shape_of("..|.x*xx.o."), shape::OPEN_FOUR);
     }
 
     #[test]

@@ -223,3 +223,19 @@ fn the_empty_board_and_a_finished_game() {
     assert_eq!(search(&game, millis(50.0)).best, None);
     let _ = Cell::new(0, 0);
 }
+
+#[test]
+fn caro_knows_a_five_closed_at_both_ends_wins_nothing() {
+    // Black to move: d8-g8 is closed by White's c8 and i8, so h8 wins nothing; d10-g10 is
+    // closed by c10 at one end only, so h10 wins.
+    let game = from_moves(WinRule::Caro, "d8c8e8i8f8a1g8a3d10a5e10a7f10a9g10c10");
+    let result = search(&game, millis(300.0));
+    assert_eq!(result.best.as_deref(), Some("h10"), "{result:?}");
+    assert_eq!(result.info.score, Score::Mate(1));
+    // White to move against Black's d8-g8, closed by c8 alone: h8 would win, so White blocks.
+    let game = from_moves(WinRule::Caro, "d8c8e8a1f8a3g8");
+    assert_eq!(search(&game, millis(300.0)).best.as_deref(), Some("h8"));
+    // With White on i8 already, h8 gives Black nothing: White need not block it.
+    let game = from_moves(WinRule::Caro, "d8c8e8i8f8a1g8");
+    assert_ne!(search(&game, millis(300.0)).best.as_deref(), Some("h8"));
+}

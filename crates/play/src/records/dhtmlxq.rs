@@ -37,8 +37,8 @@ use super::foreign::{Converted, comment_text, tag_line};
 
 /// The tag each element becomes.
 const TAGS: [(&str, &str); 10] = [
-    ("title", "Event"),
     ("event", "Event"),
+    ("title", "Title"),
     ("date", "Date"),
     ("place", "Site"),
     ("round", "Round"),
@@ -52,9 +52,17 @@ const TAGS: [(&str, &str); 10] = [
 /// The most branches a block may hold (a hostile page could hold millions).
 const MAX_BRANCHES: usize = 10_000;
 
-/// Whether `text` holds a DhtmlXQ move list.
+/// Whether `text` holds a DhtmlXQ move list (and is not a PGN record that merely quotes one:
+/// one whose first thing is a tag pair `[Name "...`).
 pub(crate) fn is_dhtmlxq(text: &str) -> bool {
-    find_ci(text, "[DhtmlXQ_movelist]").is_some() || find_ci(text, "[DhtmlXQ_binit]").is_some()
+    let first = text.trim_start();
+    let pgn = first.starts_with('[')
+        && first[1..].split_once(char::is_whitespace).is_some_and(|(name, rest)| {
+            name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') && rest.starts_with('"')
+        });
+    !pgn && ["[DhtmlXQ_movelist]", "[DhtmlXQ_binit]", "[DhtmlXQ_fen]"]
+        .iter()
+        .any(|needle| find_ci(text, needle).is_some())
 }
 
 /// The byte offset of `needle` (ASCII) in `text`, ignoring ASCII case.
@@ -68,7 +76,9 @@ fn find_ci(text: &str, needle: &str) -> Option<usize> {
 pub(crate) fn blocks(text: &str) -> Vec<std::ops::Range<usize>> {
     let mut found = Vec::new();
     let mut from = 0;
-    while let Some(open) = find_ci(&text[from..], "[DhtmlXQ]").map(|at| from + at) {
+    while found.len() < super::MAX_GAMES
+        && let Some(open) = find_ci(&text[from..], "[DhtmlXQ]").map(|at| from + at)
+    {
         let end = find_ci(&text[open..], "[/DhtmlXQ]").map_or(text.len(), |at| open + at + 10);
         found.push(open..end);
         from = end;
@@ -87,12 +97,26 @@ struct Element<'a> {
     pos: Pos,
 }
 
-/// The place of byte `offset` in `text`.
-fn pos_of(text: &str, offset: usize) -> Pos {
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |at| at + 1);
-    Pos { line, column: before[line_start..].chars().count() + 1 }
+/// Places in a text, found moving forward only, so that finding them all costs one pass.
+struct Cursor<'a> {
+    text: &'a str,
+    offset: usize,
+    pos: Pos,
+}
+
+impl Cursor<'_> {
+    /// The place of byte `offset` (at or after the last one asked for).
+    fn pos_of(&mut self, offset: usize) -> Pos {
+        for c in self.text[self.offset..offset].chars() {
+            if c == '\n' {
+                self.pos = Pos { line: self.pos.line + 1, column: 1 };
+            } else {
+                self.pos.column += 1;
+            }
+        }
+        self.offset = offset;
+        self.pos
+    }
 }
 
 /// Every element of the first block of `text`.
@@ -102,11 +126,13 @@ fn pos_of(text: &str, offset: usize) -> Pos {
 fn elements(text: &str) -> Result<Vec<Element<'_>>, RecordError> {
     let mut found = Vec::new();
     let mut from = 0;
+    let mut cursor = Cursor { text, offset: 0, pos: Pos::START };
     while let Some(open) = find_ci(&text[from..], "[DhtmlXQ_").map(|at| from + at) {
         let name_start = open + "[DhtmlXQ_".len();
+        let opened = cursor.pos_of(open);
         let unclosed = |name: &str| {
             let name = qi_rules::options::shorten(&format!("DhtmlXQ_{name}"));
-            RecordError::at(pos_of(text, open), RecordErrorKind::UnclosedElement { name })
+            RecordError::at(opened, RecordErrorKind::UnclosedElement { name })
         };
         let Some(name_len) = text[name_start..].find(']') else { return Err(unclosed("")) };
         let name = &text[name_start..name_start + name_len];
@@ -118,7 +144,7 @@ fn elements(text: &str) -> Result<Vec<Element<'_>>, RecordError> {
         found.push(Element {
             name: name.to_ascii_lowercase(),
             value: &text[value_start..value_start + value_len],
-            pos: pos_of(text, value_start),
+            pos: cursor.pos_of(value_start),
         });
         from = value_start + value_len + close.len();
     }
@@ -230,25 +256,25 @@ fn fen(board: &[[Option<u8>; 9]; 10], side: char) -> String {
     format!("{} {side} - - 0 1", ranks.join("/"))
 }
 
-/// The result an element says, as a PGN result token.
+/// The result an element says, as a PGN result token: 红胜, 红先胜 and 黑负 are Red's win; 黑胜,
+/// 红负 and 红先负 Black's; anything with 和 a draw.
 fn result(value: &str) -> &'static str {
     let value = value.trim();
-    let black_won = value.contains('负') || value.contains('負') || value.starts_with('黑');
-    if matches!(value, "1-0" | "0-1" | "1/2-1/2") {
-        match value {
-            "1-0" => "1-0",
-            "0-1" => "0-1",
-            _ => "1/2-1/2",
-        }
-    } else if value.contains('和') {
-        "1/2-1/2"
-    } else if black_won && (value.contains('胜') || value.contains('勝') || value.contains('负'))
-    {
-        "0-1"
-    } else if value.contains('胜') || value.contains('勝') {
-        "1-0"
-    } else {
-        "*"
+    if matches!(value, "1-0" | "0-1") {
+        return if value == "1-0" { "1-0" } else { "0-1" };
+    }
+    if value.contains('和') || value == "1/2-1/2" {
+        return "1/2-1/2";
+    }
+    let won = value.contains('胜') || value.contains('勝');
+    let lost = value.contains('负') || value.contains('負');
+    let black = value.starts_with('黑');
+    match (won, lost) {
+        (true, false) if black => "0-1",
+        (true, false) => "1-0",
+        (false, true) if black => "1-0",
+        (false, true) => "0-1",
+        _ => "*",
     }
 }
 
@@ -315,7 +341,7 @@ pub(crate) fn as_record(text: &str) -> Result<Converted, RecordError> {
         }
     }
     let main = branches.get(&0).map(|b| b.2.clone()).unwrap_or_default();
-    if let Some(binit) = elements.iter().find(|e| e.name == "binit") {
+    let start = if let Some(binit) = elements.iter().find(|e| e.name == "binit") {
         let board = binit_board(binit.value, binit.pos)?;
         // The side whose piece the first move moves (a FEN letter's case).
         let side = main
@@ -326,13 +352,28 @@ pub(crate) fn as_record(text: &str) -> Result<Converted, RecordError> {
                 Some(if piece.is_ascii_lowercase() { 'b' } else { 'w' })
             })
             .unwrap_or('w');
-        tag(&mut lines, &mut origin, tag_line("FEN", &fen(&board, side)));
+        Some((fen(&board, side), binit.pos))
+    } else {
+        // Some viewers write the start as a FEN instead.
+        elements.iter().find(|e| e.name == "fen").map(|e| (e.value.trim().to_owned(), e.pos))
+    };
+    if let Some((fen, pos)) = start {
+        // Judged here, so that a bad start is named where the block says it.
+        let from = qi_rules::any::StartFrom::Position(&fen);
+        if let Err(error) = qi_rules::any::AnyGame::new("xiangqi", "", &from) {
+            let error = match error {
+                qi_rules::any::SetupError::Position(error) => error,
+                other => qi_rules::ParsePositionError::field("binit", other.to_string()),
+            };
+            let kind = RecordErrorKind::BadPosition { game: qi_rules::GameKind::Xiangqi, error };
+            return Err(RecordError::at(pos, kind));
+        }
+        tag(&mut lines, &mut origin, tag_line("FEN", &fen));
     }
     lines.push(String::new());
     origin.push(None);
     if let Some(comment) = comments.get(&(0, 0)) {
-        lines.push(format!("{{{comment}}}"));
-        origin.push(None);
+        push_comment(&mut lines, &mut origin, comment);
     }
     let mut children: BTreeMap<(usize, usize), Vec<usize>> = BTreeMap::new();
     for (&branch, &(parent, step, _)) in &branches {
@@ -343,6 +384,16 @@ pub(crate) fn as_record(text: &str) -> Result<Converted, RecordError> {
     let mut writer = Writer { lines, origin, branches: &branches, children, comments: &comments };
     writer.branch(0, 0);
     Ok(Converted { text: writer.lines.join("\n"), origin: writer.origin })
+}
+
+/// A `{comment}`, one entry a line of its text, so that every line of the record written
+/// keeps its own place in [`Converted::origin`].
+fn push_comment(lines: &mut Vec<String>, origin: &mut Vec<Option<Pos>>, comment: &str) {
+    let text = format!("{{{comment}}}");
+    for line in text.split('\n') {
+        lines.push(line.to_owned());
+        origin.push(None);
+    }
 }
 
 /// A branch: its parent, the step (from 1) of the parent's move it replaces, and its moves.
@@ -371,8 +422,7 @@ impl Writer<'_> {
             self.lines.push(mv.clone());
             self.origin.push(Some(*pos));
             if let Some(comment) = self.comments.get(&(index, step)) {
-                self.lines.push(format!("{{{comment}}}"));
-                self.origin.push(None);
+                push_comment(&mut self.lines, &mut self.origin, comment);
             }
             for child in self.children.get(&(index, step)).cloned().unwrap_or_default() {
                 self.lines.push("(".to_owned());

@@ -20,7 +20,7 @@ fn kind_by_ranks(ranks: usize) -> Option<GameKind> {
         8 => Some(GameKind::Chess),
         10 => Some(GameKind::Xiangqi),
         4 => Some(GameKind::Banqi),
-        15 | 19 => Some(GameKind::Gomoku),
+        15 | 19 | 20 => Some(GameKind::Gomoku),
         _ => None,
     }
 }
@@ -94,9 +94,12 @@ pub(crate) fn import_position(
         GameKind::Banqi => &["", "chain=true"],
         // The string does not say the rule: freestyle, unless only another one allows it.
         GameKind::Gomoku if ranks == 19 => {
-            &["size=19", "size=19,rule=standard", "size=19,rule=renju"]
+            &["size=19", "size=19,rule=standard", "size=19,rule=renju", "size=19,rule=caro"]
         }
-        GameKind::Gomoku => &["", "rule=standard", "rule=renju"],
+        GameKind::Gomoku if ranks == 20 => {
+            &["size=20", "size=20,rule=standard", "size=20,rule=renju", "size=20,rule=caro"]
+        }
+        GameKind::Gomoku => &["", "rule=standard", "rule=renju", "rule=caro"],
     };
     let mut first_error = None;
     // As written, then (chess and xiangqi) with the fields it leaves out filled in.
@@ -188,8 +191,9 @@ fn setup(
     let rules_tag = parsed.tag("Rules");
     let fen = parsed.tag("FEN").filter(|tag| !tag.value.trim().is_empty());
     let mut list = implied.to_owned();
-    if kind == GameKind::Gomoku && fen.is_some_and(|tag| ranks_of(&tag.value) == 19) {
-        list.push_str(",size=19");
+    let fen_ranks = fen.map_or(0, |tag| ranks_of(&tag.value));
+    if kind == GameKind::Gomoku && matches!(fen_ranks, 19 | 20) {
+        list.push_str(&format!(",size={fen_ranks}"));
     }
     if let Some(tag) = rules_tag {
         list.push(',');
@@ -407,6 +411,7 @@ fn playok_game_type(parsed: &Parsed<'_>) -> Result<Option<Candidate>, RecordErro
     match fields.next().map(str::parse::<u32>) {
         None | Some(Ok(15)) => Ok(Some((GameKind::Gomoku, ""))),
         Some(Ok(19)) => Ok(Some((GameKind::Gomoku, "size=19"))),
+        Some(Ok(20)) => Ok(Some((GameKind::Gomoku, "size=20"))),
         Some(Ok(size)) => {
             let name = format!("gomoku on a {size}×{size} board");
             Err(RecordError::at(tag.pos, RecordErrorKind::UnknownVariant { name }))

@@ -400,17 +400,27 @@ pub const MAX_GAMES: usize = 100_000;
 #[must_use]
 pub fn games(text: &str) -> Vec<GameSpan> {
     if let Some(layout) = foreign::Layout::of(text) {
+        // Lines counted as the blocks go, once over the text; tags read from blocks a game may
+        // be (the importer refuses larger ones, and says so when picked).
+        let (mut line, mut counted) = (1, 0);
         return layout
             .games(text)
             .into_iter()
+            .take(MAX_GAMES)
             .map(|range| {
-                let line = text[..range.start].matches('\n').count() + 1;
-                let tags = layout.convert(&text[range.clone()]).ok().map_or_else(Vec::new, |c| {
-                    pgn::parse(&c.text).map_or_else(
-                        |_| Vec::new(),
-                        |parsed| parsed.tags.into_iter().map(|t| (t.name, t.value)).collect(),
-                    )
-                });
+                line += text[counted..range.start].matches('\n').count();
+                counted = range.start;
+                let block = &text[range.clone()];
+                let tags = if block.len() > MAX_INPUT {
+                    Vec::new()
+                } else {
+                    layout.convert(block).ok().map_or_else(Vec::new, |c| {
+                        pgn::parse(&c.text).map_or_else(
+                            |_| Vec::new(),
+                            |parsed| parsed.tags.into_iter().map(|t| (t.name, t.value)).collect(),
+                        )
+                    })
+                };
                 GameSpan { range, line, tags }
             })
             .collect();

@@ -15,7 +15,7 @@ use crate::record::GameRecord;
 use qi_rules::Game;
 
 /// The sizes Qi's gomoku offers.
-const SIZES: [usize; 2] = [15, 19];
+const SIZES: [usize; 3] = [15, 19, 20];
 
 /// The board size a `.psq` header line gives (`Piskvorky 20x20, 11:11, 0`): width and height.
 fn header(line: &str) -> Option<(usize, usize)> {
@@ -113,12 +113,14 @@ fn pairs(text: &str) -> Option<Vec<(Pos, usize, usize)>> {
     let mut found = Vec::new();
     for (index, line) in text.lines().enumerate() {
         let mut rest = line;
+        // The column where `rest` starts, kept as `rest` moves on (one pass over the line).
+        let mut column = 1;
         loop {
             let trimmed = rest.trim_start();
+            column += rest[..rest.len() - trimmed.len()].chars().count();
             if trimmed.is_empty() {
                 break;
             }
-            let column = line[..line.len() - trimmed.len()].chars().count() + 1;
             let number = |s: &str| -> Option<(usize, usize)> {
                 let digits = s.bytes().take_while(u8::is_ascii_digit).count();
                 if digits == 0 || digits > 3 {
@@ -136,6 +138,7 @@ fn pairs(text: &str) -> Option<Vec<(Pos, usize, usize)>> {
                 return None;
             }
             found.push((Pos { line: index + 1, column }, x, y));
+            column += trimmed[..trimmed.len() - tail.len()].chars().count();
             rest = tail;
         }
     }
@@ -150,7 +153,7 @@ pub(crate) fn is_pairs(text: &str) -> bool {
 /// Coordinate pairs as a gomoku record: a point a line, each line's origin the pair's place.
 ///
 /// # Errors
-/// A pair beyond 19 that fits 20×20 (a board Qi does not offer yet), named.
+/// None yet: a pair off every board is written so that the reader names it.
 pub(crate) fn pairs_as_record(text: &str) -> Result<Converted, RecordError> {
     let Some(found) = pairs(text) else {
         return Err(RecordError::at(Pos::START, RecordErrorKind::Empty));
@@ -159,15 +162,8 @@ pub(crate) fn pairs_as_record(text: &str) -> Result<Converted, RecordError> {
     let shift = usize::from(from_zero);
     let largest = found.iter().map(|&(_, x, y)| x.max(y) + shift).max().unwrap_or(1);
     let size = SIZES.into_iter().find(|&size| largest <= size);
-    let size = match size {
-        Some(size) => size,
-        None if largest == 20 => {
-            let at = found.iter().find(|&&(_, x, y)| x.max(y) + shift == 20).map(|f| f.0);
-            return Err(unknown_size(20, 20, at.unwrap_or(Pos::START)));
-        }
-        // Off any board: the reader names the first point off the largest.
-        None => 19,
-    };
+    // Off every board: the reader names the first point off the largest.
+    let size = size.unwrap_or(20);
     let mut lines = vec![tags(size)];
     let mut origin = vec![None];
     for (pos, x, y) in found {
@@ -186,7 +182,24 @@ pub(crate) fn export(record: &GameRecord) -> Option<String> {
     let size = usize::from(game.rules().size());
     let mut out = format!("Piskvorky {size}x{size}, 11:11, 0\n");
     let played = replayed.error.as_ref().map_or(record.moves.len(), |error| error.ply);
-    for text in &record.moves[..played.min(record.moves.len())] {
+    // A `.psq` starts on the empty board: a game from a position gets its stones first, Black's
+    // and White's in turn (the counts a position may have allow it).
+    let start = record.start_game();
+    let qi_rules::any::AnyGame::Gomoku(first) = &start else { return None };
+    let stones = |side| {
+        (0..size as u8)
+            .flat_map(move |rank| (0..size as u8).map(move |file| qi_rules::Cell::new(file, rank)))
+            .filter(move |&cell| first.stone_at(cell) == Some(side))
+            .map(|cell| cell.to_string())
+            .collect::<Vec<_>>()
+    };
+    let (black, white) = (stones(qi_rules::Side::First), stones(qi_rules::Side::Second));
+    let mut setup = Vec::new();
+    for i in 0..black.len().max(white.len()) {
+        setup.extend(black.get(i).cloned());
+        setup.extend(white.get(i).cloned());
+    }
+    for text in setup.iter().chain(&record.moves[..played.min(record.moves.len())]) {
         let cell: qi_rules::Cell = text.parse().ok()?;
         let x = usize::from(cell.file) + 1;
         let y = size - usize::from(cell.rank);
@@ -221,10 +234,13 @@ mod tests {
 
     #[test]
     fn a_board_qi_does_not_offer_is_named_and_a_bad_move_has_its_line() {
-        let error = import("Piskvorky 20x20, 11:11, 0\n10,10,0\n", None).unwrap_err();
+        let twenty = import("Piskvorky 20x20, 11:11, 0\n10,10,0\n20,1,0\n", None).unwrap();
+        assert!(twenty.record.rules.contains("size=20"), "{}", twenty.record.rules);
+        assert_eq!(twenty.record.moves, ["j11", "t20"]);
+        let error = import("Piskvorky 21x21, 11:11, 0\n10,10,0\n", None).unwrap_err();
         assert_eq!((error.line, error.column), (1, 1));
         assert!(
-            matches!(&error.kind, RecordErrorKind::UnknownVariant { name } if name.contains("20×20")),
+            matches!(&error.kind, RecordErrorKind::UnknownVariant { name } if name.contains("21×21")),
             "{error:?}"
         );
         // The same point twice, on line 3 of the file.

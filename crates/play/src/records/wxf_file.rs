@@ -86,7 +86,12 @@ pub(crate) fn as_record(text: &str) -> Converted {
         } else if upper[leading..].starts_with("START{") {
             in_moves = true;
             // The moves may start on the same line: kept where they stood, `START{` blanked.
-            let moves = &line[leading + "START{".len()..];
+            let mut moves = &line[leading + "START{".len()..];
+            // `START{ 1. C2.5 H8+7 }END` on one line: the end is here too.
+            if let Some(at) = moves.to_ascii_uppercase().find("}END") {
+                moves = &moves[..at];
+                ended = true;
+            }
             out.push(format!("{}{moves}", " ".repeat(line[..leading].chars().count() + 6)));
         } else if let Some((key, value)) = header(line) {
             out.push(header_tag(key, value));

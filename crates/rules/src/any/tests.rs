@@ -182,7 +182,8 @@ fn banqi_moves_round_trip_over_random_games() {
 
 #[test]
 fn gomoku_moves_round_trip_over_random_games() {
-    for (i, rules) in ["", "rule=renju", "size=19"].into_iter().enumerate() {
+    for (i, rules) in ["", "rule=renju", "size=19", "size=20", "rule=caro"].into_iter().enumerate()
+    {
         let start = game("gomoku", rules, "startpos");
         assert!(random_playouts(&start, 2, 30, i as u64) > 2, "{rules}");
     }

@@ -4,9 +4,9 @@
 use crate::core::{Cell, Side};
 use crate::zobrist;
 
-/// Row length of the flat array: the largest board (19) plus a wall point each side. A point's
+/// Row length of the flat array: the largest board (20) plus a wall point each side. A point's
 /// right wall is also the next row's left wall, but two keep the arithmetic obvious.
-pub(crate) const STRIDE: usize = 21;
+pub(crate) const STRIDE: usize = 22;
 /// Points in the flat array, walls included.
 pub(crate) const POINTS: usize = STRIDE * STRIDE;
 /// The four line directions as index steps: along a rank, along a file, and the two diagonals.
@@ -56,7 +56,7 @@ pub(crate) struct Board {
 }
 
 impl Board {
-    /// An empty board `size` points a side (at most 19).
+    /// An empty board `size` points a side (at most 20).
     pub(crate) fn empty(size: u8) -> Board {
         let mut stones = [Stone::Wall; POINTS];
         for rank in 0..size {

@@ -1,10 +1,10 @@
-//! Gomoku: Black and White take turns putting stones on the points of a 15x15 (or 19x19)
-//! board; the first to make five in a row wins.
+//! Gomoku: Black and White take turns putting stones on the points of a 15x15 (or 19x19, or
+//! 20x20 as Gomocup plays) board; the first to make five in a row wins.
 //!
 //! # Rule options
 //!
-//! - `size=15|19` — points on each side of the board (default 15).
-//! - `rule=freestyle|standard|renju` (default freestyle):
+//! - `size=15|19|20` — points on each side of the board (default 15).
+//! - `rule=freestyle|standard|renju|caro` (default freestyle):
 //!   - `freestyle`: five or more in a row wins;
 //!   - `standard`: exactly five wins, six or more wins nothing, for either side;
 //!   - `renju`: White wins with five or more; Black wins with exactly five and may not make a
@@ -12,7 +12,12 @@
 //!     such a move is illegal ([`IllegalReason::DoubleThree`], [`IllegalReason::DoubleFour`],
 //!     [`IllegalReason::Overline`]) unless it makes a five at the same time. A three counts only
 //!     when the stone that would make it a straight four is itself allowed (the Renju
-//!     International Federation's recursive rule).
+//!     International Federation's recursive rule);
+//!   - `caro`: Vietnam's cờ caro: five or more in a row wins, for both sides, unless the
+//!     opponent's stones close the row at both ends (`oxxxxxo` wins nothing). The board's edge
+//!     closes nothing: caro is played on paper without edges, and the apps that put it on a
+//!     board count only stones (so a row against the edge with an opponent's stone at its
+//!     other end wins).
 //!
 //! Black ([`Side::First`]) moves first. The game ends with [`EndReason::FiveInARow`] (the
 //! outcome's `line` lists every stone of the winning row, from the lower end), or as a draw
@@ -21,7 +26,7 @@
 //!
 //! # Notation
 //!
-//! A move is a point: file letter `a`-`o` (`a`-`s` on 19x19, `i` included) from the left and
+//! A move is a point: file letter `a`-`o` (`a`-`s` on 19x19, `a`-`t` on 20x20, `i` included) from the left and
 //! rank `1`-`15` from the bottom, as in `h8`, the centre of the 15x15 board. Upper case (`H8`)
 //! is read too. The moves of a game write as one string, `h8i9j10`
 //! ([`Gomoku::move_string`], [`Gomoku::from_move_string`]).
@@ -29,7 +34,7 @@
 //! # Position string
 //!
 //! The rows from the top (rank 15) down, separated by `/`; in each row from the `a` file, `x` a
-//! black stone, `o` a white stone and a number (1-19) for a run of empty points; then a space and
+//! black stone, `o` a white stone and a number (1-20) for a run of empty points; then a space and
 //! the side to move, `b` or `w`. The empty board with one black stone on h8, White to move:
 //! `15/15/15/15/15/15/15/7x7/15/15/15/15/15/15/15 w`. The board size comes from the rules, and a
 //! string of another size is refused. Black must have as many stones as White with Black to
@@ -166,8 +171,19 @@ impl Gomoku {
     fn winning_line(&self, point: usize, side: Side) -> Option<(usize, usize, usize)> {
         DIRECTIONS.into_iter().find_map(|step| {
             let (start, length) = self.board.run(point, step, Stone::of(side));
-            self.rules.rule.wins(side, length).then_some((start, step, length))
+            let wins = self.rules.rule.wins(side, length)
+                && !(self.rules.rule == WinRule::Caro
+                    && self.closed_at_both_ends(start, step, length, side));
+            wins.then_some((start, step, length))
         })
+    }
+
+    /// Caro: whether the opponent's stones stand at both ends of the run of `length` from
+    /// `start` along `step` (the wall around the board is not a stone).
+    fn closed_at_both_ends(&self, start: usize, step: usize, length: usize, side: Side) -> bool {
+        let theirs = Stone::of(side.other());
+        // The wall around the board keeps both neighbours inside the array.
+        self.board.at(start - step) == theirs && self.board.at(start + length * step) == theirs
     }
 
     /// Whether the game is over by a win or a full board: no stone may be played.
@@ -268,7 +284,7 @@ impl Game for Gomoku {
         }
         self.board.put(point, Stone::of(side));
         self.hash ^= stone_key(side, point) ^ WHITE_TO_MOVE_KEY;
-        // Board indices are below 441, so they fit.
+        // Board indices are below 484, so they fit.
         self.played.push(point as u16);
         self.empty_points -= 1;
         if self.winning_line(point, side).is_some() {

@@ -17,11 +17,15 @@ pub enum WinRule {
     /// Renju: Black wins with exactly five and may not play a double three, a double four or an
     /// overline; White wins with five or more.
     Renju,
+    /// Caro (Vietnam's gomoku): five or more in a row wins, for both sides, unless the
+    /// opponent's stones close the row at both ends (the board's edge closes nothing).
+    Caro,
 }
 
 impl WinRule {
     /// All rule sets, the default first.
-    pub const ALL: [WinRule; 3] = [WinRule::Freestyle, WinRule::Standard, WinRule::Renju];
+    pub const ALL: [WinRule; 4] =
+        [WinRule::Freestyle, WinRule::Standard, WinRule::Renju, WinRule::Caro];
 
     /// The name used in `rule=...`.
     #[must_use]
@@ -30,14 +34,16 @@ impl WinRule {
             WinRule::Freestyle => "freestyle",
             WinRule::Standard => "standard",
             WinRule::Renju => "renju",
+            WinRule::Caro => "caro",
         }
     }
 
-    /// Whether a run of `length` stones of `side` wins.
+    /// Whether a run of `length` stones of `side` wins (under caro, when its ends are not both
+    /// closed by the opponent: see [`WinRule::Caro`]).
     #[must_use]
     pub const fn wins(self, side: Side, length: usize) -> bool {
         match (self, side) {
-            (WinRule::Freestyle, _) | (WinRule::Renju, Side::Second) => length >= 5,
+            (WinRule::Freestyle | WinRule::Caro, _) | (WinRule::Renju, Side::Second) => length >= 5,
             (WinRule::Standard, _) | (WinRule::Renju, Side::First) => length == 5,
         }
     }
@@ -57,10 +63,10 @@ impl FromStr for WinRule {
     }
 }
 
-/// The rule options of a gomoku game: `size=15|19`, `rule=freestyle|standard|renju`.
+/// The rule options of a gomoku game: `size=15|19|20`, `rule=freestyle|standard|renju|caro`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GomokuRules {
-    /// Points on each side of the board: 15 or 19.
+    /// Points on each side of the board: 15, 19 or 20.
     size: u8,
     /// Which lines win.
     pub rule: WinRule,
@@ -70,14 +76,14 @@ impl GomokuRules {
     /// Rules with the given win rule on a board of `size` points a side.
     ///
     /// # Errors
-    /// [`RuleError::BadValue`] when `size` is not 15 or 19.
+    /// [`RuleError::BadValue`] when `size` is not 15, 19 or 20.
     pub fn new(size: u8, rule: WinRule) -> Result<GomokuRules, RuleError> {
         let mut rules = GomokuRules { rule, ..GomokuRules::default() };
         rules.set("size", &size.to_string())?;
         Ok(rules)
     }
 
-    /// Points on each side of the board (15 or 19).
+    /// Points on each side of the board (15, 19 or 20).
     #[must_use]
     pub const fn size(&self) -> u8 {
         self.size
@@ -92,18 +98,25 @@ impl Default for GomokuRules {
 
 impl RuleSet for GomokuRules {
     const DOCS: &'static [RuleDoc] = &[
-        RuleDoc { key: "size", values: &["15", "19"], help: "points on each side of the board" },
+        RuleDoc {
+            key: "size",
+            values: &["15", "19", "20"],
+            help: "points on each side of the board",
+        },
         RuleDoc {
             key: "rule",
-            values: &["freestyle", "standard", "renju"],
+            values: &["freestyle", "standard", "renju", "caro"],
             help: "freestyle: five or more wins; standard: exactly five wins; renju: Black wins \
-                   with exactly five and may not make 3-3, 4-4 or six, White wins with five or more",
+                   with exactly five and may not make 3-3, 4-4 or six, White wins with five or \
+                   more; caro: five or more wins unless the opponent closes both ends",
         },
     ];
 
     fn set(&mut self, key: &str, value: &str) -> Result<(), RuleError> {
         match key {
-            "size" => self.size = options::choose(key, value, &[("15", 15), ("19", 19)])?,
+            "size" => {
+                self.size = options::choose(key, value, &[("15", 15), ("19", 19), ("20", 20)])?;
+            }
             "rule" => self.rule = value.parse()?,
             _ => return Err(options::unknown(key)),
         }
@@ -127,7 +140,9 @@ mod tests {
         assert_eq!(GomokuRules::parse(&rules.to_list()).unwrap(), rules);
         assert_eq!(GomokuRules::parse("").unwrap().to_list(), "size=15,rule=freestyle");
         assert!(GomokuRules::parse("size=17").is_err());
-        assert!(GomokuRules::parse("rule=caro").is_err());
+        assert!(GomokuRules::parse("size=21").is_err());
+        assert_eq!(GomokuRules::parse("size=20,rule=caro").unwrap().size(), 20);
+        assert!(GomokuRules::parse("rule=gomoku").is_err());
         assert!(GomokuRules::parse("colour=red").is_err());
         assert!(GomokuRules::new(13, WinRule::Standard).is_err());
     }

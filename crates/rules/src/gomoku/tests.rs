@@ -41,7 +41,7 @@ enum Expect {
 
 use IllegalReason as R;
 use Side::{First as B, Second as W};
-use WinRule::{Freestyle, Renju, Standard};
+use WinRule::{Caro, Freestyle, Renju, Standard};
 
 #[rustfmt::skip]
 const RULE_TABLE: &[(&str, WinRule, &str, &str, Side, &str, Expect)] = &[
@@ -58,6 +58,18 @@ const RULE_TABLE: &[(&str, WinRule, &str, &str, Side, &str, Expect)] = &[
     ("renju white overline wins", Renju, "a3c3e3g3i3k3", "c8d8e8f8h8", W, "g8", Expect::Wins(W)),
     ("renju double three", Renju, "i8j8h9h10", "", B, "h8", Expect::Refused(R::DoubleThree)),
     ("renju white may double three", Renju, "a3c3e3g3i3", "i8j8h9h10", W, "h8", Expect::Plays),
+    ("caro open five wins", Caro, "d8e8f8g8", "", B, "h8", Expect::Wins(B)),
+    ("caro five closed at one end wins", Caro, "d8e8f8g8", "c8", B, "h8", Expect::Wins(B)),
+    ("caro five closed at both ends does not win", Caro, "d8e8f8g8", "c8i8", B, "h8", Expect::Plays),
+    ("caro five closed at both ends, the last stone in the middle", Caro, "d8e8g8h8", "c8i8", B, "f8", Expect::Plays),
+    ("caro five against the edge wins", Caro, "a8b8c8d8", "", B, "e8", Expect::Wins(B)),
+    ("caro five against the edge, closed at the other end, wins", Caro, "a8b8c8d8", "f8", B, "e8", Expect::Wins(B)),
+    ("caro overline open wins", Caro, "c8d8e8f8h8", "", B, "g8", Expect::Wins(B)),
+    ("caro overline closed at both ends does not win", Caro, "c8d8e8f8h8", "b8i8", B, "g8", Expect::Plays),
+    ("caro white five closed by black at both ends does not win", Caro, "c3e3g3i3k3c8i8", "d8e8f8g8", W, "h8", Expect::Plays),
+    ("caro diagonal closed at both ends does not win", Caro, "d4e5f6g7", "c3i9", B, "h8", Expect::Plays),
+    ("caro a closed five leaves the game on; an open one later wins", Caro, "d8e8f8g8d9e9f9g9", "c8i8c9", B, "h9", Expect::Wins(B)),
+    ("caro takes no renju restriction", Caro, "i8j8h9h10", "", B, "h8", Expect::Plays),
     ("renju three blocked at one end is no three", Renju, "i8j8h9h10", "k8", B, "h8", Expect::Plays),
     ("renju three blocked by the edge", Renju, "b8c8a9a10", "", B, "a8", Expect::Plays),
     ("renju split three counts", Renju, "j8k8h9h10", "", B, "h8", Expect::Refused(R::DoubleThree)),
@@ -107,6 +119,27 @@ fn off_board_points_are_refused() {
     let big = Gomoku::start(&GomokuRules::new(19, WinRule::Freestyle).unwrap(), 0);
     assert_eq!(big.check(outside), Ok(()));
     assert_eq!(big.legal_moves().len(), 361);
+}
+
+#[test]
+fn twenty_by_twenty_is_a_board_too() {
+    let rules = GomokuRules::parse("size=20").unwrap();
+    let game = Gomoku::start(&rules, 0);
+    assert_eq!(game.legal_moves().len(), 400);
+    assert_eq!(game.parse_move("t20").map(|m| m.0), Ok(Cell::new(19, 19)));
+    assert!(matches!(game.parse_move("u1"), Err(ParseMoveError::OffBoard { .. })));
+    assert!(matches!(game.parse_move("a21"), Err(ParseMoveError::OffBoard { .. })));
+    // A five along the top edge, corner to corner of the last rank.
+    let game = Gomoku::from_move_string(&rules, "p20a1q20a2r20a3s20a4t20").unwrap();
+    assert_eq!(game.outcome().map(|o| o.winner), Some(Some(Side::First)));
+    let position = game.position();
+    assert_eq!(Gomoku::from_position(&rules, &position).unwrap().position(), position);
+    assert!(position.starts_with("15xxxxx/"), "{position}");
+    // A 15 board's position is no 20 board's.
+    assert!(
+        Gomoku::from_position(&rules, &Gomoku::start(&GomokuRules::default(), 0).position())
+            .is_err()
+    );
 }
 
 #[test]

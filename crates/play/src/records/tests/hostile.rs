@@ -364,10 +364,66 @@ fn files_from_the_wild_gone_wrong_fail_cleanly_and_in_bounded_time() {
     let read_epd = read(epd, None);
     assert_eq!(read_epd.format, Format::ChessFen);
     assert!(read_epd.record.start_game().position().ends_with(" b KQkq - 0 1"));
-    // Gomoku pairs past 20: the board Qi does not offer yet is named.
-    let e = error("8,8 20,20", None);
-    assert!(matches!(e.kind, K::UnknownVariant { ref name } if name.contains("20×20")), "{e:?}");
-    // PlayOK's 20×20 gomoku: named too.
-    let e = error("[GameType \"61,20\"]\n1. h8 i9", None);
-    assert!(matches!(e.kind, K::UnknownVariant { ref name } if name.contains("20×20")), "{e:?}");
+    // Gomoku pairs up to 20 read on 20×20; past it, the first point off the board is named.
+    assert!(read("8,8 20,20", None).record.rules.contains("size=20"));
+    let e = error("8,8 21,21", None);
+    assert_eq!(at(&e), (1, 5), "{e:?}");
+    // PlayOK's 20×20 gomoku reads; a size Qi does not offer is named.
+    assert!(read("[GameType \"61,20\"]\n1. h8 i9", None).record.rules.contains("size=20"));
+    let e = error("[GameType \"61,21\"]\n1. h8 i9", None);
+    assert!(matches!(e.kind, K::UnknownVariant { ref name } if name.contains("21×21")), "{e:?}");
+}
+
+#[test]
+fn other_programs_layouts_gone_wrong_stay_in_bounds_and_in_place() {
+    // A page of a million empty DhtmlXQ blocks: listed up to the cap, in one pass.
+    let page = format!(
+        "{}[DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]",
+        "[DhtmlXQ][/DhtmlXQ]\n".repeat(1_000_000)
+    );
+    let spans = super::super::games(&page);
+    assert_eq!(spans.len(), super::super::MAX_GAMES);
+    assert_eq!(spans[99_999].line, 100_000);
+    // One line of pairs a megabyte long: read in one pass (the board fills up: an error, no hang).
+    let pairs = "1,1 ".repeat(MAX_INPUT / 4 - 1);
+    let e = error(&pairs, None);
+    assert_eq!(at(&e), (1, 5), "the same point twice: {e:?}");
+    // A comment over two lines (`||`) and then a bad move: the move's own line and column.
+    let text = "[DhtmlXQ]\n[DhtmlXQ_movelist]77477062\n9999[/DhtmlXQ_movelist]\n[DhtmlXQ_comment1]a||b\nc[/DhtmlXQ_comment1]\n[/DhtmlXQ]";
+    let e = error(text, None);
+    assert_eq!(at(&e), (3, 1), "{e:?}");
+    // A binit that places no legal game: named at the binit.
+    let no_general = format!("x\n[DhtmlXQ_binit]{}[/DhtmlXQ_binit]", "99".repeat(32));
+    let e = error(&no_general, None);
+    assert!(matches!(e.kind, K::BadPosition { .. }), "{e:?}");
+    assert_eq!(at(&e), (2, 16));
+    // 黑负 is Red's win; a start given as a FEN is read.
+    let red = read(
+        "[DhtmlXQ_result]黑负[/DhtmlXQ_result][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]",
+        None,
+    );
+    assert_eq!(red.record.ending.map(|e| e.winner), Some(Some(Side::First)));
+    let fen = "[DhtmlXQ_fen]3k5/9/9/9/9/9/9/9/9/4K3R w - - 0 1[/DhtmlXQ_fen][DhtmlXQ_movelist]8988[/DhtmlXQ_movelist]";
+    assert_eq!(read(fen, None).record.moves, ["i1i2"]);
+    // A PGN record that quotes a DhtmlXQ block in a comment is a PGN record.
+    let quoting = "[Event \"x\"]\n\n1. e4 {[DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]} e5 *";
+    assert_eq!(read(quoting, None).record.moves, ["e2e4", "e7e5"]);
+    // A WXF file on one line.
+    assert_eq!(read("FORMAT WXF\nSTART{ 1. C2.5 H8+7 }END", None).record.moves, ["h3e3", "h10g8"]);
+}
+
+#[test]
+fn a_psq_of_a_game_from_a_position_plays_its_stones_first() {
+    let start = "15/15/15/15/15/15/15/7x7/6o8/15/15/15/15/15/15 b";
+    let mut record = GameRecord::from_parts(
+        GameKind::Gomoku,
+        String::new(),
+        crate::record::Start::Position(start.into()),
+        vec!["i9".into()],
+    );
+    record.tags.clear();
+    let text = export(&record, Format::GomokuPsq);
+    let back = read(&text, None).record;
+    assert_eq!(back.moves, ["h8", "g7", "i9"]);
+    assert_eq!(back.replay(usize::MAX).game.position(), record.replay(usize::MAX).game.position());
 }

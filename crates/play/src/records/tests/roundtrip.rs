@@ -243,7 +243,7 @@ fn banqi_games_round_trip() {
 
 #[test]
 fn gomoku_games_round_trip() {
-    let rule_sets = ["", "size=19", "rule=renju", "size=19,rule=standard"];
+    let rule_sets = ["", "size=19", "rule=renju", "size=19,rule=standard", "size=20", "rule=caro"];
     let mut rng = Rng(5);
     let mut finished = 0;
     for i in 0..80 {

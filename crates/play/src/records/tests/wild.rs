@@ -139,7 +139,8 @@ fn the_corpus_keeps_what_each_dialect_says_beyond_the_moves() {
     assert!(iccs.record.tags.iter().any(|(_, v)| v.ends_with("tool wrapped")));
     // DhtmlXQ: the title, the result, the comment with its line break, the variation.
     let dhtml = read("xiangqi-dhtmlxq-gbk.htm", 1);
-    assert!(dhtml.record.tags.contains(&("Event".into(), "顺炮横车对直车".into())));
+    assert!(dhtml.record.tags.contains(&("Event".into(), "全国赛".into())));
+    assert!(dhtml.record.tags.contains(&("Title".into(), "顺炮横车对直车".into())));
     assert_eq!(dhtml.record.comments.get(&1).map(String::as_str), Some("开局\n第二行"));
     assert_eq!(dhtml.record.variations.len(), 1);
     let tree = dhtml.record.tree();
