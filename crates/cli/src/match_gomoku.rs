@@ -50,7 +50,7 @@ fn opening(rng: &mut u64) -> Gomoku {
         *rng = splitmix64(*rng);
         let file = 5 + (*rng % 5) as u8;
         let rank = 5 + ((*rng >> 16) % 5) as u8;
-        let _ = game.apply(GomokuMove(Cell::new(file, rank)));
+        let _ = game.apply(GomokuMove::Stone(Cell::new(file, rank)));
     }
     game
 }
@@ -78,7 +78,7 @@ fn play_game(engine: &mut GomokuEngine, mut game: Gomoku, ours: Side, movetime: 
             think_ms += budget.elapsed_ms();
             result.best
         } else {
-            seed_ai::choose(&game).map(GomokuMove)
+            seed_ai::choose(&game).map(GomokuMove::Stone)
         };
         let mv =
             mv.filter(|&mv| game.check(mv).is_ok()).or_else(|| game.legal_moves().first().copied());

@@ -221,9 +221,9 @@ impl Player {
         match (self, game) {
             (Player::Uci(engine), _) => engine.best_move("startpos", moves, movetime),
             (Player::Piskvork(engine), AnyGame::Gomoku(g)) => {
-                let stones: Vec<Cell> = g.history().iter().map(|mv| mv.0).collect();
+                let stones: Vec<Cell> = g.history().iter().filter_map(|mv| mv.point()).collect();
                 let cell = engine.best_move(&stones, movetime)?;
-                Ok(g.move_text(GomokuMove(cell)))
+                Ok(g.move_text(GomokuMove::Stone(cell)))
             }
             (Player::Piskvork(engine), _) => {
                 Err(format!("{}: a Piskvork engine plays gomoku only", engine.process.name))
@@ -338,12 +338,13 @@ fn gomoku_opening(game: &AnyGame, seed: u64) -> Vec<String> {
             state = splitmix64(state);
             let file = centre - 2 + (state % 5) as u8;
             let rank = centre - 2 + ((state >> 8) % 5) as u8;
-            let mv = GomokuMove(Cell::new(file, rank));
+            let mv = GomokuMove::Stone(Cell::new(file, rank));
             if board.apply(mv).is_ok() {
                 moves.push(board.move_text(mv));
             }
         }
-        let (a, b) = (board.history()[0].0, board.history()[2].0);
+        let stones: Vec<Cell> = board.history().iter().filter_map(|mv| mv.point()).collect();
+        let (a, b) = (stones[0], stones[2]);
         let lined_up = a.file.abs_diff(b.file) <= 1 && a.rank.abs_diff(b.rank) <= 1;
         if !lined_up {
             return moves;

@@ -143,14 +143,14 @@ impl Session {
     fn turn(&mut self, rest: &str) -> Result<Vec<String>, String> {
         let game = self.game()?;
         let cell = read_point(game, rest)?;
-        game.apply(GomokuMove(cell)).map_err(|e| format!("TURN {rest}: {}", e.reason))?;
+        game.apply(GomokuMove::Stone(cell)).map_err(|e| format!("TURN {rest}: {}", e.reason))?;
         self.think()
     }
 
     fn takeback(&mut self, rest: &str) -> Result<Vec<String>, String> {
         let game = self.game()?;
         let cell = read_point(game, rest)?;
-        if game.history().last() != Some(&GomokuMove(cell)) {
+        if game.history().last() != Some(&GomokuMove::Stone(cell)) {
             return Err(format!("TAKEBACK {rest}: not the last stone played"));
         }
         game.undo();
@@ -305,7 +305,13 @@ impl Session {
             result.info.time_ms,
             result.info.pv_text()
         );
-        Ok(vec![message, write_point(game, mv.0)])
+        // A colour choice (only in an opening) is Gomocup's `SWAP` when it takes the colour
+        // that just moved; taking the colour to move is answered by playing.
+        let answer = match mv {
+            GomokuMove::Stone(cell) => write_point(game, cell),
+            GomokuMove::Take(_) => "SWAP".to_owned(),
+        };
+        Ok(vec![message, answer])
     }
 }
 

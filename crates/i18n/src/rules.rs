@@ -203,6 +203,16 @@ pub fn illegal_reason(lang: Lang, kind: GameKind, reason: IllegalReason) -> &'st
             "连珠禁手：黑棋不能走长连（六子或以上）。",
             "Luật Renju: quân Đen bị cấm sáu quân liên tiếp trở lên.",
         ),
+        R::ChoiceDue => (
+            "The opening rule asks for a colour now: take black or white.",
+            "按开局规则，现在要选择执黑或执白，不能落子。",
+            "Theo luật khai cuộc, bây giờ phải chọn quân Đen hoặc Trắng, chưa được đặt quân.",
+        ),
+        R::NoChoiceDue => (
+            "No colour choice is due now: put a stone.",
+            "现在不是选择颜色的时候，请落子。",
+            "Chưa đến lúc chọn màu: hãy đặt quân.",
+        ),
         // `IllegalReason` is `#[non_exhaustive]`: a reason added later reads generically until
         // it is translated here.
         _ => ("That move is not allowed.", "不能这样走。", "Nước đi này không hợp lệ."),
@@ -333,7 +343,7 @@ mod tests {
     use super::*;
 
     /// Every variant core.rs lists; a new one must be added here (and translated above).
-    const ILLEGAL: [IllegalReason; 36] = {
+    const ILLEGAL: [IllegalReason; 38] = {
         use IllegalReason as R;
         [
             R::GameOver,
@@ -375,6 +385,8 @@ mod tests {
             R::DoubleThree,
             R::DoubleFour,
             R::Overline,
+            R::ChoiceDue,
+            R::NoChoiceDue,
         ]
     };
 

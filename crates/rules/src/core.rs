@@ -331,6 +331,10 @@ pub enum IllegalReason {
     DoubleFour,
     /// Renju: Black may not make six or more in a row.
     Overline,
+    /// The opening rule asks for a colour choice now, not a stone.
+    ChoiceDue,
+    /// No colour choice is due now.
+    NoChoiceDue,
 }
 
 impl IllegalReason {
@@ -382,6 +386,8 @@ impl IllegalReason {
             R::DoubleThree => "renju: Black may not make a double three",
             R::DoubleFour => "renju: Black may not make a double four",
             R::Overline => "renju: Black may not make six or more in a row",
+            R::ChoiceDue => "a colour must be chosen now (black or white), not a stone",
+            R::NoChoiceDue => "no colour choice is due now: put a stone",
         }
     }
 }

@@ -160,7 +160,7 @@ fn hand_built_moves_off_the_board_are_refused() {
         let step = BanqiMove::Step { from: Cell::new(0, 0), to: cell };
         assert!(banqi.check(step).is_err(), "{cell}");
         if cell.file >= 15 || cell.rank >= 15 {
-            let refused = gomoku.check(GomokuMove(cell)).unwrap_err();
+            let refused = gomoku.check(GomokuMove::Stone(cell)).unwrap_err();
             assert_eq!(refused.reason, IllegalReason::OffBoard, "{cell}");
         }
     }

@@ -224,10 +224,13 @@ async fn rated_seeks_are_paired_with_rated_ones_only() {
         let cookie = register(addr, name, "a password").await.cookie();
         sockets.push(signed_in_client(addr, &cookie, "").await.0);
     }
-    // Everyone starts at 1500: the first two seekers are paired at once, the third waits.
-    for socket in &mut sockets {
-        socket.send(&ClientMessage::Seek { spec: rated("chess") }).await;
-    }
+    // Everyone starts at 1500: the first two seekers are paired at once, the third waits. The
+    // first seek is acknowledged before the second is sent: sockets are not ordered among
+    // themselves, and the test means the first two.
+    let seeking = |m: &ServerMessage| matches!(m, ServerMessage::Seeking { .. }).then_some(());
+    sockets[0].send(&ClientMessage::Seek { spec: rated("chess") }).await;
+    sockets[0].until(seeking).await;
+    sockets[1].send(&ClientMessage::Seek { spec: rated("chess") }).await;
     let seated = |m: &ServerMessage| match m {
         ServerMessage::Seated { game, .. } => Some(game.clone()),
         _ => None,
@@ -235,7 +238,8 @@ async fn rated_seeks_are_paired_with_rated_ones_only() {
     let game_a = sockets[0].until(seated).await;
     let game_b = sockets[1].until(seated).await;
     assert_eq!(game_a, game_b);
-    sockets[2].until(|m| matches!(m, ServerMessage::Seeking { .. }).then_some(())).await;
+    sockets[2].send(&ClientMessage::Seek { spec: rated("chess") }).await;
+    sockets[2].until(seeking).await;
     // A casual seeker of the same game is not paired with a rated one.
     let mut casual = Client::hello(addr, "Dee").await;
     casual.send(&ClientMessage::Seek { spec: spec("chess", "") }).await;

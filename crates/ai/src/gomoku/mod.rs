@@ -18,7 +18,7 @@ mod tests;
 mod threats;
 
 use qi_rules::Game;
-use qi_rules::gomoku::{Gomoku, GomokuMove};
+use qi_rules::gomoku::{Gomoku, GomokuMove, GomokuRules, OpeningRule, Phase};
 
 use self::position::{POINTS, Position};
 use self::threats::{FailCache, has_four_move, vcf};
@@ -345,9 +345,10 @@ impl GomokuEngine {
             let size = position.game().rules().size();
             let centre = qi_rules::Cell::new(size / 2, size / 2);
             let legal = position.game().legal_moves();
-            let pick = legal.iter().find(|mv| mv.0 == centre).or(legal.first());
-            if let Some(mv) = pick {
-                moves.push((0, Position::index_of(mv.0) as u16));
+            let points: Vec<qi_rules::Cell> = legal.iter().filter_map(|mv| mv.point()).collect();
+            let pick = points.iter().find(|&&cell| cell == centre).or(points.first());
+            if let Some(&cell) = pick {
+                moves.push((0, Position::index_of(cell) as u16));
             }
         }
         moves
@@ -386,9 +387,95 @@ impl Tree for GomokuTree<'_> {
     }
 }
 
+/// How close to even (in the engine's units) a swap2 position must be for the second player
+/// to put two more stones rather than take a colour: near balance either colour is a gamble,
+/// so the choice goes back to the first player.
+const PUT_TWO_MARGIN: i32 = 40;
+
+impl GomokuEngine {
+    /// A move of the opening (see [`OpeningRule`]): a stone that keeps the game balanced while
+    /// the opening stones are put, or a colour taken from a search of the position as it
+    /// stands — the colour to move when the search likes its move, else the other.
+    fn opening_move(
+        &mut self,
+        game: &Gomoku,
+        budget: &mut Budget<'_>,
+        on_info: &mut dyn FnMut(&SearchInfo<GomokuMove>),
+    ) -> SearchResult<GomokuMove> {
+        // The same stones in plain play: what the search understands.
+        let mut plain: GomokuRules = *game.rules();
+        plain.opening = OpeningRule::None;
+        let Ok(probe) = Gomoku::from_position(&plain, &game.position()) else {
+            return SearchResult::no_move(Score::Cp(0), budget);
+        };
+        let chosen = match game.phase() {
+            Phase::Choose | Phase::ChooseAgain => {
+                let result = self.search_lines(&probe, budget, 1, &mut |_| {});
+                let value = match result.info.score {
+                    Score::Cp(cp) => cp,
+                    Score::Mate(n) if n > 0 => MATE_BOUND,
+                    Score::Mate(_) => -MATE_BOUND,
+                };
+                let swap2_first_choice =
+                    game.phase() == Phase::Choose && game.rules().opening == OpeningRule::Swap2;
+                if swap2_first_choice && value.abs() < PUT_TWO_MARGIN {
+                    balanced_stone(&probe, budget).map(GomokuMove::Stone)
+                } else {
+                    // The colour to move is the one whose move was searched.
+                    let mover = probe.colour_to_move();
+                    Some(GomokuMove::Take(if value >= 0 { mover } else { mover.other() }))
+                }
+            }
+            Phase::FirstThree | Phase::Fifth | Phase::Play => {
+                balanced_stone(&probe, budget).map(GomokuMove::Stone)
+            }
+        };
+        let info = SearchInfo {
+            depth: 1,
+            score: Score::Cp(0),
+            nodes: budget.nodes(),
+            time_ms: budget.elapsed_ms(),
+            pv: chosen.into_iter().collect(),
+            lines: Vec::new(),
+        };
+        on_info(&info);
+        SearchResult { best: chosen, info }
+    }
+}
+
+/// An opening stone that leaves the game as even as the engine can judge: among the points
+/// near the centre and near the stones, the one after which the static value is closest to 0
+/// (the level's noise breaks near-ties, so openings vary).
+fn balanced_stone(game: &Gomoku, budget: &Budget<'_>) -> Option<qi_rules::Cell> {
+    let size = game.rules().size();
+    let centre = i32::from(size / 2);
+    let stones: Vec<qi_rules::Cell> = game.history().iter().filter_map(|mv| mv.point()).collect();
+    let near = |cell: qi_rules::Cell| {
+        let (f, r) = (i32::from(cell.file), i32::from(cell.rank));
+        let close = |other: qi_rules::Cell| {
+            (f - i32::from(other.file)).abs() <= 2 && (r - i32::from(other.rank)).abs() <= 2
+        };
+        ((f - centre).abs() <= 2 && (r - centre).abs() <= 2) || stones.iter().any(|&s| close(s))
+    };
+    let mut best: Option<(i32, qi_rules::Cell)> = None;
+    for mv in game.legal_moves() {
+        let Some(cell) = mv.point().filter(|&cell| near(cell)) else { continue };
+        let mut after = game.clone();
+        if after.apply(mv).is_err() || after.outcome().is_some() {
+            continue;
+        }
+        let position = Position::new(&after);
+        let value = GomokuEngine::evaluate(&position, budget).abs();
+        if best.is_none_or(|(v, _)| value < v) {
+            best = Some((value, cell));
+        }
+    }
+    best.map(|(_, cell)| cell).or_else(|| game.legal_moves().into_iter().find_map(|mv| mv.point()))
+}
+
 /// The move at `point`.
 fn stone(point: u16) -> GomokuMove {
-    GomokuMove(Position::cell_of(usize::from(point)))
+    GomokuMove::Stone(Position::cell_of(usize::from(point)))
 }
 
 /// A result found before any search (a win by threats): one line, depth 1.
@@ -418,6 +505,9 @@ impl Engine for GomokuEngine {
         lines: usize,
         on_info: &mut dyn FnMut(&SearchInfo<GomokuMove>),
     ) -> SearchResult<GomokuMove> {
+        if game.phase() != Phase::Play && game.outcome().is_none() {
+            return self.opening_move(game, budget, on_info);
+        }
         let mut position = Position::new(game);
         let mut root_moves =
             if game.outcome().is_some() { Vec::new() } else { self.root_moves(&position) };

@@ -253,7 +253,7 @@ impl Position {
 
     /// The rules crate's move for an array index.
     pub(crate) const fn move_of(point: usize) -> GomokuMove {
-        GomokuMove(Self::cell_of(point))
+        GomokuMove::Stone(Self::cell_of(point))
     }
 
     pub(crate) fn game(&self) -> &Gomoku {
@@ -264,8 +264,9 @@ impl Position {
         self.game.hash()
     }
 
+    /// The colour to move (black is [`Side::First`]): the search knows stones, not seats.
     pub(crate) fn side_to_move(&self) -> Side {
-        self.game.side_to_move()
+        self.game.colour_to_move()
     }
 
     pub(crate) fn board_points(&self) -> &[u16] {

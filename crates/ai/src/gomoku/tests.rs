@@ -23,7 +23,8 @@ fn find_vcf_positions() {
             state = qi_rules::zobrist::splitmix64(state);
             let file = 3 + (state % 9) as u8;
             let rank = 3 + ((state >> 8) % 9) as u8;
-            let _ = game.apply(qi_rules::gomoku::GomokuMove(qi_rules::Cell::new(file, rank)));
+            let _ =
+                game.apply(qi_rules::gomoku::GomokuMove::Stone(qi_rules::Cell::new(file, rank)));
             if game.outcome().is_some() {
                 break;
             }
@@ -238,4 +239,35 @@ fn caro_knows_a_five_closed_at_both_ends_wins_nothing() {
     // With White on i8 already, h8 gives Black nothing: White need not block it.
     let game = from_moves(WinRule::Caro, "d8c8e8i8f8a1g8");
     assert_ne!(search(&game, millis(300.0)).best.as_deref(), Some("h8"));
+}
+
+#[test]
+fn the_engine_plays_the_openings_from_its_own_search() {
+    use qi_rules::RuleSet;
+    use qi_rules::gomoku::Phase;
+    for opening in ["swap", "swap2"] {
+        let rules = GomokuRules::parse(&format!("opening={opening}")).unwrap();
+        let mut game = Gomoku::start(&rules, 0);
+        let mut seen = Vec::new();
+        // The engine on both seats, through the opening and a few moves on.
+        while game.outcome().is_none() && game.history().len() < 12 {
+            seen.push(game.phase());
+            let mv = search(&game, millis(100.0)).best.expect("a move");
+            let mv = game.parse_move(&mv).unwrap();
+            game.apply(mv).unwrap_or_else(|e| panic!("{opening}: {e} in {}", game.move_string()));
+        }
+        assert!(seen.contains(&Phase::Choose), "{opening}: {seen:?}");
+        assert_eq!(game.phase(), Phase::Play, "{opening}: {}", game.move_string());
+        // The opening stones stay near the centre and do not give either side an early win.
+        let stones: Vec<_> = game.history().iter().take(3).filter_map(|m| m.point()).collect();
+        assert!(
+            stones.iter().all(|c| c.file.abs_diff(7) <= 4 && c.rank.abs_diff(7) <= 4),
+            "{stones:?}"
+        );
+    }
+    // A colour is taken by the side the search prefers: Black's two in the middle against a
+    // white stone in the corner is Black's game, so the chooser takes black.
+    let rules = GomokuRules::parse("opening=swap").unwrap();
+    let game = Gomoku::from_move_string(&rules, "h8 o15 i8").unwrap();
+    assert_eq!(search(&game, millis(300.0)).best.as_deref(), Some("black"));
 }

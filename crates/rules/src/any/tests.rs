@@ -50,7 +50,7 @@ fn gesture(mv: AnyMove) -> Option<(Cell, Cell, Option<char>)> {
         AnyMove::Banqi(BanqiMove::Flip(cell)) => Some((cell, cell, None)),
         AnyMove::Banqi(BanqiMove::Step { from, to }) => Some((from, to, None)),
         AnyMove::Banqi(BanqiMove::Stop) => None,
-        AnyMove::Gomoku(mv) => Some((mv.point(), mv.point(), None)),
+        AnyMove::Gomoku(mv) => mv.point().map(|cell| (cell, cell, None)),
     }
 }
 
@@ -197,7 +197,7 @@ fn one_move_of_each() -> [AnyMove; 4] {
         AnyMove::from(chess),
         AnyMove::from(xiangqi),
         AnyMove::from(BanqiMove::Flip(cell("a1"))),
-        AnyMove::from(GomokuMove(cell("h8"))),
+        AnyMove::from(GomokuMove::Stone(cell("h8"))),
     ]
 }
 

@@ -44,45 +44,74 @@
 
 mod board;
 mod notation;
+mod opening;
 mod renju;
 mod rules;
 
 use std::fmt;
 
 use self::board::{Board, DIRECTIONS, Stone, WHITE_TO_MOVE_KEY, stone_key};
+pub use self::opening::{OpeningRule, Phase};
 pub use self::rules::{GomokuRules, WinRule};
 use crate::core::{
     Cell, EndReason, Game, GameKind, IllegalMove, IllegalReason, MoveCells, MoveError, Outcome,
     ParseMoveError, ParsePositionError, Side,
 };
 
-/// One gomoku move: a stone on a point.
+/// One gomoku move: a stone on a point, or an opening rule's colour choice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct GomokuMove(pub Cell);
+pub enum GomokuMove {
+    /// A stone of the colour to move on a point.
+    Stone(Cell),
+    /// The player to act takes a colour (written `black` or `white`): [`Side::First`] is
+    /// black. Only when the opening rule asks for a choice (see [`OpeningRule`]).
+    Take(Side),
+}
 
 impl GomokuMove {
-    /// The point the stone goes on.
+    /// The point the stone goes on; `None` for a colour choice.
     #[must_use]
-    pub const fn point(self) -> Cell {
-        self.0
+    pub const fn point(self) -> Option<Cell> {
+        match self {
+            GomokuMove::Stone(cell) => Some(cell),
+            GomokuMove::Take(_) => None,
+        }
     }
 }
+
+/// The words of the colour choices, black's first.
+const COLOUR_WORDS: [&str; 2] = ["black", "white"];
 
 impl fmt::Display for GomokuMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
+        match self {
+            GomokuMove::Stone(cell) => cell.fmt(f),
+            GomokuMove::Take(colour) => f.write_str(COLOUR_WORDS[colour.index()]),
+        }
     }
 }
+
+/// What `played` holds for a colour choice (board indices are far below).
+const TAKE_BLACK: u16 = u16::MAX;
+/// What `played` holds for taking white.
+const TAKE_WHITE: u16 = u16::MAX - 1;
 
 /// A gomoku game: the stones, the side to move and the moves played.
 #[derive(Clone, Debug)]
 pub struct Gomoku {
     rules: GomokuRules,
     board: Board,
+    /// The colour of the next stone ([`Side::First`] black).
     to_move: Side,
     hash: u64,
-    /// Points played since the start, as board indices.
+    /// Moves played since the start: board indices, or [`TAKE_BLACK`]/[`TAKE_WHITE`].
     played: Vec<u16>,
+    /// Where the opening stands.
+    phase: Phase,
+    /// The seat holding black (the first player's, until an opening choice says otherwise).
+    black_seat: Side,
+    /// The phase and black's seat before each move, for undo.
+    before: Vec<(Phase, Side)>,
     empty_points: usize,
     /// A stone of the winning line, when the game is won.
     win: Option<Win>,
@@ -106,16 +135,75 @@ impl Gomoku {
     /// [`MoveError::Illegal`] for the first move that may not be played.
     pub fn from_move_string(rules: &GomokuRules, text: &str) -> Result<Gomoku, MoveError> {
         let mut game = Gomoku::start(rules, 0);
-        for point in notation::read_points(&game.board, text)? {
-            game.apply(GomokuMove(Board::cell(point)))?;
+        // Points run together, words apart: `h8i9j10 black k11`.
+        for word in text.split_whitespace() {
+            if let Some(colour) = colour_word(word) {
+                game.apply(GomokuMove::Take(colour))?;
+                continue;
+            }
+            for point in notation::read_points(&game.board, word)? {
+                game.apply(GomokuMove::Stone(Board::cell(point)))?;
+            }
         }
         Ok(game)
     }
 
-    /// The moves played since the start, as one string such as `h8i9j10`.
+    /// The moves played since the start, as one string such as `h8i9j10`; a colour choice
+    /// stands apart as its word (`h8i9j10 black k11`).
     #[must_use]
     pub fn move_string(&self) -> String {
-        self.played.iter().map(|&point| Board::cell(usize::from(point)).to_string()).collect()
+        let mut out = String::new();
+        for &entry in &self.played {
+            match Self::entry_move(entry) {
+                GomokuMove::Stone(cell) => {
+                    if out.ends_with(char::is_alphabetic) {
+                        out.push(' ');
+                    }
+                    out.push_str(&cell.to_string());
+                }
+                take => {
+                    if !out.is_empty() {
+                        out.push(' ');
+                    }
+                    out.push_str(&take.to_string());
+                }
+            }
+        }
+        out
+    }
+
+    /// The move a `played` entry stands for.
+    fn entry_move(entry: u16) -> GomokuMove {
+        match entry {
+            TAKE_BLACK => GomokuMove::Take(Side::First),
+            TAKE_WHITE => GomokuMove::Take(Side::Second),
+            point => GomokuMove::Stone(Board::cell(usize::from(point))),
+        }
+    }
+
+    /// The colour of the next stone ([`Side::First`] black), whoever plays it. In play it is
+    /// the colour of the [side to move](Game::side_to_move)'s stones.
+    #[must_use]
+    pub const fn colour_to_move(&self) -> Side {
+        self.to_move
+    }
+
+    /// Where the opening stands ([`Phase::Play`] once it is over, or without an opening rule).
+    #[must_use]
+    pub const fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The colour `seat` plays ([`Side::First`] black): before an opening choice, the first
+    /// player's is black.
+    #[must_use]
+    pub fn colour_of(&self, seat: Side) -> Side {
+        if seat == self.black_seat { Side::First } else { Side::Second }
+    }
+
+    /// The seat holding `colour`.
+    fn seat_of(&self, colour: Side) -> Side {
+        if colour == Side::First { self.black_seat } else { self.black_seat.other() }
     }
 
     /// The stone on `cell`: `Some(side)` for a stone, `None` for an empty point or off the board.
@@ -139,12 +227,18 @@ impl Gomoku {
                 Stone::Empty | Stone::Wall => empty_points += 1,
             }
         }
+        // An opening rule starts on the empty board; a game read from a position is past it.
+        let empty = board.count(Stone::Black) + board.count(Stone::White) == 0;
+        let phase = if empty { Phase::start(rules.opening) } else { Phase::Play };
         let mut game = Gomoku {
             rules,
             board,
             to_move,
             hash,
             played: Vec::new(),
+            phase,
+            black_seat: Side::First,
+            before: Vec::new(),
             empty_points,
             win: None,
             start_win: None,
@@ -205,12 +299,28 @@ impl Gomoku {
         if self.finished() {
             return Err(IllegalReason::GameOver);
         }
-        let point = self.board.index(mv.0).ok_or(IllegalReason::OffBoard)?;
+        let cell = match mv {
+            GomokuMove::Take(_) if self.phase.takes_colour() => return Ok(()),
+            GomokuMove::Take(_) => return Err(IllegalReason::NoChoiceDue),
+            GomokuMove::Stone(_) if !self.phase.takes_stone(self.rules.opening) => {
+                return Err(IllegalReason::ChoiceDue);
+            }
+            GomokuMove::Stone(cell) => cell,
+        };
+        let point = self.board.index(cell).ok_or(IllegalReason::OffBoard)?;
         if self.board.at(point) != Stone::Empty {
             return Err(IllegalReason::PointOccupied);
         }
         self.judge_empty_point(point)
     }
+}
+
+/// The colour a choice word names (`black`, `white`, any case).
+fn colour_word(word: &str) -> Option<Side> {
+    COLOUR_WORDS
+        .iter()
+        .position(|w| w.eq_ignore_ascii_case(word.trim()))
+        .map(|i| if i == 0 { Side::First } else { Side::Second })
 }
 
 impl Game for Gomoku {
@@ -253,23 +363,36 @@ impl Game for Gomoku {
         &self.rules
     }
 
+    /// The seat to act: in play the holder of the next stone's colour; in the opening the
+    /// seat the phase names (see [`OpeningRule`]).
     fn side_to_move(&self) -> Side {
-        self.to_move
+        self.phase.seat().unwrap_or_else(|| self.seat_of(self.to_move))
     }
 
     fn legal_moves_into(&self, moves: &mut Vec<GomokuMove>) {
         if self.finished() {
             return;
         }
+        if self.phase.takes_colour() {
+            moves.extend([GomokuMove::Take(Side::First), GomokuMove::Take(Side::Second)]);
+        }
+        if !self.phase.takes_stone(self.rules.opening) {
+            return;
+        }
         for point in self.board.points() {
             if self.board.at(point) == Stone::Empty && self.judge_empty_point(point).is_ok() {
-                moves.push(GomokuMove(Board::cell(point)));
+                moves.push(GomokuMove::Stone(Board::cell(point)));
             }
         }
     }
 
+    /// A stone's point; for a colour choice, the last stone's (where the eye already is).
     fn move_cells(&self, mv: GomokuMove) -> MoveCells {
-        MoveCells { from: None, to: mv.0 }
+        let to = mv.point().unwrap_or_else(|| {
+            let last = self.played.iter().rev().find(|&&entry| entry < TAKE_WHITE);
+            last.map_or(Cell::new(0, 0), |&point| Board::cell(usize::from(point)))
+        });
+        MoveCells { from: None, to }
     }
 
     fn check(&self, mv: GomokuMove) -> Result<(), IllegalMove> {
@@ -277,11 +400,25 @@ impl Game for Gomoku {
     }
 
     fn play_unchecked(&mut self, mv: GomokuMove) {
-        let Some(point) = self.board.index(mv.0) else { return };
+        let cell = match mv {
+            GomokuMove::Stone(cell) => cell,
+            GomokuMove::Take(colour) => {
+                let chooser = self.side_to_move();
+                self.before.push((self.phase, self.black_seat));
+                self.black_seat = opening::black_seat_after(chooser, colour);
+                self.phase = Phase::Play;
+                self.played.push(if colour == Side::First { TAKE_BLACK } else { TAKE_WHITE });
+                return;
+            }
+        };
+        let Some(point) = self.board.index(cell) else { return };
         let side = self.to_move;
         if self.board.at(point) != Stone::Empty {
             return;
         }
+        self.before.push((self.phase, self.black_seat));
+        let stones = self.played.iter().filter(|&&entry| entry < TAKE_WHITE).count() + 1;
+        self.phase = self.phase.after_stone(stones);
         self.board.put(point, Stone::of(side));
         self.hash ^= stone_key(side, point) ^ WHITE_TO_MOVE_KEY;
         // Board indices are below 484, so they fit.
@@ -294,24 +431,33 @@ impl Game for Gomoku {
     }
 
     fn undo(&mut self) -> Option<GomokuMove> {
-        let point = usize::from(self.played.pop()?);
+        let entry = self.played.pop()?;
+        if let Some((phase, black_seat)) = self.before.pop() {
+            (self.phase, self.black_seat) = (phase, black_seat);
+        }
+        if entry >= TAKE_WHITE {
+            return Some(Self::entry_move(entry));
+        }
+        let point = usize::from(entry);
         self.to_move = self.to_move.other();
         self.board.put(point, Stone::Empty);
         self.hash ^= stone_key(self.to_move, point) ^ WHITE_TO_MOVE_KEY;
         self.empty_points += 1;
         // Moves are only legal while the game goes on, so before the last move nobody had won.
         self.win = if self.played.is_empty() { self.start_win } else { None };
-        Some(GomokuMove(Board::cell(point)))
+        Some(GomokuMove::Stone(Board::cell(point)))
     }
 
     fn history(&self) -> Vec<GomokuMove> {
-        self.played.iter().map(|&point| GomokuMove(Board::cell(usize::from(point)))).collect()
+        self.played.iter().map(|&entry| Self::entry_move(entry)).collect()
     }
 
     fn outcome(&self) -> Option<Outcome> {
         if let Some(Win { winner, point }) = self.win {
             let (start, step, length) = self.winning_line(point, winner)?;
             let line = (0..length).map(|i| Board::cell(start + i * step)).collect();
+            // The win is a colour's: the seat holding it won.
+            let winner = self.seat_of(winner);
             return Some(Outcome { winner: Some(winner), reason: EndReason::FiveInARow, line });
         }
         if self.empty_points == 0 {
@@ -326,12 +472,17 @@ impl Game for Gomoku {
         stuck.then(|| Outcome::draw(EndReason::NoLegalMoves))
     }
 
+    /// The stones and the colour to move, as the [position string](self#position-string):
+    /// neither says where an opening stands (a game read from a position is past its opening).
     fn hash(&self) -> u64 {
         self.hash
     }
 
     fn parse_move(&self, text: &str) -> Result<GomokuMove, ParseMoveError> {
-        notation::read_point(&self.board, text).map(|point| GomokuMove(Board::cell(point)))
+        if let Some(colour) = colour_word(text) {
+            return Ok(GomokuMove::Take(colour));
+        }
+        notation::read_point(&self.board, text).map(|point| GomokuMove::Stone(Board::cell(point)))
     }
 
     fn move_text(&self, mv: GomokuMove) -> String {

@@ -3,6 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::opening::OpeningRule;
 use crate::core::Side;
 use crate::options::{self, RuleDoc, RuleError, RuleSet};
 
@@ -63,13 +64,16 @@ impl FromStr for WinRule {
     }
 }
 
-/// The rule options of a gomoku game: `size=15|19|20`, `rule=freestyle|standard|renju|caro`.
+/// The rule options of a gomoku game: `size=15|19|20`, `rule=freestyle|standard|renju|caro`,
+/// `opening=none|swap|swap2`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GomokuRules {
     /// Points on each side of the board: 15, 19 or 20.
     size: u8,
     /// Which lines win.
     pub rule: WinRule,
+    /// Who puts the first stones and then takes which colour.
+    pub opening: OpeningRule,
 }
 
 impl GomokuRules {
@@ -92,7 +96,7 @@ impl GomokuRules {
 
 impl Default for GomokuRules {
     fn default() -> Self {
-        GomokuRules { size: 15, rule: WinRule::Freestyle }
+        GomokuRules { size: 15, rule: WinRule::Freestyle, opening: OpeningRule::None }
     }
 }
 
@@ -110,6 +114,13 @@ impl RuleSet for GomokuRules {
                    with exactly five and may not make 3-3, 4-4 or six, White wins with five or \
                    more; caro: five or more wins unless the opponent closes both ends",
         },
+        RuleDoc {
+            key: "opening",
+            values: &["none", "swap", "swap2"],
+            help: "none: Black starts; swap: the first player puts three stones, the second \
+                   takes a colour; swap2: the first player puts three stones, the second takes a \
+                   colour or puts two more and the first takes a colour",
+        },
     ];
 
     fn set(&mut self, key: &str, value: &str) -> Result<(), RuleError> {
@@ -118,13 +129,20 @@ impl RuleSet for GomokuRules {
                 self.size = options::choose(key, value, &[("15", 15), ("19", 19), ("20", 20)])?;
             }
             "rule" => self.rule = value.parse()?,
+            "opening" => self.opening = value.parse()?,
             _ => return Err(options::unknown(key)),
         }
         Ok(())
     }
 
     fn pairs(&self) -> Vec<(&'static str, String)> {
-        vec![("size", self.size.to_string()), ("rule", self.rule.to_string())]
+        let mut pairs = vec![("size", self.size.to_string()), ("rule", self.rule.to_string())];
+        // Written only when there is one: lists (stored games, links, records) from before
+        // opening rules stay as they were.
+        if self.opening != OpeningRule::None {
+            pairs.push(("opening", self.opening.to_string()));
+        }
+        pairs
     }
 }
 
@@ -138,7 +156,12 @@ mod tests {
         assert_eq!(rules.size(), 19);
         assert_eq!(rules.rule, WinRule::Renju);
         assert_eq!(GomokuRules::parse(&rules.to_list()).unwrap(), rules);
-        assert_eq!(GomokuRules::parse("").unwrap().to_list(), "size=15,rule=freestyle");
+        assert_eq!(GomokuRules::parse("opening=none").unwrap().to_list(), "size=15,rule=freestyle");
+        assert_eq!(
+            GomokuRules::parse("opening=swap").unwrap().to_list(),
+            "size=15,rule=freestyle,opening=swap"
+        );
+        assert_eq!(GomokuRules::parse("opening=swap2").unwrap().opening, OpeningRule::Swap2);
         assert!(GomokuRules::parse("size=17").is_err());
         assert!(GomokuRules::parse("size=21").is_err());
         assert_eq!(GomokuRules::parse("size=20,rule=caro").unwrap().size(), 20);

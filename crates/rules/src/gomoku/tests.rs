@@ -113,7 +113,7 @@ fn rule_table() {
 #[test]
 fn off_board_points_are_refused() {
     let game = Gomoku::start(&GomokuRules::default(), 0);
-    let outside = GomokuMove(Cell::new(15, 7));
+    let outside = GomokuMove::Stone(Cell::new(15, 7));
     assert_eq!(game.check(outside).unwrap_err().reason, IllegalReason::OffBoard);
     assert!(matches!(game.parse_move("p8"), Err(ParseMoveError::OffBoard { .. })));
     let big = Gomoku::start(&GomokuRules::new(19, WinRule::Freestyle).unwrap(), 0);
@@ -126,7 +126,7 @@ fn twenty_by_twenty_is_a_board_too() {
     let rules = GomokuRules::parse("size=20").unwrap();
     let game = Gomoku::start(&rules, 0);
     assert_eq!(game.legal_moves().len(), 400);
-    assert_eq!(game.parse_move("t20").map(|m| m.0), Ok(Cell::new(19, 19)));
+    assert_eq!(game.parse_move("t20").map(|m| m.point()), Ok(Some(Cell::new(19, 19))));
     assert!(matches!(game.parse_move("u1"), Err(ParseMoveError::OffBoard { .. })));
     assert!(matches!(game.parse_move("a21"), Err(ParseMoveError::OffBoard { .. })));
     // A five along the top edge, corner to corner of the last rank.
@@ -169,7 +169,7 @@ fn a_win_reports_its_whole_line() {
     let line: Vec<String> = outcome.line.iter().map(Cell::to_string).collect();
     assert_eq!(line, ["d8", "e8", "f8", "g8", "h8"]);
     assert!(game.legal_moves().is_empty());
-    assert_eq!(game.check(GomokuMove(Cell::new(0, 0))).unwrap_err().reason, R::GameOver);
+    assert_eq!(game.check(GomokuMove::Stone(Cell::new(0, 0))).unwrap_err().reason, R::GameOver);
     game.undo();
     assert_eq!(game.outcome(), None);
     assert_eq!(game.legal_moves().len(), 225 - 8);
@@ -188,8 +188,8 @@ fn a_full_board_without_five_is_a_draw() {
     let text = format!("{} b", rows.join("/"));
     let mut game = Gomoku::from_position(&GomokuRules::default(), &text).unwrap();
     assert_eq!(game.outcome(), None);
-    assert_eq!(game.legal_moves(), [GomokuMove(Cell::new(0, 0))]);
-    game.apply(GomokuMove(Cell::new(0, 0))).unwrap();
+    assert_eq!(game.legal_moves(), [GomokuMove::Stone(Cell::new(0, 0))]);
+    game.apply(GomokuMove::Stone(Cell::new(0, 0))).unwrap();
     assert_eq!(game.outcome(), Some(Outcome::draw(EndReason::BoardFull)));
     assert!(game.legal_moves().is_empty());
     assert_eq!(game.position().split('/').next(), Some("xxooxxooxxooxxo"));
@@ -228,8 +228,8 @@ fn move_strings_round_trip() {
     let illegal = Gomoku::from_move_string(&rules, "h8i9h8");
     assert!(matches!(illegal, Err(MoveError::Illegal(e)) if e.reason == R::PointOccupied));
     assert!(matches!(Gomoku::from_move_string(&rules, "h8q1"), Err(MoveError::Parse(_))));
-    assert_eq!(game.move_notation(GomokuMove(Cell::new(7, 7))), "h8");
-    assert_eq!(game.move_text(GomokuMove(Cell::new(14, 14))), "o15");
+    assert_eq!(game.move_notation(GomokuMove::Stone(Cell::new(7, 7))), "h8");
+    assert_eq!(game.move_text(GomokuMove::Stone(Cell::new(14, 14))), "o15");
 }
 
 #[test]
@@ -275,13 +275,15 @@ mod playouts {
             let (position, hash) = (game.position(), game.hash());
             let reread = Gomoku::from_position(game.rules(), &position).unwrap();
             assert_eq!((reread.position(), reread.hash()), (position.clone(), hash));
-            let probe = GomokuMove(Cell::new((choice % 15) as u8, (choice / 15 % 15) as u8));
+            let probe = GomokuMove::Stone(Cell::new((choice % 15) as u8, (choice / 15 % 15) as u8));
             assert_eq!(game.check(probe).is_ok(), moves.contains(&probe));
             // Keep to the centre most of the time, so lines (and renju fouls) form.
             let central: Vec<GomokuMove> = moves
                 .iter()
                 .copied()
-                .filter(|m| m.0.file.abs_diff(7) <= 3 && m.0.rank.abs_diff(7) <= 3)
+                .filter(|m| {
+                    m.point().is_some_and(|c| c.file.abs_diff(7) <= 3 && c.rank.abs_diff(7) <= 3)
+                })
                 .collect();
             let pool = if central.is_empty() { &moves } else { &central };
             let mv = pool[choice % pool.len()];
@@ -304,4 +306,78 @@ mod playouts {
             play_out(rule, &choices);
         }
     }
+}
+
+/// A row of [`OPENING_TABLE`]: name, opening rule, moves before, the move, and then either the
+/// seat to act after it and the seat holding black, or why it is refused.
+type OpeningRow =
+    (&'static str, &'static str, &'static str, &'static str, Result<(Side, Side), IllegalReason>);
+
+/// A game under `opening` after `moves` (points and colour words, apart).
+fn opened(opening: &str, moves: &str) -> Gomoku {
+    let rules = GomokuRules::parse(&format!("opening={opening}")).unwrap();
+    Gomoku::from_move_string(&rules, moves).unwrap_or_else(|e| panic!("{moves}: {e}"))
+}
+
+#[rustfmt::skip]
+const OPENING_TABLE: &[OpeningRow] = &[
+    // (name, rule, moves before, move, Ok((seat to act after it, seat holding black)) or why not)
+    ("swap: the first player puts the first stone", "swap", "", "h8", Ok((B, B))),
+    ("swap: and the second and third", "swap", "h8 i9", "j10", Ok((W, B))),
+    ("swap: a colour before three stones is refused", "swap", "h8", "black", Err(R::NoChoiceDue)),
+    ("swap: a fourth stone instead of a colour is refused", "swap", "h8i9j10", "k11", Err(R::ChoiceDue)),
+    ("swap: the second player takes black, the first plays white", "swap", "h8i9j10", "black", Ok((B, W))),
+    ("swap: the second player takes white and plays it", "swap", "h8i9j10", "white", Ok((W, B))),
+    ("swap: no second choice", "swap", "h8i9j10 white k11", "black", Err(R::NoChoiceDue)),
+    ("swap2: the second player may put the fourth stone", "swap2", "h8i9j10", "k11", Ok((W, B))),
+    ("swap2: and must put the fifth", "swap2", "h8i9j10k11", "l12", Ok((B, B))),
+    ("swap2: no colour between the two stones", "swap2", "h8i9j10k11", "white", Err(R::NoChoiceDue)),
+    ("swap2: after five the first player must choose", "swap2", "h8i9j10k11l12", "m13", Err(R::ChoiceDue)),
+    ("swap2: the first player takes white and plays the sixth", "swap2", "h8i9j10k11l12", "white", Ok((B, W))),
+    ("swap2: the first player takes black, the second plays white", "swap2", "h8i9j10k11l12", "black", Ok((W, B))),
+    ("swap2: the second player takes black at once", "swap2", "h8i9j10", "black", Ok((B, W))),
+    ("none: colour words are refused", "none", "h8", "white", Err(R::NoChoiceDue)),
+];
+
+#[test]
+fn opening_rules_table() {
+    for (name, rule, before, mv, expect) in OPENING_TABLE {
+        let mut game = opened(rule, before);
+        let position = game.position();
+        let parsed = game.parse_move(mv).unwrap();
+        let generated = game.legal_moves().contains(&parsed);
+        match expect {
+            Ok((acts, black)) => {
+                game.apply(parsed).unwrap_or_else(|e| panic!("{name}: {e}"));
+                assert!(generated, "{name}: generated");
+                assert_eq!(game.side_to_move(), *acts, "{name}: who acts next");
+                assert_eq!(game.colour_of(B) == B, *black == B, "{name}: black's seat");
+                assert_eq!(game.undo(), Some(parsed), "{name}: undo");
+                assert_eq!(game.position(), position, "{name}");
+            }
+            Err(reason) => {
+                let refused = game.apply(parsed).unwrap_err();
+                assert_eq!(refused.reason, *reason, "{name}");
+                assert!(!generated, "{name}: not generated");
+                assert_eq!(game.position(), position, "{name}: unchanged");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_seat_holding_the_winning_colour_wins() {
+    // Swap: the second player takes black, so the first player plays White; Black's five is
+    // the second player's win.
+    let game = opened("swap", "h8 a1 i8 black a2 j8 a3 k8 a4 l8");
+    let outcome = game.outcome().expect("five");
+    assert_eq!(outcome.winner, Some(W));
+    assert_eq!(game.move_string(), "h8a1i8 black a2j8a3k8a4l8");
+    // Written and read back, choices included.
+    let back = opened("swap", &game.move_string());
+    assert_eq!(back.history(), game.history());
+    // A position read under an opening rule is past the opening.
+    let rules = GomokuRules::parse("opening=swap2").unwrap();
+    let mid = Gomoku::from_position(&rules, &opened("none", "h8i9").position()).unwrap();
+    assert_eq!((mid.phase(), mid.side_to_move()), (Phase::Play, B));
 }
