@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use qi_rules::any::{AnyGame, AnyMove};
 use qi_rules::banqi::BanqiMove;
+use qi_rules::gomoku::GomokuMove;
 use qi_rules::{BySide, Cell, EndReason, GameKind, IllegalReason, MoveError, Side};
 use yew::Reducible;
 
@@ -434,6 +435,13 @@ pub enum Action {
     },
     /// Close the game-over overlay.
     CloseOverlay,
+    /// Take a colour, as a gomoku opening rule asks (see [`AppState::colour_choice_due`]).
+    TakeColour {
+        /// The colour: [`qi_rules::Side::First`] is black.
+        colour: qi_rules::Side,
+        /// The time, for the clocks (ms).
+        now: f64,
+    },
     /// End a banqi chain capture (the capturing piece stops).
     EndChain {
         /// The time, for the clocks (ms).
@@ -848,6 +856,26 @@ impl AppState {
             Mode::VsComputer { human } => human,
             Mode::HotSeat | Mode::Watch => self.game.side_to_move(),
         }
+    }
+
+    /// Whether a gomoku opening rule asks the player to act for a colour now (take black or
+    /// white).
+    #[must_use]
+    pub fn colour_choice_due(&self) -> bool {
+        let game = self.board_game();
+        game.legal_move_values().iter().any(|mv| matches!(mv, AnyMove::Gomoku(GomokuMove::Take(_))))
+    }
+
+    /// Whether a gomoku opening rule lets the player put a stone instead of taking a colour
+    /// now (swap2's "two more").
+    #[must_use]
+    pub fn stones_instead_of_colour(&self) -> bool {
+        self.colour_choice_due()
+            && self
+                .board_game()
+                .legal_move_values()
+                .iter()
+                .any(|mv| matches!(mv, AnyMove::Gomoku(GomokuMove::Stone(_))))
     }
 
     /// Whether a banqi chain capture waits for another capture or its end.
@@ -1472,6 +1500,11 @@ impl AppState {
                 self.next_request = self.next_request.max(id + 1);
             }
             Action::ComputerAnswer { id, best, search, now } => self.answer(id, best, search, now),
+            Action::TakeColour { colour, now } => {
+                if self.accepts_moves() && self.colour_choice_due() {
+                    self.play_move(AnyMove::Gomoku(GomokuMove::Take(colour)), now);
+                }
+            }
             Action::EndChain { now } => {
                 if self.accepts_moves() && self.chain_in_progress() {
                     self.play_move(AnyMove::Banqi(BanqiMove::Stop), now);

@@ -57,6 +57,9 @@ pub struct GameButtonsView {
     pub can_undo: bool,
     /// A banqi chain capture may be ended.
     pub end_chain: bool,
+    /// A gomoku opening asks the player for a colour; `Some(true)` when a stone may be put
+    /// instead (swap2's "two more").
+    pub take_colour: Option<bool>,
     /// The player may resign.
     pub resign: bool,
     /// The board takes the player's move, so a hint is offered.
@@ -82,6 +85,8 @@ pub fn game_buttons_view(state: &AppState) -> GameButtonsView {
         lang: state.settings.lang,
         can_undo: !state.record.moves.is_empty() && live && state.record.ending.is_none(),
         end_chain: state.chain_in_progress(),
+        take_colour: (state.accepts_moves() && state.colour_choice_due())
+            .then(|| state.stones_instead_of_colour()),
         resign: state.result().is_none() && live && state.settings.mode != Mode::Watch,
         hint: state.accepts_moves(),
         thinking: state.thinking.is_some(),
@@ -146,8 +151,24 @@ pub fn game_buttons(props: &GameButtonsProps) -> Html {
                     onclick={emit(|| Action::EndChain { now: now_ms() })}>{ t(lang, Text::EndChain) }</button>
         }
     });
+    let take_colour = view.take_colour.map(|stones_too| {
+        let take = |colour: Side| {
+            let dispatch = props.dispatch.clone();
+            Callback::from(move |_: MouseEvent| {
+                dispatch.emit(Action::TakeColour { colour, now: now_ms() });
+            })
+        };
+        html! {
+            <div class="colour-choice" role="group" aria-label={t(lang, Text::ChooseColour)}>
+                <p>{ t(lang, if stones_too { Text::ChooseColourOrTwoMore } else { Text::ChooseColour }) }</p>
+                <button type="button" data-action="take-black" onclick={take(Side::First)}>{ t(lang, Text::TakeBlack) }</button>
+                <button type="button" data-action="take-white" onclick={take(Side::Second)}>{ t(lang, Text::TakeWhite) }</button>
+            </div>
+        }
+    });
     html! {
         <div class="game-buttons">
+            { take_colour.unwrap_or_default() }
             <button type="button" data-action="new-game"
                     aria-haspopup="dialog"
                     onclick={let open = props.on_new_game.clone(); Callback::from(move |_: MouseEvent| open.emit(()))}>{ t(lang, Text::NewGame) }</button>
@@ -208,6 +229,7 @@ pub fn option_label(lang: Lang, key: &str) -> &'static str {
         ),
         "size" => pick(lang, ["Board size", "棋盘大小", "Cỡ bàn cờ"]),
         "rule" => pick(lang, ["Rule set", "规则", "Luật"]),
+        "opening" => pick(lang, ["Opening rule", "开局规则", "Luật khai cuộc"]),
         _ => "?",
     }
 }
@@ -223,6 +245,9 @@ pub fn value_label(lang: Lang, value: &str) -> String {
         "false" => Some(["Off", "关", "Tắt"]),
         "freestyle" => Some(["Freestyle", "无禁手", "Tự do"]),
         "renju" => Some(["Renju", "连珠（禁手）", "Renju"]),
+        "none" => Some(["None", "无", "Không"]),
+        "swap" => Some(["Swap", "交换（Swap）", "Swap (đổi màu)"]),
+        "swap2" => Some(["Swap2", "交换二（Swap2）", "Swap2"]),
         "caro" => Some([
             "Caro (blocked fives don't win)",
             "Caro（两端被堵不算胜）",

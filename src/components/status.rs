@@ -122,7 +122,16 @@ pub fn side_label(state: &AppState, side: Side) -> &'static str {
         }
         _ => None,
     };
-    side_name(lang, kind, side, banqi_red)
+    side_name(lang, kind, gomoku_colour(state, side), banqi_red)
+}
+
+/// In gomoku the colour a seat plays (an opening rule may have given the first player white);
+/// the seat itself in the other games.
+fn gomoku_colour(state: &AppState, side: Side) -> Side {
+    match &*state.game {
+        qi_rules::any::AnyGame::Gomoku(game) => game.colour_of(side),
+        _ => side,
+    }
 }
 
 /// The sentence for a finished game: who won and why, or a draw and why.
@@ -278,6 +287,7 @@ pub fn side_class(state: &AppState, side: Side) -> &'static str {
 }
 
 fn side_label_colour(state: &AppState, side: Side) -> Option<&'static str> {
+    let side = gomoku_colour(state, side);
     match (state.game.kind(), side) {
         (GameKind::Chess, Side::First) | (GameKind::Gomoku, Side::Second) => Some("white"),
         (GameKind::Xiangqi, Side::First) => Some("red"),

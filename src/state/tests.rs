@@ -1032,3 +1032,28 @@ fn board_colours_and_size_are_settings_kept_in_bounds() {
     let garbage = Settings::from_storage("board-size=x", Lang::En);
     assert_eq!(garbage.board_scale, 100);
 }
+
+#[test]
+fn a_swap2_opening_is_played_with_colour_choices_and_the_status_names_colours() {
+    let mut s = state(GameKind::Gomoku);
+    s.apply(Action::SetRule { key: "opening".into(), value: "swap2".into(), seed: 0 });
+    assert!(s.record.rules.contains("opening=swap2"), "{}", s.record.rules);
+    s.settings.mode = Mode::HotSeat;
+    for point in ["h8", "i9", "j10"] {
+        click(&mut s, point);
+    }
+    // The second player is asked: a colour, or two more stones.
+    assert!(s.colour_choice_due() && s.stones_instead_of_colour());
+    s.apply(Action::TakeColour { colour: Side::First, now: 0.0 });
+    assert_eq!(s.record.moves.last().map(String::as_str), Some("black"));
+    assert!(!s.colour_choice_due());
+    // The first player now plays White: the status says so.
+    assert_eq!(s.game.side_to_move(), Side::First);
+    assert_eq!(crate::components::status::side_label(&s, Side::First), "White");
+    // A colour when none is due changes nothing.
+    s.apply(Action::TakeColour { colour: Side::Second, now: 0.0 });
+    assert_eq!(s.record.moves.len(), 4);
+    // Undo takes the choice back.
+    s.apply(Action::Undo { now: 0.0 });
+    assert!(s.colour_choice_due());
+}

@@ -1,8 +1,8 @@
 //! `qi piskvork`: gomoku over the Gomocup (Piskvork) protocol, one command a line on stdin,
 //! one reply a line on stdout.
 //!
-//! Commands: `START n`, `RESTART`, `BEGIN`, `TURN x,y`, `BOARD` ... `DONE`, `TAKEBACK x,y`,
-//! `INFO key value`, `ABOUT`, `END`. Replies: a move `x,y`, `OK`, `ERROR what was wrong` for a
+//! Commands: `START n`, `RESTART`, `BEGIN`, `TURN x,y`, `BOARD` ... `DONE`, `SWAP2BOARD` ...
+//! `DONE`, `TAKEBACK x,y`, `INFO key value`, `ABOUT`, `END`. Replies: a move `x,y`, `OK`, `ERROR what was wrong` for a
 //! command that cannot be carried out (a bad size, a bad or illegal point, a missing `START`),
 //! `UNKNOWN command` for a command the protocol does not have, and `MESSAGE ...` lines with the
 //! search's depth, score and principal variation before each move. Nothing makes it crash.
@@ -16,9 +16,16 @@
 //!
 //! # Rules and time
 //!
-//! `INFO rule` takes Gomocup's bit flags: 4 = renju, else 1 = exactly five (our `standard`),
-//! else freestyle (bits 2, continuous game, and 8, caro, are not supported and are ignored).
-//! Board sizes 15 and 19 are played. Each move thinks for `timeout_turn` less a safety margin,
+//! `INFO rule` takes Gomocup's codes: 5 = swap and 6 = swap2 (freestyle, the opening run by the
+//! manager through `SWAP2BOARD`), else bit flags: 4 = renju, else 8 = caro, else 1 = exactly
+//! five (our `standard`), else freestyle (bit 2, continuous game, is ignored). Board sizes 15,
+//! 19 and 20 are played.
+//!
+//! `SWAP2BOARD`, then the stones so far as `x,y` lines (black first, in turn) and `DONE`: on the
+//! empty board the reply is three opening stones `x,y x,y x,y`; after three, `SWAP` (we take
+//! black), one stone (we take white and play it) or two stones (we put two more and leave the
+//! choice); after five, `SWAP` or one stone. The engine decides from its own search, and the
+//! game goes on from those stones with `TURN` and `BOARD`. Each move thinks for `timeout_turn` less a safety margin,
 //! and never more than a fifteenth of `time_left` when the match has a time limit.
 //!
 //! `INFO level N` (1 to 6, our own key; managers send nothing like it) plays at one of the app's
@@ -31,7 +38,7 @@ use std::sync::atomic::AtomicBool;
 use qi_ai::gomoku::GomokuEngine;
 use qi_ai::search::{Budget, Limits, Score, native_clock};
 use qi_ai::{Engine, Level, LevelSettings};
-use qi_rules::gomoku::{Gomoku, GomokuMove, GomokuRules, WinRule};
+use qi_rules::gomoku::{Gomoku, GomokuMove, GomokuRules, OpeningRule, Phase, WinRule};
 use qi_rules::{Cell, Game, Side};
 
 /// Milliseconds kept back from each turn for reading, writing and the manager.
@@ -41,6 +48,11 @@ const SAFETY_MARGIN_MS: f64 = 60.0;
 pub struct Session {
     game: Option<Gomoku>,
     rule: WinRule,
+    /// The opening rule `INFO rule` named (5 swap, 6 swap2): the manager runs it with
+    /// `SWAP2BOARD`; the game itself is then played as usual.
+    opening: OpeningRule,
+    /// Stones read so far after `SWAP2BOARD`, until `DONE`.
+    swap_board: Option<Vec<Cell>>,
     timeout_turn_ms: u64,
     timeout_match_ms: u64,
     time_left_ms: Option<u64>,
@@ -57,6 +69,8 @@ impl Default for Session {
         Session {
             game: None,
             rule: WinRule::Freestyle,
+            opening: OpeningRule::None,
+            swap_board: None,
             timeout_turn_ms: 5_000,
             timeout_match_ms: 0,
             time_left_ms: None,
@@ -84,6 +98,9 @@ impl Session {
         if self.board.is_some() {
             return self.board_line(line);
         }
+        if self.swap_board.is_some() {
+            return self.swap_board_line(line);
+        }
         let (command, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         let rest = rest.trim();
         let result = match command.to_ascii_uppercase().as_str() {
@@ -92,6 +109,13 @@ impl Session {
             "BEGIN" => self.begin(),
             "TURN" => self.turn(rest),
             "BOARD" => self.open_board(),
+            "SWAP2BOARD" => match self.game() {
+                Ok(_) => {
+                    self.swap_board = Some(Vec::new());
+                    Ok(Vec::new())
+                }
+                Err(e) => Err(e),
+            },
             "TAKEBACK" => self.takeback(rest),
             "INFO" => self.info(rest).map(|()| Vec::new()),
             "ABOUT" => Ok(vec![
@@ -194,6 +218,96 @@ impl Session {
         }
     }
 
+    /// A line between `SWAP2BOARD` and `DONE`: a stone `x,y`, black first and then in turn.
+    fn swap_board_line(&mut self, line: &str) -> Vec<String> {
+        if line.eq_ignore_ascii_case("DONE") {
+            let stones = self.swap_board.take().unwrap_or_default();
+            return self.swap2(&stones).unwrap_or_else(|e| vec![format!("ERROR SWAP2BOARD: {e}")]);
+        }
+        let read = self
+            .game
+            .as_ref()
+            .ok_or_else(|| "no game".to_owned())
+            .and_then(|g| read_point(g, line));
+        match read {
+            Ok(cell) => {
+                if let Some(stones) = &mut self.swap_board {
+                    stones.push(cell);
+                }
+                Vec::new()
+            }
+            Err(e) => {
+                self.swap_board = None;
+                vec![format!("ERROR SWAP2BOARD line {}: {e}", shorten(line))]
+            }
+        }
+    }
+
+    /// Answers `SWAP2BOARD` as Gomocup specifies: on the empty board three stones `x,y x,y x,y`;
+    /// after three, `SWAP` (we take black), one stone (we take white and play it) or two stones
+    /// (we put two more and leave the choice); after five, `SWAP` or one stone. The choices are
+    /// the engine's own (see `qi_ai::gomoku`). The game then goes on with these stones.
+    fn swap2(&mut self, stones: &[Cell]) -> Result<Vec<String>, String> {
+        let size = self.game()?.rules().size();
+        let mut rules = self.rules(size)?;
+        rules.opening = OpeningRule::Swap2;
+        let mut game = Gomoku::start(&rules, 0);
+        for &cell in stones {
+            game.apply(GomokuMove::Stone(cell)).map_err(|e| format!("{cell}: {}", e.reason))?;
+        }
+        if !matches!(stones.len(), 0 | 3 | 5) {
+            return Err(format!("{} stones: swap2 asks after 0, 3 or 5", stones.len()));
+        }
+        let mut answer = Vec::new();
+        let mut swapped = false;
+        // The engine acts until the other player is to act (or the opening is over and our
+        // first stone of the colour we took is played).
+        let me = game.side_to_move();
+        while game.outcome().is_none() && game.side_to_move() == me && answer.len() < 3 {
+            let mv = self.search(&game)?;
+            game.apply(mv).map_err(|e| e.to_string())?;
+            match mv {
+                GomokuMove::Stone(cell) => answer.push(write_point(&game, cell)),
+                GomokuMove::Take(colour) if colour != game.colour_to_move() => {
+                    swapped = true;
+                    break;
+                }
+                // We took the colour to move: we play it at once.
+                GomokuMove::Take(_) => {}
+            }
+            if game.phase() == Phase::Play && !answer.is_empty() {
+                break;
+            }
+        }
+        let mut plain = rules;
+        plain.opening = OpeningRule::None;
+        let stones_now: String =
+            game.history().iter().filter_map(|m| m.point()).map(|c| c.to_string()).collect();
+        self.game = Some(Gomoku::from_move_string(&plain, &stones_now).map_err(|e| e.to_string())?);
+        Ok(vec![if swapped { "SWAP".to_owned() } else { answer.join(" ") }])
+    }
+
+    /// The engine's move in `game`, within this session's time and level.
+    fn search(&mut self, game: &Gomoku) -> Result<GomokuMove, String> {
+        self.search_result(game).best.ok_or_else(|| "no legal move".to_owned())
+    }
+
+    /// The engine's search of `game`, within this session's time and level.
+    fn search_result(&mut self, game: &Gomoku) -> qi_ai::SearchResult<GomokuMove> {
+        let movetime = self.movetime();
+        let clock = native_clock();
+        let stop = AtomicBool::new(false);
+        let limits = Limits { time_ms: Some(movetime), ..Limits::default() };
+        let settings = match self.level {
+            Some(level) => qi_ai::level::settings(qi_rules::GameKind::Gomoku, level).within(limits),
+            None => LevelSettings::full_strength(limits),
+        };
+        let mut budget = Budget::new(settings.limits, &clock, &stop);
+        budget.noise = settings.noise;
+        budget.seed = game.hash();
+        self.engine.search(game, &mut budget, &mut |_| {})
+    }
+
     /// Sets up the stones read after `BOARD` (we are to move) and thinks.
     fn set_board(&mut self, stones: &[(Cell, u8)]) -> Result<Vec<String>, String> {
         let size = self.game()?.rules().size();
@@ -240,15 +354,16 @@ impl Session {
                 n => return Err(format!("INFO level: {n} is not a level (1 to 6)")),
             },
             "rule" => {
+                // Gomocup's codes: 5 swap and 6 swap2 (freestyle); else bit flags, 4 renju,
+                // 8 caro, 1 exactly five.
                 let flags = number()?;
-                self.rule = if flags & 4 != 0 {
-                    WinRule::Renju
-                } else if flags & 8 != 0 {
-                    WinRule::Caro
-                } else if flags & 1 != 0 {
-                    WinRule::Standard
-                } else {
-                    WinRule::Freestyle
+                (self.rule, self.opening) = match flags {
+                    5 => (WinRule::Freestyle, OpeningRule::Swap),
+                    6 => (WinRule::Freestyle, OpeningRule::Swap2),
+                    f if f & 4 != 0 => (WinRule::Renju, OpeningRule::None),
+                    f if f & 8 != 0 => (WinRule::Caro, OpeningRule::None),
+                    f if f & 1 != 0 => (WinRule::Standard, OpeningRule::None),
+                    _ => (WinRule::Freestyle, OpeningRule::None),
                 };
                 if let Some(game) = &self.game {
                     let rules = self.rules(game.rules().size())?;
@@ -276,23 +391,13 @@ impl Session {
 
     /// Searches, plays the move found and writes it.
     fn think(&mut self) -> Result<Vec<String>, String> {
-        let movetime = self.movetime();
-        let game = self.game.as_mut().ok_or("no game: send START first")?;
+        let game = self.game.clone().ok_or("no game: send START first")?;
         if game.outcome().is_some() {
             return Err("the game is over".to_owned());
         }
-        let clock = native_clock();
-        let stop = AtomicBool::new(false);
-        let limits = Limits { time_ms: Some(movetime), ..Limits::default() };
-        let settings = match self.level {
-            Some(level) => qi_ai::level::settings(qi_rules::GameKind::Gomoku, level).within(limits),
-            None => LevelSettings::full_strength(limits),
-        };
-        let mut budget = Budget::new(settings.limits, &clock, &stop);
-        budget.noise = settings.noise;
-        budget.seed = game.hash();
-        let result = self.engine.search(game, &mut budget, &mut |_| {});
+        let result = self.search_result(&game);
         let mv = result.best.ok_or("no legal move")?;
+        let game = self.game.as_mut().ok_or("no game: send START first")?;
         game.apply(mv).map_err(|e| e.to_string())?;
         let score = match result.info.score {
             Score::Cp(cp) => format!("{cp}"),

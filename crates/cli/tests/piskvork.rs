@@ -152,3 +152,32 @@ fn info_level_plays_at_an_app_level_and_refuses_others() {
     assert!(refused[1].starts_with("ERROR INFO level: 7"), "{refused:?}");
     assert!(refused[2].starts_with("ERROR INFO level"), "{refused:?}");
 }
+
+#[test]
+fn swap2board_is_answered_as_gomocup_specifies_on_twenty() {
+    let points = |reply: &str, n: usize| {
+        let parts: Vec<&str> = reply.split(' ').collect();
+        parts.len() == n && parts.iter().all(|p| is_point(p, 20))
+    };
+    // The empty board: three opening stones.
+    let replies = session("START 20\nINFO rule 6\nINFO timeout_turn 300\nSWAP2BOARD\nDONE\nEND\n");
+    assert_eq!(replies[0], "OK");
+    assert!(points(&replies[1], 3), "{replies:?}");
+    // Three stones: SWAP, a stone (taking white), or two more.
+    let three =
+        "START 20\nINFO rule 6\nINFO timeout_turn 300\nSWAP2BOARD\n9,9\n10,10\n11,9\nDONE\nEND\n";
+    let replies = session(three);
+    let answer = &replies[1];
+    assert!(answer == "SWAP" || points(answer, 1) || points(answer, 2), "{replies:?}");
+    // Five stones: SWAP or a stone; and play goes on from there with TURN.
+    let five = "START 20\nINFO rule 6\nINFO timeout_turn 300\nSWAP2BOARD\n9,9\n10,10\n11,9\n0,0\n19,19\nDONE\nTURN 5,5\nEND\n";
+    let replies = session(five);
+    assert!(replies[1] == "SWAP" || points(&replies[1], 1), "{replies:?}");
+    assert!(replies.iter().skip(2).all(|r| is_point(r, 20)), "{replies:?}");
+    // Four stones is no swap2 question; a stone off the board is named.
+    let replies = session(
+        "START 20\nINFO rule 6\nSWAP2BOARD\n9,9\n10,10\n11,9\n1,1\nDONE\nSWAP2BOARD\n20,1\nEND\n",
+    );
+    assert!(replies[1].starts_with("ERROR SWAP2BOARD: 4 stones"), "{replies:?}");
+    assert!(replies[2].starts_with("ERROR SWAP2BOARD line 20,1"), "{replies:?}");
+}

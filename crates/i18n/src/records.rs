@@ -273,7 +273,8 @@ mod tests {
             record_warning(Lang::En, GameKind::Chess, &read.warnings[0]),
             "Line 1, column 7: “\\” is no move; skipped."
         );
-        let read = import("[GameType \"61,15\"]\n1. h8 i9 2. j10 black 3. k11", None).unwrap();
+        // A colour choice no opening rule asks for (after two stones): kept as a comment.
+        let read = import("[GameType \"61,15\"]\n1. h8 i9 2. black j10", None).unwrap();
         for lang in Lang::ALL {
             let message = record_warning(lang, GameKind::Gomoku, &read.warnings[0]);
             assert!(message.starts_with("Line 2") || message.contains('2'), "{message}");

@@ -185,6 +185,14 @@ pub enum Text {
     StoppedAt,
     /// End a banqi chain capture.
     EndChain,
+    /// A gomoku opening asks the player for a colour.
+    ChooseColour,
+    /// The same, when two more stones may be put instead (swap2).
+    ChooseColourOrTwoMore,
+    /// Take black (gomoku opening).
+    TakeBlack,
+    /// Take white (gomoku opening).
+    TakeWhite,
     /// The end reason when a player resigns.
     ByResignation,
     /// The reason in "Draw by {reason}" for an agreed draw.
@@ -436,6 +444,14 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         T::Next => ["Next move", "下一步", "Nước sau"],
         T::Board => ["Board", "棋盘", "Bàn cờ"],
         T::EndChain => ["Stop capturing", "停止连吃", "Dừng ăn tiếp"],
+        T::ChooseColour => ["Choose your colour.", "请选择执黑或执白。", "Hãy chọn màu quân."],
+        T::ChooseColourOrTwoMore => [
+            "Choose your colour, or put two more stones and let your opponent choose.",
+            "请选择执黑或执白，或再下两子让对手选择。",
+            "Hãy chọn màu quân, hoặc đặt thêm hai quân để đối thủ chọn.",
+        ],
+        T::TakeBlack => ["Take black", "执黑", "Cầm quân Đen"],
+        T::TakeWhite => ["Take white", "执白", "Cầm quân Trắng"],
         T::ByResignation => ["resignation", "认输", "xin thua"],
         T::ByAgreement => ["agreement", "协议", "thỏa thuận"],
         T::AsRecorded => ["the record's result", "棋谱记载", "kết quả ghi trong biên bản"],

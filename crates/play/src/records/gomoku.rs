@@ -35,7 +35,7 @@ pub(crate) fn is_points(word: &str) -> bool {
 const OPENING_CHOICE: &str = "opening choice: ";
 
 /// Whether `word` is a colour choice of an opening rule as PlayOK writes it: `black`, `white`.
-fn is_opening_choice(word: &str) -> bool {
+pub(crate) fn is_opening_choice(word: &str) -> bool {
     word.eq_ignore_ascii_case("black") || word.eq_ignore_ascii_case("white")
 }
 
@@ -45,9 +45,13 @@ pub(crate) struct GomokuDialect;
 impl Dialect for GomokuDialect {
     fn read_word(&mut self, reader: &mut Reader, pos: Pos, word: &str) -> Result<(), RecordError> {
         if is_opening_choice(word) {
-            // PlayOK writes a swap's colour choice among the moves (`2. j8 black`). Qi's gomoku
-            // has no opening rules yet: the stones alternate as placed, so the game reads the
-            // same; the choice stays as a comment and the player is told.
+            // A colour choice of the game's opening rule is a move.
+            if reader.play(pos, word, word).is_ok() {
+                return Ok(());
+            }
+            // One no rule of the record asks for (PlayOK's swap read without its opening
+            // rule): the stones alternate as placed, so the game reads the same; the choice
+            // stays as a comment and the player is told.
             reader.comment(&format!("{OPENING_CHOICE}{}", word.to_ascii_lowercase()));
             let kind = RecordWarningKind::OpeningChoice { choice: word.to_owned() };
             reader.warnings.push(RecordWarning::at(pos, kind));

@@ -356,7 +356,7 @@ fn read_moves(setup: Setup, parsed: &Parsed<'_>, from_zero: bool) -> Attempt {
 }
 
 /// A game to try reading a record as, and the rules its variant implies.
-type Candidate = (GameKind, &'static str);
+type Candidate = (GameKind, String);
 
 /// The games to try reading a record as, in order, and whether its tags decided the game.
 fn candidates(
@@ -364,11 +364,11 @@ fn candidates(
     hint: Option<GameKind>,
 ) -> Result<(Vec<Candidate>, bool), RecordError> {
     if let Some(tag) = parsed.tag("Variant").filter(|tag| !tag.value.trim().is_empty()) {
-        let decided = variant(&tag.value).ok_or_else(|| {
+        let (kind, implied) = variant(&tag.value).ok_or_else(|| {
             let name = shorten(tag.value.trim());
             RecordError::at(tag.pos, RecordErrorKind::UnknownVariant { name })
         })?;
-        return Ok((vec![decided], true));
+        return Ok((vec![(kind, implied.to_owned())], true));
     }
     if let Some(decided) = playok_game_type(parsed)? {
         return Ok((vec![decided], true));
@@ -377,8 +377,8 @@ fn candidates(
         let fen = parsed.tag("FEN")?;
         kind_by_ranks(ranks_of(&fen.value)).map(|kind| (kind, ""))
     });
-    if let Some(decided) = by_tags {
-        return Ok((vec![decided], true));
+    if let Some((kind, implied)) = by_tags {
+        return Ok((vec![(kind, implied.to_owned())], true));
     }
     let mut order: Vec<GameKind> = hint.into_iter().collect();
     let mut words = parsed.items.iter().filter_map(|item| match item {
@@ -391,10 +391,10 @@ fn candidates(
         order.push(GameKind::Gomoku);
     }
     order.extend([GameKind::Chess, GameKind::Xiangqi, GameKind::Gomoku, GameKind::Banqi]);
-    let mut kinds = Vec::new();
+    let mut kinds: Vec<Candidate> = Vec::new();
     for kind in order {
-        if !kinds.iter().any(|&(k, _)| k == kind) {
-            kinds.push((kind, ""));
+        if !kinds.iter().any(|(k, _)| *k == kind) {
+            kinds.push((kind, String::new()));
         }
     }
     Ok((kinds, false))
@@ -409,9 +409,8 @@ fn playok_game_type(parsed: &Parsed<'_>) -> Result<Option<Candidate>, RecordErro
         return Ok(None);
     }
     match fields.next().map(str::parse::<u32>) {
-        None | Some(Ok(15)) => Ok(Some((GameKind::Gomoku, ""))),
-        Some(Ok(19)) => Ok(Some((GameKind::Gomoku, "size=19"))),
-        Some(Ok(20)) => Ok(Some((GameKind::Gomoku, "size=20"))),
+        None | Some(Ok(15)) => Ok(Some((GameKind::Gomoku, String::new()))),
+        Some(Ok(size @ (19 | 20))) => Ok(Some((GameKind::Gomoku, format!("size={size}")))),
         Some(Ok(size)) => {
             let name = format!("gomoku on a {size}×{size} board");
             Err(RecordError::at(tag.pos, RecordErrorKind::UnknownVariant { name }))
@@ -461,17 +460,65 @@ fn setup_again(
     worth.then(|| setup(kind, implied, parsed, fallback_960).ok()).flatten()
 }
 
+/// Whether a gomoku record's opening left black with the second player.
+fn second_seat_holds_black(record: &GameRecord) -> bool {
+    match record.replay(usize::MAX).game {
+        AnyGame::Gomoku(game) => game.colour_of(qi_rules::Side::First) == qi_rules::Side::Second,
+        _ => false,
+    }
+}
+
+/// Undoes [`playok_colours`] on a record read: the players' tags and a recorded result.
+fn unswap_colours(record: &mut GameRecord) {
+    for (name, _) in &mut record.tags {
+        let swapped = match name.as_str() {
+            "White" => "Black",
+            "Black" => "White",
+            "WhiteElo" => "BlackElo",
+            "BlackElo" => "WhiteElo",
+            _ => continue,
+        };
+        *name = swapped.to_owned();
+    }
+    if let Some(ending) = &mut record.ending {
+        ending.winner = ending.winner.map(qi_rules::Side::other);
+    }
+}
+
 /// Reads `text` as a PGN-style record (or a bare move list).
 pub(crate) fn import_pgn(text: &str, hint: Option<GameKind>) -> Result<Imported, RecordError> {
     let mut parsed = pgn::parse(text)?;
-    if playok_game_type(&parsed).is_ok_and(|game| game.is_some()) {
+    let playok = playok_game_type(&parsed).is_ok_and(|game| game.is_some());
+    if playok {
         playok_colours(&mut parsed);
     }
     let (candidates, decided) = candidates(&parsed, hint)?;
     let fallback_960 = parsed.tag("Variant").is_none_or(|tag| tag.value.trim().is_empty());
     let mut best: Option<Attempt> = None;
     let mut setup_failure = None;
+    // Gomoku moves with a colour choice among them (`black`, as PlayOK writes a swap) are read
+    // under swap, then swap2, unless the rules say which opening.
+    let choices = parsed
+        .items
+        .iter()
+        .any(|item| matches!(item, Item::Move(_, w) if gomoku::is_opening_choice(w)))
+        && parsed.tag("Rules").is_none_or(|tag| !tag.value.contains("opening"));
+    let candidates: Vec<Candidate> = candidates
+        .into_iter()
+        .flat_map(|(kind, implied)| {
+            let openings: &[&str] = if kind == GameKind::Gomoku && choices {
+                &[",opening=swap", ",opening=swap2", ""]
+            } else {
+                &[""]
+            };
+            openings
+                .iter()
+                .map(move |opening| (kind, format!("{implied}{opening}")))
+                .collect::<Vec<_>>()
+        })
+        .collect();
     for (kind, implied) in candidates {
+        let implied = implied.as_str();
         let attempt = match setup(kind, implied, &parsed, fallback_960) {
             Ok(setup) => {
                 let attempt = read_moves(setup, &parsed, false);
@@ -505,7 +552,7 @@ pub(crate) fn import_pgn(text: &str, hint: Option<GameKind>) -> Result<Imported,
             break;
         }
     }
-    let Some(Attempt { record, error, warnings, iccs }) = best else {
+    let Some(Attempt { mut record, error, warnings, iccs }) = best else {
         return Err(
             setup_failure.unwrap_or_else(|| RecordError::at(Pos::START, RecordErrorKind::Empty))
         );
@@ -518,6 +565,11 @@ pub(crate) fn import_pgn(text: &str, hint: Option<GameKind>) -> Result<Imported,
     if let Some(mut error) = error.or(parsed.error) {
         error.partial = Some(Box::new(record));
         return Err(error);
+    }
+    if playok && second_seat_holds_black(&record) {
+        // PlayOK named players by colour, and the first player ended with white: its `White`
+        // was Qi's first player after all.
+        unswap_colours(&mut record);
     }
     let format = match record.kind {
         GameKind::Gomoku if !parsed.numbered => Format::GomokuMoves,

@@ -173,8 +173,9 @@ pub(crate) fn pairs_as_record(text: &str) -> Result<Converted, RecordError> {
     Ok(Converted { text: lines.join("\n"), origin })
 }
 
-/// The `.psq` file of a gomoku record: the header (`Piskvorky 15x15, 11:11, 0`), a move a line
-/// as `x,y,0` (no times are kept), and `-1`. `None` for another game's record.
+/// The `.psq` file of a gomoku record: the header (`Piskvorky 15x15, 11:11, 0`), a stone a line
+/// as `x,y,0` (no times are kept; an opening's colour choices are left out), and `-1`. `None`
+/// for another game's record.
 #[must_use]
 pub(crate) fn export(record: &GameRecord) -> Option<String> {
     let replayed = record.replay(usize::MAX);
@@ -200,7 +201,8 @@ pub(crate) fn export(record: &GameRecord) -> Option<String> {
         setup.extend(white.get(i).cloned());
     }
     for text in setup.iter().chain(&record.moves[..played.min(record.moves.len())]) {
-        let cell: qi_rules::Cell = text.parse().ok()?;
+        // A `.psq` holds stones only: an opening's colour choices have no place in it.
+        let Ok(cell) = text.parse::<qi_rules::Cell>() else { continue };
         let x = usize::from(cell.file) + 1;
         let y = size - usize::from(cell.rank);
         out.push_str(&format!("{x},{y},0\n"));

@@ -144,7 +144,11 @@ fn check_round_trip(record: &GameRecord, context: &str) {
                 // how a game the moves do not finish ended (a WXF file says the result only).
                 assert_eq!(imported.format, format, "{context}");
                 assert_eq!(back.start_game().position(), record.start_game().position());
-                assert_eq!(back.moves, record.moves, "{context}");
+                // A `.psq` holds stones only: an opening's colour choices are left out.
+                let stones = |moves: &[String]| -> Vec<String> {
+                    moves.iter().filter(|m| m.parse::<qi_rules::Cell>().is_ok()).cloned().collect()
+                };
+                assert_eq!(stones(&back.moves), stones(&record.moves), "{context}");
                 let winner = |r: &GameRecord| r.ending.map(|e| e.winner);
                 if format == Format::XiangqiWxfFile
                     && record.replay(usize::MAX).game.outcome().is_none()
@@ -243,7 +247,15 @@ fn banqi_games_round_trip() {
 
 #[test]
 fn gomoku_games_round_trip() {
-    let rule_sets = ["", "size=19", "rule=renju", "size=19,rule=standard", "size=20", "rule=caro"];
+    let rule_sets = [
+        "",
+        "size=19",
+        "rule=renju",
+        "size=19,rule=standard",
+        "size=20",
+        "rule=caro",
+        "opening=swap2",
+    ];
     let mut rng = Rng(5);
     let mut finished = 0;
     for i in 0..80 {

@@ -265,7 +265,8 @@ for i, c in enumerate(coords):
 words.insert(5, "black")
 playok_g = ('[Event "#98765"]\n[Site "www.playok.com"]\n[Date "2026.11.20"]\n[White "anh"]\n'
             '[Black "binh"]\n[Result "*"]\n[GameType "61,15"]\n\n' + " ".join(words) + " *\n")
-put("gomoku-playok.pgn", playok_g, "ascii", [coords])
+# Read under swap, the choice is a move of its own.
+put("gomoku-playok.pgn", playok_g, "ascii", [coords[:3] + ["black"] + coords[3:]])
 
 # Gomocup's psq: x, y from 1, y from the top.
 psq = "Piskvorky 15x15, 11:11, 0\n" + "".join(f"{x + 1},{15 - y},{100 * (i % 7)}\n" for i, (x, y) in enumerate(gm)) + "-1\nrapfi.exe\nqi\n"
