@@ -289,7 +289,14 @@ pub fn setup_fields(props: &SetupFieldsProps) -> Html {
         .map(|(k, v)| (k.to_owned(), v.to_owned()))
         .collect();
     let rule_fields = rule_docs(kind).iter().map(|doc| {
-        let value = current.iter().find(|(k, _)| k == doc.key).map(|(_, v)| v.clone()).unwrap_or_default();
+        // A key the list leaves out (gomoku's `opening` when there is none) has its default,
+        // the first documented value.
+        let value = current
+            .iter()
+            .find(|(k, _)| k == doc.key)
+            .map(|(_, v)| v.clone())
+            .or_else(|| doc.values.first().map(|v| (*v).to_owned()))
+            .unwrap_or_default();
         let on_choose = props.on_choose.clone();
         let key = doc.key.to_owned();
         let onchange = Callback::from(move |event: Event| {

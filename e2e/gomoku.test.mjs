@@ -1,0 +1,144 @@
+// End-to-end tests of gomoku as its players play it (issue 18): a swap2 opening against the
+// computer through its colour choices, caro's closed fives, and the 20x20 board on a phone.
+
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+
+import { DIST, click, launchBrowser, openApp, startServer, statusText, waitForPlies } from './support.mjs';
+
+const TEST_TIMEOUT = 180_000;
+const SHOTS = new URL('../target/e2e-shots/', import.meta.url);
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer(DIST);
+  browser = await launchBrowser();
+  mkdirSync(SHOTS, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function withApp(options, body) {
+  const app = await openApp(browser, server.url, options);
+  try {
+    await body(app.page);
+    assert.deepEqual(app.errors, [], 'the page reported errors');
+  } finally {
+    await app.close();
+  }
+}
+
+const plies = (page) => page.locator('.move-list [data-ply]').count();
+
+test('swap2 against the computer: three stones, its choice, and play goes on', { timeout: TEST_TIMEOUT }, () =>
+  withApp(
+    {
+      settings: {
+        game: 'gomoku',
+        mode: 'computer-second',
+        level: 1,
+        lang: 'en',
+        'rules.gomoku': 'size=15,rule=freestyle,opening=swap2',
+      },
+    },
+    async (page) => {
+      // The person (the first player) puts the three opening stones in a row of turns.
+      for (const [i, point] of ['h8', 'i9', 'h10'].entries()) {
+        await click(page, point);
+        await waitForPlies(page, i + 1);
+      }
+      // The computer answers: a colour, or two more stones and the choice comes back.
+      await page.waitForFunction(
+        () =>
+          document.querySelectorAll('.move-list [data-ply]').length >= 4 ||
+          document.querySelector('[data-action="take-black"]'),
+        null,
+        { timeout: 60_000 },
+      );
+      await page.waitForFunction(() => !document.querySelector('[data-testid="thinking"]'), null, { timeout: 60_000 });
+      const moves = await page.locator('.move-list [data-ply]').allInnerTexts();
+      const fourth = moves[3] ?? '';
+      if (await page.locator('[data-action="take-white"]').count()) {
+        // Two more stones were put: the person takes white, and so plays the sixth stone.
+        assert.equal(moves.length, 5, `two more stones: ${moves}`);
+        assert.match(await page.locator('.colour-choice').innerText(), /Choose your colour/);
+        await page.screenshot({ path: new URL('swap2-choice.png', SHOTS).pathname });
+        await page.locator('[data-action="take-white"]').click();
+        await waitForPlies(page, 6);
+        assert.match(await statusText(page), /White to move/);
+      } else {
+        assert.match(fourth, /black|white/, `the computer's choice: ${moves}`);
+        await page.screenshot({ path: new URL('swap2-computer-chose.png', SHOTS).pathname });
+      }
+      // Whatever came, the game goes on: the person's stone is answered.
+      const before = await plies(page);
+      const free = ['a1', 'o15', 'a15', 'o1'];
+      if (!(await page.locator('[data-action="take-black"]').count())) {
+        // It may still be the computer's turn (it took white and plays the fourth stone).
+        await page.waitForFunction(() => !document.querySelector('[data-testid="thinking"]'), null, { timeout: 60_000 });
+        const now = await plies(page);
+        await click(page, free[0]);
+        await waitForPlies(page, now + 2);
+        assert.ok((await plies(page)) > before);
+      }
+      // A colour when none is due: no buttons are offered.
+      assert.equal(await page.locator('[data-action="take-black"]').count(), 0);
+    },
+  ),
+);
+
+test('caro: a five closed at both ends wins nothing; an open one wins', { timeout: TEST_TIMEOUT }, () =>
+  withApp(
+    { settings: { game: 'gomoku', mode: 'hotseat', lang: 'en', 'rules.gomoku': 'size=15,rule=caro' } },
+    async (page) => {
+      // Black d8-h8 between White's c8 and i8: five, closed at both ends.
+      const moves = ['d8', 'c8', 'e8', 'i8', 'f8', 'a1', 'g8', 'a3', 'h8'];
+      for (const [i, point] of moves.entries()) {
+        await click(page, point);
+        await waitForPlies(page, i + 1);
+      }
+      assert.equal(await page.locator('[data-testid="game-over"]').count(), 0, 'no win');
+      assert.match(await statusText(page), /White to move/);
+      await page.screenshot({ path: new URL('caro-closed-five.png', SHOTS).pathname });
+      // Black d9-h9, open: a win.
+      const more = ['a5', 'd9', 'a7', 'e9', 'a9', 'f9', 'a11', 'g9', 'a13', 'h9'];
+      for (const [i, point] of more.entries()) {
+        await click(page, point);
+        await waitForPlies(page, moves.length + i + 1);
+      }
+      await page.locator('[data-testid="game-over"]').waitFor();
+      assert.match(await page.locator('[data-testid="game-over"]').innerText(), /Black wins/);
+    },
+  ),
+);
+
+test('20×20 on a 360 px phone: every point is there and takes a stone', { timeout: TEST_TIMEOUT }, () =>
+  withApp(
+    {
+      viewport: { width: 360, height: 740 },
+      hasTouch: true,
+      isMobile: true,
+      settings: { game: 'gomoku', mode: 'hotseat', lang: 'vi', 'rules.gomoku': 'size=20,rule=freestyle' },
+    },
+    async (page) => {
+      assert.equal(await page.locator('.board [data-square]').count(), 400);
+      // No opening rule: the select says so (the rule list leaves it out).
+      assert.equal(await page.locator('select[data-rule="opening"]').inputValue(), 'none');
+      const corner = page.locator('.board [data-square="t20"]');
+      const box = await corner.boundingBox();
+      assert.ok(box && box.x + box.width <= 360, `t20 on screen: ${JSON.stringify(box)}`);
+      await page.locator('.board [data-square="t20"]').tap();
+      await page.locator('.board [data-square="a1"]').tap();
+      await waitForPlies(page, 2);
+      await page.screenshot({ path: new URL('gomoku-20-phone.png', SHOTS).pathname, fullPage: true });
+      // Each point is at least 16 px: small, so the board keeps its confirm-tap setting.
+      assert.ok(box.width >= 15, `a point is ${box.width} px`);
+    },
+  ),
+);
