@@ -428,6 +428,7 @@ impl OnlineGame {
                 | Action::Drop { .. }
                 | Action::Promote { .. }
                 | Action::EndChain { .. }
+                | Action::TakeColour { .. }
                 | Action::PlayPremove { .. }
         );
         if !moves {

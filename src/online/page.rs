@@ -242,6 +242,20 @@ fn game_screen(session: &Session, game: &OnlineGame, act: &Callback<Intent>) -> 
                     <p class="away-note">{ say(lang, Words::OpponentAway) }</p>
                 }
                 { buttons }
+                if game.can_move() && board.colour_choice_due() {
+                    <div class="game-buttons"><div class="colour-choice" role="group" aria-label={crate::i18n::t(lang, crate::i18n::Text::ChooseColour)}>
+                        <p>{ crate::i18n::t(lang, if board.stones_instead_of_colour() { crate::i18n::Text::ChooseColourOrTwoMore } else { crate::i18n::Text::ChooseColour }) }</p>
+                        { for [(qi_rules::Side::First, "take-black", crate::i18n::Text::TakeBlack), (qi_rules::Side::Second, "take-white", crate::i18n::Text::TakeWhite)].into_iter().map(|(colour, action, text)| {
+                            let dispatch = dispatch.clone();
+                            html! {
+                                <button type="button" data-action={action}
+                                        onclick={Callback::from(move |_: MouseEvent| dispatch.emit(Action::TakeColour { colour, now: 0.0 }))}>
+                                    { crate::i18n::t(lang, text) }
+                                </button>
+                            }
+                        }) }
+                    </div></div>
+                }
                 if game.can_move() && board.chain_in_progress() {
                     <div class="game-buttons"><button type="button" data-action="end-chain" onclick={
                         let dispatch = dispatch.clone();

@@ -158,3 +158,31 @@ async fn a_draw_by_agreement_then_a_rematch_with_seats_swapped() {
         .await;
     table.players[0].moved(0).await;
 }
+
+/// Swap online: the first seat puts three stones, the second takes black, and the colours
+/// change hands: the first seat plays White from the fourth stone on, and the second seat's
+/// black five wins. Everyone hears the choice as a move.
+#[tokio::test]
+async fn gomoku_swap_opening_between_two_players() {
+    let server = start_server("gomoku-swap").await;
+    let mut table = Table::new(server.addr, spec("gomoku", "opening=swap")).await;
+    table.watch(server.addr).await;
+    let line = [
+        (Seat::First, "h8"),
+        (Seat::First, "a1"),
+        (Seat::First, "i8"),
+        (Seat::Second, "black"),
+        (Seat::First, "a2"),
+        (Seat::Second, "j8"),
+        (Seat::First, "a3"),
+        (Seat::Second, "k8"),
+        (Seat::First, "a4"),
+        (Seat::Second, "l8"),
+    ];
+    for (seat, text) in line {
+        let mv = table.play(seat, text).await;
+        assert_eq!(mv.text, text);
+    }
+    let (result, _) = table.ended().await;
+    assert_eq!(result, by_rules(Some(Seat::Second), "five in a row"));
+}
