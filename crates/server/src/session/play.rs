@@ -5,6 +5,7 @@ use qi_protocol::{
     ChatBody, EndReason, ErrorCode, GameResult, PlayedMove, Refusal, Seat, ServerMessage,
 };
 use qi_rules::MoveError;
+use qi_rules::gomoku::Phase;
 
 use super::{Denied, Effects, Outgoing, Player, RematchPlan, Session, reveal_of, seat_of_side};
 use crate::clock::Flagged;
@@ -84,7 +85,7 @@ impl Session {
 
     /// Whose clock should run now.
     fn next_clock(&self) -> Option<Seat> {
-        (self.is_playing() && self.both_have_moved())
+        (self.is_playing() && (self.both_have_moved() || self.choosing()))
             .then(|| seat_of_side(self.game.side_to_move()))
     }
 
@@ -192,10 +193,21 @@ impl Session {
         Ok(effects)
     }
 
-    /// Whose clock runs after `mover`'s move, the move already played on the board.
+    /// Whose clock runs after `mover`'s move, the move already played on the board. Each
+    /// seat's first move is free, as on the big sites — except a gomoku opening's choices:
+    /// once the opening stones are down, the one who must choose is timed.
     fn next_clock_after(&self, mover: Seat) -> Option<Seat> {
         let other_moved = self.movers.contains(&mover.other());
-        other_moved.then(|| seat_of_side(self.game.side_to_move()))
+        (other_moved || self.choosing()).then(|| seat_of_side(self.game.side_to_move()))
+    }
+
+    /// Whether a gomoku opening waits for a choice (a colour, or swap2's two more stones).
+    fn choosing(&self) -> bool {
+        matches!(
+            &self.game,
+            qi_rules::any::AnyGame::Gomoku(game)
+                if matches!(game.phase(), Phase::Choose | Phase::Fifth | Phase::ChooseAgain)
+        )
     }
 
     /// Ends the game if the running clock's flag has fallen by `now` (whether or not its player

@@ -48,13 +48,23 @@ fn seated(effects: &Effects) -> (String, Seat, Option<String>) {
 
 /// A's game as just created: the server knows A's token.
 fn created(variant: &str, clock: Option<ClockSpec>) -> Session {
+    created_with(variant, "", clock)
+}
+
+/// [`created`] under these rules.
+fn created_with(variant: &str, rules: &str, clock: Option<ClockSpec>) -> Session {
     let tokens = [Some("token-a".into()), None];
-    Session::created(&stored(variant, "", clock, 7), tokens, 0).unwrap()
+    Session::created(&stored(variant, rules, clock, 7), tokens, 0).unwrap()
 }
 
 /// A game with A in the first seat and B in the second, both connected.
 fn started(variant: &str, clock: Option<ClockSpec>) -> Session {
-    let mut session = created(variant, clock);
+    started_with(variant, "", clock)
+}
+
+/// [`started`] under these rules.
+fn started_with(variant: &str, rules: &str, clock: Option<ClockSpec>) -> Session {
+    let mut session = created_with(variant, rules, clock);
     session.attach(A, Attach::Seat(Seat::First), None, 0).unwrap();
     let join =
         Attach::Invite { invite: invite_for("token-a"), player: Player::anonymous("Bo".into()) };
@@ -148,6 +158,22 @@ fn clocks_start_after_both_sides_moved_and_flags_fall() {
     assert_eq!((result.winner, &result.reason), (Some(Seat::Second), &EndReason::Timeout));
     let view = session.view_for(A, None, deadline + 5);
     assert_eq!(view.clocks.unwrap().remaining_ms, [0, 10_000]);
+}
+
+#[test]
+fn a_gomoku_opening_choice_is_timed() {
+    let clock = ClockSpec { base_secs: 10, increment_secs: 0 };
+    let mut session = started_with("gomoku", "opening=swap", Some(clock));
+    play(&mut session, A, "h8", 0);
+    play(&mut session, A, "i9", 0);
+    assert_eq!(session.next_deadline(), None, "the opening stones are the first move's grace");
+    play(&mut session, A, "j10", 1_000);
+    // The stones are down: the chooser's clock runs while it chooses.
+    let deadline = session.next_deadline().expect("the chooser's clock runs");
+    assert_eq!(deadline, 1_000 + 10_000 + crate::clock::LAG_QUOTA_MAX_MS);
+    play(&mut session, B, "white", 3_000);
+    let view = session.view_for(A, None, 3_000);
+    assert_eq!(view.clocks.unwrap().remaining_ms, [10_000, 8_000]);
 }
 
 #[test]
