@@ -137,8 +137,20 @@ test('20×20 on a 360 px phone: every point is there and takes a stone', { timeo
       await page.locator('.board [data-square="a1"]').tap();
       await waitForPlies(page, 2);
       await page.screenshot({ path: new URL('gomoku-20-phone.png', SHOTS).pathname, fullPage: true });
-      // Each point is at least 16 px: small, so the board keeps its confirm-tap setting.
       assert.ok(box.width >= 15, `a point is ${box.width} px`);
+      // Zoomed: 28 px a point, in a window scrolled to the centre, where a tap puts a stone.
+      await page.locator('[data-action="zoom-board"]').tap();
+      await page.locator('.board-frame.zoomed').waitFor();
+      const centre = page.locator('.board [data-square="j10"]');
+      const zoomed = await centre.boundingBox();
+      assert.ok(zoomed && zoomed.width >= 24, `a zoomed point is ${zoomed?.width} px`);
+      assert.ok(zoomed.x >= 0 && zoomed.x + zoomed.width <= 360, `the centre is in view: ${JSON.stringify(zoomed)}`);
+      await centre.tap();
+      await waitForPlies(page, 3);
+      await page.screenshot({ path: new URL('gomoku-20-phone-zoomed.png', SHOTS).pathname });
+      // And back.
+      await page.locator('[data-action="zoom-board"]').tap();
+      assert.equal(await page.locator('.board-frame.zoomed').count(), 0);
     },
   ),
 );

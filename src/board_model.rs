@@ -101,6 +101,7 @@ pub fn board_view(state: &AppState) -> BoardView {
         // On the computer's turn the board takes a move to queue (a premove).
         interactive: state.accepts_moves() || state.premove_allowed(),
         label: t(lang, Text::Board).to_owned(),
+        zoom_label: t(lang, Text::ZoomBoard),
         // Only shapes on this board: a record or a link may name any cell.
         shapes: state
             .record

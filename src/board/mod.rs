@@ -71,6 +71,8 @@ pub struct BoardView {
     pub interactive: bool,
     /// What a screen reader calls it.
     pub label: String,
+    /// The zoom button's words (big gomoku boards), in the player's language.
+    pub zoom_label: &'static str,
     /// Arrows and circles drawn on it.
     pub shapes: Vec<Shape>,
     /// The engine's best move, drawn as a grey arrow (a circle for a gomoku stone).
@@ -196,6 +198,29 @@ pub fn board(props: &BoardProps) -> Html {
             inner.emit(event);
         })
     };
+    // A big gomoku board (19 or 20 points a side) can be zoomed: on a phone its points are
+    // small (about 16 px at 20x20 on 360 px), so the board is drawn at 28 px a point and
+    // scrolled, centred when the zoom comes on. The button shows on narrow screens only.
+    let zoomed = use_state(|| false);
+    let scroller = use_node_ref();
+    {
+        let scroller = scroller.clone();
+        use_effect_with(*zoomed, move |on| {
+            if *on && let Some(area) = scroller.cast::<web_sys::Element>() {
+                area.set_scroll_left((area.scroll_width() - area.client_width()) / 2);
+                area.set_scroll_top((area.scroll_height() - area.client_height()) / 2);
+            }
+        });
+    }
+    let zoom = (geometry.style == Style::GomokuPoints && geometry.files >= 19).then(|| {
+        let zoomed = zoomed.clone();
+        render::Zoom {
+            on: *zoomed,
+            label: view.zoom_label,
+            toggle: Callback::from(move |_: MouseEvent| zoomed.set(!*zoomed)),
+            scroller,
+        }
+    });
     render::board(
         &view,
         &grid,
@@ -207,5 +232,6 @@ pub fn board(props: &BoardProps) -> Html {
         onkeydown,
         onfocusin,
         draws,
+        zoom,
     )
 }

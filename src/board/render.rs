@@ -40,6 +40,7 @@ pub fn board(
     onkeydown: Callback<KeyboardEvent>,
     onfocusin: Callback<FocusEvent>,
     draws: bool,
+    zoom: Option<Zoom>,
 ) -> Html {
     let geometry = view.geometry;
     let style_class = match geometry.style {
@@ -55,8 +56,9 @@ pub fn board(
         });
         html! { <div class="row" role="row">{ for cells }</div> }
     });
-    html! {
-        <div class={classes!("board-frame", style_class, (!view.interactive).then_some("locked"))}
+    let zoomed = zoom.as_ref().is_some_and(|zoom| zoom.on);
+    let frame = html! {
+        <div class={classes!("board-frame", style_class, (!view.interactive).then_some("locked"), zoomed.then_some("zoomed"))}
              style={frame_style}>
             <div class="board" role="grid" aria-label={view.label.clone()} ref={grid.clone()}
                  onpointerdown={handlers.down} onpointermove={handlers.moved}
@@ -70,7 +72,28 @@ pub fn board(
                 { dragged_piece.map(|code| piece(&code, geometry.style, geometry.symbols)).unwrap_or_default() }
             </div>
         </div>
+    };
+    let Some(zoom) = zoom else { return frame };
+    html! {
+        <div class="board-zoom-area">
+            <button type="button" class="board-zoom" data-action="zoom-board" aria-pressed={zoom.on.to_string()}
+                    onclick={zoom.toggle}>{ zoom.label }</button>
+            <div class={classes!("board-scroll", zoom.on.then_some("on"))} ref={zoom.scroller}>{ frame }</div>
+        </div>
     }
+}
+
+/// The zoom of a big gomoku board on a narrow screen: whether it is on, its button's words, what
+/// the button does, and the scrolled area.
+pub struct Zoom {
+    /// Zoomed in.
+    pub on: bool,
+    /// The button's words.
+    pub label: &'static str,
+    /// Turns the zoom on or off.
+    pub toggle: Callback<MouseEvent>,
+    /// The scrolled area, to centre it when the zoom comes on.
+    pub scroller: NodeRef,
 }
 
 fn cell_html(

@@ -193,6 +193,8 @@ pub enum Text {
     TakeBlack,
     /// Take white (gomoku opening).
     TakeWhite,
+    /// Zoom a big gomoku board on a narrow screen (a toggle).
+    ZoomBoard,
     /// The end reason when a player resigns.
     ByResignation,
     /// The reason in "Draw by {reason}" for an agreed draw.
@@ -452,6 +454,7 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         ],
         T::TakeBlack => ["Take black", "执黑", "Cầm quân Đen"],
         T::TakeWhite => ["Take white", "执白", "Cầm quân Trắng"],
+        T::ZoomBoard => ["Zoom", "放大", "Phóng to"],
         T::ByResignation => ["resignation", "认输", "xin thua"],
         T::ByAgreement => ["agreement", "协议", "thỏa thuận"],
         T::AsRecorded => ["the record's result", "棋谱记载", "kết quả ghi trong biên bản"],
