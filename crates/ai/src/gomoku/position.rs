@@ -397,35 +397,21 @@ impl Position {
     }
 
     fn update_shape(&mut self, point: usize, dir: usize) {
-        let step = DIRECTIONS[dir];
-        let tables = tables();
-        let (mut black, mut white) = (0usize, 0usize);
-        let mut pow = 1;
-        for k in (1..=5).rev().map(|k| point - k * step).chain((1..=5).map(|k| point + k * step)) {
-            let (b, w) = match self.cells[k] {
-                EMPTY => (0, 0),
-                1 => (1, 2),
-                2 => (2, 1),
-                _ => (2, 2),
-            };
-            black += b * pow;
-            white += w * pow;
-            pow *= 3;
-        }
         if self.caro {
             self.update_caro_shape(point, dir);
             return;
         }
+        let tables = tables();
+        let (black, white) = self.window_keys(point, dir, 3, 2);
         let table = |exact: bool| if exact { &tables.exact } else { &tables.free };
         self.shapes[0][point][dir] = table(self.exact[0])[black];
         self.shapes[1][point][dir] = table(self.exact[1])[white];
     }
 
-    /// [`update_shape`](Position::update_shape) under caro, whose table tells an opponent's
-    /// stone (which can close a five) from the wall (which does not).
-    fn update_caro_shape(&mut self, point: usize, dir: usize) {
+    /// The window keys of the ten points around `point` along `dir`, for Black and for White:
+    /// each point a digit in `base` (0 empty, 1 own, 2 the opponent's, `wall` off the board).
+    fn window_keys(&self, point: usize, dir: usize, base: usize, wall: usize) -> (usize, usize) {
         let step = DIRECTIONS[dir];
-        let table = caro_table();
         let (mut black, mut white) = (0usize, 0usize);
         let mut pow = 1;
         for k in (1..=5).rev().map(|k| point - k * step).chain((1..=5).map(|k| point + k * step)) {
@@ -433,12 +419,20 @@ impl Position {
                 EMPTY => (0, 0),
                 1 => (1, 2),
                 2 => (2, 1),
-                _ => (3, 3),
+                _ => (wall, wall),
             };
             black += b * pow;
             white += w * pow;
-            pow *= 4;
+            pow *= base;
         }
+        (black, white)
+    }
+
+    /// [`update_shape`](Position::update_shape) under caro, whose table tells an opponent's
+    /// stone (which can close a five) from the wall (which does not).
+    fn update_caro_shape(&mut self, point: usize, dir: usize) {
+        let table = caro_table();
+        let (black, white) = self.window_keys(point, dir, 4, 3);
         self.shapes[0][point][dir] = table[black];
         self.shapes[1][point][dir] = table[white];
     }

@@ -112,19 +112,7 @@ impl Layout {
 
 /// A tag line `[Name "value"]`, the value escaped and on one line.
 pub(crate) fn tag_line(name: &str, value: &str) -> String {
-    let mut out = format!("[{name} \"");
-    for c in value.trim().chars() {
-        match c {
-            '"' | '\\' => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if c.is_control() => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out.push_str("\"]");
-    out
+    format!("[{name} \"{}\"]", super::pgn::escape(value.trim()))
 }
 
 /// Text made safe inside a `{...}` comment (a `}` would end it).

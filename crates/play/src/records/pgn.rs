@@ -335,7 +335,7 @@ impl Wrapper {
 }
 
 /// A tag value with `\` and `"` escaped and line breaks turned into spaces.
-fn escape(value: &str) -> String {
+pub(crate) fn escape(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
     for c in value.chars() {
         match c {
