@@ -61,7 +61,10 @@ test('swap2 against the computer: three stones, its choice, and play goes on', {
         null,
         { timeout: 60_000 },
       );
-      await page.waitForFunction(() => !document.querySelector('[data-testid="thinking"]'), null, { timeout: 60_000 });
+      // The person's turn: the tab's title says so (or a colour is asked of the person).
+      const personsTurn = () =>
+        document.title.startsWith('●') || Boolean(document.querySelector('[data-action="take-white"]'));
+      await page.waitForFunction(personsTurn, null, { timeout: 60_000 });
       const moves = await page.locator('.move-list [data-ply]').allInnerTexts();
       const fourth = moves[3] ?? '';
       if (await page.locator('[data-action="take-white"]').count()) {
@@ -80,8 +83,7 @@ test('swap2 against the computer: three stones, its choice, and play goes on', {
       const before = await plies(page);
       const free = ['a1', 'o15', 'a15', 'o1'];
       if (!(await page.locator('[data-action="take-black"]').count())) {
-        // It may still be the computer's turn (it took white and plays the fourth stone).
-        await page.waitForFunction(() => !document.querySelector('[data-testid="thinking"]'), null, { timeout: 60_000 });
+        await page.waitForFunction(personsTurn, null, { timeout: 60_000 });
         const now = await plies(page);
         await click(page, free[0]);
         await waitForPlies(page, now + 2);
