@@ -36,7 +36,12 @@ pub fn board_view(state: &AppState) -> BoardView {
     let selected = state.selected.filter(|_| live);
     let premove = state.premove.filter(|_| live);
     let ghost = state.ghost.filter(|_| state.accepts_moves());
-    let ghost_code = if game.side_to_move() == qi_rules::Side::First { "b" } else { "w" };
+    // The stone the tap would put: its colour, not the seat's (an opening rule may differ).
+    let stone_colour = match &game {
+        qi_rules::any::AnyGame::Gomoku(g) => g.colour_to_move(),
+        other => other.side_to_move(),
+    };
+    let ghost_code = if stone_colour == qi_rules::Side::First { "b" } else { "w" };
     let hints = selected.map(|from| game.legal_destinations(from)).unwrap_or_default();
     let last = game.last_move();
     let checked = game.checked_king();
@@ -56,10 +61,11 @@ pub fn board_view(state: &AppState) -> BoardView {
     let index =
         |cell: qi_rules::Cell| usize::from(cell.rank) * usize::from(files) + usize::from(cell.file);
     if kind == GameKind::Gomoku && state.settings.stone_numbers {
-        for (i, text) in state.shown_moves().iter().enumerate() {
-            if let Ok(cell) = text.parse::<qi_rules::Cell>()
-                && let Some(slot) = numbers.get_mut(index(cell))
-            {
+        // Stones are counted, not an opening's colour choices.
+        let shown = state.shown_moves();
+        let stones = shown.iter().filter_map(|text| text.parse::<qi_rules::Cell>().ok());
+        for (i, cell) in stones.enumerate() {
+            if let Some(slot) = numbers.get_mut(index(cell)) {
                 *slot = Some(i + 1);
             }
         }

@@ -862,20 +862,21 @@ impl AppState {
     /// white).
     #[must_use]
     pub fn colour_choice_due(&self) -> bool {
-        let game = self.board_game();
-        game.legal_move_values().iter().any(|mv| matches!(mv, AnyMove::Gomoku(GomokuMove::Take(_))))
+        use qi_rules::Game;
+        use qi_rules::gomoku::Phase;
+        // The phase says it: no move list to build on every render.
+        matches!(&self.board_game(), AnyGame::Gomoku(game)
+            if game.outcome().is_none() && matches!(game.phase(), Phase::Choose | Phase::ChooseAgain))
     }
 
     /// Whether a gomoku opening rule lets the player put a stone instead of taking a colour
     /// now (swap2's "two more").
     #[must_use]
     pub fn stones_instead_of_colour(&self) -> bool {
+        use qi_rules::gomoku::{OpeningRule, Phase};
         self.colour_choice_due()
-            && self
-                .board_game()
-                .legal_move_values()
-                .iter()
-                .any(|mv| matches!(mv, AnyMove::Gomoku(GomokuMove::Stone(_))))
+            && matches!(&self.board_game(), AnyGame::Gomoku(game)
+                if game.phase() == Phase::Choose && qi_rules::Game::rules(game).opening == OpeningRule::Swap2)
     }
 
     /// Whether a banqi chain capture waits for another capture or its end.

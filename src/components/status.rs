@@ -59,10 +59,7 @@ pub fn status_view(state: &AppState) -> StatusView {
         result: state
             .shown_result()
             .map(|result| (result_text(state, &result), result_code(state, &result))),
-        to_move: (
-            side_class(state, to_move),
-            fill(t(lang, Text::ToMove), "side", side_label(state, to_move)),
-        ),
+        to_move: (side_class(state, to_move), to_move_text(state, shown, to_move)),
         in_check: shown.in_check(),
         opening,
         thinking: matches!(state.thinking, Some((_, false))),
@@ -81,6 +78,24 @@ pub fn status_view(state: &AppState) -> StatusView {
                 .iter()
                 .any(|mv| matches!(mv, AnyMove::Banqi(BanqiMove::Flip(_)))),
     }
+}
+
+/// Whose move it is, in words. In a gomoku opening: the colour of the stone to put (the seat
+/// putting the opening stones puts both colours), or that a colour is to be chosen.
+fn to_move_text(state: &AppState, shown: &qi_rules::any::AnyGame, to_move: Side) -> String {
+    let lang = state.settings.lang;
+    if let qi_rules::any::AnyGame::Gomoku(game) = shown {
+        use qi_rules::gomoku::Phase;
+        match game.phase() {
+            Phase::Choose | Phase::ChooseAgain => return t(lang, Text::ChooseColour).to_owned(),
+            Phase::FirstThree | Phase::Fifth => {
+                let stone = side_name(lang, GameKind::Gomoku, game.colour_to_move(), None);
+                return fill(t(lang, Text::ToMove), "side", stone);
+            }
+            Phase::Play => {}
+        }
+    }
+    fill(t(lang, Text::ToMove), "side", side_label(state, to_move))
 }
 
 /// The tab's title for `state`: whose move it is against the computer (so a player in another
@@ -156,6 +171,7 @@ pub fn result_text(state: &AppState, result: &GameResult) -> String {
 /// The `data-result` value automation reads: the winner's colour, or `draw`.
 pub fn result_code(state: &AppState, result: &GameResult) -> &'static str {
     let Some(side) = result.winner else { return "draw" };
+    let side = gomoku_colour(state, side);
     let kind = state.game.kind();
     match (kind, side) {
         (GameKind::Chess, Side::First) | (GameKind::Gomoku, Side::Second) => "white",

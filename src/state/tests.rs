@@ -1039,11 +1039,16 @@ fn a_swap2_opening_is_played_with_colour_choices_and_the_status_names_colours() 
     s.apply(Action::SetRule { key: "opening".into(), value: "swap2".into(), seed: 0 });
     assert!(s.record.rules.contains("opening=swap2"), "{}", s.record.rules);
     s.settings.mode = Mode::HotSeat;
-    for point in ["h8", "i9", "j10"] {
+    click(&mut s, "h8");
+    // The first player puts the second stone, a white one: the status names the stone.
+    let status = crate::components::status::status_view(&s);
+    assert_eq!(status.to_move.1, "White to move");
+    for point in ["i9", "j10"] {
         click(&mut s, point);
     }
     // The second player is asked: a colour, or two more stones.
     assert!(s.colour_choice_due() && s.stones_instead_of_colour());
+    assert_eq!(crate::components::status::status_view(&s).to_move.1, "Choose your colour.");
     s.apply(Action::TakeColour { colour: Side::First, now: 0.0 });
     assert_eq!(s.record.moves.last().map(String::as_str), Some("black"));
     assert!(!s.colour_choice_due());

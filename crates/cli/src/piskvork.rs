@@ -250,13 +250,17 @@ impl Session {
     fn swap2(&mut self, stones: &[Cell]) -> Result<Vec<String>, String> {
         let size = self.game()?.rules().size();
         let mut rules = self.rules(size)?;
-        rules.opening = OpeningRule::Swap2;
+        // Gomocup asks `SWAP2BOARD` under swap2; under swap (rule 5) the same board answers
+        // after three stones with a colour only.
+        rules.opening =
+            if self.opening == OpeningRule::Swap { OpeningRule::Swap } else { OpeningRule::Swap2 };
         let mut game = Gomoku::start(&rules, 0);
         for &cell in stones {
             game.apply(GomokuMove::Stone(cell)).map_err(|e| format!("{cell}: {}", e.reason))?;
         }
-        if !matches!(stones.len(), 0 | 3 | 5) {
-            return Err(format!("{} stones: swap2 asks after 0, 3 or 5", stones.len()));
+        let asked = if rules.opening == OpeningRule::Swap { &[0, 3][..] } else { &[0, 3, 5][..] };
+        if !asked.contains(&stones.len()) {
+            return Err(format!("{} stones: {} asks after {asked:?}", stones.len(), rules.opening));
         }
         let mut answer = Vec::new();
         let mut swapped = false;
@@ -264,7 +268,8 @@ impl Session {
         // first stone of the colour we took is played).
         let me = game.side_to_move();
         while game.outcome().is_none() && game.side_to_move() == me && answer.len() < 3 {
-            let mv = self.search(&game)?;
+            let result = self.search_result(&game);
+            let mv = result.best.ok_or("no legal move")?;
             game.apply(mv).map_err(|e| e.to_string())?;
             match mv {
                 GomokuMove::Stone(cell) => answer.push(write_point(&game, cell)),
@@ -272,8 +277,16 @@ impl Session {
                     swapped = true;
                     break;
                 }
-                // We took the colour to move: we play it at once.
-                GomokuMove::Take(_) => {}
+                // We took the colour to move: we play it at once, the move the choice's own
+                // search found (no second search: one answer, one turn's time).
+                GomokuMove::Take(_) => {
+                    if let Some(&GomokuMove::Stone(cell)) = result.info.pv.get(1)
+                        && game.apply(GomokuMove::Stone(cell)).is_ok()
+                    {
+                        answer.push(write_point(&game, cell));
+                        break;
+                    }
+                }
             }
             if game.phase() == Phase::Play && !answer.is_empty() {
                 break;
@@ -285,11 +298,6 @@ impl Session {
             game.history().iter().filter_map(|m| m.point()).map(|c| c.to_string()).collect();
         self.game = Some(Gomoku::from_move_string(&plain, &stones_now).map_err(|e| e.to_string())?);
         Ok(vec![if swapped { "SWAP".to_owned() } else { answer.join(" ") }])
-    }
-
-    /// The engine's move in `game`, within this session's time and level.
-    fn search(&mut self, game: &Gomoku) -> Result<GomokuMove, String> {
-        self.search_result(game).best.ok_or_else(|| "no legal move".to_owned())
     }
 
     /// The engine's search of `game`, within this session's time and level.
@@ -410,8 +418,7 @@ impl Session {
             result.info.time_ms,
             result.info.pv_text()
         );
-        // A colour choice (only in an opening) is Gomocup's `SWAP` when it takes the colour
-        // that just moved; taking the colour to move is answered by playing.
+        // A plain game has no colour choice (`SWAP2BOARD` answers those); `SWAP` should one come.
         let answer = match mv {
             GomokuMove::Stone(cell) => write_point(game, cell),
             GomokuMove::Take(_) => "SWAP".to_owned(),

@@ -408,9 +408,13 @@ impl GomokuEngine {
         let Ok(probe) = Gomoku::from_position(&plain, &game.position()) else {
             return SearchResult::no_move(Score::Cp(0), budget);
         };
+        // Taking the colour to move, the search's move for it follows in the line (a Gomocup
+        // manager's `SWAP2BOARD` wants both at once).
+        let mut follow = None;
         let chosen = match game.phase() {
             Phase::Choose | Phase::ChooseAgain => {
                 let result = self.search_lines(&probe, budget, 1, &mut |_| {});
+                follow = result.best;
                 let value = match result.info.score {
                     Score::Cp(cp) => cp,
                     Score::Mate(n) if n > 0 => MATE_BOUND,
@@ -423,6 +427,9 @@ impl GomokuEngine {
                 } else {
                     // The colour to move is the one whose move was searched.
                     let mover = probe.colour_to_move();
+                    if value < 0 {
+                        follow = None;
+                    }
                     Some(GomokuMove::Take(if value >= 0 { mover } else { mover.other() }))
                 }
             }
@@ -435,7 +442,10 @@ impl GomokuEngine {
             score: Score::Cp(0),
             nodes: budget.nodes(),
             time_ms: budget.elapsed_ms(),
-            pv: chosen.into_iter().collect(),
+            pv: chosen
+                .into_iter()
+                .chain(follow.filter(|_| chosen.is_some_and(|m| matches!(m, GomokuMove::Take(_)))))
+                .collect(),
             lines: Vec::new(),
         };
         on_info(&info);
