@@ -74,9 +74,11 @@ test('swap2 against the computer: three stones, its choice, and play goes on', {
         await page.screenshot({ path: new URL('swap2-choice.png', SHOTS).pathname });
         await page.locator('[data-action="take-white"]').click();
         await waitForPlies(page, 6);
+        assert.equal(await page.locator('.move-list [data-ply="6"]').innerText(), 'Take white');
         assert.match(await statusText(page), /White to move/);
       } else {
-        assert.match(fourth, /black|white/, `the computer's choice: ${moves}`);
+        // The choice is a move of its own, in words.
+        assert.match(fourth, /^Take (black|white)$/, `the computer's choice: ${moves}`);
         await page.screenshot({ path: new URL('swap2-computer-chose.png', SHOTS).pathname });
       }
       // Whatever came, the game goes on: the person's stone is answered.

@@ -353,6 +353,7 @@ fn embed_moves(props: &BarProps) -> Html {
         &current,
         &props.dispatch,
         &current_ref,
+        state.settings.lang,
     );
     html! {
         <div class="embed-moves" aria-label={t(state.settings.lang, Text::Moves)}>{ moves }</div>

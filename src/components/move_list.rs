@@ -59,6 +59,8 @@ struct Ctx<'a> {
     dispatch: &'a Callback<Action>,
     /// The current move's element, for scrolling it into view.
     current_ref: Option<&'a NodeRef>,
+    /// The interface language (a gomoku opening's colour choices are words).
+    lang: Lang,
 }
 
 impl Ctx<'_> {
@@ -71,6 +73,12 @@ impl Ctx<'_> {
         let onclick = Callback::from(move |_: MouseEvent| dispatch.emit(Action::Go(go.clone())));
         let marks: String = marks.iter().map(ToString::to_string).collect();
         let node = self.current_ref.filter(|_| current).cloned().unwrap_or_default();
+        // A gomoku opening's colour choice is written `black`/`white` in records; shown in words.
+        let notation = match notation {
+            "black" => t(self.lang, Text::TakeBlack),
+            "white" => t(self.lang, Text::TakeWhite),
+            other => other,
+        };
         html! {
             <button type="button" ref={node} class={classes!("move", (!main).then_some("variation-move"), current.then_some("current"))}
                     data-ply={ply} data-path={key} aria-current={current.then_some("true")} {onclick}>
@@ -128,8 +136,9 @@ pub fn inline_tree(
     current: &Path,
     dispatch: &Callback<Action>,
     current_ref: &NodeRef,
+    lang: Lang,
 ) -> Html {
-    let ctx = Ctx { current, dispatch, current_ref: Some(current_ref) };
+    let ctx = Ctx { current, dispatch, current_ref: Some(current_ref), lang };
     let mut parts: Vec<Html> = Vec::new();
     if let Some(text) = record.comments.get(&0) {
         parts.push(comment_span(text));
@@ -182,7 +191,7 @@ pub fn move_list(props: &MoveListProps) -> Html {
         use_memo((record, chinese), |(record, chinese)| record.notate_tree_in(*chinese))
     };
     let current = props.current.clone();
-    let ctx = Ctx { current: &current, dispatch: &props.dispatch, current_ref: None };
+    let ctx = Ctx { current: &current, dispatch: &props.dispatch, current_ref: None, lang };
     let act = |action: Action| {
         let dispatch = props.dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(action.clone()))

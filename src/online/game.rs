@@ -414,7 +414,16 @@ impl OnlineGame {
     /// banqi chain capture, which needs earlier moves of both.)
     #[must_use]
     pub fn both_have_moved(&self) -> bool {
-        self.moves.len() >= 2
+        // Under a gomoku opening rule the first player puts three stones before the second acts.
+        let first_moves = match &self.game {
+            qi_rules::any::AnyGame::Gomoku(game)
+                if qi_rules::Game::rules(game).opening != qi_rules::gomoku::OpeningRule::None =>
+            {
+                3
+            }
+            _ => 1,
+        };
+        self.moves.len() > first_moves
     }
 
     /// A board action of the player: selecting, dragging, promoting, looking at past moves,
