@@ -122,6 +122,61 @@ test('caro: a five closed at both ends wins nothing; an open one wins', { timeou
   ),
 );
 
+test('Soosõrv-8 (renju): the opening square, both colour choices, the declaration, offers and the pick', { timeout: TEST_TIMEOUT }, () =>
+  withApp(
+    {
+      settings: {
+        game: 'gomoku',
+        mode: 'hotseat',
+        lang: 'en',
+        'rules.gomoku': 'size=15,rule=renju,opening=soosorv8',
+      },
+    },
+    async (page) => {
+      // The first stone goes on the centre: a1 is refused with the reason.
+      await click(page, 'a1');
+      await page.getByText(/Opening stones go on the centre/).waitFor();
+      assert.equal(await plies(page), 0);
+      for (const [i, point] of ['h8', 'i9', 'j10'].entries()) {
+        await click(page, point);
+        await waitForPlies(page, i + 1);
+      }
+      await page.locator('[data-action="take-white"]').click();
+      await waitForPlies(page, 4);
+      await click(page, 'a1');
+      await waitForPlies(page, 5);
+      // White declares: eight buttons, the status asks.
+      assert.equal(await page.locator('[data-action="declare-offers"]').count(), 8);
+      assert.match(await statusText(page), /How many fifth stones/);
+      await page.locator('[data-action="declare-offers"][data-count="2"]').click();
+      await waitForPlies(page, 6);
+      assert.equal(await page.locator('.move-list [data-ply="6"]').innerText(), '2 fifth stones');
+      await page.locator('[data-action="take-black"]').click();
+      await waitForPlies(page, 7);
+      await click(page, 'g9');
+      await waitForPlies(page, 8);
+      // i7 mirrors g9: refused, and nothing is lost.
+      await click(page, 'i7');
+      await page.getByText(/mirror image/).waitFor();
+      assert.equal(await plies(page), 8);
+      await click(page, 'k5');
+      await waitForPlies(page, 9);
+      assert.match(await statusText(page), /White picks one of the offered fifth stones/);
+      assert.equal(await page.locator('[data-offer]').count(), 2);
+      assert.equal(
+        await page.locator('[data-square="g9"]').getAttribute('aria-label'),
+        'g9, offered fifth stone 1',
+      );
+      await page.screenshot({ path: new URL('soosorv8-offers.png', SHOTS).pathname });
+      await click(page, 'k5');
+      await waitForPlies(page, 10);
+      assert.equal(await page.locator('[data-offer]').count(), 0);
+      assert.equal(await page.locator('[data-square="k5"] [data-piece="b"]').count(), 1);
+      assert.match(await statusText(page), /White to move/);
+    },
+  ),
+);
+
 test('20×20 on a 360 px phone: every point is there and takes a stone', { timeout: TEST_TIMEOUT }, () =>
   withApp(
     {

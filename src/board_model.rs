@@ -70,6 +70,18 @@ pub fn board_view(state: &AppState) -> BoardView {
             }
         }
     }
+    // Soosõrv-8: the fifth stones offered, while they are offered or to be picked from.
+    let offers = match &game {
+        qi_rules::any::AnyGame::Gomoku(g)
+            if matches!(
+                g.phase(),
+                qi_rules::gomoku::Phase::Offer | qi_rules::gomoku::Phase::Select
+            ) =>
+        {
+            g.offers()
+        }
+        _ => Vec::new(),
+    };
     let cells = geometry
         .cells_in_screen_order()
         .map(|cell| {
@@ -79,8 +91,14 @@ pub fn board_view(state: &AppState) -> BoardView {
                 None => t(lang, Text::Empty).to_owned(),
             };
             let on_last = last.is_some_and(|m| m.to == cell || m.from == Some(cell));
+            let offer = offers.iter().position(|&o| o == cell).map(|i| i + 1);
+            let what = match offer {
+                Some(n) => crate::i18n::fill(t(lang, Text::OfferedStone), "n", &n.to_string()),
+                None => what,
+            };
             CellView {
                 cell,
+                offer,
                 label: format!("{cell}, {what}"),
                 hint: hints.contains(&cell),
                 last_move: on_last,
@@ -89,7 +107,10 @@ pub fn board_view(state: &AppState) -> BoardView {
                 selected: selected == Some(cell),
                 premove: premove.is_some_and(|p| p.from == cell || p.to == cell),
                 ghost: (ghost == Some(cell)).then(|| ghost_code.to_owned()),
-                last_stone: kind == GameKind::Gomoku && last.is_some_and(|m| m.to == cell),
+                // On a stone only: an offered fifth stone's point shows its number instead.
+                last_stone: kind == GameKind::Gomoku
+                    && piece.is_some()
+                    && last.is_some_and(|m| m.to == cell),
                 suggested: match hint {
                     Some(h) if h.to == cell => Some(HintEnd::To),
                     Some(h) if h.from == Some(cell) => Some(HintEnd::From),

@@ -442,6 +442,14 @@ pub enum Action {
         /// The time, for the clocks (ms).
         now: f64,
     },
+    /// Declare how many fifth stones Black offers, as Soosõrv-8 asks White (see
+    /// [`AppState::offer_count_due`]).
+    DeclareOffers {
+        /// How many: 1 to [`qi_rules::gomoku::MAX_OFFERS`].
+        count: u8,
+        /// The time, for the clocks (ms).
+        now: f64,
+    },
     /// End a banqi chain capture (the capturing piece stops).
     EndChain {
         /// The time, for the clocks (ms).
@@ -866,7 +874,17 @@ impl AppState {
         use qi_rules::gomoku::Phase;
         // The phase says it: no move list to build on every render.
         matches!(&self.board_game(), AnyGame::Gomoku(game)
-            if game.outcome().is_none() && matches!(game.phase(), Phase::Choose | Phase::ChooseAgain))
+            if game.outcome().is_none()
+                && matches!(game.phase(), Phase::Choose | Phase::ChooseAgain | Phase::ChooseAfterFourth))
+    }
+
+    /// Whether Soosõrv-8 asks the player to declare how many fifth stones Black offers.
+    #[must_use]
+    pub fn offer_count_due(&self) -> bool {
+        use qi_rules::Game;
+        use qi_rules::gomoku::Phase;
+        matches!(&self.board_game(), AnyGame::Gomoku(game)
+            if game.outcome().is_none() && game.phase() == Phase::Declare)
     }
 
     /// Whether a gomoku opening rule lets the player put a stone instead of taking a colour
@@ -1504,6 +1522,11 @@ impl AppState {
             Action::TakeColour { colour, now } => {
                 if self.accepts_moves() && self.colour_choice_due() {
                     self.play_move(AnyMove::Gomoku(GomokuMove::Take(colour)), now);
+                }
+            }
+            Action::DeclareOffers { count, now } => {
+                if self.accepts_moves() && self.offer_count_due() {
+                    self.play_move(AnyMove::Gomoku(GomokuMove::Declare(count)), now);
                 }
             }
             Action::EndChain { now } => {

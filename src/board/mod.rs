@@ -46,6 +46,9 @@ pub struct CellView {
     pub suggested: Option<HintEnd>,
     /// The stone's move number (gomoku, when the player wants numbers on the stones).
     pub number: Option<usize>,
+    /// A fifth stone offered here, by its number in the offers (gomoku's Soosõrv-8 opening),
+    /// drawn as a faint black stone with the number.
+    pub offer: Option<usize>,
     /// The piece just arrived here from this many cells away (columns right, rows down, as on
     /// screen): it slides in.
     pub arrived_from: Option<(i8, i8)>,

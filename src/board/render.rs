@@ -139,6 +139,10 @@ fn cell_html(
             if let Some(code) = &cell.ghost {
                 <div class="piece ghost-stone" data-ghost={code.clone()}>{ piece(code, geometry.style, geometry.symbols) }</div>
             }
+            if let Some(number) = cell.offer {
+                <div class="piece ghost-stone offered" data-offer={number.to_string()}>{ piece("b", geometry.style, geometry.symbols) }</div>
+                <span class="stone-number on-black" aria-hidden="true">{ number }</span>
+            }
             if let Some(number) = cell.number {
                 <span class={classes!("stone-number", (cell.piece.as_deref() == Some("b")).then_some("on-black"))}
                       aria-hidden="true">{ number }</span>

@@ -60,6 +60,8 @@ pub struct GameButtonsView {
     /// A gomoku opening asks the player for a colour; `Some(true)` when a stone may be put
     /// instead (swap2's "two more").
     pub take_colour: Option<bool>,
+    /// Soosõrv-8 asks the player how many fifth stones Black offers.
+    pub declare_offers: bool,
     /// The player may resign.
     pub resign: bool,
     /// The board takes the player's move, so a hint is offered.
@@ -87,6 +89,7 @@ pub fn game_buttons_view(state: &AppState) -> GameButtonsView {
         end_chain: state.chain_in_progress(),
         take_colour: (state.accepts_moves() && state.colour_choice_due())
             .then(|| state.stones_instead_of_colour()),
+        declare_offers: state.accepts_moves() && state.offer_count_due(),
         resign: state.result().is_none() && live && state.settings.mode != Mode::Watch,
         hint: state.accepts_moves(),
         thinking: state.thinking.is_some(),
@@ -166,9 +169,19 @@ pub fn game_buttons(props: &GameButtonsProps) -> Html {
             </div>
         }
     });
+    let declare_offers = view.declare_offers.then(|| {
+        let dispatch = props.dispatch.clone();
+        offer_count_buttons(
+            lang,
+            &Callback::from(move |count| {
+                dispatch.emit(Action::DeclareOffers { count, now: now_ms() });
+            }),
+        )
+    });
     html! {
         <div class="game-buttons">
             { take_colour.unwrap_or_default() }
+            { declare_offers.unwrap_or_default() }
             <button type="button" data-action="new-game"
                     aria-haspopup="dialog"
                     onclick={let open = props.on_new_game.clone(); Callback::from(move |_: MouseEvent| open.emit(()))}>{ t(lang, Text::NewGame) }</button>
@@ -248,6 +261,11 @@ pub fn value_label(lang: Lang, value: &str) -> String {
         "none" => Some(["None", "无", "Không"]),
         "swap" => Some(["Swap", "交换（Swap）", "Swap (đổi màu)"]),
         "swap2" => Some(["Swap2", "交换二（Swap2）", "Swap2"]),
+        "soosorv8" => Some([
+            "Soosõrv-8 (renju tournaments)",
+            "Soosõrv-8（连珠比赛规则）",
+            "Soosõrv-8 (giải Renju)",
+        ]),
         "caro" => Some([
             "Caro (blocked fives don't win)",
             "Caro（两端被堵不算胜）",
@@ -309,8 +327,13 @@ pub fn setup_fields(props: &SetupFieldsProps) -> Html {
             let (min, max) = range.split_once('-').unwrap_or(("0", "1000"));
             html! { <input type="number" min={min.to_owned()} max={max.to_owned()} value={value} {onchange} data-rule={doc.key} /> }
         } else {
+            // A value the other choices rule out (Soosõrv-8 on a board without a centre) is
+            // shown but cannot be chosen.
+            let rules_now = settings.rules_of(kind);
             let choices = doc.values.iter().map(|choice| {
-                html! { <option value={*choice} selected={*choice == value}>{ value_label(lang, choice) }</option> }
+                let wanted = format!("{rules_now},{}={choice}", doc.key);
+                let fits = qi_rules::any::canonical_rules(kind, &wanted).is_ok();
+                html! { <option value={*choice} selected={*choice == value} disabled={!fits}>{ value_label(lang, choice) }</option> }
             });
             html! { <select {onchange} data-rule={doc.key}>{ for choices }</select> }
         };
@@ -597,5 +620,26 @@ pub fn options(props: &OptionsProps) -> Html {
                 </select>
             </label>
         </section>
+    }
+}
+
+/// Soosõrv-8's declaration: a button for each number of fifth stones White may ask Black to
+/// offer, 1 to 8; `on_count` gets the number.
+pub fn offer_count_buttons(lang: Lang, on_count: &Callback<u8>) -> Html {
+    let buttons = (1..=qi_rules::gomoku::MAX_OFFERS).map(|count| {
+        let on_count = on_count.clone();
+        let label = crate::i18n::fill(t(lang, Text::OfferCount), "n", &count.to_string());
+        html! {
+            <button type="button" data-action="declare-offers" data-count={count.to_string()}
+                    aria-label={label} onclick={Callback::from(move |_: MouseEvent| on_count.emit(count))}>
+                { count }
+            </button>
+        }
+    });
+    html! {
+        <div class="colour-choice offer-count" role="group" aria-label={t(lang, Text::DeclareOffers)}>
+            <p>{ t(lang, Text::DeclareOffers) }</p>
+            { for buttons }
+        </div>
     }
 }

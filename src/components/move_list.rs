@@ -73,14 +73,21 @@ impl Ctx<'_> {
         let onclick = Callback::from(move |_: MouseEvent| dispatch.emit(Action::Go(go.clone())));
         let marks: String = marks.iter().map(ToString::to_string).collect();
         let node = self.current_ref.filter(|_| current).cloned().unwrap_or_default();
-        // A gomoku opening's colour choice is written `black`/`white` in records; shown in words.
+        // A gomoku opening's steps are words in records (`black`, `offers=3`, `offer=h9`);
+        // shown in the player's language.
+        let worded;
         let notation = match notation {
             "black" => t(self.lang, Text::TakeBlack),
             "white" => t(self.lang, Text::TakeWhite),
-            other => other,
+            other => {
+                worded = opening_step_words(self.lang, other);
+                worded.as_deref().unwrap_or(other)
+            }
         };
+        // Words are wider than moves: their row takes the list's whole width.
+        let step = (notation.contains(' ')).then_some("step");
         html! {
-            <button type="button" ref={node} class={classes!("move", (!main).then_some("variation-move"), current.then_some("current"))}
+            <button type="button" ref={node} class={classes!("move", step, (!main).then_some("variation-move"), current.then_some("current"))}
                     data-ply={ply} data-path={key} aria-current={current.then_some("true")} {onclick}>
                 { notation }
                 if !marks.is_empty() { <span class="marks">{ marks }</span> }
@@ -298,4 +305,14 @@ pub fn move_list(props: &MoveListProps) -> Html {
             { notes.unwrap_or_default() }
         </section>
     }
+}
+
+/// Soosõrv-8's declaration (`offers=3`) and offers (`offer=h9`) in words; `None` for any other
+/// move.
+fn opening_step_words(lang: Lang, notation: &str) -> Option<String> {
+    if let Some(count) = notation.strip_prefix("offers=") {
+        return Some(crate::i18n::fill(t(lang, Text::OfferCount), "n", count));
+    }
+    let point = notation.strip_prefix("offer=")?;
+    Some(crate::i18n::fill(t(lang, Text::OfferMove), "point", point))
 }

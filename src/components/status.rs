@@ -87,12 +87,23 @@ fn to_move_text(state: &AppState, shown: &qi_rules::any::AnyGame, to_move: Side)
     if let qi_rules::any::AnyGame::Gomoku(game) = shown {
         use qi_rules::gomoku::Phase;
         match game.phase() {
-            Phase::Choose | Phase::ChooseAgain => return t(lang, Text::ChooseColour).to_owned(),
+            Phase::Choose | Phase::ChooseAgain | Phase::ChooseAfterFourth => {
+                return t(lang, Text::ChooseColour).to_owned();
+            }
             Phase::FirstThree | Phase::Fifth => {
                 let stone = side_name(lang, GameKind::Gomoku, game.colour_to_move(), None);
                 return fill(t(lang, Text::ToMove), "side", stone);
             }
-            Phase::Play => {}
+            Phase::Declare => return t(lang, Text::DeclareOffers).to_owned(),
+            Phase::Offer => {
+                let (k, n) = (game.offers().len() + 1, game.declared_offers());
+                return crate::i18n::fill_all(
+                    t(lang, Text::OfferFifth),
+                    &[("k", &k.to_string()), ("n", &n.to_string())],
+                );
+            }
+            Phase::Select => return t(lang, Text::PickOffer).to_owned(),
+            Phase::Fourth | Phase::Play => {}
         }
     }
     fill(t(lang, Text::ToMove), "side", side_label(state, to_move))

@@ -438,6 +438,7 @@ impl OnlineGame {
                 | Action::Promote { .. }
                 | Action::EndChain { .. }
                 | Action::TakeColour { .. }
+                | Action::DeclareOffers { .. }
                 | Action::PlayPremove { .. }
         );
         if !moves {

@@ -256,6 +256,12 @@ fn game_screen(session: &Session, game: &OnlineGame, act: &Callback<Intent>) -> 
                         }) }
                     </div></div>
                 }
+                if game.can_move() && board.offer_count_due() {
+                    <div class="game-buttons">{ crate::components::controls::offer_count_buttons(lang, &{
+                        let dispatch = dispatch.clone();
+                        Callback::from(move |count| dispatch.emit(Action::DeclareOffers { count, now: 0.0 }))
+                    }) }</div>
+                }
                 if game.can_move() && board.chain_in_progress() {
                     <div class="game-buttons"><button type="button" data-action="end-chain" onclick={
                         let dispatch = dispatch.clone();

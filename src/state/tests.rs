@@ -1062,3 +1062,59 @@ fn a_swap2_opening_is_played_with_colour_choices_and_the_status_names_colours() 
     s.apply(Action::Undo { now: 0.0 });
     assert!(s.colour_choice_due());
 }
+
+#[test]
+fn a_soosorv8_opening_is_played_on_the_board_with_its_declaration_and_offers() {
+    use qi_rules::IllegalReason;
+    let mut s = state(GameKind::Gomoku);
+    s.apply(Action::SetRule { key: "rule".into(), value: "renju".into(), seed: 0 });
+    s.apply(Action::SetRule { key: "opening".into(), value: "soosorv8".into(), seed: 0 });
+    assert!(s.record.rules.contains("opening=soosorv8"), "{}", s.record.rules);
+    s.settings.mode = Mode::HotSeat;
+    // The first stone goes on the centre: elsewhere it is refused, with the reason.
+    click(&mut s, "a1");
+    assert_eq!(s.notice, Some(Notice::Illegal(IllegalReason::OutsideOpeningArea)));
+    assert!(s.record.moves.is_empty());
+    for point in ["h8", "i9", "j10"] {
+        click(&mut s, point);
+    }
+    assert!(s.colour_choice_due() && !s.stones_instead_of_colour());
+    s.apply(Action::TakeColour { colour: Side::Second, now: 0.0 });
+    click(&mut s, "a1");
+    // White declares: the buttons are offered, the status asks.
+    assert!(s.offer_count_due() && !s.colour_choice_due());
+    let status = |s: &AppState| crate::components::status::status_view(s).to_move.1;
+    assert_eq!(status(&s), "How many fifth stones will Black offer? Declare 1 to 8.");
+    s.apply(Action::DeclareOffers { count: 2, now: 0.0 });
+    assert_eq!(s.record.moves.last().map(String::as_str), Some("offers=2"));
+    // Black's holder may swap again; keeping black, it offers two fifth stones by tapping.
+    assert!(s.colour_choice_due());
+    s.apply(Action::TakeColour { colour: Side::First, now: 0.0 });
+    assert_eq!(status(&s), "Black offers fifth stones: 1 of 2.");
+    click(&mut s, "g9");
+    // i7 mirrors g9 across the diagonal every stone stands on.
+    click(&mut s, "i7");
+    assert_eq!(s.notice, Some(Notice::Illegal(IllegalReason::OfferMirrored)));
+    click(&mut s, "k5");
+    assert_eq!(&s.record.moves[s.record.moves.len() - 2..], ["offer=g9", "offer=k5"]);
+    assert_eq!(status(&s), "White picks one of the offered fifth stones.");
+    // The offers stand on the board, named for a screen reader; no stone is there yet.
+    let view = crate::board_model::board_view(&s);
+    let find = |name: &str| view.cells.iter().find(|c| c.cell == cell(name)).unwrap().clone();
+    assert_eq!((find("k5").offer, find("k5").piece), (Some(2), None));
+    assert_eq!(find("g9").label, "g9, offered fifth stone 1");
+    click(&mut s, "l12");
+    assert_eq!(s.notice, Some(Notice::Illegal(IllegalReason::ChooseOffer)));
+    click(&mut s, "k5");
+    assert_eq!(s.record.moves.last().map(String::as_str), Some("k5"));
+    assert_eq!(s.game.piece_code(cell("k5")).as_deref(), Some("b"));
+    assert_eq!(
+        crate::board_model::board_view(&s).cells.iter().filter(|c| c.offer.is_some()).count(),
+        0
+    );
+    // White plays the sixth.
+    assert_eq!(status(&s), "White to move");
+    // Undo walks the steps back one by one.
+    s.apply(Action::Undo { now: 0.0 });
+    assert_eq!(status(&s), "White picks one of the offered fifth stones.");
+}

@@ -287,6 +287,10 @@ impl Session {
                         break;
                     }
                 }
+                // Gomocup's openings are swap and swap2 only (the game here is under one).
+                GomokuMove::Declare(_) | GomokuMove::Offer(_) => {
+                    return Err(format!("{mv}: not a step of {}", rules.opening));
+                }
             }
             if game.phase() == Phase::Play && !answer.is_empty() {
                 break;
@@ -422,6 +426,10 @@ impl Session {
         let answer = match mv {
             GomokuMove::Stone(cell) => write_point(game, cell),
             GomokuMove::Take(_) => "SWAP".to_owned(),
+            // The game here has no opening rule, so no Soosõrv-8 step can come.
+            GomokuMove::Declare(_) | GomokuMove::Offer(_) => {
+                return Err(format!("{mv}: no opening rule here"));
+            }
         };
         Ok(vec![message, answer])
     }

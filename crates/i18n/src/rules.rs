@@ -213,6 +213,41 @@ pub fn illegal_reason(lang: Lang, kind: GameKind, reason: IllegalReason) -> &'st
             "现在不是选择颜色的时候，请落子。",
             "Chưa đến lúc chọn màu: hãy đặt quân.",
         ),
+        R::OutsideOpeningArea => (
+            "Opening stones go on the centre, then within its 3×3 and 5×5 squares.",
+            "开局的子依次落在天元、天元周围3×3和5×5的范围内。",
+            "Các quân khai cuộc đặt ở tâm bàn, rồi trong ô vuông 3×3 và 5×5 quanh tâm.",
+        ),
+        R::OfferCountDue => (
+            "White declares now how many fifth stones Black offers (1 to 8).",
+            "现在由白方声明黑方要打点的数目（1到8）。",
+            "Bây giờ bên Trắng phải nêu số nước thứ năm bên Đen đưa ra (1 đến 8).",
+        ),
+        R::OffersDue => (
+            "Black offers the declared fifth stones now.",
+            "现在由黑方摆出声明数目的第五手打点。",
+            "Bây giờ bên Đen đưa ra các nước thứ năm đã nêu.",
+        ),
+        R::ChooseOffer => (
+            "Choose one of the offered fifth stones.",
+            "请在黑方的打点中选择一个。",
+            "Hãy chọn một trong các nước thứ năm được đưa ra.",
+        ),
+        R::NoOfferDue => (
+            "No fifth-stone offer is due now.",
+            "现在不是声明或打点的时候。",
+            "Chưa đến lúc đưa ra nước thứ năm.",
+        ),
+        R::OfferCountOutOfRange => (
+            "Between 1 and 8 fifth stones may be offered.",
+            "打点数目只能是1到8。",
+            "Chỉ được đưa ra từ 1 đến 8 nước thứ năm.",
+        ),
+        R::OfferMirrored => (
+            "That point, or its mirror image, is already offered.",
+            "这个点或与它对称的点已经打过了。",
+            "Điểm này, hoặc điểm đối xứng với nó, đã được đưa ra.",
+        ),
         // `IllegalReason` is `#[non_exhaustive]`: a reason added later reads generically until
         // it is translated here.
         _ => ("That move is not allowed.", "不能这样走。", "Nước đi này không hợp lệ."),
@@ -343,7 +378,7 @@ mod tests {
     use super::*;
 
     /// Every variant core.rs lists; a new one must be added here (and translated above).
-    const ILLEGAL: [IllegalReason; 38] = {
+    const ILLEGAL: [IllegalReason; 45] = {
         use IllegalReason as R;
         [
             R::GameOver,
@@ -387,6 +422,13 @@ mod tests {
             R::Overline,
             R::ChoiceDue,
             R::NoChoiceDue,
+            R::OutsideOpeningArea,
+            R::OfferCountDue,
+            R::OffersDue,
+            R::ChooseOffer,
+            R::NoOfferDue,
+            R::OfferCountOutOfRange,
+            R::OfferMirrored,
         ]
     };
 

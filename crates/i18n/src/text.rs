@@ -191,6 +191,18 @@ pub enum Text {
     ChooseColourOrTwoMore,
     /// Take black (gomoku opening).
     TakeBlack,
+    /// Soosõrv-8: White declares how many fifth stones Black offers.
+    DeclareOffers,
+    /// `{n} fifth stones`: a declaration's button and its entry in the move list.
+    OfferCount,
+    /// `Black offers fifth stones: {k} of {n}.`
+    OfferFifth,
+    /// White picks one of the offered fifth stones.
+    PickOffer,
+    /// `offered fifth stone {n}`: a point's name while it is offered.
+    OfferedStone,
+    /// `offer {point}`: an offer in the move list.
+    OfferMove,
     /// Take white (gomoku opening).
     TakeWhite,
     /// Zoom a big gomoku board on a narrow screen (a toggle).
@@ -453,6 +465,24 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
             "Hãy chọn màu quân, hoặc đặt thêm hai quân để đối thủ chọn.",
         ],
         T::TakeBlack => ["Take black", "执黑", "Cầm quân Đen"],
+        T::DeclareOffers => [
+            "How many fifth stones will Black offer? Declare 1 to 8.",
+            "请声明黑方第五手的打点数目（1到8）。",
+            "Bên Đen sẽ đưa ra bao nhiêu nước thứ năm? Chọn từ 1 đến 8.",
+        ],
+        T::OfferCount => ["{n} fifth stones", "{n}打", "{n} nước thứ năm"],
+        T::OfferFifth => [
+            "Black offers fifth stones: {k} of {n}.",
+            "黑方打点：第{k}个，共{n}个。",
+            "Bên Đen đưa ra nước thứ năm: {k} trên {n}.",
+        ],
+        T::PickOffer => [
+            "White picks one of the offered fifth stones.",
+            "白方从黑方的打点中选一个。",
+            "Bên Trắng chọn một trong các nước thứ năm được đưa ra.",
+        ],
+        T::OfferedStone => ["offered fifth stone {n}", "第{n}个打点", "nước thứ năm đề xuất {n}"],
+        T::OfferMove => ["offer {point}", "打点 {point}", "đề xuất {point}"],
         T::TakeWhite => ["Take white", "执白", "Cầm quân Trắng"],
         T::ZoomBoard => ["Zoom", "放大", "Phóng to"],
         T::ByResignation => ["resignation", "认输", "xin thua"],

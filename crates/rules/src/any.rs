@@ -642,7 +642,8 @@ impl AnyGame {
     }
 
     /// The coordinate text of the move from `from` to `to` (with a chess promotion letter), as
-    /// [`play`](AnyGame::play) reads it: a banqi flip when `from == to`, a gomoku stone on `to`.
+    /// [`play`](AnyGame::play) reads it: a banqi flip when `from == to`, a gomoku stone on `to`
+    /// (or, while Soosõrv-8's fifth stones are offered, an offer there).
     ///
     /// The text is written whether or not the move is legal, so that playing it can say why not;
     /// [`move_between`](AnyGame::move_between) gives the legal move itself. It is the gesture as
@@ -656,7 +657,13 @@ impl AnyGame {
             GameKind::Xiangqi => format!("{from}{to}"),
             GameKind::Banqi if from == to => from.to_string(),
             GameKind::Banqi => format!("{from}-{to}"),
-            GameKind::Gomoku => to.to_string(),
+            // While Soosõrv-8's fifth stones are offered, a tap offers one.
+            GameKind::Gomoku => match self {
+                AnyGame::Gomoku(game) if game.phase() == crate::gomoku::Phase::Offer => {
+                    crate::gomoku::GomokuMove::Offer(to).to_string()
+                }
+                _ => to.to_string(),
+            },
         }
     }
 

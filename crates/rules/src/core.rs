@@ -335,6 +335,21 @@ pub enum IllegalReason {
     ChoiceDue,
     /// No colour choice is due now.
     NoChoiceDue,
+    /// Soosõrv-8: an opening stone outside its square around the centre (the first on the
+    /// centre, the second within 3×3, the third within 5×5).
+    OutsideOpeningArea,
+    /// Soosõrv-8: White must declare now how many fifth stones Black offers.
+    OfferCountDue,
+    /// Soosõrv-8: Black must offer fifth stones now.
+    OffersDue,
+    /// Soosõrv-8: White must pick one of the offered fifth stones.
+    ChooseOffer,
+    /// No declaration or offer of fifth stones is due now.
+    NoOfferDue,
+    /// Soosõrv-8: the number of fifth stones declared must be 1 to 8.
+    OfferCountOutOfRange,
+    /// Soosõrv-8: the point, or its mirror image by the board's symmetry, is already offered.
+    OfferMirrored,
 }
 
 impl IllegalReason {
@@ -388,6 +403,15 @@ impl IllegalReason {
             R::Overline => "renju: Black may not make six or more in a row",
             R::ChoiceDue => "a colour must be chosen now (black or white), not a stone",
             R::NoChoiceDue => "no colour choice is due now: put a stone",
+            R::OutsideOpeningArea => {
+                "opening stones go on the centre, then within 3x3 and 5x5 squares around it"
+            }
+            R::OfferCountDue => "declare how many fifth stones Black offers (1 to 8)",
+            R::OffersDue => "offer the declared fifth stones now",
+            R::ChooseOffer => "choose one of the offered fifth stones",
+            R::NoOfferDue => "no fifth-stone offer is due now",
+            R::OfferCountOutOfRange => "between 1 and 8 fifth stones may be offered",
+            R::OfferMirrored => "that point, or its mirror image, is already offered",
         }
     }
 }

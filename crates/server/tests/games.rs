@@ -186,3 +186,36 @@ async fn gomoku_swap_opening_between_two_players() {
     let (result, _) = table.ended().await;
     assert_eq!(result, by_rules(Some(Seat::Second), "five in a row"));
 }
+
+/// Soosõrv-8 online, watched: the 26-opening stones, both colour choices, White's declaration,
+/// Black's offers and White's pick are each a move every client hears; a move out of turn or
+/// out of step is refused with the reason, and the game goes on.
+#[tokio::test]
+async fn gomoku_soosorv8_opening_between_two_players() {
+    let server = start_server("gomoku-soosorv8").await;
+    let mut table = Table::new(server.addr, spec("gomoku", "rule=renju,opening=soosorv8")).await;
+    table.watch(server.addr).await;
+    let opening = [
+        (Seat::First, "h8"),
+        (Seat::First, "i9"),
+        (Seat::First, "j10"),
+        // The second seat takes black: the first seat holds white and puts the fourth.
+        (Seat::Second, "black"),
+        (Seat::First, "a1"),
+        (Seat::First, "offers=2"),
+        // The second seat, holding black, keeps it and offers two fifth stones.
+        (Seat::Second, "black"),
+        (Seat::Second, "offer=g9"),
+    ];
+    for (seat, text) in opening {
+        let mv = table.play(seat, text).await;
+        assert_eq!(mv.text, text);
+    }
+    // g9's mirror image across the diagonal the stones stand on is not a new offer.
+    let refusal = table.refused(Seat::Second, "offer=i7").await;
+    assert!(refusal.contains("mirror"), "{refusal}");
+    for (seat, text) in [(Seat::Second, "offer=k5"), (Seat::First, "k5"), (Seat::First, "l12")] {
+        let mv = table.play(seat, text).await;
+        assert_eq!(mv.text, text);
+    }
+}

@@ -18,7 +18,8 @@ mod tests;
 mod threats;
 
 use qi_rules::Game;
-use qi_rules::gomoku::{Gomoku, GomokuMove, GomokuRules, OpeningRule, Phase};
+use qi_rules::Side;
+use qi_rules::gomoku::{Gomoku, GomokuMove, GomokuRules, MAX_OFFERS, OpeningRule, Phase};
 
 use self::position::{POINTS, Position};
 use self::threats::{FailCache, has_four_move, vcf};
@@ -415,15 +416,11 @@ impl GomokuEngine {
             Phase::Choose | Phase::ChooseAgain => {
                 let result = self.search_lines(&probe, budget, 1, &mut |_| {});
                 follow = result.best;
-                let value = match result.info.score {
-                    Score::Cp(cp) => cp,
-                    Score::Mate(n) if n > 0 => MATE_BOUND,
-                    Score::Mate(_) => -MATE_BOUND,
-                };
+                let value = score_value(result.info.score);
                 let swap2_first_choice =
                     game.phase() == Phase::Choose && game.rules().opening == OpeningRule::Swap2;
                 if swap2_first_choice && value.abs() < PUT_TWO_MARGIN {
-                    balanced_stone(&probe, budget).map(GomokuMove::Stone)
+                    balanced_stone(game, &probe, budget).map(GomokuMove::Stone)
                 } else {
                     // The colour to move is the one whose move was searched.
                     let mover = probe.colour_to_move();
@@ -433,8 +430,39 @@ impl GomokuEngine {
                     Some(GomokuMove::Take(if value >= 0 { mover } else { mover.other() }))
                 }
             }
-            Phase::FirstThree | Phase::Fifth | Phase::Play => {
-                balanced_stone(&probe, budget).map(GomokuMove::Stone)
+            Phase::ChooseAfterFourth => {
+                // Black's fifth is the weakest of the offers White may pick from: Black's
+                // value is the declared-th best fifth stone's.
+                let mut keep = game.clone();
+                let black = keep.apply(GomokuMove::Take(Side::First)).ok().and_then(|()| {
+                    let wanted = usize::from(game.declared_offers());
+                    best_offers(&keep, &probe, budget, wanted).last().map(|&(value, _)| value)
+                });
+                black.map(|value| {
+                    GomokuMove::Take(if value >= 0 { Side::First } else { Side::Second })
+                })
+            }
+            Phase::Declare => {
+                // As many offers as bring Black's fifth stone nearest to even: White's
+                // holder hands over a position either player may take.
+                let mut offering = game.clone();
+                let declared = offering.apply(GomokuMove::Declare(MAX_OFFERS)).is_ok()
+                    && offering.apply(GomokuMove::Take(Side::First)).is_ok();
+                let values = if declared {
+                    best_offers(&offering, &probe, budget, usize::from(MAX_OFFERS))
+                } else {
+                    Vec::new()
+                };
+                let nearest = (1..=values.len()).min_by_key(|&n| values[n - 1].0.abs());
+                let count = nearest.and_then(|n| u8::try_from(n).ok()).unwrap_or(1);
+                Some(GomokuMove::Declare(count))
+            }
+            Phase::Offer => best_offers(game, &probe, budget, 1)
+                .first()
+                .map(|&(_, cell)| GomokuMove::Offer(cell)),
+            Phase::Select => weakest_offer(game, &probe, budget).map(GomokuMove::Stone),
+            Phase::FirstThree | Phase::Fifth | Phase::Fourth | Phase::Play => {
+                balanced_stone(game, &probe, budget).map(GomokuMove::Stone)
             }
         };
         let info = SearchInfo {
@@ -453,34 +481,96 @@ impl GomokuEngine {
     }
 }
 
-/// An opening stone that leaves the game as even as the engine can judge: among the points
-/// near the centre and near the stones, the one after which the static value is closest to 0
-/// (the level's noise breaks near-ties, so openings vary).
-fn balanced_stone(game: &Gomoku, budget: &Budget<'_>) -> Option<qi_rules::Cell> {
-    let size = game.rules().size();
-    let centre = i32::from(size / 2);
-    let stones: Vec<qi_rules::Cell> = game.history().iter().filter_map(|mv| mv.point()).collect();
-    let near = |cell: qi_rules::Cell| {
-        let (f, r) = (i32::from(cell.file), i32::from(cell.rank));
-        let close = |other: qi_rules::Cell| {
-            (f - i32::from(other.file)).abs() <= 2 && (r - i32::from(other.rank)).abs() <= 2
-        };
-        ((f - centre).abs() <= 2 && (r - centre).abs() <= 2) || stones.iter().any(|&s| close(s))
+/// A search's score in the engine's units, proven wins and losses at the bounds.
+fn score_value(score: Score) -> i32 {
+    match score {
+        Score::Cp(cp) => cp,
+        Score::Mate(n) if n > 0 => MATE_BOUND,
+        Score::Mate(_) => -MATE_BOUND,
+    }
+}
+
+/// Whether `cell` is within two points of the centre (where opening stones go) or, with
+/// `around_stones`, of a stone already put (where fifth stones worth offering stand).
+fn near_play(game: &Gomoku, cell: qi_rules::Cell, around_stones: bool) -> bool {
+    let centre = i32::from(game.rules().size() / 2);
+    let (f, r) = (i32::from(cell.file), i32::from(cell.rank));
+    let close = |other: qi_rules::Cell| {
+        (f - i32::from(other.file)).abs() <= 2 && (r - i32::from(other.rank)).abs() <= 2
     };
+    ((f - centre).abs() <= 2 && (r - centre).abs() <= 2)
+        || (around_stones && game.history().iter().filter_map(|mv| mv.point()).any(close))
+}
+
+/// The static value, for the colour that put it, of a stone on `cell` in `probe` (the same
+/// stones in plain play): `None` when it may not go there or ends the game.
+fn value_after(probe: &Gomoku, cell: qi_rules::Cell, budget: &Budget<'_>) -> Option<i32> {
+    let mut after = probe.clone();
+    if after.apply(GomokuMove::Stone(cell)).is_err() || after.outcome().is_some() {
+        return None;
+    }
+    // The value is the side to move's, the opponent of the stone's colour.
+    Some(-GomokuEngine::evaluate(&Position::new(&after), budget))
+}
+
+/// An opening stone that leaves the game as even as the engine can judge: among the points
+/// the opening allows near the centre, the one after which the static
+/// value is closest to 0 (the level's noise breaks near-ties, so openings vary). `probe` is
+/// `game`'s stones in plain play.
+fn balanced_stone(game: &Gomoku, probe: &Gomoku, budget: &Budget<'_>) -> Option<qi_rules::Cell> {
+    let moves = game.legal_moves();
     let mut best: Option<(i32, qi_rules::Cell)> = None;
-    for mv in game.legal_moves() {
-        let Some(cell) = mv.point().filter(|&cell| near(cell)) else { continue };
-        let mut after = game.clone();
-        if after.apply(mv).is_err() || after.outcome().is_some() {
-            continue;
-        }
-        let position = Position::new(&after);
-        let value = GomokuEngine::evaluate(&position, budget).abs();
+    for cell in
+        moves.iter().filter_map(|mv| mv.point()).filter(|&cell| near_play(game, cell, false))
+    {
+        let Some(value) = value_after(probe, cell, budget).map(i32::abs) else { continue };
         if best.is_none_or(|(v, _)| value < v) {
             best = Some((value, cell));
         }
     }
-    best.map(|(_, cell)| cell).or_else(|| game.legal_moves().into_iter().find_map(|mv| mv.point()))
+    best.map(|(_, cell)| cell).or_else(|| moves.iter().find_map(|mv| mv.point()))
+}
+
+/// Soosõrv-8: Black's `count` best fifth stones that may still be offered in `game` (in its
+/// offer phase), best first, each with its static value for Black. Taken one by one, so no
+/// two are mirror images of each other.
+fn best_offers(
+    game: &Gomoku,
+    probe: &Gomoku,
+    budget: &Budget<'_>,
+    count: usize,
+) -> Vec<(i32, qi_rules::Cell)> {
+    let mut offering = game.clone();
+    let mut chosen = Vec::new();
+    while chosen.len() < count {
+        let mut best: Option<(i32, qi_rules::Cell)> = None;
+        for mv in offering.legal_moves() {
+            let GomokuMove::Offer(cell) = mv else { continue };
+            if !near_play(game, cell, true) {
+                continue;
+            }
+            let Some(value) = value_after(probe, cell, budget) else { continue };
+            if best.is_none_or(|(v, _)| value > v) {
+                best = Some((value, cell));
+            }
+        }
+        let Some((value, cell)) = best else { break };
+        if offering.apply(GomokuMove::Offer(cell)).is_err() {
+            break;
+        }
+        chosen.push((value, cell));
+    }
+    chosen
+}
+
+/// Soosõrv-8: the offered fifth stone White picks, the one worth least to Black.
+fn weakest_offer(game: &Gomoku, probe: &Gomoku, budget: &Budget<'_>) -> Option<qi_rules::Cell> {
+    game.offers()
+        .into_iter()
+        .filter_map(|cell| value_after(probe, cell, budget).map(|value| (value, cell)))
+        .min_by_key(|&(value, _)| value)
+        .map(|(_, cell)| cell)
+        .or_else(|| game.offers().first().copied())
 }
 
 /// The move at `point`.

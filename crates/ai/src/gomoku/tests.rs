@@ -245,18 +245,25 @@ fn caro_knows_a_five_closed_at_both_ends_wins_nothing() {
 fn the_engine_plays_the_openings_from_its_own_search() {
     use qi_rules::RuleSet;
     use qi_rules::gomoku::Phase;
-    for opening in ["swap", "swap2"] {
+    for opening in ["swap", "swap2", "soosorv8,rule=renju"] {
         let rules = GomokuRules::parse(&format!("opening={opening}")).unwrap();
         let mut game = Gomoku::start(&rules, 0);
         let mut seen = Vec::new();
         // The engine on both seats, through the opening and a few moves on.
-        while game.outcome().is_none() && game.history().len() < 12 {
+        let mut after_opening = 0;
+        while game.outcome().is_none() && after_opening < 3 && game.history().len() < 40 {
+            after_opening += usize::from(game.phase() == Phase::Play);
             seen.push(game.phase());
             let mv = search(&game, millis(100.0)).best.expect("a move");
             let mv = game.parse_move(&mv).unwrap();
             game.apply(mv).unwrap_or_else(|e| panic!("{opening}: {e} in {}", game.move_string()));
         }
         assert!(seen.contains(&Phase::Choose), "{opening}: {seen:?}");
+        if opening.starts_with("soosorv8") {
+            for phase in [Phase::Declare, Phase::ChooseAfterFourth, Phase::Offer, Phase::Select] {
+                assert!(seen.contains(&phase), "{opening}: {phase:?} in {seen:?}");
+            }
+        }
         assert_eq!(game.phase(), Phase::Play, "{opening}: {}", game.move_string());
         // The opening stones stay near the centre and do not give either side an early win.
         let stones: Vec<_> = game.history().iter().take(3).filter_map(|m| m.point()).collect();
@@ -270,4 +277,18 @@ fn the_engine_plays_the_openings_from_its_own_search() {
     let rules = GomokuRules::parse("opening=swap").unwrap();
     let game = Gomoku::from_move_string(&rules, "h8 o15 i8").unwrap();
     assert_eq!(search(&game, millis(300.0)).best.as_deref(), Some("black"));
+    // Soosõrv-8. White's fourth stone thrown into the corner leaves Black ahead even with
+    // one fifth stone picked by White: Black's holder keeps black.
+    let rules = GomokuRules::parse("rule=renju,opening=soosorv8").unwrap();
+    let game = Gomoku::from_move_string(&rules, "h8i9j8 white a1 offers=1").unwrap();
+    assert_eq!(search(&game, millis(300.0)).best.as_deref(), Some("black"));
+    // Offered i8 (an open three h8-i8-j8) and o15 (the far corner), White picks the corner.
+    let offered = "h8i9j8 white a1 offers=2 black offer=i8 offer=o15";
+    let game = Gomoku::from_move_string(&rules, offered).unwrap();
+    assert_eq!(search(&game, millis(300.0)).best.as_deref(), Some("o15"));
+    // And Black, offering, starts with its best fifth stone, next to its own.
+    let game = Gomoku::from_move_string(&rules, "h8i9j8 white a1 offers=2 black").unwrap();
+    let offer = search(&game, millis(300.0)).best.expect("an offer");
+    let cell = game.parse_move(&offer).map(|mv| game.move_cells(mv).to).unwrap();
+    assert!(cell.file.abs_diff(8) <= 2 && cell.rank.abs_diff(7) <= 2, "{offer}");
 }

@@ -70,7 +70,7 @@ fn assert_same_game(a: &GameRecord, b: &GameRecord) {
 #[test]
 fn random_games_of_every_kind_survive_both_forms() {
     let mut rng = Lcg(7);
-    let setups: [(GameKind, &str); 9] = [
+    let setups: [(GameKind, &str); 11] = [
         (GameKind::Chess, ""),
         (GameKind::Chess, "variant=chess960"),
         (GameKind::Xiangqi, ""),
@@ -80,6 +80,8 @@ fn random_games_of_every_kind_survive_both_forms() {
         (GameKind::Gomoku, "size=19,rule=renju"),
         (GameKind::Gomoku, "rule=standard"),
         (GameKind::Gomoku, "size=20,rule=caro"),
+        (GameKind::Gomoku, "opening=swap2"),
+        (GameKind::Gomoku, "rule=renju,opening=soosorv8"),
     ];
     for round in 0..12u64 {
         for (kind, changes) in setups {

@@ -51,50 +51,66 @@ mod rules;
 use std::fmt;
 
 use self::board::{Board, DIRECTIONS, Stone, WHITE_TO_MOVE_KEY, stone_key};
-pub use self::opening::{OpeningRule, Phase};
+use self::opening::Actor;
+pub use self::opening::{MAX_OFFERS, OpeningRule, Phase};
 pub use self::rules::{GomokuRules, WinRule};
 use crate::core::{
     Cell, EndReason, Game, GameKind, IllegalMove, IllegalReason, MoveCells, MoveError, Outcome,
     ParseMoveError, ParsePositionError, Side,
 };
 
-/// One gomoku move: a stone on a point, or an opening rule's colour choice.
+/// One gomoku move: a stone on a point, or a step of an opening rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum GomokuMove {
-    /// A stone of the colour to move on a point.
+    /// A stone of the colour to move on a point (under Soosõrv-8, White's pick of an offered
+    /// fifth stone is the black stone put on it).
     Stone(Cell),
     /// The player to act takes a colour (written `black` or `white`): [`Side::First`] is
     /// black. Only when the opening rule asks for a choice (see [`OpeningRule`]).
     Take(Side),
+    /// Soosõrv-8: White declares how many fifth stones Black offers, 1 to [`MAX_OFFERS`]
+    /// (written `offers=4`).
+    Declare(u8),
+    /// Soosõrv-8: Black offers a fifth stone on a point (written `offer=h9`); no stone is put
+    /// until White picks one.
+    Offer(Cell),
 }
 
 impl GomokuMove {
-    /// The point the stone goes on; `None` for a colour choice.
+    /// The point a stone goes on; `None` for the steps of an opening that put no stone.
     #[must_use]
     pub const fn point(self) -> Option<Cell> {
         match self {
             GomokuMove::Stone(cell) => Some(cell),
-            GomokuMove::Take(_) => None,
+            GomokuMove::Take(_) | GomokuMove::Declare(_) | GomokuMove::Offer(_) => None,
         }
+    }
+
+    /// Whether the move is a word of its own in a move string (`black`, `offers=4`,
+    /// `offer=h9`) rather than a point.
+    #[must_use]
+    pub const fn is_word(self) -> bool {
+        !matches!(self, GomokuMove::Stone(_))
     }
 }
 
 /// The words of the colour choices, black's first.
 const COLOUR_WORDS: [&str; 2] = ["black", "white"];
+/// How a declaration of fifth-stone offers starts (`offers=4`).
+const DECLARE_WORD: &str = "offers=";
+/// How an offered fifth stone starts (`offer=h9`).
+const OFFER_WORD: &str = "offer=";
 
 impl fmt::Display for GomokuMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             GomokuMove::Stone(cell) => cell.fmt(f),
             GomokuMove::Take(colour) => f.write_str(COLOUR_WORDS[colour.index()]),
+            GomokuMove::Declare(count) => write!(f, "{DECLARE_WORD}{count}"),
+            GomokuMove::Offer(cell) => write!(f, "{OFFER_WORD}{cell}"),
         }
     }
 }
-
-/// What `played` holds for a colour choice (board indices are far below).
-const TAKE_BLACK: u16 = u16::MAX;
-/// What `played` holds for taking white.
-const TAKE_WHITE: u16 = u16::MAX - 1;
 
 /// A gomoku game: the stones, the side to move and the moves played.
 #[derive(Clone, Debug)]
@@ -104,14 +120,18 @@ pub struct Gomoku {
     /// The colour of the next stone ([`Side::First`] black).
     to_move: Side,
     hash: u64,
-    /// Moves played since the start: board indices, or [`TAKE_BLACK`]/[`TAKE_WHITE`].
-    played: Vec<u16>,
+    /// Moves played since the start, opening steps included.
+    played: Vec<GomokuMove>,
     /// Where the opening stands.
     phase: Phase,
     /// The seat holding black (the first player's, until an opening choice says otherwise).
     black_seat: Side,
     /// The phase and black's seat before each move, for undo.
     before: Vec<(Phase, Side)>,
+    /// Soosõrv-8: how many fifth stones White asked for (0 before the declaration).
+    declared: u8,
+    /// Soosõrv-8: the points of the fifth stones offered so far, in order.
+    offers: Vec<usize>,
     empty_points: usize,
     /// A stone of the winning line, when the game is won.
     win: Option<Win>,
@@ -137,8 +157,8 @@ impl Gomoku {
         let mut game = Gomoku::start(rules, 0);
         // Points run together, words apart: `h8i9j10 black k11`.
         for word in text.split_whitespace() {
-            if let Some(colour) = colour_word(word) {
-                game.apply(GomokuMove::Take(colour))?;
+            if let Some(step) = opening_word(&game.board, word) {
+                game.apply(step?)?;
                 continue;
             }
             for point in notation::read_points(&game.board, word)? {
@@ -148,37 +168,38 @@ impl Gomoku {
         Ok(game)
     }
 
-    /// The moves played since the start, as one string such as `h8i9j10`; a colour choice
-    /// stands apart as its word (`h8i9j10 black k11`).
+    /// The moves played since the start, as one string such as `h8i9j10`; an opening step
+    /// stands apart as its word (`h8i9j10 black k11`, `offers=2 offer=j9 offer=g6`).
     #[must_use]
     pub fn move_string(&self) -> String {
         let mut out = String::new();
-        for &entry in &self.played {
-            match Self::entry_move(entry) {
-                GomokuMove::Stone(cell) => {
-                    if out.ends_with(char::is_alphabetic) {
-                        out.push(' ');
-                    }
-                    out.push_str(&cell.to_string());
-                }
-                take => {
-                    if !out.is_empty() {
-                        out.push(' ');
-                    }
-                    out.push_str(&take.to_string());
-                }
+        let mut after_word = false;
+        for &mv in &self.played {
+            if !out.is_empty() && (mv.is_word() || after_word) {
+                out.push(' ');
             }
+            out.push_str(&mv.to_string());
+            after_word = mv.is_word();
         }
         out
     }
 
-    /// The move a `played` entry stands for.
-    fn entry_move(entry: u16) -> GomokuMove {
-        match entry {
-            TAKE_BLACK => GomokuMove::Take(Side::First),
-            TAKE_WHITE => GomokuMove::Take(Side::Second),
-            point => GomokuMove::Stone(Board::cell(usize::from(point))),
-        }
+    /// Soosõrv-8: the fifth stones offered so far, in the order offered (they stay listed
+    /// after White's pick, which is the stone on one of them).
+    #[must_use]
+    pub fn offers(&self) -> Vec<Cell> {
+        self.offers.iter().map(|&point| Board::cell(point)).collect()
+    }
+
+    /// Soosõrv-8: how many fifth stones White declared (0 before the declaration).
+    #[must_use]
+    pub const fn declared_offers(&self) -> u8 {
+        self.declared
+    }
+
+    /// How many stones have been put since the start.
+    fn stones_played(&self) -> usize {
+        self.played.iter().filter(|mv| mv.point().is_some()).count()
     }
 
     /// The colour of the next stone ([`Side::First`] black), whoever plays it. In play it is
@@ -239,6 +260,8 @@ impl Gomoku {
             phase,
             black_seat: Side::First,
             before: Vec::new(),
+            declared: 0,
+            offers: Vec::new(),
             empty_points,
             win: None,
             start_win: None,
@@ -294,25 +317,131 @@ impl Gomoku {
         Ok(())
     }
 
+    /// What the opening asks for now when only one kind of step will do, as the reason
+    /// another kind is refused.
+    fn due(&self) -> Option<IllegalReason> {
+        match self.phase {
+            Phase::Choose if self.rules.opening == OpeningRule::Swap2 => None,
+            Phase::Choose | Phase::ChooseAgain | Phase::ChooseAfterFourth => {
+                Some(IllegalReason::ChoiceDue)
+            }
+            Phase::Declare => Some(IllegalReason::OfferCountDue),
+            Phase::Offer => Some(IllegalReason::OffersDue),
+            Phase::Select => Some(IllegalReason::ChooseOffer),
+            Phase::FirstThree | Phase::Fifth | Phase::Fourth | Phase::Play => None,
+        }
+    }
+
     /// Why the side to move may not play `mv`, or `Ok` when it may.
     fn judge(&self, mv: GomokuMove) -> Result<(), IllegalReason> {
         if self.finished() {
             return Err(IllegalReason::GameOver);
         }
-        let cell = match mv {
-            GomokuMove::Take(_) if self.phase.takes_colour() => return Ok(()),
-            GomokuMove::Take(_) => return Err(IllegalReason::NoChoiceDue),
-            GomokuMove::Stone(_) if !self.phase.takes_stone(self.rules.opening) => {
-                return Err(IllegalReason::ChoiceDue);
+        let wrong_step = |otherwise| Err(self.due().unwrap_or(otherwise));
+        match mv {
+            GomokuMove::Take(_) if self.phase.takes_colour() => Ok(()),
+            GomokuMove::Take(_) => wrong_step(IllegalReason::NoChoiceDue),
+            GomokuMove::Declare(count) if self.phase == Phase::Declare => {
+                let fits = (1..=MAX_OFFERS).contains(&count);
+                if fits { Ok(()) } else { Err(IllegalReason::OfferCountOutOfRange) }
             }
-            GomokuMove::Stone(cell) => cell,
-        };
-        let point = self.board.index(cell).ok_or(IllegalReason::OffBoard)?;
-        if self.board.at(point) != Stone::Empty {
-            return Err(IllegalReason::PointOccupied);
+            GomokuMove::Declare(_) => wrong_step(IllegalReason::NoOfferDue),
+            GomokuMove::Offer(cell) if self.phase == Phase::Offer => {
+                let point = self.empty_point(cell)?;
+                if self.offer_mirrored(point) {
+                    return Err(IllegalReason::OfferMirrored);
+                }
+                self.judge_empty_point(point)
+            }
+            GomokuMove::Offer(_) => wrong_step(IllegalReason::NoOfferDue),
+            GomokuMove::Stone(_) if !self.phase.takes_stone(self.rules.opening) => {
+                wrong_step(IllegalReason::ChoiceDue)
+            }
+            GomokuMove::Stone(cell) if self.phase == Phase::Select => {
+                let point = self.board.index(cell).ok_or(IllegalReason::OffBoard)?;
+                if self.offers.contains(&point) { Ok(()) } else { Err(IllegalReason::ChooseOffer) }
+            }
+            GomokuMove::Stone(cell) => {
+                let point = self.empty_point(cell)?;
+                if self.outside_opening_area(point) {
+                    return Err(IllegalReason::OutsideOpeningArea);
+                }
+                self.judge_empty_point(point)
+            }
         }
-        self.judge_empty_point(point)
     }
+
+    /// The index of `cell` when it is an empty point of the board.
+    fn empty_point(&self, cell: Cell) -> Result<usize, IllegalReason> {
+        let point = self.board.index(cell).ok_or(IllegalReason::OffBoard)?;
+        if self.board.at(point) == Stone::Empty {
+            Ok(point)
+        } else {
+            Err(IllegalReason::PointOccupied)
+        }
+    }
+
+    /// Soosõrv-8: whether `point` lies outside the square the next opening stone must stand in.
+    fn outside_opening_area(&self, point: usize) -> bool {
+        if self.rules.opening != OpeningRule::Soosorv8 || self.phase != Phase::FirstThree {
+            return false;
+        }
+        let centre = i32::from(self.rules.size() / 2);
+        let cell = Board::cell(point);
+        let away = (i32::from(cell.file) - centre).abs().max((i32::from(cell.rank) - centre).abs());
+        away as usize > opening::opening_reach(self.stones_played() + 1)
+    }
+
+    /// Soosõrv-8: whether `point`, or its image by a symmetry of the board that leaves every
+    /// stone where it is, is already offered (two such fifth stones are the same offer).
+    fn offer_mirrored(&self, point: usize) -> bool {
+        let size = self.rules.size();
+        let stones: Vec<usize> =
+            self.board.points().filter(|&p| self.board.at(p) != Stone::Empty).collect();
+        (0..8).any(|symmetry| {
+            let image = |p: usize| self.board.index(mirror(Board::cell(p), size, symmetry));
+            let keeps_stones = stones
+                .iter()
+                .all(|&p| image(p).is_some_and(|i| self.board.at(i) == self.board.at(p)));
+            keeps_stones && image(point).is_some_and(|i| self.offers.contains(&i))
+        })
+    }
+}
+
+/// `cell` under the `symmetry`-th (0-7) symmetry of a square board of `size` points a side:
+/// bit 0 mirrors the files, bit 1 the ranks, bit 2 the diagonal. 0 leaves it where it is.
+fn mirror(cell: Cell, size: u8, symmetry: u8) -> Cell {
+    let last = size - 1;
+    let (mut file, mut rank) = (cell.file, cell.rank);
+    if symmetry & 4 != 0 {
+        (file, rank) = (rank, file);
+    }
+    if symmetry & 1 != 0 {
+        file = last - file;
+    }
+    if symmetry & 2 != 0 {
+        rank = last - rank;
+    }
+    Cell::new(file, rank)
+}
+
+/// An opening step written as a word (`black`, `offers=4`, `offer=h9`, any case): `None` when
+/// `word` is not one, else the step or why it does not read.
+fn opening_word(board: &Board, word: &str) -> Option<Result<GomokuMove, ParseMoveError>> {
+    if let Some(colour) = colour_word(word) {
+        return Some(Ok(GomokuMove::Take(colour)));
+    }
+    let lower = word.trim().to_ascii_lowercase();
+    if let Some(count) = lower.strip_prefix(DECLARE_WORD) {
+        return Some(
+            count
+                .parse::<u8>()
+                .map(GomokuMove::Declare)
+                .map_err(|_| ParseMoveError::syntax(word, "offers= and a number, as offers=4")),
+        );
+    }
+    let point = lower.strip_prefix(OFFER_WORD)?;
+    Some(notation::read_point(board, point).map(|p| GomokuMove::Offer(Board::cell(p))))
 }
 
 /// The colour a choice word names (`black`, `white`, any case).
@@ -366,12 +495,33 @@ impl Game for Gomoku {
     /// The seat to act: in play the holder of the next stone's colour; in the opening the
     /// seat the phase names (see [`OpeningRule`]).
     fn side_to_move(&self) -> Side {
-        self.phase.seat().unwrap_or_else(|| self.seat_of(self.to_move))
+        match self.phase.actor(self.to_move) {
+            Actor::Seat(seat) => seat,
+            Actor::Holder(colour) => self.seat_of(colour),
+        }
     }
 
     fn legal_moves_into(&self, moves: &mut Vec<GomokuMove>) {
         if self.finished() {
             return;
+        }
+        let empty = || self.board.points().filter(|&p| self.board.at(p) == Stone::Empty);
+        match self.phase {
+            Phase::Declare => {
+                moves.extend((1..=MAX_OFFERS).map(GomokuMove::Declare));
+                return;
+            }
+            Phase::Offer => {
+                let offers = empty()
+                    .filter(|&p| !self.offer_mirrored(p) && self.judge_empty_point(p).is_ok());
+                moves.extend(offers.map(|p| GomokuMove::Offer(Board::cell(p))));
+                return;
+            }
+            Phase::Select => {
+                moves.extend(self.offers.iter().map(|&p| GomokuMove::Stone(Board::cell(p))));
+                return;
+            }
+            _ => {}
         }
         if self.phase.takes_colour() {
             moves.extend([GomokuMove::Take(Side::First), GomokuMove::Take(Side::Second)]);
@@ -379,19 +529,23 @@ impl Game for Gomoku {
         if !self.phase.takes_stone(self.rules.opening) {
             return;
         }
-        for point in self.board.points() {
-            if self.board.at(point) == Stone::Empty && self.judge_empty_point(point).is_ok() {
+        for point in empty() {
+            if !self.outside_opening_area(point) && self.judge_empty_point(point).is_ok() {
                 moves.push(GomokuMove::Stone(Board::cell(point)));
             }
         }
     }
 
-    /// A stone's point; for a colour choice, the last stone's (where the eye already is).
+    /// A stone's or an offer's point; for a colour choice or a declaration, the last stone's
+    /// (where the eye already is).
     fn move_cells(&self, mv: GomokuMove) -> MoveCells {
-        let to = mv.point().unwrap_or_else(|| {
-            let last = self.played.iter().rev().find(|&&entry| entry < TAKE_WHITE);
-            last.map_or(Cell::new(0, 0), |&point| Board::cell(usize::from(point)))
-        });
+        let to = match mv {
+            GomokuMove::Stone(cell) | GomokuMove::Offer(cell) => cell,
+            GomokuMove::Take(_) | GomokuMove::Declare(_) => {
+                let last = self.played.iter().rev().find_map(|mv| mv.point());
+                last.unwrap_or(Cell::new(0, 0))
+            }
+        };
         MoveCells { from: None, to }
     }
 
@@ -406,8 +560,25 @@ impl Game for Gomoku {
                 let chooser = self.side_to_move();
                 self.before.push((self.phase, self.black_seat));
                 self.black_seat = opening::black_seat_after(chooser, colour);
-                self.phase = Phase::Play;
-                self.played.push(if colour == Side::First { TAKE_BLACK } else { TAKE_WHITE });
+                self.phase = self.phase.after_take(self.rules.opening);
+                self.played.push(mv);
+                return;
+            }
+            GomokuMove::Declare(count) => {
+                self.before.push((self.phase, self.black_seat));
+                self.declared = count;
+                self.phase = Phase::ChooseAfterFourth;
+                self.played.push(mv);
+                return;
+            }
+            GomokuMove::Offer(cell) => {
+                let Some(point) = self.board.index(cell) else { return };
+                self.before.push((self.phase, self.black_seat));
+                self.offers.push(point);
+                if self.offers.len() >= usize::from(self.declared) {
+                    self.phase = Phase::Select;
+                }
+                self.played.push(mv);
                 return;
             }
         };
@@ -417,12 +588,10 @@ impl Game for Gomoku {
             return;
         }
         self.before.push((self.phase, self.black_seat));
-        let stones = self.played.iter().filter(|&&entry| entry < TAKE_WHITE).count() + 1;
-        self.phase = self.phase.after_stone(stones);
+        self.phase = self.phase.after_stone(self.stones_played() + 1);
         self.board.put(point, Stone::of(side));
         self.hash ^= stone_key(side, point) ^ WHITE_TO_MOVE_KEY;
-        // Board indices are below 484, so they fit.
-        self.played.push(point as u16);
+        self.played.push(mv);
         self.empty_points -= 1;
         if self.winning_line(point, side).is_some() {
             self.win = Some(Win { winner: side, point });
@@ -431,25 +600,34 @@ impl Game for Gomoku {
     }
 
     fn undo(&mut self) -> Option<GomokuMove> {
-        let entry = self.played.pop()?;
+        let mv = self.played.pop()?;
         if let Some((phase, black_seat)) = self.before.pop() {
             (self.phase, self.black_seat) = (phase, black_seat);
         }
-        if entry >= TAKE_WHITE {
-            return Some(Self::entry_move(entry));
-        }
-        let point = usize::from(entry);
+        let cell = match mv {
+            GomokuMove::Stone(cell) => cell,
+            GomokuMove::Take(_) => return Some(mv),
+            GomokuMove::Declare(_) => {
+                self.declared = 0;
+                return Some(mv);
+            }
+            GomokuMove::Offer(_) => {
+                self.offers.pop();
+                return Some(mv);
+            }
+        };
+        let point = self.board.index(cell)?;
         self.to_move = self.to_move.other();
         self.board.put(point, Stone::Empty);
         self.hash ^= stone_key(self.to_move, point) ^ WHITE_TO_MOVE_KEY;
         self.empty_points += 1;
         // Moves are only legal while the game goes on, so before the last move nobody had won.
         self.win = if self.played.is_empty() { self.start_win } else { None };
-        Some(GomokuMove::Stone(Board::cell(point)))
+        Some(mv)
     }
 
     fn history(&self) -> Vec<GomokuMove> {
-        self.played.iter().map(|&entry| Self::entry_move(entry)).collect()
+        self.played.clone()
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -479,8 +657,9 @@ impl Game for Gomoku {
     }
 
     fn parse_move(&self, text: &str) -> Result<GomokuMove, ParseMoveError> {
-        if let Some(colour) = colour_word(text) {
-            return Ok(GomokuMove::Take(colour));
+        ParseMoveError::check_length(text)?;
+        if let Some(step) = opening_word(&self.board, text) {
+            return step;
         }
         notation::read_point(&self.board, text).map(|point| GomokuMove::Stone(Board::cell(point)))
     }

@@ -65,7 +65,7 @@ impl FromStr for WinRule {
 }
 
 /// The rule options of a gomoku game: `size=15|19|20`, `rule=freestyle|standard|renju|caro`,
-/// `opening=none|swap|swap2`.
+/// `opening=none|swap|swap2|soosorv8` (Soosõrv-8 on 15 or 19 only: it needs a centre point).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GomokuRules {
     /// Points on each side of the board: 15, 19 or 20.
@@ -116,22 +116,40 @@ impl RuleSet for GomokuRules {
         },
         RuleDoc {
             key: "opening",
-            values: &["none", "swap", "swap2"],
+            values: &["none", "swap", "swap2", "soosorv8"],
             help: "none: Black starts; swap: the first player puts three stones, the second \
                    takes a colour; swap2: the first player puts three stones, the second takes a \
-                   colour or puts two more and the first takes a colour",
+                   colour or puts two more and the first takes a colour; soosorv8 (renju's \
+                   tournament rule, 15 or 19 only): one of the 26 openings, a colour choice, \
+                   White's fourth stone and 1-8 fifth stones declared, a colour choice, Black \
+                   offers them and White picks one",
         },
     ];
 
     fn set(&mut self, key: &str, value: &str) -> Result<(), RuleError> {
+        // Set on a copy: a refused value leaves the rules as they were.
+        let mut next = *self;
         match key {
             "size" => {
-                self.size = options::choose(key, value, &[("15", 15), ("19", 19), ("20", 20)])?;
+                next.size = options::choose(key, value, &[("15", 15), ("19", 19), ("20", 20)])?;
             }
-            "rule" => self.rule = value.parse()?,
-            "opening" => self.opening = value.parse()?,
+            "rule" => next.rule = value.parse()?,
+            "opening" => next.opening = value.parse()?,
             _ => return Err(options::unknown(key)),
         }
+        // Checked whichever of the two comes last in a list.
+        if !next.opening.fits(next.size) {
+            return Err(RuleError::BadValue {
+                key: key.to_owned(),
+                value: value.to_owned(),
+                expected: format!(
+                    "{} starts on the centre point: a 15x15 or 19x19 board, not {size}x{size}",
+                    next.opening,
+                    size = next.size
+                ),
+            });
+        }
+        *self = next;
         Ok(())
     }
 
@@ -168,6 +186,13 @@ mod tests {
         assert!(GomokuRules::parse("rule=gomoku").is_err());
         assert!(GomokuRules::parse("colour=red").is_err());
         assert!(GomokuRules::new(13, WinRule::Standard).is_err());
+        let renju = GomokuRules::parse("rule=renju,opening=soosorv8").unwrap();
+        assert_eq!(renju.opening, OpeningRule::Soosorv8);
+        assert!(GomokuRules::parse("size=19,opening=soosorv8").is_ok());
+        for even in ["size=20,opening=soosorv8", "opening=soosorv8,size=20"] {
+            let error = GomokuRules::parse(even).unwrap_err().to_string();
+            assert!(error.contains("centre"), "{even}: {error}");
+        }
     }
 
     #[test]

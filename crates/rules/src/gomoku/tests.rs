@@ -263,8 +263,10 @@ mod playouts {
     use proptest::prelude::*;
 
     /// Plays `choices` (each picks among the legal moves) and checks the game's promises.
-    fn play_out(rule: WinRule, choices: &[usize]) {
-        let mut game = Gomoku::start(&GomokuRules::new(15, rule).unwrap(), 0);
+    fn play_out(rule: WinRule, opening: OpeningRule, choices: &[usize]) {
+        let mut rules = GomokuRules::new(15, rule).unwrap();
+        rules.opening = opening;
+        let mut game = Gomoku::start(&rules, 0);
         for &choice in choices {
             let moves = game.legal_moves();
             if moves.is_empty() {
@@ -275,8 +277,16 @@ mod playouts {
             let (position, hash) = (game.position(), game.hash());
             let reread = Gomoku::from_position(game.rules(), &position).unwrap();
             assert_eq!((reread.position(), reread.hash()), (position.clone(), hash));
-            let probe = GomokuMove::Stone(Cell::new((choice % 15) as u8, (choice / 15 % 15) as u8));
-            assert_eq!(game.check(probe).is_ok(), moves.contains(&probe));
+            // Every kind of move, legal or not: check agrees with the list.
+            let cell = Cell::new((choice % 15) as u8, (choice / 15 % 15) as u8);
+            for probe in [
+                GomokuMove::Stone(cell),
+                GomokuMove::Offer(cell),
+                GomokuMove::Declare((choice % 10) as u8),
+                GomokuMove::Take(if choice % 2 == 0 { Side::First } else { Side::Second }),
+            ] {
+                assert_eq!(game.check(probe).is_ok(), moves.contains(&probe), "{probe}");
+            }
             // Keep to the centre most of the time, so lines (and renju fouls) form.
             let central: Vec<GomokuMove> = moves
                 .iter()
@@ -301,9 +311,10 @@ mod playouts {
         #[test]
         fn random_playouts_keep_promises(
             rule in prop::sample::select(WinRule::ALL.to_vec()),
+            opening in prop::sample::select(OpeningRule::ALL.to_vec()),
             choices in prop::collection::vec(0usize..10_000, 0..80),
         ) {
-            play_out(rule, &choices);
+            play_out(rule, opening, &choices);
         }
     }
 }
@@ -337,6 +348,35 @@ const OPENING_TABLE: &[OpeningRow] = &[
     ("swap2: the first player takes black, the second plays white", "swap2", "h8i9j10k11l12", "black", Ok((W, B))),
     ("swap2: the second player takes black at once", "swap2", "h8i9j10", "black", Ok((B, W))),
     ("none: colour words are refused", "none", "h8", "white", Err(R::NoChoiceDue)),
+    ("none: no offers either", "none", "h8", "offers=3", Err(R::NoOfferDue)),
+    ("soosorv8: the first stone goes on the centre", "soosorv8", "", "a1", Err(R::OutsideOpeningArea)),
+    ("soosorv8: on h8", "soosorv8", "", "h8", Ok((B, B))),
+    ("soosorv8: the second within the 3x3 square", "soosorv8", "h8", "j10", Err(R::OutsideOpeningArea)),
+    ("soosorv8: i9 is in it", "soosorv8", "h8", "i9", Ok((B, B))),
+    ("soosorv8: the third within the 5x5 square", "soosorv8", "h8i9", "l8", Err(R::OutsideOpeningArea)),
+    ("soosorv8: j10 is in it; the second player chooses", "soosorv8", "h8i9", "j10", Ok((W, B))),
+    ("soosorv8: a colour, not a fourth stone", "soosorv8", "h8i9j10", "k11", Err(R::ChoiceDue)),
+    ("soosorv8: taking white, the second player puts the fourth", "soosorv8", "h8i9j10", "white", Ok((W, B))),
+    ("soosorv8: taking black, the first player puts the fourth", "soosorv8", "h8i9j10", "black", Ok((B, W))),
+    ("soosorv8: the fourth anywhere, then White declares", "soosorv8", "h8i9j10 white", "a1", Ok((W, B))),
+    ("soosorv8: no declaration before the fourth", "soosorv8", "h8i9j10 white", "offers=2", Err(R::NoOfferDue)),
+    ("soosorv8: a declaration, not a stone", "soosorv8", "h8i9j10 white a1", "b2", Err(R::OfferCountDue)),
+    ("soosorv8: at most eight", "soosorv8", "h8i9j10 white a1", "offers=9", Err(R::OfferCountOutOfRange)),
+    ("soosorv8: at least one", "soosorv8", "h8i9j10 white a1", "offers=0", Err(R::OfferCountOutOfRange)),
+    ("soosorv8: two declared, Black's holder may swap", "soosorv8", "h8i9j10 white a1", "offers=2", Ok((B, B))),
+    ("soosorv8: a colour is due, not an offer", "soosorv8", "h8i9j10 white a1 offers=2", "offer=g9", Err(R::ChoiceDue)),
+    ("soosorv8: swapping, the second player offers as Black", "soosorv8", "h8i9j10 white a1 offers=2", "white", Ok((W, W))),
+    ("soosorv8: keeping black, the first player offers", "soosorv8", "h8i9j10 white a1 offers=2 black", "offer=g9", Ok((B, B))),
+    ("soosorv8: offers, not stones", "soosorv8", "h8i9j10 white a1 offers=2 black offer=g9", "k11", Err(R::OffersDue)),
+    ("soosorv8: no offer twice", "soosorv8", "h8i9j10 white a1 offers=2 black offer=g9", "offer=g9", Err(R::OfferMirrored)),
+    // Every stone lies on the diagonal a1-o15: i7 is g9's mirror image across it.
+    ("soosorv8: no mirror image of an offer", "soosorv8", "h8i9j10 white a1 offers=2 black offer=g9", "offer=i7", Err(R::OfferMirrored)),
+    ("soosorv8: the last offer; White picks", "soosorv8", "h8i9j10 white a1 offers=2 black offer=g9", "offer=k5", Ok((W, B))),
+    ("soosorv8: no third offer", "soosorv8", "h8i9j10 white a1 offers=2 black offer=g9 offer=k5", "offer=l5", Err(R::ChooseOffer)),
+    ("soosorv8: only an offered point", "soosorv8", "h8i9j10 white a1 offers=2 black offer=g9 offer=k5", "l12", Err(R::ChooseOffer)),
+    ("soosorv8: the pick is Black's fifth; White plays the sixth", "soosorv8", "h8i9j10 white a1 offers=2 black offer=g9 offer=k5", "k5", Ok((W, B))),
+    ("soosorv8: then play goes on", "soosorv8", "h8i9j10 white a1 offers=2 black offer=g9 offer=k5 k5", "l12", Ok((B, B))),
+    ("soosorv8: and no more offers", "soosorv8", "h8i9j10 white a1 offers=2 black offer=g9 offer=k5 k5", "offer=l12", Err(R::NoOfferDue)),
 ];
 
 #[test]
@@ -380,4 +420,32 @@ fn the_seat_holding_the_winning_colour_wins() {
     let rules = GomokuRules::parse("opening=swap2").unwrap();
     let mid = Gomoku::from_position(&rules, &opened("none", "h8i9").position()).unwrap();
     assert_eq!((mid.phase(), mid.side_to_move()), (Phase::Play, B));
+}
+
+#[test]
+fn a_soosorv8_opening_writes_reads_and_undoes() {
+    let moves = "h8i9j10 black a1 offers=3 white offer=g9 offer=k5 offer=l12 l12 m13";
+    let mut game = opened("soosorv8", moves);
+    // Points run together again once the words are over.
+    assert_eq!(game.move_string(), moves.replace("l12 m13", "l12m13"));
+    assert_eq!(game.phase(), Phase::Play);
+    assert_eq!(game.declared_offers(), 3);
+    let offers: Vec<String> = game.offers().iter().map(ToString::to_string).collect();
+    assert_eq!(offers, ["g9", "k5", "l12"]);
+    // The pick is a black stone; the offers not picked leave no stone.
+    let cell = |text: &str| game.parse_move(text).unwrap().point().unwrap();
+    assert_eq!(game.stone_at(cell("l12")), Some(B));
+    assert_eq!(game.stone_at(cell("g9")), None);
+    // The second player took black, the first then took it back: the first holds black.
+    assert_eq!(game.colour_of(B), B);
+    assert_eq!(game.parse_move("OFFER=H9"), Ok(GomokuMove::Offer(cell("h9"))));
+    assert!(game.parse_move("offers=x").is_err());
+    assert!(game.parse_move("offer=z99").is_err());
+    let start = Gomoku::start(game.rules(), 0);
+    while game.undo().is_some() {}
+    assert_eq!(
+        (game.position(), game.phase(), game.offers().len()),
+        (start.position(), Phase::FirstThree, 0)
+    );
+    assert_eq!(game.declared_offers(), 0);
 }

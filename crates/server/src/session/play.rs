@@ -201,12 +201,13 @@ impl Session {
         (other_moved || self.choosing()).then(|| seat_of_side(self.game.side_to_move()))
     }
 
-    /// Whether a gomoku opening waits for a choice (a colour, or swap2's two more stones).
+    /// Whether a gomoku opening waits for a choice after the first player's opening stones
+    /// (a colour, swap2's two more stones, or any of Soosõrv-8's later steps).
     fn choosing(&self) -> bool {
         matches!(
             &self.game,
             qi_rules::any::AnyGame::Gomoku(game)
-                if matches!(game.phase(), Phase::Choose | Phase::Fifth | Phase::ChooseAgain)
+                if !matches!(game.phase(), Phase::FirstThree | Phase::Play)
         )
     }
 

@@ -343,6 +343,24 @@ impl Table {
         played.unwrap()
     }
 
+    /// `seat` tries `text`, which is refused: returns the reason's detail (the game stays at
+    /// the same ply).
+    pub async fn refused(&mut self, seat: Seat, text: &str) -> String {
+        let (ply, game) = (self.ply, self.game.clone());
+        let mover = &mut self.players[seat.index()];
+        mover.send(&ClientMessage::Move { game, ply, text: text.into() }).await;
+        let refusal = mover
+            .until(|m| match m {
+                ServerMessage::Refused { reason, .. } => Some(reason.clone()),
+                _ => None,
+            })
+            .await;
+        match refusal {
+            qi_protocol::Refusal::Illegal { detail } => detail,
+            other => panic!("{text}: refused as {other:?}, not as illegal"),
+        }
+    }
+
     /// Everyone hears the same end; returns it.
     pub async fn ended(&mut self) -> (GameResult, Option<String>) {
         let mut end = None;
