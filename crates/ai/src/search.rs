@@ -123,6 +123,22 @@ impl<'a> Budget<'a> {
         self.nodes
     }
 
+    /// A budget for a part of this search: `share` of what is left of the time and nodes
+    /// (the depth limit kept), with the same clock, stop signal, noise and seed. Its nodes are
+    /// counted here with [`Budget::spent`].
+    #[must_use]
+    pub fn part(&self, share: f64) -> Budget<'a> {
+        let time = self.limits.time_ms.map(|t| ((t - self.elapsed_ms()) * share).max(1.0));
+        let nodes = self.limits.nodes.map(|n| (n.saturating_sub(self.nodes) as f64 * share) as u64);
+        let limits = Limits { time_ms: time, soft_time_ms: None, nodes, depth: self.limits.depth };
+        Budget { noise: self.noise, seed: self.seed, ..Budget::new(limits, self.now, self.stop) }
+    }
+
+    /// Counts the nodes a [part](Budget::part) of the search visited.
+    pub fn spent(&mut self, part: &Budget<'_>) {
+        self.nodes += part.nodes;
+    }
+
     /// Milliseconds since the start.
     #[must_use]
     pub fn elapsed_ms(&self) -> f64 {

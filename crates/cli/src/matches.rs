@@ -3,7 +3,9 @@
 //! `qi match` plays two engines at a fixed time per move, from varied openings, each opening twice
 //! with colours swapped, and reports the score and an Elo estimate with its 95% error bar: UCI
 //! engines for chess and xiangqi (`qi uci`, `stockfish`, `fairy-stockfish`), Gomocup (Piskvork)
-//! engines for gomoku (`qi piskvork`, Rapfi's `pbrain-rapfi`). `--jobs N` plays N games at once,
+//! engines for gomoku (`qi piskvork`, Rapfi's `pbrain-rapfi`). Gomoku under `opening=swap` or
+//! `opening=swap2` (Gomocup's rules 5 and 6) is opened by the engines themselves: each step is
+//! asked with `SWAP2BOARD`, the first engine opening every other game. `--jobs N` plays N games at once,
 //! each with its own pair of engine processes. `qi levels` plays the built-in levels of one game
 //! against each other in-process, each level against the one below.
 
@@ -13,7 +15,7 @@ use std::time::Duration;
 
 use qi_ai::{AnyEngine, Level};
 use qi_rules::any::{AnyGame, StartFrom};
-use qi_rules::gomoku::{GomokuMove, WinRule};
+use qi_rules::gomoku::{Gomoku, GomokuMove, OpeningRule, Phase, WinRule};
 use qi_rules::zobrist::splitmix64;
 use qi_rules::{Cell, Game, Side};
 
@@ -141,17 +143,23 @@ impl PiskvorkEngine {
         self.wait_for_ok()
     }
 
-    /// The engine's move in `game` (sent whole, as `BOARD`): the point in our coordinates.
-    fn best_move(&mut self, stones: &[Cell], movetime: u64) -> Result<Cell, String> {
+    /// Sends `command` and the stones, each `x,y,1` for the side to move's and `x,y,2` for the
+    /// other's, then `DONE`.
+    fn send_stones(&mut self, command: &str, stones: &[Cell]) -> Result<(), String> {
         std::thread::sleep(Duration::from_millis(30));
-        self.send("BOARD")?;
-        // The side to move's stones are 1, the other side's 2; the last stone is the other's.
+        self.send(command)?;
+        // The last stone is the other side's.
         let to_move = stones.len() % 2;
         for (index, cell) in stones.iter().enumerate() {
             let own = if index % 2 == to_move { 1 } else { 2 };
             self.send(&format!("{},{},{own}", cell.file, self.size - 1 - cell.rank))?;
         }
-        self.send("DONE")?;
+        self.send("DONE")
+    }
+
+    /// The engine's next answer line (skipping `MESSAGE` and `DEBUG` lines), within the time a
+    /// move may take.
+    fn answer(&mut self, movetime: u64) -> Result<String, String> {
         let deadline = std::time::Instant::now() + Duration::from_millis(movetime * 20 + 2000);
         loop {
             let line = self.next_line(deadline)?;
@@ -159,15 +167,62 @@ impl PiskvorkEngine {
             if line.starts_with("ERROR") || line.starts_with("UNKNOWN") {
                 return Err(format!("{}: {line}", self.process.name));
             }
-            if let Some((x, y)) = line.split_once(',')
-                && let (Ok(x), Ok(y)) = (x.trim().parse::<u8>(), y.trim().parse::<u8>())
-            {
-                if x >= self.size || y >= self.size {
-                    return Err(format!("{}: {line} is off the board", self.process.name));
-                }
-                return Ok(Cell::new(x, self.size - 1 - y));
+            if line.is_empty() || line.starts_with("MESSAGE") || line.starts_with("DEBUG") {
+                continue;
             }
+            return Ok(line.to_owned());
         }
+    }
+
+    /// A point `x,y` of the engine's answer in our coordinates.
+    fn point(&self, text: &str) -> Result<Cell, String> {
+        let name = &self.process.name;
+        let (x, y) = text.split_once(',').ok_or_else(|| format!("{name}: {text:?} is not x,y"))?;
+        match (x.trim().parse::<u8>(), y.trim().parse::<u8>()) {
+            (Ok(x), Ok(y)) if x < self.size && y < self.size => Ok(Cell::new(x, self.size - 1 - y)),
+            _ => Err(format!("{name}: {text} is not a point of the board")),
+        }
+    }
+
+    /// The engine's move in `game` (sent whole, as `BOARD`): the point in our coordinates.
+    fn best_move(&mut self, stones: &[Cell], movetime: u64) -> Result<Cell, String> {
+        self.send_stones("BOARD", stones)?;
+        let line = self.answer(movetime)?;
+        self.point(&line)
+    }
+
+    /// The engine's step of a swap or swap2 opening in `game` (asked as Gomocup's
+    /// `SWAP2BOARD`): its moves as our move texts. On the empty board three stones; after
+    /// three, `SWAP` (it takes black), one stone (it takes white and plays it) or, under swap2,
+    /// two more stones; after five, `SWAP` or one stone.
+    fn opening_step(&mut self, game: &Gomoku, movetime: u64) -> Result<Vec<String>, String> {
+        let stones: Vec<Cell> = game.history().iter().filter_map(|mv| mv.point()).collect();
+        self.send_stones("SWAP2BOARD", &stones)?;
+        let line = self.answer(movetime)?;
+        let mut moves = Vec::new();
+        if line.eq_ignore_ascii_case("SWAP") {
+            moves.push(GomokuMove::Take(Side::First));
+        } else {
+            let points =
+                line.split_whitespace().map(|p| self.point(p)).collect::<Result<Vec<_>, _>>()?;
+            let expected = match (stones.len(), points.len()) {
+                (0, 3) | (3, 2) => true,
+                (3 | 5, 1) => {
+                    moves.push(GomokuMove::Take(Side::Second));
+                    true
+                }
+                _ => false,
+            };
+            if !expected {
+                let name = &self.process.name;
+                return Err(format!(
+                    "{name}: {line:?} does not answer SWAP2BOARD after {} stones",
+                    stones.len()
+                ));
+            }
+            moves.extend(points.into_iter().map(GomokuMove::Stone));
+        }
+        Ok(moves.into_iter().map(|mv| game.move_text(mv)).collect())
     }
 }
 
@@ -211,19 +266,24 @@ impl Player {
         }
     }
 
-    /// The move for the side to move in `game` (reached by `moves` from the start), as text.
-    fn best_move(
+    /// The moves of the side to act in `game` (reached by `moves` from the start), as text: one
+    /// move, or in a gomoku opening the step the engine takes (three stones, a colour and a
+    /// stone, two stones).
+    fn best_moves(
         &mut self,
         game: &AnyGame,
         moves: &[String],
         movetime: u64,
-    ) -> Result<String, String> {
+    ) -> Result<Vec<String>, String> {
         match (self, game) {
-            (Player::Uci(engine), _) => engine.best_move("startpos", moves, movetime),
+            (Player::Uci(engine), _) => Ok(vec![engine.best_move("startpos", moves, movetime)?]),
+            (Player::Piskvork(engine), AnyGame::Gomoku(g)) if g.phase() != Phase::Play => {
+                engine.opening_step(g, movetime)
+            }
             (Player::Piskvork(engine), AnyGame::Gomoku(g)) => {
                 let stones: Vec<Cell> = g.history().iter().filter_map(|mv| mv.point()).collect();
                 let cell = engine.best_move(&stones, movetime)?;
-                Ok(g.move_text(GomokuMove::Stone(cell)))
+                Ok(vec![g.move_text(GomokuMove::Stone(cell))])
             }
             (Player::Piskvork(engine), _) => {
                 Err(format!("{}: a Piskvork engine plays gomoku only", engine.process.name))
@@ -375,41 +435,65 @@ fn play_game(
         Some(side) if side == first_plays => 1.0,
         Some(_) => 0.0,
     };
+    // Under an opening rule, the engines' opening steps are said with the result.
+    let mut opened: Option<String> = None;
+    let in_opening =
+        |game: &AnyGame| matches!(game, AnyGame::Gomoku(g) if g.phase() != Phase::Play);
+    let said = |how: String, opened: &Option<String>| match opened {
+        Some(steps) => format!("{how} (opening: {steps})"),
+        None => how,
+    };
     loop {
+        if opened.is_none() && !moves.is_empty() && !in_opening(&game) && opening_moves.is_empty() {
+            opened = Some(moves.join(" "));
+        }
         if let Some(outcome) = game.outcome() {
-            return Ok((score_for(outcome.winner), game.outcome_text()));
+            return Ok((score_for(outcome.winner), said(game.outcome_text(), &opened)));
         }
         if moves.len() >= MAX_PLIES {
-            return Ok((0.5, "draw by adjudication (move limit)".to_owned()));
+            return Ok((0.5, said("draw by adjudication (move limit)".to_owned(), &opened)));
         }
+        // The seat to act (in a gomoku opening, the seat the opening names).
         let to_move = game.side_to_move();
         let index = usize::from(to_move != first_plays);
-        let answer = engines[index].best_move(&game, &moves, setup.movetime);
-        let mv = match answer {
-            Ok(mv) => mv,
+        let answer = engines[index].best_moves(&game, &moves, setup.movetime);
+        let step = match answer {
+            Ok(step) => step,
             Err(e) => return Ok((score_for(Some(to_move.other())), format!("forfeit: {e}"))),
         };
-        if let Err(e) = game.play(&mv) {
-            let who = engines[index].name();
-            return Ok((
-                score_for(Some(to_move.other())),
-                format!("forfeit: {who} played {mv}: {e}"),
-            ));
+        for mv in step {
+            if let Err(e) = game.play(&mv) {
+                let who = engines[index].name();
+                return Ok((
+                    score_for(Some(to_move.other())),
+                    format!("forfeit: {who} played {mv}: {e}"),
+                ));
+            }
+            moves.push(mv);
         }
-        moves.push(mv);
     }
 }
 
-/// Gomocup's `INFO rule` flags for a gomoku game's rules.
-fn piskvork_rule(game: &AnyGame) -> Option<(u8, u8)> {
-    let AnyGame::Gomoku(g) = game else { return None };
-    let rule = match g.rules().rule {
-        WinRule::Freestyle => 0,
-        WinRule::Standard => 1,
-        WinRule::Renju => 4,
-        WinRule::Caro => 8,
+/// Gomocup's `INFO rule` code for a gomoku game's rules (the board's size beside it): `None`
+/// for the other games, an error for rules Gomocup has no code for.
+fn piskvork_rule(game: &AnyGame) -> Result<Option<(u8, u8)>, String> {
+    let AnyGame::Gomoku(g) = game else { return Ok(None) };
+    let rules = g.rules();
+    let rule = match (rules.opening, rules.rule) {
+        (OpeningRule::None, WinRule::Freestyle) => 0,
+        (OpeningRule::None, WinRule::Standard) => 1,
+        (OpeningRule::None, WinRule::Renju) => 4,
+        (OpeningRule::None, WinRule::Caro) => 8,
+        (OpeningRule::Swap, WinRule::Freestyle) => 5,
+        (OpeningRule::Swap2, WinRule::Freestyle) => 6,
+        (opening, rule) => {
+            return Err(format!(
+                "--rules: Gomocup's engines have no rule code for {rule} under opening={opening} \
+                 (swap and swap2 are freestyle's)"
+            ));
+        }
     };
-    Some((g.rules().size(), rule))
+    Ok(Some((rules.size(), rule)))
 }
 
 /// `qi match`: see the module docs.
@@ -463,7 +547,10 @@ pub fn run_match(args: &[String]) -> Result<String, String> {
     }
     let start = AnyGame::new(&variant, &rules, &StartFrom::Start { seed: 0 })
         .map_err(|e| format!("--rules: {e}"))?;
-    let setup = Setup { board: piskvork_rule(&start), variant, rules, movetime };
+    let setup = Setup { board: piskvork_rule(&start)?, variant, rules, movetime };
+    // Under an opening rule the engines put the opening stones themselves (`SWAP2BOARD`).
+    let engines_open =
+        matches!(&start, AnyGame::Gomoku(g) if g.rules().opening != OpeningRule::None);
     let defaults = match setup.variant.as_str() {
         "gomoku" => ["qi piskvork", "pbrain-rapfi"],
         "xiangqi" => ["qi uci", "fairy-stockfish"],
@@ -490,6 +577,7 @@ pub fn run_match(args: &[String]) -> Result<String, String> {
             }
             let opening_seed = seed.wrapping_add(u64::from(game / 2));
             let opening_moves = match setup.variant.as_str() {
+                "gomoku" if engines_open => Vec::new(),
                 "gomoku" => gomoku_opening(&start, opening_seed),
                 "chess" => opening(&setup.variant, opening_seed, 6),
                 _ => opening(&setup.variant, opening_seed, 4),
@@ -498,11 +586,20 @@ pub fn run_match(args: &[String]) -> Result<String, String> {
             let (score, how) = play_game(&setup, &mut engines, first_plays, &opening_moves)?;
             let mut tally = tally.lock().unwrap_or_else(PoisonError::into_inner);
             tally.add(score);
-            let colour = if first_plays == Side::First { "moves first" } else { "moves second" };
+            let colour = match (first_plays, engines_open) {
+                (Side::First, false) => "moves first",
+                (Side::Second, false) => "moves second",
+                (Side::First, true) => "opens",
+                (Side::Second, true) => "answers the opening",
+            };
+            let opening = if opening_moves.is_empty() {
+                String::new()
+            } else {
+                format!("opening {}; ", opening_moves.join(" "))
+            };
             println!(
-                "game {:3} [opening {}; {} {colour}]: {score} — {how}   running: {}",
+                "game {:3} [{opening}{} {colour}]: {score} — {how}   running: {}",
                 game + 1,
-                opening_moves.join(" "),
                 commands[0],
                 tally.summary()
             );

@@ -61,6 +61,9 @@ pub struct Session {
     /// Stones read so far after `BOARD`, until `DONE`.
     board: Option<Vec<(Cell, u8)>>,
     engine: GomokuEngine,
+    /// Games started in this session (`RESTART`s): mixed into the search's seed, so the
+    /// openings it proposes vary from game to game of a match, the same in every rerun.
+    games: u64,
     ended: bool,
 }
 
@@ -77,6 +80,7 @@ impl Default for Session {
             level: None,
             board: None,
             engine: GomokuEngine::new(),
+            games: 0,
             ended: false,
         }
     }
@@ -149,6 +153,7 @@ impl Session {
         let size = self.game()?.rules().size();
         self.game = Some(Gomoku::start(&self.rules(size)?, 0));
         self.engine.new_game();
+        self.games += 1;
         Ok(vec!["OK".to_owned()])
     }
 
@@ -224,11 +229,16 @@ impl Session {
             let stones = self.swap_board.take().unwrap_or_default();
             return self.swap2(&stones).unwrap_or_else(|e| vec![format!("ERROR SWAP2BOARD: {e}")]);
         }
+        // Managers (and Rapfi) may write each stone's owner as `BOARD` does, `x,y,1`: the
+        // stones alternate from black anyway, so it is left aside.
+        let fields: Vec<&str> = line.split(',').collect();
+        let point =
+            if fields.len() == 3 { &line[..line.rfind(',').unwrap_or(line.len())] } else { line };
         let read = self
             .game
             .as_ref()
             .ok_or_else(|| "no game".to_owned())
-            .and_then(|g| read_point(g, line));
+            .and_then(|g| read_point(g, point));
         match read {
             Ok(cell) => {
                 if let Some(stones) = &mut self.swap_board {
@@ -316,7 +326,7 @@ impl Session {
         };
         let mut budget = Budget::new(settings.limits, &clock, &stop);
         budget.noise = settings.noise;
-        budget.seed = game.hash();
+        budget.seed = game.hash() ^ qi_rules::zobrist::splitmix64(self.games);
         self.engine.search(game, &mut budget, &mut |_| {})
     }
 

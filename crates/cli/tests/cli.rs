@@ -162,6 +162,26 @@ fn match_plays_piskvork_and_uci_engines_several_games_at_once() {
         let summary = text.lines().last().expect("a summary");
         assert!(summary.contains(&format!("({variant}, 20 ms/move, {games} games)")), "{summary}");
     }
+    // Swap2: the engines open the games themselves through `SWAP2BOARD`, each opening one.
+    let engine = format!("{binary} piskvork");
+    let output = Command::new(binary)
+        .args(["match", "--variant", "gomoku", "--rules", "opening=swap2", "--games", "2"])
+        .args(["--movetime", "20", "--first", &engine, "--second", &engine])
+        .output()
+        .expect("qi runs");
+    let text = stdout(&output);
+    assert!(output.status.success(), "swap2: {}{text}", stderr(&output));
+    assert!(!text.contains("forfeit"), "{text}");
+    for (game, role) in [(1, "opens"), (2, "answers the opening")] {
+        let line = text.lines().find(|l| l.starts_with(&format!("game   {game}"))).expect("played");
+        assert!(line.contains(role) && line.contains("(opening: "), "{line}");
+        // Three stones and at least a colour.
+        let opening = line.split("(opening: ").nth(1).unwrap_or_default();
+        assert!(opening.contains("black") || opening.contains("white"), "{line}");
+    }
+    // Gomocup has no rule code for renju under swap2: said before any engine starts.
+    let output = qi(&["match", "--variant", "gomoku", "--rules", "rule=renju,opening=swap2"]);
+    assert!(stderr(&output).contains("no rule code"), "{}", stderr(&output));
     // A bad engine command is reported, not a panic.
     let output = qi(&["match", "--variant", "gomoku", "--games", "1", "--second", "/nonexistent"]);
     assert!(!output.status.success());

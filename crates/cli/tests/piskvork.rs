@@ -174,6 +174,12 @@ fn swap2board_is_answered_as_gomocup_specifies_on_twenty() {
     let replies = session(five);
     assert!(replies[1] == "SWAP" || points(&replies[1], 1), "{replies:?}");
     assert!(replies.iter().skip(2).all(|r| is_point(r, 20)), "{replies:?}");
+    // The stones written with their owners, as `BOARD` writes them (Rapfi's and `qi match`'s
+    // way): read the same.
+    let owned = "START 20\nINFO rule 6\nINFO timeout_turn 300\nSWAP2BOARD\n9,9,2\n10,10,1\n11,9,2\nDONE\nEND\n";
+    let replies = session(owned);
+    let answer = &replies[1];
+    assert!(answer == "SWAP" || points(answer, 1) || points(answer, 2), "{replies:?}");
     // Four stones is no swap2 question; a stone off the board is named.
     let replies = session(
         "START 20\nINFO rule 6\nSWAP2BOARD\n9,9\n10,10\n11,9\n1,1\nDONE\nSWAP2BOARD\n20,1\nEND\n",

@@ -683,7 +683,8 @@ impl AnyGame {
     }
 
     /// What a side is called in this game (`white`, `red`, `black`...). Banqi sides are named by
-    /// their colour once the first flip has decided it.
+    /// their colour once the first flip has decided it, gomoku's by the colour they hold (an
+    /// opening rule's choice may give the first player white).
     #[must_use]
     pub fn side_name(&self, side: Side) -> &'static str {
         if let AnyGame::Banqi(game) = self
@@ -693,6 +694,10 @@ impl AnyGame {
                 crate::banqi::Colour::Red => "red",
                 crate::banqi::Colour::Black => "black",
             };
+        }
+        // A gomoku opening rule may have handed the first player white.
+        if let AnyGame::Gomoku(game) = self {
+            return if game.colour_of(side) == Side::First { "black" } else { "white" };
         }
         match (self.kind(), side) {
             (GameKind::Chess, Side::First) => "white",

@@ -462,7 +462,7 @@ impl GomokuEngine {
                 .map(|&(_, cell)| GomokuMove::Offer(cell)),
             Phase::Select => weakest_offer(game, &probe, budget).map(GomokuMove::Stone),
             Phase::FirstThree | Phase::Fifth | Phase::Fourth | Phase::Play => {
-                balanced_stone(game, &probe, budget).map(GomokuMove::Stone)
+                self.searched_balanced_stone(game, &probe, budget).map(GomokuMove::Stone)
             }
         };
         let info = SearchInfo {
@@ -478,6 +478,62 @@ impl GomokuEngine {
         };
         on_info(&info);
         SearchResult { best: chosen, info }
+    }
+}
+
+/// How many of the statically most even opening stones are searched.
+const BALANCE_CANDIDATES: usize = 6;
+/// Searched values this close to the most even one count as even too: the seed picks among
+/// them, so openings vary from game to game.
+const BALANCE_MARGIN: i32 = 25;
+
+impl GomokuEngine {
+    /// An opening stone chosen by search: the [statically most even](balanced_stone) few
+    /// are each searched with an equal share of the budget, and the stone whose position the
+    /// search finds nearest to even is put (the seed picks among near-ties). A stone that
+    /// hands the chooser a won game by threats is never chosen, as a static value might.
+    fn searched_balanced_stone(
+        &mut self,
+        game: &Gomoku,
+        probe: &Gomoku,
+        budget: &mut Budget<'_>,
+    ) -> Option<qi_rules::Cell> {
+        let mut ranked: Vec<(i32, qi_rules::Cell)> = game
+            .legal_moves()
+            .iter()
+            .filter_map(|mv| mv.point())
+            .filter(|&cell| near_play(game, cell, false))
+            .filter_map(|cell| value_after(probe, cell, budget).map(|v| (v.abs(), cell)))
+            .collect();
+        ranked.sort_unstable_by_key(|&(value, cell)| (value, cell));
+        ranked.truncate(BALANCE_CANDIDATES);
+        if ranked.len() <= 1 {
+            return ranked
+                .first()
+                .map(|&(_, cell)| cell)
+                .or_else(|| balanced_stone(game, probe, budget));
+        }
+        let count = ranked.len();
+        let mut searched = Vec::with_capacity(count);
+        for (i, &(_, cell)) in ranked.iter().enumerate() {
+            let mut after = probe.clone();
+            if after.apply(GomokuMove::Stone(cell)).is_err() {
+                continue;
+            }
+            // An equal share of what is left for each stone still to search.
+            let mut part = budget.part(0.9 / (count - i) as f64);
+            let result = self.search_lines(&after, &mut part, 1, &mut |_| {});
+            budget.spent(&part);
+            searched.push((score_value(result.info.score).abs(), cell));
+        }
+        let best = searched.iter().map(|&(value, _)| value).min()?;
+        let even: Vec<qi_rules::Cell> = searched
+            .iter()
+            .filter(|&&(value, _)| value <= best.saturating_add(BALANCE_MARGIN))
+            .map(|&(_, cell)| cell)
+            .collect();
+        let pick = qi_rules::zobrist::splitmix64(budget.seed ^ game.hash()) % even.len() as u64;
+        even.get(pick as usize).copied()
     }
 }
 
