@@ -46,7 +46,8 @@ pub fn board_view(state: &AppState) -> BoardView {
     let last = game.last_move();
     let checked = game.checked_king();
     let line = if live { state.result().map(|r| r.line).unwrap_or_default() } else { Vec::new() };
-    let hint = state.hint.filter(|_| live);
+    // A step made with a button (a gomoku colour choice) marks the button, not the board.
+    let hint = state.hint.filter(|h| live && h.step.is_none());
     let slide = last.filter(|_| live && state.computer_moved).and_then(|m| {
         let from = m.from.filter(|&f| f != m.to)?;
         let (from_row, from_column) = geometry.position_of(from);
@@ -219,7 +220,8 @@ mod tests {
     #[test]
     fn a_suggested_move_marks_its_two_ends_apart() {
         let mut state = AppState::new(Settings::new(Lang::En), 0);
-        state.hint = Some(crate::state::HintMove { from: Some(cell("g1")), to: cell("f3") });
+        state.hint =
+            Some(crate::state::HintMove { from: Some(cell("g1")), to: cell("f3"), step: None });
         let view = board_view(&state);
         let marked: Vec<(String, HintEnd)> =
             view.cells.iter().filter_map(|c| Some((c.cell.to_string(), c.suggested?))).collect();
@@ -229,7 +231,8 @@ mod tests {
         state.apply(Action::Pick { cell: cell("e2") });
         state.apply(Action::Drop { from: cell("e2"), to: cell("e4"), now: 0.0 });
         state.apply(Action::StepBack);
-        state.hint = Some(crate::state::HintMove { from: Some(cell("g8")), to: cell("f6") });
+        state.hint =
+            Some(crate::state::HintMove { from: Some(cell("g8")), to: cell("f6"), step: None });
         assert_eq!(board_view(&state).hint_move, None);
     }
 }

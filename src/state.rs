@@ -243,6 +243,9 @@ pub struct HintMove {
     pub from: Option<Cell>,
     /// The destination.
     pub to: Cell,
+    /// A gomoku opening's step made with a button, not on the board (a colour, a number of
+    /// fifth stones): the button is marked instead.
+    pub step: Option<GomokuMove>,
 }
 
 /// A change to the move tree at the position shown.
@@ -717,9 +720,14 @@ impl AppState {
     /// Where a move in coordinates starts and ends on the board.
     fn cells_of(&self, text: &str) -> Option<HintMove> {
         let mut game = (*self.game).clone();
-        game.play(text).ok()?;
+        let mv = game.read_move(text).ok()?;
+        game.apply(mv).ok()?;
         let cells = game.last_move()?;
-        Some(HintMove { from: cells.from, to: cells.to })
+        let step = match mv {
+            AnyMove::Gomoku(step @ (GomokuMove::Take(_) | GomokuMove::Declare(_))) => Some(step),
+            _ => None,
+        };
+        Some(HintMove { from: cells.from, to: cells.to, step })
     }
 
     /// Plays on from the position shown: a past one (the later moves go), or the last one of a

@@ -62,6 +62,8 @@ pub struct GameButtonsView {
     pub take_colour: Option<bool>,
     /// Soosõrv-8 asks the player how many fifth stones Black offers.
     pub declare_offers: bool,
+    /// The opening step the hint suggests, made with one of these buttons (marked).
+    pub suggested: Option<qi_rules::gomoku::GomokuMove>,
     /// The player may resign.
     pub resign: bool,
     /// The board takes the player's move, so a hint is offered.
@@ -90,6 +92,7 @@ pub fn game_buttons_view(state: &AppState) -> GameButtonsView {
         take_colour: (state.accepts_moves() && state.colour_choice_due())
             .then(|| state.stones_instead_of_colour()),
         declare_offers: state.accepts_moves() && state.offer_count_due(),
+        suggested: state.hint.and_then(|hint| hint.step),
         resign: state.result().is_none() && live && state.settings.mode != Mode::Watch,
         hint: state.accepts_moves(),
         thinking: state.thinking.is_some(),
@@ -154,6 +157,12 @@ pub fn game_buttons(props: &GameButtonsProps) -> Html {
                     onclick={emit(|| Action::EndChain { now: now_ms() })}>{ t(lang, Text::EndChain) }</button>
         }
     });
+    let suggested = view.suggested;
+    let suggested_class = |colour: Side| {
+        classes!(
+            (suggested == Some(qi_rules::gomoku::GomokuMove::Take(colour))).then_some("suggested")
+        )
+    };
     let take_colour = view.take_colour.map(|stones_too| {
         let take = |colour: Side| {
             let dispatch = props.dispatch.clone();
@@ -164,18 +173,23 @@ pub fn game_buttons(props: &GameButtonsProps) -> Html {
         html! {
             <div class="colour-choice" role="group" aria-label={t(lang, Text::ChooseColour)}>
                 <p>{ t(lang, if stones_too { Text::ChooseColourOrTwoMore } else { Text::ChooseColour }) }</p>
-                <button type="button" data-action="take-black" onclick={take(Side::First)}>{ t(lang, Text::TakeBlack) }</button>
-                <button type="button" data-action="take-white" onclick={take(Side::Second)}>{ t(lang, Text::TakeWhite) }</button>
+                <button type="button" data-action="take-black" class={suggested_class(Side::First)} onclick={take(Side::First)}>{ t(lang, Text::TakeBlack) }</button>
+                <button type="button" data-action="take-white" class={suggested_class(Side::Second)} onclick={take(Side::Second)}>{ t(lang, Text::TakeWhite) }</button>
             </div>
         }
     });
     let declare_offers = view.declare_offers.then(|| {
         let dispatch = props.dispatch.clone();
+        let suggested_count = match suggested {
+            Some(qi_rules::gomoku::GomokuMove::Declare(count)) => Some(count),
+            _ => None,
+        };
         offer_count_buttons(
             lang,
             &Callback::from(move |count| {
                 dispatch.emit(Action::DeclareOffers { count, now: now_ms() });
             }),
+            suggested_count,
         )
     });
     html! {
@@ -624,13 +638,14 @@ pub fn options(props: &OptionsProps) -> Html {
 }
 
 /// Soosõrv-8's declaration: a button for each number of fifth stones White may ask Black to
-/// offer, 1 to 8; `on_count` gets the number.
-pub fn offer_count_buttons(lang: Lang, on_count: &Callback<u8>) -> Html {
+/// offer, 1 to 8; `on_count` gets the number; the hint's number, if any, is marked.
+pub fn offer_count_buttons(lang: Lang, on_count: &Callback<u8>, suggested: Option<u8>) -> Html {
     let buttons = (1..=qi_rules::gomoku::MAX_OFFERS).map(|count| {
         let on_count = on_count.clone();
         let label = crate::i18n::fill(t(lang, Text::OfferCount), "n", &count.to_string());
+        let class = classes!((suggested == Some(count)).then_some("suggested"));
         html! {
-            <button type="button" data-action="declare-offers" data-count={count.to_string()}
+            <button type="button" data-action="declare-offers" data-count={count.to_string()} {class}
                     aria-label={label} onclick={Callback::from(move |_: MouseEvent| on_count.emit(count))}>
                 { count }
             </button>

@@ -260,7 +260,7 @@ fn game_screen(session: &Session, game: &OnlineGame, act: &Callback<Intent>) -> 
                     <div class="game-buttons">{ crate::components::controls::offer_count_buttons(lang, &{
                         let dispatch = dispatch.clone();
                         Callback::from(move |count| dispatch.emit(Action::DeclareOffers { count, now: 0.0 }))
-                    }) }</div>
+                    }, None) }</div>
                 }
                 if game.can_move() && board.chain_in_progress() {
                     <div class="game-buttons"><button type="button" data-action="end-chain" onclick={

@@ -735,9 +735,28 @@ fn a_hint_is_shown_not_played() {
         now: 0.0,
     });
     assert!(s.record.moves.is_empty());
-    assert_eq!(s.hint, Some(HintMove { from: Some(cell("g1")), to: cell("f3") }));
+    assert_eq!(s.hint, Some(HintMove { from: Some(cell("g1")), to: cell("f3"), step: None }));
     drag(&mut s, "e2", "e4");
     assert_eq!(s.hint, None, "a move clears the hint");
+}
+
+#[test]
+fn a_hint_to_take_a_colour_marks_the_button_not_the_board() {
+    let mut s = state(GameKind::Gomoku);
+    s.apply(Action::SetRule { key: "opening".into(), value: "swap".into(), seed: 0 });
+    s.settings.mode = Mode::HotSeat;
+    for point in ["h8", "i9", "j10"] {
+        click(&mut s, point);
+    }
+    let id = s.next_request;
+    s.apply(Action::StartThinking { id, hint: true });
+    let search = SearchSummary::default();
+    s.apply(Action::ComputerAnswer { id, best: Some("white".into()), search, now: 0.0 });
+    let view = crate::board_model::board_view(&s);
+    assert_eq!(view.hint_move, None, "no ring on the last stone");
+    assert!(view.cells.iter().all(|c| c.suggested.is_none()));
+    let buttons = crate::components::controls::game_buttons_view(&s);
+    assert_eq!(buttons.suggested, Some(GomokuMove::Take(Side::Second)));
 }
 
 #[test]
