@@ -18,6 +18,8 @@
 //!     closes nothing: caro is played on paper without edges, and the apps that put it on a
 //!     board count only stones (so a row against the edge with an opponent's stone at its
 //!     other end wins).
+//! - `opening=none|swap|swap2|soosorv8` (default none): who puts the first stones and who then
+//!   holds which colour; see [`OpeningRule`]. Soosõrv-8 needs a centre point: 15 or 19 only.
 //!
 //! Black ([`Side::First`]) moves first. The game ends with [`EndReason::FiveInARow`] (the
 //! outcome's `line` lists every stone of the winning row, from the lower end), or as a draw
