@@ -93,10 +93,24 @@ pub fn board_view(state: &AppState) -> BoardView {
             };
             let on_last = last.is_some_and(|m| m.to == cell || m.from == Some(cell));
             let offer = offers.iter().position(|&o| o == cell).map(|i| i + 1);
-            let what = match offer {
+            let mut what = match offer {
                 Some(n) => crate::i18n::fill(t(lang, Text::OfferedStone), "n", &n.to_string()),
                 None => what,
             };
+            // What colour alone shows, said too: the last move, check, hints, the winning line.
+            let suggested = hint.is_some_and(|h| h.to == cell || h.from == Some(cell));
+            for (on, text) in [
+                (on_last, Text::CellLastMove),
+                (checked == Some(cell), Text::CellCheck),
+                (hints.contains(&cell), Text::CellLegal),
+                (suggested, Text::CellSuggested),
+                (line.contains(&cell), Text::CellWinning),
+            ] {
+                if on {
+                    what.push_str(", ");
+                    what.push_str(t(lang, text));
+                }
+            }
             CellView {
                 cell,
                 offer,
@@ -170,7 +184,9 @@ mod tests {
         assert!(find("e1").check, "the mated king is marked");
         assert!(find("d8").last_move && find("h4").last_move);
         assert_eq!(find("h4").piece.as_deref(), Some("bQ"));
-        assert_eq!(find("h4").label, "h4, black queen");
+        // What colour shows is in the names too.
+        assert_eq!(find("h4").label, "h4, black queen, last move");
+        assert_eq!(find("e1").label, "e1, white king, in check");
         assert!(!view.interactive, "checkmate ends the game");
         assert_eq!(view.cells.len(), 64);
         assert_eq!(view.cells[0].cell, cell("a8"), "White's view starts top left at a8");

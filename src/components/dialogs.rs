@@ -2,6 +2,7 @@
 
 use yew::prelude::*;
 
+use super::dialog::Dialog;
 use super::status::{result_code, result_text};
 use crate::board::Style;
 use crate::i18n::{Lang, Text, promotion_name, t};
@@ -50,14 +51,17 @@ pub fn promotion_dialog(props: &PromotionProps) -> Html {
         let dispatch = props.dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(Action::CancelPromotion))
     };
+    // Escape cancels the move, as Cancel does.
+    let on_escape = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |()| dispatch.emit(Action::CancelPromotion))
+    };
     html! {
-        <div class="dialog-backdrop">
-            <div class="dialog promotion" role="dialog" aria-modal="true" aria-label={t(lang, Text::PromoteTo)}>
-                <h2>{ t(lang, Text::PromoteTo) }</h2>
-                <div class="choices">{ for choices }</div>
-                <button type="button" class="secondary" onclick={cancel}>{ t(lang, Text::Cancel) }</button>
-            </div>
-        </div>
+        <Dialog class={classes!("dialog", "promotion")} label={t(lang, Text::PromoteTo)} {on_escape}>
+            <h2>{ t(lang, Text::PromoteTo) }</h2>
+            <div class="choices">{ for choices }</div>
+            <button type="button" class="secondary" data-action="cancel-promotion" onclick={cancel}>{ t(lang, Text::Cancel) }</button>
+        </Dialog>
     }
 }
 
@@ -131,8 +135,13 @@ pub fn game_over(props: &GameOverProps) -> Html {
         });
         html! { <button type="button" class="secondary" data-action="overlay-review" {onclick}>{ t(lang, Text::Review) }</button> }
     });
+    let on_escape = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |()| dispatch.emit(Action::CloseOverlay))
+    };
     html! {
-        <div class="game-over" role="dialog" aria-label={view.text.clone()} data-testid="game-over">
+        <Dialog class={classes!("game-over")} label={view.text.clone()} testid="game-over"
+                backdrop={false} {on_escape}>
             <p class="game-over-text" data-result={view.code}>{ view.text.clone() }</p>
             <div class="game-over-buttons">
                 <button type="button" data-action="overlay-new-game" onclick={new_game}>{ t(lang, Text::NewGame) }</button>
@@ -140,6 +149,6 @@ pub fn game_over(props: &GameOverProps) -> Html {
                 { review.unwrap_or_default() }
                 <button type="button" class="secondary" data-action="overlay-close" onclick={close}>{ t(lang, Text::Close) }</button>
             </div>
-        </div>
+        </Dialog>
     }
 }

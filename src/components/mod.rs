@@ -3,6 +3,7 @@
 pub mod analysis;
 pub mod clocks;
 pub mod controls;
+pub mod dialog;
 pub mod dialogs;
 pub mod move_list;
 pub mod new_game;

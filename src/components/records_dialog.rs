@@ -7,6 +7,7 @@ use qi_rules::GameKind;
 use yew::prelude::*;
 
 use super::SharedState;
+use super::dialog::Dialog;
 use super::share::CopyField;
 use crate::i18n::{Lang, Text, fill, t};
 use crate::records::{self, Format};
@@ -398,8 +399,8 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
         html! { <option value={f.name()} selected={f == format_now}>{ format_label(lang, f) }</option> }
     });
     html! {
-        <div class="dialog-backdrop">
-            <div class="dialog wide records" role="dialog" aria-modal="true" aria-label={t(lang, Text::Records)}>
+        <Dialog class={classes!("dialog", "wide", "records")} label={t(lang, Text::Records)}
+                on_escape={props.close.clone()}>
                 <h2>{ t(lang, Text::Records) }</h2>
                 <h3>{ t(lang, Text::Import) }</h3>
                 <label class="copy-field">
@@ -434,7 +435,6 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
                     <p class="record-encoding" data-testid="export-unmappable">{ note }</p>
                 }
                 <button type="button" class="secondary" data-action="close-dialog" onclick={on_close}>{ t(lang, Text::Close) }</button>
-            </div>
-        </div>
+        </Dialog>
     }
 }

@@ -4,6 +4,8 @@
 use qi_rules::{GameKind, Side};
 use yew::prelude::*;
 
+use super::dialog::Dialog as DialogBox;
+
 use super::SharedState;
 use crate::decimal::{decimal, parse_decimal};
 use crate::embed::EmbedOptions;
@@ -105,41 +107,22 @@ pub struct DialogFrameProps {
     pub children: Html,
 }
 
-/// A dialog frame: a heading, the content and a close button. It takes the keyboard focus when
-/// it opens, so Escape closes it at once.
+/// A dialog frame: a heading, the content and a close button, on the one [dialog
+/// primitive](super::dialog::Dialog) (focus held inside, Escape closes, focus given back).
 #[function_component(DialogFrame)]
 pub fn dialog_frame(props: &DialogFrameProps) -> Html {
-    let node = use_node_ref();
-    {
-        let node = node.clone();
-        use_effect_with((), move |()| {
-            if let Some(element) = node.cast::<web_sys::HtmlElement>() {
-                let _ = element.focus();
-            }
-        });
-    }
     let on_close = {
         let close = props.close.clone();
         Callback::from(move |_: MouseEvent| close.emit(()))
     };
-    let on_key = {
-        let close = props.close.clone();
-        Callback::from(move |event: KeyboardEvent| {
-            if event.key() == "Escape" {
-                close.emit(());
-            }
-        })
-    };
     let lang = props.lang;
     html! {
-        <div class="dialog-backdrop" onkeydown={on_key}>
-            <div ref={node} tabindex="-1" class={classes!("dialog", "wide", props.class)} role="dialog"
-                 aria-modal="true" aria-label={t(lang, props.title)}>
-                <h2>{ t(lang, props.title) }</h2>
-                { props.children.clone() }
-                <button type="button" class="secondary" data-action="close-dialog" onclick={on_close}>{ t(lang, Text::Close) }</button>
-            </div>
-        </div>
+        <DialogBox class={classes!("dialog", "wide", props.class)} label={t(lang, props.title)}
+                on_escape={props.close.clone()}>
+            <h2>{ t(lang, props.title) }</h2>
+            { props.children.clone() }
+            <button type="button" class="secondary" data-action="close-dialog" onclick={on_close}>{ t(lang, Text::Close) }</button>
+        </DialogBox>
     }
 }
 

@@ -35,6 +35,9 @@ pub struct StatusView {
     pub notice: Option<(String, bool)>,
     /// Banqi before the first flip: how to begin.
     pub banqi_hint: bool,
+    /// What the live region says: the last move of the position shown, in words, and the
+    /// result once the game is over (never the engine's figures).
+    pub announcement: String,
 }
 
 /// The status panel's content for `state`.
@@ -77,7 +80,27 @@ pub fn status_view(state: &AppState) -> StatusView {
                 .legal_move_values()
                 .iter()
                 .any(|mv| matches!(mv, AnyMove::Banqi(BanqiMove::Flip(_)))),
+        announcement: announcement(state, shown),
     }
+}
+
+/// The live region's words for `state` showing `shown`: the answer to the last attempt when
+/// there is one (a refused move's reason), else the last move, then the result.
+fn announcement(state: &AppState, shown: &qi_rules::any::AnyGame) -> String {
+    let lang = state.settings.lang;
+    if let Some(notice) = &state.notice {
+        return notice_text(lang, state.game.kind(), notice);
+    }
+    let mut words = qi_i18n::speech::last_move_words(lang, shown).unwrap_or_default();
+    if state.viewing.is_none()
+        && let Some(result) = state.result()
+    {
+        if !words.is_empty() {
+            words.push_str(". ");
+        }
+        words.push_str(&result_text(state, &result));
+    }
+    words
 }
 
 /// Whose move it is, in words. In a gomoku opening: the colour of the stone to put (the seat
@@ -291,15 +314,19 @@ pub fn status(props: &StatusProps) -> Html {
     let banqi_hint =
         view.banqi_hint.then(|| html! { <p class="hint-text">{ t(lang, Text::BanqiHint) }</p> });
     html! {
-        <div class="status" role="status" aria-live="polite" data-testid="status">
-            { main_line }
-            { opening.unwrap_or_default() }
-            { thinking.unwrap_or_default() }
-            { search.unwrap_or_default() }
-            { viewing.unwrap_or_default() }
-            { notice.unwrap_or_default() }
-            { banqi_hint.unwrap_or_default() }
-        </div>
+        <>
+            // Not a live region itself: the engine's figures and the spinner change in it.
+            <div class="status" data-testid="status">
+                { main_line }
+                { opening.unwrap_or_default() }
+                { thinking.unwrap_or_default() }
+                { search.unwrap_or_default() }
+                { viewing.unwrap_or_default() }
+                { notice.unwrap_or_default() }
+                { banqi_hint.unwrap_or_default() }
+            </div>
+            <p class="sr-only" aria-live="polite" aria-atomic="true" data-testid="announce">{ view.announcement.clone() }</p>
+        </>
     }
 }
 
@@ -344,6 +371,31 @@ mod tests {
         record.moves = moves.iter().map(|m| (*m).to_owned()).collect();
         state.apply(Action::Open { record, bottom: None, at: None, notice: None });
         state
+    }
+
+    #[test]
+    fn the_live_region_says_the_move_the_refusal_and_the_result_not_the_engine() {
+        let state = opened(GameKind::Chess, &["e2e4", "d7d5", "e4d5"], Lang::En);
+        assert_eq!(status_view(&state).announcement, "White pawn takes d5");
+        let mut state = opened(GameKind::Chess, &["f2f3", "e7e5", "g2g4"], Lang::En);
+        state.apply(Action::ClickCell { cell: "d8".parse().unwrap(), now: 0.0 });
+        state.apply(Action::ClickCell { cell: "d6".parse().unwrap(), now: 0.0 });
+        let refused = status_view(&state).announcement;
+        assert!(refused.to_lowercase().contains("blocks"), "{refused}");
+        state.apply(Action::ClickCell { cell: "d8".parse().unwrap(), now: 0.0 });
+        state.apply(Action::ClickCell { cell: "h4".parse().unwrap(), now: 0.0 });
+        let view = status_view(&state);
+        assert!(
+            view.announcement.starts_with("Black queen to h4, checkmate. "),
+            "{}",
+            view.announcement
+        );
+        assert!(view.announcement.ends_with(&view.result.expect("over").0));
+        // Stepping back says the move of the position shown.
+        state.apply(Action::StepBack);
+        assert_eq!(status_view(&state).announcement, "White pawn to g4");
+        let zh = opened(GameKind::Xiangqi, &["h3e3"], Lang::Zh);
+        assert_eq!(status_view(&zh).announcement, "红方 炮二平五");
     }
 
     #[test]

@@ -5,4 +5,5 @@
 
 pub mod records;
 pub mod rules;
+pub mod speech;
 pub mod text;

@@ -191,6 +191,16 @@ pub enum Text {
     ChooseColourOrTwoMore,
     /// Take black (gomoku opening).
     TakeBlack,
+    /// A cell's name, after its content: part of the last move.
+    CellLastMove,
+    /// A cell's name: the king or general there is in check.
+    CellCheck,
+    /// A cell's name: the selected piece may go there.
+    CellLegal,
+    /// A cell's name: part of the move the hint suggests.
+    CellSuggested,
+    /// A cell's name: part of the winning line.
+    CellWinning,
     /// Soosõrv-8: White declares how many fifth stones Black offers.
     DeclareOffers,
     /// `{n} fifth stones`: a declaration's button and its entry in the move list.
@@ -465,6 +475,11 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
             "Hãy chọn màu quân, hoặc đặt thêm hai quân để đối thủ chọn.",
         ],
         T::TakeBlack => ["Take black", "执黑", "Cầm quân Đen"],
+        T::CellLastMove => ["last move", "上一步", "nước vừa đi"],
+        T::CellCheck => ["in check", "被将军", "bị chiếu"],
+        T::CellLegal => ["can go here", "可走到这里", "đi được đến đây"],
+        T::CellSuggested => ["hint", "提示", "gợi ý"],
+        T::CellWinning => ["winning line", "连成一线", "hàng thắng"],
         T::DeclareOffers => [
             "How many fifth stones will Black offer? Declare 1 to 8.",
             "请声明黑方第五手的打点数目（1到8）。",
@@ -692,21 +707,30 @@ pub fn side_name(lang: Lang, kind: GameKind, side: Side, banqi_red: Option<bool>
 /// A piece's name for screen readers, from its game and code (`wK`, `rC`, `?`, `b`...).
 #[must_use]
 pub fn piece_name(lang: Lang, kind: GameKind, code: &str) -> String {
-    let (colour, role) = match code {
+    let colour = match code {
         "?" => return pick(lang, ["face-down piece", "暗子", "quân úp"]).to_owned(),
         "b" => return pick(lang, ["black stone", "黑子", "quân đen"]).to_owned(),
         "w" => return pick(lang, ["white stone", "白子", "quân trắng"]).to_owned(),
-        _ => {
-            let mut chars = code.chars();
-            (chars.next().unwrap_or(' '), chars.next().unwrap_or(' '))
-        }
+        _ => code.chars().next().unwrap_or(' '),
     };
     let colour_name = match colour {
         'w' => pick(lang, ["white", "白", "trắng"]),
         'r' => pick(lang, ["red", "红", "đỏ"]),
         _ => pick(lang, ["black", "黑", "đen"]),
     };
-    let role_name = match (role, kind == GameKind::Chess) {
+    let role_name = role_name(lang, kind, code);
+    match lang {
+        Lang::Zh => format!("{colour_name}{role_name}"),
+        Lang::En => format!("{colour_name} {role_name}"),
+        Lang::Vi => format!("{role_name} {colour_name}"),
+    }
+}
+
+/// What a piece is, without its colour ("knight", "炮"), from its game and code (`wN`, `rC`).
+#[must_use]
+pub fn role_name(lang: Lang, kind: GameKind, code: &str) -> &'static str {
+    let role = code.chars().nth(1).unwrap_or(' ');
+    match (role, kind == GameKind::Chess) {
         ('K', true) => pick(lang, ["king", "王", "Vua"]),
         ('Q', true) => pick(lang, ["queen", "后", "Hậu"]),
         ('R', true) => pick(lang, ["rook", "车", "Xe"]),
@@ -721,11 +745,6 @@ pub fn piece_name(lang: Lang, kind: GameKind, code: &str) -> String {
         ('C', false) => pick(lang, ["cannon", "炮", "Pháo"]),
         ('P', false) => pick(lang, ["soldier", "兵", "Tốt"]),
         _ => "?",
-    };
-    match lang {
-        Lang::Zh => format!("{colour_name}{role_name}"),
-        Lang::En => format!("{colour_name} {role_name}"),
-        Lang::Vi => format!("{role_name} {colour_name}"),
     }
 }
 
