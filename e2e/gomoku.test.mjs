@@ -150,7 +150,7 @@ test('Soosõrv-8 (renju): the opening square, both colour choices, the declarati
       assert.match(await statusText(page), /How many fifth stones/);
       await page.locator('[data-action="declare-offers"][data-count="2"]').click();
       await waitForPlies(page, 6);
-      assert.equal(await page.locator('.move-list [data-ply="6"]').innerText(), '2 fifth stones');
+      assert.equal(await page.locator('.move-list [data-ply="6"]').innerText(), 'fifth stones to offer: 2');
       await page.locator('[data-action="take-black"]').click();
       await waitForPlies(page, 7);
       await click(page, 'g9');

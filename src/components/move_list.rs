@@ -75,17 +75,14 @@ impl Ctx<'_> {
         let node = self.current_ref.filter(|_| current).cloned().unwrap_or_default();
         // A gomoku opening's steps are words in records (`black`, `offers=3`, `offer=h9`);
         // shown in the player's language.
-        let worded;
-        let notation = match notation {
-            "black" => t(self.lang, Text::TakeBlack),
-            "white" => t(self.lang, Text::TakeWhite),
-            other => {
-                worded = opening_step_words(self.lang, other);
-                worded.as_deref().unwrap_or(other)
-            }
+        let worded = match notation {
+            "black" => Some(t(self.lang, Text::TakeBlack).to_owned()),
+            "white" => Some(t(self.lang, Text::TakeWhite).to_owned()),
+            other => opening_step_words(self.lang, other),
         };
         // Words are wider than moves: their row takes the list's whole width.
-        let step = (notation.contains(' ')).then_some("step");
+        let step = worded.is_some().then_some("step");
+        let notation = worded.as_deref().unwrap_or(notation);
         html! {
             <button type="button" ref={node} class={classes!("move", step, (!main).then_some("variation-move"), current.then_some("current"))}
                     data-ply={ply} data-path={key} aria-current={current.then_some("true")} {onclick}>

@@ -113,7 +113,8 @@ fn to_move_text(state: &AppState, shown: &qi_rules::any::AnyGame, to_move: Side)
             Phase::Choose | Phase::ChooseAgain | Phase::ChooseAfterFourth => {
                 return t(lang, Text::ChooseColour).to_owned();
             }
-            Phase::FirstThree | Phase::Fifth => {
+            // The stone's colour from the position shown (a later choice may hand it over).
+            Phase::FirstThree | Phase::Fifth | Phase::Fourth => {
                 let stone = side_name(lang, GameKind::Gomoku, game.colour_to_move(), None);
                 return fill(t(lang, Text::ToMove), "side", stone);
             }
@@ -126,7 +127,7 @@ fn to_move_text(state: &AppState, shown: &qi_rules::any::AnyGame, to_move: Side)
                 );
             }
             Phase::Select => return t(lang, Text::PickOffer).to_owned(),
-            Phase::Fourth | Phase::Play => {}
+            Phase::Play => {}
         }
     }
     fill(t(lang, Text::ToMove), "side", side_label(state, to_move))

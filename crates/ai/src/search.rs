@@ -123,12 +123,15 @@ impl<'a> Budget<'a> {
         self.nodes
     }
 
-    /// A budget for a part of this search: `share` of what is left of the time and nodes
-    /// (the depth limit kept), with the same clock, stop signal, noise and seed. Its nodes are
-    /// counted here with [`Budget::spent`].
+    /// A budget for a part of this search: `share` of what is left of the time (of the soft
+    /// limit, where there is one: the time a move normally takes) and of the nodes (the depth
+    /// limit kept), with the same clock, stop signal, noise and seed. Its nodes are counted
+    /// here with [`Budget::spent`]. Without a time or node limit the part has none either
+    /// (the stop signal still ends it).
     #[must_use]
     pub fn part(&self, share: f64) -> Budget<'a> {
-        let time = self.limits.time_ms.map(|t| ((t - self.elapsed_ms()) * share).max(1.0));
+        let time_left = self.limits.soft_time_ms.or(self.limits.time_ms);
+        let time = time_left.map(|t| ((t - self.elapsed_ms()) * share).max(1.0));
         let nodes = self.limits.nodes.map(|n| (n.saturating_sub(self.nodes) as f64 * share) as u64);
         let limits = Limits { time_ms: time, soft_time_ms: None, nodes, depth: self.limits.depth };
         Budget { noise: self.noise, seed: self.seed, ..Budget::new(limits, self.now, self.stop) }

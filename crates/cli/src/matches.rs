@@ -157,9 +157,13 @@ impl PiskvorkEngine {
         self.send("DONE")
     }
 
-    /// The engine's next answer line (skipping `MESSAGE` and `DEBUG` lines), within the time a
-    /// move may take.
-    fn answer(&mut self, movetime: u64) -> Result<String, String> {
+    /// The engine's next answer line that `read` accepts (others, such as `MESSAGE`, `DEBUG`
+    /// or a stray `OK`, are passed over), within the time a move may take.
+    fn answer<T>(
+        &mut self,
+        movetime: u64,
+        read: impl Fn(&Self, &str) -> Option<T>,
+    ) -> Result<T, String> {
         let deadline = std::time::Instant::now() + Duration::from_millis(movetime * 20 + 2000);
         loop {
             let line = self.next_line(deadline)?;
@@ -167,28 +171,27 @@ impl PiskvorkEngine {
             if line.starts_with("ERROR") || line.starts_with("UNKNOWN") {
                 return Err(format!("{}: {line}", self.process.name));
             }
-            if line.is_empty() || line.starts_with("MESSAGE") || line.starts_with("DEBUG") {
-                continue;
+            if let Some(answer) = read(self, line) {
+                return Ok(answer);
             }
-            return Ok(line.to_owned());
         }
     }
 
-    /// A point `x,y` of the engine's answer in our coordinates.
-    fn point(&self, text: &str) -> Result<Cell, String> {
-        let name = &self.process.name;
-        let (x, y) = text.split_once(',').ok_or_else(|| format!("{name}: {text:?} is not x,y"))?;
+    /// A point `x,y` of the engine's answer in our coordinates; `None` for anything else.
+    fn point(&self, text: &str) -> Option<Cell> {
+        let (x, y) = text.split_once(',')?;
         match (x.trim().parse::<u8>(), y.trim().parse::<u8>()) {
-            (Ok(x), Ok(y)) if x < self.size && y < self.size => Ok(Cell::new(x, self.size - 1 - y)),
-            _ => Err(format!("{name}: {text} is not a point of the board")),
+            (Ok(x), Ok(y)) if x < self.size && y < self.size => {
+                Some(Cell::new(x, self.size - 1 - y))
+            }
+            _ => None,
         }
     }
 
     /// The engine's move in `game` (sent whole, as `BOARD`): the point in our coordinates.
     fn best_move(&mut self, stones: &[Cell], movetime: u64) -> Result<Cell, String> {
         self.send_stones("BOARD", stones)?;
-        let line = self.answer(movetime)?;
-        self.point(&line)
+        self.answer(movetime, Self::point)
     }
 
     /// The engine's step of a swap or swap2 opening in `game` (asked as Gomocup's
@@ -198,29 +201,31 @@ impl PiskvorkEngine {
     fn opening_step(&mut self, game: &Gomoku, movetime: u64) -> Result<Vec<String>, String> {
         let stones: Vec<Cell> = game.history().iter().filter_map(|mv| mv.point()).collect();
         self.send_stones("SWAP2BOARD", &stones)?;
-        let line = self.answer(movetime)?;
-        let mut moves = Vec::new();
-        if line.eq_ignore_ascii_case("SWAP") {
-            moves.push(GomokuMove::Take(Side::First));
-        } else {
-            let points =
-                line.split_whitespace().map(|p| self.point(p)).collect::<Result<Vec<_>, _>>()?;
-            let expected = match (stones.len(), points.len()) {
-                (0, 3) | (3, 2) => true,
-                (3 | 5, 1) => {
-                    moves.push(GomokuMove::Take(Side::Second));
-                    true
-                }
-                _ => false,
-            };
-            if !expected {
-                let name = &self.process.name;
-                return Err(format!(
-                    "{name}: {line:?} does not answer SWAP2BOARD after {} stones",
-                    stones.len()
-                ));
+        // `SWAP`, or points on one line (other lines are passed over).
+        let points = |engine: &Self, line: &str| -> Option<Option<Vec<Cell>>> {
+            if line.eq_ignore_ascii_case("SWAP") {
+                return Some(None);
             }
-            moves.extend(points.into_iter().map(GomokuMove::Stone));
+            let points: Option<Vec<Cell>> =
+                line.split_whitespace().map(|p| engine.point(p)).collect();
+            points.filter(|p| !p.is_empty()).map(Some)
+        };
+        let mut moves = Vec::new();
+        match self.answer(movetime, points)? {
+            None => moves.push(GomokuMove::Take(Side::First)),
+            Some(points) => {
+                match (stones.len(), points.len()) {
+                    (0, 3) | (3, 2) => {}
+                    (3 | 5, 1) => moves.push(GomokuMove::Take(Side::Second)),
+                    (had, answered) => {
+                        let name = &self.process.name;
+                        return Err(format!(
+                            "{name}: {answered} stones do not answer SWAP2BOARD after {had} stones"
+                        ));
+                    }
+                }
+                moves.extend(points.into_iter().map(GomokuMove::Stone));
+            }
         }
         Ok(moves.into_iter().map(|mv| game.move_text(mv)).collect())
     }

@@ -277,8 +277,18 @@ impl Session {
         // The engine acts until the other player is to act (or the opening is over and our
         // first stone of the colour we took is played).
         let me = game.side_to_move();
+        // One answer, one turn's time: shared among the searches still to come (three stones
+        // on the empty board, a choice and maybe a stone after three or five).
+        let turn = self.movetime();
+        let clock = native_clock();
         while game.outcome().is_none() && game.side_to_move() == me && answer.len() < 3 {
-            let result = self.search_result(&game);
+            let searches_left = match stones.len() {
+                0 => 3 - answer.len(),
+                3 => 2 - answer.len().min(1),
+                _ => 1,
+            };
+            let share = ((turn - clock()) / searches_left as f64).max(10.0);
+            let result = self.search_result_within(&game, share);
             let mv = result.best.ok_or("no legal move")?;
             game.apply(mv).map_err(|e| e.to_string())?;
             match mv {
@@ -317,6 +327,15 @@ impl Session {
     /// The engine's search of `game`, within this session's time and level.
     fn search_result(&mut self, game: &Gomoku) -> qi_ai::SearchResult<GomokuMove> {
         let movetime = self.movetime();
+        self.search_result_within(game, movetime)
+    }
+
+    /// A search of `game` in at most `movetime` milliseconds (within the level's own limits).
+    fn search_result_within(
+        &mut self,
+        game: &Gomoku,
+        movetime: f64,
+    ) -> qi_ai::SearchResult<GomokuMove> {
         let clock = native_clock();
         let stop = AtomicBool::new(false);
         let limits = Limits { time_ms: Some(movetime), ..Limits::default() };

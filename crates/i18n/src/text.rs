@@ -485,7 +485,7 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
             "请声明黑方第五手的打点数目（1到8）。",
             "Bên Đen sẽ đưa ra bao nhiêu nước thứ năm? Chọn từ 1 đến 8.",
         ],
-        T::OfferCount => ["{n} fifth stones", "{n}打", "{n} nước thứ năm"],
+        T::OfferCount => ["fifth stones to offer: {n}", "{n}打", "số nước thứ năm: {n}"],
         T::OfferFifth => [
             "Black offers fifth stones: {k} of {n}.",
             "黑方打点：第{k}个，共{n}个。",

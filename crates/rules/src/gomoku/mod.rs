@@ -31,7 +31,9 @@
 //! A move is a point: file letter `a`-`o` (`a`-`s` on 19x19, `a`-`t` on 20x20, `i` included) from the left and
 //! rank `1`-`15` from the bottom, as in `h8`, the centre of the 15x15 board. Upper case (`H8`)
 //! is read too. The moves of a game write as one string, `h8i9j10`
-//! ([`Gomoku::move_string`], [`Gomoku::from_move_string`]).
+//! ([`Gomoku::move_string`], [`Gomoku::from_move_string`]). An opening rule's steps are words
+//! standing apart: a colour choice `black` or `white`, Soosõrv-8's declaration `offers=3` and
+//! offers `offer=h9` (`h8i9j10 black a1 offers=2 white offer=g9 offer=k5 k5`).
 //!
 //! # Position string
 //!
@@ -153,7 +155,7 @@ impl Gomoku {
     /// empty board under `rules`.
     ///
     /// # Errors
-    /// [`MoveError::Parse`] when the text is not a list of points on this board,
+    /// [`MoveError::Parse`] when the text is not points of this board and opening words,
     /// [`MoveError::Illegal`] for the first move that may not be played.
     pub fn from_move_string(rules: &GomokuRules, text: &str) -> Result<Gomoku, MoveError> {
         let mut game = Gomoku::start(rules, 0);
