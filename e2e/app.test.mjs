@@ -837,7 +837,7 @@ test('xiangqi boards carry the traditional file numbers (Red 9…1 below, Black 
   withApp({}, async (page) => {
     await pickGame(page, 'xiangqi', 90);
     const labels = () => page.locator('.board .coord').evaluateAll((spans) =>
-      spans.map((s) => `${s.closest('[data-square]').dataset.square}${s.classList.contains('top') ? '^' : ''}=${s.textContent}`));
+      spans.map((s) => `${s.closest('[data-coord-of]').dataset.coordOf}${s.classList.contains('top') ? '^' : ''}=${s.textContent}`));
     let shown = await labels();
     // C2=5 (炮二平五) reads on this board: Red's 2 is the h-file, 5 the e-file; Black's 8 is the h-file.
     for (const label of ['a1=9', 'h1=2', 'e1=5', 'i1=1', 'a10^=1', 'h10^=8']) assert.ok(shown.includes(label), `${label} in ${shown}`);

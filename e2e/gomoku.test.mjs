@@ -135,7 +135,7 @@ test('Soosõrv-8 (renju): the opening square, both colour choices, the declarati
     async (page) => {
       // The first stone goes on the centre: a1 is refused with the reason.
       await click(page, 'a1');
-      await page.getByText(/Opening stones go on the centre/).waitFor();
+      await page.locator('[data-testid="notice"]', { hasText: /Opening stones go on the centre/ }).waitFor();
       assert.equal(await plies(page), 0);
       for (const [i, point] of ['h8', 'i9', 'j10'].entries()) {
         await click(page, point);
@@ -157,7 +157,7 @@ test('Soosõrv-8 (renju): the opening square, both colour choices, the declarati
       await waitForPlies(page, 8);
       // i7 mirrors g9: refused, and nothing is lost.
       await click(page, 'i7');
-      await page.getByText(/mirror image/).waitFor();
+      await page.locator('[data-testid="notice"]', { hasText: /mirror image/ }).waitFor();
       assert.equal(await plies(page), 8);
       await click(page, 'k5');
       await waitForPlies(page, 9);

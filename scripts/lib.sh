@@ -29,7 +29,8 @@ ensure_wasm_bindgen() {
 
 # npm's binaryen (wasm-opt for Trunk) and playwright-core, pinned in tools/package-lock.json.
 ensure_node_tools() {
-  if [ ! -x tools/node_modules/.bin/wasm-opt ] || [ ! -d tools/node_modules/playwright-core ]; then
+  if [ ! -x tools/node_modules/.bin/wasm-opt ] || [ ! -d tools/node_modules/playwright-core ] \
+    || [ ! -f tools/node_modules/axe-core/axe.min.js ]; then
     (cd tools && npm ci --no-audit --no-fund)
   fi
   export PATH="$PWD/tools/node_modules/.bin:$PATH"

@@ -97,6 +97,10 @@ pub fn board_view(state: &AppState) -> BoardView {
                 Some(n) => crate::i18n::fill(t(lang, Text::OfferedStone), "n", &n.to_string()),
                 None => what,
             };
+            // A stone's number, when shown, is in its name too (what is seen is what is said).
+            if let Some(n) = numbers.get(index(cell)).copied().flatten() {
+                what.push_str(&format!(" {n}"));
+            }
             // What colour alone shows, said too: the last move, check, hints, the winning line.
             let suggested = hint.is_some_and(|h| h.to == cell || h.from == Some(cell));
             for (on, text) in [

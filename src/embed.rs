@@ -286,8 +286,10 @@ pub fn embed() -> Html {
     let style = format!("--chrome: {}rem", decimal(50 + 225 * i64::from(bars), 2));
     let shared = SharedState(state.0.clone());
     html! {
-        <div class={classes!("embed", theme, (!options.coords).then_some("no-coords"))}
+        <main class={classes!("embed", theme, (!options.coords).then_some("no-coords"))}
              {style} lang={lang.tag()} data-current-game={state.game.kind().name()}>
+            // A page of its own (in an iframe): its landmark and heading for screen readers.
+            <h1 class="sr-only">{ format!("{} · Qi", crate::i18n::game_name(lang, state.game.kind())) }</h1>
             <div class="embed-board"><Board {view} {on_click} {on_pick} {on_drop} /></div>
             if options.move_list {
                 <EmbedMoves state={shared.clone()} dispatch={dispatch.clone()} />
@@ -316,7 +318,7 @@ pub fn embed() -> Html {
                         }>{ t(lang, Text::EndChain) }</button>
             }
             <PromotionDialog pending={shared.get().promotion.clone()} colour={promoting_colour(shared.get())} lang={shared.get().settings.lang} {dispatch} />
-        </div>
+        </main>
     }
 }
 

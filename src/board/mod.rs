@@ -201,9 +201,10 @@ pub fn board(props: &BoardProps) -> Html {
             inner.emit(event);
         })
     };
-    // A big gomoku board (19 or 20 points a side) can be zoomed: on a phone its points are
-    // small (about 16 px at 20x20 on 360 px), so the board is drawn at 28 px a point and
-    // scrolled, centred when the zoom comes on. The button shows on narrow screens only.
+    // A gomoku board can be zoomed: on a phone its points are small (about 16 px at 20x20 on
+    // 360 px, 21.7 px at 15x15, under the 24 px a finger needs), so the board is drawn at
+    // 28 px a point and scrolled, centred when the zoom comes on. The button shows on screens
+    // where the points are that small only.
     let zoomed = use_state(|| false);
     let scroller = use_node_ref();
     {
@@ -215,10 +216,11 @@ pub fn board(props: &BoardProps) -> Html {
             }
         });
     }
-    let zoom = (geometry.style == Style::GomokuPoints && geometry.files >= 19).then(|| {
+    let zoom = (geometry.style == Style::GomokuPoints).then(|| {
         let zoomed = zoomed.clone();
         render::Zoom {
             on: *zoomed,
+            big: geometry.files >= 19,
             label: view.zoom_label,
             toggle: Callback::from(move |_: MouseEvent| zoomed.set(!*zoomed)),
             scroller,

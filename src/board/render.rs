@@ -50,10 +50,9 @@ pub fn board(
         Style::GomokuPoints => "style-gomoku",
     };
     let frame_style = format!("--files: {}; --ranks: {};", geometry.files, geometry.ranks);
-    let rows = view.cells.chunks(usize::from(geometry.files)).enumerate().map(|(row, cells)| {
-        let cells = cells.iter().enumerate().map(|(column, cell)| {
-            cell_html(cell, geometry, row, column, dragging == Some(cell.cell), roving)
-        });
+    let rows = view.cells.chunks(usize::from(geometry.files)).map(|cells| {
+        let cells =
+            cells.iter().map(|cell| cell_html(cell, geometry, dragging == Some(cell.cell), roving));
         html! { <div class="row" role="row">{ for cells }</div> }
     });
     let zoomed = zoom.as_ref().is_some_and(|zoom| zoom.on);
@@ -66,6 +65,7 @@ pub fn board(
                  oncontextmenu={draws.then(|| Callback::from(|event: MouseEvent| event.prevent_default()))}>
                 { underlay(geometry) }
                 { for rows }
+                { coordinates(view) }
                 { shapes(view) }
             </div>
             <div class="ghost" ref={ghost.clone()} hidden={dragged_piece.is_none()} aria-hidden="true">
@@ -75,7 +75,7 @@ pub fn board(
     };
     let Some(zoom) = zoom else { return frame };
     html! {
-        <div class="board-zoom-area">
+        <div class={classes!("board-zoom-area", zoom.big.then_some("big"))}>
             <button type="button" class="board-zoom" data-action="zoom-board" aria-pressed={zoom.on.to_string()}
                     onclick={zoom.toggle}>{ zoom.label }</button>
             <div class={classes!("board-scroll", zoom.on.then_some("on"))} ref={zoom.scroller}>{ frame }</div>
@@ -88,6 +88,8 @@ pub fn board(
 pub struct Zoom {
     /// Zoomed in.
     pub on: bool,
+    /// A 19 or 20 board, whose button shows on wider screens than a 15 board's.
+    pub big: bool,
     /// The button's words.
     pub label: &'static str,
     /// Turns the zoom on or off.
@@ -96,14 +98,7 @@ pub struct Zoom {
     pub scroller: NodeRef,
 }
 
-fn cell_html(
-    cell: &CellView,
-    geometry: Geometry,
-    row: usize,
-    column: usize,
-    dragged: bool,
-    roving: Cell,
-) -> Html {
+fn cell_html(cell: &CellView, geometry: Geometry, dragged: bool, roving: Cell) -> Html {
     let dark = matches!(geometry.style, Style::Checkered) && Geometry::is_dark(cell.cell);
     let classes = classes!(
         "cell",
@@ -124,7 +119,6 @@ fn cell_html(
     );
     let name = cell.cell.to_string();
     let flag = |on: bool| on.then_some(AttrValue::Static("true"));
-    let bottom_row = row + 1 == usize::from(geometry.ranks);
     html! {
         <div class={classes} role="gridcell" data-square={name} aria-label={cell.label.clone()}
              tabindex={if cell.cell == roving { "0" } else { "-1" }}
@@ -132,15 +126,15 @@ fn cell_html(
              data-hint={flag(cell.hint)} data-last-move={flag(cell.last_move)}
              data-premove={flag(cell.premove)}>
             if let Some(code) = &cell.piece {
-                <div class={classes!("piece", cell.arrived_from.is_some().then_some("arrived"))}
+                <div class={classes!("piece", cell.arrived_from.is_some().then_some("arrived"))} aria-hidden="true"
                      style={cell.arrived_from.map(|(dx, dy)| format!("--dx: {dx}; --dy: {dy};"))}
                      data-piece={code.clone()}>{ piece(code, geometry.style, geometry.symbols) }</div>
             }
             if let Some(code) = &cell.ghost {
-                <div class="piece ghost-stone" data-ghost={code.clone()}>{ piece(code, geometry.style, geometry.symbols) }</div>
+                <div class="piece ghost-stone" aria-hidden="true" data-ghost={code.clone()}>{ piece(code, geometry.style, geometry.symbols) }</div>
             }
             if let Some(number) = cell.offer {
-                <div class="piece ghost-stone offered" data-offer={number.to_string()}>{ piece("b", geometry.style, geometry.symbols) }</div>
+                <div class="piece ghost-stone offered" aria-hidden="true" data-offer={number.to_string()}>{ piece("b", geometry.style, geometry.symbols) }</div>
                 <span class="stone-number on-black" aria-hidden="true">{ number }</span>
             }
             if let Some(number) = cell.number {
@@ -148,26 +142,51 @@ fn cell_html(
                       aria-hidden="true">{ number }</span>
             }
             if cell.hint {
-                <span class={if cell.piece.is_some() { "hint capture" } else { "hint" }}></span>
-            }
-            if geometry.file_numbers {
-                // Red's numbers on Red's edge, Black's on Black's, whichever is at the bottom.
-                if bottom_row {
-                    <span class="coord file" aria-hidden="true">{ xiangqi_file_number(cell.cell.file, !geometry.flipped, geometry.chinese_numerals) }</span>
-                }
-                if row == 0 {
-                    <span class="coord file top" aria-hidden="true">{ xiangqi_file_number(cell.cell.file, geometry.flipped, geometry.chinese_numerals) }</span>
-                }
-            } else {
-                if column == 0 {
-                    <span class="coord rank" aria-hidden="true">{ cell.cell.rank + 1 }</span>
-                }
-                if bottom_row {
-                    <span class="coord file" aria-hidden="true">{ char::from(b'a' + cell.cell.file) }</span>
-                }
+                <span class={if cell.piece.is_some() { "hint capture" } else { "hint" }} aria-hidden="true"></span>
             }
         </div>
     }
+}
+
+/// The coordinates along the edges, in a layer of their own over the cells, hidden from
+/// screen readers: each cell's name already says where it is, and text inside a cell would
+/// not match its name (WCAG 2.5.3).
+fn coordinates(view: &BoardView) -> Html {
+    let geometry = view.geometry;
+    let (files, ranks) = (usize::from(geometry.files), usize::from(geometry.ranks));
+    let boxes = view.cells.iter().enumerate().filter_map(|(index, cell)| {
+        let (row, column) = (index / files, index % files);
+        let bottom_row = row + 1 == ranks;
+        let labels: Vec<Html> = if geometry.file_numbers {
+            // Red's numbers on Red's edge, Black's on Black's, whichever is at the bottom.
+            let mut labels = Vec::new();
+            if bottom_row {
+                labels.push(html! { <span class="coord file">{ xiangqi_file_number(cell.cell.file, !geometry.flipped, geometry.chinese_numerals) }</span> });
+            }
+            if row == 0 {
+                labels.push(html! { <span class="coord file top">{ xiangqi_file_number(cell.cell.file, geometry.flipped, geometry.chinese_numerals) }</span> });
+            }
+            labels
+        } else {
+            let mut labels = Vec::new();
+            if column == 0 {
+                labels.push(html! { <span class="coord rank">{ cell.cell.rank + 1 }</span> });
+            }
+            if bottom_row {
+                labels.push(html! { <span class="coord file">{ char::from(b'a' + cell.cell.file) }</span> });
+            }
+            labels
+        };
+        if labels.is_empty() {
+            return None;
+        }
+        let dark = matches!(geometry.style, Style::Checkered) && Geometry::is_dark(cell.cell);
+        let place = format!("grid-row: {}; grid-column: {};", row + 1, column + 1);
+        Some(html! {
+            <div class={classes!("coord-box", dark.then_some("dark"))} style={place} data-coord-of={cell.cell.to_string()}>{ for labels }</div>
+        })
+    });
+    html! { <div class="coords" aria-hidden="true">{ for boxes }</div> }
 }
 
 /// The arrows and circles drawn on the board, over the pieces, in cell units.

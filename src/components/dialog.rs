@@ -1,7 +1,8 @@
 //! The one dialog every dialog is built on (share, embed, records, promotion, game over, new
 //! game): it takes the keyboard focus when it opens, keeps Tab and Shift+Tab inside, closes
 //! with Escape, gives the focus back to the control that opened it, and makes the page behind
-//! it inert (neither clicked, focused nor read by a screen reader) while it is open.
+//! it inert (neither clicked, focused nor read by a screen reader) while it is open. The
+//! game-over box is the one dialog that is not modal (see [`DialogProps::modal`]).
 
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -18,10 +19,12 @@ pub struct DialogProps {
     /// `data-testid` of the dialog.
     #[prop_or_default]
     pub testid: Option<AttrValue>,
-    /// Whether it sits on a dimmed backdrop over the page (every dialog but the game-over box,
-    /// which stands over the board alone).
+    /// Whether it is modal: on a dimmed backdrop, Tab kept inside and the page behind inert.
+    /// The game-over box is not: it stands over the board, and the player may step through
+    /// the game or take a move back with it open (it still takes the focus, closes with
+    /// Escape and gives the focus back).
     #[prop_or(true)]
-    pub backdrop: bool,
+    pub modal: bool,
     /// What it holds.
     pub children: Html,
 }
@@ -67,6 +70,7 @@ fn make_page_inert(dialog: &web_sys::Element) -> Vec<web_sys::Element> {
 #[function_component(Dialog)]
 pub fn dialog(props: &DialogProps) -> Html {
     let node = use_node_ref();
+    let modal = props.modal;
     {
         let node = node.clone();
         use_effect_with((), move |()| {
@@ -76,9 +80,19 @@ pub fn dialog(props: &DialogProps) -> Html {
                 .as_ref()
                 .and_then(web_sys::Document::active_element)
                 .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+            // A box that is not modal leaves the focus where a modal dialog holds it (the game
+            // ending while Import/export is open).
+            let held = opener
+                .as_ref()
+                .and_then(|o| o.closest("[aria-modal='true']").ok().flatten())
+                .is_some();
             let mut inert = Vec::new();
-            if let Some(element) = node.cast::<web_sys::HtmlElement>() {
-                inert = make_page_inert(&element);
+            if let Some(element) = node.cast::<web_sys::HtmlElement>()
+                && (modal || !held)
+            {
+                if modal {
+                    inert = make_page_inert(&element);
+                }
                 // The first control inside, else the dialog itself (its label is read).
                 let first = focusable(&element).into_iter().next();
                 let _ = first.as_ref().unwrap_or(&element).focus();
@@ -101,7 +115,7 @@ pub fn dialog(props: &DialogProps) -> Html {
                 event.stop_propagation();
                 on_escape.emit(());
             }
-            "Tab" => {
+            "Tab" if modal => {
                 let Some(root) = node.cast::<web_sys::Element>() else { return };
                 let inside = focusable(&root);
                 let (Some(first), Some(last)) = (inside.first(), inside.last()) else {
@@ -128,12 +142,13 @@ pub fn dialog(props: &DialogProps) -> Html {
         })
     };
     let dialog = html! {
-        <div ref={node} tabindex="-1" class={props.class.clone()} role="dialog" aria-modal="true"
+        <div ref={node} tabindex="-1" class={props.class.clone()} role="dialog"
+             aria-modal={if modal { "true" } else { "false" }}
              aria-label={props.label.clone()} data-testid={props.testid.clone()} onkeydown={on_key}>
             { props.children.clone() }
         </div>
     };
-    if props.backdrop {
+    if modal {
         html! { <div class="dialog-backdrop">{ dialog }</div> }
     } else {
         dialog

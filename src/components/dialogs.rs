@@ -141,7 +141,7 @@ pub fn game_over(props: &GameOverProps) -> Html {
     };
     html! {
         <Dialog class={classes!("game-over")} label={view.text.clone()} testid="game-over"
-                backdrop={false} {on_escape}>
+                modal={false} {on_escape}>
             <p class="game-over-text" data-result={view.code}>{ view.text.clone() }</p>
             <div class="game-over-buttons">
                 <button type="button" data-action="overlay-new-game" onclick={new_game}>{ t(lang, Text::NewGame) }</button>

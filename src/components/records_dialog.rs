@@ -409,7 +409,7 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
                 </label>
                 <div class="record-actions">
                     <button type="button" data-action="import" onclick={on_import}>{ t(lang, Text::Import) }</button>
-                    <input type="file" data-testid="import-file" accept=".pgn,.fen,.txt,.psq,.wxf,.ubb,.htm,.html,text/plain" onchange={on_file} />
+                    <input type="file" data-testid="import-file" aria-label={t(lang, Text::ImportFile)} accept=".pgn,.fen,.txt,.psq,.wxf,.ubb,.htm,.html,text/plain" onchange={on_file} />
                 </div>
                 { read_as_note.unwrap_or_default() }
                 { picker_view.unwrap_or_default() }

@@ -183,9 +183,9 @@ pub fn copy_field(props: &CopyFieldProps) -> Html {
 }
 
 /// A QR code drawn by the worker ([`crate::worker_tasks::qr_path`]), as SVG.
-fn qr_svg(size: usize, path: &str) -> Html {
+fn qr_svg(size: usize, path: &str, label: &str) -> Html {
     html! {
-        <svg class="qr" viewBox={format!("0 0 {size} {size}")} role="img" shape-rendering="crispEdges" data-testid="qr">
+        <svg class="qr" viewBox={format!("0 0 {size} {size}")} role="img" aria-label={label.to_owned()} shape-rendering="crispEdges" data-testid="qr">
             <rect width={size.to_string()} height={size.to_string()} fill="#fff" />
             <path d={path.to_owned()} fill="#000" />
         </svg>
@@ -230,7 +230,7 @@ pub fn share_dialog(props: &DialogProps) -> Html {
         });
     }
     let qr = qr.as_ref().map(|(size, path)| {
-        html! { <figure class="qr-figure">{ qr_svg(*size, path) }<figcaption>{ t(lang, Text::QrCode) }</figcaption></figure> }
+        html! { <figure class="qr-figure">{ qr_svg(*size, path, t(lang, Text::QrCode)) }<figcaption>{ t(lang, Text::QrCode) }</figcaption></figure> }
     });
     let content = html! {
         <>
@@ -405,7 +405,8 @@ pub fn embed_dialog(props: &DialogProps) -> Html {
             { warning.unwrap_or_default() }
             <CopyField {lang} label={Text::Snippet} value={snippet} testid="embed-snippet" multiline=true />
             <h3>{ t(lang, Text::Preview) }</h3>
-            <div class="embed-preview">
+            // Scrolled with the keyboard too, where the preview is wider than the screen.
+            <div class="embed-preview" tabindex="0" role="region" aria-label={t(lang, Text::Preview)}>
                 <iframe src={src} title={title} width={preview_size.to_string()} height={preview_size.to_string()}
                         loading="lazy" data-testid="embed-preview"></iframe>
             </div>

@@ -81,7 +81,7 @@ pub fn banqi_tray(props: &TrayProps) -> Html {
         html! {
             <div class={classes!("tray-row", row.colour)} data-colour={row.colour}>
                 <span class="tray-name">{ row.name }</span>
-                <span class="tray-pieces" aria-label={t(lang, Text::Captured)}>{ for pieces }</span>
+                <span class="tray-pieces" role="group" aria-label={t(lang, Text::Captured)}>{ for pieces }</span>
                 <span class="tray-hidden" data-face-down={row.face_down.to_string()}>
                     { fill(t(lang, Text::FaceDownCount), "n", &row.face_down.to_string()) }
                 </span>

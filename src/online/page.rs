@@ -78,7 +78,7 @@ fn connection_badge(session: &Session, lang: Lang) -> Html {
         Link::Outdated => ("outdated", html! { say(lang, Words::Outdated) }),
     };
     html! {
-        <p class={classes!("connection", class)} data-testid="connection" data-state={class}>
+        <p class={classes!("connection", class)} role="status" data-testid="connection" data-state={class}>
             <span class="connection-dot" aria-hidden="true"></span>{ text }
         </p>
     }
@@ -356,7 +356,12 @@ pub fn page(
             if let Some(note) = note {
                 <div class="page-note">{ note_text(lang, None, note) }</div>
             }
-            { content }
+            // A game is its own `<main>`; the lobby and the other pages get one here.
+            if session.game().is_some() {
+                { content }
+            } else {
+                <main class="online-main">{ content }</main>
+            }
         </div>
     }
 }

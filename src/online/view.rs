@@ -70,7 +70,7 @@ pub fn player_bar(props: &PlayerBarProps) -> Html {
     };
     html! {
         <div class={classes!("player-bar", props.you.then_some("is-you"))} data-player={props.seat}>
-            <span class={classes!("presence", presence)} title={presence_text} aria-label={presence_text}
+            <span class={classes!("presence", presence)} role="img" title={presence_text} aria-label={presence_text}
                   data-presence={presence}></span>
             <span class={classes!("side-dot", props.colour)} title={props.side}></span>
             <span class="player-name" data-testid={format!("name-{}", props.seat)}>{ props.name.clone() }</span>

@@ -191,6 +191,8 @@ pub enum Text {
     ChooseColourOrTwoMore,
     /// Take black (gomoku opening).
     TakeBlack,
+    /// The file chooser of Import/export.
+    ImportFile,
     /// A cell's name, after its content: part of the last move.
     CellLastMove,
     /// A cell's name: the king or general there is in check.
@@ -475,6 +477,7 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
             "Hãy chọn màu quân, hoặc đặt thêm hai quân để đối thủ chọn.",
         ],
         T::TakeBlack => ["Take black", "执黑", "Cầm quân Đen"],
+        T::ImportFile => ["Import a file", "导入文件", "Nhập từ tệp"],
         T::CellLastMove => ["last move", "上一步", "nước vừa đi"],
         T::CellCheck => ["in check", "被将军", "bị chiếu"],
         T::CellLegal => ["can go here", "可走到这里", "đi được đến đây"],
