@@ -203,3 +203,35 @@ test('axe-core: the embed and the online lobby, at 360 and 1280 px, light and da
   }
   assert.deepEqual(found, []);
 });
+
+test('a chess game played to mate through the screen-reader field alone (sr=1)', { timeout: TEST_TIMEOUT }, () =>
+  withApp({ query: '?sr=1', settings: { lang: 'en', mode: 'hotseat', game: 'chess' } }, async (page) => {
+    const field = page.locator('[data-testid="sr-input"]');
+    const type = async (text) => {
+      await field.fill(text);
+      await field.press('Enter');
+    };
+    const announced = () => page.locator('[data-testid="announce"]').innerText();
+    for (const [i, move] of ['e4', 'e5', 'Bc4', 'Nc6', 'Qh5', 'Nf6'].entries()) {
+      await type(move);
+      await waitForPlies(page, i + 1);
+    }
+    assert.equal(await announced(), 'Black knight to f6');
+    await type('where queen');
+    await page.locator('[data-testid="sr-log"] li', { hasText: 'white queen h5' }).waitFor();
+    await type('file f');
+    await page.locator('[data-testid="sr-log"] li', { hasText: 'f7 black pawn' }).waitFor();
+    // A move that may not be played: its reason is said, nothing is lost.
+    await type('Ke3');
+    await page.waitForFunction(() => /not|cannot|may/i.test(document.querySelector('[data-testid="announce"]').innerText));
+    assert.equal(await page.locator('.move-list [data-ply]').count(), 6);
+    await type('Qxf7#');
+    await waitForPlies(page, 7);
+    assert.match(await announced(), /^White queen takes f7, checkmate\. White wins/);
+    // The game-over box takes the focus (its buttons: a new game...); Escape gives it back to
+    // the field, for the next command: no mouse needed.
+    assert.ok(await focusInDialog(page), 'the game-over box has the focus');
+    await page.keyboard.press('Escape');
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'sr-input');
+  }),
+);

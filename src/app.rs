@@ -46,7 +46,7 @@ const CLOCK_TICK_MS: i32 = 100;
 /// The settings to start with: stored ones over the browser's language.
 fn initial_settings() -> Settings {
     let lang = Lang::from_tag(&web::browser_language());
-    match web::load(SETTINGS_KEY) {
+    let mut settings = match web::load(SETTINGS_KEY) {
         Some(text) => Settings::from_storage(&text, lang),
         None => {
             // A first visit on a touch screen: gomoku stones are placed by a second tap.
@@ -54,7 +54,13 @@ fn initial_settings() -> Settings {
             settings.confirm_stones = web::coarse_pointer();
             settings
         }
+    };
+    // `sr=1` in a link turns the screen-reader mode on (and it stays on, as a setting).
+    let query = link::Query::parse(&web::location_query());
+    if matches!(query.get("sr"), Some("1" | "on" | "true")) {
+        settings.screen_reader = true;
     }
+    settings
 }
 
 /// The state to start with: the game in the page's address when it has one (a shared link, or
@@ -505,6 +511,9 @@ fn page() -> Html {
                 <aside class="side">
                     <Clocks view={clocks_view(&state)} now={*now} />
                     <crate::components::tray::BanqiTray view={crate::components::tray::tray_view(&state)} {lang} symbols={state.settings.piece_symbols} />
+                    if state.settings.screen_reader {
+                        <crate::screen_reader::ScreenReaderPanel state={shared.clone()} dispatch={dispatch.clone()} />
+                    }
                     <Status view={status_view(&state)} dispatch={Some(dispatch.clone())} />
                     <GameButtons view={game_buttons_view(&state)} dispatch={dispatch.clone()} {on_hint}
                         on_new_game={let open = open_dialog.clone(); Callback::from(move |()| open.emit(Dialog::NewGame))} />

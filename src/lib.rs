@@ -11,6 +11,7 @@ pub mod embed;
 pub mod online;
 pub mod pieces;
 pub mod review;
+pub mod screen_reader;
 pub mod settings;
 pub mod sound;
 pub mod state;

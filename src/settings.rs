@@ -130,6 +130,9 @@ pub struct Settings {
     pub slate_boards: bool,
     /// The board's size on a wide screen, in percent of the largest that fits (60 to 100).
     pub board_scale: u8,
+    /// The screen-reader mode: a text field for moves and commands that read the board
+    /// (`sr=1` in a link turns it on).
+    pub screen_reader: bool,
 }
 
 impl Settings {
@@ -149,6 +152,7 @@ impl Settings {
             volume: DEFAULT_VOLUME,
             piece_symbols: false,
             stone_numbers: false,
+            screen_reader: false,
             confirm_stones: false,
             slate_boards: false,
             board_scale: 100,
@@ -264,6 +268,7 @@ impl Settings {
         lines.push(format!("volume={}", self.volume));
         lines.push(format!("pieces={}", if self.piece_symbols { "symbols" } else { "characters" }));
         lines.push(format!("numbers={}", if self.stone_numbers { "on" } else { "off" }));
+        lines.push(format!("sr={}", if self.screen_reader { "on" } else { "off" }));
         lines.push(format!("confirm={}", if self.confirm_stones { "on" } else { "off" }));
         lines.push(format!("boards={}", if self.slate_boards { "slate" } else { "wood" }));
         lines.push(format!("board-size={}", self.board_scale));
@@ -289,6 +294,7 @@ impl Settings {
                 "files" => settings.file_numbers = value != "letters",
                 "pieces" => settings.piece_symbols = value == "symbols",
                 "numbers" => settings.stone_numbers = value == "on",
+                "sr" => settings.screen_reader = value == "on",
                 "confirm" => settings.confirm_stones = value == "on",
                 "boards" => settings.slate_boards = value == "slate",
                 "board-size" => {

@@ -418,6 +418,16 @@ pub enum Action {
     SetPieceSymbols(bool),
     /// Gomoku stones with (`true`) or without their move numbers.
     SetStoneNumbers(bool),
+    /// Turn the screen-reader mode on or off.
+    SetScreenReader(bool),
+    /// Play a move typed as text, in any notation the game reads (the screen-reader mode's
+    /// field): refused with its reason like any other.
+    TypeMove {
+        /// What was typed.
+        text: String,
+        /// The time, for the clocks (ms).
+        now: f64,
+    },
     /// Gomoku stones placed by a second tap on the stone the first tap showed (`true`).
     SetConfirmStones(bool),
     /// The boards' second colour set (`true`: slate) or the first (wood).
@@ -1442,6 +1452,12 @@ impl AppState {
                 self.settings.board_scale = scale.clamp(least, most);
             }
             Action::SetStoneNumbers(on) => self.settings.stone_numbers = on,
+            Action::SetScreenReader(on) => self.settings.screen_reader = on,
+            Action::TypeMove { text, now } => {
+                if self.accepts_moves() {
+                    self.play_text(&text, now);
+                }
+            }
             Action::SetConfirmStones(on) => {
                 self.settings.confirm_stones = on;
                 self.ghost = None;

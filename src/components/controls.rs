@@ -595,6 +595,10 @@ pub fn options(props: &OptionsProps) -> Html {
                            onchange={checkbox(Action::SetConfirmStones)} />
                 </label>
             }
+            <label class="option"><span>{ t(lang, Text::ScreenReader) }</span>
+                <input type="checkbox" data-setting="screen-reader" checked={settings.screen_reader}
+                       onchange={checkbox(Action::SetScreenReader)} />
+            </label>
             if matches!(settings.kind, GameKind::Xiangqi | GameKind::Banqi) {
                 <label class="option"><span>{ t(lang, Text::PieceSet) }</span>
                     <select onchange={pieces_change} data-setting="pieces">

@@ -439,6 +439,7 @@ impl OnlineGame {
                 | Action::EndChain { .. }
                 | Action::TakeColour { .. }
                 | Action::DeclareOffers { .. }
+                | Action::TypeMove { .. }
                 | Action::PlayPremove { .. }
         );
         if !moves {

@@ -237,6 +237,9 @@ fn game_screen(session: &Session, game: &OnlineGame, act: &Callback<Intent>) -> 
             </section>
             <aside class="side">
                 <p class="game-label">{ spec_label(lang, &game.spec) }</p>
+                if shared.get().settings.screen_reader {
+                    <crate::screen_reader::ScreenReaderPanel state={shared.clone()} dispatch={dispatch.clone()} />
+                }
                 { status_panel(game, session.note.as_ref(), lang) }
                 if opponent_away && game.status == Status::Playing {
                     <p class="away-note">{ say(lang, Words::OpponentAway) }</p>

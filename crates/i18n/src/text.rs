@@ -191,6 +191,24 @@ pub enum Text {
     ChooseColourOrTwoMore,
     /// Take black (gomoku opening).
     TakeBlack,
+    /// The screen-reader mode (its setting and its panel's heading).
+    ScreenReader,
+    /// The screen-reader mode's field.
+    SrField,
+    /// What the screen-reader mode's field takes.
+    SrHelp,
+    /// An empty square or point, in a list.
+    SrEmpty,
+    /// No clock runs.
+    SrNoClock,
+    /// `No {what} on the board.`
+    SrNotFound,
+    /// No move has been played.
+    SrNoMoves,
+    /// A command that needs a file or rank, without one.
+    SrWhichLine,
+    /// `{n} face down`, in a list of banqi pieces.
+    SrFaceDown,
     /// The file chooser of Import/export.
     ImportFile,
     /// A cell's name, after its content: part of the last move.
@@ -477,6 +495,25 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
             "Hãy chọn màu quân, hoặc đặt thêm hai quân để đối thủ chọn.",
         ],
         T::TakeBlack => ["Take black", "执黑", "Cầm quân Đen"],
+        T::ScreenReader => ["Screen-reader mode", "读屏模式", "Chế độ đọc màn hình"],
+        T::SrField => ["Move or command", "着法或命令", "Nước đi hoặc lệnh"],
+        T::SrHelp => [
+            "Type a move (e4, Nf3, C2.5, 炮二平五, flip b3, b3-b4, h8) or a command: pieces, file e, rank 4, where king, last, clock, turn, help.",
+            "输入着法（e4、Nf3、炮二平五、flip b3、h8）或命令：pieces（棋子）、file e（列）、rank 4（行）、where 马（在哪）、last（最近几步）、clock（时钟）、turn（轮到谁）、help。",
+            "Gõ nước đi (e4, Nf3, 炮二平五, flip b3, h8) hoặc lệnh: pieces (quân), file e (cột), rank 4 (hàng), where vua (ở đâu), last (nước vừa đi), clock (đồng hồ), turn (lượt), help.",
+        ],
+        T::SrEmpty => ["empty", "空", "trống"],
+        T::SrNoClock => ["No clock in this game.", "本局没有计时。", "Ván này không có đồng hồ."],
+        T::SrNotFound => {
+            ["No {what} on the board.", "棋盘上没有{what}。", "Không có {what} trên bàn."]
+        }
+        T::SrNoMoves => ["No moves yet.", "还没有走棋。", "Chưa có nước đi nào."],
+        T::SrWhichLine => [
+            "Say which: file e, rank 4.",
+            "请说明哪一列或哪一行：file e、rank 4。",
+            "Hãy nói cột hoặc hàng nào: file e, rank 4.",
+        ],
+        T::SrFaceDown => ["{n} face down", "暗子{n}个", "{n} quân úp"],
         T::ImportFile => ["Import a file", "导入文件", "Nhập từ tệp"],
         T::CellLastMove => ["last move", "上一步", "nước vừa đi"],
         T::CellCheck => ["in check", "被将军", "bị chiếu"],
