@@ -235,3 +235,88 @@ test('a chess game played to mate through the screen-reader field alone (sr=1)',
     assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'sr-input');
   }),
 );
+
+/**
+ * Plays `moves` (`from-to` pairs, or one point for a gomoku stone or a banqi flip) on the board
+ * with the keyboard alone: the arrows walk from the focused square, Enter picks up and puts
+ * down. The board is reached with Tab first (the focus is moved onto it without a pointer).
+ */
+async function keyboardMoves(page, moves) {
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  const parse = (name) => [letters.indexOf(name[0]), Number(name.slice(1)) - 1];
+  let at = await page.evaluate(() => document.activeElement?.dataset.square);
+  if (!at) {
+    await page.locator('.board [tabindex="0"]').focus();
+    at = await page.evaluate(() => document.activeElement?.dataset.square);
+  }
+  const walk = async (to) => {
+    const [fx, fy] = parse(at);
+    const [tx, ty] = parse(to);
+    for (let i = 0; i < Math.abs(tx - fx); i += 1) await page.keyboard.press(tx > fx ? 'ArrowRight' : 'ArrowLeft');
+    for (let i = 0; i < Math.abs(ty - fy); i += 1) await page.keyboard.press(ty > fy ? 'ArrowUp' : 'ArrowDown');
+    at = to;
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.square), to, `the focus walked to ${to}`);
+    await page.keyboard.press('Enter');
+  };
+  for (const move of moves) {
+    for (const square of move.split('-')) await walk(square);
+  }
+}
+
+test('keyboard only: chess and gomoku to the end on the board, xiangqi and banqi to a resignation; Esc puts a piece back', { timeout: TEST_TIMEOUT }, async () => {
+  await withApp({ settings: { lang: 'en', mode: 'hotseat', game: 'chess' } }, async (page) => {
+    await keyboardMoves(page, ['e2']);
+    assert.equal(await page.locator('[data-square="e2"][aria-selected="true"]').count(), 1, 'picked up');
+    await page.keyboard.press('Escape');
+    assert.equal(await page.locator('[aria-selected="true"]').count(), 0, 'Esc put it back');
+    await keyboardMoves(page, ['f2-f3', 'e7-e5', 'g2-g4', 'd8-h4']);
+    await page.locator('[data-testid="game-over"]').waitFor();
+    assert.match(await page.locator('[data-testid="announce"]').innerText(), /checkmate\. Black wins/);
+  });
+  await withApp({ settings: { lang: 'en', mode: 'hotseat', game: 'gomoku' } }, async (page) => {
+    await keyboardMoves(page, ['h8', 'a1', 'i8', 'a2', 'j8', 'a3', 'k8', 'a4', 'l8']);
+    await page.locator('[data-testid="game-over"]').waitFor();
+    assert.match(await page.locator('[data-testid="announce"]').innerText(), /^Black l8\. Black wins/);
+  });
+  for (const [game, moves] of [['xiangqi', ['h3-e3', 'h10-g8']], ['banqi', ['a1', 'b2']]]) {
+    await withApp({ settings: { lang: 'en', mode: 'hotseat', game } }, async (page) => {
+      await keyboardMoves(page, moves);
+      await waitForPlies(page, 2);
+      // Resign with the keyboard: Tab to the button, Enter, and Enter on the question.
+      await page.locator('[data-action="resign"]').focus();
+      await page.keyboard.press('Enter');
+      await page.locator('[data-action="confirm-resign"]').focus();
+      await page.keyboard.press('Enter');
+      await page.locator('[data-testid="game-over"]').waitFor();
+    });
+  }
+});
+
+test('the live region in each game and language: xiangqi in Chinese notation, a banqi flip, gomoku in Vietnamese', { timeout: TEST_TIMEOUT }, async () => {
+  const cases = [
+    ['xiangqi', 'zh-CN', ['h3e3'], '红方 炮二平五'],
+    ['xiangqi', 'en', ['h3e3', 'h10g8'], 'Black horse h10 to g8'],
+    ['gomoku', 'vi', ['h8', 'i9'], 'Trắng i9'],
+    ['chess', 'zh-CN', ['e4', 'd5', 'exd5'], '白方 兵 吃 d5'],
+  ];
+  for (const [game, lang, moves, said] of cases) {
+    await withApp({ query: '?sr=1', settings: { lang, mode: 'hotseat', game } }, async (page) => {
+      const field = page.locator('[data-testid="sr-input"]');
+      for (const [i, move] of moves.entries()) {
+        await field.fill(move);
+        await field.press('Enter');
+        await waitForPlies(page, i + 1);
+      }
+      assert.equal(await page.locator('[data-testid="announce"]').innerText(), said, `${game} ${lang}`);
+    });
+  }
+  await withApp({ query: '?sr=1', settings: { lang: 'en', mode: 'hotseat', game: 'banqi' } }, async (page) => {
+    const field = page.locator('[data-testid="sr-input"]');
+    await field.fill('flip c3');
+    await field.press('Enter');
+    await waitForPlies(page, 1);
+    const piece = await page.locator('[data-square="c3"] [data-piece]').getAttribute('data-piece');
+    assert.notEqual(piece, '?');
+    assert.match(await page.locator('[data-testid="announce"]').innerText(), /^(Red|Black|First player) flips c3: (red|black) \w+$/);
+  });
+});

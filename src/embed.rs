@@ -58,6 +58,9 @@ pub struct EmbedOptions {
     pub lang: Option<Lang>,
     /// Whether moves make sounds (off unless asked: the reader's page is someone else's).
     pub sound: bool,
+    /// The screen-reader mode's field under the board (`sr=1`): moves typed (with `play=1`)
+    /// and commands that read the board.
+    pub screen_reader: bool,
 }
 
 impl Default for EmbedOptions {
@@ -71,6 +74,7 @@ impl Default for EmbedOptions {
             theme: Theme::Light,
             lang: None,
             sound: false,
+            screen_reader: false,
         }
     }
 }
@@ -95,6 +99,7 @@ impl EmbedOptions {
         flag("movelist", &mut options.move_list);
         flag("coords", &mut options.coords);
         flag("sound", &mut options.sound);
+        flag("sr", &mut options.screen_reader);
         if let Some(value) = query.get("autoplay") {
             options.autoplay_ms = match value.trim() {
                 "0" | "false" | "off" => None,
@@ -135,6 +140,7 @@ impl EmbedOptions {
             ("movelist", self.move_list, defaults.move_list),
             ("coords", self.coords, defaults.coords),
             ("sound", self.sound, defaults.sound),
+            ("sr", self.screen_reader, defaults.screen_reader),
         ] {
             if on != default {
                 out.push_str(&format!("&{name}={}", u8::from(on)));
@@ -291,6 +297,17 @@ pub fn embed() -> Html {
             // A page of its own (in an iframe): its landmark and heading for screen readers.
             <h1 class="sr-only">{ format!("{} · Qi", crate::i18n::game_name(lang, state.game.kind())) }</h1>
             <div class="embed-board"><Board {view} {on_click} {on_pick} {on_drop} /></div>
+            if options.screen_reader {
+                // Typed moves only where the board takes moves (`play=1`); commands always.
+                <crate::screen_reader::ScreenReaderPanel state={shared.clone()} dispatch={{
+                    let (dispatch, play) = (dispatch.clone(), options.play);
+                    Callback::from(move |action: Action| {
+                        if play || !matches!(action, Action::TypeMove { .. }) {
+                            dispatch.emit(action);
+                        }
+                    })
+                }} />
+            }
             if options.move_list {
                 <EmbedMoves state={shared.clone()} dispatch={dispatch.clone()} />
             }
@@ -443,7 +460,7 @@ mod tests {
     #[test]
     fn options_read_and_write_back() {
         let (read, errors) = options(
-            "play=1&controls=1&movelist=1&autoplay=2.5&coords=0&theme=dark&lang=vi&sound=1",
+            "play=1&controls=1&movelist=1&autoplay=2.5&coords=0&theme=dark&lang=vi&sound=1&sr=1",
         );
         assert!(errors.is_empty());
         let expected = EmbedOptions {
@@ -455,6 +472,7 @@ mod tests {
             theme: Theme::Dark,
             lang: Some(Lang::Vi),
             sound: true,
+            screen_reader: true,
         };
         assert_eq!(read, expected);
         assert_eq!(options(&expected.to_params()).0, expected);
