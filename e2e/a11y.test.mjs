@@ -320,3 +320,48 @@ test('the live region in each game and language: xiangqi in Chinese notation, a 
     assert.match(await page.locator('[data-testid="announce"]').innerText(), /^(Red|Black|First player) flips c3: (red|black) \w+$/);
   });
 });
+
+/** The lowest contrast of a board coordinate against what lies under it, and where. */
+function lowestCoordinateContrast() {
+  const rgb = (text) => (text.match(/[\d.]+/g) || []).map(Number);
+  const luminance = ([r, g, b]) => {
+    const channel = (v) => {
+      const c = v / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    };
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+  };
+  let lowest = { ratio: Infinity, where: '' };
+  for (const span of document.querySelectorAll('.board-frame .coord')) {
+    const box = span.getBoundingClientRect();
+    if (box.width === 0) continue;
+    const [x, y] = [box.left + box.width / 2, box.top + box.height / 2];
+    // The first element under the label with a colour of its own.
+    const under = document
+      .elementsFromPoint(x, y)
+      .filter((e) => !e.closest('.coords'))
+      .map((e) => getComputedStyle(e).backgroundColor)
+      .find((c) => { const v = rgb(c); return v.length === 3 || (v.length === 4 && v[3] > 0.9); });
+    if (!under) continue;
+    const [fg, bg] = [luminance(rgb(getComputedStyle(span).color)), luminance(rgb(under))];
+    const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+    if (ratio < lowest.ratio) lowest = { ratio, where: `${span.closest('[data-coord-of]')?.dataset.coordOf} "${span.textContent}"` };
+  }
+  return lowest;
+}
+
+test('board coordinates are at least 4.5:1 on their squares in every game, theme and board colour set', { timeout: TEST_TIMEOUT }, async () => {
+  const low = [];
+  for (const theme of ['light', 'dark']) {
+    for (const boards of ['wood', 'slate']) {
+      for (const game of ['chess', 'xiangqi', 'banqi', 'gomoku']) {
+        await withApp({ settings: { lang: 'en', game, theme, boards, files: 'letters' } }, async (page) => {
+          const { ratio, where } = await page.evaluate(lowestCoordinateContrast);
+          assert.ok(Number.isFinite(ratio), `${game}: coordinates measured`);
+          if (ratio < 4.5) low.push(`${game} ${theme} ${boards}: ${ratio.toFixed(2)} at ${where}`);
+        });
+      }
+    }
+  }
+  assert.deepEqual(low, []);
+});
