@@ -4,10 +4,12 @@
 // The test fails (never skips) when the server binary or the built online page is missing.
 
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 
 import {
   DIST,
+  REPO,
   WAIT_MS,
   click,
   drag,
@@ -38,6 +40,17 @@ after(async () => {
   await browser?.close();
   await qi?.stop();
 });
+
+const AXE = readFileSync(`${REPO}/tools/node_modules/axe-core/axe.min.js`, 'utf8');
+
+/** axe-core's serious and critical violations on `page`, one line each. */
+async function seriousAxeViolations(page) {
+  await page.evaluate(AXE);
+  const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
 
 /** Opens `url` in a fresh browser context (its own storage: another person), and waits until
  * the page is connected (unless `connected` is false). */
@@ -116,6 +129,10 @@ test('two players play through an invite link while a third watches', { timeout:
     await carol.page.locator('.board [data-square]').first().waitFor();
     await alice.page.locator('[data-testid="watchers"][data-count="1"]').waitFor();
     assert.equal(await carol.page.locator('[data-action="resign"]').count(), 0, 'spectators cannot resign');
+    // axe-core (issue 19): the game page as a player at 1280 and 360 px and as a spectator.
+    for (const [who, page] of [['Alice', alice.page], ['Bob', bob.page], ['Carol', carol.page]]) {
+      assert.deepEqual(await seriousAxeViolations(page), [], `${who}'s page`);
+    }
 
     // Black cannot move first: his move waits (a premove), shown on his board only, and goes
     // the instant White has moved.
