@@ -82,19 +82,102 @@ impl ThinkReply {
     }
 }
 
-/// Answers one request: replays the game and searches it at the requested level.
+/// The strength an engine searched at: a level, or full strength (analysis).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Strength {
+    Level(u8),
+    Full,
+}
+
+/// What the worker's engine last searched: the strength and the game (its kind, rules and
+/// start, and the moves to the position searched).
+#[derive(Clone, Debug, PartialEq)]
+struct Searched {
+    strength: Strength,
+    kind: qi_rules::GameKind,
+    rules: String,
+    start: qi_play::record::Start,
+    moves: Vec<String>,
+}
+
+impl Searched {
+    fn of(record: &GameRecord, strength: Strength) -> Searched {
+        Searched {
+            strength,
+            kind: record.kind,
+            rules: record.rules.clone(),
+            start: record.start.clone(),
+            moves: record.moves.clone(),
+        }
+    }
+
+    /// Whether a search of `next` may use what a search of `self` learnt: the same strength
+    /// (a weaker level must not inherit a stronger search's knowledge, or levels would change
+    /// meaning) and the same game, one position on the other's line (the game went on, or a
+    /// move was taken back). Anything else — a new game, another game, a jump to a position
+    /// off the line — starts afresh.
+    fn continued_by(&self, next: &Searched) -> bool {
+        let (short, long) = if self.moves.len() <= next.moves.len() {
+            (&self.moves, &next.moves)
+        } else {
+            (&next.moves, &self.moves)
+        };
+        self.strength == next.strength
+            && self.kind == next.kind
+            && self.rules == next.rules
+            && self.start == next.start
+            && long.starts_with(short)
+    }
+}
+
+/// The worker's engine, kept from one request to the next with what it last searched.
+#[derive(Default)]
+struct KeptEngine {
+    engine: AnyEngine,
+    last: Option<Searched>,
+}
+
+thread_local! {
+    /// One engine for the whole worker (the page's games, hints and analysis), so its
+    /// transposition table and history survive between the moves of a game instead of being
+    /// allocated and cleared for every request.
+    static KEPT: std::cell::RefCell<KeptEngine> = std::cell::RefCell::new(KeptEngine::default());
+}
+
+/// Runs `search` with the worker's engine for a search of `record` at `strength`: the engine
+/// as the last search left it when this one continues that game (see
+/// [`Searched::continued_by`]), else cleared first.
+fn with_kept_engine<T>(
+    record: &GameRecord,
+    strength: Strength,
+    search: impl FnOnce(&mut AnyEngine) -> T,
+) -> T {
+    KEPT.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        let next = Searched::of(record, strength);
+        if !kept.last.as_ref().is_some_and(|last| last.continued_by(&next)) {
+            kept.engine.new_game();
+        }
+        kept.last = Some(next);
+        search(&mut kept.engine)
+    })
+}
+
+/// The strength of a think request: a level, where full strength (level 6) is the analysis's.
+fn strength_of(level: Level) -> Strength {
+    if level == Level::MAX { Strength::Full } else { Strength::Level(level.number()) }
+}
+
+/// Answers one request: replays the game and searches it at the requested level, with the
+/// worker's kept engine.
 #[must_use]
 pub fn answer(request: &ThinkRequest, now: &dyn Fn() -> f64) -> ThinkReply {
     let game = request.record.replay(usize::MAX).game;
     let stop = AtomicBool::new(false);
-    let result = AnyEngine::default().think(
-        &game,
-        Level::new(request.level),
-        now,
-        &stop,
-        request.seed,
-        &mut |_| {},
-    );
+    let level = Level::new(request.level);
+    let result = with_kept_engine(&request.record, strength_of(level), |engine| {
+        engine.think(&game, level, now, &stop, request.seed, &mut |_| {})
+    });
     let info = result.info;
     ThinkReply {
         id: request.id,
@@ -223,14 +306,12 @@ pub fn analyse(request: &AnalyseRequest, now: &dyn Fn() -> f64) -> Analysis {
     let limits =
         Limits { time_ms: Some(f64::from(request.budget_ms.min(30_000))), ..Limits::default() };
     let lines = usize::from(request.lines.clamp(1, MAX_LINES));
-    // One engine for all analysis in this worker: its transposition table and history carry
-    // over from one request to the next (the same position searched longer, or the next move),
-    // so each answer starts from what the last one learnt.
-    thread_local! {
-        static ANALYST: std::cell::RefCell<AnyEngine> = std::cell::RefCell::new(AnyEngine::default());
-    }
-    let result =
-        ANALYST.with(|engine| engine.borrow_mut().analyse_lines(&game, limits, lines, now, &stop));
+    // The worker's one engine: its transposition table and history carry over from one
+    // request to the next (the same position searched longer, the next move, the review's
+    // next position), so each answer starts from what the last one learnt.
+    let result = with_kept_engine(&request.record, Strength::Full, |engine| {
+        engine.analyse_lines(&game, limits, lines, now, &stop)
+    });
     let depth = result.info.depth;
     let lines = if result.info.lines.is_empty() {
         // The game is over there: one line with no moves says so, with its score.
@@ -431,5 +512,45 @@ mod tests {
         let mut game = record.start_game();
         assert!(game.play(reply.best.as_deref().unwrap()).is_ok());
         assert_eq!(ThinkRequest::decode("nonsense"), None);
+    }
+
+    /// The kept engine's nodes for a search of `record` to `depth` plies at `strength`.
+    fn nodes_to_depth(record: &GameRecord, strength: Strength, depth: u32) -> u64 {
+        let clock = qi_ai::search::native_clock();
+        let stop = AtomicBool::new(false);
+        let game = record.replay(usize::MAX).game;
+        let limits = Limits { depth: Some(depth), ..Limits::default() };
+        with_kept_engine(record, strength, |engine| {
+            engine.analyse_lines(&game, limits, 1, &clock, &stop).info.nodes
+        })
+    }
+
+    #[test]
+    fn the_engine_is_kept_through_a_game_and_cleared_for_another() {
+        let game = |moves: &[&str]| {
+            let mut record = GameRecord::new(GameKind::Chess, "", 0);
+            record.moves = moves.iter().map(|m| (*m).to_owned()).collect();
+            record
+        };
+        let (first, next, other) =
+            (game(&["e2e4", "e7e5"]), game(&["e2e4", "e7e5", "g1f3"]), game(&["d2d4"]));
+        // Fresh searches (another game in between clears the engine), node for node the same.
+        nodes_to_depth(&other, Strength::Full, 1);
+        let fresh = nodes_to_depth(&first, Strength::Full, 6);
+        nodes_to_depth(&other, Strength::Full, 1);
+        assert_eq!(nodes_to_depth(&first, Strength::Full, 6), fresh, "cleared for a new game");
+        nodes_to_depth(&other, Strength::Full, 1);
+        let next_fresh = nodes_to_depth(&next, Strength::Full, 6);
+        // The same position again: the table answers most of it.
+        nodes_to_depth(&other, Strength::Full, 1);
+        nodes_to_depth(&first, Strength::Full, 6);
+        let again = nodes_to_depth(&first, Strength::Full, 6);
+        assert!(again * 2 < fresh, "kept: {again} nodes after {fresh}");
+        // The game goes on: the next position's lines were searched already.
+        let next_kept = nodes_to_depth(&next, Strength::Full, 6);
+        assert!(next_kept < next_fresh, "kept through the game: {next_kept} < {next_fresh}");
+        // A weaker level never inherits what full strength learnt.
+        nodes_to_depth(&first, Strength::Full, 6);
+        assert_eq!(nodes_to_depth(&first, Strength::Level(3), 6), fresh, "cleared for a level");
     }
 }
