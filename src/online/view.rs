@@ -222,7 +222,7 @@ pub fn status_panel(game: &OnlineGame, session_note: Option<&Note>, lang: Lang) 
     html! {
         <div class="status" role="status" aria-live="polite" data-testid="status">
             // The last move in words, for screen readers (both players' and the spectators').
-            <p class="sr-only" data-testid="announce">{ qi_i18n::speech::last_move_words(lang, &board.board_game()).unwrap_or_default() }</p>
+            <p class="sr-only" data-testid="announce">{ qi_i18n::speech::last_move_words(lang, board.board_game()).unwrap_or_default() }</p>
             { main }
             if let Some(you_play) = you_play { <p class="you-play">{ you_play }</p> }
             if game.pending.is_some() {
