@@ -228,11 +228,12 @@ test('a chess game played to mate through the screen-reader field alone (sr=1)',
     await type('Qxf7#');
     await waitForPlies(page, 7);
     assert.match(await announced(), /^White queen takes f7, checkmate\. White wins/);
-    // The game-over box takes the focus (its buttons: a new game...); Escape gives it back to
-    // the field, for the next command: no mouse needed.
-    assert.ok(await focusInDialog(page), 'the game-over box has the focus');
-    await page.keyboard.press('Escape');
+    // The game-over box shows, but leaves the focus in the field the player types in (the
+    // next Enter must not start a new game): the next command needs no mouse.
+    await page.locator('[data-testid="game-over"]').waitFor();
     assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'sr-input');
+    await type('turn');
+    await page.locator('[data-testid="sr-log"] li', { hasText: /White wins/ }).waitFor();
   }),
 );
 
@@ -364,4 +365,29 @@ test('board coordinates are at least 4.5:1 on their squares in every game, theme
     }
   }
   assert.deepEqual(low, []);
+});
+
+test('sr=1 in an embed: commands read the board, moves are typed only with play=1, and said', { timeout: TEST_TIMEOUT }, async () => {
+  for (const play of [true, false]) {
+    const context = await browser.newContext({ viewport: { width: 400, height: 700 }, locale: 'en-US' });
+    context.setDefaultTimeout(WAIT_MS);
+    const page = await context.newPage();
+    try {
+      await page.goto(`${server.url}embed/?game=chess&sr=1${play ? '&play=1' : ''}`);
+      const field = page.locator('[data-testid="sr-input"]');
+      await field.fill('where king');
+      await field.press('Enter');
+      await page.locator('[data-testid="sr-log"] li', { hasText: 'white king e1' }).waitFor();
+      await field.fill('e4');
+      await field.press('Enter');
+      if (play) {
+        await page.locator('[data-testid="announce"]', { hasText: 'White pawn to e4' }).waitFor();
+      } else {
+        await page.waitForTimeout(300);
+        assert.equal(await page.locator('[data-square="e4"] [data-piece]').count(), 0, 'not played without play=1');
+      }
+    } finally {
+      await context.close();
+    }
+  }
 });

@@ -297,6 +297,10 @@ pub fn embed() -> Html {
             // A page of its own (in an iframe): its landmark and heading for screen readers.
             <h1 class="sr-only">{ format!("{} · Qi", crate::i18n::game_name(lang, state.game.kind())) }</h1>
             <div class="embed-board"><Board {view} {on_click} {on_pick} {on_drop} /></div>
+            // Without the controls bar (whose status says it), the moves are said here.
+            if options.screen_reader && !options.controls {
+                <p class="sr-only" aria-live="polite" aria-atomic="true" data-testid="announce">{ status_view(&state).announcement }</p>
+            }
             if options.screen_reader {
                 // Typed moves only where the board takes moves (`play=1`); commands always.
                 <crate::screen_reader::ScreenReaderPanel state={shared.clone()} dispatch={{

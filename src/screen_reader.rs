@@ -36,8 +36,8 @@ const COMMANDS: [(Command, &[&str]); 8] = [
     (Command::Pieces, &["pieces", "board", "棋子", "quân"]),
     (Command::File, &["file", "列", "cột"]),
     (Command::Rank, &["rank", "行", "hàng"]),
-    (Command::Where, &["where", "在哪", "đâu"]),
-    (Command::Last, &["last", "moves", "最近", "vừa"]),
+    (Command::Where, &["where", "在哪", "ở đâu", "đâu"]),
+    (Command::Last, &["last", "moves", "最近", "nước vừa đi", "vừa"]),
     (Command::Clock, &["clock", "time", "时钟", "đồng hồ"]),
     (Command::Turn, &["turn", "status", "轮到", "lượt"]),
     (Command::Help, &["help", "?", "帮助", "trợ giúp"]),
@@ -48,7 +48,9 @@ const COMMANDS: [(Command, &[&str]); 8] = [
 #[must_use]
 pub fn answer(state: &AppState, input: &str, now: f64) -> (String, Option<Action>) {
     let lang = state.settings.lang;
-    let input = input.trim();
+    // Full-width spaces and question marks, as a Chinese keyboard types them.
+    let normalised = input.replace('\u{3000}', " ").replace('？', "?");
+    let input = normalised.trim();
     if input.is_empty() {
         return (t(lang, Text::SrHelp).to_owned(), None);
     }
@@ -233,7 +235,9 @@ pub struct ScreenReaderProps {
 /// The screen-reader mode's field and its log of answers.
 #[function_component(ScreenReaderPanel)]
 pub fn screen_reader_panel(props: &ScreenReaderProps) -> Html {
-    let log = use_state(Vec::<String>::new);
+    // Each answer with its number, the key that keeps earlier lines as they are (a log read
+    // again from the top at every answer would be no use).
+    let log = use_state(Vec::<(u64, String)>::new);
     let input = use_node_ref();
     let lang = props.state.get().settings.lang;
     let onsubmit = {
@@ -250,7 +254,8 @@ pub fn screen_reader_panel(props: &ScreenReaderProps) -> Html {
             field.set_value("");
             if !reply.is_empty() {
                 let mut lines = (*log).clone();
-                lines.push(reply);
+                let number = lines.last().map_or(0, |(n, _)| n + 1);
+                lines.push((number, reply));
                 let drop = lines.len().saturating_sub(LOG_LINES);
                 lines.drain(..drop);
                 log.set(lines);
@@ -269,7 +274,7 @@ pub fn screen_reader_panel(props: &ScreenReaderProps) -> Html {
             </form>
             <p class="sr-help">{ t(lang, Text::SrHelp) }</p>
             <ol class="sr-log" role="log" aria-live="polite" data-testid="sr-log">
-                { for log.iter().map(|line| html! { <li>{ line.clone() }</li> }) }
+                { for log.iter().map(|(number, line)| html! { <li key={*number}>{ line.clone() }</li> }) }
             </ol>
         </section>
     }

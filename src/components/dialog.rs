@@ -25,6 +25,10 @@ pub struct DialogProps {
     /// Escape and gives the focus back).
     #[prop_or(true)]
     pub modal: bool,
+    /// Whether it takes the focus when it appears (the game-over box only the first time it
+    /// shows a game's end, not again each time the player steps back to it).
+    #[prop_or(true)]
+    pub take_focus: bool,
     /// What it holds.
     pub children: Html,
 }
@@ -70,7 +74,7 @@ fn make_page_inert(dialog: &web_sys::Element) -> Vec<web_sys::Element> {
 #[function_component(Dialog)]
 pub fn dialog(props: &DialogProps) -> Html {
     let node = use_node_ref();
-    let modal = props.modal;
+    let (modal, take_focus) = (props.modal, props.take_focus);
     {
         let node = node.clone();
         use_effect_with((), move |()| {
@@ -80,15 +84,17 @@ pub fn dialog(props: &DialogProps) -> Html {
                 .as_ref()
                 .and_then(web_sys::Document::active_element)
                 .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
-            // A box that is not modal leaves the focus where a modal dialog holds it (the game
-            // ending while Import/export is open).
+            // A box that is not modal leaves the focus where a modal dialog or a text field
+            // holds it (the game ending while Import/export is open, or while a move is typed).
             let held = opener
                 .as_ref()
-                .and_then(|o| o.closest("[aria-modal='true']").ok().flatten())
+                .and_then(|o| {
+                    o.closest("[aria-modal='true'], input, textarea, select").ok().flatten()
+                })
                 .is_some();
             let mut inert = Vec::new();
             if let Some(element) = node.cast::<web_sys::HtmlElement>()
-                && (modal || !held)
+                && (modal || (take_focus && !held))
             {
                 if modal {
                     inert = make_page_inert(&element);
@@ -101,7 +107,16 @@ pub fn dialog(props: &DialogProps) -> Html {
                 for element in inert {
                     let _ = element.remove_attribute("inert");
                 }
-                if let Some(opener) = opener.filter(|o| o.is_connected()) {
+                // Back to the opener, unless the player has already put the focus somewhere
+                // else (a click on a move, Undo): only when it was lost with the dialog.
+                let lost = web_sys::window()
+                    .and_then(|w| w.document())
+                    .and_then(|d| d.active_element())
+                    .is_none_or(|active| {
+                        active.tag_name() == "BODY"
+                            || node.get().is_some_and(|n| n.contains(Some(&active)))
+                    });
+                if lost && let Some(opener) = opener.filter(|o| o.is_connected()) {
                     let _ = opener.focus();
                 }
             }

@@ -76,6 +76,9 @@ pub struct GameOverView {
     pub offer_analysis: bool,
     /// Whether to offer a review (the game allows one and none is under way or done).
     pub offer_review: bool,
+    /// Which end this is (the game's number and its length): the box takes the focus the
+    /// first time it shows it, not again when the player steps back to the end.
+    pub end: (u64, usize),
 }
 
 /// The game-over box for `state`: shown once the game is over, unless closed or the player is
@@ -91,6 +94,7 @@ pub fn game_over_view(state: &AppState) -> Option<GameOverView> {
         code: result_code(state, &result),
         offer_analysis: !state.analysing,
         offer_review: state.review_allowed() && state.current_review().is_none(),
+        end: (state.game_number, state.record.moves.len()),
     })
 }
 
@@ -139,9 +143,14 @@ pub fn game_over(props: &GameOverProps) -> Html {
         let dispatch = props.dispatch.clone();
         Callback::from(move |()| dispatch.emit(Action::CloseOverlay))
     };
+    thread_local! {
+        /// The last end the box took the focus for.
+        static FOCUSED_END: std::cell::Cell<Option<(u64, usize)>> = const { std::cell::Cell::new(None) };
+    }
+    let take_focus = FOCUSED_END.with(|last| last.replace(Some(view.end)) != Some(view.end));
     html! {
         <Dialog class={classes!("game-over")} label={view.text.clone()} testid="game-over"
-                modal={false} {on_escape}>
+                modal={false} {take_focus} {on_escape}>
             <p class="game-over-text" data-result={view.code}>{ view.text.clone() }</p>
             <div class="game-over-buttons">
                 <button type="button" data-action="overlay-new-game" onclick={new_game}>{ t(lang, Text::NewGame) }</button>

@@ -89,7 +89,10 @@ pub fn status_view(state: &AppState) -> StatusView {
 fn announcement(state: &AppState, shown: &qi_rules::any::AnyGame) -> String {
     let lang = state.settings.lang;
     if let Some(notice) = &state.notice {
-        return notice_text(lang, state.game.kind(), notice);
+        // The same refusal twice is said twice: a zero-width space on every other one changes
+        // the text (a live region speaks only a change) and is not read.
+        let again = if state.refusals % 2 == 1 { "\u{200B}" } else { "" };
+        return format!("{}{again}", notice_text(lang, state.game.kind(), notice));
     }
     let mut words = qi_i18n::speech::last_move_words(lang, shown).unwrap_or_default();
     if state.viewing.is_none()

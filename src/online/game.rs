@@ -490,6 +490,8 @@ impl OnlineGame {
                     let queued = queued?;
                     self.game.move_text_between(queued.from, queued.to, None)
                 }
+                // The screen-reader field's `flip b3`: the text as typed.
+                Action::TypeMove { text, .. } => text,
                 _ => return None,
             };
             (text, false)
