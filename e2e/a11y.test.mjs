@@ -392,41 +392,61 @@ test('sr=1 in an embed: commands read the board, moves are typed only with play=
   }
 });
 
-test('keyboard only: a whole chess game against the computer, the hint read from the board', { timeout: TEST_TIMEOUT }, () =>
-  withApp({ settings: { lang: 'en', mode: 'computer-second', level: 1, game: 'chess' } }, async (page) => {
-    const turnOrResult = async () =>
-      (
+for (const game of ['chess', 'xiangqi', 'banqi', 'gomoku']) {
+  test(`keyboard only: a whole ${game} game against the computer, the hint read from the board`, { timeout: TEST_TIMEOUT }, () =>
+    withApp({ settings: { lang: 'en', mode: 'computer-second', level: 1, game } }, async (page) => {
+      const turnOrResult = async () =>
+        (
+          await page.waitForFunction(
+            () => {
+              if (document.querySelector('[data-testid="status"] [data-result]')) return 'result';
+              if (document.querySelector('[data-action="hint"]:not([disabled])')) return 'turn';
+              return null;
+            },
+            null,
+            { timeout: 120_000 },
+          )
+        ).jsonValue();
+      for (let turn = 0; turn < 400; turn += 1) {
+        if ((await turnOrResult()) === 'result') break;
+        const plies = await page.locator('.move-list [data-ply]').count();
+        // The hint with Enter; its squares are named "hint" for a screen reader.
+        await page.locator('[data-action="hint"]').focus();
+        await page.keyboard.press('Enter');
+        const cells = await (
+          await page.waitForFunction(
+            () => {
+              const to = document.querySelector('.cell.suggested-to')?.dataset.square;
+              const from = document.querySelector('.cell.suggested-from')?.dataset.square;
+              if (to) return from ? [from, to] : [to];
+              // A banqi chain capture may be ended rather than continued: no square to show.
+              const answered = document.querySelector('[data-action="hint"]:not([disabled])');
+              if (answered && document.querySelector('[data-action="end-chain"]')) return [];
+              return null;
+            },
+            null,
+            { timeout: 120_000 },
+          )
+        ).jsonValue();
+        if (cells.length === 0) {
+          await page.locator('[data-action="end-chain"]').focus();
+          await page.keyboard.press('Enter');
+        } else {
+          const last = cells[cells.length - 1];
+          assert.match(await page.locator(`[data-square="${last}"]`).getAttribute('aria-label'), /hint/);
+          await keyboardMoves(page, [cells.join('-')]);
+        }
+        // A promotion: the chooser has the focus, on the queen.
+        if (await page.locator('.dialog.promotion').count()) await page.keyboard.press('Enter');
         await page.waitForFunction(
-          () => {
-            if (document.querySelector('[data-testid="status"] [data-result]')) return 'result';
-            if (document.querySelector('[data-action="hint"]:not([disabled])')) return 'turn';
-            return null;
-          },
-          null,
-          { timeout: 120_000 },
-        )
-      ).jsonValue();
-    for (let turn = 0; turn < 150; turn += 1) {
-      if ((await turnOrResult()) === 'result') break;
-      const plies = await page.locator('.move-list [data-ply]').count();
-      // The hint with Enter; its two squares are named "hint" for a screen reader.
-      await page.locator('[data-action="hint"]').focus();
-      await page.keyboard.press('Enter');
-      await page.locator('.cell.suggested-from').waitFor({ timeout: 120_000 });
-      const from = await page.locator('.cell.suggested-from').getAttribute('data-square');
-      const to = await page.locator('.cell.suggested-to').getAttribute('data-square');
-      assert.match(await page.locator(`[data-square="${to}"]`).getAttribute('aria-label'), /hint/);
-      await keyboardMoves(page, [`${from}-${to}`]);
-      // A promotion: the chooser has the focus, on the queen.
-      if (await page.locator('.dialog.promotion').count()) await page.keyboard.press('Enter');
-      await page.waitForFunction(
-        (n) =>
-          document.querySelectorAll('.move-list [data-ply]').length > n ||
-          document.querySelector('[data-testid="status"] [data-result]'),
-        plies,
-      );
-    }
-    await page.locator('[data-testid="status"] [data-result]').waitFor();
-    assert.match(await page.locator('[data-testid="announce"]').innerText(), /wins|[Dd]raw/);
-  }),
-);
+          (n) =>
+            document.querySelectorAll('.move-list [data-ply]').length > n ||
+            document.querySelector('[data-testid="status"] [data-result]'),
+          plies,
+        );
+      }
+      await page.locator('[data-testid="status"] [data-result]').waitFor();
+      assert.match(await page.locator('[data-testid="announce"]').innerText(), /wins|[Dd]raw/);
+    }),
+  );
+}
