@@ -46,7 +46,12 @@ const COMMANDS: [(Command, &[&str]); 8] = [
 /// What typing `input` does in `state` at `now`: the answer to say (empty for a move, which
 /// the live region says) and the action to dispatch, if any.
 #[must_use]
-pub fn answer(state: &AppState, input: &str, now: f64) -> (String, Option<Action>) {
+pub fn answer(
+    state: &AppState,
+    input: &str,
+    now: f64,
+    clocks: Option<&str>,
+) -> (String, Option<Action>) {
     let lang = state.settings.lang;
     // Full-width spaces and question marks, as a Chinese keyboard types them.
     let normalised = input.replace('\u{3000}', " ").replace('？', "?");
@@ -72,7 +77,8 @@ pub fn answer(state: &AppState, input: &str, now: f64) -> (String, Option<Action
         Command::File | Command::Rank => line(lang, game, command == Command::File, &argument),
         Command::Where => where_is(lang, game, &argument),
         Command::Last => last_moves(lang, game),
-        Command::Clock => clock(state, now),
+        // Online the clocks are the server's, given by the page.
+        Command::Clock => clocks.map_or_else(|| clock(state, now), str::to_owned),
         Command::Turn => {
             let view = crate::components::status::status_view(state);
             view.result.map_or(view.to_move.1, |(text, _)| text)
@@ -230,6 +236,10 @@ pub struct ScreenReaderProps {
     pub state: SharedState,
     /// Where a typed move goes.
     pub dispatch: Callback<Action>,
+    /// The clocks in words, where the page keeps them itself (online: the server's clocks),
+    /// for `clock`.
+    #[prop_or_default]
+    pub clocks: Option<AttrValue>,
 }
 
 /// The screen-reader mode's field and its log of answers.
@@ -241,13 +251,19 @@ pub fn screen_reader_panel(props: &ScreenReaderProps) -> Html {
     let input = use_node_ref();
     let lang = props.state.get().settings.lang;
     let onsubmit = {
-        let (log, input, state, dispatch) =
-            (log.clone(), input.clone(), props.state.clone(), props.dispatch.clone());
+        let (log, input, state, dispatch, clocks) = (
+            log.clone(),
+            input.clone(),
+            props.state.clone(),
+            props.dispatch.clone(),
+            props.clocks.clone(),
+        );
         Callback::from(move |event: SubmitEvent| {
             event.prevent_default();
             let Some(field) = input.cast::<HtmlInputElement>() else { return };
             let typed = field.value();
-            let (reply, action) = answer(state.get(), &typed, crate::web::now_ms());
+            let (reply, action) =
+                answer(state.get(), &typed, crate::web::now_ms(), clocks.as_deref());
             if let Some(action) = action {
                 dispatch.emit(action);
             }
@@ -294,7 +310,7 @@ mod tests {
     }
 
     fn typed(state: &mut AppState, text: &str) -> String {
-        let (reply, action) = answer(state, text, 0.0);
+        let (reply, action) = answer(state, text, 0.0, None);
         if let Some(action) = action {
             state.apply(action);
         }

@@ -25,6 +25,22 @@ use crate::i18n::{Lang, fill_all};
 use crate::state::{Action, Theme};
 use crate::web;
 
+/// The server's clocks in words (`White 4:58, Black 5:00`), for the screen-reader mode's
+/// `clock`; `None` for a game without a clock.
+fn online_clocks(game: &OnlineGame, now: f64) -> Option<AttrValue> {
+    let said: Vec<String> = [Seat::First, Seat::Second]
+        .into_iter()
+        .map(|seat| {
+            let left = game.remaining_ms(seat, now)?;
+            let seconds = (left / 1000.0).max(0.0) as u64;
+            let side =
+                crate::components::status::side_label(&game.board, super::game::side_of(seat));
+            Some(format!("{side} {}:{:02}", seconds / 60, seconds % 60))
+        })
+        .collect::<Option<_>>()?;
+    Some(said.join(", ").into())
+}
+
 /// The page's address without its query or fragment: where its links point.
 fn page_base() -> String {
     let href = web::location_href();
@@ -238,7 +254,8 @@ fn game_screen(session: &Session, game: &OnlineGame, act: &Callback<Intent>) -> 
             <aside class="side">
                 <p class="game-label">{ spec_label(lang, &game.spec) }</p>
                 if shared.get().settings.screen_reader {
-                    <crate::screen_reader::ScreenReaderPanel state={shared.clone()} dispatch={dispatch.clone()} />
+                    <crate::screen_reader::ScreenReaderPanel state={shared.clone()} dispatch={dispatch.clone()}
+                        clocks={online_clocks(game, now)} />
                 }
                 { status_panel(game, session.note.as_ref(), lang) }
                 if opponent_away && game.status == Status::Playing {

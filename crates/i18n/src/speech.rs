@@ -231,6 +231,114 @@ mod tests {
         assert_eq!(said(Lang::En, &game), "Red cannon e3 takes black soldier on e7");
     }
 
+    /// Words every language must use for a kind of move.
+    const TAKES: [&str; 3] = ["takes", "吃", "ăn"];
+    const CHECK: [&str; 3] = ["check", "将", "chiếu"];
+
+    /// Checks the words of the last move of `game` in every language: the mover's name in that
+    /// language, the destination, and the words of its kind (`extra`, by language).
+    fn said_everywhere(game: &AnyGame, to: &str, extra: &[[&str; 3]]) {
+        let mut before = game.clone();
+        let mover = before.undo_move().map(|_| before.side_to_move()).expect("a move");
+        for (i, lang) in [Lang::En, Lang::Zh, Lang::Vi].into_iter().enumerate() {
+            let words = said(lang, game);
+            let side = side_words(lang, &before, game, mover);
+            assert!(words.contains(&side) || words.contains(to), "{lang:?}: {words}");
+            // Xiangqi in 简体中文 is its own notation (炮二平五): no squares, no "takes".
+            if lang == Lang::Zh && game.kind() == GameKind::Xiangqi {
+                assert!(words.starts_with(&side) && !words.is_ascii(), "{words}");
+                continue;
+            }
+            assert!(words.contains(to), "{lang:?}: {to} in {words}");
+            for kind in extra {
+                assert!(words.contains(kind[i]), "{lang:?}: {} in {words}", kind[i]);
+            }
+        }
+    }
+
+    #[test]
+    fn every_kind_of_move_is_said_in_every_language() {
+        // Chess: quiet, capture, castling, promotion, check and mate.
+        said_everywhere(&after("chess", "", &["g1f3"]), "f3", &[]);
+        said_everywhere(&after("chess", "", &["e2e4", "d7d5", "e4d5"]), "d5", &[TAKES]);
+        said_everywhere(
+            &after("chess", "", &["e2e4", "e7e5", "d1h5", "b8c6", "h5f7"]),
+            "f7",
+            &[TAKES, CHECK],
+        );
+        let castle = after("chess", "", &["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1"]);
+        for (lang, word) in [(Lang::En, "kingside"), (Lang::Zh, "短易位"), (Lang::Vi, "cánh vua")]
+        {
+            assert!(said(lang, &castle).contains(word), "{}", said(lang, &castle));
+        }
+        let mut promoting =
+            AnyGame::new("chess", "", &StartFrom::Position("8/P6k/8/8/8/8/8/K7 w - - 0 1"))
+                .unwrap();
+        promoting.play("a7a8q").unwrap();
+        for (lang, word) in
+            [(Lang::En, "promotes to Queen"), (Lang::Zh, "升变为后"), (Lang::Vi, "phong Hậu")]
+        {
+            assert!(said(lang, &promoting).contains(word), "{}", said(lang, &promoting));
+        }
+        // Xiangqi: quiet, capture; check (the chariot down the open file at the general).
+        said_everywhere(&after("xiangqi", "", &["h3e3"]), "e3", &[]);
+        said_everywhere(&after("xiangqi", "", &["h3e3", "h10g8", "e3e7"]), "e7", &[TAKES]);
+        let mut check =
+            AnyGame::new("xiangqi", "", &StartFrom::Position("4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1"))
+                .unwrap();
+        check.play("a1a10").unwrap();
+        said_everywhere(&check, "a10", &[CHECK]);
+        // Banqi: a flip, a step, a capture, a chain's end; found by playing on from a deal.
+        let mut banqi =
+            AnyGame::new("banqi", "chain=true", &StartFrom::Start { seed: 11 }).unwrap();
+        let (mut stepped, mut captured, mut stopped) = (false, false, false);
+        let target = |mv: &str| mv.split_once('-').and_then(|(_, to)| to.parse::<Cell>().ok());
+        for turn in 0..400 {
+            let moves = banqi.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let takes = |m: &String| target(m).is_some_and(|to| banqi.piece_code(to).is_some());
+            let pick = moves
+                .iter()
+                .find(|m| takes(m))
+                .or_else(|| moves.iter().find(|m| *m == "stop" && !stopped))
+                .or_else(|| moves.iter().find(|m| target(m).is_some() && !stepped))
+                .or_else(|| moves.get(turn * 7 % moves.len()))
+                .cloned()
+                .expect("a move");
+            let capture = takes(&pick);
+            banqi.play(&pick).unwrap();
+            match target(&pick) {
+                Some(to) if capture => {
+                    captured = true;
+                    said_everywhere(&banqi, &to.to_string(), &[TAKES]);
+                }
+                Some(to) => {
+                    stepped = true;
+                    said_everywhere(&banqi, &to.to_string(), &[]);
+                }
+                None if pick == "stop" => {
+                    stopped = true;
+                    assert!(said(Lang::Vi, &banqi).contains("Dừng"), "{}", said(Lang::Vi, &banqi));
+                }
+                None => said_everywhere(&banqi, &pick, &[]),
+            }
+            if banqi.outcome().is_some() || (stepped && captured && stopped) {
+                break;
+            }
+        }
+        assert!(stepped && captured, "a step and a capture were said");
+        // Gomoku: a stone, a colour choice, Soosõrv-8's declaration and offer.
+        said_everywhere(&after("gomoku", "", &["h8"]), "h8", &[]);
+        let soosorv = after(
+            "gomoku",
+            "rule=renju,opening=soosorv8",
+            &["h8", "i9", "j10", "white", "a1", "offers=2", "black", "offer=g9"],
+        );
+        said_everywhere(&soosorv, "g9", &[]);
+    }
+
     #[test]
     fn banqi_flips_say_what_they_revealed_and_gomoku_says_the_stone() {
         let mut game = AnyGame::new("banqi", "", &StartFrom::Start { seed: 3 }).unwrap();
