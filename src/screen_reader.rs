@@ -342,6 +342,15 @@ mod tests {
     }
 
     #[test]
+    fn a_move_typed_out_of_turn_is_said_not_dropped() {
+        let mut s = state(GameKind::Chess, Lang::En);
+        s.settings.mode = Mode::VsComputer { human: Side::Second };
+        typed(&mut s, "e4");
+        assert!(s.record.moves.is_empty());
+        assert_eq!(s.notice, Some(crate::state::Notice::NotYourTurn));
+    }
+
+    #[test]
     fn every_game_takes_its_own_notation() {
         let mut s = state(GameKind::Xiangqi, Lang::Zh);
         typed(&mut s, "炮二平五");

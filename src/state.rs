@@ -98,6 +98,8 @@ pub enum Notice {
     Link(LinkError),
     /// Undo took back moves that carried notes (comments, marks, arrows, variations); they can
     /// be put back ([`Action::RestoreTakenBack`]).
+    /// A move was typed while the computer is to move: it is not taken.
+    NotYourTurn,
     NotesTakenBack,
     /// The move queued while the computer thought was not legal after its reply, and was
     /// dropped (with the rules' reason; `None` for a move that does not read at all).
@@ -1456,6 +1458,11 @@ impl AppState {
             Action::TypeMove { text, now } => {
                 if self.accepts_moves() {
                     self.play_text(&text, now);
+                } else if self.result().is_some() && self.explored.is_none() {
+                    self.notice = Some(Notice::Illegal(IllegalReason::GameOver));
+                } else if self.promotion.is_none() {
+                    // Said, not dropped: the screen-reader mode has no board to see it on.
+                    self.notice = Some(Notice::NotYourTurn);
                 }
             }
             Action::SetConfirmStones(on) => {

@@ -239,6 +239,7 @@ fn notice_text(lang: Lang, kind: GameKind, notice: &Notice) -> String {
         }
         Notice::Link(error) => link_error(lang, kind, error),
         Notice::NotesTakenBack => t(lang, Text::NotesTakenBack).to_owned(),
+        Notice::NotYourTurn => t(lang, Text::NotYourTurn).to_owned(),
         Notice::PremoveDropped(reason) => {
             let dropped = t(lang, Text::PremoveDropped);
             match reason {

@@ -193,6 +193,8 @@ pub enum Text {
     TakeBlack,
     /// The screen-reader mode (its setting and its panel's heading).
     ScreenReader,
+    /// A move typed on the computer's turn.
+    NotYourTurn,
     /// The screen-reader mode's field.
     SrField,
     /// What the screen-reader mode's field takes.
@@ -496,6 +498,11 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         ],
         T::TakeBlack => ["Take black", "执黑", "Cầm quân Đen"],
         T::ScreenReader => ["Screen-reader mode", "读屏模式", "Chế độ đọc màn hình"],
+        T::NotYourTurn => [
+            "It is the computer's turn: the move was not played.",
+            "现在轮到电脑走，这步没有走出。",
+            "Đang đến lượt máy: nước đi chưa được đi.",
+        ],
         T::SrField => ["Move or command", "着法或命令", "Nước đi hoặc lệnh"],
         T::SrHelp => [
             "Type a move (e4, Nf3, C2.5, 炮二平五, flip b3, b3-b4, h8) or a command: pieces, file e, rank 4, where king, last, clock, turn, help.",
