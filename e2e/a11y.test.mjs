@@ -337,14 +337,24 @@ function lowestCoordinateContrast() {
     const box = span.getBoundingClientRect();
     if (box.width === 0) continue;
     const [x, y] = [box.left + box.width / 2, box.top + box.height / 2];
-    // The first element under the label with a colour of its own.
-    const under = document
-      .elementsFromPoint(x, y)
-      .filter((e) => !e.closest('.coords'))
-      .map((e) => getComputedStyle(e).backgroundColor)
-      .find((c) => { const v = rgb(c); return v.length === 3 || (v.length === 4 && v[3] > 0.9); });
-    if (!under) continue;
-    const [fg, bg] = [luminance(rgb(getComputedStyle(span).color)), luminance(rgb(under))];
+    // What lies under the label: the see-through layers (a last move's yellow, a selection's
+    // green) laid over the first solid colour, as the browser composes them.
+    const layers = [];
+    for (const element of document.elementsFromPoint(x, y)) {
+      if (element.closest('.coords')) continue;
+      const v = rgb(getComputedStyle(element).backgroundColor);
+      const alpha = v.length === 4 ? v[3] : 1;
+      if (alpha === 0) continue;
+      layers.push([v.slice(0, 3), alpha]);
+      if (alpha > 0.99) break;
+    }
+    if (!layers.length || layers[layers.length - 1][1] <= 0.99) continue;
+    let under = layers.pop()[0];
+    while (layers.length) {
+      const [colour, alpha] = layers.pop();
+      under = under.map((c, i) => alpha * colour[i] + (1 - alpha) * c);
+    }
+    const [fg, bg] = [luminance(rgb(getComputedStyle(span).color)), luminance(under)];
     const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
     if (ratio < lowest.ratio) lowest = { ratio, where: `${span.closest('[data-coord-of]')?.dataset.coordOf} "${span.textContent}"` };
   }
@@ -356,10 +366,18 @@ test('board coordinates are at least 4.5:1 on their squares in every game, theme
   for (const theme of ['light', 'dark']) {
     for (const boards of ['wood', 'slate']) {
       for (const game of ['chess', 'xiangqi', 'banqi', 'gomoku']) {
-        await withApp({ settings: { lang: 'en', game, theme, boards, files: 'letters' } }, async (page) => {
+        await withApp({ settings: { lang: 'en', game, theme, boards, files: 'letters', mode: 'hotseat' } }, async (page) => {
           const { ratio, where } = await page.evaluate(lowestCoordinateContrast);
           assert.ok(Number.isFinite(ratio), `${game}: coordinates measured`);
           if (ratio < 4.5) low.push(`${game} ${theme} ${boards}: ${ratio.toFixed(2)} at ${where}`);
+          if (game !== 'chess') return;
+          // Highlighted squares under labels: the last move a2-a4 and a selected pawn on a7.
+          await drag(page, 'a2', 'a4');
+          await waitForPlies(page, 1);
+          await page.locator('[data-square="a7"]').click();
+          await page.locator('[data-square="a7"][aria-selected="true"]').waitFor();
+          const lit = await page.evaluate(lowestCoordinateContrast);
+          if (lit.ratio < 4.5) low.push(`${game} ${theme} ${boards} lit: ${lit.ratio.toFixed(2)} at ${lit.where}`);
         });
       }
     }

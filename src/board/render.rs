@@ -182,8 +182,12 @@ fn coordinates(view: &BoardView) -> Html {
         }
         let dark = matches!(geometry.style, Style::Checkered) && Geometry::is_dark(cell.cell);
         let place = format!("grid-row: {}; grid-column: {};", row + 1, column + 1);
+        // On a highlighted square the label takes the colour that stays legible on it.
+        let lit = (cell.last_move || cell.selected) && !cell.check;
+        let classes =
+            classes!("coord-box", dark.then_some("dark"), lit.then_some("lit"), cell.check.then_some("checked"));
         Some(html! {
-            <div class={classes!("coord-box", dark.then_some("dark"))} style={place} data-coord-of={cell.cell.to_string()}>{ for labels }</div>
+            <div class={classes} style={place} data-coord-of={cell.cell.to_string()}>{ for labels }</div>
         })
     });
     html! { <div class="coords" aria-hidden="true">{ for boxes }</div> }
