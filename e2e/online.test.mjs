@@ -53,10 +53,15 @@ async function seriousAxeViolations(page) {
 }
 
 /** Opens `url` in a fresh browser context (its own storage: another person), and waits until
- * the page is connected (unless `connected` is false). */
-async function person(url, viewport = { width: 1280, height: 900 }, connected = true) {
+ * the page is connected (unless `connected` is false); `theme` `dark` for the dark theme. */
+async function person(url, viewport = { width: 1280, height: 900 }, connected = true, theme = 'light') {
   const context = await browser.newContext({ viewport, locale: 'en-US' });
   context.setDefaultTimeout(WAIT_MS);
+  if (theme === 'dark') {
+    await context.addInitScript(() => {
+      if (!localStorage.getItem('qi.settings')) localStorage.setItem('qi.settings', 'theme=dark');
+    });
+  }
   // The sounds played, as the app's test hook reports them (src/sound.rs).
   await context.addInitScript(() => {
     window.qiSoundLog = [];
@@ -129,8 +134,12 @@ test('two players play through an invite link while a third watches', { timeout:
     await carol.page.locator('.board [data-square]').first().waitFor();
     await alice.page.locator('[data-testid="watchers"][data-count="1"]').waitFor();
     assert.equal(await carol.page.locator('[data-action="resign"]').count(), 0, 'spectators cannot resign');
-    // axe-core (issue 19): the game page as a player at 1280 and 360 px and as a spectator.
-    for (const [who, page] of [['Alice', alice.page], ['Bob', bob.page], ['Carol', carol.page]]) {
+    // axe-core (issue 19): the game page as a player at 1280 and 360 px and as a spectator,
+    // in the light theme, and as a spectator in the dark one.
+    const dan = await person(watch, { width: 360, height: 800 }, true, 'dark');
+    people.push(dan);
+    await dan.page.locator('.app.online.theme-dark .board [data-square]').first().waitFor();
+    for (const [who, page] of [['Alice', alice.page], ['Bob', bob.page], ['Carol', carol.page], ['Dan', dan.page]]) {
       assert.deepEqual(await seriousAxeViolations(page), [], `${who}'s page`);
     }
 
