@@ -3,46 +3,21 @@
 // with each dialog open, at 360 and 1280 px, in the light and the dark theme.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 
 import {
-  DIST,
-  REPO,
   WAIT_MS,
   drag,
-  launchBrowser,
-  openApp,
+  seriousAxeViolations,
+  sharedApp,
   startQiServer,
-  startServer,
   waitForPlies,
 } from './support.mjs';
 
 const TEST_TIMEOUT = 600_000;
-const AXE = readFileSync(`${REPO}/tools/node_modules/axe-core/axe.min.js`, 'utf8');
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer(DIST);
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function withApp(options, body) {
-  const app = await openApp(browser, server.url, options);
-  try {
-    await body(app.page);
-    assert.deepEqual(app.errors, [], 'the page reported errors');
-  } finally {
-    await app.close();
-  }
-}
+const shared = sharedApp({ before, after });
+const withApp = (options, body) => shared.withApp(options, body);
 
 /** What has the keyboard focus: its data-action, else its tag and class. */
 const focused = (page) =>
@@ -121,17 +96,6 @@ test('moves are said in words in the live region, in the player language', { tim
   }),
 );
 
-/** axe-core's serious and critical violations on the page as it is, one line each. */
-async function axeViolations(page) {
-  await page.evaluate(AXE);
-  const results = await page.evaluate(() =>
-    window.axe.run(document, { resultTypes: ['violations'] }),
-  );
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-}
-
 test('axe-core: no serious or critical violation in any game, dialog, width or theme', { timeout: TEST_TIMEOUT }, async () => {
   const found = [];
   for (const width of [360, 1280]) {
@@ -141,14 +105,14 @@ test('axe-core: no serious or critical violation in any game, dialog, width or t
           { viewport: { width, height: 800 }, settings: { lang: 'en', game, theme } },
           async (page) => {
             const where = `${game} ${width}px ${theme}`;
-            for (const line of await axeViolations(page)) found.push(`${where}: ${line}`);
+            for (const line of await seriousAxeViolations(page)) found.push(`${where}: ${line}`);
             // Each dialog open (once per width and theme is enough: they are the same in
             // every game).
             if (game !== 'chess') return;
             for (const [action, selector] of DIALOGS) {
               await page.locator(`[data-action="${action}"]`).first().click();
               await page.locator(selector).waitFor();
-              for (const line of await axeViolations(page)) found.push(`${where} ${action}: ${line}`);
+              for (const line of await seriousAxeViolations(page)) found.push(`${where} ${action}: ${line}`);
               await page.keyboard.press('Escape');
               await page.locator(selector).waitFor({ state: 'detached' });
             }
@@ -162,7 +126,7 @@ test('axe-core: no serious or critical violation in any game, dialog, width or t
 
 /** Opens `url` in a fresh context of `width` px and the `theme` colour scheme. */
 async function openPage(url, width, theme) {
-  const context = await browser.newContext({
+  const context = await shared.browser.newContext({
     viewport: { width, height: 800 },
     locale: 'en-US',
     colorScheme: theme,
@@ -180,15 +144,15 @@ test('axe-core: the embed and the online lobby, at 360 and 1280 px, light and da
     for (const width of [360, 1280]) {
       for (const theme of ['light', 'dark']) {
         const pages = [
-          ['embed', `${server.url}embed/?game=chess&moves=e2e4+e7e5+g1f3&controls=1&movelist=1&theme=${theme}`, '.embed [data-square]'],
-          ['embed xiangqi', `${server.url}embed/?game=xiangqi&moves=h3e3&play=1&theme=${theme}`, '.embed [data-square]'],
+          ['embed', `${shared.server.url}embed/?game=chess&moves=e2e4+e7e5+g1f3&controls=1&movelist=1&theme=${theme}`, '.embed [data-square]'],
+          ['embed xiangqi', `${shared.server.url}embed/?game=xiangqi&moves=h3e3&play=1&theme=${theme}`, '.embed [data-square]'],
           ['lobby', `${qi.base}online/`, '[data-testid="connection"][data-state="connected"]'],
         ];
         for (const [name, url, ready] of pages) {
           const { page, close } = await openPage(url, width, theme);
           try {
             await page.locator(ready).first().waitFor();
-            for (const line of await axeViolations(page)) found.push(`${name} ${width}px ${theme}: ${line}`);
+            for (const line of await seriousAxeViolations(page)) found.push(`${name} ${width}px ${theme}: ${line}`);
             if (!name.startsWith('embed')) continue;
             assert.equal(await page.locator('main').count(), 1, `${name}: one main landmark`);
             assert.equal(await page.locator('h1').count(), 1, `${name}: a heading`);
@@ -387,11 +351,11 @@ test('board coordinates are at least 4.5:1 on their squares in every game, theme
 
 test('sr=1 in an embed: commands read the board, moves are typed only with play=1, and said', { timeout: TEST_TIMEOUT }, async () => {
   for (const play of [true, false]) {
-    const context = await browser.newContext({ viewport: { width: 400, height: 700 }, locale: 'en-US' });
+    const context = await shared.browser.newContext({ viewport: { width: 400, height: 700 }, locale: 'en-US' });
     context.setDefaultTimeout(WAIT_MS);
     const page = await context.newPage();
     try {
-      await page.goto(`${server.url}embed/?game=chess&sr=1${play ? '&play=1' : ''}`);
+      await page.goto(`${shared.server.url}embed/?game=chess&sr=1${play ? '&play=1' : ''}`);
       const field = page.locator('[data-testid="sr-input"]');
       await field.fill('where king');
       await field.press('Enter');

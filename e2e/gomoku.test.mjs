@@ -5,34 +5,14 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 
-import { DIST, click, launchBrowser, openApp, startServer, statusText, waitForPlies } from './support.mjs';
+import { click, sharedApp, statusText, waitForPlies } from './support.mjs';
 
 const TEST_TIMEOUT = 180_000;
 const SHOTS = new URL('../target/e2e-shots/', import.meta.url);
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer(DIST);
-  browser = await launchBrowser();
-  mkdirSync(SHOTS, { recursive: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function withApp(options, body) {
-  const app = await openApp(browser, server.url, options);
-  try {
-    await body(app.page);
-    assert.deepEqual(app.errors, [], 'the page reported errors');
-  } finally {
-    await app.close();
-  }
-}
+const shared = sharedApp({ before, after });
+before(() => mkdirSync(SHOTS, { recursive: true }));
+const withApp = (options, body) => shared.withApp(options, body);
 
 const plies = (page) => page.locator('.move-list [data-ply]').count();
 

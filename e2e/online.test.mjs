@@ -4,17 +4,16 @@
 // The test fails (never skips) when the server binary or the built online page is missing.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 
 import {
   DIST,
-  REPO,
   WAIT_MS,
   click,
   drag,
   launchBrowser,
   moveList,
+  seriousAxeViolations,
   startQiServer,
   startServer,
   waitForPiece,
@@ -40,17 +39,6 @@ after(async () => {
   await browser?.close();
   await qi?.stop();
 });
-
-const AXE = readFileSync(`${REPO}/tools/node_modules/axe-core/axe.min.js`, 'utf8');
-
-/** axe-core's serious and critical violations on `page`, one line each. */
-async function seriousAxeViolations(page) {
-  await page.evaluate(AXE);
-  const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-}
 
 /** Opens `url` in a fresh browser context (its own storage: another person), and waits until
  * the page is connected (unless `connected` is false); `theme` `dark` for the dark theme. */

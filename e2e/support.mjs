@@ -2,8 +2,9 @@
 // playwright-core, a small static server that serves the built app under a sub-path, and
 // helpers that act on the board the way a player does (real pointer and keyboard events).
 
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -147,6 +148,51 @@ export async function startServer(dist = DIST, basePath = BASE_PATH, port = 0) {
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * The static server and the browser a test file shares, started before its tests and closed
+ * after them (give it `node:test`'s `before` and `after`). `withApp(options, body)` opens the
+ * app in a fresh context (`openApp`'s options), runs `body` with its page, and checks that the
+ * page reported no errors.
+ */
+export function sharedApp({ before, after }) {
+  const shared = {
+    server: null,
+    browser: null,
+    async withApp(options, body) {
+      const app = await openApp(shared.browser, shared.server.url, options);
+      try {
+        await body(app.page);
+        assert.deepEqual(app.errors, [], 'the page reported errors');
+      } finally {
+        await app.close();
+      }
+    },
+  };
+  before(async () => {
+    shared.server = await startServer(DIST);
+    shared.browser = await launchBrowser();
+  });
+  after(async () => {
+    await shared.browser?.close();
+    await shared.server?.close();
+  });
+  return shared;
+}
+
+let axeSource;
+
+/** axe-core's serious and critical violations on `page` as it is, one line each. */
+export async function seriousAxeViolations(page) {
+  axeSource ??= readFileSync(path.join(REPO, 'tools/node_modules/axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(axeSource);
+  const results = await page.evaluate(() =>
+    window.axe.run(document, { resultTypes: ['violations'] }),
+  );
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
 }
 
 /** Waits until the app has drawn its board. */
