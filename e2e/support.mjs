@@ -68,11 +68,12 @@ const CONTENT_TYPES = {
 
 /**
  * Serves the directory `dist` under `basePath` (e.g. `/qi/`) on 127.0.0.1 and `port` (a free
- * one by default).
+ * one by default); with `{ isolated: true }` every response says COOP `same-origin` and COEP
+ * `require-corp`, as qi-server's app pages do, so the page is cross-origin isolated.
  * Anything outside the sub-path is a 404, so an absolute asset URL in the build shows up as a
  * failed load. Resolves to `{ url, close }`, `url` being the app's address (ending in `/`).
  */
-export async function startServer(dist = DIST, basePath = BASE_PATH, port = 0) {
+export async function startServer(dist = DIST, basePath = BASE_PATH, port = 0, { isolated = false } = {}) {
   const index = path.join(dist, 'index.html');
   if (!existsSync(index)) {
     throw new Error(`No built app at ${dist} (index.html missing): build it, or set QI_DIST.`);
@@ -128,6 +129,12 @@ export async function startServer(dist = DIST, basePath = BASE_PATH, port = 0) {
       'content-type': CONTENT_TYPES[path.extname(file)] || 'application/octet-stream',
       'content-length': stats.size,
       'cache-control': 'no-store',
+      ...(isolated
+        ? {
+            'cross-origin-opener-policy': 'same-origin',
+            'cross-origin-embedder-policy': 'require-corp',
+          }
+        : {}),
     });
     if (request.method === 'HEAD') {
       response.end();

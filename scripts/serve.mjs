@@ -5,5 +5,6 @@ import { startServer } from '../e2e/support.mjs';
 
 const dist = process.argv[2] || new URL('../dist', import.meta.url).pathname;
 const port = Number(process.env.QI_PORT || 8080);
-const server = await startServer(dist, '/', port);
+// Isolated, as qi-server serves the app: a search the page no longer wants stops in place.
+const server = await startServer(dist, '/', port, { isolated: true });
 console.log(`Qi is at ${server.url} (the embed page at ${server.url}embed/); Ctrl-C stops it.`);

@@ -1,6 +1,7 @@
 //! The app: the state, the effects that connect it to the browser (storage, the clock timer,
 //! the document's language and theme), and the page layout.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use qi_rules::{Cell, GameKind, Side};
@@ -23,17 +24,17 @@ use crate::review::{Evaluation, REVIEW_BUDGET_MS};
 use crate::state::{
     Action, AppState, Mode, Notice, SearchSummary, Settings, Theme, WATCH_DELAYS_MS,
 };
-use crate::think::{AnalyseRequest, MAX_LINES, Think, ThinkReply, ThinkRequest, WorkerRequest};
+use crate::think::{
+    AnalyseRequest, MAX_LINES, PonderRequest, ThinkReply, ThinkRequest, WorkerReply, WorkerRequest,
+};
 
 /// The analysis of a position: searches of these many milliseconds (for the three lines
 /// together), one after the other. The first answers within half a second; each later one
 /// starts from what the worker's engine kept of the last (its transposition table), so it goes
-/// deeper; after about 40 s on one position the engine rests (the last answer stays shown). No
-/// search is longer than 10 s: the worker answers one request at a time, so the computer's
-/// move, asked for just after analysis is left, waits at most that long.
+/// deeper; after about 40 s on one position the engine rests (the last answer stays shown). A
+/// search for a position no longer shown is cancelled (see [`crate::worker`]).
 const ANALYSIS_BUDGETS_MS: [u32; 6] = [400, 1500, 4000, 10_000, 10_000, 10_000];
 use crate::web;
-use yew_agent::oneshot::{OneshotProvider, UseOneshotRunnerHandle, use_oneshot_runner};
 
 /// Where the settings are kept in localStorage.
 const SETTINGS_KEY: &str = "qi.settings";
@@ -119,27 +120,29 @@ struct HistorySync {
     opened_from_history: bool,
 }
 
-/// Where the worker's script is, relative to the page (so any sub-path works).
-const WORKER_PATH: &str = "qi-worker.js";
-
-/// The whole app: the computer's worker (started the first time the computer is asked), and the
-/// page inside it.
+/// The whole app.
 #[function_component(App)]
 pub fn app() -> Html {
-    html! {
-        <OneshotProvider<Think, crate::codec::WireCodec> path={WORKER_PATH}>
-            <Page />
-        </OneshotProvider<Think, crate::codec::WireCodec>>
-    }
+    use_effect_with((), |()| crate::worker::expose_for_tests());
+    html! { <Page /> }
+}
+
+/// What the page has asked the engine and may take back: the computer's move (or a hint), and
+/// the ponder after the computer's move.
+#[derive(Default)]
+struct EngineAsks {
+    /// The request for the computer's move or a hint, while it may be unanswered.
+    move_seq: Option<u64>,
+    /// The ponder under way.
+    ponder_seq: Option<u64>,
+    /// What to ponder once the computer's move is on the board: the game with the reply the
+    /// engine expects played last, at the level it played.
+    expected: Option<PonderRequest>,
 }
 
 /// Sends a request to the worker and dispatches its answer; in watch mode after a pause, so
 /// the moves can be followed.
-fn ask_computer(
-    state: &UseReducerHandle<StateCell>,
-    runner: &UseOneshotRunnerHandle<Think>,
-    hint: bool,
-) {
+fn ask_computer(state: &UseReducerHandle<StateCell>, asks: &Rc<RefCell<EngineAsks>>, hint: bool) {
     let id = state.next_request;
     state.dispatch(Action::StartThinking { id, hint });
     let level = if hint { 5 } else { state.settings.level };
@@ -153,17 +156,31 @@ fn ask_computer(
     };
     // Against a person, a low level still takes a moment (see `least_answer_ms`).
     let least = if hint || watching { 0 } else { crate::settings::least_answer_ms(level) };
-    let (dispatcher, runner) = (state.dispatcher(), runner.clone());
+    // The engine thinks on the person's time against the person only.
+    let may_ponder = !hint
+        && matches!(state.settings.mode, Mode::VsComputer { .. })
+        && crate::think::ponders(level);
+    let (dispatcher, asks) = (state.dispatcher(), asks.clone());
     yew::platform::spawn_local(async move {
         if pause > 0 {
             yew::platform::time::sleep(std::time::Duration::from_millis(u64::from(pause))).await;
         }
-        let asked = web::now_ms();
+        let asked_at = web::now_ms();
+        let record = request.record.clone();
+        let asked = crate::worker::ask(WorkerRequest::Think(request));
+        asks.borrow_mut().move_seq = Some(asked.seq());
         let reply =
-            runner.run(WorkerRequest::Think(request)).await.think().unwrap_or(ThinkReply::none(id));
-        let left = f64::from(least) - (web::now_ms() - asked);
+            asked.answer().await.and_then(WorkerReply::think).unwrap_or(ThinkReply::none(id));
+        let left = f64::from(least) - (web::now_ms() - asked_at);
         if left >= 1.0 {
             yew::platform::time::sleep(std::time::Duration::from_millis(left as u64)).await;
+        }
+        if may_ponder && let (Some(best), Some(expected)) = (&reply.best, &reply.ponder) {
+            let mut record = record;
+            record.moves.extend([best.clone(), expected.clone()]);
+            record.ending = None;
+            let seed = web::random_seed();
+            asks.borrow_mut().expected = Some(PonderRequest { id, level, seed, record });
         }
         let search =
             SearchSummary { depth: reply.depth, nodes: reply.nodes, time_ms: reply.time_ms };
@@ -174,6 +191,26 @@ fn ask_computer(
             now: web::now_ms(),
         });
     });
+}
+
+/// Asks the worker to ponder `expected` if it is still the game (the computer's move is the last
+/// on the board), the page is visible and the battery is not low.
+fn start_pondering(
+    state: &UseReducerHandle<StateCell>,
+    asks: &Rc<RefCell<EngineAsks>>,
+    expected: PonderRequest,
+) {
+    let on_board = state.viewing.is_none()
+        && state.result().is_none()
+        && expected.record.moves.len() == state.record.moves.len() + 1
+        && expected.record.moves.starts_with(&state.record.moves)
+        && expected.record.start == state.record.start;
+    if on_board && !web::page_hidden() && !web::battery_low() {
+        let asked = crate::worker::ask(WorkerRequest::Ponder(expected));
+        asks.borrow_mut().ponder_seq = Some(asked.seq());
+        // Its answer says only how deep it went: nothing to wait for.
+        drop(asked);
+    }
 }
 
 /// The page.
@@ -279,29 +316,64 @@ fn page() -> Html {
         });
     }
 
-    // The computer's turn: ask the worker.
-    let runner = use_oneshot_runner::<Think>();
+    // The computer's turn: ask the worker. Any change of the game or the mode takes back what
+    // was asked (a move no longer wanted, a ponder); the person's turn after the computer's
+    // move starts a ponder at the levels that ponder.
+    let asks = use_mut_ref(EngineAsks::default);
     {
         let should = state.computer_should_move();
         let trigger =
             (should, state.record.moves.len(), state.record.start.clone(), state.settings.mode);
-        let (state, runner) = (state.clone(), runner.clone());
+        let (state, asks) = (state.clone(), asks.clone());
         use_effect_with(trigger, move |(should, ..)| {
+            let (move_seq, ponder_seq, expected) = {
+                let mut asks = asks.borrow_mut();
+                (asks.move_seq.take(), asks.ponder_seq.take(), asks.expected.take())
+            };
+            for seq in move_seq.into_iter().chain(ponder_seq) {
+                crate::worker::cancel(seq);
+            }
             if *should {
-                ask_computer(&state, &runner, false);
+                ask_computer(&state, &asks, false);
+            } else if let Some(expected) = expected {
+                start_pondering(&state, &asks, expected);
+            }
+        });
+    }
+    // A hidden page does not ponder.
+    {
+        let asks = asks.clone();
+        use_effect_with((), move |()| {
+            web::watch_battery();
+            let stop = web::on_visibility_change(move || {
+                if web::page_hidden()
+                    && let Some(seq) = asks.borrow_mut().ponder_seq.take()
+                {
+                    crate::worker::cancel(seq);
+                }
+            });
+            move || {
+                if let Some(stop) = stop {
+                    stop();
+                }
             }
         });
     }
     // Analysis: the engine searches the position shown, longer each time (the worker keeps no
     // table between requests yet), while the position stays and the page is visible.
     let analysis_run = use_mut_ref(|| 0_u64);
+    let analysis_seq = use_mut_ref(|| None::<u64>);
     {
         let allowed = state.analysis_allowed();
         let moves = if allowed { state.shown_moves() } else { Vec::new() };
         let key = (allowed, moves);
-        let (record, runner, dispatcher, run) =
-            (state.record.clone(), runner.clone(), state.dispatcher(), analysis_run.clone());
+        let (record, dispatcher, run, seq) =
+            (state.record.clone(), state.dispatcher(), analysis_run.clone(), analysis_seq.clone());
         use_effect_with(key, move |(allowed, moves)| {
+            // The last position's search is not wanted any more.
+            if let Some(seq) = seq.borrow_mut().take() {
+                crate::worker::cancel(seq);
+            }
             *run.borrow_mut() += 1;
             let this_run = *run.borrow();
             if *allowed {
@@ -326,8 +398,12 @@ fn page() -> Html {
                             lines: MAX_LINES,
                             record: position.clone(),
                         };
-                        let reply = runner.run(WorkerRequest::Analyse(request)).await;
-                        let Some(analysis) = reply.analysis().filter(|a| a.id == id) else {
+                        let asked = crate::worker::ask(WorkerRequest::Analyse(request));
+                        *seq.borrow_mut() = Some(asked.seq());
+                        let reply = asked.answer().await;
+                        let Some(analysis) =
+                            reply.and_then(WorkerReply::analysis).filter(|a| a.id == id)
+                        else {
                             return;
                         };
                         if *run.borrow() != this_run {
@@ -345,8 +421,7 @@ fn page() -> Html {
     // line's first moves change (not before the first move, so a fresh page loads no worker).
     {
         let key = state.opening_key();
-        let (record, runner, dispatcher) =
-            (state.record.clone(), runner.clone(), state.dispatcher());
+        let (record, dispatcher) = (state.record.clone(), state.dispatcher());
         use_effect_with(key, move |key| {
             if let Some(moves) = key.clone() {
                 let record = GameRecord::from_parts(
@@ -357,8 +432,8 @@ fn page() -> Html {
                 );
                 yew::platform::spawn_local(async move {
                     let request = crate::worker_tasks::TaskRequest::Opening { record };
-                    let reply = runner.run(WorkerRequest::Task(request)).await;
-                    let opening = match reply.task() {
+                    let reply = crate::worker::run(WorkerRequest::Task(request)).await;
+                    let opening = match reply.and_then(WorkerReply::task) {
                         Some(crate::worker_tasks::TaskReply::Opening { opening, .. }) => {
                             Some(opening)
                         }
@@ -375,8 +450,8 @@ fn page() -> Html {
     let review_run = use_mut_ref(|| 0_u64);
     {
         let running = state.review.as_ref().filter(|r| r.running()).map(|r| r.id);
-        let (record, runner, dispatcher, run) =
-            (state.record.clone(), runner.clone(), state.dispatcher(), review_run.clone());
+        let (record, dispatcher, run) =
+            (state.record.clone(), state.dispatcher(), review_run.clone());
         let from = state.review.as_ref().map_or(0, |r| r.evaluations.len());
         use_effect_with(running, move |running| {
             *run.borrow_mut() += 1;
@@ -401,8 +476,10 @@ fn page() -> Html {
                             record: position,
                         };
                         let wanted = request.id;
-                        let reply = runner.run(WorkerRequest::Analyse(request)).await;
-                        let Some(analysis) = reply.analysis().filter(|a| a.id == wanted) else {
+                        let reply = crate::worker::run(WorkerRequest::Analyse(request)).await;
+                        let Some(analysis) =
+                            reply.and_then(WorkerReply::analysis).filter(|a| a.id == wanted)
+                        else {
                             return;
                         };
                         let Some(line) = analysis.lines.into_iter().next() else { return };
@@ -416,8 +493,8 @@ fn page() -> Html {
     }
 
     let on_hint = {
-        let (state, runner) = (state.clone(), runner.clone());
-        Callback::from(move |()| ask_computer(&state, &runner, true))
+        let (state, asks) = (state.clone(), asks.clone());
+        Callback::from(move |()| ask_computer(&state, &asks, true))
     };
 
     // While a clock runs: redraw it and let a flag fall.

@@ -16,6 +16,7 @@ pub mod settings;
 pub mod sound;
 pub mod state;
 pub mod web;
+pub mod worker;
 
 // The game record, its formats and the link (crates/play), the words in three languages
 // (crates/i18n) and what the page asks the worker (crates/tasks): web-free crates, here under

@@ -2,7 +2,7 @@
 //! browser's language. Everything here fails soft: a blocked storage or a missing API gives a
 //! default, never a panic.
 
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 
 /// Milliseconds on the page's monotonic clock.
 #[must_use]
@@ -113,6 +113,71 @@ pub fn on_history_change(changed: impl FnMut() + 'static) -> Option<impl FnOnce(
 #[must_use]
 pub fn page_hidden() -> bool {
     web_sys::window().and_then(|w| w.document()).is_some_and(|d| d.hidden())
+}
+
+/// Calls `changed` whenever the page is hidden or shown again, while the returned guard lives.
+pub fn on_visibility_change(changed: impl FnMut() + 'static) -> Option<impl FnOnce()> {
+    let document = web_sys::window()?.document()?;
+    let closure = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(changed);
+    let listener = closure.as_ref().unchecked_ref();
+    document.add_event_listener_with_callback("visibilitychange", listener).ok()?;
+    Some(move || {
+        let _ = document.remove_event_listener_with_callback(
+            "visibilitychange",
+            closure.as_ref().unchecked_ref(),
+        );
+        drop(closure);
+    })
+}
+
+thread_local! {
+    /// Whether the battery runs low and is not charging, as the Battery Status API last said
+    /// (see [`watch_battery`]); `false` where the browser does not say.
+    static BATTERY_LOW: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Below this share of charge, a battery that is not charging counts as low.
+const LOW_BATTERY: f64 = 0.2;
+
+/// Starts following the battery (Chromium's `navigator.getBattery`), so [`battery_low`] can
+/// say when to spare it. Nothing happens in browsers without the API.
+pub fn watch_battery() {
+    let Some(navigator) = web_sys::window().map(|w| w.navigator()) else { return };
+    let get = js_sys::Reflect::get(&navigator, &JsValue::from_str("getBattery"));
+    let Some(get) = get.ok().and_then(|g| g.dyn_into::<js_sys::Function>().ok()) else { return };
+    let Some(promise) =
+        get.call0(&navigator).ok().and_then(|p| p.dyn_into::<js_sys::Promise>().ok())
+    else {
+        return;
+    };
+    wasm_bindgen_futures::spawn_local(async move {
+        let Ok(battery) = wasm_bindgen_futures::JsFuture::from(promise).await else { return };
+        let read = {
+            let battery = battery.clone();
+            move || {
+                let field = |name| js_sys::Reflect::get(&battery, &JsValue::from_str(name)).ok();
+                let charging = field("charging").is_some_and(|c| c.is_truthy());
+                let level = field("level").and_then(|l| l.as_f64()).unwrap_or(1.0);
+                BATTERY_LOW.with(|low| low.set(!charging && level < LOW_BATTERY));
+            }
+        };
+        read();
+        let closure = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(read);
+        for event in ["chargingchange", "levelchange"] {
+            let target: &web_sys::EventTarget = battery.unchecked_ref();
+            let _ =
+                target.add_event_listener_with_callback(event, closure.as_ref().unchecked_ref());
+        }
+        // Followed for the page's whole life.
+        closure.forget();
+    });
+}
+
+/// Whether the battery runs low and is not charging: the engine does not think on the
+/// person's time then.
+#[must_use]
+pub fn battery_low() -> bool {
+    BATTERY_LOW.with(std::cell::Cell::get)
 }
 
 /// A key that walks the move list.

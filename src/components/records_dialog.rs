@@ -12,10 +12,9 @@ use super::share::CopyField;
 use crate::i18n::{Lang, Text, fill, t};
 use crate::records::{self, Format};
 use crate::state::Action;
-use crate::think::{Think, WorkerRequest};
+use crate::think::{WorkerReply, WorkerRequest};
 use crate::web;
 use crate::worker_tasks::{GameEntry, TaskReply, TaskRequest};
-use yew_agent::oneshot::{UseOneshotRunnerHandle, use_oneshot_runner};
 
 /// Properties of [`RecordsDialog`].
 #[derive(Properties, PartialEq)]
@@ -91,7 +90,6 @@ struct Picker {
 /// goes, and what the dialog shows meanwhile.
 #[derive(Clone)]
 struct Importer {
-    runner: UseOneshotRunnerHandle<Think>,
     lang: Lang,
     kind: GameKind,
     dispatch: Callback<Action>,
@@ -107,7 +105,10 @@ impl Importer {
         let this = self.clone();
         yew::platform::spawn_local(async move {
             let request = TaskRequest::ListGames { text: text.clone() };
-            let games = match this.runner.run(WorkerRequest::Task(request)).await.task() {
+            let games = match crate::worker::run(WorkerRequest::Task(request))
+                .await
+                .and_then(WorkerReply::task)
+            {
                 Some(TaskReply::Games { games }) => games,
                 _ => Vec::new(),
             };
@@ -126,7 +127,8 @@ impl Importer {
         let this = self.clone();
         yew::platform::spawn_local(async move {
             let request = TaskRequest::Import { lang: this.lang, hint: this.kind, text };
-            let reply = this.runner.run(WorkerRequest::Task(request)).await.task();
+            let reply =
+                crate::worker::run(WorkerRequest::Task(request)).await.and_then(WorkerReply::task);
             let open = |record| Action::Open { record, bottom: None, at: None, notice: None };
             match reply {
                 Some(TaskReply::Imported { record, warnings }) => {
@@ -197,16 +199,17 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
     // A file of several games to pick from, and the search over them.
     let picker = use_state(|| None::<Picker>);
     let search = use_state(String::new);
-    let runner = use_oneshot_runner::<Think>();
     // The export is written in the worker, again whenever the game or the format changes.
     let exported = use_state(String::new);
     {
-        let (runner, exported) = (runner.clone(), exported.clone());
+        let exported = exported.clone();
         use_effect_with((state.record.clone(), format_now), move |(record, format)| {
             let request = TaskRequest::Export { record: (**record).clone(), format: *format };
             yew::platform::spawn_local(async move {
                 if let Some(TaskReply::Exported { text }) =
-                    runner.run(WorkerRequest::Task(request)).await.task()
+                    crate::worker::run(WorkerRequest::Task(request))
+                        .await
+                        .and_then(WorkerReply::task)
                 {
                     exported.set(text);
                 }
@@ -224,7 +227,6 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
         })
     };
     let importer = Importer {
-        runner: runner.clone(),
         lang,
         kind,
         dispatch: props.dispatch.clone(),
@@ -242,14 +244,12 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
     let on_file = {
         let (pasted, importer) = (pasted.clone(), importer.clone());
         let read_as = read_as.clone();
-        let runner = runner.clone();
         Callback::from(move |event: Event| {
             let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() else { return };
             let Some(file) = input.files().and_then(|files| files.get(0)) else { return };
             // A file too big to read: let the reader say so, without loading it all.
             let too_big = file.size() > records::MAX_FILE as f64;
             let (pasted, importer) = (pasted.clone(), importer.clone());
-            let runner = runner.clone();
             let read_as = read_as.clone();
             yew::platform::spawn_local(async move {
                 let text = if too_big {
@@ -260,7 +260,7 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
                     // Read in the worker, which has the encodings' tables.
                     let bytes = web::read_file(file).await.unwrap_or_default();
                     let request = WorkerRequest::Task(TaskRequest::Decode { bytes });
-                    match runner.run(request).await.task() {
+                    match crate::worker::run(request).await.and_then(WorkerReply::task) {
                         Some(TaskReply::Decoded { text, encoding, replaced, first_bad }) => {
                             read_as.set(encoding_note(lang, &encoding, replaced, first_bad));
                             text
@@ -304,7 +304,7 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
     let on_download = {
         let text = exported.clone();
         let name = format!("qi-{}.{}", kind.name(), format_now.extension());
-        let (runner, encoding) = (runner.clone(), (*encoding).clone());
+        let encoding = (*encoding).clone();
         let lost = lost.clone();
         Callback::from(move |_: MouseEvent| {
             let mime = format_now.mime_type();
@@ -316,12 +316,14 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
             // Other encodings are written in the worker, which has their tables; what one
             // lacks is said under the button.
             let request = TaskRequest::Encode { text: text.clone(), encoding: encoding.clone() };
-            let (runner, name, lost) = (runner.clone(), name.clone(), lost.clone());
+            let (name, lost) = (name.clone(), lost.clone());
             let label =
                 EXPORT_ENCODINGS.iter().find(|(l, _)| *l == encoding).map_or("", |(_, name)| *name);
             yew::platform::spawn_local(async move {
                 if let Some(TaskReply::Encoded { bytes, unmappable }) =
-                    runner.run(WorkerRequest::Task(request)).await.task()
+                    crate::worker::run(WorkerRequest::Task(request))
+                        .await
+                        .and_then(WorkerReply::task)
                 {
                     web::download_bytes(&name, mime, &bytes);
                     let values = [("n", unmappable.to_string()), ("encoding", label.to_owned())];

@@ -12,10 +12,9 @@ use crate::embed::EmbedOptions;
 use crate::i18n::{Lang, Text, game_name, t};
 use crate::link::{self, View};
 use crate::state::{AppState, Theme};
-use crate::think::{Think, WorkerRequest};
+use crate::think::{WorkerReply, WorkerRequest};
 use crate::web;
 use crate::worker_tasks::{TaskReply, TaskRequest};
-use yew_agent::oneshot::use_oneshot_runner;
 
 /// Which of the sharing dialogs is open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -217,12 +216,14 @@ pub fn share_dialog(props: &DialogProps) -> Html {
     });
     let qr = use_state(|| None::<(usize, String)>);
     {
-        let (runner, qr) = (use_oneshot_runner::<Think>(), qr.clone());
+        let qr = qr.clone();
         use_effect_with(compact.clone(), move |link| {
             let request = TaskRequest::Qr { text: link.clone() };
             yew::platform::spawn_local(async move {
                 if let Some(TaskReply::Qr { size, path }) =
-                    runner.run(WorkerRequest::Task(request)).await.task()
+                    crate::worker::run(WorkerRequest::Task(request))
+                        .await
+                        .and_then(WorkerReply::task)
                 {
                     qr.set(Some((size, path)));
                 }

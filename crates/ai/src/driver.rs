@@ -212,7 +212,7 @@ pub fn iterate<T: Tree>(
     let mut best = first;
     // The score of each line at the last complete depth, for its aspiration window.
     let mut previous: Vec<i32> = Vec::new();
-    let mut depth = 1;
+    let mut depth = budget.limits.from_depth.unwrap_or(1).clamp(1, options.max_depth.max(1));
     'deepening: while depth <= options.max_depth && budget.may_start_depth(depth) {
         let mut found: Vec<Line<T::Move>> = Vec::with_capacity(lines);
         let mut scores = Vec::with_capacity(lines);

@@ -65,6 +65,7 @@ impl LevelSettings {
                 soft_time_ms: tighter(own.soft_time_ms, outside.soft_time_ms),
                 nodes: tighter(own.nodes, outside.nodes),
                 depth: tighter(own.depth, outside.depth),
+                from_depth: own.from_depth,
             },
             noise: self.noise,
         }
@@ -80,6 +81,7 @@ const fn at(time_ms: f64, nodes: u64, depth: u32, noise: i32) -> LevelSettings {
             soft_time_ms: Some(time_ms / 2.0),
             nodes: if nodes == 0 { None } else { Some(nodes) },
             depth: if depth == 0 { None } else { Some(depth) },
+            from_depth: None,
         },
         noise,
     }

@@ -15,6 +15,10 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Plies of iterative deepening.
     pub depth: Option<u32>,
+    /// The first depth iterative deepening searches (`None`: 1). For a search that goes on
+    /// from an earlier one of the same position whose shallower depths are in the engine's
+    /// table (the slices of a ponder), so it spends its nodes deeper.
+    pub from_depth: Option<u32>,
 }
 
 /// A score from the side to move's point of view.
@@ -133,7 +137,7 @@ impl<'a> Budget<'a> {
         let time_left = self.limits.soft_time_ms.or(self.limits.time_ms);
         let time = time_left.map(|t| ((t - self.elapsed_ms()) * share).max(1.0));
         let nodes = self.limits.nodes.map(|n| (n.saturating_sub(self.nodes) as f64 * share) as u64);
-        let limits = Limits { time_ms: time, soft_time_ms: None, nodes, depth: self.limits.depth };
+        let limits = Limits { time_ms: time, nodes, depth: self.limits.depth, ..Limits::default() };
         Budget { noise: self.noise, seed: self.seed, ..Budget::new(limits, self.now, self.stop) }
     }
 

@@ -407,7 +407,7 @@ pub fn content_security_policy(page: Page, html: &[u8], host: Option<&str>) -> S
     let scripts = inline_script_hashes(html).join(" ");
     // `'self'` covers the same-origin websocket in current browsers; the explicit `ws:`/`wss:`
     // sources are for those that predate CSP level 3. The engine's worker starts from a
-    // `blob:` shim that loads the worker script (yew-agent's way), hence `blob:` for workers.
+    // `blob:` shim that loads the worker script (the page's worker bridge), hence `blob:` for workers (src/worker.rs).
     let sockets =
         host.and_then(plain_host).map(|h| format!(" ws://{h} wss://{h}")).unwrap_or_default();
     let ancestors = match page {
@@ -431,6 +431,24 @@ fn page_headers(headers: &mut HeaderMap, page: Page, html: Option<(&[u8], Option
         headers.insert(
             header::HeaderName::from_static("server-timing"),
             HeaderValue::from_static("qi;desc=\"Qi server\""),
+        );
+    }
+    if page == Page::App {
+        // Cross-origin isolation: the page may share memory with its worker, so a search it no
+        // longer wants stops at once and the engine keeps its table (src/worker.rs). Framed on
+        // another site the app is not isolated (its parent would have to be), and the worker
+        // falls back to being replaced.
+        headers.insert(
+            header::HeaderName::from_static("cross-origin-opener-policy"),
+            HeaderValue::from_static("same-origin"),
+        );
+    }
+    if matches!(page, Page::App | Page::Embed) {
+        // The app frames the embed (its preview): under the app's embedder policy a framed page
+        // must declare one too. Every resource of both is same-origin.
+        headers.insert(
+            header::HeaderName::from_static("cross-origin-embedder-policy"),
+            HeaderValue::from_static("require-corp"),
         );
     }
     if page == Page::Online {

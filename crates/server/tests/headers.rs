@@ -128,6 +128,13 @@ async fn pages_carry_their_policy_and_revalidate() {
     let embed = request(server.addr, "/embed/?g=x", &[]).await;
     assert!(embed.header("content-security-policy").contains("frame-ancestors *"));
     assert_eq!(embed.header("x-frame-options"), "");
+    // The app is cross-origin isolated (its worker's search stops in place); the embed, which
+    // the app frames, declares the same embedder policy; the online page keeps its opener
+    // policy.
+    assert_eq!(app.header("cross-origin-opener-policy"), "same-origin");
+    assert_eq!(app.header("cross-origin-embedder-policy"), "require-corp");
+    assert_eq!(embed.header("cross-origin-embedder-policy"), "require-corp");
+    assert_eq!(online.header("cross-origin-opener-policy"), "same-origin");
     let bare = request(server.addr, "/online?game=abc", &[]).await;
     assert!(bare.status.starts_with("HTTP/1.1 308"), "{}", bare.status);
     assert_eq!(bare.header("location"), "online/?game=abc");

@@ -1,41 +1,34 @@
-//! The worker's message codec: bincode's encoding (yew-agent's default), and a reader of our own
-//! for the few shapes the messages have.
+//! The worker's message codec: bincode's encoding, and a reader of our own for the few shapes
+//! the messages have.
 //!
 //! Why our own reader: bincode's error type formats serde's `Unexpected` values, floats
 //! included, so decoding with it brings float printing (about 15 KB of code) into the page's
 //! wasm, which never prints a float otherwise (see `decimal`). The messages between the page
-//! and the worker are yew-agent's envelopes (enums of unit, newtype and tuple variants) around
-//! handler ids (`usize`) and our strings: that is all this reader reads. Its errors carry no
+//! and the worker are envelopes (enums of unit, newtype and tuple variants) around sequence
+//! numbers and our strings: that is all this reader reads. Its errors carry no
 //! text.
 
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 use serde::{Deserialize, Serialize};
-use wasm_bindgen::JsValue;
-use yew_agent::Codec;
+use wasm_bindgen::{JsCast, JsValue};
 
-/// bincode's standard encoding out; [`from_bytes`] in.
-pub struct WireCodec;
+/// Writes a worker message: bincode's standard encoding, as the bytes of a `Uint8Array`.
+#[must_use]
+pub fn encode<I: Serialize>(input: &I) -> JsValue {
+    // Not `expect`: the error's `Debug` (and std's I/O errors' with it) would come into the
+    // page's download for a case that cannot happen.
+    let bytes = bincode::serde::encode_to_vec(input, bincode::config::standard())
+        .unwrap_or_else(|_| unreachable!("a worker message always encodes"));
+    js_sys::Uint8Array::from(bytes.as_slice()).into()
+}
 
-impl Codec for WireCodec {
-    fn encode<I>(input: I) -> JsValue
-    where
-        I: Serialize,
-    {
-        // Not `expect`: the error's `Debug` (and std's I/O errors' with it) would come into
-        // the page's download for a case that cannot happen.
-        let bytes = bincode::serde::encode_to_vec(&input, bincode::config::standard())
-            .unwrap_or_else(|_| unreachable!("a worker message always encodes"));
-        js_sys::Uint8Array::from(bytes.as_slice()).into()
-    }
-
-    fn decode<O>(input: JsValue) -> O
-    where
-        O: for<'de> Deserialize<'de>,
-    {
-        let bytes = js_sys::Uint8Array::from(input).to_vec();
-        // Both ends are ours (the same build): a message that doesn't read is a bug.
-        from_bytes(&bytes).unwrap_or_else(|_| unreachable!("a worker message always decodes"))
-    }
+/// Reads a worker message [`encode`] wrote.
+///
+/// # Errors
+/// [`WireError`] when `input` is not a `Uint8Array` holding such a message.
+pub fn decode<O: for<'de> Deserialize<'de>>(input: &JsValue) -> Result<O, WireError> {
+    let bytes = input.dyn_ref::<js_sys::Uint8Array>().ok_or(WireError)?.to_vec();
+    from_bytes(&bytes)
 }
 
 /// A message that is not what it should be. No text: see the module docs.
@@ -241,7 +234,7 @@ impl<'de> de::VariantAccess<'de> for &mut Reader<'de> {
 mod tests {
     use super::*;
 
-    /// The shapes of yew-agent's envelopes (`ToWorker`, `FromWorker`, `HandlerId`).
+    /// The shapes of the envelopes ([`crate::think::ToWorker`], [`crate::think::FromWorker`]).
     #[derive(Serialize, Deserialize, Debug, PartialEq)]
     struct Id(usize);
 

@@ -1,10 +1,10 @@
 //! The computer's thinking as a message to a Web Worker: the request (which game, how strong)
-//! and the reply (the move), as plain text, and the worker task that answers it.
+//! and the reply (the move), as plain text; the envelopes they travel in ([`ToWorker`],
+//! [`FromWorker`]); and the answers, computed with one engine the worker keeps.
 
 use std::sync::atomic::AtomicBool;
 
-use qi_ai::{AnyEngine, Level, Limits, Score};
-use yew_agent::prelude::oneshot;
+use qi_ai::{AnyEngine, Level, LevelSettings, Limits, Score};
 
 use qi_play::record::GameRecord;
 
@@ -53,20 +53,24 @@ pub struct ThinkReply {
     pub nodes: u64,
     /// Milliseconds it took, rounded (whole numbers keep float reading out of the page).
     pub time_ms: u64,
+    /// The reply the search expects to the move (its line's second move), which the engine
+    /// may think about on the person's time; `None` when it sees none.
+    pub ponder: Option<String>,
 }
 
 impl ThinkReply {
     /// A reply with no move.
     #[must_use]
     pub fn none(id: u64) -> ThinkReply {
-        ThinkReply { id, best: None, depth: 0, nodes: 0, time_ms: 0 }
+        ThinkReply { id, best: None, depth: 0, nodes: 0, time_ms: 0, ponder: None }
     }
 
-    /// The reply as text: `id|move|depth|nodes|ms` (empty move for none).
+    /// The reply as text: `id|move|depth|nodes|ms|ponder` (empty moves for none).
     #[must_use]
     pub fn encode(&self) -> String {
         let best = self.best.as_deref().unwrap_or("");
-        format!("{}|{best}|{}|{}|{}", self.id, self.depth, self.nodes, self.time_ms)
+        let ponder = self.ponder.as_deref().unwrap_or("");
+        format!("{}|{best}|{}|{}|{}|{ponder}", self.id, self.depth, self.nodes, self.time_ms)
     }
 
     /// Reads [`encode`](ThinkReply::encode)'s text.
@@ -78,7 +82,8 @@ impl ThinkReply {
         let depth = fields.next()?.parse().ok()?;
         let nodes = fields.next()?.parse().ok()?;
         let time_ms = fields.next()?.parse().ok()?;
-        Some(ThinkReply { id, best, depth, nodes, time_ms })
+        let ponder = fields.next().filter(|p| !p.is_empty()).map(str::to_owned);
+        Some(ThinkReply { id, best, depth, nodes, time_ms, ponder })
     }
 }
 
@@ -114,19 +119,18 @@ impl Searched {
     /// Whether a search of `next` may use what a search of `self` learnt: the same strength
     /// (a weaker level must not inherit a stronger search's knowledge, or levels would change
     /// meaning) and the same game, one position on the other's line (the game went on, or a
-    /// move was taken back). Anything else — a new game, another game, a jump to a position
-    /// off the line — starts afresh.
+    /// move was taken back) or the two lines differing only in their last move (the person
+    /// played another move than the one the engine pondered). Anything else — a new game,
+    /// another game, a jump to a position off the line — starts afresh.
     fn continued_by(&self, next: &Searched) -> bool {
-        let (short, long) = if self.moves.len() <= next.moves.len() {
-            (&self.moves, &next.moves)
-        } else {
-            (&next.moves, &self.moves)
-        };
+        let common = self.moves.iter().zip(&next.moves).take_while(|(a, b)| a == b).count();
+        let on_the_line = common == self.moves.len().min(next.moves.len());
+        let siblings = self.moves.len() == next.moves.len() && common + 1 == next.moves.len();
         self.strength == next.strength
             && self.kind == next.kind
             && self.rules == next.rules
             && self.start == next.start
-            && long.starts_with(short)
+            && (on_the_line || siblings)
     }
 }
 
@@ -169,14 +173,13 @@ fn strength_of(level: Level) -> Strength {
 }
 
 /// Answers one request: replays the game and searches it at the requested level, with the
-/// worker's kept engine.
+/// worker's kept engine. `stop` ends the search early (the page no longer wants the move).
 #[must_use]
-pub fn answer(request: &ThinkRequest, now: &dyn Fn() -> f64) -> ThinkReply {
+pub fn answer(request: &ThinkRequest, now: &dyn Fn() -> f64, stop: &AtomicBool) -> ThinkReply {
     let game = request.record.replay(usize::MAX).game;
-    let stop = AtomicBool::new(false);
     let level = Level::new(request.level);
     let result = with_kept_engine(&request.record, strength_of(level), |engine| {
-        engine.think(&game, level, now, &stop, request.seed, &mut |_| {})
+        engine.think(&game, level, now, stop, request.seed, &mut |_| {})
     });
     let info = result.info;
     ThinkReply {
@@ -186,7 +189,117 @@ pub fn answer(request: &ThinkRequest, now: &dyn Fn() -> f64) -> ThinkReply {
         depth: info.depth,
         nodes: info.nodes,
         time_ms: info.time_ms.max(0.0).round() as u64,
+        ponder: info.pv.get(1).map(ToString::to_string),
     }
+}
+
+/// Whether the computer thinks on the person's time at `level`: the two strongest levels.
+/// Level 5 ponders no more nodes than one of its own searches, so a ponder hit sees what twice
+/// its budget would, whatever the device (levels 1-5 are defined by nodes, not by hardware);
+/// level 6 is the full-strength level, defined by its time, and ponders for up to
+/// [`PONDER_TIME_FACTOR`] times its thinking time.
+#[must_use]
+pub fn ponders(level: u8) -> bool {
+    level >= 5
+}
+
+/// How long level 6 ponders, in multiples of its own thinking time.
+pub const PONDER_TIME_FACTOR: f64 = 10.0;
+
+/// What the page asks the worker to think about while the person thinks: the game with the
+/// reply the engine expects played, searched at the level the computer plays at, so that the
+/// search of the person's actual move, when it is that reply (a ponder hit), starts from what
+/// this one learnt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PonderRequest {
+    /// Which request this is.
+    pub id: u64,
+    /// The computer's level.
+    pub level: u8,
+    /// The seed of the level's noise.
+    pub seed: u64,
+    /// The game, the expected reply played last.
+    pub record: GameRecord,
+}
+
+/// Where a ponder request's text starts.
+pub const PONDER_PREFIX: &str = "P|";
+
+impl PonderRequest {
+    /// The request as text: `P|id|level|seed|record`.
+    #[must_use]
+    pub fn encode(&self) -> String {
+        format!("{PONDER_PREFIX}{}|{}|{}|{}", self.id, self.level, self.seed, self.record.to_text())
+    }
+
+    /// Reads [`encode`](PonderRequest::encode)'s text.
+    #[must_use]
+    pub fn decode(text: &str) -> Option<PonderRequest> {
+        let mut fields = text.strip_prefix(PONDER_PREFIX)?.splitn(4, '|');
+        let id = fields.next()?.parse().ok()?;
+        let level = fields.next()?.parse().ok()?;
+        let seed = fields.next()?.parse().ok()?;
+        let record = GameRecord::from_text(fields.next()?)?;
+        Some(PonderRequest { id, level, seed, record })
+    }
+}
+
+/// How far a ponder has gone: its slices together.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Pondered {
+    /// The deepest depth a slice completed.
+    pub depth: u32,
+    /// Nodes, all slices together.
+    pub nodes: u64,
+    /// Milliseconds, all slices together.
+    pub time_ms: f64,
+    /// Whether there is nothing more to ponder: the budget is spent, the search reached its
+    /// depth limit or a forced result, or it was stopped.
+    pub done: bool,
+}
+
+/// Ponders `game` (the game of `request`) for one slice of at most `slice_ms` milliseconds, with
+/// the worker's kept engine, adding to `so_far`. The worker runs slices one after another and
+/// reads its messages between them, so a ponder ends within a slice of the person's move
+/// wherever the page is served; each slice starts its search again from the table the earlier
+/// ones filled, which takes it back to their depth quickly and on deeper.
+pub fn ponder_slice(
+    request: &PonderRequest,
+    game: &qi_rules::any::AnyGame,
+    so_far: &mut Pondered,
+    slice_ms: f64,
+    now: &dyn Fn() -> f64,
+    stop: &AtomicBool,
+) {
+    let level = Level::new(request.level);
+    let settings = qi_ai::level::settings(game.kind(), level);
+    let nodes_left = settings.limits.nodes.map(|max| max.saturating_sub(so_far.nodes));
+    let time_left =
+        settings.limits.time_ms.unwrap_or(3_000.0) * PONDER_TIME_FACTOR - so_far.time_ms;
+    if so_far.done || nodes_left == Some(0) || time_left <= 0.0 || game.outcome().is_some() {
+        so_far.done = true;
+        return;
+    }
+    let slice_ms = slice_ms.min(time_left);
+    let limits = Limits {
+        time_ms: Some(slice_ms),
+        soft_time_ms: None,
+        nodes: nodes_left,
+        // The depths the earlier slices completed are in the table: go on from the next.
+        from_depth: Some(so_far.depth + 1),
+        ..settings.limits
+    };
+    let result = with_kept_engine(&request.record, strength_of(level), |engine| {
+        let settings = LevelSettings { limits, noise: settings.noise };
+        engine.search_with(game, settings, now, stop, request.seed, &mut |_| {})
+    });
+    so_far.depth = so_far.depth.max(result.info.depth);
+    so_far.nodes += result.info.nodes;
+    so_far.time_ms += result.info.time_ms.max(0.0);
+    // A slice that ended well before its time did not run out of it: the depth limit, the
+    // node budget, a forced result or the stop signal ended it, and the next would too.
+    so_far.done =
+        result.info.time_ms < slice_ms * 0.9 || stop.load(std::sync::atomic::Ordering::Relaxed);
 }
 
 /// What the page asks the worker when analysing: the position (a record whose moves lead to
@@ -300,9 +413,8 @@ impl Analysis {
 
 /// Answers an analysis request: the position searched at full strength for its budget.
 #[must_use]
-pub fn analyse(request: &AnalyseRequest, now: &dyn Fn() -> f64) -> Analysis {
+pub fn analyse(request: &AnalyseRequest, now: &dyn Fn() -> f64, stop: &AtomicBool) -> Analysis {
     let game = request.record.replay(usize::MAX).game;
-    let stop = AtomicBool::new(false);
     let limits =
         Limits { time_ms: Some(f64::from(request.budget_ms.min(30_000))), ..Limits::default() };
     let lines = usize::from(request.lines.clamp(1, MAX_LINES));
@@ -310,7 +422,7 @@ pub fn analyse(request: &AnalyseRequest, now: &dyn Fn() -> f64) -> Analysis {
     // request to the next (the same position searched longer, the next move, the review's
     // next position), so each answer starts from what the last one learnt.
     let result = with_kept_engine(&request.record, Strength::Full, |engine| {
-        engine.analyse_lines(&game, limits, lines, now, &stop)
+        engine.analyse_lines(&game, limits, lines, now, stop)
     });
     let depth = result.info.depth;
     let lines = if result.info.lines.is_empty() {
@@ -331,16 +443,72 @@ pub fn analyse(request: &AnalyseRequest, now: &dyn Fn() -> f64) -> Analysis {
     Analysis { id: request.id, lines }
 }
 
-/// The worker task: one request in, one reply out. Requests for records and QR codes
-/// ([`crate::tasks`]) go there; the rest are the computer's.
-#[oneshot]
-pub async fn Think(request: WorkerRequest) -> WorkerReply {
-    let now = || js_sys::Date::now();
+/// Answers a request that is one search or one task (a ponder is answered slice by slice: see
+/// [`ponder_slice`]). `stop` ends a search early.
+#[must_use]
+pub fn respond(request: WorkerRequest, now: &dyn Fn() -> f64, stop: &AtomicBool) -> WorkerReply {
     match request {
-        WorkerRequest::Think(request) => WorkerReply::Think(answer(&request, &now)),
-        WorkerRequest::Analyse(request) => WorkerReply::Analysis(analyse(&request, &now)),
+        WorkerRequest::Think(request) => WorkerReply::Think(answer(&request, now, stop)),
+        WorkerRequest::Analyse(request) => WorkerReply::Analysis(analyse(&request, now, stop)),
+        WorkerRequest::Ponder(request) => {
+            // One go, for callers that do not slice (the worker does).
+            let game = request.record.replay(usize::MAX).game;
+            let mut so_far = Pondered::default();
+            while !so_far.done {
+                ponder_slice(&request, &game, &mut so_far, 1_000.0, now, stop);
+            }
+            WorkerReply::Pondered(pondered_reply(request.id, &so_far))
+        }
         WorkerRequest::Task(request) => WorkerReply::Task(crate::tasks::answer(request)),
     }
+}
+
+/// A ponder's reply: its depth, nodes and time (no move: the page asks for that with the
+/// person's actual move).
+#[must_use]
+pub fn pondered_reply(id: u64, pondered: &Pondered) -> ThinkReply {
+    ThinkReply {
+        id,
+        best: None,
+        depth: pondered.depth,
+        nodes: pondered.nodes,
+        time_ms: pondered.time_ms.round() as u64,
+        ponder: None,
+    }
+}
+
+/// A message from the page to the worker.
+// One message at a time, moved once: boxing the request would buy nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum ToWorker {
+    /// A request, with the page's sequence number for it (its reply comes back with it).
+    Ask(u64, WorkerRequest),
+    /// The page no longer wants the answer to this request. A ponder ends at once (its slice
+    /// done); a search under way is stopped through the shared stop flags where the page has
+    /// them (see the page's worker bridge), else it is not read until the search ends.
+    Cancel(u64),
+}
+
+/// A message from the worker to the page.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub enum FromWorker {
+    /// The worker is listening: the page may send (messages sent earlier could be lost).
+    Ready,
+    /// The reply to the request with this sequence number.
+    Answer(u64, WorkerReply),
+}
+
+/// How many requests the shared stop flags tell apart: the page writes a request's sequence
+/// number into slot `seq % STOP_SLOTS` to stop it, and the worker's search reads its slot.
+pub const STOP_SLOTS: u32 = 64;
+
+/// The stop slot of the request with sequence number `seq`, and the value that stops it there
+/// (its sequence number in the slot's 32 bits).
+#[must_use]
+pub fn stop_slot(seq: u64) -> (u32, i32) {
+    ((seq % u64::from(STOP_SLOTS)) as u32, seq as u32 as i32)
 }
 
 /// What the page asks the worker: one typed request. On the wire each is its text form inside
@@ -351,6 +519,8 @@ pub enum WorkerRequest {
     Think(ThinkRequest),
     /// The engine's view of a position (analysis, and each position of a review).
     Analyse(AnalyseRequest),
+    /// Think on the person's time about the reply the engine expects.
+    Ponder(PonderRequest),
     /// Records, QR codes, opening names.
     Task(crate::tasks::TaskRequest),
 }
@@ -362,6 +532,8 @@ pub enum WorkerReply {
     Think(ThinkReply),
     /// The engine's lines.
     Analysis(Analysis),
+    /// A ponder's end: how deep it went (no move).
+    Pondered(ThinkReply),
     /// A task's answer.
     Task(crate::tasks::TaskReply),
 }
@@ -409,6 +581,7 @@ serde_by_text!(
     ThinkRequest,
     ThinkReply,
     AnalyseRequest,
+    PonderRequest,
     Analysis,
     crate::tasks::TaskRequest,
     crate::tasks::TaskReply
@@ -426,9 +599,23 @@ mod tests {
         record.moves = vec!["h3e3".into()];
         let request = ThinkRequest { id: 7, level: 2, seed: 99, record };
         assert_eq!(ThinkRequest::decode(&request.encode()), Some(request));
-        let reply =
-            ThinkReply { id: 7, best: Some("h10g8".into()), depth: 9, nodes: 12345, time_ms: 250 };
+        let reply = ThinkReply {
+            id: 7,
+            best: Some("h10g8".into()),
+            depth: 9,
+            nodes: 12345,
+            time_ms: 250,
+            ponder: Some("b1c3".into()),
+        };
         assert_eq!(ThinkReply::decode(&reply.encode()), Some(reply));
+        let ponder = PonderRequest {
+            id: 5,
+            level: 6,
+            seed: 1,
+            record: GameRecord::new(GameKind::Gomoku, "size=20", 0),
+        };
+        assert_eq!(PonderRequest::decode(&ponder.encode()), Some(ponder.clone()));
+        assert_eq!(ThinkRequest::decode(&ponder.encode()), None, "not taken for a think");
         let none = ThinkReply::none(8);
         assert_eq!(ThinkReply::decode(&none.encode()), Some(none));
         assert_eq!(ThinkRequest::decode("garbage"), None);
@@ -471,7 +658,9 @@ mod tests {
             );
             let request = AnalyseRequest { id: 5, budget_ms: 600, lines: 3, record };
             let request = AnalyseRequest::decode(&request.encode()).expect("reads back");
-            let reply = Analysis::decode(&analyse(&request, &clock).encode()).expect("a reply");
+            let stop = AtomicBool::new(false);
+            let reply =
+                Analysis::decode(&analyse(&request, &clock, &stop).encode()).expect("a reply");
             assert_eq!(reply.id, 5);
             reply.best().cloned().expect("a line")
         };
@@ -489,7 +678,13 @@ mod tests {
         let record = GameRecord::new(GameKind::Xiangqi, "", 2);
         let requests = [
             WorkerRequest::Think(ThinkRequest { id: 1, level: 3, seed: 9, record: record.clone() }),
-            WorkerRequest::Analyse(AnalyseRequest { id: 2, budget_ms: 400, lines: 3, record }),
+            WorkerRequest::Analyse(AnalyseRequest {
+                id: 2,
+                budget_ms: 400,
+                lines: 3,
+                record: record.clone(),
+            }),
+            WorkerRequest::Ponder(PonderRequest { id: 3, level: 5, seed: 2, record }),
             WorkerRequest::Task(crate::tasks::TaskRequest::Qr { text: "https://x.test/".into() }),
         ];
         for request in requests {
@@ -499,7 +694,22 @@ mod tests {
         }
         let reply = WorkerReply::Think(ThinkReply::none(7));
         let bytes = bincode::serde::encode_to_vec(&reply, bincode::config::standard()).unwrap();
-        assert_eq!(crate::codec::from_bytes::<WorkerReply>(&bytes), Ok(reply));
+        assert_eq!(crate::codec::from_bytes::<WorkerReply>(&bytes), Ok(reply.clone()));
+        // The envelopes too.
+        let asked = ToWorker::Ask(
+            u64::MAX,
+            WorkerRequest::Task(crate::tasks::TaskRequest::Qr { text: "棋".into() }),
+        );
+        for message in [asked, ToWorker::Cancel(70_000)] {
+            let bytes =
+                bincode::serde::encode_to_vec(&message, bincode::config::standard()).unwrap();
+            assert_eq!(crate::codec::from_bytes::<ToWorker>(&bytes), Ok(message));
+        }
+        for message in [FromWorker::Ready, FromWorker::Answer(3, reply)] {
+            let bytes =
+                bincode::serde::encode_to_vec(&message, bincode::config::standard()).unwrap();
+            assert_eq!(crate::codec::from_bytes::<FromWorker>(&bytes), Ok(message));
+        }
     }
 
     #[test]
@@ -507,7 +717,8 @@ mod tests {
         let clock = qi_ai::search::native_clock();
         let record = GameRecord::new(GameKind::Gomoku, "", 0);
         let request = ThinkRequest { id: 1, level: 1, seed: 5, record: record.clone() };
-        let reply = ThinkReply::decode(&answer(&request, &clock).encode()).unwrap();
+        let stop = AtomicBool::new(false);
+        let reply = ThinkReply::decode(&answer(&request, &clock, &stop).encode()).unwrap();
         assert_eq!(reply.id, 1);
         let mut game = record.start_game();
         assert!(game.play(reply.best.as_deref().unwrap()).is_ok());
@@ -552,5 +763,92 @@ mod tests {
         // A weaker level never inherits what full strength learnt.
         nodes_to_depth(&first, Strength::Full, 6);
         assert_eq!(nodes_to_depth(&first, Strength::Level(3), 6), fresh, "cleared for a level");
+    }
+
+    /// A clock that moves `step` milliseconds each time it is read: searches as long as the
+    /// nodes they visit, whatever the machine.
+    fn stepping_clock(step: f64) -> impl Fn() -> f64 {
+        let at = std::cell::Cell::new(0.0);
+        move || {
+            at.set(at.get() + step);
+            at.get()
+        }
+    }
+
+    fn chess_game(moves: &[&str]) -> GameRecord {
+        let mut record = GameRecord::new(GameKind::Chess, "", 0);
+        record.moves = moves.iter().map(|m| (*m).to_owned()).collect();
+        record
+    }
+
+    /// Level 5's search of `record` with the kept engine (no time limit in effect).
+    fn level_five(record: &GameRecord) -> ThinkReply {
+        let stop = AtomicBool::new(false);
+        let request = ThinkRequest { id: 1, level: 5, seed: 3, record: record.clone() };
+        answer(&request, &stepping_clock(1e-6), &stop)
+    }
+
+    #[test]
+    fn a_ponder_hit_searches_deeper_and_a_ponder_never_outgrows_its_level() {
+        let (before, expected) = (["e2e4", "c7c5", "g1f3"], "d7d6");
+        let hit = chess_game(&[before.as_slice(), &[expected]].concat());
+        let other = chess_game(&["d2d4"]);
+        // Level 5 without pondering (another game first, so the engine starts empty).
+        level_five(&other);
+        let fresh = level_five(&hit);
+        // Level 5 after pondering the expected reply, in 30 ms slices as the worker runs them.
+        level_five(&other);
+        let request = PonderRequest { id: 2, level: 5, seed: 3, record: hit.clone() };
+        let game = hit.replay(usize::MAX).game;
+        let (clock, stop) = (stepping_clock(1.0), AtomicBool::new(false));
+        let mut pondered = Pondered::default();
+        let mut slices = 0;
+        while !pondered.done {
+            ponder_slice(&request, &game, &mut pondered, 30.0, &clock, &stop);
+            slices += 1;
+        }
+        assert!(slices > 10, "pondered in slices: {slices}");
+        // Level 5 ponders one search's worth of nodes, no more.
+        let budget = qi_ai::level::settings(GameKind::Chess, Level::new(5)).limits.nodes.unwrap();
+        assert!(pondered.nodes <= budget, "{} nodes pondered", pondered.nodes);
+        assert!(pondered.nodes > budget / 2, "{} nodes pondered", pondered.nodes);
+        let after = level_five(&hit);
+        assert!(
+            after.depth > fresh.depth,
+            "after pondering: depth {} against {} fresh",
+            after.depth,
+            fresh.depth
+        );
+    }
+
+    #[test]
+    fn a_ponder_miss_keeps_the_table_and_a_jump_clears_it() {
+        let searched = |moves: &[&str], strength| Searched::of(&chess_game(moves), strength);
+        let pondered = searched(&["e2e4", "c7c5", "g1f3", "d7d6"], Strength::Full);
+        let played = searched(&["e2e4", "c7c5", "g1f3", "b8c6"], Strength::Full);
+        assert!(pondered.continued_by(&played), "the person played another reply");
+        assert!(played.continued_by(&searched(&["e2e4", "c7c5"], Strength::Full)), "taken back");
+        assert!(
+            !pondered.continued_by(&searched(&["e2e4", "e7e5", "g1f3", "d7d6"], Strength::Full))
+        );
+        assert!(!pondered.continued_by(&searched(&["d2d4"], Strength::Full)), "another game");
+        assert!(
+            !pondered
+                .continued_by(&searched(&["e2e4", "c7c5", "g1f3", "d7d6"], Strength::Level(5)))
+        );
+    }
+
+    #[test]
+    fn a_stopped_search_answers_at_once_and_a_stopped_ponder_is_done() {
+        let stop = AtomicBool::new(true);
+        let record = chess_game(&["e2e4"]);
+        let request = ThinkRequest { id: 4, level: 6, seed: 1, record: record.clone() };
+        let clock = qi_ai::search::native_clock();
+        let reply = answer(&request, &clock, &stop);
+        assert!(reply.nodes < 5_000, "{} nodes after the stop", reply.nodes);
+        let request = PonderRequest { id: 5, level: 6, seed: 1, record: record.clone() };
+        let mut pondered = Pondered::default();
+        ponder_slice(&request, &record.replay(usize::MAX).game, &mut pondered, 30.0, &clock, &stop);
+        assert!(pondered.done);
     }
 }

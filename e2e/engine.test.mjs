@@ -1,0 +1,175 @@
+// The engine in the app's Web Worker (src/worker.rs, crates/worker): a search the page no
+// longer wants stops — in place where the page is cross-origin isolated (the server sends
+// COOP/COEP, as qi-server does), by a new worker elsewhere; the engine's table survives
+// between the searches of one game and is cleared for another; the computer thinks on the
+// person's time at the levels that ponder, and stops when the person moves.
+//
+// Stops are timed and the times printed (the README's engine section quotes them); the
+// assertions only require the stop to come well before the search would have ended by itself,
+// so a busy machine cannot fail them.
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { DIST, launchBrowser, openApp, presetGame, square, startServer } from './support.mjs';
+
+/** A search long enough that only a stop ends it in time: 20 s of analysis. */
+const LONG_MS = 20_000;
+
+let browser;
+let plain;
+let isolated;
+
+before(async () => {
+  browser = await launchBrowser();
+  plain = await startServer(DIST);
+  isolated = await startServer(DIST, undefined, 0, { isolated: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await plain?.close();
+  await isolated?.close();
+});
+
+/** The record text of the game the app keeps (`qi.game.<game>`), after a preset. */
+async function storedRecord(page, game) {
+  return page.evaluate((game) => localStorage.getItem(`qi.game.${game}`), game);
+}
+
+/**
+ * Starts a 20 s analysis of `record` through the page's worker, cancels it after `afterMs`,
+ * then asks for a level-1 move: returns the cancelled search's answer (should be `null`), the
+ * milliseconds from the cancel to the level-1 move, and the workers started.
+ */
+async function stopAndAskAgain(page, record, afterMs) {
+  return page.evaluate(
+    async ({ record, afterMs, longMs }) => {
+      const engine = window.__qiEngine;
+      const long = engine.ask(`A|1|${longMs}|1|${record}`);
+      // The worker has started and is searching.
+      await new Promise((resolve) => setTimeout(resolve, afterMs));
+      const stoppedAt = performance.now();
+      engine.cancel(long.seq);
+      const cancelled = await long.answer;
+      const quick = engine.ask(`2|1|7|${record}`);
+      const reply = await quick.answer;
+      return {
+        cancelled,
+        reply,
+        ms: performance.now() - stoppedAt,
+        generation: engine.generation(),
+        inPlace: engine.stopsInPlace(),
+      };
+    },
+    { record, afterMs, longMs: LONG_MS },
+  );
+}
+
+for (const [name, server, inPlace] of [
+  ['isolated (COOP/COEP)', () => isolated, true],
+  ['not isolated (a static host)', () => plain, false],
+]) {
+  test(`a cancelled search stops at once, ${name}`, async () => {
+    const app = await openApp(browser, server().url);
+    try {
+      const { page } = app;
+      assert.equal(
+        await page.evaluate(() => window.crossOriginIsolated),
+        inPlace,
+        'the page is isolated exactly when served so',
+      );
+      await presetGame(page, { game: 'chess', start: 'startpos', moves: ['e2e4', 'c7c5'] });
+      const record = await storedRecord(page, 'chess');
+      // The first run warms the worker up (it starts on first use); the second is timed.
+      await stopAndAskAgain(page, record, 1_500);
+      const result = await stopAndAskAgain(page, record, 1_500);
+      assert.equal(result.cancelled, null, 'the cancelled search has no answer');
+      assert.match(result.reply ?? '', /^2\|[a-h][1-8][a-h][1-8]/, 'the next request is answered');
+      assert.equal(result.inPlace, inPlace);
+      // In place the worker lives on; otherwise each stop replaced it (two stops: three).
+      assert.equal(result.generation, inPlace ? 1 : 3, 'workers started');
+      assert.ok(result.ms < LONG_MS / 4, `answered ${Math.round(result.ms)} ms after the stop`);
+      console.log(
+        `# stop, ${name}: the next move came ${result.ms.toFixed(1)} ms after the cancel ` +
+          `(level 1 included), worker ${inPlace ? 'kept' : 'replaced'}`,
+      );
+      assert.deepEqual(app.errors, [], 'the page reported errors');
+    } finally {
+      await app.close();
+    }
+  });
+}
+
+test('the engine keeps its table between searches of one game and clears it for another', async () => {
+  const app = await openApp(browser, isolated.url);
+  try {
+    const { page } = app;
+    await presetGame(page, { game: 'chess', start: 'startpos', moves: ['e2e4', 'c7c5', 'g1f3'] });
+    const record = await storedRecord(page, 'chess');
+    const other = record.replace(/\|[^|]*$/, '|d2d4');
+    // Level 3 searches to depth 4: the same seed, the same position, the same depth.
+    const nodes = await page.evaluate(
+      async ({ record, other }) => {
+        const think = async (text) => {
+          const reply = await window.__qiEngine.ask(`9|3|11|${text}`).answer;
+          const [, , depth, nodes] = reply.split('|');
+          return { depth: Number(depth), nodes: Number(nodes) };
+        };
+        await think(other);
+        const fresh = await think(record);
+        const again = await think(record);
+        await think(other);
+        const cleared = await think(record);
+        return { fresh, again, cleared };
+      },
+      { record, other },
+    );
+    assert.equal(nodes.fresh.depth, 4);
+    assert.equal(nodes.again.depth, 4);
+    assert.ok(nodes.again.nodes < nodes.fresh.nodes, `kept: ${JSON.stringify(nodes)}`);
+    assert.deepEqual(nodes.cleared, nodes.fresh, 'cleared by another game');
+    assert.deepEqual(app.errors, [], 'the page reported errors');
+  } finally {
+    await app.close();
+  }
+});
+
+for (const [name, server] of [
+  ['isolated', () => isolated],
+  ['not isolated', () => plain],
+]) {
+  test(`level 5 thinks on the person's time and stops when the person moves (${name})`, async () => {
+    const app = await openApp(browser, server().url, {
+      settings: { game: 'chess', mode: 'computer-second', level: 5, lang: 'en' },
+    });
+    try {
+      const { page } = app;
+      await presetGame(page, { game: 'chess', start: 'startpos', moves: ['e2e4'] });
+      // The computer answers; then it ponders the reply it expects.
+      await page.locator('.move-list [data-ply]').nth(1).waitFor();
+      await page.waitForFunction(() => Number(window.__qiEngine.ponders().split('|')[0]) >= 1);
+      const generation = await page.evaluate(() => window.__qiEngine.generation());
+      const pondersBefore = await page.evaluate(() => window.__qiEngine.ponders());
+      // The person thinks for a second (the ponder goes on, slice after slice), then moves.
+      await page.waitForTimeout(1_000);
+      // The person moves: the ponder ends (its slice done) and the computer answers.
+      const from = (await square(page, 'g1').locator('.piece').count()) ? 'g1' : 'b1';
+      await square(page, from).click();
+      await square(page, from === 'g1' ? 'f3' : 'c3').click();
+      await page.locator('.move-list [data-ply]').nth(3).waitFor();
+      const [asked, ended, ...last] = (await page.evaluate(() => window.__qiEngine.ponders())).split('|');
+      assert.ok(Number(asked) >= 1 && Number(ended) >= 1, `ponders: ${asked} asked, ${ended} ended`);
+      const nodes = Number(last[3]);
+      assert.ok(nodes > 0, `the ponder searched: ${last.join('|')}`);
+      assert.ok(Number(last[4]) > 30, `more than one slice: ${last.join('|')}`);
+      // A ponder never costs the worker.
+      assert.equal(await page.evaluate(() => window.__qiEngine.generation()), generation);
+      console.log(`# ponders before the move: ${pondersBefore}`);
+      console.log(`# ponder (${name}): depth ${last[2]}, ${nodes} nodes in ${last[4]} ms`);
+      assert.deepEqual(app.errors, [], 'the page reported errors');
+    } finally {
+      await app.close();
+    }
+  });
+}
