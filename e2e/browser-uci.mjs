@@ -8,7 +8,7 @@
 //   qi match --first "node e2e/browser-uci.mjs" --second "target/release/qi uci" \
 //            --games 100 --movetime 500
 //
-// (scripts/bench-browser-match runs exactly that and prints the Elo difference.)
+// (scripts/browser-match runs exactly that and prints the Elo difference.)
 // Understood: uci, isready, setoption name UCI_Variant value chess|xiangqi, ucinewgame,
 // position startpos [moves ...], go movetime N (other `go` forms search 1 s), stop (ignored:
 // every search has its time), quit. QI_ISOLATED=0 serves the app without COOP/COEP;

@@ -131,6 +131,9 @@ pub fn app() -> Html {
 /// the ponder after the computer's move.
 #[derive(Default)]
 struct EngineAsks {
+    /// Counts the changes of the game that make earlier asks stale (see the computer's turn
+    /// effect): an ask made after a pause checks it has not moved meanwhile.
+    turn: u64,
     /// The request for the computer's move or a hint, while it may be unanswered.
     move_seq: Option<u64>,
     /// The ponder under way.
@@ -159,11 +162,20 @@ fn ask_computer(state: &UseReducerHandle<StateCell>, asks: &Rc<RefCell<EngineAsk
     // The engine thinks on the person's time against the person only.
     let may_ponder = !hint
         && matches!(state.settings.mode, Mode::VsComputer { .. })
-        && crate::think::ponders(level);
+        && crate::think::ponders(state.record.kind, level);
     let (dispatcher, asks) = (state.dispatcher(), asks.clone());
+    let turn = asks.borrow().turn;
     yew::platform::spawn_local(async move {
         if pause > 0 {
             yew::platform::time::sleep(std::time::Duration::from_millis(u64::from(pause))).await;
+            if asks.borrow().turn != turn {
+                // The game changed during the pause: this move is not wanted. (An answer with
+                // no move frees the state if it still waits for this one.)
+                let search = SearchSummary { depth: 0, nodes: 0, time_ms: 0 };
+                let now = web::now_ms();
+                dispatcher.dispatch(Action::ComputerAnswer { id, best: None, search, now });
+                return;
+            }
         }
         let asked_at = web::now_ms();
         let record = request.record.clone();
@@ -194,13 +206,18 @@ fn ask_computer(state: &UseReducerHandle<StateCell>, asks: &Rc<RefCell<EngineAsk
 }
 
 /// Asks the worker to ponder `expected` if it is still the game (the computer's move is the last
-/// on the board), the page is visible and the battery is not low.
+/// on the board) against a person at a level that ponders, the page is visible and the battery
+/// is not low.
 fn start_pondering(
     state: &UseReducerHandle<StateCell>,
     asks: &Rc<RefCell<EngineAsks>>,
     expected: PonderRequest,
 ) {
-    let on_board = state.viewing.is_none()
+    let still = matches!(state.settings.mode, Mode::VsComputer { .. })
+        && state.settings.level == expected.level
+        && crate::think::ponders(state.record.kind, expected.level);
+    let on_board = still
+        && state.viewing.is_none()
         && state.result().is_none()
         && expected.record.moves.len() == state.record.moves.len() + 1
         && expected.record.moves.starts_with(&state.record.moves)
@@ -321,18 +338,33 @@ fn page() -> Html {
     // move starts a ponder at the levels that ponder.
     let asks = use_mut_ref(EngineAsks::default);
     {
+        // The game, the mode or the result changed: what was asked for the game as it was
+        // is not wanted any more.
+        let game = (
+            state.record.moves.len(),
+            state.record.start.clone(),
+            state.settings.mode,
+            state.result().is_some(),
+        );
+        let asks = asks.clone();
+        use_effect_with(game, move |_| {
+            let (move_seq, ponder_seq) = {
+                let mut asks = asks.borrow_mut();
+                asks.turn += 1;
+                (asks.move_seq.take(), asks.ponder_seq.take())
+            };
+            for seq in move_seq.into_iter().chain(ponder_seq) {
+                crate::worker::cancel(seq);
+            }
+        });
+    }
+    {
         let should = state.computer_should_move();
         let trigger =
             (should, state.record.moves.len(), state.record.start.clone(), state.settings.mode);
         let (state, asks) = (state.clone(), asks.clone());
         use_effect_with(trigger, move |(should, ..)| {
-            let (move_seq, ponder_seq, expected) = {
-                let mut asks = asks.borrow_mut();
-                (asks.move_seq.take(), asks.ponder_seq.take(), asks.expected.take())
-            };
-            for seq in move_seq.into_iter().chain(ponder_seq) {
-                crate::worker::cancel(seq);
-            }
+            let expected = asks.borrow_mut().expected.take();
             if *should {
                 ask_computer(&state, &asks, false);
             } else if let Some(expected) = expected {
@@ -359,8 +391,8 @@ fn page() -> Html {
             }
         });
     }
-    // Analysis: the engine searches the position shown, longer each time (the worker keeps no
-    // table between requests yet), while the position stays and the page is visible.
+    // Analysis: the engine searches the position shown, longer each time (the worker's engine
+    // keeps its table from one to the next), while the position stays and the page is visible.
     let analysis_run = use_mut_ref(|| 0_u64);
     let analysis_seq = use_mut_ref(|| None::<u64>);
     {

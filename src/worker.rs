@@ -7,8 +7,10 @@
 //! - where the page is cross-origin isolated (served with COOP and COEP, as `qi-server` and
 //!   `scripts/serve.mjs` serve it), through a `SharedArrayBuffer` of stop flags the search
 //!   reads as it goes: it stops within a thousand nodes and the engine keeps its table;
-//! - elsewhere (a static host, an embed on a blog), by replacing the worker: the old one is
-//!   terminated at once, a new one takes the other requests, and the engine starts afresh.
+//! - elsewhere (a static host, the app framed on another site), by replacing the worker when
+//!   the search has more than [`REPLACE_ABOVE_MS`] left: the old one is terminated at once, a
+//!   new one takes the other requests, and the engine starts afresh. A search waiting behind
+//!   another is skipped when its turn comes, and one about to end is let end.
 //!
 //! A ponder is never the reason for a replacement: it reads its messages between slices of a
 //! few tens of milliseconds, so a cancel (or any request) ends it there.
@@ -31,8 +33,15 @@ struct Pending {
     request: WorkerRequest,
     /// Whether it has been posted to the current worker (else it waits for it to be ready).
     posted: bool,
+    /// When it was posted (milliseconds, the page's clock).
+    posted_at: f64,
     answer: oneshot::Sender<Option<WorkerReply>>,
 }
+
+/// A search with less than this left is let finish rather than the worker replaced: a new
+/// worker takes about as long to start (it compiles the engine's wasm again) and its engine
+/// starts empty.
+const REPLACE_ABOVE_MS: f64 = 700.0;
 
 /// The running worker and what it was asked.
 struct Bridge {
@@ -43,10 +52,14 @@ struct Bridge {
     /// worker is working on).
     pending: BTreeMap<u64, Pending>,
     next_seq: u64,
+    /// When the worker last answered: the request after it started then, or when posted.
+    last_answer_at: f64,
     /// The stop flags shared with the worker, where the page is cross-origin isolated.
     stop_flags: Option<js_sys::Int32Array>,
     /// Kept alive for as long as the worker listens to it.
     _listener: Closure<dyn FnMut(MessageEvent)>,
+    /// Likewise, for the worker's failure.
+    _failed: Closure<dyn FnMut()>,
     /// How many workers this page has started (the first is 1).
     generation: u32,
 }
@@ -100,7 +113,8 @@ pub fn ask(request: WorkerRequest) -> Asked {
         if posted {
             post(&bridge.worker, &ToWorker::Ask(seq, request.clone()));
         }
-        bridge.pending.insert(seq, Pending { request, posted, answer: sender });
+        let posted_at = now_ms();
+        bridge.pending.insert(seq, Pending { request, posted, posted_at, answer: sender });
         seq
     });
     Asked { seq, answer: receiver }
@@ -118,7 +132,12 @@ pub fn cancel(seq: u64) {
     BRIDGE.with(|bridge| {
         let mut guard = bridge.borrow_mut();
         let Some(bridge) = guard.as_mut() else { return };
-        let running = bridge.pending.iter().find(|(_, p)| p.posted).map(|(&seq, _)| seq);
+        // The worker works on its requests in order: the oldest one posted is under way.
+        let running = bridge
+            .pending
+            .iter()
+            .find(|(_, p)| p.posted)
+            .map(|(&seq, p)| (seq, p.posted_at.max(bridge.last_answer_at)));
         let Some(pending) = bridge.pending.remove(&seq) else { return };
         let _ = pending.answer.send(None);
         if !pending.posted {
@@ -126,38 +145,57 @@ pub fn cancel(seq: u64) {
         }
         // The worker skips a request whose cancel it finds queued, and a ponder ends on it.
         post(&bridge.worker, &ToWorker::Cancel(seq));
-        let searching =
-            matches!(pending.request, WorkerRequest::Think(_) | WorkerRequest::Analyse(_));
-        if !searching || running != Some(seq) {
-            return;
-        }
+        let Some(budget_ms) = search_budget_ms(&pending.request) else { return };
         if let Some(flags) = &bridge.stop_flags {
+            // Under way or waiting, the search stops at its first look at the clock.
             let (slot, value) = stop_slot(seq);
             let _ = js_sys::Atomics::store(flags, slot, value);
-        } else {
-            // No way into a search under way: a new worker, the old one ended at once.
-            let generation = bridge.generation + 1;
-            let old = guard.take();
-            if let Some(old) = old {
-                old.worker.terminate();
-                let mut new = start(generation);
-                if let Some(new) = new.as_mut() {
-                    new.next_seq = old.next_seq;
-                    for (seq, mut pending) in old.pending {
-                        if matches!(pending.request, WorkerRequest::Task(_)) {
-                            // Tasks are the new worker's to do, once it is ready.
-                            pending.posted = false;
-                            new.pending.insert(seq, pending);
-                        } else {
-                            // The engine's requests were for the engine that is gone.
-                            let _ = pending.answer.send(None);
-                        }
+            return;
+        }
+        let Some((_, started_at)) = running.filter(|(running, _)| *running == seq) else {
+            return;
+        };
+        if budget_ms - (now_ms() - started_at) < REPLACE_ABOVE_MS {
+            return;
+        }
+        // No way into a search under way: a new worker, the old one ended at once. The other
+        // requests are the new worker's (a ponder's answer would say nothing: it ends).
+        if let Some(old) = guard.take() {
+            old.worker.set_onmessage(None);
+            old.worker.set_onerror(None);
+            old.worker.terminate();
+            let mut new = start(old.generation + 1);
+            if let Some(new) = new.as_mut() {
+                new.next_seq = old.next_seq;
+                for (seq, mut pending) in old.pending {
+                    if matches!(pending.request, WorkerRequest::Ponder(_)) {
+                        let _ = pending.answer.send(None);
+                    } else {
+                        pending.posted = false;
+                        new.pending.insert(seq, pending);
                     }
                 }
-                *guard = new;
             }
+            *guard = new;
         }
     });
+}
+
+/// How long a request's search may take at most (milliseconds); `None` for what is not a
+/// search the page waits for (a task, or a ponder, which ends by itself within a slice).
+fn search_budget_ms(request: &WorkerRequest) -> Option<f64> {
+    match request {
+        WorkerRequest::Think(think) => {
+            let level = qi_ai::Level::new(think.level);
+            qi_ai::level::settings(think.record.kind, level).limits.time_ms
+        }
+        WorkerRequest::Analyse(analyse) => Some(f64::from(analyse.budget_ms)),
+        WorkerRequest::Ponder(_) | WorkerRequest::Task(_) => None,
+    }
+}
+
+fn now_ms() -> f64 {
+    js_sys::Date::now()
 }
 
 /// Whether the page shares stop flags with the worker (it is cross-origin isolated), so a
@@ -187,15 +225,38 @@ fn start(generation: u32) -> Option<Bridge> {
         received(generation, &event.data());
     });
     worker.set_onmessage(Some(listener.as_ref().unchecked_ref()));
+    let failed = Closure::<dyn FnMut()>::new(move || failed(generation));
+    worker.set_onerror(Some(failed.as_ref().unchecked_ref()));
     Some(Bridge {
         worker,
         ready: false,
         pending: BTreeMap::new(),
         next_seq: 0,
+        last_answer_at: 0.0,
         stop_flags: None,
         _listener: listener,
+        _failed: failed,
         generation,
     })
+}
+
+/// The worker of `generation` failed (its script or module did not load, or it threw): every
+/// request waiting for it is answered `None`, and the next request starts another.
+fn failed(generation: u32) {
+    BRIDGE.with(|bridge| {
+        let mut guard = bridge.borrow_mut();
+        if guard.as_ref().is_none_or(|b| b.generation != generation) {
+            return;
+        }
+        if let Some(old) = guard.take() {
+            old.worker.set_onmessage(None);
+            old.worker.set_onerror(None);
+            old.worker.terminate();
+            for pending in old.pending.into_values() {
+                let _ = pending.answer.send(None);
+            }
+        }
+    });
 }
 
 /// The worker's script is wasm-bindgen's loader, which defines `wasm_bindgen` and waits to be
@@ -205,8 +266,11 @@ fn shim_url() -> Option<String> {
     let page = web_sys::window()?.location().href().ok()?;
     let script = web_sys::Url::new_with_base(WORKER_PATH, &page).ok()?.href();
     let module = script.replace(".js", "_bg.wasm");
+    // The module's memory is kept on the worker's global, for the memory soak
+    // (e2e/soak-memory.mjs) to read.
     let source = js_sys::Array::of1(&JsValue::from_str(&format!(
-        "importScripts({script:?});wasm_bindgen({module:?});"
+        "importScripts({script:?});wasm_bindgen({{module_or_path:{module:?}}})\
+         .then(function(w){{self.qiWasmMemory=w.memory;}});"
     )));
     let options = web_sys::BlobPropertyBag::new();
     options.set_type("application/javascript");
@@ -231,12 +295,15 @@ fn received(generation: u32, data: &JsValue) {
                         bridge.stop_flags = Some(js_sys::Int32Array::new(&flags));
                     }
                 }
+                let now = now_ms();
                 for (&seq, pending) in &mut bridge.pending {
                     post(&bridge.worker, &ToWorker::Ask(seq, pending.request.clone()));
                     pending.posted = true;
+                    pending.posted_at = now;
                 }
             }
             FromWorker::Answer(seq, reply) => {
+                bridge.last_answer_at = now_ms();
                 if let WorkerReply::Pondered(pondered) = &reply {
                     PONDERS.with(|ponders| {
                         let mut ponders = ponders.borrow_mut();
@@ -263,7 +330,8 @@ fn cross_origin_isolated() -> bool {
 /// analysis `A|…` or a ponder `P|…`) and returns `{ seq, answer }`, the answer a promise of the
 /// reply's text (`null` when cancelled); `cancel(seq)`; `generation()` (how many workers the
 /// page started); `stopsInPlace()` (whether stops keep the worker); `ponders()`, the page's
-/// ponders so far as `asked|ended|` and the last one's reply text.
+/// ponders so far as `asked|ended|` and the last one's reply text. It is in every build (the
+/// benchmarks measure the real one): it asks nothing the page could not ask itself.
 pub fn expose_for_tests() {
     use qi_tasks::think::{AnalyseRequest, PonderRequest, ThinkRequest};
     let Some(window) = web_sys::window() else { return };

@@ -407,7 +407,8 @@ pub fn content_security_policy(page: Page, html: &[u8], host: Option<&str>) -> S
     let scripts = inline_script_hashes(html).join(" ");
     // `'self'` covers the same-origin websocket in current browsers; the explicit `ws:`/`wss:`
     // sources are for those that predate CSP level 3. The engine's worker starts from a
-    // `blob:` shim that loads the worker script (the page's worker bridge), hence `blob:` for workers (src/worker.rs).
+    // `blob:` shim that loads the worker script (the page's worker bridge, src/worker.rs), hence
+    // `blob:` for workers.
     let sockets =
         host.and_then(plain_host).map(|h| format!(" ws://{h} wss://{h}")).unwrap_or_default();
     let ancestors = match page {

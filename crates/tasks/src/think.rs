@@ -120,12 +120,14 @@ impl Searched {
     /// (a weaker level must not inherit a stronger search's knowledge, or levels would change
     /// meaning) and the same game, one position on the other's line (the game went on, or a
     /// move was taken back) or the two lines differing only in their last move (the person
-    /// played another move than the one the engine pondered). Anything else — a new game,
-    /// another game, a jump to a position off the line — starts afresh.
+    /// played another move than the one the engine pondered; they share at least one move, so
+    /// two one-move games are not taken for one). Anything else — a new game, another game, a
+    /// jump to a position off the line — starts afresh.
     fn continued_by(&self, next: &Searched) -> bool {
         let common = self.moves.iter().zip(&next.moves).take_while(|(a, b)| a == b).count();
         let on_the_line = common == self.moves.len().min(next.moves.len());
-        let siblings = self.moves.len() == next.moves.len() && common + 1 == next.moves.len();
+        let siblings =
+            self.moves.len() == next.moves.len() && common >= 1 && common + 1 == next.moves.len();
         self.strength == next.strength
             && self.kind == next.kind
             && self.rules == next.rules
@@ -193,14 +195,14 @@ pub fn answer(request: &ThinkRequest, now: &dyn Fn() -> f64, stop: &AtomicBool) 
     }
 }
 
-/// Whether the computer thinks on the person's time at `level`: the two strongest levels.
-/// Level 5 ponders no more nodes than one of its own searches, so a ponder hit sees what twice
-/// its budget would, whatever the device (levels 1-5 are defined by nodes, not by hardware);
-/// level 6 is the full-strength level, defined by its time, and ponders for up to
-/// [`PONDER_TIME_FACTOR`] times its thinking time.
+/// Whether the computer thinks on the person's time at `level` in a game of `kind`: at level 6
+/// only, the full-strength level, which is defined by its time (levels 1-5 are defined by nodes,
+/// so that each is as strong on a slow phone as on a fast laptop: pondering would make them
+/// stronger the faster the device and the slower the person). Never in banqi: the reply the
+/// engine expects may turn a piece up, and the engine must not look under it.
 #[must_use]
-pub fn ponders(level: u8) -> bool {
-    level >= 5
+pub fn ponders(kind: qi_rules::GameKind, level: u8) -> bool {
+    level >= Level::MAX.number() && kind != qi_rules::GameKind::Banqi
 }
 
 /// How long level 6 ponders, in multiples of its own thinking time.
@@ -833,9 +835,45 @@ mod tests {
         );
         assert!(!pondered.continued_by(&searched(&["d2d4"], Strength::Full)), "another game");
         assert!(
+            !searched(&["e2e4"], Strength::Full).continued_by(&searched(&["d2d4"], Strength::Full)),
+            "two one-move games are two games"
+        );
+        assert!(
             !pondered
                 .continued_by(&searched(&["e2e4", "c7c5", "g1f3", "d7d6"], Strength::Level(5)))
         );
+    }
+
+    #[test]
+    fn a_ponder_ends_at_a_levels_depth_limit() {
+        // Level 3 searches to depth 4: slices that would start past it end the ponder.
+        let record = chess_game(&["e2e4", "e7e5"]);
+        let request = PonderRequest { id: 1, level: 3, seed: 2, record: record.clone() };
+        let game = record.replay(usize::MAX).game;
+        let (clock, stop) = (stepping_clock(1.0), AtomicBool::new(false));
+        let mut pondered = Pondered::default();
+        for _ in 0..100 {
+            if pondered.done {
+                break;
+            }
+            ponder_slice(&request, &game, &mut pondered, 30.0, &clock, &stop);
+        }
+        assert!(pondered.done, "{pondered:?}");
+        assert!(pondered.depth <= 4, "{pondered:?}");
+        // A game that is over has nothing to ponder.
+        let mate = chess_game(&["f2f3", "e7e5", "g2g4", "d8h4"]);
+        let request = PonderRequest { id: 2, level: 6, seed: 2, record: mate.clone() };
+        let mut pondered = Pondered::default();
+        ponder_slice(&request, &mate.replay(usize::MAX).game, &mut pondered, 30.0, &clock, &stop);
+        assert!(pondered.done && pondered.nodes == 0, "{pondered:?}");
+    }
+
+    #[test]
+    fn only_full_strength_ponders_and_never_in_banqi() {
+        assert!(ponders(GameKind::Chess, 6) && ponders(GameKind::Xiangqi, 6));
+        assert!(ponders(GameKind::Gomoku, 6));
+        assert!(!ponders(GameKind::Banqi, 6), "a pondered flip would look under the piece");
+        assert!((1..=5).all(|level| !ponders(GameKind::Chess, level)), "levels 1-5: by nodes");
     }
 
     #[test]

@@ -83,7 +83,12 @@ async fn handle_messages(worker: Rc<RefCell<Worker>>) {
         // A cancel reaching the queue finds its request answered or never started (a ponder
         // under way reads it between slices, below): nothing to do.
         let ToWorker::Ask(seq, request) = message else { continue };
-        // Cancelled before it started: not worth starting.
+        // A search runs without a break, so messages posted meanwhile wait in the browser's
+        // queue, not ours: let them in before starting the next request, so one cancelled
+        // while it waited is found here and not started.
+        if !matches!(request, WorkerRequest::Task(_)) {
+            yield_to_messages().await;
+        }
         let cancelled = |m: &ToWorker| matches!(m, ToWorker::Cancel(c) if *c == seq);
         if worker.borrow().queue.iter().any(cancelled) {
             worker.borrow_mut().queue.retain(|m| !cancelled(m));

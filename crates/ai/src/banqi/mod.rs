@@ -540,7 +540,10 @@ impl Engine for BanqiEngine {
         // The one place the real game is looked at: everything below sees the concealed copy.
         let game = game.conceal();
         self.killers.clear();
-        self.history.age();
+        // Aged between moves; not between the slices of one search going on (a ponder).
+        if budget.limits.from_depth.is_none() {
+            self.history.age();
+        }
         self.generate(&game, 0, PackedMove::NONE, Kind::All);
         let mut root: Vec<(BanqiMove, i32)> =
             self.moves[0].iter().copied().zip(self.scores[0].iter().copied()).collect();

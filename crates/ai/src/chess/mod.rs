@@ -128,7 +128,10 @@ impl Engine for ChessEngine {
         lines: usize,
         on_info: &mut dyn FnMut(&SearchInfo<ChessMove>),
     ) -> SearchResult<ChessMove> {
-        self.history.age();
+        // Aged between moves; not between the slices of one search going on (a ponder).
+        if budget.limits.from_depth.is_none() {
+            self.history.age();
+        }
         let root = game.shakmaty_position();
         if game.outcome().is_some() || root.legal_moves().is_empty() {
             let score = if root.is_checkmate() { Score::Mate(0) } else { Score::Cp(0) };

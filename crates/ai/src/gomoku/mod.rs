@@ -670,7 +670,10 @@ impl Engine for GomokuEngine {
         if root_moves.is_empty() {
             return SearchResult::no_move(Score::Cp(0), budget);
         }
-        self.history.age();
+        // Aged between moves; not between the slices of one search going on (a ponder).
+        if budget.limits.from_depth.is_none() {
+            self.history.age();
+        }
         // Threats decide first when one move is wanted: a five, a block, a winning four, a
         // VCF. (Several lines are searched in full: the win comes first among them.)
         if lines == 1 {

@@ -111,7 +111,10 @@ impl Engine for XiangqiEngine {
             let score = if game.outcome().is_some() { Score::Cp(0) } else { Score::Mate(0) };
             return SearchResult::no_move(score, budget);
         }
-        self.history.age();
+        // Aged between moves; not between the slices of one search going on (a ponder).
+        if budget.limits.from_depth.is_none() {
+            self.history.age();
+        }
         let mut search = Search::new(game, &mut self.tt, &mut self.history);
         let hash_move = search.tt.probe(game.hash()).map_or(Mv::NONE, |e| e.best);
         let mut scores = Vec::with_capacity(moves.len());
