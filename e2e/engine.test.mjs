@@ -214,3 +214,30 @@ for (const [name, server] of [
     }
   });
 }
+
+test('a hidden page stops pondering', async () => {
+  const app = await openApp(browser, isolated.url, {
+    settings: { game: 'chess', mode: 'computer-second', level: 6, lang: 'en' },
+  });
+  try {
+    const { page } = app;
+    await presetGame(page, { game: 'chess', start: 'startpos', moves: ['e2e4'] });
+    await page.locator('.move-list [data-ply]').nth(1).waitFor();
+    await page.waitForFunction(() => Number(window.__qiEngine.ponders().split('|')[0]) >= 1);
+    await page.waitForTimeout(300);
+    assert.equal((await page.evaluate(() => window.__qiEngine.ponders())).split('|')[1], '0');
+    // The tab goes to the background (as the browser says it when another tab is shown).
+    await page.evaluate(() => {
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    // Level 6 would ponder for up to 30 s: ended long before.
+    await page.waitForFunction(() => window.__qiEngine.ponders().split('|')[1] === '1', null, {
+      timeout: 10_000,
+    });
+    assert.deepEqual(app.errors, [], 'the page reported errors');
+  } finally {
+    await app.close();
+  }
+});
