@@ -9,9 +9,13 @@
 // so a busy machine cannot fail them.
 
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 
 import { DIST, launchBrowser, openApp, presetGame, square, startServer } from './support.mjs';
+
+/** Where the screenshots go, to look at. */
+const SHOTS = new URL('../target/e2e-shots/', import.meta.url);
 
 /** A search long enough that only a stop ends it in time: 20 s of analysis. */
 const LONG_MS = 20_000;
@@ -21,6 +25,7 @@ let plain;
 let isolated;
 
 before(async () => {
+  mkdirSync(SHOTS, { recursive: true });
   browser = await launchBrowser();
   plain = await startServer(DIST);
   isolated = await startServer(DIST, undefined, 0, { isolated: true });
@@ -174,25 +179,35 @@ test('the engine keeps its table between searches of one game and clears it for 
   }
 });
 
+/**
+ * Opens the app against the computer at level 6 (the person White, e2e4 played) and waits for
+ * the computer's answer and the ponder that follows it.
+ */
+async function openPondering(url) {
+  const app = await openApp(browser, url, {
+    settings: { game: 'chess', mode: 'computer-second', level: 6, lang: 'en' },
+  });
+  await presetGame(app.page, { game: 'chess', start: 'startpos', moves: ['e2e4'] });
+  await app.page.locator('.move-list [data-ply]').nth(1).waitFor();
+  await app.page.waitForFunction(() => Number(window.__qiEngine.ponders().split('|')[0]) >= 1);
+  return app;
+}
+
 for (const [name, server] of [
   ['isolated', () => isolated],
   ['not isolated', () => plain],
 ]) {
   test(`level 6 thinks on the person's time and stops when the person moves (${name})`, async () => {
-    const app = await openApp(browser, server().url, {
-      settings: { game: 'chess', mode: 'computer-second', level: 6, lang: 'en' },
-    });
+    // The computer answers; then it ponders the reply it expects.
+    const app = await openPondering(server().url);
     try {
       const { page } = app;
-      await presetGame(page, { game: 'chess', start: 'startpos', moves: ['e2e4'] });
-      // The computer answers; then it ponders the reply it expects.
-      await page.locator('.move-list [data-ply]').nth(1).waitFor();
-      await page.waitForFunction(() => Number(window.__qiEngine.ponders().split('|')[0]) >= 1);
       const generation = await page.evaluate(() => window.__qiEngine.generation());
       // The person thinks for a second (the ponder goes on, slice after slice: level 6 ponders
       // up to ten times its 3 s), then moves.
       await page.waitForTimeout(1_000);
       const stillPondering = (await page.evaluate(() => window.__qiEngine.ponders())).split('|');
+      await page.screenshot({ path: new URL(`pondering-${name.replace(' ', '-')}.png`, SHOTS).pathname });
       assert.equal(stillPondering[1], '0', 'the ponder is still under way when the person moves');
       // The person moves: the ponder ends (its slice done) and the computer answers.
       const from = (await square(page, 'g1').locator('.piece').count()) ? 'g1' : 'b1';
@@ -216,14 +231,9 @@ for (const [name, server] of [
 }
 
 test('a hidden page stops pondering', async () => {
-  const app = await openApp(browser, isolated.url, {
-    settings: { game: 'chess', mode: 'computer-second', level: 6, lang: 'en' },
-  });
+  const app = await openPondering(isolated.url);
   try {
     const { page } = app;
-    await presetGame(page, { game: 'chess', start: 'startpos', moves: ['e2e4'] });
-    await page.locator('.move-list [data-ply]').nth(1).waitFor();
-    await page.waitForFunction(() => Number(window.__qiEngine.ponders().split('|')[0]) >= 1);
     await page.waitForTimeout(300);
     assert.equal((await page.evaluate(() => window.__qiEngine.ponders())).split('|')[1], '0');
     // The tab goes to the background (as the browser says it when another tab is shown).
