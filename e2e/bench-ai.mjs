@@ -54,7 +54,7 @@ async function browserRun(browser, url, game, moves) {
   // The computer moves first, or second when one move is preset.
   const mode = moves.length % 2 ? 'computer-second' : 'computer-first';
   const app = await openApp(browser, url, {
-    settings: { game, mode, level: LEVEL, lang: 'en' },
+    settings: { game, mode, level: LEVEL, lang: 'en', threads: 1 },
     preset: moves.length ? { game, start: 'startpos', moves } : undefined,
   });
   try {

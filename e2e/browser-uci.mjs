@@ -9,7 +9,9 @@
 //            --games 100 --movetime 500
 //
 // (scripts/browser-match runs exactly that and prints the Elo difference.)
-// Understood: uci, isready, setoption name UCI_Variant value chess|xiangqi, ucinewgame,
+// The page's workers: QI_UCI_THREADS (default 1) splits each search across that many (the
+// app's engine-threads setting), as does `setoption name Threads value N`.
+// Understood: uci, isready, setoption name UCI_Variant value chess|xiangqi, Threads, ucinewgame,
 // position startpos [moves ...], go movetime N (other `go` forms search 1 s), stop (ignored:
 // every search has its time), quit. QI_ISOLATED=0 serves the app without COOP/COEP;
 // QI_UCI_LOG=<file> logs the conversation.
@@ -23,6 +25,7 @@ import { DIST, launchBrowser, startServer } from './support.mjs';
 const OVERHEAD_MS = 5;
 
 let variant = 'chess';
+let threads = Number(process.env.QI_UCI_THREADS || 1);
 let moves = [];
 let nextId = 1;
 let app = null;
@@ -48,7 +51,14 @@ async function page() {
   await tab.goto(server.url);
   await tab.waitForFunction(() => window.__qiEngine, null, { timeout: 60_000 });
   app = { server, browser, page: tab };
+  await setThreads(threads);
   return tab;
+}
+
+/** Splits the page's searches across `n` workers (after the app's own setting took effect). */
+async function setThreads(n) {
+  threads = n;
+  if (app) await app.page.evaluate((n) => window.__qiEngine.setThreads(n), n);
 }
 
 function record() {
@@ -86,6 +96,7 @@ async function handle(text) {
       send('id name Qi (browser worker)');
       send('id author Qi');
       send('option name UCI_Variant type combo default chess var chess var xiangqi');
+      send(`option name Threads type spin default ${threads} min 1 max 4`);
       send('uciok');
       break;
     case 'isready':
@@ -96,6 +107,7 @@ async function handle(text) {
       const name = words.indexOf('name');
       const value = words.indexOf('value');
       if (words[name + 1] === 'UCI_Variant' && value > 0) variant = words[value + 1];
+      if (words[name + 1] === 'Threads' && value > 0) await setThreads(Number(words[value + 1]));
       break;
     }
     case 'ucinewgame':

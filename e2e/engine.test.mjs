@@ -2,7 +2,8 @@
 // longer wants stops — in place where the page is cross-origin isolated (the server sends
 // COOP/COEP, as qi-server does), by a new worker elsewhere; the engine's table survives
 // between the searches of one game and is cleared for another; at level 6 the computer thinks
-// on the person's time, and stops when the person moves.
+// on the person's time, and stops when the person moves; a full-strength search and an
+// analysis are split across several workers, each searching a share of the moves.
 //
 // Stops are timed and the times printed (the README's engine section quotes them); the
 // assertions only require the stop to come well before the search would have ended by itself,
@@ -144,6 +145,61 @@ for (const [name, server, inPlace] of [
     }
   });
 }
+
+test('a full-strength search and an analysis are split across the workers, and stop together', async () => {
+  const app = await openApp(browser, isolated.url);
+  try {
+    const { page } = app;
+    // White mates at once with Qxf7 (the scholar's mate): whichever worker has that move in
+    // its share, the merged answer is it.
+    await presetGame(page, {
+      game: 'chess',
+      start: 'startpos',
+      moves: ['e2e4', 'e7e5', 'd1h5', 'b8c6', 'f1c4', 'g8f6'],
+    });
+    const record = await storedRecord(page, 'chess');
+    const result = await page.evaluate(
+      async ({ record, longMs }) => {
+        const engine = window.__qiEngine;
+        engine.setThreads(2);
+        const analysis = await engine.ask(`A|1|1500|3|${record}`).answer;
+        const split = engine.workers();
+        const think = await engine.ask(`2|6|1|${record}`).answer;
+        // A stop reaches every worker of a split search: the next split search is answered
+        // at once after it.
+        const long = engine.ask(`A|3|${longMs}|1|${record}`);
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        const stoppedAt = performance.now();
+        engine.cancel(long.seq);
+        const cancelled = await long.answer;
+        const after = await engine.ask(`A|4|300|1|${record}`).answer;
+        const stopMs = performance.now() - stoppedAt;
+        engine.setThreads(1);
+        const single = engine.workers();
+        const alone = await engine.ask(`A|5|300|2|${record}`).answer;
+        return { analysis, split, think, cancelled, after, stopMs, single, alone };
+      },
+      { record, longMs: LONG_MS },
+    );
+    assert.equal(result.split, 2, 'two workers searched');
+    // `1|depth:mate:1:h5f7|depth:cp:…|…`: three lines, three different first moves.
+    const lines = result.analysis.split('|').slice(1);
+    assert.equal(lines.length, 3, result.analysis);
+    assert.match(lines[0], /^\d+:mate:1:h5f7/, result.analysis);
+    const firsts = lines.map((line) => line.split(':')[3].split(' ')[0]);
+    assert.equal(new Set(firsts).size, 3, result.analysis);
+    assert.match(result.think, /^2\|h5f7\|/, 'level 6 plays the mate');
+    assert.equal(result.cancelled, null);
+    assert.match(result.after, /^4\|\d+:mate:1:h5f7/);
+    assert.ok(result.stopMs < LONG_MS / 4, `answered ${Math.round(result.stopMs)} ms after the stop`);
+    assert.equal(result.single, 1, 'one worker once the setting says one');
+    assert.match(result.alone, /^5\|\d+:mate:1:h5f7\|/);
+    console.log(`# split search stopped and the next answered in ${result.stopMs.toFixed(1)} ms`);
+    assert.deepEqual(app.errors, [], 'the page reported errors');
+  } finally {
+    await app.close();
+  }
+});
 
 test('the engine keeps its table between searches of one game and clears it for another', async () => {
   const app = await openApp(browser, isolated.url);

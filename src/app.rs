@@ -243,6 +243,7 @@ fn page() -> Html {
             web::save(SETTINGS_KEY, &settings.to_storage());
             let theme = if settings.theme == Theme::Dark { "dark" } else { "light" };
             web::set_document_attributes(settings.lang.tag(), theme);
+            crate::worker::set_threads(settings.engine_threads);
         });
     }
 

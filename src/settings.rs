@@ -133,7 +133,13 @@ pub struct Settings {
     /// The screen-reader mode: a text field for moves and commands that read the board
     /// (`sr=1` in a link turns it on).
     pub screen_reader: bool,
+    /// How many of the device's cores the computer's full-strength search and the analysis
+    /// use, 1 to [`MOST_ENGINE_THREADS`]; 0 for as many as it has (up to that).
+    pub engine_threads: u8,
 }
+
+/// The most cores the engine is offered (see `worker::MOST_THREADS`).
+pub const MOST_ENGINE_THREADS: u8 = 4;
 
 impl Settings {
     /// Defaults for a browser whose language is `lang`.
@@ -156,6 +162,7 @@ impl Settings {
             confirm_stones: false,
             slate_boards: false,
             board_scale: 100,
+            engine_threads: 0,
         }
     }
 
@@ -272,6 +279,10 @@ impl Settings {
         lines.push(format!("confirm={}", if self.confirm_stones { "on" } else { "off" }));
         lines.push(format!("boards={}", if self.slate_boards { "slate" } else { "wood" }));
         lines.push(format!("board-size={}", self.board_scale));
+        lines.push(match self.engine_threads {
+            0 => "threads=auto".to_owned(),
+            n => format!("threads={n}"),
+        });
         for kind in GameKind::ALL {
             lines.push(format!("rules.{}={}", kind.name(), self.rules_of(kind)));
         }
@@ -297,6 +308,11 @@ impl Settings {
                 "sr" => settings.screen_reader = value == "on",
                 "confirm" => settings.confirm_stones = value == "on",
                 "boards" => settings.slate_boards = value == "slate",
+                "threads" => {
+                    if let Ok(threads @ 1..=MOST_ENGINE_THREADS) = value.parse::<u8>() {
+                        settings.engine_threads = threads;
+                    }
+                }
                 "board-size" => {
                     if let Ok(scale) = value.parse::<u8>() {
                         settings.board_scale = scale.clamp(BOARD_SCALES.0, BOARD_SCALES.1);

@@ -436,6 +436,8 @@ pub enum Action {
     SetSlateBoards(bool),
     /// The board's size on a wide screen, in percent (kept within [`crate::settings::BOARD_SCALES`]).
     SetBoardScale(u8),
+    /// How many cores the engine uses (0: automatic).
+    SetEngineThreads(u8),
     /// Turn clocks on or off; starts a new game.
     SetClock {
         /// The setting, `None` for no clock.
@@ -1454,6 +1456,9 @@ impl AppState {
                 self.settings.board_scale = scale.clamp(least, most);
             }
             Action::SetStoneNumbers(on) => self.settings.stone_numbers = on,
+            Action::SetEngineThreads(threads) => {
+                self.settings.engine_threads = threads.min(crate::settings::MOST_ENGINE_THREADS);
+            }
             Action::SetScreenReader(on) => self.settings.screen_reader = on,
             Action::TypeMove { text, now } => {
                 if self.accepts_moves() {

@@ -1,8 +1,16 @@
 //! The page's side of the Web Worker (crates/worker), which runs the engine and the heavy tasks
 //! (records, QR codes, opening books) off the page's thread.
 //!
-//! One worker for the page, started on the first request. Requests go in order, each with a
-//! sequence number; each answer goes back to whoever asked. A request the page no longer wants
+//! One worker for the page, started on the first request, takes every request. Requests go in
+//! order, each with a sequence number; each answer goes back to whoever asked.
+//!
+//! To use several cores (wasm threads can't be built with the project's stable toolchain: see
+//! the README), a full-strength think and an analysis are split across up to
+//! [`threads`] workers: each searches one share of the root moves ([`qi_ai::RootShare`]) with
+//! its own engine, and the answers are merged (`merge_think`, `merge_analysis`). The levels
+//! below full strength are bounded by nodes and never split, so they play alike on every
+//! device. The first worker keeps the ponders and the tasks; the others (helpers) start on the
+//! first split search and keep their engines, as the first does, from move to move. A request the page no longer wants
 //! is [cancelled](cancel): its asker gets `None` at once, and a search under way stops:
 //! - where the page is cross-origin isolated (served with COOP and COEP, as `qi-server` and
 //!   `scripts/serve.mjs` serve it), through a `SharedArrayBuffer` of stop flags the search
@@ -15,12 +23,16 @@
 //! A ponder is never the reason for a replacement: it reads its messages between slices of a
 //! few tens of milliseconds, so a cancel (or any request) ends it there.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 
 use futures_channel::oneshot;
+use qi_ai::RootShare;
 use qi_tasks::codec;
-use qi_tasks::think::{FromWorker, STOP_SLOTS, ToWorker, WorkerReply, WorkerRequest, stop_slot};
+use qi_tasks::think::{
+    FromWorker, STOP_SLOTS, ToWorker, WorkerReply, WorkerRequest, merge_analysis, merge_think,
+    stop_slot,
+};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::MessageEvent;
@@ -31,6 +43,8 @@ const WORKER_PATH: &str = "qi-worker.js";
 /// A request not yet answered.
 struct Pending {
     request: WorkerRequest,
+    /// The share of the moves this worker searches, when the search is split.
+    share: Option<RootShare>,
     /// Whether it has been posted to the current worker (else it waits for it to be ready).
     posted: bool,
     /// When it was posted (milliseconds, the page's clock).
@@ -43,7 +57,7 @@ struct Pending {
 /// starts empty.
 const REPLACE_ABOVE_MS: f64 = 700.0;
 
-/// The running worker and what it was asked.
+/// A running worker and what it was asked.
 struct Bridge {
     worker: web_sys::Worker,
     /// Whether the worker said it listens.
@@ -51,7 +65,6 @@ struct Bridge {
     /// Requests not yet answered, by sequence number (so the oldest posted one is the one the
     /// worker is working on).
     pending: BTreeMap<u64, Pending>,
-    next_seq: u64,
     /// When the worker last answered: the request after it started then, or when posted.
     last_answer_at: f64,
     /// The stop flags shared with the worker, where the page is cross-origin isolated.
@@ -60,12 +73,44 @@ struct Bridge {
     _listener: Closure<dyn FnMut(MessageEvent)>,
     /// Likewise, for the worker's failure.
     _failed: Closure<dyn FnMut()>,
-    /// How many workers this page has started (the first is 1).
+    /// How many workers this page has started in this slot (the first is 1).
     generation: u32,
 }
 
+impl Bridge {
+    fn post(&self, seq: u64, pending: &Pending) {
+        post(&self.worker, &ask_message(seq, pending));
+    }
+}
+
+/// The message that asks for `pending`.
+fn ask_message(seq: u64, pending: &Pending) -> ToWorker {
+    let request = pending.request.clone();
+    match pending.share {
+        Some(share) => {
+            ToWorker::AskShare(seq, u64::from(share.part()), u64::from(share.parts()), request)
+        }
+        None => ToWorker::Ask(seq, request),
+    }
+}
+
+/// The most workers a search is split across: past four, a split of the root moves gains
+/// little, and each worker holds an engine's tables.
+pub const MOST_THREADS: u8 = 4;
+
 thread_local! {
-    static BRIDGE: RefCell<Option<Bridge>> = const { RefCell::new(None) };
+    /// The page's workers by slot: the first takes every request, the others the other shares
+    /// of a split search.
+    static BRIDGES: RefCell<Vec<Option<Bridge>>> = const { RefCell::new(Vec::new()) };
+    /// The last sequence number given (one numbering for all the workers and split searches).
+    static LAST_SEQ: Cell<u64> = const { Cell::new(0) };
+    /// How many workers a split search uses.
+    static THREADS: Cell<u8> = const { Cell::new(1) };
+    /// Split searches under way: each one's sequence number and its shares' (a cancel of the
+    /// one cancels the others).
+    static SPLITS: RefCell<BTreeMap<u64, Vec<u64>>> = const { RefCell::new(BTreeMap::new()) };
+    /// Whether a helper worker failed: the page then searches in one worker only.
+    static HELPERS_FAILED: Cell<bool> = const { Cell::new(false) };
     /// What the page's ponders did: how many were asked, how many ended, the last one's reply.
     static PONDERS: RefCell<(u32, u32, Option<qi_tasks::think::ThinkReply>)> =
         const { RefCell::new((0, 0, None)) };
@@ -90,32 +135,132 @@ impl Asked {
     }
 }
 
-/// Sends `request` to the worker (started if need be).
+/// How many workers a split search uses: the player's choice, or 0 for as many as the
+/// device has cores, up to [`MOST_THREADS`]. Fewer workers than before end the others.
+pub fn set_threads(threads: u8) {
+    let threads = if threads == 0 { automatic_threads() } else { threads };
+    let threads = threads.clamp(1, MOST_THREADS);
+    THREADS.with(|t| t.set(threads));
+    BRIDGES.with(|bridges| {
+        let mut bridges = bridges.borrow_mut();
+        for bridge in bridges.iter_mut().skip(usize::from(threads)) {
+            // Only idle helpers: a search under way keeps its worker until it answers.
+            if bridge.as_ref().is_some_and(|b| b.pending.is_empty())
+                && let Some(old) = bridge.take()
+            {
+                end(&old);
+            }
+        }
+    });
+}
+
+/// How many workers the automatic choice uses on this device: its logical cores
+/// (`navigator.hardwareConcurrency`), up to [`MOST_THREADS`].
+#[must_use]
+pub fn automatic_threads() -> u8 {
+    let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
+    (cores as u8).clamp(1, MOST_THREADS)
+}
+
+/// How many workers a search of `request` is split across: a full-strength think and an
+/// analysis across [`set_threads`]'s number; the rest (lower levels, ponders, tasks) in one.
+fn parts_for(request: &WorkerRequest) -> u8 {
+    let splits = match request {
+        WorkerRequest::Think(think) => qi_ai::Level::new(think.level) == qi_ai::Level::MAX,
+        WorkerRequest::Analyse(_) => true,
+        WorkerRequest::Ponder(_) | WorkerRequest::Task(_) => false,
+    };
+    if splits && !HELPERS_FAILED.with(Cell::get) { THREADS.with(Cell::get) } else { 1 }
+}
+
+fn next_seq() -> u64 {
+    LAST_SEQ.with(|last| {
+        last.set(last.get() + 1);
+        last.get()
+    })
+}
+
+/// Sends `request` to the workers: to the first, or split across several (see the module's
+/// documentation).
 #[must_use]
 pub fn ask(request: WorkerRequest) -> Asked {
+    let parts = parts_for(&request);
+    if parts <= 1 {
+        return ask_in(0, request, None);
+    }
+    let shares: Vec<Asked> = (0..parts)
+        .map(|part| ask_in(usize::from(part), request.clone(), RootShare::new(part, parts)))
+        .collect();
+    let seq = next_seq();
+    SPLITS.with(|splits| splits.borrow_mut().insert(seq, shares.iter().map(Asked::seq).collect()));
     let (sender, receiver) = oneshot::channel();
-    let seq = BRIDGE.with(|bridge| {
-        let mut bridge = bridge.borrow_mut();
-        if bridge.is_none() {
-            *bridge = start(1);
+    wasm_bindgen_futures::spawn_local(async move {
+        let mut answers = Vec::with_capacity(shares.len());
+        for share in shares {
+            answers.push(share.answer().await);
         }
-        let Some(bridge) = bridge.as_mut() else {
+        // Cancelled: its entry is gone, and its asker has had its `None`.
+        if SPLITS.with(|splits| splits.borrow_mut().remove(&seq)).is_none() {
+            return;
+        }
+        let answer = match merged(&request, answers) {
+            Some(answer) => Some(answer),
+            None => {
+                // A share went unanswered (a helper failed to start or trapped): its moves
+                // were never searched. The first worker searches them all, and from now on
+                // every search.
+                HELPERS_FAILED.with(|failed| failed.set(true));
+                ask_in(0, request, None).answer().await
+            }
+        };
+        let _ = sender.send(answer);
+    });
+    Asked { seq, answer: receiver }
+}
+
+/// The answer of a split search from its shares' answers; `None` when one is missing.
+fn merged(request: &WorkerRequest, answers: Vec<Option<WorkerReply>>) -> Option<WorkerReply> {
+    let answers: Vec<WorkerReply> = answers.into_iter().collect::<Option<_>>()?;
+    match request {
+        WorkerRequest::Think(think) => {
+            let replies: Vec<_> = answers.into_iter().filter_map(WorkerReply::think).collect();
+            Some(WorkerReply::Think(merge_think(think.id, &replies)))
+        }
+        WorkerRequest::Analyse(analyse) => {
+            let replies: Vec<_> = answers.into_iter().filter_map(WorkerReply::analysis).collect();
+            Some(WorkerReply::Analysis(merge_analysis(analyse.id, analyse.lines, &replies)))
+        }
+        WorkerRequest::Ponder(_) | WorkerRequest::Task(_) => answers.into_iter().next(),
+    }
+}
+
+/// Sends `request` (to search `share` of, when given) to the worker in `slot`, started if need
+/// be.
+fn ask_in(slot: usize, request: WorkerRequest, share: Option<RootShare>) -> Asked {
+    let (sender, receiver) = oneshot::channel();
+    let seq = next_seq();
+    BRIDGES.with(|bridges| {
+        let mut bridges = bridges.borrow_mut();
+        if bridges.len() <= slot {
+            bridges.resize_with(slot + 1, || None);
+        }
+        if bridges[slot].is_none() {
+            bridges[slot] = start(slot, 1);
+        }
+        let Some(bridge) = bridges[slot].as_mut() else {
             // No worker could start (scripts blocked): the asker hears nothing to wait for.
             let _ = sender.send(None);
-            return 0;
+            return;
         };
-        bridge.next_seq += 1;
-        let seq = bridge.next_seq;
         if matches!(request, WorkerRequest::Ponder(_)) {
             PONDERS.with(|ponders| ponders.borrow_mut().0 += 1);
         }
         let posted = bridge.ready;
+        let pending = Pending { request, share, posted, posted_at: now_ms(), answer: sender };
         if posted {
-            post(&bridge.worker, &ToWorker::Ask(seq, request.clone()));
+            bridge.post(seq, &pending);
         }
-        let posted_at = now_ms();
-        bridge.pending.insert(seq, Pending { request, posted, posted_at, answer: sender });
-        seq
+        bridge.pending.insert(seq, pending);
     });
     Asked { seq, answer: receiver }
 }
@@ -126,11 +271,23 @@ pub async fn run(request: WorkerRequest) -> Option<WorkerReply> {
 }
 
 /// The page no longer wants the answer to request `seq`: its asker gets `None` now, and the
-/// worker stops working on it (see the module's documentation). Nothing happens for a request
-/// already answered.
+/// worker stops working on it (see the module's documentation); for a split search, every
+/// worker on it. Nothing happens for a request already answered.
 pub fn cancel(seq: u64) {
-    BRIDGE.with(|bridge| {
-        let mut guard = bridge.borrow_mut();
+    if let Some(shares) = SPLITS.with(|splits| splits.borrow_mut().remove(&seq)) {
+        for share in shares {
+            cancel(share);
+        }
+        return;
+    }
+    BRIDGES.with(|bridges| {
+        let mut bridges = bridges.borrow_mut();
+        let Some(slot) =
+            bridges.iter().position(|b| b.as_ref().is_some_and(|b| b.pending.contains_key(&seq)))
+        else {
+            return;
+        };
+        let guard = &mut bridges[slot];
         let Some(bridge) = guard.as_mut() else { return };
         // The worker works on its requests in order: the oldest one posted is under way.
         let running = bridge
@@ -148,8 +305,8 @@ pub fn cancel(seq: u64) {
         let Some(budget_ms) = search_budget_ms(&pending.request) else { return };
         if let Some(flags) = &bridge.stop_flags {
             // Under way or waiting, the search stops at its first look at the clock.
-            let (slot, value) = stop_slot(seq);
-            let _ = js_sys::Atomics::store(flags, slot, value);
+            let (stop, value) = stop_slot(seq);
+            let _ = js_sys::Atomics::store(flags, stop, value);
             return;
         }
         let Some((_, started_at)) = running.filter(|(running, _)| *running == seq) else {
@@ -161,12 +318,9 @@ pub fn cancel(seq: u64) {
         // No way into a search under way: a new worker, the old one ended at once. The other
         // requests are the new worker's (a ponder's answer would say nothing: it ends).
         if let Some(old) = guard.take() {
-            old.worker.set_onmessage(None);
-            old.worker.set_onerror(None);
-            old.worker.terminate();
-            let mut new = start(old.generation + 1);
+            end(&old);
+            let mut new = start(slot, old.generation + 1);
             if let Some(new) = new.as_mut() {
-                new.next_seq = old.next_seq;
                 for (seq, mut pending) in old.pending {
                     if matches!(pending.request, WorkerRequest::Ponder(_)) {
                         let _ = pending.answer.send(None);
@@ -179,6 +333,13 @@ pub fn cancel(seq: u64) {
             *guard = new;
         }
     });
+}
+
+/// Ends a worker: it is not listened to any more.
+fn end(bridge: &Bridge) {
+    bridge.worker.set_onmessage(None);
+    bridge.worker.set_onerror(None);
+    bridge.worker.terminate();
 }
 
 /// How long a request's search may take at most (milliseconds); `None` for what is not a
@@ -198,18 +359,28 @@ fn now_ms() -> f64 {
     js_sys::Date::now()
 }
 
-/// Whether the page shares stop flags with the worker (it is cross-origin isolated), so a
-/// stopped search keeps the engine's table.
+/// Whether the page shares stop flags with its first worker (it is cross-origin isolated), so
+/// a stopped search keeps the engine's table.
 #[must_use]
 pub fn stops_in_place() -> bool {
-    BRIDGE.with(|bridge| bridge.borrow().as_ref().is_some_and(|b| b.stop_flags.is_some()))
+    first(|b| b.stop_flags.is_some()).unwrap_or(false)
 }
 
-/// How many workers the page has started so far (0 before the first request): a test's view
-/// of whether a cancel replaced the worker.
+/// How many workers the page has started in the first slot so far (0 before the first
+/// request): a test's view of whether a cancel replaced the worker.
 #[must_use]
 pub fn generation() -> u32 {
-    BRIDGE.with(|bridge| bridge.borrow().as_ref().map_or(0, |b| b.generation))
+    first(|b| b.generation).unwrap_or(0)
+}
+
+/// How many workers are running now.
+#[must_use]
+pub fn running_workers() -> usize {
+    BRIDGES.with(|bridges| bridges.borrow().iter().flatten().count())
+}
+
+fn first<T>(read: impl FnOnce(&Bridge) -> T) -> Option<T> {
+    BRIDGES.with(|bridges| bridges.borrow().first().and_then(Option::as_ref).map(read))
 }
 
 fn post(worker: &web_sys::Worker, message: &ToWorker) {
@@ -218,20 +389,19 @@ fn post(worker: &web_sys::Worker, message: &ToWorker) {
     let _ = worker.post_message(&codec::encode(message));
 }
 
-/// Starts a worker; `None` when the browser refuses to.
-fn start(generation: u32) -> Option<Bridge> {
+/// Starts a worker for `slot`; `None` when the browser refuses to.
+fn start(slot: usize, generation: u32) -> Option<Bridge> {
     let worker = web_sys::Worker::new(&shim_url()?).ok()?;
     let listener = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-        received(generation, &event.data());
+        received(slot, generation, &event.data());
     });
     worker.set_onmessage(Some(listener.as_ref().unchecked_ref()));
-    let failed = Closure::<dyn FnMut()>::new(move || failed(generation));
+    let failed = Closure::<dyn FnMut()>::new(move || failed(slot, generation));
     worker.set_onerror(Some(failed.as_ref().unchecked_ref()));
     Some(Bridge {
         worker,
         ready: false,
         pending: BTreeMap::new(),
-        next_seq: 0,
         last_answer_at: 0.0,
         stop_flags: None,
         _listener: listener,
@@ -240,18 +410,26 @@ fn start(generation: u32) -> Option<Bridge> {
     })
 }
 
-/// The worker of `generation` failed (its script or module did not load, or it threw): every
-/// request waiting for it is answered `None`, and the next request starts another.
-fn failed(generation: u32) {
-    BRIDGE.with(|bridge| {
-        let mut guard = bridge.borrow_mut();
-        if guard.as_ref().is_none_or(|b| b.generation != generation) {
-            return;
+/// Runs `change` on the worker in `slot` when it is still that of `generation` (one replaced
+/// since is not listened to).
+fn with_bridge(slot: usize, generation: u32, change: impl FnOnce(&mut Option<Bridge>)) {
+    BRIDGES.with(|bridges| {
+        let mut bridges = bridges.borrow_mut();
+        if let Some(guard) = bridges.get_mut(slot)
+            && guard.as_ref().is_some_and(|b| b.generation == generation)
+        {
+            change(guard);
         }
+    });
+}
+
+/// The worker of `generation` in `slot` failed (its script or module did not load, or it
+/// threw): every request waiting for it is answered `None`, and the next request starts
+/// another.
+fn failed(slot: usize, generation: u32) {
+    with_bridge(slot, generation, |guard| {
         if let Some(old) = guard.take() {
-            old.worker.set_onmessage(None);
-            old.worker.set_onerror(None);
-            old.worker.terminate();
+            end(&old);
             for pending in old.pending.into_values() {
                 let _ = pending.answer.send(None);
             }
@@ -278,14 +456,11 @@ fn shim_url() -> Option<String> {
     web_sys::Url::create_object_url_with_blob(&blob).ok()
 }
 
-/// A message from the worker of `generation` (one replaced since is not listened to).
-fn received(generation: u32, data: &JsValue) {
+/// A message from the worker of `generation` in `slot`.
+fn received(slot: usize, generation: u32, data: &JsValue) {
     let Ok(message) = codec::decode::<FromWorker>(data) else { return };
-    BRIDGE.with(|bridge| {
-        let mut bridge = bridge.borrow_mut();
-        let Some(bridge) = bridge.as_mut().filter(|b| b.generation == generation) else {
-            return;
-        };
+    with_bridge(slot, generation, |guard| {
+        let Some(bridge) = guard.as_mut() else { return };
         match message {
             FromWorker::Ready => {
                 bridge.ready = true;
@@ -297,7 +472,7 @@ fn received(generation: u32, data: &JsValue) {
                 }
                 let now = now_ms();
                 for (&seq, pending) in &mut bridge.pending {
-                    post(&bridge.worker, &ToWorker::Ask(seq, pending.request.clone()));
+                    post(&bridge.worker, &ask_message(seq, pending));
                     pending.posted = true;
                     pending.posted_at = now;
                 }
@@ -330,7 +505,8 @@ fn cross_origin_isolated() -> bool {
 /// analysis `A|…` or a ponder `P|…`) and returns `{ seq, answer }`, the answer a promise of the
 /// reply's text (`null` when cancelled); `cancel(seq)`; `generation()` (how many workers the
 /// page started); `stopsInPlace()` (whether stops keep the worker); `ponders()`, the page's
-/// ponders so far as `asked|ended|` and the last one's reply text. It is in every build (the
+/// ponders so far as `asked|ended|` and the last one's reply text; `setThreads(n)` (see
+/// [`set_threads`]: 0 is automatic) and `workers()`, how many workers run. It is in every build (the
 /// benchmarks measure the real one): it asks nothing the page could not ask itself.
 pub fn expose_for_tests() {
     use qi_tasks::think::{AnalyseRequest, PonderRequest, ThinkRequest};
@@ -377,6 +553,12 @@ pub fn expose_for_tests() {
     });
     set("ponders", ponders.as_ref());
     ponders.forget();
+    let threads = Closure::<dyn Fn(u8)>::new(set_threads);
+    set("setThreads", threads.as_ref());
+    threads.forget();
+    let workers = Closure::<dyn Fn() -> usize>::new(running_workers);
+    set("workers", workers.as_ref());
+    workers.forget();
     // The page's whole life.
     ask_text.forget();
     cancel_seq.forget();

@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use crate::i18n::{Lang, Text, game_name, pick, t};
 use crate::record::{GameRecord, storage_key};
-use crate::settings::{BOARD_SCALES, DEFAULT_VOLUME, VOLUME_CHOICES};
+use crate::settings::{BOARD_SCALES, DEFAULT_VOLUME, MOST_ENGINE_THREADS, VOLUME_CHOICES};
 use crate::state::{Action, AppState, ClockConfig, Mode, Settings, SetupChoice, Theme};
 use crate::web::{now_ms, random_seed};
 use qi_rules::Side;
@@ -572,6 +572,22 @@ pub fn options(props: &OptionsProps) -> Html {
             }
         })
     };
+    let threads_change = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |event: Event| {
+            if let Some(threads) = select_value(&event).and_then(|v| v.parse::<u8>().ok()) {
+                dispatch.emit(Action::SetEngineThreads(threads));
+            }
+        })
+    };
+    let automatic = crate::i18n::fill(
+        t(lang, Text::ThreadsAutomatic),
+        "n",
+        &crate::worker::automatic_threads().to_string(),
+    );
+    let thread_choices = (1..=MOST_ENGINE_THREADS).map(|n| {
+        html! { <option value={n.to_string()} selected={settings.engine_threads == n}>{ n }</option> }
+    });
     let volume_names = [Text::SoundOff, Text::SoundQuiet, Text::Normal, Text::SoundLoud];
     // The stored volume may be any 0-100: the nearest choice is shown as chosen.
     let nearest = VOLUME_CHOICES
@@ -624,6 +640,12 @@ pub fn options(props: &OptionsProps) -> Html {
             <label class="option wide-only"><span>{ t(lang, Text::BoardSize) }</span>
                 <input type="range" min={BOARD_SCALES.0.to_string()} max={BOARD_SCALES.1.to_string()} step="5"
                        value={settings.board_scale.to_string()} data-setting="board-size" oninput={scale_change} />
+            </label>
+            <label class="option"><span>{ t(lang, Text::EngineThreads) }</span>
+                <select onchange={threads_change} data-setting="threads">
+                    <option value="0" selected={settings.engine_threads == 0}>{ automatic }</option>
+                    { for thread_choices }
+                </select>
             </label>
             <label class="option"><span>{ t(lang, Text::Sound) }</span>
                 <select onchange={volume_change} data-setting="sound">{ for volumes }</select>

@@ -1053,6 +1053,23 @@ fn board_colours_and_size_are_settings_kept_in_bounds() {
 }
 
 #[test]
+fn the_engines_threads_are_a_setting_kept_in_bounds() {
+    let mut s = state(GameKind::Chess);
+    assert_eq!(s.settings.engine_threads, 0, "automatic by default");
+    s.apply(Action::SetEngineThreads(3));
+    let stored = Settings::from_storage(&s.settings.to_storage(), Lang::En);
+    assert_eq!(stored.engine_threads, 3);
+    s.apply(Action::SetEngineThreads(0));
+    let stored = Settings::from_storage(&s.settings.to_storage(), Lang::En);
+    assert_eq!(stored.engine_threads, 0);
+    s.apply(Action::SetEngineThreads(99));
+    assert_eq!(s.settings.engine_threads, crate::settings::MOST_ENGINE_THREADS);
+    for damaged in ["threads=99", "threads=0", "threads=-1", "threads=two"] {
+        assert_eq!(Settings::from_storage(damaged, Lang::En).engine_threads, 0, "{damaged}");
+    }
+}
+
+#[test]
 fn a_swap2_opening_is_played_with_colour_choices_and_the_status_names_colours() {
     let mut s = state(GameKind::Gomoku);
     s.apply(Action::SetRule { key: "opening".into(), value: "swap2".into(), seed: 0 });

@@ -17,7 +17,7 @@ use crate::search::{Budget, INFINITY, MATE, MATE_BOUND, Score};
 /// What a game gives the driver: the search of the tree below one root move.
 pub trait Tree {
     /// A move as the engine handles it.
-    type Move: Copy + Eq + fmt::Debug;
+    type Move: Copy + Eq + std::hash::Hash + fmt::Debug;
 
     /// Plays root move `mv`, searches what follows `depth` more plies (the game's own pruning,
     /// extensions and quiescence) in the window `(alpha, beta)`, takes the move back, and
@@ -184,6 +184,8 @@ struct LineSearch {
 /// Searches `root_moves` (legal, in the game's order, best first) by iterative deepening within
 /// `budget`, reporting each completed depth to `on_info`. With no root move it returns at once
 /// with `best: None` and a draw score (the caller knows better: see [`SearchResult::no_move`]).
+/// Under a [`RootShare`](crate::search::RootShare) in the budget's limits, only that share of
+/// `root_moves` is searched (and a share with none of them returns as if there were none).
 pub fn iterate<T: Tree>(
     tree: &mut T,
     budget: &mut Budget<'_>,
@@ -191,6 +193,13 @@ pub fn iterate<T: Tree>(
     options: DriveOptions,
     on_info: &mut dyn FnMut(&SearchInfo<T::Move>),
 ) -> SearchResult<T::Move> {
+    // One legal move is played at once, unless several lines or a deeper look were asked for;
+    // a share that happens to get one move of several is not forced.
+    let forced = root_moves.len() == 1 && options.lines <= 1 && budget.limits.depth.is_none();
+    let root_moves = match budget.limits.root_share {
+        Some(share) => share.of(root_moves),
+        None => root_moves,
+    };
     let mut roots: Vec<RootMove<T::Move>> = root_moves
         .into_iter()
         .map(|mv| RootMove { mv, score: -INFINITY, pv: Vec::new() })
@@ -199,8 +208,6 @@ pub fn iterate<T: Tree>(
         return SearchResult::no_move(Score::Cp(0), budget);
     };
     let lines = options.lines.clamp(1, roots.len());
-    // One legal move: nothing to choose, unless several lines or a deeper look were asked for.
-    let forced = roots.len() == 1 && lines == 1 && budget.limits.depth.is_none();
     let mut info = SearchInfo {
         depth: 0,
         score: Score::Cp(0),

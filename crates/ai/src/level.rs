@@ -66,6 +66,7 @@ impl LevelSettings {
                 nodes: tighter(own.nodes, outside.nodes),
                 depth: tighter(own.depth, outside.depth),
                 from_depth: own.from_depth,
+                root_share: own.root_share.or(outside.root_share),
             },
             noise: self.noise,
         }
@@ -82,6 +83,7 @@ const fn at(time_ms: f64, nodes: u64, depth: u32, noise: i32) -> LevelSettings {
             nodes: if nodes == 0 { None } else { Some(nodes) },
             depth: if depth == 0 { None } else { Some(depth) },
             from_depth: None,
+            root_share: None,
         },
         noise,
     }

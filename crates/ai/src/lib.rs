@@ -35,7 +35,7 @@ use qi_rules::any::{AnyGame, AnyMove};
 
 pub use crate::driver::{Line, SearchInfo, SearchResult};
 pub use crate::level::{Level, LevelSettings};
-pub use crate::search::{Budget, Limits, Score};
+pub use crate::search::{Budget, Limits, RootShare, Score};
 
 /// The move type of an engine's game.
 pub type MoveOf<E> = <<E as Engine>::Game as Game>::Move;
@@ -282,6 +282,59 @@ mod tests {
                 "{moves:?}"
             );
         }
+    }
+
+    /// Searches `game` to `plies` under share `part` of `parts`, for every line the share has.
+    fn search_share(game: &AnyGame, plies: u32, part: u8, parts: u8) -> SearchResult<AnyMove> {
+        let clock = search::native_clock();
+        let stop = AtomicBool::new(false);
+        let limits = Limits {
+            depth: Some(plies),
+            root_share: RootShare::new(part, parts),
+            ..Limits::default()
+        };
+        let settings = LevelSettings::full_strength(limits);
+        AnyEngine::default().search_lines_with(game, settings, 400, &clock, &stop, 0, &mut |_| {})
+    }
+
+    #[test]
+    fn shares_of_the_root_moves_search_every_move_once_and_the_best_share_has_the_best_move() {
+        // Each share searches its own moves and no other, and the shares together search every
+        // root move once: in all four games.
+        for (variant, opening) in [
+            ("chess", &[][..]),
+            ("xiangqi", &[][..]),
+            ("gomoku", &["h8", "i9"][..]),
+            ("banqi", &[][..]),
+        ] {
+            let mut game = AnyGame::new(variant, "", &StartFrom::Start { seed: 3 }).unwrap();
+            for text in opening {
+                game.play(text).unwrap();
+            }
+            let whole = search_share(&game, 1, 0, 1);
+            let mut all: Vec<String> = first_moves(&whole);
+            let mut shared: Vec<String> =
+                (0..3).flat_map(|part| first_moves(&search_share(&game, 1, part, 3))).collect();
+            assert!(all.len() > 3, "{variant}: {all:?}");
+            all.sort();
+            shared.sort();
+            assert_eq!(shared, all, "{variant}");
+        }
+        // The hung queen: the share holding the capture scores best, whichever it is.
+        let hung = "rnb1kbnr/ppp1pppp/8/3q4/8/2N5/PPPP1PPP/R1BQKBNR w KQkq - 0 3";
+        let game = AnyGame::new("chess", "", &StartFrom::Position(hung)).unwrap();
+        let best = (0..2)
+            .map(|part| search_share(&game, 4, part, 2))
+            .max_by_key(|result| result.info.score)
+            .unwrap();
+        assert_eq!(best.best.map(|m| m.to_string()).as_deref(), Some("c3d5"));
+        // One legal move: the share holding it plays it, the other has nothing to search.
+        let one_move = "6k1/8/6K1/8/8/8/8/7R b - - 0 1";
+        let game = AnyGame::new("chess", "", &StartFrom::Position(one_move)).unwrap();
+        let answers: Vec<Option<String>> = (0..2)
+            .map(|part| search_share(&game, 3, part, 2).best.map(|m| m.to_string()))
+            .collect();
+        assert_eq!(answers.iter().flatten().count(), 1, "{answers:?}");
     }
 
     #[test]

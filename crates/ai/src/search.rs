@@ -19,15 +19,107 @@ pub struct Limits {
     /// from an earlier one of the same position whose shallower depths are in the engine's
     /// table (the slices of a ponder), so it spends its nodes deeper.
     pub from_depth: Option<u32>,
+    /// Searches only this share of the root moves (`None`: all of them). Several workers each
+    /// searching one share of the same position, their answers compared, is how the browser
+    /// uses several cores (see [`RootShare`]).
+    pub root_share: Option<RootShare>,
 }
 
-/// A score from the side to move's point of view.
+/// One of `parts` disjoint shares of a position's root moves, which together are all of them.
+///
+/// The shares must not depend on what a worker's engine has learnt (its table orders the root
+/// moves, and each worker has its own), so a move's share comes from the move itself: the moves
+/// are ranked by a fixed hash of the move, and share `part` takes every `parts`-th of them from
+/// rank `part`. Each share is within one move of the same size, and the good moves fall into
+/// the shares at random rather than all into the first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RootShare {
+    part: u8,
+    parts: u8,
+}
+
+impl RootShare {
+    /// The most shares a position is split into.
+    pub const MOST_PARTS: u8 = 16;
+
+    /// Share `part` (from 0) of `parts` (clamped to 1..=[`MOST_PARTS`](RootShare::MOST_PARTS));
+    /// `None` when `part` is not one of them.
+    #[must_use]
+    pub fn new(part: u8, parts: u8) -> Option<RootShare> {
+        let parts = parts.clamp(1, Self::MOST_PARTS);
+        (part < parts).then_some(RootShare { part, parts })
+    }
+
+    /// Which share this is (from 0).
+    #[must_use]
+    pub fn part(self) -> u8 {
+        self.part
+    }
+
+    /// How many shares there are.
+    #[must_use]
+    pub fn parts(self) -> u8 {
+        self.parts
+    }
+
+    /// The moves of `moves` in this share, in their order.
+    #[must_use]
+    pub fn of<M: std::hash::Hash>(self, moves: Vec<M>) -> Vec<M> {
+        if self.parts <= 1 {
+            return moves;
+        }
+        // `DefaultHasher::new` hashes alike in every instance of one build, and the workers
+        // run the same build.
+        let key = |mv: &M| {
+            use std::hash::Hasher;
+            let mut hasher = std::hash::DefaultHasher::new();
+            mv.hash(&mut hasher);
+            hasher.finish()
+        };
+        let mut ranked: Vec<(u64, usize)> =
+            moves.iter().enumerate().map(|(index, mv)| (key(mv), index)).collect();
+        ranked.sort_unstable();
+        let mut mine = vec![false; moves.len()];
+        for (rank, &(_, index)) in ranked.iter().enumerate() {
+            mine[index] = rank % usize::from(self.parts) == usize::from(self.part);
+        }
+        moves.into_iter().zip(mine).filter_map(|(mv, mine)| mine.then_some(mv)).collect()
+    }
+}
+
+/// A score from the side to move's point of view. Scores order as the side to move prefers
+/// them: a loss (the sooner the worse), then centipawns, then a win (the sooner the better).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {
     /// In centipawns (chess, xiangqi) or the game's own units (gomoku, banqi: a pawn is 100).
     Cp(i32),
     /// A forced win (positive) or loss (negative) in this many moves (not plies) for the side to move.
     Mate(i32),
+}
+
+impl Score {
+    /// The internal search value this score stands for (a mate in `n` moves as the nearest
+    /// such value): what orders scores.
+    #[must_use]
+    pub fn to_internal(self) -> i32 {
+        match self {
+            Score::Cp(cp) => cp.clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
+            Score::Mate(n) if n > 0 => MATE - (2 * n.min(MATE_BOUND) - 1),
+            Score::Mate(n) => -MATE + 2 * n.unsigned_abs().min(MATE_BOUND as u32) as i32,
+        }
+    }
+}
+
+impl Ord for Score {
+    fn cmp(&self, other: &Score) -> std::cmp::Ordering {
+        self.to_internal().cmp(&other.to_internal())
+    }
+}
+
+impl PartialOrd for Score {
+    fn partial_cmp(&self, other: &Score) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
 }
 
 /// Scores at or beyond this are wins found by search (`MATE - plies`).
@@ -319,6 +411,56 @@ pub fn score_from_tt(score: i32, ply: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn root_shares_are_disjoint_nearly_equal_and_together_every_move() {
+        for count in [0_usize, 1, 2, 3, 7, 20, 44] {
+            let moves: Vec<u32> = (0..count as u32).map(|m| m * 37 + 5).collect();
+            for parts in 1..=5_u8 {
+                let shares: Vec<Vec<u32>> = (0..parts)
+                    .map(|part| RootShare::new(part, parts).unwrap().of(moves.clone()))
+                    .collect();
+                let mut all: Vec<u32> = shares.concat();
+                all.sort_unstable();
+                assert_eq!(all, moves, "{count} moves in {parts} shares");
+                let sizes: Vec<usize> = shares.iter().map(Vec::len).collect();
+                let (least, most) = (sizes.iter().min(), sizes.iter().max());
+                assert!(most.unwrap() - least.unwrap() <= 1, "{sizes:?}");
+                // Each share keeps the order it was given, and the same moves in another
+                // order (another worker's table) make the same shares.
+                for share in &shares {
+                    assert!(share.windows(2).all(|w| w[0] < w[1]), "{share:?}");
+                }
+                let reversed: Vec<u32> = moves.iter().rev().copied().collect();
+                for (part, share) in shares.iter().enumerate() {
+                    let mut again = RootShare::new(part as u8, parts).unwrap().of(reversed.clone());
+                    again.reverse();
+                    assert_eq!(&again, share);
+                }
+            }
+        }
+        assert_eq!(RootShare::new(2, 2), None);
+        assert_eq!(RootShare::new(0, 0).map(RootShare::parts), Some(1));
+    }
+
+    #[test]
+    fn scores_order_as_the_side_to_move_prefers_them() {
+        let ladder = [
+            Score::Mate(0),
+            Score::Mate(-1),
+            Score::Mate(-9),
+            Score::Cp(-900),
+            Score::Cp(0),
+            Score::Cp(35),
+            Score::Mate(12),
+            Score::Mate(2),
+            Score::Mate(1),
+        ];
+        assert!(ladder.windows(2).all(|w| w[0] < w[1]), "{ladder:?}");
+        for score in ladder {
+            assert_eq!(Score::from_internal(score.to_internal()), score);
+        }
+    }
 
     #[test]
     fn node_limits_stop_exactly() {

@@ -75,6 +75,8 @@ pub enum Text {
     BoardsSlate,
     /// The board size option (wide screens).
     BoardSize,
+    EngineThreads,
+    ThreadsAutomatic,
     /// Take back the last move.
     Undo,
     /// Turn the board around.
@@ -406,6 +408,8 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         T::BoardsWood => ["Wood", "木纹", "Gỗ"],
         T::BoardsSlate => ["Slate", "青石", "Đá xám"],
         T::BoardSize => ["Board zoom", "棋盘缩放", "Thu phóng bàn cờ"],
+        T::EngineThreads => ["Engine threads", "引擎线程数", "Số luồng của máy"],
+        T::ThreadsAutomatic => ["Automatic ({n})", "自动（{n}）", "Tự động ({n})"],
         T::Undo => ["Undo", "悔棋", "Đi lại"],
         T::FlipBoard => ["Flip board", "翻转棋盘", "Xoay bàn cờ"],
         T::Rules => ["Rules", "规则", "Luật chơi"],

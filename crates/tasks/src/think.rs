@@ -4,7 +4,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use qi_ai::{AnyEngine, Level, LevelSettings, Limits, Score};
+use qi_ai::{AnyEngine, Level, LevelSettings, Limits, RootShare, Score};
 
 use qi_play::record::GameRecord;
 
@@ -56,21 +56,29 @@ pub struct ThinkReply {
     /// The reply the search expects to the move (its line's second move), which the engine
     /// may think about on the person's time; `None` when it sees none.
     pub ponder: Option<String>,
+    /// The move's score for the side to move, which chooses between the answers of several
+    /// workers that each searched a share of the moves; `None` with no move.
+    pub score: Option<Score>,
 }
 
 impl ThinkReply {
     /// A reply with no move.
     #[must_use]
     pub fn none(id: u64) -> ThinkReply {
-        ThinkReply { id, best: None, depth: 0, nodes: 0, time_ms: 0, ponder: None }
+        ThinkReply { id, best: None, depth: 0, nodes: 0, time_ms: 0, ponder: None, score: None }
     }
 
-    /// The reply as text: `id|move|depth|nodes|ms|ponder` (empty moves for none).
+    /// The reply as text: `id|move|depth|nodes|ms|ponder|score` (empty moves for none; the
+    /// score as `cp:35` or `mate:-2`, empty for none).
     #[must_use]
     pub fn encode(&self) -> String {
         let best = self.best.as_deref().unwrap_or("");
         let ponder = self.ponder.as_deref().unwrap_or("");
-        format!("{}|{best}|{}|{}|{}|{ponder}", self.id, self.depth, self.nodes, self.time_ms)
+        let score = self.score.map(score_text).unwrap_or_default();
+        format!(
+            "{}|{best}|{}|{}|{}|{ponder}|{score}",
+            self.id, self.depth, self.nodes, self.time_ms
+        )
     }
 
     /// Reads [`encode`](ThinkReply::encode)'s text.
@@ -83,8 +91,66 @@ impl ThinkReply {
         let nodes = fields.next()?.parse().ok()?;
         let time_ms = fields.next()?.parse().ok()?;
         let ponder = fields.next().filter(|p| !p.is_empty()).map(str::to_owned);
-        Some(ThinkReply { id, best, depth, nodes, time_ms, ponder })
+        let score = match fields.next().filter(|s| !s.is_empty()) {
+            Some(text) => Some(read_score(text)?),
+            None => None,
+        };
+        Some(ThinkReply { id, best, depth, nodes, time_ms, ponder, score })
     }
+}
+
+/// A score as the replies write it: `cp:35`, `mate:-2`.
+fn score_text(score: Score) -> String {
+    match score {
+        Score::Cp(cp) => format!("cp:{cp}"),
+        Score::Mate(n) => format!("mate:{n}"),
+    }
+}
+
+/// Reads [`score_text`]'s text.
+fn read_score(text: &str) -> Option<Score> {
+    match text.split_once(':')? {
+        ("cp", n) => Some(Score::Cp(n.parse().ok()?)),
+        ("mate", n) => Some(Score::Mate(n.parse().ok()?)),
+        _ => None,
+    }
+}
+
+/// The answer to a think request searched in shares (one worker each, see [`RootShare`]):
+/// the best-scored move of them all (the deeper search, then the first share, on a tie), with
+/// the nodes of all. No move when no share had one (the game is over).
+#[must_use]
+pub fn merge_think(id: u64, shares: &[ThinkReply]) -> ThinkReply {
+    let nodes = shares.iter().map(|reply| reply.nodes).sum();
+    let time_ms = shares.iter().map(|reply| reply.time_ms).max().unwrap_or(0);
+    let best = shares.iter().filter(|reply| reply.best.is_some()).reduce(|best, reply| {
+        if (reply.score, reply.depth) > (best.score, best.depth) { reply } else { best }
+    });
+    match best {
+        Some(best) => ThinkReply { id, nodes, time_ms, ..best.clone() },
+        None => ThinkReply { nodes, time_ms, ..ThinkReply::none(id) },
+    }
+}
+
+/// The answer to an analysis searched in shares: the `lines` best lines of them all (each
+/// share's lines are the best of its moves, so the best of all are among them), best first.
+/// When no share had a move, the first share's answer (its one line says how the game ended).
+#[must_use]
+pub fn merge_analysis(id: u64, lines: u8, shares: &[Analysis]) -> Analysis {
+    let mut found: Vec<EngineLine> = shares
+        .iter()
+        .flat_map(|analysis| analysis.lines.iter())
+        .filter(|line| !line.moves.is_empty())
+        .cloned()
+        .collect();
+    if found.is_empty() {
+        let over = shares.first().map(|analysis| analysis.lines.clone()).unwrap_or_default();
+        return Analysis { id, lines: over };
+    }
+    // Stable: among equal scores, the deeper line, then the earlier share's, comes first.
+    found.sort_by_key(|line| std::cmp::Reverse((line.score, line.depth)));
+    found.truncate(usize::from(lines.clamp(1, MAX_LINES)));
+    Analysis { id, lines: found }
 }
 
 /// The strength an engine searched at: a level, or full strength (analysis).
@@ -176,12 +242,20 @@ fn strength_of(level: Level) -> Strength {
 
 /// Answers one request: replays the game and searches it at the requested level, with the
 /// worker's kept engine. `stop` ends the search early (the page no longer wants the move).
+/// Under a `share`, only that share of the moves is searched (see [`merge_think`]).
 #[must_use]
-pub fn answer(request: &ThinkRequest, now: &dyn Fn() -> f64, stop: &AtomicBool) -> ThinkReply {
+pub fn answer(
+    request: &ThinkRequest,
+    share: Option<RootShare>,
+    now: &dyn Fn() -> f64,
+    stop: &AtomicBool,
+) -> ThinkReply {
     let game = request.record.replay(usize::MAX).game;
     let level = Level::new(request.level);
+    let mut settings = qi_ai::level::settings(game.kind(), level);
+    settings.limits.root_share = share;
     let result = with_kept_engine(&request.record, strength_of(level), |engine| {
-        engine.think(&game, level, now, stop, request.seed, &mut |_| {})
+        engine.search_with(&game, settings, now, stop, request.seed, &mut |_| {})
     });
     let info = result.info;
     ThinkReply {
@@ -192,6 +266,7 @@ pub fn answer(request: &ThinkRequest, now: &dyn Fn() -> f64, stop: &AtomicBool) 
         nodes: info.nodes,
         time_ms: info.time_ms.max(0.0).round() as u64,
         ponder: info.pv.get(1).map(ToString::to_string),
+        score: result.best.is_some().then_some(info.score),
     }
 }
 
@@ -382,10 +457,7 @@ impl Analysis {
     pub fn encode(&self) -> String {
         let mut text = self.id.to_string();
         for line in &self.lines {
-            let score = match line.score {
-                Score::Cp(cp) => format!("cp:{cp}"),
-                Score::Mate(n) => format!("mate:{n}"),
-            };
+            let score = score_text(line.score);
             text += &format!("|{}:{score}:{}", line.depth, line.moves.join(" "));
         }
         text
@@ -413,12 +485,21 @@ impl Analysis {
     }
 }
 
-/// Answers an analysis request: the position searched at full strength for its budget.
+/// Answers an analysis request: the position searched at full strength for its budget (under
+/// a `share`, that share of the moves: see [`merge_analysis`]).
 #[must_use]
-pub fn analyse(request: &AnalyseRequest, now: &dyn Fn() -> f64, stop: &AtomicBool) -> Analysis {
+pub fn analyse(
+    request: &AnalyseRequest,
+    share: Option<RootShare>,
+    now: &dyn Fn() -> f64,
+    stop: &AtomicBool,
+) -> Analysis {
     let game = request.record.replay(usize::MAX).game;
-    let limits =
-        Limits { time_ms: Some(f64::from(request.budget_ms.min(30_000))), ..Limits::default() };
+    let limits = Limits {
+        time_ms: Some(f64::from(request.budget_ms.min(30_000))),
+        root_share: share,
+        ..Limits::default()
+    };
     let lines = usize::from(request.lines.clamp(1, MAX_LINES));
     // The worker's one engine: its transposition table and history carry over from one
     // request to the next (the same position searched longer, the next move, the review's
@@ -446,12 +527,20 @@ pub fn analyse(request: &AnalyseRequest, now: &dyn Fn() -> f64, stop: &AtomicBoo
 }
 
 /// Answers a request that is one search or one task (a ponder is answered slice by slice: see
-/// [`ponder_slice`]). `stop` ends a search early.
+/// [`ponder_slice`]). `stop` ends a search early; a think or an analysis searches only `share`
+/// of the moves when given one.
 #[must_use]
-pub fn respond(request: WorkerRequest, now: &dyn Fn() -> f64, stop: &AtomicBool) -> WorkerReply {
+pub fn respond(
+    request: WorkerRequest,
+    share: Option<RootShare>,
+    now: &dyn Fn() -> f64,
+    stop: &AtomicBool,
+) -> WorkerReply {
     match request {
-        WorkerRequest::Think(request) => WorkerReply::Think(answer(&request, now, stop)),
-        WorkerRequest::Analyse(request) => WorkerReply::Analysis(analyse(&request, now, stop)),
+        WorkerRequest::Think(request) => WorkerReply::Think(answer(&request, share, now, stop)),
+        WorkerRequest::Analyse(request) => {
+            WorkerReply::Analysis(analyse(&request, share, now, stop))
+        }
         WorkerRequest::Ponder(request) => {
             // One go, for callers that do not slice (the worker does).
             let game = request.record.replay(usize::MAX).game;
@@ -476,6 +565,7 @@ pub fn pondered_reply(id: u64, pondered: &Pondered) -> ThinkReply {
         nodes: pondered.nodes,
         time_ms: pondered.time_ms.round() as u64,
         ponder: None,
+        score: None,
     }
 }
 
@@ -486,6 +576,10 @@ pub fn pondered_reply(id: u64, pondered: &Pondered) -> ThinkReply {
 pub enum ToWorker {
     /// A request, with the page's sequence number for it (its reply comes back with it).
     Ask(u64, WorkerRequest),
+    /// A think or an analysis of which this worker searches one share of the moves, the share
+    /// numbered from 0 of however many (see [`RootShare`]): the page asks several workers, one
+    /// share each, and merges their answers ([`merge_think`], [`merge_analysis`]).
+    AskShare(u64, u64, u64, WorkerRequest),
     /// The page no longer wants the answer to this request. A ponder ends at once (its slice
     /// done); a search under way is stopped through the shared stop flags where the page has
     /// them (see the page's worker bridge), else it is not read until the search ends.
@@ -608,6 +702,7 @@ mod tests {
             nodes: 12345,
             time_ms: 250,
             ponder: Some("b1c3".into()),
+            score: Some(Score::Mate(-4)),
         };
         assert_eq!(ThinkReply::decode(&reply.encode()), Some(reply));
         let ponder = PonderRequest {
@@ -661,8 +756,8 @@ mod tests {
             let request = AnalyseRequest { id: 5, budget_ms: 600, lines: 3, record };
             let request = AnalyseRequest::decode(&request.encode()).expect("reads back");
             let stop = AtomicBool::new(false);
-            let reply =
-                Analysis::decode(&analyse(&request, &clock, &stop).encode()).expect("a reply");
+            let reply = Analysis::decode(&analyse(&request, None, &clock, &stop).encode())
+                .expect("a reply");
             assert_eq!(reply.id, 5);
             reply.best().cloned().expect("a line")
         };
@@ -673,6 +768,61 @@ mod tests {
         let mate = analyse_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
         assert_eq!(mate.moves.first().map(String::as_str), Some("a1a8"));
         assert_eq!(mate.score, Score::Mate(1));
+    }
+
+    #[test]
+    fn a_search_in_shares_answers_the_best_move_of_them_all() {
+        let clock = qi_ai::search::native_clock();
+        let stop = AtomicBool::new(false);
+        // Black's queen on d5 hangs to the knight on c3: whichever share has the capture, the
+        // merged answer is it, as a think and as an analysis.
+        let record = GameRecord::from_parts(
+            GameKind::Chess,
+            String::new(),
+            qi_play::record::Start::Position(
+                "rnb1kbnr/ppp1pppp/8/3q4/8/2N5/PPPP1PPP/R1BQKBNR w KQkq - 0 3".into(),
+            ),
+            Vec::new(),
+        );
+        for parts in [2, 3] {
+            let think = ThinkRequest { id: 4, level: 4, seed: 1, record: record.clone() };
+            let replies: Vec<ThinkReply> = (0..parts)
+                .map(|part| {
+                    let reply = answer(&think, RootShare::new(part, parts), &clock, &stop);
+                    ThinkReply::decode(&reply.encode()).expect("reads back")
+                })
+                .collect();
+            let merged = merge_think(4, &replies);
+            assert_eq!(merged.best.as_deref(), Some("c3d5"), "{replies:?}");
+            assert_eq!(merged.nodes, replies.iter().map(|r| r.nodes).sum::<u64>());
+            let others = replies.iter().filter(|r| r.best.as_deref() != Some("c3d5"));
+            assert!(others.into_iter().all(|r| r.score < merged.score), "{replies:?}");
+            let request =
+                AnalyseRequest { id: 6, budget_ms: 300, lines: 3, record: record.clone() };
+            let analyses: Vec<Analysis> = (0..parts)
+                .map(|part| analyse(&request, RootShare::new(part, parts), &clock, &stop))
+                .collect();
+            let merged = merge_analysis(6, 3, &analyses);
+            let firsts: Vec<&str> = merged.lines.iter().map(|l| l.moves[0].as_str()).collect();
+            assert_eq!(firsts.len(), 3);
+            assert_eq!(firsts[0], "c3d5");
+            assert!(merged.lines.windows(2).all(|w| w[0].score >= w[1].score), "{merged:?}");
+        }
+        // A share with no move (one legal move in all) gives way to the one that has it; no
+        // share with one is the game's end.
+        let with = ThinkReply {
+            best: Some("g8h8".into()),
+            score: Some(Score::Cp(-900)),
+            ..ThinkReply::none(1)
+        };
+        let merged = merge_think(9, &[ThinkReply::none(1), with]);
+        assert_eq!((merged.id, merged.best.as_deref()), (9, Some("g8h8")));
+        assert_eq!(merge_think(9, &[ThinkReply::none(1), ThinkReply::none(2)]).best, None);
+        let over = Analysis {
+            id: 1,
+            lines: vec![EngineLine { depth: 0, score: Score::Mate(0), moves: Vec::new() }],
+        };
+        assert_eq!(merge_analysis(2, 1, &[over.clone(), over.clone()]).lines, over.lines);
     }
 
     #[test]
@@ -702,7 +852,18 @@ mod tests {
             u64::MAX,
             WorkerRequest::Task(crate::tasks::TaskRequest::Qr { text: "棋".into() }),
         );
-        for message in [asked, ToWorker::Cancel(70_000)] {
+        let share = ToWorker::AskShare(
+            9,
+            1,
+            2,
+            WorkerRequest::Think(ThinkRequest {
+                id: 3,
+                level: 6,
+                seed: 0,
+                record: GameRecord::new(GameKind::Chess, "", 0),
+            }),
+        );
+        for message in [asked, share, ToWorker::Cancel(70_000)] {
             let bytes =
                 bincode::serde::encode_to_vec(&message, bincode::config::standard()).unwrap();
             assert_eq!(crate::codec::from_bytes::<ToWorker>(&bytes), Ok(message));
@@ -720,7 +881,7 @@ mod tests {
         let record = GameRecord::new(GameKind::Gomoku, "", 0);
         let request = ThinkRequest { id: 1, level: 1, seed: 5, record: record.clone() };
         let stop = AtomicBool::new(false);
-        let reply = ThinkReply::decode(&answer(&request, &clock, &stop).encode()).unwrap();
+        let reply = ThinkReply::decode(&answer(&request, None, &clock, &stop).encode()).unwrap();
         assert_eq!(reply.id, 1);
         let mut game = record.start_game();
         assert!(game.play(reply.best.as_deref().unwrap()).is_ok());
@@ -787,7 +948,7 @@ mod tests {
     fn level_five(record: &GameRecord) -> ThinkReply {
         let stop = AtomicBool::new(false);
         let request = ThinkRequest { id: 1, level: 5, seed: 3, record: record.clone() };
-        answer(&request, &stepping_clock(1e-6), &stop)
+        answer(&request, None, &stepping_clock(1e-6), &stop)
     }
 
     #[test]
@@ -882,7 +1043,7 @@ mod tests {
         let record = chess_game(&["e2e4"]);
         let request = ThinkRequest { id: 4, level: 6, seed: 1, record: record.clone() };
         let clock = qi_ai::search::native_clock();
-        let reply = answer(&request, &clock, &stop);
+        let reply = answer(&request, None, &clock, &stop);
         assert!(reply.nodes < 5_000, "{} nodes after the stop", reply.nodes);
         let request = PonderRequest { id: 5, level: 6, seed: 1, record: record.clone() };
         let mut pondered = Pondered::default();

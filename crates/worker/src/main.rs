@@ -1,7 +1,8 @@
 //! The Web Worker that runs the computer's search, so the page never freezes while it thinks.
 //!
-//! It keeps one engine for the page (see `qi_tasks::think`) and answers the page's requests
-//! one at a time, in order. Messages are `qi_tasks::think::ToWorker` and `FromWorker`,
+//! It keeps one engine (see `qi_tasks::think`) and answers the page's requests one at a time,
+//! in order. The page may run several of these workers at once, each searching a share of the
+//! root moves of the same position (`ToWorker::AskShare`), to use several cores. Messages are `qi_tasks::think::ToWorker` and `FromWorker`,
 //! bincode in a `Uint8Array`; one other message may come, once: a `SharedArrayBuffer` of
 //! stop flags, which the page sends when it is cross-origin isolated, so a search under way
 //! can be stopped at once (the page writes the search's sequence number into its slot). A
@@ -13,6 +14,7 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use qi_ai::RootShare;
 use qi_tasks::codec;
 use qi_tasks::think::{
     FromWorker, Pondered, ToWorker, WorkerReply, WorkerRequest, ponder_slice, pondered_reply,
@@ -82,7 +84,14 @@ async fn handle_messages(worker: Rc<RefCell<Worker>>) {
         };
         // A cancel reaching the queue finds its request answered or never started (a ponder
         // under way reads it between slices, below): nothing to do.
-        let ToWorker::Ask(seq, request) = message else { continue };
+        let (seq, share, request) = match message {
+            ToWorker::Ask(seq, request) => (seq, None, request),
+            ToWorker::AskShare(seq, part, parts, request) => {
+                let share = RootShare::new(part.min(255) as u8, parts.min(255) as u8);
+                (seq, share, request)
+            }
+            ToWorker::Cancel(_) => continue,
+        };
         // A search runs without a break, so messages posted meanwhile wait in the browser's
         // queue, not ours: let them in before starting the next request, so one cancelled
         // while it waited is found here and not started.
@@ -123,7 +132,7 @@ async fn handle_messages(worker: Rc<RefCell<Worker>>) {
                 }
                 WorkerReply::Pondered(pondered_reply(request.id, &pondered))
             }
-            request => qi_tasks::think::respond(request, &now, &stop),
+            request => qi_tasks::think::respond(request, share, &now, &stop),
         };
         post(&FromWorker::Answer(seq, reply));
     }
@@ -146,7 +155,7 @@ fn ponder_interrupted(worker: &Rc<RefCell<Worker>>, seq: u64) -> bool {
                     tasks.push((task_seq, task));
                 }
                 ToWorker::Cancel(cancelled) if cancelled == seq => interrupted = true,
-                message @ ToWorker::Ask(..) => {
+                message @ (ToWorker::Ask(..) | ToWorker::AskShare(..)) => {
                     interrupted = true;
                     rest.push_back(message);
                 }
