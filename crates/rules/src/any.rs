@@ -430,12 +430,21 @@ impl AnyGame {
         each!(self, g => g.check(g.own_move(mv)?))
     }
 
+    /// Whether `mv` is legal here but turns up a face-down banqi piece this game does not know
+    /// (see [`Game::reveals_unknown`]); false for a move of another game.
+    #[must_use]
+    pub fn reveals_unknown(&self, mv: AnyMove) -> bool {
+        each!(self, g => g.own_move(mv).is_ok_and(|own| g.reveals_unknown(own)))
+    }
+
     /// Plays a move after checking it; on error nothing changes. A banqi move that turns up a
     /// face-down piece this game does not know is refused with
-    /// [`IllegalReason::FlipResultUnknown`], as [`Banqi`]'s own `apply` does.
+    /// [`IllegalReason::FlipResultUnknown`], as [`Banqi`]'s own `apply` does (see
+    /// [`Game`]'s contract).
     ///
     /// # Errors
-    /// The same as [`check`](AnyGame::check).
+    /// The same as [`check`](AnyGame::check), and `FlipResultUnknown` for a move
+    /// [`reveals_unknown`](AnyGame::reveals_unknown) names.
     pub fn apply(&mut self, mv: AnyMove) -> Result<(), IllegalMove> {
         each!(self, g => {
             let own = g.own_move(mv)?;

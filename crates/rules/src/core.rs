@@ -635,6 +635,17 @@ pub struct MoveCells {
 /// repetitions. Moves from outside go through two steps: [`parse_move`](Game::parse_move) reads
 /// text (a [`ParseMoveError`] if it cannot), [`check`](Game::check) or [`apply`](Game::apply)
 /// judge it (an [`IllegalMove`] with its reason if it may not be played).
+///
+/// The contract between them (tested over random positions of all four games under every rule
+/// option, `crates/rules/tests/properties.rs`): `check` accepts exactly the
+/// [legal moves](Game::legal_moves); `apply` plays every move `check` accepts and refuses every
+/// other with `check`'s reason, changing nothing. The one exception is a move whose result this
+/// position does not know, which [`reveals_unknown`](Game::reveals_unknown) names: in banqi, a
+/// flip (or a cannon's capture, under `capture_hidden`) of a face-down piece whose identity the
+/// position leaves open, as on a client's concealed board. Such a move is legal, so `check`
+/// accepts it and the legal moves include it, but only the result makes it playable: `apply`
+/// refuses it with [`IllegalReason::FlipResultUnknown`], and the game's own
+/// `apply_revealing(mv, piece)` plays it with the piece turned up.
 pub trait Game: Clone + fmt::Debug {
     /// One move (or action: a banqi flip, a gomoku stone).
     type Move: Copy + Eq + Hash + fmt::Debug;
@@ -696,10 +707,19 @@ pub trait Game: Clone + fmt::Debug {
     /// An [`IllegalMove`] whose reason says why the move may not be played.
     fn check(&self, mv: Self::Move) -> Result<(), IllegalMove>;
 
+    /// Whether playing `mv` turns up something this position does not know (see the trait's
+    /// contract): `apply` then refuses it with [`IllegalReason::FlipResultUnknown`] although
+    /// `check` accepts it. False in every game but banqi, and for any move `check` refuses.
+    fn reveals_unknown(&self, mv: Self::Move) -> bool {
+        let _ = mv;
+        false
+    }
+
     /// Plays a move after checking it; on error nothing changes.
     ///
     /// # Errors
-    /// The same as [`check`](Game::check).
+    /// The same as [`check`](Game::check); [`IllegalReason::FlipResultUnknown`] for a move
+    /// [`reveals_unknown`](Game::reveals_unknown) names.
     fn apply(&mut self, mv: Self::Move) -> Result<(), IllegalMove> {
         self.check(mv)?;
         self.play_unchecked(mv);

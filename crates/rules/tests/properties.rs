@@ -1,14 +1,17 @@
-//! Properties every game must have, checked over random playouts of all four games:
-//! every generated move is accepted by the legality check and every move the check accepts is
-//! generated; apply then undo restores the position and its hash; writing a position and reading
-//! it back gives the same position and hash.
+//! Properties every game must have, checked over random playouts of all four games under every
+//! combination of their rule options: every generated move is accepted by the legality check and
+//! every move the check accepts is generated; `apply` plays what `check` accepts and refuses what
+//! it refuses, with the same reason, changing nothing (the rules' contract: see `Game`), banqi's
+//! moves that turn up an unknown piece excepted and played with their result instead; apply then
+//! undo restores the position and its hash; writing a position and reading it back gives the
+//! same position and hash.
 
 use proptest::prelude::*;
-use qi_rules::banqi::{Banqi, BanqiRules};
+use qi_rules::banqi::{Banqi, BanqiRules, Square};
 use qi_rules::chess::{ChessGame, ChessRules};
 use qi_rules::gomoku::{Gomoku, GomokuRules};
 use qi_rules::xiangqi::{Xiangqi, XiangqiRules};
-use qi_rules::{Cell, Game, GameKind, RuleSet};
+use qi_rules::{Cell, Game, GameKind, IllegalReason, RuleSet};
 
 /// Candidate move texts around a cell pair, in every shape any game's parser reads, so that
 /// moves no generator produced are tried too.
@@ -38,13 +41,52 @@ fn check_position<G: Game>(game: &G, probes: &[(u8, u8, u8, u8)]) -> Result<(), 
                     text,
                     game.position()
                 );
+                check_apply_agrees(game, mv)?;
             }
         }
+    }
+    for &mv in &legal {
+        check_apply_agrees(game, mv)?;
     }
     let reread = G::from_position(game.rules(), &game.position())
         .map_err(|e| TestCaseError::fail(format!("{}: {e}", game.position())))?;
     prop_assert_eq!(reread.position(), game.position());
     prop_assert_eq!(reread.hash(), game.hash());
+    Ok(())
+}
+
+/// The contract between `check` and `apply` for one move: what `check` accepts `apply` plays
+/// (undo then restores the position), unless the move turns up an unknown piece, which `apply`
+/// refuses with `FlipResultUnknown`; what `check` refuses `apply` refuses with the same reason.
+/// A refused move changes nothing.
+fn check_apply_agrees<G: Game>(game: &G, mv: G::Move) -> Result<(), TestCaseError> {
+    let mut played = game.clone();
+    let text = game.move_text(mv);
+    let before = (game.position(), game.hash());
+    let refused = match (game.check(mv), played.apply(mv)) {
+        (Ok(()), Ok(())) => {
+            prop_assert!(!game.reveals_unknown(mv), "{} in {}: played blind", text, before.0);
+            prop_assert_eq!(played.undo(), Some(mv));
+            None
+        }
+        (Ok(()), Err(error)) => {
+            prop_assert!(game.reveals_unknown(mv), "{} in {}: {}", text, before.0, error);
+            prop_assert_eq!(error.reason, IllegalReason::FlipResultUnknown);
+            Some(error.reason)
+        }
+        (Err(checked), Err(applied)) => {
+            prop_assert_eq!(checked.reason, applied.reason, "{} in {}", text, before.0);
+            prop_assert!(!game.reveals_unknown(mv));
+            Some(applied.reason)
+        }
+        (Err(checked), Ok(())) => {
+            return Err(TestCaseError::fail(format!(
+                "{text} in {}: check refuses ({checked}) but apply played it",
+                before.0
+            )));
+        }
+    };
+    prop_assert_eq!((played.position(), played.hash()), before, "{} ({:?})", text, refused);
     Ok(())
 }
 
@@ -98,17 +140,45 @@ proptest! {
     }
 
     #[test]
-    fn xiangqi_playouts(choices in choices(120), probes in probes()) {
-        random_playout(Xiangqi::start(&XiangqiRules::default(), 0), &choices, &probes)?;
+    fn xiangqi_playouts(rules in rules_of::<XiangqiRules>(GameKind::Xiangqi), choices in choices(120), probes in probes()) {
+        random_playout(Xiangqi::start(&rules, 0), &choices, &probes)?;
     }
 
     #[test]
-    fn banqi_playouts(seed in any::<u64>(), rules in banqi_rules(), choices in choices(160), probes in probes()) {
+    fn banqi_playouts(seed in any::<u64>(), rules in rules_of::<BanqiRules>(GameKind::Banqi), choices in choices(160), probes in probes()) {
         random_playout(Banqi::start(&rules, seed), &choices, &probes)?;
     }
 
+    /// A client's board (`Banqi::conceal`: the face-down identities unknown) at every point of
+    /// a random game keeps the same contract, and playing a move there with the piece it turns
+    /// up gives the client's board of the game after that move.
     #[test]
-    fn gomoku_playouts(rules in gomoku_rules(), choices in choices(120), probes in probes()) {
+    fn banqi_concealed_playouts(seed in any::<u64>(), rules in rules_of::<BanqiRules>(GameKind::Banqi), choices in choices(160), probes in probes()) {
+        let mut game = Banqi::start(&rules, seed);
+        for &choice in &choices {
+            let client = game.conceal();
+            check_position(&client, &probes)?;
+            let legal = game.legal_moves();
+            prop_assert_eq!(&client.legal_moves(), &legal, "{}", game.position());
+            let Some(&mv) = legal.get(usize::from(choice) % legal.len().max(1)) else { break };
+            let mut after = client.clone();
+            if client.reveals_unknown(mv) {
+                let cell = game.move_cells(mv).to;
+                let Square::Hidden(piece) = game.square(cell) else {
+                    return Err(TestCaseError::fail(format!("{cell} is not face down")));
+                };
+                after.apply_revealing(mv, piece).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            } else {
+                after.apply(mv).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            }
+            game.apply(mv).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(after.conceal().position(), game.conceal().position());
+            prop_assert_eq!(after.hash(), game.hash());
+        }
+    }
+
+    #[test]
+    fn gomoku_playouts(rules in rules_of::<GomokuRules>(GameKind::Gomoku), choices in choices(120), probes in probes()) {
         random_playout(Gomoku::start(&rules, 0), &choices, &probes)?;
     }
 }
@@ -132,21 +202,17 @@ fn all_rule_lists(kind: GameKind) -> Vec<String> {
     lists
 }
 
-fn banqi_rules() -> impl Strategy<Value = BanqiRules> {
-    let lists = all_rule_lists(GameKind::Banqi);
-    prop::sample::select(lists)
-        .prop_map(|list| BanqiRules::parse(&list).expect("documented values"))
-}
-
-fn gomoku_rules() -> impl Strategy<Value = GomokuRules> {
-    // Every combination of documented values, except Soosõrv-8 on a board without a centre.
-    let (lists, refused): (Vec<String>, Vec<String>) = all_rule_lists(GameKind::Gomoku)
-        .into_iter()
-        .partition(|list| GomokuRules::parse(list).is_ok());
+/// Every combination of the documented values of a game's rule options, as its rules. The few
+/// combinations a game refuses (Soosõrv-8 on the 20×20 board, which has no centre) are left out,
+/// and checked to be only those.
+fn rules_of<R: RuleSet + 'static>(kind: GameKind) -> impl Strategy<Value = R> {
+    let (lists, refused): (Vec<String>, Vec<String>) =
+        all_rule_lists(kind).into_iter().partition(|list| R::parse(list).is_ok());
     for list in &refused {
         assert!(list.contains("size=20") && list.contains("opening=soosorv8"), "{list}");
     }
-    prop::sample::select(lists).prop_map(|list| GomokuRules::parse(&list).expect("parsed above"))
+    assert!(!lists.is_empty());
+    prop::sample::select(lists).prop_map(|list| R::parse(&list).expect("parsed above"))
 }
 
 /// Moves built by hand (as a server might from a client's numbers) may name cells off the board:

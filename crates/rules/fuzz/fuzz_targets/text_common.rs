@@ -1,15 +1,27 @@
 //! The body shared by the per-game text targets: the first line of the input is read as a
-//! position, every later line as a move, played on that position (or on a start position when the
-//! first line is not one). Nothing may panic, and whatever parses must write back the same way.
+//! position, optionally after rule options and a `|` (`capture_hidden=true|C*p?5/8/8/8 1 r 0 n`),
+//! and every later line as a move, played on that position (or on a start position when the
+//! first line is not one). Nothing may panic; whatever parses must write back the same way; a
+//! move the reader accepts is played by `apply` — except one that turns up a face-down banqi
+//! piece the position does not know, which `apply` must refuse with `FlipResultUnknown` and
+//! leave the game as it was (the rules' contract: see `Game`).
 
-use qi_rules::{Game, RuleSet};
+use qi_rules::{Game, IllegalReason, RuleSet};
 
 /// Runs one fuzz input through `G`'s position and move readers.
 pub fn exercise<G: Game>(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let mut lines = text.split('\n');
     let first = lines.next().unwrap_or("");
-    let rules = G::Rules::default();
+    let (rules, first) = match first.split_once('|') {
+        Some((list, position)) => match G::Rules::parse(list) {
+            Ok(rules) => (rules, position),
+            Err(_) => return,
+        },
+        None => (G::Rules::default(), first),
+    };
+    let read_back = G::Rules::parse(&rules.to_list()).expect("written rules read back");
+    assert_eq!(read_back, rules);
     let mut game = match G::from_position(&rules, first) {
         Ok(game) => {
             let again =
@@ -19,11 +31,17 @@ pub fn exercise<G: Game>(data: &[u8]) {
         }
         Err(_) => G::start(&rules, u64::from(data.len() as u32)),
     };
-    let _ = game.rules().to_list();
     for line in lines {
         if let Ok(mv) = game.read_move(line) {
             let _ = game.move_notation(mv);
-            game.apply(mv).expect("a read move is legal");
+            if game.reveals_unknown(mv) {
+                let before = game.position();
+                let refused = game.apply(mv).expect_err("a move turning up the unknown is refused");
+                assert_eq!(refused.reason, IllegalReason::FlipResultUnknown);
+                assert_eq!(game.position(), before, "a refused move changes nothing");
+            } else {
+                game.apply(mv).expect("a read move is legal");
+            }
         }
         let _ = game.outcome();
     }

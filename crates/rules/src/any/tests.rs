@@ -325,10 +325,15 @@ fn banqi_flip_of_an_unknown_piece_is_legal_but_needs_its_identity() {
     assert_eq!(flip, AnyMove::Banqi(BanqiMove::Flip(b4)));
     assert!(client.legal_move_values().contains(&flip));
     assert_eq!(client.check(flip), Ok(()));
+    assert!(client.reveals_unknown(flip), "the contract's exception, named beforehand");
     let before = snapshot(&client);
     let refused = client.apply(flip).unwrap_err().reason;
     assert_eq!(refused, IllegalReason::FlipResultUnknown);
     assert_eq!(snapshot(&client), before);
+    // A face-up piece's step, and a move of another game, turn nothing up.
+    let step = AnyMove::Banqi(BanqiMove::Step { from: cell("a4"), to: cell("a3") });
+    assert!(!client.reveals_unknown(step));
+    assert!(!client.reveals_unknown(AnyMove::Gomoku(GomokuMove::Stone(b4))));
 }
 
 #[test]

@@ -256,8 +256,8 @@ impl Banqi {
         Ok(())
     }
 
-    /// The square a move would reveal without knowing its identity, if any.
-    fn reveals_unknown(&self, mv: BanqiMove) -> bool {
+    /// Whether the square a move ends on is face down with its identity unknown here.
+    fn turns_up_unknown(&self, mv: BanqiMove) -> bool {
         match mv {
             BanqiMove::Flip(cell) | BanqiMove::Step { to: cell, .. } => {
                 on_board(cell) && self.board[index_of(cell)] == Square::Unknown
@@ -416,11 +416,17 @@ impl Game for Banqi {
         self.judge(mv).map_err(|reason| IllegalMove::new(reason, self.move_text(mv)))
     }
 
+    /// A flip of an [`Square::Unknown`] piece, or a cannon's capture of one (under
+    /// `capture_hidden`), that `check` accepts.
+    fn reveals_unknown(&self, mv: BanqiMove) -> bool {
+        self.turns_up_unknown(mv) && self.check(mv).is_ok()
+    }
+
     /// Checks and plays `mv`; a move revealing an unknown face-down piece is refused with
     /// [`IllegalReason::FlipResultUnknown`] (use [`Banqi::apply_revealing`]).
     fn apply(&mut self, mv: BanqiMove) -> Result<(), IllegalMove> {
         self.check(mv)?;
-        if self.reveals_unknown(mv) {
+        if self.turns_up_unknown(mv) {
             return Err(IllegalMove::new(IllegalReason::FlipResultUnknown, self.move_text(mv)));
         }
         self.play_unchecked(mv);

@@ -222,6 +222,46 @@ fn cannon_capturing_an_unknown_piece_needs_its_identity() {
     assert_eq!(game.square(cell("c4")), Square::FaceUp(Piece::new(Colour::Red, Role::Cannon)));
 }
 
+/// The fuzzer's find (issue 21): `?7/8/8/8 1 - 0 K` then `a4`. Flipping the one unknown piece is
+/// legal (check accepts it, it is a legal move), and only its identity makes it playable: `apply`
+/// refuses it with `FlipResultUnknown`, changing nothing, and says so beforehand through
+/// `reveals_unknown`; `apply_revealing` plays it. The same for a cannon's capture of an unknown
+/// piece under `capture_hidden`.
+#[test]
+fn a_move_turning_up_an_unknown_piece_is_legal_and_needs_its_identity_to_be_played() {
+    let mut game = game("", "?7/8/8/8 1 - 0 K");
+    let flip = game.read_move("a4").expect("flipping the unknown piece is legal");
+    assert!(game.legal_moves().contains(&flip));
+    assert!(game.reveals_unknown(flip));
+    let before = game.position();
+    assert_eq!(game.apply(flip).unwrap_err().reason, IllegalReason::FlipResultUnknown);
+    assert_eq!(game.position(), before, "a refused move changes nothing");
+    let general = Piece::new(Colour::Red, Role::General);
+    game.apply_revealing(flip, general).unwrap();
+    assert_eq!(game.square(cell("a4")), Square::FaceUp(general));
+    // A known face-down piece, a refused move, a plain step: nothing unknown is turned up.
+    let known = game_text_moves("", "*K7/8/8/8 1 - 0");
+    assert!(!known.0.reveals_unknown(known.1[0]));
+    let off = BanqiMove::Flip(Cell::new(9, 9));
+    assert!(!game.reveals_unknown(off));
+    let mut cannon = self::game("capture_hidden=true", "C*p?5/8/8/8 1 r 0 n");
+    let capture = cannon.parse_move("a4xc4").unwrap();
+    assert!(cannon.check(capture).is_ok() && cannon.reveals_unknown(capture));
+    assert_eq!(cannon.apply(capture).unwrap_err().reason, IllegalReason::FlipResultUnknown);
+    // Without `capture_hidden` the same capture is refused for what it is, and reveals nothing.
+    let plain = self::game("", "C*p?5/8/8/8 1 r 0 n");
+    let refused = plain.check(capture).unwrap_err().reason;
+    assert_eq!(refused, IllegalReason::CannotCaptureFaceDown);
+    assert!(!plain.reveals_unknown(capture));
+}
+
+/// A game read from `position` and its legal moves.
+fn game_text_moves(rules: &str, position: &str) -> (Banqi, Vec<BanqiMove>) {
+    let game = game(rules, position);
+    let moves = game.legal_moves();
+    (game, moves)
+}
+
 #[test]
 fn hand_counted_perft() {
     let mut start = deal(&BanqiRules::default(), 0);
