@@ -310,14 +310,21 @@ impl Wrapper {
         };
     }
 
-    /// A closing parenthesis, glued to what came before: `d5)`.
-    fn close(&mut self, paren: char) {
+    /// A closing parenthesis, glued to what came before: `d5)`. A variation that wrote nothing
+    /// (its first move could not be replayed) takes back its opening parenthesis instead, so
+    /// the text stays balanced (found by fuzzing: a lone `)` the reader refuses).
+    /// Returns whether the variation was written.
+    fn close(&mut self, paren: char) -> bool {
+        if self.open.pop().is_some() {
+            return false;
+        }
         if self.out.ends_with('\n') {
             self.token(&paren.to_string());
         } else {
             self.out.push(paren);
             self.column += 1;
         }
+        true
     }
 
     fn comment(&mut self, comment: &str) {
@@ -537,9 +544,9 @@ fn write_line(
                 wrapper.open.push('(');
                 let inner = Numbering { restate: true, ..numbering };
                 write_line(wrapper, variation, game_before.clone(), inner, style);
-                wrapper.close(')');
+                // The next move says its number after a variation, not after one left out.
+                at.restate |= wrapper.close(')');
             }
-            at.restate = true;
         }
     }
 }

@@ -190,6 +190,9 @@ impl<'a> Lexer<'a> {
                 Some('\n' | '\r') | None => {
                     return Err(RecordError::at(start, RecordErrorKind::UnterminatedString));
                 }
+                // Other control characters (a tab, stray bytes) read as the space the writer
+                // writes for them, so a value reads back as it was read (found by fuzzing).
+                Some(c) if c.is_control() => value.push(' '),
                 Some(c) => value.push(c),
             }
         }
@@ -256,5 +259,7 @@ mod tests {
         // One it does close is one value, the break read as a space.
         let mut lexer = Lexer::new("\"abc\r\ndef\"]");
         assert_eq!(lexer.next_token().unwrap().1, Token::Str("abc def".into()));
+        let mut lexer = Lexer::new("\"1858.??\u{1}\u{f}?\tx\"");
+        assert_eq!(lexer.next_token().unwrap().1, Token::Str("1858.??  ? x".into()));
     }
 }

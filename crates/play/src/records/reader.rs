@@ -243,7 +243,17 @@ impl Reader {
                 Some(line) => (line, self.path.ply),
                 None => return,
             };
-            line.shapes.entry(at).or_default().extend(shapes);
+            // One shape per cell or pair of cells, the last colour given, circles before
+            // arrows: as the board draws them (`shape::toggle`) and the writer writes them, so
+            // a record reads back as it was read (found by fuzzing).
+            let drawn = line.shapes.entry(at).or_default();
+            for shape in shapes {
+                match drawn.iter_mut().find(|s| s.from == shape.from && s.to == shape.to) {
+                    Some(same) => same.brush = shape.brush,
+                    None => drawn.push(shape),
+                }
+            }
+            drawn.sort_by_key(|shape| !shape.is_circle());
         }
         if text.is_empty() {
             return;

@@ -427,3 +427,61 @@ fn a_psq_of_a_game_from_a_position_plays_its_stones_first() {
     assert_eq!(back.moves, ["h8", "g7", "i9"]);
     assert_eq!(back.replay(usize::MAX).game.position(), record.replay(usize::MAX).game.position());
 }
+
+/// Found by fuzzing (`fuzz/`, `record_text`): control characters in a tag value read as the
+/// spaces the writer writes for them, so an imported record exports and reads back the same.
+#[test]
+fn control_characters_in_a_tag_value_read_back_as_they_were_read() {
+    let text = "[Event \"Paris\"]\n[Date \"1858.??\u{1}\u{f}?\"]\n[Round \"\tfirst\"]\n\n1. e4 e5 *\n";
+    let first = read(text, None).record;
+    let tag = |record: &GameRecord, name: &str| {
+        record.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone())
+    };
+    assert_eq!(tag(&first, "Date").as_deref(), Some("1858.??  ?"));
+    assert_eq!(tag(&first, "Round").as_deref(), Some(" first"));
+    let again = read(&export(&first, Format::ChessPgn), None).record;
+    for name in ["Event", "Date", "Round"] {
+        assert_eq!(tag(&again, name), tag(&first, name), "{name}");
+    }
+}
+
+/// Found by fuzzing (`fuzz/`, `record_text`): a banqi variation whose first flip turns up a piece
+/// the deal leaves unknown (a variation's flips are not the deal) cannot be replayed, so it is
+/// not written; the text written stays balanced and reads back, with the rest of the game.
+#[test]
+fn an_unreplayable_variation_is_left_out_and_the_text_stays_readable() {
+    let text = "[Event \"?\"]\n\n1. a1=p {First flip.} 1... b1=p (1... g1=p {Or further away.} \
+                2. e1=a $6)\n2. c1=P $5 d1=P 3. e1=a f1=r *\n";
+    let first = read(text, Some(GameKind::Banqi)).record;
+    assert_eq!(first.variations[&1][0].moves, ["g1", "e1"]);
+    let written = export(&first, Format::BanqiPgn);
+    assert!(!written.contains('(') && !written.contains(')'), "{written}");
+    let again = read(&written, Some(GameKind::Banqi)).record;
+    assert_eq!(again.moves, first.moves);
+    assert_eq!(again.comments, first.comments);
+    let mut playable = first.clone();
+    playable.keep_playable_variations();
+    assert_eq!(again.tree(), playable.tree());
+    // And the move after it is numbered as if it were not there: the text writes back the same.
+    assert_eq!(export(&again, Format::BanqiPgn), written);
+    // Nested: an empty variation inside a written one takes back only its own parenthesis.
+    let nested = "[Variant \"banqi\"]\n\n1. a1=p 1... b1=K (1... c1=P (1... g1=R) 2. d1=k) 2. c1=P *\n";
+    let record = read(nested, None).record;
+    let written = export(&record, Format::BanqiPgn);
+    assert_eq!(written.matches('(').count(), written.matches(')').count(), "{written}");
+    read(&written, Some(GameKind::Banqi));
+}
+
+/// Found by fuzzing (`fuzz/`, `record_text`): shapes given twice, or arrows before circles, read
+/// as the board draws them — one per cell or pair of cells, in the last colour given, circles
+/// first — so the record exports and reads back the same.
+#[test]
+fn repeated_and_mixed_shapes_read_as_the_board_draws_them() {
+    let text = "1. e4 {[%cal Rc8g4,Rc8g4] [%csl Rg4,Gg4] [%cal Bc8g4] x} e5 *\n";
+    let first = read(text, Some(GameKind::Chess)).record;
+    let shapes = &first.tree().shapes[&1];
+    let drawn: Vec<String> = shapes.iter().map(|s| format!("{:?}{}{}", s.brush, s.from, s.to)).collect();
+    assert_eq!(drawn, ["Greeng4g4", "Bluec8g4"]);
+    let again = read(&export(&first, Format::ChessPgn), None).record;
+    assert_eq!(again.tree(), first.tree());
+}
