@@ -15,8 +15,13 @@ use qi_rules::GameKind;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    let hints =
-        [None, Some(GameKind::Chess), Some(GameKind::Xiangqi), Some(GameKind::Banqi), Some(GameKind::Gomoku)];
+    let hints = [
+        None,
+        Some(GameKind::Chess),
+        Some(GameKind::Xiangqi),
+        Some(GameKind::Banqi),
+        Some(GameKind::Gomoku),
+    ];
     let Ok(imported) = import(text, hints[data.len() % hints.len()]) else { return };
     let record = &imported.record;
     let replayed = record.replay(usize::MAX);

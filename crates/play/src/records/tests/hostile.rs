@@ -432,7 +432,8 @@ fn a_psq_of_a_game_from_a_position_plays_its_stones_first() {
 /// spaces the writer writes for them, so an imported record exports and reads back the same.
 #[test]
 fn control_characters_in_a_tag_value_read_back_as_they_were_read() {
-    let text = "[Event \"Paris\"]\n[Date \"1858.??\u{1}\u{f}?\"]\n[Round \"\tfirst\"]\n\n1. e4 e5 *\n";
+    let text =
+        "[Event \"Paris\"]\n[Date \"1858.??\u{1}\u{f}?\"]\n[Round \"\tfirst\"]\n\n1. e4 e5 *\n";
     let first = read(text, None).record;
     let tag = |record: &GameRecord, name: &str| {
         record.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone())
@@ -465,7 +466,8 @@ fn an_unreplayable_variation_is_left_out_and_the_text_stays_readable() {
     // And the move after it is numbered as if it were not there: the text writes back the same.
     assert_eq!(export(&again, Format::BanqiPgn), written);
     // Nested: an empty variation inside a written one takes back only its own parenthesis.
-    let nested = "[Variant \"banqi\"]\n\n1. a1=p 1... b1=K (1... c1=P (1... g1=R) 2. d1=k) 2. c1=P *\n";
+    let nested =
+        "[Variant \"banqi\"]\n\n1. a1=p 1... b1=K (1... c1=P (1... g1=R) 2. d1=k) 2. c1=P *\n";
     let record = read(nested, None).record;
     let written = export(&record, Format::BanqiPgn);
     assert_eq!(written.matches('(').count(), written.matches(')').count(), "{written}");
@@ -480,7 +482,8 @@ fn repeated_and_mixed_shapes_read_as_the_board_draws_them() {
     let text = "1. e4 {[%cal Rc8g4,Rc8g4] [%csl Rg4,Gg4] [%cal Bc8g4] x} e5 *\n";
     let first = read(text, Some(GameKind::Chess)).record;
     let shapes = &first.tree().shapes[&1];
-    let drawn: Vec<String> = shapes.iter().map(|s| format!("{:?}{}{}", s.brush, s.from, s.to)).collect();
+    let drawn: Vec<String> =
+        shapes.iter().map(|s| format!("{:?}{}{}", s.brush, s.from, s.to)).collect();
     assert_eq!(drawn, ["Greeng4g4", "Bluec8g4"]);
     let again = read(&export(&first, Format::ChessPgn), None).record;
     assert_eq!(again.tree(), first.tree());
