@@ -134,7 +134,9 @@ pub struct Settings {
     /// (`sr=1` in a link turns it on).
     pub screen_reader: bool,
     /// How many of the device's cores the computer's full-strength search and the analysis
-    /// use, 1 to [`MOST_ENGINE_THREADS`]; 0 for as many as it has (up to that).
+    /// use, 1 to [`MOST_ENGINE_THREADS`]; 0 for as many as it has (up to that). One by default:
+    /// a search split across workers was not measured stronger (see the README's "Several
+    /// cores").
     pub engine_threads: u8,
 }
 
@@ -162,7 +164,7 @@ impl Settings {
             confirm_stones: false,
             slate_boards: false,
             board_scale: 100,
-            engine_threads: 0,
+            engine_threads: 1,
         }
     }
 
@@ -308,11 +310,11 @@ impl Settings {
                 "sr" => settings.screen_reader = value == "on",
                 "confirm" => settings.confirm_stones = value == "on",
                 "boards" => settings.slate_boards = value == "slate",
-                "threads" => {
-                    if let Ok(threads @ 1..=MOST_ENGINE_THREADS) = value.parse::<u8>() {
-                        settings.engine_threads = threads;
-                    }
-                }
+                "threads" => match value.parse::<u8>() {
+                    Ok(threads @ 1..=MOST_ENGINE_THREADS) => settings.engine_threads = threads,
+                    _ if value == "auto" => settings.engine_threads = 0,
+                    _ => {}
+                },
                 "board-size" => {
                     if let Ok(scale) = value.parse::<u8>() {
                         settings.board_scale = scale.clamp(BOARD_SCALES.0, BOARD_SCALES.1);

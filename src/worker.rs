@@ -4,14 +4,17 @@
 //! One worker for the page, started on the first request, takes every request. Requests go in
 //! order, each with a sequence number; each answer goes back to whoever asked.
 //!
-//! To use several cores (wasm threads can't be built with the project's stable toolchain: see
-//! the README), a full-strength think and an analysis are split across up to
-//! [`threads`] workers: each searches one share of the root moves ([`qi_ai::RootShare`]) with
-//! its own engine, and the answers are merged (`merge_think`, `merge_analysis`). The levels
-//! below full strength are bounded by nodes and never split, so they play alike on every
+//! To use several cores, a full-strength think and an analysis may be split across up to
+//! [`set_threads`] workers (the player's "Engine threads"; one by default): each searches one
+//! share of the root moves ([`qi_ai::RootShare`]) with its own engine, and the answers are merged
+//! (`merge_think`, `merge_analysis`). This stands in for wasm threads with a shared table, which
+//! need the standard library rebuilt with atomics (unstable cargo flags; see the README). The
+//! levels below full strength are bounded by nodes and never split, so they play alike on every
 //! device. The first worker keeps the ponders and the tasks; the others (helpers) start on the
-//! first split search and keep their engines, as the first does, from move to move. A request the page no longer wants
-//! is [cancelled](cancel): its asker gets `None` at once, and a search under way stops:
+//! first split search and keep their engines, as the first does, from move to move.
+//!
+//! A request the page no longer wants is [cancelled](cancel): its asker gets `None` at once, and
+//! a search under way stops:
 //! - where the page is cross-origin isolated (served with COOP and COEP, as `qi-server` and
 //!   `scripts/serve.mjs` serve it), through a `SharedArrayBuffer` of stop flags the search
 //!   reads as it goes: it stops within a thousand nodes and the engine keeps its table;

@@ -1055,7 +1055,7 @@ fn board_colours_and_size_are_settings_kept_in_bounds() {
 #[test]
 fn the_engines_threads_are_a_setting_kept_in_bounds() {
     let mut s = state(GameKind::Chess);
-    assert_eq!(s.settings.engine_threads, 0, "automatic by default");
+    assert_eq!(s.settings.engine_threads, 1, "one worker by default");
     s.apply(Action::SetEngineThreads(3));
     let stored = Settings::from_storage(&s.settings.to_storage(), Lang::En);
     assert_eq!(stored.engine_threads, 3);
@@ -1064,8 +1064,8 @@ fn the_engines_threads_are_a_setting_kept_in_bounds() {
     assert_eq!(stored.engine_threads, 0);
     s.apply(Action::SetEngineThreads(99));
     assert_eq!(s.settings.engine_threads, crate::settings::MOST_ENGINE_THREADS);
-    for damaged in ["threads=99", "threads=0", "threads=-1", "threads=two"] {
-        assert_eq!(Settings::from_storage(damaged, Lang::En).engine_threads, 0, "{damaged}");
+    for damaged in ["threads=99", "threads=0", "threads=-1", "threads=two", "threads=Auto"] {
+        assert_eq!(Settings::from_storage(damaged, Lang::En).engine_threads, 1, "{damaged}");
     }
 }
 
