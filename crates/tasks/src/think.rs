@@ -109,7 +109,13 @@ fn score_text(score: Score) -> String {
 
 /// Reads [`score_text`]'s text.
 fn read_score(text: &str) -> Option<Score> {
-    match text.split_once(':')? {
+    let (kind, value) = text.split_once(':')?;
+    read_score_parts(kind, value)
+}
+
+/// Reads a score from its two parts (`cp`, `35`).
+fn read_score_parts(kind: &str, value: &str) -> Option<Score> {
+    match (kind, value) {
         ("cp", n) => Some(Score::Cp(n.parse().ok()?)),
         ("mate", n) => Some(Score::Mate(n.parse().ok()?)),
         _ => None,
@@ -472,11 +478,7 @@ impl Analysis {
             .map(|field| {
                 let mut parts = field.splitn(4, ':');
                 let depth = parts.next()?.parse().ok()?;
-                let score = match (parts.next()?, parts.next()?) {
-                    ("cp", n) => Score::Cp(n.parse().ok()?),
-                    ("mate", n) => Score::Mate(n.parse().ok()?),
-                    _ => return None,
-                };
+                let score = read_score_parts(parts.next()?, parts.next()?)?;
                 let moves = parts.next()?.split_whitespace().map(str::to_owned).collect();
                 Some(EngineLine { depth, score, moves })
             })
