@@ -44,9 +44,9 @@
 //! < bestmove b1
 //! ```
 
-use std::io::{BufRead, Write};
+use std::io::BufRead;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use qi_ai::Engine;
@@ -55,18 +55,10 @@ use qi_ai::search::{Budget, Limits, Score, SearchInfo, native_clock};
 use qi_rules::banqi::{Banqi, BanqiMove, BanqiRules, Piece, deal};
 use qi_rules::{Game, RuleSet};
 
-/// Where replies go: shared by the session and its search thread.
-type Output = Arc<Mutex<dyn Write + Send>>;
-
-fn say(out: &Output, line: &str) {
-    if let Ok(mut out) = out.lock() {
-        let _ = writeln!(out, "{line}");
-        let _ = out.flush();
-    }
-}
+use crate::{Output, capped, say, stdout_output};
 
 /// One protocol session.
-struct Session {
+pub struct Session {
     rules: BanqiRules,
     game: Banqi,
     /// The engine, while no search has it.
@@ -74,38 +66,66 @@ struct Session {
     search: Option<JoinHandle<BanqiEngine>>,
     stop: Arc<AtomicBool>,
     out: Output,
+    /// The most nodes any search may spend (see [`Session::cap_nodes`]).
+    node_cap: Option<u64>,
 }
 
 /// Runs a session on standard input and output until `quit` or the end of the input.
+///
+/// # Errors
+/// None: the `Result` is the shape of the binary's commands.
 pub fn run() -> Result<String, String> {
-    let out: Output = Arc::new(Mutex::new(std::io::stdout()));
-    serve(std::io::stdin().lock(), out);
+    serve(std::io::stdin().lock(), stdout_output());
     Ok(String::new())
 }
 
 /// Runs a session over `input`, replying on `out`.
 pub fn serve(input: impl BufRead, out: Output) {
-    let rules = BanqiRules::default();
-    let mut session = Session {
-        rules,
-        game: deal(&rules, 0),
-        engine: Some(BanqiEngine::new()),
-        search: None,
-        stop: Arc::new(AtomicBool::new(false)),
-        out,
-    };
+    let mut session = Session::new(out);
     for line in input.lines() {
         let Ok(line) = line else { break };
-        if !session.handle(line.trim()) {
+        if !session.handle(&line) {
             break;
         }
     }
-    session.stop_search();
+    session.finish();
 }
 
 impl Session {
+    /// A session replying on `out`, with the default rules and the deal numbered 0.
+    #[must_use]
+    pub fn new(out: Output) -> Session {
+        let rules = BanqiRules::default();
+        Session {
+            rules,
+            game: deal(&rules, 0),
+            engine: Some(BanqiEngine::new()),
+            search: None,
+            stop: Arc::new(AtomicBool::new(false)),
+            out,
+            node_cap: None,
+        }
+    }
+
+    /// Caps every search at `nodes`, whatever `go` asks: for tests and fuzzing, which cannot
+    /// wait for `go infinite`.
+    pub fn cap_nodes(&mut self, nodes: u64) {
+        self.node_cap = Some(nodes);
+    }
+
+    /// The position the next `go` searches.
+    #[must_use]
+    pub fn game(&self) -> &Banqi {
+        &self.game
+    }
+
+    /// The end of the input: a search under way ends and gives its `bestmove`.
+    pub fn finish(&mut self) {
+        self.stop_search();
+    }
+
     /// Handles one line; `false` ends the session.
-    fn handle(&mut self, line: &str) -> bool {
+    pub fn handle(&mut self, line: &str) -> bool {
         let mut words = line.split_whitespace();
         let Some(command) = words.next() else { return true };
         let rest: Vec<&str> = words.collect();
@@ -238,6 +258,7 @@ impl Session {
                 _ => return Err(format!("unknown go parameter {word}")),
             }
         }
+        limits.nodes = capped(limits.nodes, self.node_cap);
         let mut engine = self.engine.take().unwrap_or_default();
         let game = self.game.clone();
         let out = Arc::clone(&self.out);

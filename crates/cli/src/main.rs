@@ -2,19 +2,17 @@
 //! line, and benchmarks. Bad input gets one line on stderr naming the argument and exit status 2.
 
 mod banqi_match;
-mod banqi_protocol;
 mod bench;
 mod engine_process;
 mod match_gomoku;
 mod matches;
-mod piskvork;
 mod record;
 mod think;
-mod uci;
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
+use qi_cli::{banqi_protocol, piskvork, uci};
 use qi_rules::GameKind;
 use qi_rules::any::{AnyGame, StartFrom, VARIANT_NAMES, parse_variant, rule_docs};
 use qi_rules::options::shorten;

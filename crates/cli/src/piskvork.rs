@@ -65,6 +65,8 @@ pub struct Session {
     /// openings it proposes vary from game to game of a match, the same in every rerun.
     games: u64,
     ended: bool,
+    /// The most nodes any search may spend (see [`Session::cap_nodes`]).
+    node_cap: Option<u64>,
 }
 
 impl Default for Session {
@@ -82,11 +84,24 @@ impl Default for Session {
             engine: GomokuEngine::new(),
             games: 0,
             ended: false,
+            node_cap: None,
         }
     }
 }
 
 impl Session {
+    /// Caps every search at `nodes`, whatever the turn's time: for tests and fuzzing, which
+    /// cannot wait five seconds a turn.
+    pub fn cap_nodes(&mut self, nodes: u64) {
+        self.node_cap = Some(nodes);
+    }
+
+    /// The game as the session knows it: `None` before `START`.
+    #[must_use]
+    pub fn current_game(&self) -> Option<&Gomoku> {
+        self.game.as_ref()
+    }
+
     /// Whether `END` was read.
     #[must_use]
     pub fn ended(&self) -> bool {
@@ -338,7 +353,7 @@ impl Session {
     ) -> qi_ai::SearchResult<GomokuMove> {
         let clock = native_clock();
         let stop = AtomicBool::new(false);
-        let limits = Limits { time_ms: Some(movetime), ..Limits::default() };
+        let limits = Limits { time_ms: Some(movetime), nodes: self.node_cap, ..Limits::default() };
         let settings = match self.level {
             Some(level) => qi_ai::level::settings(qi_rules::GameKind::Gomoku, level).within(limits),
             None => LevelSettings::full_strength(limits),

@@ -4,7 +4,7 @@
 //! The search runs in its own thread, so `stop`, `isready` and `quit` are answered while it
 //! thinks. Bad input gets `info string error <what was wrong>` and changes nothing.
 
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
@@ -14,18 +14,14 @@ use qi_ai::{AnyEngine, Level, LevelSettings, Limits, Score, SearchInfo};
 use qi_rules::Side;
 use qi_rules::any::{AnyGame, AnyMove, StartFrom};
 
+use crate::{Output, capped, say, stdout_output};
+
 /// Milliseconds kept back from every time limit for the protocol's round trip.
 const MOVE_OVERHEAD_MS: f64 = 5.0;
 
-/// Writes one line to stdout at once (the search thread writes too).
-fn send(line: &str) {
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{line}");
-    let _ = out.flush();
-}
-
-fn error(what: impl std::fmt::Display) {
-    send(&format!("info string error {}", what.to_string().replace(['\n', '\r'], " ")));
+/// The line that tells the GUI what was wrong with its command, on one line.
+fn error_line(what: impl std::fmt::Display) -> String {
+    format!("info string error {}", what.to_string().replace(['\n', '\r'], " "))
 }
 
 /// The variants `UCI_Variant` offers.
@@ -103,8 +99,8 @@ struct Running {
     thread: JoinHandle<()>,
 }
 
-/// The protocol's state between commands.
-struct Uci {
+/// The protocol's state between commands: one session with a GUI.
+pub struct Uci {
     variant: &'static str,
     chess960: bool,
     game: AnyGame,
@@ -113,6 +109,12 @@ struct Uci {
     /// Best lines a search reports (`MultiPV`).
     lines: usize,
     running: Option<Running>,
+    /// Where the replies go.
+    out: Output,
+    /// The most nodes any search may spend (see [`Uci::cap`]).
+    node_cap: Option<u64>,
+    /// The largest hash table `setoption name Hash` may ask for, in MB.
+    most_hash_mb: usize,
 }
 
 fn start_position(variant: &str) -> Result<AnyGame, String> {
@@ -121,8 +123,13 @@ fn start_position(variant: &str) -> Result<AnyGame, String> {
     AnyGame::new(variant, "", &StartFrom::Start { seed }).map_err(|e| e.to_string())
 }
 
+/// The largest `Hash` the protocol offers, in MB.
+const MOST_HASH_MB: usize = 1024;
+
 impl Uci {
-    fn new() -> Uci {
+    /// A session replying on `out`, with the standard start position of chess.
+    #[must_use]
+    pub fn new(out: Output) -> Uci {
         Uci {
             variant: "chess",
             chess960: false,
@@ -131,6 +138,42 @@ impl Uci {
             level: None,
             lines: 1,
             running: None,
+            out,
+            node_cap: None,
+            most_hash_mb: MOST_HASH_MB,
+        }
+    }
+
+    /// Caps every search at `nodes` and the hash table at `hash_mb`, whatever the commands
+    /// ask (a `setoption name Hash` above it is taken as `hash_mb`): for tests and fuzzing,
+    /// which can wait neither for `go infinite` nor for a gigabyte to be cleared.
+    pub fn cap(&mut self, nodes: u64, hash_mb: usize) {
+        self.node_cap = Some(nodes);
+        self.most_hash_mb = hash_mb.max(1);
+    }
+
+    /// The position the next `go` searches.
+    #[must_use]
+    pub fn game(&self) -> &AnyGame {
+        &self.game
+    }
+
+    fn send(&self, line: &str) {
+        say(&self.out, line);
+    }
+
+    fn error(&self, what: impl std::fmt::Display) {
+        self.send(&error_line(what));
+    }
+
+    /// The end of the input: a search under way finishes (an infinite one now) and gives its
+    /// `bestmove`, as if `stop` had come.
+    pub fn finish(&mut self) {
+        if let Some(running) = self.running.take() {
+            if running.infinite {
+                running.stop.store(true, Ordering::Relaxed);
+            }
+            let _ = running.thread.join();
         }
     }
 
@@ -143,13 +186,13 @@ impl Uci {
     }
 
     /// Handles one line; returns `false` on `quit`.
-    fn handle(&mut self, line: &str) -> bool {
+    pub fn handle(&mut self, line: &str) -> bool {
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some((&command, rest)) = words.split_first() else { return true };
         self.reap();
         match command {
             "uci" => self.identify(),
-            "isready" => send("readyok"),
+            "isready" => self.send("readyok"),
             "ucinewgame" => {
                 self.stop();
                 self.engine.lock().unwrap_or_else(PoisonError::into_inner).new_game();
@@ -160,11 +203,11 @@ impl Uci {
             "setoption" => self.set_option(rest),
             "position" => match self.position(rest) {
                 Ok(game) => self.game = game,
-                Err(e) => error(e),
+                Err(e) => self.error(e),
             },
             "go" => match Go::parse(rest) {
                 Ok(go) => self.go(&go),
-                Err(e) => error(e),
+                Err(e) => self.error(e),
             },
             "stop" => self.stop(),
             "quit" => {
@@ -172,26 +215,26 @@ impl Uci {
                 return false;
             }
             "debug" | "register" | "ponderhit" => {}
-            _ => error(format_args!("unknown command {:?}", shorten(command))),
+            _ => self.error(format_args!("unknown command {:?}", shorten(command))),
         }
         true
     }
 
     fn identify(&self) {
-        send("id name Qi");
-        send("id author the Qi authors");
-        send("option name UCI_Chess960 type check default false");
-        send("option name UCI_Variant type combo default chess var chess var xiangqi");
-        send("option name Hash type spin default 16 min 1 max 1024");
-        send("option name Level type spin default 6 min 1 max 6");
-        send("option name MultiPV type spin default 1 min 1 max 10");
-        send("uciok");
+        self.send("id name Qi");
+        self.send("id author the Qi authors");
+        self.send("option name UCI_Chess960 type check default false");
+        self.send("option name UCI_Variant type combo default chess var chess var xiangqi");
+        self.send("option name Hash type spin default 16 min 1 max 1024");
+        self.send("option name Level type spin default 6 min 1 max 6");
+        self.send("option name MultiPV type spin default 1 min 1 max 10");
+        self.send("uciok");
     }
 
     fn set_option(&mut self, words: &[&str]) {
         // setoption name <name words> [value <value words>]
         let Some(("name", rest)) = words.split_first().map(|(w, r)| (*w, r)) else {
-            return error("setoption needs: name <name> [value <value>]");
+            return self.error("setoption needs: name <name> [value <value>]");
         };
         let split = rest.iter().position(|w| *w == "value").unwrap_or(rest.len());
         let name = rest[..split].join(" ");
@@ -202,34 +245,40 @@ impl Uci {
                     self.chess960 = value == "true";
                     self.reset_position();
                 }
-                _ => error(format_args!("UCI_Chess960 must be true or false, not {value:?}")),
+                _ => self.error(format_args!("UCI_Chess960 must be true or false, not {value:?}")),
             },
             "uci_variant" => match VARIANTS.iter().find(|v| **v == value) {
                 Some(variant) => {
                     self.variant = variant;
                     self.reset_position();
                 }
-                None => error(format_args!(
+                None => self.error(format_args!(
                     "unknown UCI_Variant {:?} (chess or xiangqi)",
                     shorten(&value)
                 )),
             },
             "hash" => match value.parse::<usize>() {
-                Ok(mb) if (1..=1024).contains(&mb) => {
+                Ok(mb) if (1..=MOST_HASH_MB).contains(&mb) => {
                     self.stop();
+                    let mb = mb.min(self.most_hash_mb);
                     self.engine.lock().unwrap_or_else(PoisonError::into_inner).set_hash_mb(mb);
                 }
-                _ => error(format_args!("Hash must be 1 to 1024 (MB), not {:?}", shorten(&value))),
+                _ => {
+                    self.error(format_args!(
+                        "Hash must be 1 to 1024 (MB), not {:?}",
+                        shorten(&value)
+                    ));
+                }
             },
             "multipv" => match value.parse::<usize>() {
                 Ok(n) if (1..=10).contains(&n) => self.lines = n,
-                _ => error(format_args!("MultiPV must be 1 to 10, not {:?}", shorten(&value))),
+                _ => self.error(format_args!("MultiPV must be 1 to 10, not {:?}", shorten(&value))),
             },
             "level" | "skill level" => match value.parse::<u8>() {
                 Ok(n) if (1..=6).contains(&n) => self.level = (n < 6).then(|| Level::new(n)),
-                _ => error(format_args!("Level must be 1 to 6, not {:?}", shorten(&value))),
+                _ => self.error(format_args!("Level must be 1 to 6, not {:?}", shorten(&value))),
             },
-            _ => error(format_args!("unknown option {:?}", shorten(&name))),
+            _ => self.error(format_args!("unknown option {:?}", shorten(&name))),
         }
     }
 
@@ -237,7 +286,7 @@ impl Uci {
     fn reset_position(&mut self) {
         match start_position(self.game_variant()) {
             Ok(game) => self.game = game,
-            Err(e) => error(e),
+            Err(e) => self.error(e),
         }
     }
 
@@ -260,9 +309,10 @@ impl Uci {
 
     fn go(&mut self, go: &Go) {
         if self.running.is_some() {
-            return error("already searching (send stop first)");
+            return self.error("already searching (send stop first)");
         }
-        let limits = go.limits(self.game.side_to_move());
+        let mut limits = go.limits(self.game.side_to_move());
+        limits.nodes = capped(limits.nodes, self.node_cap);
         let settings = match self.level {
             Some(level) => qi_ai::level::settings(self.game.kind(), level).within(limits),
             None => LevelSettings::full_strength(limits),
@@ -279,6 +329,7 @@ impl Uci {
         let thread_stop = Arc::clone(&stop);
         let answered = Arc::new(AtomicBool::new(false));
         let thread_answered = Arc::clone(&answered);
+        let out = Arc::clone(&self.out);
         let thread = std::thread::spawn(move || {
             let clock = native_clock();
             let seed = game.hash();
@@ -291,7 +342,7 @@ impl Uci {
                 seed,
                 &mut |info| {
                     for line in info_lines(info) {
-                        send(&line);
+                        say(&out, &line);
                     }
                 },
             );
@@ -300,10 +351,13 @@ impl Uci {
                 std::thread::sleep(std::time::Duration::from_millis(2));
             }
             thread_answered.store(true, Ordering::SeqCst);
-            send(&format!(
-                "bestmove {}",
-                result.best.map_or_else(|| "0000".to_owned(), |mv| mv.to_string())
-            ));
+            say(
+                &out,
+                &format!(
+                    "bestmove {}",
+                    result.best.map_or_else(|| "0000".to_owned(), |mv| mv.to_string())
+                ),
+            );
         });
         self.running = Some(Running { stop, infinite, answered, thread });
     }
@@ -365,26 +419,20 @@ fn info_lines(info: &SearchInfo<AnyMove>) -> Vec<String> {
         .collect()
 }
 
-/// Runs the protocol until `quit` or the end of input.
+/// Runs the protocol on stdin and stdout until `quit` or the end of input.
 pub fn run() {
-    let mut uci = Uci::new();
+    let mut uci = Uci::new(stdout_output());
     let stdin = std::io::stdin();
     for line in stdin.lock().lines() {
         let Ok(line) = line else {
-            error("input is not valid UTF-8");
+            uci.error("input is not valid UTF-8");
             continue;
         };
         if !uci.handle(&line) {
             return;
         }
     }
-    // End of input: let a search under way finish its answer (an infinite one now).
-    if let Some(running) = uci.running.take() {
-        if running.infinite {
-            running.stop.store(true, Ordering::Relaxed);
-        }
-        let _ = running.thread.join();
-    }
+    uci.finish();
 }
 
 #[cfg(test)]
@@ -421,7 +469,7 @@ mod tests {
     /// and no answer, one time in eight on a busy machine).
     #[test]
     fn a_go_right_after_a_bestmove_starts_a_new_search() {
-        let mut uci = Uci::new();
+        let mut uci = Uci::new(stdout_output());
         let answered = Arc::new(AtomicBool::new(true));
         let finishing =
             std::thread::spawn(|| std::thread::sleep(std::time::Duration::from_millis(200)));
