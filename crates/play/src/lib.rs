@@ -10,6 +10,7 @@
 //! Moves are kept in coordinate notation (what [`qi_rules::any::AnyGame::play`] takes); whether
 //! they are legal is the rules' business when a line is replayed.
 
+pub mod decimal;
 pub mod link;
 pub mod mark;
 pub mod movetext;

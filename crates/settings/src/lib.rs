@@ -5,9 +5,9 @@
 use qi_rules::any::rules_with;
 use qi_rules::{GameKind, Side};
 
-use crate::decimal::decimal;
-use crate::i18n::Lang;
-use crate::record::default_rules;
+use qi_i18n::text::Lang;
+use qi_play::decimal::decimal;
+use qi_rules::any::default_rules;
 
 /// Light or dark colours.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -380,4 +380,37 @@ fn parse_clock(text: &str) -> Option<ClockConfig> {
 #[must_use]
 pub fn kind_index(kind: GameKind) -> usize {
     GameKind::ALL.iter().position(|&k| k == kind).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the fuzz target `settings_text` checks for any text, here for a kept one and a
+    /// damaged one: read, written, read again gives the same settings.
+    #[test]
+    fn storage_reads_back_to_the_same_settings() {
+        let kept = "game=xiangqi\nclock=900+10\nmode=computer-first\nlevel=5\nthreads=auto\n\
+            rules.banqi=chain=on,capture_hidden=on\nboard-size=80";
+        let read = Settings::from_storage(kept, Lang::En);
+        assert_eq!(read.kind, GameKind::Xiangqi);
+        assert_eq!(read.clock, Some(ClockConfig::FIRST_CUSTOM));
+        assert_eq!(read.mode, Mode::VsComputer { human: Side::Second });
+        assert_eq!((read.level, read.engine_threads, read.board_scale), (5, 0, 80));
+        assert!(read.rules_of(GameKind::Banqi).contains("chain=true"), "{read:?}");
+        let damaged = "level=9\nvolume=200\nclock=61+5\nspeed=9\nthreads=7\nboard-size=7\n\
+            rules.banqi=chain=on,ranks=nonsense\nrules.=x\n=\nlang";
+        let defaults = Settings::new(Lang::En);
+        let read_damaged = Settings::from_storage(damaged, Lang::En);
+        assert_eq!(read_damaged.level, defaults.level);
+        assert_eq!(read_damaged.volume, defaults.volume);
+        assert_eq!(read_damaged.clock, None);
+        assert_eq!(read_damaged.engine_threads, defaults.engine_threads);
+        assert_eq!(read_damaged.board_scale, BOARD_SCALES.0, "clamped, not dropped");
+        assert_eq!(read_damaged.rules, defaults.rules, "a bad rule list is dropped whole");
+        for settings in [read, read_damaged] {
+            let written = settings.to_storage();
+            assert_eq!(Settings::from_storage(&written, Lang::Zh), settings, "{written}");
+        }
+    }
 }
