@@ -55,7 +55,7 @@ use qi_ai::search::{Budget, Limits, Score, SearchInfo, native_clock};
 use qi_rules::banqi::{Banqi, BanqiMove, BanqiRules, Piece, deal};
 use qi_rules::{Game, RuleSet};
 
-use crate::{Output, capped, say, stdout_output};
+use crate::{Output, capped, each_line, line_text, say, stdout_output};
 
 /// One protocol session.
 pub struct Session {
@@ -82,12 +82,7 @@ pub fn run() -> Result<String, String> {
 /// Runs a session over `input`, replying on `out`.
 pub fn serve(input: impl BufRead, out: Output) {
     let mut session = Session::new(out);
-    for line in input.lines() {
-        let Ok(line) = line else { break };
-        if !session.handle(&line) {
-            break;
-        }
-    }
+    each_line(input, |line| session.handle_bytes(line));
     session.finish();
 }
 
@@ -122,6 +117,18 @@ impl Session {
     /// The end of the input: a search under way ends and gives its `bestmove`.
     pub fn finish(&mut self) {
         self.stop_search();
+    }
+
+    /// Handles one line as read from the input (its `\n`, and a `\r` before it, included);
+    /// `false` ends the session. A line that is not UTF-8 gets an error and changes nothing.
+    pub fn handle_bytes(&mut self, line: &[u8]) -> bool {
+        match line_text(line) {
+            Ok(text) => self.handle(text),
+            Err(_) => {
+                say(&self.out, "info string error input is not valid UTF-8");
+                true
+            }
+        }
     }
 
     /// Handles one line; `false` ends the session.

@@ -18,7 +18,7 @@ use qi_rules::any::AnyGame;
 use qi_rules::banqi::Banqi;
 use qi_rules::gomoku::{Gomoku, GomokuMove};
 
-use crate::{Output, banqi_protocol, piskvork, uci};
+use crate::{Output, banqi_protocol, line_text, piskvork, uci};
 
 /// The most nodes a search of a checked session spends.
 pub const NODE_CAP: u64 = 400;
@@ -46,9 +46,25 @@ impl Capture {
     }
 }
 
-/// The script's lines, as the binaries read them (a `\r\n` ends a line as `\n` does).
-fn script_lines(script: &str) -> impl Iterator<Item = &str> {
-    script.lines().take(MOST_LINES)
+/// The script's lines as the binaries read them: bytes up to and with each `\n`.
+fn script_lines(script: &[u8]) -> impl Iterator<Item = &[u8]> {
+    script.split_inclusive(|&b| b == b'\n').take(MOST_LINES)
+}
+
+/// A line's command word, if it is text.
+fn command_of(line: &[u8]) -> Option<&str> {
+    line_text(line).ok()?.split_whitespace().next()
+}
+
+/// The reply lines in `text`: split at each `\n` only, so a `\r` before one stays in the line
+/// (and fails [`check_reply_shape`]).
+fn reply_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.strip_suffix('\n').unwrap_or(text).split('\n').filter(|_| !text.is_empty())
+}
+
+/// A script line, for a message.
+fn show(line: &[u8]) -> String {
+    String::from_utf8_lossy(line).into_owned()
 }
 
 /// A reply line broken in two, or of a shape the protocol does not have.
@@ -70,7 +86,7 @@ fn check_reply_shape(reply: &str, words: &[&str]) -> Result<(), String> {
 ///
 /// # Errors
 /// The first promise it broke, with the line that broke it.
-pub fn uci_script(script: &str) -> Result<usize, String> {
+pub fn uci_script(script: &[u8]) -> Result<usize, String> {
     let capture = Capture::default();
     let mut session = uci::Uci::new(capture.output());
     session.cap(NODE_CAP, 1);
@@ -78,15 +94,16 @@ pub fn uci_script(script: &str) -> Result<usize, String> {
     for line in script_lines(script) {
         let before = session.game().clone();
         let written = capture.len();
-        let going_on = session.handle(line);
+        let going_on = session.handle_bytes(line);
         // Only the session itself writes errors (its search writes `info` and `bestmove`).
-        let refused = capture.since(written).lines().any(|l| l.starts_with("info string error"));
+        let refused =
+            reply_lines(&capture.since(written)).any(|l| l.starts_with("info string error"));
         let same =
             |game: &AnyGame| game.position() == before.position() && game.hash() == before.hash();
         if refused && !same(session.game()) {
-            return Err(format!("{line:?} was refused, but the position changed"));
+            return Err(format!("{:?} was refused, but the position changed", show(line)));
         }
-        if !refused && line.split_whitespace().next() == Some("go") {
+        if !refused && command_of(line) == Some("go") {
             searched.push(session.game().clone());
         }
         if !going_on {
@@ -96,7 +113,7 @@ pub fn uci_script(script: &str) -> Result<usize, String> {
     session.finish();
     let replies = capture.since(0);
     let mut answers = Vec::new();
-    for reply in replies.lines() {
+    for reply in reply_lines(&replies) {
         check_reply_shape(reply, &["id", "option", "uciok", "readyok", "info", "bestmove"])?;
         if let Some(answer) = reply.strip_prefix("bestmove ") {
             answers.push(answer);
@@ -120,7 +137,7 @@ pub fn uci_script(script: &str) -> Result<usize, String> {
 ///
 /// # Errors
 /// The first promise it broke, with the line that broke it.
-pub fn banqi_script(script: &str) -> Result<usize, String> {
+pub fn banqi_script(script: &[u8]) -> Result<usize, String> {
     let capture = Capture::default();
     let mut session = banqi_protocol::Session::new(capture.output());
     session.cap_nodes(NODE_CAP);
@@ -128,13 +145,14 @@ pub fn banqi_script(script: &str) -> Result<usize, String> {
     for line in script_lines(script) {
         let before = session.game().clone();
         let written = capture.len();
-        let going_on = session.handle(line);
-        let refused = capture.since(written).lines().any(|l| l.starts_with("info string error"));
+        let going_on = session.handle_bytes(line);
+        let refused =
+            reply_lines(&capture.since(written)).any(|l| l.starts_with("info string error"));
         let game = session.game();
         if refused && (game.position() != before.position() || game.hash() != before.hash()) {
-            return Err(format!("{line:?} was refused, but the position changed"));
+            return Err(format!("{:?} was refused, but the position changed", show(line)));
         }
-        if !refused && line.split_whitespace().next() == Some("go") {
+        if !refused && command_of(line) == Some("go") {
             searched.push(game.clone());
         }
         if !going_on {
@@ -144,7 +162,7 @@ pub fn banqi_script(script: &str) -> Result<usize, String> {
     session.finish();
     let replies = capture.since(0);
     let mut answers = Vec::new();
-    for reply in replies.lines() {
+    for reply in reply_lines(&replies) {
         check_reply_shape(reply, &["id", "option", "banqiok", "readyok", "info", "bestmove"])?;
         if let Some(answer) = reply.strip_prefix("bestmove ") {
             answers.push(answer);
@@ -204,14 +222,17 @@ fn piskvork_point(text: &str, size: u8) -> Option<(u8, u8)> {
 ///
 /// # Errors
 /// The first promise it broke, with the line that broke it.
-pub fn piskvork_script(script: &str) -> Result<usize, String> {
+pub fn piskvork_script(script: &[u8]) -> Result<usize, String> {
     let mut session = piskvork::Session::default();
     session.cap_nodes(NODE_CAP);
     let mut moves = 0;
     for line in script_lines(script) {
         let before = stones(session.current_game());
-        let command = line.split_whitespace().next().unwrap_or("").to_ascii_uppercase();
-        let replies = session.handle(line);
+        let command = command_of(line).unwrap_or("").to_ascii_uppercase();
+        let ends_board = session.reading_stones() && command == "DONE";
+        let reads_board = session.reading_stones();
+        let replies = session.handle_bytes(line);
+        let line = show(line);
         for reply in &replies {
             if reply.contains(['\n', '\r']) {
                 return Err(format!("{line:?}: a reply is two lines: {reply:?}"));
@@ -221,8 +242,18 @@ pub fn piskvork_script(script: &str) -> Result<usize, String> {
         let refused = replies.iter().any(|r| r.starts_with("ERROR") || r.starts_with("UNKNOWN"));
         // A refused INFO, START or TAKEBACK changes nothing (TURN may have played the
         // opponent's stone before finding the game over; BOARD's DONE sets its board).
-        if refused && matches!(command.as_str(), "INFO" | "START" | "TAKEBACK") && after != before {
+        if refused
+            && !reads_board
+            && matches!(command.as_str(), "INFO" | "START" | "TAKEBACK")
+            && after != before
+        {
             return Err(format!("{line:?} was refused, but the stones changed"));
+        }
+        // An accepted TURN, BEGIN or board asks for a move, and gets one.
+        let asks = !reads_board && matches!(command.as_str(), "TURN" | "BEGIN") || ends_board;
+        let answered = replies.last().is_some_and(|a| a == "SWAP" || a.split_once(',').is_some());
+        if asks && !refused && !answered {
+            return Err(format!("{line:?} was accepted but answered no move: {replies:?}"));
         }
         let Some(answer) = replies.last() else { continue };
         let Some(game) = session.current_game() else { continue };
@@ -262,7 +293,7 @@ mod tests {
             rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3\ngo depth 3\nstop\n\
             \u{1}\u{7f}go\r\nsetoption name UCI_Chess960 value true\ngo wtime 1 btime 1\nquit\ngo\n";
         // depth 2, infinite (stopped), depth 3 (mate: none), the 960 clock one.
-        assert_eq!(uci_script(script), Ok(4));
+        assert_eq!(uci_script(script.as_bytes()), Ok(4));
     }
 
     #[test]
@@ -271,7 +302,7 @@ mod tests {
             position ?7/8/8/8 1 - 0 K moves a4\ngo nodes 50\nsetoption name chain value yes\n\
             setoption name ranks value bogus\nposition startpos moves a1=Q\ngo infinite\n\
             stop\nposition 8/8/8/8 1 - 0 -\ngo\ngo depth -1\nquit\n";
-        assert_eq!(banqi_script(script), Ok(4));
+        assert_eq!(banqi_script(script.as_bytes()), Ok(4));
     }
 
     #[test]
@@ -280,7 +311,17 @@ mod tests {
             TURN 7,7\nTURN 99,0\nTURN 8,8\nTAKEBACK 3,3\nINFO rule 4\nBOARD\n1,1,1\n2,2,2\n\
             x\nDONE\nSWAP2BOARD\nDONE\nRESTART\nINFO level 9\nINFO level 2\nBEGIN\nEND\n";
         // BEGIN, TURN 8,8 and the second BEGIN; SWAP2BOARD's three stones are not one move.
-        assert_eq!(piskvork_script(script), Ok(3));
+        assert_eq!(piskvork_script(script.as_bytes()), Ok(3));
+    }
+
+    /// A line that is not UTF-8 is one bad command: the session answers it and reads on (the
+    /// banqi engine once ended there, without a word).
+    #[test]
+    fn a_line_that_is_not_utf8_is_refused_and_the_session_goes_on() {
+        let script = b"\xff\xfego\ngo depth 1\nstop\nposition startpos\r\ngo depth 1\nstop\n";
+        assert_eq!(uci_script(script), Ok(2));
+        assert_eq!(banqi_script(script), Ok(2));
+        assert_eq!(piskvork_script(b"START 15\n\xff\xfe\nBEGIN\n"), Ok(1));
     }
 
     /// The check can fail: an answer illegal where it was searched, a search without answer,

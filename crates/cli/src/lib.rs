@@ -40,3 +40,29 @@ pub(crate) fn capped(nodes: Option<u64>, cap: Option<u64>) -> Option<u64> {
         (nodes, cap) => nodes.or(cap),
     }
 }
+
+/// One input line as the sessions read it: without its `\n` and a `\r` before it, and as text
+/// if it is UTF-8.
+pub(crate) fn line_text(line: &[u8]) -> Result<&str, std::str::Utf8Error> {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    std::str::from_utf8(line)
+}
+
+/// Reads `input` a line at a time (bytes, so a line that is not UTF-8 is one bad command and
+/// not the end of the session), giving each to `handle` until it returns `false` or the input
+/// ends; a read error ends it too.
+pub(crate) fn each_line(mut input: impl std::io::BufRead, mut handle: impl FnMut(&[u8]) -> bool) {
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        match input.read_until(b'\n', &mut bytes) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {
+                if !handle(&bytes) {
+                    return;
+                }
+            }
+        }
+    }
+}

@@ -102,6 +102,18 @@ impl Session {
         self.game.as_ref()
     }
 
+    /// Whether the session is reading stones (after `BOARD` or `SWAP2BOARD`, until `DONE`).
+    #[must_use]
+    pub fn reading_stones(&self) -> bool {
+        self.board.is_some() || self.swap_board.is_some()
+    }
+
+    /// Handles one line as read from the input, its `\n` and any `\r` before it included:
+    /// bytes that are not UTF-8 are a bad command, not a crash.
+    pub fn handle_bytes(&mut self, line: &[u8]) -> Vec<String> {
+        self.handle(&String::from_utf8_lossy(line))
+    }
+
     /// Whether `END` was read.
     #[must_use]
     pub fn ended(&self) -> bool {
@@ -187,7 +199,8 @@ impl Session {
     fn turn(&mut self, rest: &str) -> Result<Vec<String>, String> {
         let game = self.game()?;
         let cell = read_point(game, rest)?;
-        game.apply(GomokuMove::Stone(cell)).map_err(|e| format!("TURN {rest}: {}", e.reason))?;
+        game.apply(GomokuMove::Stone(cell))
+            .map_err(|e| format!("TURN {}: {}", shorten(rest), e.reason))?;
         self.think()
     }
 
@@ -195,7 +208,7 @@ impl Session {
         let game = self.game()?;
         let cell = read_point(game, rest)?;
         if game.history().last() != Some(&GomokuMove::Stone(cell)) {
-            return Err(format!("TAKEBACK {rest}: not the last stone played"));
+            return Err(format!("TAKEBACK {}: not the last stone played", shorten(rest)));
         }
         game.undo();
         Ok(vec!["OK".to_owned()])
@@ -413,7 +426,7 @@ impl Session {
                 // Gomocup's codes: 5 swap and 6 swap2 (freestyle); else bit flags, 4 renju,
                 // 8 caro, 1 exactly five.
                 let flags = number()?;
-                (self.rule, self.opening) = match flags {
+                let (rule, opening) = match flags {
                     5 => (WinRule::Freestyle, OpeningRule::Swap),
                     6 => (WinRule::Freestyle, OpeningRule::Swap2),
                     f if f & 4 != 0 => (WinRule::Renju, OpeningRule::None),
@@ -421,11 +434,24 @@ impl Session {
                     f if f & 1 != 0 => (WinRule::Standard, OpeningRule::None),
                     _ => (WinRule::Freestyle, OpeningRule::None),
                 };
-                if let Some(game) = &self.game {
-                    let rules = self.rules(game.rules().size())?;
-                    let rebuilt = Gomoku::from_position(&rules, &game.position())
-                        .map_err(|e| format!("INFO rule: the position under the new rule: {e}"))?;
-                    self.game = Some(rebuilt);
+                // The game under way is rebuilt under the new rule first: a position the rule
+                // refuses is refused whole, and the session keeps its old rule.
+                let rebuilt = match &self.game {
+                    Some(game) => {
+                        let size = game.rules().size();
+                        let rules = GomokuRules::new(size, rule)
+                            .map_err(|_| format!("unsupported board size {size}"))?;
+                        let rebuilt =
+                            Gomoku::from_position(&rules, &game.position()).map_err(|e| {
+                                format!("INFO rule: the position under the new rule: {e}")
+                            })?;
+                        Some(rebuilt)
+                    }
+                    None => None,
+                };
+                (self.rule, self.opening) = (rule, opening);
+                if rebuilt.is_some() {
+                    self.game = rebuilt;
                 }
             }
             // max_memory, game_type, evaluate, folder and keys yet to come: nothing to do.
@@ -561,9 +587,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
             Ok(_) => {}
             Err(e) => return Err(format!("reading stdin: {e}")),
         }
-        // Bytes that are not UTF-8 are a bad command, not a crash.
-        let line = String::from_utf8_lossy(&bytes);
-        for reply in session.handle(&line) {
+        for reply in session.handle_bytes(&bytes) {
             if writeln!(stdout, "{reply}").and_then(|()| stdout.flush()).is_err() {
                 return Ok(String::new());
             }

@@ -4,7 +4,6 @@
 //! The search runs in its own thread, so `stop`, `isready` and `quit` are answered while it
 //! thinks. Bad input gets `info string error <what was wrong>` and changes nothing.
 
-use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
@@ -14,7 +13,7 @@ use qi_ai::{AnyEngine, Level, LevelSettings, Limits, Score, SearchInfo};
 use qi_rules::Side;
 use qi_rules::any::{AnyGame, AnyMove, StartFrom};
 
-use crate::{Output, capped, say, stdout_output};
+use crate::{Output, capped, each_line, line_text, say, stdout_output};
 
 /// Milliseconds kept back from every time limit for the protocol's round trip.
 const MOVE_OVERHEAD_MS: f64 = 5.0;
@@ -182,6 +181,18 @@ impl Uci {
         match (self.variant, self.chess960) {
             ("chess", true) => "chess960",
             (variant, _) => variant,
+        }
+    }
+
+    /// Handles one line as read from the input (its `\n`, and a `\r` before it, included);
+    /// returns `false` on `quit`. A line that is not UTF-8 gets an error and changes nothing.
+    pub fn handle_bytes(&mut self, line: &[u8]) -> bool {
+        match line_text(line) {
+            Ok(text) => self.handle(text),
+            Err(_) => {
+                self.error("input is not valid UTF-8");
+                true
+            }
         }
     }
 
@@ -422,16 +433,7 @@ fn info_lines(info: &SearchInfo<AnyMove>) -> Vec<String> {
 /// Runs the protocol on stdin and stdout until `quit` or the end of input.
 pub fn run() {
     let mut uci = Uci::new(stdout_output());
-    let stdin = std::io::stdin();
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else {
-            uci.error("input is not valid UTF-8");
-            continue;
-        };
-        if !uci.handle(&line) {
-            return;
-        }
-    }
+    each_line(std::io::stdin().lock(), |line| uci.handle_bytes(line));
     uci.finish();
 }
 

@@ -187,3 +187,39 @@ fn swap2board_is_answered_as_gomocup_specifies_on_twenty() {
     assert!(replies[1].starts_with("ERROR SWAP2BOARD: 4 stones"), "{replies:?}");
     assert!(replies[2].starts_with("ERROR SWAP2BOARD line 20,1"), "{replies:?}");
 }
+
+/// A rule the game under way cannot be rebuilt under is refused whole: the session keeps its
+/// old rule for the next game too (it once kept the new one, and `RESTART` played it).
+#[test]
+fn a_refused_rule_is_not_kept() {
+    let mut session = qi_cli::piskvork::Session::default();
+    session.cap_nodes(200);
+    assert_eq!(session.handle("START 15"), ["OK"]);
+    assert!(session.handle("INFO rule 8").is_empty(), "caro");
+    // Each side has a five closed at both ends: no win under caro, both win under freestyle.
+    session.handle("BOARD");
+    for stone in ["0,0,2", "1,0,1", "2,0,1", "3,0,1", "4,0,1", "5,0,1", "6,0,2"]
+        .into_iter()
+        .chain(["0,2,1", "1,2,2", "2,2,2", "3,2,2", "4,2,2", "5,2,2", "6,2,1"])
+    {
+        assert!(session.handle(stone).is_empty(), "{stone}");
+    }
+    let answer = session.handle("DONE");
+    assert!(answer.last().is_some_and(|a| is_point(a, 15)), "{answer:?}");
+    let refused = session.handle("INFO rule 0");
+    assert!(refused.last().is_some_and(|r| r.starts_with("ERROR INFO rule")), "{refused:?}");
+    session.handle("RESTART");
+    let rules = session.current_game().map(qi_rules::Game::rules).copied();
+    assert_eq!(rules.map(|r| r.rule), Some(qi_rules::gomoku::WinRule::Caro));
+}
+
+/// A reply quotes the command's text without its control characters: a `\r` inside a
+/// coordinate once came back in the `ERROR` line, breaking it in two for some managers.
+#[test]
+fn replies_quote_no_control_characters() {
+    let replies =
+        all_replies("START 15\nINFO timeout_turn 100\nBEGIN\nTURN 7\r,7\nTAKEBACK 3\r,3\n");
+    let errors: Vec<_> = replies.iter().filter(|r| r.starts_with("ERROR")).collect();
+    assert_eq!(errors.len(), 2, "{replies:?}");
+    assert!(replies.iter().all(|r| !r.contains('\r')), "{replies:?}");
+}

@@ -140,7 +140,7 @@ pub struct Settings {
     pub engine_threads: u8,
 }
 
-/// The most cores the engine is offered (see `worker::MOST_THREADS`).
+/// The most cores the engine is offered (see `MOST_THREADS` in the app's `src/worker.rs`).
 pub const MOST_ENGINE_THREADS: u8 = 4;
 
 impl Settings {

@@ -1,4 +1,4 @@
-//! Any text as the lines a GUI or match manager sends `qi banqi-engine`: the session must keep the
+//! Any bytes as the lines a GUI or match manager sends `qi banqi-engine`: the session must keep the
 //! promises of `qi_cli::conformance::banqi_script` (one-line replies of the protocol's
 //! shapes, a refused command changes nothing, every search answers once with a legal move).
 #![no_main]
@@ -6,8 +6,7 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(script) = std::str::from_utf8(data) else { return };
-    if let Err(broken) = qi_cli::conformance::banqi_script(script) {
+    if let Err(broken) = qi_cli::conformance::banqi_script(data) {
         panic!("{broken}");
     }
 });
