@@ -206,13 +206,18 @@ pub fn ask(request: WorkerRequest) -> Asked {
         if SPLITS.with(|splits| splits.borrow_mut().remove(&seq)).is_none() {
             return;
         }
+        // Only a helper's silence makes the page give up on helpers: the first worker's own
+        // failure is not theirs (it is replaced, and asked again below).
+        let helper_failed = answers.iter().skip(1).any(Option::is_none);
         let answer = match merged(&request, answers) {
             Some(answer) => Some(answer),
             None => {
-                // A share went unanswered (a helper failed to start or trapped): its moves
-                // were never searched. The first worker searches them all, and from now on
-                // every search.
-                HELPERS_FAILED.with(|failed| failed.set(true));
+                // A share went unanswered (a worker failed to start or trapped): its moves
+                // were never searched. The first worker searches them all; if a helper failed,
+                // it does so from now on for every search.
+                if helper_failed {
+                    HELPERS_FAILED.with(|failed| failed.set(true));
+                }
                 ask_in(0, request, None).answer().await
             }
         };

@@ -98,6 +98,18 @@ pub enum Score {
 }
 
 impl Score {
+    /// The score for an internal search value (`MATE - ply` style for mates).
+    #[must_use]
+    pub fn from_internal(value: i32) -> Score {
+        if value >= MATE_BOUND {
+            Score::Mate((MATE - value + 1) / 2)
+        } else if value <= -MATE_BOUND {
+            Score::Mate(-((MATE + value + 1) / 2))
+        } else {
+            Score::Cp(value)
+        }
+    }
+
     /// The internal search value this score stands for (a mate in `n` moves as the nearest
     /// such value): what orders scores.
     #[must_use]
@@ -126,20 +138,6 @@ impl PartialOrd for Score {
 pub const MATE: i32 = 1_000_000;
 /// Scores beyond this are mates.
 pub const MATE_BOUND: i32 = MATE - 1000;
-
-impl Score {
-    /// The score for an internal search value (`MATE - ply` style for mates).
-    #[must_use]
-    pub fn from_internal(value: i32) -> Score {
-        if value >= MATE_BOUND {
-            Score::Mate((MATE - value + 1) / 2)
-        } else if value <= -MATE_BOUND {
-            Score::Mate(-((MATE + value + 1) / 2))
-        } else {
-            Score::Cp(value)
-        }
-    }
-}
 
 /// Beyond every score.
 pub const INFINITY: i32 = MATE + 1;
