@@ -80,17 +80,66 @@ fn check_reply_shape(reply: &str, words: &[&str]) -> Result<(), String> {
     }
 }
 
-/// Checks a `qi uci` session over `script`.
-///
-/// Returns how many searches answered.
-///
-/// # Errors
-/// The first promise it broke, with the line that broke it.
-pub fn uci_script(script: &[u8]) -> Result<usize, String> {
-    let capture = Capture::default();
-    let mut session = uci::Uci::new(capture.output());
-    session.cap(NODE_CAP, 1);
-    let mut searched: Vec<AnyGame> = Vec::new();
+/// A session of a UCI-shaped protocol (`qi uci`, `qi banqi-engine`), as the checks drive it.
+trait UciShaped {
+    /// Its position.
+    type Game: Clone;
+    fn handle_bytes(&mut self, line: &[u8]) -> bool;
+    fn game(&self) -> &Self::Game;
+    /// Whether two positions are the same (the board, the side to move, the history's hash).
+    fn same(a: &Self::Game, b: &Self::Game) -> bool;
+    fn finish(&mut self);
+}
+
+impl UciShaped for uci::Uci {
+    type Game = AnyGame;
+    fn handle_bytes(&mut self, line: &[u8]) -> bool {
+        uci::Uci::handle_bytes(self, line)
+    }
+    fn game(&self) -> &AnyGame {
+        uci::Uci::game(self)
+    }
+    fn same(a: &AnyGame, b: &AnyGame) -> bool {
+        a.position() == b.position() && a.hash() == b.hash()
+    }
+    fn finish(&mut self) {
+        uci::Uci::finish(self);
+    }
+}
+
+impl UciShaped for banqi_protocol::Session {
+    type Game = Banqi;
+    fn handle_bytes(&mut self, line: &[u8]) -> bool {
+        banqi_protocol::Session::handle_bytes(self, line)
+    }
+    fn game(&self) -> &Banqi {
+        banqi_protocol::Session::game(self)
+    }
+    fn same(a: &Banqi, b: &Banqi) -> bool {
+        a.position() == b.position() && a.hash() == b.hash()
+    }
+    fn finish(&mut self) {
+        banqi_protocol::Session::finish(self);
+    }
+}
+
+/// How a UCI-shaped protocol answers: its reply lines' first words, its "no move", and what a
+/// legal answer and a position without moves are.
+struct Answers<'a, G> {
+    shapes: &'a [&'a str],
+    none: &'a str,
+    legal: &'a dyn Fn(&G, &str) -> Result<(), String>,
+    nothing_to_play: &'a dyn Fn(&G) -> bool,
+}
+
+/// Drives `session` (replying into `capture`) over `script` and checks its promises.
+fn check_uci_shaped<S: UciShaped>(
+    mut session: S,
+    capture: &Capture,
+    script: &[u8],
+    answers: &Answers<'_, S::Game>,
+) -> Result<usize, String> {
+    let mut searched: Vec<S::Game> = Vec::new();
     for line in script_lines(script) {
         let before = session.game().clone();
         let written = capture.len();
@@ -98,9 +147,7 @@ pub fn uci_script(script: &[u8]) -> Result<usize, String> {
         // Only the session itself writes errors (its search writes `info` and `bestmove`).
         let refused =
             reply_lines(&capture.since(written)).any(|l| l.starts_with("info string error"));
-        let same =
-            |game: &AnyGame| game.position() == before.position() && game.hash() == before.hash();
-        if refused && !same(session.game()) {
+        if refused && !S::same(session.game(), &before) {
             return Err(format!("{:?} was refused, but the position changed", show(line)));
         }
         if !refused && command_of(line) == Some("go") {
@@ -112,23 +159,37 @@ pub fn uci_script(script: &[u8]) -> Result<usize, String> {
     }
     session.finish();
     let replies = capture.since(0);
-    let mut answers = Vec::new();
+    let mut given = Vec::new();
     for reply in reply_lines(&replies) {
-        check_reply_shape(reply, &["id", "option", "uciok", "readyok", "info", "bestmove"])?;
+        check_reply_shape(reply, answers.shapes)?;
         if let Some(answer) = reply.strip_prefix("bestmove ") {
-            answers.push(answer);
+            given.push(answer);
         }
     }
-    check_answers(
-        &searched,
-        &answers,
-        "0000",
-        |game, answer| {
-            let mut game = game.clone();
-            game.play(answer).map(|_| ()).map_err(|e| e.to_string())
+    check_answers(&searched, &given, answers.none, answers.legal, answers.nothing_to_play)
+}
+
+/// Checks a `qi uci` session over `script`.
+///
+/// Returns how many searches answered.
+///
+/// # Errors
+/// The first promise it broke, with the line that broke it.
+pub fn uci_script(script: &[u8]) -> Result<usize, String> {
+    let capture = Capture::default();
+    let mut session = uci::Uci::new(capture.output());
+    session.cap(NODE_CAP, 1);
+    let answers = Answers {
+        shapes: &["id", "option", "uciok", "readyok", "info", "bestmove"],
+        none: "0000",
+        legal: &|game: &AnyGame, answer: &str| {
+            game.clone().play(answer).map(|_| ()).map_err(|e| e.to_string())
         },
-        |game| game.legal_moves().is_empty() || game.outcome().is_some(),
-    )
+        nothing_to_play: &|game: &AnyGame| {
+            game.legal_moves().is_empty() || game.outcome().is_some()
+        },
+    };
+    check_uci_shaped(session, &capture, script, &answers)
 }
 
 /// Checks a `qi banqi-engine` session over `script`.
@@ -141,43 +202,16 @@ pub fn banqi_script(script: &[u8]) -> Result<usize, String> {
     let capture = Capture::default();
     let mut session = banqi_protocol::Session::new(capture.output());
     session.cap_nodes(NODE_CAP);
-    let mut searched: Vec<Banqi> = Vec::new();
-    for line in script_lines(script) {
-        let before = session.game().clone();
-        let written = capture.len();
-        let going_on = session.handle_bytes(line);
-        let refused =
-            reply_lines(&capture.since(written)).any(|l| l.starts_with("info string error"));
-        let game = session.game();
-        if refused && (game.position() != before.position() || game.hash() != before.hash()) {
-            return Err(format!("{:?} was refused, but the position changed", show(line)));
-        }
-        if !refused && command_of(line) == Some("go") {
-            searched.push(game.clone());
-        }
-        if !going_on {
-            break;
-        }
-    }
-    session.finish();
-    let replies = capture.since(0);
-    let mut answers = Vec::new();
-    for reply in reply_lines(&replies) {
-        check_reply_shape(reply, &["id", "option", "banqiok", "readyok", "info", "bestmove"])?;
-        if let Some(answer) = reply.strip_prefix("bestmove ") {
-            answers.push(answer);
-        }
-    }
-    check_answers(
-        &searched,
-        &answers,
-        "(none)",
-        |game, answer| {
+    let answers = Answers {
+        shapes: &["id", "option", "banqiok", "readyok", "info", "bestmove"],
+        none: "(none)",
+        legal: &|game: &Banqi, answer: &str| {
             let mv = game.parse_move(answer).map_err(|e| e.to_string())?;
             game.check(mv).map_err(|e| e.to_string())
         },
-        |game| game.legal_moves().is_empty() || game.outcome().is_some(),
-    )
+        nothing_to_play: &|game: &Banqi| game.legal_moves().is_empty() || game.outcome().is_some(),
+    };
+    check_uci_shaped(session, &capture, script, &answers)
 }
 
 /// Every search answered once, in order, with a legal move or with `none` where none is.
@@ -185,8 +219,8 @@ fn check_answers<G>(
     searched: &[G],
     answers: &[&str],
     none: &str,
-    legal: impl Fn(&G, &str) -> Result<(), String>,
-    nothing_to_play: impl Fn(&G) -> bool,
+    legal: &dyn Fn(&G, &str) -> Result<(), String>,
+    nothing_to_play: &dyn Fn(&G) -> bool,
 ) -> Result<usize, String> {
     if searched.len() != answers.len() {
         return Err(format!("{} searches started, {} answered", searched.len(), answers.len()));
@@ -335,10 +369,10 @@ mod tests {
         };
         let none = |game: &AnyGame| game.legal_moves().is_empty();
         let searched = [start];
-        assert!(check_answers(&searched, &["e2e4"], "0000", legal, none).is_ok());
-        assert!(check_answers(&searched, &["e2e5"], "0000", legal, none).is_err());
-        assert!(check_answers(&searched, &[], "0000", legal, none).is_err());
-        assert!(check_answers(&searched, &["0000"], "0000", legal, none).is_err());
+        assert!(check_answers(&searched, &["e2e4"], "0000", &legal, &none).is_ok());
+        assert!(check_answers(&searched, &["e2e5"], "0000", &legal, &none).is_err());
+        assert!(check_answers(&searched, &[], "0000", &legal, &none).is_err());
+        assert!(check_answers(&searched, &["0000"], "0000", &legal, &none).is_err());
         assert!(check_reply_shape("bestmove e2e4\r", &["bestmove"]).is_err());
         assert!(check_reply_shape("hello", &["bestmove"]).is_err());
     }
