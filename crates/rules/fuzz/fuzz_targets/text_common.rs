@@ -4,12 +4,20 @@
 //! first line is not one). Nothing may panic; whatever parses must write back the same way; a
 //! move the reader accepts is played by `apply` — except one that turns up a face-down banqi
 //! piece the position does not know, which `apply` must refuse with `FlipResultUnknown` and
-//! leave the game as it was (the rules' contract: see `Game`).
+//! leave the game as it was (the rules' contract: see `Game`); a target may then play it with a
+//! piece the position allows (banqi's `apply_revealing`).
 
 use qi_rules::{Game, IllegalReason, RuleSet};
 
 /// Runs one fuzz input through `G`'s position and move readers.
+#[allow(dead_code)] // Each target uses one of the two.
 pub fn exercise<G: Game>(data: &[u8]) {
+    exercise_revealing::<G>(data, |_, _| {});
+}
+
+/// As [`exercise`], with `reveal` playing each move that turns up an unknown piece, once `apply`
+/// has refused it.
+pub fn exercise_revealing<G: Game>(data: &[u8], reveal: impl Fn(&mut G, G::Move)) {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let mut lines = text.split('\n');
     let first = lines.next().unwrap_or("");
@@ -39,6 +47,7 @@ pub fn exercise<G: Game>(data: &[u8]) {
                 let refused = game.apply(mv).expect_err("a move turning up the unknown is refused");
                 assert_eq!(refused.reason, IllegalReason::FlipResultUnknown);
                 assert_eq!(game.position(), before, "a refused move changes nothing");
+                reveal(&mut game, mv);
             } else {
                 game.apply(mv).expect("a read move is legal");
             }
