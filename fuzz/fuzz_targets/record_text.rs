@@ -1,4 +1,4 @@
-//! Any text as a pasted or opened record (`qi_play::records::import`: PGN and its xiangqi,
+//! Any bytes as an opened record file, or text as a pasted record (`qi_play::records::import`: PGN and its xiangqi,
 //! banqi and gomoku kin, WXF, ICCS, DhtmlXQ, `.psq`, gomoku move strings, position strings),
 //! with the game the app has selected taken from the input's length. Nothing may panic; a record
 //! that reads replays to its end, and every format of its game writes it to text that reads back
@@ -14,7 +14,10 @@ use qi_play::records::{Format, export, import};
 use qi_rules::GameKind;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    // An opened file's bytes are decoded as the app decodes them (UTF-8, UTF-16 by its mark,
+    // GB18030 for old Chinese files); pasted text is UTF-8 already and decodes to itself.
+    let decoded = qi_play::records::decode(data);
+    let text = decoded.text.as_str();
     let hints = [
         None,
         Some(GameKind::Chess),
