@@ -13,6 +13,10 @@ mod see;
 #[cfg(test)]
 mod tests;
 
+use std::sync::LazyLock;
+
+use arrayvec::ArrayVec;
+
 use qi_rules::Game;
 use qi_rules::chess::shakmaty::zobrist::Zobrist64;
 use qi_rules::chess::shakmaty::{Chess, Color, EnPassantMode, Move, MoveList, Position, Role};
@@ -21,8 +25,8 @@ use qi_rules::chess::{ChessGame, ChessMove};
 use crate::Engine;
 use crate::driver::{self, DriveOptions, History, Killers, SearchInfo, SearchResult, Tree};
 use crate::search::{
-    Bound, Budget, INFINITY, MATE, MATE_BOUND, Score, TranspositionTable, score_from_tt,
-    score_to_tt,
+    Bound, Budget, INFINITY, MATE, MATE_BOUND, ReductionTable, Score, TranspositionTable,
+    score_from_tt, score_to_tt,
 };
 
 pub use eval::evaluate;
@@ -67,12 +71,20 @@ fn history_key(color: Color, mv: &Move) -> usize {
     (usize::from(color == Color::Black) * 6 + mv.role() as usize - 1) * 64 + mv.to() as usize
 }
 
-/// Late-move reduction for `depth` and move number `index`.
+/// Late-move reduction for `depth` and move number `index` (from [`reduction_formula`],
+/// worked out once).
 fn reduction(depth: i32, index: usize) -> i32 {
+    static TABLE: LazyLock<ReductionTable> =
+        LazyLock::new(|| ReductionTable::new(reduction_formula));
+    TABLE.get(depth, i32::try_from(index).unwrap_or(i32::MAX))
+}
+
+/// The late-move reduction's formula.
+fn reduction_formula(depth: i32, index: i32) -> i32 {
     if depth < 3 || index < 3 {
         return 0;
     }
-    let r = 0.8 + f64::from(depth).ln() * (index as f64).ln() / 2.4;
+    let r = 0.8 + f64::from(depth).ln() * f64::from(index).ln() / 2.4;
     r as i32
 }
 
@@ -313,14 +325,13 @@ impl<'e> Searcher<'e> {
         moves: &MoveList,
         hash_move: Packed,
         ply: usize,
-    ) -> [i32; MAX_MOVES] {
-        let mut scores = [0; MAX_MOVES];
+    ) -> ArrayVec<i32, MAX_MOVES> {
         let turn = position.turn();
         let previous = self.played[ply];
         let countermove = if previous == NO_MOVE { 0 } else { self.countermoves[previous] };
-        for (score, mv) in scores.iter_mut().zip(moves.iter()) {
+        let score = |mv: &Move| {
             let packed = pack(mv);
-            *score = if packed == hash_move {
+            if packed == hash_move {
                 4_000_000
             } else if let Some(victim) = mv.capture() {
                 let mvv_lva = eval::order_value(victim) * 16 - eval::order_value(mv.role()) / 16
@@ -338,9 +349,9 @@ impl<'e> Searcher<'e> {
                     _ if countermove == packed => 1_600_000,
                     _ => self.history.get(history_key(turn, mv)),
                 }
-            };
-        }
-        scores
+            }
+        };
+        moves.iter().map(score).collect()
     }
 
     fn reward_quiet(&mut self, turn: Color, mv: &Move, depth: i32, ply: usize, tried: &[Move]) {

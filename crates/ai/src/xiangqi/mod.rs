@@ -13,14 +13,16 @@ mod eval;
 #[cfg(test)]
 mod tests;
 
+use std::sync::LazyLock;
+
 use qi_rules::xiangqi::{Xiangqi, XiangqiMove};
 use qi_rules::{Cell, Game};
 
 use crate::Engine;
 use crate::driver::{self, DriveOptions, History, Killers, SearchInfo, SearchResult, Tree};
 use crate::search::{
-    Bound, Budget, INFINITY, MATE, MATE_BOUND, Score, TranspositionTable, score_from_tt,
-    score_to_tt,
+    Bound, Budget, INFINITY, MATE, MATE_BOUND, ReductionTable, Score, TranspositionTable,
+    score_from_tt, score_to_tt,
 };
 use eval::{CANNON, CHARIOT, HORSE, ORDER_VALUE, code, piece_of, side_of};
 
@@ -595,8 +597,15 @@ impl<'s> Search<'s> {
     }
 }
 
-/// The late-move reduction for a move at `depth`, the `searched`-th tried.
+/// The late-move reduction for a move at `depth`, the `searched`-th tried (from
+/// [`lmr_formula`], worked out once).
 fn lmr(depth: i32, searched: i32) -> i32 {
+    static TABLE: LazyLock<ReductionTable> = LazyLock::new(|| ReductionTable::new(lmr_formula));
+    TABLE.get(depth, searched)
+}
+
+/// The late-move reduction's formula.
+fn lmr_formula(depth: i32, searched: i32) -> i32 {
     let d = f64::from(depth.max(1)).ln();
     let n = f64::from(searched.max(1)).ln();
     (0.5 + d * n / 2.2) as i32
