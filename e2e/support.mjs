@@ -48,6 +48,8 @@ export async function launchBrowser() {
       '--disable-sync',
       '--no-first-run',
       '--disable-quic',
+      // Extra flags for experiments, a JSON list (QI_CHROMIUM_FLAGS='["--js-flags=--prof"]').
+      ...JSON.parse(process.env.QI_CHROMIUM_FLAGS || '[]'),
     ],
   });
 }
