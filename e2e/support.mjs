@@ -30,6 +30,28 @@ export const WAIT_MS = 20_000;
 /** The sub-path the app is served under, to prove the build works away from the root. */
 export const BASE_PATH = '/qi/';
 
+/**
+ * Extra Chromium flags for experiments, from `QI_CHROMIUM_FLAGS`: a JSON list of strings
+ * (`QI_CHROMIUM_FLAGS='["--js-flags=--no-liftoff"]'`), since one flag may hold spaces.
+ */
+function extraChromiumFlags() {
+  const text = process.env.QI_CHROMIUM_FLAGS;
+  if (!text) return [];
+  let flags;
+  try {
+    flags = JSON.parse(text);
+  } catch {
+    flags = undefined;
+  }
+  if (!Array.isArray(flags) || !flags.every((flag) => typeof flag === 'string')) {
+    throw new Error(
+      `QI_CHROMIUM_FLAGS must be a JSON list of strings, such as '["--js-flags=--no-liftoff"]', ` +
+        `not ${text}`,
+    );
+  }
+  return flags;
+}
+
 /** Launches headless Chromium, or throws a clear error when it cannot. */
 export async function launchBrowser() {
   if (!existsSync(CHROMIUM)) {
@@ -48,8 +70,7 @@ export async function launchBrowser() {
       '--disable-sync',
       '--no-first-run',
       '--disable-quic',
-      // Extra flags for experiments, a JSON list (QI_CHROMIUM_FLAGS='["--js-flags=--prof"]').
-      ...JSON.parse(process.env.QI_CHROMIUM_FLAGS || '[]'),
+      ...extraChromiumFlags(),
     ],
   });
 }

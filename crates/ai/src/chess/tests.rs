@@ -3,7 +3,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use qi_rules::Game;
 use qi_rules::chess::{ChessGame, ChessRules};
 
-use super::ChessEngine;
+use qi_rules::chess::shakmaty::MoveList;
+
+use super::{ChessEngine, MAX_MOVES, reduction, reduction_formula};
 use crate::Engine;
 use crate::search::{Budget, Limits, Score, SearchResult, assert_keeps_a_time_limit, native_clock};
 
@@ -162,4 +164,17 @@ fn reports_each_depth() {
     });
     assert_eq!(depths, vec![1, 2, 3, 4, 5]);
     assert_eq!(result.info.pv.first(), result.best.as_ref());
+}
+
+#[test]
+fn reductions_come_from_the_formula_and_scores_fit_every_move_list() {
+    for depth in -2..130 {
+        for index in 0..300 {
+            let formula = reduction_formula(depth, index as i32);
+            assert_eq!(reduction(depth, index), formula, "depth {depth}, move {index}");
+        }
+    }
+    // `order` collects a score per move into an array of MAX_MOVES: never fewer than a move
+    // list holds.
+    assert!(MoveList::new().capacity() <= MAX_MOVES);
 }

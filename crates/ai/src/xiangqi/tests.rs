@@ -199,3 +199,12 @@ fn a_perpetual_checker_loses_and_the_victim_draws_or_wins() {
     let best = result.best.unwrap();
     assert_ne!(best, "h9h10", "{:?}", result.info);
 }
+
+#[test]
+fn reductions_come_from_the_formula() {
+    for depth in -2..130 {
+        for searched in -1..300 {
+            assert_eq!(lmr(depth, searched), lmr_formula(depth, searched), "{depth} {searched}");
+        }
+    }
+}
