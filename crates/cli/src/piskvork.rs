@@ -60,6 +60,10 @@ pub struct Session {
     level: Option<Level>,
     /// Stones read so far after `BOARD`, until `DONE`.
     board: Option<Vec<(Cell, u8)>>,
+    /// The first bad line of the `BOARD` or `SWAP2BOARD` being read: the lines up to `DONE`
+    /// are still read as stones (not as commands), and `DONE` answers this error, the game as
+    /// it was.
+    stones_refused: Option<String>,
     engine: GomokuEngine,
     /// Games started in this session (`RESTART`s): mixed into the search's seed, so the
     /// openings it proposes vary from game to game of a match, the same in every rerun.
@@ -81,6 +85,7 @@ impl Default for Session {
             time_left_ms: None,
             level: None,
             board: None,
+            stones_refused: None,
             engine: GomokuEngine::new(),
             games: 0,
             ended: false,
@@ -126,6 +131,14 @@ impl Session {
         if line.is_empty() {
             return Vec::new();
         }
+        // `END` may come at any time, a board half read included (no stone reads as it).
+        if self.reading_stones() && line.eq_ignore_ascii_case("END") {
+            self.board = None;
+            self.swap_board = None;
+            self.stones_refused = None;
+            self.ended = true;
+            return Vec::new();
+        }
         if self.board.is_some() {
             return self.board_line(line);
         }
@@ -143,6 +156,7 @@ impl Session {
             "SWAP2BOARD" => match self.game() {
                 Ok(_) => {
                     self.swap_board = Some(Vec::new());
+                    self.stones_refused = None;
                     Ok(Vec::new())
                 }
                 Err(e) => Err(e),
@@ -217,6 +231,7 @@ impl Session {
     fn open_board(&mut self) -> Result<Vec<String>, String> {
         self.game()?;
         self.board = Some(Vec::new());
+        self.stones_refused = None;
         Ok(Vec::new())
     }
 
@@ -224,7 +239,13 @@ impl Session {
     fn board_line(&mut self, line: &str) -> Vec<String> {
         if line.eq_ignore_ascii_case("DONE") {
             let stones = self.board.take().unwrap_or_default();
+            if let Some(error) = self.stones_refused.take() {
+                return vec![error];
+            }
             return self.set_board(&stones).unwrap_or_else(|e| vec![format!("ERROR {e}")]);
+        }
+        if self.stones_refused.is_some() {
+            return Vec::new();
         }
         let parsed = (|| {
             let game = self.game.as_ref().ok_or("no game")?;
@@ -244,9 +265,10 @@ impl Session {
                 Vec::new()
             }
             Err(e) => {
-                // The rest of the board is dropped with the bad line: the manager resends it.
-                self.board = None;
-                vec![format!("ERROR BOARD line {}: {e}", shorten(line))]
+                // The board is refused whole at its `DONE` (a manager waits for one answer
+                // then); the lines up to it are still stones, not commands.
+                self.stones_refused = Some(format!("ERROR BOARD line {}: {e}", shorten(line)));
+                Vec::new()
             }
         }
     }
@@ -255,7 +277,13 @@ impl Session {
     fn swap_board_line(&mut self, line: &str) -> Vec<String> {
         if line.eq_ignore_ascii_case("DONE") {
             let stones = self.swap_board.take().unwrap_or_default();
+            if let Some(error) = self.stones_refused.take() {
+                return vec![error];
+            }
             return self.swap2(&stones).unwrap_or_else(|e| vec![format!("ERROR SWAP2BOARD: {e}")]);
+        }
+        if self.stones_refused.is_some() {
+            return Vec::new();
         }
         // Managers (and Rapfi) may write each stone's owner as `BOARD` does, `x,y,1`: the
         // stones alternate from black anyway, so it is left aside.
@@ -275,8 +303,9 @@ impl Session {
                 Vec::new()
             }
             Err(e) => {
-                self.swap_board = None;
-                vec![format!("ERROR SWAP2BOARD line {}: {e}", shorten(line))]
+                // As for `BOARD`: refused whole at `DONE`.
+                self.stones_refused = Some(format!("ERROR SWAP2BOARD line {}: {e}", shorten(line)));
+                Vec::new()
             }
         }
     }

@@ -3,6 +3,8 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+use qi_rules::Game;
+
 /// Feeds `input` to `qi piskvork` and returns the reply lines that are not `MESSAGE`s.
 fn session(input: &str) -> Vec<String> {
     all_replies(input).into_iter().filter(|l| !l.starts_with("MESSAGE")).collect()
@@ -104,8 +106,9 @@ fn bad_input_gets_an_error_not_a_crash() {
         "TURN 7,7\n",     // fine: we answer
         "TURN 7,7\n",     // taken
         "TAKEBACK 1,1\n", // not the last stone
-        "BOARD\n1,1,3\n", // bad field
+        "BOARD\n1,1,3\n", // bad field: the board is refused at its DONE
         "\u{0}\u{ff}garbage\n",
+        "DONE\n",
         "END\n",
     ));
     let errors = replies.iter().filter(|r| r.starts_with("ERROR ")).count();
@@ -180,12 +183,14 @@ fn swap2board_is_answered_as_gomocup_specifies_on_twenty() {
     let replies = session(owned);
     let answer = &replies[1];
     assert!(answer == "SWAP" || points(answer, 1) || points(answer, 2), "{replies:?}");
-    // Four stones is no swap2 question; a stone off the board is named.
+    // Four stones is no swap2 question; a stone off the board is named, at the block's DONE.
     let replies = session(
-        "START 20\nINFO rule 6\nSWAP2BOARD\n9,9\n10,10\n11,9\n1,1\nDONE\nSWAP2BOARD\n20,1\nEND\n",
+        "START 20\nINFO rule 6\nSWAP2BOARD\n9,9\n10,10\n11,9\n1,1\nDONE\nSWAP2BOARD\n20,1\n\
+         1,1\nDONE\nEND\n",
     );
     assert!(replies[1].starts_with("ERROR SWAP2BOARD: 4 stones"), "{replies:?}");
     assert!(replies[2].starts_with("ERROR SWAP2BOARD line 20,1"), "{replies:?}");
+    assert_eq!(replies.len(), 3, "{replies:?}");
 }
 
 /// A rule the game under way cannot be rebuilt under is refused whole: the session keeps its
@@ -222,4 +227,35 @@ fn replies_quote_no_control_characters() {
     let errors: Vec<_> = replies.iter().filter(|r| r.starts_with("ERROR")).collect();
     assert_eq!(errors.len(), 2, "{replies:?}");
     assert!(replies.iter().all(|r| !r.contains('\r')), "{replies:?}");
+}
+
+/// A bad line inside `BOARD` refuses the board whole, once, at its `DONE`; the lines up to it
+/// are stones, not commands (they were once answered `UNKNOWN command`, `DONE` included), and
+/// the game is left as it was.
+#[test]
+fn a_bad_board_line_refuses_the_board_at_done_and_keeps_the_game() {
+    let mut session = qi_cli::piskvork::Session::default();
+    session.cap_nodes(2_000);
+    let mut replies = Vec::new();
+    let script = "START 15\nBEGIN\nBOARD\n1,1,1\n99,0,2\nTURN 3,3\n2,2,1\nDONE\nTURN 4,4\n";
+    for line in script.lines() {
+        let before = session.current_game().map(|g| g.history().len());
+        let answer = session.handle(line);
+        if line == "DONE" {
+            assert_eq!(session.current_game().map(|g| g.history().len()), before, "{answer:?}");
+        }
+        replies.extend(answer.into_iter().filter(|r| !r.starts_with("MESSAGE")));
+    }
+    // OK, BEGIN's stone, the board's error, TURN's answer.
+    assert_eq!(replies.len(), 4, "{replies:?}");
+    assert!(replies[2].starts_with("ERROR BOARD line 99,0,2"), "{replies:?}");
+    assert!(!replies.iter().any(|r| r.starts_with("UNKNOWN")), "{replies:?}");
+    // The game went on from BEGIN's stone: TURN 4,4 was played and answered.
+    assert_eq!(session.current_game().map(|g| g.history().len()), Some(3), "{replies:?}");
+    assert!(!session.reading_stones());
+    // END inside a board ends the session.
+    for line in ["BOARD", "1,1,1", "END"] {
+        assert!(session.handle(line).is_empty());
+    }
+    assert!(session.ended());
 }
