@@ -457,14 +457,12 @@ mod tests {
 
     #[test]
     fn reduction_table_answers_what_its_formula_does() {
+        // Any formula giving 0..=255 inside the table (the engines' own are tested with them).
         fn formula(depth: i32, number: i32) -> i32 {
-            if depth < 3 || number < 3 {
-                return 0;
-            }
-            (0.8 + f64::from(depth).ln() * f64::from(number).ln() / 2.4) as i32
+            (depth * 7 + number).rem_euclid(11)
         }
         let table = ReductionTable::new(formula);
-        for depth in -2..100 {
+        for depth in -2..130 {
             for number in -2..300 {
                 assert_eq!(table.get(depth, number), formula(depth, number), "{depth} {number}");
             }

@@ -60,9 +60,9 @@ pub struct Session {
     level: Option<Level>,
     /// Stones read so far after `BOARD`, until `DONE`.
     board: Option<Vec<(Cell, u8)>>,
-    /// The first bad line of the `BOARD` or `SWAP2BOARD` being read: the lines up to `DONE`
-    /// are still read as stones (not as commands), and `DONE` answers this error, the game as
-    /// it was.
+    /// The first bad line of the `BOARD` or `SWAP2BOARD` being read (`None` outside a block):
+    /// the lines up to `DONE` are still read as stones, not as commands, and `DONE` answers
+    /// this error, the game as it was.
     stones_refused: Option<String>,
     engine: GomokuEngine,
     /// Games started in this session (`RESTART`s): mixed into the search's seed, so the
@@ -139,6 +139,15 @@ impl Session {
             self.ended = true;
             return Vec::new();
         }
+        // A block with a bad line: read on to its `DONE`, which answers the error.
+        if self.stones_refused.is_some() {
+            if !line.eq_ignore_ascii_case("DONE") {
+                return Vec::new();
+            }
+            self.board = None;
+            self.swap_board = None;
+            return self.stones_refused.take().into_iter().collect();
+        }
         if self.board.is_some() {
             return self.board_line(line);
         }
@@ -156,7 +165,6 @@ impl Session {
             "SWAP2BOARD" => match self.game() {
                 Ok(_) => {
                     self.swap_board = Some(Vec::new());
-                    self.stones_refused = None;
                     Ok(Vec::new())
                 }
                 Err(e) => Err(e),
@@ -231,7 +239,6 @@ impl Session {
     fn open_board(&mut self) -> Result<Vec<String>, String> {
         self.game()?;
         self.board = Some(Vec::new());
-        self.stones_refused = None;
         Ok(Vec::new())
     }
 
@@ -239,13 +246,7 @@ impl Session {
     fn board_line(&mut self, line: &str) -> Vec<String> {
         if line.eq_ignore_ascii_case("DONE") {
             let stones = self.board.take().unwrap_or_default();
-            if let Some(error) = self.stones_refused.take() {
-                return vec![error];
-            }
             return self.set_board(&stones).unwrap_or_else(|e| vec![format!("ERROR {e}")]);
-        }
-        if self.stones_refused.is_some() {
-            return Vec::new();
         }
         let parsed = (|| {
             let game = self.game.as_ref().ok_or("no game")?;
@@ -277,13 +278,7 @@ impl Session {
     fn swap_board_line(&mut self, line: &str) -> Vec<String> {
         if line.eq_ignore_ascii_case("DONE") {
             let stones = self.swap_board.take().unwrap_or_default();
-            if let Some(error) = self.stones_refused.take() {
-                return vec![error];
-            }
             return self.swap2(&stones).unwrap_or_else(|e| vec![format!("ERROR SWAP2BOARD: {e}")]);
-        }
-        if self.stones_refused.is_some() {
-            return Vec::new();
         }
         // Managers (and Rapfi) may write each stone's owner as `BOARD` does, `x,y,1`: the
         // stones alternate from black anyway, so it is left aside.
