@@ -66,6 +66,14 @@ pub trait Engine {
         self.search_lines(game, budget, 1, on_info)
     }
 
+    /// An engine for another thread helping this one's searches: it shares this engine's
+    /// transposition table (what either finds, the other reads) and learns the rest on its
+    /// own. See [`AnyEngine::helper`].
+    #[must_use]
+    fn helper(&self) -> Self
+    where
+        Self: Sized;
+
     /// Forgets what it learnt (transposition table, history) before a new game.
     fn new_game(&mut self);
 }
@@ -204,6 +212,52 @@ impl AnyEngine {
         self.chess = Some(chess::ChessEngine::with_hash_mb(mb));
     }
 
+    /// An engine for a thread helping this one search `game` (Lazy SMP, as Stockfish does):
+    /// it shares this engine's transposition table for `game`'s kind, so what either thread
+    /// searches the other finds there, and keeps its own history and killers. Run it with
+    /// [`AnyEngine::help`] while this engine searches the same position, and stop it when
+    /// this engine's search returns: that search's answer is the one to play.
+    #[must_use]
+    pub fn helper(&mut self, game: &AnyGame) -> AnyEngine {
+        let mut helper = AnyEngine::default();
+        match game {
+            AnyGame::Chess(_) => {
+                helper.chess =
+                    Some(self.chess.get_or_insert_with(chess::ChessEngine::new).helper());
+            }
+            AnyGame::Xiangqi(_) => {
+                let main = self.xiangqi.get_or_insert_with(xiangqi::XiangqiEngine::new);
+                helper.xiangqi = Some(main.helper());
+            }
+            AnyGame::Gomoku(_) => {
+                let main = self.gomoku.get_or_insert_with(gomoku::GomokuEngine::new);
+                helper.gomoku = Some(main.helper());
+            }
+            AnyGame::Banqi(_) => {
+                helper.banqi =
+                    Some(self.banqi.get_or_insert_with(banqi::BanqiEngine::new).helper());
+            }
+        }
+        helper
+    }
+
+    /// Searches `game` at full strength as helper number `index` (from 1) of a search another
+    /// thread runs with the engine this one is a [helper](AnyEngine::helper) of, until `stop`
+    /// is set; returns the nodes it visited. Odd helpers start a depth deeper than the main
+    /// search, so the threads spread over two depths and fill the shared table ahead of it.
+    pub fn help(
+        &mut self,
+        game: &AnyGame,
+        index: usize,
+        now: &dyn Fn() -> f64,
+        stop: &AtomicBool,
+    ) -> u64 {
+        let limits = Limits { from_depth: Some(1 + (index % 2) as u32), ..Limits::default() };
+        let mut budget = Budget::new(limits, now, stop);
+        self.search_budget(game, &mut budget, 1, &mut |_| {});
+        budget.nodes()
+    }
+
     /// Forgets every game's learning (a new game).
     pub fn new_game(&mut self) {
         if let Some(e) = &mut self.chess {
@@ -235,6 +289,44 @@ mod tests {
 
     fn first_moves(result: &SearchResult<AnyMove>) -> Vec<String> {
         result.info.lines.iter().map(|l| l.pv[0].to_string()).collect()
+    }
+
+    #[test]
+    fn a_helper_fills_the_table_its_engine_reads_and_a_new_game_clears_it() {
+        let clock = search::native_clock();
+        let stop = AtomicBool::new(false);
+        for (variant, depth) in [("chess", 8), ("xiangqi", 6), ("banqi", 3), ("gomoku", 4)] {
+            let game = AnyGame::new(variant, "", &StartFrom::Start { seed: 1 }).unwrap();
+            let game = match variant {
+                // An empty gomoku board is answered from the threats, without a search.
+                "gomoku" => {
+                    let mut game = game;
+                    game.play("h8").unwrap();
+                    game.play("i9").unwrap();
+                    game
+                }
+                _ => game,
+            };
+            let limits = Limits { depth: Some(depth), ..Limits::default() };
+            let nodes = |engine: &mut AnyEngine| {
+                engine.analyse_lines(&game, limits, 1, &clock, &stop).info.nodes
+            };
+            let alone = nodes(&mut AnyEngine::default());
+            let mut engine = AnyEngine::default();
+            let mut helper = engine.helper(&game);
+            let helped = nodes(&mut helper);
+            assert!(helped > 0);
+            // What the helper searched is in the table the engine reads.
+            let after = nodes(&mut engine);
+            assert!(
+                after * 4 < alone * 3,
+                "{variant}: {after} nodes after the helper, {alone} alone"
+            );
+            // A new game clears the shared table: the engine starts from nothing again (its
+            // history is cleared too, so it searches as a new engine does).
+            engine.new_game();
+            assert_eq!(nodes(&mut engine), alone, "{variant}");
+        }
     }
 
     const MATE_FOR_TESTS: i32 = 100_000;

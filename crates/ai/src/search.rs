@@ -1,7 +1,9 @@
 //! What every game's search shares: limits, the budget that enforces them, scores, and a
 //! transposition table. The iterative deepening over them is [`crate::driver`].
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::marker::PhantomData;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// How much a search may do. Every limit given is respected; none given means "until stopped".
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -327,8 +329,28 @@ impl Bound {
     }
 }
 
+/// A move small enough for a table entry: 16 bits, 0 being "no move".
+pub trait TableMove: Copy + Default {
+    /// The move as 16 bits.
+    fn to_bits(self) -> u16;
+    /// The move back from [`TableMove::to_bits`].
+    fn from_bits(bits: u16) -> Self;
+}
+
+impl TableMove for u16 {
+    #[inline]
+    fn to_bits(self) -> u16 {
+        self
+    }
+
+    #[inline]
+    fn from_bits(bits: u16) -> u16 {
+        bits
+    }
+}
+
 /// One remembered position.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Entry<M: Copy + Default> {
     /// The position's hash.
     pub key: u64,
@@ -342,40 +364,128 @@ pub struct Entry<M: Copy + Default> {
     pub bound: Bound,
 }
 
-/// A transposition table: positions by hash, replaced when the new search is at least as deep.
-pub struct TranspositionTable<M: Copy + Default> {
-    entries: Vec<Entry<M>>,
-    mask: usize,
+/// One slot of a [`TranspositionTable`]: an entry's data in one word and its key mixed with the
+/// data in the other ("lockless hashing", Hyatt and Mann). Threads sharing a table read and
+/// write the two words without a lock; a slot two of them wrote at once has a key that matches
+/// neither position, and is read as empty.
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
 }
 
-impl<M: Copy + Default> TranspositionTable<M> {
-    /// A table of `2^bits` entries.
+/// Scores are kept in 30 bits (mates are about a million).
+const SCORE_BITS: u32 = 30;
+
+impl Bound {
+    fn to_bits(self) -> u64 {
+        match self {
+            Bound::None => 0,
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        }
+    }
+
+    fn from_bits(bits: u64) -> Bound {
+        match bits & 3 {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            3 => Bound::Upper,
+            _ => Bound::None,
+        }
+    }
+}
+
+/// An entry's data word: the move in bits 0-15, the depth in 16-31, the score in 32-61, the
+/// bound in 62-63.
+fn pack_entry(best: u16, score: i32, depth: i16, bound: Bound) -> u64 {
+    let score_field = u64::from(score as u32 & ((1 << SCORE_BITS) - 1));
+    u64::from(best)
+        | u64::from(depth as u16) << 16
+        | score_field << 32
+        | bound.to_bits() << (32 + SCORE_BITS)
+}
+
+fn unpack_entry<M: TableMove>(key: u64, data: u64) -> Entry<M> {
+    let score_field = (data >> 32) as u32;
+    // Sign-extend the 30-bit score.
+    let score = ((score_field << (32 - SCORE_BITS)) as i32) >> (32 - SCORE_BITS);
+    Entry {
+        key,
+        best: M::from_bits(data as u16),
+        score,
+        depth: (data >> 16) as u16 as i16,
+        bound: Bound::from_bits(data >> (32 + SCORE_BITS)),
+    }
+}
+
+/// A transposition table: positions by hash, replaced when the new search is at least as deep.
+///
+/// Several searches may share one table ([`TranspositionTable::share`]), one per thread: that
+/// is how threads help each other (each finds in the table what the others have searched).
+/// Alone, a search reads and writes it as plain memory (relaxed atomics compile to ordinary
+/// loads and stores).
+pub struct TranspositionTable<M: TableMove> {
+    slots: Arc<[Slot]>,
+    mask: usize,
+    moves: PhantomData<fn() -> M>,
+}
+
+impl<M: TableMove> TranspositionTable<M> {
+    /// The bytes one entry takes.
+    pub const ENTRY_BYTES: usize = size_of::<Slot>();
+
+    /// A table of `2^bits` entries (at most `2^26`).
     #[must_use]
     pub fn new(bits: u32) -> Self {
         let size = 1usize << bits.min(26);
-        TranspositionTable { entries: vec![Entry::default(); size], mask: size - 1 }
+        let slots: Arc<[Slot]> = (0..size).map(|_| Slot::default()).collect();
+        TranspositionTable { slots, mask: size - 1, moves: PhantomData }
+    }
+
+    /// Another handle on the same entries, for a search in another thread.
+    #[must_use]
+    pub fn share(&self) -> Self {
+        TranspositionTable { slots: Arc::clone(&self.slots), mask: self.mask, moves: PhantomData }
     }
 
     /// The entry for `key`, if it is there.
     #[must_use]
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry<M>> {
-        let entry = self.entries[(key as usize) & self.mask];
-        (entry.bound != Bound::None && entry.key == key).then_some(entry)
+        let slot = &self.slots[(key as usize) & self.mask];
+        let data = slot.data.load(Ordering::Relaxed);
+        let check = slot.check.load(Ordering::Relaxed);
+        if check ^ data != key {
+            return None;
+        }
+        let entry = unpack_entry(key, data);
+        (entry.bound != Bound::None).then_some(entry)
     }
 
     /// Remembers a search result.
     #[inline]
-    pub fn store(&mut self, key: u64, best: M, score: i32, depth: i16, bound: Bound) {
-        let slot = &mut self.entries[(key as usize) & self.mask];
-        if slot.key != key || depth >= slot.depth || bound == Bound::Exact {
-            *slot = Entry { key, best, score, depth, bound };
+    pub fn store(&self, key: u64, best: M, score: i32, depth: i16, bound: Bound) {
+        let slot = &self.slots[(key as usize) & self.mask];
+        let old_data = slot.data.load(Ordering::Relaxed);
+        let old_key = slot.check.load(Ordering::Relaxed) ^ old_data;
+        let old_depth = (old_data >> 16) as u16 as i16;
+        let old_bound = Bound::from_bits(old_data >> (32 + SCORE_BITS));
+        if old_bound == Bound::None || old_key != key || depth >= old_depth || bound == Bound::Exact
+        {
+            let data = pack_entry(best.to_bits(), score, depth, bound);
+            slot.data.store(data, Ordering::Relaxed);
+            slot.check.store(key ^ data, Ordering::Relaxed);
         }
     }
 
-    /// Forgets everything (a new game).
+    /// Forgets everything (a new game), for every search sharing the table.
     pub fn clear(&mut self) {
-        self.entries.fill(Entry::default());
+        for slot in self.slots.iter() {
+            slot.data.store(0, Ordering::Relaxed);
+            slot.check.store(0, Ordering::Relaxed);
+        }
     }
 }
 
@@ -454,6 +564,80 @@ pub fn score_from_tt(score: i32, ply: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_gives_back_what_it_was_given_at_every_extreme() {
+        let scores = [0, 1, -1, MATE, -MATE, INFINITY, -INFINITY, (1 << 29) - 1, -(1 << 29)];
+        let bounds = [Bound::Exact, Bound::Lower, Bound::Upper];
+        for (i, score) in scores.into_iter().enumerate() {
+            for (j, bound) in bounds.into_iter().enumerate() {
+                for depth in [i16::MIN, -1, 0, 1, 99, i16::MAX] {
+                    let best = [0, 1, 0x8001, u16::MAX][(i + j) % 4];
+                    let key = qi_rules::zobrist::splitmix64(i as u64 * 3 + j as u64) | 1;
+                    let want = Entry { key, best, score, depth, bound };
+                    let mut fresh = TranspositionTable::<u16>::new(4);
+                    fresh.store(key, best, score, depth, bound);
+                    assert_eq!(fresh.probe(key), Some(want));
+                    assert_eq!(fresh.probe(key ^ 1 << 40), None, "another key in the slot");
+                    fresh.clear();
+                    assert_eq!(fresh.probe(key), None);
+                }
+            }
+        }
+        // An empty slot answers no key, 0 included.
+        assert_eq!(TranspositionTable::<u16>::new(4).probe(0), None);
+    }
+
+    #[test]
+    fn a_shallower_result_does_not_replace_a_deeper_one_of_the_same_position() {
+        let mut table = TranspositionTable::<u16>::new(8);
+        table.store(77, 5, 10, 6, Bound::Lower);
+        table.store(77, 6, 20, 3, Bound::Upper);
+        assert_eq!(table.probe(77).map(|e| (e.best, e.depth)), Some((5, 6)));
+        table.store(77, 7, 30, 3, Bound::Exact);
+        assert_eq!(table.probe(77).map(|e| (e.best, e.depth)), Some((7, 3)), "exact wins");
+        // Another position in the same slot replaces it whatever its depth.
+        table.store(77 + 256, 8, 40, 1, Bound::Lower);
+        assert_eq!(table.probe(77), None);
+        assert_eq!(table.probe(77 + 256).map(|e| e.best), Some(8));
+        // A shared handle sees the same entries, and a clear through either empties both.
+        let other = table.share();
+        assert_eq!(other.probe(77 + 256).map(|e| e.best), Some(8));
+        other.store(1, 9, 0, 2, Bound::Exact);
+        assert_eq!(table.probe(1).map(|e| e.best), Some(9));
+        table.clear();
+        assert_eq!(other.probe(1), None);
+    }
+
+    #[test]
+    fn threads_writing_one_table_at_once_never_read_a_mixed_entry() {
+        // Two threads write their own key into the same slot over and over, each with its own
+        // move; a read that finds a key must find that key's move, never the other's (which
+        // a slot half written by one thread and half by the other would give).
+        let table = TranspositionTable::<u16>::new(0);
+        let keys = [0x1234_5678_9abc_def1_u64, 0x0fed_cba9_8765_4321];
+        let start = std::sync::Barrier::new(2);
+        let found = AtomicU64::new(0);
+        std::thread::scope(|scope| {
+            for writer in 0..2 {
+                let table = table.share();
+                let (start, found) = (&start, &found);
+                scope.spawn(move || {
+                    start.wait();
+                    for n in 0..3_000_000_i32 {
+                        table.store(keys[writer], writer as u16 + 1, n, 1, Bound::Exact);
+                        for (owner, key) in keys.into_iter().enumerate() {
+                            if let Some(entry) = table.probe(key) {
+                                assert_eq!(entry.best, owner as u16 + 1, "a mixed entry");
+                                found.fetch_add(1, Ordering::Relaxed);
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        assert!(found.load(Ordering::Relaxed) > 0);
+    }
 
     #[test]
     fn reduction_table_answers_what_its_formula_does() {

@@ -107,6 +107,9 @@ pub struct Uci {
     level: Option<Level>,
     /// Best lines a search reports (`MultiPV`).
     lines: usize,
+    /// Threads a full-strength search runs on (`Threads`): the first plays, the others help
+    /// it through the shared table ([`AnyEngine::helper`]).
+    threads: usize,
     running: Option<Running>,
     /// Where the replies go.
     out: Output,
@@ -125,6 +128,9 @@ fn start_position(variant: &str) -> Result<AnyGame, String> {
 /// The largest `Hash` the protocol offers, in MB.
 const MOST_HASH_MB: usize = 1024;
 
+/// The most `Threads` the protocol offers.
+const MOST_THREADS: usize = 64;
+
 impl Uci {
     /// A session replying on `out`, with the standard start position of chess.
     #[must_use]
@@ -136,6 +142,7 @@ impl Uci {
             engine: Arc::new(Mutex::new(AnyEngine::default())),
             level: None,
             lines: 1,
+            threads: 1,
             running: None,
             out,
             node_cap: None,
@@ -239,6 +246,7 @@ impl Uci {
         self.send("option name Hash type spin default 16 min 1 max 1024");
         self.send("option name Level type spin default 6 min 1 max 6");
         self.send("option name MultiPV type spin default 1 min 1 max 10");
+        self.send(&format!("option name Threads type spin default 1 min 1 max {MOST_THREADS}"));
         self.send("uciok");
     }
 
@@ -284,6 +292,13 @@ impl Uci {
             "multipv" => match value.parse::<usize>() {
                 Ok(n) if (1..=10).contains(&n) => self.lines = n,
                 _ => self.error(format_args!("MultiPV must be 1 to 10, not {:?}", shorten(&value))),
+            },
+            "threads" => match value.parse::<usize>() {
+                Ok(n) if (1..=MOST_THREADS).contains(&n) => self.threads = n,
+                _ => self.error(format_args!(
+                    "Threads must be 1 to {MOST_THREADS}, not {:?}",
+                    shorten(&value)
+                )),
             },
             "level" | "skill level" => match value.parse::<u8>() {
                 Ok(n) if (1..=6).contains(&n) => self.level = (n < 6).then(|| Level::new(n)),
@@ -337,6 +352,8 @@ impl Uci {
                 && go.nodes.is_none()
                 && go.time == [None, None]);
         let lines = self.lines;
+        // Levels are defined by their nodes and time: more threads would make them stronger.
+        let helpers = if self.level.is_none() { self.threads - 1 } else { 0 };
         let thread_stop = Arc::clone(&stop);
         let answered = Arc::new(AtomicBool::new(false));
         let thread_answered = Arc::clone(&answered);
@@ -344,19 +361,22 @@ impl Uci {
         let thread = std::thread::spawn(move || {
             let clock = native_clock();
             let seed = game.hash();
-            let result = engine.lock().unwrap_or_else(PoisonError::into_inner).search_lines_with(
-                &game,
-                settings,
-                lines,
-                &clock,
-                &thread_stop,
-                seed,
-                &mut |info| {
-                    for line in info_lines(info) {
-                        say(&out, &line);
-                    }
-                },
-            );
+            let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
+            let (result, _) = with_helpers(&mut engine, &game, helpers, &clock, |engine| {
+                engine.search_lines_with(
+                    &game,
+                    settings,
+                    lines,
+                    &clock,
+                    &thread_stop,
+                    seed,
+                    &mut |info| {
+                        for line in info_lines(info) {
+                            say(&out, &line);
+                        }
+                    },
+                )
+            });
             // In infinite mode the answer waits for `stop`, as the protocol asks.
             while infinite && !thread_stop.load(Ordering::Relaxed) {
                 std::thread::sleep(std::time::Duration::from_millis(2));
@@ -388,6 +408,38 @@ impl Uci {
             self.stop();
         }
     }
+}
+
+/// Runs `search` on `engine` with `helpers` more threads helping it (Lazy SMP: each searches
+/// the same position with an engine sharing `engine`'s table), and stops them when it returns.
+/// Returns its answer and the nodes the helpers visited.
+pub fn with_helpers<T>(
+    engine: &mut AnyEngine,
+    game: &AnyGame,
+    helpers: usize,
+    clock: &(dyn Fn() -> f64 + Sync),
+    search: impl FnOnce(&mut AnyEngine) -> T,
+) -> (T, u64) {
+    if helpers == 0 {
+        return (search(engine), 0);
+    }
+    let helper_engines: Vec<AnyEngine> = (0..helpers).map(|_| engine.helper(game)).collect();
+    let helpers_stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let running: Vec<_> = helper_engines
+            .into_iter()
+            .enumerate()
+            .map(|(index, mut helper)| {
+                let helpers_stop = &helpers_stop;
+                scope.spawn(move || helper.help(game, index + 1, clock, helpers_stop))
+            })
+            .collect();
+        let answer = search(engine);
+        helpers_stop.store(true, Ordering::Relaxed);
+        // A helper that panicked counted nothing; the answer is the main search's anyway.
+        let nodes = running.into_iter().map(|h| h.join().unwrap_or(0)).sum();
+        (answer, nodes)
+    })
 }
 
 fn shorten(text: &str) -> String {
@@ -440,6 +492,24 @@ pub fn run() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn helpers_search_beside_the_main_search_and_stop_when_it_returns() {
+        for (variant, depth) in [("chess", 9), ("xiangqi", 7), ("gomoku", 4), ("banqi", 3)] {
+            let game = AnyGame::new(variant, "", &StartFrom::Start { seed: 3 }).unwrap();
+            let mut engine = AnyEngine::default();
+            let clock = native_clock();
+            let stop = AtomicBool::new(false);
+            let limits = Limits { depth: Some(depth), ..Limits::default() };
+            let (result, helper_nodes) = with_helpers(&mut engine, &game, 2, &clock, |engine| {
+                engine.analyse_lines(&game, limits, 1, &clock, &stop)
+            });
+            let best = result.best.expect("a move");
+            assert!(game.clone().apply(best).is_ok(), "{variant}: {best}");
+            // The helpers searched (their nodes came back: they were stopped and joined).
+            assert!(helper_nodes > 0, "{variant}");
+        }
+    }
 
     #[test]
     fn go_reads_its_limits() {

@@ -20,7 +20,7 @@ fn identifies_itself_and_its_options() {
     engine.send("uci");
     let lines = engine.until("uciok");
     assert!(lines.contains(&"id name Qi".to_owned()), "{lines:?}");
-    for option in ["UCI_Chess960", "UCI_Variant", "Hash"] {
+    for option in ["UCI_Chess960", "UCI_Variant", "Hash", "Threads"] {
         assert!(lines.iter().any(|l| l.starts_with(&format!("option name {option} "))), "{option}");
     }
     engine.send("isready");
@@ -112,6 +112,8 @@ fn bad_input_gets_an_error_line_and_the_engine_keeps_going() {
         "go depth many",
         "go wtime -",
         "setoption name Hash value lots",
+        "setoption name Threads value 0",
+        "setoption name Threads value 65",
         "setoption name UCI_Variant value checkers",
         "frobnicate",
     ] {
@@ -128,6 +130,27 @@ fn bad_input_gets_an_error_line_and_the_engine_keeps_going() {
     assert!(lines[0].starts_with("info string error "), "{lines:?}");
     let best = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_owned();
     assert!(legal_moves("chess", "startpos", &["e2e4"]).contains(&best), "{best}");
+}
+
+#[test]
+fn several_threads_search_together_and_stop_together() {
+    let mut engine = Engine::start("uci");
+    engine.send("setoption name Threads value 3");
+    for variant in ["chess", "xiangqi"] {
+        engine.send(&format!("setoption name UCI_Variant value {variant}"));
+        engine.send("position startpos");
+        engine.send("go depth 7");
+        let lines = engine.until("bestmove");
+        assert!(lines.iter().any(|l| l.starts_with("info depth 7 ")), "{lines:?}");
+        let best = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_owned();
+        assert!(legal_moves(variant, "startpos", &[]).contains(&best), "{best}");
+        // The helpers stopped with the search: a stop now has nothing to wait for, and the
+        // next search starts at once.
+        engine.send("go movetime 100");
+        engine.until("bestmove");
+        engine.send("isready");
+        engine.until("readyok");
+    }
 }
 
 #[test]

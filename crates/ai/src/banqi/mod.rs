@@ -29,7 +29,9 @@ use qi_rules::{Game, Side, zobrist};
 
 use crate::Engine;
 use crate::driver::{self, DriveOptions, History, Killers, SearchInfo, SearchResult, Tree};
-use crate::search::{Bound, Budget, MATE, Score, TranspositionTable, score_from_tt, score_to_tt};
+use crate::search::{
+    Bound, Budget, MATE, Score, TableMove, TranspositionTable, score_from_tt, score_to_tt,
+};
 
 use board::{SQUARES, index_of, neighbour, static_value};
 pub use greedy::GreedyPlayer;
@@ -64,6 +66,18 @@ impl PackedMove {
             BanqiMove::Step { from, to } => 64 + index_of(from) * SQUARES + index_of(to),
         };
         PackedMove(code as u16)
+    }
+}
+
+impl TableMove for PackedMove {
+    #[inline]
+    fn to_bits(self) -> u16 {
+        self.0
+    }
+
+    #[inline]
+    fn from_bits(bits: u16) -> PackedMove {
+        PackedMove(bits)
     }
 }
 
@@ -137,8 +151,13 @@ impl BanqiEngine {
     /// A new engine with an empty table.
     #[must_use]
     pub fn new() -> Self {
+        Self::with_table(TranspositionTable::new(TT_BITS))
+    }
+
+    /// A new engine searching with `tt`; the rest of what it learns is its own.
+    fn with_table(tt: TranspositionTable<PackedMove>) -> Self {
         BanqiEngine {
-            tt: TranspositionTable::new(TT_BITS),
+            tt,
             killers: Killers::default(),
             history: History::new(SQUARES * SQUARES),
             moves: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
@@ -563,6 +582,10 @@ impl Engine for BanqiEngine {
             };
         let mut tree = BanqiTree { engine: self, game };
         driver::iterate(&mut tree, budget, root_moves, options, on_info)
+    }
+
+    fn helper(&self) -> Self {
+        Self::with_table(self.tt.share())
     }
 
     fn new_game(&mut self) {

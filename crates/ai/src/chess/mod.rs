@@ -115,17 +115,18 @@ impl ChessEngine {
     /// A new engine whose transposition table holds `2^bits` entries.
     #[must_use]
     pub fn with_table_bits(bits: u32) -> Self {
-        ChessEngine {
-            tt: TranspositionTable::new(bits),
-            history: History::new(12 * 64),
-            countermoves: vec![0; 12 * 64],
-        }
+        Self::with_table(TranspositionTable::new(bits))
+    }
+
+    /// A new engine searching with `tt`, its own history and countermoves.
+    fn with_table(tt: TranspositionTable<Packed>) -> Self {
+        ChessEngine { tt, history: History::new(12 * 64), countermoves: vec![0; 12 * 64] }
     }
 
     /// A new engine with a transposition table of about `mb` megabytes (at least 1 MB).
     #[must_use]
     pub fn with_hash_mb(mb: usize) -> Self {
-        let entries = (mb.max(1) << 20) / size_of::<crate::search::Entry<Packed>>();
+        let entries = (mb.max(1) << 20) / TranspositionTable::<Packed>::ENTRY_BYTES;
         Self::with_table_bits(entries.max(2).ilog2())
     }
 }
@@ -161,6 +162,10 @@ impl Engine for ChessEngine {
             |info: &SearchInfo<Move>| on_info(&info.clone().map(|m| game.chess_move(m)));
         driver::iterate(&mut tree, budget, root_moves, options, &mut report)
             .map(|m| game.chess_move(m))
+    }
+
+    fn helper(&self) -> Self {
+        Self::with_table(self.tt.share())
     }
 
     fn new_game(&mut self) {

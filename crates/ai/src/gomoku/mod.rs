@@ -64,8 +64,13 @@ impl GomokuEngine {
     /// A new engine.
     #[must_use]
     pub fn new() -> Self {
+        Self::with_table(TranspositionTable::new(18))
+    }
+
+    /// A new engine searching with `tt`; the rest of what it learns is its own.
+    fn with_table(tt: TranspositionTable<u16>) -> Self {
         GomokuEngine {
-            tt: TranspositionTable::new(18),
+            tt,
             history: History::new(2 * POINTS),
             killers: Killers::default(),
             fails: FailCache::new(),
@@ -714,6 +719,10 @@ impl Engine for GomokuEngine {
         let mut tree = GomokuTree { engine: self, position };
         let mut report = |info: &SearchInfo<u16>| on_info(&info.clone().map(stone));
         driver::iterate(&mut tree, budget, root_moves, options, &mut report).map(stone)
+    }
+
+    fn helper(&self) -> Self {
+        Self::with_table(self.tt.share())
     }
 
     fn new_game(&mut self) {

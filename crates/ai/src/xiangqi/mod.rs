@@ -21,8 +21,8 @@ use qi_rules::{Cell, Game};
 use crate::Engine;
 use crate::driver::{self, DriveOptions, History, Killers, SearchInfo, SearchResult, Tree};
 use crate::search::{
-    Bound, Budget, INFINITY, MATE, MATE_BOUND, ReductionTable, Score, TranspositionTable,
-    score_from_tt, score_to_tt,
+    Bound, Budget, INFINITY, MATE, MATE_BOUND, ReductionTable, Score, TableMove,
+    TranspositionTable, score_from_tt, score_to_tt,
 };
 use eval::{CANNON, CHARIOT, HORSE, ORDER_VALUE, code, piece_of, side_of};
 
@@ -54,6 +54,18 @@ impl Mv {
     fn rules_move(self) -> XiangqiMove {
         let cell = |p: u8| Cell::new(p % 9, p / 9);
         XiangqiMove::new(cell(self.from), cell(self.to)).expect("points are on the board")
+    }
+}
+
+impl TableMove for Mv {
+    #[inline]
+    fn to_bits(self) -> u16 {
+        u16::from(self.from) | u16::from(self.to) << 8
+    }
+
+    #[inline]
+    fn from_bits(bits: u16) -> Mv {
+        Mv { from: bits as u8, to: (bits >> 8) as u8 }
     }
 }
 
@@ -93,7 +105,12 @@ impl XiangqiEngine {
     /// A new engine.
     #[must_use]
     pub fn new() -> Self {
-        XiangqiEngine { tt: TranspositionTable::new(TT_BITS), history: History::new(2 * 7 * 90) }
+        Self::with_table(TranspositionTable::new(TT_BITS))
+    }
+
+    /// A new engine searching with `tt` and its own history.
+    fn with_table(tt: TranspositionTable<Mv>) -> Self {
+        XiangqiEngine { tt, history: History::new(2 * 7 * 90) }
     }
 }
 
@@ -131,6 +148,10 @@ impl Engine for XiangqiEngine {
             ..DriveOptions::default()
         };
         driver::iterate(&mut search, budget, root_moves, options, on_info)
+    }
+
+    fn helper(&self) -> Self {
+        Self::with_table(self.tt.share())
     }
 
     fn new_game(&mut self) {
