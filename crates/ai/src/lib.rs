@@ -243,19 +243,36 @@ impl AnyEngine {
 
     /// Searches `game` at full strength as helper number `index` (from 1) of a search another
     /// thread runs with the engine this one is a [helper](AnyEngine::helper) of, until `stop`
-    /// is set; returns the nodes it visited. Odd helpers start a depth deeper than the main
-    /// search, so the threads spread over two depths and fill the shared table ahead of it.
+    /// is set; returns what it found (see [`deepest`]). Odd helpers start a depth deeper than
+    /// the main search, so the threads spread over two depths and fill the shared table ahead
+    /// of it.
     pub fn help(
         &mut self,
         game: &AnyGame,
         index: usize,
         now: &dyn Fn() -> f64,
         stop: &AtomicBool,
-    ) -> u64 {
+    ) -> SearchResult<AnyMove> {
         let limits = Limits { from_depth: Some(1 + (index % 2) as u32), ..Limits::default() };
         let mut budget = Budget::new(limits, now, stop);
-        self.search_budget(game, &mut budget, 1, &mut |_| {});
-        budget.nodes()
+        self.search_budget(game, &mut budget, 1, &mut |_| {})
+    }
+
+    /// Helper engines for `threads - 1` threads helping this engine search `game`, kept in
+    /// `pool` from search to search (their history is worth keeping) and made anew when the
+    /// game's kind or the number changes.
+    pub fn helpers<'p>(
+        &mut self,
+        pool: &'p mut HelperPool,
+        game: &AnyGame,
+        threads: usize,
+    ) -> &'p mut [AnyEngine] {
+        let count = threads.saturating_sub(1);
+        if pool.kind != Some(game.kind()) || pool.engines.len() != count {
+            pool.kind = Some(game.kind());
+            pool.engines = (0..count).map(|_| self.helper(game)).collect();
+        }
+        &mut pool.engines
     }
 
     /// Forgets every game's learning (a new game).
@@ -273,6 +290,42 @@ impl AnyEngine {
             e.new_game();
         }
     }
+}
+
+/// The engines helping an [`AnyEngine`] on other threads (see [`AnyEngine::helpers`]).
+#[derive(Default)]
+pub struct HelperPool {
+    kind: Option<qi_rules::GameKind>,
+    engines: Vec<AnyEngine>,
+}
+
+impl HelperPool {
+    /// Forgets the helpers: the next search makes new ones (after the main engine was
+    /// replaced, say by a new table size, they would share the old one's table).
+    pub fn clear(&mut self) {
+        *self = HelperPool::default();
+    }
+
+    /// Forgets what the helpers learnt (a new game; the table they share is the main
+    /// engine's, cleared by its own `new_game`).
+    pub fn new_game(&mut self) {
+        for engine in &mut self.engines {
+            engine.new_game();
+        }
+    }
+}
+
+/// The answer of a search that threads ran together: the main thread's, unless a helper
+/// completed a deeper iteration (then the deepest helper's, with its report). Helpers search
+/// the same position with the same table, so a deeper result is the better founded one.
+#[must_use]
+pub fn deepest(
+    main: SearchResult<AnyMove>,
+    helpers: impl IntoIterator<Item = SearchResult<AnyMove>>,
+) -> SearchResult<AnyMove> {
+    helpers.into_iter().fold(main, |best, helper| {
+        if helper.best.is_some() && helper.info.depth > best.info.depth { helper } else { best }
+    })
 }
 
 #[cfg(test)]
@@ -327,6 +380,44 @@ mod tests {
             engine.new_game();
             assert_eq!(nodes(&mut engine), alone, "{variant}");
         }
+    }
+
+    #[test]
+    fn the_deepest_thread_answers_the_main_one_on_a_tie() {
+        let game = AnyGame::new("chess", "", &StartFrom::Start { seed: 0 }).unwrap();
+        let clock = search::native_clock();
+        let stop = AtomicBool::new(false);
+        let at = |depth| {
+            let limits = Limits { depth: Some(depth), ..Limits::default() };
+            AnyEngine::default().analyse_lines(&game, limits, 1, &clock, &stop)
+        };
+        let (three, four, five) = (at(3), at(4), at(5));
+        assert_eq!(deepest(three.clone(), [four.clone(), five.clone()]).info.depth, 5);
+        assert_eq!(deepest(five.clone(), [three.clone(), four.clone()]).info.depth, 5);
+        let mut other = four.clone();
+        other.info.nodes += 1;
+        assert_eq!(deepest(four.clone(), [other]), four, "a tie keeps the main thread's");
+        // A helper stopped before it found anything is never chosen.
+        let nothing = SearchResult { best: None, ..five };
+        assert_eq!(deepest(three.clone(), [nothing]), three);
+    }
+
+    #[test]
+    fn helpers_are_kept_between_searches_and_made_anew_for_another_game_or_count() {
+        let chess = AnyGame::new("chess", "", &StartFrom::Start { seed: 0 }).unwrap();
+        let xiangqi = AnyGame::new("xiangqi", "", &StartFrom::Start { seed: 0 }).unwrap();
+        let mut engine = AnyEngine::default();
+        let mut pool = HelperPool::default();
+        assert!(engine.helpers(&mut pool, &chess, 1).is_empty());
+        assert_eq!(engine.helpers(&mut pool, &chess, 3).len(), 2);
+        let table_of = |engine: &AnyEngine| engine.chess.as_ref().map(|e| e.table_id());
+        let first = table_of(&engine.helpers(&mut pool, &chess, 3)[0]);
+        assert_eq!(first, table_of(&engine), "a helper shares its engine's table");
+        engine.helpers(&mut pool, &chess, 3)[0].chess = None;
+        assert!(engine.helpers(&mut pool, &chess, 3)[0].chess.is_none(), "kept, not made anew");
+        let for_xiangqi = engine.helpers(&mut pool, &xiangqi, 3);
+        assert!(for_xiangqi[0].xiangqi.is_some() && for_xiangqi[0].chess.is_none());
+        assert_eq!(engine.helpers(&mut pool, &xiangqi, 2).len(), 1);
     }
 
     const MATE_FOR_TESTS: i32 = 100_000;

@@ -450,6 +450,12 @@ impl<M: TableMove> TranspositionTable<M> {
         TranspositionTable { slots: Arc::clone(&self.slots), mask: self.mask, moves: PhantomData }
     }
 
+    /// Which entries this handle reads: the same number for handles sharing them.
+    #[cfg(test)]
+    pub(crate) fn id(&self) -> usize {
+        self.slots.as_ptr() as usize
+    }
+
     /// The entry for `key`, if it is there.
     #[must_use]
     #[inline]

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 
 use qi_ai::search::native_clock;
-use qi_ai::{AnyEngine, Level, LevelSettings, Limits, Score, SearchInfo};
+use qi_ai::{AnyEngine, HelperPool, Level, LevelSettings, Limits, Score, SearchInfo, SearchResult};
 use qi_rules::Side;
 use qi_rules::any::{AnyGame, AnyMove, StartFrom};
 
@@ -104,6 +104,8 @@ pub struct Uci {
     chess960: bool,
     game: AnyGame,
     engine: Arc<Mutex<AnyEngine>>,
+    /// The engines helping it on more `threads`.
+    helpers: Arc<Mutex<HelperPool>>,
     level: Option<Level>,
     /// Best lines a search reports (`MultiPV`).
     lines: usize,
@@ -140,6 +142,7 @@ impl Uci {
             chess960: false,
             game: start_position("chess").unwrap_or_else(|_| unreachable!("chess always starts")),
             engine: Arc::new(Mutex::new(AnyEngine::default())),
+            helpers: Arc::new(Mutex::new(HelperPool::default())),
             level: None,
             lines: 1,
             threads: 1,
@@ -214,6 +217,7 @@ impl Uci {
             "ucinewgame" => {
                 self.stop();
                 self.engine.lock().unwrap_or_else(PoisonError::into_inner).new_game();
+                self.helpers.lock().unwrap_or_else(PoisonError::into_inner).new_game();
                 if let Ok(game) = start_position(self.game_variant()) {
                     self.game = game;
                 }
@@ -281,6 +285,8 @@ impl Uci {
                     self.stop();
                     let mb = mb.min(self.most_hash_mb);
                     self.engine.lock().unwrap_or_else(PoisonError::into_inner).set_hash_mb(mb);
+                    // They share the old table: the next search makes new ones.
+                    self.helpers.lock().unwrap_or_else(PoisonError::into_inner).clear();
                 }
                 _ => {
                     self.error(format_args!(
@@ -353,7 +359,8 @@ impl Uci {
                 && go.time == [None, None]);
         let lines = self.lines;
         // Levels are defined by their nodes and time: more threads would make them stronger.
-        let helpers = if self.level.is_none() { self.threads - 1 } else { 0 };
+        let threads = if self.level.is_none() { self.threads } else { 1 };
+        let helpers = Arc::clone(&self.helpers);
         let thread_stop = Arc::clone(&stop);
         let answered = Arc::new(AtomicBool::new(false));
         let thread_answered = Arc::clone(&answered);
@@ -362,21 +369,23 @@ impl Uci {
             let clock = native_clock();
             let seed = game.hash();
             let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
-            let (result, _) = with_helpers(&mut engine, &game, helpers, &clock, |engine| {
-                engine.search_lines_with(
-                    &game,
-                    settings,
-                    lines,
-                    &clock,
-                    &thread_stop,
-                    seed,
-                    &mut |info| {
-                        for line in info_lines(info) {
-                            say(&out, &line);
-                        }
-                    },
-                )
-            });
+            let mut helpers = helpers.lock().unwrap_or_else(PoisonError::into_inner);
+            let (result, _) =
+                with_helpers(&mut engine, &mut helpers, &game, threads, &clock, |engine| {
+                    engine.search_lines_with(
+                        &game,
+                        settings,
+                        lines,
+                        &clock,
+                        &thread_stop,
+                        seed,
+                        &mut |info| {
+                            for line in info_lines(info) {
+                                say(&out, &line);
+                            }
+                        },
+                    )
+                });
             // In infinite mode the answer waits for `stop`, as the protocol asks.
             while infinite && !thread_stop.load(Ordering::Relaxed) {
                 std::thread::sleep(std::time::Duration::from_millis(2));
@@ -410,35 +419,39 @@ impl Uci {
     }
 }
 
-/// Runs `search` on `engine` with `helpers` more threads helping it (Lazy SMP: each searches
-/// the same position with an engine sharing `engine`'s table), and stops them when it returns.
-/// Returns its answer and the nodes the helpers visited.
-pub fn with_helpers<T>(
+/// Runs `search` on `engine` with `threads - 1` more threads helping it (Lazy SMP: each
+/// searches the same position with an engine from `pool` sharing `engine`'s table), and stops
+/// them when it returns. Returns the answer ([`qi_ai::deepest`] of all the threads') and the
+/// nodes the helpers visited.
+pub fn with_helpers(
     engine: &mut AnyEngine,
+    pool: &mut HelperPool,
     game: &AnyGame,
-    helpers: usize,
+    threads: usize,
     clock: &(dyn Fn() -> f64 + Sync),
-    search: impl FnOnce(&mut AnyEngine) -> T,
-) -> (T, u64) {
-    if helpers == 0 {
+    search: impl FnOnce(&mut AnyEngine) -> SearchResult<AnyMove>,
+) -> (SearchResult<AnyMove>, u64) {
+    if threads <= 1 {
         return (search(engine), 0);
     }
-    let helper_engines: Vec<AnyEngine> = (0..helpers).map(|_| engine.helper(game)).collect();
+    let helpers = engine.helpers(pool, game, threads);
     let helpers_stop = AtomicBool::new(false);
     std::thread::scope(|scope| {
-        let running: Vec<_> = helper_engines
-            .into_iter()
+        let running: Vec<_> = helpers
+            .iter_mut()
             .enumerate()
-            .map(|(index, mut helper)| {
+            .map(|(index, helper)| {
                 let helpers_stop = &helpers_stop;
                 scope.spawn(move || helper.help(game, index + 1, clock, helpers_stop))
             })
             .collect();
         let answer = search(engine);
         helpers_stop.store(true, Ordering::Relaxed);
-        // A helper that panicked counted nothing; the answer is the main search's anyway.
-        let nodes = running.into_iter().map(|h| h.join().unwrap_or(0)).sum();
-        (answer, nodes)
+        // A helper that panicked found nothing; the main search's answer stands.
+        let found: Vec<SearchResult<AnyMove>> =
+            running.into_iter().filter_map(|helper| helper.join().ok()).collect();
+        let nodes = found.iter().map(|result| result.info.nodes).sum();
+        (qi_ai::deepest(answer, found), nodes)
     })
 }
 
@@ -501,9 +514,11 @@ mod tests {
             let clock = native_clock();
             let stop = AtomicBool::new(false);
             let limits = Limits { depth: Some(depth), ..Limits::default() };
-            let (result, helper_nodes) = with_helpers(&mut engine, &game, 2, &clock, |engine| {
-                engine.analyse_lines(&game, limits, 1, &clock, &stop)
-            });
+            let mut pool = HelperPool::default();
+            let (result, helper_nodes) =
+                with_helpers(&mut engine, &mut pool, &game, 3, &clock, |engine| {
+                    engine.analyse_lines(&game, limits, 1, &clock, &stop)
+                });
             let best = result.best.expect("a move");
             assert!(game.clone().apply(best).is_ok(), "{variant}: {best}");
             // The helpers searched (their nodes came back: they were stopped and joined).

@@ -118,6 +118,12 @@ impl ChessEngine {
         Self::with_table(TranspositionTable::new(bits))
     }
 
+    /// Which table this engine searches with: the same number for engines sharing one.
+    #[cfg(test)]
+    pub(crate) fn table_id(&self) -> usize {
+        self.tt.id()
+    }
+
     /// A new engine searching with `tt`, its own history and countermoves.
     fn with_table(tt: TranspositionTable<Packed>) -> Self {
         ChessEngine { tt, history: History::new(12 * 64), countermoves: vec![0; 12 * 64] }
