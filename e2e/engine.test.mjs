@@ -146,8 +146,14 @@ for (const [name, server, inPlace] of [
   });
 }
 
-test('a full-strength search and an analysis are split across the workers, and stop together', async () => {
-  const app = await openApp(browser, isolated.url);
+// Where the page is cross-origin isolated, "Engine threads" above one load the worker built
+// with wasm threads, whose helpers search beside it with the same table (Lazy SMP); elsewhere
+// the search is split across workers, each searching a share of the root moves.
+for (const [name, server, threaded] of [
+  ['isolated: wasm threads in one worker', () => isolated, true],
+  ['not isolated: split across workers', () => plain, false],
+]) test(`${name}: a full-strength search and an analysis use two threads, and stop together`, async () => {
+  const app = await openApp(browser, server().url);
   try {
     const { page } = app;
     // White mates at once with Qxf7 (the scholar's mate): whichever worker has that move in
@@ -167,17 +173,21 @@ test('a full-strength search and an analysis are split across the workers, and s
         const engine = window.__qiEngine;
         const analysis = await engine.ask(`A|1|1500|3|${record}`).answer;
         const split = engine.workers();
+        const threaded = engine.threaded();
         const think = await engine.ask(`2|6|1|${record}`).answer;
-        // A stop reaches every worker of a split search: the next split search is answered
-        // at once after it.
-        const long = engine.ask(`A|3|${longMs}|1|${record}`);
+        // A stop reaches every thread (every worker of a split search): the next search is
+        // answered at once after it. The long search is of another position, with no mate
+        // to end it early (the whole of this one, threads searching it together, ends on
+        // the mate in one).
+        const quiet = record.replace(/\|[^|]*$/, '|d2d4');
+        const long = engine.ask(`A|3|${longMs}|1|${quiet}`);
         await new Promise((resolve) => setTimeout(resolve, 1_000));
         const stoppedAt = performance.now();
         engine.cancel(long.seq);
         const cancelled = await long.answer;
         const after = await engine.ask(`A|4|300|1|${record}`).answer;
         const stopMs = performance.now() - stoppedAt;
-        return { analysis, split, think, cancelled, after, stopMs };
+        return { analysis, split, threaded, helped: engine.helped(), think, cancelled, after, stopMs };
       },
       { record, longMs: LONG_MS },
     );
@@ -186,7 +196,10 @@ test('a full-strength search and an analysis are split across the workers, and s
       const alone = await window.__qiEngine.ask(`A|5|300|2|${record}`).answer;
       return { alone, workers: window.__qiEngine.workers() };
     }, record);
-    assert.equal(result.split, 2, 'two workers searched');
+    assert.equal(result.split, threaded ? 1 : 2, 'workers searching');
+    assert.equal(result.threaded, threaded, 'the worker with wasm threads');
+    if (threaded) assert.ok(result.helped > 0, `the helper thread searched ${result.helped} nodes`);
+    else assert.equal(result.helped, 0, 'no helper threads');
     // `1|depth:mate:1:h5f7|depth:cp:…|…`: three lines, three different first moves.
     const lines = result.analysis.split('|').slice(1);
     assert.equal(lines.length, 3, result.analysis);
@@ -199,7 +212,7 @@ test('a full-strength search and an analysis are split across the workers, and s
     assert.ok(result.stopMs < LONG_MS / 4, `answered ${Math.round(result.stopMs)} ms after the stop`);
     assert.equal(single.workers, 1, 'one worker once the setting says one');
     assert.match(single.alone, /^5\|\d+:mate:1:h5f7\|/);
-    console.log(`# split search stopped; the next (300 ms) answered ${result.stopMs.toFixed(1)} ms after`);
+    console.log(`# ${name}: stopped; the next (300 ms) answered ${result.stopMs.toFixed(1)} ms after; helpers searched ${result.helped} nodes`);
     assert.deepEqual(app.errors, [], 'the page reported errors');
   } finally {
     await app.close();

@@ -64,8 +64,16 @@ ensure_services() {
   fi
 }
 
+# The standard library's source: the threaded worker rebuilds it with atomics.
+ensure_rust_src() {
+  if ! rustup component list --installed | grep -qx rust-src; then
+    rustup component add rust-src
+  fi
+}
+
 ensure_app_tools() {
   ensure_wasm_target
+  ensure_rust_src
   ensure_trunk
   ensure_wasm_bindgen
   ensure_node_tools
@@ -82,6 +90,29 @@ build_app() {
   trunk build embed/index.html --release --dist dist/embed
   trunk build online/index.html --release --dist dist/online
   trunk build tv/index.html --release --dist dist/tv
+  build_worker_threads dist/threads
   node scripts/service-worker.mjs dist
   node scripts/precompress.mjs dist
+}
+
+# The engine's worker again, with wasm threads, into $1 (dist/threads): the page loads it where
+# it is cross-origin isolated and the player asked for several engine threads (see
+# crates/worker/src/threads.rs). Stable Rust's standard library for wasm is built without
+# atomics, so this build rebuilds it (-Zbuild-std, allowed on stable by RUSTC_BOOTSTRAP) in a
+# target directory of its own; the linker makes the memory shared and imported, and exports
+# the thread-local storage symbols wasm-bindgen's thread support needs.
+build_worker_threads() {
+  local out="$1" module=target/threads/wasm32-unknown-unknown/wasm-worker/qi-worker.wasm
+  RUSTC_BOOTSTRAP=1 RUSTFLAGS="-C target-feature=+atomics,+bulk-memory,+mutable-globals \
+-C link-arg=--shared-memory -C link-arg=--import-memory -C link-arg=--max-memory=1073741824 \
+-C link-arg=--export=__wasm_init_tls -C link-arg=--export=__tls_size \
+-C link-arg=--export=__tls_align -C link-arg=--export=__tls_base" \
+    cargo build --locked -p qi-worker --target wasm32-unknown-unknown --profile wasm-worker \
+    -Zbuild-std=std,panic_abort --target-dir target/threads
+  rm -rf "$out"
+  mkdir -p "$out"
+  wasm-bindgen --target no-modules --no-typescript --out-dir "$out" "$module"
+  wasm-opt -O3 --enable-threads --enable-bulk-memory --enable-mutable-globals \
+    --enable-sign-ext --enable-nontrapping-float-to-int --enable-reference-types \
+    --enable-multivalue "$out/qi-worker_bg.wasm" -o "$out/qi-worker_bg.wasm"
 }

@@ -4,14 +4,19 @@
 //! One worker for the page, started on the first request, takes every request. Requests go in
 //! order, each with a sequence number; each answer goes back to whoever asked.
 //!
-//! To use several cores, a full-strength think and an analysis may be split across up to
-//! [`set_threads`] workers (the player's "Engine threads"; one by default): each searches one
-//! share of the root moves ([`qi_ai::RootShare`]) with its own engine, and the answers are merged
-//! (`merge_think`, `merge_analysis`). This stands in for wasm threads with a shared table, which
-//! need the standard library rebuilt with atomics (unstable cargo flags; see the README). The
-//! levels below full strength are bounded by nodes and never split, so they play alike on every
-//! device. The first worker keeps the ponders and the tasks; the others (helpers) start on the
-//! first split search and keep their engines, as the first does, from move to move.
+//! To use several cores ([`set_threads`], the player's "Engine threads"; one by default), a
+//! full-strength think and an analysis run on several threads:
+//! - where the page is cross-origin isolated, in the worker built with wasm threads
+//!   (`threads/qi-worker.js`, crates/worker/src/threads.rs): its helper threads search the same
+//!   position beside it with one shared transposition table (Lazy SMP, as Stockfish does);
+//! - elsewhere (no shared memory: a static host, the embed on another site), or if that build
+//!   fails to start, split across as many workers: each searches one share of the root moves
+//!   ([`qi_ai::RootShare`]) with its own engine, and the answers are merged (`merge_think`,
+//!   `merge_analysis`).
+//!
+//! The levels below full strength are bounded by nodes and never get more threads, so they play
+//! alike on every device. The first worker keeps the ponders and the tasks; split helpers start
+//! on the first split search and keep their engines, as the first does, from move to move.
 //!
 //! A request the page no longer wants is [cancelled](cancel): its asker gets `None` at once, and
 //! a search under way stops:
@@ -42,6 +47,9 @@ use web_sys::MessageEvent;
 
 /// Where the worker's script is, relative to the page (so any sub-path works).
 const WORKER_PATH: &str = "qi-worker.js";
+
+/// Where the worker built with wasm threads is (`build_worker_threads` in scripts/lib.sh).
+const THREADED_WORKER_PATH: &str = "threads/qi-worker.js";
 
 /// A request not yet answered.
 struct Pending {
@@ -78,6 +86,8 @@ struct Bridge {
     _failed: Closure<dyn FnMut()>,
     /// How many workers this page has started in this slot (the first is 1).
     generation: u32,
+    /// Whether it is the build with wasm threads (it searches on [`set_threads`]'s number).
+    threaded: bool,
 }
 
 impl Bridge {
@@ -114,6 +124,11 @@ thread_local! {
     static SPLITS: RefCell<BTreeMap<u64, Vec<u64>>> = const { RefCell::new(BTreeMap::new()) };
     /// Whether a helper worker failed: the page then searches in one worker only.
     static HELPERS_FAILED: Cell<bool> = const { Cell::new(false) };
+    /// Nodes the threaded worker's helpers visited, in all (for the tests).
+    static HELPED_NODES: Cell<u64> = const { Cell::new(0) };
+    /// Whether the worker with wasm threads failed to start: the page then splits searches
+    /// across workers instead.
+    static THREADED_FAILED: Cell<bool> = const { Cell::new(false) };
     /// What the page's ponders did: how many were asked, how many ended, the last one's reply.
     static PONDERS: RefCell<(u32, u32, Option<qi_tasks::think::ThinkReply>)> =
         const { RefCell::new((0, 0, None)) };
@@ -144,9 +159,22 @@ pub fn set_threads(threads: u8) {
     let threads = if threads == 0 { automatic_threads() } else { threads };
     let threads = threads.clamp(1, MOST_THREADS);
     THREADS.with(|t| t.set(threads));
+    let threaded = uses_threaded_worker();
     BRIDGES.with(|bridges| {
         let mut bridges = bridges.borrow_mut();
-        for bridge in bridges.iter_mut().skip(usize::from(threads)) {
+        if let Some(first) = bridges.first_mut() {
+            match first.as_ref() {
+                // The threaded worker takes the new number at once.
+                Some(bridge) if bridge.threaded && threaded && bridge.ready => {
+                    post(&bridge.worker, &ToWorker::Threads(u64::from(threads)));
+                }
+                // The other build is wanted now: it takes over at once.
+                Some(bridge) if bridge.threaded != threaded => replace(first, 0),
+                _ => {}
+            }
+        }
+        let keep = if threaded { 1 } else { usize::from(threads) };
+        for bridge in bridges.iter_mut().skip(keep) {
             // Only idle helpers: a search under way keeps its worker until it answers.
             if bridge.as_ref().is_some_and(|b| b.pending.is_empty())
                 && let Some(old) = bridge.take()
@@ -168,12 +196,22 @@ pub fn automatic_threads() -> u8 {
 /// How many workers a search of `request` is split across: a full-strength think and an
 /// analysis across [`set_threads`]'s number; the rest (lower levels, ponders, tasks) in one.
 fn parts_for(request: &WorkerRequest) -> u8 {
+    // The threaded worker runs its own helpers.
+    if uses_threaded_worker() {
+        return 1;
+    }
     let splits = match request {
         WorkerRequest::Think(think) => qi_ai::Level::new(think.level) == qi_ai::Level::MAX,
         WorkerRequest::Analyse(_) => true,
         WorkerRequest::Ponder(_) | WorkerRequest::Task(_) => false,
     };
     if splits && !HELPERS_FAILED.with(Cell::get) { THREADS.with(Cell::get) } else { 1 }
+}
+
+/// Whether the first worker is the build with wasm threads: where the page may share memory
+/// with it (cross-origin isolated), more than one thread is wanted, and it has not failed.
+fn uses_threaded_worker() -> bool {
+    THREADS.with(Cell::get) > 1 && cross_origin_isolated() && !THREADED_FAILED.with(Cell::get)
 }
 
 fn next_seq() -> u64 {
@@ -252,6 +290,11 @@ fn ask_in(slot: usize, request: WorkerRequest, share: Option<RootShare>) -> Aske
         if bridges.len() <= slot {
             bridges.resize_with(slot + 1, || None);
         }
+        // A first worker of the other build than the one wanted now (the number of threads
+        // changed) gives way to the right one.
+        if slot == 0 && bridges[0].as_ref().is_some_and(|b| b.threaded != uses_threaded_worker()) {
+            replace(&mut bridges[0], 0);
+        }
         if bridges[slot].is_none() {
             bridges[slot] = start(slot, 1);
         }
@@ -325,22 +368,28 @@ pub fn cancel(seq: u64) {
         }
         // No way into a search under way: a new worker, the old one ended at once. The other
         // requests are the new worker's (a ponder's answer would say nothing: it ends).
-        if let Some(old) = guard.take() {
-            end(&old);
-            let mut new = start(slot, old.generation + 1);
-            if let Some(new) = new.as_mut() {
-                for (seq, mut pending) in old.pending {
-                    if matches!(pending.request, WorkerRequest::Ponder(_)) {
-                        let _ = pending.answer.send(None);
-                    } else {
-                        pending.posted = false;
-                        new.pending.insert(seq, pending);
-                    }
+        replace(guard, slot);
+    });
+}
+
+/// Ends the worker in `slot` (held in `guard`) at once and starts another, which takes its
+/// requests (a ponder's answer would say nothing: it ends).
+fn replace(guard: &mut Option<Bridge>, slot: usize) {
+    if let Some(old) = guard.take() {
+        end(&old);
+        let mut new = start(slot, old.generation + 1);
+        if let Some(new) = new.as_mut() {
+            for (seq, mut pending) in old.pending {
+                if matches!(pending.request, WorkerRequest::Ponder(_)) {
+                    let _ = pending.answer.send(None);
+                } else {
+                    pending.posted = false;
+                    new.pending.insert(seq, pending);
                 }
             }
-            *guard = new;
         }
-    });
+        *guard = new;
+    }
 }
 
 /// Ends a worker: it is not listened to any more.
@@ -399,7 +448,9 @@ fn post(worker: &web_sys::Worker, message: &ToWorker) {
 
 /// Starts a worker for `slot`; `None` when the browser refuses to.
 fn start(slot: usize, generation: u32) -> Option<Bridge> {
-    let worker = web_sys::Worker::new(&shim_url()?).ok()?;
+    let threaded = slot == 0 && uses_threaded_worker();
+    let path = if threaded { THREADED_WORKER_PATH } else { WORKER_PATH };
+    let worker = web_sys::Worker::new(&shim_url(path)?).ok()?;
     let listener = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         received(slot, generation, &event.data());
     });
@@ -415,6 +466,7 @@ fn start(slot: usize, generation: u32) -> Option<Bridge> {
         _listener: listener,
         _failed: failed,
         generation,
+        threaded,
     })
 }
 
@@ -437,6 +489,10 @@ fn with_bridge(slot: usize, generation: u32, change: impl FnOnce(&mut Option<Bri
 fn failed(slot: usize, generation: u32) {
     with_bridge(slot, generation, |guard| {
         if let Some(old) = guard.take() {
+            if old.threaded {
+                // Not built, or refused by this browser: split across workers from now on.
+                THREADED_FAILED.with(|failed| failed.set(true));
+            }
             end(&old);
             for pending in old.pending.into_values() {
                 let _ = pending.answer.send(None);
@@ -448,14 +504,14 @@ fn failed(slot: usize, generation: u32) {
 /// The worker's script is wasm-bindgen's loader, which defines `wasm_bindgen` and waits to be
 /// told where the module is: a small script of the page's making (a `blob:` address, allowed by
 /// the servers' `worker-src`) loads it and says so.
-fn shim_url() -> Option<String> {
+fn shim_url(path: &str) -> Option<String> {
     let page = web_sys::window()?.location().href().ok()?;
-    let script = web_sys::Url::new_with_base(WORKER_PATH, &page).ok()?.href();
+    let script = web_sys::Url::new_with_base(path, &page).ok()?.href();
     let module = script.replace(".js", "_bg.wasm");
     // The module's memory is kept on the worker's global, for the memory soak
     // (e2e/soak-memory.mjs) to read.
     let source = js_sys::Array::of1(&JsValue::from_str(&format!(
-        "importScripts({script:?});wasm_bindgen({{module_or_path:{module:?}}})\
+        "self.qiGlue={script:?};importScripts({script:?});wasm_bindgen({{module_or_path:{module:?}}})\
          .then(function(w){{self.qiWasmMemory=w.memory;}});"
     )));
     let options = web_sys::BlobPropertyBag::new();
@@ -478,12 +534,19 @@ fn received(slot: usize, generation: u32, data: &JsValue) {
                         bridge.stop_flags = Some(js_sys::Int32Array::new(&flags));
                     }
                 }
+                if bridge.threaded {
+                    let threads = u64::from(THREADS.with(Cell::get));
+                    post(&bridge.worker, &ToWorker::Threads(threads));
+                }
                 let now = now_ms();
                 for (&seq, pending) in &mut bridge.pending {
                     post(&bridge.worker, &ask_message(seq, pending));
                     pending.posted = true;
                     pending.posted_at = now;
                 }
+            }
+            FromWorker::Helped(_, nodes) => {
+                HELPED_NODES.with(|helped| helped.set(helped.get() + nodes));
             }
             FromWorker::Answer(seq, reply) => {
                 bridge.last_answer_at = now_ms();
@@ -514,7 +577,9 @@ fn cross_origin_isolated() -> bool {
 /// reply's text (`null` when cancelled); `cancel(seq)`; `generation()` (how many workers the
 /// page started); `stopsInPlace()` (whether stops keep the worker); `ponders()`, the page's
 /// ponders so far as `asked|ended|` and the last one's reply text; `setThreads(n)` (see
-/// [`set_threads`]: 0 is automatic) and `workers()`, how many workers run. It is in every build (the
+/// [`set_threads`]: 0 is automatic) and `workers()`, how many workers run; `threaded()`,
+/// whether the first is the build with wasm threads, and `helped()`, the nodes its helper
+/// threads have searched. It is in every build (the
 /// benchmarks measure the real one): it asks nothing the page could not ask itself.
 pub fn expose_for_tests() {
     use qi_tasks::think::{AnalyseRequest, PonderRequest, ThinkRequest};
@@ -567,6 +632,14 @@ pub fn expose_for_tests() {
     let workers = Closure::<dyn Fn() -> usize>::new(running_workers);
     set("workers", workers.as_ref());
     workers.forget();
+    let helped = Closure::<dyn Fn() -> f64>::new(|| HELPED_NODES.with(Cell::get) as f64);
+    set("helped", helped.as_ref());
+    helped.forget();
+    let threaded = Closure::<dyn Fn() -> bool>::new(|| {
+        BRIDGES.with(|b| b.borrow().first().is_some_and(|b| b.as_ref().is_some_and(|b| b.threaded)))
+    });
+    set("threaded", threaded.as_ref());
+    threaded.forget();
     // The page's whole life.
     ask_text.forget();
     cancel_seq.forget();

@@ -4,7 +4,8 @@
 
 use std::sync::atomic::AtomicBool;
 
-use qi_ai::{AnyEngine, Level, LevelSettings, Limits, RootShare, Score};
+use qi_ai::{AnyEngine, HelperPool, Level, LevelSettings, Limits, RootShare, Score, SearchResult};
+use qi_rules::any::{AnyGame, AnyMove};
 
 use qi_play::record::GameRecord;
 
@@ -212,7 +213,52 @@ impl Searched {
 #[derive(Default)]
 struct KeptEngine {
     engine: AnyEngine,
+    /// The engines helping it on more threads, where the worker has them.
+    helpers: HelperPool,
     last: Option<Searched>,
+}
+
+/// More threads for the worker's full-strength searches: the threaded worker's (wasm threads
+/// sharing one memory) run helpers beside the search (Lazy SMP, see [`AnyEngine::helper`]).
+pub trait HelperThreads {
+    /// Runs `search` on `engine` (a search of `game`) with helpers from `pool` searching the
+    /// same position beside it, stopped when it returns. The answer is [`qi_ai::deepest`] of
+    /// the threads' when `pick_deepest`, else the main search's (an analysis of several lines:
+    /// a helper searches one).
+    fn run(
+        &self,
+        engine: &mut AnyEngine,
+        pool: &mut HelperPool,
+        game: &AnyGame,
+        pick_deepest: bool,
+        search: &mut dyn FnMut(&mut AnyEngine) -> SearchResult<AnyMove>,
+    ) -> SearchResult<AnyMove>;
+}
+
+thread_local! {
+    /// The worker's helper threads, once it has them.
+    static HELPER_THREADS: std::cell::RefCell<Option<Box<dyn HelperThreads>>> =
+        std::cell::RefCell::new(None);
+}
+
+/// Gives the worker's full-strength thinks and analyses helper threads (`None`: none, the
+/// default).
+pub fn set_helper_threads(threads: Option<Box<dyn HelperThreads>>) {
+    HELPER_THREADS.with(|helpers| *helpers.borrow_mut() = threads);
+}
+
+/// Runs `search` with the worker's helper threads beside it, when it has them.
+fn with_helper_threads(
+    engine: &mut AnyEngine,
+    pool: &mut HelperPool,
+    game: &AnyGame,
+    pick_deepest: bool,
+    mut search: impl FnMut(&mut AnyEngine) -> SearchResult<AnyMove>,
+) -> SearchResult<AnyMove> {
+    HELPER_THREADS.with(|helpers| match helpers.borrow().as_ref() {
+        Some(helpers) => helpers.run(engine, pool, game, pick_deepest, &mut search),
+        None => search(engine),
+    })
 }
 
 thread_local! {
@@ -228,16 +274,18 @@ thread_local! {
 fn with_kept_engine<T>(
     record: &GameRecord,
     strength: Strength,
-    search: impl FnOnce(&mut AnyEngine) -> T,
+    search: impl FnOnce(&mut AnyEngine, &mut HelperPool) -> T,
 ) -> T {
     KEPT.with(|kept| {
         let mut kept = kept.borrow_mut();
         let next = Searched::of(record, strength);
         if !kept.last.as_ref().is_some_and(|last| last.continued_by(&next)) {
             kept.engine.new_game();
+            kept.helpers.new_game();
         }
         kept.last = Some(next);
-        search(&mut kept.engine)
+        let KeptEngine { engine, helpers, .. } = &mut *kept;
+        search(engine, helpers)
     })
 }
 
@@ -260,8 +308,16 @@ pub fn answer(
     let level = Level::new(request.level);
     let mut settings = qi_ai::level::settings(game.kind(), level);
     settings.limits.root_share = share;
-    let result = with_kept_engine(&request.record, strength_of(level), |engine| {
-        engine.search_with(&game, settings, now, stop, request.seed, &mut |_| {})
+    let result = with_kept_engine(&request.record, strength_of(level), |engine, helpers| {
+        let search = |engine: &mut AnyEngine| {
+            engine.search_with(&game, settings, now, stop, request.seed, &mut |_| {})
+        };
+        // Levels 1-5 are defined by their nodes: more threads would make them stronger.
+        if level == Level::MAX && share.is_none() {
+            with_helper_threads(engine, helpers, &game, true, search)
+        } else {
+            search(engine)
+        }
     });
     let info = result.info;
     ThinkReply {
@@ -372,7 +428,7 @@ pub fn ponder_slice(
         from_depth: Some(so_far.depth + 1),
         ..settings.limits
     };
-    let result = with_kept_engine(&request.record, strength_of(level), |engine| {
+    let result = with_kept_engine(&request.record, strength_of(level), |engine, _| {
         let settings = LevelSettings { limits, noise: settings.noise };
         engine.search_with(game, settings, now, stop, request.seed, &mut |_| {})
     });
@@ -506,8 +562,13 @@ pub fn analyse(
     // The worker's one engine: its transposition table and history carry over from one
     // request to the next (the same position searched longer, the next move, the review's
     // next position), so each answer starts from what the last one learnt.
-    let result = with_kept_engine(&request.record, Strength::Full, |engine| {
-        engine.analyse_lines(&game, limits, lines, now, stop)
+    let result = with_kept_engine(&request.record, Strength::Full, |engine, helpers| {
+        let search = |engine: &mut AnyEngine| engine.analyse_lines(&game, limits, lines, now, stop);
+        if share.is_none() {
+            with_helper_threads(engine, helpers, &game, lines == 1, search)
+        } else {
+            search(engine)
+        }
     });
     let depth = result.info.depth;
     let lines = if result.info.lines.is_empty() {
@@ -586,6 +647,10 @@ pub enum ToWorker {
     /// done); a search under way is stopped through the shared stop flags where the page has
     /// them (see the page's worker bridge), else it is not read until the search ends.
     Cancel(u64),
+    /// Search full-strength thinks and analyses on this many threads (wasm threads sharing the
+    /// engine's table: the worker's threaded build only; the page splits the root moves across
+    /// workers instead where it has no such build or is not cross-origin isolated).
+    Threads(u64),
 }
 
 /// A message from the worker to the page.
@@ -596,6 +661,9 @@ pub enum FromWorker {
     Ready,
     /// The reply to the request with this sequence number.
     Answer(u64, WorkerReply),
+    /// Helper threads searched beside the request with this sequence number, visiting this
+    /// many nodes in all (the threaded build; the page counts them for its tests).
+    Helped(u64, u64),
 }
 
 /// How many requests the shared stop flags tell apart: the page writes a request's sequence
@@ -865,12 +933,13 @@ mod tests {
                 record: GameRecord::new(GameKind::Chess, "", 0),
             }),
         );
-        for message in [asked, share, ToWorker::Cancel(70_000)] {
+        for message in [asked, share, ToWorker::Cancel(70_000), ToWorker::Threads(3)] {
             let bytes =
                 bincode::serde::encode_to_vec(&message, bincode::config::standard()).unwrap();
             assert_eq!(crate::codec::from_bytes::<ToWorker>(&bytes), Ok(message));
         }
-        for message in [FromWorker::Ready, FromWorker::Answer(3, reply)] {
+        for message in [FromWorker::Ready, FromWorker::Helped(4, 99), FromWorker::Answer(3, reply)]
+        {
             let bytes =
                 bincode::serde::encode_to_vec(&message, bincode::config::standard()).unwrap();
             assert_eq!(crate::codec::from_bytes::<FromWorker>(&bytes), Ok(message));
@@ -896,7 +965,7 @@ mod tests {
         let stop = AtomicBool::new(false);
         let game = record.replay(usize::MAX).game;
         let limits = Limits { depth: Some(depth), ..Limits::default() };
-        with_kept_engine(record, strength, |engine| {
+        with_kept_engine(record, strength, |engine, _| {
             engine.analyse_lines(&game, limits, 1, &clock, &stop).info.nodes
         })
     }

@@ -9,6 +9,9 @@
 //! ponder runs in slices of [`PONDER_SLICE_MS`] and reads its messages between them, so it
 //! ends within a slice of the person's move wherever the page is served.
 
+#[cfg(target_feature = "atomics")]
+mod threads;
+
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -48,6 +51,17 @@ fn post(message: &FromWorker) {
 }
 
 fn main() {
+    // A panic aborts (the worker build's profile): say what it was in the console first, so a
+    // failed search has a reason to look at.
+    std::panic::set_hook(Box::new(|info| {
+        web_sys::console::error_1(&JsValue::from_str(&format!("qi-worker: {info}")));
+    }));
+    // The module's start runs in every thread of the threaded build: a helper's thread only
+    // helps (its script calls `help_forever`).
+    #[cfg(target_feature = "atomics")]
+    if scope().name() == threads::HELPER_NAME {
+        return;
+    }
     let worker = Rc::new(RefCell::new(Worker::default()));
     let listener = {
         let worker = worker.clone();
@@ -91,6 +105,10 @@ async fn handle_messages(worker: Rc<RefCell<Worker>>) {
                 (seq, share, request)
             }
             ToWorker::Cancel(_) => continue,
+            ToWorker::Threads(threads) => {
+                use_threads(usize::try_from(threads).unwrap_or(1).clamp(1, MOST_THREADS)).await;
+                continue;
+            }
         };
         // A search runs without a break, so messages posted meanwhile wait in the browser's
         // queue, not ours: let them in before starting the next request, so one cancelled
@@ -134,8 +152,32 @@ async fn handle_messages(worker: Rc<RefCell<Worker>>) {
             }
             request => qi_tasks::think::respond(request, share, &now, &stop),
         };
+        // The helpers' count first: the page has it when the answer comes.
+        #[cfg(target_feature = "atomics")]
+        match threads::take_helped_nodes() {
+            0 => {}
+            nodes => post(&FromWorker::Helped(seq, nodes)),
+        }
         post(&FromWorker::Answer(seq, reply));
     }
+}
+
+/// The most threads a search runs on.
+const MOST_THREADS: usize = 16;
+
+/// Searches full-strength thinks and analyses on `threads` threads from now on: in the build
+/// with wasm threads, `threads - 1` helpers beside the worker's own; elsewhere one (the page
+/// sends this only to the threaded build).
+async fn use_threads(threads: usize) {
+    #[cfg(target_feature = "atomics")]
+    {
+        threads::start_and_await_helpers(threads - 1).await;
+        let helpers: Option<Box<dyn qi_tasks::think::HelperThreads>> =
+            if threads > 1 { Some(Box::new(threads::WasmHelpers { threads })) } else { None };
+        qi_tasks::think::set_helper_threads(helpers);
+    }
+    #[cfg(not(target_feature = "atomics"))]
+    let _ = threads;
 }
 
 /// Whether the ponder `seq` must end, after the messages that came during its last slice: its
@@ -159,8 +201,9 @@ fn ponder_interrupted(worker: &Rc<RefCell<Worker>>, seq: u64) -> bool {
                     interrupted = true;
                     rest.push_back(message);
                 }
-                // Another request's cancel stays for that request to find.
-                message @ ToWorker::Cancel(_) => rest.push_back(message),
+                // Another request's cancel stays for that request to find; a number of threads
+                // waits for the next search.
+                message @ (ToWorker::Cancel(_) | ToWorker::Threads(_)) => rest.push_back(message),
             }
         }
         worker.queue = rest;
