@@ -3,14 +3,18 @@
 // COOP/COEP, as qi-server does), by a new worker elsewhere; the engine's table survives
 // between the searches of one game and is cleared for another; at level 6 the computer thinks
 // on the person's time, and stops when the person moves; a full-strength search and an
-// analysis are split across several workers, each searching a share of the moves.
+// analysis run on several threads: wasm threads sharing one table where the page is
+// cross-origin isolated, else split across several workers, each searching a share of the
+// moves (and so too when the threaded build fails to start).
 //
 // Stops are timed and the times printed (the README's engine section quotes them); the
 // assertions only require the stop to come well before the search would have ended by itself,
 // so a busy machine cannot fail them.
 
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { cpSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { DIST, launchBrowser, openApp, presetGame, square, startServer } from './support.mjs';
@@ -216,6 +220,38 @@ for (const [name, server, threaded] of [
     assert.deepEqual(app.errors, [], 'the page reported errors');
   } finally {
     await app.close();
+  }
+});
+
+test('a threaded build that fails to start gives its request to the build without threads', async () => {
+  // A copy of the build whose threaded worker cannot load (its module is missing), served
+  // cross-origin isolated: the request asked of it is answered all the same.
+  const broken = mkdtempSync(path.join(tmpdir(), 'qi-no-threads-'));
+  cpSync(DIST, broken, { recursive: true });
+  rmSync(path.join(broken, 'threads', 'qi-worker_bg.wasm'));
+  rmSync(path.join(broken, 'threads', 'qi-worker_bg.wasm.br'), { force: true });
+  rmSync(path.join(broken, 'threads', 'qi-worker_bg.wasm.gz'), { force: true });
+  const server = await startServer(broken, undefined, 0, { isolated: true });
+  const app = await openApp(browser, server.url);
+  try {
+    const { page } = app;
+    await presetGame(page, { game: 'chess', start: 'startpos', moves: ['e2e4'] });
+    const record = await storedRecord(page, 'chess');
+    const result = await page.evaluate(async (record) => {
+      const engine = window.__qiEngine;
+      engine.setThreads(2);
+      const think = await engine.ask(`7|6|1|${record}`).answer;
+      return { think, threaded: engine.threaded(), workers: engine.workers() };
+    }, record);
+    assert.match(result.think ?? '', /^7\|[a-h][1-8][a-h][1-8]/, 'answered');
+    assert.equal(result.threaded, false, 'by the build without threads');
+    // The missing module is the test's doing; anything else is the app's.
+    const others = app.errors.filter((e) => !/qi-worker_bg\.wasm/.test(e));
+    assert.deepEqual(others, [], 'the page reported errors');
+  } finally {
+    await app.close();
+    await server.close();
+    rmSync(broken, { recursive: true, force: true });
   }
 });
 

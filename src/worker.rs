@@ -488,11 +488,14 @@ fn with_bridge(slot: usize, generation: u32, change: impl FnOnce(&mut Option<Bri
 /// another.
 fn failed(slot: usize, generation: u32) {
     with_bridge(slot, generation, |guard| {
+        if guard.as_ref().is_some_and(|old| old.threaded) {
+            // Not built, or refused by this browser: the build without threads takes its
+            // requests, and searches are split across workers from now on.
+            THREADED_FAILED.with(|failed| failed.set(true));
+            replace(guard, slot);
+            return;
+        }
         if let Some(old) = guard.take() {
-            if old.threaded {
-                // Not built, or refused by this browser: split across workers from now on.
-                THREADED_FAILED.with(|failed| failed.set(true));
-            }
             end(&old);
             for pending in old.pending.into_values() {
                 let _ = pending.answer.send(None);
@@ -512,7 +515,8 @@ fn shim_url(path: &str) -> Option<String> {
     // (e2e/soak-memory.mjs) to read.
     let source = js_sys::Array::of1(&JsValue::from_str(&format!(
         "self.qiGlue={script:?};importScripts({script:?});wasm_bindgen({{module_or_path:{module:?}}})\
-         .then(function(w){{self.qiWasmMemory=w.memory;}});"
+         .then(function(w){{self.qiWasmMemory=w.memory;}})\
+         .catch(function(e){{setTimeout(function(){{throw e;}});}});"
     )));
     let options = web_sys::BlobPropertyBag::new();
     options.set_type("application/javascript");

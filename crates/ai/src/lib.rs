@@ -306,12 +306,11 @@ impl HelperPool {
         *self = HelperPool::default();
     }
 
-    /// Forgets what the helpers learnt (a new game; the table they share is the main
-    /// engine's, cleared by its own `new_game`).
+    /// Forgets what the helpers learnt (a new game): the next search makes new ones. (Not
+    /// each helper's own `new_game`: that would clear the table they share with the main
+    /// engine once per helper, and the main engine's `new_game` clears it already.)
     pub fn new_game(&mut self) {
-        for engine in &mut self.engines {
-            engine.new_game();
-        }
+        self.clear();
     }
 }
 

@@ -106,7 +106,8 @@ async fn handle_messages(worker: Rc<RefCell<Worker>>) {
             }
             ToWorker::Cancel(_) => continue,
             ToWorker::Threads(threads) => {
-                use_threads(usize::try_from(threads).unwrap_or(1).clamp(1, MOST_THREADS)).await;
+                let threads = threads.clamp(1, MOST_THREADS as u64) as usize;
+                use_threads(threads).await;
                 continue;
             }
         };

@@ -32,7 +32,7 @@ const HELPER_STACK_BYTES: u32 = 4 << 20;
 
 /// How long the worker waits for a stopped helper to give its engine back before going on
 /// without it (a helper stops within a thousand nodes: only a dead one takes this long).
-const GIVE_UP_MS: u64 = 2_000;
+const GIVE_UP_MS: f64 = 2_000.0;
 
 /// The step of the timed waits.
 const WAIT_STEP_MS: u64 = 10;
@@ -206,12 +206,11 @@ impl HelperThreads for WasmHelpers {
         let unclaimed = std::mem::take(&mut *lock(&job.waiting));
         let taken = helpers.len() - unclaimed.len();
         let mut finished = lock(&job.finished);
-        let mut waited_ms = 0;
-        while finished.len() < taken && waited_ms < GIVE_UP_MS {
+        let waiting_since = js_sys::Date::now();
+        while finished.len() < taken && js_sys::Date::now() - waiting_since < GIVE_UP_MS {
             let step = Duration::from_millis(WAIT_STEP_MS);
             finished =
                 FINISHED.wait_timeout(finished, step).unwrap_or_else(PoisonError::into_inner).0;
-            waited_ms += WAIT_STEP_MS;
         }
         let finished = std::mem::take(&mut *finished);
         lock(&BOARD).job = None;
