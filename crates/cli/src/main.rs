@@ -191,10 +191,14 @@ Usage:
   qi match [--variant chess|xiangqi|gomoku] [--rules k=v,...] [--games N] [--movetime MS]
            [--jobs N] [--seed S] [--first CMD] [--second CMD]
            [--first-option NAME=VALUE] [--second-option NAME=VALUE]
+           [--resign MOVES/CP] [--draw FROM_MOVE/MOVES/CP]
       Two engines from varied openings, each opening twice with colours swapped, N games at
       once (--jobs): UCI engines for chess and xiangqi (default 'qi uci' against stockfish or
       fairy-stockfish), Gomocup (Piskvork) engines for gomoku (default 'qi piskvork' against
       pbrain-rapfi); prints each game, then the score and an Elo estimate with its 95% error bar.
+      UCI games can be called early from the engines' scores, as cutechess-cli does: --resign
+      4/1000 when one says -1000 cp or worse and the other +1000 or better for 4 moves each;
+      --draw 40/8/10 when, from move 40, both stay within 10 cp for 8 moves each.
   qi levels --game <game> [--games N] [--scale F] [--levels A-B]
       The computer's levels against each other, each from A to B (default 2-6) against the one
       below (F scales every level's thinking time and node budget, e.g. 0.25 for quick runs).

@@ -6,7 +6,8 @@
 //! engines for gomoku (`qi piskvork`, Rapfi's `pbrain-rapfi`). Gomoku under `opening=swap` or
 //! `opening=swap2` (Gomocup's rules 5 and 6) is opened by the engines themselves: each step is
 //! asked with `SWAP2BOARD`, the first engine opening every other game. `--jobs N` plays N games at once,
-//! each with its own pair of engine processes. `qi levels` plays the built-in levels of one game
+//! each with its own pair of engine processes; `--resign` and `--draw` call UCI games early from
+//! the engines' scores ([`Adjudication`]). `qi levels` plays the built-in levels of one game
 //! against each other in-process, each level against the one below.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -60,21 +61,34 @@ impl UciEngine {
         self.process.wait_for(prefix, limit)
     }
 
+    /// The engine's move after `moves` from `position`, and the score of its last `info` line
+    /// (centipawns from its own side; mates as ±[`MATE_CP`]), if it gave one.
     fn best_move(
         &mut self,
         position: &str,
         moves: &[String],
         movetime: u64,
-    ) -> Result<String, String> {
+    ) -> Result<(String, Option<i32>), String> {
         let moves =
             if moves.is_empty() { String::new() } else { format!(" moves {}", moves.join(" ")) };
         self.send(&format!("position {position}{moves}"))?;
         self.send(&format!("go movetime {movetime}"))?;
-        let line = self.wait_for("bestmove", Duration::from_millis(movetime * 20 + 2000))?;
-        line.split_whitespace()
-            .nth(1)
-            .map(str::to_owned)
-            .ok_or_else(|| format!("{}: {line}", self.process.name))
+        let deadline = std::time::Instant::now() + Duration::from_millis(movetime * 20 + 2000);
+        let mut score = None;
+        loop {
+            let line = self
+                .process
+                .next_line(deadline)
+                .map_err(|_| format!("{}: no \"bestmove\" in time", self.process.name))?;
+            if line.starts_with("info") {
+                score = info_score(&line).or(score);
+            } else if line.starts_with("bestmove") {
+                let mv = line.split_whitespace().nth(1).map(str::to_owned);
+                return mv
+                    .map(|mv| (mv, score))
+                    .ok_or_else(|| format!("{}: {line}", self.process.name));
+            }
+        }
     }
 }
 
@@ -82,6 +96,107 @@ impl Drop for UciEngine {
     fn drop(&mut self) {
         self.process.close("quit", Duration::from_secs(2));
     }
+}
+
+/// A mate in an engine's `info` line, counted as this many centipawns (signed).
+const MATE_CP: i32 = 100_000;
+
+/// The score of a UCI `info` line, from the side to move: `score cp N` as N, `score mate N` as
+/// ±[`MATE_CP`]; `None` if the line has no score.
+fn info_score(line: &str) -> Option<i32> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "score")?;
+    let value: i32 = words.get(at + 2)?.parse().ok()?;
+    match *words.get(at + 1)? {
+        "cp" => Some(value),
+        "mate" if value > 0 => Some(MATE_CP),
+        "mate" => Some(-MATE_CP),
+        _ => None,
+    }
+}
+
+/// When a match calls a game before its end, from the scores the engines report (as
+/// cutechess-cli's `-resign` and `-draw`, which fishtest uses): it saves the hours engines spend
+/// mating a lone king or shuffling in a dead-drawn ending, without changing who wins.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Adjudication {
+    /// `(moves, cp)`: a side loses when, for `moves` of its moves in a row, its score is at most
+    /// −`cp` and, for as many of its opponent's moves, the opponent's is at least `cp`.
+    pub resign: Option<(u32, i32)>,
+    /// `(from_move, moves, cp)`: a draw when, from full move `from_move` on, both engines'
+    /// scores stay within ±`cp` for `moves` moves each (twice as many plies).
+    pub draw: Option<(u32, u32, i32)>,
+}
+
+/// How an adjudicated game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    /// This side loses.
+    Loses(Side),
+    Draw,
+}
+
+/// The running counts [`Adjudication`] judges by, for one game.
+#[derive(Debug, Default)]
+struct Adjudicator {
+    rule: Adjudication,
+    /// Per side (first, second): its moves in a row scored at or below −cp, at or above cp.
+    losing: [u32; 2],
+    winning: [u32; 2],
+    /// Plies in a row with a score within the draw band.
+    level_plies: u32,
+}
+
+impl Adjudicator {
+    fn new(rule: Adjudication) -> Adjudicator {
+        Adjudicator { rule, ..Adjudicator::default() }
+    }
+
+    /// After `mover` played its `fullmove`-th move and said `score` (from its side; `None`
+    /// when it said none, which breaks every run): the verdict, if the game is called.
+    fn after_move(&mut self, mover: Side, fullmove: u32, score: Option<i32>) -> Option<Verdict> {
+        let me = usize::from(mover != Side::First);
+        if let Some((moves, cp)) = self.rule.resign {
+            let bump = |count: u32, holds: bool| if holds { count + 1 } else { 0 };
+            self.losing[me] = bump(self.losing[me], score.is_some_and(|s| s <= -cp));
+            self.winning[me] = bump(self.winning[me], score.is_some_and(|s| s >= cp));
+            let other = 1 - me;
+            if self.losing[me] >= moves && self.winning[other] >= moves {
+                return Some(Verdict::Loses(mover));
+            }
+            if self.winning[me] >= moves && self.losing[other] >= moves {
+                return Some(Verdict::Loses(mover.other()));
+            }
+        }
+        if let Some((from_move, moves, cp)) = self.rule.draw {
+            let level = fullmove >= from_move && score.is_some_and(|s| s.abs() <= cp);
+            self.level_plies = if level { self.level_plies + 1 } else { 0 };
+            if self.level_plies >= moves * 2 {
+                return Some(Verdict::Draw);
+            }
+        }
+        None
+    }
+}
+
+/// Reads `--resign MOVES/CP`.
+fn parse_resign(text: &str) -> Result<(u32, i32), String> {
+    let bad = || format!("--resign takes MOVES/CP (as 4/1000), not {text:?}");
+    let (moves, cp) = text.split_once('/').ok_or_else(bad)?;
+    let moves = moves.parse().ok().filter(|m| (1..=1000).contains(m)).ok_or_else(bad)?;
+    let cp = cp.parse().ok().filter(|c| (1..=MATE_CP).contains(c)).ok_or_else(bad)?;
+    Ok((moves, cp))
+}
+
+/// Reads `--draw FROM_MOVE/MOVES/CP`.
+fn parse_draw(text: &str) -> Result<(u32, u32, i32), String> {
+    let bad = || format!("--draw takes FROM_MOVE/MOVES/CP (as 40/8/10), not {text:?}");
+    let parts: Vec<&str> = text.split('/').collect();
+    let [from, moves, cp] = parts[..] else { return Err(bad()) };
+    let from = from.parse().ok().filter(|m| (1..=10_000).contains(m)).ok_or_else(bad)?;
+    let moves = moves.parse().ok().filter(|m| (1..=1000).contains(m)).ok_or_else(bad)?;
+    let cp = cp.parse().ok().filter(|c| (0..MATE_CP).contains(c)).ok_or_else(bad)?;
+    Ok((from, moves, cp))
 }
 
 /// A running Gomocup (Piskvork protocol) engine.
@@ -273,22 +388,25 @@ impl Player {
 
     /// The moves of the side to act in `game` (reached by `moves` from the start), as text: one
     /// move, or in a gomoku opening the step the engine takes (three stones, a colour and a
-    /// stone, two stones).
+    /// stone, two stones); and the score the engine gave, if it gave one (UCI engines).
     fn best_moves(
         &mut self,
         game: &AnyGame,
         moves: &[String],
         movetime: u64,
-    ) -> Result<Vec<String>, String> {
+    ) -> Result<(Vec<String>, Option<i32>), String> {
         match (self, game) {
-            (Player::Uci(engine), _) => Ok(vec![engine.best_move("startpos", moves, movetime)?]),
+            (Player::Uci(engine), _) => {
+                let (mv, score) = engine.best_move("startpos", moves, movetime)?;
+                Ok((vec![mv], score))
+            }
             (Player::Piskvork(engine), AnyGame::Gomoku(g)) if g.phase() != Phase::Play => {
-                engine.opening_step(g, movetime)
+                Ok((engine.opening_step(g, movetime)?, None))
             }
             (Player::Piskvork(engine), AnyGame::Gomoku(g)) => {
                 let stones: Vec<Cell> = g.history().iter().filter_map(|mv| mv.point()).collect();
                 let cell = engine.best_move(&stones, movetime)?;
-                Ok(vec![g.move_text(GomokuMove::Stone(cell))])
+                Ok((vec![g.move_text(GomokuMove::Stone(cell))], None))
             }
             (Player::Piskvork(engine), _) => {
                 Err(format!("{}: a Piskvork engine plays gomoku only", engine.process.name))
@@ -304,6 +422,8 @@ struct Setup {
     movetime: u64,
     /// For gomoku: the board's size and Gomocup's rule flags.
     board: Option<(u8, u8)>,
+    /// When games are called early from the engines' scores.
+    adjudication: Adjudication,
 }
 
 /// The result of a match.
@@ -440,6 +560,7 @@ fn play_game(
         Some(side) if side == first_plays => 1.0,
         Some(_) => 0.0,
     };
+    let mut adjudicator = Adjudicator::new(setup.adjudication);
     // Under an opening rule, the engines' opening steps are said with the result.
     let mut opened: Option<String> = None;
     let in_opening =
@@ -462,10 +583,11 @@ fn play_game(
         let to_move = game.side_to_move();
         let index = usize::from(to_move != first_plays);
         let answer = engines[index].best_moves(&game, &moves, setup.movetime);
-        let step = match answer {
-            Ok(step) => step,
+        let (step, said_score) = match answer {
+            Ok(answer) => answer,
             Err(e) => return Ok((score_for(Some(to_move.other())), format!("forfeit: {e}"))),
         };
+        let fullmove = u32::try_from(moves.len() / 2 + 1).unwrap_or(u32::MAX);
         for mv in step {
             if let Err(e) = game.play(&mv) {
                 let who = engines[index].name();
@@ -475,6 +597,27 @@ fn play_game(
                 ));
             }
             moves.push(mv);
+        }
+        if game.outcome().is_none() {
+            match adjudicator.after_move(to_move, fullmove, said_score) {
+                Some(Verdict::Loses(side)) => {
+                    let loser = engines[usize::from(side != first_plays)].name();
+                    let (moves, cp) = setup.adjudication.resign.unwrap_or_default();
+                    let how = format!(
+                        "adjudicated: {loser} loses (its score at most -{cp} cp, the other's at \
+                         least +{cp}, for {moves} moves each)"
+                    );
+                    return Ok((score_for(Some(side.other())), said(how, &opened)));
+                }
+                Some(Verdict::Draw) => {
+                    let (_, moves, cp) = setup.adjudication.draw.unwrap_or_default();
+                    let how = format!(
+                        "draw by adjudication (both scores within {cp} cp for {moves} moves each)"
+                    );
+                    return Ok((0.5, said(how, &opened)));
+                }
+                None => {}
+            }
         }
     }
 }
@@ -514,6 +657,7 @@ pub fn run_match(args: &[String]) -> Result<String, String> {
     let mut commands: [Option<String>; 2] = [None, None];
     let mut options: [Vec<(String, String)>; 2] = [Vec::new(), Vec::new()];
     let mut seed = 1u64;
+    let mut adjudication = Adjudication::default();
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
         let mut value = || iter.next().cloned().ok_or_else(|| format!("{arg} needs a value"));
@@ -536,6 +680,8 @@ pub fn run_match(args: &[String]) -> Result<String, String> {
                     .ok_or("--jobs takes a number of games at once, 1 to 64")?;
             }
             "--seed" => seed = value()?.parse().map_err(|_| "--seed takes a number")?,
+            "--resign" => adjudication.resign = Some(parse_resign(&value()?)?),
+            "--draw" => adjudication.draw = Some(parse_draw(&value()?)?),
             "--first" => commands[0] = Some(value()?),
             "--second" => commands[1] = Some(value()?),
             "--first-option" | "--second-option" => {
@@ -552,7 +698,10 @@ pub fn run_match(args: &[String]) -> Result<String, String> {
     }
     let start = AnyGame::new(&variant, &rules, &StartFrom::Start { seed: 0 })
         .map_err(|e| format!("--rules: {e}"))?;
-    let setup = Setup { board: piskvork_rule(&start)?, variant, rules, movetime };
+    let setup = Setup { board: piskvork_rule(&start)?, variant, rules, movetime, adjudication };
+    if setup.board.is_some() && adjudication != Adjudication::default() {
+        return Err("--resign and --draw read UCI engines' scores: chess and xiangqi only".into());
+    }
     // Under an opening rule the engines put the opening stones themselves (`SWAP2BOARD`).
     let engines_open =
         matches!(&start, AnyGame::Gomoku(g) if g.rules().opening != OpeningRule::None);
@@ -724,6 +873,77 @@ fn parse_level_range(text: &str) -> Result<std::ops::RangeInclusive<u8>, String>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn info_lines_give_scores_from_the_side_to_move() {
+        assert_eq!(info_score("info depth 9 score cp -35 nodes 100 pv e2e4"), Some(-35));
+        assert_eq!(info_score("info depth 9 score mate 3 pv e2e4"), Some(MATE_CP));
+        assert_eq!(info_score("info depth 9 score mate -2 pv e2e4"), Some(-MATE_CP));
+        assert_eq!(info_score("info string hello"), None);
+        assert_eq!(info_score("info depth 9 score cp"), None);
+        assert_eq!(info_score("info depth 9 score cp abc"), None);
+    }
+
+    #[test]
+    fn resigning_needs_both_engines_to_agree_for_the_whole_run() {
+        let rule = Adjudication { resign: Some((3, 1000)), draw: None };
+        let mut judge = Adjudicator::new(rule);
+        let (white, black) = (Side::First, Side::Second);
+        // White sees itself lost, Black agrees: called after the third move of each.
+        for fullmove in 1..=2 {
+            assert_eq!(judge.after_move(white, fullmove, Some(-1200)), None);
+            assert_eq!(judge.after_move(black, fullmove, Some(1500)), None);
+        }
+        assert_eq!(judge.after_move(white, 3, Some(-MATE_CP)), None);
+        assert_eq!(judge.after_move(black, 3, Some(1000)), Some(Verdict::Loses(white)));
+
+        // Black does not agree on one move: the run starts again.
+        let mut judge = Adjudicator::new(rule);
+        for (fullmove, black_says) in [(1, 1500), (2, 300), (3, 1500), (4, 1500)] {
+            assert_eq!(judge.after_move(white, fullmove, Some(-1500)), None);
+            assert_eq!(judge.after_move(black, fullmove, Some(black_says)), None);
+        }
+        assert_eq!(judge.after_move(white, 5, Some(-1500)), None);
+        assert_eq!(judge.after_move(black, 5, Some(1500)), Some(Verdict::Loses(white)));
+
+        // An engine that gives no score is never adjudicated against.
+        let mut judge = Adjudicator::new(rule);
+        for fullmove in 1..=10 {
+            assert_eq!(judge.after_move(white, fullmove, Some(-1500)), None);
+            assert_eq!(judge.after_move(black, fullmove, None), None);
+        }
+    }
+
+    #[test]
+    fn a_draw_is_called_only_late_and_after_a_level_run() {
+        let rule = Adjudication { resign: None, draw: Some((40, 2, 10)) };
+        let mut judge = Adjudicator::new(rule);
+        // Level scores before move 40 do not count.
+        for fullmove in 30..40 {
+            assert_eq!(judge.after_move(Side::First, fullmove, Some(0)), None);
+            assert_eq!(judge.after_move(Side::Second, fullmove, Some(0)), None);
+        }
+        assert_eq!(judge.after_move(Side::First, 40, Some(5)), None);
+        assert_eq!(judge.after_move(Side::Second, 40, Some(-10)), None);
+        // One score outside the band breaks the run.
+        assert_eq!(judge.after_move(Side::First, 41, Some(11)), None);
+        assert_eq!(judge.after_move(Side::Second, 41, Some(0)), None);
+        assert_eq!(judge.after_move(Side::First, 42, Some(0)), None);
+        assert_eq!(judge.after_move(Side::Second, 42, Some(0)), None);
+        assert_eq!(judge.after_move(Side::First, 43, Some(0)), Some(Verdict::Draw));
+    }
+
+    #[test]
+    fn adjudication_arguments_are_checked() {
+        assert_eq!(parse_resign("4/1000"), Ok((4, 1000)));
+        assert_eq!(parse_draw("40/8/10"), Ok((40, 8, 10)));
+        for bad in ["", "4", "4/", "0/100", "4/-5", "x/100", "4/100/1"] {
+            assert!(parse_resign(bad).unwrap_err().contains("MOVES/CP"), "{bad}");
+        }
+        for bad in ["", "40/8", "40/8/-1", "0/8/10", "40/0/10", "40/8/10/1", "a/b/c"] {
+            assert!(parse_draw(bad).unwrap_err().contains("FROM_MOVE/MOVES/CP"), "{bad}");
+        }
+    }
 
     #[test]
     fn elo_of_an_even_score_is_zero_and_of_a_good_score_positive() {

@@ -189,3 +189,39 @@ fn match_plays_piskvork_and_uci_engines_several_games_at_once() {
     let output = qi(&["match", "--jobs", "0"]);
     assert!(stderr(&output).contains("--jobs"), "{}", stderr(&output));
 }
+
+/// `qi match --draw` and `--resign` call games from the engines' `info` scores: a draw band as
+/// wide as any score calls every game on its first moves; a resign run of one move at 1 cp calls
+/// a game as soon as the engines disagree by that much, and the score adds up either way.
+#[test]
+fn match_adjudicates_games_from_the_engines_scores() {
+    let binary = env!("CARGO_BIN_EXE_qi");
+    let engine = format!("{binary} uci");
+    let play = |extra: &[&str]| {
+        let output = Command::new(binary)
+            .args(["match", "--games", "2", "--movetime", "20", "--first", &engine])
+            .args(["--second", &engine])
+            .args(extra)
+            .output()
+            .expect("qi runs");
+        assert!(output.status.success(), "{}", stderr(&output));
+        stdout(&output)
+    };
+    let text = play(&["--draw", "1/1/99999"]);
+    let called = text.lines().filter(|l| l.contains("draw by adjudication (both scores")).count();
+    assert_eq!(called, 2, "{text}");
+    assert!(text.lines().last().unwrap_or_default().contains("+0 =2 -0"), "{text}");
+
+    let text = play(&["--resign", "1/1"]);
+    let games: Vec<&str> = text.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(games.len(), 2, "{text}");
+    assert!(games.iter().any(|l| l.contains("adjudicated:") && l.contains("loses")), "{text}");
+
+    for (bad, says) in [("--resign", "MOVES/CP"), ("--draw", "FROM_MOVE/MOVES/CP")] {
+        let output = qi(&["match", bad, "9"]);
+        assert!(!output.status.success());
+        assert!(stderr(&output).contains(says), "{}", stderr(&output));
+    }
+    let output = qi(&["match", "--variant", "gomoku", "--resign", "4/1000"]);
+    assert!(stderr(&output).contains("chess and xiangqi only"), "{}", stderr(&output));
+}
