@@ -245,15 +245,19 @@ impl AnyEngine {
     /// thread runs with the engine this one is a [helper](AnyEngine::helper) of, until `stop`
     /// is set; returns what it found (see [`deepest`]). Odd helpers start a depth deeper than
     /// the main search, so the threads spread over two depths and fill the shared table ahead
-    /// of it.
+    /// of it. `depth` is the main search's depth limit, if it has one: a helper goes no deeper
+    /// (it returns at that depth), so the answer of a search to depth N is a
+    /// depth-N answer whichever thread gave it.
     pub fn help(
         &mut self,
         game: &AnyGame,
         index: usize,
+        depth: Option<u32>,
         now: &dyn Fn() -> f64,
         stop: &AtomicBool,
     ) -> SearchResult<AnyMove> {
-        let limits = Limits { from_depth: Some(1 + (index % 2) as u32), ..Limits::default() };
+        let first = (1 + (index % 2) as u32).min(depth.unwrap_or(u32::MAX).max(1));
+        let limits = Limits { depth, from_depth: Some(first), ..Limits::default() };
         let mut budget = Budget::new(limits, now, stop);
         self.search_budget(game, &mut budget, 1, &mut |_| {})
     }

@@ -370,8 +370,14 @@ impl Uci {
             let seed = game.hash();
             let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
             let mut helpers = helpers.lock().unwrap_or_else(PoisonError::into_inner);
-            let (result, _) =
-                with_helpers(&mut engine, &mut helpers, &game, threads, &clock, |engine| {
+            let reported_depth = std::cell::Cell::new(0);
+            let (result, _) = with_helpers(
+                &mut engine,
+                &mut helpers,
+                &game,
+                Helping { threads, depth: settings.limits.depth, pick_deepest: lines <= 1 },
+                &clock,
+                |engine| {
                     engine.search_lines_with(
                         &game,
                         settings,
@@ -380,12 +386,20 @@ impl Uci {
                         &thread_stop,
                         seed,
                         &mut |info| {
+                            reported_depth.set(info.depth);
                             for line in info_lines(info) {
                                 say(&out, &line);
                             }
                         },
                     )
-                });
+                },
+            );
+            // A helper's deeper answer is said before it is played, as the main search's are.
+            if result.info.depth > reported_depth.get() {
+                for line in info_lines(&result.info) {
+                    say(&out, &line);
+                }
+            }
             // In infinite mode the answer waits for `stop`, as the protocol asks.
             while infinite && !thread_stop.load(Ordering::Relaxed) {
                 std::thread::sleep(std::time::Duration::from_millis(2));
@@ -419,18 +433,30 @@ impl Uci {
     }
 }
 
+/// How [`with_helpers`] helps a search.
+#[derive(Debug, Clone, Copy)]
+pub struct Helping {
+    /// Threads in all, the main search's included.
+    pub threads: usize,
+    /// The search's depth limit, which the helpers keep too.
+    pub depth: Option<u32>,
+    /// Whether the answer is the deepest thread's ([`qi_ai::deepest`]) or always the main
+    /// search's (several lines: a helper searches one).
+    pub pick_deepest: bool,
+}
+
 /// Runs `search` on `engine` with `threads - 1` more threads helping it (Lazy SMP: each
 /// searches the same position with an engine from `pool` sharing `engine`'s table), and stops
-/// them when it returns. Returns the answer ([`qi_ai::deepest`] of all the threads') and the
-/// nodes the helpers visited.
+/// them when it returns. Returns the answer and the nodes the helpers visited.
 pub fn with_helpers(
     engine: &mut AnyEngine,
     pool: &mut HelperPool,
     game: &AnyGame,
-    threads: usize,
+    helping: Helping,
     clock: &(dyn Fn() -> f64 + Sync),
     search: impl FnOnce(&mut AnyEngine) -> SearchResult<AnyMove>,
 ) -> (SearchResult<AnyMove>, u64) {
+    let Helping { threads, depth, pick_deepest } = helping;
     if threads <= 1 {
         return (search(engine), 0);
     }
@@ -442,7 +468,7 @@ pub fn with_helpers(
             .enumerate()
             .map(|(index, helper)| {
                 let helpers_stop = &helpers_stop;
-                scope.spawn(move || helper.help(game, index + 1, clock, helpers_stop))
+                scope.spawn(move || helper.help(game, index + 1, depth, clock, helpers_stop))
             })
             .collect();
         let answer = search(engine);
@@ -451,7 +477,7 @@ pub fn with_helpers(
         let found: Vec<SearchResult<AnyMove>> =
             running.into_iter().filter_map(|helper| helper.join().ok()).collect();
         let nodes = found.iter().map(|result| result.info.nodes).sum();
-        (qi_ai::deepest(answer, found), nodes)
+        (if pick_deepest { qi_ai::deepest(answer, found) } else { answer }, nodes)
     })
 }
 
@@ -515,12 +541,15 @@ mod tests {
             let stop = AtomicBool::new(false);
             let limits = Limits { depth: Some(depth), ..Limits::default() };
             let mut pool = HelperPool::default();
+            let helping = Helping { threads: 3, depth: Some(depth), pick_deepest: true };
             let (result, helper_nodes) =
-                with_helpers(&mut engine, &mut pool, &game, 3, &clock, |engine| {
+                with_helpers(&mut engine, &mut pool, &game, helping, &clock, |engine| {
                     engine.analyse_lines(&game, limits, 1, &clock, &stop)
                 });
             let best = result.best.expect("a move");
             assert!(game.clone().apply(best).is_ok(), "{variant}: {best}");
+            // The helpers keep to the search's depth limit, whichever thread answers.
+            assert_eq!(result.info.depth, depth, "{variant}");
             // The helpers searched (their nodes came back: they were stopped and joined).
             assert!(helper_nodes > 0, "{variant}");
         }

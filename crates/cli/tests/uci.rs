@@ -43,12 +43,23 @@ fn startpos_at_depth_3_gives_a_legal_move_and_reports() {
 
 #[test]
 fn multipv_reports_each_line_with_its_own_first_move_best_first() {
-    let mut engine = Engine::start("uci");
+    // With helper threads too: the several lines stay the main search's.
+    for threads in [2, 1] {
+        let mut engine = Engine::start("uci");
+        engine.send(&format!("setoption name Threads value {threads}"));
+        multipv_lines_of(engine);
+    }
+}
+
+fn multipv_lines_of(mut engine: Engine) {
     engine.send("setoption name MultiPV value 3");
     // Black's queen hangs on d5: taking it is the first line by far.
     engine.send("position fen rnb1kbnr/ppp1pppp/8/3q4/8/2N5/PPPP1PPP/R1BQKBNR w KQkq - 0 3");
     engine.send("go depth 4");
     let lines = engine.until("bestmove");
+    // The last report is the three lines at depth 4, not one line of a helper's.
+    let reports: Vec<&String> = lines.iter().filter(|l| l.starts_with("info ")).collect();
+    assert!(reports.last().is_some_and(|l| l.starts_with("info multipv 3 ")), "{lines:?}");
     let last: Vec<&String> = lines
         .iter()
         .filter(|l| l.starts_with("info multipv ") && l.contains(" depth 4 "))
@@ -141,9 +152,15 @@ fn several_threads_search_together_and_stop_together() {
         engine.send("position startpos");
         engine.send("go depth 7");
         let lines = engine.until("bestmove");
-        assert!(lines.iter().any(|l| l.starts_with("info depth 7 ")), "{lines:?}");
         let best = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_owned();
         assert!(legal_moves(variant, "startpos", &[]).contains(&best), "{best}");
+        // Whichever thread answered, the answer is a depth-7 one and its line was reported:
+        // the last info line is depth 7 and begins with the move played.
+        let info = lines.iter().rev().find(|l| l.starts_with("info depth")).expect("info");
+        assert!(info.starts_with("info depth 7 "), "{lines:?}");
+        assert!(!lines.iter().any(|l| l.starts_with("info depth 8 ")), "{lines:?}");
+        let pv_first = info.split(" pv ").nth(1).and_then(|pv| pv.split_whitespace().next());
+        assert_eq!(pv_first, Some(best.as_str()), "{lines:?}");
         // The helpers stopped with the search: a stop now has nothing to wait for, and the
         // next search starts at once.
         engine.send("go movetime 100");

@@ -100,7 +100,7 @@ pub fn help_forever() {
         };
         let Some(job) = job else { continue };
         let Some((index, mut engine)) = lock(&job.waiting).pop() else { continue };
-        let found = engine.help(&job.game, index, &js_sys::Date::now, &job.stop);
+        let found = engine.help(&job.game, index, None, &js_sys::Date::now, &job.stop);
         lock(&job.finished).push((index, engine, found));
         FINISHED.notify_all();
     }
