@@ -101,23 +101,31 @@ impl Drop for UciEngine {
 /// A mate in an engine's `info` line, counted as this many centipawns (signed).
 const MATE_CP: i32 = 100_000;
 
-/// The score of a UCI `info` line, from the side to move: `score cp N` as N, `score mate N` as
-/// ±[`MATE_CP`]; `None` if the line has no score.
+/// The score of a UCI `info` line, from the side to move: `score cp N` as N (within
+/// ±[`MATE_CP`]), `score mate N` as ±[`MATE_CP`]; `None` if the line has no score or is not
+/// the best line (`multipv 2` and on).
 fn info_score(line: &str) -> Option<i32> {
     let words: Vec<&str> = line.split_whitespace().collect();
+    if let Some(at) = words.iter().position(|w| *w == "multipv")
+        && words.get(at + 1) != Some(&"1")
+    {
+        return None;
+    }
     let at = words.iter().position(|w| *w == "score")?;
     let value: i32 = words.get(at + 2)?.parse().ok()?;
     match *words.get(at + 1)? {
-        "cp" => Some(value),
+        "cp" => Some(value.clamp(-MATE_CP, MATE_CP)),
         "mate" if value > 0 => Some(MATE_CP),
         "mate" => Some(-MATE_CP),
         _ => None,
     }
 }
 
-/// When a match calls a game before its end, from the scores the engines report (as
-/// cutechess-cli's `-resign` and `-draw`, which fishtest uses): it saves the hours engines spend
-/// mating a lone king or shuffling in a dead-drawn ending, without changing who wins.
+/// When a match calls a game before its end, from the scores the engines report (after
+/// cutechess-cli's `-resign ... twosided=true` and `-draw`, which fishtest uses): it saves the
+/// hours engines spend mating a lone king or shuffling in a dead-drawn ending, without changing
+/// who wins. Unlike cutechess-cli's, the draw run is not restarted by a capture or a pawn move,
+/// and only plies from `from_move` on count towards it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Adjudication {
     /// `(moves, cp)`: a side loses when, for `moves` of its moves in a row, its score is at most
@@ -882,6 +890,10 @@ mod tests {
         assert_eq!(info_score("info string hello"), None);
         assert_eq!(info_score("info depth 9 score cp"), None);
         assert_eq!(info_score("info depth 9 score cp abc"), None);
+        // Out-of-range scores are kept within a mate's; only the best of several lines counts.
+        assert_eq!(info_score("info depth 9 score cp -2147483648"), Some(-MATE_CP));
+        assert_eq!(info_score("info multipv 1 depth 9 score cp 20 pv e2e4"), Some(20));
+        assert_eq!(info_score("info multipv 3 depth 9 score cp -90 pv a2a3"), None);
     }
 
     #[test]
@@ -905,6 +917,15 @@ mod tests {
         }
         assert_eq!(judge.after_move(white, 5, Some(-1500)), None);
         assert_eq!(judge.after_move(black, 5, Some(1500)), Some(Verdict::Loses(white)));
+
+        // The loser's run completes on its own move, after the winner's.
+        let mut judge = Adjudicator::new(rule);
+        assert_eq!(judge.after_move(white, 1, Some(1200)), None);
+        for fullmove in 1..=2 {
+            assert_eq!(judge.after_move(black, fullmove, Some(-1200)), None);
+            assert_eq!(judge.after_move(white, fullmove + 1, Some(1200)), None);
+        }
+        assert_eq!(judge.after_move(black, 3, Some(-1200)), Some(Verdict::Loses(black)));
 
         // An engine that gives no score is never adjudicated against.
         let mut judge = Adjudicator::new(rule);
