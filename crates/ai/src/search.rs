@@ -19,8 +19,14 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// The first depth iterative deepening searches (`None`: 1). For a search that goes on
     /// from an earlier one of the same position whose shallower depths are in the engine's
-    /// table (the slices of a ponder), so it spends its nodes deeper.
+    /// table (the slices of a ponder), so it spends its nodes deeper, and for helper threads,
+    /// which start at staggered depths.
     pub from_depth: Option<u32>,
+    /// Whether this search goes on from the engine's previous one, of the same position (the
+    /// slices of a ponder after the first). A new search shrinks the engine's history scores
+    /// first (old lessons count less, see [`History::age`](crate::driver::History::age)); one
+    /// that goes on keeps them.
+    pub resumes: bool,
     /// Searches only this share of the root moves (`None`: all of them). Several workers each
     /// searching one share of the same position, their answers compared, is how the browser
     /// uses several cores (see [`RootShare`]).

@@ -426,6 +426,8 @@ pub fn ponder_slice(
         nodes: nodes_left,
         // The depths the earlier slices completed are in the table: go on from the next.
         from_depth: Some(so_far.depth + 1),
+        // The first slice is a new search (its history aged); the others go on from it.
+        resumes: so_far.nodes > 0,
         ..settings.limits
     };
     let result = with_kept_engine(&request.record, strength_of(level), |engine, _| {

@@ -560,7 +560,7 @@ impl Engine for BanqiEngine {
         let game = game.conceal();
         self.killers.clear();
         // Aged between moves; not between the slices of one search going on (a ponder).
-        if budget.limits.from_depth.is_none() {
+        if !budget.limits.resumes {
             self.history.age();
         }
         self.generate(&game, 0, PackedMove::NONE, Kind::All);

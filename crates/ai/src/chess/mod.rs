@@ -148,7 +148,7 @@ impl Engine for ChessEngine {
         on_info: &mut dyn FnMut(&SearchInfo<ChessMove>),
     ) -> SearchResult<ChessMove> {
         // Aged between moves; not between the slices of one search going on (a ponder).
-        if budget.limits.from_depth.is_none() {
+        if !budget.limits.resumes {
             self.history.age();
         }
         let root = game.shakmaty_position();

@@ -178,3 +178,32 @@ fn reductions_come_from_the_formula_and_scores_fit_every_move_list() {
     // list holds.
     assert!(MoveList::new().capacity() <= MAX_MOVES);
 }
+
+#[test]
+fn history_ages_at_each_new_search_helpers_included_but_not_between_ponder_slices() {
+    let clock = native_clock();
+    let stop = AtomicBool::new(false);
+    let mut engine = ChessEngine::new();
+    let run = |engine: &mut ChessEngine, game: &ChessGame, limits: Limits| {
+        let mut budget = Budget::new(limits, &clock, &stop);
+        engine.search(game, &mut budget, &mut |_| {});
+    };
+    let weight = |engine: &ChessEngine| -> i64 {
+        (0..12 * 64).map(|key| i64::from(engine.history.get(key)).abs()).sum()
+    };
+    run(&mut engine, &ChessGame::start(&ChessRules::default(), 0), depth(6));
+    let learnt = weight(&engine);
+    assert!(learnt > 0);
+    // A checkmated side has nothing to search, so the history changes only by ageing.
+    let mated = game("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+    let ponder_slice = Limits { from_depth: Some(5), resumes: true, ..depth(8) };
+    run(&mut engine, &mated, ponder_slice);
+    assert_eq!(weight(&engine), learnt, "a ponder's later slice keeps the history");
+    // A helper thread's search starts at a staggered depth, and is a new search all the same.
+    let helper = Limits { from_depth: Some(2), ..depth(8) };
+    run(&mut engine, &mated, helper);
+    assert!(weight(&engine) <= learnt / 8 + 12 * 64, "{} of {learnt}", weight(&engine));
+    let aged = weight(&engine);
+    run(&mut engine, &mated, depth(8));
+    assert!(weight(&engine) < aged.max(1), "and so is the main search's");
+}

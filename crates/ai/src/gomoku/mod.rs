@@ -676,7 +676,7 @@ impl Engine for GomokuEngine {
             return SearchResult::no_move(Score::Cp(0), budget);
         }
         // Aged between moves; not between the slices of one search going on (a ponder).
-        if budget.limits.from_depth.is_none() {
+        if !budget.limits.resumes {
             self.history.age();
         }
         // Threats decide first when one move is wanted: a five, a block, a winning four, a

@@ -131,7 +131,7 @@ impl Engine for XiangqiEngine {
             return SearchResult::no_move(score, budget);
         }
         // Aged between moves; not between the slices of one search going on (a ponder).
-        if budget.limits.from_depth.is_none() {
+        if !budget.limits.resumes {
             self.history.age();
         }
         let mut search = Search::new(game, &mut self.tt, &mut self.history);
