@@ -394,33 +394,40 @@ impl Player {
         }
     }
 
-    /// The moves of the side to act in `game` (reached by `moves` from the start), as text: one
-    /// move, or in a gomoku opening the step the engine takes (three stones, a colour and a
-    /// stone, two stones); and the score the engine gave, if it gave one (UCI engines).
-    fn best_moves(
+    /// What the side to act in `game` (reached by `moves` from the start) plays.
+    fn answer(
         &mut self,
         game: &AnyGame,
         moves: &[String],
         movetime: u64,
-    ) -> Result<(Vec<String>, Option<i32>), String> {
+    ) -> Result<Answer, String> {
         match (self, game) {
             (Player::Uci(engine), _) => {
                 let (mv, score) = engine.best_move("startpos", moves, movetime)?;
-                Ok((vec![mv], score))
+                Ok(Answer { moves: vec![mv], score })
             }
             (Player::Piskvork(engine), AnyGame::Gomoku(g)) if g.phase() != Phase::Play => {
-                Ok((engine.opening_step(g, movetime)?, None))
+                Ok(Answer { moves: engine.opening_step(g, movetime)?, score: None })
             }
             (Player::Piskvork(engine), AnyGame::Gomoku(g)) => {
                 let stones: Vec<Cell> = g.history().iter().filter_map(|mv| mv.point()).collect();
                 let cell = engine.best_move(&stones, movetime)?;
-                Ok((vec![g.move_text(GomokuMove::Stone(cell))], None))
+                Ok(Answer { moves: vec![g.move_text(GomokuMove::Stone(cell))], score: None })
             }
             (Player::Piskvork(engine), _) => {
                 Err(format!("{}: a Piskvork engine plays gomoku only", engine.process.name))
             }
         }
     }
+}
+
+/// A player's turn: what it plays and what it thinks of the position.
+struct Answer {
+    /// As text: one move, or in a gomoku opening the step the engine takes (three stones, a
+    /// colour and a stone, two stones).
+    moves: Vec<String>,
+    /// The score the engine gave, from its own side (UCI engines), if it gave one.
+    score: Option<i32>,
 }
 
 /// What every game of a match shares.
@@ -590,13 +597,12 @@ fn play_game(
         // The seat to act (in a gomoku opening, the seat the opening names).
         let to_move = game.side_to_move();
         let index = usize::from(to_move != first_plays);
-        let answer = engines[index].best_moves(&game, &moves, setup.movetime);
-        let (step, said_score) = match answer {
+        let answer = match engines[index].answer(&game, &moves, setup.movetime) {
             Ok(answer) => answer,
             Err(e) => return Ok((score_for(Some(to_move.other())), format!("forfeit: {e}"))),
         };
         let fullmove = u32::try_from(moves.len() / 2 + 1).unwrap_or(u32::MAX);
-        for mv in step {
+        for mv in answer.moves {
             if let Err(e) = game.play(&mv) {
                 let who = engines[index].name();
                 return Ok((
@@ -607,7 +613,7 @@ fn play_game(
             moves.push(mv);
         }
         if game.outcome().is_none() {
-            match adjudicator.after_move(to_move, fullmove, said_score) {
+            match adjudicator.after_move(to_move, fullmove, answer.score) {
                 Some(Verdict::Loses(side)) => {
                     let loser = engines[usize::from(side != first_plays)].name();
                     let (moves, cp) = setup.adjudication.resign.unwrap_or_default();

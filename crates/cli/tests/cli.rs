@@ -225,3 +225,40 @@ fn match_adjudicates_games_from_the_engines_scores() {
     let output = qi(&["match", "--variant", "gomoku", "--resign", "4/1000"]);
     assert!(stderr(&output).contains("chess and xiangqi only"), "{}", stderr(&output));
 }
+
+/// The resign rule calls the game against the engine that says it is lost, whichever colour
+/// it has: two `qi uci`s whose every score is rewritten, one always +5000 and one always -5000.
+#[test]
+fn match_resigns_for_the_engine_whose_scores_say_it_is_lost() {
+    let binary = env!("CARGO_BIN_EXE_qi");
+    let dir = std::env::temp_dir().join(format!("qi-resign-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let script = dir.join("scored-uci.sh");
+    // `$1` is qi, `$2` the score every info line will carry (mates too).
+    std::fs::write(
+        &script,
+        "#!/bin/sh\n\"$1\" uci | sed -u -E 's/score (cp|mate) -?[0-9]+/score cp '\"$2\"'/'\n",
+    )
+    .expect("the script is written");
+    let engine = |score: &str| format!("sh {} {binary} {score}", script.display());
+    let (sure, doomed) = (engine("5000"), engine("-5000"));
+    for (first, second, tally) in [(&sure, &doomed, "+2 =0 -0"), (&doomed, &sure, "+0 =0 -2")] {
+        let output = Command::new(binary)
+            .args(["match", "--games", "2", "--movetime", "20", "--resign", "2/1000"])
+            .args(["--first", first, "--second", second])
+            .output()
+            .expect("qi runs");
+        assert!(output.status.success(), "{}", stderr(&output));
+        let text = stdout(&output);
+        let games: Vec<&str> = text.lines().filter(|l| l.starts_with("game ")).collect();
+        assert_eq!(games.len(), 2, "{text}");
+        // The colours swap between the two games, and the doomed engine loses both.
+        assert!(games[0].contains(&format!("{first} moves first")), "{text}");
+        assert!(games[1].contains(&format!("{first} moves second")), "{text}");
+        for game in games {
+            assert!(game.contains(&format!("adjudicated: {doomed} loses")), "{text}");
+        }
+        assert!(text.lines().last().unwrap_or_default().contains(tally), "{text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
