@@ -248,6 +248,10 @@ pub fn iterate<T: Tree>(
                         best = root.mv;
                         info.pv = vec![root.mv];
                         info.pv.extend(root.pv.iter().copied());
+                        // The reported lines begin with the move played, too.
+                        if let Some(first) = info.lines.first_mut() {
+                            first.pv.clone_from(&info.pv);
+                        }
                     }
                     break 'deepening;
                 }
@@ -584,6 +588,8 @@ mod tests {
         let cut = run(&mut tree, limit(350), 1);
         assert_eq!(cut.best, Some(2), "{cut:?}");
         assert_eq!(cut.info.depth, 5, "the report is of the last complete depth");
+        assert_eq!(cut.info.pv.first(), Some(&2), "and its line begins with the move played");
+        assert_eq!(cut.info.lines[0].pv.first(), Some(&2), "{cut:?}");
         // Cut before move 2 was searched at depth 6: nothing new is proven.
         let early = run(&mut tree, limit(150), 1);
         assert_eq!(early.best, Some(1), "{early:?}");

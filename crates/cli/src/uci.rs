@@ -370,7 +370,9 @@ impl Uci {
             let seed = game.hash();
             let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
             let mut helpers = helpers.lock().unwrap_or_else(PoisonError::into_inner);
-            let reported_depth = std::cell::Cell::new(0);
+            // The depth and first move of the last line said, to say the answer's line if it
+            // is not that one.
+            let reported = std::cell::RefCell::new((0, None));
             let (result, _) = with_helpers(
                 &mut engine,
                 &mut helpers,
@@ -386,7 +388,7 @@ impl Uci {
                         &thread_stop,
                         seed,
                         &mut |info| {
-                            reported_depth.set(info.depth);
+                            *reported.borrow_mut() = (info.depth, info.pv.first().cloned());
                             for line in info_lines(info) {
                                 say(&out, &line);
                             }
@@ -394,8 +396,10 @@ impl Uci {
                     )
                 },
             );
-            // A helper's deeper answer is said before it is played, as the main search's are.
-            if result.info.depth > reported_depth.get() {
+            // A helper's deeper answer, or a move a depth cut short proved better, is said
+            // before it is played, as the main search's answers are.
+            let (depth, first) = reported.into_inner();
+            if result.info.depth > depth || result.best.is_some() && result.best != first {
                 for line in info_lines(&result.info) {
                     say(&out, &line);
                 }

@@ -82,6 +82,33 @@ fn multipv_lines_of(mut engine: Engine) {
     assert!(reply.iter().any(|l| l.contains("MultiPV must be 1 to 10")), "{reply:?}");
 }
 
+/// The move played is the first of the last line said: also when a node limit cuts a depth
+/// short after it proved a move better than the last complete depth's (which happens at about
+/// one node limit in ten in this position), and with several lines.
+#[test]
+fn the_last_line_said_begins_with_the_move_played() {
+    let mut engine = Engine::start("uci");
+    for lines in [1, 2] {
+        engine.send(&format!("setoption name MultiPV value {lines}"));
+        for nodes in (2_000..32_000).step_by(1_499) {
+            engine.send("ucinewgame");
+            engine.send(
+                "position fen r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 7",
+            );
+            engine.send(&format!("go nodes {nodes}"));
+            let said = engine.until("bestmove");
+            let best = said.last().and_then(|l| l.split_whitespace().nth(1)).unwrap_or_default();
+            let last = said
+                .iter()
+                .rev()
+                .find(|l| l.starts_with("info") && !l.contains(" multipv 2 "))
+                .expect("a line said");
+            let first = last.split(" pv ").nth(1).and_then(|pv| pv.split_whitespace().next());
+            assert_eq!(first, Some(best), "{lines} lines, {nodes} nodes: {said:?}");
+        }
+    }
+}
+
 #[test]
 fn plays_xiangqi_through_uci_variant() {
     let mut engine = Engine::start("uci");
