@@ -239,7 +239,7 @@ pub fn iterate<T: Tree>(
                 }
                 Err(proven) => {
                     // Cut short: the first line keeps a move the deeper search has proven, and
-                    // the report of the last complete depth.
+                    // the report of the last complete depth (its lines led by that move).
                     if line == 0
                         && let Some(index) = proven
                         && roots[index].mv != best
@@ -248,10 +248,7 @@ pub fn iterate<T: Tree>(
                         best = root.mv;
                         info.pv = vec![root.mv];
                         info.pv.extend(root.pv.iter().copied());
-                        // The reported lines begin with the move played, too.
-                        if let Some(first) = info.lines.first_mut() {
-                            first.pv.clone_from(&info.pv);
-                        }
+                        lead_with(&mut info.lines, &info.pv);
                     }
                     break 'deepening;
                 }
@@ -283,6 +280,23 @@ pub fn iterate<T: Tree>(
         info.lines = vec![Line { score: info.score, pv: info.pv.clone() }];
     }
     SearchResult { best: Some(best), info }
+}
+
+/// Puts the line of `pv` first among `lines` (a report of several lines), keeping their number
+/// and each move once: the line of the same move goes, or else the last line, and the new first
+/// line has the old first line's score (its move was proven at least as good).
+fn lead_with<M: Copy + PartialEq>(lines: &mut Vec<Line<M>>, pv: &[M]) {
+    let Some(&first) = pv.first() else { return };
+    let Some(score) = lines.first().map(|leader| leader.score) else { return };
+    match lines.iter().position(|line| line.pv.first() == Some(&first)) {
+        Some(at) => {
+            lines.remove(at);
+        }
+        None => {
+            lines.pop();
+        }
+    }
+    lines.insert(0, Line { score, pv: pv.to_vec() });
 }
 
 /// One line at one depth in a window around `guess`, widened until the score falls inside.
@@ -593,6 +607,27 @@ mod tests {
         // Cut before move 2 was searched at depth 6: nothing new is proven.
         let early = run(&mut tree, limit(150), 1);
         assert_eq!(early.best, Some(1), "{early:?}");
+        // With two lines the first line's search is the same: move 2 leads the report, once.
+        let five = run(&mut tree, Limits { depth: Some(5), ..Limits::default() }, 2);
+        let cut =
+            run(&mut tree, Limits { nodes: Some(five.info.nodes + 350), ..Limits::default() }, 2);
+        assert_eq!(cut.best, Some(2), "{cut:?}");
+        let firsts: Vec<u8> =
+            cut.info.lines.iter().filter_map(|line| line.pv.first().copied()).collect();
+        assert_eq!(firsts, [2, 1], "{cut:?}");
+    }
+
+    #[test]
+    fn a_proven_move_leads_the_lines_each_move_once() {
+        let line = |score: i32, pv: &[u8]| Line { score: Score::Cp(score), pv: pv.to_vec() };
+        let mut lines = vec![line(10, &[1, 7]), line(5, &[2, 8]), line(0, &[3])];
+        lead_with(&mut lines, &[2, 9]);
+        assert_eq!(lines, [line(10, &[2, 9]), line(10, &[1, 7]), line(0, &[3])]);
+        lead_with(&mut lines, &[4]);
+        assert_eq!(lines, [line(10, &[4]), line(10, &[2, 9]), line(10, &[1, 7])]);
+        let mut none: Vec<Line<u8>> = Vec::new();
+        lead_with(&mut none, &[4]);
+        assert!(none.is_empty());
     }
 
     #[test]

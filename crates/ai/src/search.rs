@@ -229,13 +229,20 @@ impl<'a> Budget<'a> {
     /// limit, where there is one: the time a move normally takes) and of the nodes (the depth
     /// limit kept), with the same clock, stop signal, noise and seed. Its nodes are counted
     /// here with [`Budget::spent`]. Without a time or node limit the part has none either
-    /// (the stop signal still ends it).
+    /// (the stop signal still ends it). A part [resumes](Limits::resumes): it is not a new
+    /// search, so the history is not aged again for it.
     #[must_use]
     pub fn part(&self, share: f64) -> Budget<'a> {
         let time_left = self.limits.soft_time_ms.or(self.limits.time_ms);
         let time = time_left.map(|t| ((t - self.elapsed_ms()) * share).max(1.0));
         let nodes = self.limits.nodes.map(|n| (n.saturating_sub(self.nodes) as f64 * share) as u64);
-        let limits = Limits { time_ms: time, nodes, depth: self.limits.depth, ..Limits::default() };
+        let limits = Limits {
+            time_ms: time,
+            nodes,
+            depth: self.limits.depth,
+            resumes: true,
+            ..Limits::default()
+        };
         Budget { noise: self.noise, seed: self.seed, ..Budget::new(limits, self.now, self.stop) }
     }
 

@@ -398,8 +398,10 @@ impl Uci {
             );
             // A helper's deeper answer, or a move a depth cut short proved better, is said
             // before it is played, as the main search's answers are.
+            // (Nothing is said for a search that completed no depth.)
             let (depth, first) = reported.into_inner();
-            if result.info.depth > depth || result.best.is_some() && result.best != first {
+            let another_move = result.best.is_some() && result.best != first;
+            if result.info.depth > 0 && (result.info.depth > depth || another_move) {
                 for line in info_lines(&result.info) {
                     say(&out, &line);
                 }

@@ -227,17 +227,35 @@ fn match_adjudicates_games_from_the_engines_scores() {
 }
 
 /// The resign rule calls the game against the engine that says it is lost, whichever colour
-/// it has: two `qi uci`s whose every score is rewritten, one always +5000 and one always -5000.
+/// it has: two `qi uci`s whose every score is rewritten, one always +5000 and one always -5000
+/// (by a POSIX shell script, so Unix only).
+#[cfg(unix)]
 #[test]
 fn match_resigns_for_the_engine_whose_scores_say_it_is_lost() {
+    /// A directory of the test's own, gone when the test ends (passed or failed).
+    struct Scratch(std::path::PathBuf);
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
     let binary = env!("CARGO_BIN_EXE_qi");
-    let dir = std::env::temp_dir().join(format!("qi-resign-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temporary directory");
-    let script = dir.join("scored-uci.sh");
+    let dir = Scratch(std::env::temp_dir().join(format!("qi-resign-test-{}", std::process::id())));
+    std::fs::create_dir_all(&dir.0).expect("a temporary directory");
+    let script = dir.0.join("scored-uci.sh");
     // `$1` is qi, `$2` the score every info line will carry (mates too).
     std::fs::write(
         &script,
-        "#!/bin/sh\n\"$1\" uci | sed -u -E 's/score (cp|mate) -?[0-9]+/score cp '\"$2\"'/'\n",
+        r#"#!/bin/sh
+"$1" uci | while IFS= read -r line; do
+  case $line in
+    *" score "*)
+      rest=${line#* score }; rest=${rest#* }; rest=${rest#* }
+      line="${line%% score *} score cp $2 $rest" ;;
+  esac
+  printf '%s\n' "$line"
+done
+"#,
     )
     .expect("the script is written");
     let engine = |score: &str| format!("sh {} {binary} {score}", script.display());
@@ -260,5 +278,4 @@ fn match_resigns_for_the_engine_whose_scores_say_it_is_lost() {
         }
         assert!(text.lines().last().unwrap_or_default().contains(tally), "{text}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -84,10 +84,12 @@ fn multipv_lines_of(mut engine: Engine) {
 
 /// The move played is the first of the last line said: also when a node limit cuts a depth
 /// short after it proved a move better than the last complete depth's (which happens at about
-/// one node limit in ten in this position), and with several lines.
+/// one node limit in ten in this position: said again, with that move), and with several lines,
+/// each move once.
 #[test]
 fn the_last_line_said_begins_with_the_move_played() {
     let mut engine = Engine::start("uci");
+    let mut said_again = 0;
     for lines in [1, 2] {
         engine.send(&format!("setoption name MultiPV value {lines}"));
         for nodes in (2_000..32_000).step_by(1_499) {
@@ -98,15 +100,34 @@ fn the_last_line_said_begins_with_the_move_played() {
             engine.send(&format!("go nodes {nodes}"));
             let said = engine.until("bestmove");
             let best = said.last().and_then(|l| l.split_whitespace().nth(1)).unwrap_or_default();
-            let last = said
-                .iter()
-                .rev()
-                .find(|l| l.starts_with("info") && !l.contains(" multipv 2 "))
-                .expect("a line said");
-            let first = last.split(" pv ").nth(1).and_then(|pv| pv.split_whitespace().next());
-            assert_eq!(first, Some(best), "{lines} lines, {nodes} nodes: {said:?}");
+            let infos: Vec<&String> = said.iter().filter(|l| l.starts_with("info")).collect();
+            let first_move = |line: &str| {
+                line.split(" pv ")
+                    .nth(1)
+                    .and_then(|pv| pv.split_whitespace().next())
+                    .map(str::to_owned)
+            };
+            let last = infos.iter().rev().find(|l| !l.contains(" multipv 2 ")).expect("a line");
+            assert_eq!(first_move(last), Some(best.to_owned()), "{lines} lines, {nodes}: {said:?}");
+            if lines == 2 {
+                let second = infos.last().expect("a line");
+                assert!(second.contains(" multipv 2 "), "{said:?}");
+                assert_ne!(first_move(second), first_move(last), "{nodes}: {said:?}");
+            }
+            // The report said again: its depth is the one said before.
+            let depth = |line: &str| {
+                line.split(" depth ").nth(1).and_then(|d| d.split(' ').next()).map(str::to_owned)
+            };
+            let heads: Vec<&&String> =
+                infos.iter().filter(|l| !l.contains(" multipv 2 ")).collect();
+            if let [.., before, last] = heads[..]
+                && depth(before) == depth(last)
+            {
+                said_again += 1;
+            }
         }
     }
+    assert!(said_again > 0, "no node limit cut a depth short with another move: test another");
 }
 
 #[test]
