@@ -5,7 +5,8 @@
 // on the person's time, and stops when the person moves; a full-strength search and an
 // analysis run on several threads: wasm threads sharing one table where the page is
 // cross-origin isolated, else split across several workers, each searching a share of the
-// moves (and so too when the threaded build fails to start).
+// moves (and so too when the threaded build fails to start); a worker that fails while the
+// computer thinks is replaced, and the computer's move is asked of the new one.
 //
 // Stops are timed and the times printed (the README's engine section quotes them); the
 // assertions only require the stop to come well before the search would have ended by itself,
@@ -283,6 +284,41 @@ test('the engine keeps its table between searches of one game and clears it for 
     assert.equal(nodes.again.depth, 4);
     assert.ok(nodes.again.nodes < nodes.fresh.nodes, `kept: ${JSON.stringify(nodes)}`);
     assert.deepEqual(nodes.cleared, nodes.fresh, 'cleared by another game');
+    assert.deepEqual(app.errors, [], 'the page reported errors');
+  } finally {
+    await app.close();
+  }
+});
+
+test("a worker that fails while the computer thinks is replaced, and the computer still moves", async () => {
+  // The page's workers, kept as they are made, so the test can make one fail: the `error`
+  // event is what the page is told when its worker traps (a panic in the engine) or dies.
+  const keepWorkers = () => {
+    const Made = window.Worker;
+    window.__qiWorkers = [];
+    window.Worker = class extends Made {
+      constructor(...args) {
+        super(...args);
+        window.__qiWorkers.push(this);
+      }
+    };
+  };
+  const app = await openApp(browser, plain.url, {
+    settings: { game: 'chess', mode: 'computer-second', level: 6, lang: 'en' },
+    initScript: keepWorkers,
+  });
+  try {
+    const { page } = app;
+    await presetGame(page, { game: 'chess', start: 'startpos', moves: ['e2e4'] });
+    // The computer is thinking (level 6 takes seconds): its worker fails.
+    await page.waitForFunction(() => window.__qiWorkers.length >= 1);
+    await page.evaluate(() => {
+      window.__qiWorkers[0].dispatchEvent(new ErrorEvent('error', { message: 'simulated trap' }));
+    });
+    await page.locator('.move-list [data-ply]').nth(1).waitFor();
+    const made = await page.evaluate(() => window.__qiWorkers.length);
+    assert.equal(made, 2, 'a new worker was made, and answered');
+    assert.equal(await page.locator('.move-list [data-ply]').count(), 2, 'one move, not two');
     assert.deepEqual(app.errors, [], 'the page reported errors');
   } finally {
     await app.close();

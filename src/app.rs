@@ -179,10 +179,22 @@ fn ask_computer(state: &UseReducerHandle<StateCell>, asks: &Rc<RefCell<EngineAsk
         }
         let asked_at = web::now_ms();
         let record = request.record.clone();
-        let asked = crate::worker::ask(WorkerRequest::Think(request));
-        asks.borrow_mut().move_seq = Some(asked.seq());
-        let reply =
-            asked.answer().await.and_then(WorkerReply::think).unwrap_or(ThinkReply::none(id));
+        let mut reply = None;
+        // No answer, and not cancelled (a cancel takes `move_seq` first): the worker failed (it
+        // trapped, or could not load) and was dropped. A new one is asked once more, so a
+        // worker's fault does not leave the computer's turn waiting for ever.
+        for _ in 0..2 {
+            let asked = crate::worker::ask(WorkerRequest::Think(request.clone()));
+            let seq = asked.seq();
+            asks.borrow_mut().move_seq = Some(seq);
+            let answer = asked.answer().await;
+            let failed = answer.is_none() && asks.borrow().move_seq == Some(seq);
+            reply = answer.and_then(WorkerReply::think);
+            if !failed {
+                break;
+            }
+        }
+        let reply = reply.unwrap_or(ThinkReply::none(id));
         let left = f64::from(least) - (web::now_ms() - asked_at);
         if left >= 1.0 {
             yew::platform::time::sleep(std::time::Duration::from_millis(left as u64)).await;

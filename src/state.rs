@@ -96,10 +96,10 @@ pub enum Notice {
     },
     /// Something in the page's address was wrong; the game opened as far as it could be read.
     Link(LinkError),
-    /// Undo took back moves that carried notes (comments, marks, arrows, variations); they can
-    /// be put back ([`Action::RestoreTakenBack`]).
     /// A move was typed while the computer is to move: it is not taken.
     NotYourTurn,
+    /// Undo took back moves that carried notes (comments, marks, arrows, variations); they can
+    /// be put back ([`Action::RestoreTakenBack`]).
     NotesTakenBack,
     /// The move queued while the computer thought was not legal after its reply, and was
     /// dropped (with the rules' reason; `None` for a move that does not read at all).
