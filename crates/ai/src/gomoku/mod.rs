@@ -98,11 +98,8 @@ impl GomokuEngine {
         let me = position.side_to_move();
         let (mut theirs, mut their_fives) = (0, [0u16; 2]);
         let mut winning_four = None;
-        for &point in position.board_points() {
-            let p = usize::from(point);
-            if !position.is_empty(p) || !position.is_near(p) {
-                continue;
-            }
+        for p in position.candidates() {
+            let point = p as u16;
             if position.makes_five(me, p) && position.is_legal(p) {
                 return Verdict::Win(point, 1);
             }
@@ -129,12 +126,9 @@ impl GomokuEngine {
     fn evaluate(position: &Position, budget: &Budget<'_>) -> i32 {
         let me = position.side_to_move();
         let (mut mine, mut theirs) = (0, 0);
-        for &point in position.board_points() {
-            let p = usize::from(point);
-            if position.is_empty(p) && position.is_near(p) {
-                mine += position.point_value(me, p);
-                theirs += position.point_value(me.other(), p);
-            }
+        for p in position.candidates() {
+            mine += position.point_value(me, p);
+            theirs += position.point_value(me.other(), p);
         }
         // The side to move gets to use its shapes first.
         let value = mine + mine / 4 - theirs + budget.noise_for(position.hash());
@@ -152,11 +146,8 @@ impl GomokuEngine {
         moves.clear();
         let me = position.side_to_move();
         let side = me.index() * POINTS;
-        for &point in position.board_points() {
-            let p = usize::from(point);
-            if !position.is_empty(p) || !position.is_near(p) {
-                continue;
-            }
+        for p in position.candidates() {
+            let point = p as u16;
             let mut order = position.point_value(me, p) + position.point_value(me.other(), p);
             order = order * 16 + self.history.get(side + p) / 64;
             if point == hash_move {

@@ -19,6 +19,8 @@ pub(crate) const DIRECTIONS: [usize; 4] = [1, STRIDE, STRIDE + 1, STRIDE - 1];
 
 const EMPTY: u8 = 0;
 const WALL: u8 = 3;
+/// Words of the candidate set: one bit per array point.
+const CANDIDATE_WORDS: usize = POINTS.div_ceil(64);
 
 /// The shape a stone on an empty point would make along one line, weakest first.
 pub(crate) mod shape {
@@ -101,6 +103,23 @@ const fn pow(base: usize, i: usize) -> usize {
     p
 }
 
+/// The value of each of a window key's ten digits (the powers of the base), for the keys in
+/// `base`.
+const fn places(base: usize) -> [u32; 10] {
+    let mut places = [0; 10];
+    let mut digit = 0;
+    while digit < 10 {
+        places[digit] = pow(base, digit) as u32;
+        digit += 1;
+    }
+    places
+}
+
+/// The digits' values of the keys of the rules other than caro.
+const PLACES: [u32; 10] = places(Judge::Free.base());
+/// The digits' values of caro's keys.
+const CARO_PLACES: [u32; 10] = places(Judge::Caro.base());
+
 fn build_table(judge: Judge) -> Vec<u8> {
     let mut memo = vec![u8::MAX; judge.keys()];
     for key in 0..judge.keys() {
@@ -182,6 +201,66 @@ fn classify(key: usize, judge: Judge, memo: &mut [u8]) -> u8 {
 /// Position value of one side's shape on a point, for ordering and evaluation.
 const SHAPE_VALUE: [i32; 8] = [0, 6, 20, 24, 110, 130, 1200, 20_000];
 
+/// What a stone on a point makes along its four lines together.
+#[derive(Clone, Copy)]
+struct Combination {
+    /// The shapes' values, with a bonus for combinations that win (two fours, a four and an
+    /// open three; less for two open threes).
+    value: i32,
+    /// The strongest of the four shapes.
+    best: u8,
+    /// An open four, two fours, or a five: a win on the next move.
+    winning_four: bool,
+}
+
+impl Combination {
+    const fn of(shapes: [u8; 4]) -> Combination {
+        let mut value = 0;
+        let (mut fours, mut threes, mut best) = (0, 0, 0);
+        let mut i = 0;
+        while i < 4 {
+            let x = shapes[i];
+            value += SHAPE_VALUE[x as usize];
+            fours += (x == shape::FOUR || x == shape::OPEN_FOUR) as i32;
+            threes += (x == shape::OPEN_THREE) as i32;
+            if x > best {
+                best = x;
+            }
+            i += 1;
+        }
+        if fours >= 2 || (fours == 1 && threes >= 1) {
+            value += 1000;
+        } else if threes >= 2 {
+            value += 500;
+        }
+        let winning_four = fours >= 2 || best >= shape::OPEN_FOUR;
+        Combination { value, best, winning_four }
+    }
+
+    /// The table's index for four shapes (each below 8): their three-bit numbers, the first
+    /// direction's lowest.
+    #[inline]
+    const fn index(shapes: [u8; 4]) -> usize {
+        let [a, b, c, d] = shapes;
+        a as usize | (b as usize) << 3 | (c as usize) << 6 | (d as usize) << 9
+    }
+}
+
+/// Every combination of four shapes, by [`Combination::index`]: the search asks what each
+/// candidate point makes several times at each node (the verdict, the evaluation, the move
+/// ordering), and one look-up answers.
+static COMBINATIONS: [Combination; 4096] = {
+    let mut table = [Combination { value: 0, best: 0, winning_four: false }; 4096];
+    let mut index = 0;
+    while index < 4096 {
+        let shapes = [index & 7, (index >> 3) & 7, (index >> 6) & 7, index >> 9];
+        table[index] =
+            Combination::of([shapes[0] as u8, shapes[1] as u8, shapes[2] as u8, shapes[3] as u8]);
+        index += 1;
+    }
+    table
+};
+
 /// A gomoku position for search.
 #[derive(Clone)]
 pub(crate) struct Position {
@@ -196,9 +275,16 @@ pub(crate) struct Position {
     keys: [[[u32; 4]; POINTS]; 2],
     /// Stones within two points (the 5x5 square) of each point.
     near: [u8; POINTS],
+    /// The empty board points near a stone, one bit per array point: the only points the
+    /// search looks at. Kept by `play` and `undo` with the `near` counts, so that finding the
+    /// candidates costs a few words instead of a pass over every board point (three or four
+    /// such passes at each node were 40% of the search's time).
+    candidates: [u64; CANDIDATE_WORDS],
     /// The board's points (array indices), bottom rank first.
     board_points: Vec<u16>,
-    exact: [bool; 2],
+    /// The shape table each side's keys are looked up in (the rule's, chosen once: a stone
+    /// updates forty shapes).
+    shape_tables: [&'static [u8]; 2],
     renju: bool,
     caro: bool,
     game: Gomoku,
@@ -219,8 +305,9 @@ impl Position {
             shapes: [[[0; 4]; POINTS]; 2],
             keys: [[[0; 4]; POINTS]; 2],
             near: [0; POINTS],
+            candidates: [0; CANDIDATE_WORDS],
             board_points: Vec::with_capacity(size * size),
-            exact: [rule != WinRule::Freestyle, rule == WinRule::Standard],
+            shape_tables: Self::shape_tables(rule),
             renju: rule == WinRule::Renju,
             caro: rule == WinRule::Caro,
             game: game.clone(),
@@ -252,6 +339,17 @@ impl Position {
             position.update_shapes_at(point);
         }
         position
+    }
+
+    /// The shape tables of Black's and White's keys under `rule`: in standard gomoku both
+    /// sides' fives must be exact, in renju only Black's; in caro a closed five does not count.
+    fn shape_tables(rule: WinRule) -> [&'static [u8]; 2] {
+        if rule == WinRule::Caro {
+            return [caro_table(); 2];
+        }
+        let tables = tables();
+        let table = |exact: bool| if exact { &tables.exact[..] } else { &tables.free[..] };
+        [table(rule != WinRule::Freestyle), table(rule == WinRule::Standard)]
     }
 
     /// The array index of a cell on the board.
@@ -290,9 +388,20 @@ impl Position {
         self.cells[point] == EMPTY
     }
 
-    /// Whether the empty `point` is near a stone (within the 5x5 square).
-    pub(crate) fn is_near(&self, point: usize) -> bool {
-        self.near[point] > 0
+    /// The empty points near a stone (within the 5x5 square), in the order of
+    /// [`Position::board_points`] (array order: bottom rank first).
+    pub(crate) fn candidates(&self) -> Candidates<'_> {
+        Candidates { words: &self.candidates, word: 0, bits: self.candidates[0] }
+    }
+
+    /// Marks the empty `point` as a candidate or not.
+    fn mark_candidate(&mut self, point: usize, candidate: bool) {
+        let bit = 1u64 << (point % 64);
+        if candidate {
+            self.candidates[point / 64] |= bit;
+        } else {
+            self.candidates[point / 64] &= !bit;
+        }
     }
 
     /// Whether the side to move may play on the empty `point` (renju forbids Black some).
@@ -315,11 +424,16 @@ impl Position {
         self.shapes[side_index(side)][point]
     }
 
+    /// What a stone of `side` on `point` makes along its four lines together.
+    #[inline]
+    fn combination(&self, side: Side, point: usize) -> &'static Combination {
+        &COMBINATIONS[Combination::index(self.shapes(side, point))]
+    }
+
     /// The strongest shape of `side` at `point`.
     #[inline]
     pub(crate) fn best_shape(&self, side: Side, point: usize) -> u8 {
-        let s = self.shapes(side, point);
-        s[0].max(s[1]).max(s[2]).max(s[3])
+        self.combination(side, point).best
     }
 
     /// Whether a stone of `side` on `point` makes a five.
@@ -330,33 +444,21 @@ impl Position {
 
     /// Whether a stone of `side` on `point` wins by force next move: an open four, two fours,
     /// or a five.
+    #[inline]
     pub(crate) fn makes_winning_four(&self, side: Side, point: usize) -> bool {
-        let s = self.shapes(side, point);
-        let fours = s.iter().filter(|&&x| x >= shape::FOUR).count();
-        fours >= 2 || s.iter().any(|&x| x >= shape::OPEN_FOUR)
+        self.combination(side, point).winning_four
     }
 
     /// Whether a stone of `side` on `point` makes at least a four.
+    #[inline]
     pub(crate) fn makes_four(&self, side: Side, point: usize) -> bool {
         self.best_shape(side, point) >= shape::FOUR
     }
 
     /// The value of `point` for `side`: its shapes, with a bonus for combinations that win.
+    #[inline]
     pub(crate) fn point_value(&self, side: Side, point: usize) -> i32 {
-        let s = self.shapes(side, point);
-        let mut value = 0;
-        let (mut fours, mut threes) = (0, 0);
-        for &x in &s {
-            value += SHAPE_VALUE[usize::from(x)];
-            fours += i32::from(x == shape::FOUR || x == shape::OPEN_FOUR);
-            threes += i32::from(x == shape::OPEN_THREE);
-        }
-        if fours >= 2 || (fours == 1 && threes >= 1) {
-            value += 1000;
-        } else if threes >= 2 {
-            value += 500;
-        }
-        value
+        self.combination(side, point).value
     }
 
     /// Puts a stone of the side to move on the empty `point`.
@@ -365,6 +467,7 @@ impl Position {
         self.game.play_unchecked(Self::move_of(point));
         self.cells[point] = 1 + side_index(side) as u8;
         self.add_near(point, true);
+        self.mark_candidate(point, false);
         self.update_keys(point, side, true);
         self.update_lines(point);
     }
@@ -387,6 +490,10 @@ impl Position {
                     self.near[at] += 1;
                 } else {
                     self.near[at] -= 1;
+                }
+                // The point being taken back is empty again here, and is marked too.
+                if self.cells[at] == EMPTY {
+                    self.mark_candidate(at, self.near[at] > 0);
                 }
             }
         }
@@ -421,14 +528,8 @@ impl Position {
     /// Adds (or, taking it back, removes) a stone of `side` on `point` to the keys of the
     /// board points within five of it along each line.
     fn update_keys(&mut self, point: usize, side: Side, add: bool) {
-        let (base, _) = self.digits();
+        let place = if self.caro { &CARO_PLACES } else { &PLACES };
         let own = side_index(side);
-        let mut place = [0u32; 10];
-        let mut power = 1u32;
-        for digit in &mut place {
-            *digit = power;
-            power *= base as u32;
-        }
         for (dir, &step) in DIRECTIONS.iter().enumerate() {
             // The key's digits run from five points before to five after; `point` is the
             // `k`-th after a point `k` before it (digit 4 + k) and the `k`-th before a point
@@ -449,18 +550,10 @@ impl Position {
     }
 
     fn update_shape(&mut self, point: usize, dir: usize) {
-        let [black, white] =
-            [self.keys[0][point][dir], self.keys[1][point][dir]].map(|k| k as usize);
-        if self.caro {
-            let table = caro_table();
-            self.shapes[0][point][dir] = table[black];
-            self.shapes[1][point][dir] = table[white];
-            return;
+        for side in 0..2 {
+            let key = self.keys[side][point][dir] as usize;
+            self.shapes[side][point][dir] = self.shape_tables[side][key];
         }
-        let tables = tables();
-        let table = |exact: bool| if exact { &tables.exact } else { &tables.free };
-        self.shapes[0][point][dir] = table(self.exact[0])[black];
-        self.shapes[1][point][dir] = table(self.exact[1])[white];
     }
 
     /// The window keys of the ten points around `point` along `dir`, for Black and for White:
@@ -484,18 +577,72 @@ impl Position {
     }
 }
 
+/// The points of [`Position::candidates`], lowest array index first.
+pub(crate) struct Candidates<'a> {
+    words: &'a [u64; CANDIDATE_WORDS],
+    word: usize,
+    /// The bits of `words[word]` not given yet.
+    bits: u64,
+}
+
+impl Iterator for Candidates<'_> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        while self.bits == 0 {
+            self.word += 1;
+            self.bits = *self.words.get(self.word)?;
+        }
+        let bit = self.bits.trailing_zeros() as usize;
+        self.bits &= self.bits - 1;
+        Some(self.word * 64 + bit)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The keys and shapes a position keeps up to date move by move are the ones it would
-    /// compute afresh, through play and undo, under every rule and on the largest board
+    /// The table answers for every four shapes what working them out answers: its index and
+    /// its building agree, and winning combinations are what the search counts on.
+    #[test]
+    fn combinations_are_looked_up_by_their_shapes() {
+        use shape::{FIVE, FOUR, NONE, OPEN_FOUR, OPEN_THREE, THREE, TWO};
+        for index in 0..4096u16 {
+            let shapes = [0, 3, 6, 9].map(|shift| ((index >> shift) & 7) as u8);
+            let (looked_up, worked_out) =
+                (&COMBINATIONS[Combination::index(shapes)], Combination::of(shapes));
+            assert_eq!(looked_up.value, worked_out.value, "{shapes:?}");
+            assert_eq!(looked_up.best, worked_out.best, "{shapes:?}");
+            assert_eq!(looked_up.winning_four, worked_out.winning_four, "{shapes:?}");
+        }
+        let of = |shapes| Combination::of(shapes);
+        assert!(of([FOUR, NONE, FOUR, NONE]).winning_four);
+        assert!(of([NONE, NONE, NONE, OPEN_FOUR]).winning_four);
+        assert!(!of([FOUR, OPEN_THREE, TWO, NONE]).winning_four);
+        assert_eq!(of([TWO, FIVE, THREE, NONE]).best, FIVE);
+        assert_eq!(of([FOUR, OPEN_THREE, NONE, NONE]).value, 130 + 110 + 1000);
+        assert_eq!(of([OPEN_THREE, OPEN_THREE, TWO, NONE]).value, 110 * 2 + 6 + 500);
+    }
+
+    /// The keys, shapes and candidates a position keeps up to date move by move are the ones
+    /// it would compute afresh (the candidates: the empty points near a stone, board order), through play and undo, under every rule and on the largest board
     /// (whose edge is nearest the array's end).
     #[test]
-    fn kept_keys_and_shapes_match_a_fresh_position() {
+    fn kept_keys_shapes_and_candidates_match_a_fresh_position() {
         use qi_rules::gomoku::GomokuRules;
         let same = |kept: &Position, context: &str| {
             let fresh = Position::new(kept.game());
+            let near = |p: usize| kept.near[p] > 0;
+            let defined: Vec<usize> = kept
+                .board_points()
+                .iter()
+                .map(|&p| usize::from(p))
+                .filter(|&p| kept.is_empty(p) && near(p))
+                .collect();
+            assert_eq!(kept.candidates().collect::<Vec<_>>(), defined, "{context}: candidates");
+            assert_eq!(fresh.candidates().collect::<Vec<_>>(), defined, "{context}: fresh");
             for &point in kept.board_points() {
                 let p = usize::from(point);
                 assert_eq!(kept.keys[0][p], fresh.keys[0][p], "{context}: black's keys at {p}");

@@ -53,10 +53,9 @@ impl FailCache {
 pub(crate) fn five_points(position: &Position, side: Side) -> (usize, [u16; 2]) {
     let mut found = [0u16; 2];
     let mut count = 0;
-    for &point in position.board_points() {
-        let p = usize::from(point);
-        if position.is_empty(p) && position.is_near(p) && position.makes_five(side, p) {
-            found[count] = point;
+    for p in position.candidates() {
+        if position.makes_five(side, p) {
+            found[count] = p as u16;
             count += 1;
             if count == 2 {
                 break;
@@ -110,14 +109,10 @@ pub(crate) fn vcf(
         _ => return false,
     };
     let mut fours: Vec<(i32, u16)> = Vec::new();
-    for &point in position.board_points() {
-        let p = usize::from(point);
-        if forced.is_some_and(|f| f != p) || !position.is_empty(p) || !position.is_near(p) {
-            continue;
-        }
-        if position.makes_four(attacker, p) {
+    for p in position.candidates() {
+        if forced.is_none_or(|f| f == p) && position.makes_four(attacker, p) {
             let order = position.point_value(attacker, p);
-            fours.push((order, point));
+            fours.push((order, p as u16));
         }
     }
     fours.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
@@ -181,8 +176,5 @@ fn try_four(
 
 /// Whether `side` has any four on the board to play (a quick filter before [`vcf`]).
 pub(crate) fn has_four_move(position: &Position, side: Side) -> bool {
-    position.board_points().iter().any(|&p| {
-        let p = usize::from(p);
-        position.is_empty(p) && position.is_near(p) && position.best_shape(side, p) >= shape::FOUR
-    })
+    position.candidates().any(|p| position.best_shape(side, p) >= shape::FOUR)
 }
