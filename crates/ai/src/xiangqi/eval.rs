@@ -135,19 +135,77 @@ const fn relative(side: usize, i: usize) -> usize {
 }
 
 /// Walks from `i` by (df, dr) while on the board; `None` when it leaves.
-#[inline]
-fn step(i: usize, df: i32, dr: i32) -> Option<usize> {
+const fn step(i: usize, df: i32, dr: i32) -> Option<usize> {
     let f = (i % 9) as i32 + df;
     let r = (i / 9) as i32 + dr;
-    ((0..9).contains(&f) && (0..10).contains(&r)).then(|| (r * 9 + f) as usize)
+    if 0 <= f && f < 9 && 0 <= r && r < 10 { Some((r * 9 + f) as usize) } else { None }
 }
+
+/// The board's geometry, worked out once: the evaluation asks it for every piece at every
+/// node, and working it out there (divisions by nine, bounds checks at each step) was a good
+/// part of the evaluation's time.
+struct Geometry {
+    /// [`relative`] by side and point.
+    relative: [[u8; 90]; 2],
+    /// How many points lie between each point and the board's edge, in each of [`ORTHO`]'s
+    /// directions.
+    ray_lengths: [[u8; 4]; 90],
+    /// A horse's moves from each point: its leg (the point that blocks it) and where it lands,
+    /// the first `horse_moves[point]` of them.
+    horse: [[(u8, u8); 8]; 90],
+    horse_moves: [u8; 90],
+}
+
+/// The index step of each of [`ORTHO`]'s directions.
+const ORTHO_STEPS: [isize; 4] = [1, -1, 9, -9];
+
+static GEOMETRY: Geometry = {
+    let mut geometry = Geometry {
+        relative: [[0; 90]; 2],
+        ray_lengths: [[0; 4]; 90],
+        horse: [[(0, 0); 8]; 90],
+        horse_moves: [0; 90],
+    };
+    let mut point = 0;
+    while point < 90 {
+        geometry.relative[0][point] = relative(0, point) as u8;
+        geometry.relative[1][point] = relative(1, point) as u8;
+        let mut dir = 0;
+        while dir < 4 {
+            let (df, dr) = ORTHO[dir];
+            let mut length = 0;
+            let mut at = point;
+            while let Some(next) = step(at, df, dr) {
+                length += 1;
+                at = next;
+            }
+            geometry.ray_lengths[point][dir] = length;
+            if let Some(leg) = step(point, df, dr) {
+                let sides = if df == 0 { [(1, 0), (-1, 0)] } else { [(0, 1), (0, -1)] };
+                let mut k = 0;
+                while k < 2 {
+                    let (sf, sr) = sides[k];
+                    if let Some(to) = step(leg, df + sf, dr + sr) {
+                        let n = geometry.horse_moves[point] as usize;
+                        geometry.horse[point][n] = (leg as u8, to as u8);
+                        geometry.horse_moves[point] += 1;
+                    }
+                    k += 1;
+                }
+            }
+            dir += 1;
+        }
+        point += 1;
+    }
+    geometry
+};
 
 const ORTHO: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 
 /// Whether the point `i` is near `side`'s target palace (the enemy's), where attackers count.
 #[inline]
 fn near_enemy_palace(side: usize, i: usize) -> bool {
-    let rel = relative(side, i);
+    let rel = usize::from(GEOMETRY.relative[side][i]);
     let (rank, file) = (rel / 9, rel % 9);
     rank >= 6 && (2..=6).contains(&file)
 }
@@ -167,12 +225,14 @@ pub(super) fn evaluate(board: &[u8; 90], side_to_move: usize) -> i32 {
     let mut attack = [0i32; 2];
     let mut attackers = [0usize; 2];
     let mut phase = 0;
+    // Each side's cannons, one bit per point, for the threats down the generals' files.
+    let mut cannons = [0u128; 2];
     for (i, &c) in board.iter().enumerate() {
         if c == 0 {
             continue;
         }
         let (side, piece) = (side_of(c), piece_of(c));
-        let rel = relative(side, i);
+        let rel = usize::from(GEOMETRY.relative[side][i]);
         count[side][piece] += 1;
         phase += PHASE[piece];
         mg[side] += PST_MG[piece][rel];
@@ -189,6 +249,7 @@ pub(super) fn evaluate(board: &[u8; 90], side_to_move: usize) -> i32 {
                 mg[side] += 6 * mobility - 18;
                 eg[side] += 6 * mobility - 18;
             }
+            CANNON => cannons[side] |= 1 << i,
             SOLDIER if rel / 9 >= 5 => crossed[side] += 1,
             _ => {}
         }
@@ -200,8 +261,11 @@ pub(super) fn evaluate(board: &[u8; 90], side_to_move: usize) -> i32 {
     for side in 0..2 {
         let them = side ^ 1;
         // Cannons aiming down the enemy general's file.
-        for (i, &c) in board.iter().enumerate() {
-            if c == code(side, CANNON) && i % 9 == general[them] % 9 {
+        let mut aiming = cannons[side];
+        while aiming != 0 {
+            let i = aiming.trailing_zeros() as usize;
+            aiming &= aiming - 1;
+            if i % 9 == general[them] % 9 {
                 let between = pieces_between(board, i, general[them]);
                 let bonus = match between {
                     0 => 55,
@@ -241,13 +305,13 @@ pub(super) fn evaluate(board: &[u8; 90], side_to_move: usize) -> i32 {
 
 fn chariot_mobility(board: &[u8; 90], from: usize, side: usize) -> i32 {
     let mut n = 0;
-    for (df, dr) in ORTHO {
+    for (&length, step) in GEOMETRY.ray_lengths[from].iter().zip(ORTHO_STEPS) {
         let mut at = from;
-        while let Some(next) = step(at, df, dr) {
-            let c = board[next];
+        for _ in 0..length {
+            at = at.wrapping_add_signed(step);
+            let c = board[at];
             if c == 0 {
                 n += 1;
-                at = next;
                 continue;
             }
             if side_of(c) != side {
@@ -260,20 +324,15 @@ fn chariot_mobility(board: &[u8; 90], from: usize, side: usize) -> i32 {
 }
 
 fn horse_mobility(board: &[u8; 90], from: usize, side: usize) -> i32 {
+    let moves = &GEOMETRY.horse[from][..usize::from(GEOMETRY.horse_moves[from])];
     let mut n = 0;
-    for (df, dr) in ORTHO {
-        let Some(leg) = step(from, df, dr) else { continue };
-        if board[leg] != 0 {
+    for &(leg, to) in moves {
+        if board[usize::from(leg)] != 0 {
             continue;
         }
-        let (a, b) = if df == 0 { ((1, 0), (-1, 0)) } else { ((0, 1), (0, -1)) };
-        for (sf, sr) in [a, b] {
-            if let Some(to) = step(leg, df + sf, dr + sr) {
-                let c = board[to];
-                if c == 0 || side_of(c) != side {
-                    n += 1;
-                }
-            }
+        let c = board[usize::from(to)];
+        if c == 0 || side_of(c) != side {
+            n += 1;
         }
     }
     n
@@ -283,4 +342,76 @@ fn horse_mobility(board: &[u8; 90], from: usize, side: usize) -> i32 {
 fn pieces_between(board: &[u8; 90], a: usize, b: usize) -> usize {
     let (lo, hi) = if a < b { (a, b) } else { (b, a) };
     (lo + 9..hi).step_by(9).filter(|&i| board[i] != 0).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A chariot's mobility worked out by walking the board point by point.
+    fn walked_chariot_mobility(board: &[u8; 90], from: usize, side: usize) -> i32 {
+        let mut n = 0;
+        for (df, dr) in ORTHO {
+            let mut at = from;
+            while let Some(next) = step(at, df, dr) {
+                at = next;
+                n += i32::from(board[at] == 0 || side_of(board[at]) != side);
+                if board[at] != 0 {
+                    break;
+                }
+            }
+        }
+        n
+    }
+
+    /// A horse's mobility worked out from its leg and its two landings in each direction.
+    fn walked_horse_mobility(board: &[u8; 90], from: usize, side: usize) -> i32 {
+        let mut n = 0;
+        for (df, dr) in ORTHO {
+            let Some(leg) = step(from, df, dr).filter(|&leg| board[leg] == 0) else { continue };
+            let sides = if df == 0 { [(1, 0), (-1, 0)] } else { [(0, 1), (0, -1)] };
+            for (sf, sr) in sides {
+                if let Some(to) = step(leg, df + sf, dr + sr) {
+                    n += i32::from(board[to] == 0 || side_of(board[to]) != side);
+                }
+            }
+        }
+        n
+    }
+
+    /// The geometry tables give what walking the board gives, from every point, on boards from
+    /// empty to crowded.
+    #[test]
+    fn mobility_from_the_tables_is_mobility_walked() {
+        let mut state = 3u64;
+        for crowd in [0, 8, 24, 45, 70] {
+            let mut board = [0u8; 90];
+            for _ in 0..crowd {
+                state = qi_rules::zobrist::splitmix64(state);
+                let (point, side, piece) =
+                    ((state % 90) as usize, (state >> 8) as usize & 1, (state >> 16) as usize % 7);
+                board[point] = code(side, piece);
+            }
+            for from in 0..90 {
+                assert_eq!(usize::from(GEOMETRY.relative[1][from]), relative(1, from));
+                for side in 0..2 {
+                    let context = format!("{crowd} pieces, from {from}, side {side}");
+                    assert_eq!(
+                        chariot_mobility(&board, from, side),
+                        walked_chariot_mobility(&board, from, side),
+                        "{context}"
+                    );
+                    assert_eq!(
+                        horse_mobility(&board, from, side),
+                        walked_horse_mobility(&board, from, side),
+                        "{context}"
+                    );
+                }
+            }
+        }
+        // A horse in the corner has two moves, in the middle eight; a chariot always has 17
+        // points on an empty board.
+        assert_eq!((GEOMETRY.horse_moves[0], GEOMETRY.horse_moves[40]), (2, 8));
+        assert!((0..90).all(|p| GEOMETRY.ray_lengths[p].iter().sum::<u8>() == 17));
+    }
 }
