@@ -35,15 +35,42 @@ pub(crate) fn squares(game: &Banqi) -> [Square; SQUARES] {
 }
 
 /// Whether `attacker` may capture `victim` by an adjacent step (or a chariot's rush) by rank.
+/// Read from a table: the evaluation asks it for many pairs of pieces at every node.
 #[inline]
 pub(crate) fn beats(attacker: Role, victim: Role, rules: &BanqiRules) -> bool {
+    BEATS[rules.ranks as usize][attacker as usize][victim as usize]
+}
+
+/// [`beats`] worked out, under the rank order `ranks`.
+const fn beats_by_rank(attacker: Role, victim: Role, ranks: RankOrder) -> bool {
     match (attacker, victim) {
-        (Role::Cannon, _) if rules.ranks == RankOrder::Taiwan => false,
+        (Role::Cannon, _) if matches!(ranks, RankOrder::Taiwan) => false,
         (Role::Soldier, Role::General) => true,
         (Role::General, Role::Soldier) => false,
-        _ => attacker.rank(rules.ranks) >= victim.rank(rules.ranks),
+        _ => attacker.rank(ranks) >= victim.rank(ranks),
     }
 }
+
+/// [`beats_by_rank`] by rank order, attacker and victim.
+static BEATS: [[[bool; 7]; 7]; 2] = {
+    let mut table = [[[false; 7]; 7]; 2];
+    let mut order = 0;
+    while order < RankOrder::ALL.len() {
+        let mut attacker = 0;
+        while attacker < 7 {
+            let mut victim = 0;
+            while victim < 7 {
+                let ranks = RankOrder::ALL[order];
+                table[ranks as usize][attacker][victim] =
+                    beats_by_rank(Role::ALL[attacker], Role::ALL[victim], ranks);
+                victim += 1;
+            }
+            attacker += 1;
+        }
+        order += 1;
+    }
+    table
+};
 
 /// Calls `found` with each face-up enemy square the face-up `piece` on `from` attacks.
 pub(crate) fn for_each_capture(
@@ -139,17 +166,6 @@ fn rank_value(role: Role, rules: &BanqiRules) -> i32 {
     }
 }
 
-/// How many of each piece is alive: face up on the board plus face down.
-pub(crate) fn alive(board: &[Square; SQUARES], pool: &[u8; 14]) -> [u8; 14] {
-    let mut alive = *pool;
-    for square in board {
-        if let Square::FaceUp(piece) = square {
-            alive[piece.index()] += 1;
-        }
-    }
-    alive
-}
-
 /// A fixed value for a piece, for ordering captures and for the greedy player.
 pub(crate) fn static_value(role: Role, rules: &BanqiRules) -> i32 {
     match role {
@@ -157,5 +173,36 @@ pub(crate) fn static_value(role: Role, rules: &BanqiRules) -> i32 {
         Role::Soldier => 80,
         Role::Cannon => 260,
         _ => rank_value(role, rules),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table answers what the ranks answer, for every pair of roles under both orders, and
+    /// the orders' known differences hold.
+    #[test]
+    fn the_capture_table_is_the_rank_order() {
+        for ranks in RankOrder::ALL {
+            let rules = BanqiRules { ranks, ..BanqiRules::default() };
+            for attacker in Role::ALL {
+                for victim in Role::ALL {
+                    assert_eq!(
+                        beats(attacker, victim, &rules),
+                        beats_by_rank(attacker, victim, ranks),
+                        "{ranks:?}: {attacker:?} on {victim:?}"
+                    );
+                }
+            }
+        }
+        let taiwan = BanqiRules { ranks: RankOrder::Taiwan, ..BanqiRules::default() };
+        let hong_kong = BanqiRules { ranks: RankOrder::HongKong, ..BanqiRules::default() };
+        assert!(beats(Role::Soldier, Role::General, &taiwan));
+        assert!(!beats(Role::General, Role::Soldier, &taiwan));
+        assert!(!beats(Role::Cannon, Role::Soldier, &taiwan));
+        assert!(beats(Role::Cannon, Role::Soldier, &hong_kong));
+        assert!(beats(Role::Chariot, Role::Advisor, &hong_kong));
+        assert!(!beats(Role::Chariot, Role::Advisor, &taiwan));
     }
 }

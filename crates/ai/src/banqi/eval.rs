@@ -8,7 +8,7 @@ use arrayvec::ArrayVec;
 use qi_rules::Game;
 use qi_rules::banqi::{Banqi, BanqiRules, Colour, Piece, Square};
 
-use super::board::{SQUARES, Values, alive, beats, for_each_capture, neighbour, squares};
+use super::board::{SQUARES, Values, beats, for_each_capture, neighbour, squares};
 
 /// Score units per empty square next to a face-up piece.
 const MOBILITY: i32 = 3;
@@ -24,24 +24,29 @@ pub(crate) fn evaluate(game: &Banqi) -> i32 {
         return 0;
     };
     let board = squares(game);
-    // The face-up pieces, found once: the hunt below pairs them up, and a scan of the whole
-    // board for each piece was a quarter of the evaluation.
-    let face_up: ArrayVec<(usize, Piece), SQUARES> = board
-        .iter()
-        .enumerate()
-        .filter_map(|(at, square)| match *square {
-            Square::FaceUp(piece) => Some((at, piece)),
-            _ => None,
-        })
-        .collect();
     let pool = game.unknown_pool();
-    let values = Values::new(&alive(&board, &pool), game.rules());
+    // One pass over the board finds the face-up pieces (the hunt below pairs them up: a scan
+    // of the whole board for each piece was a quarter of the evaluation), how many of each
+    // piece is alive (face up, or face down in the pool), and whether any is still face down.
+    let mut face_up: ArrayVec<(usize, Piece), SQUARES> = ArrayVec::new();
+    let mut alive = pool;
+    let mut endgame = true;
+    for (at, square) in board.iter().enumerate() {
+        match *square {
+            Square::FaceUp(piece) => {
+                face_up.push((at, piece));
+                alive[piece.index()] += 1;
+            }
+            Square::Hidden(_) | Square::Unknown => endgame = false,
+            Square::Empty => {}
+        }
+    }
+    let values = Values::new(&alive, game.rules());
     let mut score = [0i32; 2];
     for (index, count) in pool.iter().enumerate() {
         let piece = Piece::ALL[index];
         score[piece.colour.index()] += values.of(piece) * i32::from(*count);
     }
-    let endgame = !board.iter().any(|square| square.is_face_down());
     // The two most valuable threatened pieces of each colour.
     let mut threatened = [[0i32; 2]; 2];
     for &(from, piece) in &face_up {
