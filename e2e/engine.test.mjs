@@ -325,6 +325,47 @@ test("a worker that fails while the computer thinks is replaced, and the compute
   }
 });
 
+test('when the new worker fails too, the player is told and can ask the computer again', async () => {
+  const keepWorkers = () => {
+    const Made = window.Worker;
+    window.__qiWorkers = [];
+    window.Worker = class extends Made {
+      constructor(...args) {
+        super(...args);
+        window.__qiWorkers.push(this);
+      }
+    };
+  };
+  const app = await openApp(browser, plain.url, {
+    settings: { game: 'chess', mode: 'computer-second', level: 6, lang: 'en' },
+    initScript: keepWorkers,
+  });
+  try {
+    const { page } = app;
+    await presetGame(page, { game: 'chess', start: 'startpos', moves: ['e2e4'] });
+    // The computer's worker fails, and so does the one the page makes to ask again.
+    for (const made of [1, 2]) {
+      await page.waitForFunction((n) => window.__qiWorkers.length >= n, made);
+      await page.evaluate((i) => {
+        window.__qiWorkers[i].dispatchEvent(new ErrorEvent('error', { message: 'simulated trap' }));
+      }, made - 1);
+    }
+    const notice = page.getByTestId('notice');
+    await notice.waitFor();
+    assert.match(await notice.innerText(), /engine stopped/);
+    assert.equal(await page.locator('.move-list [data-ply]').count(), 1, 'no move yet');
+    assert.equal(await page.getByTestId('thinking').count(), 0, 'not shown as thinking');
+    // Asked again, a third worker answers and the computer moves.
+    await page.locator('[data-action="ask-computer-again"]').click();
+    await page.locator('.move-list [data-ply]').nth(1).waitFor();
+    assert.equal(await page.evaluate(() => window.__qiWorkers.length), 3);
+    assert.equal(await notice.count(), 0, 'the notice is gone');
+    assert.deepEqual(app.errors, [], 'the page reported errors');
+  } finally {
+    await app.close();
+  }
+});
+
 /**
  * Opens the app against the computer at level 6 (the person White, e2e4 played) and waits for
  * the computer's answer and the ponder that follows it.

@@ -372,7 +372,7 @@ fn page() -> Html {
         });
     }
     {
-        let should = state.computer_should_move();
+        let should = state.computer_to_be_asked();
         let trigger =
             (should, state.record.moves.len(), state.record.start.clone(), state.settings.mode);
         let (state, asks) = (state.clone(), asks.clone());

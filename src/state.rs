@@ -104,6 +104,9 @@ pub enum Notice {
     /// The move queued while the computer thought was not legal after its reply, and was
     /// dropped (with the rules' reason; `None` for a move that does not read at all).
     PremoveDropped(Option<IllegalReason>),
+    /// The computer's engine stopped (its worker failed, and so did the new one asked again)
+    /// and gave no move: the player may ask again ([`Action::AskComputerAgain`]).
+    EngineStopped,
 }
 
 /// A chess promotion waiting for the player to choose the piece.
@@ -180,6 +183,12 @@ pub struct AppState {
     pub overlay_closed: bool,
     /// The computer's request in flight: its id, and whether it is for a hint.
     pub thinking: Option<(u64, bool)>,
+    /// Where the computer's engine stopped without giving its move ([`Notice::EngineStopped`]):
+    /// the main line's length and the position's hash. The computer is not asked again there
+    /// until the player says so ([`Action::AskComputerAgain`]), else a worker that cannot run
+    /// would be made again and again. A new or opened game starts without it; any other
+    /// position is asked as usual.
+    pub engine_stopped_at: Option<(usize, u64)>,
     /// The id the next request gets.
     pub next_request: u64,
     /// The move the hint button suggests, shown on the board.
@@ -371,6 +380,8 @@ pub enum Action {
         /// When it was asked (milliseconds), for the clocks.
         now: f64,
     },
+    /// Ask the computer again for the move its engine did not give ([`Notice::EngineStopped`]).
+    AskComputerAgain,
     /// Turn the engine's analysis of the position shown on or off.
     ToggleAnalysis,
     /// Review the game: every position of the main line analysed, each move judged.
@@ -540,6 +551,7 @@ impl AppState {
             clocks,
             overlay_closed: false,
             thinking: None,
+            engine_stopped_at: None,
             next_request: 1,
             game_number: 0,
             hint: None,
@@ -682,6 +694,18 @@ impl AppState {
         self.viewing.as_ref().filter(|p| p.is_main_line()).map(|p| p.ply)
     }
 
+    /// Whether the computer is to be asked for its move now: it should move, and its engine
+    /// did not stop without a move here ([`AppState::engine_stopped_at`]).
+    #[must_use]
+    pub fn computer_to_be_asked(&self) -> bool {
+        self.computer_should_move() && self.engine_stopped_at != Some(self.position_key())
+    }
+
+    /// The game as it stands, told apart from any other: its length and its position's hash.
+    fn position_key(&self) -> (usize, u64) {
+        (self.record.moves.len(), self.game.hash())
+    }
+
     /// Whether the computer should move now (its turn, the game on, nothing in the way), and no
     /// request for it is in flight.
     #[must_use]
@@ -721,7 +745,15 @@ impl AppState {
         }
         self.thinking = None;
         self.last_search = Some(search);
-        let Some(text) = best else { return };
+        let Some(text) = best else {
+            // No move for a move that is due: the engine failed (the page already asked a new
+            // one once). Without a word the computer's turn would wait for ever.
+            if !hint && self.computer_should_move() {
+                self.notice = Some(Notice::EngineStopped);
+                self.engine_stopped_at = Some(self.position_key());
+            }
+            return;
+        };
         if hint {
             self.hint = self.cells_of(&text);
         } else if self.computer_should_move() {
@@ -1391,6 +1423,12 @@ impl AppState {
             Action::CancelPromotion => self.promotion = None,
             Action::Undo { now } => self.undo(now),
             Action::RestoreTakenBack { now } => self.restore_taken_back(now),
+            Action::AskComputerAgain => {
+                self.engine_stopped_at = None;
+                if self.notice == Some(Notice::EngineStopped) {
+                    self.notice = None;
+                }
+            }
             Action::FlipBoard => self.flipped = !self.flipped,
             Action::View(ply) => {
                 let plies = self.record.moves.len();

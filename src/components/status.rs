@@ -31,13 +31,22 @@ pub struct StatusView {
     pub search: Option<SearchSummary>,
     /// Stepping through the game: how many moves in, and whether in a variation.
     pub viewing: Option<(usize, bool)>,
-    /// The answer to the last attempt, and whether it offers to put back what Undo took.
-    pub notice: Option<(String, bool)>,
+    /// The answer to the last attempt, and what its button does, if it has one.
+    pub notice: Option<(String, Option<NoticeAction>)>,
     /// Banqi before the first flip: how to begin.
     pub banqi_hint: bool,
     /// What the live region says: the last move of the position shown, in words, and the
     /// result once the game is over (never the engine's figures).
     pub announcement: String,
+}
+
+/// What a notice's button does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoticeAction {
+    /// Puts back the moves (and notes) the last Undo took.
+    RestoreTakenBack,
+    /// Asks the computer again for the move its engine did not give.
+    AskComputerAgain,
 }
 
 /// The status panel's content for `state`.
@@ -68,10 +77,14 @@ pub fn status_view(state: &AppState) -> StatusView {
         thinking: matches!(state.thinking, Some((_, false))),
         search: state.last_search.filter(|_| state.settings.mode != Mode::HotSeat),
         viewing: state.viewing.as_ref().map(|path| (path.depth(), !path.is_main_line())),
-        notice: state
-            .notice
-            .as_ref()
-            .map(|n| (notice_text(lang, kind, n), *n == Notice::NotesTakenBack)),
+        notice: state.notice.as_ref().map(|n| {
+            let action = match n {
+                Notice::NotesTakenBack => Some(NoticeAction::RestoreTakenBack),
+                Notice::EngineStopped => Some(NoticeAction::AskComputerAgain),
+                _ => None,
+            };
+            (notice_text(lang, kind, n), action)
+        }),
         // Only before the first flip, and only while there is a face-down piece to flip.
         banqi_hint: kind == GameKind::Banqi
             && state.viewing.is_none()
@@ -240,6 +253,7 @@ fn notice_text(lang: Lang, kind: GameKind, notice: &Notice) -> String {
         Notice::Link(error) => link_error(lang, kind, error),
         Notice::NotesTakenBack => t(lang, Text::NotesTakenBack).to_owned(),
         Notice::NotYourTurn => t(lang, Text::NotYourTurn).to_owned(),
+        Notice::EngineStopped => t(lang, Text::EngineStopped).to_owned(),
         Notice::PremoveDropped(reason) => {
             let dropped = t(lang, Text::PremoveDropped);
             match reason {
@@ -267,20 +281,35 @@ pub fn status(props: &StatusProps) -> Html {
             </p>
         },
     };
-    let notice = view.notice.as_ref().map(|(text, restorable)| {
-        let restore = match (restorable, &props.dispatch) {
-            (true, Some(dispatch)) => {
-                let dispatch = dispatch.clone();
-                let onclick = Callback::from(move |_| dispatch.emit(Action::RestoreTakenBack { now: now_ms() }));
+    let notice = view.notice.as_ref().map(|(text, action)| {
+        let button = match (action, &props.dispatch) {
+            (Some(action), Some(dispatch)) => {
+                let (action, dispatch) = (*action, dispatch.clone());
+                let onclick = Callback::from(move |_| {
+                    dispatch.emit(match action {
+                        NoticeAction::RestoreTakenBack => {
+                            Action::RestoreTakenBack { now: now_ms() }
+                        }
+                        NoticeAction::AskComputerAgain => Action::AskComputerAgain,
+                    })
+                });
+                let (label, name) = match action {
+                    NoticeAction::RestoreTakenBack => {
+                        (Text::RestoreTakenBack, "restore-taken-back")
+                    }
+                    NoticeAction::AskComputerAgain => {
+                        (Text::AskComputerAgain, "ask-computer-again")
+                    }
+                };
                 html! {
-                    <>{ " " }<button type="button" class="restore" data-action="restore-taken-back" {onclick}>
-                        { t(lang, Text::RestoreTakenBack) }
+                    <>{ " " }<button type="button" class="restore" data-action={name} {onclick}>
+                        { t(lang, label) }
                     </button></>
                 }
             }
             _ => Html::default(),
         };
-        html! { <p class="notice" data-testid="notice">{ text.clone() }{ restore }</p> }
+        html! { <p class="notice" data-testid="notice">{ text.clone() }{ button }</p> }
     });
     let viewing = view.viewing.map(|(depth, in_variation)| {
         html! {
@@ -475,8 +504,9 @@ mod tests {
         state.apply(Action::SetComment("Symmetry.".into()));
         state.apply(Action::Undo { now: 0.0 });
         let view = status_view(&state);
-        let (text, restorable) = view.notice.expect("a notice");
-        assert!(text.starts_with("Taken back") && restorable, "{text}");
+        let (text, action) = view.notice.expect("a notice");
+        assert!(text.starts_with("Taken back"), "{text}");
+        assert_eq!(action, Some(NoticeAction::RestoreTakenBack));
         state.apply(Action::RestoreTakenBack { now: 0.0 });
         assert_eq!(status_view(&state).notice, None);
         state.apply(Action::Go(Path::main(1)));

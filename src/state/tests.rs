@@ -1154,3 +1154,41 @@ fn a_soosorv8_opening_is_played_on_the_board_with_its_declaration_and_offers() {
     s.apply(Action::Undo { now: 0.0 });
     assert_eq!(status(&s), "White picks one of the offered fifth stones.");
 }
+
+#[test]
+fn an_engine_that_gives_no_move_is_said_and_can_be_asked_again() {
+    let mut s = vs_computer(GameKind::Chess, Side::First);
+    drag(&mut s, "e2", "e4");
+    let no_move = |s: &mut AppState, hint: bool| {
+        let id = s.next_request;
+        s.apply(Action::StartThinking { id, hint });
+        let search = SearchSummary::default();
+        s.apply(Action::ComputerAnswer { id, best: None, search, now: 0.0 });
+    };
+    assert!(s.computer_to_be_asked());
+    no_move(&mut s, false);
+    assert_eq!(s.notice, Some(Notice::EngineStopped), "the player is told");
+    assert!(s.computer_should_move(), "the computer's turn is still due");
+    assert!(!s.computer_to_be_asked(), "but not asked again by itself");
+    s.apply(Action::AskComputerAgain);
+    assert_eq!(s.notice, None);
+    assert!(s.computer_to_be_asked(), "asked again");
+    // The new answer is played as usual.
+    computer_answers(&mut s, "e7e5");
+    assert_eq!(s.record.moves, ["e2e4", "e7e5"]);
+    // Undo moves away from the move it stopped at: the computer is asked as usual.
+    drag(&mut s, "d2", "d4");
+    no_move(&mut s, false);
+    assert!(!s.computer_to_be_asked());
+    s.apply(Action::Undo { now: 0.0 });
+    drag(&mut s, "c2", "c4");
+    assert!(s.computer_to_be_asked(), "after Undo and another move");
+    // A new game starts without it.
+    no_move(&mut s, false);
+    s.apply(Action::NewGame { seed: 1 });
+    assert_eq!(s.engine_stopped_at, None);
+    // A hint that does not come says nothing: the hint button is there to press again.
+    let mut s = vs_computer(GameKind::Chess, Side::First);
+    no_move(&mut s, true);
+    assert_eq!(s.notice, None);
+}

@@ -177,6 +177,10 @@ pub enum Text {
     RestoreTakenBack,
     /// The move queued during the computer's turn could not be played after its reply.
     PremoveDropped,
+    /// The computer's engine stopped without giving its move.
+    EngineStopped,
+    /// Asks the computer again for its move.
+    AskComputerAgain,
     /// Previous move in the move list.
     Previous,
     /// Next move in the move list.
@@ -490,6 +494,12 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
             "对方应着后，预走的这步棋无法走出，已取消。",
             "Sau nước đáp, nước đi trước của bạn không còn hợp lệ nên đã bị hủy.",
         ],
+        T::EngineStopped => [
+            "The computer's engine stopped without giving its move.",
+            "电脑的引擎意外停止，没有走出这步棋。",
+            "Bộ máy của máy tính đã dừng mà không đưa ra nước đi.",
+        ],
+        T::AskComputerAgain => ["Ask again", "再试一次", "Thử lại"],
         T::Previous => ["Previous move", "上一步", "Nước trước"],
         T::Next => ["Next move", "下一步", "Nước sau"],
         T::Board => ["Board", "棋盘", "Bàn cờ"],
