@@ -290,9 +290,11 @@ test('the engine keeps its table between searches of one game and clears it for 
   }
 });
 
-test("a worker that fails while the computer thinks is replaced, and the computer still moves", async () => {
-  // The page's workers, kept as they are made, so the test can make one fail: the `error`
-  // event is what the page is told when its worker traps (a panic in the engine) or dies.
+/**
+ * Opens the app against the computer at level 6 with the page's workers kept as they are made
+ * (`window.__qiWorkers`), and plays e2e4: the computer is thinking.
+ */
+async function openWithKeptWorkers() {
   const keepWorkers = () => {
     const Made = window.Worker;
     window.__qiWorkers = [];
@@ -307,14 +309,27 @@ test("a worker that fails while the computer thinks is replaced, and the compute
     settings: { game: 'chess', mode: 'computer-second', level: 6, lang: 'en' },
     initScript: keepWorkers,
   });
+  await presetGame(app.page, { game: 'chess', start: 'startpos', moves: ['e2e4'] });
+  return app;
+}
+
+/**
+ * Fails the page's `made`-th worker once it exists: the `error` event is what the page is told
+ * when its worker traps (a panic in the engine) or dies.
+ */
+async function failWorker(page, made) {
+  await page.waitForFunction((n) => window.__qiWorkers.length >= n, made);
+  await page.evaluate((i) => {
+    window.__qiWorkers[i].dispatchEvent(new ErrorEvent('error', { message: 'simulated trap' }));
+  }, made - 1);
+}
+
+test("a worker that fails while the computer thinks is replaced, and the computer still moves", async () => {
+  const app = await openWithKeptWorkers();
   try {
     const { page } = app;
-    await presetGame(page, { game: 'chess', start: 'startpos', moves: ['e2e4'] });
     // The computer is thinking (level 6 takes seconds): its worker fails.
-    await page.waitForFunction(() => window.__qiWorkers.length >= 1);
-    await page.evaluate(() => {
-      window.__qiWorkers[0].dispatchEvent(new ErrorEvent('error', { message: 'simulated trap' }));
-    });
+    await failWorker(page, 1);
     await page.locator('.move-list [data-ply]').nth(1).waitFor();
     const made = await page.evaluate(() => window.__qiWorkers.length);
     assert.equal(made, 2, 'a new worker was made, and answered');
@@ -326,30 +341,12 @@ test("a worker that fails while the computer thinks is replaced, and the compute
 });
 
 test('when the new worker fails too, the player is told and can ask the computer again', async () => {
-  const keepWorkers = () => {
-    const Made = window.Worker;
-    window.__qiWorkers = [];
-    window.Worker = class extends Made {
-      constructor(...args) {
-        super(...args);
-        window.__qiWorkers.push(this);
-      }
-    };
-  };
-  const app = await openApp(browser, plain.url, {
-    settings: { game: 'chess', mode: 'computer-second', level: 6, lang: 'en' },
-    initScript: keepWorkers,
-  });
+  const app = await openWithKeptWorkers();
   try {
     const { page } = app;
-    await presetGame(page, { game: 'chess', start: 'startpos', moves: ['e2e4'] });
     // The computer's worker fails, and so does the one the page makes to ask again.
-    for (const made of [1, 2]) {
-      await page.waitForFunction((n) => window.__qiWorkers.length >= n, made);
-      await page.evaluate((i) => {
-        window.__qiWorkers[i].dispatchEvent(new ErrorEvent('error', { message: 'simulated trap' }));
-      }, made - 1);
-    }
+    await failWorker(page, 1);
+    await failWorker(page, 2);
     const notice = page.getByTestId('notice');
     await notice.waitFor();
     assert.match(await notice.innerText(), /engine stopped/);
