@@ -27,7 +27,7 @@ use yew::prelude::*;
 use crate::board::Board;
 use crate::board_model::board_view;
 use crate::components::dialogs::{PromotionDialog, promoting_colour};
-use crate::components::status::{Status, status_view};
+use crate::components::status::{Status, StatusView, status_view};
 use crate::components::{SharedState, StateCell};
 use crate::decimal::{decimal, parse_decimal};
 use crate::i18n::{Lang, Text, t};
@@ -329,7 +329,7 @@ pub fn embed() -> Html {
                                    })
                                } />
             } else if state.notice.is_some() {
-                <div class="embed-notice"><Status view={status_view(&state)} /></div>
+                <div class="embed-notice"><Status view={embed_status(&state)} /></div>
             }
             if options.play && state.chain_in_progress() {
                 <button type="button" class="embed-end-chain" data-action="end-chain"
@@ -430,7 +430,7 @@ fn embed_controls(props: &ControlProps) -> Html {
                     onclick={act(Action::StepForward)} disabled={state.viewing.is_none()}>{ icon(NEXT) }</button>
             <button type="button" data-action="last" aria-label={t(lang, Text::BackToGame)}
                     onclick={act(Action::View(None))} disabled={state.viewing.is_none()}>{ icon(LAST) }</button>
-            <div class="embed-status"><Status view={status_view(props.state.get())} /></div>
+            <div class="embed-status"><Status view={embed_status(props.state.get())} /></div>
             <a class="embed-open" href={full_app} target="_blank" rel="noopener"
                title={t(lang, Text::OpenInQi)}>{ "Qi ↗" }</a>
         </nav>
@@ -450,6 +450,12 @@ fn icon(path: &'static str) -> Html {
     html! {
         <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true"><path d={path} fill="currentColor" /></svg>
     }
+}
+
+/// The status as the embed shows it: the embed does not ask the worker for openings' names, so
+/// it keeps no line for one.
+fn embed_status(state: &AppState) -> StatusView {
+    StatusView { hold_opening_line: false, ..status_view(state) }
 }
 
 #[cfg(test)]

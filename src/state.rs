@@ -1192,11 +1192,26 @@ impl AppState {
             .then(|| self.record.moves.iter().take(BOOK_PLIES).cloned().collect())
     }
 
-    /// The named opening of the game as it stands, when the worker has found one.
+    /// The named opening of the game as it stands, when the worker has found one. While the
+    /// worker is asked about the latest move, the name it gave for the line before it stays (a
+    /// line that goes on keeps its name until a deeper one is found), so the name does not
+    /// blink out at every move; after an undo, the longer line's name is not shown.
     #[must_use]
     pub fn shown_opening(&self) -> Option<&qi_play::openings::Opening> {
         let (moves, opening) = self.opening.as_ref()?;
-        (self.opening_key().as_ref() == Some(moves)).then_some(opening.as_ref()).flatten()
+        self.opening_key()
+            .is_some_and(|key| key.starts_with(moves))
+            .then_some(opening.as_ref())
+            .flatten()
+    }
+
+    /// Whether the status keeps a line for the opening's name: in the games that name their
+    /// openings, from the first move on, named yet or not. The line is there in the same frame
+    /// as the move, so the name, which comes from the worker a moment later, moves nothing below
+    /// it (a button about to be clicked, say).
+    #[must_use]
+    pub fn holds_opening_line(&self) -> bool {
+        self.opening_key().is_some()
     }
 
     /// Whether the game may be reviewed now: it has moves, and the computer is not playing it

@@ -25,6 +25,9 @@ pub struct StatusView {
     /// The named opening: its code (may be empty) and its name in the interface language
     /// where the book has one, else in English.
     pub opening: Option<(String, String)>,
+    /// Keep the opening's line even before its name is known (see
+    /// [`AppState::holds_opening_line`]); off where no page asks for the names (the embed).
+    pub hold_opening_line: bool,
     /// The computer is thinking about its move.
     pub thinking: bool,
     /// What the computer's last search did, where it is shown (not between two people).
@@ -74,6 +77,7 @@ pub fn status_view(state: &AppState) -> StatusView {
         to_move: (side_class(state, to_move), to_move_text(state, shown, to_move)),
         in_check: shown.in_check(),
         opening,
+        hold_opening_line: state.holds_opening_line(),
         thinking: matches!(state.thinking, Some((_, false))),
         search: state.last_search.filter(|_| state.settings.mode != Mode::HotSeat),
         viewing: state.viewing.as_ref().map(|path| (path.depth(), !path.is_main_line())),
@@ -337,14 +341,23 @@ pub fn status(props: &StatusProps) -> Html {
             </details>
         }
     });
-    let opening = view.opening.as_ref().map(|(code, name)| {
-        html! {
-            <p class="opening" data-testid="opening">
-                if !code.is_empty() { <span class="eco">{ code.clone() }</span>{ " " } }
-                { name.clone() }
-            </p>
+    // One line, cut with an ellipsis (the whole name in its title), so a long name does not
+    // wrap and move what is below it.
+    let opening = match &view.opening {
+        Some((code, name)) => {
+            let title = if code.is_empty() { name.clone() } else { format!("{code} {name}") };
+            Some(html! {
+                <p class="opening" data-testid="opening" {title}>
+                    if !code.is_empty() { <span class="eco">{ code.clone() }</span>{ " " } }
+                    { name.clone() }
+                </p>
+            })
         }
-    });
+        None if view.hold_opening_line => {
+            Some(html! { <p class="opening" aria-hidden="true">{ "\u{a0}" }</p> })
+        }
+        None => None,
+    };
     let banqi_hint =
         view.banqi_hint.then(|| html! { <p class="hint-text">{ t(lang, Text::BanqiHint) }</p> });
     html! {

@@ -1192,3 +1192,47 @@ fn an_engine_that_gives_no_move_is_said_and_can_be_asked_again() {
     no_move(&mut s, true);
     assert_eq!(s.notice, None);
 }
+
+fn named(code: &str, name: &str) -> Option<qi_play::openings::Opening> {
+    Some(qi_play::openings::Opening {
+        code: code.into(),
+        name: name.into(),
+        name_zh: None,
+        name_vi: None,
+    })
+}
+
+#[test]
+fn an_opening_name_stays_while_the_next_move_is_looked_up_and_its_line_is_held_from_the_first_move()
+{
+    let mut s = state(GameKind::Chess);
+    assert!(!s.holds_opening_line(), "no line before the first move");
+    drag(&mut s, "e2", "e4");
+    assert!(s.holds_opening_line(), "the line is there with the move");
+    assert_eq!(s.shown_opening(), None, "not named yet");
+    s.apply(Action::OpeningFound {
+        moves: vec!["e2e4".into()],
+        opening: named("B00", "King's Pawn"),
+    });
+    assert_eq!(s.shown_opening().map(|o| o.name.as_str()), Some("King's Pawn"));
+    // The next move is being looked up: the line's name stays.
+    drag(&mut s, "e7", "e5");
+    assert_eq!(s.shown_opening().map(|o| o.name.as_str()), Some("King's Pawn"));
+    // A late answer for a line that is no longer the game's is not taken.
+    s.apply(Action::OpeningFound { moves: vec!["e2e4".into()], opening: named("B00", "Stale") });
+    assert_eq!(s.shown_opening().map(|o| o.name.as_str()), Some("King's Pawn"));
+    let both = vec!["e2e4".to_owned(), "e7e5".to_owned()];
+    s.apply(Action::OpeningFound { moves: both, opening: named("C20", "King's Pawn Game") });
+    assert_eq!(s.shown_opening().map(|o| o.code.as_str()), Some("C20"));
+    // Back a move: the longer line's name is not this line's.
+    s.apply(Action::Undo { now: 0.0 });
+    assert_eq!(s.record.moves, ["e2e4"]);
+    assert_eq!(s.shown_opening(), None);
+    assert!(s.holds_opening_line());
+    s.apply(Action::Undo { now: 0.0 });
+    assert!(!s.holds_opening_line());
+    // Banqi and gomoku name no openings, so they keep no line.
+    let mut g = state(GameKind::Gomoku);
+    click(&mut g, "h8");
+    assert!(!g.holds_opening_line());
+}
