@@ -306,7 +306,7 @@ pub fn status(props: &StatusProps) -> Html {
                     }
                 };
                 html! {
-                    <>{ " " }<button type="button" class="restore" data-action={name} {onclick}>
+                    <>{ " " }<button type="button" class="notice-action" data-action={name} {onclick}>
                         { t(lang, label) }
                     </button></>
                 }

@@ -4,7 +4,7 @@
 
 use qi_rules::Side;
 
-use super::position::{DIRECTIONS, Position, shape};
+use super::position::{DIRECTIONS, Position};
 use crate::search::Budget;
 
 /// Remembers positions where a VCF search failed, by hash and the depth it was searched to.
@@ -176,5 +176,5 @@ fn try_four(
 
 /// Whether `side` has any four on the board to play (a quick filter before [`vcf`]).
 pub(crate) fn has_four_move(position: &Position, side: Side) -> bool {
-    position.candidates().any(|p| position.best_shape(side, p) >= shape::FOUR)
+    position.candidates().any(|p| position.makes_four(side, p))
 }
