@@ -4,8 +4,9 @@
 // ends (chess, xiangqi, banqi, gomoku, over and over), for QI_SOAK_MINUTES (default 10). Every
 // minute it samples the resident memory of the soak browser's renderer processes (the page
 // and its worker run there, wasm memories included; read from /proc, the browser's processes
-// being those that appeared when it started), the worker's wasm memory and the page's JS heap
-// (CDP), and prints them; at the end, the first sample after each game has been played once
+// being those that appeared when it started), the worker's wasm memory, the page's own wasm
+// memory (the app: its state, the records, the board's views) and the page's JS heap (CDP),
+// and prints them; at the end, the first sample after each game has been played once
 // (each game's engine makes its table on first use) and the last side by side. (The page is
 // served cross-origin isolated, as qi-server serves it.)
 //
@@ -52,6 +53,12 @@ const before = chromiumProcesses();
 const browser = await launchBrowser();
 const app = await openApp(browser, server.url, {
   settings: { game: 'chess', mode: 'watch', level: LEVEL, speed: 2, lang: 'en', volume: 0 },
+  // The app's wasm memory: Trunk's loader announces the started module with its exports.
+  initScript: () => {
+    window.addEventListener('TrunkApplicationStarted', (event) => {
+      window.__qiSoakPageMemory = event.detail?.wasm?.memory;
+    });
+  },
 });
 const { page } = app;
 const cdp = await page.context().newCDPSession(page);
@@ -71,7 +78,8 @@ async function sample() {
   for (const worker of page.workers()) {
     wasm += await worker.evaluate(() => self.qiWasmMemory?.buffer.byteLength ?? 0).catch(() => 0);
   }
-  return { total: renderers * 1024, heap: heap.usedSize, wasm };
+  const pageWasm = await page.evaluate(() => window.__qiSoakPageMemory?.buffer.byteLength ?? 0);
+  return { total: renderers * 1024, heap: heap.usedSize, wasm, pageWasm };
 }
 
 const started = Date.now();
@@ -103,7 +111,7 @@ while (Date.now() - started < MINUTES * 60_000) {
     samples.push({ minute, games, ...s });
     console.log(
       `  minute ${minute}: renderers ${mb(s.total)} MB resident; worker wasm ${mb(s.wasm)} MB; ` +
-        `page JS heap ${mb(s.heap)} MB; ` +
+        `page wasm ${mb(s.pageWasm)} MB; page JS heap ${mb(s.heap)} MB; ` +
         `${games} games ended, ${plies} plies in them`,
     );
   }
@@ -116,8 +124,9 @@ const last = samples.at(-1);
 const change = (a, b) => `${mb(a)} -> ${mb(b)} MB (${b >= a ? '+' : ''}${mb(b - a)})`;
 console.log(
   `From minute ${first.minute} (${first.games} games played) to ${last.minute}: renderers ` +
-    `${change(first.total, last.total)}; worker wasm ${change(first.wasm, last.wasm)}; page JS ` +
-    `heap ${change(first.heap, last.heap)}; ${games} games, ${plies} plies in all.`,
+    `${change(first.total, last.total)}; worker wasm ${change(first.wasm, last.wasm)}; page wasm ` +
+    `${change(first.pageWasm, last.pageWasm)}; page JS heap ${change(first.heap, last.heap)}; ` +
+    `${games} games, ${plies} plies in all.`,
 );
 if (app.errors.length) console.log(`The page reported errors: ${app.errors.join('; ')}`);
 await app.close();
