@@ -29,6 +29,15 @@ pub(crate) fn neighbour(index: usize, direction: usize) -> Option<usize> {
     ((0..8).contains(&file) && (0..4).contains(&rank)).then(|| rank as usize * 8 + file as usize)
 }
 
+/// The squares on the file or the rank of `index`, as a bit set by board index (bit `i` for
+/// index `i`; `index` itself included).
+#[inline]
+pub(crate) const fn lines_through(index: usize) -> u32 {
+    /// Bit `i` for every index `i` on file 0.
+    const FILE_A: u32 = 0x0101_0101;
+    (FILE_A << (index % 8)) | (0xff << (index / 8 * 8))
+}
+
 /// Every square of `game`, by index.
 pub(crate) fn squares(game: &Banqi) -> [Square; SQUARES] {
     std::array::from_fn(|index| game.square(cell_of(index)))
@@ -204,5 +213,22 @@ mod tests {
         assert!(beats(Role::Cannon, Role::Soldier, &hong_kong));
         assert!(beats(Role::Chariot, Role::Advisor, &hong_kong));
         assert!(!beats(Role::Chariot, Role::Advisor, &taiwan));
+    }
+
+    /// Every square's lines are the squares sharing its file or its rank, by cells.
+    #[test]
+    fn the_lines_through_a_square_are_its_file_and_rank() {
+        for index in 0..SQUARES {
+            let at = cell_of(index);
+            for other in 0..SQUARES {
+                let there = cell_of(other);
+                let on_line = at.file == there.file || at.rank == there.rank;
+                assert_eq!(
+                    lines_through(index) & (1 << other) != 0,
+                    on_line,
+                    "{at:?} and {there:?}"
+                );
+            }
+        }
     }
 }

@@ -18,8 +18,35 @@ const DRAW_FADE: u32 = 16;
 /// Score units per step closer to the nearest piece a piece can capture.
 const HUNT: i32 = 4;
 
-/// The static evaluation of `game` for the side to move (0 before the first flip).
-pub(crate) fn evaluate(game: &Banqi) -> i32 {
+/// The piece values of the last position evaluated. They change only when a capture changes
+/// what is alive (or with the rules), so the search keeps them from node to node rather than
+/// work them out at every evaluation.
+#[derive(Debug, Default)]
+pub(crate) struct ValuesCache {
+    last: Option<(BanqiRules, [u8; 14], Values)>,
+}
+
+impl ValuesCache {
+    /// The values for `alive` under `rules`: the kept ones when they were for the same.
+    fn values(&mut self, alive: &[u8; 14], rules: &BanqiRules) -> Values {
+        match &self.last {
+            Some((kept_rules, kept_alive, values))
+                if kept_rules == rules && kept_alive == alive =>
+            {
+                *values
+            }
+            _ => {
+                let values = Values::new(alive, rules);
+                self.last = Some((*rules, *alive, values));
+                values
+            }
+        }
+    }
+}
+
+/// The static evaluation of `game` for the side to move (0 before the first flip), with the
+/// piece values kept in `cache`.
+pub(crate) fn evaluate(game: &Banqi, cache: &mut ValuesCache) -> i32 {
     let Some(me) = game.colour_of(game.side_to_move()) else {
         return 0;
     };
@@ -41,7 +68,7 @@ pub(crate) fn evaluate(game: &Banqi) -> i32 {
             Square::Empty => {}
         }
     }
-    let values = Values::new(&alive, game.rules());
+    let values = cache.values(&alive, game.rules());
     let mut score = [0i32; 2];
     for (index, count) in pool.iter().enumerate() {
         let piece = Piece::ALL[index];

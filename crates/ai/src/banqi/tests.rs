@@ -216,3 +216,34 @@ fn greedy_takes_the_best_capture() {
     let g = game("", "8/1n6/1Ka5/7p 1 r 0");
     assert_eq!(GreedyPlayer::new(1).choose(&g).map(|mv| g.move_text(mv)).as_deref(), Some("b2-c2"));
 }
+
+/// The piece values the engine keeps from one evaluation to the next are the ones worked out
+/// afresh, through games with captures (which change them) under every rank order and with
+/// the chariot's rush (which the values read), one cache kept across all the games.
+#[test]
+fn kept_piece_values_are_the_fresh_ones() {
+    let mut kept = eval::ValuesCache::default();
+    let mut captures = 0;
+    for (seed, rules) in [(1, ""), (2, "ranks=hongkong"), (3, "rush=true"), (4, "")].into_iter() {
+        let mut g = qi_rules::banqi::deal(&BanqiRules::parse(rules).expect("rules"), seed);
+        let mut pick = seed;
+        for _ in 0..200 {
+            if g.outcome().is_some() {
+                break;
+            }
+            assert_eq!(
+                eval::evaluate(&g, &mut kept),
+                eval::evaluate(&g, &mut eval::ValuesCache::default()),
+                "{rules}: {}",
+                g.position()
+            );
+            let moves = g.legal_moves();
+            pick = qi_rules::zobrist::splitmix64(pick);
+            let occupied = |g: &Banqi| board::squares(g).iter().filter(|s| s.is_occupied()).count();
+            let before = occupied(&g);
+            g.apply(moves[pick as usize % moves.len()]).expect("legal");
+            captures += usize::from(occupied(&g) < before);
+        }
+    }
+    assert!(captures >= 10, "only {captures} captures: the values hardly changed");
+}
