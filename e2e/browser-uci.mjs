@@ -80,12 +80,16 @@ async function go(words) {
   const movetime = at >= 0 ? Number(words[at + 1]) : 1000;
   const budget = Math.max(1, Math.round(movetime - OVERHEAD_MS));
   const id = nextId++;
+  const started = performance.now();
   const reply = await ask(`A|${id}|${budget}|1|${record()}`);
-  // `id|depth:cp:35:e2e4 e7e5` (or `mate:3`).
-  const line = (reply ?? '').split('|')[1] ?? '';
+  // The time as seen from here, the page's round trip included (a few ms of the move's).
+  const ms = Math.max(1, Math.round(performance.now() - started));
+  // `id|nodes|depth:cp:35:e2e4 e7e5` (or `mate:3`).
+  const [, nodes = '0', line = ''] = (reply ?? '').split('|');
   const [depth, kind, value, pv = ''] = line.split(':');
   const best = pv.split(' ')[0];
-  if (best) send(`info depth ${depth} score ${kind} ${value} pv ${pv}`);
+  const nps = Math.round((Number(nodes) * 1000) / ms);
+  if (best) send(`info depth ${depth} score ${kind} ${value} nodes ${nodes} time ${ms} nps ${nps} pv ${pv}`);
   send(`bestmove ${best || '0000'}`);
 }
 

@@ -205,18 +205,20 @@ for (const [name, server, threaded] of [
     assert.equal(result.threaded, threaded, 'the worker with wasm threads');
     if (threaded) assert.ok(result.helped > 0, `the helper thread searched ${result.helped} nodes`);
     else assert.equal(result.helped, 0, 'no helper threads');
-    // `1|depth:mate:1:h5f7|depth:cp:…|…`: three lines, three different first moves.
-    const lines = result.analysis.split('|').slice(1);
+    // `1|nodes|depth:mate:1:h5f7|depth:cp:…|…`: the nodes searched (over both workers when
+    // split), then three lines, three different first moves.
+    const [, nodes, ...lines] = result.analysis.split('|');
+    assert.ok(Number(nodes) > 0, `the analysis counted its nodes: ${result.analysis}`);
     assert.equal(lines.length, 3, result.analysis);
     assert.match(lines[0], /^\d+:mate:1:h5f7/, result.analysis);
     const firsts = lines.map((line) => line.split(':')[3].split(' ')[0]);
     assert.equal(new Set(firsts).size, 3, result.analysis);
     assert.match(result.think, /^2\|h5f7\|/, 'level 6 plays the mate');
     assert.equal(result.cancelled, null);
-    assert.match(result.after, /^4\|\d+:mate:1:h5f7/);
+    assert.match(result.after, /^4\|\d+\|\d+:mate:1:h5f7/);
     assert.ok(result.stopMs < LONG_MS / 4, `answered ${Math.round(result.stopMs)} ms after the stop`);
     assert.equal(single.workers, 1, 'one worker once the setting says one');
-    assert.match(single.alone, /^5\|\d+:mate:1:h5f7\|/);
+    assert.match(single.alone, /^5\|\d+\|\d+:mate:1:h5f7\|/);
     console.log(`# ${name}: stopped; the next (300 ms) answered ${result.stopMs.toFixed(1)} ms after; helpers searched ${result.helped} nodes`);
     assert.deepEqual(app.errors, [], 'the page reported errors');
   } finally {

@@ -240,6 +240,7 @@ mod tests {
         };
         let analysis = Analysis {
             id: 1,
+            nodes: 5_000,
             // The second line's last move does not replay: shown and played as far as it goes.
             lines: vec![
                 line(Score::Cp(30), &["e2e4", "e7e5"]),
@@ -272,7 +273,7 @@ mod tests {
         settings.mode = crate::state::Mode::HotSeat;
         let mut state = AppState::new(settings, 0);
         state.apply(Action::ToggleAnalysis);
-        let empty = Analysis { id: 1, lines: Vec::new() };
+        let empty = Analysis { id: 1, nodes: 0, lines: Vec::new() };
         state.apply(Action::AnalysisAnswer { moves: Vec::new(), analysis: empty.clone() });
         assert_eq!(analysis_view(&state), AnalysisView::Off, "nothing to show, not thinking");
         // Fool's mate: the finished position shows its result, Black's full chance.

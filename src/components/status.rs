@@ -543,7 +543,7 @@ mod tests {
         state.apply(Action::ToggleAnalysis);
         let before = status_view(&state);
         state.apply(Action::Tick { now: 5_000.0 });
-        let analysis = crate::think::Analysis { id: 1, lines: Vec::new() };
+        let analysis = crate::think::Analysis { id: 1, nodes: 0, lines: Vec::new() };
         state.apply(Action::AnalysisAnswer { moves: state.shown_moves(), analysis });
         assert!(state.analysis.is_some(), "the answer was taken");
         assert_eq!(status_view(&state), before);

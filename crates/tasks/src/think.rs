@@ -144,6 +144,7 @@ pub fn merge_think(id: u64, shares: &[ThinkReply]) -> ThinkReply {
 /// When no share had a move, the first share's answer (its one line says how the game ended).
 #[must_use]
 pub fn merge_analysis(id: u64, lines: u8, shares: &[Analysis]) -> Analysis {
+    let nodes = shares.iter().map(|analysis| analysis.nodes).sum();
     let mut found: Vec<EngineLine> = shares
         .iter()
         .flat_map(|analysis| analysis.lines.iter())
@@ -152,12 +153,12 @@ pub fn merge_analysis(id: u64, lines: u8, shares: &[Analysis]) -> Analysis {
         .collect();
     if found.is_empty() {
         let over = shares.first().map(|analysis| analysis.lines.clone()).unwrap_or_default();
-        return Analysis { id, lines: over };
+        return Analysis { id, nodes, lines: over };
     }
     // Stable: among equal scores, the deeper line, then the earlier share's, comes first.
     found.sort_by_key(|line| std::cmp::Reverse((line.score, line.depth)));
     found.truncate(usize::from(lines.clamp(1, MAX_LINES)));
-    Analysis { id, lines: found }
+    Analysis { id, nodes, lines: found }
 }
 
 /// The strength an engine searched at: a level, or full strength (analysis).
@@ -504,6 +505,8 @@ pub struct EngineLine {
 pub struct Analysis {
     /// The request answered.
     pub id: u64,
+    /// Nodes the search visited (over all its shares, when it was searched in shares).
+    pub nodes: u64,
     /// The lines, best first; one line with no moves when the game is over there.
     pub lines: Vec<EngineLine>,
 }
@@ -515,11 +518,11 @@ impl Analysis {
         self.lines.first()
     }
 
-    /// The reply as text: `id` then, for each line, `|depth:cp:35:e2e4 e7e5` (`mate:-3` for a
-    /// mate).
+    /// The reply as text: `id|nodes` then, for each line, `|depth:cp:35:e2e4 e7e5` (`mate:-3`
+    /// for a mate).
     #[must_use]
     pub fn encode(&self) -> String {
-        let mut text = self.id.to_string();
+        let mut text = format!("{}|{}", self.id, self.nodes);
         for line in &self.lines {
             let score = score_text(line.score);
             text += &format!("|{}:{score}:{}", line.depth, line.moves.join(" "));
@@ -532,6 +535,7 @@ impl Analysis {
     pub fn decode(text: &str) -> Option<Analysis> {
         let mut fields = text.split('|');
         let id = fields.next()?.parse().ok()?;
+        let nodes = fields.next()?.parse().ok()?;
         let lines = fields
             .map(|field| {
                 let mut parts = field.splitn(4, ':');
@@ -541,7 +545,7 @@ impl Analysis {
                 Some(EngineLine { depth, score, moves })
             })
             .collect::<Option<Vec<_>>>()?;
-        Some(Analysis { id, lines })
+        Some(Analysis { id, nodes, lines })
     }
 }
 
@@ -588,7 +592,7 @@ pub fn analyse(
             })
             .collect()
     };
-    Analysis { id: request.id, lines }
+    Analysis { id: request.id, nodes: result.info.nodes, lines }
 }
 
 /// Answers a request that is one search or one task (a ponder is answered slice by slice: see
@@ -802,6 +806,7 @@ mod tests {
         };
         let reply = Analysis {
             id: 9,
+            nodes: 123_456,
             lines: vec![
                 line(12, Score::Cp(-35), &["e2e4", "e7e5"]),
                 line(11, Score::Mate(3), &["d2d4"]),
@@ -809,10 +814,12 @@ mod tests {
             ],
         };
         assert_eq!(Analysis::decode(&reply.encode()), Some(reply));
-        let over = Analysis { id: 4, lines: Vec::new() };
+        let over = Analysis { id: 4, nodes: 0, lines: Vec::new() };
         assert_eq!(Analysis::decode(&over.encode()), Some(over));
-        assert_eq!(Analysis::decode("1|2:elo:3:"), None);
-        assert_eq!(Analysis::decode("x|2:cp:3:"), None);
+        assert_eq!(Analysis::decode("1|5|2:elo:3:"), None);
+        assert_eq!(Analysis::decode("x|5|2:cp:3:"), None);
+        // The nodes are not left out: a line where they belong is refused.
+        assert_eq!(Analysis::decode("1|2:cp:3:e2e4"), None);
     }
 
     #[test]
@@ -831,6 +838,7 @@ mod tests {
             let reply = Analysis::decode(&analyse(&request, None, &clock, &stop).encode())
                 .expect("a reply");
             assert_eq!(reply.id, 5);
+            assert!(reply.nodes > 0, "no nodes counted");
             reply.best().cloned().expect("a line")
         };
         // Black's queen on d5 hangs to the knight on c3.
@@ -875,6 +883,7 @@ mod tests {
                 .map(|part| analyse(&request, RootShare::new(part, parts), &clock, &stop))
                 .collect();
             let merged = merge_analysis(6, 3, &analyses);
+            assert_eq!(merged.nodes, analyses.iter().map(|a| a.nodes).sum::<u64>());
             let firsts: Vec<&str> = merged.lines.iter().map(|l| l.moves[0].as_str()).collect();
             assert_eq!(firsts.len(), 3);
             assert_eq!(firsts[0], "c3d5");
@@ -892,6 +901,7 @@ mod tests {
         assert_eq!(merge_think(9, &[ThinkReply::none(1), ThinkReply::none(2)]).best, None);
         let over = Analysis {
             id: 1,
+            nodes: 1,
             lines: vec![EngineLine { depth: 0, score: Score::Mate(0), moves: Vec::new() }],
         };
         assert_eq!(merge_analysis(2, 1, &[over.clone(), over.clone()]).lines, over.lines);
