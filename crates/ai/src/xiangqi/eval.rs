@@ -225,8 +225,10 @@ pub(super) fn evaluate(board: &[u8; 90], side_to_move: usize) -> i32 {
     let mut attack = [0i32; 2];
     let mut attackers = [0usize; 2];
     let mut phase = 0;
-    // Each side's cannons, one bit per point, for the threats down the generals' files.
-    let mut cannons = [0u128; 2];
+    // Each side's cannons, one bit per point (points 0-63 in the first word, 64-89 in the
+    // second), for the threats down the generals' files. Not a u128: in wasm a u128 shift by a
+    // variable amount is a call to a compiler-builtins routine, once per cannon per evaluation.
+    let mut cannons = [[0u64; 2]; 2];
     for (i, &c) in board.iter().enumerate() {
         if c == 0 {
             continue;
@@ -249,7 +251,7 @@ pub(super) fn evaluate(board: &[u8; 90], side_to_move: usize) -> i32 {
                 mg[side] += 6 * mobility - 18;
                 eg[side] += 6 * mobility - 18;
             }
-            CANNON => cannons[side] |= 1 << i,
+            CANNON => cannons[side][i / 64] |= 1 << (i % 64),
             SOLDIER if rel / 9 >= 5 => crossed[side] += 1,
             _ => {}
         }
@@ -261,20 +263,22 @@ pub(super) fn evaluate(board: &[u8; 90], side_to_move: usize) -> i32 {
     for side in 0..2 {
         let them = side ^ 1;
         // Cannons aiming down the enemy general's file.
-        let mut aiming = cannons[side];
-        while aiming != 0 {
-            let i = aiming.trailing_zeros() as usize;
-            aiming &= aiming - 1;
-            if i % 9 == general[them] % 9 {
-                let between = pieces_between(board, i, general[them]);
-                let bonus = match between {
-                    0 => 55,
-                    1 => 25,
-                    2 => 18,
-                    _ => 0,
-                };
-                mg[side] += bonus;
-                eg[side] += bonus / 2;
+        for (word, &set) in cannons[side].iter().enumerate() {
+            let mut aiming = set;
+            while aiming != 0 {
+                let i = word * 64 + aiming.trailing_zeros() as usize;
+                aiming &= aiming - 1;
+                if i % 9 == general[them] % 9 {
+                    let between = pieces_between(board, i, general[them]);
+                    let bonus = match between {
+                        0 => 55,
+                        1 => 25,
+                        2 => 18,
+                        _ => 0,
+                    };
+                    mg[side] += bonus;
+                    eg[side] += bonus / 2;
+                }
             }
         }
         let pressure = attack[side] * ATTACK_SCALE[attackers[side].min(7)] / 100;
