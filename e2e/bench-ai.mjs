@@ -24,10 +24,16 @@
 // searched after a stone in the centre, since the engine answers the empty board without a
 // search. A run whose native search counted no nodes is reported and left out of the median.
 //
+// Beside the wall-clock ratio it reports one per CPU second: each side's nodes over the CPU time
+// its search thread used (the worker's thread read from /proc before and after, the native
+// process's from the shell's `times`; Linux only), and what share of its wall time each search
+// had a core. On a shared machine the wall clock also counts the time another process held the
+// core; the CPU time counts only the engine's own work.
+//
 // It reports; it does not assert (exit 0 unless the benchmark itself cannot run).
 
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -60,9 +66,51 @@ const request = (id, level, game, moves) => `${id}|${level}|0|${game}||startpos:
 
 let nextId = 1;
 
+/** Clock ticks a second in /proc's CPU times (`getconf CLK_TCK`; 100 on Linux). */
+const TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/**
+ * The CPU time, in ms, that Chromium's dedicated-worker threads have used so far (user and
+ * system, from /proc: Linux only; `null` elsewhere). The page under test runs one worker, the
+ * engine's, so the difference across a search is what that search had of a core, whatever the
+ * rest of the machine did meanwhile.
+ */
+function workerCpuMs() {
+  if (!existsSync('/proc/self/task')) return null;
+  let ticks = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    let tasks;
+    try {
+      tasks = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tasks) {
+      try {
+        if (readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim() !== 'DedicatedWorker') continue;
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        ticks += Number(fields[11]) + Number(fields[12]);
+      } catch {
+        // The thread ended between the listing and the read.
+      }
+    }
+  }
+  return (ticks * 1000) / TICKS;
+}
+
 /** One search in the page's worker; its nodes and milliseconds as the worker reports them. */
 async function browserSearch(page, level, game, moves) {
   const text = request(nextId++, level, game, moves);
+  const cpuBefore = workerCpuMs();
   const reply = await page.evaluate(
     ({ text, waitMs }) => {
       const asked = window.__qiEngine.ask(text);
@@ -77,23 +125,35 @@ async function browserSearch(page, level, game, moves) {
   // `id|move|depth|nodes|ms|ponder|score`
   const [, best, depth, nodes, ms] = String(reply).split('|');
   if (!best) throw new Error(`the worker answered ${text} with no move: ${reply}`);
-  return { nodes: Number(nodes), ms: Number(ms), depth: Number(depth), best };
+  const cpuAfter = workerCpuMs();
+  const cpu = cpuBefore === null ? NaN : cpuAfter - cpuBefore;
+  return { nodes: Number(nodes), ms: Number(ms), depth: Number(depth), best, cpu };
 }
 
-/** One native search: `qi think <game> startpos [moves] --level 6`, its last line. */
+/**
+ * One native search: `qi think <game> startpos [moves] --level 6`, its last line, and the CPU
+ * time it used (the shell's `times` after it: its children's user and system time).
+ */
 function nativeSearch(game, moves) {
   const args = ['think', game, 'startpos', ...moves, '--level', String(LEVEL)];
+  const script = '"$@"; status=$?; echo @times; times; exit $status';
   return new Promise((resolve, reject) => {
-    execFile(QI_BIN, args, { encoding: 'utf8', timeout: ANSWER_MS }, (error, stdout, stderr) => {
+    const options = { encoding: 'utf8', timeout: ANSWER_MS };
+    execFile('/bin/sh', ['-c', script, 'sh', QI_BIN, ...args], options, (error, stdout, stderr) => {
       if (error) return reject(new Error(`qi ${args.join(' ')}: ${error.message} ${stderr}`));
-      const last = stdout.trim().split('\n').pop() ?? '';
+      const [output, times = ''] = stdout.split('@times');
+      const last = output.trim().split('\n').pop() ?? '';
+      // `times` prints the shell's own user and system time, then its children's.
+      const children = times.trim().split('\n').pop() ?? '';
+      const seconds = [...children.matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));
+      const cpu = seconds.length === 2 ? (seconds[0] + seconds[1]) * 1000 : NaN;
       const number = (key) => {
         const match = last.match(new RegExp(`\\b${key} (\\d+(?:\\.\\d+)?)`));
         if (!match) throw new Error(`no "${key} N" in the last line of qi think: ${last}`);
         return Number(match[1]);
       };
       try {
-        resolve({ nodes: number('nodes'), ms: number('time'), depth: number('depth') });
+        resolve({ nodes: number('nodes'), ms: number('time'), depth: number('depth'), cpu });
       } catch (e) {
         reject(e);
       }
@@ -102,6 +162,8 @@ function nativeSearch(game, moves) {
 }
 
 const nps = (r) => (r.ms > 0 ? (r.nodes * 1000) / r.ms : NaN);
+/** Nodes per second of CPU time (NaN where the CPU time was not read). */
+const cpuNps = (r) => (r.cpu > 0 ? (r.nodes * 1000) / r.cpu : NaN);
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
@@ -148,7 +210,7 @@ try {
           b = await browserSearch(page, LEVEL, game, moves);
           n = await nativeSearch(game, moves);
         }
-        runs.push({ browser: b, native: n, ratio: nps(b) / nps(n) });
+        runs.push({ browser: b, native: n, ratio: nps(b) / nps(n), cpuRatio: cpuNps(b) / cpuNps(n) });
       }
       if (app.errors.length) throw new Error(`the page reported errors: ${app.errors.join('; ')}`);
       const measured = runs.filter((r) => Number.isFinite(r.ratio) && r.ratio > 0);
@@ -170,11 +232,23 @@ try {
           .map((r) => `${knps(nps(r.browser))}/${knps(nps(r.native))} = ${r.ratio.toFixed(2)}`)
           .join('; ')}`,
       );
+      const cpuRatios = measured.map((r) => r.cpuRatio).filter(Number.isFinite);
+      if (cpuRatios.length) {
+        // What each search had of a core: its CPU time over its own wall time.
+        const share = (side) => median(runs.map((r) => r[side].cpu / r[side].ms));
+        console.log(
+          `  per CPU second: ratio ${median(cpuRatios).toFixed(2)} (median of ${cpuRatios.length}); ` +
+            `browser ${knps(median(runs.map((r) => cpuNps(r.browser))))}, native ` +
+            `${knps(median(runs.map((r) => cpuNps(r.native))))}; CPU time over wall time: browser ` +
+            `${share('browser').toFixed(2)}, native ${share('native').toFixed(2)}`,
+        );
+        console.log(`  runs per CPU second: ${cpuRatios.map((r) => r.toFixed(2)).join(', ')}`);
+      }
       console.log(
         `  cold (the page's first search, code not yet compiled): ${knps(nps(coldBrowser))}/` +
           `${knps(nps(coldNative))} = ${(nps(coldBrowser) / nps(coldNative)).toFixed(2)}`,
       );
-      rows.push({ game, ratio, runs: runs.map((r) => r.ratio) });
+      rows.push({ game, ratio, cpuRatio: cpuRatios.length ? median(cpuRatios) : NaN, runs: runs.map((r) => r.ratio) });
     } finally {
       await app.close();
     }
