@@ -107,7 +107,11 @@ function workerCpuMs() {
   return (ticks * 1000) / TICKS;
 }
 
-/** One search in the page's worker; its nodes and milliseconds as the worker reports them. */
+/**
+ * One search in the page's worker: its nodes and milliseconds as the worker reports them, and
+ * the CPU time the worker's thread used meanwhile (read from outside, so any other Chromium on
+ * the machine running a dedicated worker at the same time would be counted too: run it alone).
+ */
 async function browserSearch(page, level, game, moves) {
   const text = request(nextId++, level, game, moves);
   const cpuBefore = workerCpuMs();
