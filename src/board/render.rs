@@ -73,12 +73,27 @@ pub fn board(
             </div>
         </div>
     };
-    let Some(zoom) = zoom else { return frame };
+    // Every board has the same elements around its frame, whether or not it can be zoomed (the
+    // button's place is empty when it cannot), so when another game's board replaces this one
+    // each element keeps its role. (When only gomoku's board had them, switching from chess
+    // reused the chess board's drag ghost, with the width a drag had set on it, as gomoku's
+    // scrolled area, and the gomoku board shrank to one square.)
+    let (area_class, button, scroll_class, scroller) = match zoom {
+        Some(zoom) => (
+            classes!("board-holder", "board-zoom-area", zoom.big.then_some("big")),
+            html! {
+                <button type="button" class="board-zoom" data-action="zoom-board"
+                        aria-pressed={zoom.on.to_string()} onclick={zoom.toggle}>{ zoom.label }</button>
+            },
+            classes!("board-scroll", zoom.on.then_some("on")),
+            zoom.scroller,
+        ),
+        None => (classes!("board-holder"), Html::default(), classes!("board-scroll"), NodeRef::default()),
+    };
     html! {
-        <div class={classes!("board-zoom-area", zoom.big.then_some("big"))}>
-            <button type="button" class="board-zoom" data-action="zoom-board" aria-pressed={zoom.on.to_string()}
-                    onclick={zoom.toggle}>{ zoom.label }</button>
-            <div class={classes!("board-scroll", zoom.on.then_some("on"))} ref={zoom.scroller}>{ frame }</div>
+        <div class={area_class}>
+            { button }
+            <div class={scroll_class} ref={scroller}>{ frame }</div>
         </div>
     }
 }
