@@ -98,6 +98,10 @@ pub async fn accept(
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.head_timeout)
         .max_buf_size(MAX_HEAD_BYTES)
+        // The buffer's cap alone is not the head's: one read may take in more than the cap
+        // (the buffer grows by doubling), and a head that came whole in it was taken, so the
+        // parsed head is measured too.
+        .max_header_size(MAX_HEAD_BYTES)
         .keep_alive(true);
     loop {
         let accepted = tokio::select! {

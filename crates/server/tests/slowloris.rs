@@ -187,3 +187,38 @@ async fn a_head_past_the_size_limit_is_refused() {
     let answered = get_from(2, server.addr, &format!("/?moves={query}")).await;
     assert!(answered.starts_with("HTTP/1.1 200"), "{}", &answered[..answered.len().min(200)]);
 }
+
+/// Sends a `GET /` whose head (request line, headers and the blank line) is `head_bytes` long
+/// in one write and reads the whole answer.
+async fn get_with_head_of(from: u8, server: SocketAddr, head_bytes: usize) -> String {
+    let start = "GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nX-Padding: ";
+    let end = "\r\n\r\n";
+    let padding = "p".repeat(head_bytes - start.len() - end.len());
+    let request = format!("{start}{padding}{end}");
+    assert_eq!(request.len(), head_bytes);
+    let mut stream = connect_from(from, server).await;
+    let _ = stream.write_all(request.as_bytes()).await;
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response).await;
+    String::from_utf8_lossy(&response).into_owned()
+}
+
+/// The probe of issue 46: a 110 KB head sent at once came in whole in one read of a buffer
+/// that had grown past the cap, and was answered as if under it.
+#[tokio::test]
+async fn a_head_over_80_kib_gets_431_however_it_arrives_and_one_under_is_served() {
+    let (data, settings) = settings_with("head-limit", Limits::default());
+    let server = start_server_settings(data, settings).await;
+    for head_bytes in [110_000, 80 * 1024 + 1, 100 * 1024] {
+        let answer = get_with_head_of(3, server.addr, head_bytes).await;
+        // The server may close before the client has read its answer (a reset), but it never
+        // serves the page.
+        assert!(
+            answer.is_empty() || answer.starts_with("HTTP/1.1 431"),
+            "{head_bytes} bytes: {}",
+            &answer[..answer.len().min(200)]
+        );
+    }
+    let answer = get_with_head_of(3, server.addr, 80 * 1024).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{}", &answer[..answer.len().min(200)]);
+}
