@@ -336,3 +336,72 @@ async fn an_account_never_accepts_its_own_challenge_and_an_ended_session_plays_a
     assert_eq!(view.players[0].name.as_deref(), Some("Annie"));
     assert_eq!(view.players[0].rating, None);
 }
+
+/// A rated gomoku game between the accounts of `first` and `second` (cookies), Ann first.
+async fn rated_game(
+    addr: std::net::SocketAddr,
+    first: &str,
+    second: &str,
+) -> (Client, Client, String) {
+    let (mut creator, _) = signed_in_client(addr, first, "").await;
+    creator
+        .send(&ClientMessage::Challenge { spec: rated("gomoku"), seat: SeatChoice::First })
+        .await;
+    let game = creator
+        .until(|m| match m {
+            ServerMessage::Seated { game, .. } => Some(game.clone()),
+            _ => None,
+        })
+        .await;
+    let (mut joiner, _) = signed_in_client(addr, second, "").await;
+    joiner.send(&ClientMessage::Accept { game: game.clone() }).await;
+    assert!(joiner.state().await.spec.rated);
+    (creator, joiner, game)
+}
+
+/// Issue 46: two accounts farmed 1500 → 1806 by resigning rated games at once.
+#[tokio::test]
+async fn a_rated_game_ended_before_both_sides_moved_is_aborted_and_unrated() {
+    let server = start_server("accounts-early-end").await;
+    let addr = server.addr;
+    let ann = register(addr, "Ann", "password one").await.cookie();
+    let bo = register(addr, "Bo_B", "password two").await.cookie();
+    let aborted = qi_protocol::GameResult { winner: None, reason: qi_protocol::EndReason::Aborted };
+
+    // Resigned before any move.
+    let (mut first, mut second, game) = rated_game(addr, &ann, &bo).await;
+    second.send(&ClientMessage::Resign { game }).await;
+    assert_eq!(first.ended().await.0, aborted);
+    // Drawn by agreement after one side's move only.
+    let (mut first, mut second, game) = rated_game(addr, &ann, &bo).await;
+    first.send(&ClientMessage::Move { game: game.clone(), ply: 0, text: "h8".into() }).await;
+    second.moved(0).await;
+    first.send(&ClientMessage::OfferDraw { game: game.clone() }).await;
+    second.send(&ClientMessage::OfferDraw { game: game.clone() }).await;
+    assert_eq!(second.ended().await.0, aborted);
+    // Resigned by the side that moved, before the other did.
+    let (mut first, mut second, game) = rated_game(addr, &ann, &bo).await;
+    first.send(&ClientMessage::Move { game: game.clone(), ply: 0, text: "h8".into() }).await;
+    second.moved(0).await;
+    first.send(&ClientMessage::Resign { game }).await;
+    assert_eq!(second.ended().await.0, aborted);
+    for cookie in [&ann, &bo] {
+        let account = request(addr, "GET", "/api/account", Some(cookie), None).await.account();
+        let gomoku = account.ratings.iter().find(|r| r.kind == "gomoku");
+        assert!(gomoku.is_none_or(|r| r.games == 0 && r.rating.rating == 1500), "{account:?}");
+    }
+
+    // Once both have moved, a resignation is rated.
+    let (mut first, mut second, game) = rated_game(addr, &ann, &bo).await;
+    first.send(&ClientMessage::Move { game: game.clone(), ply: 0, text: "h8".into() }).await;
+    second.moved(0).await;
+    second.send(&ClientMessage::Move { game: game.clone(), ply: 1, text: "a1".into() }).await;
+    first.moved(1).await;
+    second.send(&ClientMessage::Resign { game }).await;
+    let (result, _) = first.ended().await;
+    assert_eq!(result.winner, Some(qi_protocol::Seat::First));
+    let account = request(addr, "GET", "/api/account", Some(&ann), None).await.account();
+    let gomoku = account.ratings.iter().find(|r| r.kind == "gomoku").unwrap();
+    assert_eq!(gomoku.games, 1, "{gomoku:?}");
+    assert!(gomoku.rating.rating > 1500, "{gomoku:?}");
+}

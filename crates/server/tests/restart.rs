@@ -227,10 +227,12 @@ async fn accounts_sessions_and_a_rated_result_survive_kill_9() {
     let (mut second, _) = common::signed_in_client(addr, &bo, "").await;
     second.send(&ClientMessage::Accept { game: game.clone() }).await;
     second.state().await;
-    // Bo resigns after one move: the result and both ratings are stored before anyone hears of
-    // it.
+    // Bo resigns once both have moved (earlier would be an abort, unrated): the result and
+    // both ratings are stored before anyone hears of it.
     first.send(&ClientMessage::Move { game: game.clone(), ply: 0, text: "h8".into() }).await;
     second.moved(0).await;
+    second.send(&ClientMessage::Move { game: game.clone(), ply: 1, text: "a1".into() }).await;
+    first.moved(1).await;
     second.send(&ClientMessage::Resign { game: game.clone() }).await;
     let (result, _) = first.ended().await;
     assert_eq!(result.winner, Some(Seat::First));

@@ -96,7 +96,16 @@ impl Session {
     }
 
     /// Ends the game: stores the result and tells everyone (banqi: with the whole deal).
+    ///
+    /// A rated game that ends before each side has moved (resigned, agreed drawn, claimed)
+    /// is aborted instead, as on lichess: unrated, so two accounts cannot trade rating
+    /// points by resigning at once.
     fn finish(&mut self, result: GameResult, now: u64, effects: &mut Effects) {
+        let result = if self.spec.rated && !self.both_have_moved() {
+            GameResult { winner: None, reason: EndReason::Aborted }
+        } else {
+            result
+        };
         if let Some(clock) = &mut self.clock {
             clock.stop(now);
         }
