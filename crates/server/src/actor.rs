@@ -332,14 +332,19 @@ impl Actor {
                     }
                 }
             }
-            Command::Act { conn, outbox, action } => match next.act(conn, action, now) {
-                Ok(effects) => {
-                    self.commit(next, effects, Some(&outbox)).await;
+            Command::Act { conn, outbox, action } => {
+                match next.act_from(conn, Some(self.hub.address(conn)), action, now) {
+                    Ok(effects) => {
+                        self.commit(next, effects, Some(&outbox)).await;
+                    }
+                    Err(denied) => {
+                        outbox.send(&ServerMessage::Error {
+                            code: denied.code,
+                            detail: denied.detail,
+                        });
+                    }
                 }
-                Err(denied) => {
-                    outbox.send(&ServerMessage::Error { code: denied.code, detail: denied.detail });
-                }
-            },
+            }
             Command::Detach { conn } => {
                 self.outboxes.remove(&conn);
                 self.hub.note_detached(conn, self.session.id());

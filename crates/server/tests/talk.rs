@@ -117,3 +117,41 @@ async fn a_takeback_declined_then_one_accepted() {
     table.ply = 1;
     table.play(Seat::Second, "c7c5").await;
 }
+
+/// Issue 46: 25 spectators' lines went through in 1.1 s over 5 sockets, each socket with a
+/// window of its own. The window is the address's.
+#[tokio::test]
+async fn spectators_chat_limit_is_per_address_not_per_socket() {
+    let server = start_server("talk-chat-address").await;
+    let mut table = Table::new(server.addr, spec("chess", "")).await;
+    for _ in 0..5 {
+        table.watch(server.addr).await;
+    }
+    let game = table.game.clone();
+    let mut said = 0;
+    for (index, watcher) in table.watchers.iter_mut().enumerate() {
+        for line in 0..qi_protocol::CHAT_RATE_MAX {
+            let text = format!("line {line} from socket {index}");
+            watcher.send(&chat(&game, &text)).await;
+            let went = watcher
+                .until(|m| match m {
+                    ServerMessage::Chat { line, .. }
+                        if line.body == ChatBody::Text { text: text.clone() } =>
+                    {
+                        Some(true)
+                    }
+                    ServerMessage::Error { code: ErrorCode::BadChat, .. } => Some(false),
+                    _ => None,
+                })
+                .await;
+            said += usize::from(went);
+        }
+    }
+    assert_eq!(said, qi_protocol::CHAT_RATE_MAX);
+    // The players' room is counted by seat, apart from the spectators'.
+    table.players[0].send(&chat(&game, "still here")).await;
+    assert_eq!(
+        heard(&mut table.players[1]).await.body,
+        ChatBody::Text { text: "still here".into() }
+    );
+}

@@ -6,16 +6,29 @@ use qi_protocol::{
     ErrorCode, QuickMessage, Seat, ServerMessage, clean_chat,
 };
 
+use std::net::IpAddr;
+
 use super::{ConnId, Denied, Effects, Outgoing, Session};
+use crate::limits::address_key;
 use crate::storage::{Write, unix_ms};
 
-/// Who a rate window counts for: a player by seat (so that reconnecting does not reset it), a
-/// spectator by connection.
-fn writer_key(seat: Option<Seat>, conn: ConnId) -> ConnId {
-    match seat {
-        // Connection numbers never reach the top of the range.
-        Some(seat) => ConnId::MAX - seat.index() as ConnId,
-        None => conn,
+/// Who a chat rate window counts for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Writer {
+    /// A player, by seat (its index), so that reconnecting does not reset the window.
+    Seat(usize),
+    /// A spectator, by client address ([`address_key`]), so that opening more sockets does
+    /// not either.
+    Address(IpAddr),
+    /// A spectator whose address is not known (the session alone, in tests), by connection.
+    Connection(ConnId),
+}
+
+fn writer(seat: Option<Seat>, conn: ConnId, address: Option<IpAddr>) -> Writer {
+    match (seat, address) {
+        (Some(seat), _) => Writer::Seat(seat.index()),
+        (None, Some(address)) => Writer::Address(address_key(address)),
+        (None, None) => Writer::Connection(conn),
     }
 }
 
@@ -65,15 +78,17 @@ impl Session {
         self.chat.iter().filter(|line| line.room == room).cloned().collect()
     }
 
-    /// Writes a line from `conn` (called `name`) in its room.
+    /// Writes a line from `conn` (called `name`, at client `address` when known) in its room.
     ///
     /// # Errors
     /// [`Denied`] when `conn` is not in the game, the line does not read as a line (see
-    /// [`clean_chat`]), the writer wrote [`CHAT_RATE_MAX`] lines within the last
-    /// [`CHAT_RATE_WINDOW_MS`], or a spectator writes after the end; nothing changes.
+    /// [`clean_chat`]), the writer (a player's seat, a spectator's address) wrote
+    /// [`CHAT_RATE_MAX`] lines within the last [`CHAT_RATE_WINDOW_MS`], or a spectator writes
+    /// after the end; nothing changes.
     pub fn say(
         &mut self,
         conn: ConnId,
+        address: Option<IpAddr>,
         name: &str,
         body: ChatBody,
         now: u64,
@@ -104,7 +119,7 @@ impl Session {
         self.chat_times.retain(|_, times| {
             times.back().is_some_and(|&last| now.saturating_sub(last) < CHAT_RATE_WINDOW_MS)
         });
-        let times = self.chat_times.entry(writer_key(seat, conn)).or_default();
+        let times = self.chat_times.entry(writer(seat, conn, address)).or_default();
         while times.front().is_some_and(|&t| now.saturating_sub(t) >= CHAT_RATE_WINDOW_MS) {
             times.pop_front();
         }

@@ -220,8 +220,8 @@ pub struct Session {
     /// Both chat rooms, oldest first (the newest [`qi_protocol::CHAT_ROOM_MAX_LINES`] of
     /// each). Shared, so that the copy each command makes of the session does not copy it.
     chat: std::sync::Arc<Vec<ChatLine>>,
-    /// When each connection wrote its latest chat lines (for the rate limit).
-    chat_times: BTreeMap<ConnId, VecDeque<u64>>,
+    /// When each writer wrote its latest chat lines (for the rate limit).
+    chat_times: BTreeMap<chat::Writer, VecDeque<u64>>,
 }
 
 /// The seat that plays `side`.

@@ -241,9 +241,24 @@ impl Session {
     /// # Errors
     /// [`Denied`] when `conn` holds no seat or the action does not fit now; nothing changes.
     pub fn act(&mut self, conn: ConnId, action: Action, now: u64) -> Result<Effects, Denied> {
+        self.act_from(conn, None, action, now)
+    }
+
+    /// [`Session::act`] for a connection from client `address` (when known): a spectator's
+    /// chat lines are counted by address, however many sockets it opens.
+    ///
+    /// # Errors
+    /// As [`Session::act`].
+    pub fn act_from(
+        &mut self,
+        conn: ConnId,
+        address: Option<std::net::IpAddr>,
+        action: Action,
+        now: u64,
+    ) -> Result<Effects, Denied> {
         // Spectators chat too: the one action that needs no seat.
         if let Action::Chat { name, body } = action {
-            return self.say(conn, &name, body, now);
+            return self.say(conn, address, &name, body, now);
         }
         let Some(seat) = self.seat_of(conn) else {
             return Err(Denied::new(ErrorCode::Unexpected, "you hold no seat in this game"));
@@ -301,7 +316,7 @@ impl Session {
             }
             // Handled before the seat is asked for (spectators chat too); here only so that
             // the match is whole.
-            Action::Chat { name, body } => return self.say(conn, &name, body, now),
+            Action::Chat { name, body } => return self.say(conn, address, &name, body, now),
             Action::ClaimWin => {
                 if !self.is_playing() {
                     return Err(not_playing("claim the win"));
