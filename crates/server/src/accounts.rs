@@ -4,9 +4,11 @@
 //!
 //! # Passwords
 //! Hashed with Argon2id (the `argon2` crate, RustCrypto) at its default parameters, OWASP's
-//! minimum (19 MiB, 2 passes, 1 lane), each with its own random salt, kept as a PHC string; at
-//! most [`HASHING_AT_ONCE`] hashes run at once, on blocking threads, so a flood of sign-ins
-//! costs bounded memory and never stalls the games.
+//! minimum (19 MiB, 2 passes, 1 lane), each with its own random salt, kept as a PHC string. The
+//! hashes run on [`HASHING_AT_ONCE`] dedicated threads, each reusing one 19 MiB block
+//! ([`crate::hashing`]), with at most [`HASHING_QUEUE`] requests waiting (past that, "busy, try
+//! again" at once), so a flood of sign-ins costs bounded memory that stays bounded after it,
+//! and never stalls the games.
 //!
 //! # Sessions
 //! Signing in makes a random token (128 bits or more) sent as the cookie `qi_session`
@@ -37,8 +39,6 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use argon2::Argon2;
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -50,6 +50,7 @@ use qi_protocol::{
     username_key,
 };
 
+use crate::hashing::{HashingError, HashingPool, hash_password_in, verify_password_in};
 use crate::limits::{RateWindow, client_address};
 use crate::listener::Peer;
 use crate::storage::{
@@ -77,8 +78,12 @@ pub const READS_PER_MINUTE: usize = 120;
 /// The longest name looked up when signing in: no username is longer (even in its
 /// compatibility form), so a longer one is nobody's and is not kept as a count's key.
 const LOOKUP_MAX_CHARS: usize = 4 * qi_protocol::USERNAME_MAX_CHARS;
-/// How many password hashes are worked out at once (each takes 19 MiB).
+/// How many password hashes are worked out at once: the hashing threads, each keeping one
+/// 19 MiB block.
 pub const HASHING_AT_ONCE: usize = 2;
+/// How many password checks may wait for a hashing thread; past that, a request is told at
+/// once to try again (at 20-50 ms a hash on two threads, the last waits a second or so).
+pub const HASHING_QUEUE: usize = 64;
 /// The most finished games a profile lists.
 pub const PROFILE_GAMES: usize = 50;
 /// The largest request body read (a password at most 128 characters fits many times over).
@@ -98,7 +103,7 @@ struct Counts {
 #[derive(Debug)]
 pub struct Accounts {
     storage: StorageHandle,
-    hashing: Arc<tokio::sync::Semaphore>,
+    hashing: HashingPool,
     /// A hash of a password nobody has: unknown names are checked against it, so that they
     /// take as long as a wrong password.
     decoy: String,
@@ -137,19 +142,16 @@ fn unavailable(error: &impl std::fmt::Display) -> Refused {
     )
 }
 
-fn hash_password(password: &str) -> Result<String, String> {
-    let mut salt = [0u8; 16];
-    getrandom::fill(&mut salt).map_err(|e| format!("no randomness: {e}"))?;
-    let salt = SaltString::encode_b64(&salt).map_err(|e| e.to_string())?;
-    Argon2::default()
-        .hash_password(password.as_bytes(), &salt)
-        .map(|h| h.to_string())
-        .map_err(|e| e.to_string())
-}
-
-fn verify_password(password: &str, stored: &str) -> bool {
-    PasswordHash::new(stored)
-        .is_ok_and(|hash| Argon2::default().verify_password(password.as_bytes(), &hash).is_ok())
+/// The answer when a hash could not be worked out: busy (the queue is full) or broken.
+fn not_hashed(error: HashingError) -> Refused {
+    match error {
+        HashingError::Busy => refusal(
+            StatusCode::SERVICE_UNAVAILABLE,
+            AccountErrorCode::Unavailable,
+            "the server is busy checking passwords; try again in a moment",
+        ),
+        HashingError::Gone => unavailable(&error),
+    }
 }
 
 fn wait_text(wait: Duration) -> String {
@@ -166,17 +168,22 @@ impl Accounts {
     /// host's own do; with `cluster`, the attempts are counted across its nodes.
     ///
     /// # Errors
-    /// When the decoy hash cannot be made (no randomness).
+    /// When the hashing threads cannot be started or the decoy hash cannot be made (no
+    /// randomness).
     pub fn new(
         storage: StorageHandle,
         trusted: Arc<[IpAddr]>,
         origins: Arc<[String]>,
         cluster: Option<Arc<crate::cluster::Cluster>>,
     ) -> Result<Accounts, String> {
-        let decoy = hash_password(&new_token().map_err(|e| e.to_string())?)?;
+        let hashing = HashingPool::start(HASHING_AT_ONCE, HASHING_QUEUE)
+            .map_err(|e| format!("the hashing threads cannot start: {e}"))?;
+        // Made here, once, in memory given back when it is done (a mapping of its own), so an
+        // idle server does not keep a hashing thread's block before anyone signs in.
+        let decoy = hash_password_in(&new_token().map_err(|e| e.to_string())?, &mut Vec::new())?;
         Ok(Accounts {
             storage,
-            hashing: Arc::new(tokio::sync::Semaphore::new(HASHING_AT_ONCE)),
+            hashing,
             decoy,
             counts: Mutex::default(),
             trusted,
@@ -317,30 +324,37 @@ impl Accounts {
         window.take(Instant::now()).map_err(too_many)
     }
 
-    /// Runs `work` (hashing) on a blocking thread, at most [`HASHING_AT_ONCE`] at a time.
-    async fn hashing<T: Send + 'static>(
-        &self,
-        work: impl FnOnce() -> T + Send + 'static,
-    ) -> Option<T> {
-        // The permit goes with the work: a request dropped half-way (its client gone) does not
-        // let another hash start while this one still runs.
-        let permit = Arc::clone(&self.hashing).acquire_owned().await.ok()?;
-        tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            work()
-        })
-        .await
-        .ok()
+    /// The hashing pool (for its size).
+    #[must_use]
+    pub fn hashing_pool(&self) -> &HashingPool {
+        &self.hashing
+    }
+
+    /// Hashes a new password on the pool.
+    async fn hash(&self, password: String) -> Result<String, Refused> {
+        match self.hashing.run(move |memory| hash_password_in(&password, memory)).await {
+            Ok(Ok(hash)) => Ok(hash),
+            Ok(Err(error)) => Err(unavailable(&error)),
+            Err(error) => Err(not_hashed(error)),
+        }
     }
 
     /// Checks `password` for the account of `key` (`None`: no such account, checked against
     /// the decoy so that it takes as long).
-    async fn password_matches(&self, account: Option<&AccountRecord>, password: &str) -> bool {
+    ///
+    /// # Errors
+    /// When the pool is busy or gone.
+    async fn password_matches(
+        &self,
+        account: Option<&AccountRecord>,
+        password: &str,
+    ) -> Result<bool, Refused> {
         let stored = account.map_or_else(|| self.decoy.clone(), |a| a.password_hash.clone());
         let password = password.to_owned();
-        let matches =
-            self.hashing(move || verify_password(&password, &stored)).await.unwrap_or(false);
-        matches && account.is_some()
+        let check =
+            move |memory: &mut Vec<argon2::Block>| verify_password_in(&password, &stored, memory);
+        let matches = self.hashing.run(check).await.map_err(not_hashed)?;
+        Ok(matches && account.is_some())
     }
 
     /// The live session the request's cookie names, with its account.
@@ -500,10 +514,7 @@ async fn register(
     check_password(&credentials.password).map_err(|detail| {
         refusal(StatusCode::BAD_REQUEST, AccountErrorCode::BadPassword, detail)
     })?;
-    let password = credentials.password;
-    let Some(Ok(password_hash)) = accounts.hashing(move || hash_password(&password)).await else {
-        return Err(unavailable(&"hashing failed"));
-    };
+    let password_hash = accounts.hash(credentials.password).await?;
     let account =
         AccountRecord { key: username_key(&name), name, password_hash, created_unix_ms: unix_ms() };
     let (session, token) = Accounts::new_session(&account)?;
@@ -544,7 +555,7 @@ async fn login(
         .map_err(|e| unavailable(&e))?
         .filter(|_| plausible);
     let password = if plausible { credentials.password.as_str() } else { "" };
-    if !accounts.password_matches(account.as_ref(), password).await {
+    if !accounts.password_matches(account.as_ref(), password).await? {
         return Err(wrong_credentials("wrong username or password"));
     }
     let Some(account) = account else { return Err(unavailable(&"no account")) };
@@ -599,13 +610,10 @@ async fn change_password(
         refusal(StatusCode::BAD_REQUEST, AccountErrorCode::BadPassword, detail)
     })?;
     let plausible = change.old.chars().count() <= qi_protocol::PASSWORD_MAX_CHARS;
-    if !plausible || !accounts.password_matches(Some(&account), &change.old).await {
+    if !plausible || !accounts.password_matches(Some(&account), &change.old).await? {
         return Err(wrong_credentials("that is not the password now"));
     }
-    let new = change.new;
-    let Some(Ok(password_hash)) = accounts.hashing(move || hash_password(&new)).await else {
-        return Err(unavailable(&"hashing failed"));
-    };
+    let password_hash = accounts.hash(change.new).await?;
     let (session, token) = Accounts::new_session(&account)?;
     let writes = vec![
         Write::Password { account: account.key.clone(), password_hash },

@@ -11,8 +11,8 @@
 //! - [`hub`]: the registry of games, quick pairing and which connection is in which game;
 //! - [`actor`]: one task per game that owns its [`session`] and its timer;
 //! - [`session`]: one game's rules of play with no I/O (moves, clocks, draws, rematches);
-//! - [`accounts`]: accounts over HTTP (Argon2id passwords, session cookies, profiles) and
-//!   [`rating`]: Glicko-2 ratings;
+//! - [`accounts`]: accounts over HTTP (Argon2id passwords on the fixed pool of [`hashing`],
+//!   session cookies, profiles) and [`rating`]: Glicko-2 ratings;
 //! - [`storage`]: where games, accounts and ratings are kept; [`clock`]: time; [`tokens`]: secrets;
 //! - [`cluster`]: several nodes as one site (leases in PostgreSQL, messages over Redis);
 //!   `services`: throwaway PostgreSQL and Redis servers for its tests and benchmarks.
@@ -27,6 +27,7 @@ pub mod assets;
 pub mod clock;
 pub mod cluster;
 pub mod connection;
+pub mod hashing;
 pub mod hub;
 pub mod limits;
 pub mod listener;
