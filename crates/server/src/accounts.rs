@@ -511,6 +511,9 @@ async fn register(
     let name = check_username(&credentials.name).map_err(|e| {
         refusal(StatusCode::BAD_REQUEST, AccountErrorCode::BadUsername, e.to_string())
     })?;
+    crate::names::check_single_script(&name).map_err(|detail| {
+        refusal(StatusCode::BAD_REQUEST, AccountErrorCode::BadUsername, detail)
+    })?;
     check_password(&credentials.password).map_err(|detail| {
         refusal(StatusCode::BAD_REQUEST, AccountErrorCode::BadPassword, detail)
     })?;
@@ -526,7 +529,8 @@ async fn register(
         Ok(false) => Err(refusal(
             StatusCode::CONFLICT,
             AccountErrorCode::NameTaken,
-            "that username, or one that differs only in case or form, is taken",
+            "that username, or one that differs only in case, form or letters that look alike, \
+             is taken",
         )),
         Err(e) => Err(unavailable(&e)),
     }

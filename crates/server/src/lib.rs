@@ -33,6 +33,7 @@ pub mod limits;
 pub mod listener;
 pub mod lobby;
 pub mod metrics;
+pub mod names;
 pub mod outbox;
 pub mod rating;
 #[doc(hidden)]

@@ -405,3 +405,72 @@ async fn a_rated_game_ended_before_both_sides_moved_is_aborted_and_unrated() {
     assert_eq!(gomoku.games, 1, "{gomoku:?}");
     assert!(gomoku.rating.rating > 1500, "{gomoku:?}");
 }
+
+/// Issue 46: `admin` and `аdmin` (a Cyrillic а), `pop` and `pοp` (a Greek ο) and `Ρaypal` (a
+/// Greek Ρ) all registered.
+#[tokio::test]
+async fn names_that_look_alike_are_one_name_and_mixed_scripts_are_refused() {
+    let server = start_server("accounts-look-alike").await;
+    let addr = server.addr;
+    for name in ["admin", "pop", "Paypal"] {
+        assert_eq!(register(addr, name, "password one").await.status, 200, "{name}");
+    }
+    // Latin mixed with Cyrillic or Greek: refused as such, whatever exists.
+    for name in ["аdmin", "pοp", "Ρaypal", "Ρaypal2"] {
+        let refused = register(addr, name, "password two").await;
+        assert_eq!(
+            (refused.status, refused.error()),
+            (400, AccountErrorCode::BadUsername),
+            "{name}"
+        );
+        assert!(refused.body.contains("one script"), "{refused:?}");
+    }
+    // One script, but looking like a name that exists: taken.
+    for name in ["рор", "ADMIN", "adrnin", "PAYPAL"] {
+        let taken = register(addr, name, "password two").await;
+        assert_eq!((taken.status, taken.error()), (409, AccountErrorCode::NameTaken), "{name}");
+    }
+    // Two look-alikes registering at once: one account.
+    let racing = futures_util::future::join_all(
+        ["modern", "rnodern"].map(|name| register(addr, name, "password three")),
+    )
+    .await;
+    let statuses: Vec<u16> = racing.iter().map(|answer| answer.status).collect();
+    assert!(statuses == [200, 409] || statuses == [409, 200], "{racing:?}");
+    // The app's languages keep their names.
+    for name in ["张小伟", "Nguyễn_Văn_An", "山田たろう"] {
+        assert_eq!(register(addr, name, "password four").await.status, 200, "{name}");
+    }
+}
+
+/// Issue 46: a guest could call itself by a registered account's name.
+#[tokio::test]
+async fn a_guest_may_not_take_an_accounts_name_or_one_like_it() {
+    let server = start_server("accounts-guest-name").await;
+    let addr = server.addr;
+    let cookie = register(addr, "Ann_Lee", "password one").await.cookie();
+    for name in ["Ann_Lee", "ann_lee", "Аnn_Lee"] {
+        let mut guest = Client::connect(addr).await;
+        guest
+            .send(&ClientMessage::Hello { version: qi_protocol::VERSION, name: name.into() })
+            .await;
+        let detail = guest
+            .until(|m| match m {
+                ServerMessage::Error { code: ErrorCode::BadName, detail } => Some(detail.clone()),
+                ServerMessage::Welcome { .. } => Some("welcomed".into()),
+                _ => None,
+            })
+            .await;
+        assert!(detail.contains("registered player's name"), "{name}: {detail}");
+        // The same socket may go on under another name.
+        guest
+            .send(&ClientMessage::Hello { version: qi_protocol::VERSION, name: "Ann L.".into() })
+            .await;
+        guest
+            .until(|m| matches!(m, ServerMessage::Welcome { account: None, .. }).then_some(()))
+            .await;
+    }
+    // The account itself, signed in, says hello under any name and plays under its own.
+    let (_, account) = signed_in_client(addr, &cookie, "Ann_Lee").await;
+    assert_eq!(account.as_deref(), Some("Ann_Lee"));
+}

@@ -521,6 +521,23 @@ impl Receiver {
         }
     }
 
+    /// The registered account whose name `name` is or looks like, if any: a guest may not
+    /// pass for it. A store that does not answer lets the name through (logged): guests
+    /// play on while it is away, as they did before accounts.
+    async fn account_named_like(&self, name: &str) -> Option<String> {
+        if name.is_empty() {
+            return None;
+        }
+        let skeleton = crate::names::name_skeleton(name);
+        match self.hub.storage().account_named_like(skeleton).await {
+            Ok(found) => found,
+            Err(error) => {
+                tracing::warn!(%error, "a guest's name could not be checked against the accounts");
+                None
+            }
+        }
+    }
+
     /// Before anything else: the version and the name.
     async fn hello(&mut self, message: ClientMessage) -> Option<u16> {
         let ClientMessage::Hello { version, name } = message else {
@@ -534,8 +551,11 @@ impl Receiver {
         if let Some(hash) = self.session.clone() {
             match self.hub.storage().session(hash).await {
                 Ok(Some((session, account))) if session.is_live(unix_ms()) => {
-                    // The name said is kept for when the session ends while the socket is open.
-                    self.fallback_name = clean_name(&name).unwrap_or_default();
+                    // The name said is kept for when the session ends while the socket is open
+                    // (then played as a guest's: not if it is an account's, this one's too).
+                    let fallback = clean_name(&name).unwrap_or_default();
+                    let registered = self.account_named_like(&fallback).await.is_some();
+                    self.fallback_name = if registered { String::new() } else { fallback };
                     self.name = Some(account.name.clone());
                     let welcome =
                         ServerMessage::Welcome { version: VERSION, account: Some(account.name) };
@@ -554,7 +574,16 @@ impl Receiver {
             }
         }
         match clean_name(&name) {
-            Ok(name) => self.name = Some(name),
+            Ok(name) => {
+                if let Some(account) = self.account_named_like(&name).await {
+                    let detail = format!(
+                        "{account:?} is a registered player's name (or looks like one): sign in \
+                         to play as {account}, or choose another name"
+                    );
+                    return self.error(ErrorCode::BadName, detail);
+                }
+                self.name = Some(name);
+            }
             Err(refused) => return self.error(ErrorCode::BadName, refused.to_string()),
         }
         self.send(&ServerMessage::Welcome { version: VERSION, account: None });

@@ -192,7 +192,10 @@ impl Storage for MemoryStorage {
         session: &SessionRecord,
     ) -> Result<bool, StorageError> {
         let mut data = self.lock();
-        if data.accounts.contains_key(&account.key) {
+        let skeleton = crate::names::name_skeleton(&account.name);
+        let looks_alike =
+            data.accounts.values().any(|a| crate::names::name_skeleton(&a.name) == skeleton);
+        if data.accounts.contains_key(&account.key) || looks_alike {
             return Ok(false);
         }
         data.accounts.insert(account.key.clone(), account.clone());
@@ -202,6 +205,13 @@ impl Storage for MemoryStorage {
 
     fn account(&mut self, key: &str) -> Result<Option<AccountRecord>, StorageError> {
         Ok(self.lock().accounts.get(key).cloned())
+    }
+
+    fn account_named_like(&mut self, skeleton: &str) -> Result<Option<String>, StorageError> {
+        let data = self.lock();
+        let found =
+            data.accounts.values().find(|a| crate::names::name_skeleton(&a.name) == skeleton);
+        Ok(found.map(|account| account.name.clone()))
     }
 
     fn session(

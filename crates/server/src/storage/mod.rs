@@ -30,6 +30,12 @@ macro_rules! delegate_accounts {
         ) -> Result<Option<$crate::storage::AccountRecord>, $crate::storage::StorageError> {
             self.inner.account(key)
         }
+        fn account_named_like(
+            &mut self,
+            skeleton: &str,
+        ) -> Result<Option<String>, $crate::storage::StorageError> {
+            self.inner.account_named_like(skeleton)
+        }
         fn session(
             &mut self,
             token_hash: &str,
@@ -346,8 +352,10 @@ pub trait Storage: Send + 'static {
     /// [`StorageError`]; nothing was deleted then.
     fn sweep(&mut self, cutoff_unix_ms: u64, keep: &[String]) -> Result<usize, StorageError>;
 
-    /// Makes an account and its first session together, unless its key is taken: then
-    /// returns `false` and writes nothing.
+    /// Makes an account and its first session together, unless its key or its look-alike
+    /// skeleton ([`crate::names::name_skeleton`] of its name) is taken: then returns `false`
+    /// and writes nothing. Both are unique in the store, so two registrations racing for one
+    /// name (or two names that look alike) make one account.
     ///
     /// # Errors
     /// [`StorageError`]; nothing was written then.
@@ -362,6 +370,13 @@ pub trait Storage: Send + 'static {
     /// # Errors
     /// [`StorageError`].
     fn account(&mut self, key: &str) -> Result<Option<AccountRecord>, StorageError>;
+
+    /// The name of the account whose name has this look-alike skeleton
+    /// ([`crate::names::name_skeleton`]), if any.
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    fn account_named_like(&mut self, skeleton: &str) -> Result<Option<String>, StorageError>;
 
     /// The session with this token hash and its account, if stored (live or not: the caller
     /// checks [`SessionRecord::is_live`]).
@@ -609,6 +624,18 @@ pub(crate) mod tests {
         assert!(storage.register(&account("ann", "Ann"), &session("s1", "ann")).unwrap());
         assert!(!storage.register(&account("ann", "ANN"), &session("s9", "ann")).unwrap());
         assert!(storage.register(&account("bo", "Bo"), &session("s2", "bo")).unwrap());
+        // Look-alikes are one name: "роре" is all Cyrillic, "pοpe" has a Greek ο.
+        assert!(storage.register(&account("pope", "pope"), &session("s5", "pope")).unwrap());
+        for look_alike in ["роре", "pοpe"] {
+            let refused =
+                storage.register(&account(look_alike, look_alike), &session("s6", look_alike));
+            assert!(!refused.unwrap(), "{look_alike}");
+        }
+        assert!(storage.session("s6").unwrap().is_none(), "a refused registration wrote nothing");
+        for (name, like) in [("PОPE", Some("pope")), ("ANN", Some("Ann")), ("Cy", None)] {
+            let skeleton = crate::names::name_skeleton(name);
+            assert_eq!(storage.account_named_like(&skeleton).unwrap().as_deref(), like, "{name}");
+        }
         assert_eq!(storage.account("ann").unwrap().unwrap().name, "Ann");
         assert!(storage.account("cy").unwrap().is_none());
         let (found, owner) = storage.session("s1").unwrap().unwrap();

@@ -24,6 +24,7 @@ use super::{
     AccountRecord, GameRecord, MoveRecord, ProfileData, RatingRecord, RatingStep, SessionRecord,
     Storage, StorageError, StoredGame, Write, from_sql_int, rate_finish, rated_kind, sql_int,
 };
+use crate::names::name_skeleton;
 use crate::rating::RatedGame;
 
 /// How long connecting to the database may take.
@@ -129,6 +130,11 @@ CREATE TABLE rating_history (
 );
 CREATE INDEX rating_history_account ON rating_history (account, id);
 ",
+    // Each account's look-alike skeleton, unique; filled in by `fill_skeletons`.
+    "
+ALTER TABLE accounts ADD COLUMN skeleton TEXT;
+CREATE UNIQUE INDEX accounts_skeleton ON accounts (skeleton);
+",
 ];
 
 /// The columns [`game_row`] reads, in its order.
@@ -193,6 +199,28 @@ pub(crate) async fn connect(url: &str) -> Result<Client, StorageError> {
     Ok(client)
 }
 
+/// The step of [`SCHEMA_STEPS`] that adds the accounts' skeletons.
+const SKELETON_STEP: usize = 3;
+
+/// Fills in the skeleton of each account there was before [`SKELETON_STEP`], oldest first; one
+/// that looks like an older one keeps its name but has none (logged).
+async fn fill_skeletons(tx: &Transaction<'_>) -> Result<(), tokio_postgres::Error> {
+    let rows =
+        tx.query("SELECT key, name FROM accounts ORDER BY created_unix_ms, key", &[]).await?;
+    let mut taken = std::collections::HashSet::new();
+    for row in rows {
+        let (key, name): (String, String) = (row.get(0), row.get(1));
+        let skeleton = name_skeleton(&name);
+        if taken.insert(skeleton.clone()) {
+            tx.execute("UPDATE accounts SET skeleton = $2 WHERE key = $1", &[&key, &skeleton])
+                .await?;
+        } else {
+            tracing::warn!(account = %key, "an account's name looks like an older one's");
+        }
+    }
+    Ok(())
+}
+
 /// Brings the database's schema up to date (idempotent; safe with several nodes starting).
 ///
 /// # Errors
@@ -218,6 +246,9 @@ pub(crate) async fn migrate(client: &mut Client) -> Result<(), StorageError> {
     }
     for step in &SCHEMA_STEPS[current..] {
         tx.batch_execute(step).await.map_err(err)?;
+    }
+    if current < SKELETON_STEP + 1 {
+        fill_skeletons(&tx).await.map_err(err)?;
     }
     let latest = i32::try_from(SCHEMA_STEPS.len()).unwrap_or(i32::MAX);
     if version.is_none() {
@@ -747,13 +778,14 @@ impl Storage for PgStorage {
             let tx = client.transaction().await.map_err(err)?;
             let made = tx
                 .execute(
-                    "INSERT INTO accounts (key, name, password_hash, created_unix_ms)
-                     VALUES ($1, $2, $3, $4) ON CONFLICT (key) DO NOTHING",
+                    "INSERT INTO accounts (key, name, password_hash, created_unix_ms, skeleton)
+                     VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
                     &[
                         &account.key,
                         &account.name,
                         &account.password_hash,
                         &sql_int(account.created_unix_ms),
+                        &name_skeleton(&account.name),
                     ],
                 )
                 .await
@@ -777,6 +809,16 @@ impl Storage for PgStorage {
                 .await
                 .map_err(|e| pg_error(&e))?;
             Ok(row.as_ref().map(account_of))
+        })
+    }
+
+    fn account_named_like(&mut self, skeleton: &str) -> Result<Option<String>, StorageError> {
+        self.with_client(async |client| {
+            let row = client
+                .query_opt("SELECT name FROM accounts WHERE skeleton = $1", &[&skeleton])
+                .await
+                .map_err(|e| pg_error(&e))?;
+            Ok(row.map(|row| row.get(0)))
         })
     }
 

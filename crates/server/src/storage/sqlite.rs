@@ -16,7 +16,10 @@
 //!   `token_second` became `invite_hash`, `token_first_hash` and `token_second_hash`, and every
 //!   value in them was hashed in place;
 //! - 3: the chat table, and whether a game is listed in the lobby;
-//! - 4: accounts, their sessions and ratings; whether a game is rated and each seat's account.
+//! - 4: accounts, their sessions and ratings; whether a game is rated and each seat's account;
+//! - 5: each account's look-alike skeleton ([`name_skeleton`]), unique (filled in for the
+//!   accounts there were, oldest first; one that looks like an older one keeps its name but
+//!   has none, and is logged).
 
 use std::path::Path;
 
@@ -28,11 +31,12 @@ use super::{
     AccountRecord, GameRecord, MoveRecord, ProfileData, RatingRecord, RatingStep, SessionRecord,
     Storage, StorageError, StoredGame, Write, from_sql_int, rate_finish, rated_kind, sql_int,
 };
+use crate::names::name_skeleton;
 use crate::rating::{RatedGame, Rating};
 use crate::tokens::hash_token;
 
 /// The schema version this code reads and writes.
-const VERSION: i64 = 4;
+const VERSION: i64 = 5;
 
 /// The schema of a new database up to version 2 (`user_version` 2); [`MIGRATE_2_TO_3`] and any
 /// later step follow, as for an older database, so that each change is written once.
@@ -126,6 +130,28 @@ CREATE TABLE rating_history (
 CREATE INDEX rating_history_account ON rating_history (account, id);
 PRAGMA user_version = 4;
 ";
+
+/// Schema 4 to 5: each account's look-alike skeleton, unique.
+fn migrate_4_to_5(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
+    tx.execute_batch(
+        "ALTER TABLE accounts ADD COLUMN skeleton TEXT;
+         CREATE UNIQUE INDEX accounts_skeleton ON accounts (skeleton);",
+    )?;
+    let accounts: Vec<(String, String)> = tx
+        .prepare("SELECT key, name FROM accounts ORDER BY created_unix_ms, key")?
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut taken = std::collections::HashSet::new();
+    for (key, name) in accounts {
+        let skeleton = name_skeleton(&name);
+        if taken.insert(skeleton.clone()) {
+            tx.execute("UPDATE accounts SET skeleton = ?2 WHERE key = ?1", params![key, skeleton])?;
+        } else {
+            tracing::warn!(account = %key, "an account's name looks like an older one's");
+        }
+    }
+    tx.execute_batch("PRAGMA user_version = 5;")
+}
 
 /// Schema 1 to 2: the token columns renamed, and every token and invite replaced by its hash.
 ///
@@ -388,17 +414,24 @@ fn set_up(db: &mut Connection) -> Result<(), StorageError> {
             tx.execute_batch(SCHEMA_2).map_err(failed)?;
             tx.execute_batch(MIGRATE_2_TO_3).map_err(failed)?;
             tx.execute_batch(MIGRATE_3_TO_4).map_err(failed)?;
+            migrate_4_to_5(&tx).map_err(failed)?;
         }
         1 => {
             migrate_1_to_2(&tx).map_err(failed)?;
             tx.execute_batch(MIGRATE_2_TO_3).map_err(failed)?;
             tx.execute_batch(MIGRATE_3_TO_4).map_err(failed)?;
+            migrate_4_to_5(&tx).map_err(failed)?;
         }
         2 => {
             tx.execute_batch(MIGRATE_2_TO_3).map_err(failed)?;
             tx.execute_batch(MIGRATE_3_TO_4).map_err(failed)?;
+            migrate_4_to_5(&tx).map_err(failed)?;
         }
-        3 => tx.execute_batch(MIGRATE_3_TO_4).map_err(failed)?,
+        3 => {
+            tx.execute_batch(MIGRATE_3_TO_4).map_err(failed)?;
+            migrate_4_to_5(&tx).map_err(failed)?;
+        }
+        4 => migrate_4_to_5(&tx).map_err(failed)?,
         VERSION => {}
         newer => {
             return Err(StorageError::new(format!(
@@ -518,13 +551,14 @@ impl Storage for SqliteStorage {
         let tx = self.db.transaction().map_err(failed)?;
         let made = tx
             .execute(
-                "INSERT INTO accounts (key, name, password_hash, created_unix_ms)
-                 VALUES (?1, ?2, ?3, ?4) ON CONFLICT (key) DO NOTHING",
+                "INSERT INTO accounts (key, name, password_hash, created_unix_ms, skeleton)
+                 VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING",
                 params![
                     account.key,
                     account.name,
                     account.password_hash,
-                    sql_int(account.created_unix_ms)
+                    sql_int(account.created_unix_ms),
+                    name_skeleton(&account.name)
                 ],
             )
             .map_err(failed)?;
@@ -542,6 +576,13 @@ impl Storage for SqliteStorage {
                 "SELECT key, name, password_hash, created_unix_ms FROM accounts WHERE key = ?1",
             )
             .and_then(|mut statement| statement.query_row([key], account_row).optional())
+            .map_err(failed)
+    }
+
+    fn account_named_like(&mut self, skeleton: &str) -> Result<Option<String>, StorageError> {
+        self.db
+            .prepare_cached("SELECT name FROM accounts WHERE skeleton = ?1")
+            .and_then(|mut statement| statement.query_row([skeleton], |row| row.get(0)).optional())
             .map_err(failed)
     }
 
@@ -867,6 +908,38 @@ mod tests {
             )
             .unwrap();
         assert_eq!(plain, 0);
+        drop(db);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn schema_4_accounts_get_their_skeletons_oldest_first() {
+        let dir = test_dir("migrate-skeleton");
+        let path = dir.join("games.sqlite");
+        let old = Connection::open(&path).unwrap();
+        old.execute_batch(SCHEMA_2).unwrap();
+        old.execute_batch(MIGRATE_2_TO_3).unwrap();
+        old.execute_batch(MIGRATE_3_TO_4).unwrap();
+        // Two look-alikes registered before skeletons were kept: "роре" is Cyrillic.
+        old.execute_batch(
+            "INSERT INTO accounts VALUES ('роре', 'роре', 'h2', 2);
+             INSERT INTO accounts VALUES ('pope', 'pope', 'h1', 1);",
+        )
+        .unwrap();
+        drop(old);
+        let mut db = SqliteStorage::open(&path).unwrap();
+        assert_eq!(user_version(&path), VERSION);
+        assert_eq!(db.account_named_like(&name_skeleton("POPE")).unwrap().as_deref(), Some("pope"));
+        assert_eq!(db.account("роре").unwrap().unwrap().password_hash, "h2", "kept");
+        let again = AccountRecord {
+            key: "pοpe".into(),
+            name: "pοpe".into(),
+            password_hash: "h3".into(),
+            created_unix_ms: 3,
+        };
+        let session =
+            SessionRecord { token_hash: "s".into(), account: "pοpe".into(), created_unix_ms: 3 };
+        assert!(!db.register(&again, &session).unwrap());
         drop(db);
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -139,6 +139,17 @@ impl StorageHandle {
         self.call(move |storage| storage.account(&key)).await
     }
 
+    /// The name of the account that looks like `skeleton`, as [`Storage::account_named_like`].
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    pub async fn account_named_like(
+        &self,
+        skeleton: String,
+    ) -> Result<Option<String>, StorageError> {
+        self.call(move |storage| storage.account_named_like(&skeleton)).await
+    }
+
     /// A session and its account, as [`Storage::session`].
     ///
     /// # Errors
