@@ -71,6 +71,8 @@ struct Ledger {
     aborted: RateWindow,
     /// Unfinished games in memory in which the address holds a seat.
     unfinished: HashSet<String>,
+    /// Its open challenges: listed games it made that nobody has taken yet.
+    challenges: HashSet<String>,
 }
 
 impl Ledger {
@@ -80,6 +82,7 @@ impl Ledger {
             created: RateWindow::new(limits.games_per_minute, minute),
             aborted: RateWindow::new(limits.aborts_per_minute, minute),
             unfinished: HashSet::new(),
+            challenges: HashSet::new(),
         }
     }
 }
@@ -96,6 +99,8 @@ struct HubState {
     ledgers: HashMap<IpAddr, Ledger>,
     /// The addresses holding a seat in each unfinished game in memory.
     holders: HashMap<String, Vec<IpAddr>>,
+    /// The address that made each open challenge.
+    challengers: HashMap<String, IpAddr>,
     next_order: u64,
 }
 
@@ -106,6 +111,16 @@ impl HubState {
             if let Some(ledger) = self.ledgers.get_mut(&address) {
                 ledger.unfinished.remove(id);
             }
+        }
+        self.challenge_gone(id);
+    }
+
+    /// `id` is no longer an open challenge (taken, ended or gone from memory).
+    fn challenge_gone(&mut self, id: &str) {
+        if let Some(address) = self.challengers.remove(id)
+            && let Some(ledger) = self.ledgers.get_mut(&address)
+        {
+            ledger.challenges.remove(id);
         }
     }
 }
@@ -141,6 +156,18 @@ pub(crate) fn too_many_unfinished(limits: &Limits) -> Denied {
         format!(
             "too many unfinished games from one address: at most {}; finish or abort one first",
             limits.unfinished_per_address
+        ),
+    )
+}
+
+/// The refusal past [`Limits::open_challenges_per_address`].
+pub(crate) fn too_many_challenges(limits: &Limits) -> Denied {
+    Denied::new(
+        ErrorCode::RateLimited,
+        format!(
+            "too many open challenges from one address: at most {}; cancel one or wait for it \
+             to be accepted",
+            limits.open_challenges_per_address
         ),
     )
 }
@@ -523,6 +550,44 @@ impl Hub {
             self.metrics.refused(Limit::AbortsPerMinute);
             too_many_aborts(&self.limits, wait)
         })
+    }
+
+    /// Whether `conn`'s client may post one more open challenge
+    /// ([`Limits::open_challenges_per_address`], on every node when several share the store).
+    ///
+    /// # Errors
+    /// [`ErrorCode::RateLimited`] naming the limit.
+    pub async fn admit_challenge(&self, conn: ConnId) -> Result<(), Denied> {
+        let address = self.address(conn);
+        let open = match &self.cluster {
+            Some(cluster) => cluster.limits().challenges_of(address).await,
+            None => self.lock().ledgers.get(&address).map_or(0, |l| l.challenges.len()),
+        };
+        if open >= self.limits.open_challenges_per_address {
+            self.metrics.refused(Limit::OpenChallenges);
+            return Err(too_many_challenges(&self.limits));
+        }
+        Ok(())
+    }
+
+    /// Notes that `conn`'s client made the open challenge `id`.
+    async fn note_challenge(&self, conn: ConnId, id: &str) {
+        let address = self.address(conn);
+        if let Some(cluster) = &self.cluster {
+            return cluster.limits().note_challenge(address, id).await;
+        }
+        let mut state = self.lock();
+        let ledger = state.ledgers.entry(address).or_insert_with(|| Ledger::new(&self.limits));
+        ledger.challenges.insert(id.to_owned());
+        state.challengers.insert(id.to_owned(), address);
+    }
+
+    /// The game `id` got its second player: if it was an open challenge, it counts no more.
+    pub async fn challenge_taken(&self, id: &str) {
+        if let Some(cluster) = &self.cluster {
+            return cluster.limits().challenge_gone(id).await;
+        }
+        self.lock().challenge_gone(id);
     }
 
     /// Notes that the clients at `addresses` hold seats in the unfinished game `id` (across
@@ -971,11 +1036,17 @@ impl Hub {
             SeatChoice::Second => Seat::Second,
             SeatChoice::Random => random_seat()?,
         };
+        if listed {
+            self.admit_challenge(conn).await?;
+        }
         self.admit_new_game(&[conn]).await?;
         let mut players = [None, None];
         players[seat.index()] = Some(player);
         let (handle, id) = self.new_game(spec, players, None, listed).await?;
         self.note_seated(&[conn], &id).await;
+        if listed {
+            self.note_challenge(conn, &id).await;
+        }
         into_game(&handle, conn, outbox, Attach::Seat(seat)).await
     }
 

@@ -35,6 +35,9 @@ pub struct Limits {
     pub aborts_per_minute: usize,
     /// Unfinished games one client address may hold a seat in at once.
     pub unfinished_per_address: usize,
+    /// Open challenges (listed games waiting for an opponent) one client address may have in
+    /// the lobby at once.
+    pub open_challenges_per_address: usize,
     /// Games one connection may be attached to at once, finished ones included (as player or
     /// spectator): past it, the finished game it joined longest ago is let go first.
     pub games_per_connection: usize,
@@ -57,6 +60,9 @@ impl Default for Limits {
             games_per_minute: 30,
             aborts_per_minute: 15,
             unfinished_per_address: 64,
+            // A handful, as on lichess: enough to offer a few games at once, while the lobby
+            // shows 40 rows (one address held 64 open challenges, 30 of those rows).
+            open_challenges_per_address: 5,
             games_per_connection: 32,
             retention: Duration::from_secs(7 * 24 * 60 * 60),
             sweep_every: Duration::from_secs(10 * 60),
@@ -79,6 +85,8 @@ pub enum Limit {
     AbortsPerMinute,
     /// [`Limits::unfinished_per_address`].
     UnfinishedGames,
+    /// [`Limits::open_challenges_per_address`].
+    OpenChallenges,
     /// [`Limits::games_per_connection`] with every game still going.
     GamesPerConnection,
     /// The message rate of one socket.
@@ -91,13 +99,14 @@ pub enum Limit {
 
 impl Limit {
     /// Every limit, for the metrics.
-    pub const ALL: [Limit; 10] = [
+    pub const ALL: [Limit; 11] = [
         Limit::Connections,
         Limit::ConnectionsPerAddress,
         Limit::SocketsPerAddress,
         Limit::GamesPerMinute,
         Limit::AbortsPerMinute,
         Limit::UnfinishedGames,
+        Limit::OpenChallenges,
         Limit::GamesPerConnection,
         Limit::MessageRate,
         Limit::HeadTimeout,
@@ -114,6 +123,7 @@ impl Limit {
             Limit::GamesPerMinute => "games_per_minute",
             Limit::AbortsPerMinute => "aborts_per_minute",
             Limit::UnfinishedGames => "unfinished_games",
+            Limit::OpenChallenges => "open_challenges",
             Limit::GamesPerConnection => "games_per_connection",
             Limit::MessageRate => "message_rate",
             Limit::HeadTimeout => "head_timeout",

@@ -39,6 +39,7 @@ usage: qi-server [--addr HOST:PORT] [--dist DIR] [--data DIR] [options]
   --games-per-minute N        new games per client address a minute (default 30)
   --aborts-per-minute N       aborted games per client address a minute (default 15)
   --unfinished-per-address N  unfinished games per client address (default 64)
+  --open-challenges-per-address N  open challenges in the lobby per client address (default 5)
   --retention-days N          aborted and never-started games kept in storage (default 7)
 
 Several nodes (any node serves any player; see the README's deployment section):
@@ -157,6 +158,9 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
             "--aborts-per-minute" => limits.aborts_per_minute = count(flag, &value()?)?,
             "--unfinished-per-address" => {
                 limits.unfinished_per_address = count(flag, &value()?)?;
+            }
+            "--open-challenges-per-address" => {
+                limits.open_challenges_per_address = count(flag, &value()?)?;
             }
             "--retention-days" => {
                 let days = u64::try_from(count(flag, &value()?)?).unwrap_or(u64::MAX);

@@ -578,7 +578,14 @@ async fn a_node_frozen_past_its_lease_can_change_nothing_when_it_wakes() {
 
 #[tokio::test]
 async fn the_limits_per_address_hold_across_nodes() {
-    let flags = ["--games-per-minute", "3", "--max-sockets-per-address", "4"];
+    let flags = [
+        "--games-per-minute",
+        "5",
+        "--max-sockets-per-address",
+        "4",
+        "--open-challenges-per-address",
+        "2",
+    ];
     let site = Site::start_with("cluster-limits", &flags).await;
     // Game sockets: four from one address, on three nodes; the fifth is refused anywhere.
     let mut open = Vec::new();
@@ -599,7 +606,33 @@ async fn the_limits_per_address_hold_across_nodes() {
     }
     drop(open);
     tokio::time::sleep(Duration::from_millis(300)).await;
-    // One address (the tests' 127.0.0.1) makes games on all three nodes in turn.
+    // Open challenges: two from one address on two nodes; the third is refused on the third.
+    let mut challengers = Vec::new();
+    for (index, addr) in site.addrs.iter().enumerate() {
+        let mut client = hello(*addr, "Ann").await;
+        client
+            .send(&ClientMessage::Challenge { spec: spec("gomoku", ""), seat: SeatChoice::First })
+            .await;
+        let answer = client
+            .until(|m| match m {
+                ServerMessage::Seated { .. } => Some(None),
+                ServerMessage::Error { code, detail } => Some(Some((*code, detail.clone()))),
+                _ => None,
+            })
+            .await;
+        if index < 2 {
+            assert_eq!(answer, None, "challenge {index}");
+        } else {
+            let (code, detail) = answer.expect("the third open challenge is refused");
+            assert_eq!(code, qi_protocol::ErrorCode::RateLimited);
+            assert!(detail.contains("open challenges") && detail.contains("at most 2"), "{detail}");
+        }
+        challengers.push(client);
+    }
+    drop(challengers);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // One address (the tests' 127.0.0.1) makes games on all three nodes in turn (two were
+    // made above).
     for (index, addr) in site.addrs.iter().chain(&site.addrs[..1]).enumerate() {
         let mut client = hello(*addr, "Ann").await;
         client
@@ -615,9 +648,9 @@ async fn the_limits_per_address_hold_across_nodes() {
         if index < 3 {
             assert_eq!(answer, None, "game {index}");
         } else {
-            let (code, detail) = answer.expect("the fourth game in a minute is refused");
+            let (code, detail) = answer.expect("the sixth game in a minute is refused");
             assert_eq!(code, qi_protocol::ErrorCode::RateLimited);
-            assert!(detail.contains("at most 3 a minute"), "{detail}");
+            assert!(detail.contains("at most 5 a minute"), "{detail}");
         }
     }
     // Guessing a password is limited per account across the nodes: ten wrong guesses spread

@@ -144,3 +144,45 @@ async fn games_going_past_the_connection_limit_are_refused_by_name() {
     assert!(detail.contains("at most 4 per connection"), "{detail}");
     assert_eq!(server.hub.metrics().refusals(Limit::GamesPerConnection), 1);
 }
+
+/// Posts an open challenge (a listed gomoku game); its id, or the error's code and detail.
+async fn challenge(client: &mut Client) -> Result<String, (ErrorCode, String)> {
+    let spec = spec("gomoku", "");
+    client.send(&ClientMessage::Challenge { spec, seat: SeatChoice::First }).await;
+    client
+        .until(|m| match m {
+            ServerMessage::Seated { game, .. } => Some(Ok(game.clone())),
+            ServerMessage::Error { code, detail } => Some(Err((*code, detail.clone()))),
+            _ => None,
+        })
+        .await
+}
+
+/// Issue 46: one address held 64 open challenges, 30 of the lobby's 40 rows.
+#[tokio::test]
+async fn open_challenges_are_capped_per_address_and_a_taken_one_counts_no_more() {
+    let server = server("challenges", Limits::default()).await;
+    let cap = Limits::default().open_challenges_per_address;
+    assert_eq!(cap, 5);
+    let mut client = Client::hello(server.addr, "Ann").await;
+    let mut games = Vec::new();
+    for _ in 0..cap {
+        games.push(challenge(&mut client).await.unwrap());
+    }
+    let (code, detail) = challenge(&mut client).await.unwrap_err();
+    assert_eq!(code, ErrorCode::RateLimited);
+    assert!(detail.contains("open challenges") && detail.contains("at most 5"), "{detail}");
+    // The address's, not the socket's.
+    let mut other = Client::hello(server.addr, "Bo").await;
+    assert_eq!(challenge(&mut other).await.unwrap_err().0, ErrorCode::RateLimited);
+    // A private game (by invite only) is not a challenge in the lobby.
+    create(&mut client).await.unwrap();
+    // A challenge taken, or aborted, makes room for one more.
+    other.send(&ClientMessage::Accept { game: games[0].clone() }).await;
+    other.state().await;
+    challenge(&mut client).await.unwrap();
+    assert_eq!(challenge(&mut client).await.unwrap_err().0, ErrorCode::RateLimited);
+    abort(&mut client, &games[1]).await.unwrap();
+    challenge(&mut client).await.unwrap();
+    assert!(server.hub.metrics().refusals(Limit::OpenChallenges) >= 3);
+}

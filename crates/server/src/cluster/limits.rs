@@ -6,6 +6,9 @@
 //! - Unfinished games held: a set per address (`qi:held:{addr}`) of game ids, and per game the
 //!   addresses holding it (`qi:holders:{game}`), so the game's node can let them all go when the
 //!   game ends or leaves memory, whichever node counted them.
+//! - Open challenges: a set per address (`qi:chal:{addr}`) of the listed games it made that
+//!   nobody has taken, and per game its challenger (`qi:challenger:{game}`), so that the
+//!   accepting node, or the game's node when it ends or leaves memory, takes it out.
 //!
 //! When Redis cannot be reached, requests are let through (logged): the limits are there
 //! against abuse, and refusing every new game while Redis restarts would hurt everyone else.
@@ -45,7 +48,8 @@ return -1",
     )
 });
 
-/// Lets a game go: takes it out of every holder's set. KEYS: the game's holders. ARGV: the game.
+/// Lets a game go: takes it out of every holder's set, and out of its challenger's open
+/// challenges. KEYS: the game's holders. ARGV: the game.
 static RELEASE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
@@ -53,6 +57,24 @@ for _, address in ipairs(redis.call('SMEMBERS', KEYS[1])) do
   redis.call('SREM', 'qi:held:' .. address, ARGV[1])
 end
 redis.call('DEL', KEYS[1])
+local challenger = redis.call('GET', 'qi:challenger:' .. ARGV[1])
+if challenger then
+  redis.call('SREM', 'qi:chal:' .. challenger, ARGV[1])
+  redis.call('DEL', 'qi:challenger:' .. ARGV[1])
+end
+return 1",
+    )
+});
+
+/// A game is no longer an open challenge: out of its challenger's set. ARGV: the game.
+static CHALLENGE_GONE: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local challenger = redis.call('GET', 'qi:challenger:' .. ARGV[1])
+if challenger then
+  redis.call('SREM', 'qi:chal:' .. challenger, ARGV[1])
+  redis.call('DEL', 'qi:challenger:' .. ARGV[1])
+end
 return 1",
     )
 });
@@ -302,6 +324,39 @@ impl SharedLimits<'_> {
         if let Err(e) = done {
             tracing::warn!(error = %e, game, "shared limits unreachable");
         }
+    }
+
+    /// The client at `address` made the open challenge `game`.
+    pub(crate) async fn note_challenge(&self, address: IpAddr, game: &str) {
+        // A challenge whose node was killed, and nobody asks for again, is let go within a day.
+        const DAY_SECS: u64 = 86_400;
+        let mut pipe = redis::pipe();
+        pipe.sadd(format!("qi:chal:{address}"), game).ignore();
+        pipe.expire(format!("qi:chal:{address}"), DAY_SECS as i64).ignore();
+        pipe.set_ex(format!("qi:challenger:{game}"), address.to_string(), DAY_SECS).ignore();
+        let done: Result<(), _> = pipe.query_async(&mut self.redis()).await;
+        if let Err(e) = done {
+            tracing::warn!(error = %e, game, "shared limits unreachable");
+        }
+    }
+
+    /// The game `game` is no longer an open challenge (it was taken).
+    pub(crate) async fn challenge_gone(&self, game: &str) {
+        let done: Result<i64, _> = CHALLENGE_GONE.arg(game).invoke_async(&mut self.redis()).await;
+        if let Err(e) = done {
+            tracing::warn!(error = %e, game, "shared limits unreachable");
+        }
+    }
+
+    /// How many open challenges the client at `address` has, on every node (none counted when
+    /// Redis does not answer: let through).
+    pub(crate) async fn challenges_of(&self, address: IpAddr) -> usize {
+        let mut redis = self.redis();
+        redis::cmd("SCARD")
+            .arg(format!("qi:chal:{address}"))
+            .query_async(&mut redis)
+            .await
+            .unwrap_or(0)
     }
 
     /// How many unfinished games the client at `address` holds, on every node.

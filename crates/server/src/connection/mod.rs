@@ -416,6 +416,7 @@ impl Receiver {
                 let answer = self.enter(&game, Attach::Accept { player }, None).await;
                 if answer.is_none() && self.joined {
                     self.hub.note_seated(&[conn], &game).await;
+                    self.hub.challenge_taken(&game).await;
                 }
                 answer
             }
@@ -452,6 +453,7 @@ impl Receiver {
                 let answer = self.enter(&game, Attach::Invite { invite, player }, None).await;
                 if answer.is_none() && self.joined {
                     self.hub.note_seated(&[conn], &game).await;
+                    self.hub.challenge_taken(&game).await;
                 }
                 answer
             }

@@ -61,13 +61,14 @@ pub async fn start_server_with(
     start_server_in(temp_dir(tag), config).await
 }
 
-/// The default limits with those on games per address out of the way: every test client
+/// The default limits with those on games (and open challenges) per address out of the way: every test client
 /// comes from 127.0.0.1, and tests of other things play many games quickly.
 pub fn roomy_limits() -> qi_server::limits::Limits {
     qi_server::limits::Limits {
         games_per_minute: 100_000,
         aborts_per_minute: 100_000,
         unfinished_per_address: 100_000,
+        open_challenges_per_address: 100_000,
         ..qi_server::limits::Limits::default()
     }
 }
