@@ -27,12 +27,18 @@ after(async () => {
 
 /**
  * The board's size against its room, measured in the page: `board` is the board's frame's
- * width, `room` the width it could take — its holder's width, or the window's height less
+ * width, `room` the width it could take — its area's width, or the window's height less
  * `heightLeft` px times the board's shape, whichever is less (the CSS's own rule).
  */
 function boardAgainstRoom(heightLeft) {
   const frame = document.querySelector('.board-frame');
-  const holder = frame.closest('.board-holder').getBoundingClientRect();
+  // The room the page gives its board, less its padding: the app's board area, the embed's
+  // board box, the online page's board between the player bars.
+  const area = frame.closest('.board-area, .embed-board, .online-board');
+  const areaStyle = getComputedStyle(area);
+  const holder = {
+    width: area.getBoundingClientRect().width - parseFloat(areaStyle.paddingLeft) - parseFloat(areaStyle.paddingRight),
+  };
   const style = getComputedStyle(frame);
   const files = Number(style.getPropertyValue('--files'));
   const ranks = Number(style.getPropertyValue('--ranks'));
