@@ -109,6 +109,20 @@ pub enum Notice {
     EngineStopped,
 }
 
+impl Notice {
+    /// Whether this answers one attempt of the player's (a refused or unread move), and so
+    /// goes once the player does something else.
+    fn answers_an_attempt(&self) -> bool {
+        matches!(
+            self,
+            Notice::Illegal(_)
+                | Notice::Unreadable
+                | Notice::NotYourTurn
+                | Notice::PremoveDropped(_)
+        )
+    }
+}
+
 /// A chess promotion waiting for the player to choose the piece.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PendingPromotion {
@@ -1356,6 +1370,44 @@ impl AppState {
     }
 }
 
+impl Action {
+    /// Whether this is the player doing something other than trying a move (a button, a step
+    /// through the game, a note): what makes the answer to their last attempt stale. Moves
+    /// tried answer for themselves; the computer's and the worker's answers and the clock's
+    /// ticks are not the player's.
+    fn is_players_act(&self) -> bool {
+        matches!(
+            self,
+            Action::NewGame { .. }
+                | Action::PickGame { .. }
+                | Action::StartGame { .. }
+                | Action::SetMode { .. }
+                | Action::Undo { .. }
+                | Action::RestoreTakenBack { .. }
+                | Action::FlipBoard
+                | Action::View(_)
+                | Action::Go(_)
+                | Action::StepBack
+                | Action::StepForward
+                | Action::StepMainLine
+                | Action::First
+                | Action::Last
+                | Action::EditTree(_)
+                | Action::ToggleMark(_)
+                | Action::SetComment(_)
+                | Action::Resign
+                | Action::PlayFromHere
+                | Action::ToggleAnalysis
+                | Action::StartReview
+                | Action::PlayLine(_)
+                | Action::StartThinking { hint: true, .. }
+                | Action::TakeColour { .. }
+                | Action::DeclareOffers { .. }
+                | Action::EndChain { .. }
+        )
+    }
+}
+
 impl Reducible for AppState {
     type Action = Action;
 
@@ -1369,6 +1421,11 @@ impl Reducible for AppState {
 impl AppState {
     /// Applies one action (the reducer's body, callable without `Rc` in tests).
     pub fn apply(&mut self, action: Action) {
+        if action.is_players_act() && self.notice.as_ref().is_some_and(Notice::answers_an_attempt) {
+            // The answer to the last attempt (a refused move) is stale once the player does
+            // something else: it must not follow them into a resignation, a review or a hint.
+            self.notice = None;
+        }
         match action {
             Action::Open { record, bottom, at, notice } => self.open(record, bottom, at, notice),
             Action::NewGame { seed } => self.restart(seed),

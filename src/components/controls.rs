@@ -79,6 +79,8 @@ pub struct GameButtonsView {
     /// Which game this is ([`AppState::game_number`]): a question asked about one game (resign?)
     /// is not carried to the next.
     pub game_number: u64,
+    /// Two people share the board: "Play the computer" is offered, at this level.
+    pub play_computer: Option<u8>,
 }
 
 /// The game buttons for `state`.
@@ -100,6 +102,7 @@ pub fn game_buttons_view(state: &AppState) -> GameButtonsView {
         analysing: state.analysing,
         review: state.review_allowed() && state.current_review().is_none_or(|r| !r.running()),
         game_number: state.game_number,
+        play_computer: (state.settings.mode == Mode::HotSeat).then_some(state.settings.level),
     }
 }
 
@@ -192,8 +195,25 @@ pub fn game_buttons(props: &GameButtonsProps) -> Html {
             suggested_count,
         )
     });
+    // The first screen's way to the computer: one click, the player moving first, at the level
+    // chosen last (2 at first), which the line under it names.
+    let play_computer = view.play_computer.map(|level| {
+        let dispatch = props.dispatch.clone();
+        let onclick = Callback::from(move |_: MouseEvent| {
+            let mode = Mode::VsComputer { human: Side::First };
+            dispatch.emit(Action::SetMode { mode, seed: crate::web::random_seed() });
+        });
+        let note = format!("{} {level}: {}", t(lang, Text::Level), t(lang, crate::i18n::level_text(level)));
+        html! {
+            <div class="play-computer">
+                <button type="button" class="primary" data-action="play-computer" {onclick}>{ t(lang, Text::PlayComputer) }</button>
+                <span class="level-note" data-testid="play-computer-level">{ note }</span>
+            </div>
+        }
+    });
     html! {
         <div class="game-buttons">
+            { play_computer.unwrap_or_default() }
             { take_colour.unwrap_or_default() }
             { declare_offers.unwrap_or_default() }
             <button type="button" data-action="new-game"
@@ -427,8 +447,10 @@ pub fn setup_fields(props: &SetupFieldsProps) -> Html {
             }
         })
     };
+    // Each level with its one line, so the choice says what it picks.
     let levels = (1..=6u8).map(|level| {
-        html! { <option value={level.to_string()} selected={settings.level == level}>{ level }</option> }
+        let line = format!("{level} — {}", t(lang, crate::i18n::level_text(level)));
+        html! { <option value={level.to_string()} selected={settings.level == level}>{ line }</option> }
     });
     let speed_change = {
         let on_choose = props.on_choose.clone();
@@ -451,6 +473,7 @@ pub fn setup_fields(props: &SetupFieldsProps) -> Html {
                 <label class="option"><span>{ t(lang, Text::Level) }</span>
                     <select onchange={level_change} data-setting="level">{ for levels }</select>
                 </label>
+                <p class="level-note" data-testid="level-note">{ t(lang, crate::i18n::level_text(settings.level)) }</p>
             }
             if settings.mode == Mode::Watch {
                 <label class="option"><span>{ t(lang, Text::Speed) }</span>

@@ -123,34 +123,69 @@ fn announcement(state: &AppState, shown: &qi_rules::any::AnyGame) -> String {
     words
 }
 
-/// Whose move it is, in words. In a gomoku opening: the colour of the stone to put (the seat
-/// putting the opening stones puts both colours), or that a colour is to be chosen.
+/// Whose move it is, in words. In a gomoku opening: what the player is to do at this step
+/// (which stone to put, a colour to choose, or both), or that the computer is doing its part.
 fn to_move_text(state: &AppState, shown: &qi_rules::any::AnyGame, to_move: Side) -> String {
-    let lang = state.settings.lang;
-    if let qi_rules::any::AnyGame::Gomoku(game) = shown {
-        use qi_rules::gomoku::Phase;
-        match game.phase() {
-            Phase::Choose | Phase::ChooseAgain | Phase::ChooseAfterFourth => {
-                return t(lang, Text::ChooseColour).to_owned();
-            }
-            // The stone's colour from the position shown (a later choice may hand it over).
-            Phase::FirstThree | Phase::Fifth | Phase::Fourth => {
-                let stone = side_name(lang, GameKind::Gomoku, game.colour_to_move(), None);
-                return fill(t(lang, Text::ToMove), "side", stone);
-            }
-            Phase::Declare => return t(lang, Text::DeclareOffers).to_owned(),
-            Phase::Offer => {
-                let (k, n) = (game.offers().len() + 1, game.declared_offers());
-                return crate::i18n::fill_all(
-                    t(lang, Text::OfferFifth),
-                    &[("k", &k.to_string()), ("n", &n.to_string())],
-                );
-            }
-            Phase::Select => return t(lang, Text::PickOffer).to_owned(),
-            Phase::Play => {}
-        }
+    if let qi_rules::any::AnyGame::Gomoku(game) = shown
+        && let Some(step) = opening_step_text(state, game, to_move)
+    {
+        return step;
     }
-    fill(t(lang, Text::ToMove), "side", side_label(state, to_move))
+    fill(t(state.settings.lang, Text::ToMove), "side", side_label(state, to_move))
+}
+
+/// A gomoku opening's step, in words; `None` once the opening is over.
+fn opening_step_text(
+    state: &AppState,
+    game: &qi_rules::gomoku::Gomoku,
+    seat: Side,
+) -> Option<String> {
+    use qi_rules::gomoku::Phase;
+    let lang = state.settings.lang;
+    let phase = game.phase();
+    if phase == Phase::Play {
+        return None;
+    }
+    // The computer's own step: the player waits, and is told so.
+    if state.viewing.is_none() && state.settings.computer_plays(seat) {
+        return Some(t(lang, Text::ComputerOpening).to_owned());
+    }
+    let text = match phase {
+        Phase::FirstThree => {
+            let size = qi_rules::Game::rules(game).size();
+            let stones = (0..size)
+                .flat_map(|file| (0..size).map(move |rank| qi_rules::Cell { file, rank }))
+                .filter(|&cell| game.stone_at(cell).is_some())
+                .count();
+            // The stone's colour from the position shown (a later choice may hand it over).
+            let colour = side_name(lang, GameKind::Gomoku, game.colour_to_move(), None);
+            crate::i18n::fill_all(
+                t(lang, Text::PlaceOpeningStone),
+                &[("k", &(stones + 1).to_string()), ("colour", colour)],
+            )
+        }
+        Phase::Choose
+            if qi_rules::Game::rules(game).opening == qi_rules::gomoku::OpeningRule::Swap2 =>
+        {
+            t(lang, Text::ChooseColourOrTwoMore).to_owned()
+        }
+        Phase::Choose | Phase::ChooseAgain | Phase::ChooseAfterFourth => {
+            t(lang, Text::ChooseColour).to_owned()
+        }
+        Phase::Fifth => t(lang, Text::PlaceFifthStone).to_owned(),
+        Phase::Fourth => t(lang, Text::PlaceFourthStone).to_owned(),
+        Phase::Declare => t(lang, Text::DeclareOffers).to_owned(),
+        Phase::Offer => {
+            let (k, n) = (game.offers().len() + 1, game.declared_offers());
+            crate::i18n::fill_all(
+                t(lang, Text::OfferFifth),
+                &[("k", &k.to_string()), ("n", &n.to_string())],
+            )
+        }
+        Phase::Select => t(lang, Text::PickOffer).to_owned(),
+        Phase::Play => return None,
+    };
+    Some(text)
 }
 
 /// The tab's title for `state`: whose move it is against the computer (so a player in another

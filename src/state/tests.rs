@@ -1076,15 +1076,18 @@ fn a_swap2_opening_is_played_with_colour_choices_and_the_status_names_colours() 
     assert!(s.record.rules.contains("opening=swap2"), "{}", s.record.rules);
     s.settings.mode = Mode::HotSeat;
     click(&mut s, "h8");
-    // The first player puts the second stone, a white one: the status names the stone.
+    // The first player puts the second stone, a white one: the status says what to do.
     let status = crate::components::status::status_view(&s);
-    assert_eq!(status.to_move.1, "White to move");
+    assert_eq!(status.to_move.1, "Place the three opening stones: now stone 2 of 3, White.");
     for point in ["i9", "j10"] {
         click(&mut s, point);
     }
     // The second player is asked: a colour, or two more stones.
     assert!(s.colour_choice_due() && s.stones_instead_of_colour());
-    assert_eq!(crate::components::status::status_view(&s).to_move.1, "Choose your colour.");
+    assert_eq!(
+        crate::components::status::status_view(&s).to_move.1,
+        "Choose your colour, or place two more stones (one white, one black) and let your opponent choose."
+    );
     s.apply(Action::TakeColour { colour: Side::First, now: 0.0 });
     assert_eq!(s.record.moves.last().map(String::as_str), Some("black"));
     assert!(!s.colour_choice_due());
@@ -1235,4 +1238,95 @@ fn an_opening_name_stays_while_the_next_move_is_looked_up_and_its_line_is_held_f
     let mut g = state(GameKind::Gomoku);
     click(&mut g, "h8");
     assert!(!g.holds_opening_line());
+}
+
+#[test]
+fn a_refused_moves_reason_goes_when_the_player_does_something_else() {
+    let stale = |s: &AppState| matches!(s.notice, Some(Notice::Illegal(_)));
+    let refused = || {
+        let mut s = state(GameKind::Chess);
+        click(&mut s, "e2");
+        click(&mut s, "e4");
+        // The bishop on f8 cannot pass its own pawn.
+        drag(&mut s, "f8", "c5");
+        assert!(stale(&s), "{:?}", s.notice);
+        s
+    };
+    for action in [
+        Action::Resign,
+        Action::StartReview,
+        Action::ToggleAnalysis,
+        Action::StartThinking { id: 1, hint: true },
+        Action::FlipBoard,
+        Action::StepBack,
+        Action::Undo { now: 0.0 },
+        Action::NewGame { seed: 1 },
+    ] {
+        let mut s = refused();
+        s.apply(action.clone());
+        assert_eq!(s.notice, None, "after {action:?}");
+    }
+    // What is not the player's doing leaves the answer: the clock, the computer, the worker.
+    let mut s = refused();
+    s.apply(Action::Tick { now: 5.0 });
+    s.apply(Action::StartThinking { id: 2, hint: false });
+    assert!(stale(&s));
+    // The resignation's sentence is the status's only word.
+    let mut s = refused();
+    s.apply(Action::Resign);
+    let view = crate::components::status::status_view(&s);
+    assert!(view.notice.is_none() && view.result.is_some(), "{view:?}");
+    assert!(!view.announcement.contains("blocks"), "{}", view.announcement);
+}
+
+#[test]
+fn each_gomoku_opening_step_says_what_the_player_is_to_do() {
+    let status = |s: &AppState| crate::components::status::status_view(s).to_move.1;
+    // Swap2 against the computer, the person first: the three stones, then the computer's part.
+    let mut s = vs_computer(GameKind::Gomoku, Side::First);
+    s.apply(Action::SetRule { key: "opening".into(), value: "swap2".into(), seed: 0 });
+    assert_eq!(status(&s), "Place the three opening stones: now stone 1 of 3, Black.");
+    click(&mut s, "h8");
+    assert_eq!(status(&s), "Place the three opening stones: now stone 2 of 3, White.");
+    click(&mut s, "i9");
+    assert_eq!(status(&s), "Place the three opening stones: now stone 3 of 3, Black.");
+    click(&mut s, "j10");
+    assert_eq!(status(&s), "The computer is playing its part of the opening.");
+    // Two people: the second puts two more stones, then the first chooses.
+    let mut s = state(GameKind::Gomoku);
+    s.apply(Action::SetRule { key: "opening".into(), value: "swap2".into(), seed: 0 });
+    s.settings.mode = Mode::HotSeat;
+    for point in ["h8", "i9", "j10", "g7"] {
+        click(&mut s, point);
+    }
+    assert_eq!(
+        status(&s),
+        "Place one more stone, a black one; then your opponent chooses a colour."
+    );
+    click(&mut s, "f6");
+    assert_eq!(status(&s), "Choose your colour.");
+    // Swap: three stones, then only a colour.
+    let mut s = state(GameKind::Gomoku);
+    s.apply(Action::SetRule { key: "opening".into(), value: "swap".into(), seed: 0 });
+    s.settings.mode = Mode::HotSeat;
+    for point in ["h8", "i9", "j10"] {
+        click(&mut s, point);
+    }
+    assert_eq!(status(&s), "Choose your colour.");
+    // Soosõrv-8: after the first colour choice, White's fourth stone.
+    let mut s = state(GameKind::Gomoku);
+    s.apply(Action::SetRule { key: "rule".into(), value: "renju".into(), seed: 0 });
+    s.apply(Action::SetRule { key: "opening".into(), value: "soosorv8".into(), seed: 0 });
+    s.settings.mode = Mode::HotSeat;
+    for point in ["h8", "i9", "j10"] {
+        click(&mut s, point);
+    }
+    assert_eq!(status(&s), "Choose your colour.");
+    s.apply(Action::TakeColour { colour: Side::First, now: 0.0 });
+    assert_eq!(status(&s), "Place the fourth stone, a white one, anywhere on the board.");
+    // The words are in each language.
+    s.settings.lang = Lang::Zh;
+    assert_eq!(status(&s), "请下第四子（白子），可下在棋盘任意位置。");
+    s.settings.lang = Lang::Vi;
+    assert_eq!(status(&s), "Hãy đặt quân thứ tư, quân Trắng, ở bất kỳ đâu trên bàn.");
 }

@@ -394,6 +394,41 @@ pub enum Text {
     /// `{n} bytes could not be read (the first at line {line}, column {column}): the file may
     /// mix encodings.`
     UnreadableBytes,
+    /// The first screen's button: a game against the computer in one click.
+    PlayComputer,
+    /// What each level of the computer does, one line each (levels 1 to 6).
+    Level1,
+    /// Level 2.
+    Level2,
+    /// Level 3.
+    Level3,
+    /// Level 4.
+    Level4,
+    /// Level 5.
+    Level5,
+    /// Level 6.
+    Level6,
+    /// A gomoku opening's first three stones: `{colour}` is the next one's, `{k}` its number.
+    PlaceOpeningStone,
+    /// Swap2: the fifth stone, after which the opponent chooses a colour.
+    PlaceFifthStone,
+    /// Soosõrv-8: White's fourth stone.
+    PlaceFourthStone,
+    /// The computer plays its part of a gomoku opening.
+    ComputerOpening,
+}
+
+/// What the computer's `level` (1 to 6, clamped) does, as a line of text.
+#[must_use]
+pub const fn level_text(level: u8) -> Text {
+    match level {
+        0 | 1 => Text::Level1,
+        2 => Text::Level2,
+        3 => Text::Level3,
+        4 => Text::Level4,
+        5 => Text::Level5,
+        _ => Text::Level6,
+    }
 }
 
 /// The interface text `text` in `lang`.
@@ -506,9 +541,9 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         T::EndChain => ["Stop capturing", "停止连吃", "Dừng ăn tiếp"],
         T::ChooseColour => ["Choose your colour.", "请选择执黑或执白。", "Hãy chọn màu quân."],
         T::ChooseColourOrTwoMore => [
-            "Choose your colour, or put two more stones and let your opponent choose.",
-            "请选择执黑或执白，或再下两子让对手选择。",
-            "Hãy chọn màu quân, hoặc đặt thêm hai quân để đối thủ chọn.",
+            "Choose your colour, or place two more stones (one white, one black) and let your opponent choose.",
+            "请选择执黑或执白，或再下两子（一白一黑）让对手选择。",
+            "Hãy chọn màu quân, hoặc đặt thêm hai quân (một Trắng, một Đen) để đối thủ chọn.",
         ],
         T::TakeBlack => ["Take black", "执黑", "Cầm quân Đen"],
         T::ScreenReader => ["Screen-reader mode", "读屏模式", "Chế độ đọc màn hình"],
@@ -593,6 +628,57 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         }
         T::Watch => ["Computer vs computer", "电脑对电脑", "Máy đấu máy"],
         T::Level => ["Level", "难度", "Cấp độ"],
+        T::PlayComputer => ["Play the computer", "与电脑对弈", "Chơi với máy"],
+        T::Level1 => [
+            "Beginner: looks one move ahead and often gives pieces away",
+            "入门：只看一步，常常送子",
+            "Mới chơi: chỉ nhìn trước một nước, hay mất quân",
+        ],
+        T::Level2 => [
+            "Casual: looks a little further, still blunders (chess: about 900 Elo)",
+            "新手：看得稍远，仍常失误（国际象棋约900等级分）",
+            "Nghiệp dư: nhìn xa hơn chút, vẫn hay đi hỏng (cờ vua: khoảng 900 Elo)",
+        ],
+        T::Level3 => [
+            "Club player: sees short tactics (chess: about 1600 Elo)",
+            "业余：能看到简单战术（国际象棋约1600等级分）",
+            "Câu lạc bộ: thấy được đòn chiến thuật ngắn (cờ vua: khoảng 1600 Elo)",
+        ],
+        T::Level4 => [
+            "Strong club player: seldom blunders (chess: about 2000 Elo)",
+            "业余强手：很少失误（国际象棋约2000等级分）",
+            "Câu lạc bộ mạnh: ít khi đi hỏng (cờ vua: khoảng 2000 Elo)",
+        ],
+        T::Level5 => [
+            "Expert: thinks up to 1.5 s a move (chess: about 2100 Elo)",
+            "高手：每步最多想1.5秒（国际象棋约2100等级分）",
+            "Cao thủ: nghĩ tới 1,5 giây mỗi nước (cờ vua: khoảng 2100 Elo)",
+        ],
+        T::Level6 => [
+            "Full strength: thinks up to 3 s a move",
+            "全力：每步最多想3秒",
+            "Toàn lực: nghĩ tới 3 giây mỗi nước",
+        ],
+        T::PlaceOpeningStone => [
+            "Place the three opening stones: now stone {k} of 3, {colour}.",
+            "请下开局的三子：第{k}子（共3子），{colour}。",
+            "Hãy đặt ba quân khai cuộc: quân thứ {k} trên 3, {colour}.",
+        ],
+        T::PlaceFifthStone => [
+            "Place one more stone, a black one; then your opponent chooses a colour.",
+            "请再下一枚黑子，然后由对手选择执黑或执白。",
+            "Hãy đặt thêm một quân Đen; sau đó đối thủ chọn màu.",
+        ],
+        T::PlaceFourthStone => [
+            "Place the fourth stone, a white one, anywhere on the board.",
+            "请下第四子（白子），可下在棋盘任意位置。",
+            "Hãy đặt quân thứ tư, quân Trắng, ở bất kỳ đâu trên bàn.",
+        ],
+        T::ComputerOpening => [
+            "The computer is playing its part of the opening.",
+            "电脑正在走开局中它的部分。",
+            "Máy đang đi phần khai cuộc của mình.",
+        ],
         T::Speed => ["Speed", "速度", "Tốc độ"],
         T::Slow => ["Slow", "慢", "Chậm"],
         T::Normal => ["Normal", "中", "Vừa"],
