@@ -627,10 +627,12 @@ fn page() -> Html {
             <main class="play">
                 <section class="board-area">
                     <Board {view} {on_click} {on_pick} {on_drop} {on_shape} />
-                    <GameOver view={game_over_view(&state)} {lang} dispatch={dispatch.clone()} />
                     { eval_graph }
                 </section>
                 <aside class="side">
+                    // First in the side panel: beside the board on a wide screen, just under it on
+                    // a phone, so the board stays in view (it takes the focus without scrolling).
+                    <GameOver view={game_over_view(&state)} {lang} dispatch={dispatch.clone()} />
                     <Clocks view={clocks_view(&state)} now={*now} />
                     <crate::components::tray::BanqiTray view={crate::components::tray::tray_view(&state)} {lang} symbols={state.settings.piece_symbols} />
                     if state.settings.screen_reader {
@@ -640,10 +642,11 @@ fn page() -> Html {
                     <GameButtons view={game_buttons_view(&state)} dispatch={dispatch.clone()} {on_hint}
                         on_new_game={let open = open_dialog.clone(); Callback::from(move |()| open.emit(Dialog::NewGame))} />
                     <ShareButtons {lang} open={open_dialog} />
-                    <crate::components::watch::WatchCorner {lang} theme={state.settings.theme} />
                     <crate::components::analysis::AnalysisPanel view={crate::components::analysis::analysis_view(&state)} {lang} dispatch={dispatch.clone()} />
                     <crate::components::review::ReviewPanel review={review} sides={review_sides} {lang} dispatch={dispatch.clone()} />
                     <MoveList record={state.record.clone()} current={state.shown_path()} live={state.viewing.is_none()} {lang} dispatch={dispatch.clone()} />
+                    // After the game's own panels: a live game elsewhere never pushes them down.
+                    <crate::components::watch::WatchCorner {lang} theme={state.settings.theme} />
                     <Options settings={state.settings.clone()} dispatch={dispatch.clone()} />
                 </aside>
             </main>

@@ -304,6 +304,22 @@ pub fn interval(period: i32, tick: impl FnMut() + 'static) -> Option<impl FnOnce
     })
 }
 
+/// Runs `done` once after `delay` ms, unless the returned guard is called first.
+pub fn timeout(delay: i32, done: impl FnOnce() + 'static) -> Option<impl FnOnce()> {
+    let window = web_sys::window()?;
+    let closure = wasm_bindgen::closure::Closure::<dyn FnMut()>::once(done);
+    let id = window
+        .set_timeout_with_callback_and_timeout_and_arguments_0(
+            closure.as_ref().unchecked_ref(),
+            delay,
+        )
+        .ok()?;
+    Some(move || {
+        window.clear_timeout_with_handle(id);
+        drop(closure);
+    })
+}
+
 /// The `navigator` object, for the APIs that web-sys keeps behind unstable flags.
 fn navigator_value() -> Option<wasm_bindgen::JsValue> {
     Some(web_sys::window()?.navigator().into())

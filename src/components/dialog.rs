@@ -37,6 +37,17 @@ pub struct DialogProps {
 const FOCUSABLE: &str = "button:not([disabled]), [href], input:not([disabled]), \
     select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex='-1'])";
 
+/// `element.focus({ preventScroll: true })`.
+fn focus_without_scrolling(element: &web_sys::HtmlElement) {
+    let options = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&options, &"preventScroll".into(), &true.into());
+    if let Ok(focus) = js_sys::Reflect::get(element, &"focus".into())
+        && let Some(focus) = focus.dyn_ref::<js_sys::Function>()
+    {
+        let _ = focus.call1(element, &options);
+    }
+}
+
 /// The elements of `root` that Tab visits, in order (visible ones only).
 fn focusable(root: &web_sys::Element) -> Vec<web_sys::HtmlElement> {
     let Ok(list) = root.query_selector_all(FOCUSABLE) else { return Vec::new() };
@@ -101,7 +112,14 @@ pub fn dialog(props: &DialogProps) -> Html {
                 }
                 // The first control inside, else the dialog itself (its label is read).
                 let first = focusable(&element).into_iter().next();
-                let _ = first.as_ref().unwrap_or(&element).focus();
+                let target = first.as_ref().unwrap_or(&element);
+                if modal {
+                    let _ = target.focus();
+                } else {
+                    // A box in the page (the game over) takes the focus where it stands: the
+                    // page must not scroll the board away to bring it into view.
+                    focus_without_scrolling(target);
+                }
             }
             move || {
                 for element in inert {

@@ -35,6 +35,21 @@ fn settings_from_address() -> Settings {
     settings
 }
 
+/// Tells the app framing this page (same origin only) whether a game is shown: the app keeps
+/// the frame out of sight until one is ([`crate::components::watch`]).
+fn tell_the_app(live: bool) {
+    let Some(window) = web_sys::window() else { return };
+    let (Ok(Some(parent)), Ok(origin)) = (window.parent(), window.location().origin()) else {
+        return;
+    };
+    if parent == window {
+        return;
+    }
+    let news = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&news, &"qiTv".into(), &live.into());
+    let _ = parent.post_message(&news, &origin);
+}
+
 /// The page.
 #[function_component(Tv)]
 pub fn tv() -> Html {
@@ -73,6 +88,7 @@ pub fn tv() -> Html {
                         _ => {}
                     },
                     SocketEvent::Closed => {
+                        shown.set(None);
                         let reconnect = reconnect.clone();
                         yew::platform::spawn_local(async move {
                             yew::platform::time::sleep(Duration::from_millis(RECONNECT_MS)).await;
@@ -85,6 +101,7 @@ pub fn tv() -> Html {
             move || drop(socket.borrow_mut().take())
         });
     }
+    use_effect_with(shown.is_some(), |&live| tell_the_app(live));
     let lang = settings.lang;
     let theme = if settings.theme == Theme::Dark { "theme-dark" } else { "theme-light" };
     let content = match shown.as_ref() {
