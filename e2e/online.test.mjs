@@ -414,6 +414,16 @@ test('served by the Qi server, the app shows a game being played live in its wat
     const live = corner.locator('[data-testid="live-game"]', { hasText: 'Ann – Bo' });
     await live.waitFor();
     await corner.locator('.preview-board [data-square="e4"] > .piece[data-piece="wP"]').waitFor();
+    // Shown now that there is a game to watch: in view, after the move list, with a focus ring.
+    const frame = viewer.page.locator('[data-testid="watch-corner"][data-live="true"]');
+    await frame.waitFor({ state: 'visible' });
+    assert.ok((await frame.boundingBox()).height > 100);
+    const list = await viewer.page.locator('.move-list').boundingBox();
+    assert.ok((await frame.boundingBox()).y >= list.y + list.height - 0.5, 'the frame comes after the move list');
+    await frame.focus();
+    const ring = await frame.evaluate((el) => getComputedStyle(el).outlineStyle);
+    assert.notEqual(ring, 'none', 'the focused frame shows a focus ring');
+    await viewer.page.screenshot({ path: '/tmp/qi-watch-live-1280.png', fullPage: true });
     await drag(bo.page, 'e7', 'e5');
     await corner.locator('.preview-board [data-square="e5"] > .piece[data-piece="bP"]').waitFor();
     // A click watches it on the online page, in the whole window.
@@ -562,7 +572,8 @@ test('on a static host the page says that online play needs the server', { timeo
   try {
     const card = someone.page.locator('[data-testid="needs-server"]');
     await card.waitFor();
-    assert.match(await card.innerText(), /Online play needs the Qi server: start it with scripts\/run/);
+    assert.match(await card.innerText(), /Online play is not available: the game server cannot be reached/);
+    assert.doesNotMatch(await card.innerText(), /scripts\//);
     await someone.page.locator('[data-testid="connection"][data-state="retrying"]').waitFor();
     // The only complaints are the browser's own about the refused WebSocket.
     const others = someone.errors.filter((error) => !/WebSocket connection to .* failed/.test(error));

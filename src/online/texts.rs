@@ -366,9 +366,9 @@ pub fn say(lang: Lang, words: Words) -> &'static str {
                 "Không có máy chủ — thử lại sau {s} giây",
             ],
             W::NeedsServer => [
-                "Online play needs the Qi server: start it with scripts/run",
-                "在线对弈需要 Qi 服务器：请用 scripts/run 启动它",
-                "Chơi trực tuyến cần máy chủ Qi: hãy khởi động nó bằng scripts/run",
+                "Online play is not available: the game server cannot be reached.",
+                "暂时无法在线对弈：连接不上对局服务器。",
+                "Hiện không chơi trực tuyến được: không kết nối được máy chủ trò chơi.",
             ],
             W::NeedsServerRetry => [
                 "This page keeps trying to reach it. Games on this device need no server.",
@@ -790,9 +790,10 @@ mod tests {
     }
 
     #[test]
-    fn the_server_message_names_the_script() {
+    fn the_server_message_speaks_to_players_not_developers() {
         for lang in Lang::ALL {
-            assert!(say(lang, Words::NeedsServer).contains("scripts/run"));
+            let words = say(lang, Words::NeedsServer);
+            assert!(!words.contains("scripts/") && !words.contains("Qi server"), "{words}");
         }
     }
 }
