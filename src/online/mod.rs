@@ -287,7 +287,12 @@ impl Component for Online {
             Msg::Socket(_, SocketEvent::Opened) => self.session.opened(),
             Msg::Socket(_, SocketEvent::Text(text)) => {
                 let ended_before = self.game_ended();
+                let name_before = self.session.name.len();
                 let effects = self.session.receive_text(&text, now);
+                // A name the server refused is cleared (a registered player's): kept so too.
+                if self.session.name.len() != name_before {
+                    web::save(NAME_KEY, &self.session.name);
+                }
                 // A game that ended may have changed the ratings the account box shows.
                 if !ended_before
                     && self.game_ended()

@@ -141,6 +141,8 @@ pub enum Words {
     ErrorUnexpected,
     /// The name was refused.
     ErrorBadName,
+    /// A guest's name refused because it is (or looks like) a registered player's.
+    ErrorNameTaken,
     /// No such game.
     ErrorUnknownGame,
     /// A token that is not the game's.
@@ -500,6 +502,11 @@ pub fn say(lang: Lang, words: Words) -> &'static str {
                 "That name is not allowed: at most 20 characters, all visible, plain spaces only.",
                 "这个名字不可用：最多 20 个字符，须是可见字符，只能用普通空格。",
                 "Tên này không dùng được: tối đa 20 ký tự nhìn thấy được, chỉ dùng dấu cách thường.",
+            ],
+            W::ErrorNameTaken => [
+                "That name belongs to a registered player: sign in, or choose another name.",
+                "这个名字属于一位注册棋手：请登录，或换一个名字。",
+                "Tên này thuộc về một người chơi đã đăng ký: hãy đăng nhập, hoặc chọn tên khác.",
             ],
             W::ErrorUnknownGame => [
                 "There is no such game on the server.",

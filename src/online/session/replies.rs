@@ -7,7 +7,33 @@ use super::{DETAIL_MAX_CHARS, Effect, Focus, Link, Session, id_ok, shown_text};
 use crate::online::game::{Note, OnlineGame};
 use crate::online::texts::Words;
 
+/// Whether a `bad_name` error's detail says that the name is a registered player's (or looks
+/// like one): the code alone does not tell it from a name with characters that may not be in
+/// one, so the server's detail is read (crates/server/src/connection/mod.rs, `hello`).
+fn names_an_account(detail: &str) -> bool {
+    detail.contains("registered player")
+}
+
 impl Session {
+    /// The server refused the name `Hello` gave, and waits for another hello on the same
+    /// socket. What was asked under that name is dropped (an invite goes back to its card, a
+    /// challenge accepted back to the lobby), the name is cleared, and the page says hello
+    /// without one: the lobby works while the note says why and the player types another name.
+    fn name_refused(&mut self) -> Vec<Effect> {
+        for message in std::mem::take(&mut self.queued) {
+            if let ClientMessage::Join { game, invite } = message {
+                self.invite = Some((game, invite));
+            }
+        }
+        if self.focus.as_ref().is_some_and(|focus| focus.joining && focus.game.is_none()) {
+            self.focus = None;
+        }
+        self.expecting_seat = false;
+        self.seeking = None;
+        self.name.clear();
+        self.opened()
+    }
+
     pub(super) fn seated(
         &mut self,
         game: String,
@@ -122,6 +148,7 @@ impl Session {
             }
             ErrorCode::BadMessage => Words::ErrorBadMessage,
             ErrorCode::Unexpected => Words::ErrorUnexpected,
+            ErrorCode::BadName if names_an_account(detail) => Words::ErrorNameTaken,
             ErrorCode::BadName => Words::ErrorBadName,
             ErrorCode::UnknownGame => Words::ErrorUnknownGame,
             ErrorCode::BadToken => Words::ErrorBadToken,
@@ -136,6 +163,9 @@ impl Session {
         };
         let note = Note::Server(words, shown_text(detail, DETAIL_MAX_CHARS));
         self.note = Some(note.clone());
+        if code == ErrorCode::BadName && self.link == Link::Greeting {
+            return self.name_refused();
+        }
         let mut out = Vec::new();
         // A takeback this page asked for and the server refused: no request stands.
         if code == ErrorCode::NoTakeback

@@ -502,6 +502,53 @@ fn a_new_name_reconnects_before_the_request() {
     assert_eq!(sent(&effects).len(), 1);
 }
 
+/// The server's words when a guest's name is a registered player's (crates/server's `hello`).
+const ACCOUNT_NAME: &str = "\"Dora\" is a registered player's name (or looks like one): sign in \
+                            to play as Dora, or choose another name";
+
+#[test]
+fn a_registered_players_name_has_its_own_words_and_the_page_goes_on_without_it() {
+    let hello = |name: &str| ClientMessage::Hello { version: VERSION, name: name.into() };
+    let refused =
+        |detail: &str| ServerMessage::Error { code: ErrorCode::BadName, detail: detail.into() };
+    // The name kept in the browser is an account's: the page says so, forgets the name and
+    // says hello without one, so the lobby opens and another name can be chosen.
+    let mut session = Session::new(Settings::new(Lang::En), "Dora", Opening::Lobby);
+    session.connecting();
+    assert_eq!(sent(&session.opened()), [hello("Dora")]);
+    assert_eq!(sent(&session.receive(refused(ACCOUNT_NAME), 0.0)), [hello("")]);
+    assert!(
+        matches!(&session.note, Some(Note::Server(Words::ErrorNameTaken, d)) if d.contains("Dora"))
+    );
+    assert_eq!(session.name, "");
+    session.receive(ServerMessage::Welcome { version: VERSION, account: None }, 0.0);
+    assert_eq!(session.link, Link::Ready);
+    assert!(session.ever_connected && session.in_lobby(), "the lobby shows");
+    // Another name, then a game: a new connection says hello with it, and the game is asked.
+    session.intent(Intent::SetName("Dorothy".into()), 0.0);
+    let create = Intent::Create { spec: spec("gomoku"), seat: SeatChoice::First, listed: true };
+    assert_eq!(session.intent(create.clone(), 0.0), [Effect::Connect { after_ms: 0 }]);
+    assert_eq!(sent(&session.opened()), [hello("Dorothy")]);
+    let effects = session.receive(ServerMessage::Welcome { version: VERSION, account: None }, 0.0);
+    assert!(matches!(sent(&effects)[..], [ClientMessage::Challenge { .. }]));
+    // A name typed in the lobby and refused: the game asked under it is not asked later.
+    let (mut session, _) = ready(Opening::Lobby);
+    session.intent(Intent::SetName("dora".into()), 0.0);
+    session.intent(create, 0.0);
+    session.opened();
+    assert_eq!(sent(&session.receive(refused(ACCOUNT_NAME), 0.0)), [hello("")]);
+    let effects = session.receive(ServerMessage::Welcome { version: VERSION, account: None }, 0.0);
+    assert!(sent(&effects).is_empty(), "nothing asked under the refused name");
+    // An invite taken under it goes back to its card; other refused names keep their words.
+    let invite = Opening::Join { game: "g".into(), invite: "inv".into() };
+    let mut session = Session::new(Settings::new(Lang::Vi), "Dora", invite);
+    session.opened();
+    session.receive(refused("U+3164 is invisible"), 0.0);
+    assert!(matches!(session.note, Some(Note::Server(Words::ErrorBadName, _))));
+    assert_eq!(session.invite, Some(("g".into(), "inv".into())));
+    assert!(session.focus.is_none(), "the invite's card shows, with the name to type");
+}
+
 #[test]
 fn invites_join_or_fall_back_to_watching() {
     let invite = Opening::Join { game: "g".into(), invite: "inv".into() };
