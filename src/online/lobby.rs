@@ -278,7 +278,7 @@ pub struct LobbyProps {
     pub name: String,
     /// The signed-in username: it is the name, and rated games may be asked for.
     pub account: Option<String>,
-    /// The account box, shown above the game's choices (empty without accounts).
+    /// The account box, shown below the game's choices (empty without accounts).
     pub account_box: Html,
     /// The game sought, while seeking.
     pub seeking: Option<GameSpec>,
@@ -450,10 +450,10 @@ pub fn lobby(props: &LobbyProps) -> Html {
             </p>
         }
     });
-    html! {
-        <div class="lobby-page">
+    // The account box after the form: it fills in when the server answers, and moves nothing
+    // that is on screen then.
+    let form = html! {
         <div class="lobby-column">
-        { props.account_box.clone() }
         <section class="lobby panel" data-testid="lobby">
             if let Some(account) = &props.account {
                 <label class="field">
@@ -542,9 +542,16 @@ pub fn lobby(props: &LobbyProps) -> Html {
             }
             { seeking.unwrap_or_default() }
         </section>
+        { props.account_box.clone() }
         </div>
+    };
+    // The open challenges first, then the form, then the games being played: on a phone the
+    // Accept buttons are on the first screen (on a wide screen the form is the left column).
+    html! {
+        <div class="lobby-page">
         <super::lobby_lists::LobbyLists settings={props.settings.clone()} rows={props.rows.clone()}
-                    filter={(*filter).clone()} {on_filter} ready={props.ready} act={props.act.clone()} />
+                    filter={(*filter).clone()} {on_filter} ready={props.ready} act={props.act.clone()}
+                    between={form} />
         </div>
     }
 }

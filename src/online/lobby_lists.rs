@@ -79,6 +79,10 @@ pub struct LobbyListsProps {
     pub ready: bool,
     /// What the player does.
     pub act: Callback<Intent>,
+    /// What goes between the open challenges and the games being played: the lobby's form
+    /// (on a phone the challenges come first, so that Accept is on the first screen).
+    #[prop_or_default]
+    pub between: Html,
 }
 
 fn challenge_row(lang: Lang, row: &ChallengeRow, ready: bool, act: &Callback<Intent>) -> Html {
@@ -160,16 +164,21 @@ pub fn lobby_lists(props: &LobbyListsProps) -> Html {
     let games = props.rows.games.iter().map(|row| live_row(&props.settings, row, "", false));
     html! {
         <>
-            <section class="panel lobby-lists" data-testid="challenges" aria-labelledby="challenges-heading">
+            <section class="panel lobby-lists open-challenges" data-testid="challenges" aria-labelledby="challenges-heading">
                 <h2 id="challenges-heading">{ say(lang, Words::OpenChallenges) }</h2>
                 <div class="game-picker lobby-filter" role="group">{ for filters }</div>
-                if props.rows.challenges.is_empty() {
-                    <p class="empty">{ say(lang, Words::NoChallenges) }</p>
-                } else {
-                    <ul class="challenge-list">{ for challenges }</ul>
-                }
+                // A box of its own height, whatever the rows: the form below does not move as
+                // challenges come and go (a longer list scrolls inside).
+                <div class="challenge-box">
+                    if props.rows.challenges.is_empty() {
+                        <p class="empty">{ say(lang, Words::NoChallenges) }</p>
+                    } else {
+                        <ul class="challenge-list">{ for challenges }</ul>
+                    }
+                </div>
             </section>
-            <section class="panel lobby-lists" data-testid="games-now" aria-labelledby="games-now-heading">
+            { props.between.clone() }
+            <section class="panel lobby-lists games-now" data-testid="games-now" aria-labelledby="games-now-heading">
                 <h2 id="games-now-heading">{ say(lang, Words::GamesNow) }</h2>
                 if props.rows.games.is_empty() {
                     <p class="empty">{ say(lang, Words::NoGamesNow) }</p>

@@ -340,7 +340,7 @@ pub fn page(
         card("outdated", html! { <h2>{ say(lang, Words::Outdated) }</h2> })
     } else if let Some(game) = session.game() {
         game_screen(session, game, act)
-    } else if !session.ever_connected {
+    } else if !session.ever_connected && !in_lobby {
         card("connecting", html! { <p>{ say(lang, Words::Connecting) }</p> })
     } else if focus.is_some() {
         card("opening", html! { <p>{ say(lang, Words::OpeningGame) }</p> })
