@@ -88,7 +88,12 @@ pub fn board(
             classes!("board-scroll", zoom.on.then_some("on")),
             zoom.scroller,
         ),
-        None => (classes!("board-holder"), Html::default(), classes!("board-scroll"), NodeRef::default()),
+        None => (
+            classes!("board-holder"),
+            Html::default(),
+            classes!("board-scroll"),
+            NodeRef::default(),
+        ),
     };
     html! {
         <div class={area_class}>

@@ -102,7 +102,11 @@ pub fn game_buttons_view(state: &AppState) -> GameButtonsView {
         analysing: state.analysing,
         review: state.review_allowed() && state.current_review().is_none_or(|r| !r.running()),
         game_number: state.game_number,
-        play_computer: (state.settings.mode == Mode::HotSeat).then_some(state.settings.level),
+        // Only where it loses nothing: before the first move, or once the game is over (a
+        // click starts a new game against the computer).
+        play_computer: (state.settings.mode == Mode::HotSeat
+            && (state.record.moves.is_empty() || state.result().is_some()))
+        .then_some(state.settings.level),
     }
 }
 

@@ -1330,3 +1330,18 @@ fn each_gomoku_opening_step_says_what_the_player_is_to_do() {
     s.settings.lang = Lang::Vi;
     assert_eq!(status(&s), "Hãy đặt quân thứ tư, quân Trắng, ở bất kỳ đâu trên bàn.");
 }
+
+#[test]
+fn play_the_computer_is_offered_only_where_it_loses_no_game() {
+    use crate::components::controls::game_buttons_view;
+    // Two players, nothing played yet: one click to the computer.
+    let mut s = state(GameKind::Chess);
+    assert!(game_buttons_view(&s).play_computer.is_some());
+    // A two-player game under way would be replaced: not offered.
+    drag(&mut s, "e2", "e4");
+    assert_eq!(game_buttons_view(&s).play_computer, None);
+    // Once it is over, it is offered again.
+    s.apply(Action::Resign);
+    assert!(s.result().is_some());
+    assert!(game_buttons_view(&s).play_computer.is_some());
+}
