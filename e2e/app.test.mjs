@@ -926,15 +926,20 @@ test('analysis: an evaluation and a line within two seconds; the best move is an
       buttons.map((b) => [b.querySelector('.line-score').textContent, b.querySelector('.line-moves').textContent.split(' ')[0]]));
     assert.equal(new Set(lines.map(([, first]) => first)).size, 3, JSON.stringify(lines));
     assert.ok(parseFloat(lines[0][0]) > parseFloat(lines[2][0]) + 3, JSON.stringify(lines));
-    // At the game's own end the line is not played for the players; one move back it is, as a variation.
-    assert.equal(await page.locator('[data-testid="analysis-line"]').first().isDisabled(), true);
+    // At the game's own position the line is not played for the players: its words are plain
+    // text in the panel's own colour, not a greyed-out button that looks broken; one move
+    // back it is a button that plays it as a variation.
+    const live = page.locator('[data-testid="analysis-line"]').first();
+    assert.equal(await live.evaluate((line) => line.tagName), 'SPAN');
+    assert.equal(await live.evaluate((line) => getComputedStyle(line).color),
+      await page.locator('[data-testid="analysis"]').evaluate((panel) => getComputedStyle(panel).color));
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowLeft');
     await page.locator('[data-action="analyse"]').click();
     await page.locator('[data-action="analyse"]').click();
-    await page.locator('[data-testid="analysis-line"]:not([disabled])').first().waitFor();
-    await page.locator('[data-testid="analysis-line"]').first().click();
+    await page.locator('button[data-testid="analysis-line"]').first().waitFor();
+    await page.locator('button[data-testid="analysis-line"]').first().click();
     await page.locator('.move-list li.variation .variation-move').first().waitFor();
     assert.equal((await moveList(page)).length, 8, 'the main line stays');
   }));

@@ -194,15 +194,24 @@ pub fn analysis_panel(props: &AnalysisProps) -> Html {
                 let moves = line.moves.clone();
                 Callback::from(move |_: MouseEvent| dispatch.emit(Action::PlayLine(moves.clone())))
             };
-            html! {
-                <li>
-                    <button type="button" class="analysis-line" data-testid="analysis-line"
-                            disabled={!playable}
-                            title={if playable { t(lang, Text::PlayLine) } else { "" }} {onclick}>
-                        <strong class="line-score">{ line.score.clone() }</strong>{ " " }
-                        <span class="line-moves">{ line.notation.clone() }</span>
-                    </button>
-                </li>
+            // A line the player can play into the tree is a button; one that cannot be played
+            // (the game's live position: it would move for the players) is the same words as
+            // plain text, not a greyed-out button that looks broken.
+            let words = html! {
+                <>
+                    <strong class="line-score">{ line.score.clone() }</strong>{ " " }
+                    <span class="line-moves">{ line.notation.clone() }</span>
+                </>
+            };
+            if playable {
+                html! {
+                    <li>
+                        <button type="button" class="analysis-line" data-testid="analysis-line"
+                                title={t(lang, Text::PlayLine)} {onclick}>{ words }</button>
+                    </li>
+                }
+            } else {
+                html! { <li><span class="analysis-line" data-testid="analysis-line">{ words }</span></li> }
             }
         })
         .collect();
