@@ -81,18 +81,43 @@ ensure_app_tools() {
 
 # The app into dist/, then the embed page into dist/embed/ and the online page into
 # dist/online/ (Trunk builds one page at a time, and each build empties its own output
-# directory, so the app goes first); then the service worker that keeps the build for offline
-# play (scripts/service-worker.mjs), and a brotli and a gzip copy beside each file, which
-# qi-server sends to browsers that take them.
+# directory, so the app goes first); then the engine's worker (build_worker) and its threaded
+# build; then the service worker that keeps the build for offline play
+# (scripts/service-worker.mjs), and a brotli and a gzip copy beside each file, which qi-server
+# sends to browsers that take them.
 build_app() {
   ensure_app_tools
-  trunk build --release
-  trunk build embed/index.html --release --dist dist/embed
-  trunk build online/index.html --release --dist dist/online
-  trunk build tv/index.html --release --dist dist/tv
+  ensure_rust_src
+  page_build trunk build --release
+  page_build trunk build embed/index.html --release --dist dist/embed
+  page_build trunk build online/index.html --release --dist dist/online
+  page_build trunk build tv/index.html --release --dist dist/tv
+  build_worker dist
   build_worker_threads dist/threads
   node scripts/service-worker.mjs dist
   node scripts/precompress.mjs dist
+}
+
+# Runs a build of the pages' wasm (the first download: every KB is about 5 ms on a slow phone
+# line) with the standard library rebuilt to abort at once on a panic, with no message and no
+# source location (-Cpanic=immediate-abort, -Zlocation-detail=none): the pages install no
+# panic hook, so a panic's message was never shown anywhere, and its formatting machinery
+# and the file names were 18 KB of brotli in the app's download. Stable Rust takes these
+# flags under RUSTC_BOOTSTRAP, as the threaded worker's build does. Not for the engine's
+# worker, whose panic hook prints the reason in the console.
+page_build() {
+  RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
+    RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none" "$@"
+}
+
+# The engine's Web Worker (crates/worker) into $1: built for speed (the wasm-worker profile,
+# wasm-opt -O3), with wasm-bindgen's no-modules loader (src/worker.rs loads qi-worker.js).
+# Built here rather than by the app's Trunk build, so the pages' build flags stay the pages'.
+build_worker() {
+  local out="$1" module=target/wasm32-unknown-unknown/wasm-worker/qi-worker.wasm
+  cargo build --locked -p qi-worker --target wasm32-unknown-unknown --profile wasm-worker
+  wasm-bindgen --target no-modules --no-typescript --out-dir "$out" "$module"
+  wasm-opt -O3 "$out/qi-worker_bg.wasm" -o "$out/qi-worker_bg.wasm"
 }
 
 # The engine's worker again, with wasm threads, into $1 (dist/threads): the page loads it where

@@ -5,6 +5,7 @@
 //! Moves are played through the same state as the board's gestures, so hot-seat, the computer
 //! and online play all take them; what a move did is said in the page's live region.
 
+use qi_i18n::fold::fold_case;
 use qi_rules::any::AnyGame;
 use qi_rules::{Cell, Side};
 use web_sys::HtmlInputElement;
@@ -59,7 +60,7 @@ pub fn answer(
     if input.is_empty() {
         return (t(lang, Text::SrHelp).to_owned(), None);
     }
-    let lower = input.to_lowercase();
+    let lower = fold_case(input);
     let command = COMMANDS.iter().find_map(|(command, words)| {
         words.iter().find_map(|word| {
             let rest = lower.strip_prefix(word)?;
@@ -177,14 +178,14 @@ fn line(lang: Lang, game: &AnyGame, file: bool, argument: &str) -> String {
 /// language or in English).
 fn where_is(lang: Lang, game: &AnyGame, argument: &str) -> String {
     let kind = game.kind();
-    let wanted = argument.trim().to_lowercase();
+    let wanted = fold_case(argument.trim());
     if wanted.is_empty() {
         return t(lang, Text::SrHelp).to_owned();
     }
     let matches = |code: &str| {
         [lang, Lang::En].iter().any(|&l| {
-            piece_name(l, kind, code).to_lowercase().contains(&wanted)
-                || role_name(l, kind, code).to_lowercase().contains(&wanted)
+            fold_case(&piece_name(l, kind, code)).contains(&wanted)
+                || fold_case(role_name(l, kind, code)).contains(&wanted)
         })
     };
     let found: Vec<String> = occupied(game)

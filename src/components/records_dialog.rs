@@ -3,6 +3,7 @@
 
 use std::rc::Rc;
 
+use qi_i18n::fold::fold_case;
 use qi_rules::GameKind;
 use yew::prelude::*;
 
@@ -175,8 +176,8 @@ fn game_label(index: usize, game: &GameEntry) -> String {
 
 /// Whether `game` matches the search `query` (any of its tags holds it, ignoring case).
 fn matches_search(game: &GameEntry, query: &str) -> bool {
-    let query = query.trim().to_lowercase();
-    query.is_empty() || game.tags.iter().any(|(_, value)| value.to_lowercase().contains(&query))
+    let query = fold_case(query.trim());
+    query.is_empty() || game.tags.iter().any(|(_, value)| fold_case(value).contains(&query))
 }
 
 /// The import and export dialog.

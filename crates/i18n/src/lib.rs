@@ -3,6 +3,7 @@
 //! be read ([`records`]). Pure Rust over the rules and the records, so the page and the Web
 //! Worker (which reads records) share one table.
 
+pub mod fold;
 pub mod records;
 pub mod rules;
 pub mod speech;
