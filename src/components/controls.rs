@@ -207,7 +207,9 @@ pub fn game_buttons(props: &GameButtonsProps) -> Html {
             let mode = Mode::VsComputer { human: Side::First };
             dispatch.emit(Action::SetMode { mode, seed: crate::web::random_seed() });
         });
-        let note = format!("{} {level}: {}", t(lang, Text::Level), t(lang, crate::i18n::level_text(level)));
+        // A full-width colon in Chinese, as the level's own line has.
+        let colon = if lang == Lang::Zh { "：" } else { ": " };
+        let note = format!("{} {level}{colon}{}", t(lang, Text::Level), t(lang, crate::i18n::level_text(level)));
         html! {
             <div class="play-computer">
                 <button type="button" class="primary" data-action="play-computer" {onclick}>{ t(lang, Text::PlayComputer) }</button>
@@ -451,9 +453,12 @@ pub fn setup_fields(props: &SetupFieldsProps) -> Html {
             }
         })
     };
-    // Each level with its one line, so the choice says what it picks.
+    // Each level by its name ("2 — Casual"), short enough for the list to show whole on a
+    // phone; the chosen level's whole line is under the list.
     let levels = (1..=6u8).map(|level| {
-        let line = format!("{level} — {}", t(lang, crate::i18n::level_text(level)));
+        let text = t(lang, crate::i18n::level_text(level));
+        let name = text.split([':', '：']).next().unwrap_or(text);
+        let line = format!("{level} — {name}");
         html! { <option value={level.to_string()} selected={settings.level == level}>{ line }</option> }
     });
     let speed_change = {
