@@ -48,36 +48,38 @@ return -1",
     )
 });
 
+/// The Lua that takes the game ARGV[1] out of its challenger's open challenges, shared by
+/// [`RELEASE`] and [`CHALLENGE_GONE`] (a macro, so `concat!` makes each script one literal).
+macro_rules! challenge_gone_lua {
+    () => {
+        r"
+local challenger = redis.call('GET', 'qi:challenger:' .. ARGV[1])
+if challenger then
+  redis.call('SREM', 'qi:chal:' .. challenger, ARGV[1])
+  redis.call('DEL', 'qi:challenger:' .. ARGV[1])
+end
+"
+    };
+}
+
 /// Lets a game go: takes it out of every holder's set, and out of its challenger's open
 /// challenges. KEYS: the game's holders. ARGV: the game.
 static RELEASE: LazyLock<Script> = LazyLock::new(|| {
-    Script::new(
+    Script::new(concat!(
         r"
 for _, address in ipairs(redis.call('SMEMBERS', KEYS[1])) do
   redis.call('SREM', 'qi:held:' .. address, ARGV[1])
 end
 redis.call('DEL', KEYS[1])
-local challenger = redis.call('GET', 'qi:challenger:' .. ARGV[1])
-if challenger then
-  redis.call('SREM', 'qi:chal:' .. challenger, ARGV[1])
-  redis.call('DEL', 'qi:challenger:' .. ARGV[1])
-end
-return 1",
-    )
+",
+        challenge_gone_lua!(),
+        "return 1",
+    ))
 });
 
 /// A game is no longer an open challenge: out of its challenger's set. ARGV: the game.
-static CHALLENGE_GONE: LazyLock<Script> = LazyLock::new(|| {
-    Script::new(
-        r"
-local challenger = redis.call('GET', 'qi:challenger:' .. ARGV[1])
-if challenger then
-  redis.call('SREM', 'qi:chal:' .. challenger, ARGV[1])
-  redis.call('DEL', 'qi:challenger:' .. ARGV[1])
-end
-return 1",
-    )
-});
+static CHALLENGE_GONE: LazyLock<Script> =
+    LazyLock::new(|| Script::new(concat!(challenge_gone_lua!(), "return 1")));
 
 /// Counts one more game socket of an address on this node if all live nodes together have
 /// fewer than the most. KEYS: the set of live nodes. ARGV: the address, this node, the most.
