@@ -7,6 +7,7 @@ mod engine_process;
 mod match_gomoku;
 mod matches;
 mod record;
+mod sprt;
 mod think;
 
 use std::fmt::Write as _;
@@ -199,6 +200,11 @@ Usage:
       UCI games can be called early from the engines' scores, as cutechess-cli does: --resign
       4/1000 when one says -1000 cp or worse and the other +1000 or better for 4 moves each;
       --draw 40/8/10 when, from move 40, both stay within 10 cp for 8 moves each.
+  qi sprt --sprt ELO0,ELO1[,ALPHA,BETA] [the options of qi match]
+      qi match that stops when a sequential probability ratio test on the game pairs (each
+      opening with colours swapped: pentanomial counts) decides whether the first engine is
+      worth ELO1 rather than ELO0 logistic Elo (alpha and beta default to 0.05; --games is
+      then the most it plays, default 20000). Prints the ratio and its bounds after each pair.
   qi levels --game <game> [--games N] [--scale F] [--levels A-B]
       The computer's levels against each other, each from A to B (default 2-6) against the one
       below (F scales every level's thinking time and node budget, e.g. 0.25 for quick runs).
@@ -265,6 +271,7 @@ fn run(args: &[String]) -> Result<String, ArgError> {
         "play" => play(rest),
         "bench" => bench::run(rest).map_err(|e| ArgError::new("bench", e)),
         "match" => matches::run_match(rest).map_err(|e| ArgError::new("match", e)),
+        "sprt" => matches::run_sprt(rest).map_err(|e| ArgError::new("sprt", e)),
         "think" => think_command(rest),
         "levels" => matches::run_levels(rest).map_err(|e| ArgError::new("levels", e)),
         "piskvork" => piskvork::run(rest).map_err(|e| ArgError::new("piskvork", e)),
@@ -278,7 +285,7 @@ fn run(args: &[String]) -> Result<String, ArgError> {
         "help" | "--help" | "-h" => Ok(help()),
         _ => Err(ArgError::new(
             command,
-            "unknown command (expected perft, moves, play, think, bench, match, levels, piskvork, match-gomoku, uci, banqi-engine, match-banqi, record or help)",
+            "unknown command (expected perft, moves, play, think, bench, match, sprt, levels, piskvork, match-gomoku, uci, banqi-engine, match-banqi, record or help)",
         )),
     }
 }

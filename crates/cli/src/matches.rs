@@ -21,6 +21,7 @@ use qi_rules::zobrist::splitmix64;
 use qi_rules::{Cell, Game, Side};
 
 use crate::engine_process::EngineProcess;
+use crate::sprt::{Pentanomial, Sprt, Verdict as SprtVerdict};
 
 /// Games longer than this many plies are adjudicated drawn.
 const MAX_PLIES: usize = 400;
@@ -663,9 +664,25 @@ fn piskvork_rule(game: &AnyGame) -> Result<Option<(u8, u8)>, String> {
 /// # Errors
 /// A message for bad arguments or an engine that will not start.
 pub fn run_match(args: &[String]) -> Result<String, String> {
+    play_match(args, false)
+}
+
+/// `qi sprt`: `qi match` between two builds or option sets (the first is the one under test)
+/// that stops when a sequential probability ratio test on the game pairs is decided
+/// (`--sprt elo0,elo1[,alpha,beta]`, required; see [`crate::sprt`]). `--games` is then the most
+/// it will play (default 20,000).
+///
+/// # Errors
+/// A message for bad arguments or an engine that will not start.
+pub fn run_sprt(args: &[String]) -> Result<String, String> {
+    play_match(args, true)
+}
+
+fn play_match(args: &[String], sequential: bool) -> Result<String, String> {
     let mut variant = "chess".to_owned();
     let mut rules = String::new();
-    let mut games = 10u32;
+    let mut games = if sequential { 20_000u32 } else { 10u32 };
+    let mut sprt: Option<Sprt> = None;
     let mut movetime = 100u64;
     let mut jobs = 1u32;
     let mut commands: [Option<String>; 2] = [None, None];
@@ -694,6 +711,7 @@ pub fn run_match(args: &[String]) -> Result<String, String> {
                     .ok_or("--jobs takes a number of games at once, 1 to 64")?;
             }
             "--seed" => seed = value()?.parse().map_err(|_| "--seed takes a number")?,
+            "--sprt" if sequential => sprt = Some(Sprt::parse(&value()?)?),
             "--resign" => adjudication.resign = Some(parse_resign(&value()?)?),
             "--draw" => adjudication.draw = Some(parse_draw(&value()?)?),
             "--first" => commands[0] = Some(value()?),
@@ -706,6 +724,12 @@ pub fn run_match(args: &[String]) -> Result<String, String> {
             }
             other => return Err(format!("unknown match argument {other:?}")),
         }
+    }
+    if sequential && sprt.is_none() {
+        return Err("--sprt elo0,elo1[,alpha,beta] is required (say --sprt 0,5)".to_owned());
+    }
+    if sequential && !games.is_multiple_of(2) {
+        return Err("--games: an SPRT plays whole pairs, so an even number".to_owned());
     }
     if !matches!(variant.as_str(), "chess" | "xiangqi" | "gomoku") {
         return Err("--variant is chess, xiangqi or gomoku".to_owned());
@@ -733,6 +757,11 @@ pub fn run_match(args: &[String]) -> Result<String, String> {
     let next_game = AtomicU32::new(0);
     let tally = Mutex::new(Tally::default());
     let failure: Mutex<Option<String>> = Mutex::new(None);
+    // Under an SPRT: the first game's score of each pair still being played, the finished
+    // pairs, and whether the test is decided (then no new game starts).
+    let pairs: Mutex<(Vec<(u32, f64)>, Pentanomial)> =
+        Mutex::new((Vec::new(), Pentanomial::default()));
+    let decided = AtomicBool::new(false);
     let play_some = || -> Result<(), String> {
         let mut engines = [
             Player::start(&commands[0], &options[0], &setup)?,
@@ -740,7 +769,10 @@ pub fn run_match(args: &[String]) -> Result<String, String> {
         ];
         loop {
             let game = next_game.fetch_add(1, Ordering::SeqCst);
-            if game >= games || failure.lock().unwrap_or_else(PoisonError::into_inner).is_some() {
+            if game >= games
+                || decided.load(Ordering::SeqCst)
+                || failure.lock().unwrap_or_else(PoisonError::into_inner).is_some()
+            {
                 return Ok(());
             }
             let opening_seed = seed.wrapping_add(u64::from(game / 2));
@@ -771,6 +803,23 @@ pub fn run_match(args: &[String]) -> Result<String, String> {
                 commands[0],
                 tally.summary()
             );
+            drop(tally);
+            if let Some(test) = &sprt {
+                let mut pairs = pairs.lock().unwrap_or_else(PoisonError::into_inner);
+                let (waiting, counts) = &mut *pairs;
+                let pair = game / 2;
+                match waiting.iter().position(|&(other, _)| other == pair) {
+                    Some(at) => {
+                        let (_, other) = waiting.swap_remove(at);
+                        counts.add_pair(other, score);
+                        println!("sprt after {} pairs: {}", counts.pairs(), test.summary(counts));
+                        if test.verdict(counts) != SprtVerdict::Continue {
+                            decided.store(true, Ordering::SeqCst);
+                        }
+                    }
+                    None => waiting.push((pair, score)),
+                }
+            }
         }
     };
     std::thread::scope(|scope| {
@@ -786,14 +835,24 @@ pub fn run_match(args: &[String]) -> Result<String, String> {
         return Err(e);
     }
     let tally = tally.into_inner().unwrap_or_else(PoisonError::into_inner);
-    Ok(format!(
+    let mut report = format!(
         "{} vs {} ({}, {movetime} ms/move, {} games): {}\n",
         commands[0],
         commands[1],
         setup.variant,
         tally.games(),
         tally.summary()
-    ))
+    );
+    if let Some(test) = &sprt {
+        let (_, counts) = pairs.into_inner().unwrap_or_else(PoisonError::into_inner);
+        let verdict = match test.verdict(&counts) {
+            SprtVerdict::Accepted => "H1 accepted: the first gains",
+            SprtVerdict::Rejected => "H0 accepted: the first does not gain",
+            SprtVerdict::Continue => "undecided after the most games allowed",
+        };
+        report.push_str(&format!("SPRT {verdict}; {}\n", test.summary(&counts)));
+    }
+    Ok(report)
 }
 
 /// Plays `levels[0]` (first) against `levels[1]` in-process, with every time and node budget
