@@ -212,6 +212,21 @@ test('banqi: flip, move and capture in a known deal', { timeout: TEST_TIMEOUT },
       await waitForPiece(page, 'c4', 'rP');
       await waitForPlies(page, 5);
       assert.match(await statusText(page), /Black to move/);
+      // The move list writes a flip as its square, as records do, and shows what came up,
+      // drawn as on the board and named for screen readers.
+      assert.deepEqual(await moveList(page), ['d4', 'd3', 'd4xd3', 'e3', 'c4']);
+      const turnedUp = async (ply) => {
+        const mark = page.locator(`.moves .move[data-ply="${ply}"] .turned-up`);
+        if ((await mark.count()) === 0) return null;
+        const box = await mark.locator('svg').boundingBox();
+        assert.ok(box && box.width >= 12 && box.height >= 12, `ply ${ply}: a readable piece, ${JSON.stringify(box)}`);
+        return mark.getAttribute('aria-label');
+      };
+      assert.match(await turnedUp(1), /red chariot/);
+      assert.match(await turnedUp(2), /black soldier/);
+      assert.equal(await turnedUp(3), null, 'a capture turns nothing up');
+      assert.match(await turnedUp(4), /black elephant/);
+      assert.match(await turnedUp(5), /red soldier/);
 
       // Black's elephant takes the red chariot (click, hint, click).
       await click(page, 'e3');

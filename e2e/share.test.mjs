@@ -188,6 +188,32 @@ test('the embed dialog makes a lazy iframe snippet with a live preview', { timeo
   });
 });
 
+test('the embed code follows the page\'s language: its title, the board it shows and the dialog\'s own words', { timeout: TEST_TIMEOUT }, async () => {
+  await withApp('?game=xiangqi&moves=h3e3+h10g8', async (page) => {
+    // The embed dialog once in English, then the page switched to Chinese: the code follows.
+    await page.locator('[data-action="embed"]').click();
+    assert.match(await page.locator('[data-testid="embed-snippet"]').inputValue(), /&amp;lang=en"/);
+    await page.locator('[data-action="close-dialog"]').click();
+    await page.locator('select[data-setting="language"]').selectOption('zh-CN');
+    await page.locator('[data-action="embed"]').click();
+    const snippet = await page.locator('[data-testid="embed-snippet"]').inputValue();
+    assert.match(snippet, /&amp;lang=zh/, snippet);
+    assert.match(snippet, / title="中国象棋 — Qi" /, snippet);
+    assert.equal(await page.locator('.embed-dialog h2').textContent(), '把棋盘放到你的网页上');
+    assert.equal(await page.locator('.embed-dialog').getByText('Preview', { exact: true }).count(), 0);
+    const frame = page.frameLocator('[data-testid="embed-preview"]');
+    await frame.locator('.embed .board [data-square]').first().waitFor();
+    assert.equal(await frame.locator('html').getAttribute('lang'), 'zh-CN');
+    assert.deepEqual(await frame.locator('.embed-moves .move').allTextContents(), ['炮二平五', '马８进７']);
+  });
+  // A link's `lang=` picks the app's language, as it does the loading message's and an embed's.
+  await withApp('?lang=vi&game=xiangqi', async (page) => {
+    assert.equal(await page.locator('html').getAttribute('lang'), 'vi');
+    await page.locator('[data-action="embed"]').click();
+    assert.match(await page.locator('[data-testid="embed-snippet"]').inputValue(), /&amp;lang=vi"/);
+  });
+});
+
 /** Serves one HTML page on another port: another origin than the app's. */
 async function startBlog(html) {
   const blog = http.createServer((request, response) => {
@@ -275,6 +301,25 @@ test('records: a pasted PGN opens with its comments, exports back, and bad recor
     assert.match(exported, /\[White "Paul Morphy"\]/);
     assert.match(exported, /17\. Rd8# 1-0/);
     assert.match(exported, /\{Philidor's Defence\.\}/);
+    // A choice's word and its list are apart (they ran together, "FormatPGN"), and the export
+    // shows a dozen lines of the record, not four.
+    const layout = await page.evaluate(() => {
+      const gaps = [...document.querySelectorAll('.records label.format')].map((label) => {
+        const range = document.createRange();
+        range.selectNodeContents(label.firstChild);
+        const word = range.getBoundingClientRect();
+        const list = label.querySelector('select').getBoundingClientRect();
+        return { word: label.textContent.trim().slice(0, 12), gap: list.top >= word.bottom ? Infinity : list.left - word.right };
+      });
+      const area = document.querySelector('[data-testid="export-text"]');
+      const style = getComputedStyle(area);
+      const line = parseFloat(style.lineHeight) || 1.2 * parseFloat(style.fontSize);
+      const lines = area.clientHeight / line;
+      return { gaps, lines };
+    });
+    assert.equal(layout.gaps.length, 2, JSON.stringify(layout));
+    for (const { word, gap } of layout.gaps) assert.ok(gap >= 4, `${word}: ${gap} px between the word and its list`);
+    assert.ok(layout.lines >= 10, `the export shows ${layout.lines} lines`);
     // Download: a file named for the game.
     const [download] = await Promise.all([
       page.waitForEvent('download'),

@@ -61,6 +61,11 @@ fn initial_settings() -> Settings {
     if matches!(query.get("sr"), Some("1" | "on" | "true")) {
         settings.screen_reader = true;
     }
+    // `lang=` in a link picks the language, as the loading message before the app already
+    // does (and the embed's `lang=`); anything else there is ignored.
+    if let Some(lang) = query.get("lang").and_then(Lang::from_link) {
+        settings.lang = lang;
+    }
     settings
 }
 
@@ -644,7 +649,7 @@ fn page() -> Html {
                     <ShareButtons {lang} open={open_dialog} />
                     <crate::components::analysis::AnalysisPanel view={crate::components::analysis::analysis_view(&state)} {lang} dispatch={dispatch.clone()} />
                     <crate::components::review::ReviewPanel review={review} sides={review_sides} {lang} dispatch={dispatch.clone()} />
-                    <MoveList record={state.record.clone()} current={state.shown_path()} live={state.viewing.is_none()} {lang} dispatch={dispatch.clone()} />
+                    <MoveList record={state.record.clone()} current={state.shown_path()} live={state.viewing.is_none()} {lang} symbols={state.settings.piece_symbols} dispatch={dispatch.clone()} />
                     // After the game's own panels: a live game elsewhere never pushes them down.
                     <crate::components::watch::WatchCorner {lang} theme={state.settings.theme} />
                     <Options settings={state.settings.clone()} dispatch={dispatch.clone()} />

@@ -121,9 +121,9 @@ impl EmbedOptions {
             }
         }
         if let Some(value) = query.get("lang") {
-            match value.trim() {
-                "en" | "zh" | "vi" | "zh-CN" => options.lang = Some(Lang::from_tag(value.trim())),
-                _ => errors.push(link::bad_option("lang", value)),
+            match Lang::from_link(value) {
+                Some(lang) => options.lang = Some(lang),
+                None => errors.push(link::bad_option("lang", value)),
             }
         }
         (options, errors)
@@ -377,6 +377,7 @@ fn embed_moves(props: &BarProps) -> Html {
         &props.dispatch,
         &current_ref,
         state.settings.lang,
+        state.settings.piece_symbols,
     );
     html! {
         <div class="embed-moves" aria-label={t(state.settings.lang, Text::Moves)}>{ moves }</div>

@@ -8,9 +8,11 @@ use qi_play::tree::Branch;
 use qi_play::{Line, Mark, Path};
 use yew::prelude::*;
 
-use crate::i18n::{Lang, Text, t};
+use crate::board::{Style, piece_image};
+use crate::i18n::{Lang, Text, piece_name, t};
 use crate::record::{GameRecord, Notated};
 use crate::state::{Action, TreeEdit};
+use qi_rules::GameKind;
 use std::rc::Rc;
 
 /// Properties of [`MoveList`].
@@ -31,6 +33,9 @@ pub struct MoveListProps {
     /// is the server's).
     #[prop_or(true)]
     pub editable: bool,
+    /// Xiangqi and banqi pieces drawn as symbols, as the board draws them.
+    #[prop_or_default]
+    pub symbols: bool,
 }
 
 /// A path as an attribute value, for tests and tools: `at.index,...:ply` (`:3` on the main
@@ -61,10 +66,19 @@ struct Ctx<'a> {
     current_ref: Option<&'a NodeRef>,
     /// The interface language (a gomoku opening's colour choices are words).
     lang: Lang,
+    /// Xiangqi and banqi pieces drawn as symbols, as on the board (a flip shows its piece).
+    symbols: bool,
 }
 
 impl Ctx<'_> {
-    fn move_button(&self, path: Path, notation: &str, marks: &[Mark], main: bool) -> Html {
+    fn move_button(
+        &self,
+        path: Path,
+        notation: &str,
+        turned_up: Option<&String>,
+        marks: &[Mark],
+        main: bool,
+    ) -> Html {
         let current = *self.current == path;
         let dispatch = self.dispatch.clone();
         let key = path_key(&path);
@@ -87,8 +101,20 @@ impl Ctx<'_> {
             <button type="button" ref={node} class={classes!("move", step, (!main).then_some("variation-move"), current.then_some("current"))}
                     data-ply={ply} data-path={key} aria-current={current.then_some("true")} {onclick}>
                 { notation }
+                if let Some(code) = turned_up { { self.turned_up(code) } }
                 if !marks.is_empty() { <span class="marks">{ marks }</span> }
             </button>
+        }
+    }
+
+    /// The piece a banqi flip turned face up, drawn as the board draws it and named for
+    /// screen readers ("b3, red cannon").
+    fn turned_up(&self, code: &str) -> Html {
+        let name = piece_name(self.lang, GameKind::Banqi, code);
+        html! {
+            <span class="turned-up" role="img" aria-label={format!(", {name}")} title={name}>
+                { piece_image(code, Style::Squares, self.symbols) }
+            </span>
         }
     }
 
@@ -115,7 +141,7 @@ impl Ctx<'_> {
             }
             let path = Path { branches: branches.to_vec(), ply: i + 1 };
             let marks = line.marks.get(&(i + 1)).map_or(&[][..], Vec::as_slice);
-            parts.push(self.move_button(path, notation, marks, false));
+            parts.push(self.move_button(path, notation, notated.turned_up.get(&i), marks, false));
             if let Some(text) = line.comments.get(&(i + 1)) {
                 parts.push(html! { <span class="comment">{ text.clone() }</span> });
             }
@@ -141,8 +167,9 @@ pub fn inline_tree(
     dispatch: &Callback<Action>,
     current_ref: &NodeRef,
     lang: Lang,
+    symbols: bool,
 ) -> Html {
-    let ctx = Ctx { current, dispatch, current_ref: Some(current_ref), lang };
+    let ctx = Ctx { current, dispatch, current_ref: Some(current_ref), lang, symbols };
     let mut parts: Vec<Html> = Vec::new();
     if let Some(text) = record.comments.get(&0) {
         parts.push(comment_span(text));
@@ -153,7 +180,13 @@ pub fn inline_tree(
             parts.push(html! { <span class="move-number">{ number }</span> });
         }
         let marks = record.marks.get(&(i + 1)).map_or(&[][..], Vec::as_slice);
-        parts.push(ctx.move_button(Path::main(i + 1), notation, marks, true));
+        parts.push(ctx.move_button(
+            Path::main(i + 1),
+            notation,
+            notated.turned_up.get(&i),
+            marks,
+            true,
+        ));
         restate = false;
         if let Some(text) = record.comments.get(&(i + 1)) {
             parts.push(comment_span(text));
@@ -195,7 +228,13 @@ pub fn move_list(props: &MoveListProps) -> Html {
         use_memo((record, chinese), |(record, chinese)| record.notate_tree_in(*chinese))
     };
     let current = props.current.clone();
-    let ctx = Ctx { current: &current, dispatch: &props.dispatch, current_ref: None, lang };
+    let ctx = Ctx {
+        current: &current,
+        dispatch: &props.dispatch,
+        current_ref: None,
+        lang,
+        symbols: props.symbols,
+    };
     let act = |action: Action| {
         let dispatch = props.dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(action.clone()))
@@ -217,7 +256,13 @@ pub fn move_list(props: &MoveListProps) -> Html {
             row.push(html! { <span class="move-number">{ number }</span> });
         }
         let marks = record.marks.get(&(i + 1)).map_or(&[][..], Vec::as_slice);
-        row.push(ctx.move_button(Path::main(i + 1), notation, marks, true));
+        row.push(ctx.move_button(
+            Path::main(i + 1),
+            notation,
+            notated.turned_up.get(&i),
+            marks,
+            true,
+        ));
         let comment = record.comments.get(&(i + 1));
         let alternatives = record.variations.get(&i);
         if comment.is_some() || alternatives.is_some() {

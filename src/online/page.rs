@@ -294,7 +294,7 @@ fn game_screen(session: &Session, game: &OnlineGame, act: &Callback<Intent>) -> 
                         <LinkField {lang} label={Words::WatchLink} value={watch.clone()} testid="watch-link" />
                     </div>
                 }
-                <MoveList record={shared.get().record.clone()} current={shared.get().shown_path()} live={shared.get().viewing.is_none()} lang={shared.get().settings.lang} dispatch={dispatch.clone()} editable={false} />
+                <MoveList record={shared.get().record.clone()} current={shared.get().shown_path()} live={shared.get().viewing.is_none()} lang={shared.get().settings.lang} symbols={shared.get().settings.piece_symbols} dispatch={dispatch.clone()} editable={false} />
                 <p class="watchers" data-testid="watchers" data-count={game.watchers.to_string()}>
                     { fill_all(say(lang, Words::WatchersCount), &[("n", &game.watchers.to_string())]) }
                     if you.is_none() { { " · " }{ say(lang, Words::Watching) } }

@@ -40,6 +40,18 @@ impl Lang {
         }
     }
 
+    /// The language a link asks for with `lang=` (`en`, `zh`, `zh-CN`, `vi`, as the pages'
+    /// loading script reads it), or `None` for anything else.
+    #[must_use]
+    pub fn from_link(value: &str) -> Option<Lang> {
+        match value.trim() {
+            "en" => Some(Lang::En),
+            "zh" | "zh-CN" => Some(Lang::Zh),
+            "vi" => Some(Lang::Vi),
+            _ => None,
+        }
+    }
+
     /// The language for a browser language tag (`zh-TW`, `vi-VN`, `en-GB`...); English when none fits.
     #[must_use]
     pub fn from_tag(tag: &str) -> Lang {
@@ -919,6 +931,17 @@ pub const fn pick(lang: Lang, row: [&'static str; 3]) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn links_name_a_language_exactly() {
+        assert_eq!(Lang::from_link("zh"), Some(Lang::Zh));
+        assert_eq!(Lang::from_link(" zh-CN "), Some(Lang::Zh));
+        assert_eq!(Lang::from_link("vi"), Some(Lang::Vi));
+        assert_eq!(Lang::from_link("en"), Some(Lang::En));
+        for bad in ["", "fr", "zh-TW", "EN", "english"] {
+            assert_eq!(Lang::from_link(bad), None, "{bad}");
+        }
+    }
 
     #[test]
     fn browser_tags_choose_a_language() {

@@ -2,7 +2,8 @@
 //! is what storage keeps now, and what links and the server carry later.
 
 use crate::{Line, Mark, Path, Shape, Sparse, movetext};
-use qi_rules::any::{AnyGame, StartFrom};
+use qi_rules::any::{AnyGame, AnyMove, StartFrom};
+use qi_rules::banqi::BanqiMove;
 use qi_rules::{GameKind, MoveError, Side};
 
 /// Where a game started.
@@ -428,9 +429,21 @@ impl GameRecord {
                     out.variations.entry(i).or_default().push(notated);
                 }
                 let in_chinese = if chinese { game.chinese_notation(text) } else { None };
+                // A banqi flip's square says nothing of what came up: the piece is read off
+                // the board once it is face up.
+                let flipped = match game.kind() {
+                    GameKind::Banqi => match game.read_move(text) {
+                        Ok(AnyMove::Banqi(BanqiMove::Flip(cell))) => Some(cell),
+                        _ => None,
+                    },
+                    _ => None,
+                };
                 match game.play(text) {
                     Ok(notation) => out.notations.push(in_chinese.unwrap_or(notation)),
                     Err(_) => break,
+                }
+                if let Some(code) = flipped.and_then(|cell| game.piece_code(cell)) {
+                    out.turned_up.insert(i, code);
                 }
             }
             out
@@ -507,6 +520,10 @@ pub struct Notated {
     pub notations: Vec<String>,
     /// The variations' notations, by the index of the move they replace.
     pub variations: Sparse<Vec<Notated>>,
+    /// What each banqi flip of the line turned face up, as a piece code (`rC`, `bK`), by the
+    /// index of the move: records write a flip as its square alone (`b3`), as the game's
+    /// notation does, and a move list shows the piece too.
+    pub turned_up: Sparse<String>,
 }
 
 impl GameRecord {
@@ -612,6 +629,34 @@ mod tests {
         let prefix = record.replay(usize::MAX);
         assert_eq!(prefix.error.map(|e| e.ply), Some(2));
         assert_eq!(prefix.notations.len(), 2);
+    }
+
+    #[test]
+    fn a_banqi_flip_is_notated_with_the_piece_it_turned_up() {
+        let mut record = GameRecord::new(GameKind::Banqi, "", 42);
+        record.moves = ["c3", "d2"].map(String::from).to_vec();
+        record.edit_tree(|tree| {
+            tree.add_move(&Path::main(1), "a1").unwrap();
+        });
+        let notated = record.notate_tree();
+        // The square stays the notation, as in records; the piece is what the board shows there.
+        assert_eq!(notated.notations, ["c3", "d2"]);
+        let board = record.replay(2).game;
+        for (i, square) in [(0, "c3"), (1, "d2")] {
+            let cell = square.parse().unwrap();
+            let shown = board.piece_code(cell).expect("face up");
+            assert_ne!(shown, "?");
+            assert_eq!(notated.turned_up.get(&i), Some(&shown), "{square}");
+        }
+        let mut after_first = record.replay(1).game;
+        after_first.play("a1").unwrap();
+        let variation = &notated.variations.get(&1).unwrap()[0];
+        let a1 = after_first.piece_code("a1".parse().unwrap());
+        assert_eq!(variation.turned_up.get(&0), a1.as_ref());
+        // Moves that flip nothing turn nothing up, and other games have no such entries.
+        let mut chess = GameRecord::new(GameKind::Chess, "", 0);
+        chess.moves = vec!["e2e4".into()];
+        assert!(chess.notate_tree().turned_up.is_empty());
     }
 
     #[test]
