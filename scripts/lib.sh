@@ -79,7 +79,8 @@ ensure_app_tools() {
   ensure_node_tools
 }
 
-# The app into dist/, then the embed page into dist/embed/ and the online page into
+# The app into dist/ (its wasm then split in two by split_app_wasm), then the embed page into
+# dist/embed/ and the online page into
 # dist/online/ (Trunk builds one page at a time, and each build empties its own output
 # directory, so the app goes first); then the engine's worker (build_worker) and its threaded
 # build; then the service worker that keeps the build for offline play
@@ -89,6 +90,7 @@ build_app() {
   ensure_app_tools
   ensure_rust_src
   page_build trunk build --release
+  split_app_wasm dist
   page_build trunk build embed/index.html --release --dist dist/embed
   page_build trunk build online/index.html --release --dist dist/online
   page_build trunk build tv/index.html --release --dist dist/tv
@@ -96,6 +98,15 @@ build_app() {
   build_worker_threads dist/threads
   node scripts/service-worker.mjs dist
   node scripts/precompress.mjs dist
+}
+
+# The app page's wasm in two (scripts/split-wasm.mjs): what the first screen runs, in the first
+# download, and the rest, fetched once the board is up. Chromium plays the first screen on an
+# instrumented copy to see what it runs, so the build needs it.
+split_app_wasm() {
+  ensure_chromium
+  cargo build --locked --release -p qi-wasm-split
+  node scripts/split-wasm.mjs "$1"
 }
 
 # Runs a build of the pages' wasm (the first download: every KB is about 5 ms on a slow phone

@@ -1,0 +1,245 @@
+#!/usr/bin/env node
+// Splits the app page's wasm in two, so the first download holds only what the first screen
+// runs (the README's "The app": the first load's budget):
+//
+//   node scripts/split-wasm.mjs dist
+//
+// Run by scripts/lib.sh's build_app after Trunk's build of the app page, before the service
+// worker and the compressed copies. Steps:
+//  1. `qi-wasm-split instrument` makes a copy of the page's wasm whose every function reports
+//     itself when it first runs; a copy of dist/ serves it with the glue told to listen.
+//  2. Headless Chromium opens that copy as a first visit and as a return to a game under way,
+//     and in each game from a link, and plays a move in each, at a desktop's and a phone's
+//     width (the first screen: the board drawn, a piece picked up, its moves shown, a move
+//     made). The functions that ran are the profile.
+//  3. `qi-wasm-split split` keeps those in the page's wasm and moves the rest to
+//     `<name>_later.wasm`, behind stubs that load it when first called.
+//  4. The JavaScript glue gets the loader: on a return visit it takes the later module from the
+//     service worker's cache before the page starts; otherwise it fetches it once the board is
+//     drawn (so it never competes with the first download), and at once, synchronously, if a
+//     moved function is called before that (a click in the first second); index.html's
+//     integrity hashes are brought up to date.
+// A function the profile missed is still there, only later; the split can make the page
+// slower for a moment, never wrong.
+
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+import { click, drag, launchBrowser, openApp, startServer, waitForApp, waitForPlies } from '../e2e/support.mjs';
+
+const dist = process.argv[2];
+if (!dist) {
+  console.error('usage: node scripts/split-wasm.mjs <dist-dir>');
+  process.exit(2);
+}
+const SPLITTER = process.env.QI_WASM_SPLIT || resolve('target/release/qi-wasm-split');
+
+const glueName = readdirSync(dist).find((name) => /^qi-app-[0-9a-f]+\.js$/.test(name));
+if (!glueName) throw new Error(`no qi-app-<hash>.js in ${dist}: build the app first`);
+const stem = glueName.slice(0, -'.js'.length);
+const wasmName = `${stem}_bg.wasm`;
+const laterName = `${stem}_later.wasm`;
+const glue = readFileSync(join(dist, glueName), 'utf8');
+const wasm = readFileSync(join(dist, wasmName));
+
+/** Replaces every `from` in `text`, which must occur exactly `count` times (else the glue changed). */
+function replaceExactly(text, from, to, count) {
+  const found = text.split(from).length - 1;
+  if (found !== count) {
+    throw new Error(`the wasm-bindgen glue changed: "${from}" found ${found} times, expected ${count}`);
+  }
+  return text.split(from).join(to);
+}
+
+/**
+ * The glue with `additions` hooked into its instantiation: `__qi_imports` (the imports),
+ * `__qi_prepare` (awaited after the module is instantiated, before it starts),
+ * `__qi_before_start` and `__qi_started`.
+ */
+function hookedGlue(additions) {
+  let text = replaceExactly(glue, 'const imports = __wbg_get_imports();', 'const imports = __qi_imports(__wbg_get_imports());', 2);
+  text = replaceExactly(text, 'return __wbg_finalize_init(instance, module);', 'return __qi_started(__wbg_finalize_init(instance, module));', 2);
+  text = replaceExactly(
+    text,
+    'const { instance, module } = await __wbg_load(await module_or_path, imports);',
+    'const { instance, module } = await __wbg_load(await module_or_path, imports);\n    await __qi_prepare();',
+    1,
+  );
+  text = replaceExactly(text, 'wasm.__wbindgen_start();', '__qi_before_start();\n    wasm.__wbindgen_start();', 1);
+  return `${text}\n${additions}\n`;
+}
+
+const PROFILE_HOOKS = `
+function __qi_imports(imports) {
+  const seen = (globalThis.__qiProfile ??= new Set());
+  imports.qi_profile = { mark: (index) => { seen.add(index); } };
+  return imports;
+}
+async function __qi_prepare() {}
+function __qi_before_start() {}
+function __qi_started(exports) { return exports; }
+`;
+
+const LOADER = `
+// The rest of the page's wasm (scripts/split-wasm.mjs): taken from the service worker's cache
+// before the page starts when it is there (a return visit, online or not), else fetched once
+// the board is drawn, or at once (a synchronous request, which the service worker does not
+// see) if a function of it is called first.
+const __qi_later_url = new URL(${JSON.stringify(laterName)}, import.meta.url);
+let __qi_later;
+let __qi_cached;
+const __qi_from_cache = (typeof caches === 'object' ? caches.match(__qi_later_url) : Promise.resolve(undefined))
+  .then((response) => (response ? response.arrayBuffer().then((bytes) => WebAssembly.compile(bytes)) : undefined))
+  .catch(() => undefined);
+async function __qi_prepare() {
+  __qi_cached = await __qi_from_cache;
+}
+function __qi_before_start() {
+  if (__qi_cached) __qi_link(__qi_cached);
+}
+function __qi_link(module) {
+  if (__qi_later === undefined) {
+    __qi_later = new WebAssembly.Instance(module, { primary: wasm });
+    wasm.qi_split_loaded.value = 1;
+  }
+}
+function __qi_load_now() {
+  const request = new XMLHttpRequest();
+  request.open('GET', __qi_later_url, false);
+  request.overrideMimeType('text/plain; charset=x-user-defined');
+  request.send();
+  if (request.status !== 200) throw new Error('cannot load ' + __qi_later_url + ': ' + request.status);
+  const text = request.responseText;
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i += 1) bytes[i] = text.charCodeAt(i) & 0xff;
+  __qi_link(new WebAssembly.Module(bytes));
+}
+function __qi_imports(imports) {
+  imports.qi_split = { load: __qi_load_now };
+  return imports;
+}
+function __qi_started(exports) {
+  const fetchLater = () => {
+    if (__qi_later !== undefined) return;
+    fetch(__qi_later_url)
+      .then((response) => {
+        if (!response.ok) throw new Error(response.status + ' ' + response.statusText);
+        return response.arrayBuffer();
+      })
+      .then((bytes) => WebAssembly.compile(bytes))
+      .then(__qi_link)
+      .catch((error) => console.warn('the rest of the page will load when it is needed:', error));
+  };
+  // Once the board is drawn (the first screen is up; checked each frame, for five seconds at
+  // most) and the page is next idle.
+  const whenIdle = () =>
+    typeof requestIdleCallback === 'function' ? requestIdleCallback(fetchLater, { timeout: 3000 }) : setTimeout(fetchLater, 100);
+  const whenDrawn = (frames) => {
+    if (document.querySelector('.board [data-square]') || frames > 300) whenIdle();
+    else requestAnimationFrame(() => whenDrawn(frames + 1));
+  };
+  whenDrawn(0);
+  return exports;
+}
+`;
+
+const sri = (bytes) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
+
+function run(args) {
+  return execFileSync(SPLITTER, args, { encoding: 'utf8' }).trim();
+}
+
+// 1. The instrumented copy.
+const work = mkdtempSync(join(tmpdir(), 'qi-split-'));
+const profiled = join(work, 'dist');
+try {
+  cpSync(dist, profiled, { recursive: true });
+  console.log(run(['instrument', join(dist, wasmName), join(profiled, wasmName)]));
+  writeFileSync(join(profiled, glueName), hookedGlue(PROFILE_HOOKS));
+  const index = readFileSync(join(profiled, 'index.html'), 'utf8');
+  writeFileSync(join(profiled, 'index.html'), index.replace(/ integrity=("?)sha384-[A-Za-z0-9+/=]+\1/g, ''));
+
+  // 2. The first screen of each game, in Chromium.
+  const server = await startServer(profiled);
+  const browser = await launchBrowser();
+  const seen = new Set();
+  const collect = async (page) => {
+    for (const index of await page.evaluate(() => [...(globalThis.__qiProfile ?? [])])) seen.add(index);
+  };
+  // The first visit (no game asked for), then a return to the game it left; each game asked
+  // for by a link, bare and with moves, in the three languages; the computer answering a
+  // dragged move; a move in each, at a desktop's and a phone's width. Each step: squares clicked (or a drag), and the moves
+  // the list holds after it.
+  const scenarios = [
+    { query: '', steps: [{ click: ['e2', 'e4'], plies: 1 }, { click: ['e7', 'e5'], plies: 2 }] },
+    { query: '?game=xiangqi', steps: [{ click: ['h3', 'e3'], plies: 1 }] },
+    { query: '?game=banqi', steps: [{ click: ['d4'], plies: 1 }] },
+    { query: '?game=gomoku', steps: [{ click: ['h8'], plies: 1 }] },
+    { query: '?game=chess&moves=e2e4+e7e5+g1f3+b8c6+f1b5', steps: [{ click: ['a7', 'a6'], plies: 6 }] },
+    { query: '?game=xiangqi&moves=h3e3+h10g8', steps: [{ click: ['h1', 'g3'], plies: 3 }] },
+    { query: '?lang=zh&game=xiangqi&moves=b3e3+b10c8', steps: [{ click: ['b1', 'c3'], plies: 3 }] },
+    { query: '?lang=vi&game=chess&moves=d2d4', steps: [{ click: ['d7', 'd5'], plies: 2 }] },
+    { query: '?lang=zh&game=gomoku&moves=h8+h9', steps: [{ click: ['g8'], plies: 3 }] },
+    { query: '?lang=vi&game=banqi', steps: [{ click: ['c3'], plies: 1 }] },
+    {
+      query: '',
+      settings: { game: 'chess', mode: 'computer-second', level: 1, lang: 'en' },
+      steps: [{ drag: ['e2', 'e4'], plies: 2 }],
+    },
+  ];
+  try {
+    for (const { query, settings, steps } of scenarios) {
+      for (const width of [1280, 360]) {
+        const app = await openApp(browser, server.url, { query, settings, viewport: { width, height: 800 } });
+        try {
+          for (const [i, step] of steps.entries()) {
+            if (i > 0) {
+              await collect(app.page);
+              await app.page.reload();
+            }
+            await waitForApp(app.page);
+            if (step.drag) await drag(app.page, ...step.drag);
+            for (const square of step.click ?? []) await click(app.page, square);
+            await waitForPlies(app.page, step.plies);
+            await app.page.waitForTimeout(300);
+          }
+          await collect(app.page);
+          if (app.errors.length) throw new Error(`the profiled page failed: ${app.errors.join('; ')}`);
+        } finally {
+          await app.close();
+        }
+      }
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  if (seen.size < 100) throw new Error(`the profile saw only ${seen.size} functions run: is the page working?`);
+  const profile = join(work, 'profile.txt');
+  writeFileSync(profile, [...seen].sort((a, b) => a - b).join('\n'));
+
+  // 3. The split.
+  const primary = join(work, 'primary.wasm');
+  console.log(run(['split', join(dist, wasmName), profile, primary, join(dist, laterName)]));
+  const primaryBytes = readFileSync(primary);
+  writeFileSync(join(dist, wasmName), primaryBytes);
+
+  // 4. The loader, and the integrity hashes of the two changed files.
+  const loaderGlue = hookedGlue(LOADER);
+  writeFileSync(join(dist, glueName), loaderGlue);
+  let index2 = readFileSync(join(dist, 'index.html'), 'utf8');
+  for (const [before, after] of [
+    [wasm, primaryBytes],
+    [Buffer.from(glue), Buffer.from(loaderGlue)],
+  ]) {
+    const old = sri(before);
+    if (index2.includes(old)) index2 = index2.replace(old, sri(after));
+  }
+  writeFileSync(join(dist, 'index.html'), index2);
+  console.log(`split-wasm: ${seen.size} functions seen on the first screen; ${wasmName} ${primaryBytes.length} bytes, ${laterName} ${readFileSync(join(dist, laterName)).length} bytes`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
