@@ -136,43 +136,56 @@ for (const [name, path] of [['app', ''], ['embed', 'embed/?game=chess&moves=e2e4
   });
 }
 
-test('the app\'s first screen never waits for the rest of its wasm, and a return visit takes it from the cache', { timeout: TEST_TIMEOUT }, async () => {
+test('the app\'s first screen never waits for the rest of its wasm, and a return visit takes it from the cache', { timeout: 2 * TEST_TIMEOUT }, async () => {
   // First visits: the board is drawn before the later part is asked for, and that is an
-  // ordinary fetch after it, not the synchronous request a moved function called early makes.
-  for (const query of ['', '?game=xiangqi', '?game=banqi', '?game=gomoku', '?game=chess&moves=e2e4+e7e5+g1f3', '?lang=zh&game=xiangqi&moves=h3e3']) {
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
-    try {
-      const page = await context.newPage();
-      await page.addInitScript(() => {
-        new MutationObserver((_, observer) => {
-          if (document.querySelector('.board [data-square]')) {
-            globalThis.__boardUpAt = performance.now();
-            observer.disconnect();
-          }
-        }).observe(document, { childList: true, subtree: true });
-      });
-      await page.goto(server.url + query);
-      await page.locator('.board [data-square]').first().waitFor();
-      await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('_later.wasm') && e.responseEnd > 0));
-      const { boardUpAt, later } = await page.evaluate(() => ({
-        boardUpAt: globalThis.__boardUpAt,
-        later: performance.getEntriesByType('resource')
-          .filter((e) => e.name.endsWith('_later.wasm'))
-          .map((e) => ({ how: e.initiatorType, start: e.startTime })),
-      }));
-      assert.equal(later.length, 1, `${query || '(first visit)'}: ${JSON.stringify(later)}`);
-      assert.equal(later[0].how, 'fetch', `${query || '(first visit)'}: the first screen called for the later part (${JSON.stringify(later)})`);
-      assert.ok(later[0].start > boardUpAt, `${query || '(first visit)'}: asked for at ${later[0].start} ms, the board drawn at ${boardUpAt} ms`);
-      // A return visit: the service worker holds the build, and the later part is linked from
-      // its cache before the page starts; the network is not asked.
-      await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
-      await page.reload();
-      await page.locator('.board [data-square]').first().waitFor();
-      await page.waitForTimeout(500);
-      const again = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('_later.wasm')).length);
-      assert.equal(again, 0, `${query || '(first visit)'}: the return visit fetched the later part again`);
-    } finally {
-      await context.close();
+  // ordinary fetch after it, not the synchronous request a moved function called early makes;
+  // served as a static host does, and as qi-server does (cross-origin isolated, with the
+  // server's mark: the page then offers online play and the engine's threads).
+  const isolated = await startServer(undefined, undefined, 0, { isolated: true, qiServerMark: true });
+  const visits = [];
+  for (const base of [server.url, isolated.url]) {
+    for (const query of ['', '?game=xiangqi', '?game=banqi', '?game=gomoku', '?game=chess&moves=e2e4+e7e5+g1f3', '?lang=zh&game=xiangqi&moves=h3e3']) {
+      visits.push([base, query]);
     }
+  }
+  try {
+    for (const [base, query] of visits) {
+      const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+      try {
+        const page = await context.newPage();
+        await page.addInitScript(() => {
+          new MutationObserver((_, observer) => {
+            if (document.querySelector('.board [data-square]')) {
+              globalThis.__boardUpAt = performance.now();
+              observer.disconnect();
+            }
+          }).observe(document, { childList: true, subtree: true });
+        });
+        await page.goto(base + query);
+        await page.locator('.board [data-square]').first().waitFor();
+        await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('_later.wasm') && e.responseEnd > 0));
+        const { boardUpAt, later } = await page.evaluate(() => ({
+          boardUpAt: globalThis.__boardUpAt,
+          later: performance.getEntriesByType('resource')
+            .filter((e) => e.name.endsWith('_later.wasm'))
+            .map((e) => ({ how: e.initiatorType, start: e.startTime })),
+        }));
+        assert.equal(later.length, 1, `${base === server.url ? '' : 'isolated '}${query || '(first visit)'}: ${JSON.stringify(later)}`);
+        assert.equal(later[0].how, 'fetch', `${base === server.url ? '' : 'isolated '}${query || '(first visit)'}: the first screen called for the later part (${JSON.stringify(later)})`);
+        assert.ok(later[0].start > boardUpAt, `${base === server.url ? '' : 'isolated '}${query || '(first visit)'}: asked for at ${later[0].start} ms, the board drawn at ${boardUpAt} ms`);
+        // A return visit: the service worker holds the build, and the later part is linked from
+        // its cache before the page starts; the network is not asked.
+        await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+        await page.reload();
+        await page.locator('.board [data-square]').first().waitFor();
+        await page.waitForTimeout(500);
+        const again = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('_later.wasm')).length);
+        assert.equal(again, 0, `${base === server.url ? '' : 'isolated '}${query || '(first visit)'}: the return visit fetched the later part again`);
+      } finally {
+        await context.close();
+      }
+    }
+  } finally {
+    await isolated.close();
   }
 });

@@ -92,11 +92,13 @@ const CONTENT_TYPES = {
 /**
  * Serves the directory `dist` under `basePath` (e.g. `/qi/`) on 127.0.0.1 and `port` (a free
  * one by default); with `{ isolated: true }` every response says COOP `same-origin` and COEP
- * `require-corp`, as qi-server's app pages do, so the page is cross-origin isolated.
+ * `require-corp`, as qi-server's app pages do, so the page is cross-origin isolated; with
+ * `{ qiServerMark: true }` it also carries qi-server's `Server-Timing` mark, by which the app
+ * knows a Qi server is behind it (`served_by_qi_server` in src/web.rs) and offers online play.
  * Anything outside the sub-path is a 404, so an absolute asset URL in the build shows up as a
  * failed load. Resolves to `{ url, close }`, `url` being the app's address (ending in `/`).
  */
-export async function startServer(dist = DIST, basePath = BASE_PATH, port = 0, { isolated = false } = {}) {
+export async function startServer(dist = DIST, basePath = BASE_PATH, port = 0, { isolated = false, qiServerMark = false } = {}) {
   const index = path.join(dist, 'index.html');
   if (!existsSync(index)) {
     throw new Error(`No built app at ${dist} (index.html missing): build it, or set QI_DIST.`);
@@ -158,6 +160,7 @@ export async function startServer(dist = DIST, basePath = BASE_PATH, port = 0, {
             'cross-origin-embedder-policy': 'require-corp',
           }
         : {}),
+      ...(qiServerMark ? { 'server-timing': 'qi;desc="Qi server"' } : {}),
     });
     if (request.method === 'HEAD') {
       response.end();

@@ -162,8 +162,13 @@ try {
   const index = readFileSync(join(profiled, 'index.html'), 'utf8');
   writeFileSync(join(profiled, 'index.html'), index.replace(/ integrity=("?)sha384-[A-Za-z0-9+/=]+\1/g, ''));
 
-  // 2. The first screen of each game, in Chromium.
-  const server = await startServer(profiled);
+  // 2. The first screen of each game, in Chromium, served as a static host does and as
+  // qi-server does (cross-origin isolated, so the page offers the engine's threads, and with
+  // the server's mark, so it offers online play).
+  const servers = [
+    await startServer(profiled),
+    await startServer(profiled, undefined, 0, { isolated: true, qiServerMark: true }),
+  ];
   const browser = await launchBrowser();
   const seen = new Set();
   const collect = async (page) => {
@@ -191,31 +196,33 @@ try {
     },
   ];
   try {
-    for (const { query, settings, steps } of scenarios) {
-      for (const width of [1280, 360]) {
-        const app = await openApp(browser, server.url, { query, settings, viewport: { width, height: 800 } });
-        try {
-          for (const [i, step] of steps.entries()) {
-            if (i > 0) {
-              await collect(app.page);
-              await app.page.reload();
+    for (const server of servers) {
+      for (const { query, settings, steps } of scenarios) {
+        for (const width of [1280, 360]) {
+          const app = await openApp(browser, server.url, { query, settings, viewport: { width, height: 800 } });
+          try {
+            for (const [i, step] of steps.entries()) {
+              if (i > 0) {
+                await collect(app.page);
+                await app.page.reload();
+              }
+              await waitForApp(app.page);
+              if (step.drag) await drag(app.page, ...step.drag);
+              for (const square of step.click ?? []) await click(app.page, square);
+              await waitForPlies(app.page, step.plies);
+              await app.page.waitForTimeout(300);
             }
-            await waitForApp(app.page);
-            if (step.drag) await drag(app.page, ...step.drag);
-            for (const square of step.click ?? []) await click(app.page, square);
-            await waitForPlies(app.page, step.plies);
-            await app.page.waitForTimeout(300);
+            await collect(app.page);
+            if (app.errors.length) throw new Error(`the profiled page failed: ${app.errors.join('; ')}`);
+          } finally {
+            await app.close();
           }
-          await collect(app.page);
-          if (app.errors.length) throw new Error(`the profiled page failed: ${app.errors.join('; ')}`);
-        } finally {
-          await app.close();
         }
       }
     }
   } finally {
     await browser.close();
-    await server.close();
+    for (const server of servers) await server.close();
   }
   if (seen.size < 100) throw new Error(`the profile saw only ${seen.size} functions run: is the page working?`);
   const profile = join(work, 'profile.txt');
@@ -241,5 +248,7 @@ try {
   writeFileSync(join(dist, 'index.html'), index2);
   console.log(`split-wasm: ${seen.size} functions seen on the first screen; ${wasmName} ${primaryBytes.length} bytes, ${laterName} ${readFileSync(join(dist, laterName)).length} bytes`);
 } finally {
-  rmSync(work, { recursive: true, force: true });
+  // QI_SPLIT_KEEP=1 keeps the instrumented copy and the profile, to study a split.
+  if (process.env.QI_SPLIT_KEEP) console.log(`split-wasm: kept ${work}`);
+  else rmSync(work, { recursive: true, force: true });
 }
