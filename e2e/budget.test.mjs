@@ -47,6 +47,16 @@ after(async () => {
   await browser?.close();
 });
 
+/** In the page, before its scripts: notes (in the page's clock) when a square of the board is first in the document. */
+function watchBoard() {
+  new MutationObserver((_, observer) => {
+    if (document.querySelector('.board [data-square]')) {
+      globalThis.__boardUpAt = performance.now();
+      observer.disconnect();
+    }
+  }).observe(document, { childList: true, subtree: true });
+}
+
 /**
  * Every body the page's load receives until the network is quiet, by URL, each marked `later`
  * when the page asked for it after its board was drawn (the page's own clock: the resource's
@@ -56,14 +66,7 @@ async function firstDownload(path) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   try {
     const page = await context.newPage();
-    await page.addInitScript(() => {
-      new MutationObserver((_, observer) => {
-        if (document.querySelector('.board [data-square]')) {
-          globalThis.__boardUpAt = performance.now();
-          observer.disconnect();
-        }
-      }).observe(document, { childList: true, subtree: true });
-    });
+    await page.addInitScript(watchBoard);
     const pending = [];
     page.on('response', (response) => {
       pending.push(
@@ -153,14 +156,7 @@ test('the app\'s first screen never waits for the rest of its wasm, and a return
       const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
       try {
         const page = await context.newPage();
-        await page.addInitScript(() => {
-          new MutationObserver((_, observer) => {
-            if (document.querySelector('.board [data-square]')) {
-              globalThis.__boardUpAt = performance.now();
-              observer.disconnect();
-            }
-          }).observe(document, { childList: true, subtree: true });
-        });
+        await page.addInitScript(watchBoard);
         await page.goto(base + query);
         await page.locator('.board [data-square]').first().waitFor();
         await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('_later.wasm') && e.responseEnd > 0));

@@ -107,6 +107,18 @@ impl Ctx<'_> {
         }
     }
 
+    /// The main line's move `i` (from 0), with its marks and what it turned up.
+    fn main_line_move(
+        &self,
+        record: &GameRecord,
+        notated: &Notated,
+        i: usize,
+        notation: &str,
+    ) -> Html {
+        let marks = record.marks.get(&(i + 1)).map_or(&[][..], Vec::as_slice);
+        self.move_button(Path::main(i + 1), notation, notated.turned_up.get(&i), marks, true)
+    }
+
     /// The piece a banqi flip turned face up, drawn as the board draws it and named for
     /// screen readers ("b3, red cannon").
     fn turned_up(&self, code: &str) -> Html {
@@ -179,14 +191,7 @@ pub fn inline_tree(
         if let Some(number) = number(i, restate || i == 0) {
             parts.push(html! { <span class="move-number">{ number }</span> });
         }
-        let marks = record.marks.get(&(i + 1)).map_or(&[][..], Vec::as_slice);
-        parts.push(ctx.move_button(
-            Path::main(i + 1),
-            notation,
-            notated.turned_up.get(&i),
-            marks,
-            true,
-        ));
+        parts.push(ctx.main_line_move(record, notated, i, notation));
         restate = false;
         if let Some(text) = record.comments.get(&(i + 1)) {
             parts.push(comment_span(text));
@@ -255,14 +260,7 @@ pub fn move_list(props: &MoveListProps) -> Html {
         if let Some(number) = number(i, row.is_empty()) {
             row.push(html! { <span class="move-number">{ number }</span> });
         }
-        let marks = record.marks.get(&(i + 1)).map_or(&[][..], Vec::as_slice);
-        row.push(ctx.move_button(
-            Path::main(i + 1),
-            notation,
-            notated.turned_up.get(&i),
-            marks,
-            true,
-        ));
+        row.push(ctx.main_line_move(record, &notated, i, notation));
         let comment = record.comments.get(&(i + 1));
         let alternatives = record.variations.get(&i);
         if comment.is_some() || alternatives.is_some() {
