@@ -79,23 +79,24 @@ ensure_app_tools() {
   ensure_node_tools
 }
 
-# The app into dist/ (its wasm then split in two by split_app_wasm), then the embed page into
-# dist/embed/ and the online page into
+# The app into dist/, then the embed page into dist/embed/ and the online page into
 # dist/online/ (Trunk builds one page at a time, and each build empties its own output
 # directory, so the app goes first); then the engine's worker (build_worker) and its threaded
-# build; then the service worker that keeps the build for offline play
+# build; then the app's wasm split in two (split_app_wasm, which plays the first screen, the
+# computer's move included, so it comes after the worker); then the service worker that keeps
+# the build for offline play
 # (scripts/service-worker.mjs), and a brotli and a gzip copy beside each file, which qi-server
 # sends to browsers that take them.
 build_app() {
   ensure_app_tools
   ensure_rust_src
   page_build trunk build --release
-  split_app_wasm dist
   page_build trunk build embed/index.html --release --dist dist/embed
   page_build trunk build online/index.html --release --dist dist/online
   page_build trunk build tv/index.html --release --dist dist/tv
   build_worker dist
   build_worker_threads dist/threads
+  split_app_wasm dist
   node scripts/service-worker.mjs dist
   node scripts/precompress.mjs dist
 }

@@ -4,8 +4,8 @@
 //
 //   node scripts/split-wasm.mjs dist
 //
-// Run by scripts/lib.sh's build_app after Trunk's build of the app page, before the service
-// worker and the compressed copies. Steps:
+// Run by scripts/lib.sh's build_app once the pages and the engine's worker are built, before
+// the service worker and the compressed copies. Steps:
 //  1. `qi-wasm-split instrument` makes a copy of the page's wasm whose every function reports
 //     itself when it first runs; a copy of dist/ serves it with the glue told to listen.
 //  2. Headless Chromium opens that copy as a first visit and as a return to a game under way,
@@ -161,6 +161,8 @@ try {
   writeFileSync(join(profiled, glueName), hookedGlue(PROFILE_HOOKS));
   const index = readFileSync(join(profiled, 'index.html'), 'utf8');
   writeFileSync(join(profiled, 'index.html'), index.replace(/ integrity=("?)sha384-[A-Za-z0-9+/=]+\1/g, ''));
+  // The copy's own service worker, as the page registers one (the build's comes after the split).
+  execFileSync(process.execPath, [resolve('scripts/service-worker.mjs'), profiled], { stdio: 'ignore' });
 
   // 2. The first screen of each game, in Chromium, served as a static host does and as
   // qi-server does (cross-origin isolated, so the page offers the engine's threads, and with
