@@ -1,143 +1,90 @@
 //! Static evaluation: tapered material and piece-square tables (middlegame and endgame values
-//! blended by the material left), light mobility, pawn structure, king safety, threats (pieces
+//! blended by the material left), mobility, pawn structure, king safety, threats (pieces
 //! attacked by pawns, rooks and queens by minor pieces) and the bishop pair.
+//!
+//! Every number the evaluation adds is a weight of [`super::weights`], counted by the terms of a
+//! position: the same code sums the weights for the search ([`evaluate`]) and, for the lab's
+//! tuner, lists how often each weight counts ([`terms`] with a [`Terms`] that records), so the
+//! fitted weights are the evaluation's own. The layout of the weights is [`GROUPS`].
 
 use qi_rules::chess::shakmaty::attacks::{
     bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
 };
 use qi_rules::chess::shakmaty::{Bitboard, Board, Color, Role, Square};
 
-/// Material in the middlegame and the endgame, by role (pawn first; the king counts nothing).
-const MG_VALUE: [i32; 6] = [82, 337, 365, 477, 1025, 0];
-const EG_VALUE: [i32; 6] = [94, 281, 297, 512, 936, 0];
+use super::weights::WEIGHTS;
+
 /// How much each role counts towards the middlegame phase (24 at the start).
 const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
-const FULL_PHASE: i32 = 24;
+/// The phase of a full board: the middlegame weights count `phase / FULL_PHASE`, the endgame
+/// weights the rest.
+pub const FULL_PHASE: i32 = 24;
+/// What the side to move gains by moving (not tuned: added after the blend).
+pub const TEMPO: i32 = 10;
+
+// The layout of the weights: where each group starts.
+const MATERIAL: usize = 0;
+const PST: usize = MATERIAL + 6;
+const BISHOP_PAIR: usize = PST + 6 * 64;
+const DOUBLED: usize = BISHOP_PAIR + 1;
+const ISOLATED: usize = DOUBLED + 1;
+const PASSED: usize = ISOLATED + 1;
+const MOBILITY: usize = PASSED + 8;
+/// The most squares a knight, bishop, rook and queen can reach.
+const MOST_MOBILITY: [usize; 4] = [8, 13, 14, 27];
+const MOBILITY_START: [usize; 4] =
+    [MOBILITY, MOBILITY + 9, MOBILITY + 9 + 14, MOBILITY + 9 + 14 + 15];
+const ROOK_OPEN: usize = MOBILITY + 9 + 14 + 15 + 28;
+const ROOK_HALF_OPEN: usize = ROOK_OPEN + 1;
+const THREAT_BY_PAWN: usize = ROOK_HALF_OPEN + 1;
+const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 1;
+const SHELTER_THIN: usize = THREAT_BY_MINOR + 1;
+const SHELTER_BARE: usize = SHELTER_THIN + 1;
+const KING_ATTACK: usize = SHELTER_BARE + 1;
+/// Attack units above this count as this many.
+const MOST_ATTACK_UNITS: i32 = 63;
+/// The number of weights (each a middlegame and an endgame value).
+pub const PARAMS: usize = KING_ATTACK + MOST_ATTACK_UNITS as usize + 1;
+
+/// The groups of weights in their order, each with how many it holds: what the tuner writes as
+/// comments in `weights.rs`.
+pub const GROUPS: &[(&str, usize)] = &[
+    ("material (pawn, knight, bishop, rook, queen, king)", 6),
+    ("pawn on each square (a8..h8, ..., a1..h1, from White's side)", 64),
+    ("knight on each square (a8..h8, ..., a1..h1, from White's side)", 64),
+    ("bishop on each square (a8..h8, ..., a1..h1, from White's side)", 64),
+    ("rook on each square (a8..h8, ..., a1..h1, from White's side)", 64),
+    ("queen on each square (a8..h8, ..., a1..h1, from White's side)", 64),
+    ("king on each square (a8..h8, ..., a1..h1, from White's side)", 64),
+    ("bishop pair", 1),
+    ("doubled pawn (each of the pair)", 1),
+    ("isolated pawn", 1),
+    ("passed pawn by relative rank (0-7)", 8),
+    ("knight mobility by squares reached (0-8)", 9),
+    ("bishop mobility by squares reached (0-13)", 14),
+    ("rook mobility by squares reached (0-14)", 15),
+    ("queen mobility by squares reached (0-27)", 28),
+    ("rook on an open file", 1),
+    ("rook on a half-open file", 1),
+    ("piece attacked by a pawn", 1),
+    ("rook or queen attacked by a knight or bishop", 1),
+    ("king shelter: a file whose pawn has left the two ranks in front", 1),
+    ("king shelter: a file with no pawn in front", 1),
+    ("attack on the king by attack units (0-63), with two attackers or more", 64),
+];
+
+/// The weights the evaluation uses, `[middlegame, endgame]` for each parameter.
+#[must_use]
+pub fn weights() -> &'static [[i32; 2]; PARAMS] {
+    &WEIGHTS
+}
 
 /// Rough piece values for move ordering and pruning margins, by role (pawn first).
 pub const ORDER_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 20_000];
 
-// Piece-square tables from White's side, written as the board is seen: the first row is rank 8.
-// Values in the spirit of the well-known PeSTO tables (texel-tuned, public domain).
-#[rustfmt::skip]
-const MG_PST: [[i32; 64]; 6] = [
-    [  0,   0,   0,   0,   0,   0,  0,   0,
-      98, 134,  61,  95,  68, 126, 34, -11,
-      -6,   7,  26,  31,  65,  56, 25, -20,
-     -14,  13,   6,  21,  23,  12, 17, -23,
-     -27,  -2,  -5,  12,  17,   6, 10, -25,
-     -26,  -4,  -4, -10,   3,   3, 33, -12,
-     -35,  -1, -20, -23, -15,  24, 38, -22,
-       0,   0,   0,   0,   0,   0,  0,   0],
-    [-167, -89, -34, -49,  61, -97, -15, -107,
-      -73, -41,  72,  36,  23,  62,   7,  -17,
-      -47,  60,  37,  65,  84, 129,  73,   44,
-       -9,  17,  19,  53,  37,  69,  18,   22,
-      -13,   4,  16,  13,  28,  19,  21,   -8,
-      -23,  -9,  12,  10,  19,  17,  25,  -16,
-      -29, -53, -12,  -3,  -1,  18, -14,  -19,
-     -105, -21, -58, -33, -17, -28, -19,  -23],
-    [-29,   4, -82, -37, -25, -42,   7,  -8,
-     -26,  16, -18, -13,  30,  59,  18, -47,
-     -16,  37,  43,  40,  35,  50,  37,  -2,
-      -4,   5,  19,  50,  37,  37,   7,  -2,
-      -6,  13,  13,  26,  34,  12,  10,   4,
-       0,  15,  15,  15,  14,  27,  18,  10,
-       4,  15,  16,   0,   7,  21,  33,   1,
-     -33,  -3, -14, -21, -13, -12, -39, -21],
-    [ 32,  42,  32,  51, 63,  9,  31,  43,
-      27,  32,  58,  62, 80, 67,  26,  44,
-      -5,  19,  26,  36, 17, 45,  61,  16,
-     -24, -11,   7,  26, 24, 35,  -8, -20,
-     -36, -26, -12,  -1,  9, -7,   6, -23,
-     -45, -25, -16, -17,  3,  0,  -5, -33,
-     -44, -16, -20,  -9, -1, 11,  -6, -71,
-     -19, -13,   1,  17, 16,  7, -37, -26],
-    [-28,   0,  29,  12,  59,  44,  43,  45,
-     -24, -39,  -5,   1, -16,  57,  28,  54,
-     -13, -17,   7,   8,  29,  56,  47,  57,
-     -27, -27, -16, -16,  -1,  17,  -2,   1,
-      -9, -26,  -9, -10,  -2,  -4,   3,  -3,
-     -14,   2, -11,  -2,  -5,   2,  14,   5,
-     -35,  -8,  11,   2,   8,  15,  -3,   1,
-      -1, -18,  -9,  10, -15, -25, -31, -50],
-    [-65,  23,  16, -15, -56, -34,   2,  13,
-      29,  -1, -20,  -7,  -8,  -4, -38, -29,
-      -9,  24,   2, -16, -20,   6,  22, -22,
-     -17, -20, -12, -27, -30, -25, -14, -36,
-     -49,  -1, -27, -39, -46, -44, -33, -51,
-     -14, -14, -22, -46, -44, -30, -15, -27,
-       1,   7,  -8, -64, -43, -16,   9,   8,
-     -15,  36,  12, -54,   8, -28,  24,  14],
-];
-
-#[rustfmt::skip]
-const EG_PST: [[i32; 64]; 6] = [
-    [  0,   0,   0,   0,   0,   0,   0,   0,
-     178, 173, 158, 134, 147, 132, 165, 187,
-      94, 100,  85,  67,  56,  53,  82,  84,
-      32,  24,  13,   5,  -2,   4,  17,  17,
-      13,   9,  -3,  -7,  -7,  -8,   3,  -1,
-       4,   7,  -6,   1,   0,  -5,  -1,  -8,
-      13,   8,   8,  10,  13,   0,   2,  -7,
-       0,   0,   0,   0,   0,   0,   0,   0],
-    [-58, -38, -13, -28, -31, -27, -63, -99,
-     -25,  -8, -25,  -2,  -9, -25, -24, -52,
-     -24, -20,  10,   9,  -1,  -9, -19, -41,
-     -17,   3,  22,  22,  22,  11,   8, -18,
-     -18,  -6,  16,  25,  16,  17,   4, -18,
-     -23,  -3,  -1,  15,  10,  -3, -20, -22,
-     -42, -20, -10,  -5,  -2, -20, -23, -44,
-     -29, -51, -23, -15, -22, -18, -50, -64],
-    [-14, -21, -11,  -8, -7,  -9, -17, -24,
-      -8,  -4,   7, -12, -3, -13,  -4, -14,
-       2,  -8,   0,  -1, -2,   6,   0,   4,
-      -3,   9,  12,   9, 14,  10,   3,   2,
-      -6,   3,  13,  19,  7,  10,  -3,  -9,
-     -12,  -3,   8,  10, 13,   3,  -7, -15,
-     -14, -18,  -7,  -1,  4,  -9, -15, -27,
-     -23,  -9, -23,  -5, -9, -16,  -5, -17],
-    [13, 10, 18, 15, 12,  12,   8,   5,
-     11, 13, 13, 11, -3,   3,   8,   3,
-      7,  7,  7,  5,  4,  -3,  -5,  -3,
-      4,  3, 13,  1,  2,   1,  -1,   2,
-      3,  5,  8,  4, -5,  -6,  -8, -11,
-     -4,  0, -5, -1, -7, -12,  -8, -16,
-     -6, -6,  0,  2, -9,  -9, -11,  -3,
-     -9,  2,  3, -1, -5, -13,   4, -20],
-    [ -9,  22,  22,  27,  27,  19,  10,  20,
-     -17,  20,  32,  41,  58,  25,  30,   0,
-     -20,   6,   9,  49,  47,  35,  19,   9,
-       3,  22,  24,  45,  57,  40,  57,  36,
-     -18,  28,  19,  47,  31,  34,  39,  23,
-     -16, -27,  15,   6,   9,  17,  10,   5,
-     -22, -23, -30, -16, -16, -23, -36, -32,
-     -33, -28, -22, -43,  -5, -32, -20, -41],
-    [-74, -35, -18, -18, -11,  15,   4, -17,
-     -12,  17,  14,  17,  17,  38,  23,  11,
-      10,  17,  23,  15,  20,  45,  44,  13,
-      -8,  22,  24,  27,  26,  33,  26,   3,
-     -18,  -4,  21,  24,  27,  23,   9, -11,
-     -19,  -3,  11,  21,  23,  16,   7,  -9,
-     -27, -11,   4,  13,  14,   4,  -5, -17,
-     -53, -34, -21, -11, -28, -14, -24, -43],
-];
-
-/// Bonus for a passed pawn by how far it has come (relative rank 0-7).
-const PASSED_MG: [i32; 8] = [0, 5, 5, 10, 20, 35, 60, 0];
-const PASSED_EG: [i32; 8] = [0, 10, 15, 25, 45, 75, 120, 0];
-/// Mobility weights per attacked square (knight, bishop, rook, queen), and the count taken as
-/// neutral so that the terms stay small.
-const MOBILITY_MG: [i32; 4] = [4, 5, 2, 1];
-const MOBILITY_EG: [i32; 4] = [4, 5, 4, 2];
-const MOBILITY_BASE: [i32; 4] = [4, 6, 6, 12];
-/// Weight of each attacker of the squares around the enemy king (knight, bishop, rook, queen).
+/// Weight of each attacker of the squares around the enemy king (knight, bishop, rook, queen),
+/// in attack units.
 const KING_ATTACK_WEIGHT: [i32; 4] = [2, 2, 3, 5];
-
-/// A piece of theirs attacked by one of our pawns (middlegame, endgame): it must move.
-const THREAT_BY_PAWN: (i32, i32) = (60, 40);
-/// A rook or queen of theirs attacked by one of our knights or bishops.
-const THREAT_BY_MINOR: (i32, i32) = (35, 25);
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 
@@ -166,17 +113,25 @@ fn ahead(color: Color, sq: usize) -> u64 {
     }
 }
 
-/// Middlegame and endgame terms, added up for one side then subtracted for the other.
+/// Where one side's terms go: each weight used, and how many times.
+pub trait Terms {
+    /// Counts weight `param` `count` times (negative: taken away).
+    fn add(&mut self, param: usize, count: i32);
+}
+
+/// The search's terms: the weights summed, middlegame and endgame apart.
 #[derive(Default, Clone, Copy)]
-struct Terms {
+struct Sum {
     mg: i32,
     eg: i32,
 }
 
-impl Terms {
-    fn add(&mut self, mg: i32, eg: i32) {
-        self.mg += mg;
-        self.eg += eg;
+impl Terms for Sum {
+    #[inline]
+    fn add(&mut self, param: usize, count: i32) {
+        let [mg, eg] = WEIGHTS[param];
+        self.mg += mg * count;
+        self.eg += eg * count;
     }
 }
 
@@ -188,78 +143,86 @@ fn bits(board: u64) -> impl Iterator<Item = usize> {
     Bitboard(board).into_iter().map(Square::to_usize)
 }
 
-/// The evaluation of `board` in centipawns from `turn`'s point of view.
-#[must_use]
-pub fn evaluate(board: &Board, turn: Color) -> i32 {
+/// Adds each side's terms for `board` (White's to `sides[0]`, Black's to `sides[1]`) and
+/// returns the game's phase, from [`FULL_PHASE`] (all pieces on) down to 0.
+pub fn terms<T: Terms>(board: &Board, sides: &mut [T; 2]) -> i32 {
     let mut phase = 0;
-    let mut sides = [Terms::default(); 2];
     for color in Color::ALL {
         let terms = &mut sides[usize::from(color == Color::Black)];
         let ours = board.by_color(color).0;
         for (index, role) in Role::ALL.iter().enumerate() {
             for sq in bits(board.by_role(*role).0 & ours) {
                 let table_sq = if color == Color::White { sq ^ 56 } else { sq };
-                terms.add(
-                    MG_VALUE[index] + MG_PST[index][table_sq],
-                    EG_VALUE[index] + EG_PST[index][table_sq],
-                );
+                terms.add(MATERIAL + index, 1);
+                terms.add(PST + index * 64 + table_sq, 1);
                 phase += PHASE[index];
             }
         }
         if (board.bishops().0 & ours).count_ones() >= 2 {
-            terms.add(30, 50);
+            terms.add(BISHOP_PAIR, 1);
         }
         pawn_structure(board, color, terms);
         pieces_activity(board, color, terms);
     }
-    let phase = phase.min(FULL_PHASE);
-    let white = sides[0];
-    let black = sides[1];
+    phase.min(FULL_PHASE)
+}
+
+/// The evaluation of `board` in centipawns from `turn`'s point of view.
+#[must_use]
+pub fn evaluate(board: &Board, turn: Color) -> i32 {
+    let mut sides = [Sum::default(); 2];
+    let phase = terms(board, &mut sides);
+    let [white, black] = sides;
     let mg = white.mg - black.mg;
     let eg = white.eg - black.eg;
     let mut score = (mg * phase + eg * (FULL_PHASE - phase)) / FULL_PHASE;
-    score = scale_drawish(board, score);
-    let tempo = 10;
+    if score != 0 && drawish(board, if score > 0 { Color::White } else { Color::Black }) {
+        score /= DRAWISH_SCALE;
+    }
     match turn {
-        Color::White => score + tempo,
-        Color::Black => -score + tempo,
+        Color::White => score + TEMPO,
+        Color::Black => -score + TEMPO,
     }
 }
 
-/// Endings where the side ahead has no pawns and too little to mate are nearly drawn.
-fn scale_drawish(board: &Board, score: i32) -> i32 {
-    let strong = if score > 0 { Color::White } else { Color::Black };
+/// What a drawish ending's score is divided by.
+pub const DRAWISH_SCALE: i32 = 8;
+
+/// Whether `strong`, the side ahead, has no pawns and too little to mate: the ending is nearly
+/// drawn.
+#[must_use]
+pub fn drawish(board: &Board, strong: Color) -> bool {
     let ours = board.by_color(strong).0;
     if board.pawns().0 & ours != 0 {
-        return score;
+        return false;
     }
     let minors = ((board.knights().0 | board.bishops().0) & ours).count_ones();
     let majors = ((board.rooks().0 | board.queens().0) & ours).count_ones();
-    if majors == 0 && minors <= 1 { score / 8 } else { score }
+    majors == 0 && minors <= 1
 }
 
-fn pawn_structure(board: &Board, color: Color, terms: &mut Terms) {
+fn pawn_structure(board: &Board, color: Color, terms: &mut impl Terms) {
     let ours = board.pawns().0 & board.by_color(color).0;
     let theirs = board.pawns().0 & board.by_color(color.other()).0;
     for sq in bits(ours) {
         let file = sq % 8;
         if (ours & file_mask(file)).count_ones() > 1 {
-            terms.add(-5, -10); // each of a doubled pair pays
+            terms.add(DOUBLED, 1); // each of a doubled pair pays
         }
         if ours & adjacent_files(file) == 0 {
-            terms.add(-10, -15);
+            terms.add(ISOLATED, 1);
         }
         let front_span = ahead(color, sq) & (file_mask(file) | adjacent_files(file));
         if theirs & front_span == 0 && ours & ahead(color, sq) & file_mask(file) == 0 {
             let relative_rank = if color == Color::White { sq / 8 } else { 7 - sq / 8 };
-            terms.add(PASSED_MG[relative_rank], PASSED_EG[relative_rank]);
+            terms.add(PASSED + relative_rank, 1);
         }
     }
 }
 
 /// Mobility of the pieces, rooks on open files, threats (pieces attacked by pawns, rooks and
 /// queens by minors) and the attack on the enemy king.
-fn pieces_activity(board: &Board, color: Color, terms: &mut Terms) {
+fn pieces_activity(board: &Board, color: Color, terms: &mut impl Terms) {
     let occupied = board.occupied();
     let ours = board.by_color(color).0;
     let them = color.other();
@@ -287,9 +250,8 @@ fn pieces_activity(board: &Board, color: Color, terms: &mut Terms) {
             if kind < 2 {
                 minor_attacks |= attacks;
             }
-            let mobility = (attacks & !ours & !pawn_guarded).count_ones() as i32;
-            let delta = mobility - MOBILITY_BASE[kind];
-            terms.add(delta * MOBILITY_MG[kind], delta * MOBILITY_EG[kind]);
+            let mobility = (attacks & !ours & !pawn_guarded).count_ones() as usize;
+            terms.add(MOBILITY_START[kind] + mobility.min(MOST_MOBILITY[kind]), 1);
             if attacks & their_king != 0 {
                 attackers += 1;
                 attack_units +=
@@ -299,7 +261,7 @@ fn pieces_activity(board: &Board, color: Color, terms: &mut Terms) {
                 let file = file_mask(sq % 8);
                 if our_pawns & file == 0 {
                     let open = their_pawns & file == 0;
-                    terms.add(if open { 25 } else { 12 }, if open { 10 } else { 5 });
+                    terms.add(if open { ROOK_OPEN } else { ROOK_HALF_OPEN }, 1);
                 }
             }
         }
@@ -311,37 +273,35 @@ fn pieces_activity(board: &Board, color: Color, terms: &mut Terms) {
     }
     let their_pieces = board.by_color(them).0 & !board.pawns().0 & !board.kings().0;
     let by_pawns = (our_pawn_attacks & their_pieces).count_ones() as i32;
-    terms.add(THREAT_BY_PAWN.0 * by_pawns, THREAT_BY_PAWN.1 * by_pawns);
+    terms.add(THREAT_BY_PAWN, by_pawns);
     let their_majors = board.by_color(them).0 & (board.rooks().0 | board.queens().0);
     let by_minors = (minor_attacks & their_majors).count_ones() as i32;
-    terms.add(THREAT_BY_MINOR.0 * by_minors, THREAT_BY_MINOR.1 * by_minors);
+    terms.add(THREAT_BY_MINOR, by_minors);
     if attackers >= 2 {
-        let bonus = (attack_units * attack_units / 4).min(400);
-        terms.add(bonus, bonus / 4);
+        terms.add(KING_ATTACK + attack_units.min(MOST_ATTACK_UNITS) as usize, 1);
     }
     if let Some(king) = board.king_of(color) {
-        terms.add(-king_shelter_penalty(color, king.to_usize(), our_pawns), 0);
+        king_shelter(color, king.to_usize(), our_pawns, terms);
     }
 }
 
-/// Missing pawns in front of a castled-looking king (on the wings of its back two ranks).
-fn king_shelter_penalty(color: Color, king: usize, our_pawns: u64) -> i32 {
+/// Missing pawns in front of a castled-looking king (on the wings of its back two ranks): for
+/// each file by the king, its pawn gone from the two ranks in front, or gone altogether.
+fn king_shelter(color: Color, king: usize, our_pawns: u64, terms: &mut impl Terms) {
     let relative_rank = if color == Color::White { king / 8 } else { 7 - king / 8 };
     let file = king % 8;
     if relative_rank > 1 || (3..=4).contains(&file) {
-        return 0;
+        return;
     }
     let files = file_mask(file) | adjacent_files(file);
     let shield = ahead(color, king) & files & our_pawns;
-    let mut penalty = 0;
     for f in file.saturating_sub(1)..=(file + 1).min(7) {
         let column = shield & file_mask(f);
         let near = column & near_ranks(color, king);
         if near == 0 {
-            penalty += if column == 0 { 25 } else { 12 };
+            terms.add(if column == 0 { SHELTER_BARE } else { SHELTER_THIN }, 1);
         }
     }
-    penalty
 }
 
 /// The two ranks just in front of the king.
@@ -369,4 +329,38 @@ pub fn has_pieces(board: &Board, color: Color) -> bool {
 #[must_use]
 pub fn order_value(role: Role) -> i32 {
     ORDER_VALUE[role as usize - 1]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_groups_are_the_layout() {
+        assert_eq!(GROUPS.iter().map(|(_, n)| n).sum::<usize>(), PARAMS);
+        let starts: Vec<usize> = GROUPS
+            .iter()
+            .scan(0, |at, (_, n)| {
+                let start = *at;
+                *at += n;
+                Some(start)
+            })
+            .collect();
+        for (start, group) in [
+            (MATERIAL, 0),
+            (PST, 1),
+            (BISHOP_PAIR, 7),
+            (PASSED, 10),
+            (MOBILITY_START[0], 11),
+            (MOBILITY_START[3], 14),
+            (ROOK_OPEN, 15),
+            (SHELTER_BARE, 20),
+            (KING_ATTACK, 21),
+        ] {
+            assert_eq!(starts[group], start, "{}", GROUPS[group].0);
+        }
+        for (kind, most) in MOST_MOBILITY.iter().enumerate() {
+            assert_eq!(GROUPS[11 + kind].1, most + 1);
+        }
+    }
 }

@@ -8,10 +8,11 @@
 //! draw, as do the fifty-move rule and insufficient material. Chess960 needs nothing special:
 //! shakmaty's castling moves carry the king and the rook.
 
-mod eval;
+pub mod eval;
 mod see;
 #[cfg(test)]
 mod tests;
+mod weights;
 
 use std::sync::LazyLock;
 
