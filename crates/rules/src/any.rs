@@ -452,6 +452,22 @@ impl AnyGame {
         })
     }
 
+    /// Where `mv` starts and ends; `None` for a move of another game.
+    #[must_use]
+    pub fn move_cells(&self, mv: AnyMove) -> Option<crate::MoveCells> {
+        each!(self, g => g.own_move(mv).ok().map(|own| g.move_cells(own)))
+    }
+
+    /// Whether `mv` takes a piece of the other side standing on its destination (chess's en
+    /// passant aside); false for a move of another game and in gomoku.
+    #[must_use]
+    pub fn takes_piece(&self, mv: AnyMove) -> bool {
+        self.move_cells(mv).is_some_and(|cells| {
+            cells.from.is_some_and(|from| from != cells.to)
+                && self.owner(cells.to).is_some_and(|owner| owner != self.side_to_move())
+        })
+    }
+
     /// Takes back the last move and returns it, or `None` if there was none.
     pub fn undo_move(&mut self) -> Option<AnyMove> {
         each!(self, g => g.undo().map(Into::into))
