@@ -4,6 +4,7 @@
 mod banqi_match;
 mod bench;
 mod engine_process;
+mod lab;
 mod match_gomoku;
 mod matches;
 mod record;
@@ -205,6 +206,22 @@ Usage:
       opening with colours swapped: pentanomial counts) decides whether the first engine is
       worth ELO1 rather than ELO0 logistic Elo (alpha and beta default to 0.05; --games is
       then the most it plays, default 20000). Prints the ratio and its bounds after each pair.
+  qi datagen --game <game> --out FILE [--games N] [--nodes N] [--random-plies N] [--jobs N]
+             [--seed S] [--rules k=v,...] [--append]
+      Self-play training data: the full engine plays both sides at N nodes a move (default
+      5000) from varied openings (random plies, off-balance ones drawn again), each position
+      written with the search's score and the game's result (positions in check, before a
+      capture or with a mate found are marked not kept). The format is in the README's lab
+      guide. An existing FILE is only added to with --append (give another --seed).
+  qi data FILE...
+      What each data file holds: games, plies, positions kept, bytes a position, results.
+  qi tune --game <game> --data FILE... [--epochs 500] [--rate 1] [--lambda 0.5] [--threads 2]
+          [--l2 X] [--most N] [--write]
+      Fits the evaluation's weights to the data's positions (gradient descent on win
+      probability; the target is lambda of the game's result and the rest the search's score):
+      prints the loss before and after, on the data and on every tenth game held out; --write
+      rewrites the engine's weights file (run from the workspace's root). --l2 holds the weights
+      near their values before (the loss gains X for each squared unit moved). Chess for now.
   qi levels --game <game> [--games N] [--scale F] [--levels A-B]
       The computer's levels against each other, each from A to B (default 2-6) against the one
       below (F scales every level's thinking time and node budget, e.g. 0.25 for quick runs).
@@ -272,6 +289,9 @@ fn run(args: &[String]) -> Result<String, ArgError> {
         "bench" => bench::run(rest).map_err(|e| ArgError::new("bench", e)),
         "match" => matches::run_match(rest).map_err(|e| ArgError::new("match", e)),
         "sprt" => matches::run_sprt(rest).map_err(|e| ArgError::new("sprt", e)),
+        "datagen" => lab::run_datagen(rest).map_err(|e| ArgError::new("datagen", e)),
+        "data" => lab::run_data(rest).map_err(|e| ArgError::new("data", e)),
+        "tune" => lab::run_tune(rest).map_err(|e| ArgError::new("tune", e)),
         "think" => think_command(rest),
         "levels" => matches::run_levels(rest).map_err(|e| ArgError::new("levels", e)),
         "piskvork" => piskvork::run(rest).map_err(|e| ArgError::new("piskvork", e)),
@@ -285,7 +305,7 @@ fn run(args: &[String]) -> Result<String, ArgError> {
         "help" | "--help" | "-h" => Ok(help()),
         _ => Err(ArgError::new(
             command,
-            "unknown command (expected perft, moves, play, think, bench, match, sprt, levels, piskvork, match-gomoku, uci, banqi-engine, match-banqi, record or help)",
+            "unknown command (expected perft, moves, play, think, bench, match, sprt, datagen, data, tune, levels, piskvork, match-gomoku, uci, banqi-engine, match-banqi, record or help)",
         )),
     }
 }

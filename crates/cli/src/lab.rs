@@ -1,0 +1,306 @@
+//! `qi datagen` and `qi data`: self-play training data, and what a data file holds (the lab's
+//! commands over [`qi_lab`]).
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufReader, BufWriter};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use qi_ai::AnyEngine;
+use qi_lab::data::{DataReader, DataWriter, Wdl};
+use qi_lab::datagen::{SelfPlay, play_game};
+
+/// The value after a flag, or a message naming the flag.
+fn number<T: std::str::FromStr>(
+    flag: &str,
+    text: Option<&String>,
+    what: &str,
+) -> Result<T, String> {
+    text.ok_or_else(|| format!("{flag} needs a value"))?
+        .parse()
+        .map_err(|_| format!("{flag} takes {what}"))
+}
+
+/// `qi datagen --game G --out FILE [--games N] [--nodes N] [--random-plies N] [--jobs N]
+/// [--seed S] [--rules k=v,...] [--append]`.
+///
+/// # Errors
+/// A message for bad arguments or a file that cannot be written.
+pub fn run_datagen(args: &[String]) -> Result<String, String> {
+    let mut variant = "chess".to_owned();
+    let mut rules = String::new();
+    let mut out = None;
+    let mut games = 100u64;
+    let mut jobs = 1u64;
+    let mut seed = 1u64;
+    let mut append = false;
+    let mut nodes = None;
+    let mut random_plies = None;
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        match arg.as_str() {
+            "--game" => variant = iter.next().cloned().ok_or("--game needs a value")?,
+            "--rules" => rules = iter.next().cloned().ok_or("--rules needs a value")?,
+            "--out" => out = Some(iter.next().cloned().ok_or("--out needs a file")?),
+            "--games" => games = number(arg, iter.next(), "a number of games")?,
+            "--nodes" => nodes = Some(number::<u64>(arg, iter.next(), "a number of nodes")?),
+            "--random-plies" => {
+                random_plies = Some(number::<usize>(arg, iter.next(), "a number of plies")?);
+            }
+            "--jobs" => jobs = number(arg, iter.next(), "a number of games at once, 1 to 64")?,
+            "--seed" => seed = number(arg, iter.next(), "a number")?,
+            "--append" => append = true,
+            other => return Err(format!("unknown datagen argument {other:?}")),
+        }
+    }
+    let out = out.ok_or("--out FILE is needed: where the games go")?;
+    if !(1..=64).contains(&jobs) {
+        return Err("--jobs takes a number of games at once, 1 to 64".into());
+    }
+    let mut setup = SelfPlay::new(&variant, &rules)?;
+    if let Some(nodes) = nodes {
+        if nodes == 0 {
+            return Err("--nodes takes a number of nodes above 0".into());
+        }
+        setup.nodes = nodes;
+    }
+    if let Some(plies) = random_plies {
+        setup.random_plies = plies.min(40);
+    }
+    let exists = std::path::Path::new(&out).exists();
+    let mut writer = if exists {
+        if !append {
+            return Err(format!(
+                "{out} exists: pass --append to add games to it (with another --seed, or they repeat)"
+            ));
+        }
+        DataReader::new(BufReader::new(File::open(&out).map_err(|e| format!("{out}: {e}"))?))
+            .map_err(|e| format!("{out}: {e}"))?;
+        let file = OpenOptions::new().append(true).open(&out).map_err(|e| format!("{out}: {e}"))?;
+        DataWriter::appending(BufWriter::new(file))
+    } else {
+        let file = File::create(&out).map_err(|e| format!("{out}: {e}"))?;
+        DataWriter::new(BufWriter::new(file)).map_err(|e| format!("{out}: {e}"))?
+    };
+
+    let next = AtomicU64::new(0);
+    let (sender, games_done) = mpsc::channel();
+    let started = Instant::now();
+    let mut totals = [0u64; 3];
+    let mut positions = 0u64;
+    let mut written = 0u64;
+    std::thread::scope(|scope| -> Result<(), String> {
+        for _ in 0..jobs {
+            let sender = sender.clone();
+            let (setup, next) = (&setup, &next);
+            scope.spawn(move || {
+                let mut engine = AnyEngine::default();
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= games {
+                        return;
+                    }
+                    let game_seed = seed.wrapping_mul(1_000_003).wrapping_add(index);
+                    if sender.send(play_game(setup, &mut engine, game_seed)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        for game in games_done {
+            let Some(game) = game else { continue };
+            writer.write(&game).map_err(|e| format!("{out}: {e}"))?;
+            written += 1;
+            positions += game.kept() as u64;
+            totals[match game.result {
+                Wdl::Win => 0,
+                Wdl::Draw => 1,
+                Wdl::Loss => 2,
+            }] += 1;
+            if written.is_multiple_of(10) || written == games {
+                writer.flush().map_err(|e| format!("{out}: {e}"))?;
+                let seconds = started.elapsed().as_secs_f64();
+                eprintln!(
+                    "{written}/{games} games, {positions} positions kept ({:.0}/s), first player +{} ={} -{}",
+                    positions as f64 / seconds.max(1e-9),
+                    totals[0],
+                    totals[1],
+                    totals[2],
+                );
+            }
+        }
+        Ok(())
+    })?;
+    writer.flush().map_err(|e| format!("{out}: {e}"))?;
+    Ok(format!(
+        "{written} games, {positions} positions kept, in {out} ({:.1} s; first player +{} ={} -{})\n",
+        started.elapsed().as_secs_f64(),
+        totals[0],
+        totals[1],
+        totals[2],
+    ))
+}
+
+/// `qi data FILE...`: each file's games, positions kept and results, or where it is damaged.
+///
+/// # Errors
+/// A message for a file that cannot be opened or read to its end.
+pub fn run_data(args: &[String]) -> Result<String, String> {
+    if args.is_empty() {
+        return Err("name one or more data files".into());
+    }
+    let mut report = String::new();
+    for path in args {
+        let file = File::open(path).map_err(|e| format!("{path}: {e}"))?;
+        let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+        let reader = DataReader::new(BufReader::new(file)).map_err(|e| format!("{path}: {e}"))?;
+        let (mut games, mut plies, mut kept) = (0u64, 0u64, 0u64);
+        let mut totals = [0u64; 3];
+        let mut kinds = std::collections::BTreeSet::new();
+        for game in reader {
+            let game = game.map_err(|e| format!("{path}: game {}: {e}", games + 1))?;
+            games += 1;
+            plies += game.moves.len() as u64;
+            kept += game.kept() as u64;
+            kinds.insert(format!("{:?}", game.start.kind()).to_lowercase());
+            totals[match game.result {
+                Wdl::Win => 0,
+                Wdl::Draw => 1,
+                Wdl::Loss => 2,
+            }] += 1;
+        }
+        let kinds: Vec<String> = kinds.into_iter().collect();
+        report.push_str(&format!(
+            "{path}: {} {games} games, {plies} plies, {kept} positions kept ({:.1} bytes each); first player +{} ={} -{}\n",
+            kinds.join("+"),
+            size as f64 / kept.max(1) as f64,
+            totals[0],
+            totals[1],
+            totals[2],
+        ));
+    }
+    Ok(report)
+}
+
+/// `qi tune --game G --data FILE... [--epochs N] [--rate R] [--lambda L] [--threads N]
+/// [--l2 X] [--most N] [--write]`: fits the game's evaluation weights to the data's positions.
+///
+/// # Errors
+/// A message for bad arguments, a damaged data file, or a weights file that cannot be written.
+pub fn run_tune(args: &[String]) -> Result<String, String> {
+    use qi_lab::models::Model;
+    use qi_lab::tune::{Dataset, Descent, best_k, fit};
+
+    let mut variant = "chess".to_owned();
+    let mut files = Vec::new();
+    let mut descent = Descent::default();
+    let mut lambda = 0.5f64;
+    let mut most = usize::MAX;
+    let mut write = false;
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        match arg.as_str() {
+            "--game" => variant = iter.next().cloned().ok_or("--game needs a value")?,
+            "--data" => files.push(iter.next().cloned().ok_or("--data needs a file")?),
+            "--epochs" => descent.epochs = number(arg, iter.next(), "a number of passes")?,
+            "--rate" => descent.rate = number(arg, iter.next(), "a step size")?,
+            "--lambda" => lambda = number(arg, iter.next(), "a share of the result, 0 to 1")?,
+            "--threads" => descent.threads = number(arg, iter.next(), "a number of threads")?,
+            "--most" => most = number(arg, iter.next(), "a number of positions")?,
+            "--l2" => descent.l2 = number(arg, iter.next(), "a prior's strength, 0 or more")?,
+            "--write" => write = true,
+            other => return Err(format!("unknown tune argument {other:?}")),
+        }
+    }
+    if files.is_empty() {
+        return Err("--data FILE is needed (made by qi datagen)".into());
+    }
+    if !(0.0..=1.0).contains(&lambda) {
+        return Err("--lambda takes a share of the result, 0 to 1".into());
+    }
+    if !(descent.rate > 0.0 && descent.rate <= 100.0) {
+        return Err("--rate takes a step size above 0, at most 100".into());
+    }
+    descent.threads = descent.threads.clamp(1, 64);
+    if !(descent.l2 >= 0.0 && descent.l2.is_finite()) {
+        return Err("--l2 takes a prior's strength, 0 or more".into());
+    }
+    let (kind, _) = qi_rules::any::parse_variant(&variant).map_err(|e| e.to_string())?;
+    let model = Model::for_game(kind)?;
+
+    // Every tenth game is held out: its loss says whether the fit generalises.
+    let (mut train, mut check) = (Dataset::default(), Dataset::default());
+    let mut games = 0usize;
+    for path in &files {
+        let file = File::open(path).map_err(|e| format!("{path}: {e}"))?;
+        let reader = DataReader::new(BufReader::new(file)).map_err(|e| format!("{path}: {e}"))?;
+        for game in reader {
+            if train.len() + check.len() >= most {
+                break;
+            }
+            let game = game.map_err(|e| format!("{path}: game {}: {e}", games + 1))?;
+            games += 1;
+            let into = if games.is_multiple_of(10) { &mut check } else { &mut train };
+            game.for_each_position(|position, score, result| {
+                if let Some(sample) = model.sample(position, score, result) {
+                    into.push(&sample);
+                }
+            })
+            .map_err(|ply| format!("{path}: game {games}: move {ply} cannot be played"))?;
+        }
+    }
+    if train.is_empty() {
+        return Err(format!("no {variant} positions in the data"));
+    }
+    let started = Instant::now();
+    let k = best_k(&train, &model.weights, descent.threads);
+    train.blend(lambda, k);
+    check.blend(lambda, k);
+    let before = (
+        train.loss(&model.weights, k, descent.threads),
+        check.loss(&model.weights, k, descent.threads),
+    );
+    eprintln!(
+        "{} positions to fit, {} held out, from {games} games; k = {k:.6} ({:.2} x Elo's); loss {:.6}, held out {:.6}",
+        train.len(),
+        check.len(),
+        k / qi_lab::tune::ELO_K,
+        before.0,
+        before.1
+    );
+    let mut weights = model.weights.clone();
+    let frozen = vec![false; weights.len()];
+    let after = fit(&train, &mut weights, &frozen, k, descent, &mut |epoch, loss| {
+        if epoch % 100 == 0 {
+            eprintln!("epoch {epoch}: loss {loss:.6}");
+        }
+    });
+    let held_out = check.loss(&weights, k, descent.threads);
+    let mut report = format!(
+        "{variant}: {} positions ({games} games), k {k:.6}, lambda {lambda}; loss {:.6} -> {after:.6}, held out {:.6} -> {held_out:.6} ({} epochs, {:.0} s)\n",
+        train.len(),
+        before.0,
+        before.1,
+        descent.epochs,
+        started.elapsed().as_secs_f64(),
+    );
+    if write {
+        let made_from = format!(
+            "Made from: qi tune --game {variant} --epochs {} --rate {} --lambda {lambda} --l2 {} on {} positions of {games} games\n\
+             ({}), starting from the weights before; k {k:.6}; loss {:.6} -> {after:.6}, held-out loss {:.6} -> {held_out:.6}.",
+            descent.epochs,
+            descent.rate,
+            descent.l2,
+            train.len() + check.len(),
+            files.join(", "),
+            before.0,
+            before.1,
+        );
+        std::fs::write(model.file, model.rust_source(&weights, &made_from))
+            .map_err(|e| format!("{} (run qi tune from the workspace's root): {e}", model.file))?;
+        report.push_str(&format!("wrote {}\n", model.file));
+    }
+    Ok(report)
+}

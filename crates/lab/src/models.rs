@@ -1,0 +1,216 @@
+//! The evaluations the tuner fits: for each game, how a position of the data becomes a
+//! [`Sample`] (the evaluation's own terms, counted), and how fitted weights are written back as
+//! the engine's `weights.rs`.
+
+use std::fmt::Write as _;
+
+use qi_ai::chess::eval as chess_eval;
+use qi_rules::GameKind;
+use qi_rules::any::AnyGame;
+use qi_rules::chess::shakmaty::{Color, Position};
+
+use crate::data::Wdl;
+use crate::tune::Sample;
+
+/// One game's evaluation as the tuner sees it. Weight `2p` is parameter `p`'s middlegame
+/// value and `2p + 1` its endgame value.
+#[derive(Clone, Debug)]
+pub struct Model {
+    /// The game.
+    pub kind: GameKind,
+    /// The groups of parameters in order, each with how many it holds.
+    pub groups: &'static [(&'static str, usize)],
+    /// The weights the engine uses now, as the tuner's flat list.
+    pub weights: Vec<f64>,
+    /// Where the engine keeps its weights, from the workspace's root.
+    pub file: &'static str,
+}
+
+/// A counter of how often each parameter counts for one side.
+struct Counts(Vec<i32>);
+
+impl chess_eval::Terms for Counts {
+    fn add(&mut self, param: usize, count: i32) {
+        self.0[param] += count;
+    }
+}
+
+impl Model {
+    /// The model of `kind`'s evaluation.
+    ///
+    /// # Errors
+    /// A message for a game whose evaluation cannot be tuned yet.
+    pub fn for_game(kind: GameKind) -> Result<Model, String> {
+        match kind {
+            GameKind::Chess => Ok(Model {
+                kind,
+                groups: chess_eval::GROUPS,
+                weights: chess_eval::weights()
+                    .iter()
+                    .flat_map(|&[mg, eg]| [f64::from(mg), f64::from(eg)])
+                    .collect(),
+                file: "crates/ai/src/chess/weights.rs",
+            }),
+            other => {
+                Err(format!("the {other:?} evaluation cannot be tuned yet (chess can)")
+                    .to_lowercase())
+            }
+        }
+    }
+
+    /// The number of parameters (half the weights).
+    #[must_use]
+    pub fn params(&self) -> usize {
+        self.weights.len() / 2
+    }
+
+    /// The sample of `game`'s position, scored `score` by the search and ended `result` (both
+    /// from the first player's side); `None` for a position of another game.
+    #[must_use]
+    pub fn sample(&self, game: &AnyGame, score: i16, result: Wdl) -> Option<Sample> {
+        let AnyGame::Chess(chess) = game else { return None };
+        if self.kind != GameKind::Chess {
+            return None;
+        }
+        let position = chess.shakmaty_position();
+        let board = position.board();
+        let params = self.params();
+        let mut sides = [Counts(vec![0; params]), Counts(vec![0; params])];
+        let phase = chess_eval::terms(board, &mut sides);
+        let full = chess_eval::FULL_PHASE;
+        let (mg_share, eg_share) =
+            (phase as f32 / full as f32, (full - phase) as f32 / full as f32);
+        let mut features = Vec::with_capacity(128);
+        let mut blended = 0.0f64;
+        for (param, (white, black)) in sides[0].0.iter().zip(&sides[1].0).enumerate() {
+            let count = (white - black) as f32;
+            if count != 0.0 {
+                features.push(((2 * param) as u32, count * mg_share));
+                features.push(((2 * param + 1) as u32, count * eg_share));
+                blended += f64::from(count * mg_share) * self.weights[2 * param]
+                    + f64::from(count * eg_share) * self.weights[2 * param + 1];
+            }
+        }
+        let strong = if blended > 0.0 { Color::White } else { Color::Black };
+        let scale = if blended != 0.0 && chess_eval::drawish(board, strong) {
+            1.0 / chess_eval::DRAWISH_SCALE as f32
+        } else {
+            1.0
+        };
+        let tempo = chess_eval::TEMPO as f32;
+        let offset = if position.turn() == Color::White { tempo } else { -tempo };
+        Some(Sample {
+            features,
+            scale,
+            offset,
+            result: result.first_score() as f32,
+            score: Some(f32::from(score)),
+        })
+    }
+
+    /// The Rust source of the engine's weights file for `weights`, saying how they were made.
+    #[must_use]
+    pub fn rust_source(&self, weights: &[f64], made_from: &str) -> String {
+        let game = format!("{:?}", self.kind).to_lowercase();
+        let mut out = format!(
+            "//! The {game} evaluation's weights: a (middlegame, endgame) pair for each of the\n\
+             //! evaluation's parameters, in the order of its layout (`eval::PARAMS`). Written by `qi tune`;\n\
+             //! the line below says how they were made.\n//!\n"
+        );
+        for line in made_from.lines() {
+            let _ = writeln!(out, "//! {line}");
+        }
+        out.push_str(
+            "\n#[rustfmt::skip]\npub(super) const WEIGHTS: [[i32; 2]; super::eval::PARAMS] = [\n",
+        );
+        let mut param = 0;
+        for (name, count) in self.groups {
+            let _ = writeln!(out, "    // {name}");
+            for row in (0..*count).collect::<Vec<_>>().chunks(8) {
+                let cells: Vec<String> = row
+                    .iter()
+                    .map(|i| {
+                        let p = param + i;
+                        format!(
+                            "[{}, {}],",
+                            weights[2 * p].round() as i32,
+                            weights[2 * p + 1].round() as i32
+                        )
+                    })
+                    .collect();
+                let _ = writeln!(out, "    {}", cells.join(" "));
+            }
+            param += count;
+        }
+        out.push_str("];\n");
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tune::Dataset;
+    use qi_rules::any::StartFrom;
+    use qi_rules::zobrist::splitmix64;
+
+    /// Random positions of a few random games.
+    fn positions(n: usize) -> Vec<AnyGame> {
+        let mut state = 5;
+        let mut out = Vec::new();
+        for g in 0..n {
+            let mut game = AnyGame::new("chess", "", &StartFrom::Start { seed: 0 }).unwrap();
+            for _ in 0..(g * 7 % 130) {
+                let legal = game.legal_move_values();
+                if legal.is_empty() {
+                    break;
+                }
+                state = splitmix64(state);
+                game.apply(legal[(state % legal.len() as u64) as usize]).unwrap();
+            }
+            out.push(game);
+        }
+        out
+    }
+
+    #[test]
+    fn a_samples_evaluation_is_the_engines() {
+        let model = Model::for_game(GameKind::Chess).unwrap();
+        let mut data = Dataset::default();
+        let games = positions(200);
+        for game in &games {
+            data.push(&model.sample(game, 0, Wdl::Draw).unwrap());
+        }
+        for (i, game) in games.iter().enumerate() {
+            let AnyGame::Chess(chess) = game else { unreachable!() };
+            let position = chess.shakmaty_position();
+            let engine = chess_eval::evaluate(position.board(), position.turn());
+            let white = if position.turn() == Color::White { engine } else { -engine };
+            // The engine divides in integers (twice in a drawish ending); the model does not.
+            let model_eval = data.evaluate(i, &model.weights);
+            assert!(
+                (model_eval - f64::from(white)).abs() <= 2.0,
+                "{}: {model_eval} vs {white}",
+                game.position()
+            );
+        }
+    }
+
+    #[test]
+    fn the_written_weights_are_the_engines_file() {
+        let model = Model::for_game(GameKind::Chess).unwrap();
+        let source = model.rust_source(&model.weights, "Made from: anything.");
+        let file = include_str!("../../ai/src/chess/weights.rs");
+        let body = |text: &str| text[text.find("#[rustfmt::skip]").unwrap()..].to_owned();
+        assert_eq!(body(&source), body(file));
+    }
+
+    #[test]
+    fn other_games_say_they_cannot_be_tuned_yet() {
+        let error = Model::for_game(GameKind::Banqi).unwrap_err();
+        assert!(error.contains("banqi"), "{error}");
+        let model = Model::for_game(GameKind::Chess).unwrap();
+        let xiangqi = AnyGame::new("xiangqi", "", &StartFrom::Start { seed: 0 }).unwrap();
+        assert!(model.sample(&xiangqi, 0, Wdl::Draw).is_none());
+    }
+}
