@@ -26,6 +26,7 @@ pub mod gomoku;
 pub mod level;
 pub mod review;
 pub mod search;
+pub mod terms;
 pub mod xiangqi;
 
 use std::sync::atomic::AtomicBool;

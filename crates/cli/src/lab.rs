@@ -257,13 +257,15 @@ pub fn run_tune(args: &[String]) -> Result<String, String> {
     let started = Instant::now();
     let k = best_k(&train, &model.weights, descent.threads);
     train.blend(lambda, k);
-    check.blend(lambda, k);
+    // The held-out games are judged by their results alone, whatever the fit aimed at: a fit
+    // to the search's scores is worth keeping only if it predicts games better.
+    check.blend(1.0, k);
     let before = (
         train.loss(&model.weights, k, descent.threads),
         check.loss(&model.weights, k, descent.threads),
     );
     eprintln!(
-        "{} positions to fit, {} held out, from {games} games; k = {k:.6} ({:.2} x Elo's); loss {:.6}, held out {:.6}",
+        "{} positions to fit, {} held out, from {games} games; k = {k:.6} ({:.2} x Elo's); loss {:.6}, held-out games' results {:.6}",
         train.len(),
         check.len(),
         k / qi_lab::tune::ELO_K,
@@ -279,7 +281,7 @@ pub fn run_tune(args: &[String]) -> Result<String, String> {
     });
     let held_out = check.loss(&weights, k, descent.threads);
     let mut report = format!(
-        "{variant}: {} positions ({games} games), k {k:.6}, lambda {lambda}; loss {:.6} -> {after:.6}, held out {:.6} -> {held_out:.6} ({} epochs, {:.0} s)\n",
+        "{variant}: {} positions ({games} games), k {k:.6}, lambda {lambda}; loss {:.6} -> {after:.6}, held-out games' results {:.6} -> {held_out:.6} ({} epochs, {:.0} s)\n",
         train.len(),
         before.0,
         before.1,
@@ -289,7 +291,7 @@ pub fn run_tune(args: &[String]) -> Result<String, String> {
     if write {
         let made_from = format!(
             "Made from: qi tune --game {variant} --epochs {} --rate {} --lambda {lambda} --l2 {} on {} positions of {games} games\n\
-             ({}), starting from the weights before; k {k:.6}; loss {:.6} -> {after:.6}, held-out loss {:.6} -> {held_out:.6}.",
+             ({}), starting from the weights before; k {k:.6}; loss {:.6} -> {after:.6}, held-out games' results {:.6} -> {held_out:.6}.",
             descent.epochs,
             descent.rate,
             descent.l2,

@@ -218,10 +218,11 @@ Usage:
   qi tune --game <game> --data FILE... [--epochs 500] [--rate 1] [--lambda 0.5] [--threads 2]
           [--l2 X] [--most N] [--write]
       Fits the evaluation's weights to the data's positions (gradient descent on win
-      probability; the target is lambda of the game's result and the rest the search's score):
-      prints the loss before and after, on the data and on every tenth game held out; --write
-      rewrites the engine's weights file (run from the workspace's root). --l2 holds the weights
-      near their values before (the loss gains X for each squared unit moved). Chess for now.
+      probability; the target is lambda of the game's result and the rest the search's
+      score): prints the loss before and after, on the data and on the results of every tenth
+      game (held out). --l2 holds the weights near their values before (the loss gains X for
+      each squared unit moved); --write rewrites the engine's weights file (run from the
+      workspace's root). Chess and xiangqi for now.
   qi levels --game <game> [--games N] [--scale F] [--levels A-B]
       The computer's levels against each other, each from A to B (default 2-6) against the one
       below (F scales every level's thinking time and node budget, e.g. 0.25 for quick runs).

@@ -5,9 +5,11 @@
 use std::fmt::Write as _;
 
 use qi_ai::chess::eval as chess_eval;
-use qi_rules::GameKind;
+use qi_ai::terms::Terms;
+use qi_ai::xiangqi::eval as xiangqi_eval;
 use qi_rules::any::AnyGame;
 use qi_rules::chess::shakmaty::{Color, Position};
+use qi_rules::{GameKind, Side};
 
 use crate::data::Wdl;
 use crate::tune::Sample;
@@ -29,7 +31,7 @@ pub struct Model {
 /// A counter of how often each parameter counts for one side.
 struct Counts(Vec<i32>);
 
-impl chess_eval::Terms for Counts {
+impl Terms for Counts {
     fn add(&mut self, param: usize, count: i32) {
         self.0[param] += count;
     }
@@ -51,10 +53,19 @@ impl Model {
                     .collect(),
                 file: "crates/ai/src/chess/weights.rs",
             }),
-            other => {
-                Err(format!("the {other:?} evaluation cannot be tuned yet (chess can)")
-                    .to_lowercase())
-            }
+            GameKind::Xiangqi => Ok(Model {
+                kind,
+                groups: xiangqi_eval::GROUPS,
+                weights: xiangqi_eval::weights()
+                    .iter()
+                    .flat_map(|&[mg, eg]| [f64::from(mg), f64::from(eg)])
+                    .collect(),
+                file: "crates/ai/src/xiangqi/weights.rs",
+            }),
+            other => Err(format!(
+                "the {} evaluation cannot be tuned yet (chess and xiangqi can)",
+                format!("{other:?}").to_lowercase()
+            )),
         }
     }
 
@@ -68,22 +79,44 @@ impl Model {
     /// from the first player's side); `None` for a position of another game.
     #[must_use]
     pub fn sample(&self, game: &AnyGame, score: i16, result: Wdl) -> Option<Sample> {
-        let AnyGame::Chess(chess) = game else { return None };
-        if self.kind != GameKind::Chess {
-            return None;
-        }
-        let position = chess.shakmaty_position();
-        let board = position.board();
         let params = self.params();
         let mut sides = [Counts(vec![0; params]), Counts(vec![0; params])];
-        let phase = chess_eval::terms(board, &mut sides);
-        let full = chess_eval::FULL_PHASE;
+        // The phase, its full value, what divides a drawish ending's score and whether each
+        // side's lead would be drawish, and the tempo.
+        let (phase, full, drawish_scale, drawish, tempo) = match (self.kind, game) {
+            (GameKind::Chess, AnyGame::Chess(chess)) => {
+                let position = chess.shakmaty_position();
+                let board = position.board();
+                let phase = chess_eval::terms(board, &mut sides);
+                let drawish =
+                    [Color::White, Color::Black].map(|side| chess_eval::drawish(board, side));
+                (
+                    phase,
+                    chess_eval::FULL_PHASE,
+                    chess_eval::DRAWISH_SCALE,
+                    drawish,
+                    chess_eval::TEMPO,
+                )
+            }
+            (GameKind::Xiangqi, AnyGame::Xiangqi(xiangqi)) => {
+                let shape = xiangqi_eval::terms(&xiangqi_eval::mirror(xiangqi), &mut sides);
+                let drawish = shape.can_attack.map(|can| !can);
+                (
+                    shape.phase,
+                    xiangqi_eval::MAX_PHASE,
+                    xiangqi_eval::DRAWISH_SCALE,
+                    drawish,
+                    xiangqi_eval::TEMPO,
+                )
+            }
+            _ => return None,
+        };
         let (mg_share, eg_share) =
             (phase as f32 / full as f32, (full - phase) as f32 / full as f32);
         let mut features = Vec::with_capacity(128);
         let mut blended = 0.0f64;
-        for (param, (white, black)) in sides[0].0.iter().zip(&sides[1].0).enumerate() {
-            let count = (white - black) as f32;
+        for (param, (first, second)) in sides[0].0.iter().zip(&sides[1].0).enumerate() {
+            let count = (first - second) as f32;
             if count != 0.0 {
                 features.push(((2 * param) as u32, count * mg_share));
                 features.push(((2 * param + 1) as u32, count * eg_share));
@@ -91,14 +124,10 @@ impl Model {
                     + f64::from(count * eg_share) * self.weights[2 * param + 1];
             }
         }
-        let strong = if blended > 0.0 { Color::White } else { Color::Black };
-        let scale = if blended != 0.0 && chess_eval::drawish(board, strong) {
-            1.0 / chess_eval::DRAWISH_SCALE as f32
-        } else {
-            1.0
-        };
-        let tempo = chess_eval::TEMPO as f32;
-        let offset = if position.turn() == Color::White { tempo } else { -tempo };
+        let ahead = usize::from(blended < 0.0);
+        let scale = if blended != 0.0 && drawish[ahead] { 1.0 / drawish_scale as f32 } else { 1.0 };
+        let tempo = tempo as f32;
+        let offset = if game.side_to_move() == Side::First { tempo } else { -tempo };
         Some(Sample {
             features,
             scale,
@@ -155,11 +184,11 @@ mod tests {
     use qi_rules::zobrist::splitmix64;
 
     /// Random positions of a few random games.
-    fn positions(n: usize) -> Vec<AnyGame> {
+    fn positions(variant: &str, n: usize) -> Vec<AnyGame> {
         let mut state = 5;
         let mut out = Vec::new();
         for g in 0..n {
-            let mut game = AnyGame::new("chess", "", &StartFrom::Start { seed: 0 }).unwrap();
+            let mut game = AnyGame::new(variant, "", &StartFrom::Start { seed: 0 }).unwrap();
             for _ in 0..(g * 7 % 130) {
                 let legal = game.legal_move_values();
                 if legal.is_empty() {
@@ -177,7 +206,7 @@ mod tests {
     fn a_samples_evaluation_is_the_engines() {
         let model = Model::for_game(GameKind::Chess).unwrap();
         let mut data = Dataset::default();
-        let games = positions(200);
+        let games = positions("chess", 200);
         for game in &games {
             data.push(&model.sample(game, 0, Wdl::Draw).unwrap());
         }
@@ -197,12 +226,37 @@ mod tests {
     }
 
     #[test]
-    fn the_written_weights_are_the_engines_file() {
-        let model = Model::for_game(GameKind::Chess).unwrap();
-        let source = model.rust_source(&model.weights, "Made from: anything.");
-        let file = include_str!("../../ai/src/chess/weights.rs");
+    fn a_xiangqi_samples_evaluation_is_the_engines() {
+        let model = Model::for_game(GameKind::Xiangqi).unwrap();
+        let mut data = Dataset::default();
+        for (i, game) in positions("xiangqi", 200).iter().enumerate() {
+            data.push(&model.sample(game, 0, Wdl::Draw).unwrap());
+            let AnyGame::Xiangqi(xiangqi) = game else { unreachable!() };
+            let side = usize::from(game.side_to_move() == Side::Second);
+            let engine = xiangqi_eval::evaluate(&xiangqi_eval::mirror(xiangqi), side);
+            let red = if side == 0 { engine } else { -engine };
+            // The engine divides in integers; the model does not.
+            let model_eval = data.evaluate(i, &model.weights);
+            assert!(
+                (model_eval - f64::from(red)).abs() <= 2.0,
+                "{}: {model_eval} vs {red}",
+                game.position()
+            );
+        }
+    }
+
+    #[test]
+    fn the_written_weights_are_the_engines_files() {
         let body = |text: &str| text[text.find("#[rustfmt::skip]").unwrap()..].to_owned();
-        assert_eq!(body(&source), body(file));
+        for (kind, file) in [
+            (GameKind::Chess, include_str!("../../ai/src/chess/weights.rs")),
+            (GameKind::Xiangqi, include_str!("../../ai/src/xiangqi/weights.rs")),
+        ] {
+            let model = Model::for_game(kind).unwrap();
+            assert_eq!(model.weights.len(), 2 * model.groups.iter().map(|(_, n)| n).sum::<usize>());
+            let source = model.rust_source(&model.weights, "Made from: anything.");
+            assert_eq!(body(&source), body(file), "{kind:?}");
+        }
     }
 
     #[test]
@@ -212,5 +266,7 @@ mod tests {
         let model = Model::for_game(GameKind::Chess).unwrap();
         let xiangqi = AnyGame::new("xiangqi", "", &StartFrom::Start { seed: 0 }).unwrap();
         assert!(model.sample(&xiangqi, 0, Wdl::Draw).is_none());
+        let chess = AnyGame::new("chess", "", &StartFrom::Start { seed: 0 }).unwrap();
+        assert!(Model::for_game(GameKind::Xiangqi).unwrap().sample(&chess, 0, Wdl::Draw).is_none());
     }
 }

@@ -13,6 +13,7 @@ use qi_rules::chess::shakmaty::attacks::{
 use qi_rules::chess::shakmaty::{Bitboard, Board, Color, Role, Square};
 
 use super::weights::WEIGHTS;
+pub use crate::terms::Terms;
 
 /// How much each role counts towards the middlegame phase (24 at the start).
 const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
@@ -111,12 +112,6 @@ fn ahead(color: Color, sq: usize) -> u64 {
         Color::Black if rank > 0 => !0u64 >> ((8 - rank) * 8),
         _ => 0,
     }
-}
-
-/// Where one side's terms go: each weight used, and how many times.
-pub trait Terms {
-    /// Counts weight `param` `count` times (negative: taken away).
-    fn add(&mut self, param: usize, count: i32);
 }
 
 /// The search's terms: the weights summed, middlegame and endgame apart.

@@ -4,6 +4,17 @@
 //!
 //! The board is the engine's mirror: 90 points by `rank * 9 + file` (rank 0 is Red's back rank),
 //! each holding 0 or a piece code `side << 3 | piece + 1`.
+//!
+//! Every number the evaluation adds is a weight of [`super::weights`], counted by a position's
+//! terms (see [`crate::terms`]): [`evaluate`] sums them, [`terms`] reports them to a tuner. The
+//! layout of the weights is [`GROUPS`].
+
+use qi_rules::Cell;
+use qi_rules::xiangqi::Xiangqi;
+
+pub use crate::terms::Terms;
+
+use super::weights::WEIGHTS;
 
 /// Piece indices (the order of `qi_rules::xiangqi::Piece`).
 pub(super) const GENERAL: usize = 0;
@@ -32,101 +43,99 @@ pub(super) const fn piece_of(code: u8) -> usize {
     (code & 7) as usize - 1
 }
 
-/// Middle-game and endgame material: the horse gains and the cannon loses as the board empties.
-const MATERIAL_MG: [i32; 7] = [0, 200, 200, 400, 900, 470, 100];
-const MATERIAL_EG: [i32; 7] = [0, 200, 200, 460, 950, 410, 110];
-
 /// A rough value per piece for move ordering (captures by value).
 pub(super) const ORDER_VALUE: [i32; 7] = [5000, 200, 200, 430, 920, 440, 110];
 
 /// Game phase weight: the full set of chariots, horses and cannons is [`MAX_PHASE`].
 const PHASE: [i32; 7] = [0, 0, 0, 3, 6, 3, 0];
-const MAX_PHASE: i32 = 48;
 
-/// The tables, from the owner's side: `rank` counted from its own back rank.
-const fn square_bonus(piece: usize, rank: usize, file: usize, endgame: bool) -> i32 {
-    let fc = file.abs_diff(4) as i32;
-    let central = 4 - fc;
-    let r = rank as i32;
-    match piece {
-        GENERAL => {
-            if endgame {
-                if fc == 0 { 10 } else { 0 }
-            } else {
-                -12 * r - if fc == 0 { 0 } else { 6 }
-            }
-        }
-        ADVISOR => {
-            if rank == 1 && file == 4 {
-                10
-            } else {
-                0
-            }
-        }
-        ELEPHANT => {
-            if rank == 2 && file == 4 {
-                12
-            } else if file == 0 || file == 8 {
-                -6
-            } else {
-                0
-            }
-        }
-        HORSE => {
-            let by_rank = [-18, -6, 4, 6, 10, 20, 28, 30, 18, 0][rank];
-            let edge = if fc == 4 { -16 } else { 0 };
-            by_rank + central * 5 + edge
-        }
-        CHARIOT => {
-            let by_rank = [-6, 2, 0, 4, 8, 10, 16, 14, 12, 6][rank];
-            by_rank + central * 2
-        }
-        CANNON => {
-            let by_rank = [4, 0, 6, 0, 0, 2, 4, 0, 2, 14][rank];
-            let centre = if fc == 0 && !endgame { 16 } else { 0 };
-            by_rank + centre
-        }
-        _ => {
-            // Soldiers: worth little at home, much more across the river, most near the palace;
-            // the last rank ("old soldier") is worth less again.
-            let bonus = match rank {
-                0..=2 => 0,
-                3 => {
-                    if fc == 0 {
-                        6
-                    } else {
-                        0
-                    }
-                }
-                4 => 6 + central * 2,
-                5 => 50 + central * 3,
-                6 => 62 + central * 8,
-                7 => 72 + central * 10,
-                8 => 70 + central * 9,
-                _ => 25 + central * 4,
-            };
-            if endgame { bonus * 4 / 3 } else { bonus }
-        }
+// The layout of the weights: where each group starts.
+const MATERIAL: usize = 0;
+const PST: usize = MATERIAL + 7;
+/// The points of one piece's table: ten ranks of five files (the right half mirrors the left).
+const PST_POINTS: usize = 50;
+const CHARIOT_MOBILITY: usize = PST + 7 * PST_POINTS;
+const HORSE_MOBILITY: usize = CHARIOT_MOBILITY + 18;
+const CANNON_AIM: usize = HORSE_MOBILITY + 9;
+const PALACE_ATTACK: usize = CANNON_AIM + 3;
+/// The most attackers near the enemy palace counted apart.
+const MOST_ATTACKERS: usize = 7;
+const MISSING_ADVISOR: usize = PALACE_ATTACK + 4 * (MOST_ATTACKERS + 1);
+const MISSING_ELEPHANT: usize = MISSING_ADVISOR + 3;
+/// The number of weights (each a middlegame and an endgame value).
+pub const PARAMS: usize = MISSING_ELEPHANT + 2;
+
+/// The groups of weights in their order, each with how many it holds: what the tuner writes as
+/// comments in `weights.rs`.
+pub const GROUPS: &[(&str, usize)] = &[
+    ("material (general, advisor, elephant, horse, chariot, cannon, soldier)", 7),
+    ("general by point from its own side (rank 1..10, files a..e; f..i mirror d..a)", 50),
+    ("advisor by point from its own side (rank 1..10, files a..e; f..i mirror d..a)", 50),
+    ("elephant by point from its own side (rank 1..10, files a..e; f..i mirror d..a)", 50),
+    ("horse by point from its own side (rank 1..10, files a..e; f..i mirror d..a)", 50),
+    ("chariot by point from its own side (rank 1..10, files a..e; f..i mirror d..a)", 50),
+    ("cannon by point from its own side (rank 1..10, files a..e; f..i mirror d..a)", 50),
+    ("soldier by point from its own side (rank 1..10, files a..e; f..i mirror d..a)", 50),
+    ("chariot mobility by points reached (0-17)", 18),
+    ("horse mobility by points reached (0-8)", 9),
+    ("cannon on the enemy general's file, by pieces between (0-2)", 3),
+    ("horse near the enemy palace, by attackers there (0-7)", 8),
+    ("chariot near the enemy palace, by attackers there (0-7)", 8),
+    ("cannon near the enemy palace, by attackers there (0-7)", 8),
+    ("soldier near the enemy palace, by attackers there (0-7)", 8),
+    ("a missing advisor, per enemy horse, chariot and crossed soldier", 3),
+    ("a missing elephant, per enemy cannon and chariot", 2),
+];
+
+/// The weights the evaluation uses, `[middlegame, endgame]` for each parameter.
+#[must_use]
+pub fn weights() -> &'static [[i32; 2]; PARAMS] {
+    &WEIGHTS
+}
+
+/// The phase of a full board: the middlegame weights count `phase / MAX_PHASE`, the endgame
+/// weights the rest.
+pub const MAX_PHASE: i32 = 48;
+/// What the side to move gains by moving (not tuned: added after the blend).
+pub const TEMPO: i32 = 12;
+/// What the score of a side ahead that has nothing left to attack with is divided by.
+pub const DRAWISH_SCALE: i32 = 16;
+
+/// The table point of a point seen from its owner's side: rank by five files, the right half
+/// folded onto the left.
+const fn table_point(relative: usize) -> usize {
+    let (rank, file) = (relative / 9, relative % 9);
+    let file = if file > 4 { 8 - file } else { file };
+    rank * 5 + file
+}
+
+/// The search's terms: the weights summed, middlegame and endgame apart.
+#[derive(Default, Clone, Copy)]
+struct Sum {
+    mg: i32,
+    eg: i32,
+}
+
+impl Terms for Sum {
+    #[inline]
+    fn add(&mut self, param: usize, count: i32) {
+        let [mg, eg] = WEIGHTS[param];
+        self.mg += mg * count;
+        self.eg += eg * count;
     }
 }
 
-const fn table(endgame: bool) -> [[i32; 90]; 7] {
-    let mut t = [[0; 90]; 7];
-    let mut piece = 0;
-    while piece < 7 {
-        let mut i = 0;
-        while i < 90 {
-            let material = if endgame { MATERIAL_EG[piece] } else { MATERIAL_MG[piece] };
-            t[piece][i] = material + square_bonus(piece, i / 9, i % 9, endgame);
-            i += 1;
+/// The engine's mirror of `game`'s board (see the module's text).
+#[must_use]
+pub fn mirror(game: &Xiangqi) -> [u8; 90] {
+    let mut board = [0u8; 90];
+    for (i, slot) in board.iter_mut().enumerate() {
+        if let Some((side, piece)) = game.piece_at(Cell::new((i % 9) as u8, (i / 9) as u8)) {
+            *slot = code(side.index(), piece as usize);
         }
-        piece += 1;
     }
-    t
+    board
 }
-
-static PST_MG: [[i32; 90]; 7] = table(false);
-static PST_EG: [[i32; 90]; 7] = table(true);
 
 /// The point seen from the owner's side (Black's ranks are flipped).
 #[inline]
@@ -210,20 +219,27 @@ fn near_enemy_palace(side: usize, i: usize) -> bool {
     rank >= 6 && (2..=6).contains(&file)
 }
 
-/// Weight of an attacker standing near the enemy palace.
-const ATTACK_WEIGHT: [i32; 7] = [0, 0, 0, 22, 26, 16, 12];
-/// Scaling of the summed attack by the number of attackers (percent): one alone does little.
-const ATTACK_SCALE: [i32; 8] = [0, 45, 100, 140, 165, 180, 190, 200];
+/// Which pieces count as attackers near the enemy palace, and their group in
+/// [`PALACE_ATTACK`] (horse, chariot, cannon, soldier).
+const ATTACKER: [Option<usize>; 7] = [None, None, None, Some(0), Some(1), Some(2), Some(3)];
 
-/// The evaluation from the side to move's point of view.
-pub(super) fn evaluate(board: &[u8; 90], side_to_move: usize) -> i32 {
-    let mut mg = [0i32; 2];
-    let mut eg = [0i32; 2];
+/// What [`terms`] finds besides the terms: the game's phase and which sides can still attack.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    /// From [`MAX_PHASE`] (every chariot, horse and cannon on) down to 0.
+    pub phase: i32,
+    /// Whether each side (Red first) has a chariot, horse, cannon or soldier left: a side ahead
+    /// without one cannot win, whatever its material.
+    pub can_attack: [bool; 2],
+}
+
+/// Adds each side's terms for `board` (Red's to `sides[0]`, Black's to `sides[1]`).
+pub fn terms<T: Terms>(board: &[u8; 90], sides: &mut [T; 2]) -> Shape {
     let mut count = [[0i32; 7]; 2];
     let mut crossed = [0i32; 2];
     let mut general = [0usize; 2];
-    let mut attack = [0i32; 2];
-    let mut attackers = [0usize; 2];
+    // Each side's attackers near the enemy palace, by kind (horse, chariot, cannon, soldier).
+    let mut attackers = [[0i32; 4]; 2];
     let mut phase = 0;
     // Each side's cannons, one bit per point (points 0-63 in the first word, 64-89 in the
     // second), for the threats down the generals' files. Not a u128: in wasm a u128 shift by a
@@ -235,33 +251,28 @@ pub(super) fn evaluate(board: &[u8; 90], side_to_move: usize) -> i32 {
         }
         let (side, piece) = (side_of(c), piece_of(c));
         let rel = usize::from(GEOMETRY.relative[side][i]);
+        let terms = &mut sides[side];
         count[side][piece] += 1;
         phase += PHASE[piece];
-        mg[side] += PST_MG[piece][rel];
-        eg[side] += PST_EG[piece][rel];
+        terms.add(MATERIAL + piece, 1);
+        terms.add(PST + piece * PST_POINTS + table_point(rel), 1);
         match piece {
             GENERAL => general[side] = i,
-            CHARIOT => {
-                let mobility = chariot_mobility(board, i, side);
-                mg[side] += 3 * mobility - 18;
-                eg[side] += 4 * mobility - 24;
-            }
-            HORSE => {
-                let mobility = horse_mobility(board, i, side);
-                mg[side] += 6 * mobility - 18;
-                eg[side] += 6 * mobility - 18;
-            }
+            CHARIOT => terms.add(CHARIOT_MOBILITY + chariot_mobility(board, i, side) as usize, 1),
+            HORSE => terms.add(HORSE_MOBILITY + horse_mobility(board, i, side) as usize, 1),
             CANNON => cannons[side][i / 64] |= 1 << (i % 64),
             SOLDIER if rel / 9 >= 5 => crossed[side] += 1,
             _ => {}
         }
-        if ATTACK_WEIGHT[piece] > 0 && near_enemy_palace(side, i) {
-            attack[side] += ATTACK_WEIGHT[piece];
-            attackers[side] += 1;
+        if let Some(kind) = ATTACKER[piece]
+            && near_enemy_palace(side, i)
+        {
+            attackers[side][kind] += 1;
         }
     }
     for side in 0..2 {
         let them = side ^ 1;
+        let terms = &mut sides[side];
         // Cannons aiming down the enemy general's file.
         for (word, &set) in cannons[side].iter().enumerate() {
             let mut aiming = set;
@@ -270,41 +281,52 @@ pub(super) fn evaluate(board: &[u8; 90], side_to_move: usize) -> i32 {
                 aiming &= aiming - 1;
                 if i % 9 == general[them] % 9 {
                     let between = pieces_between(board, i, general[them]);
-                    let bonus = match between {
-                        0 => 55,
-                        1 => 25,
-                        2 => 18,
-                        _ => 0,
-                    };
-                    mg[side] += bonus;
-                    eg[side] += bonus / 2;
+                    if between <= 2 {
+                        terms.add(CANNON_AIM + between, 1);
+                    }
                 }
             }
         }
-        let pressure = attack[side] * ATTACK_SCALE[attackers[side].min(7)] / 100;
-        mg[side] += pressure;
-        eg[side] += pressure / 2;
+        // The attack near the enemy palace: each attacker is worth more the more there are.
+        let together = (attackers[side].iter().sum::<i32>() as usize).min(MOST_ATTACKERS);
+        for (kind, &n) in attackers[side].iter().enumerate() {
+            if n > 0 {
+                terms.add(PALACE_ATTACK + kind * (MOST_ATTACKERS + 1) + together, n);
+            }
+        }
         // Palace safety: missing advisors matter against horses, chariots and soldiers; missing
         // elephants against cannons and chariots.
         let missing_advisors = 2 - count[side][ADVISOR];
         let missing_elephants = 2 - count[side][ELEPHANT];
-        let penalty = missing_advisors
-            * (14 * count[them][HORSE] + 10 * count[them][CHARIOT] + 6 * crossed[them])
-            + missing_elephants * (14 * count[them][CANNON] + 6 * count[them][CHARIOT]);
-        mg[side] -= penalty;
-        eg[side] -= penalty / 2;
+        if missing_advisors > 0 {
+            terms.add(MISSING_ADVISOR, missing_advisors * count[them][HORSE]);
+            terms.add(MISSING_ADVISOR + 1, missing_advisors * count[them][CHARIOT]);
+            terms.add(MISSING_ADVISOR + 2, missing_advisors * crossed[them]);
+        }
+        if missing_elephants > 0 {
+            terms.add(MISSING_ELEPHANT, missing_elephants * count[them][CANNON]);
+            terms.add(MISSING_ELEPHANT + 1, missing_elephants * count[them][CHARIOT]);
+        }
     }
-    let phase = phase.min(MAX_PHASE);
-    let mut score = ((mg[0] - mg[1]) * phase + (eg[0] - eg[1]) * (MAX_PHASE - phase)) / MAX_PHASE;
-    // A side with no attacking piece left cannot win, whatever its material.
-    let can_attack = |side: usize| {
+    let can_attack = [0, 1].map(|side| {
         count[side][CHARIOT] + count[side][HORSE] + count[side][CANNON] + count[side][SOLDIER] > 0
-    };
-    if (score > 0 && !can_attack(0)) || (score < 0 && !can_attack(1)) {
-        score /= 16;
+    });
+    Shape { phase: phase.min(MAX_PHASE), can_attack }
+}
+
+/// The evaluation from the side to move's point of view.
+pub fn evaluate(board: &[u8; 90], side_to_move: usize) -> i32 {
+    let mut sides = [Sum::default(); 2];
+    let shape = terms(board, &mut sides);
+    let [red, black] = sides;
+    let phase = shape.phase;
+    let mut score =
+        ((red.mg - black.mg) * phase + (red.eg - black.eg) * (MAX_PHASE - phase)) / MAX_PHASE;
+    if (score > 0 && !shape.can_attack[0]) || (score < 0 && !shape.can_attack[1]) {
+        score /= DRAWISH_SCALE;
     }
     let score = if side_to_move == 0 { score } else { -score };
-    score + 12
+    score + TEMPO
 }
 
 fn chariot_mobility(board: &[u8; 90], from: usize, side: usize) -> i32 {

@@ -9,9 +9,10 @@
 //! cycles are draws. So the engine neither walks into a forbidden perpetual nor misses that the
 //! opponent's perpetual loses.
 
-mod eval;
+pub mod eval;
 #[cfg(test)]
 mod tests;
+mod weights;
 
 use std::sync::LazyLock;
 
@@ -24,7 +25,7 @@ use crate::search::{
     Bound, Budget, INFINITY, MATE, MATE_BOUND, ReductionTable, Score, TableMove,
     TranspositionTable, score_from_tt, score_to_tt,
 };
-use eval::{CANNON, CHARIOT, HORSE, ORDER_VALUE, code, piece_of, side_of};
+use eval::{CANNON, CHARIOT, HORSE, ORDER_VALUE, piece_of, side_of};
 
 /// Deepest ply searched (extensions included).
 const MAX_PLY: usize = 96;
@@ -222,12 +223,7 @@ impl Tree for Search<'_> {
 
 impl<'s> Search<'s> {
     fn new(game: &Xiangqi, tt: &'s mut TranspositionTable<Mv>, history: &'s mut History) -> Self {
-        let mut board = [0u8; 90];
-        for (i, slot) in board.iter_mut().enumerate() {
-            if let Some((side, piece)) = game.piece_at(Cell::new((i % 9) as u8, (i / 9) as u8)) {
-                *slot = code(side.index(), piece as usize);
-            }
-        }
+        let board = eval::mirror(game);
         let path = game_path(game);
         Search {
             root_len: path.len(),
