@@ -36,6 +36,25 @@ ensure_node_tools() {
   export PATH="$PWD/tools/node_modules/.bin:$PATH"
 }
 
+# The match referee's Python (scripts/referee.py, scripts/make-books.py): python-chess and
+# pyffish (Fairy-Stockfish's rules), pinned, in a virtual environment under target/.
+ensure_referee() {
+  if ! target/referee/bin/python -c 'import chess, pyffish' >/dev/null 2>&1; then
+    python3 -m venv target/referee
+    target/referee/bin/pip install -q --disable-pip-version-check chess==1.11.2 pyffish==0.0.90
+  fi
+}
+
+# The reference engines the lab measures Qi's against, from Debian (never shipped): Stockfish
+# and Fairy-Stockfish, in /usr/games.
+ensure_reference_engines() {
+  if [ ! -x /usr/games/stockfish ] || [ ! -x /usr/games/fairy-stockfish ]; then
+    apt-get update -qq
+    apt-get install -y -qq stockfish fairy-stockfish
+  fi
+  export PATH="$PATH:/usr/games"
+}
+
 ensure_chromium() {
   if [ ! -x /usr/bin/chromium ]; then
     apt-get update -qq

@@ -191,7 +191,7 @@ Usage:
   qi think <game> <position> [move ...] [--level 1-6 | --movetime MS] [--rules k=v,...]
       One search by the built-in engine: a line per depth, then the best move and nodes/s.
   qi match [--variant chess|xiangqi|gomoku] [--rules k=v,...] [--games N] [--movetime MS]
-           [--jobs N] [--seed S] [--first CMD] [--second CMD]
+           [--nodes N] [--book FILE] [--jobs N] [--seed S] [--first CMD] [--second CMD]
            [--first-option NAME=VALUE] [--second-option NAME=VALUE]
            [--resign MOVES/CP] [--draw FROM_MOVE/MOVES/CP]
       Two engines from varied openings, each opening twice with colours swapped, N games at
@@ -201,6 +201,9 @@ Usage:
       UCI games can be called early from the engines' scores, as cutechess-cli does: --resign
       4/1000 when one says -1000 cp or worse and the other +1000 or better for 4 moves each;
       --draw 40/8/10 when, from move 40, both stay within 10 cp for 8 moves each.
+      UCI engines may search N nodes a move instead (--nodes: the same work however busy the
+      machine), and open from a book (--book crates/lab/books/chess.txt: one opening a line,
+      taken in order from the seed's) instead of random moves.
   qi sprt --sprt ELO0,ELO1[,ALPHA,BETA] [the options of qi match]
       qi match that stops when a sequential probability ratio test on the game pairs (each
       opening with colours swapped: pentanomial counts) decides whether the first engine is

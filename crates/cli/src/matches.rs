@@ -64,17 +64,28 @@ impl UciEngine {
 
     /// The engine's move after `moves` from `position`, and the score of its last `info` line
     /// (centipawns from its own side; mates as ±[`MATE_CP`]), if it gave one.
+    /// With `nodes`, the search is limited to that many nodes instead of `movetime`.
     fn best_move(
         &mut self,
         position: &str,
         moves: &[String],
         movetime: u64,
+        nodes: Option<u64>,
     ) -> Result<(String, Option<i32>), String> {
         let moves =
             if moves.is_empty() { String::new() } else { format!(" moves {}", moves.join(" ")) };
         self.send(&format!("position {position}{moves}"))?;
-        self.send(&format!("go movetime {movetime}"))?;
-        let deadline = std::time::Instant::now() + Duration::from_millis(movetime * 20 + 2000);
+        let wait = match nodes {
+            Some(nodes) => {
+                self.send(&format!("go nodes {nodes}"))?;
+                120_000
+            }
+            None => {
+                self.send(&format!("go movetime {movetime}"))?;
+                movetime * 20 + 2000
+            }
+        };
+        let deadline = std::time::Instant::now() + Duration::from_millis(wait);
         let mut score = None;
         loop {
             let line = self
@@ -401,10 +412,11 @@ impl Player {
         game: &AnyGame,
         moves: &[String],
         movetime: u64,
+        nodes: Option<u64>,
     ) -> Result<Answer, String> {
         match (self, game) {
             (Player::Uci(engine), _) => {
-                let (mv, score) = engine.best_move("startpos", moves, movetime)?;
+                let (mv, score) = engine.best_move("startpos", moves, movetime, nodes)?;
                 Ok(Answer { moves: vec![mv], score })
             }
             (Player::Piskvork(engine), AnyGame::Gomoku(g)) if g.phase() != Phase::Play => {
@@ -436,6 +448,8 @@ struct Setup {
     variant: String,
     rules: String,
     movetime: u64,
+    /// A node limit for each move instead of `movetime` (UCI engines).
+    nodes: Option<u64>,
     /// For gomoku: the board's size and Gomocup's rule flags.
     board: Option<(u8, u8)>,
     /// When games are called early from the engines' scores.
@@ -502,6 +516,23 @@ impl Tally {
             self.score() * 100.0
         )
     }
+}
+
+/// The openings of a book file (`crates/lab/books/`): one a line, moves in coordinates separated
+/// by spaces, `#` starting a comment.
+fn read_book(path: &str) -> Result<Vec<Vec<String>>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("--book {path}: {e}"))?;
+    let book: Vec<Vec<String>> = text
+        .lines()
+        .map(|line| {
+            line.split('#').next().unwrap_or("").split_whitespace().map(str::to_owned).collect()
+        })
+        .filter(|moves: &Vec<String>| !moves.is_empty())
+        .collect();
+    if book.is_empty() {
+        return Err(format!("--book {path}: no openings"));
+    }
+    Ok(book)
 }
 
 /// A random opening: `plies` random legal moves from the start, avoiding any that end the game.
@@ -598,7 +629,7 @@ fn play_game(
         // The seat to act (in a gomoku opening, the seat the opening names).
         let to_move = game.side_to_move();
         let index = usize::from(to_move != first_plays);
-        let answer = match engines[index].answer(&game, &moves, setup.movetime) {
+        let answer = match engines[index].answer(&game, &moves, setup.movetime, setup.nodes) {
             Ok(answer) => answer,
             Err(e) => return Ok((score_for(Some(to_move.other())), format!("forfeit: {e}"))),
         };
@@ -684,6 +715,8 @@ fn play_match(args: &[String], sequential: bool) -> Result<String, String> {
     let mut games = if sequential { 20_000u32 } else { 10u32 };
     let mut sprt: Option<Sprt> = None;
     let mut movetime = 100u64;
+    let mut nodes = None;
+    let mut book: Option<Vec<Vec<String>>> = None;
     let mut jobs = 1u32;
     let mut commands: [Option<String>; 2] = [None, None];
     let mut options: [Vec<(String, String)>; 2] = [Vec::new(), Vec::new()];
@@ -703,6 +736,16 @@ fn play_match(args: &[String], sequential: bool) -> Result<String, String> {
                     .filter(|ms| (1..=600_000).contains(ms))
                     .ok_or("--movetime takes milliseconds, 1 to 600000")?;
             }
+            "--nodes" => {
+                nodes = Some(
+                    value()?
+                        .parse::<u64>()
+                        .ok()
+                        .filter(|n| (1..=1_000_000_000).contains(n))
+                        .ok_or("--nodes takes a number of nodes, 1 to 1000000000")?,
+                );
+            }
+            "--book" => book = Some(read_book(&value()?)?),
             "--jobs" => {
                 jobs = value()?
                     .parse()
@@ -736,7 +779,19 @@ fn play_match(args: &[String], sequential: bool) -> Result<String, String> {
     }
     let start = AnyGame::new(&variant, &rules, &StartFrom::Start { seed: 0 })
         .map_err(|e| format!("--rules: {e}"))?;
-    let setup = Setup { board: piskvork_rule(&start)?, variant, rules, movetime, adjudication };
+    let setup =
+        Setup { board: piskvork_rule(&start)?, variant, rules, movetime, nodes, adjudication };
+    if setup.board.is_some() && (nodes.is_some() || book.is_some()) {
+        return Err("--nodes and --book are for UCI engines: chess and xiangqi".into());
+    }
+    if let Some(book) = &book {
+        for (line, opening) in book.iter().enumerate() {
+            let mut game = start.clone();
+            for mv in opening {
+                game.play(mv).map_err(|e| format!("--book: opening {}: {mv}: {e}", line + 1))?;
+            }
+        }
+    }
     if setup.board.is_some() && adjudication != Adjudication::default() {
         return Err("--resign and --draw read UCI engines' scores: chess and xiangqi only".into());
     }
@@ -777,6 +832,9 @@ fn play_match(args: &[String], sequential: bool) -> Result<String, String> {
             }
             let opening_seed = seed.wrapping_add(u64::from(game / 2));
             let opening_moves = match setup.variant.as_str() {
+                _ if book.is_some() => book.as_ref().map_or_else(Vec::new, |book| {
+                    book[(opening_seed as usize).wrapping_sub(1) % book.len()].clone()
+                }),
                 "gomoku" if engines_open => Vec::new(),
                 "gomoku" => gomoku_opening(&start, opening_seed),
                 "chess" => opening(&setup.variant, opening_seed, 6),
@@ -835,8 +893,9 @@ fn play_match(args: &[String], sequential: bool) -> Result<String, String> {
         return Err(e);
     }
     let tally = tally.into_inner().unwrap_or_else(PoisonError::into_inner);
+    let limit = nodes.map_or_else(|| format!("{movetime} ms/move"), |n| format!("{n} nodes/move"));
     let mut report = format!(
-        "{} vs {} ({}, {movetime} ms/move, {} games): {}\n",
+        "{} vs {} ({}, {limit}, {} games): {}\n",
         commands[0],
         commands[1],
         setup.variant,
