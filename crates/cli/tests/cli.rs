@@ -279,3 +279,87 @@ done
         assert!(text.lines().last().unwrap_or_default().contains(tally), "{text}");
     }
 }
+
+/// The lab's commands end to end: self-play into a file, its summary, appending only when asked,
+/// tuning on it (without --write: the weights files stay as they are), and bad input refused.
+#[test]
+fn datagen_data_and_tune_work_together() {
+    let dir = std::env::temp_dir().join(format!("qi-lab-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let file = dir.join("chess.qid");
+    let path = file.to_str().expect("a UTF-8 path");
+    let output =
+        qi(&["datagen", "--game", "chess", "--out", path, "--games", "4", "--nodes", "200"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).starts_with("4 games, "), "{}", stdout(&output));
+    // The same file again: refused without --append, added to with it.
+    let again =
+        qi(&["datagen", "--game", "chess", "--out", path, "--games", "2", "--nodes", "200"]);
+    assert!(stderr(&again).contains("--append"), "{}", stderr(&again));
+    let more = qi(&[
+        "datagen", "--game", "chess", "--out", path, "--games", "2", "--nodes", "200", "--append",
+        "--seed", "2", "--jobs", "2",
+    ]);
+    assert!(more.status.success(), "{}", stderr(&more));
+    let summary = qi(&["data", path]);
+    assert!(stdout(&summary).contains(": chess 6 games, "), "{}", stdout(&summary));
+    let tuned =
+        qi(&["tune", "--game", "chess", "--data", path, "--epochs", "20", "--threads", "1"]);
+    assert!(tuned.status.success(), "{}", stderr(&tuned));
+    assert!(stdout(&tuned).contains("held-out games' results"), "{}", stdout(&tuned));
+    // Xiangqi positions are not in a chess file.
+    let wrong = qi(&["tune", "--game", "xiangqi", "--data", path]);
+    assert!(stderr(&wrong).contains("no xiangqi positions"), "{}", stderr(&wrong));
+    let untunable = qi(&["tune", "--game", "banqi", "--data", path]);
+    assert!(stderr(&untunable).contains("cannot be tuned yet"), "{}", stderr(&untunable));
+    // A file that is not data, and a damaged one.
+    let junk = dir.join("junk.qid");
+    std::fs::write(&junk, b"not a data file").expect("written");
+    let output = qi(&["data", junk.to_str().expect("UTF-8")]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("not a Qi data file"), "{}", stderr(&output));
+    let mut bytes = std::fs::read(&file).expect("read");
+    bytes.truncate(bytes.len() - 5);
+    let cut = dir.join("cut.qid");
+    std::fs::write(&cut, bytes).expect("written");
+    let output = qi(&["data", cut.to_str().expect("UTF-8")]);
+    assert!(stderr(&output).contains("game 6: at byte"), "{}", stderr(&output));
+    for (args, says) in [
+        (&["datagen", "--game", "chess"][..], "--out"),
+        (&["datagen", "--game", "go", "--out", "x"][..], "go"),
+        (&["datagen", "--out", "x", "--nodes", "0"][..], "--nodes"),
+        (&["tune", "--game", "chess"][..], "--data"),
+        (&["tune", "--data", path, "--lambda", "2"][..], "--lambda"),
+        (&["data"][..], "data file"),
+    ] {
+        let output = qi(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&output).contains(says), "{args:?}: {}", stderr(&output));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `qi match --nodes` gives each move a node count, and `--book` takes its openings in order.
+#[test]
+fn match_plays_by_nodes_from_a_book() {
+    let binary = env!("CARGO_BIN_EXE_qi");
+    let engine = format!("{binary} uci");
+    let book = std::env::temp_dir().join(format!("qi-book-{}.txt", std::process::id()));
+    std::fs::write(&book, "# a comment\ne2e4 e7e5 g1f3  # the king's knight\nd2d4 d7d5\n")
+        .expect("written");
+    let output = Command::new(binary)
+        .args(["match", "--games", "2", "--nodes", "300", "--book", book.to_str().expect("UTF-8")])
+        .args(["--first", &engine, "--second", &engine])
+        .output()
+        .expect("qi runs");
+    let text = stdout(&output);
+    assert!(output.status.success(), "{}{text}", stderr(&output));
+    assert!(text.contains("opening e2e4 e7e5 g1f3;"), "{text}");
+    assert!(text.lines().last().unwrap_or_default().contains("300 nodes/move"), "{text}");
+    std::fs::write(&book, "e2e5\n").expect("written");
+    let output = qi(&["match", "--book", book.to_str().expect("UTF-8")]);
+    assert!(stderr(&output).contains("--book: opening 1: e2e5"), "{}", stderr(&output));
+    let output = qi(&["match", "--variant", "gomoku", "--nodes", "100"]);
+    assert!(stderr(&output).contains("chess and xiangqi"), "{}", stderr(&output));
+    let _ = std::fs::remove_file(&book);
+}
