@@ -817,6 +817,10 @@ fn play_match(args: &[String], sequential: bool) -> Result<String, String> {
     let pairs: Mutex<(Vec<(u32, f64)>, Pentanomial)> =
         Mutex::new((Vec::new(), Pentanomial::default()));
     let decided = AtomicBool::new(false);
+    // The counts when the test was decided: games already under way then still finish and are
+    // counted in the tally, but the verdict is the one reached when a bound was crossed (pairs
+    // finishing after it could pull the ratio back inside and hide it).
+    let decision: Mutex<Option<Pentanomial>> = Mutex::new(None);
     let play_some = || -> Result<(), String> {
         let mut engines = [
             Player::start(&commands[0], &options[0], &setup)?,
@@ -871,8 +875,11 @@ fn play_match(args: &[String], sequential: bool) -> Result<String, String> {
                         let (_, other) = waiting.swap_remove(at);
                         counts.add_pair(other, score);
                         println!("sprt after {} pairs: {}", counts.pairs(), test.summary(counts));
-                        if test.verdict(counts) != SprtVerdict::Continue {
-                            decided.store(true, Ordering::SeqCst);
+                        if test.verdict(counts) != SprtVerdict::Continue
+                            && !decided.swap(true, Ordering::SeqCst)
+                        {
+                            *decision.lock().unwrap_or_else(PoisonError::into_inner) =
+                                Some(*counts);
                         }
                     }
                     None => waiting.push((pair, score)),
@@ -904,12 +911,20 @@ fn play_match(args: &[String], sequential: bool) -> Result<String, String> {
     );
     if let Some(test) = &sprt {
         let (_, counts) = pairs.into_inner().unwrap_or_else(PoisonError::into_inner);
-        let verdict = match test.verdict(&counts) {
+        let decided_at = decision.into_inner().unwrap_or_else(PoisonError::into_inner);
+        let at = decided_at.unwrap_or(counts);
+        let verdict = match test.verdict(&at) {
             SprtVerdict::Accepted => "H1 accepted: the first gains",
             SprtVerdict::Rejected => "H0 accepted: the first does not gain",
             SprtVerdict::Continue => "undecided after the most games allowed",
         };
-        report.push_str(&format!("SPRT {verdict}; {}\n", test.summary(&counts)));
+        report.push_str(&format!("SPRT {verdict}; {}\n", test.summary(&at)));
+        if decided_at.is_some_and(|at| at != counts) {
+            report.push_str(&format!(
+                "(with the pairs under way when it was decided: {})\n",
+                test.summary(&counts)
+            ));
+        }
     }
     Ok(report)
 }
