@@ -18,8 +18,10 @@ Usage (from the workspace's root; `scripts/lib.sh`'s ensure_referee makes the Py
 
 Each game's line, then the first engine's score, its wins, draws and losses, the game pairs'
 pentanomial counts and an Elo estimate with its 95% interval from the pairs (the two games of
-an opening are not independent, so pairs are the samples). Exit status 0, or 2 for bad
-arguments or an engine that will not start.
+an opening are not independent, so pairs are the samples). An engine that dies or stops
+answering mid-game loses that game and is started again. Exit status 0; 1 when the match could
+not be finished (an engine that would not start again); 2 for bad arguments, a bad book line or
+an engine that will not start at all.
 """
 
 import argparse
@@ -161,7 +163,10 @@ class UciEngine:
         return parts[1] if len(parts) > 1 else "(none)"
 
     def close(self):
-        self.process.send("quit")
+        try:
+            self.process.send("quit")
+        except EngineError:
+            pass  # already gone
         self.process.close()
 
 
@@ -222,7 +227,10 @@ class PiskvorkEngine:
                 return (int(parts[0]), int(parts[1]))
 
     def close(self):
-        self.process.send("END")
+        try:
+            self.process.send("END")
+        except EngineError:
+            pass  # already gone
         self.process.close()
 
 
@@ -251,12 +259,18 @@ class ChessRules:
         return True
 
     def result(self, board, plies):
-        outcome = board.outcome(claim_draw=True)
+        # Draws that have happened (a position's third time, a hundred quiet plies), not those a
+        # side could claim with its next move: an engine may be playing on to win.
+        outcome = board.outcome()
         if outcome is not None:
             reason = outcome.termination.name.lower().replace("_", " ")
             if outcome.winner is None:
                 return None, reason
             return (0 if outcome.winner == self.chess.WHITE else 1), reason
+        if board.is_repetition(3):
+            return None, "threefold repetition"
+        if board.halfmove_clock >= 100:
+            return None, "fifty moves"
         if plies >= MAX_PLIES["chess"]:
             return None, f"{plies} plies"
         return "go on", ""
@@ -464,7 +478,10 @@ def main(argv=None):
         parser.error("--games takes an even number, 2 or more: each opening is played twice")
     if not 1 <= args.jobs <= 16:
         parser.error("--jobs takes 1 to 16")
-    limit = ("nodes", args.nodes) if args.nodes else ("movetime", args.movetime or 100)
+    if args.nodes is not None:
+        limit = ("nodes", args.nodes)
+    else:
+        limit = ("movetime", 100 if args.movetime is None else args.movetime)
     if limit[1] <= 0:
         parser.error("the limit must be above 0")
     if args.game == "gomoku" and limit[0] == "nodes":
@@ -480,6 +497,14 @@ def main(argv=None):
 
     options_of = [options(args.first_option, "--first-option"), options(args.second_option, "--second-option")]
     book = read_book(args.game, args.book)
+    rules = RULES[args.game]()
+    for number, opening in enumerate(book, 1):
+        try:
+            position = rules.start(opening)
+        except ValueError as error:
+            parser.error(f"opening {number} of the book: {error}")
+        if rules.result(position, len(opening))[0] != "go on":
+            parser.error(f"opening {number} of the book ends the game")
     random.Random(args.seed).shuffle(book)
     pairs_wanted = args.games // 2
     openings = [book[i % len(book)] for i in range(pairs_wanted)]
@@ -539,7 +564,12 @@ def main(argv=None):
                     # A crashed engine lost the game; the next game gets fresh processes.
                     for engine in engines:
                         engine.close()
-                    engines = start_engines()
+                    try:
+                        engines = start_engines()
+                    except EngineError as error:
+                        engines = []
+                        failures.append(str(error))
+                        return
                 with lock:
                     scores[game] = score
                     tally[0 if score == 1 else 1 if score == 0.5 else 2] += 1
@@ -576,6 +606,9 @@ def main(argv=None):
         f"pairs (0, 1/2, 1, 3/2, 2) {pentanomial}; {summary(pairs)}",
         flush=True,
     )
+    if failures:
+        print(f"referee: the match stopped after {done} of {args.games} games", file=sys.stderr)
+        return 1
     return 0
 
 

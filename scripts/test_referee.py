@@ -100,6 +100,26 @@ class Match(unittest.TestCase):
         self.assertEqual(status, 2)
         self.assertNotIn("\ngame ", out)
 
+    def test_an_engine_that_dies_mid_game_loses_and_is_started_again(self):
+        # A shell "engine" that exits when asked to move.
+        fake = "sh -c 'while read l; do case \"$l\" in uci) echo uciok;; isready) echo readyok;; go*) exit 3;; esac; done'"
+        status, out = self.play("--game", "chess", "--games", "2", "--nodes", "100", "--first", fake, "--second", f"{QI} uci")
+        self.assertEqual(status, 0, out)
+        self.assertEqual(out.count("has gone"), 2, out)
+        self.assertIn("first engine: 0.0% in 2 games", out)
+
+    def test_a_bad_book_line_is_refused_before_any_game(self):
+        import tempfile
+
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as book:
+            book.write("e2e4 e7e5\ne2e5\n")
+        try:
+            with self.assertRaises(SystemExit) as refused:
+                self.play("--game", "chess", "--games", "2", "--book", book.name, "--first", f"{QI} uci", "--second", f"{QI} uci")
+            self.assertEqual(refused.exception.code, 2)
+        finally:
+            os.unlink(book.name)
+
     def test_an_engine_that_plays_an_illegal_move_loses(self):
         # A shell "engine" that answers every go with a move that is never legal from the start.
         fake = "sh -c 'while read l; do case \"$l\" in uci) echo uciok;; isready) echo readyok;; go*) echo bestmove e2e5;; quit) exit;; esac; done'"

@@ -75,9 +75,23 @@ pub fn run_datagen(args: &[String]) -> Result<String, String> {
                 "{out} exists: pass --append to add games to it (with another --seed, or they repeat)"
             ));
         }
-        DataReader::new(BufReader::new(File::open(&out).map_err(|e| format!("{out}: {e}"))?))
-            .map_err(|e| format!("{out}: {e}"))?;
+        // A run that was stopped may have left half a game at the end: cut it off, or the new
+        // games would be read as its moves.
+        let mut reader =
+            DataReader::new(BufReader::new(File::open(&out).map_err(|e| format!("{out}: {e}"))?))
+                .map_err(|e| format!("{out}: {e}"))?;
+        let mut damage = None;
+        for game in reader.by_ref() {
+            if let Err(e) = game {
+                damage = Some(e);
+            }
+        }
         let file = OpenOptions::new().append(true).open(&out).map_err(|e| format!("{out}: {e}"))?;
+        if let Some(damage) = damage {
+            let keep = reader.complete_bytes();
+            file.set_len(keep).map_err(|e| format!("{out}: {e}"))?;
+            eprintln!("{out}: damaged {damage}; cut back to its last complete game (byte {keep})");
+        }
         DataWriter::appending(BufWriter::new(file))
     } else {
         let file = File::create(&out).map_err(|e| format!("{out}: {e}"))?;
@@ -159,8 +173,15 @@ pub fn run_data(args: &[String]) -> Result<String, String> {
         let (mut games, mut plies, mut kept) = (0u64, 0u64, 0u64);
         let mut totals = [0u64; 3];
         let mut kinds = std::collections::BTreeSet::new();
+        let mut damage = None;
         for game in reader {
-            let game = game.map_err(|e| format!("{path}: game {}: {e}", games + 1))?;
+            let game = match game {
+                Ok(game) => game,
+                Err(e) => {
+                    damage = Some(format!("{path}: game {}: {e}", games + 1));
+                    break;
+                }
+            };
             games += 1;
             plies += game.moves.len() as u64;
             kept += game.kept() as u64;
@@ -180,8 +201,25 @@ pub fn run_data(args: &[String]) -> Result<String, String> {
             totals[1],
             totals[2],
         ));
+        if let Some(damage) = damage {
+            // The games before the damage are summarised; the status says the file is damaged.
+            print!("{report}");
+            return Err(damage);
+        }
     }
     Ok(report)
+}
+
+/// Whether a game is one of the tenth held out of the fit: by a hash of its start and moves, so
+/// the same games are held out however the data was ordered (`qi datagen --jobs` writes games as
+/// they finish).
+fn held_out(game: &qi_lab::data::GameData) -> bool {
+    use std::hash::{Hash, Hasher};
+    // SipHash with fixed keys: the same answer on every run and machine.
+    let mut hasher = std::hash::DefaultHasher::new();
+    game.start.position().hash(&mut hasher);
+    game.moves.hash(&mut hasher);
+    hasher.finish().is_multiple_of(10)
 }
 
 /// `qi tune --game G --data FILE... [--epochs N] [--rate R] [--lambda L] [--threads N]
@@ -230,7 +268,7 @@ pub fn run_tune(args: &[String]) -> Result<String, String> {
     let (kind, _) = qi_rules::any::parse_variant(&variant).map_err(|e| e.to_string())?;
     let model = Model::for_game(kind)?;
 
-    // Every tenth game is held out: its loss says whether the fit generalises.
+    // A tenth of the games is held out: their loss says whether the fit generalises.
     let (mut train, mut check) = (Dataset::default(), Dataset::default());
     let mut games = 0usize;
     for path in &files {
@@ -242,7 +280,7 @@ pub fn run_tune(args: &[String]) -> Result<String, String> {
             }
             let game = game.map_err(|e| format!("{path}: game {}: {e}", games + 1))?;
             games += 1;
-            let into = if games.is_multiple_of(10) { &mut check } else { &mut train };
+            let into = if held_out(&game) { &mut check } else { &mut train };
             game.for_each_position(|position, score, result| {
                 if let Some(sample) = model.sample(position, score, result) {
                     into.push(&sample);
@@ -288,6 +326,12 @@ pub fn run_tune(args: &[String]) -> Result<String, String> {
         descent.epochs,
         started.elapsed().as_secs_f64(),
     );
+    if let Some(bad) = weights.iter().position(|w| !w.is_finite() || w.abs() > 100_000.0) {
+        return Err(format!(
+            "the fit diverged (weight {bad} is {}): try a smaller --rate; nothing written",
+            weights[bad]
+        ));
+    }
     if write {
         let made_from = format!(
             "Made from: qi tune --game {variant} --epochs {} --rate {} --lambda {lambda} --l2 {} on {} positions of {games} games\n\

@@ -214,8 +214,9 @@ Usage:
       Self-play training data: the full engine plays both sides at N nodes a move (default
       5000) from varied openings (random plies, off-balance ones drawn again), each position
       written with the search's score and the game's result (positions in check, before a
-      capture or with a mate found are marked not kept). The format is in the README's lab
-      guide. An existing FILE is only added to with --append (give another --seed).
+      capture or with a mate found are marked not kept). The format is in docs/engine-lab.md.
+      An existing FILE is only added to with --append (give another --seed); a damaged end (a
+      stopped run) is cut back to its last complete game first.
   qi data FILE...
       What each data file holds: games, plies, positions kept, bytes a position, results.
   qi tune --game <game> --data FILE... [--epochs 500] [--rate 1] [--lambda 0.5] [--threads 2]

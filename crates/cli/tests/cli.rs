@@ -363,3 +363,33 @@ fn match_plays_by_nodes_from_a_book() {
     assert!(stderr(&output).contains("chess and xiangqi"), "{}", stderr(&output));
     let _ = std::fs::remove_file(&book);
 }
+
+/// A data file whose last game was cut off (a stopped run): `qi data` summarises the games
+/// before and says where the damage is; `qi datagen --append` cuts it back before adding.
+#[test]
+fn a_damaged_data_file_is_summarised_and_cut_back_when_appended_to() {
+    let dir = std::env::temp_dir().join(format!("qi-lab-damage-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let file = dir.join("xq.qid");
+    let path = file.to_str().expect("a UTF-8 path");
+    let made =
+        qi(&["datagen", "--game", "xiangqi", "--out", path, "--games", "3", "--nodes", "150"]);
+    assert!(made.status.success(), "{}", stderr(&made));
+    let mut bytes = std::fs::read(&file).expect("read");
+    bytes.truncate(bytes.len() - 7);
+    std::fs::write(&file, &bytes).expect("written");
+    let output = qi(&["data", path]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stdout(&output).contains("xiangqi 2 games"), "{}", stdout(&output));
+    assert!(stderr(&output).contains("game 3: at byte"), "{}", stderr(&output));
+    let more = qi(&[
+        "datagen", "--game", "xiangqi", "--out", path, "--games", "1", "--nodes", "150",
+        "--append", "--seed", "9",
+    ]);
+    assert!(more.status.success(), "{}", stderr(&more));
+    assert!(stderr(&more).contains("cut back to its last complete game"), "{}", stderr(&more));
+    let output = qi(&["data", path]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("xiangqi 3 games"), "{}", stdout(&output));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -32,7 +32,7 @@ pub struct Sample {
 /// under a gigabyte).
 #[derive(Clone, Debug, Default)]
 pub struct Dataset {
-    starts: Vec<u32>,
+    starts: Vec<usize>,
     indices: Vec<u32>,
     coefficients: Vec<f32>,
     scales: Vec<f32>,
@@ -54,7 +54,7 @@ impl Dataset {
                 self.coefficients.push(coefficient);
             }
         }
-        self.starts.push(self.indices.len() as u32);
+        self.starts.push(self.indices.len());
         self.scales.push(sample.scale);
         self.offsets.push(sample.offset);
         self.results.push(sample.result);
@@ -92,7 +92,7 @@ impl Dataset {
     }
 
     fn features(&self, sample: usize) -> impl Iterator<Item = (usize, f32)> + '_ {
-        let (from, to) = (self.starts[sample] as usize, self.starts[sample + 1] as usize);
+        let (from, to) = (self.starts[sample], self.starts[sample + 1]);
         self.indices[from..to]
             .iter()
             .map(|&i| i as usize)
@@ -134,7 +134,7 @@ impl Dataset {
                     })
                 })
                 .collect();
-            handles.into_iter().map(|h| h.join().unwrap_or(0.0)).sum()
+            handles.into_iter().map(|h| h.join().expect("a loss thread panicked")).sum::<f64>()
         });
         total / self.len() as f64
     }
@@ -164,7 +164,7 @@ impl Dataset {
                     })
                 })
                 .collect();
-            handles.into_iter().filter_map(|h| h.join().ok()).collect()
+            handles.into_iter().map(|h| h.join().expect("a gradient thread panicked")).collect()
         });
         let mut gradient = vec![0.0; weights.len()];
         for partial in partials {
