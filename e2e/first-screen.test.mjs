@@ -206,6 +206,10 @@ test('served by the Qi server with no game being played, the watch corner takes 
     // Offline: the frame would hold the browser's error page; it stays out of sight.
     const app = await openApp(browser, qi.base, { viewport: DESKTOP });
     try {
+      // The app's later wasm part (the watch corner's code among it) is fetched after the board
+      // is drawn and the page is idle: offline before it arrives, the corner could never come.
+      await app.page.waitForFunction(() => performance.getEntriesByType('resource')
+        .some((entry) => entry.name.includes('_later.wasm') && entry.responseEnd > 0), null, { timeout: 20_000 });
       await app.context.setOffline(true);
       const corner = app.page.locator('[data-testid="watch-corner"]');
       await corner.waitFor({ state: 'attached', timeout: 10_000 });
