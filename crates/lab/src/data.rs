@@ -571,7 +571,8 @@ mod tests {
         #[test]
         fn a_changed_byte_reads_without_panic(at in 8usize..2000, value in proptest::num::u8::ANY) {
             let mut bytes = file_of(&games()[..3]);
-            let at = at % bytes.len();
+            // Past the magic: a file without it is refused before any game (tested above).
+            let at = MAGIC.len() + at % (bytes.len() - MAGIC.len());
             bytes[at] = value;
             for game in DataReader::new(&bytes[..]).unwrap().flatten() {
                 let replayed = game.for_each_position(|_, _, _| {});
