@@ -146,7 +146,8 @@ page_build() {
 # Built here rather than by the app's Trunk build, so the pages' build flags stay the pages'.
 build_worker() {
   local out="$1" module=target/wasm32-unknown-unknown/wasm-worker/qi-worker.wasm
-  cargo build --locked -p qi-worker --target wasm32-unknown-unknown --profile wasm-worker
+  RUSTFLAGS="-C target-feature=+simd128" \
+    cargo build --locked -p qi-worker --target wasm32-unknown-unknown --profile wasm-worker
   wasm-bindgen --target no-modules --no-typescript --out-dir "$out" "$module"
   wasm-opt -O3 "$out/qi-worker_bg.wasm" -o "$out/qi-worker_bg.wasm"
 }
@@ -159,7 +160,7 @@ build_worker() {
 # the thread-local storage symbols wasm-bindgen's thread support needs.
 build_worker_threads() {
   local out="$1" module=target/threads/wasm32-unknown-unknown/wasm-worker/qi-worker.wasm
-  RUSTC_BOOTSTRAP=1 RUSTFLAGS="-C target-feature=+atomics,+bulk-memory,+mutable-globals \
+  RUSTC_BOOTSTRAP=1 RUSTFLAGS="-C target-feature=+atomics,+bulk-memory,+mutable-globals,+simd128 \
 -C link-arg=--shared-memory -C link-arg=--import-memory -C link-arg=--max-memory=1073741824 \
 -C link-arg=--export=__wasm_init_tls -C link-arg=--export=__tls_size \
 -C link-arg=--export=__tls_align -C link-arg=--export=__tls_base" \
@@ -170,5 +171,5 @@ build_worker_threads() {
   wasm-bindgen --target no-modules --no-typescript --out-dir "$out" "$module"
   wasm-opt -O3 --enable-threads --enable-bulk-memory --enable-mutable-globals \
     --enable-sign-ext --enable-nontrapping-float-to-int --enable-reference-types \
-    --enable-multivalue "$out/qi-worker_bg.wasm" -o "$out/qi-worker_bg.wasm"
+    --enable-multivalue --enable-simd "$out/qi-worker_bg.wasm" -o "$out/qi-worker_bg.wasm"
 }

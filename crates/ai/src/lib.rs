@@ -24,6 +24,7 @@ pub mod chess;
 pub mod driver;
 pub mod gomoku;
 pub mod level;
+pub mod net;
 pub mod review;
 pub mod search;
 pub mod terms;

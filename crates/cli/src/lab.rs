@@ -350,3 +350,110 @@ pub fn run_tune(args: &[String]) -> Result<String, String> {
     }
     Ok(report)
 }
+
+/// `qi train --game G --data FILE... --out FILE [--epochs N] [--batch N] [--rate R]
+/// [--lambda L] [--threads N] [--seed S] [--most N] [--mirror] [--on-top]`: trains the game's network on the data's
+/// positions from random weights, and writes it (the engine's file format).
+///
+/// # Errors
+/// A message for bad arguments, a damaged data file, a game with no network yet, or a file that
+/// cannot be written.
+pub fn run_train(args: &[String]) -> Result<String, String> {
+    use qi_ai::net::Network;
+    use qi_lab::nets::{NetData, Training, initial_network, input_count, loss, train};
+
+    let mut variant = "chess".to_owned();
+    let mut files = Vec::new();
+    let mut out = None;
+    let mut mirrored = false;
+    let mut on_top = false;
+    let mut training = Training::default();
+    let mut lambda = 0.5f64;
+    let mut most = usize::MAX;
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        match arg.as_str() {
+            "--game" => variant = iter.next().cloned().ok_or("--game needs a value")?,
+            "--data" => files.push(iter.next().cloned().ok_or("--data needs a file")?),
+            "--out" => out = Some(iter.next().cloned().ok_or("--out needs a file")?),
+            "--epochs" => training.epochs = number(arg, iter.next(), "a number of passes")?,
+            "--batch" => training.batch = number(arg, iter.next(), "a number of positions")?,
+            "--rate" => training.rate = number(arg, iter.next(), "a step size")?,
+            "--lambda" => lambda = number(arg, iter.next(), "a share of the result, 0 to 1")?,
+            "--threads" => training.threads = number(arg, iter.next(), "a number of threads")?,
+            "--seed" => training.seed = number(arg, iter.next(), "a number")?,
+            "--most" => most = number(arg, iter.next(), "a number of positions")?,
+            "--mirror" => mirrored = true,
+            "--on-top" => on_top = true,
+            other => return Err(format!("unknown train argument {other:?}")),
+        }
+    }
+    let out = out.ok_or("--out FILE is needed (where the network is written)")?;
+    if files.is_empty() {
+        return Err("--data FILE is needed (made by qi datagen)".into());
+    }
+    if !(0.0..=1.0).contains(&lambda) {
+        return Err("--lambda takes a share of the result, 0 to 1".into());
+    }
+    if !(training.rate > 0.0 && training.rate <= 1.0) {
+        return Err("--rate takes a step size above 0, at most 1".into());
+    }
+    if !(1..=1_000_000).contains(&training.batch) || !(1..=10_000).contains(&training.epochs) {
+        return Err("--batch takes 1 to 1000000 positions, --epochs 1 to 10000 passes".into());
+    }
+    training.threads = training.threads.clamp(1, 64);
+    let (kind, _) = qi_rules::any::parse_variant(&variant).map_err(|e| e.to_string())?;
+    let inputs =
+        input_count(kind).ok_or_else(|| format!("{variant} has no network yet (chess has)"))?;
+
+    let (mut data, mut check) = (NetData::default(), NetData::default());
+    let mut games = 0usize;
+    for path in &files {
+        let file = File::open(path).map_err(|e| format!("{path}: {e}"))?;
+        let reader = DataReader::new(BufReader::new(file)).map_err(|e| format!("{path}: {e}"))?;
+        for game in reader {
+            if data.len() + check.len() >= most {
+                break;
+            }
+            let game = game.map_err(|e| format!("{path}: game {}: {e}", games + 1))?;
+            games += 1;
+            let into = if held_out(&game) { &mut check } else { &mut data };
+            let mirror = mirrored && !held_out(&game);
+            game.for_each_position(|position, score, result| {
+                into.push_game(position, score, result, mirror, on_top);
+            })
+            .map_err(|ply| format!("{path}: game {games}: move {ply} cannot be played"))?;
+        }
+    }
+    if data.is_empty() {
+        return Err(format!("no {variant} positions in the data"));
+    }
+    let started = Instant::now();
+    let k = data.score_k();
+    data.blend(lambda, k);
+    check.blend(1.0, k);
+    eprintln!(
+        "{} positions to train on, {} held out, from {games} games; k = {k:.6} (fitted to the search's scores)",
+        data.len(),
+        check.len()
+    );
+    let mut net = initial_network(inputs, training.seed);
+    net.on_top = on_top;
+    let threads = training.threads;
+    let after = train(&mut net, &data, k, training, &mut |epoch, train_loss, net| {
+        eprintln!(
+            "epoch {epoch}: loss {train_loss:.6}, held-out games' results {:.6} ({:.0} s)",
+            loss(net, &check, k, threads),
+            started.elapsed().as_secs_f64()
+        );
+    });
+    let held_out = loss(&net, &check, k, threads);
+    let quantised = Network::from_floats(&net).map_err(|e| e.to_string())?;
+    std::fs::write(&out, quantised.to_bytes()).map_err(|e| format!("{out}: {e}"))?;
+    Ok(format!(
+        "{variant}: {} positions ({games} games), k {k:.6}, lambda {lambda}; loss {after:.6}, held-out games' results {held_out:.6} ({} epochs, {:.0} s); wrote {out}\n",
+        data.len(),
+        training.epochs,
+        started.elapsed().as_secs_f64(),
+    ))
+}

@@ -227,6 +227,15 @@ Usage:
       game (held out). --l2 holds the weights near their values before (the loss gains X for
       each squared unit moved); --write rewrites the engine's weights file (run from the
       workspace's root). Chess and xiangqi for now.
+  qi train --game <game> --data FILE... --out FILE [--epochs 20] [--batch 16384]
+           [--rate 0.001] [--lambda 0.5] [--threads 2] [--seed 1] [--most N] [--mirror]
+           [--on-top]
+      Trains the game's network ((inputs -> 128) x 2 -> 1) from random weights on the data's
+      positions, with the same target as qi tune; prints each pass's loss and the held-out
+      games' loss, and writes the network's file (crates/ai/nets/ holds the engine's).
+      --mirror trains on each position's mirror image (files a-h turned round) as well;
+      --on-top trains a network whose output the engine adds to its hand-written evaluation.
+      Chess for now.
   qi levels --game <game> [--games N] [--scale F] [--levels A-B]
       The computer's levels against each other, each from A to B (default 2-6) against the one
       below (F scales every level's thinking time and node budget, e.g. 0.25 for quick runs).
@@ -297,6 +306,7 @@ fn run(args: &[String]) -> Result<String, ArgError> {
         "datagen" => lab::run_datagen(rest).map_err(|e| ArgError::new("datagen", e)),
         "data" => lab::run_data(rest).map_err(|e| ArgError::new("data", e)),
         "tune" => lab::run_tune(rest).map_err(|e| ArgError::new("tune", e)),
+        "train" => lab::run_train(rest).map_err(|e| ArgError::new("train", e)),
         "think" => think_command(rest),
         "levels" => matches::run_levels(rest).map_err(|e| ArgError::new("levels", e)),
         "piskvork" => piskvork::run(rest).map_err(|e| ArgError::new("piskvork", e)),
@@ -310,7 +320,7 @@ fn run(args: &[String]) -> Result<String, ArgError> {
         "help" | "--help" | "-h" => Ok(help()),
         _ => Err(ArgError::new(
             command,
-            "unknown command (expected perft, moves, play, think, bench, match, sprt, datagen, data, tune, levels, piskvork, match-gomoku, uci, banqi-engine, match-banqi, record or help)",
+            "unknown command (expected perft, moves, play, think, bench, match, sprt, datagen, data, tune, train, levels, piskvork, match-gomoku, uci, banqi-engine, match-banqi, record or help)",
         )),
     }
 }

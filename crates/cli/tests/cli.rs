@@ -312,6 +312,30 @@ fn datagen_data_and_tune_work_together() {
     assert!(stderr(&wrong).contains("no xiangqi positions"), "{}", stderr(&wrong));
     let untunable = qi(&["tune", "--game", "banqi", "--data", path]);
     assert!(stderr(&untunable).contains("cannot be tuned yet"), "{}", stderr(&untunable));
+    // A network trained on the same data, on top of the hand-written evaluation, written in
+    // the engine's format (its flags byte says "on top").
+    let net = dir.join("chess.qnn");
+    let net_path = net.to_str().expect("a UTF-8 path");
+    let trained = qi(&[
+        "train", "--game", "chess", "--data", path, "--out", net_path, "--epochs", "2",
+        "--batch", "64", "--threads", "1", "--mirror", "--on-top",
+    ]);
+    assert!(trained.status.success(), "{}", stderr(&trained));
+    assert!(stdout(&trained).contains("wrote "), "{}", stdout(&trained));
+    let bytes = std::fs::read(&net).expect("the network was written");
+    assert_eq!(&bytes[..6], b"QINET1");
+    assert_eq!(bytes[7], 1, "trained on top of the hand-written evaluation");
+    for (args, says) in [
+        (vec!["train", "--game", "chess", "--data", path], "--out FILE is needed"),
+        (vec!["train", "--game", "banqi", "--data", path, "--out", net_path], "no network yet"),
+        (vec!["train", "--data", path, "--out", net_path, "--rate", "7"], "--rate"),
+        (vec!["train", "--data", path, "--out", net_path, "--batch", "0"], "--batch"),
+        (vec!["train", "--data", path, "--out", net_path, "--sideways"], "unknown train argument"),
+    ] {
+        let refused = qi(&args);
+        assert_eq!(refused.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&refused).contains(says), "{args:?}: {}", stderr(&refused));
+    }
     // A file that is not data, and a damaged one.
     let junk = dir.join("junk.qid");
     std::fs::write(&junk, b"not a data file").expect("written");

@@ -11,4 +11,5 @@
 pub mod data;
 pub mod datagen;
 pub mod models;
+pub mod nets;
 pub mod tune;

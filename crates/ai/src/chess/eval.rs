@@ -180,6 +180,14 @@ pub fn evaluate(board: &Board, turn: Color) -> i32 {
     }
 }
 
+/// `score`, a score for `turn`, divided by [`DRAWISH_SCALE`] when the side ahead has too little
+/// to win ([`drawish`]): what [`evaluate`] does to its own score, for the network's.
+#[must_use]
+pub fn scale_drawish(board: &Board, turn: Color, score: i32) -> i32 {
+    let strong = if score > 0 { turn } else { !turn };
+    if score != 0 && drawish(board, strong) { score / DRAWISH_SCALE } else { score }
+}
+
 /// What a drawish ending's score is divided by.
 pub const DRAWISH_SCALE: i32 = 8;
 

@@ -9,6 +9,7 @@
 //! shakmaty's castling moves carry the king and the rook.
 
 pub mod eval;
+pub mod net;
 mod see;
 #[cfg(test)]
 mod tests;
@@ -25,10 +26,12 @@ use qi_rules::chess::{ChessGame, ChessMove};
 
 use crate::Engine;
 use crate::driver::{self, DriveOptions, History, Killers, SearchInfo, SearchResult, Tree};
+use crate::net::Network;
 use crate::search::{
     Bound, Budget, INFINITY, MATE, MATE_BOUND, ReductionTable, Score, TranspositionTable,
     score_from_tt, score_to_tt,
 };
+use net::NetStack;
 
 pub use eval::evaluate;
 
@@ -204,6 +207,10 @@ struct Searcher<'e> {
     root_turn: Color,
     /// Whether the level's noise is on (then draws are taken at face value).
     noisy: bool,
+    /// The network that evaluates (the hand-written evaluation where there is none) and its
+    /// hidden sums along the current line.
+    net: Option<&'static Network>,
+    sums: NetStack,
 }
 
 /// The hashes of the positions since the last capture or pawn move, oldest first, the current
@@ -278,19 +285,12 @@ impl<'e> Searcher<'e> {
         let mut path = reversible_history(game);
         path.reserve(MAX_PLY + 2);
         let root = game.shakmaty_position().clone();
-        Searcher {
+        let mut searcher = Searcher {
             tt: &mut engine.tt,
             history: &mut engine.history,
             countermoves: &mut engine.countermoves,
             played: [NO_MOVE; MAX_PLY + 2],
-            // The root's own evaluation, so that ply 2 has something to compare with.
-            static_evals: {
-                let mut evals = [-INFINITY; MAX_PLY + 2];
-                if !root.is_check() {
-                    evals[0] = eval::evaluate(root.board(), root.turn());
-                }
-                evals
-            },
+            static_evals: [-INFINITY; MAX_PLY + 2],
             killers: Killers::default(),
             path,
             pv: Box::new([[0; MAX_PLY + 1]; MAX_PLY + 1]),
@@ -299,7 +299,15 @@ impl<'e> Searcher<'e> {
             root_turn: root.turn(),
             root,
             noisy,
+            net: net::network(),
+            sums: NetStack::new(MAX_PLY + 1),
+        };
+        // The root's own evaluation, so that ply 2 has something to compare with.
+        if !searcher.root.is_check() {
+            let root = searcher.root.clone();
+            searcher.static_evals[0] = searcher.static_eval(&root, 0);
         }
+        searcher
     }
 
     /// Whether the current position (last on the path) occurred before since the last
@@ -317,8 +325,31 @@ impl<'e> Searcher<'e> {
         if turn == self.root_turn { -contempt } else { contempt }
     }
 
-    fn evaluate(budget: &Budget<'_>, position: &Chess, hash: u64) -> i32 {
-        eval::evaluate(position.board(), position.turn()) + budget.noise_for(hash)
+    /// The static evaluation of `position`, at `ply` of the line, for the side to move: the
+    /// network's when there is one (added to the hand-written evaluation if it was trained on
+    /// top of it), with drawish endings scaled down as the hand-written evaluation does.
+    fn static_eval(&mut self, position: &Chess, ply: usize) -> i32 {
+        let (board, turn) = (position.board(), position.turn());
+        match self.net {
+            Some(network) => {
+                let score = self.sums.evaluate(network, ply, board, turn);
+                debug_assert_eq!(
+                    score,
+                    net::score(network, &net::accumulate(network, board), turn)
+                );
+                if network.on_top() {
+                    eval::evaluate(board, turn) + score
+                } else {
+                    eval::scale_drawish(board, turn, score)
+                }
+            }
+            None => eval::evaluate(board, turn),
+        }
+    }
+
+    /// The static evaluation with the level's noise.
+    fn evaluate(&mut self, budget: &Budget<'_>, position: &Chess, hash: u64, ply: usize) -> i32 {
+        self.static_eval(position, ply) + budget.noise_for(hash)
     }
 
     fn update_pv(&mut self, ply: usize, mv: Packed) {
@@ -424,7 +455,8 @@ impl<'e> Searcher<'e> {
             }
         }
 
-        let static_eval = if in_check { -INFINITY } else { Self::evaluate(budget, position, hash) };
+        let static_eval =
+            if in_check { -INFINITY } else { self.evaluate(budget, position, hash, ply) };
         self.static_evals[ply] = static_eval;
         // Whether our evaluation got better since our last move (against the last one not in
         // check): reverse futility then trusts it more, late-move pruning and reductions are
@@ -644,7 +676,7 @@ impl<'e> Searcher<'e> {
         }
         let in_check = position.is_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { Self::evaluate(budget, position, hash) };
+            return if in_check { 0 } else { self.evaluate(budget, position, hash, ply) };
         }
         // Any search's result is deep enough here (razoring calls this at depth 1-2 too, where
         // the entry was just found too shallow for the main search: razoring is a guess
@@ -664,7 +696,7 @@ impl<'e> Searcher<'e> {
             best_score = -(MATE - ply as i32);
             stand_pat = -INFINITY;
         } else {
-            stand_pat = Self::evaluate(budget, position, hash);
+            stand_pat = self.evaluate(budget, position, hash, ply);
             if stand_pat >= beta {
                 return stand_pat;
             }
