@@ -2,9 +2,9 @@
 //! judgement of each move of a reviewed game (best, good, inaccuracy, mistake, blunder), and an
 //! accuracy figure per player.
 //!
-//! **Winning chances.** A score in centipawns becomes a chance by the logistic curve chess
-//! engines use: a lead of [`ten_to_one`] units makes the side ten times as likely to win as to
-//! lose. A forced win is 100%, a forced loss (and a lost, finished position) 0%.
+//! **Winning chances.** A score in centipawns becomes a chance by a logistic curve, lichess's
+//! for chess and xiangqi: a lead of [`ten_to_one`] units makes the side ten times as likely to
+//! win as to lose. A forced win is 100%, a forced loss (and a lost, finished position) 0%.
 //!
 //! **Judging a move** compares the mover's chance before it (the best the engine found there)
 //! with the chance after it (the engine's view of the position the move made, turned to the
@@ -24,17 +24,26 @@ use qi_rules::{GameKind, Side};
 
 use crate::search::Score;
 
-/// How many score units make a 10:1 favourite, by game: chess engines' 400 centipawns for
-/// chess, xiangqi and banqi; gomoku's evaluation counts threats in larger units (and gives the
-/// side to move a quarter more), so its curve is flatter. A first guess, not yet fitted to game
-/// results.
+/// How many score units make a 10:1 favourite, by game. Chess and xiangqi: lichess's curve,
+/// `1 / (1 + e^(−0.00368208·cp))` (pychess-variants uses it for xiangqi too), a 10:1 favourite at
+/// 625 centipawns; its blunder, mistake and inaccuracy thresholds ([`judge`]) were set on this
+/// curve, so they are used on it. (A steeper curve, 400 centipawns, made small opening slips
+/// blunders: after 1.e4 Nc6, 2.Qh5, which Stockfish at depth 20 scores from +0.51 to −0.91,
+/// lost 20 points on it, 13 on lichess's.) Banqi's engine counts in units of its own, 400 a
+/// 10:1 favourite; gomoku's evaluation counts threats in larger units (and gives the side to
+/// move a quarter more), so its curve is flatter. Banqi's and gomoku's are first guesses, not
+/// yet fitted to game results.
 #[must_use]
 pub fn ten_to_one(kind: GameKind) -> f64 {
     match kind {
         GameKind::Gomoku => 1000.0,
-        GameKind::Chess | GameKind::Xiangqi | GameKind::Banqi => 400.0,
+        GameKind::Chess | GameKind::Xiangqi => std::f64::consts::LN_10 / LICHESS_K,
+        GameKind::Banqi => 400.0,
     }
 }
+
+/// Lichess's winning-chance coefficient per centipawn (`lila`'s `WinPercent`).
+const LICHESS_K: f64 = 0.003_682_08;
 
 /// The side to move's winning chance in percent (0–100) for a score from its point of view.
 /// `Mate(0)` is a side that has already lost (mated, or no move left).
@@ -150,9 +159,12 @@ mod tests {
     fn chances_follow_the_logistic_curve() {
         let whole = |kind, score, side| first_player_chance(kind, score, side);
         assert_eq!(whole(GameKind::Chess, Score::Cp(0), Side::First), 50);
-        assert_eq!(whole(GameKind::Chess, Score::Cp(400), Side::First), 91);
-        assert_eq!(whole(GameKind::Chess, Score::Cp(-400), Side::First), 9);
-        assert_eq!(whole(GameKind::Chess, Score::Cp(400), Side::Second), 9);
+        // Lichess's curve: +4 is 81%, as lichess's WinPercent gives.
+        assert_eq!(whole(GameKind::Chess, Score::Cp(400), Side::First), 81);
+        assert_eq!(whole(GameKind::Chess, Score::Cp(-400), Side::First), 19);
+        assert_eq!(whole(GameKind::Chess, Score::Cp(400), Side::Second), 19);
+        assert_eq!(whole(GameKind::Xiangqi, Score::Cp(100), Side::First), 59);
+        assert_eq!(whole(GameKind::Banqi, Score::Cp(400), Side::First), 91);
         assert_eq!(whole(GameKind::Gomoku, Score::Cp(1000), Side::First), 91);
         assert_eq!(whole(GameKind::Chess, Score::Mate(3), Side::Second), 0);
         // Mated: the side to move has lost, whoever it is.
@@ -171,9 +183,13 @@ mod tests {
         assert_eq!(judged(Score::Cp(0), Score::Cp(900), false), Judgement::Blunder);
         assert_eq!(judged(Score::Cp(0), Score::Cp(0), true), Judgement::Best);
         assert_eq!(judged(Score::Cp(30), Score::Cp(-10), false), Judgement::Good);
-        // From +1 to equal loses about 14 points: a mistake.
-        assert_eq!(judged(Score::Cp(100), Score::Cp(0), false), Judgement::Mistake);
-        assert_eq!(judged(Score::Cp(100), Score::Cp(-50), false), Judgement::Inaccuracy);
+        // From +1.5 to equal loses about 13 points: a mistake; from +1 to +0.2, 7: an
+        // inaccuracy.
+        assert_eq!(judged(Score::Cp(150), Score::Cp(0), false), Judgement::Mistake);
+        assert_eq!(judged(Score::Cp(100), Score::Cp(-20), false), Judgement::Inaccuracy);
+        // After 1.e4 Nc6, 2.Qh5 as Stockfish scores it at depth 20 (+0.51, then −0.91 for
+        // White): a mistake, not a blunder.
+        assert_eq!(judged(Score::Cp(51), Score::Cp(91), false), Judgement::Mistake);
         // Missing a mate in two for a won ending is a blunder; mating is best.
         assert_eq!(judged(Score::Mate(2), Score::Cp(0), false), Judgement::Blunder);
         assert_eq!(judged(Score::Mate(1), Score::Mate(0), true), Judgement::Best);
