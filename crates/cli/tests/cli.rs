@@ -317,8 +317,21 @@ fn datagen_data_and_tune_work_together() {
     let net = dir.join("chess.qnn");
     let net_path = net.to_str().expect("a UTF-8 path");
     let trained = qi(&[
-        "train", "--game", "chess", "--data", path, "--out", net_path, "--epochs", "2",
-        "--batch", "64", "--threads", "1", "--mirror", "--on-top",
+        "train",
+        "--game",
+        "chess",
+        "--data",
+        path,
+        "--out",
+        net_path,
+        "--epochs",
+        "2",
+        "--batch",
+        "64",
+        "--threads",
+        "1",
+        "--mirror",
+        "--on-top",
     ]);
     assert!(trained.status.success(), "{}", stderr(&trained));
     assert!(stdout(&trained).contains("wrote "), "{}", stdout(&trained));
