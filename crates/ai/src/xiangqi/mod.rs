@@ -176,6 +176,9 @@ struct Search<'s> {
     killers: Killers<Mv, { MAX_PLY + 1 }>,
     pv: Box<[[Mv; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
+    /// The static evaluation at each ply of the current line (`-INFINITY` in check or not
+    /// evaluated), for the improving flag.
+    static_evals: [i32; MAX_PLY + 1],
     /// Move buffers per ply, reused.
     moves: Vec<Vec<XiangqiMove>>,
     scores: Vec<Vec<i32>>,
@@ -237,6 +240,7 @@ impl<'s> Search<'s> {
             killers: Killers::default(),
             pv: Box::new([[Mv::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
+            static_evals: [-INFINITY; MAX_PLY + 1],
             moves: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             scores: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
         }
@@ -375,8 +379,18 @@ impl<'s> Search<'s> {
             }
         }
         let static_eval = if in_check { -INFINITY } else { self.evaluate(budget) };
+        self.static_evals[ply] = static_eval;
+        // Whether our evaluation got better since our last move (against the last one not in
+        // check): reverse futility trusts it more, and late moves are reduced less. With
+        // nothing to compare, it counts as improving.
+        let earlier = [2, 4]
+            .into_iter()
+            .filter(|&back| ply >= back)
+            .map(|back| self.static_evals[ply - back])
+            .find(|&e| e != -INFINITY);
+        let improving = !in_check && earlier.is_none_or(|e| static_eval > e);
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
-            if depth <= 3 && static_eval - 90 * depth >= beta {
+            if depth <= 6 && static_eval - 90 * (depth - i32::from(improving)) >= beta {
                 return static_eval;
             }
             if allow_null && depth >= 2 && static_eval >= beta && self.null_move_safe() {
@@ -445,6 +459,9 @@ impl<'s> Search<'s> {
                     }
                     if history > 4000 {
                         reduction -= 1;
+                    }
+                    if !improving {
+                        reduction += 1;
                     }
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
