@@ -59,7 +59,12 @@ def position_chances(engine, boards, limit):
         started = time.monotonic()
         info = engine.analyse(board, limit)
         spent += time.monotonic() - started
-        out.append(chance(info["score"], board.turn))
+        # An engine may answer a forced move at once, with no score: the position is then worth
+        # what the position after its only move is worth (filled in below).
+        out.append(chance(info["score"], board.turn) if "score" in info else None)
+    for i in range(len(out) - 1, -1, -1):
+        if out[i] is None:
+            out[i] = 100.0 - out[i + 1] if i + 1 < len(out) and out[i + 1] is not None else 50.0
     return out, spent
 
 
