@@ -486,6 +486,20 @@ impl History {
     }
 }
 
+/// Whether the side to move's static evaluation got better since its last move: `static_evals`
+/// holds the line's evaluations by ply (`not_evaluated` where the side was in check), and the
+/// one at `ply` is compared with the last one evaluated two or four plies up. With nothing to
+/// compare, it counts as improving; in check it is not.
+#[must_use]
+pub fn improving(static_evals: &[i32], ply: usize, in_check: bool, not_evaluated: i32) -> bool {
+    let earlier = [2, 4]
+        .into_iter()
+        .filter(|&back| ply >= back)
+        .map(|back| static_evals[ply - back])
+        .find(|&e| e != not_evaluated);
+    !in_check && earlier.is_none_or(|e| static_evals[ply] > e)
+}
+
 /// Brings the best-scored of `moves[index..]` to `index` (a selection sort's step: cut-offs come
 /// early, so most lists are never sorted to the end) and returns it.
 #[inline]

@@ -222,6 +222,34 @@ fn held_out(game: &qi_lab::data::GameData) -> bool {
     hasher.finish().is_multiple_of(10)
 }
 
+/// Reads the games of `files` in order, handing each to `visit`, which replays it (`Err(ply)` for
+/// a move that cannot be played) and says whether enough positions have been read (`Ok(true)`
+/// stops). Returns the number of games read.
+///
+/// # Errors
+/// A message naming the file and the game for a file that cannot be read, damaged data, or a
+/// game that does not replay.
+fn read_games(
+    files: &[String],
+    visit: &mut dyn FnMut(&qi_lab::data::GameData) -> Result<bool, usize>,
+) -> Result<usize, String> {
+    let mut games = 0usize;
+    for path in files {
+        let file = File::open(path).map_err(|e| format!("{path}: {e}"))?;
+        let reader = DataReader::new(BufReader::new(file)).map_err(|e| format!("{path}: {e}"))?;
+        for game in reader {
+            let game = game.map_err(|e| format!("{path}: game {}: {e}", games + 1))?;
+            games += 1;
+            let full = visit(&game)
+                .map_err(|ply| format!("{path}: game {games}: move {ply} cannot be played"))?;
+            if full {
+                return Ok(games);
+            }
+        }
+    }
+    Ok(games)
+}
+
 /// `qi tune --game G --data FILE... [--epochs N] [--rate R] [--lambda L] [--threads N]
 /// [--l2 X] [--most N] [--write]`: fits the game's evaluation weights to the data's positions.
 ///
@@ -270,25 +298,15 @@ pub fn run_tune(args: &[String]) -> Result<String, String> {
 
     // A tenth of the games is held out: their loss says whether the fit generalises.
     let (mut train, mut check) = (Dataset::default(), Dataset::default());
-    let mut games = 0usize;
-    for path in &files {
-        let file = File::open(path).map_err(|e| format!("{path}: {e}"))?;
-        let reader = DataReader::new(BufReader::new(file)).map_err(|e| format!("{path}: {e}"))?;
-        for game in reader {
-            if train.len() + check.len() >= most {
-                break;
+    let games = read_games(&files, &mut |game| {
+        let into = if held_out(game) { &mut check } else { &mut train };
+        game.for_each_position(|position, score, result| {
+            if let Some(sample) = model.sample(position, score, result) {
+                into.push(&sample);
             }
-            let game = game.map_err(|e| format!("{path}: game {}: {e}", games + 1))?;
-            games += 1;
-            let into = if held_out(&game) { &mut check } else { &mut train };
-            game.for_each_position(|position, score, result| {
-                if let Some(sample) = model.sample(position, score, result) {
-                    into.push(&sample);
-                }
-            })
-            .map_err(|ply| format!("{path}: game {games}: move {ply} cannot be played"))?;
-        }
-    }
+        })?;
+        Ok(train.len() + check.len() >= most)
+    })?;
     if train.is_empty() {
         return Err(format!("no {variant} positions in the data"));
     }
@@ -407,24 +425,14 @@ pub fn run_train(args: &[String]) -> Result<String, String> {
         input_count(kind).ok_or_else(|| format!("{variant} has no network yet (chess has)"))?;
 
     let (mut data, mut check) = (NetData::default(), NetData::default());
-    let mut games = 0usize;
-    for path in &files {
-        let file = File::open(path).map_err(|e| format!("{path}: {e}"))?;
-        let reader = DataReader::new(BufReader::new(file)).map_err(|e| format!("{path}: {e}"))?;
-        for game in reader {
-            if data.len() + check.len() >= most {
-                break;
-            }
-            let game = game.map_err(|e| format!("{path}: game {}: {e}", games + 1))?;
-            games += 1;
-            let into = if held_out(&game) { &mut check } else { &mut data };
-            let mirror = mirrored && !held_out(&game);
-            game.for_each_position(|position, score, result| {
-                into.push_game(position, score, result, mirror, on_top);
-            })
-            .map_err(|ply| format!("{path}: game {games}: move {ply} cannot be played"))?;
-        }
-    }
+    let games = read_games(&files, &mut |game| {
+        let into = if held_out(game) { &mut check } else { &mut data };
+        let mirror = mirrored && !held_out(game);
+        game.for_each_position(|position, score, result| {
+            into.push_game(position, score, result, mirror, on_top);
+        })?;
+        Ok(data.len() + check.len() >= most)
+    })?;
     if data.is_empty() {
         return Err(format!("no {variant} positions in the data"));
     }

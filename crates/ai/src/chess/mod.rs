@@ -461,12 +461,7 @@ impl<'e> Searcher<'e> {
         // Whether our evaluation got better since our last move (against the last one not in
         // check): reverse futility then trusts it more, late-move pruning and reductions are
         // gentler. With nothing to compare, it counts as improving.
-        let earlier = [2, 4]
-            .into_iter()
-            .filter(|&back| ply >= back)
-            .map(|back| self.static_evals[ply - back])
-            .find(|&e| e != -INFINITY);
-        let improving = !in_check && earlier.is_none_or(|e| static_eval > e);
+        let improving = driver::improving(&self.static_evals, ply, in_check, -INFINITY);
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta with little depth left, a quiet move will not undo it.
             if depth <= 6 && static_eval - 85 * (depth - i32::from(improving)) >= beta {

@@ -383,12 +383,7 @@ impl<'s> Search<'s> {
         // Whether our evaluation got better since our last move (against the last one not in
         // check): reverse futility trusts it more, and late moves are reduced less. With
         // nothing to compare, it counts as improving.
-        let earlier = [2, 4]
-            .into_iter()
-            .filter(|&back| ply >= back)
-            .map(|back| self.static_evals[ply - back])
-            .find(|&e| e != -INFINITY);
-        let improving = !in_check && earlier.is_none_or(|e| static_eval > e);
+        let improving = driver::improving(&self.static_evals, ply, in_check, -INFINITY);
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             if depth <= 6 && static_eval - 90 * (depth - i32::from(improving)) >= beta {
                 return static_eval;
