@@ -3,7 +3,7 @@
 //! the line below says how they were made.
 //!
 //! Made from: qi tune --game xiangqi --epochs 1500 --rate 1 --lambda 0.3 --l2 0.00000001 on 578018 positions of 5060 games
-//! (/work/data/xiangqi-g0.qid, /tmp/xg1-snap.qid), starting from the weights before; k 0.002017; loss 0.009234 -> 0.009041, held-out games' results 0.082315 -> 0.081237.
+//! (xiangqi-g0.qid, and the first 1,960 games of xiangqi-g1.qid), starting from the weights before; k 0.002017; loss 0.009234 -> 0.009041, held-out games' results 0.082315 -> 0.081237.
 
 #[rustfmt::skip]
 pub(super) const WEIGHTS: [[i32; 2]; super::eval::PARAMS] = [
