@@ -191,7 +191,8 @@ mod tests {
         assert!(black.accuracy.unwrap() < 40.0, "{black:?}");
         let chances = review.first_player_chances();
         assert_eq!(chances.len(), 6);
-        assert_eq!(chances[0], 54);
+        // +0.30 on lichess's curve (qi_ai::review::ten_to_one).
+        assert_eq!(chances[0], 53);
         assert!(chances[4] > 95 && chances[5] > 95);
     }
 
