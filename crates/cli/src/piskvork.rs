@@ -31,6 +31,9 @@
 //! `INFO level N` (1 to 6, our own key; managers send nothing like it) plays at one of the app's
 //! levels within those times: its own time, node budget, depth and noise, so that a match can put a level
 //! against a Gomocup engine. Level 6 is full strength.
+//!
+//! `INFO max_node N` (Rapfi's key) caps every search at `N` nodes (0: no cap), whatever the
+//! turn's time: the lab's SPRTs play at a node count, so that a busy machine changes nothing.
 
 use std::io::{BufRead, Write};
 use std::sync::atomic::AtomicBool;
@@ -442,6 +445,7 @@ impl Session {
             "timeout_turn" => self.timeout_turn_ms = number()?,
             "timeout_match" => self.timeout_match_ms = number()?,
             "time_left" => self.time_left_ms = Some(number()?),
+            "max_node" => self.node_cap = Some(number()?).filter(|&nodes| nodes > 0),
             "level" => match number()? {
                 n @ 1..=6 => self.level = (n < 6).then(|| Level::new(n as u8)),
                 n => return Err(format!("INFO level: {n} is not a level (1 to 6)")),

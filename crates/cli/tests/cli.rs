@@ -310,8 +310,18 @@ fn datagen_data_and_tune_work_together() {
     // Xiangqi positions are not in a chess file.
     let wrong = qi(&["tune", "--game", "xiangqi", "--data", path]);
     assert!(stderr(&wrong).contains("no xiangqi positions"), "{}", stderr(&wrong));
-    let untunable = qi(&["tune", "--game", "banqi", "--data", path]);
-    assert!(stderr(&untunable).contains("cannot be tuned yet"), "{}", stderr(&untunable));
+    // Gomoku's shape tables and banqi's weights are tuned the same way.
+    for game in ["gomoku", "banqi"] {
+        let file = dir.join(format!("{game}.qid"));
+        let path = file.to_str().expect("a UTF-8 path");
+        let made =
+            qi(&["datagen", "--game", game, "--out", path, "--games", "6", "--nodes", "300"]);
+        assert!(made.status.success(), "{game}: {}", stderr(&made));
+        let tuned =
+            qi(&["tune", "--game", game, "--data", path, "--epochs", "5", "--threads", "1"]);
+        assert!(tuned.status.success(), "{game}: {}", stderr(&tuned));
+        assert!(stdout(&tuned).starts_with(&format!("{game}: ")), "{}", stdout(&tuned));
+    }
     // A network trained on the same data, on top of the hand-written evaluation, written in
     // the engine's format (its flags byte says "on top").
     let net = dir.join("chess.qnn");

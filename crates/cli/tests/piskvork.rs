@@ -157,6 +157,25 @@ fn info_level_plays_at_an_app_level_and_refuses_others() {
 }
 
 #[test]
+fn max_node_caps_each_search_whatever_the_time() {
+    // Rapfi's key: with a long turn, the search still stops at the node count (the lab's
+    // SPRTs play by nodes), and it is the same move however busy the machine is.
+    let input = "START 15\nINFO timeout_turn 20000\nINFO max_node 3000\nBEGIN\nTURN 8,8\nEND\n";
+    let replies = all_replies(input);
+    assert!(!replies.iter().any(|l| l.starts_with("ERROR")), "{replies:?}");
+    let last_message = replies.iter().rfind(|l| l.starts_with("MESSAGE")).expect("a message");
+    let words: Vec<&str> = last_message.split_whitespace().collect();
+    let nodes: u64 = words[words.iter().position(|w| *w == "nodes").unwrap() + 1].parse().unwrap();
+    assert!(nodes <= 3000, "{last_message}");
+    let moves = |replies: Vec<String>| -> Vec<String> {
+        replies.into_iter().filter(|l| is_point(l, 15)).collect()
+    };
+    assert_eq!(moves(session(input)), moves(replies.clone()), "the same moves again");
+    let refused = session("START 15\nINFO max_node lots\nEND\n");
+    assert!(refused[1].starts_with("ERROR INFO max_node"), "{refused:?}");
+}
+
+#[test]
 fn swap2board_is_answered_as_gomocup_specifies_on_twenty() {
     let points = |reply: &str, n: usize| {
         let parts: Vec<&str> = reply.split(' ').collect();

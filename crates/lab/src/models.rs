@@ -4,7 +4,9 @@
 
 use std::fmt::Write as _;
 
+use qi_ai::banqi::eval as banqi_eval;
 use qi_ai::chess::eval as chess_eval;
+use qi_ai::gomoku::eval as gomoku_eval;
 use qi_ai::terms::Terms;
 use qi_ai::xiangqi::eval as xiangqi_eval;
 use qi_rules::any::AnyGame;
@@ -26,6 +28,8 @@ pub struct Model {
     pub weights: Vec<f64>,
     /// Where the engine keeps its weights, from the workspace's root.
     pub file: &'static str,
+    /// What the two values of each pair are for (the ends of the evaluation's blend).
+    pub pair: &'static str,
 }
 
 /// A counter of how often each parameter counts for one side.
@@ -41,7 +45,7 @@ impl Model {
     /// The model of `kind`'s evaluation.
     ///
     /// # Errors
-    /// A message for a game whose evaluation cannot be tuned yet.
+    /// A message for a game whose evaluation cannot be tuned (none now: all four can).
     pub fn for_game(kind: GameKind) -> Result<Model, String> {
         match kind {
             GameKind::Chess => Ok(Model {
@@ -52,6 +56,7 @@ impl Model {
                     .flat_map(|&[mg, eg]| [f64::from(mg), f64::from(eg)])
                     .collect(),
                 file: "crates/ai/src/chess/weights.rs",
+                pair: "(middlegame, endgame)",
             }),
             GameKind::Xiangqi => Ok(Model {
                 kind,
@@ -61,11 +66,28 @@ impl Model {
                     .flat_map(|&[mg, eg]| [f64::from(mg), f64::from(eg)])
                     .collect(),
                 file: "crates/ai/src/xiangqi/weights.rs",
+                pair: "(middlegame, endgame)",
             }),
-            other => Err(format!(
-                "the {} evaluation cannot be tuned yet (chess and xiangqi can)",
-                format!("{other:?}").to_lowercase()
-            )),
+            GameKind::Gomoku => Ok(Model {
+                kind,
+                groups: gomoku_eval::GROUPS,
+                weights: gomoku_eval::weights()
+                    .iter()
+                    .flat_map(|&[opening, crowded]| [f64::from(opening), f64::from(crowded)])
+                    .collect(),
+                file: "crates/ai/src/gomoku/weights.rs",
+                pair: "(few stones, a crowded board)",
+            }),
+            GameKind::Banqi => Ok(Model {
+                kind,
+                groups: banqi_eval::GROUPS,
+                weights: banqi_eval::weights()
+                    .iter()
+                    .flat_map(|&[hidden, face_up]| [f64::from(hidden), f64::from(face_up)])
+                    .collect(),
+                file: "crates/ai/src/banqi/weights.rs",
+                pair: "(pieces face down, all face up)",
+            }),
         }
     }
 
@@ -76,11 +98,16 @@ impl Model {
     }
 
     /// The sample of `game`'s position, scored `score` by the search and ended `result` (both
-    /// from the first player's side); `None` for a position of another game.
+    /// from the first player's side); `None` for a position of another game, or one the
+    /// evaluation does not judge (a gomoku position with a five or a winning four to make,
+    /// which the search answers exactly; banqi before the first flip).
     #[must_use]
     pub fn sample(&self, game: &AnyGame, score: i16, result: Wdl) -> Option<Sample> {
         let params = self.params();
         let mut sides = [Counts(vec![0; params]), Counts(vec![0; params])];
+        // What scales every term (banqi's weights are 64ths, and fade before the no-progress
+        // draw).
+        let mut base_scale = 1.0f32;
         // The phase, its full value, what divides a drawish ending's score and whether each
         // side's lead would be drawish, and the tempo.
         let (phase, full, drawish_scale, drawish, tempo) = match (self.kind, game) {
@@ -109,6 +136,26 @@ impl Model {
                     xiangqi_eval::TEMPO,
                 )
             }
+            (GameKind::Gomoku, AnyGame::Gomoku(gomoku)) => {
+                if !gomoku_eval::is_quiet(gomoku) {
+                    return None;
+                }
+                let phase = gomoku_eval::terms(gomoku, &mut sides);
+                // The terms are by colour; the data's side is the first seat's.
+                if gomoku.colour_of(Side::First) != Side::First {
+                    sides.swap(0, 1);
+                }
+                (phase, gomoku_eval::FULL_PHASE, 1, [false; 2], 0)
+            }
+            (GameKind::Banqi, AnyGame::Banqi(banqi)) => {
+                let shape = banqi_eval::terms(banqi, &mut sides)?;
+                // The terms are by colour; the data's side is the first seat's.
+                if banqi.colour_of(Side::First).is_some_and(|colour| colour.index() != 0) {
+                    sides.swap(0, 1);
+                }
+                base_scale = shape.fade_left as f32 / shape.fade as f32 / banqi_eval::UNIT as f32;
+                (shape.phase, banqi_eval::FULL_PHASE, 1, [false; 2], 0)
+            }
             _ => return None,
         };
         let (mg_share, eg_share) =
@@ -125,7 +172,8 @@ impl Model {
             }
         }
         let ahead = usize::from(blended < 0.0);
-        let scale = if blended != 0.0 && drawish[ahead] { 1.0 / drawish_scale as f32 } else { 1.0 };
+        let scale = base_scale
+            * if blended != 0.0 && drawish[ahead] { 1.0 / drawish_scale as f32 } else { 1.0 };
         let tempo = tempo as f32;
         let offset = if game.side_to_move() == Side::First { tempo } else { -tempo };
         Some(Sample {
@@ -141,8 +189,9 @@ impl Model {
     #[must_use]
     pub fn rust_source(&self, weights: &[f64], made_from: &str) -> String {
         let game = format!("{:?}", self.kind).to_lowercase();
+        let pair = self.pair;
         let mut out = format!(
-            "//! The {game} evaluation's weights: a (middlegame, endgame) pair for each of the\n\
+            "//! The {game} evaluation's weights: a {pair} pair for each of the\n\
              //! evaluation's parameters, in the order of its layout (`eval::PARAMS`). Written by `qi tune`;\n\
              //! the line below says how they were made.\n//!\n"
         );
@@ -246,11 +295,39 @@ mod tests {
     }
 
     #[test]
+    fn a_gomoku_samples_evaluation_is_the_engines() {
+        let model = Model::for_game(GameKind::Gomoku).unwrap();
+        let mut data = Dataset::default();
+        let mut checked = 0;
+        for game in positions("gomoku", 200) {
+            let AnyGame::Gomoku(gomoku) = &game else { unreachable!() };
+            let Some(sample) = model.sample(&game, 0, Wdl::Draw) else {
+                assert!(!gomoku_eval::is_quiet(gomoku), "{}", game.position());
+                continue;
+            };
+            data.push(&sample);
+            let engine = gomoku_eval::evaluate(gomoku);
+            let black = if gomoku.colour_to_move() == Side::First { engine } else { -engine };
+            // The engine divides the blend in integers; the model does not.
+            let model_eval = data.evaluate(checked, &model.weights);
+            assert!(
+                (model_eval - f64::from(black)).abs() <= 1.0,
+                "{}: {model_eval} vs {black}",
+                game.position()
+            );
+            checked += 1;
+        }
+        assert!(checked >= 50, "only {checked} quiet positions");
+    }
+
+    #[test]
     fn the_written_weights_are_the_engines_files() {
         let body = |text: &str| text[text.find("#[rustfmt::skip]").unwrap()..].to_owned();
         for (kind, file) in [
             (GameKind::Chess, include_str!("../../ai/src/chess/weights.rs")),
             (GameKind::Xiangqi, include_str!("../../ai/src/xiangqi/weights.rs")),
+            (GameKind::Gomoku, include_str!("../../ai/src/gomoku/weights.rs")),
+            (GameKind::Banqi, include_str!("../../ai/src/banqi/weights.rs")),
         ] {
             let model = Model::for_game(kind).unwrap();
             assert_eq!(model.weights.len(), 2 * model.groups.iter().map(|(_, n)| n).sum::<usize>());
@@ -260,13 +337,39 @@ mod tests {
     }
 
     #[test]
-    fn other_games_say_they_cannot_be_tuned_yet() {
-        let error = Model::for_game(GameKind::Banqi).unwrap_err();
-        assert!(error.contains("banqi"), "{error}");
+    fn a_banqi_samples_evaluation_is_the_engines() {
+        let model = Model::for_game(GameKind::Banqi).unwrap();
+        let mut data = Dataset::default();
+        let mut checked = 0;
+        for game in positions("banqi", 200) {
+            let AnyGame::Banqi(banqi) = &game else { unreachable!() };
+            let Some(sample) = model.sample(&game, 0, Wdl::Draw) else {
+                assert!(banqi.colour_of(Side::First).is_none(), "{}", game.position());
+                continue;
+            };
+            data.push(&sample);
+            let engine = banqi_eval::evaluate(banqi);
+            let first = if game.side_to_move() == Side::First { engine } else { -engine };
+            // The engine divides in integers (the blend, then the fade); the model does not.
+            let model_eval = data.evaluate(checked, &model.weights);
+            assert!(
+                (model_eval - f64::from(first)).abs() <= 2.0,
+                "{}: {model_eval} vs {first}",
+                game.position()
+            );
+            checked += 1;
+        }
+        assert!(checked >= 150, "only {checked} positions after the first flip");
+    }
+
+    #[test]
+    fn a_position_of_another_game_is_no_sample() {
         let model = Model::for_game(GameKind::Chess).unwrap();
         let xiangqi = AnyGame::new("xiangqi", "", &StartFrom::Start { seed: 0 }).unwrap();
         assert!(model.sample(&xiangqi, 0, Wdl::Draw).is_none());
         let chess = AnyGame::new("chess", "", &StartFrom::Start { seed: 0 }).unwrap();
-        assert!(Model::for_game(GameKind::Xiangqi).unwrap().sample(&chess, 0, Wdl::Draw).is_none());
+        for kind in [GameKind::Xiangqi, GameKind::Gomoku, GameKind::Banqi] {
+            assert!(Model::for_game(kind).unwrap().sample(&chess, 0, Wdl::Draw).is_none());
+        }
     }
 }

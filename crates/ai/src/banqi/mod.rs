@@ -19,10 +19,11 @@
 //! passes. The evaluation is in [`eval`].
 
 mod board;
-mod eval;
+pub mod eval;
 mod greedy;
 #[cfg(test)]
 mod tests;
+mod weights;
 
 use qi_rules::banqi::{Banqi, BanqiMove, Piece, Square};
 use qi_rules::{Game, Side, zobrist};
@@ -296,7 +297,7 @@ impl BanqiEngine {
         let (mut best, mut best_move) = (-INF, PackedMove::NONE);
         let original_alpha = alpha;
         if flips_left_out {
-            best = eval::evaluate(game, &mut self.values) + budget.noise_for(game.hash());
+            best = eval::evaluate_cached(game, &mut self.values) + budget.noise_for(game.hash());
             if best >= beta {
                 return best;
             }
@@ -453,7 +454,7 @@ impl BanqiEngine {
         if game.outcome().is_some() {
             return terminal(game, ply);
         }
-        let stand = eval::evaluate(game, &mut self.values) + budget.noise_for(game.hash());
+        let stand = eval::evaluate_cached(game, &mut self.values) + budget.noise_for(game.hash());
         if stand >= beta || ply >= MAX_PLY - 1 {
             return stand;
         }

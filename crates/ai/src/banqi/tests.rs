@@ -232,8 +232,8 @@ fn kept_piece_values_are_the_fresh_ones() {
                 break;
             }
             assert_eq!(
-                eval::evaluate(&g, &mut kept),
-                eval::evaluate(&g, &mut eval::ValuesCache::default()),
+                eval::evaluate_cached(&g, &mut kept),
+                eval::evaluate(&g),
                 "{rules}: {}",
                 g.position()
             );

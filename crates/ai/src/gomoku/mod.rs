@@ -11,11 +11,13 @@
 //! [`seed_ai`] is a faithful port of the seed tutorial's strongest AI, the sparring partner of
 //! the strength match.
 
+pub mod eval;
 mod position;
 pub mod seed_ai;
 #[cfg(test)]
 mod tests;
 mod threats;
+mod weights;
 
 use qi_rules::Game;
 use qi_rules::Side;
@@ -122,16 +124,9 @@ impl GomokuEngine {
         }
     }
 
-    /// The static value of `position` for the side to move.
+    /// The static value of `position` for the side to move, with the level's noise.
     fn evaluate(position: &Position, budget: &Budget<'_>) -> i32 {
-        let me = position.side_to_move();
-        let (mut mine, mut theirs) = (0, 0);
-        for p in position.candidates() {
-            mine += position.point_value(me, p);
-            theirs += position.point_value(me.other(), p);
-        }
-        // The side to move gets to use its shapes first.
-        let value = mine + mine / 4 - theirs + budget.noise_for(position.hash());
+        let value = eval::evaluate_position(position) + budget.noise_for(position.hash());
         value.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 

@@ -285,6 +285,8 @@ pub(crate) struct Position {
     /// The shape table each side's keys are looked up in (the rule's, chosen once: a stone
     /// updates forty shapes).
     shape_tables: [&'static [u8]; 2],
+    /// Stones on the board.
+    stones: usize,
     renju: bool,
     caro: bool,
     game: Gomoku,
@@ -308,6 +310,7 @@ impl Position {
             candidates: [0; CANDIDATE_WORDS],
             board_points: Vec::with_capacity(size * size),
             shape_tables: Self::shape_tables(rule),
+            stones: 0,
             renju: rule == WinRule::Renju,
             caro: rule == WinRule::Caro,
             game: game.clone(),
@@ -325,6 +328,7 @@ impl Position {
         for i in 0..position.board_points.len() {
             let point = usize::from(position.board_points[i]);
             if position.cells[point] != EMPTY {
+                position.stones += 1;
                 position.add_near(point, true);
             }
         }
@@ -424,6 +428,18 @@ impl Position {
         self.shapes[side_index(side)][point]
     }
 
+    /// The index of the four shapes a stone of `side` on `point` makes, three bits each, the
+    /// first direction's lowest (below 4096).
+    #[inline]
+    pub(crate) fn shape_index(&self, side: Side, point: usize) -> usize {
+        Combination::index(self.shapes(side, point))
+    }
+
+    /// Stones on the board.
+    pub(crate) fn stones(&self) -> usize {
+        self.stones
+    }
+
     /// What a stone of `side` on `point` makes along its four lines together.
     #[inline]
     fn combination(&self, side: Side, point: usize) -> &'static Combination {
@@ -466,6 +482,7 @@ impl Position {
         let side = self.side_to_move();
         self.game.play_unchecked(Self::move_of(point));
         self.cells[point] = 1 + side_index(side) as u8;
+        self.stones += 1;
         self.add_near(point, true);
         self.mark_candidate(point, false);
         self.update_keys(point, side, true);
@@ -477,6 +494,7 @@ impl Position {
         let side = if self.cells[point] == 1 { Side::First } else { Side::Second };
         self.game.undo();
         self.cells[point] = EMPTY;
+        self.stones -= 1;
         self.add_near(point, false);
         self.update_keys(point, side, false);
         self.update_lines(point);
