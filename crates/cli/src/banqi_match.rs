@@ -3,12 +3,17 @@
 //! (`--opponent level:N`) or another program speaking the `qi banqi-engine` protocol
 //! (`--opponent "program:/path/to/qi banqi-engine"`, an older build for instance: it is told the
 //! deal's number and the moves with what each flip revealed, and its own search must hide the
-//! face-down pieces, as ours does), on a different deal each game, the first move alternating.
-//! Draws count as non-wins. Prints one line per game with `--verbose`, then the totals (for the
-//! engine) and the engine's speed.
+//! face-down pieces, as ours does). Games come in pairs: each deal is played twice, the engine
+//! moving first once and second once, so a deal that favours one side favours both players
+//! alike; `--jobs N` plays N pairs at once. Prints one line per game with `--verbose`, then the
+//! totals for the engine (wins, draws, losses, its score with draws as half a point, the five
+//! pair counts and the Elo they show) and the engine's speed. `--sprt elo0,elo1[,alpha,beta]`
+//! stops when a sequential probability ratio test on the pairs decides, as `qi sprt` does for
+//! the other games.
 
 use std::fmt::Write as _;
-use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::Duration;
 
 use qi_ai::banqi::{BanqiEngine, GreedyPlayer};
@@ -18,6 +23,7 @@ use qi_rules::banqi::{Banqi, BanqiMove, BanqiRules, deal};
 use qi_rules::{Game, GameKind, RuleSet, Side};
 
 use crate::engine_process::EngineProcess;
+use crate::sprt::{Pentanomial, Sprt, Verdict};
 
 /// Who plays: the greedy player, or the engine at some settings.
 #[derive(Clone, Debug)]
@@ -176,6 +182,8 @@ struct Settings {
     verbose: bool,
     engine: Who,
     opponent: Who,
+    jobs: u32,
+    sprt: Option<Sprt>,
 }
 
 fn parse(args: &[String]) -> Result<Settings, String> {
@@ -187,6 +195,8 @@ fn parse(args: &[String]) -> Result<Settings, String> {
         verbose: false,
         engine: Who::Engine(None),
         opponent: Who::Greedy,
+        jobs: 1,
+        sprt: None,
     };
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
@@ -211,8 +221,16 @@ fn parse(args: &[String]) -> Result<Settings, String> {
             "--engine" => settings.engine = parse_who(value)?,
             "--opponent" => settings.opponent = parse_who(value)?,
             "--rules" => settings.rules = BanqiRules::parse(value).map_err(|e| e.to_string())?,
+            "--jobs" => match number()? {
+                jobs @ 1..=64 => settings.jobs = jobs as u32,
+                _ => return Err("--jobs takes a number of pairs at once, 1 to 64".to_owned()),
+            },
+            "--sprt" => settings.sprt = Some(Sprt::parse(value)?),
             _ => return Err(format!("{arg}: unknown option")),
         }
+    }
+    if !settings.games.is_multiple_of(2) || settings.games == 0 {
+        return Err("--games: each deal is played twice, so an even number above 0".to_owned());
     }
     Ok(settings)
 }
@@ -227,8 +245,8 @@ struct GameRecord {
     time_ms: f64,
 }
 
-fn play_one(settings: &Settings, index: u32, engine_side: Side) -> Result<GameRecord, String> {
-    let seed = settings.seed.wrapping_add(u64::from(index));
+/// Plays deal `seed`, the engine on `engine_side`.
+fn play_one(settings: &Settings, seed: u64, engine_side: Side) -> Result<GameRecord, String> {
     let mut game: Banqi = deal(&settings.rules, seed);
     let mut engine = Player::new(&settings.engine, settings.limits, seed, &settings.rules)?;
     let mut opponent =
@@ -265,56 +283,126 @@ fn describe(who: &Who) -> String {
     }
 }
 
-/// Runs the match described by `args`.
-pub fn run(args: &[String]) -> Result<String, String> {
-    let settings = parse(args)?;
-    let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
-    let (mut nodes, mut time_ms) = (0u64, 0.0f64);
-    let mut out = String::new();
-    for index in 0..settings.games {
-        let engine_side = if index % 2 == 0 { Side::First } else { Side::Second };
-        let record = play_one(&settings, index, engine_side)?;
-        let result = match record.winner {
-            Some(side) if side == engine_side => {
-                wins += 1;
-                "win"
-            }
-            Some(_) => {
-                losses += 1;
-                "loss"
-            }
-            None => {
-                draws += 1;
-                "draw"
-            }
-        };
-        nodes += record.nodes;
-        time_ms += record.time_ms;
+/// The totals so far, kept in the order pairs finish.
+#[derive(Default)]
+struct Totals {
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    nodes: u64,
+    time_ms: f64,
+    pairs: Pentanomial,
+    /// The first error, which stops the match.
+    error: Option<String>,
+    /// The test's verdict once it is decided.
+    decided: Option<Verdict>,
+}
+
+/// The engine's score in one game: 1, ½ or 0.
+fn points(record: &GameRecord, engine_side: Side) -> f64 {
+    match record.winner {
+        Some(side) if side == engine_side => 1.0,
+        Some(_) => 0.0,
+        None => 0.5,
+    }
+}
+
+/// Plays pair `pair` (deal `seed + pair`, the engine first, then second) and counts it.
+fn play_pair(settings: &Settings, pair: u32, totals: &Mutex<Totals>) -> Result<(), String> {
+    let seed = settings.seed.wrapping_add(u64::from(pair));
+    let mut scores = [0.0; 2];
+    for (game, engine_side) in [Side::First, Side::Second].into_iter().enumerate() {
+        let record = play_one(settings, seed, engine_side)?;
+        scores[game] = points(&record, engine_side);
+        let mut totals = totals.lock().map_err(|_| "a match thread failed".to_owned())?;
+        match record.winner {
+            Some(side) if side == engine_side => totals.wins += 1,
+            Some(_) => totals.losses += 1,
+            None => totals.draws += 1,
+        }
+        totals.nodes += record.nodes;
+        totals.time_ms += record.time_ms;
         if settings.verbose {
             let first = describe(if engine_side == Side::First {
                 &settings.engine
             } else {
                 &settings.opponent
             });
-            let line = format!(
-                "game {:3}: deal {}, {first} first, {result} in {} plies: {}\n",
-                index + 1,
-                settings.seed.wrapping_add(u64::from(index)),
+            let result = ["loss", "draw", "win"][(scores[game] * 2.0) as usize];
+            eprintln!(
+                "game {:3}: deal {seed}, {first} first, {result} in {} plies: {}",
+                2 * pair + game as u32 + 1,
                 record.plies,
                 record.position
             );
-            eprint!("{line}");
         }
     }
-    let games = settings.games.max(1);
+    let mut totals = totals.lock().map_err(|_| "a match thread failed".to_owned())?;
+    totals.pairs.add_pair(scores[0], scores[1]);
+    if let Some(sprt) = &settings.sprt {
+        eprintln!("sprt after {} pairs: {}", totals.pairs.pairs(), sprt.summary(&totals.pairs));
+        let verdict = sprt.verdict(&totals.pairs);
+        if verdict != Verdict::Continue && totals.decided.is_none() {
+            totals.decided = Some(verdict);
+        }
+    }
+    Ok(())
+}
+
+/// Runs the match described by `args`.
+pub fn run(args: &[String]) -> Result<String, String> {
+    let settings = parse(args)?;
+    let total_pairs = settings.games / 2;
+    let next_pair = AtomicU32::new(0);
+    let totals = Mutex::new(Totals::default());
+    std::thread::scope(|scope| {
+        for _ in 0..settings.jobs.min(total_pairs) {
+            scope.spawn(|| {
+                loop {
+                    let stop =
+                        totals.lock().map_or(true, |t| t.error.is_some() || t.decided.is_some());
+                    let pair = next_pair.fetch_add(1, Ordering::Relaxed);
+                    if stop || pair >= total_pairs {
+                        break;
+                    }
+                    if let Err(error) = play_pair(&settings, pair, &totals) {
+                        if let Ok(mut totals) = totals.lock() {
+                            totals.error.get_or_insert(error);
+                        }
+                        break;
+                    }
+                }
+            });
+        }
+    });
+    let totals = totals.into_inner().map_err(|_| "a match thread failed".to_owned())?;
+    if let Some(error) = totals.error {
+        return Err(error);
+    }
+    let Totals { wins, draws, losses, nodes, time_ms, pairs, .. } = totals;
+    let games = wins + draws + losses;
+    let mut out = String::new();
     let _ = writeln!(
         out,
-        "{} vs {}: {wins} wins, {draws} draws, {losses} losses of {} games: {:.1}% won",
+        "{} vs {}: {wins} wins, {draws} draws, {losses} losses of {games} games: {:.1}% won, score {:.1}%",
         describe(&settings.engine),
         describe(&settings.opponent),
-        settings.games,
-        100.0 * f64::from(wins) / f64::from(games)
+        100.0 * f64::from(wins) / f64::from(games.max(1)),
+        100.0 * (f64::from(wins) + f64::from(draws) / 2.0) / f64::from(games.max(1))
     );
+    let counts = pairs.0.map(|c| c.to_string()).join("/");
+    let elo = pairs
+        .elo()
+        .map_or_else(String::new, |(elo, margin)| format!(", Elo {elo:+.1} ± {margin:.1}"));
+    let _ = writeln!(out, "pairs (0, ½, 1, 1½, 2 points): {counts}{elo}");
+    if let Some(sprt) = &settings.sprt {
+        let verdict = match totals.decided {
+            Some(Verdict::Accepted) => "H1 accepted",
+            Some(Verdict::Rejected) => "H0 accepted",
+            _ => "undecided",
+        };
+        let _ = writeln!(out, "sprt: {verdict}: {}", sprt.summary(&pairs));
+    }
     let _ = writeln!(
         out,
         "engine: {nodes} nodes in {:.1} s, {:.0} nodes/s",

@@ -250,10 +250,12 @@ Usage:
       The banqi engine on a UCI-like line protocol (standard input and output).
   qi match-banqi [--games 200] [--movetime 100 | --nodes N | --depth N] [--seed 1]
                  [--engine full|level:N] [--opponent greedy|level:N|program:CMD] [--rules k=v,...]
-                 [--verbose]
+                 [--jobs 1] [--sprt elo0,elo1[,alpha,beta]] [--verbose]
       The banqi engine at full strength (or a level) against the greedy player, a level, or
-      another program speaking the banqi-engine protocol (an older build, for instance),
-      on a new deal each game, first move alternating; prints the engine's totals.
+      another program speaking the banqi-engine protocol (an older build, for instance).
+      Each deal is played twice, the engine first once and second once; --jobs plays that
+      many pairs at once; --sprt stops when the test decides. Prints the engine's totals,
+      its score, the pairs' five counts and the Elo they show.
   qi record check FILE...
       Each file's encoding and games: per game its format and moves read, or where it stopped
       and why (exit status 1 when a game stopped early).

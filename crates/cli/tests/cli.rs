@@ -440,3 +440,62 @@ fn a_damaged_data_file_is_summarised_and_cut_back_when_appended_to() {
     assert!(stdout(&output).contains("xiangqi 3 games"), "{}", stdout(&output));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `qi match-banqi` plays each deal twice with the sides swapped, a pair at a time on each job,
+/// and reports the pairs; an SPRT stops it once decided; bad settings are refused.
+#[test]
+fn match_banqi_plays_pairs_and_can_stop_on_an_sprt() {
+    let output = qi(&[
+        "match-banqi",
+        "--games",
+        "6",
+        "--nodes",
+        "300",
+        "--opponent",
+        "greedy",
+        "--jobs",
+        "2",
+        "--verbose",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let out = stdout(&output);
+    assert!(out.contains("of 6 games"), "{out}");
+    let counts = out.split("pairs (0, ½, 1, 1½, 2 points): ").nth(1).expect("the pairs line");
+    let counts: u32 = counts
+        .split([',', '\n'])
+        .next()
+        .unwrap()
+        .split('/')
+        .map(|c| c.parse::<u32>().unwrap())
+        .sum();
+    assert_eq!(counts, 3, "{out}");
+    // Each deal twice, once with each side first.
+    let games = stderr(&output);
+    for deal in 1..=3 {
+        let firsts: Vec<&str> = games
+            .lines()
+            .filter(|l| l.contains(&format!(": deal {deal}, ")))
+            .map(|l| l.split(", ").nth(1).unwrap())
+            .collect();
+        assert_eq!(firsts.len(), 2, "{games}");
+        assert_ne!(firsts[0], firsts[1], "{games}");
+    }
+    // Full strength against greedy play is decided well before 400 pairs.
+    let sprt = qi(&[
+        "match-banqi",
+        "--games",
+        "800",
+        "--nodes",
+        "300",
+        "--opponent",
+        "greedy",
+        "--sprt",
+        "0,100",
+    ]);
+    assert!(sprt.status.success(), "{}", stderr(&sprt));
+    assert!(stdout(&sprt).contains("sprt: H1 accepted"), "{}", stdout(&sprt));
+    for bad in [["--games", "5"], ["--jobs", "0"], ["--sprt", "10,0"]] {
+        let refused = qi(&["match-banqi", bad[0], bad[1]]);
+        assert!(!refused.status.success(), "{bad:?}");
+    }
+}
