@@ -33,6 +33,10 @@ use crate::search::{
 
 /// The deepest ply the search reaches (iterative deepening stops well before).
 const MAX_PLY: usize = 64;
+/// The deepest node reverse futility may cut.
+const FUTILITY_DEPTH: i32 = 3;
+/// Reverse futility's margin per ply of depth, in evaluation units.
+const FUTILITY_MARGIN: i32 = 120;
 /// Fours a root VCF search may chain.
 const ROOT_VCF_DEPTH: u32 = 30;
 /// Fours a VCF search at a leaf may chain.
@@ -210,6 +214,19 @@ impl GomokuEngine {
             let score = score_from_tt(entry.score, ply as i32);
             if i32::from(entry.depth) >= depth && entry.bound.cuts(score, alpha, beta) {
                 return score;
+            }
+        }
+        // Reverse futility: a quiet node outside the principal variation, shallow, whose
+        // static value is far above beta is taken to hold (the side to move has no four to
+        // answer, and its shapes already count the threats it meets).
+        if forced.is_none()
+            && beta - alpha == 1
+            && depth <= FUTILITY_DEPTH
+            && beta.abs() < MATE_BOUND
+        {
+            let value = Self::evaluate(position, budget);
+            if value - FUTILITY_MARGIN * depth >= beta {
+                return value;
             }
         }
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
