@@ -37,6 +37,7 @@ pub fn run_datagen(args: &[String]) -> Result<String, String> {
     let mut append = false;
     let mut nodes = None;
     let mut random_plies = None;
+    let mut max_opening = None;
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
         match arg.as_str() {
@@ -47,6 +48,9 @@ pub fn run_datagen(args: &[String]) -> Result<String, String> {
             "--nodes" => nodes = Some(number::<u64>(arg, iter.next(), "a number of nodes")?),
             "--random-plies" => {
                 random_plies = Some(number::<usize>(arg, iter.next(), "a number of plies")?);
+            }
+            "--max-opening" => {
+                max_opening = Some(number::<i32>(arg, iter.next(), "a score above 0")?);
             }
             "--jobs" => jobs = number(arg, iter.next(), "a number of games at once, 1 to 64")?,
             "--seed" => seed = number(arg, iter.next(), "a number")?,
@@ -67,6 +71,12 @@ pub fn run_datagen(args: &[String]) -> Result<String, String> {
     }
     if let Some(plies) = random_plies {
         setup.random_plies = plies.min(40);
+    }
+    if let Some(score) = max_opening {
+        if score <= 0 {
+            return Err("--max-opening takes a score above 0".into());
+        }
+        setup.max_opening_score = score;
     }
     let exists = std::path::Path::new(&out).exists();
     let mut writer = if exists {
@@ -104,6 +114,9 @@ pub fn run_datagen(args: &[String]) -> Result<String, String> {
     let mut totals = [0u64; 3];
     let mut positions = 0u64;
     let mut written = 0u64;
+    // Seeds whose openings all went off balance (or ended the game): a run where most do
+    // needs a wider --max-opening, and says so rather than go quiet.
+    let mut given_up = 0u64;
     std::thread::scope(|scope| -> Result<(), String> {
         for _ in 0..jobs {
             let sender = sender.clone();
@@ -124,7 +137,17 @@ pub fn run_datagen(args: &[String]) -> Result<String, String> {
         }
         drop(sender);
         for game in games_done {
-            let Some(game) = game else { continue };
+            let Some(game) = game else {
+                given_up += 1;
+                if given_up.is_power_of_two() {
+                    eprintln!(
+                        "{given_up} seeds given up: their openings were all judged beyond {} \
+                         (--max-opening) or ended the game",
+                        setup.max_opening_score
+                    );
+                }
+                continue;
+            };
             writer.write(&game).map_err(|e| format!("{out}: {e}"))?;
             written += 1;
             positions += game.kept() as u64;
@@ -149,11 +172,12 @@ pub fn run_datagen(args: &[String]) -> Result<String, String> {
     })?;
     writer.flush().map_err(|e| format!("{out}: {e}"))?;
     Ok(format!(
-        "{written} games, {positions} positions kept, in {out} ({:.1} s; first player +{} ={} -{})\n",
+        "{written} games, {positions} positions kept, in {out} ({:.1} s; first player +{} ={} -{}){}\n",
         started.elapsed().as_secs_f64(),
         totals[0],
         totals[1],
         totals[2],
+        if given_up > 0 { format!("; {given_up} seeds given up") } else { String::new() },
     ))
 }
 

@@ -210,9 +210,10 @@ Usage:
       worth ELO1 rather than ELO0 logistic Elo (alpha and beta default to 0.05; --games is
       then the most it plays, default 20000). Prints the ratio and its bounds after each pair.
   qi datagen --game <game> --out FILE [--games N] [--nodes N] [--random-plies N] [--jobs N]
-             [--seed S] [--rules k=v,...] [--append]
+             [--seed S] [--rules k=v,...] [--max-opening SCORE] [--append]
       Self-play training data: the full engine plays both sides at N nodes a move (default
-      5000) from varied openings (random plies, off-balance ones drawn again), each position
+      5000) from varied openings (random plies; ones judged beyond SCORE, default 300, 1000 in
+      gomoku, drawn again, and a seed given up after 20 tries, which is counted), each position
       written with the search's score and the game's result (positions in check, before a
       capture or with a mate found are marked not kept). The format is in docs/engine-lab.md.
       An existing FILE is only added to with --append (give another --seed); a damaged end (a

@@ -310,6 +310,27 @@ fn datagen_data_and_tune_work_together() {
     // Xiangqi positions are not in a chess file.
     let wrong = qi(&["tune", "--game", "xiangqi", "--data", path]);
     assert!(stderr(&wrong).contains("no xiangqi positions"), "{}", stderr(&wrong));
+    // Openings judged off balance are drawn again; a seed whose twenty tries all are is given
+    // up, and counted rather than passed over in silence.
+    let strict = dir.join("strict.qid");
+    let strict = strict.to_str().expect("a UTF-8 path");
+    let given_up = qi(&[
+        "datagen",
+        "--game",
+        "gomoku",
+        "--out",
+        strict,
+        "--games",
+        "2",
+        "--nodes",
+        "300",
+        "--max-opening",
+        "1",
+    ]);
+    assert!(given_up.status.success(), "{}", stderr(&given_up));
+    assert!(stdout(&given_up).contains("seeds given up"), "{}", stdout(&given_up));
+    let refused = qi(&["datagen", "--game", "gomoku", "--out", strict, "--max-opening", "0"]);
+    assert!(stderr(&refused).contains("--max-opening"), "{}", stderr(&refused));
     // Gomoku's shape tables and banqi's weights are tuned the same way.
     for game in ["gomoku", "banqi"] {
         let file = dir.join(format!("{game}.qid"));

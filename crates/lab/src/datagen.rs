@@ -42,24 +42,26 @@ pub struct SelfPlay {
 
 impl SelfPlay {
     /// The lab's defaults for `variant`: 5,000 nodes a move, 8 random plies (4 in banqi,
-    /// whose deal already varies; 2 stones near the centre in gomoku), openings within 300.
+    /// whose deal already varies; 2 stones near the centre in gomoku), openings within 300
+    /// (1,000 in gomoku, whose scores run larger: 300 is a 57% chance there, and the fitted
+    /// shape values judge nearly every opening beyond it, since freestyle favours Black).
     ///
     /// # Errors
     /// The rules crate's message for an unknown variant or bad rules.
     pub fn new(variant: &str, rules: &str) -> Result<SelfPlay, String> {
         let game = AnyGame::new(variant, rules, &StartFrom::Start { seed: 1 })
             .map_err(|e| e.to_string())?;
-        let random_plies = match game.kind() {
-            GameKind::Chess | GameKind::Xiangqi => 8,
-            GameKind::Banqi => 4,
-            GameKind::Gomoku => 2,
+        let (random_plies, max_opening_score) = match game.kind() {
+            GameKind::Chess | GameKind::Xiangqi => (8, 300),
+            GameKind::Banqi => (4, 300),
+            GameKind::Gomoku => (2, 1_000),
         };
         Ok(SelfPlay {
             variant: variant.to_owned(),
             rules: rules.to_owned(),
             nodes: 5_000,
             random_plies,
-            max_opening_score: 300,
+            max_opening_score,
             max_plies: 600,
             start: None,
         })
