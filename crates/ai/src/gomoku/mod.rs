@@ -37,6 +37,10 @@ const MAX_PLY: usize = 64;
 const FUTILITY_DEPTH: i32 = 3;
 /// Reverse futility's margin per ply of depth, in evaluation units.
 const FUTILITY_MARGIN: i32 = 120;
+/// The deepest node razoring may send to the leaf.
+const RAZOR_DEPTH: i32 = 2;
+/// Razoring's margin per ply of depth, in evaluation units.
+const RAZOR_MARGIN: i32 = 250;
 /// Fours a root VCF search may chain.
 const ROOT_VCF_DEPTH: u32 = 30;
 /// Fours a VCF search at a leaf may chain.
@@ -227,6 +231,14 @@ impl GomokuEngine {
             let value = Self::evaluate(position, budget);
             if value - FUTILITY_MARGIN * depth >= beta {
                 return value;
+            }
+            // Razoring: one far below alpha goes straight to the leaf's search of fours, and
+            // is taken to fail low unless a win by fours turns up.
+            if depth <= RAZOR_DEPTH && value + RAZOR_MARGIN * depth <= alpha {
+                let leaf = self.leaf(position, budget, ply);
+                if leaf <= alpha {
+                    return leaf;
+                }
             }
         }
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
