@@ -382,7 +382,16 @@ pub fn run_tune(args: &[String]) -> Result<String, String> {
             descent.rate,
             descent.l2,
             train.len() + check.len(),
-            files.join(", "),
+            // The files' names, not where they lay on the machine that fitted them.
+            files
+                .iter()
+                .map(|file| {
+                    std::path::Path::new(file)
+                        .file_name()
+                        .map_or_else(|| file.clone(), |name| name.to_string_lossy().into_owned())
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
             before.0,
             before.1,
         );
