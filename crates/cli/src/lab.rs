@@ -318,7 +318,7 @@ pub fn run_tune(args: &[String]) -> Result<String, String> {
         return Err("--l2 takes a prior's strength, 0 or more".into());
     }
     let (kind, _) = qi_rules::any::parse_variant(&variant).map_err(|e| e.to_string())?;
-    let model = Model::for_game(kind)?;
+    let model = Model::for_game(kind);
 
     // A tenth of the games is held out: their loss says whether the fit generalises.
     let (mut train, mut check) = (Dataset::default(), Dataset::default());

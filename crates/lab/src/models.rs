@@ -43,52 +43,36 @@ impl Terms for Counts {
 
 impl Model {
     /// The model of `kind`'s evaluation.
-    ///
-    /// # Errors
-    /// A message for a game whose evaluation cannot be tuned (none now: all four can).
-    pub fn for_game(kind: GameKind) -> Result<Model, String> {
-        match kind {
-            GameKind::Chess => Ok(Model {
-                kind,
-                groups: chess_eval::GROUPS,
-                weights: chess_eval::weights()
-                    .iter()
-                    .flat_map(|&[mg, eg]| [f64::from(mg), f64::from(eg)])
-                    .collect(),
-                file: "crates/ai/src/chess/weights.rs",
-                pair: "(middlegame, endgame)",
-            }),
-            GameKind::Xiangqi => Ok(Model {
-                kind,
-                groups: xiangqi_eval::GROUPS,
-                weights: xiangqi_eval::weights()
-                    .iter()
-                    .flat_map(|&[mg, eg]| [f64::from(mg), f64::from(eg)])
-                    .collect(),
-                file: "crates/ai/src/xiangqi/weights.rs",
-                pair: "(middlegame, endgame)",
-            }),
-            GameKind::Gomoku => Ok(Model {
-                kind,
-                groups: gomoku_eval::GROUPS,
-                weights: gomoku_eval::weights()
-                    .iter()
-                    .flat_map(|&[opening, crowded]| [f64::from(opening), f64::from(crowded)])
-                    .collect(),
-                file: "crates/ai/src/gomoku/weights.rs",
-                pair: "(few stones, a crowded board)",
-            }),
-            GameKind::Banqi => Ok(Model {
-                kind,
-                groups: banqi_eval::GROUPS,
-                weights: banqi_eval::weights()
-                    .iter()
-                    .flat_map(|&[hidden, face_up]| [f64::from(hidden), f64::from(face_up)])
-                    .collect(),
-                file: "crates/ai/src/banqi/weights.rs",
-                pair: "(pieces face down, all face up)",
-            }),
-        }
+    #[must_use]
+    pub fn for_game(kind: GameKind) -> Model {
+        let (groups, weights, file, pair): (_, &[[i32; 2]], _, _) = match kind {
+            GameKind::Chess => (
+                chess_eval::GROUPS,
+                chess_eval::weights(),
+                "crates/ai/src/chess/weights.rs",
+                "(middlegame, endgame)",
+            ),
+            GameKind::Xiangqi => (
+                xiangqi_eval::GROUPS,
+                xiangqi_eval::weights(),
+                "crates/ai/src/xiangqi/weights.rs",
+                "(middlegame, endgame)",
+            ),
+            GameKind::Gomoku => (
+                gomoku_eval::GROUPS,
+                gomoku_eval::weights(),
+                "crates/ai/src/gomoku/weights.rs",
+                "(few stones, a crowded board)",
+            ),
+            GameKind::Banqi => (
+                banqi_eval::GROUPS,
+                banqi_eval::weights(),
+                "crates/ai/src/banqi/weights.rs",
+                "(pieces face down, all face up)",
+            ),
+        };
+        let weights = weights.iter().flat_map(|&[a, b]| [f64::from(a), f64::from(b)]).collect();
+        Model { kind, groups, weights, file, pair }
     }
 
     /// The number of parameters (half the weights).
@@ -253,7 +237,7 @@ mod tests {
 
     #[test]
     fn a_samples_evaluation_is_the_engines() {
-        let model = Model::for_game(GameKind::Chess).unwrap();
+        let model = Model::for_game(GameKind::Chess);
         let mut data = Dataset::default();
         let games = positions("chess", 200);
         for game in &games {
@@ -276,7 +260,7 @@ mod tests {
 
     #[test]
     fn a_xiangqi_samples_evaluation_is_the_engines() {
-        let model = Model::for_game(GameKind::Xiangqi).unwrap();
+        let model = Model::for_game(GameKind::Xiangqi);
         let mut data = Dataset::default();
         for (i, game) in positions("xiangqi", 200).iter().enumerate() {
             data.push(&model.sample(game, 0, Wdl::Draw).unwrap());
@@ -296,7 +280,7 @@ mod tests {
 
     #[test]
     fn a_gomoku_samples_evaluation_is_the_engines() {
-        let model = Model::for_game(GameKind::Gomoku).unwrap();
+        let model = Model::for_game(GameKind::Gomoku);
         let mut data = Dataset::default();
         let mut checked = 0;
         for game in positions("gomoku", 200) {
@@ -329,7 +313,7 @@ mod tests {
             (GameKind::Gomoku, include_str!("../../ai/src/gomoku/weights.rs")),
             (GameKind::Banqi, include_str!("../../ai/src/banqi/weights.rs")),
         ] {
-            let model = Model::for_game(kind).unwrap();
+            let model = Model::for_game(kind);
             assert_eq!(model.weights.len(), 2 * model.groups.iter().map(|(_, n)| n).sum::<usize>());
             let source = model.rust_source(&model.weights, "Made from: anything.");
             assert_eq!(body(&source), body(file), "{kind:?}");
@@ -338,7 +322,7 @@ mod tests {
 
     #[test]
     fn a_banqi_samples_evaluation_is_the_engines() {
-        let model = Model::for_game(GameKind::Banqi).unwrap();
+        let model = Model::for_game(GameKind::Banqi);
         let mut data = Dataset::default();
         let mut checked = 0;
         for game in positions("banqi", 200) {
@@ -364,12 +348,12 @@ mod tests {
 
     #[test]
     fn a_position_of_another_game_is_no_sample() {
-        let model = Model::for_game(GameKind::Chess).unwrap();
+        let model = Model::for_game(GameKind::Chess);
         let xiangqi = AnyGame::new("xiangqi", "", &StartFrom::Start { seed: 0 }).unwrap();
         assert!(model.sample(&xiangqi, 0, Wdl::Draw).is_none());
         let chess = AnyGame::new("chess", "", &StartFrom::Start { seed: 0 }).unwrap();
         for kind in [GameKind::Xiangqi, GameKind::Gomoku, GameKind::Banqi] {
-            assert!(Model::for_game(kind).unwrap().sample(&chess, 0, Wdl::Draw).is_none());
+            assert!(Model::for_game(kind).sample(&chess, 0, Wdl::Draw).is_none());
         }
     }
 }
