@@ -1,4 +1,4 @@
-//! How a hand-written evaluation is counted. Every number the chess and xiangqi evaluations add
+//! How a hand-written evaluation is counted. Every number the four games' evaluations add
 //! is one of their weights, counted some number of times by a position's terms; an evaluation
 //! reports the terms to a [`Terms`]. The search's `Terms` sums the weights; the lab's tuner
 //! (`crates/lab`) records the counts instead, so the weights it fits are exactly those the

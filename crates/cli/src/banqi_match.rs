@@ -198,6 +198,7 @@ fn parse(args: &[String]) -> Result<Settings, String> {
         jobs: 1,
         sprt: None,
     };
+    let mut games_given = false;
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
         if arg == "--verbose" {
@@ -207,7 +208,10 @@ fn parse(args: &[String]) -> Result<Settings, String> {
         let value = iter.next().ok_or_else(|| format!("{arg} needs a value"))?;
         let number = || value.parse::<u64>().map_err(|_| format!("{arg}: expected a number"));
         match arg.as_str() {
-            "--games" => settings.games = u32::try_from(number()?).map_err(|e| e.to_string())?,
+            "--games" => {
+                settings.games = u32::try_from(number()?).map_err(|e| e.to_string())?;
+                games_given = true;
+            }
             "--movetime" => settings.limits.time_ms = Some(number()? as f64),
             "--nodes" => {
                 settings.limits.nodes = Some(number()?);
@@ -228,6 +232,10 @@ fn parse(args: &[String]) -> Result<Settings, String> {
             "--sprt" => settings.sprt = Some(Sprt::parse(value)?),
             _ => return Err(format!("{arg}: unknown option")),
         }
+    }
+    // A test runs until it decides: --games is then only its cap, as in `qi sprt`.
+    if settings.sprt.is_some() && !games_given {
+        settings.games = 20_000;
     }
     if !settings.games.is_multiple_of(2) || settings.games == 0 {
         return Err("--games: each deal is played twice, so an even number above 0".to_owned());
@@ -294,8 +302,9 @@ struct Totals {
     pairs: Pentanomial,
     /// The first error, which stops the match.
     error: Option<String>,
-    /// The test's verdict once it is decided.
-    decided: Option<Verdict>,
+    /// The test's verdict once it is decided, with the pairs that decided it (pairs already
+    /// under way on other jobs are still played and counted after).
+    decided: Option<(Verdict, Pentanomial)>,
 }
 
 /// The engine's score in one game: 1, ½ or 0.
@@ -343,7 +352,7 @@ fn play_pair(settings: &Settings, pair: u32, totals: &Mutex<Totals>) -> Result<(
         eprintln!("sprt after {} pairs: {}", totals.pairs.pairs(), sprt.summary(&totals.pairs));
         let verdict = sprt.verdict(&totals.pairs);
         if verdict != Verdict::Continue && totals.decided.is_none() {
-            totals.decided = Some(verdict);
+            totals.decided = Some((verdict, totals.pairs));
         }
     }
     Ok(())
@@ -396,12 +405,21 @@ pub fn run(args: &[String]) -> Result<String, String> {
         .map_or_else(String::new, |(elo, margin)| format!(", Elo {elo:+.1} ± {margin:.1}"));
     let _ = writeln!(out, "pairs (0, ½, 1, 1½, 2 points): {counts}{elo}");
     if let Some(sprt) = &settings.sprt {
-        let verdict = match totals.decided {
-            Some(Verdict::Accepted) => "H1 accepted",
-            Some(Verdict::Rejected) => "H0 accepted",
-            _ => "undecided",
+        let _ = match totals.decided {
+            Some((verdict, at)) => writeln!(
+                out,
+                "sprt: {} after {} pairs: {}{}",
+                if verdict == Verdict::Accepted { "H1 accepted" } else { "H0 accepted" },
+                at.pairs(),
+                sprt.summary(&at),
+                if at == pairs {
+                    String::new()
+                } else {
+                    format!(" (then {} pairs under way were finished)", pairs.pairs() - at.pairs())
+                }
+            ),
+            None => writeln!(out, "sprt: undecided: {}", sprt.summary(&pairs)),
         };
-        let _ = writeln!(out, "sprt: {verdict}: {}", sprt.summary(&pairs));
     }
     let _ = writeln!(
         out,

@@ -142,7 +142,7 @@ pub fn run_datagen(args: &[String]) -> Result<String, String> {
                 if given_up.is_power_of_two() {
                     eprintln!(
                         "{given_up} seeds given up: their openings were all judged beyond {} \
-                         (--max-opening) or ended the game",
+                         (--max-opening), ended the game, or could not be played",
                         setup.max_opening_score
                     );
                 }

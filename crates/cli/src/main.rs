@@ -227,7 +227,7 @@ Usage:
       score): prints the loss before and after, on the data and on the results of every tenth
       game (held out). --l2 holds the weights near their values before (the loss gains X for
       each squared unit moved); --write rewrites the engine's weights file (run from the
-      workspace's root). Chess and xiangqi for now.
+      workspace's root). All four games.
   qi train --game <game> --data FILE... --out FILE [--epochs 20] [--batch 16384]
            [--rate 0.001] [--lambda 0.5] [--threads 2] [--seed 1] [--most N] [--mirror]
            [--on-top]

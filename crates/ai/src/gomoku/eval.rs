@@ -135,10 +135,12 @@ pub fn evaluate(game: &Gomoku) -> i32 {
 pub fn is_quiet(game: &Gomoku) -> bool {
     let position = Position::new(game);
     let me = position.side_to_move();
+    // As the search's verdict: any five of the opponent's, and the side to move's own five or
+    // winning four only where it may play (renju forbids Black some points).
     position.candidates().all(|point| {
         !position.makes_five(me.other(), point)
-            && !position.makes_five(me, point)
-            && !position.makes_winning_four(me, point)
+            && !((position.makes_five(me, point) || position.makes_winning_four(me, point))
+                && position.is_legal(point))
     })
 }
 
