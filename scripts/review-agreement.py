@@ -3,20 +3,24 @@
 with the stronger engine").
 
 Plays a set of chess games with blunders in them (Stockfish at a low UCI_Elo against itself, from
-the chess book's openings), then judges every move twice, the way the app's review does
-(crates/ai/src/review.rs): the mover's winning chance before the move (the engine's score of the
-position) against the chance after it (its score of the position the move made), on lichess's
-curve, 15 points or more a blunder, 10 a mistake, 5 an inaccuracy. Once by Qi at the review's
-300 ms a position (`qi uci`, `go movetime`), once by Stockfish at a deep fixed depth: the
-reference. Prints the two sets of marks side by side for the moves either calls a mistake or
-worse, then how far they agree and the time Qi's review took.
+the chess book's openings), then judges every move twice: once by Qi's own review, the app's code
+run by `qi review` (crates/tasks/src/review.rs: each position searched for 300 ms, a move that
+looks like a mistake or worse checked by a second, longer pair of searches), and once by Stockfish
+at a deep fixed depth, the reference: the mover's winning chance before the move (the score of the
+position) against the chance after it (the score of the position the move made), on lichess's
+curve, 15 points or more a blunder, 10 a mistake, 5 an inaccuracy. Qi's marks are counted twice,
+as the first pass alone gives them and as the review gives them after its checks. Prints both
+engines' marks side by side for the moves either calls a mistake or worse, then how far they agree
+and the time Qi's review took.
 
-    target/referee/bin/python scripts/review-agreement.py --games 20 --jobs 1
+    target/referee/bin/python scripts/review-agreement.py --games 8
 """
 
 import argparse
 import math
 import random
+import re
+import subprocess
 import time
 
 import chess
@@ -68,6 +72,33 @@ def position_chances(engine, boards, limit):
     return out, spent
 
 
+MOVE_LINE = re.compile(r"^move +(\d+) (\S+) +(\w+) +loss +([\d.]+)(?:  checked: first pass (\w+) ([\d.]+))?")
+SPENT_LINE = re.compile(r" in (\d+) ms$")
+
+
+def qi_review(command, moves, movetime, check):
+    """Qi's review of the game: per move (first pass's mark and loss, final mark and loss), and
+    the milliseconds it took."""
+    words = {"best": "ok", "good": "ok"}
+    output = subprocess.run(
+        command.split() + ["review", "chess", "startpos", *moves, "--movetime", str(movetime),
+                           "--check", str(check)],
+        check=True, capture_output=True, text=True).stdout
+    judged = []
+    spent = 0.0
+    for line in output.splitlines():
+        match = MOVE_LINE.match(line)
+        if match:
+            final = (words.get(match[3], match[3]), float(match[4]))
+            first = (words.get(match[5], match[5]), float(match[6])) if match[5] else final
+            judged.append((first, final))
+        elif SPENT_LINE.search(line):
+            spent = float(SPENT_LINE.search(line)[1])
+    if len(judged) != len(moves):
+        raise SystemExit(f"qi review judged {len(judged)} of {len(moves)} moves:\n{output}")
+    return judged, spent
+
+
 def marks(chances):
     """The judgement of each move: the mover's chance before it against after it."""
     result = []
@@ -91,8 +122,9 @@ def play_game(engine, opening, movetime, max_plies):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--qi", default="target/release/qi uci", help="Qi's UCI command")
+    parser.add_argument("--qi", default="target/release/qi", help="the qi command")
     parser.add_argument("--movetime", type=int, default=300, help="Qi's ms a position (the review's)")
+    parser.add_argument("--check", type=int, default=600, help="Qi's ms a checked move's position")
     parser.add_argument("--stockfish", default="stockfish")
     parser.add_argument("--depth", type=int, default=18, help="Stockfish's depth a position")
     parser.add_argument("--players-elo", type=int, default=1350, help="UCI_Elo of the players")
@@ -108,13 +140,15 @@ def main():
     ]
     player = chess.engine.SimpleEngine.popen_uci(args.stockfish)
     player.configure({"UCI_LimitStrength": True, "UCI_Elo": args.players_elo, "Threads": 1})
-    qi = chess.engine.SimpleEngine.popen_uci(args.qi.split())
     reference = chess.engine.SimpleEngine.popen_uci(args.stockfish)
     reference.configure({"Threads": 1})
 
     names = ["ok", "inaccuracy", "mistake", "blunder"]
-    table = {(a, b): 0 for a in names for b in names}
+    serious = ("mistake", "blunder")
+    tables = {"first pass": {(a, b): 0 for a in names for b in names},
+              "checked": {(a, b): 0 for a in names for b in names}}
     qi_seconds = 0.0
+    reviewed = 0
     positions = 0
     for game in range(args.games):
         board, start = play_game(player, rng.choice(openings), 50, 160)
@@ -125,22 +159,35 @@ def main():
                 boards.append(replay.copy())
             replay.push(move)
         boards.append(replay.copy())
-        ours, spent = position_chances(qi, boards, chess.engine.Limit(time=args.movetime / 1000.0))
+        judged, spent = qi_review(args.qi, [m.uci() for m in board.move_stack], args.movetime, args.check)
         theirs, _ = position_chances(reference, boards, chess.engine.Limit(depth=args.depth))
-        qi_seconds += spent
+        qi_seconds += spent / 1000.0
+        reviewed += len(board.move_stack) + 1
         positions += len(boards) - 1
-        for ply, ((mine, my_loss), (sf, sf_loss)) in enumerate(zip(marks(ours), marks(theirs))):
-            table[(sf, mine)] += 1
-            if mine in ("mistake", "blunder") or sf in ("mistake", "blunder"):
+        for ply, ((first, final), (sf, sf_loss)) in enumerate(zip(judged[start:], marks(theirs))):
+            tables["first pass"][(sf, first[0])] += 1
+            tables["checked"][(sf, final[0])] += 1
+            if final[0] in serious or first[0] in serious or sf in serious:
                 san = boards[ply].san(board.move_stack[start + ply])
                 number = (start + ply) // 2 + 1
                 dots = "." if boards[ply].turn == chess.WHITE else "..."
-                print(f"game {game + 1:3} {number}{dots}{san:7} stockfish {sf:10} ({sf_loss:4.1f})  qi {mine:10} ({my_loss:4.1f})")
-    for engine in (player, qi, reference):
+                print(f"game {game + 1:3} {number}{dots}{san:7} stockfish {sf:10} ({sf_loss:4.1f})  "
+                      f"qi {final[0]:10} ({final[1]:4.1f}), first pass {first[0]:10} ({first[1]:4.1f})")
+    for engine in (player, reference):
         engine.quit()
 
     print()
-    print("rows: Stockfish's mark (depth %d); columns: Qi's (%d ms a position)" % (args.depth, args.movetime))
+    print(f"moves judged: {positions} in {args.games} games")
+    for name, table in tables.items():
+        summarise(table, names, f"Qi's marks, {name}", args)
+    print(f"Qi's review: {qi_seconds:.0f} s for {reviewed} positions, checks included "
+          f"({1000.0 * qi_seconds / max(1, reviewed):.0f} ms a position)")
+
+
+def summarise(table, names, title, args):
+    print()
+    print("rows: Stockfish's mark (depth %d); columns: %s (%d ms a position, %d ms a check)"
+          % (args.depth, title, args.movetime, args.check))
     print("%-11s" % "" + "".join("%11s" % n for n in names))
     for a in names:
         print("%-11s" % a + "".join("%11d" % table[(a, b)] for b in names))
@@ -150,15 +197,14 @@ def main():
     serious = ("mistake", "blunder")
     found = sum(table[("blunder", b)] for b in serious)
     false_blunders = sum(table[(a, "blunder")] for a in ("ok", "inaccuracy"))
-    print()
-    print(f"moves judged: {positions} in {args.games} games")
+    qi_serious = sum(table[(a, b)] for a in names for b in serious)
+    false_serious = sum(table[(a, b)] for a in ("ok", "inaccuracy") for b in serious)
     print(f"Stockfish's blunders: {sf_blunders}; Qi marks {both} of them blunders "
           f"({100.0 * both / max(1, sf_blunders):.0f}%), {found} a mistake or a blunder "
           f"({100.0 * found / max(1, sf_blunders):.0f}%)")
     print(f"Qi's blunders: {qi_blunders}; Stockfish agrees on {both} "
           f"({100.0 * both / max(1, qi_blunders):.0f}%); {false_blunders} are an inaccuracy or less to Stockfish")
-    print(f"Qi's review: {qi_seconds:.0f} s for {positions + args.games} positions "
-          f"({1000.0 * qi_seconds / max(1, positions + args.games):.0f} ms a position)")
+    print(f"Qi's mistakes and blunders: {qi_serious}; {false_serious} are an inaccuracy or less to Stockfish")
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ use crate::components::{SharedState, StateCell};
 use crate::i18n::{Lang, Text, t};
 use crate::link;
 use crate::record::{GameRecord, storage_key};
-use crate::review::{Evaluation, REVIEW_BUDGET_MS};
+use crate::review::Evaluation;
 use crate::state::{
     Action, AppState, Mode, Notice, SearchSummary, Settings, Theme, WATCH_DELAYS_MS,
 };
@@ -495,48 +495,33 @@ fn page() -> Html {
         });
     }
 
-    // A review: each position of the main line in turn, with a fixed budget; it stops when the
-    // review is cancelled (or replaced), between two positions.
+    // A review: one search at a time, the one the review says is due (a position of the main
+    // line, or one a doubtful move is checked by). Each answer changes the job due, which runs
+    // this again; a cancelled (or replaced) review stops between two searches.
     let review_run = use_mut_ref(|| 0_u64);
     {
-        let running = state.review.as_ref().filter(|r| r.running()).map(|r| r.id);
-        let (record, dispatcher, run) =
-            (state.record.clone(), state.dispatcher(), review_run.clone());
-        let from = state.review.as_ref().map_or(0, |r| r.evaluations.len());
-        use_effect_with(running, move |running| {
+        let due =
+            state.review.as_ref().filter(|r| r.running()).and_then(|r| Some((r.id, r.next_job()?)));
+        let request = due.and_then(|(_, job)| state.review.as_ref()?.request(job));
+        let (dispatcher, run) = (state.dispatcher(), review_run.clone());
+        use_effect_with(due, move |due| {
             *run.borrow_mut() += 1;
             let this_run = *run.borrow();
-            if let Some(id) = *running {
+            if let (Some((id, job)), Some(request)) = (*due, request) {
                 yew::platform::spawn_local(async move {
-                    for index in from..=record.moves.len() {
-                        if *run.borrow() != this_run {
-                            return;
-                        }
-                        let mut position = GameRecord::from_parts(
-                            record.kind,
-                            record.rules.clone(),
-                            record.start.clone(),
-                            record.moves[..index].to_vec(),
-                        );
-                        position.ending = None;
-                        let request = AnalyseRequest {
-                            id: id * 1024 + index as u64,
-                            budget_ms: REVIEW_BUDGET_MS,
-                            lines: 1,
-                            record: position,
-                        };
-                        let wanted = request.id;
-                        let reply = crate::worker::run(WorkerRequest::Analyse(request)).await;
-                        let Some(analysis) =
-                            reply.and_then(WorkerReply::analysis).filter(|a| a.id == wanted)
-                        else {
-                            return;
-                        };
-                        let Some(line) = analysis.lines.into_iter().next() else { return };
-                        let evaluation =
-                            Evaluation { score: line.score, best: line.moves.into_iter().next() };
-                        dispatcher.dispatch(Action::ReviewAnswer { id, index, evaluation });
+                    let wanted = request.id;
+                    let reply = crate::worker::run(WorkerRequest::Analyse(request)).await;
+                    if *run.borrow() != this_run {
+                        return;
                     }
+                    let Some(evaluation) = reply
+                        .and_then(WorkerReply::analysis)
+                        .filter(|a| a.id == wanted)
+                        .and_then(Evaluation::of)
+                    else {
+                        return;
+                    };
+                    dispatcher.dispatch(Action::ReviewAnswer { id, job, evaluation });
                 });
             }
         });

@@ -413,8 +413,8 @@ pub enum Action {
     ReviewAnswer {
         /// The review asked for.
         id: u64,
-        /// The position: after this many moves of the main line.
-        index: usize,
+        /// The search answered (a position of the main line, or one a move is checked by).
+        job: crate::review::Job,
         /// What the engine found.
         evaluation: crate::review::Evaluation,
     },
@@ -1254,30 +1254,28 @@ impl AppState {
             Rc::make_mut(review).cancelled = false;
             return;
         }
-        let mut game = self.record.start_game();
-        let mut sides = vec![game.side_to_move()];
-        for text in &self.record.moves {
-            if game.play(text).is_err() {
-                return;
-            }
-            sides.push(game.side_to_move());
-        }
-        let id = self.next_review;
+        let Some(review) = crate::review::Review::of(self.next_review, &self.record) else {
+            return;
+        };
         self.next_review += 1;
-        let (kind, moves) = (self.record.kind, self.record.moves.clone());
-        self.review = Some(Rc::new(crate::review::Review::new(id, kind, moves, sides)));
+        self.review = Some(Rc::new(review));
     }
 
     /// Takes a review's answer; when it is the last, the weak moves get their marks (`?!`, `?`,
     /// `??`) where the player put no move mark of their own.
-    fn review_answer(&mut self, id: u64, index: usize, evaluation: crate::review::Evaluation) {
+    fn review_answer(
+        &mut self,
+        id: u64,
+        job: crate::review::Job,
+        evaluation: crate::review::Evaluation,
+    ) {
         // Copied (if shared) only when the answer is taken.
         let Some(review) =
             self.review.as_mut().filter(|r| r.id == id && r.running()).map(Rc::make_mut)
         else {
             return;
         };
-        review.record(index, evaluation);
+        review.record(job, evaluation);
         if !review.finished() || review.moves != self.record.moves {
             return;
         }
@@ -1634,9 +1632,7 @@ impl AppState {
                     Rc::make_mut(review).cancelled = true;
                 }
             }
-            Action::ReviewAnswer { id, index, evaluation } => {
-                self.review_answer(id, index, evaluation)
-            }
+            Action::ReviewAnswer { id, job, evaluation } => self.review_answer(id, job, evaluation),
             Action::AnalysisAnswer { moves, analysis } => {
                 if self.analysing && moves == self.shown_moves() {
                     self.analysis = Some((moves, analysis));

@@ -8,6 +8,7 @@ mod lab;
 mod match_gomoku;
 mod matches;
 mod record;
+mod review;
 mod sprt;
 mod think;
 
@@ -174,6 +175,56 @@ fn think_command(args: &[String]) -> Result<String, ArgError> {
     Ok(think::think(&game, level, movetime))
 }
 
+fn review_command(args: &[String]) -> Result<String, ArgError> {
+    let mut rest = Vec::new();
+    let mut budgets = qi_tasks::review::Budgets::default();
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        match arg.as_str() {
+            "--movetime" | "--check" => {
+                let value = iter.next().ok_or_else(|| ArgError::new(arg, "needs a number"))?;
+                let ms =
+                    value.parse::<u32>().ok().filter(|ms| (1..=30_000).contains(ms)).ok_or_else(
+                        || ArgError::new(value, "milliseconds, a whole number from 1 to 30000"),
+                    )?;
+                if arg == "--movetime" {
+                    budgets.position_ms = ms;
+                } else {
+                    budgets.check_ms = ms;
+                }
+            }
+            _ => rest.push(arg.clone()),
+        }
+    }
+    let parsed = parse_arguments(&rest, false)?;
+    // Every move is checked (and named when one is wrong) before anything is searched.
+    game_with_moves(&parsed, 2)?;
+    let [_, position, moves @ ..] = parsed.positional.as_slice() else {
+        return Err(ArgError::new("", "expected <game> <position> (see qi --help)"));
+    };
+    let start = match StartFrom::parse(position).map_err(|e| ArgError::new(position, e))? {
+        StartFrom::Start { seed } => qi_play::record::Start::Seed(seed),
+        StartFrom::Position(text) => qi_play::record::Start::Position(text.to_owned()),
+    };
+    // The record keeps moves in coordinates, whatever notation they were given in.
+    let from_start = Parsed {
+        positional: parsed.positional[..2].to_vec(),
+        rules: parsed.rules.clone(),
+        divide: false,
+    };
+    let mut game = game_with_moves(&from_start, 2)?;
+    let mut coordinates = Vec::with_capacity(moves.len());
+    for text in moves {
+        let mv = game.read_move(text).map_err(|e| ArgError::new(text, e))?;
+        coordinates.push(game.move_text(mv));
+        game.play(text).map_err(|e| ArgError::new(text, e))?;
+    }
+    let record =
+        qi_play::record::GameRecord::from_parts(game.kind(), game.rules_list(), start, coordinates);
+    review::review(&record, budgets)
+        .ok_or_else(|| ArgError::new("", "the moves did not replay as a record"))
+}
+
 fn help() -> String {
     let mut text = String::from(
         "qi - the rules of chess, xiangqi, banqi and gomoku
@@ -190,6 +241,12 @@ Usage:
       stockfish where installed, as ratios.
   qi think <game> <position> [move ...] [--level 1-6 | --movetime MS] [--rules k=v,...]
       One search by the built-in engine: a line per depth, then the best move and nodes/s.
+  qi review <game> <position> [move ...] [--movetime MS] [--check MS] [--rules k=v,...]
+      The app's game review of the moves: each position searched for MS (default 300), each
+      move judged by the winning chances it lost; a move that looks like a mistake or worse is
+      checked by searching the position it made and the one the engine's choice would have
+      made for the --check time (default 600) before it is judged. One line a move, then each
+      player's counts and accuracy and the time taken.
   qi match [--variant chess|xiangqi|gomoku] [--rules k=v,...] [--games N] [--movetime MS]
            [--nodes N] [--book FILE] [--jobs N] [--seed S] [--first CMD] [--second CMD]
            [--first-option NAME=VALUE] [--second-option NAME=VALUE]
@@ -311,6 +368,7 @@ fn run(args: &[String]) -> Result<String, ArgError> {
         "tune" => lab::run_tune(rest).map_err(|e| ArgError::new("tune", e)),
         "train" => lab::run_train(rest).map_err(|e| ArgError::new("train", e)),
         "think" => think_command(rest),
+        "review" => review_command(rest),
         "levels" => matches::run_levels(rest).map_err(|e| ArgError::new("levels", e)),
         "piskvork" => piskvork::run(rest).map_err(|e| ArgError::new("piskvork", e)),
         "match-gomoku" => match_gomoku::run(rest).map_err(|e| ArgError::new("match-gomoku", e)),
@@ -323,7 +381,7 @@ fn run(args: &[String]) -> Result<String, ArgError> {
         "help" | "--help" | "-h" => Ok(help()),
         _ => Err(ArgError::new(
             command,
-            "unknown command (expected perft, moves, play, think, bench, match, sprt, datagen, data, tune, train, levels, piskvork, match-gomoku, uci, banqi-engine, match-banqi, record or help)",
+            "unknown command (expected perft, moves, play, think, review, bench, match, sprt, datagen, data, tune, train, levels, piskvork, match-gomoku, uci, banqi-engine, match-banqi, record or help)",
         )),
     }
 }

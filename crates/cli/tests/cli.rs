@@ -119,6 +119,10 @@ fn bad_input_names_the_argument_and_exits_with_2() {
         (&["perft", "gomoku", "startpos", "5"], "too deep"),
         (&["perft", "chess", "startpos", "11"], "too deep"),
         (&["play", "banqi", "8/8/8/8 1 - 0"], "no pieces"),
+        (&["review", "chess", "startpos", "e4", "Nc7"], "move 2"),
+        (&["review", "chess", "startpos", "e4", "--check", "0"], "30000"),
+        (&["review", "chess", "startpos", "--movetime"], "needs a number"),
+        (&["review", "xiangqi"], "expected <game> <position>"),
     ];
     for (args, mentions) in cases {
         let output = qi(args);
@@ -130,6 +134,24 @@ fn bad_input_names_the_argument_and_exits_with_2() {
         assert!(err.contains(mentions), "{args:?}: {err:?} should mention {mentions:?}");
         assert!(!err.contains("panicked"), "{err}");
     }
+}
+
+#[test]
+fn review_judges_every_move_and_checks_the_doubtful_ones() {
+    // 1. e4 e5 2. Nf3 Qg5?? 3. Nxg5 in SAN: the record is kept in coordinates.
+    let output = qi(&[
+        "review", "chess", "startpos", "e4", "e5", "Nf3", "Qg5", "Nxg5", "--movetime", "100",
+        "--check", "150",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 5 + 3, "{text}");
+    assert!(lines[3].starts_with("move   4 d8g5     blunder"), "{text}");
+    assert!(lines[3].contains("checked: first pass"), "{text}");
+    assert!(lines[5].starts_with("first player: best"), "{text}");
+    assert!(lines[6].contains("blunder 1;"), "{text}");
+    assert!(lines[7].starts_with("reviewed 6 positions and checked"), "{text}");
 }
 
 #[test]

@@ -5,5 +5,6 @@
 //! other's crate: both depend on this one.
 
 pub mod codec;
+pub mod review;
 pub mod tasks;
 pub mod think;

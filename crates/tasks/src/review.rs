@@ -1,0 +1,559 @@
+//! A game review: every position of the main line analysed, one after the other, with a fixed
+//! budget; each move judged by the winning chances it lost (see `qi_ai::review`), an accuracy
+//! per player, and the first player's chances for the evaluation graph.
+//!
+//! A move the first pass calls a mistake or a blunder is checked before it is marked. Two
+//! searches of a few hundred milliseconds each, one before the move and one after it, disagree
+//! by more than a mistake's worth often enough: the second one starts a ply deeper and sees what
+//! the first missed, or the first ran out of time in the middle of a capture sequence. So the
+//! review searches the two positions the move decided between, the one the played move made and
+//! the one the engine's choice would have made, each for longer ([`CHECK_BUDGET_MS`]), and
+//! judges the move by the difference between those two: the same depth from the same ply, so
+//! their errors mostly cancel. A move whose check finds it as good as the engine's choice is not
+//! marked. Banqi's moves are not checked: a flip's value is the luck of what it turns up.
+//!
+//! The review is a plan of searches, not their runner: [`Review::next_job`] says which search is
+//! due, [`Review::request`] makes it an [`AnalyseRequest`], and [`Review::record`] takes the
+//! answer. The page runs the jobs in its Web Worker, one at a time so the review can be
+//! cancelled between two; `qi review` runs them natively ([`review_game`]).
+
+use std::sync::atomic::AtomicBool;
+
+use qi_ai::Score;
+use qi_ai::review::{Judgement, MoveReview, accuracy, first_player_chance, judge};
+use qi_play::Mark;
+use qi_play::record::GameRecord;
+use qi_rules::{GameKind, Side};
+
+use crate::think::{AnalyseRequest, Analysis, analyse};
+
+/// Milliseconds of search for each position in the first pass: a 40-move game (81 positions)
+/// takes about 25 s.
+pub const REVIEW_BUDGET_MS: u32 = 300;
+
+/// Milliseconds of search for each of the two positions a move is checked by.
+pub const CHECK_BUDGET_MS: u32 = 600;
+
+/// How long a review searches: each position of the first pass, and each of a check's two.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budgets {
+    /// Milliseconds for each position of the first pass.
+    pub position_ms: u32,
+    /// Milliseconds for each position a move is checked by.
+    pub check_ms: u32,
+}
+
+impl Default for Budgets {
+    fn default() -> Budgets {
+        Budgets { position_ms: REVIEW_BUDGET_MS, check_ms: CHECK_BUDGET_MS }
+    }
+}
+
+/// The engine's view of one position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Evaluation {
+    /// The score for the side to move there.
+    pub score: Score,
+    /// The engine's first choice there (none when the game is over).
+    pub best: Option<String>,
+}
+
+impl Evaluation {
+    /// The evaluation an analysis gives (its best line's score and first move); `None` when
+    /// it has no line.
+    #[must_use]
+    pub fn of(analysis: Analysis) -> Option<Evaluation> {
+        let line = analysis.lines.into_iter().next()?;
+        Some(Evaluation { score: line.score, best: line.moves.into_iter().next() })
+    }
+}
+
+/// One search a review wants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Job {
+    /// The first pass: the position after this many moves of the main line.
+    Position(usize),
+    /// A check of the move with this index (0 the first move): the position it made, or the
+    /// one the engine's choice would have made.
+    Check {
+        /// The move checked.
+        index: usize,
+        /// Which of the two positions.
+        child: Child,
+    },
+}
+
+impl Job {
+    /// A number for the job, different for each job of a review.
+    #[must_use]
+    pub fn number(self) -> u64 {
+        let (index, offset) = match self {
+            Job::Position(index) => (index, 0),
+            Job::Check { index, child: Child::Played } => (index, 1),
+            Job::Check { index, child: Child::EngineChoice } => (index, 2),
+        };
+        index as u64 * 3 + offset
+    }
+}
+
+/// The two positions a move is checked by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Child {
+    /// After the move played.
+    Played,
+    /// After the engine's first choice instead.
+    EngineChoice,
+}
+
+/// The check of one move: the engine's choice there, and the longer searches' scores (each for
+/// the side to move after the move, the opponent) as they come.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Check {
+    /// The engine's first choice in the position the move was played in.
+    pub engine_choice: String,
+    /// The score after the move played.
+    pub played: Option<Score>,
+    /// The score after the engine's choice.
+    pub engine: Option<Score>,
+}
+
+impl Check {
+    fn done(&self) -> bool {
+        self.played.is_some() && self.engine.is_some()
+    }
+}
+
+/// A review under way or done.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Review {
+    /// Tells this review from earlier ones (answers to a cancelled review are dropped).
+    pub id: u64,
+    /// The game.
+    pub kind: GameKind,
+    /// The main line reviewed.
+    pub moves: Vec<String>,
+    /// The side to move in each position (one more than the moves).
+    pub sides: Vec<Side>,
+    /// The evaluations so far, in order: the `n`-th is of the position after `n` moves.
+    pub evaluations: Vec<Evaluation>,
+    /// The checks, by move index: only for the moves the first pass called a mistake or worse.
+    pub checks: Vec<Option<Check>>,
+    /// Whether it was cancelled before the end.
+    pub cancelled: bool,
+    /// How long each search is.
+    pub budgets: Budgets,
+    /// The game's rules and start, for the positions' requests.
+    record: GameRecord,
+}
+
+/// One player's figures.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct PlayerSummary {
+    /// How many of their moves got each judgement, in [`Judgement::ALL`]'s order.
+    pub counts: [usize; 5],
+    /// Their accuracy, 0–100, when they moved at all.
+    pub accuracy: Option<f64>,
+}
+
+/// The same score for the other side (a win in `n` becomes a loss in `n`).
+fn for_the_other_side(score: Score) -> Score {
+    match score {
+        Score::Cp(cp) => Score::Cp(-cp),
+        Score::Mate(n) => Score::Mate(-n),
+    }
+}
+
+impl Review {
+    /// A review of `record`'s main line; `None` when a move of it does not replay.
+    #[must_use]
+    pub fn of(id: u64, record: &GameRecord) -> Option<Review> {
+        let mut game = record.start_game();
+        let mut sides = vec![game.side_to_move()];
+        for text in &record.moves {
+            game.play(text).ok()?;
+            sides.push(game.side_to_move());
+        }
+        let mut record = GameRecord::from_parts(
+            record.kind,
+            record.rules.clone(),
+            record.start.clone(),
+            record.moves.clone(),
+        );
+        record.ending = None;
+        Some(Review {
+            id,
+            kind: record.kind,
+            moves: record.moves.clone(),
+            checks: vec![None; record.moves.len()],
+            sides,
+            evaluations: Vec::new(),
+            cancelled: false,
+            budgets: Budgets::default(),
+            record,
+        })
+    }
+
+    /// How many positions the first pass analyses.
+    #[must_use]
+    pub fn positions(&self) -> usize {
+        self.moves.len() + 1
+    }
+
+    /// The search due next: a check of a move already judged (in the order of the moves), else
+    /// the first pass's next position; `None` when the review is done or cancelled.
+    #[must_use]
+    pub fn next_job(&self) -> Option<Job> {
+        if self.cancelled {
+            return None;
+        }
+        let check = self.checks.iter().enumerate().find_map(|(index, check)| {
+            let check = check.as_ref()?;
+            let child = if check.played.is_none() {
+                Child::Played
+            } else if check.engine.is_none() {
+                Child::EngineChoice
+            } else {
+                return None;
+            };
+            Some(Job::Check { index, child })
+        });
+        check.or_else(|| {
+            (self.evaluations.len() < self.positions())
+                .then_some(Job::Position(self.evaluations.len()))
+        })
+    }
+
+    /// The analysis request for `job`; its id tells it from every other request of this and
+    /// other reviews (so a late reply can't be taken for another's).
+    #[must_use]
+    pub fn request(&self, job: Job) -> Option<AnalyseRequest> {
+        let request_id = (self.id << 32) | (job.number() & 0xFFFF_FFFF);
+        let (moves, budget_ms) = match job {
+            Job::Position(index) => (self.moves.get(..index)?.to_vec(), self.budgets.position_ms),
+            Job::Check { index, child: Child::Played } => {
+                (self.moves.get(..=index)?.to_vec(), self.budgets.check_ms)
+            }
+            Job::Check { index, child: Child::EngineChoice } => {
+                let check = self.checks.get(index)?.as_ref()?;
+                let mut moves = self.moves.get(..index)?.to_vec();
+                moves.push(check.engine_choice.clone());
+                (moves, self.budgets.check_ms)
+            }
+        };
+        let mut record = self.record.clone();
+        record.moves = moves;
+        Some(AnalyseRequest { id: request_id, budget_ms, lines: 1, record })
+    }
+
+    /// Whether every search is done.
+    #[must_use]
+    pub fn finished(&self) -> bool {
+        self.evaluations.len() >= self.positions() && self.checks.iter().flatten().all(Check::done)
+    }
+
+    /// Whether the engine is still at work on it.
+    #[must_use]
+    pub fn running(&self) -> bool {
+        !self.finished() && !self.cancelled
+    }
+
+    /// How far it has come, 0–100 (checks count as they are found, so it may pause on a
+    /// number while a move is checked).
+    #[must_use]
+    pub fn progress_percent(&self) -> u32 {
+        let checks = self.checks.iter().flatten();
+        let wanted = self.positions() + 2 * checks.clone().count();
+        let done = self.evaluations.len()
+            + checks
+                .map(|c| usize::from(c.played.is_some()) + usize::from(c.engine.is_some()))
+                .sum::<usize>();
+        (done * 100 / wanted.max(1)) as u32
+    }
+
+    /// Takes the answer to `job`, if that search is still wanted. A first-pass answer that
+    /// makes the move before it look like a mistake or worse schedules that move's check.
+    pub fn record(&mut self, job: Job, evaluation: Evaluation) {
+        if !self.running() {
+            return;
+        }
+        match job {
+            Job::Position(index) if index == self.evaluations.len() => {
+                self.evaluations.push(evaluation);
+                if let Some(moved) = index.checked_sub(1) {
+                    self.schedule_check(moved);
+                }
+            }
+            Job::Position(_) => {}
+            Job::Check { index, child } => {
+                let Some(Some(check)) = self.checks.get_mut(index) else { return };
+                let slot = match child {
+                    Child::Played => &mut check.played,
+                    Child::EngineChoice => &mut check.engine,
+                };
+                slot.get_or_insert(evaluation.score);
+            }
+        }
+    }
+
+    fn schedule_check(&mut self, index: usize) {
+        if self.kind == GameKind::Banqi {
+            return;
+        }
+        let Some(first_pass) = self.first_pass_judgement(index) else { return };
+        let Some(engine_choice) = self.evaluations[index].best.clone() else { return };
+        if first_pass.judgement < Judgement::Mistake || engine_choice == self.moves[index] {
+            return;
+        }
+        // The engine's choice must be a move of the position (a reply from an older build, or a
+        // line cut short, could say otherwise): the check would search some other position.
+        let mut game = self.record.start_game();
+        let legal = self.moves[..index].iter().all(|text| game.play(text).is_ok())
+            && game.play(&engine_choice).is_ok();
+        if legal {
+            self.checks[index] = Some(Check { engine_choice, played: None, engine: None });
+        }
+    }
+
+    /// The first pass's judgement of move `index` (before any check), once both positions
+    /// around it are evaluated.
+    #[must_use]
+    pub fn first_pass_judgement(&self, index: usize) -> Option<MoveReview> {
+        let (before, after) = (self.evaluations.get(index)?, self.evaluations.get(index + 1)?);
+        let played = &self.moves[index];
+        Some(judge(self.kind, before.score, after.score, before.best.as_ref() == Some(played)))
+    }
+
+    /// Each move's review, as far as it is settled: a move waiting for its check is not judged
+    /// yet, so the list stops before it.
+    #[must_use]
+    pub fn judgements(&self) -> Vec<MoveReview> {
+        let mut judged = Vec::new();
+        for index in 0..self.moves.len() {
+            let review = match self.checks.get(index).and_then(Option::as_ref) {
+                Some(Check { played: Some(played), engine: Some(engine), .. }) => {
+                    judge(self.kind, for_the_other_side(*engine), *played, false)
+                }
+                Some(_) => break,
+                None => match self.first_pass_judgement(index) {
+                    Some(review) => review,
+                    None => break,
+                },
+            };
+            judged.push(review);
+        }
+        judged
+    }
+
+    /// The figures for the first and the second player.
+    #[must_use]
+    pub fn summaries(&self) -> [PlayerSummary; 2] {
+        let mut summaries = [PlayerSummary::default(), PlayerSummary::default()];
+        let mut accuracies: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+        for (index, review) in self.judgements().iter().enumerate() {
+            let mover = usize::from(self.sides.get(index) == Some(&Side::Second));
+            let slot = Judgement::ALL.iter().position(|j| *j == review.judgement).unwrap_or(0);
+            summaries[mover].counts[slot] += 1;
+            accuracies[mover].push(review.accuracy);
+        }
+        for (summary, moves) in summaries.iter_mut().zip(&accuracies) {
+            summary.accuracy = accuracy(moves);
+        }
+        summaries
+    }
+
+    /// The first player's winning chance in each evaluated position, in whole percent.
+    #[must_use]
+    pub fn first_player_chances(&self) -> Vec<u32> {
+        self.evaluations
+            .iter()
+            .zip(&self.sides)
+            .map(|(evaluation, &side)| first_player_chance(self.kind, evaluation.score, side))
+            .collect()
+    }
+}
+
+/// The move mark a judgement is written as in the move list and records (`?!`, `?`, `??`); the
+/// good moves get none.
+#[must_use]
+pub fn mark_for(judgement: Judgement) -> Option<Mark> {
+    match judgement {
+        Judgement::Best | Judgement::Good => None,
+        Judgement::Inaccuracy => Some(Mark(6)),
+        Judgement::Mistake => Some(Mark(2)),
+        Judgement::Blunder => Some(Mark(4)),
+    }
+}
+
+/// Runs a whole review here, one search after another (the page runs the same jobs in its
+/// worker): for `qi review` and the tests. `now` is a clock in milliseconds; `None` when a
+/// move of the record does not replay.
+#[must_use]
+pub fn review_game(record: &GameRecord, budgets: Budgets, now: &dyn Fn() -> f64) -> Option<Review> {
+    let mut review = Review::of(0, record)?;
+    review.budgets = budgets;
+    let stop = AtomicBool::new(false);
+    while let Some(job) = review.next_job() {
+        let request = review.request(job)?;
+        let evaluation = Evaluation::of(analyse(&request, None, now, &stop))?;
+        review.record(job, evaluation);
+    }
+    Some(review)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn evaluation(cp: i32, best: &str) -> Evaluation {
+        Evaluation { score: Score::Cp(cp), best: Some(best.to_owned()) }
+    }
+
+    fn chess(moves: &[&str]) -> GameRecord {
+        let mut record = GameRecord::new(GameKind::Chess, "", 0);
+        record.moves = moves.iter().map(|m| (*m).to_owned()).collect();
+        record
+    }
+
+    /// 1. e4 e5 2. Nf3 Qg5?? 3. Nxg5, with the first pass's scores for the side to move.
+    fn hung_queen() -> Review {
+        let mut review = Review::of(1, &chess(&["e2e4", "e7e5", "g1f3", "d8g5", "f3g5"])).unwrap();
+        let evaluations = [
+            evaluation(30, "e2e4"),
+            evaluation(-25, "g1f3"),
+            evaluation(30, "g1f3"),
+            evaluation(-30, "b8c6"),
+            evaluation(880, "f3g5"),
+            evaluation(-900, "b8c6"),
+        ];
+        for (index, evaluation) in evaluations.into_iter().enumerate() {
+            // Once Qg5 has both its positions, its check comes before the last position.
+            let due = if index == 5 {
+                Job::Check { index: 3, child: Child::Played }
+            } else {
+                Job::Position(index)
+            };
+            assert_eq!(review.next_job(), Some(due));
+            review.record(Job::Position(index), evaluation);
+        }
+        review
+    }
+
+    #[test]
+    fn a_first_pass_blunder_is_checked_before_it_is_judged() {
+        let mut review = hung_queen();
+        // Qg5 looked like a blunder: its check is due, the move played first.
+        let played = Job::Check { index: 3, child: Child::Played };
+        let engine = Job::Check { index: 3, child: Child::EngineChoice };
+        assert_eq!(review.next_job(), Some(played));
+        assert!(review.running() && !review.finished());
+        // Until it is checked, the moves before it are judged and it is not.
+        assert_eq!(review.judgements().len(), 3);
+        let request = review.request(played).unwrap();
+        assert_eq!((request.id, request.budget_ms), ((1 << 32) + 10, CHECK_BUDGET_MS));
+        assert_eq!(review.request(Job::Position(3)).unwrap().budget_ms, REVIEW_BUDGET_MS);
+        assert_eq!(request.record.moves, ["e2e4", "e7e5", "g1f3", "d8g5"]);
+        review.record(played, evaluation(850, "f3g5"));
+        assert_eq!(review.next_job(), Some(engine));
+        let request = review.request(engine).unwrap();
+        assert_ne!(request.id, review.request(played).unwrap().id);
+        assert_eq!(request.record.moves, ["e2e4", "e7e5", "g1f3", "b8c6"]);
+        // An answer to a position already known is dropped.
+        review.record(Job::Position(2), evaluation(5_000, "a2a3"));
+        assert_eq!(review.evaluations[2], evaluation(30, "g1f3"));
+        review.record(engine, evaluation(25, "f1b5"));
+        assert!(review.finished() && review.next_job().is_none());
+        assert_eq!(review.progress_percent(), 100);
+        let judged: Vec<Judgement> = review.judgements().iter().map(|r| r.judgement).collect();
+        assert_eq!(
+            judged,
+            [
+                Judgement::Best,
+                Judgement::Good,
+                Judgement::Best,
+                Judgement::Blunder,
+                Judgement::Best
+            ]
+        );
+        assert_eq!(mark_for(judged[3]), Some(Mark(4)));
+        let [white, black] = review.summaries();
+        assert_eq!(white.counts, [3, 0, 0, 0, 0]);
+        assert_eq!(black.counts, [0, 1, 0, 0, 1]);
+        assert!(white.accuracy.unwrap() > 95.0);
+        assert!(black.accuracy.unwrap() < 40.0, "{black:?}");
+        let chances = review.first_player_chances();
+        assert_eq!(chances.len(), 6);
+        // +0.30 on lichess's curve (qi_ai::review::ten_to_one).
+        assert_eq!(chances[0], 53);
+        assert!(chances[4] > 95 && chances[5] > 95);
+    }
+
+    #[test]
+    fn a_move_its_check_finds_as_good_as_the_engines_choice_is_not_marked() {
+        let mut review = hung_queen();
+        // The longer searches find both positions alike (as if the queen could not be taken).
+        review.record(Job::Check { index: 3, child: Child::Played }, evaluation(-10, "a2a3"));
+        review.record(Job::Check { index: 3, child: Child::EngineChoice }, evaluation(-5, "a2a3"));
+        let judged = review.judgements();
+        assert_eq!(judged.len(), 5);
+        assert_eq!(judged[3].judgement, Judgement::Good);
+        assert_eq!(mark_for(judged[3].judgement), None);
+        // A check that finds the played move better than the engine's choice loses nothing.
+        let mut review = hung_queen();
+        review.record(Job::Check { index: 3, child: Child::Played }, evaluation(-200, "a2a3"));
+        review.record(Job::Check { index: 3, child: Child::EngineChoice }, evaluation(100, "a2a3"));
+        assert_eq!(review.judgements()[3].loss, 0.0);
+    }
+
+    #[test]
+    fn checks_wait_for_a_legal_engine_choice_and_skip_banqi() {
+        // The engine's choice in the position before the "blunder" is not a legal move there.
+        let mut review = Review::of(1, &chess(&["e2e4", "e7e5"])).unwrap();
+        review.record(Job::Position(0), evaluation(30, "e2e4"));
+        review.record(Job::Position(1), evaluation(30, "e1e3"));
+        review.record(Job::Position(2), evaluation(900, "g1f3"));
+        assert!(review.checks.iter().all(Option::is_none));
+        assert!(review.finished());
+        assert_eq!(review.judgements()[1].judgement, Judgement::Blunder);
+        // Banqi: a flip's value is luck, so nothing is checked.
+        let mut game = GameRecord::new(GameKind::Banqi, "", 7);
+        let first = game.start_game().legal_moves().into_iter().next().unwrap();
+        game.moves.push(first.clone());
+        let mut review = Review::of(2, &game).unwrap();
+        review.record(Job::Position(0), evaluation(0, &first));
+        review.record(Job::Position(1), evaluation(2_000, "a1"));
+        assert!(review.finished());
+    }
+
+    #[test]
+    fn a_cancelled_review_takes_no_more_and_a_bad_record_is_refused() {
+        let mut record = GameRecord::new(GameKind::Gomoku, "", 0);
+        record.moves = vec!["h8".into()];
+        let mut review = Review::of(2, &record).unwrap();
+        review.record(Job::Position(0), evaluation(0, "h8"));
+        review.cancelled = true;
+        assert_eq!(review.next_job(), None);
+        review.record(Job::Position(1), evaluation(0, "h9"));
+        assert_eq!(review.evaluations.len(), 1);
+        assert!(!review.running() && !review.finished());
+        assert_eq!(review.judgements(), Vec::new());
+        record.moves.push("h8".into());
+        assert_eq!(Review::of(3, &record), None);
+    }
+
+    #[test]
+    fn the_engine_reviews_a_game_and_confirms_a_hung_queen() {
+        let start = std::time::Instant::now();
+        let now = move || start.elapsed().as_secs_f64() * 1000.0;
+        let budgets = Budgets { position_ms: 100, check_ms: 200 };
+        let record = chess(&["e2e4", "e7e5", "g1f3", "d8g5", "f3g5"]);
+        let review = review_game(&record, budgets, &now).unwrap();
+        assert!(review.finished());
+        assert_eq!(review.evaluations.len(), 6);
+        let judged = review.judgements();
+        assert_eq!(judged.len(), 5);
+        assert_eq!(judged[3].judgement, Judgement::Blunder, "{judged:?}");
+        let check = review.checks[3].as_ref().expect("the blunder was checked");
+        assert!(check.played.is_some() && check.engine.is_some());
+        assert_eq!(Some(check.engine_choice.as_str()), review.evaluations[3].best.as_deref());
+    }
+}
