@@ -140,8 +140,18 @@ fn bad_input_names_the_argument_and_exits_with_2() {
 fn review_judges_every_move_and_checks_the_doubtful_ones() {
     // 1. e4 e5 2. Nf3 Qg5?? 3. Nxg5 in SAN: the record is kept in coordinates.
     let output = qi(&[
-        "review", "chess", "startpos", "e4", "e5", "Nf3", "Qg5", "Nxg5", "--movetime", "100",
-        "--check", "150",
+        "review",
+        "chess",
+        "startpos",
+        "e4",
+        "e5",
+        "Nf3",
+        "Qg5",
+        "Nxg5",
+        "--movetime",
+        "100",
+        "--check",
+        "150",
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
