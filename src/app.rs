@@ -17,14 +17,14 @@ use crate::components::records_dialog::RecordsDialog;
 use crate::components::share::{Dialog, EmbedDialog, ShareButtons, ShareDialog};
 use crate::components::status::{Status, status_view};
 use crate::components::{SharedState, StateCell};
-use crate::i18n::{Lang, Text, t};
-use crate::link;
-use crate::record::{GameRecord, storage_key};
-use crate::review::Evaluation;
 use crate::state::{
     Action, AppState, Mode, Notice, SearchSummary, Settings, Theme, WATCH_DELAYS_MS,
 };
-use crate::think::{
+use qi_i18n::text::{Lang, Text, t};
+use qi_play::link;
+use qi_play::record::{GameRecord, storage_key};
+use qi_tasks::review::Evaluation;
+use qi_tasks::think::{
     AnalyseRequest, MAX_LINES, PonderRequest, ThinkReply, ThinkRequest, WorkerReply, WorkerRequest,
 };
 
@@ -163,11 +163,11 @@ fn ask_computer(state: &UseReducerHandle<StateCell>, asks: &Rc<RefCell<EngineAsk
         0
     };
     // Against a person, a low level still takes a moment (see `least_answer_ms`).
-    let least = if hint || watching { 0 } else { crate::settings::least_answer_ms(level) };
+    let least = if hint || watching { 0 } else { qi_settings::least_answer_ms(level) };
     // The engine thinks on the person's time against the person only.
     let may_ponder = !hint
         && matches!(state.settings.mode, Mode::VsComputer { .. })
-        && crate::think::ponders(state.record.kind, level);
+        && qi_tasks::think::ponders(state.record.kind, level);
     let (dispatcher, asks) = (state.dispatcher(), asks.clone());
     let turn = asks.borrow().turn;
     yew::platform::spawn_local(async move {
@@ -232,7 +232,7 @@ fn start_pondering(
 ) {
     let still = matches!(state.settings.mode, Mode::VsComputer { .. })
         && state.settings.level == expected.level
-        && crate::think::ponders(state.record.kind, expected.level);
+        && qi_tasks::think::ponders(state.record.kind, expected.level);
     let on_board = still
         && state.viewing.is_none()
         && state.result().is_none()
@@ -481,12 +481,10 @@ fn page() -> Html {
                     moves.clone(),
                 );
                 yew::platform::spawn_local(async move {
-                    let request = crate::worker_tasks::TaskRequest::Opening { record };
+                    let request = qi_tasks::tasks::TaskRequest::Opening { record };
                     let reply = crate::worker::run(WorkerRequest::Task(request)).await;
                     let opening = match reply.and_then(WorkerReply::task) {
-                        Some(crate::worker_tasks::TaskReply::Opening { opening, .. }) => {
-                            Some(opening)
-                        }
+                        Some(qi_tasks::tasks::TaskReply::Opening { opening, .. }) => Some(opening),
                         _ => None,
                     };
                     dispatcher.dispatch(Action::OpeningFound { moves, opening });

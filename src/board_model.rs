@@ -3,8 +3,8 @@
 use qi_rules::GameKind;
 
 use crate::board::{BoardView, CellView, Geometry, HintEnd, Style};
-use crate::i18n::{Text, piece_name, t};
 use crate::state::AppState;
+use qi_i18n::text::{Text, piece_name, t};
 
 /// The board's view of `state`: the shown position, hints for the selected piece, the last move,
 /// the king in check and the winning line.
@@ -21,7 +21,7 @@ pub fn board_view(state: &AppState) -> BoardView {
         GameKind::Gomoku => Style::GomokuPoints,
     };
     let file_numbers = kind == GameKind::Xiangqi && state.settings.file_numbers;
-    let chinese_numerals = state.settings.lang == crate::i18n::Lang::Zh;
+    let chinese_numerals = state.settings.lang == qi_i18n::text::Lang::Zh;
     let symbols = state.settings.piece_symbols;
     let geometry = Geometry {
         files,
@@ -94,7 +94,7 @@ pub fn board_view(state: &AppState) -> BoardView {
             let on_last = last.is_some_and(|m| m.to == cell || m.from == Some(cell));
             let offer = offers.iter().position(|&o| o == cell).map(|i| i + 1);
             let mut what = match offer {
-                Some(n) => crate::i18n::fill(t(lang, Text::OfferedStone), "n", &n.to_string()),
+                Some(n) => qi_i18n::text::fill(t(lang, Text::OfferedStone), "n", &n.to_string()),
                 None => what,
             };
             // A stone's number, when shown, is in its name too (what is seen is what is said).
@@ -169,8 +169,8 @@ pub fn board_view(state: &AppState) -> BoardView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::i18n::Lang;
     use crate::state::{Action, Settings};
+    use qi_i18n::text::Lang;
     use qi_rules::Cell;
 
     fn cell(text: &str) -> Cell {

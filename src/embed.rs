@@ -3,7 +3,7 @@
 //! browser.
 //!
 //! # Options in the address
-//! The game comes as in any link ([`crate::link`]: `g=...`, or `game=`, `fen=`, `moves=`,
+//! The game comes as in any link ([`qi_play::link`]: `g=...`, or `game=`, `fen=`, `moves=`,
 //! `result=`, `orientation=`, `ply=`; with `play=1` a game that ended by resignation or on
 //! time goes on from its last position). The embed reads these too:
 //!
@@ -29,12 +29,12 @@ use crate::board_model::board_view;
 use crate::components::dialogs::{PromotionDialog, promoting_colour};
 use crate::components::status::{Status, StatusView, status_view};
 use crate::components::{SharedState, StateCell};
-use crate::decimal::{decimal, parse_decimal};
-use crate::i18n::{Lang, Text, t};
-use crate::link::{self, LinkError, Query, View};
-use crate::record::default_rules;
 use crate::state::{Action, AppState, Notice, Settings, Theme};
 use crate::web;
+use qi_i18n::text::{Lang, Text, t};
+use qi_play::decimal::{decimal, parse_decimal};
+use qi_play::link::{self, LinkError, Query, View};
+use qi_play::record::default_rules;
 
 /// Autoplay's pause per move when `autoplay=1`.
 const AUTOPLAY_DEFAULT_MS: u32 = 1500;
@@ -178,7 +178,7 @@ pub fn initial(query: &Query, browser_lang: Lang) -> (AppState, EmbedOptions) {
         }
         None => {
             let kind = state.settings.kind;
-            (crate::record::GameRecord::new(kind, &default_rules(kind), 0), View::default())
+            (qi_play::record::GameRecord::new(kind, &default_rules(kind), 0), View::default())
         }
     };
     if options.play {
@@ -295,7 +295,7 @@ pub fn embed() -> Html {
         <main class={classes!("embed", theme, (!options.coords).then_some("no-coords"))}
              {style} lang={lang.tag()} data-current-game={state.game.kind().name()}>
             // A page of its own (in an iframe): its landmark and heading for screen readers.
-            <h1 class="sr-only">{ format!("{} · Qi", crate::i18n::game_name(lang, state.game.kind())) }</h1>
+            <h1 class="sr-only">{ format!("{} · Qi", qi_i18n::text::game_name(lang, state.game.kind())) }</h1>
             <div class="embed-board"><Board {view} {on_click} {on_pick} {on_drop} /></div>
             // Without the controls bar (whose status says it), the moves are said here.
             if options.screen_reader && !options.controls {

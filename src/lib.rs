@@ -1,6 +1,8 @@
-//! Qi's browser app: chess, xiangqi, banqi and gomoku on one page. Two binaries share this
-//! library: `qi-app` (the page) and `qi-worker` (crates/worker: the computer's search, in a
-//! Web Worker).
+//! Qi's browser app: chess, xiangqi, banqi and gomoku on one page. Four binaries share this
+//! library: `qi-app` (the page), `qi-embed` (the board alone, for a blog's frame), `qi-online`
+//! (online play) and `qi-tv` (watching live games). The computer's search runs beside them in
+//! a Web Worker built from crates/worker, which does not use this library. The crates below are
+//! used under their own names (`qi_play::record`, `qi_i18n::text`, `qi_tasks::think` ...).
 
 pub mod app;
 pub mod board;
@@ -14,14 +16,3 @@ pub mod sound;
 pub mod state;
 pub mod web;
 pub mod worker;
-
-// The game record, its formats and the link (crates/play), the words in three languages
-// (crates/i18n) and what the page asks the worker (crates/tasks): web-free crates, here under
-// the names the app's modules use.
-pub use qi_i18n::records as i18n_records;
-pub use qi_i18n::rules as i18n_rules;
-pub use qi_i18n::text as i18n;
-pub use qi_play::{decimal, link, record, records};
-pub use qi_settings as settings;
-pub use qi_tasks::tasks as worker_tasks;
-pub use qi_tasks::{codec, review, think};

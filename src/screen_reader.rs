@@ -12,8 +12,8 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::components::SharedState;
-use crate::i18n::{Lang, Text, fill, piece_name, role_name, t};
 use crate::state::{Action, AppState};
+use qi_i18n::text::{Lang, Text, fill, piece_name, role_name, t};
 
 /// How many answers the log keeps.
 const LOG_LINES: usize = 8;

@@ -202,7 +202,7 @@ mod tests {
 
     #[test]
     fn each_change_has_its_sound() {
-        let start = AppState::new(Settings::new(crate::i18n::Lang::En), 0);
+        let start = AppState::new(Settings::new(qi_i18n::text::Lang::En), 0);
         let e4 = after_drag(&start, "e2", "e4");
         assert_eq!(sound_for(&start, &e4), Some(Sound::Move));
         let d5 = after_drag(&e4, "d7", "d5");
@@ -236,7 +236,7 @@ mod tests {
 
     #[test]
     fn a_clock_running_low_warns_once() {
-        let mut start = AppState::new(Settings::new(crate::i18n::Lang::En), 0);
+        let mut start = AppState::new(Settings::new(qi_i18n::text::Lang::En), 0);
         start.apply(Action::SetClock { config: crate::state::ClockConfig::custom(1, 0), seed: 0 });
         let e4 = after_drag(&start, "e2", "e4");
         let running = e4.clone();
@@ -257,7 +257,7 @@ mod tests {
 
     #[test]
     fn a_new_or_opened_game_is_silent() {
-        let start = AppState::new(Settings::new(crate::i18n::Lang::En), 0);
+        let start = AppState::new(Settings::new(qi_i18n::text::Lang::En), 0);
         // After a refusal, a new game keeps the count: no "refused" sound.
         let refused = after_drag(&start, "e2", "e5");
         assert_eq!(sound_for(&start, &refused), Some(Sound::Refused));

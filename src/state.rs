@@ -12,15 +12,15 @@ use yew::Reducible;
 
 use qi_play::{Line, Path};
 
-use crate::i18n::Lang;
-use crate::link::LinkError;
-use crate::record::{EndedBy, Ending, GameRecord, ReplayError};
+use qi_i18n::text::Lang;
+use qi_play::link::LinkError;
+use qi_play::record::{EndedBy, Ending, GameRecord, ReplayError};
 
 /// The longest comment kept from the comment box.
 pub const MAX_COMMENT_CHARS: usize = 2000;
 
 // The player's settings and how they are stored: their own module, here under their old paths.
-pub use crate::settings::{
+pub use qi_settings::{
     ClockConfig, Mode, Settings, SetupChoice, Theme, WATCH_DELAYS_MS, kind_index,
 };
 
@@ -51,7 +51,7 @@ impl Clocks {
     /// Below this much time left (ms), the clock is running low.
     #[must_use]
     pub fn low_time_ms(&self) -> f64 {
-        crate::settings::low_time_ms(self.config.base_secs)
+        qi_settings::low_time_ms(self.config.base_secs)
     }
 
     /// Marks `side`'s clock as having warned, the first time its running clock is low at
@@ -210,9 +210,9 @@ pub struct AppState {
     /// Whether the engine analyses the position shown ("Analyse").
     pub analysing: bool,
     /// The engine's latest view of a position, and which position (its moves from the start).
-    pub analysis: Option<(Vec<String>, crate::think::Analysis)>,
+    pub analysis: Option<(Vec<String>, qi_tasks::think::Analysis)>,
     /// The game review under way or done (shown while the main line is the one reviewed).
-    pub review: Option<Rc<crate::review::Review>>,
+    pub review: Option<Rc<qi_tasks::review::Review>>,
     /// The named opening the worker found, and the moves it was found for (see
     /// [`AppState::opening_key`]); `None` in the second place when no position is named.
     pub opening: Option<(Vec<String>, Option<qi_play::openings::Opening>)>,
@@ -414,16 +414,16 @@ pub enum Action {
         /// The review asked for.
         id: u64,
         /// The search answered (a position of the main line, or one a move is checked by).
-        job: crate::review::Job,
+        job: qi_tasks::review::Job,
         /// What the engine found.
-        evaluation: crate::review::Evaluation,
+        evaluation: qi_tasks::review::Evaluation,
     },
     /// The engine's analysis of a position (given by its moves from the start).
     AnalysisAnswer {
         /// The moves from the start to the position analysed.
         moves: Vec<String>,
         /// What the engine found.
-        analysis: crate::think::Analysis,
+        analysis: qi_tasks::think::Analysis,
     },
     /// Play these moves (an engine line) from the position shown, into the move tree.
     PlayLine(Vec<String>),
@@ -459,7 +459,7 @@ pub enum Action {
     SetConfirmStones(bool),
     /// The boards' second colour set (`true`: slate) or the first (wood).
     SetSlateBoards(bool),
-    /// The board's size on a wide screen, in percent (kept within [`crate::settings::BOARD_SCALES`]).
+    /// The board's size on a wide screen, in percent (kept within [`qi_settings::BOARD_SCALES`]).
     SetBoardScale(u8),
     /// How many cores the engine uses (0: automatic).
     SetEngineThreads(u8),
@@ -1239,7 +1239,7 @@ impl AppState {
     /// The review of the game as it stands, when there is one (a review of a main line that has
     /// since changed is not shown).
     #[must_use]
-    pub fn current_review(&self) -> Option<&crate::review::Review> {
+    pub fn current_review(&self) -> Option<&qi_tasks::review::Review> {
         self.review.as_deref().filter(|review| review.moves == self.record.moves)
     }
 
@@ -1249,12 +1249,12 @@ impl AppState {
         }
         // A cancelled review of this game goes on from where it stopped.
         let unfinished =
-            |r: &Rc<crate::review::Review>| r.moves == self.record.moves && !r.finished();
+            |r: &Rc<qi_tasks::review::Review>| r.moves == self.record.moves && !r.finished();
         if let Some(review) = self.review.as_mut().filter(|r| unfinished(r)) {
             Rc::make_mut(review).cancelled = false;
             return;
         }
-        let Some(review) = crate::review::Review::of(self.next_review, &self.record) else {
+        let Some(review) = qi_tasks::review::Review::of(self.next_review, &self.record) else {
             return;
         };
         self.next_review += 1;
@@ -1266,8 +1266,8 @@ impl AppState {
     fn review_answer(
         &mut self,
         id: u64,
-        job: crate::review::Job,
-        evaluation: crate::review::Evaluation,
+        job: qi_tasks::review::Job,
+        evaluation: qi_tasks::review::Evaluation,
     ) {
         // Copied (if shared) only when the answer is taken.
         let Some(review) =
@@ -1280,7 +1280,7 @@ impl AppState {
             return;
         }
         for (index, judged) in review.judgements().iter().enumerate() {
-            let Some(mark) = crate::review::mark_for(judged.judgement) else { continue };
+            let Some(mark) = qi_tasks::review::mark_for(judged.judgement) else { continue };
             let marks = self.record_mut().marks.entry(index + 1).or_default();
             if !marks.iter().any(|m| m.kind() == qi_play::MarkKind::Move) {
                 qi_play::mark::toggle(marks, mark);
@@ -1290,7 +1290,7 @@ impl AppState {
 
     /// The analysis of the position shown, when there is one.
     #[must_use]
-    pub fn shown_analysis(&self) -> Option<&crate::think::Analysis> {
+    pub fn shown_analysis(&self) -> Option<&qi_tasks::think::Analysis> {
         let (moves, analysis) = self.analysis.as_ref()?;
         (self.analysis_allowed() && *moves == self.shown_moves()).then_some(analysis)
     }
@@ -1560,12 +1560,12 @@ impl AppState {
             Action::SetPieceSymbols(on) => self.settings.piece_symbols = on,
             Action::SetSlateBoards(on) => self.settings.slate_boards = on,
             Action::SetBoardScale(scale) => {
-                let (least, most) = crate::settings::BOARD_SCALES;
+                let (least, most) = qi_settings::BOARD_SCALES;
                 self.settings.board_scale = scale.clamp(least, most);
             }
             Action::SetStoneNumbers(on) => self.settings.stone_numbers = on,
             Action::SetEngineThreads(threads) => {
-                self.settings.engine_threads = threads.min(crate::settings::MOST_ENGINE_THREADS);
+                self.settings.engine_threads = threads.min(qi_settings::MOST_ENGINE_THREADS);
             }
             Action::SetScreenReader(on) => self.settings.screen_reader = on,
             Action::TypeMove { text, now } => {

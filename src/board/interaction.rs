@@ -12,7 +12,7 @@ use web_sys::{Element, HtmlElement, KeyboardEvent, PointerEvent};
 use yew::prelude::*;
 
 use super::{BoardView, Geometry};
-use crate::decimal::decimal;
+use qi_play::decimal::decimal;
 
 /// How far (in CSS pixels) a pointer must travel before a press becomes a drag.
 const DRAG_THRESHOLD: f64 = 4.0;

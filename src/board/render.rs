@@ -10,8 +10,8 @@ use yew::virtual_dom::AttrValue;
 use super::geometry::xiangqi_file_number;
 use super::interaction::PointerHandlers;
 use super::{BoardView, CellView, Geometry, HintEnd, Style};
-use crate::decimal::decimal;
 use crate::pieces::{RIVER_WORDS, disc_svg, piece_svg, symbol_disc_svg};
+use qi_play::decimal::decimal;
 
 /// A piece's image: discs on xiangqi and banqi boards (whose black codes read like chess ones),
 /// with characters or, when `symbols`, symbols; chess pieces and stones elsewhere.

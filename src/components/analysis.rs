@@ -14,9 +14,9 @@ use qi_rules::{GameKind, Side};
 use yew::prelude::*;
 
 use super::status::side_label;
-use crate::decimal::decimal;
-use crate::i18n::{Lang, Text, fill, t};
 use crate::state::{Action, AppState};
+use qi_i18n::text::{Lang, Text, fill, t};
+use qi_play::decimal::decimal;
 
 /// A score for the side to move, turned to the first player's side.
 #[must_use]
@@ -120,7 +120,7 @@ pub fn analysis_view(state: &AppState) -> AnalysisView {
     };
     let text = result_text
         .unwrap_or_else(|| score_text(kind, for_first_player(best.score, to_move), first, second));
-    let chinese = state.settings.lang == crate::i18n::Lang::Zh;
+    let chinese = state.settings.lang == qi_i18n::text::Lang::Zh;
     let lines = analysis
         .lines
         .iter()
@@ -235,7 +235,7 @@ mod tests {
     #[test]
     fn the_panel_shows_the_lines_of_the_position_shown() {
         use crate::state::Settings;
-        use crate::think::{Analysis, EngineLine};
+        use qi_tasks::think::{Analysis, EngineLine};
         let mut settings = Settings::new(Lang::En);
         settings.mode = crate::state::Mode::HotSeat;
         let mut state = AppState::new(settings, 0);
@@ -277,7 +277,7 @@ mod tests {
     #[test]
     fn an_answer_without_lines_shows_the_result_or_nothing() {
         use crate::state::Settings;
-        use crate::think::Analysis;
+        use qi_tasks::think::Analysis;
         let mut settings = Settings::new(Lang::En);
         settings.mode = crate::state::Mode::HotSeat;
         let mut state = AppState::new(settings, 0);

@@ -7,12 +7,12 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use crate::i18n::{Lang, Text, game_name, pick, t};
-use crate::record::{GameRecord, storage_key};
-use crate::settings::{BOARD_SCALES, DEFAULT_VOLUME, MOST_ENGINE_THREADS, VOLUME_CHOICES};
 use crate::state::{Action, AppState, ClockConfig, Mode, Settings, SetupChoice, Theme};
 use crate::web::{now_ms, random_seed};
+use qi_i18n::text::{Lang, Text, game_name, pick, t};
+use qi_play::record::{GameRecord, storage_key};
 use qi_rules::Side;
+use qi_settings::{BOARD_SCALES, DEFAULT_VOLUME, MOST_ENGINE_THREADS, VOLUME_CHOICES};
 
 /// Properties of [`GamePicker`].
 #[derive(Properties, PartialEq)]
@@ -209,7 +209,7 @@ pub fn game_buttons(props: &GameButtonsProps) -> Html {
         });
         // A full-width colon in Chinese, as the level's own line has.
         let colon = if lang == Lang::Zh { "：" } else { ": " };
-        let note = format!("{} {level}{colon}{}", t(lang, Text::Level), t(lang, crate::i18n::level_text(level)));
+        let note = format!("{} {level}{colon}{}", t(lang, Text::Level), t(lang, qi_i18n::text::level_text(level)));
         html! {
             <div class="play-computer">
                 <button type="button" class="primary" data-action="play-computer" {onclick}>{ t(lang, Text::PlayComputer) }</button>
@@ -456,7 +456,7 @@ pub fn setup_fields(props: &SetupFieldsProps) -> Html {
     // Each level by its name ("2 — Casual"), short enough for the list to show whole on a
     // phone; the chosen level's whole line is under the list.
     let levels = (1..=6u8).map(|level| {
-        let text = t(lang, crate::i18n::level_text(level));
+        let text = t(lang, qi_i18n::text::level_text(level));
         let name = text.split([':', '：']).next().unwrap_or(text);
         let line = format!("{level} — {name}");
         html! { <option value={level.to_string()} selected={settings.level == level}>{ line }</option> }
@@ -482,7 +482,7 @@ pub fn setup_fields(props: &SetupFieldsProps) -> Html {
                 <label class="option"><span>{ t(lang, Text::Level) }</span>
                     <select onchange={level_change} data-setting="level">{ for levels }</select>
                 </label>
-                <p class="level-note" data-testid="level-note">{ t(lang, crate::i18n::level_text(settings.level)) }</p>
+                <p class="level-note" data-testid="level-note">{ t(lang, qi_i18n::text::level_text(settings.level)) }</p>
             }
             if settings.mode == Mode::Watch {
                 <label class="option"><span>{ t(lang, Text::Speed) }</span>
@@ -612,7 +612,7 @@ pub fn options(props: &OptionsProps) -> Html {
             }
         })
     };
-    let automatic = crate::i18n::fill(
+    let automatic = qi_i18n::text::fill(
         t(lang, Text::ThreadsAutomatic),
         "n",
         &crate::worker::automatic_threads().to_string(),
@@ -700,7 +700,7 @@ pub fn options(props: &OptionsProps) -> Html {
 pub fn offer_count_buttons(lang: Lang, on_count: &Callback<u8>, suggested: Option<u8>) -> Html {
     let buttons = (1..=qi_rules::gomoku::MAX_OFFERS).map(|count| {
         let on_count = on_count.clone();
-        let label = crate::i18n::fill(t(lang, Text::OfferCount), "n", &count.to_string());
+        let label = qi_i18n::text::fill(t(lang, Text::OfferCount), "n", &count.to_string());
         let class = classes!((suggested == Some(count)).then_some("suggested"));
         html! {
             <button type="button" data-action="declare-offers" data-count={count.to_string()} {class}

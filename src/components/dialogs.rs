@@ -5,9 +5,9 @@ use yew::prelude::*;
 use super::dialog::Dialog;
 use super::status::{result_code, result_text};
 use crate::board::Style;
-use crate::i18n::{Lang, Text, promotion_name, t};
 use crate::state::{Action, AppState, PendingPromotion};
 use crate::web::{now_ms, random_seed};
+use qi_i18n::text::{Lang, Text, promotion_name, t};
 
 /// Properties of [`PromotionDialog`].
 #[derive(Properties, PartialEq)]

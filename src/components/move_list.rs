@@ -9,9 +9,9 @@ use qi_play::{Line, Mark, Path};
 use yew::prelude::*;
 
 use crate::board::{Style, piece_image};
-use crate::i18n::{Lang, Text, piece_name, t};
-use crate::record::{GameRecord, Notated};
 use crate::state::{Action, TreeEdit};
+use qi_i18n::text::{Lang, Text, piece_name, t};
+use qi_play::record::{GameRecord, Notated};
 use qi_rules::GameKind;
 use std::rc::Rc;
 
@@ -227,7 +227,7 @@ pub fn move_list(props: &MoveListProps) -> Html {
     let record = &props.record;
     // The notation of every variation move: replayed only when the tree changes.
     // Xiangqi in Chinese for the 简体中文 interface (炮二平五), else the game's notation.
-    let chinese = lang == crate::i18n::Lang::Zh;
+    let chinese = lang == qi_i18n::text::Lang::Zh;
     let notated = {
         let record = record.clone();
         use_memo((record, chinese), |(record, chinese)| record.notate_tree_in(*chinese))
@@ -351,8 +351,8 @@ pub fn move_list(props: &MoveListProps) -> Html {
 /// move.
 fn opening_step_words(lang: Lang, notation: &str) -> Option<String> {
     if let Some(count) = notation.strip_prefix("offers=") {
-        return Some(crate::i18n::fill(t(lang, Text::OfferCount), "n", count));
+        return Some(qi_i18n::text::fill(t(lang, Text::OfferCount), "n", count));
     }
     let point = notation.strip_prefix("offer=")?;
-    Some(crate::i18n::fill(t(lang, Text::OfferMove), "point", point))
+    Some(qi_i18n::text::fill(t(lang, Text::OfferMove), "point", point))
 }

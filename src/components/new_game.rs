@@ -7,9 +7,9 @@ use yew::prelude::*;
 
 use super::controls::SetupFields;
 use super::share::DialogFrame;
-use crate::i18n::{Text, game_name, t};
 use crate::state::{Action, Settings, SetupChoice};
 use crate::web::random_seed;
+use qi_i18n::text::{Text, game_name, t};
 
 /// Properties of [`NewGameDialog`].
 #[derive(Properties, PartialEq)]

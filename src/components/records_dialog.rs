@@ -10,12 +10,12 @@ use yew::prelude::*;
 use super::SharedState;
 use super::dialog::Dialog;
 use super::share::CopyField;
-use crate::i18n::{Lang, Text, fill, t};
-use crate::records::{self, Format};
 use crate::state::Action;
-use crate::think::{WorkerReply, WorkerRequest};
 use crate::web;
-use crate::worker_tasks::{GameEntry, TaskReply, TaskRequest};
+use qi_i18n::text::{Lang, Text, fill, t};
+use qi_play::records::{self, Format};
+use qi_tasks::tasks::{GameEntry, TaskReply, TaskRequest};
+use qi_tasks::think::{WorkerReply, WorkerRequest};
 
 /// Properties of [`RecordsDialog`].
 #[derive(Properties, PartialEq)]
@@ -58,7 +58,7 @@ fn encoding_note(
             ("column", column.to_string()),
         ];
         let values: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        note.push(crate::i18n::fill_all(t(lang, Text::UnreadableBytes), &values));
+        note.push(qi_i18n::text::fill_all(t(lang, Text::UnreadableBytes), &values));
     }
     (!note.is_empty()).then(|| note.join(" "))
 }
@@ -332,7 +332,7 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
                         values.iter().map(|(k, v)| (*k, v.as_str())).collect();
                     lost.set(
                         (unmappable > 0)
-                            .then(|| crate::i18n::fill_all(t(lang, Text::Unmappable), &values)),
+                            .then(|| qi_i18n::text::fill_all(t(lang, Text::Unmappable), &values)),
                     );
                 }
             });

@@ -9,10 +9,10 @@ use yew::prelude::*;
 use std::rc::Rc;
 
 use super::status::side_label;
-use crate::i18n::{Lang, Text, fill, t};
-use crate::review::Review;
 use crate::state::Action;
 use crate::state::AppState;
+use qi_i18n::text::{Lang, Text, fill, t};
+use qi_tasks::review::Review;
 
 /// The label of a judgement.
 fn judgement_text(lang: Lang, judgement: Judgement) -> &'static str {

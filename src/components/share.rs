@@ -7,14 +7,14 @@ use yew::prelude::*;
 use super::dialog::Dialog as DialogBox;
 
 use super::SharedState;
-use crate::decimal::{decimal, parse_decimal};
 use crate::embed::EmbedOptions;
-use crate::i18n::{Lang, Text, game_name, t};
-use crate::link::{self, View};
 use crate::state::{AppState, Theme};
-use crate::think::{WorkerReply, WorkerRequest};
 use crate::web;
-use crate::worker_tasks::{TaskReply, TaskRequest};
+use qi_i18n::text::{Lang, Text, game_name, t};
+use qi_play::decimal::{decimal, parse_decimal};
+use qi_play::link::{self, View};
+use qi_tasks::tasks::{TaskReply, TaskRequest};
+use qi_tasks::think::{WorkerReply, WorkerRequest};
 
 /// Which of the sharing dialogs is open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -181,7 +181,7 @@ pub fn copy_field(props: &CopyFieldProps) -> Html {
     }
 }
 
-/// A QR code drawn by the worker ([`crate::worker_tasks::qr_path`]), as SVG.
+/// A QR code drawn by the worker ([`qi_tasks::tasks::qr_path`]), as SVG.
 fn qr_svg(size: usize, path: &str, label: &str) -> Html {
     html! {
         <svg class="qr" viewBox={format!("0 0 {size} {size}")} role="img" aria-label={label.to_owned()} shape-rendering="crispEdges" data-testid="qr">

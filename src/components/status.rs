@@ -5,10 +5,10 @@ use qi_rules::banqi::BanqiMove;
 use qi_rules::{GameKind, Side};
 use yew::prelude::*;
 
-use crate::i18n::{Lang, Text, fill, side_name, t};
-use crate::i18n_rules::{end_reason_for, illegal_reason, link_error};
 use crate::state::{Action, AppState, GameResult, Mode, Notice, ResultReason, SearchSummary};
 use crate::web::now_ms;
+use qi_i18n::rules::{end_reason_for, illegal_reason, link_error};
+use qi_i18n::text::{Lang, Text, fill, side_name, t};
 
 /// What the status panel shows, worked out from the state by [`status_view`]: the panel
 /// re-renders only when this changes, and tests read it without a browser.
@@ -159,7 +159,7 @@ fn opening_step_text(
                 .count();
             // The stone's colour from the position shown (a later choice may hand it over).
             let colour = side_name(lang, GameKind::Gomoku, game.colour_to_move(), None);
-            crate::i18n::fill_all(
+            qi_i18n::text::fill_all(
                 t(lang, Text::PlaceOpeningStone),
                 &[("k", &(stones + 1).to_string()), ("colour", colour)],
             )
@@ -177,7 +177,7 @@ fn opening_step_text(
         Phase::Declare => t(lang, Text::DeclareOffers).to_owned(),
         Phase::Offer => {
             let (k, n) = (game.offers().len() + 1, game.declared_offers());
-            crate::i18n::fill_all(
+            qi_i18n::text::fill_all(
                 t(lang, Text::OfferFifth),
                 &[("k", &k.to_string()), ("n", &n.to_string())],
             )
@@ -441,9 +441,9 @@ fn side_label_colour(state: &AppState, side: Side) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::{GameRecord, default_rules};
     use crate::state::Settings;
     use qi_play::Path;
+    use qi_play::record::{GameRecord, default_rules};
 
     fn opened(kind: GameKind, moves: &[&str], lang: Lang) -> AppState {
         let mut settings = Settings::new(lang);
@@ -541,7 +541,7 @@ mod tests {
         settings.kind = GameKind::Banqi;
         let mut state = AppState::new(settings, 0);
         let mut record = GameRecord::new(GameKind::Banqi, &default_rules(GameKind::Banqi), 0);
-        record.start = crate::record::Start::Position("K7/8/8/6k1 1 r 0 - -".into());
+        record.start = qi_play::record::Start::Position("K7/8/8/6k1 1 r 0 - -".into());
         state.apply(Action::Open { record, bottom: None, at: None, notice: None });
         assert!(!status_view(&state).banqi_hint);
     }
@@ -578,7 +578,7 @@ mod tests {
         state.apply(Action::ToggleAnalysis);
         let before = status_view(&state);
         state.apply(Action::Tick { now: 5_000.0 });
-        let analysis = crate::think::Analysis { id: 1, nodes: 0, lines: Vec::new() };
+        let analysis = qi_tasks::think::Analysis { id: 1, nodes: 0, lines: Vec::new() };
         state.apply(Action::AnalysisAnswer { moves: state.shown_moves(), analysis });
         assert!(state.analysis.is_some(), "the answer was taken");
         assert_eq!(status_view(&state), before);

@@ -6,8 +6,8 @@ use qi_rules::banqi::{Colour, Piece};
 use qi_rules::{GameKind, Side};
 use yew::prelude::*;
 
-use crate::i18n::{Lang, Text, fill, side_name, t};
 use crate::state::AppState;
+use qi_i18n::text::{Lang, Text, fill, side_name, t};
 
 /// One colour's row of the tray.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -106,8 +106,8 @@ mod tests {
         let [red, black] = tray_view(&state).expect("a banqi tray");
         assert_eq!((red.face_down, black.face_down), (16, 16));
         assert!(red.captured.is_empty() && black.captured.is_empty());
-        let mut record = crate::record::GameRecord::new(GameKind::Banqi, "", 0);
-        record.start = crate::record::Start::Position("K*n6/8/8/6Pk 1 r 0 - -".into());
+        let mut record = qi_play::record::GameRecord::new(GameKind::Banqi, "", 0);
+        record.start = qi_play::record::Start::Position("K*n6/8/8/6Pk 1 r 0 - -".into());
         state.apply(Action::Open { record, bottom: None, at: None, notice: None });
         let [red, black] = tray_view(&state).expect("a banqi tray");
         assert_eq!((red.face_down, black.face_down), (0, 1));

@@ -9,8 +9,8 @@
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::i18n::Lang;
-use crate::settings::Theme;
+use qi_i18n::text::Lang;
+use qi_settings::Theme;
 
 /// How long after the page opens the frame is asked for: the first load comes first.
 const DELAY_MS: i32 = 2_000;
@@ -80,7 +80,7 @@ pub fn watch_corner(props: &WatchCornerProps) -> Html {
     }
     let theme = if props.theme == Theme::Dark { "dark" } else { "light" };
     let src = format!("tv/?lang={}&theme={theme}", props.lang.tag());
-    let title = crate::i18n::t(props.lang, crate::i18n::Text::WatchLive);
+    let title = qi_i18n::text::t(props.lang, qi_i18n::text::Text::WatchLive);
     // Out of sight (and out of the Tab order) until a game is there to watch.
     let waiting = (!*live).then_some("watch-waiting");
     html! {

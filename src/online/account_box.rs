@@ -13,7 +13,7 @@ use super::address::profile_href;
 use super::lobby::variant_label;
 use super::session::shown_text;
 use super::texts::{Words, say};
-use crate::i18n::{Lang, fill_all};
+use qi_i18n::text::{Lang, fill_all};
 
 /// The longest server detail shown beside an account error.
 const DETAIL_MAX_CHARS: usize = 200;

@@ -1,6 +1,6 @@
 //! What the online page's address asks for: the lobby, an invite, a game, or a player's profile.
 
-use crate::link::Query;
+use qi_play::link::Query;
 
 /// What the page's address asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]

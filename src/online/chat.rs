@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use super::session::Intent;
 use super::texts::{Words, say};
-use crate::i18n::Lang;
+use qi_i18n::text::Lang;
 
 /// The words of a quick message, in whatever language the reader reads.
 #[must_use]

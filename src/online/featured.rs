@@ -14,9 +14,9 @@ use super::lobby_lists::live_row;
 use super::session::LobbyRows;
 use super::socket::{Socket, SocketEvent};
 use super::texts::{Words, say};
-use crate::i18n::Lang;
-use crate::settings::Theme;
 use crate::state::Settings;
+use qi_i18n::text::Lang;
+use qi_settings::Theme;
 
 /// How long to wait before connecting again after the socket closed.
 const RECONNECT_MS: u64 = 15_000;
@@ -111,14 +111,14 @@ pub fn tv() -> Html {
         None if *heard => html! {
             <p class="tv-empty">
                 { say(lang, Words::NoGamesNow) }{ " " }
-                <a href="../online/" target="_top">{ crate::i18n::t(lang, crate::i18n::Text::PlayOnline) }</a>
+                <a href="../online/" target="_top">{ qi_i18n::text::t(lang, qi_i18n::text::Text::PlayOnline) }</a>
             </p>
         },
         None => Html::default(),
     };
     html! {
         <main class={classes!("tv-page", theme)} lang={lang.tag()} data-testid="tv" data-heard={heard.to_string()}>
-            <h1>{ crate::i18n::t(lang, crate::i18n::Text::WatchLive) }</h1>
+            <h1>{ qi_i18n::text::t(lang, qi_i18n::text::Text::WatchLive) }</h1>
             { content }
         </main>
     }

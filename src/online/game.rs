@@ -17,8 +17,8 @@ use qi_rules::banqi::{Banqi, BanqiMove, Piece, Square};
 use qi_rules::{Cell, Game, GameKind, IllegalReason, MoveError, Side};
 
 use super::texts::Words;
-use crate::record::{EndedBy, Ending, GameRecord, Start};
 use crate::state::{Action, AppState, Mode, Notice, Settings};
+use qi_play::record::{EndedBy, Ending, GameRecord, Start};
 
 /// The most moves a game may have here; a server that sends more has gone wrong.
 pub const MAX_PLIES: usize = 20_000;
@@ -60,8 +60,8 @@ pub fn finished_record(
 /// `bottom`'s pieces at the bottom.
 #[must_use]
 pub fn review_href(record: &GameRecord, bottom: Side) -> String {
-    let view = crate::link::View { orientation: Some(bottom), at: None };
-    format!("../?{}", crate::link::compact(record, &view))
+    let view = qi_play::link::View { orientation: Some(bottom), at: None };
+    format!("../?{}", qi_play::link::compact(record, &view))
 }
 
 /// The rules' side for a seat.
@@ -76,7 +76,7 @@ pub const fn side_of(seat: Seat) -> Side {
 /// What the page tells the player about the game, besides the board's own notices.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Note {
-    /// The rules forbid the move, for this reason (worded by [`crate::i18n_rules`]).
+    /// The rules forbid the move, for this reason (worded by [`qi_i18n::rules`]).
     Rules(IllegalReason),
     /// One of the page's own sentences.
     Say(Words),
@@ -554,13 +554,13 @@ impl OnlineGame {
     }
 
     /// Marks the player's clock as having warned, the first time it runs low (see
-    /// [`crate::settings::low_time_ms`]) while it runs; returns whether it warned now.
+    /// [`qi_settings::low_time_ms`]) while it runs; returns whether it warned now.
     pub fn warn_low_time(&mut self, now: f64) -> bool {
         let (Some(seat), Some(clock)) = (self.you, self.spec.clock) else { return false };
         if self.low_time_warned || self.running_clock() != Some(seat) {
             return false;
         }
-        let low = crate::settings::low_time_ms(clock.base_secs);
+        let low = qi_settings::low_time_ms(clock.base_secs);
         self.low_time_warned = self.remaining_ms(seat, now).is_some_and(|left| left <= low);
         self.low_time_warned
     }

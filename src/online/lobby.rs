@@ -9,9 +9,9 @@ use yew::prelude::*;
 use super::session::Intent;
 use super::texts::{Words, say};
 use crate::components::controls::{option_label, value_label};
-use crate::i18n::{Lang, Text, fill_all, game_name, side_name, t};
-use crate::record::default_rules;
 use crate::state::kind_index;
+use qi_i18n::text::{Lang, Text, fill_all, game_name, side_name, t};
+use qi_play::record::default_rules;
 
 /// Where the lobby's choices are kept.
 pub const LOBBY_KEY: &str = "qi.online.lobby";

@@ -13,9 +13,9 @@ use super::session::{Intent, LobbyRows};
 use super::texts::{Words, say};
 use crate::board::Board;
 use crate::board_model::board_view;
-use crate::i18n::{Lang, fill_all, side_name};
-use crate::record::{GameRecord, Start};
 use crate::state::{Action, AppState, Mode, Settings};
+use qi_i18n::text::{Lang, fill_all, side_name};
+use qi_play::record::{GameRecord, Start};
 
 /// A filter's label.
 fn filter_label(lang: Lang, filter: Option<&str>) -> String {

@@ -46,9 +46,9 @@ use yew::prelude::*;
 use self::account::AccountState;
 use self::session::{Effect, Intent, Session, read_address};
 use self::socket::{Socket, SocketEvent};
-use crate::i18n::Lang;
 use crate::state::{Settings, Theme};
 use crate::web;
+use qi_i18n::text::Lang;
 
 /// Where the display name is kept.
 pub const NAME_KEY: &str = "qi.online.name";
@@ -192,7 +192,7 @@ impl Online {
         let lang = self.session.settings.lang;
         web::set_turn_icon(yours);
         web::set_title(&if yours {
-            format!("● {} · Qi 棋", crate::i18n::t(lang, crate::i18n::Text::YourMove))
+            format!("● {} · Qi 棋", qi_i18n::text::t(lang, qi_i18n::text::Text::YourMove))
         } else {
             "Qi 棋".to_owned()
         });

@@ -21,9 +21,9 @@ use crate::board_model::board_view;
 use crate::components::SharedState;
 use crate::components::dialogs::{PromotionDialog, promoting_colour};
 use crate::components::move_list::MoveList;
-use crate::i18n::{Lang, fill_all};
 use crate::state::{Action, Theme};
 use crate::web;
+use qi_i18n::text::{Lang, fill_all};
 
 /// The server's clocks in words (`White 4:58, Black 5:00`), for the screen-reader mode's
 /// `clock`; `None` for a game without a clock.
@@ -113,7 +113,7 @@ fn language_picker(lang: Lang, act: &Callback<Intent>) -> Html {
         html! { <option value={l.tag()} selected={l == lang}>{ l.native_name() }</option> }
     });
     html! {
-        <select class="language" aria-label={crate::i18n::t(lang, crate::i18n::Text::Language)}
+        <select class="language" aria-label={qi_i18n::text::t(lang, qi_i18n::text::Text::Language)}
                 data-testid="language" {onchange}>{ for options }</select>
     }
 }
@@ -263,14 +263,14 @@ fn game_screen(session: &Session, game: &OnlineGame, act: &Callback<Intent>) -> 
                 }
                 { buttons }
                 if game.can_move() && board.colour_choice_due() {
-                    <div class="game-buttons"><div class="colour-choice" role="group" aria-label={crate::i18n::t(lang, crate::i18n::Text::ChooseColour)}>
-                        <p>{ crate::i18n::t(lang, if board.stones_instead_of_colour() { crate::i18n::Text::ChooseColourOrTwoMore } else { crate::i18n::Text::ChooseColour }) }</p>
-                        { for [(qi_rules::Side::First, "take-black", crate::i18n::Text::TakeBlack), (qi_rules::Side::Second, "take-white", crate::i18n::Text::TakeWhite)].into_iter().map(|(colour, action, text)| {
+                    <div class="game-buttons"><div class="colour-choice" role="group" aria-label={qi_i18n::text::t(lang, qi_i18n::text::Text::ChooseColour)}>
+                        <p>{ qi_i18n::text::t(lang, if board.stones_instead_of_colour() { qi_i18n::text::Text::ChooseColourOrTwoMore } else { qi_i18n::text::Text::ChooseColour }) }</p>
+                        { for [(qi_rules::Side::First, "take-black", qi_i18n::text::Text::TakeBlack), (qi_rules::Side::Second, "take-white", qi_i18n::text::Text::TakeWhite)].into_iter().map(|(colour, action, text)| {
                             let dispatch = dispatch.clone();
                             html! {
                                 <button type="button" data-action={action}
                                         onclick={Callback::from(move |_: MouseEvent| dispatch.emit(Action::TakeColour { colour, now: 0.0 }))}>
-                                    { crate::i18n::t(lang, text) }
+                                    { qi_i18n::text::t(lang, text) }
                                 </button>
                             }
                         }) }
@@ -286,7 +286,7 @@ fn game_screen(session: &Session, game: &OnlineGame, act: &Callback<Intent>) -> 
                     <div class="game-buttons"><button type="button" data-action="end-chain" onclick={
                         let dispatch = dispatch.clone();
                         Callback::from(move |_: MouseEvent| dispatch.emit(Action::EndChain { now: 0.0 }))
-                    }>{ crate::i18n::t(lang, crate::i18n::Text::EndChain) }</button></div>
+                    }>{ qi_i18n::text::t(lang, qi_i18n::text::Text::EndChain) }</button></div>
                 }
                 if let Some(invite) = invite {
                     <div class="panel links">

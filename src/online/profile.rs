@@ -14,7 +14,7 @@ use super::game::{finished_record, review_href, side_of};
 use super::lobby::{spec_label, variant_label};
 use super::session::shown_text;
 use super::texts::{Words, say};
-use crate::i18n::{Lang, fill_all};
+use qi_i18n::text::{Lang, fill_all};
 
 /// How a game ended for the profile's owner.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -17,8 +17,8 @@ use qi_protocol::{
 pub use super::address::{Opening, id_ok, read_address};
 use super::game::{Note, OnlineGame};
 use super::texts::Words;
-use crate::i18n::Lang;
 use crate::state::{Action, Settings};
+use qi_i18n::text::Lang;
 
 mod intents;
 mod replies;

@@ -1,8 +1,8 @@
-//! Every string of the online page that the app's table ([`crate::i18n`]) does not already
+//! Every string of the online page that the app's table ([`qi_i18n::text`]) does not already
 //! have, in English, 简体中文 and Tiếng Việt. Templates take `{name}` placeholders, filled with
-//! [`crate::i18n::fill_all`].
+//! [`qi_i18n::text::fill_all`].
 
-use crate::i18n::{Lang, pick};
+use qi_i18n::text::{Lang, pick};
 
 /// A piece of the online page's text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -9,10 +9,10 @@ use super::session::{Intent, shown_text};
 use super::texts::{Words, say};
 use crate::components::clocks::format_time;
 use crate::components::status::{result_code, result_text, side_class, side_label};
-use crate::i18n::{Lang, Text, fill_all, t};
-use crate::i18n_rules::illegal_reason;
 use crate::state::Notice;
 use crate::web;
+use qi_i18n::rules::illegal_reason;
+use qi_i18n::text::{Lang, Text, fill_all, t};
 
 /// How often a running clock is redrawn.
 const CLOCK_TICK_MS: i32 = 200;
@@ -174,7 +174,7 @@ pub fn status_panel(game: &OnlineGame, session_note: Option<&Note>, lang: Lang) 
         let line = if game.can_move() {
             say(lang, Words::YourMove).to_owned()
         } else {
-            crate::i18n::fill(t(lang, Text::ToMove), "side", side_label(board, to_move))
+            qi_i18n::text::fill(t(lang, Text::ToMove), "side", side_label(board, to_move))
         };
         html! {
             <p class="to-move">
@@ -229,7 +229,7 @@ pub fn status_panel(game: &OnlineGame, session_note: Option<&Note>, lang: Lang) 
                 <p class="sending" data-testid="sending">{ say(lang, Words::Sending) }</p>
             }
             if let Some(ply) = board.viewing_main_ply() {
-                <p class="viewing">{ crate::i18n::fill(t(lang, Text::Viewing), "n", &ply.to_string()) }</p>
+                <p class="viewing">{ qi_i18n::text::fill(t(lang, Text::Viewing), "n", &ply.to_string()) }</p>
             }
             if let Some(text) = draw { <p class="offer" data-testid="draw-offer">{ text }</p> }
             if let Some(text) = takeback { <p class="offer" data-testid="takeback-offer">{ text }</p> }

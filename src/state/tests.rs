@@ -1,7 +1,7 @@
 //! The reducer, one test per action (and the interactions that matter between them).
 
 use super::*;
-use crate::record::default_rules;
+use qi_play::record::default_rules;
 
 fn cell(text: &str) -> Cell {
     text.parse().expect("test cell")
@@ -71,7 +71,7 @@ fn drag_and_drop_plays_a_move() {
 fn promotion_waits_for_the_piece() {
     let mut s = state(GameKind::Chess);
     Rc::make_mut(&mut s.record).start =
-        crate::record::Start::Position("4k3/P7/8/8/8/8/8/4K3 w - - 0 1".into());
+        qi_play::record::Start::Position("4k3/P7/8/8/8/8/8/4K3 w - - 0 1".into());
     s.game = Rc::new(s.record.start_game());
     drag(&mut s, "a7", "a8");
     assert_eq!(s.promotion.as_ref().map(|p| p.choices.len()), Some(4));
@@ -190,7 +190,7 @@ fn new_game_and_pick_game_start_over() {
     assert!(s.record.moves.is_empty());
     s.apply(Action::PickGame { kind: GameKind::Banqi, seed: 7, saved: None });
     assert_eq!(s.settings.kind, GameKind::Banqi);
-    assert_eq!(s.record.start, crate::record::Start::Seed(7));
+    assert_eq!(s.record.start, qi_play::record::Start::Seed(7));
     assert_eq!(s.game.board_size(), (8, 4));
 }
 
@@ -465,7 +465,7 @@ fn custom_clocks_are_kept_within_their_bounds() {
         ["clock=61+0", "clock=10800+61", "clock=11400+0", "clock=-60+0", "volume=101", "volume=x"]
     {
         let read = Settings::from_storage(bad, Lang::En);
-        assert_eq!((read.clock, read.volume), (None, crate::settings::DEFAULT_VOLUME), "{bad}");
+        assert_eq!((read.clock, read.volume), (None, qi_settings::DEFAULT_VOLUME), "{bad}");
     }
     assert_eq!(
         Settings::from_storage("clock=10800+60", Lang::En).clock,
@@ -501,7 +501,7 @@ fn a_banqi_chain_capture_can_be_ended() {
     let record = GameRecord::from_parts(
         GameKind::Banqi,
         settings.rules_of(GameKind::Banqi).to_owned(),
-        crate::record::Start::Position("8/8/8/Rpp4k 1 r 0".into()),
+        qi_play::record::Start::Position("8/8/8/Rpp4k 1 r 0".into()),
         Vec::new(),
     );
     let (mut s, error) = AppState::restore(settings, record);
@@ -650,7 +650,7 @@ fn stones_flips_and_promotions_can_be_queued() {
     let record = GameRecord::from_parts(
         GameKind::Chess,
         default_rules(GameKind::Chess),
-        crate::record::Start::Position("7k/P7/8/8/8/8/8/K7 b - - 0 1".into()),
+        qi_play::record::Start::Position("7k/P7/8/8/8/8/8/K7 b - - 0 1".into()),
         Vec::new(),
     );
     let mut settings = Settings::new(Lang::En);
@@ -791,18 +791,18 @@ fn an_ending_the_moves_do_not_show_survives_storage_and_records() {
         let stored = GameRecord::from_text(&s.record.to_text()).expect("reads back");
         let (back, _) = AppState::restore(s.settings.clone(), stored);
         assert_eq!(back.result(), Some(result.clone()), "from storage");
-        for &format in crate::records::Format::for_game(s.record.kind) {
+        for &format in qi_play::records::Format::for_game(s.record.kind) {
             // Positions have no moves; a `.psq` and a WXF file are other programs' layouts,
             // with no place for how a game ended (a WXF file says the result alone).
             let other_programs = matches!(
                 format,
-                crate::records::Format::GomokuPsq | crate::records::Format::XiangqiWxfFile
+                qi_play::records::Format::GomokuPsq | qi_play::records::Format::XiangqiWxfFile
             );
             if format.is_position() || other_programs {
                 continue;
             }
-            let text = crate::records::export(&s.record, format);
-            let imported = crate::records::import(&text, None).expect("imports");
+            let text = qi_play::records::export(&s.record, format);
+            let imported = qi_play::records::import(&text, None).expect("imports");
             let mut opened = state(GameKind::Xiangqi);
             opened.apply(Action::Open {
                 record: imported.record,
@@ -898,7 +898,7 @@ fn open_replaces_the_game_and_keeps_the_mode() {
     s.apply(Action::Open { record: bad.clone(), bottom: None, at: None, notice: None });
     assert_eq!(s.record.moves, ["h3e3"]);
     assert!(matches!(s.notice, Some(Notice::StoppedAt { ply: 2, .. })));
-    let told = Notice::Link(crate::link::LinkError::BadCompact);
+    let told = Notice::Link(qi_play::link::LinkError::BadCompact);
     s.apply(Action::Open { record: bad, bottom: None, at: None, notice: Some(told.clone()) });
     assert_eq!(s.notice, Some(told));
 }
@@ -1003,7 +1003,7 @@ fn the_new_game_dialogs_choices_start_one_game_and_keep_the_rest() {
     assert_eq!(s.clocks.as_ref().map(|c| c.config), ClockConfig::custom(2, 5));
     assert_eq!(
         (s.settings.lang, s.settings.volume),
-        (Lang::Vi, crate::settings::DEFAULT_VOLUME),
+        (Lang::Vi, qi_settings::DEFAULT_VOLUME),
         "not setup"
     );
     assert!(s.computer_should_move(), "the computer plays first");
@@ -1063,7 +1063,7 @@ fn the_engines_threads_are_a_setting_kept_in_bounds() {
     let stored = Settings::from_storage(&s.settings.to_storage(), Lang::En);
     assert_eq!(stored.engine_threads, 0);
     s.apply(Action::SetEngineThreads(99));
-    assert_eq!(s.settings.engine_threads, crate::settings::MOST_ENGINE_THREADS);
+    assert_eq!(s.settings.engine_threads, qi_settings::MOST_ENGINE_THREADS);
     for damaged in ["threads=99", "threads=0", "threads=-1", "threads=two", "threads=Auto"] {
         assert_eq!(Settings::from_storage(damaged, Lang::En).engine_threads, 1, "{damaged}");
     }

@@ -6,8 +6,8 @@ use qi_protocol::{
 use qi_rules::Cell;
 
 use super::*;
-use crate::i18n::Lang;
 use crate::state::{Action, Notice, Settings};
+use qi_i18n::text::Lang;
 
 const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
