@@ -8,7 +8,7 @@
 // e2e/bench-first-load.mjs's business.
 //
 // The budgets are the figures the page is held to now. Where they are above the goals (the
-// README's "The app" section: at most 300 KB gzip for the app's first load, 250 KB for the
+// docs/benchmarks.md "The app" section: at most 300 KB gzip for the app's first load, 250 KB for the
 // embed's), they are to be lowered as the page shrinks, never raised to let a change in.
 
 import assert from 'node:assert/strict';

@@ -8,7 +8,7 @@
 // moves (and so too when the threaded build fails to start); a worker that fails while the
 // computer thinks is replaced, and the computer's move is asked of the new one.
 //
-// Stops are timed and the times printed (the README's engine section quotes them); the
+// Stops are timed and the times printed (docs/engines.md quotes them); the
 // assertions only require the stop to come well before the search would have ended by itself,
 // so a busy machine cannot fail them.
 

@@ -3,7 +3,7 @@
 the colours swapped, the rules judged outside Qi (python-chess for chess, pyffish, which is
 Fairy-Stockfish's rules, for xiangqi, five in a row counted here for gomoku).
 
-It is the harness the engine goals are measured by (docs: README, "The engine lab"): the same
+It is the harness the engine goals are measured by (docs: docs/engine-lab.md): the same
 openings in the same order for a given --seed, so two runs differ only by the engines and the
 machine, and nothing in it depends on Qi's own rules code. Engines speak UCI (chess, xiangqi:
 UCI_Variant is set when the engine offers it) or Gomocup/Piskvork (gomoku).

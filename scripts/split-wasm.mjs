@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Splits the app page's wasm in two, so the first download holds only what the first screen
-// runs (the README's "The app": the first load's budget):
+// runs (docs/benchmarks.md, "The app": the first load's budget):
 //
 //   node scripts/split-wasm.mjs dist
 //

@@ -329,7 +329,7 @@ Usage:
     text.push_str(
         "
 <position>: startpos, startpos:<seed> (the banqi deal, or the Chess960 start number 0-959),
-            or a position string (FEN for chess and xiangqi; see the README for banqi and gomoku)
+            or a position string (FEN for chess and xiangqi; see crates/rules/README.md for banqi and gomoku)
 [move]: coordinates (e2e4, h3e3, banqi c3 / c3-c4 / c3xc4, gomoku h8) or the game's notation
         (chess SAN Nf3, xiangqi WXF C2=5)
 

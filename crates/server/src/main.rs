@@ -42,7 +42,7 @@ usage: qi-server [--addr HOST:PORT] [--dist DIR] [--data DIR] [options]
   --open-challenges-per-address N  open challenges in the lobby per client address (default 5)
   --retention-days N          aborted and never-started games kept in storage (default 7)
 
-Several nodes (any node serves any player; see the README's deployment section):
+Several nodes (any node serves any player; see docs/server.md):
   --database-url URL          PostgreSQL for the games, instead of SQLite in --data
                               (default $QI_DATABASE_URL); needs --redis-url
   --redis-url URL             Redis between the nodes, redis://HOST:PORT/ (default $QI_REDIS_URL)

@@ -135,7 +135,7 @@ pub struct Settings {
     pub screen_reader: bool,
     /// How many of the device's cores the computer's full-strength search and the analysis
     /// use, 1 to [`MOST_ENGINE_THREADS`]; 0 for as many as it has (up to that). One by default:
-    /// a search split across workers was not measured stronger (see the README's "Several
+    /// a search split across workers was not measured stronger (see docs/engines.md, "Several
     /// cores").
     pub engine_threads: u8,
 }
