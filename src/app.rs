@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use qi_rules::{Cell, GameKind, Side};
+use qi_rules::{GameKind, Side};
 use yew::prelude::*;
 
 use crate::board::Board;
@@ -556,22 +556,8 @@ fn page() -> Html {
         let state = state.clone();
         Callback::from(move |action: Action| state.dispatch(action))
     };
-    let on_click = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |cell: Cell| {
-            dispatch.emit(Action::ClickCell { cell, now: web::now_ms() })
-        })
-    };
-    let on_pick = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |cell: Cell| dispatch.emit(Action::Pick { cell }))
-    };
-    let on_drop = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |(from, to): (Cell, Cell)| {
-            dispatch.emit(Action::Drop { from, to, now: web::now_ms() });
-        })
-    };
+    let crate::components::BoardInput { on_click, on_pick, on_drop } =
+        crate::components::board_input(&dispatch, web::now_ms);
 
     let on_shape = {
         let dispatch = dispatch.clone();

@@ -21,7 +21,6 @@
 
 use std::rc::Rc;
 
-use qi_rules::Cell;
 use yew::prelude::*;
 
 use crate::board::Board;
@@ -265,22 +264,8 @@ pub fn embed() -> Html {
         let state = state.clone();
         Callback::from(move |action: Action| state.dispatch(action))
     };
-    let on_click = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |cell: Cell| {
-            dispatch.emit(Action::ClickCell { cell, now: web::now_ms() })
-        })
-    };
-    let on_pick = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |cell: Cell| dispatch.emit(Action::Pick { cell }))
-    };
-    let on_drop = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |(from, to): (Cell, Cell)| {
-            dispatch.emit(Action::Drop { from, to, now: web::now_ms() });
-        })
-    };
+    let crate::components::BoardInput { on_click, on_pick, on_drop } =
+        crate::components::board_input(&dispatch, web::now_ms);
 
     let mut view = board_view(&state);
     view.interactive &= options.play;

@@ -8,7 +8,6 @@ use qi_rules::any::{AnyGame, AnyMove};
 use qi_rules::banqi::BanqiMove;
 use qi_rules::gomoku::GomokuMove;
 use qi_rules::{BySide, Cell, EndReason, GameKind, IllegalReason, MoveError, Side};
-use yew::Reducible;
 
 use qi_play::{Line, Path};
 
@@ -1403,16 +1402,6 @@ impl Action {
                 | Action::DeclareOffers { .. }
                 | Action::EndChain { .. }
         )
-    }
-}
-
-impl Reducible for AppState {
-    type Action = Action;
-
-    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        let mut state = (*self).clone();
-        state.apply(action);
-        Rc::new(state)
     }
 }
 

@@ -64,6 +64,37 @@ impl yew::Reducible for StateCell {
     }
 }
 
+/// The board's three inputs as the page's actions: a click on a cell, a press that picks a
+/// piece up, a drop from one cell on another. `clock` stamps the click and the drop (the page's
+/// own clocks run on it; the online page's clocks are the server's, so it passes zero).
+pub struct BoardInput {
+    /// A click (or tap) on a cell.
+    pub on_click: yew::Callback<qi_rules::Cell>,
+    /// A piece picked up on a cell, to drag.
+    pub on_pick: yew::Callback<qi_rules::Cell>,
+    /// A piece dragged from the first cell and dropped on the second.
+    pub on_drop: yew::Callback<(qi_rules::Cell, qi_rules::Cell)>,
+}
+
+/// The board's inputs for a page whose actions go to `dispatch` (see [`BoardInput`]).
+#[must_use]
+pub fn board_input(
+    dispatch: &yew::Callback<crate::state::Action>,
+    clock: fn() -> f64,
+) -> BoardInput {
+    use crate::state::Action;
+    let (click, pick, drop) = (dispatch.clone(), dispatch.clone(), dispatch.clone());
+    BoardInput {
+        on_click: yew::Callback::from(move |cell| {
+            click.emit(Action::ClickCell { cell, now: clock() })
+        }),
+        on_pick: yew::Callback::from(move |cell| pick.emit(Action::Pick { cell })),
+        on_drop: yew::Callback::from(move |(from, to)| {
+            drop.emit(Action::Drop { from, to, now: clock() });
+        }),
+    }
+}
+
 /// What a move-list key does (see [`crate::web::on_move_keys`]).
 #[must_use]
 pub fn move_key_action(key: crate::web::MoveKey) -> crate::state::Action {

@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use qi_protocol::{ChatRoom, Seat, Status};
-use qi_rules::{Cell, Side};
+use qi_rules::Side;
 use yew::prelude::*;
 
 use super::account::AccountState;
@@ -192,20 +192,9 @@ fn game_screen(session: &Session, game: &OnlineGame, act: &Callback<Intent>) -> 
         let act = act.clone();
         Callback::from(move |action: Action| act.emit(Intent::Board(Box::new(action))))
     };
-    let on_click = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |cell: Cell| dispatch.emit(Action::ClickCell { cell, now: 0.0 }))
-    };
-    let on_pick = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |cell: Cell| dispatch.emit(Action::Pick { cell }))
-    };
-    let on_drop = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |(from, to): (Cell, Cell)| {
-            dispatch.emit(Action::Drop { from, to, now: 0.0 });
-        })
-    };
+    // The server keeps the clocks: the board's actions carry no time of their own.
+    let crate::components::BoardInput { on_click, on_pick, on_drop } =
+        crate::components::board_input(&dispatch, || 0.0);
     let flip = {
         let dispatch = dispatch.clone();
         Callback::from(move |()| dispatch.emit(Action::FlipBoard))
