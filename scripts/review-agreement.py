@@ -20,6 +20,7 @@ import argparse
 import math
 import random
 import re
+import shutil
 import subprocess
 import time
 
@@ -125,7 +126,8 @@ def main():
     parser.add_argument("--qi", default="target/release/qi", help="the qi command")
     parser.add_argument("--movetime", type=int, default=300, help="Qi's ms a position (the review's)")
     parser.add_argument("--check", type=int, default=600, help="Qi's ms a checked move's position")
-    parser.add_argument("--stockfish", default="stockfish")
+    # Debian installs Stockfish in /usr/games, which a non-login shell's PATH may lack.
+    parser.add_argument("--stockfish", default=shutil.which("stockfish") or "/usr/games/stockfish")
     parser.add_argument("--depth", type=int, default=18, help="Stockfish's depth a position")
     parser.add_argument("--players-elo", type=int, default=1350, help="UCI_Elo of the players")
     parser.add_argument("--book", default="crates/lab/books/chess.txt")
