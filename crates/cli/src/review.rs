@@ -50,16 +50,19 @@ fn report(review: &Review, spent_ms: f64) -> String {
         if let (Some(Some(check)), Some(first_pass)) =
             (review.checks.get(index), review.first_pass_judgement(index))
         {
+            let engine = check.engine.map_or_else(|| "?".to_owned(), score_text);
+            let compared = match &check.engine_choice {
+                Some(choice) => format!("after {choice} {engine}"),
+                None => format!("the engine's own choice; before it, again, {engine}"),
+            };
             let _ = write!(
                 out,
-                "  checked: first pass {} {:.1} ({} then {}); after it {}, after {} {}",
+                "  checked: first pass {} {:.1} ({} then {}); after it {}, {compared}",
                 judgement_word(first_pass.judgement),
                 first_pass.loss,
                 score_text(review.evaluations[index].score),
                 score_text(review.evaluations[index + 1].score),
                 check.played.map_or_else(|| "?".to_owned(), score_text),
-                check.engine_choice,
-                check.engine.map_or_else(|| "?".to_owned(), score_text),
             );
         }
         out.push('\n');

@@ -10,7 +10,11 @@
 //! the one the engine's choice would have made, each for longer ([`CHECK_BUDGET_MS`]), and
 //! judges the move by the difference between those two: the same depth from the same ply, so
 //! their errors mostly cancel. A move whose check finds it as good as the engine's choice is not
-//! marked. Banqi's moves are not checked: a flip's value is the luck of what it turns up.
+//! marked. When the move played was the engine's own first choice, there is no other move to
+//! compare it with, and the drop is the engine changing its mind: the position before the move
+//! is searched again for the longer time instead, and the move judged from that. A move that
+//! was the only legal one is never marked. Banqi's moves are not checked: a flip's value is the
+//! luck of what it turns up.
 //!
 //! The review is a plan of searches, not their runner: [`Review::next_job`] says which search is
 //! due, [`Review::request`] makes it an [`AnalyseRequest`], and [`Review::record`] takes the
@@ -101,19 +105,22 @@ impl Job {
 pub enum Child {
     /// After the move played.
     Played,
-    /// After the engine's first choice instead.
+    /// After the engine's first choice instead; or, when the move played was that choice, the
+    /// position before the move, searched again.
     EngineChoice,
 }
 
-/// The check of one move: the engine's choice there, and the longer searches' scores (each for
-/// the side to move after the move, the opponent) as they come.
+/// The check of one move: what it is compared with, and the longer searches' scores as they
+/// come.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Check {
-    /// The engine's first choice in the position the move was played in.
-    pub engine_choice: String,
-    /// The score after the move played.
+    /// The engine's first choice in the position the move was played in, when it was not the
+    /// move played; `None` when it was (the position before the move is searched again).
+    pub engine_choice: Option<String>,
+    /// The score after the move played (for the side to move then, the opponent).
     pub played: Option<Score>,
-    /// The score after the engine's choice.
+    /// The score after the engine's choice (for the opponent), or, without one, of the position
+    /// before the move (for the mover).
     pub engine: Option<Score>,
 }
 
@@ -138,6 +145,8 @@ pub struct Review {
     pub evaluations: Vec<Evaluation>,
     /// The checks, by move index: only for the moves the first pass called a mistake or worse.
     pub checks: Vec<Option<Check>>,
+    /// Whether each move was the only legal one in its position (never marked).
+    pub forced: Vec<bool>,
     /// Whether it was cancelled before the end.
     pub cancelled: bool,
     /// How long each search is.
@@ -169,7 +178,9 @@ impl Review {
     pub fn of(id: u64, record: &GameRecord) -> Option<Review> {
         let mut game = record.start_game();
         let mut sides = vec![game.side_to_move()];
+        let mut forced = Vec::with_capacity(record.moves.len());
         for text in &record.moves {
+            forced.push(game.legal_move_values().len() == 1);
             game.play(text).ok()?;
             sides.push(game.side_to_move());
         }
@@ -185,6 +196,7 @@ impl Review {
             kind: record.kind,
             moves: record.moves.clone(),
             checks: vec![None; record.moves.len()],
+            forced,
             sides,
             evaluations: Vec::new(),
             cancelled: false,
@@ -236,7 +248,7 @@ impl Review {
             Job::Check { index, child: Child::EngineChoice } => {
                 let check = self.checks.get(index)?.as_ref()?;
                 let mut moves = self.moves.get(..index)?.to_vec();
-                moves.push(check.engine_choice.clone());
+                moves.extend(check.engine_choice.clone());
                 (moves, self.budgets.check_ms)
             }
         };
@@ -300,18 +312,22 @@ impl Review {
             return;
         }
         let Some(first_pass) = self.first_pass_judgement(index) else { return };
-        let Some(engine_choice) = self.evaluations[index].best.clone() else { return };
-        if first_pass.judgement < Judgement::Mistake || engine_choice == self.moves[index] {
+        if first_pass.judgement < Judgement::Mistake {
             return;
         }
-        // The engine's choice must be a move of the position (a reply from an older build, or a
-        // line cut short, could say otherwise): the check would search some other position.
-        let mut game = self.record.start_game();
-        let legal = self.moves[..index].iter().all(|text| game.play(text).is_ok())
-            && game.play(&engine_choice).is_ok();
-        if legal {
-            self.checks[index] = Some(Check { engine_choice, played: None, engine: None });
+        let best = self.evaluations[index].best.clone();
+        let engine_choice = best.filter(|best| *best != self.moves[index]);
+        if let Some(choice) = &engine_choice {
+            // The engine's choice must be a move of the position (a reply from an older build,
+            // or a line cut short, could say otherwise): the check would search another one.
+            let mut game = self.record.start_game();
+            let legal = self.moves[..index].iter().all(|text| game.play(text).is_ok())
+                && game.play(choice).is_ok();
+            if !legal {
+                return;
+            }
         }
+        self.checks[index] = Some(Check { engine_choice, played: None, engine: None });
     }
 
     /// The first pass's judgement of move `index` (before any check), once both positions
@@ -319,6 +335,10 @@ impl Review {
     #[must_use]
     pub fn first_pass_judgement(&self, index: usize) -> Option<MoveReview> {
         let (before, after) = (self.evaluations.get(index)?, self.evaluations.get(index + 1)?);
+        if self.forced.get(index) == Some(&true) {
+            // No choice, no mistake: whatever the scores say, it was the best move there was.
+            return Some(judge(self.kind, Score::Cp(0), Score::Cp(0), true));
+        }
         let played = &self.moves[index];
         Some(judge(self.kind, before.score, after.score, before.best.as_ref() == Some(played)))
     }
@@ -330,8 +350,13 @@ impl Review {
         let mut judged = Vec::new();
         for index in 0..self.moves.len() {
             let review = match self.checks.get(index).and_then(Option::as_ref) {
-                Some(Check { played: Some(played), engine: Some(engine), .. }) => {
-                    judge(self.kind, for_the_other_side(*engine), *played, false)
+                Some(Check {
+                    engine_choice: Some(_),
+                    played: Some(played),
+                    engine: Some(engine),
+                }) => judge(self.kind, for_the_other_side(*engine), *played, false),
+                Some(Check { engine_choice: None, played: Some(played), engine: Some(before) }) => {
+                    judge(self.kind, *before, *played, true)
                 }
                 Some(_) => break,
                 None => match self.first_pass_judgement(index) {
@@ -505,6 +530,42 @@ mod tests {
     }
 
     #[test]
+    fn the_engines_own_choice_is_checked_against_the_position_before_and_a_forced_move_is_not_marked()
+     {
+        // 1. e4 e5 2. Qh5 Nc6 3. Qxf7+ Kxf7: after the check Black has one move, the king's.
+        let mut review =
+            Review::of(1, &chess(&["e2e4", "e7e5", "d1h5", "b8c6", "h5f7", "e8f7"])).unwrap();
+        assert_eq!(review.forced, [false, false, false, false, false, true]);
+        let evaluations = [
+            evaluation(30, "e2e4"),
+            evaluation(-30, "g1f3"),
+            // The engine likes Qh5 at first, and its next search finds White worse.
+            evaluation(40, "d1h5"),
+            evaluation(300, "g8f6"),
+        ];
+        for (index, evaluation) in evaluations.into_iter().enumerate() {
+            review.record(Job::Position(index), evaluation);
+        }
+        let check = review.checks[2].clone().expect("the engine's own choice is checked");
+        assert_eq!(check.engine_choice, None);
+        // Its check searches the position before the move again, not another move's.
+        let again = Job::Check { index: 2, child: Child::EngineChoice };
+        assert_eq!(review.request(again).unwrap().record.moves, ["e2e4", "e7e5"]);
+        review.record(Job::Check { index: 2, child: Child::Played }, evaluation(60, "g7g6"));
+        review.record(again, evaluation(-50, "d1h5"));
+        // Searched longer, the position before was no better than the one after: best.
+        assert_eq!(review.judgements()[2].judgement, Judgement::Best);
+        // The queen sacrifice drops 7 pawns; Kxf7, the only move, is not marked for the swing.
+        review.record(Job::Position(4), evaluation(-300, "f8c5"));
+        review.record(Job::Position(5), evaluation(900, "h5f7"));
+        review.record(Job::Position(6), evaluation(900, "d2d4"));
+        let judged = review.judgements();
+        assert_eq!(judged[5].judgement, Judgement::Best);
+        assert_eq!(judged[5].loss, 0.0);
+        assert!(review.checks[5].is_none());
+    }
+
+    #[test]
     fn checks_wait_for_a_legal_engine_choice_and_skip_banqi() {
         // The engine's choice in the position before the "blunder" is not a legal move there.
         let mut review = Review::of(1, &chess(&["e2e4", "e7e5"])).unwrap();
@@ -554,6 +615,6 @@ mod tests {
         assert_eq!(judged[3].judgement, Judgement::Blunder, "{judged:?}");
         let check = review.checks[3].as_ref().expect("the blunder was checked");
         assert!(check.played.is_some() && check.engine.is_some());
-        assert_eq!(Some(check.engine_choice.as_str()), review.evaluations[3].best.as_deref());
+        assert_eq!(check.engine_choice.as_deref(), review.evaluations[3].best.as_deref());
     }
 }
