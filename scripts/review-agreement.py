@@ -4,7 +4,7 @@ with the stronger engine").
 
 Plays a set of chess games with blunders in them (Stockfish at a low UCI_Elo against itself, from
 the chess book's openings), then judges every move twice: once by Qi's own review, the app's code
-run by `qi review` (crates/tasks/src/review.rs: each position searched for 300 ms, a move that
+run by `qi review` (crates/tasks/src/review.rs: each position searched for 250 ms, a move that
 looks like a mistake or worse checked by a second, longer pair of searches), and once by Stockfish
 at a deep fixed depth, the reference: the mover's winning chance before the move (the score of the
 position) against the chance after it (the score of the position the move made), on lichess's
@@ -124,8 +124,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--qi", default="target/release/qi", help="the qi command")
-    parser.add_argument("--movetime", type=int, default=300, help="Qi's ms a position (the review's)")
-    parser.add_argument("--check", type=int, default=600, help="Qi's ms a checked move's position")
+    parser.add_argument("--movetime", type=int, default=250, help="Qi's ms a position (the review's)")
+    parser.add_argument("--check", type=int, default=350, help="Qi's ms a checked move's position")
     # Debian installs Stockfish in /usr/games, which a non-login shell's PATH may lack.
     parser.add_argument("--stockfish", default=shutil.which("stockfish") or "/usr/games/stockfish")
     parser.add_argument("--depth", type=int, default=18, help="Stockfish's depth a position")

@@ -242,10 +242,10 @@ Usage:
   qi think <game> <position> [move ...] [--level 1-6 | --movetime MS] [--rules k=v,...]
       One search by the built-in engine: a line per depth, then the best move and nodes/s.
   qi review <game> <position> [move ...] [--movetime MS] [--check MS] [--rules k=v,...]
-      The app's game review of the moves: each position searched for MS (default 300), each
+      The app's game review of the moves: each position searched for MS (default 250), each
       move judged by the winning chances it lost; a move that looks like a mistake or worse is
       checked by searching the position it made and the one the engine's choice would have
-      made for the --check time (default 600) before it is judged. One line a move, then each
+      made for the --check time (default 350) before it is judged. One line a move, then each
       player's counts and accuracy and the time taken.
   qi match [--variant chess|xiangqi|gomoku] [--rules k=v,...] [--games N] [--movetime MS]
            [--nodes N] [--book FILE] [--jobs N] [--seed S] [--first CMD] [--second CMD]
