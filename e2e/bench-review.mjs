@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The game review's benchmark: a 40-move chess game (80 plies) reviewed in the built app in
-// headless Chromium, from the click on "Review" to the last position's evaluation, at the
-// app's default budgets (`REVIEW_BUDGET_MS` a position, and `CHECK_BUDGET_MS` for each of the
-// two searches that check a move the first pass calls a mistake or worse, in
-// crates/tasks/src/review.rs). Three runs, each in a fresh page; it prints each and the median
+// headless Chromium, from the click on "Review" to its progress at 100 (every position and
+// every check searched), at the app's default budgets (`REVIEW_BUDGET_MS` a position, and
+// `CHECK_BUDGET_MS` for each of the two searches that check a move the first pass calls a
+// mistake or worse, in crates/tasks/src/review.rs). Three runs, each in a fresh page; it prints each and the median
 // (goal <= 30 s). It reports; it does not assert.
 //
 //   QI_DIST=dist node e2e/bench-review.mjs

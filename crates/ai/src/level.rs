@@ -109,7 +109,8 @@ pub fn settings(kind: GameKind, level: Level) -> LevelSettings {
         ],
         // Xiangqi's fitted evaluation plays far stronger per node than the hand-set one these
         // levels were first placed with (levels 1 and 4 scored 92.5% at their places): its
-        // levels 3 and 4 see less (fewer nodes, a depth cap) and level 1 misjudges more. Placed
+        // levels 3 and 4 see less (fewer nodes, a depth cap) and levels 1, 3, 4 and 5 misjudge
+        // more (noise 350 to 720, 80 to 150, 30 to 150, 0 to 30). Placed
         // again on Fairy-Stockfish's skill levels (docs/engine-lab.md, "The levels, placed
         // again"; `scripts/ladder xiangqi`).
         GameKind::Xiangqi => [
@@ -123,8 +124,9 @@ pub fn settings(kind: GameKind, level: Level) -> LevelSettings {
         // Gomoku: level 2 searches to depth 3 and level 3 to depth 5. At depth 2 (the reply to
         // its move seen, not its own answer) level 2 played no better than level 1's depth 1
         // (21-19 in 40 games). The fitted shape values are about twice the hand-set ones, so
-        // levels 2, 4 and 5 got more noise to stay at their places on Rapfi's node scale, and
-        // level 3 a ply more (it had fallen below its place).
+        // levels 2, 4 and 5 got more noise (level 5 also a sixth fewer nodes) to stay at their
+        // places on Rapfi's node scale, and level 3 a ply more and a little less noise (it had
+        // fallen below its place).
         GameKind::Gomoku => [
             at(300.0, 300, 1, 600),
             at(500.0, 3_000, 3, 450),

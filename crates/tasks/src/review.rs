@@ -8,8 +8,10 @@
 //! the first missed, or the first ran out of time in the middle of a capture sequence. So the
 //! review searches the two positions the move decided between, the one the played move made and
 //! the one the engine's choice would have made, each for longer ([`CHECK_BUDGET_MS`]), and
-//! judges the move by the difference between those two: the same depth from the same ply, so
-//! their errors mostly cancel. A move whose check finds it as good as the engine's choice is not
+//! judges the move by the difference between those two: the same budget from the same ply, so
+//! their errors mostly cancel (not entirely: the worker's engine keeps its table, and the
+//! position the move made was searched in the first pass just before, so it starts a little
+//! deeper). A move whose check finds it as good as the engine's choice is not
 //! marked. When the move played was the engine's own first choice, there is no other move to
 //! compare it with, and the drop is the engine changing its mind: the position before the move
 //! is searched again for the longer time instead, and the move judged from that. A move that
@@ -165,10 +167,13 @@ pub struct PlayerSummary {
     pub accuracy: Option<f64>,
 }
 
-/// The same score for the other side (a win in `n` becomes a loss in `n`).
+/// A position's score for the side that moved into it: the score of the position after a move,
+/// as the value of that move in the position before. A loss in `n` for the side to move after it
+/// (0: it is mated there) is a win in `n + 1` for the mover; a win in `n` for them, a loss in `n`.
 fn for_the_other_side(score: Score) -> Score {
     match score {
         Score::Cp(cp) => Score::Cp(-cp),
+        Score::Mate(n) if n <= 0 => Score::Mate(1 - n),
         Score::Mate(n) => Score::Mate(-n),
     }
 }
@@ -283,11 +288,34 @@ impl Review {
         (done * 100 / wanted.max(1)) as u32
     }
 
+    /// The rules' verdict on the position `moves` lead to, when the game is over there: a loss
+    /// for the side to move (`Mate(0)`) or a draw. The engines score some finished positions
+    /// as level (a xiangqi mate, a gomoku five), which would make the winning move look like a
+    /// blunder.
+    fn decided(&self, moves: &[String]) -> Option<Score> {
+        let mut game = self.record.start_game();
+        for text in moves {
+            game.play(text).ok()?;
+        }
+        let outcome = game.outcome()?;
+        Some(match outcome.winner {
+            Some(winner) if winner == game.side_to_move() => Score::Mate(1),
+            Some(_) => Score::Mate(0),
+            None => Score::Cp(0),
+        })
+    }
+
     /// Takes the answer to `job`, if that search is still wanted. A first-pass answer that
-    /// makes the move before it look like a mistake or worse schedules that move's check.
-    pub fn record(&mut self, job: Job, evaluation: Evaluation) {
+    /// makes the move before it look like a mistake or worse schedules that move's check. A
+    /// finished position's score is the rules' verdict, whatever the engine said.
+    pub fn record(&mut self, job: Job, mut evaluation: Evaluation) {
         if !self.running() {
             return;
+        }
+        if let Some(request) = self.request(job)
+            && let Some(verdict) = self.decided(&request.record.moves)
+        {
+            evaluation.score = verdict;
         }
         match job {
             Job::Position(index) if index == self.evaluations.len() => {
@@ -557,6 +585,8 @@ mod tests {
         // Searched longer, the position before was no better than the one after: best.
         assert_eq!(review.judgements()[2].judgement, Judgement::Best);
         // The queen sacrifice drops 7 pawns; Kxf7, the only move, is not marked for the swing.
+        // (The engine's choice for White here, f8c5, is not a move of the position, so the
+        // sacrifice's first-pass mark stands unchecked and the list goes on past it.)
         review.record(Job::Position(4), evaluation(-300, "f8c5"));
         review.record(Job::Position(5), evaluation(900, "h5f7"));
         review.record(Job::Position(6), evaluation(900, "d2d4"));
@@ -567,7 +597,7 @@ mod tests {
     }
 
     #[test]
-    fn checks_wait_for_a_legal_engine_choice_and_skip_banqi() {
+    fn an_illegal_engine_choice_is_not_checked_and_banqi_never_is() {
         // The engine's choice in the position before the "blunder" is not a legal move there.
         let mut review = Review::of(1, &chess(&["e2e4", "e7e5"])).unwrap();
         review.record(Job::Position(0), evaluation(30, "e2e4"));
@@ -617,5 +647,70 @@ mod tests {
         let check = review.checks[3].as_ref().expect("the blunder was checked");
         assert!(check.played.is_some() && check.engine.is_some());
         assert_eq!(check.engine_choice.as_deref(), review.evaluations[3].best.as_deref());
+    }
+}
+
+#[cfg(test)]
+mod decided_tests {
+    use super::*;
+
+    fn evaluation(cp: i32, best: &str) -> Evaluation {
+        Evaluation { score: Score::Cp(cp), best: Some(best.to_owned()) }
+    }
+
+    #[test]
+    fn a_mate_missed_is_a_blunder_after_its_check() {
+        // 1. f3 e5 2. g4: Black mates with Qh4 and plays Nc6 instead.
+        let mut record = GameRecord::new(GameKind::Chess, "", 0);
+        record.moves = ["f2f3", "e7e5", "g2g4", "b8c6"].iter().map(|m| (*m).to_owned()).collect();
+        let mut review = Review::of(1, &record).unwrap();
+        review.record(Job::Position(0), evaluation(30, "e2e4"));
+        review.record(Job::Position(1), evaluation(-60, "e7e5"));
+        review.record(Job::Position(2), evaluation(90, "g2g4"));
+        review.record(
+            Job::Position(3),
+            Evaluation { score: Score::Mate(1), best: Some("d8h4".into()) },
+        );
+        review.record(Job::Position(4), evaluation(-50, "d2d4"));
+        // 2. g4?? allowed the mate: it is checked first (after it, mate; after d2d4, level).
+        review.record(Job::Check { index: 2, child: Child::Played }, review_mate_in_one());
+        review.record(Job::Check { index: 2, child: Child::EngineChoice }, evaluation(10, "e7e5"));
+        let played = Job::Check { index: 3, child: Child::Played };
+        let engine = Job::Check { index: 3, child: Child::EngineChoice };
+        assert_eq!(review.next_job(), Some(played));
+        review.record(played, evaluation(-40, "d2d4"));
+        // The engine (wrongly) scores the mated position as level: the rules' verdict stands.
+        review.record(engine, evaluation(0, "a2a3"));
+        assert_eq!(review.checks[3].as_ref().unwrap().engine, Some(Score::Mate(0)));
+        assert_eq!(for_the_other_side(Score::Mate(0)), Score::Mate(1));
+        let judged = review.judgements();
+        assert_eq!(judged[2].judgement, Judgement::Blunder);
+        assert_eq!(judged[3].judgement, Judgement::Blunder);
+    }
+
+    fn review_mate_in_one() -> Evaluation {
+        Evaluation { score: Score::Mate(1), best: Some("d8h4".into()) }
+    }
+
+    #[test]
+    fn the_winning_move_is_not_a_blunder_when_the_engine_scores_the_end_as_level() {
+        // Gomoku: the first player makes five; an engine that scores the finished board as 0
+        // would make the five look like a drop from a sure win to an even game.
+        let mut record = GameRecord::new(GameKind::Gomoku, "", 0);
+        record.moves = ["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a5", "l8"]
+            .iter()
+            .map(|m| (*m).to_owned())
+            .collect();
+        let mut review = Review::of(1, &record).unwrap();
+        for index in 0..9 {
+            review.record(Job::Position(index), evaluation(0, "o15"));
+        }
+        // Position 8: the five is on the board next move; the engine says a win in one.
+        review.evaluations[8].score = Score::Mate(1);
+        review.evaluations[8].best = Some("l8".into());
+        review.record(Job::Position(9), evaluation(0, "o15"));
+        assert_eq!(review.evaluations[9].score, Score::Mate(0));
+        assert_eq!(review.judgements()[8].judgement, Judgement::Best);
+        assert!(review.finished());
     }
 }
