@@ -17,6 +17,7 @@ use crate::components::records_dialog::RecordsDialog;
 use crate::components::share::{Dialog, EmbedDialog, ShareButtons, ShareDialog};
 use crate::components::status::{Status, status_view};
 use crate::components::{SharedState, StateCell};
+use crate::state::EngineAction;
 use crate::state::{
     Action, AppState, Mode, Notice, SearchSummary, Settings, Theme, WATCH_DELAYS_MS,
 };
@@ -151,8 +152,8 @@ struct EngineAsks {
 /// Sends a request to the worker and dispatches its answer; in watch mode after a pause, so
 /// the moves can be followed.
 fn ask_computer(state: &UseReducerHandle<StateCell>, asks: &Rc<RefCell<EngineAsks>>, hint: bool) {
-    let id = state.next_request;
-    state.dispatch(Action::StartThinking { id, hint });
+    let id = state.engine.next_request;
+    state.dispatch(Action::Engine(EngineAction::StartThinking { id, hint }));
     let level = if hint { 5 } else { state.settings.level };
     let request =
         ThinkRequest { id, level, seed: web::random_seed(), record: (*state.record).clone() };
@@ -178,7 +179,12 @@ fn ask_computer(state: &UseReducerHandle<StateCell>, asks: &Rc<RefCell<EngineAsk
                 // no move frees the state if it still waits for this one.)
                 let search = SearchSummary { depth: 0, nodes: 0, time_ms: 0 };
                 let now = web::now_ms();
-                dispatcher.dispatch(Action::ComputerAnswer { id, best: None, search, now });
+                dispatcher.dispatch(Action::Engine(EngineAction::ComputerAnswer {
+                    id,
+                    best: None,
+                    search,
+                    now,
+                }));
                 return;
             }
         }
@@ -213,12 +219,12 @@ fn ask_computer(state: &UseReducerHandle<StateCell>, asks: &Rc<RefCell<EngineAsk
         }
         let search =
             SearchSummary { depth: reply.depth, nodes: reply.nodes, time_ms: reply.time_ms };
-        dispatcher.dispatch(Action::ComputerAnswer {
+        dispatcher.dispatch(Action::Engine(EngineAction::ComputerAnswer {
             id,
             best: reply.best,
             search,
             now: web::now_ms(),
-        });
+        }));
     });
 }
 
@@ -459,8 +465,10 @@ fn page() -> Html {
                         if *run.borrow() != this_run {
                             return;
                         }
-                        dispatcher
-                            .dispatch(Action::AnalysisAnswer { moves: moves.clone(), analysis });
+                        dispatcher.dispatch(Action::Engine(EngineAction::AnalysisAnswer {
+                            moves: moves.clone(),
+                            analysis,
+                        }));
                     }
                 });
             }
@@ -487,7 +495,8 @@ fn page() -> Html {
                         Some(qi_tasks::tasks::TaskReply::Opening { opening, .. }) => Some(opening),
                         _ => None,
                     };
-                    dispatcher.dispatch(Action::OpeningFound { moves, opening });
+                    dispatcher
+                        .dispatch(Action::Engine(EngineAction::OpeningFound { moves, opening }));
                 });
             }
         });
@@ -498,9 +507,13 @@ fn page() -> Html {
     // this again; a cancelled (or replaced) review stops between two searches.
     let review_run = use_mut_ref(|| 0_u64);
     {
-        let due =
-            state.review.as_ref().filter(|r| r.running()).and_then(|r| Some((r.id, r.next_job()?)));
-        let request = due.and_then(|(_, job)| state.review.as_ref()?.request(job));
+        let due = state
+            .engine
+            .review
+            .as_ref()
+            .filter(|r| r.running())
+            .and_then(|r| Some((r.id, r.next_job()?)));
+        let request = due.and_then(|(_, job)| state.engine.review.as_ref()?.request(job));
         let (dispatcher, run) = (state.dispatcher(), review_run.clone());
         use_effect_with(due, move |due| {
             *run.borrow_mut() += 1;
@@ -519,7 +532,11 @@ fn page() -> Html {
                     else {
                         return;
                     };
-                    dispatcher.dispatch(Action::ReviewAnswer { id, job, evaluation });
+                    dispatcher.dispatch(Action::Engine(EngineAction::ReviewAnswer {
+                        id,
+                        job,
+                        evaluation,
+                    }));
                 });
             }
         });

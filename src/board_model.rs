@@ -47,7 +47,7 @@ pub fn board_view(state: &AppState) -> BoardView {
     let checked = game.checked_king();
     let line = if live { state.result().map(|r| r.line).unwrap_or_default() } else { Vec::new() };
     // A step made with a button (a gomoku colour choice) marks the button, not the board.
-    let hint = state.hint.filter(|h| live && h.step.is_none());
+    let hint = state.engine.hint.filter(|h| live && h.step.is_none());
     let slide = last.filter(|_| live && state.computer_moved).and_then(|m| {
         let from = m.from.filter(|&f| f != m.to)?;
         let (from_row, from_column) = geometry.position_of(from);
@@ -169,7 +169,7 @@ pub fn board_view(state: &AppState) -> BoardView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::{Action, Settings};
+    use crate::state::{Action, Settings, SettingsAction};
     use qi_i18n::text::Lang;
     use qi_rules::Cell;
 
@@ -227,7 +227,7 @@ mod tests {
             out
         };
         assert!(numbered(&state).is_empty(), "off by default");
-        state.apply(Action::SetStoneNumbers(true));
+        state.apply(Action::Setting(SettingsAction::StoneNumbers(true)));
         assert_eq!(
             numbered(&state),
             [("h8".to_owned(), 1), ("h9".to_owned(), 2), ("i8".to_owned(), 3)]
@@ -240,7 +240,7 @@ mod tests {
     #[test]
     fn a_suggested_move_marks_its_two_ends_apart() {
         let mut state = AppState::new(Settings::new(Lang::En), 0);
-        state.hint =
+        state.engine.hint =
             Some(crate::state::HintMove { from: Some(cell("g1")), to: cell("f3"), step: None });
         let view = board_view(&state);
         let marked: Vec<(String, HintEnd)> =
@@ -251,7 +251,7 @@ mod tests {
         state.apply(Action::Pick { cell: cell("e2") });
         state.apply(Action::Drop { from: cell("e2"), to: cell("e4"), now: 0.0 });
         state.apply(Action::StepBack);
-        state.hint =
+        state.engine.hint =
             Some(crate::state::HintMove { from: Some(cell("g8")), to: cell("f6"), step: None });
         assert_eq!(board_view(&state).hint_move, None);
     }

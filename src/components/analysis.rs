@@ -86,7 +86,7 @@ pub enum AnalysisView {
 /// The analysis panel's content for `state`.
 #[must_use]
 pub fn analysis_view(state: &AppState) -> AnalysisView {
-    if !state.analysing {
+    if !state.engine.analysing {
         return AnalysisView::Off;
     }
     if !state.analysis_allowed() {
@@ -231,6 +231,7 @@ pub fn analysis_panel(props: &AnalysisProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::state::EngineAction;
 
     #[test]
     fn the_panel_shows_the_lines_of_the_position_shown() {
@@ -240,7 +241,7 @@ mod tests {
         settings.mode = crate::state::Mode::HotSeat;
         let mut state = AppState::new(settings, 0);
         assert_eq!(analysis_view(&state), AnalysisView::Off);
-        state.apply(Action::ToggleAnalysis);
+        state.apply(Action::Engine(EngineAction::ToggleAnalysis));
         assert_eq!(analysis_view(&state), AnalysisView::Waiting);
         let line = |score, moves: &[&str]| EngineLine {
             depth: 9,
@@ -256,7 +257,7 @@ mod tests {
                 line(Score::Cp(10), &["d2d4", "zz"]),
             ],
         };
-        state.apply(Action::AnalysisAnswer { moves: Vec::new(), analysis });
+        state.apply(Action::Engine(EngineAction::AnalysisAnswer { moves: Vec::new(), analysis }));
         let AnalysisView::Shown { chance, text, depth, lines, playable } = analysis_view(&state)
         else {
             panic!("the analysis: {:?}", analysis_view(&state));
@@ -281,9 +282,12 @@ mod tests {
         let mut settings = Settings::new(Lang::En);
         settings.mode = crate::state::Mode::HotSeat;
         let mut state = AppState::new(settings, 0);
-        state.apply(Action::ToggleAnalysis);
+        state.apply(Action::Engine(EngineAction::ToggleAnalysis));
         let empty = Analysis { id: 1, nodes: 0, lines: Vec::new() };
-        state.apply(Action::AnalysisAnswer { moves: Vec::new(), analysis: empty.clone() });
+        state.apply(Action::Engine(EngineAction::AnalysisAnswer {
+            moves: Vec::new(),
+            analysis: empty.clone(),
+        }));
         assert_eq!(analysis_view(&state), AnalysisView::Off, "nothing to show, not thinking");
         // Fool's mate: the finished position shows its result, Black's full chance.
         for (from, to) in [("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")] {
@@ -292,7 +296,7 @@ mod tests {
         }
         assert!(state.result().is_some());
         let moves = state.shown_moves();
-        state.apply(Action::AnalysisAnswer { moves, analysis: empty });
+        state.apply(Action::Engine(EngineAction::AnalysisAnswer { moves, analysis: empty }));
         let AnalysisView::Shown { chance, text, lines, .. } = analysis_view(&state) else {
             panic!("the result: {:?}", analysis_view(&state));
         };

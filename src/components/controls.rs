@@ -7,7 +7,10 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use crate::state::{Action, AppState, ClockConfig, Mode, Settings, SetupChoice, Theme};
+use crate::state::EngineAction;
+use crate::state::{
+    Action, AppState, ClockConfig, Mode, Settings, SettingsAction, SetupChoice, Theme,
+};
 use crate::web::{now_ms, random_seed};
 use qi_i18n::text::{Lang, Text, game_name, pick, t};
 use qi_play::record::{GameRecord, storage_key};
@@ -94,12 +97,12 @@ pub fn game_buttons_view(state: &AppState) -> GameButtonsView {
         take_colour: (state.accepts_moves() && state.colour_choice_due())
             .then(|| state.stones_instead_of_colour()),
         declare_offers: state.accepts_moves() && state.offer_count_due(),
-        suggested: state.hint.and_then(|hint| hint.step),
+        suggested: state.engine.hint.and_then(|hint| hint.step),
         resign: state.result().is_none() && live && state.settings.mode != Mode::Watch,
         hint: state.accepts_moves(),
-        thinking: state.thinking.is_some(),
+        thinking: state.engine.thinking.is_some(),
         play_from_here: !live || state.record.ending.is_some(),
-        analysing: state.analysing,
+        analysing: state.engine.analysing,
         review: state.review_allowed() && state.current_review().is_none_or(|r| !r.running()),
         game_number: state.game_number,
         // Only where it loses nothing: before the first move, or once the game is over (a
@@ -245,10 +248,10 @@ pub fn game_buttons(props: &GameButtonsProps) -> Html {
             }
             <button type="button" data-action="analyse" class={classes!(view.analysing.then_some("on"))}
                     aria-pressed={if view.analysing { "true" } else { "false" }}
-                    onclick={emit(|| Action::ToggleAnalysis)}>{ t(lang, Text::Analyse) }</button>
+                    onclick={emit(|| Action::Engine(EngineAction::ToggleAnalysis))}>{ t(lang, Text::Analyse) }</button>
             if view.review {
                 <button type="button" data-action="review"
-                        onclick={emit(|| Action::StartReview)}>{ t(lang, Text::Review) }</button>
+                        onclick={emit(|| Action::Engine(EngineAction::StartReview))}>{ t(lang, Text::Review) }</button>
             }
         </div>
     }
@@ -512,8 +515,8 @@ pub fn setup_action(choice: SetupChoice, seed: u64) -> Action {
     match choice {
         SetupChoice::Game(kind) => Action::PickGame { kind, seed, saved: None },
         SetupChoice::Opponent(mode) => Action::SetMode { mode, seed },
-        SetupChoice::Level(level) => Action::SetLevel(level),
-        SetupChoice::Speed(speed) => Action::SetWatchSpeed(speed),
+        SetupChoice::Level(level) => Action::Setting(SettingsAction::Level(level)),
+        SetupChoice::Speed(speed) => Action::Setting(SettingsAction::WatchSpeed(speed)),
         SetupChoice::Clock(config) => Action::SetClock { config, seed },
         SetupChoice::Rule { key, value } => Action::SetRule { key, value, seed },
     }
@@ -544,7 +547,7 @@ pub fn options(props: &OptionsProps) -> Html {
         let dispatch = props.dispatch.clone();
         Callback::from(move |event: Event| {
             let tag = select_value(&event).unwrap_or_default();
-            dispatch.emit(Action::SetLanguage(Lang::from_tag(&tag)));
+            dispatch.emit(Action::Setting(SettingsAction::Language(Lang::from_tag(&tag))));
         })
     };
     let languages = Lang::ALL.iter().map(|l| {
@@ -554,7 +557,11 @@ pub fn options(props: &OptionsProps) -> Html {
         let dispatch = props.dispatch.clone();
         Callback::from(move |event: Event| {
             let dark = select_value(&event).as_deref() == Some("dark");
-            dispatch.emit(Action::SetTheme(if dark { Theme::Dark } else { Theme::Light }));
+            dispatch.emit(Action::Setting(SettingsAction::Theme(if dark {
+                Theme::Dark
+            } else {
+                Theme::Light
+            })));
         })
     };
     let dark = settings.theme == Theme::Dark;
@@ -562,29 +569,33 @@ pub fn options(props: &OptionsProps) -> Html {
     let labels_change = {
         let dispatch = props.dispatch.clone();
         Callback::from(move |event: Event| {
-            dispatch
-                .emit(Action::SetFileNumbers(select_value(&event).as_deref() != Some("letters")));
+            dispatch.emit(Action::Setting(SettingsAction::FileNumbers(
+                select_value(&event).as_deref() != Some("letters"),
+            )));
         })
     };
-    let checkbox = |make: fn(bool) -> Action| {
+    let checkbox = |make: fn(bool) -> SettingsAction| {
         let dispatch = props.dispatch.clone();
         Callback::from(move |event: Event| {
             if let Some(input) = event.target_dyn_into::<HtmlInputElement>() {
-                dispatch.emit(make(input.checked()));
+                dispatch.emit(Action::Setting(make(input.checked())));
             }
         })
     };
     let pieces_change = {
         let dispatch = props.dispatch.clone();
         Callback::from(move |event: Event| {
-            dispatch
-                .emit(Action::SetPieceSymbols(select_value(&event).as_deref() == Some("symbols")));
+            dispatch.emit(Action::Setting(SettingsAction::PieceSymbols(
+                select_value(&event).as_deref() == Some("symbols"),
+            )));
         })
     };
     let boards_change = {
         let dispatch = props.dispatch.clone();
         Callback::from(move |event: Event| {
-            dispatch.emit(Action::SetSlateBoards(select_value(&event).as_deref() == Some("slate")));
+            dispatch.emit(Action::Setting(SettingsAction::SlateBoards(
+                select_value(&event).as_deref() == Some("slate"),
+            )));
         })
     };
     let scale_change = {
@@ -592,7 +603,7 @@ pub fn options(props: &OptionsProps) -> Html {
         Callback::from(move |event: InputEvent| {
             let value = event.target_dyn_into::<HtmlInputElement>().map(|input| input.value());
             if let Some(scale) = value.and_then(|v| v.parse::<u8>().ok()) {
-                dispatch.emit(Action::SetBoardScale(scale));
+                dispatch.emit(Action::Setting(SettingsAction::BoardScale(scale)));
             }
         })
     };
@@ -600,7 +611,7 @@ pub fn options(props: &OptionsProps) -> Html {
         let dispatch = props.dispatch.clone();
         Callback::from(move |event: Event| {
             if let Some(volume) = select_value(&event).and_then(|v| v.parse::<u8>().ok()) {
-                dispatch.emit(Action::SetVolume(volume));
+                dispatch.emit(Action::Setting(SettingsAction::Volume(volume)));
             }
         })
     };
@@ -608,7 +619,7 @@ pub fn options(props: &OptionsProps) -> Html {
         let dispatch = props.dispatch.clone();
         Callback::from(move |event: Event| {
             if let Some(threads) = select_value(&event).and_then(|v| v.parse::<u8>().ok()) {
-                dispatch.emit(Action::SetEngineThreads(threads));
+                dispatch.emit(Action::Setting(SettingsAction::EngineThreads(threads)));
             }
         })
     };
@@ -636,16 +647,16 @@ pub fn options(props: &OptionsProps) -> Html {
             if settings.kind == GameKind::Gomoku {
                 <label class="option"><span>{ t(lang, Text::StoneNumbers) }</span>
                     <input type="checkbox" data-setting="stone-numbers" checked={settings.stone_numbers}
-                           onchange={checkbox(Action::SetStoneNumbers)} />
+                           onchange={checkbox(SettingsAction::StoneNumbers)} />
                 </label>
                 <label class="option"><span>{ t(lang, Text::ConfirmStones) }</span>
                     <input type="checkbox" data-setting="confirm-stones" checked={settings.confirm_stones}
-                           onchange={checkbox(Action::SetConfirmStones)} />
+                           onchange={checkbox(SettingsAction::ConfirmStones)} />
                 </label>
             }
             <label class="option"><span>{ t(lang, Text::ScreenReader) }</span>
                 <input type="checkbox" data-setting="screen-reader" checked={settings.screen_reader}
-                       onchange={checkbox(Action::SetScreenReader)} />
+                       onchange={checkbox(SettingsAction::ScreenReader)} />
             </label>
             if matches!(settings.kind, GameKind::Xiangqi | GameKind::Banqi) {
                 <label class="option"><span>{ t(lang, Text::PieceSet) }</span>

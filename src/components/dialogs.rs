@@ -5,6 +5,7 @@ use yew::prelude::*;
 use super::dialog::Dialog;
 use super::status::{result_code, result_text};
 use crate::board::Style;
+use crate::state::EngineAction;
 use crate::state::{Action, AppState, PendingPromotion};
 use crate::web::{now_ms, random_seed};
 use qi_i18n::text::{Lang, Text, promotion_name, t};
@@ -92,7 +93,7 @@ pub fn game_over_view(state: &AppState) -> Option<GameOverView> {
     Some(GameOverView {
         text: result_text(state, &result),
         code: result_code(state, &result),
-        offer_analysis: !state.analysing,
+        offer_analysis: !state.engine.analysing,
         offer_review: state.review_allowed() && state.current_review().is_none(),
         end: (state.game_number, state.record.moves.len()),
     })
@@ -126,7 +127,7 @@ pub fn game_over(props: &GameOverProps) -> Html {
     let analyse = view.offer_analysis.then(|| {
         let dispatch = props.dispatch.clone();
         let onclick = Callback::from(move |_: MouseEvent| {
-            dispatch.emit(Action::ToggleAnalysis);
+            dispatch.emit(Action::Engine(EngineAction::ToggleAnalysis));
             dispatch.emit(Action::CloseOverlay);
         });
         html! { <button type="button" class="secondary" data-action="overlay-analyse" {onclick}>{ t(lang, Text::Analyse) }</button> }
@@ -134,7 +135,7 @@ pub fn game_over(props: &GameOverProps) -> Html {
     let review = view.offer_review.then(|| {
         let dispatch = props.dispatch.clone();
         let onclick = Callback::from(move |_: MouseEvent| {
-            dispatch.emit(Action::StartReview);
+            dispatch.emit(Action::Engine(EngineAction::StartReview));
             dispatch.emit(Action::CloseOverlay);
         });
         html! { <button type="button" class="secondary" data-action="overlay-review" {onclick}>{ t(lang, Text::Review) }</button> }

@@ -11,6 +11,7 @@ use std::rc::Rc;
 use super::status::side_label;
 use crate::state::Action;
 use crate::state::AppState;
+use crate::state::EngineAction;
 use qi_i18n::text::{Lang, Text, fill, t};
 use qi_tasks::review::Review;
 
@@ -42,7 +43,7 @@ fn judgement_class(judgement: Judgement) -> &'static str {
 /// The review panel's review (the game's, if it has one) and the sides' names, for `state`.
 #[must_use]
 pub fn review_props(state: &AppState) -> (Option<Rc<Review>>, [&'static str; 2]) {
-    let review = state.review.clone().filter(|_| state.current_review().is_some());
+    let review = state.engine.review.clone().filter(|_| state.current_review().is_some());
     (review, [side_label(state, Side::First), side_label(state, Side::Second)])
 }
 
@@ -76,7 +77,7 @@ pub fn review_panel(props: &ReviewProps) -> Html {
                     { fill(t(lang, Text::Reviewing), "n", &progress.to_string()) }
                     <progress max="100" value={progress.to_string()}></progress>
                 </label>
-                <button type="button" data-action="cancel-review" onclick={emit(|| Action::CancelReview)}>
+                <button type="button" data-action="cancel-review" onclick={emit(|| Action::Engine(EngineAction::CancelReview))}>
                     { t(lang, Text::Cancel) }
                 </button>
             </div>
@@ -85,7 +86,7 @@ pub fn review_panel(props: &ReviewProps) -> Html {
         html! {
             <div class="review-progress">
                 <progress max="100" value={progress.to_string()}></progress>
-                <button type="button" data-action="resume-review" onclick={emit(|| Action::StartReview)}>
+                <button type="button" data-action="resume-review" onclick={emit(|| Action::Engine(EngineAction::StartReview))}>
                     { t(lang, Text::Review) }
                 </button>
             </div>

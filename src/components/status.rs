@@ -5,6 +5,7 @@ use qi_rules::banqi::BanqiMove;
 use qi_rules::{GameKind, Side};
 use yew::prelude::*;
 
+use crate::state::EngineAction;
 use crate::state::{Action, AppState, GameResult, Mode, Notice, ResultReason, SearchSummary};
 use crate::web::now_ms;
 use qi_i18n::rules::{end_reason_for, illegal_reason, link_error};
@@ -78,8 +79,8 @@ pub fn status_view(state: &AppState) -> StatusView {
         in_check: shown.in_check(),
         opening,
         hold_opening_line: state.holds_opening_line(),
-        thinking: matches!(state.thinking, Some((_, false))),
-        search: state.last_search.filter(|_| state.settings.mode != Mode::HotSeat),
+        thinking: matches!(state.engine.thinking, Some((_, false))),
+        search: state.engine.last_search.filter(|_| state.settings.mode != Mode::HotSeat),
         viewing: state.viewing.as_ref().map(|path| (path.depth(), !path.is_main_line())),
         notice: state.notice.as_ref().map(|n| {
             let action = match n {
@@ -200,7 +201,7 @@ pub fn page_title(state: &AppState) -> String {
         }
         let person_moves = matches!(state.settings.mode, Mode::VsComputer { .. })
             && !state.settings.computer_plays(state.game.side_to_move());
-        if person_moves && state.thinking.is_none() {
+        if person_moves && state.engine.thinking.is_none() {
             return format!("● {} · {NAME}", t(lang, Text::YourMove));
         }
     }
@@ -329,7 +330,7 @@ pub fn status(props: &StatusProps) -> Html {
                         NoticeAction::RestoreTakenBack => {
                             Action::RestoreTakenBack { now: now_ms() }
                         }
-                        NoticeAction::AskComputerAgain => Action::AskComputerAgain,
+                        NoticeAction::AskComputerAgain => Action::Engine(EngineAction::AskComputerAgain),
                     })
                 });
                 let (label, name) = match action {
@@ -575,12 +576,15 @@ mod tests {
         // must not make a new one.
         let mut state = opened(GameKind::Gomoku, &["h8", "h9"], Lang::Vi);
         state.settings.mode = Mode::HotSeat;
-        state.apply(Action::ToggleAnalysis);
+        state.apply(Action::Engine(EngineAction::ToggleAnalysis));
         let before = status_view(&state);
         state.apply(Action::Tick { now: 5_000.0 });
         let analysis = qi_tasks::think::Analysis { id: 1, nodes: 0, lines: Vec::new() };
-        state.apply(Action::AnalysisAnswer { moves: state.shown_moves(), analysis });
-        assert!(state.analysis.is_some(), "the answer was taken");
+        state.apply(Action::Engine(EngineAction::AnalysisAnswer {
+            moves: state.shown_moves(),
+            analysis,
+        }));
+        assert!(state.engine.analysis.is_some(), "the answer was taken");
         assert_eq!(status_view(&state), before);
         // And a change that matters makes a different view.
         state.apply(Action::StepBack);

@@ -1,6 +1,7 @@
 //! The reducer, one test per action (and the interactions that matter between them).
 
 use super::*;
+use qi_i18n::text::Lang;
 use qi_play::record::default_rules;
 
 fn cell(text: &str) -> Cell {
@@ -393,8 +394,8 @@ fn the_main_line_is_not_edited_while_clocks_run_and_the_computer_waits_while_loo
 #[test]
 fn language_and_theme_are_settings() {
     let mut s = state(GameKind::Chess);
-    s.apply(Action::SetLanguage(Lang::Vi));
-    s.apply(Action::SetTheme(Theme::Dark));
+    s.apply(Action::Setting(SettingsAction::Language(Lang::Vi)));
+    s.apply(Action::Setting(SettingsAction::Theme(Theme::Dark)));
     assert_eq!((s.settings.lang, s.settings.theme), (Lang::Vi, Theme::Dark));
 }
 
@@ -549,10 +550,15 @@ fn against_the_computer_the_person_moves_only_their_side() {
 
 /// The computer (asked at once) answers `best`.
 fn computer_answers(s: &mut AppState, best: &str) {
-    let id = s.next_request;
-    s.apply(Action::StartThinking { id, hint: false });
+    let id = s.engine.next_request;
+    s.apply(Action::Engine(EngineAction::StartThinking { id, hint: false }));
     let search = SearchSummary::default();
-    s.apply(Action::ComputerAnswer { id, best: Some(best.into()), search, now: 0.0 });
+    s.apply(Action::Engine(EngineAction::ComputerAnswer {
+        id,
+        best: Some(best.into()),
+        search,
+        now: 0.0,
+    }));
 }
 
 #[test]
@@ -666,32 +672,32 @@ fn stones_flips_and_promotions_can_be_queued() {
 fn the_computers_answer_is_played_once_and_stale_answers_are_ignored() {
     let mut s = vs_computer(GameKind::Chess, Side::First);
     drag(&mut s, "e2", "e4");
-    let id = s.next_request;
-    s.apply(Action::StartThinking { id, hint: false });
-    assert_eq!(s.thinking, Some((id, false)));
+    let id = s.engine.next_request;
+    s.apply(Action::Engine(EngineAction::StartThinking { id, hint: false }));
+    assert_eq!(s.engine.thinking, Some((id, false)));
     assert!(!s.computer_should_move(), "one request at a time");
-    s.apply(Action::ComputerAnswer {
+    s.apply(Action::Engine(EngineAction::ComputerAnswer {
         id: id + 7,
         best: Some("e7e5".into()),
         search: SearchSummary::default(),
         now: 0.0,
-    });
+    }));
     assert_eq!(s.record.moves.len(), 1, "an answer to another request is ignored");
-    s.apply(Action::ComputerAnswer {
+    s.apply(Action::Engine(EngineAction::ComputerAnswer {
         id,
         best: Some("e7e5".into()),
         search: SearchSummary::default(),
         now: 0.0,
-    });
+    }));
     assert_eq!(s.record.moves, ["e2e4", "e7e5"]);
     assert!(s.computer_moved);
-    assert_eq!(s.thinking, None);
-    s.apply(Action::ComputerAnswer {
+    assert_eq!(s.engine.thinking, None);
+    s.apply(Action::Engine(EngineAction::ComputerAnswer {
         id,
         best: Some("g8f6".into()),
         search: SearchSummary::default(),
         now: 0.0,
-    });
+    }));
     assert_eq!(s.record.moves.len(), 2, "the same answer twice is played once");
 }
 
@@ -699,45 +705,48 @@ fn the_computers_answer_is_played_once_and_stale_answers_are_ignored() {
 fn undo_against_the_computer_returns_to_the_persons_turn() {
     let mut s = vs_computer(GameKind::Chess, Side::First);
     drag(&mut s, "e2", "e4");
-    let id = s.next_request;
-    s.apply(Action::StartThinking { id, hint: false });
-    s.apply(Action::ComputerAnswer {
+    let id = s.engine.next_request;
+    s.apply(Action::Engine(EngineAction::StartThinking { id, hint: false }));
+    s.apply(Action::Engine(EngineAction::ComputerAnswer {
         id,
         best: Some("e7e5".into()),
         search: SearchSummary::default(),
         now: 0.0,
-    });
+    }));
     s.apply(Action::Undo { now: 0.0 });
     assert!(s.record.moves.is_empty(), "the reply and the person's move are taken back");
     drag(&mut s, "d2", "d4");
-    let id = s.next_request;
-    s.apply(Action::StartThinking { id, hint: false });
+    let id = s.engine.next_request;
+    s.apply(Action::Engine(EngineAction::StartThinking { id, hint: false }));
     s.apply(Action::Undo { now: 0.0 });
-    assert!(s.record.moves.is_empty() && s.thinking.is_none(), "undo while it thinks");
-    s.apply(Action::ComputerAnswer {
+    assert!(s.record.moves.is_empty() && s.engine.thinking.is_none(), "undo while it thinks");
+    s.apply(Action::Engine(EngineAction::ComputerAnswer {
         id,
         best: Some("d7d5".into()),
         search: SearchSummary::default(),
         now: 0.0,
-    });
+    }));
     assert!(s.record.moves.is_empty(), "the cancelled answer is dropped");
 }
 
 #[test]
 fn a_hint_is_shown_not_played() {
     let mut s = state(GameKind::Chess);
-    let id = s.next_request;
-    s.apply(Action::StartThinking { id, hint: true });
-    s.apply(Action::ComputerAnswer {
+    let id = s.engine.next_request;
+    s.apply(Action::Engine(EngineAction::StartThinking { id, hint: true }));
+    s.apply(Action::Engine(EngineAction::ComputerAnswer {
         id,
         best: Some("g1f3".into()),
         search: SearchSummary::default(),
         now: 0.0,
-    });
+    }));
     assert!(s.record.moves.is_empty());
-    assert_eq!(s.hint, Some(HintMove { from: Some(cell("g1")), to: cell("f3"), step: None }));
+    assert_eq!(
+        s.engine.hint,
+        Some(HintMove { from: Some(cell("g1")), to: cell("f3"), step: None })
+    );
     drag(&mut s, "e2", "e4");
-    assert_eq!(s.hint, None, "a move clears the hint");
+    assert_eq!(s.engine.hint, None, "a move clears the hint");
 }
 
 #[test]
@@ -748,10 +757,15 @@ fn a_hint_to_take_a_colour_marks_the_button_not_the_board() {
     for point in ["h8", "i9", "j10"] {
         click(&mut s, point);
     }
-    let id = s.next_request;
-    s.apply(Action::StartThinking { id, hint: true });
+    let id = s.engine.next_request;
+    s.apply(Action::Engine(EngineAction::StartThinking { id, hint: true }));
     let search = SearchSummary::default();
-    s.apply(Action::ComputerAnswer { id, best: Some("white".into()), search, now: 0.0 });
+    s.apply(Action::Engine(EngineAction::ComputerAnswer {
+        id,
+        best: Some("white".into()),
+        search,
+        now: 0.0,
+    }));
     let view = crate::board_model::board_view(&s);
     assert_eq!(view.hint_move, None, "no ring on the last stone");
     assert!(view.cells.iter().all(|c| c.suggested.is_none()));
@@ -837,9 +851,9 @@ fn play_from_here_drops_the_later_moves() {
 #[test]
 fn level_and_watch_speed_are_settings_and_survive_storage() {
     let mut s = state(GameKind::Banqi);
-    s.apply(Action::SetLevel(9));
+    s.apply(Action::Setting(SettingsAction::Level(9)));
     assert_eq!(s.settings.level, 6);
-    s.apply(Action::SetWatchSpeed(7));
+    s.apply(Action::Setting(SettingsAction::WatchSpeed(7)));
     assert_eq!(s.settings.watch_speed, WATCH_DELAYS_MS.len() - 1);
     s.apply(Action::SetMode { mode: Mode::Watch, seed: 1 });
     assert!(s.computer_should_move());
@@ -860,7 +874,7 @@ fn a_new_state_faces_the_person_against_the_computer() {
 fn open_replaces_the_game_and_keeps_the_mode() {
     let mut s = state(GameKind::Chess);
     s.settings.mode = Mode::VsComputer { human: Side::First };
-    s.next_request = 9;
+    s.engine.next_request = 9;
     let before = s.game_number;
     let mut record = GameRecord::new(GameKind::Xiangqi, &default_rules(GameKind::Xiangqi), 0);
     record.moves = ["h3e3", "h10g8", "b1c3"].map(String::from).to_vec();
@@ -878,7 +892,7 @@ fn open_replaces_the_game_and_keeps_the_mode() {
     assert_eq!(s.notations.len(), 3);
     assert_eq!(s.viewing_main_ply(), Some(1));
     assert!(s.flipped);
-    assert_eq!(s.next_request, 9, "request ids keep counting");
+    assert_eq!(s.engine.next_request, 9, "request ids keep counting");
     assert!(s.game_number > before, "a new game for the history");
 
     // A ply at or past the end shows the game as it stands; no orientation keeps the mode's.
@@ -979,7 +993,7 @@ fn actions_share_what_they_do_not_change() {
 #[test]
 fn the_new_game_dialogs_choices_start_one_game_and_keep_the_rest() {
     let mut s = state(GameKind::Chess);
-    s.apply(Action::SetLanguage(Lang::Vi));
+    s.apply(Action::Setting(SettingsAction::Language(Lang::Vi)));
     drag(&mut s, "e2", "e4");
     // A draft: the dialog's choices change nothing until the game starts.
     let mut draft = s.settings.clone();
@@ -1012,7 +1026,7 @@ fn the_new_game_dialogs_choices_start_one_game_and_keep_the_rest() {
 #[test]
 fn with_confirm_stones_a_first_tap_shows_the_stone_and_a_second_places_it() {
     let mut s = state(GameKind::Gomoku);
-    s.apply(Action::SetConfirmStones(true));
+    s.apply(Action::Setting(SettingsAction::ConfirmStones(true)));
     click(&mut s, "h8");
     assert_eq!((s.ghost, s.record.moves.len()), (Some(cell("h8")), 0), "shown, not placed");
     let view = crate::board_model::board_view(&s);
@@ -1028,22 +1042,22 @@ fn with_confirm_stones_a_first_tap_shows_the_stone_and_a_second_places_it() {
     click(&mut s, "h8");
     s.apply(Action::Cancel);
     assert_eq!(s.ghost, None);
-    s.apply(Action::SetConfirmStones(false));
+    s.apply(Action::Setting(SettingsAction::ConfirmStones(false)));
     click(&mut s, "h8");
     assert_eq!(s.record.moves, ["j9", "h8"]);
     let stored = Settings::from_storage(&s.settings.to_storage(), Lang::En);
     assert!(!stored.confirm_stones);
-    s.apply(Action::SetConfirmStones(true));
+    s.apply(Action::Setting(SettingsAction::ConfirmStones(true)));
     assert!(Settings::from_storage(&s.settings.to_storage(), Lang::En).confirm_stones);
 }
 
 #[test]
 fn board_colours_and_size_are_settings_kept_in_bounds() {
     let mut s = state(GameKind::Chess);
-    s.apply(Action::SetSlateBoards(true));
-    s.apply(Action::SetBoardScale(30));
+    s.apply(Action::Setting(SettingsAction::SlateBoards(true)));
+    s.apply(Action::Setting(SettingsAction::BoardScale(30)));
     assert_eq!((s.settings.slate_boards, s.settings.board_scale), (true, 60));
-    s.apply(Action::SetBoardScale(85));
+    s.apply(Action::Setting(SettingsAction::BoardScale(85)));
     let stored = Settings::from_storage(&s.settings.to_storage(), Lang::En);
     assert_eq!((stored.slate_boards, stored.board_scale), (true, 85));
     let damaged = Settings::from_storage("boards=granite\nboard-size=250", Lang::En);
@@ -1056,13 +1070,13 @@ fn board_colours_and_size_are_settings_kept_in_bounds() {
 fn the_engines_threads_are_a_setting_kept_in_bounds() {
     let mut s = state(GameKind::Chess);
     assert_eq!(s.settings.engine_threads, 1, "one worker by default");
-    s.apply(Action::SetEngineThreads(3));
+    s.apply(Action::Setting(SettingsAction::EngineThreads(3)));
     let stored = Settings::from_storage(&s.settings.to_storage(), Lang::En);
     assert_eq!(stored.engine_threads, 3);
-    s.apply(Action::SetEngineThreads(0));
+    s.apply(Action::Setting(SettingsAction::EngineThreads(0)));
     let stored = Settings::from_storage(&s.settings.to_storage(), Lang::En);
     assert_eq!(stored.engine_threads, 0);
-    s.apply(Action::SetEngineThreads(99));
+    s.apply(Action::Setting(SettingsAction::EngineThreads(99)));
     assert_eq!(s.settings.engine_threads, qi_settings::MOST_ENGINE_THREADS);
     for damaged in ["threads=99", "threads=0", "threads=-1", "threads=two", "threads=Auto"] {
         assert_eq!(Settings::from_storage(damaged, Lang::En).engine_threads, 1, "{damaged}");
@@ -1163,17 +1177,17 @@ fn an_engine_that_gives_no_move_is_said_and_can_be_asked_again() {
     let mut s = vs_computer(GameKind::Chess, Side::First);
     drag(&mut s, "e2", "e4");
     let no_move = |s: &mut AppState, hint: bool| {
-        let id = s.next_request;
-        s.apply(Action::StartThinking { id, hint });
+        let id = s.engine.next_request;
+        s.apply(Action::Engine(EngineAction::StartThinking { id, hint }));
         let search = SearchSummary::default();
-        s.apply(Action::ComputerAnswer { id, best: None, search, now: 0.0 });
+        s.apply(Action::Engine(EngineAction::ComputerAnswer { id, best: None, search, now: 0.0 }));
     };
     assert!(s.computer_to_be_asked());
     no_move(&mut s, false);
     assert_eq!(s.notice, Some(Notice::EngineStopped), "the player is told");
     assert!(s.computer_should_move(), "the computer's turn is still due");
     assert!(!s.computer_to_be_asked(), "but not asked again by itself");
-    s.apply(Action::AskComputerAgain);
+    s.apply(Action::Engine(EngineAction::AskComputerAgain));
     assert_eq!(s.notice, None);
     assert!(s.computer_to_be_asked(), "asked again");
     // The new answer is played as usual.
@@ -1189,7 +1203,7 @@ fn an_engine_that_gives_no_move_is_said_and_can_be_asked_again() {
     // A new game starts without it.
     no_move(&mut s, false);
     s.apply(Action::NewGame { seed: 1 });
-    assert_eq!(s.engine_stopped_at, None);
+    assert_eq!(s.engine.stopped_at, None);
     // A hint that does not come says nothing: the hint button is there to press again.
     let mut s = vs_computer(GameKind::Chess, Side::First);
     no_move(&mut s, true);
@@ -1213,19 +1227,25 @@ fn an_opening_name_stays_while_the_next_move_is_looked_up_and_its_line_is_held_f
     drag(&mut s, "e2", "e4");
     assert!(s.holds_opening_line(), "the line is there with the move");
     assert_eq!(s.shown_opening(), None, "not named yet");
-    s.apply(Action::OpeningFound {
+    s.apply(Action::Engine(EngineAction::OpeningFound {
         moves: vec!["e2e4".into()],
         opening: named("B00", "King's Pawn"),
-    });
+    }));
     assert_eq!(s.shown_opening().map(|o| o.name.as_str()), Some("King's Pawn"));
     // The next move is being looked up: the line's name stays.
     drag(&mut s, "e7", "e5");
     assert_eq!(s.shown_opening().map(|o| o.name.as_str()), Some("King's Pawn"));
     // A late answer for a line that is no longer the game's is not taken.
-    s.apply(Action::OpeningFound { moves: vec!["e2e4".into()], opening: named("B00", "Stale") });
+    s.apply(Action::Engine(EngineAction::OpeningFound {
+        moves: vec!["e2e4".into()],
+        opening: named("B00", "Stale"),
+    }));
     assert_eq!(s.shown_opening().map(|o| o.name.as_str()), Some("King's Pawn"));
     let both = vec!["e2e4".to_owned(), "e7e5".to_owned()];
-    s.apply(Action::OpeningFound { moves: both, opening: named("C20", "King's Pawn Game") });
+    s.apply(Action::Engine(EngineAction::OpeningFound {
+        moves: both,
+        opening: named("C20", "King's Pawn Game"),
+    }));
     assert_eq!(s.shown_opening().map(|o| o.code.as_str()), Some("C20"));
     // Back a move: the longer line's name is not this line's.
     s.apply(Action::Undo { now: 0.0 });
@@ -1254,9 +1274,9 @@ fn a_refused_moves_reason_goes_when_the_player_does_something_else() {
     };
     for action in [
         Action::Resign,
-        Action::StartReview,
-        Action::ToggleAnalysis,
-        Action::StartThinking { id: 1, hint: true },
+        Action::Engine(EngineAction::StartReview),
+        Action::Engine(EngineAction::ToggleAnalysis),
+        Action::Engine(EngineAction::StartThinking { id: 1, hint: true }),
         Action::FlipBoard,
         Action::StepBack,
         Action::Undo { now: 0.0 },
@@ -1269,7 +1289,7 @@ fn a_refused_moves_reason_goes_when_the_player_does_something_else() {
     // What is not the player's doing leaves the answer: the clock, the computer, the worker.
     let mut s = refused();
     s.apply(Action::Tick { now: 5.0 });
-    s.apply(Action::StartThinking { id: 2, hint: false });
+    s.apply(Action::Engine(EngineAction::StartThinking { id: 2, hint: false }));
     assert!(stale(&s));
     // The resignation's sentence is the status's only word.
     let mut s = refused();

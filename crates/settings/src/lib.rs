@@ -217,6 +217,69 @@ impl Settings {
     }
 }
 
+/// A change to the settings that starts no new game: the settings slice's own actions (the
+/// page's reducer hands them to [`Settings::apply`]; the changes that start a game are the
+/// page's, as they change the game too).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SettingsAction {
+    /// The language.
+    Language(Lang),
+    /// The theme.
+    Theme(Theme),
+    /// Label xiangqi boards with file numbers (`true`) or letters and rank numbers.
+    FileNumbers(bool),
+    /// The sounds' volume, 0 (off) to 100.
+    Volume(u8),
+    /// Xiangqi and banqi pieces as symbols (`true`) or characters.
+    PieceSymbols(bool),
+    /// Gomoku stones with (`true`) or without their move numbers.
+    StoneNumbers(bool),
+    /// The screen-reader mode on or off.
+    ScreenReader(bool),
+    /// Gomoku stones placed by a second tap on the stone the first tap showed (`true`).
+    ConfirmStones(bool),
+    /// The boards' second colour set (`true`: slate) or the first (wood).
+    SlateBoards(bool),
+    /// The board's size on a wide screen, in percent (kept within [`BOARD_SCALES`]).
+    BoardScale(u8),
+    /// How many cores the engine uses (0: automatic; at most [`MOST_ENGINE_THREADS`]).
+    EngineThreads(u8),
+    /// The computer's level (kept within 1 to 6).
+    Level(u8),
+    /// The pause between moves when the computer plays itself (an index of
+    /// [`WATCH_DELAYS_MS`]).
+    WatchSpeed(usize),
+}
+
+impl Settings {
+    /// Applies one change, each value brought into its range (the settings slice's reducer).
+    pub fn apply(&mut self, action: SettingsAction) {
+        match action {
+            SettingsAction::Language(lang) => self.lang = lang,
+            SettingsAction::Theme(theme) => self.theme = theme,
+            SettingsAction::FileNumbers(on) => self.file_numbers = on,
+            SettingsAction::Volume(volume) => self.volume = volume.min(100),
+            SettingsAction::PieceSymbols(on) => self.piece_symbols = on,
+            SettingsAction::StoneNumbers(on) => self.stone_numbers = on,
+            SettingsAction::ScreenReader(on) => self.screen_reader = on,
+            SettingsAction::ConfirmStones(on) => self.confirm_stones = on,
+            SettingsAction::SlateBoards(on) => self.slate_boards = on,
+            SettingsAction::BoardScale(scale) => {
+                self.board_scale = scale.clamp(BOARD_SCALES.0, BOARD_SCALES.1);
+            }
+            SettingsAction::EngineThreads(threads) => {
+                self.engine_threads = threads.min(MOST_ENGINE_THREADS);
+            }
+            SettingsAction::Level(level) => {
+                self.choose(SetupChoice::Level(level));
+            }
+            SettingsAction::WatchSpeed(speed) => {
+                self.choose(SetupChoice::Speed(speed));
+            }
+        }
+    }
+}
+
 /// Below this much time left (ms), a clock of `base_secs` runs low (a sound warns): ten
 /// seconds, or a fifth of a very short clock.
 #[must_use]

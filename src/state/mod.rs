@@ -11,7 +11,6 @@ use qi_rules::{BySide, Cell, EndReason, GameKind, IllegalReason, MoveError, Side
 
 use qi_play::{Line, Path};
 
-use qi_i18n::text::Lang;
 use qi_play::link::LinkError;
 use qi_play::record::{EndedBy, Ending, GameRecord, ReplayError};
 
@@ -20,7 +19,7 @@ pub const MAX_COMMENT_CHARS: usize = 2000;
 
 // The player's settings and how they are stored: their own module, here under their old paths.
 pub use qi_settings::{
-    ClockConfig, Mode, Settings, SetupChoice, Theme, WATCH_DELAYS_MS, kind_index,
+    ClockConfig, Mode, Settings, SettingsAction, SetupChoice, Theme, WATCH_DELAYS_MS, kind_index,
 };
 
 /// Both sides' clocks.
@@ -104,7 +103,7 @@ pub enum Notice {
     /// dropped (with the rules' reason; `None` for a move that does not read at all).
     PremoveDropped(Option<IllegalReason>),
     /// The computer's engine stopped (its worker failed, and so did the new one asked again)
-    /// and gave no move: the player may ask again ([`Action::AskComputerAgain`]).
+    /// and gave no move: the player may ask again ([`EngineAction::AskComputerAgain`]).
     EngineStopped,
 }
 
@@ -194,33 +193,10 @@ pub struct AppState {
     pub clocks: Option<Clocks>,
     /// Whether the game-over overlay was closed.
     pub overlay_closed: bool,
-    /// The computer's request in flight: its id, and whether it is for a hint.
-    pub thinking: Option<(u64, bool)>,
-    /// Where the computer's engine stopped without giving its move ([`Notice::EngineStopped`]):
-    /// the main line's length and the position's hash. The computer is not asked again there
-    /// until the player says so ([`Action::AskComputerAgain`]), else a worker that cannot run
-    /// would be made again and again. A new or opened game starts without it; any other
-    /// position is asked as usual.
-    pub engine_stopped_at: Option<(usize, u64)>,
-    /// The id the next request gets.
-    pub next_request: u64,
-    /// The move the hint button suggests, shown on the board.
-    pub hint: Option<crate::state::HintMove>,
-    /// Whether the engine analyses the position shown ("Analyse").
-    pub analysing: bool,
-    /// The engine's latest view of a position, and which position (its moves from the start).
-    pub analysis: Option<(Vec<String>, qi_tasks::think::Analysis)>,
-    /// The game review under way or done (shown while the main line is the one reviewed).
-    pub review: Option<Rc<qi_tasks::review::Review>>,
-    /// The named opening the worker found, and the moves it was found for (see
-    /// [`AppState::opening_key`]); `None` in the second place when no position is named.
-    pub opening: Option<(Vec<String>, Option<qi_play::openings::Opening>)>,
-    /// The id the next review gets.
-    pub next_review: u64,
+    /// The engine's slice: requests in flight, hint, analysis, review, opening.
+    pub engine: EngineState,
     /// Whether the last move was the computer's (the board animates it).
     pub computer_moved: bool,
-    /// What the computer's last search did.
-    pub last_search: Option<SearchSummary>,
     /// Counts the games started or opened in this page: a new number is a new game for the
     /// browser's history (moves within a game replace its entry).
     pub game_number: u64,
@@ -231,25 +207,6 @@ pub struct AppState {
     pub ghost: Option<Cell>,
 }
 
-/// What the computer's last search did, for the status panel.
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
-pub struct SearchSummary {
-    /// Depth reached.
-    pub depth: u32,
-    /// Nodes visited.
-    pub nodes: u64,
-    /// Milliseconds.
-    pub time_ms: u64,
-}
-
-impl SearchSummary {
-    /// Nodes per second (whole numbers: no float formatting in the page's wasm, see `decimal`).
-    #[must_use]
-    pub fn nodes_per_second(&self) -> u64 {
-        self.nodes.saturating_mul(1000) / self.time_ms.max(1)
-    }
-}
-
 /// A move queued while the computer thinks (a premove): played the instant it is the
 /// person's turn, if it is legal then. `from == to` for a gomoku stone or a banqi flip.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -258,18 +215,6 @@ pub struct Premove {
     pub from: Cell,
     /// Where it goes.
     pub to: Cell,
-}
-
-/// A suggested move: where from (none for a gomoku stone) and where to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HintMove {
-    /// The starting cell.
-    pub from: Option<Cell>,
-    /// The destination.
-    pub to: Cell,
-    /// A gomoku opening's step made with a button, not on the board (a colour, a number of
-    /// fifth stones): the button is marked instead.
-    pub step: Option<GomokuMove>,
 }
 
 /// A change to the move tree at the position shown.
@@ -393,37 +338,8 @@ pub enum Action {
         /// When it was asked (milliseconds), for the clocks.
         now: f64,
     },
-    /// Ask the computer again for the move its engine did not give ([`Notice::EngineStopped`]).
-    AskComputerAgain,
-    /// Turn the engine's analysis of the position shown on or off.
-    ToggleAnalysis,
-    /// Review the game: every position of the main line analysed, each move judged.
-    StartReview,
-    /// Stop the review under way (what it found so far stays).
-    CancelReview,
-    /// The named opening of the main line's first moves (`moves`), from the worker.
-    OpeningFound {
-        /// The moves asked about.
-        moves: Vec<String>,
-        /// The opening, if a position along them is named.
-        opening: Option<qi_play::openings::Opening>,
-    },
-    /// The engine's evaluation of one position of a review.
-    ReviewAnswer {
-        /// The review asked for.
-        id: u64,
-        /// The search answered (a position of the main line, or one a move is checked by).
-        job: qi_tasks::review::Job,
-        /// What the engine found.
-        evaluation: qi_tasks::review::Evaluation,
-    },
-    /// The engine's analysis of a position (given by its moves from the start).
-    AnalysisAnswer {
-        /// The moves from the start to the position analysed.
-        moves: Vec<String>,
-        /// What the engine found.
-        analysis: qi_tasks::think::Analysis,
-    },
+    /// The engine's requests and answers (the engine slice's own actions).
+    Engine(EngineAction),
     /// Play these moves (an engine line) from the position shown, into the move tree.
     PlayLine(Vec<String>),
     /// Draw (or take off, or recolour) an arrow or a circle on the position shown.
@@ -432,20 +348,8 @@ pub enum Action {
     ToggleMark(qi_play::Mark),
     /// Set the comment after the move shown (blank: none).
     SetComment(String),
-    /// Change the language.
-    SetLanguage(Lang),
-    /// Change the theme.
-    SetTheme(Theme),
-    /// Label xiangqi boards with file numbers (`true`) or letters and rank numbers.
-    SetFileNumbers(bool),
-    /// The sounds' volume, 0 (off) to 100.
-    SetVolume(u8),
-    /// Xiangqi and banqi pieces as symbols (`true`) or characters.
-    SetPieceSymbols(bool),
-    /// Gomoku stones with (`true`) or without their move numbers.
-    SetStoneNumbers(bool),
-    /// Turn the screen-reader mode on or off.
-    SetScreenReader(bool),
+    /// A change to the settings that starts no new game (the settings slice's own action).
+    Setting(SettingsAction),
     /// Play a move typed as text, in any notation the game reads (the screen-reader mode's
     /// field): refused with its reason like any other.
     TypeMove {
@@ -454,14 +358,6 @@ pub enum Action {
         /// The time, for the clocks (ms).
         now: f64,
     },
-    /// Gomoku stones placed by a second tap on the stone the first tap showed (`true`).
-    SetConfirmStones(bool),
-    /// The boards' second colour set (`true`: slate) or the first (wood).
-    SetSlateBoards(bool),
-    /// The board's size on a wide screen, in percent (kept within [`qi_settings::BOARD_SCALES`]).
-    SetBoardScale(u8),
-    /// How many cores the engine uses (0: automatic).
-    SetEngineThreads(u8),
     /// Turn clocks on or off; starts a new game.
     SetClock {
         /// The setting, `None` for no clock.
@@ -511,32 +407,10 @@ pub enum Action {
         /// The seed for the new game.
         seed: u64,
     },
-    /// Choose the computer's level.
-    SetLevel(u8),
-    /// Choose the pause between moves when the computer plays itself.
-    SetWatchSpeed(usize),
     /// The side to move resigns.
     Resign,
     /// Go on from the position being viewed, dropping the moves after it.
     PlayFromHere,
-    /// A request to the computer was sent: for its move, or for a hint.
-    StartThinking {
-        /// The request's id (the state's `next_request`).
-        id: u64,
-        /// Whether it is a hint for the player.
-        hint: bool,
-    },
-    /// The computer answered.
-    ComputerAnswer {
-        /// The request answered.
-        id: u64,
-        /// Its move, in coordinates.
-        best: Option<String>,
-        /// What the search did.
-        search: SearchSummary,
-        /// The time, for the clocks (ms).
-        now: f64,
-    },
 }
 
 impl AppState {
@@ -563,18 +437,9 @@ impl AppState {
             flipped,
             clocks,
             overlay_closed: false,
-            thinking: None,
-            engine_stopped_at: None,
-            next_request: 1,
+            engine: EngineState::default(),
             game_number: 0,
-            hint: None,
-            analysing: false,
-            analysis: None,
-            review: None,
-            opening: None,
-            next_review: 1,
             computer_moved: false,
-            last_search: None,
             premove: None,
             ghost: None,
         }
@@ -622,7 +487,7 @@ impl AppState {
         }
         opened.set_view(at);
         opened.notice = notice.or(opened.notice);
-        opened.next_request = self.next_request;
+        opened.engine.next_request = self.engine.next_request;
         opened.game_number = self.game_number + 1;
         opened.refusals = self.refusals;
         *self = opened;
@@ -673,7 +538,7 @@ impl AppState {
     /// flag); the record keeps it, so exports, storage and reloads keep it too.
     fn end(&mut self, winner: Side, by: EndedBy) {
         self.record_mut().ending = Some(Ending { winner: Some(winner), by });
-        self.thinking = None;
+        self.engine.thinking = None;
         self.selected = None;
         self.promotion = None;
     }
@@ -707,13 +572,6 @@ impl AppState {
         self.viewing.as_ref().filter(|p| p.is_main_line()).map(|p| p.ply)
     }
 
-    /// Whether the computer is to be asked for its move now: it should move, and its engine
-    /// did not stop without a move here ([`AppState::engine_stopped_at`]).
-    #[must_use]
-    pub fn computer_to_be_asked(&self) -> bool {
-        self.computer_should_move() && self.engine_stopped_at != Some(self.position_key())
-    }
-
     /// The game as it stands, told apart from any other: its length and its position's hash.
     fn position_key(&self) -> (usize, u64) {
         (self.record.moves.len(), self.game.hash())
@@ -727,7 +585,7 @@ impl AppState {
             && self.promotion.is_none()
             && self.result().is_none()
             && self.settings.computer_plays(self.game.side_to_move())
-            && !matches!(self.thinking, Some((_, false)))
+            && !matches!(self.engine.thinking, Some((_, false)))
     }
 
     /// The game as shown: the game as it stands, or a past position while stepping through it.
@@ -740,53 +598,15 @@ impl AppState {
         let settings = self.settings.clone();
         let flipped = self.flipped;
         // Request ids keep counting, so an answer meant for the old game is never taken.
-        let next_request = self.next_request;
+        let next_request = self.engine.next_request;
         let game_number = self.game_number + 1;
         // The count of refusals goes on too: a new game is not a refused move (a sound).
         let refusals = self.refusals;
         *self = AppState::new(settings, seed);
         self.flipped = flipped;
-        self.next_request = next_request;
+        self.engine.next_request = next_request;
         self.game_number = game_number;
         self.refusals = refusals;
-    }
-
-    fn answer(&mut self, id: u64, best: Option<String>, search: SearchSummary, now: f64) {
-        let Some((waiting, hint)) = self.thinking else { return };
-        if waiting != id {
-            return;
-        }
-        self.thinking = None;
-        self.last_search = Some(search);
-        let Some(text) = best else {
-            // No move for a move that is due: the engine failed (the page already asked a new
-            // one once). Without a word the computer's turn would wait for ever.
-            if !hint && self.computer_should_move() {
-                self.notice = Some(Notice::EngineStopped);
-                self.engine_stopped_at = Some(self.position_key());
-            }
-            return;
-        };
-        if hint {
-            self.hint = self.cells_of(&text);
-        } else if self.computer_should_move() {
-            let before = self.record.moves.len();
-            self.play_text(&text, now);
-            self.computer_moved = self.record.moves.len() > before;
-        }
-    }
-
-    /// Where a move in coordinates starts and ends on the board.
-    fn cells_of(&self, text: &str) -> Option<HintMove> {
-        let mut game = (*self.game).clone();
-        let mv = game.read_move(text).ok()?;
-        game.apply(mv).ok()?;
-        let cells = game.last_move()?;
-        let step = match mv {
-            AnyMove::Gomoku(step @ (GomokuMove::Take(_) | GomokuMove::Declare(_))) => Some(step),
-            _ => None,
-        };
-        Some(HintMove { from: cells.from, to: cells.to, step })
     }
 
     /// Plays on from the position shown: a past one (the later moves go), or the last one of a
@@ -805,8 +625,8 @@ impl AppState {
         self.game = Rc::new(replayed.game);
         self.notations = Rc::new(replayed.notations);
         self.set_view(None);
-        self.thinking = None;
-        self.hint = None;
+        self.engine.thinking = None;
+        self.engine.hint = None;
         self.overlay_closed = false;
         if let Some(config) = self.settings.clock {
             self.clocks = Some(Clocks::new(config));
@@ -1015,7 +835,7 @@ impl AppState {
                 self.record_mut().moves.push(text);
                 Rc::make_mut(&mut self.notations).push(notation);
                 self.notice = None;
-                self.hint = None;
+                self.engine.hint = None;
                 self.computer_moved = false;
                 // The game moved on: what the last Undo took back can no longer be put back.
                 self.taken_back = None;
@@ -1087,8 +907,8 @@ impl AppState {
         if undone == 0 {
             return;
         }
-        self.thinking = None;
-        self.hint = None;
+        self.engine.thinking = None;
+        self.engine.hint = None;
         self.premove = None;
         self.ghost = None;
         self.computer_moved = false;
@@ -1144,12 +964,12 @@ impl AppState {
         let replayed = self.record.replay(usize::MAX);
         self.game = Rc::new(replayed.game);
         self.notations = Rc::new(replayed.notations);
-        self.hint = None;
+        self.engine.hint = None;
         self.selected = None;
         self.promotion = None;
         // A request in flight was for the shorter game; the computer looks again if it is its
         // turn now.
-        self.thinking = None;
+        self.engine.thinking = None;
         self.computer_moved = false;
         // The clocks go on for the side to move now: the time used so far stays used.
         self.hand_clock_to_side_to_move(now);
@@ -1170,7 +990,7 @@ impl AppState {
         self.explored = explored.map(Rc::new);
         self.selected = None;
         self.promotion = None;
-        self.hint = None;
+        self.engine.hint = None;
         self.premove = None;
         self.ghost = None;
     }
@@ -1182,116 +1002,6 @@ impl AppState {
             .moves_to(&self.shown_path())
             .map(|moves| moves.into_iter().map(str::to_owned).collect())
             .unwrap_or_default()
-    }
-
-    /// Whether the engine may analyse now: turned on, and not competing with the computer's own
-    /// thinking (a past position, a variation, a finished game, or two players on one device).
-    #[must_use]
-    pub fn analysis_allowed(&self) -> bool {
-        self.analysing
-            && (self.viewing.is_some()
-                || self.result().is_some()
-                || self.settings.mode == Mode::HotSeat)
-    }
-
-    /// The main line's first moves, up to the deepest a named opening goes, for the games that
-    /// name their openings (chess, xiangqi); `None` before the first move.
-    #[must_use]
-    pub fn opening_key(&self) -> Option<Vec<String>> {
-        /// Deeper than any line of the books (lichess's longest is 36 plies).
-        const BOOK_PLIES: usize = 40;
-        let named = matches!(self.record.kind, GameKind::Chess | GameKind::Xiangqi);
-        (named && !self.record.moves.is_empty())
-            .then(|| self.record.moves.iter().take(BOOK_PLIES).cloned().collect())
-    }
-
-    /// The named opening of the game as it stands, when the worker has found one. While the
-    /// worker is asked about the latest move, the name it gave for the line before it stays (a
-    /// line that goes on keeps its name until a deeper one is found), so the name does not
-    /// blink out at every move; after an undo, the longer line's name is not shown.
-    #[must_use]
-    pub fn shown_opening(&self) -> Option<&qi_play::openings::Opening> {
-        let (moves, opening) = self.opening.as_ref()?;
-        self.opening_key()
-            .is_some_and(|key| key.starts_with(moves))
-            .then_some(opening.as_ref())
-            .flatten()
-    }
-
-    /// Whether the status keeps a line for the opening's name: in the games that name their
-    /// openings, from the first move on, named yet or not. The line is there in the same frame
-    /// as the move, so the name, which comes from the worker a moment later, moves nothing below
-    /// it (a button about to be clicked, say).
-    #[must_use]
-    pub fn holds_opening_line(&self) -> bool {
-        self.opening_key().is_some()
-    }
-
-    /// Whether the game may be reviewed now: it has moves, and the computer is not playing it
-    /// (the game is over, or two players share the device).
-    #[must_use]
-    pub fn review_allowed(&self) -> bool {
-        !self.record.moves.is_empty()
-            && (self.result().is_some() || self.settings.mode == Mode::HotSeat)
-    }
-
-    /// The review of the game as it stands, when there is one (a review of a main line that has
-    /// since changed is not shown).
-    #[must_use]
-    pub fn current_review(&self) -> Option<&qi_tasks::review::Review> {
-        self.review.as_deref().filter(|review| review.moves == self.record.moves)
-    }
-
-    fn start_review(&mut self) {
-        if !self.review_allowed() || self.current_review().is_some_and(|r| r.running()) {
-            return;
-        }
-        // A cancelled review of this game goes on from where it stopped.
-        let unfinished =
-            |r: &Rc<qi_tasks::review::Review>| r.moves == self.record.moves && !r.finished();
-        if let Some(review) = self.review.as_mut().filter(|r| unfinished(r)) {
-            Rc::make_mut(review).cancelled = false;
-            return;
-        }
-        let Some(review) = qi_tasks::review::Review::of(self.next_review, &self.record) else {
-            return;
-        };
-        self.next_review += 1;
-        self.review = Some(Rc::new(review));
-    }
-
-    /// Takes a review's answer; when it is the last, the weak moves get their marks (`?!`, `?`,
-    /// `??`) where the player put no move mark of their own.
-    fn review_answer(
-        &mut self,
-        id: u64,
-        job: qi_tasks::review::Job,
-        evaluation: qi_tasks::review::Evaluation,
-    ) {
-        // Copied (if shared) only when the answer is taken.
-        let Some(review) =
-            self.review.as_mut().filter(|r| r.id == id && r.running()).map(Rc::make_mut)
-        else {
-            return;
-        };
-        review.record(job, evaluation);
-        if !review.finished() || review.moves != self.record.moves {
-            return;
-        }
-        for (index, judged) in review.judgements().iter().enumerate() {
-            let Some(mark) = qi_tasks::review::mark_for(judged.judgement) else { continue };
-            let marks = self.record_mut().marks.entry(index + 1).or_default();
-            if !marks.iter().any(|m| m.kind() == qi_play::MarkKind::Move) {
-                qi_play::mark::toggle(marks, mark);
-            }
-        }
-    }
-
-    /// The analysis of the position shown, when there is one.
-    #[must_use]
-    pub fn shown_analysis(&self) -> Option<&qi_tasks::think::Analysis> {
-        let (moves, analysis) = self.analysis.as_ref()?;
-        (self.analysis_allowed() && *moves == self.shown_moves()).then_some(analysis)
     }
 
     /// The position shown, as a path (the end of the main line when the game is shown as it
@@ -1353,8 +1063,8 @@ impl AppState {
             }
             self.game = Rc::new(replayed.game);
             self.notations = Rc::new(replayed.notations);
-            self.thinking = None;
-            self.hint = None;
+            self.engine.thinking = None;
+            self.engine.hint = None;
             self.overlay_closed = false;
             // A new main line starts its clocks afresh, as "Play from here" does.
             if let Some(config) = self.settings.clock {
@@ -1394,14 +1104,11 @@ impl Action {
                 | Action::SetComment(_)
                 | Action::Resign
                 | Action::PlayFromHere
-                | Action::ToggleAnalysis
-                | Action::StartReview
                 | Action::PlayLine(_)
-                | Action::StartThinking { hint: true, .. }
                 | Action::TakeColour { .. }
                 | Action::DeclareOffers { .. }
                 | Action::EndChain { .. }
-        )
+        ) || matches!(self, Action::Engine(action) if action.is_players_act())
     }
 }
 
@@ -1482,12 +1189,6 @@ impl AppState {
             Action::CancelPromotion => self.promotion = None,
             Action::Undo { now } => self.undo(now),
             Action::RestoreTakenBack { now } => self.restore_taken_back(now),
-            Action::AskComputerAgain => {
-                self.engine_stopped_at = None;
-                if self.notice == Some(Notice::EngineStopped) {
-                    self.notice = None;
-                }
-            }
             Action::FlipBoard => self.flipped = !self.flipped,
             Action::View(ply) => {
                 let plies = self.record.moves.len();
@@ -1542,21 +1243,13 @@ impl AppState {
                 let text: String = text.chars().take(MAX_COMMENT_CHARS).collect();
                 self.record_mut().edit_tree(|tree| tree.set_comment(&path, &text));
             }
-            Action::SetLanguage(lang) => self.settings.lang = lang,
-            Action::SetTheme(theme) => self.settings.theme = theme,
-            Action::SetFileNumbers(on) => self.settings.file_numbers = on,
-            Action::SetVolume(volume) => self.settings.volume = volume.min(100),
-            Action::SetPieceSymbols(on) => self.settings.piece_symbols = on,
-            Action::SetSlateBoards(on) => self.settings.slate_boards = on,
-            Action::SetBoardScale(scale) => {
-                let (least, most) = qi_settings::BOARD_SCALES;
-                self.settings.board_scale = scale.clamp(least, most);
+            Action::Setting(change) => {
+                if matches!(change, SettingsAction::ConfirmStones(_)) {
+                    // The stone shown by a first tap goes with the way it was placed.
+                    self.ghost = None;
+                }
+                self.settings.apply(change);
             }
-            Action::SetStoneNumbers(on) => self.settings.stone_numbers = on,
-            Action::SetEngineThreads(threads) => {
-                self.settings.engine_threads = threads.min(qi_settings::MOST_ENGINE_THREADS);
-            }
-            Action::SetScreenReader(on) => self.settings.screen_reader = on,
             Action::TypeMove { text, now } => {
                 if self.accepts_moves() {
                     self.play_text(&text, now);
@@ -1566,10 +1259,6 @@ impl AppState {
                     // Said, not dropped: the screen-reader mode has no board to see it on.
                     self.notice = Some(Notice::NotYourTurn);
                 }
-            }
-            Action::SetConfirmStones(on) => {
-                self.settings.confirm_stones = on;
-                self.ghost = None;
             }
             Action::SetClock { config, seed } => {
                 self.settings.clock = config;
@@ -1594,39 +1283,13 @@ impl AppState {
                 self.flipped = matches!(mode, Mode::VsComputer { human: Side::Second });
                 self.restart(seed);
             }
-            Action::SetLevel(level) => {
-                self.settings.choose(SetupChoice::Level(level));
-            }
-            Action::SetWatchSpeed(speed) => {
-                self.settings.choose(SetupChoice::Speed(speed));
-            }
             Action::Resign => {
                 if self.result().is_none() && self.viewing.is_none() {
                     self.end(self.human_side().other(), EndedBy::Resignation);
                 }
             }
             Action::PlayFromHere => self.play_from_here(),
-            Action::ToggleAnalysis => {
-                self.analysing = !self.analysing;
-                self.analysis = None;
-            }
-            Action::OpeningFound { moves, opening } => {
-                if self.opening_key().as_ref() == Some(&moves) {
-                    self.opening = Some((moves, opening));
-                }
-            }
-            Action::StartReview => self.start_review(),
-            Action::CancelReview => {
-                if let Some(review) = &mut self.review {
-                    Rc::make_mut(review).cancelled = true;
-                }
-            }
-            Action::ReviewAnswer { id, job, evaluation } => self.review_answer(id, job, evaluation),
-            Action::AnalysisAnswer { moves, analysis } => {
-                if self.analysing && moves == self.shown_moves() {
-                    self.analysis = Some((moves, analysis));
-                }
-            }
+            Action::Engine(action) => self.apply_engine(action),
             Action::PlayLine(moves) => {
                 // Into the tree from a past position or a variation; at the game's own end the
                 // line is not played for the players.
@@ -1645,11 +1308,6 @@ impl AppState {
                     }
                 }
             }
-            Action::StartThinking { id, hint } => {
-                self.thinking = Some((id, hint));
-                self.next_request = self.next_request.max(id + 1);
-            }
-            Action::ComputerAnswer { id, best, search, now } => self.answer(id, best, search, now),
             Action::TakeColour { colour, now } => {
                 if self.accepts_moves() && self.colour_choice_due() {
                     self.play_move(AnyMove::Gomoku(GomokuMove::Take(colour)), now);
@@ -1681,6 +1339,9 @@ fn notes_after(line: &Line, plies: usize) -> bool {
     line.comments.keys().chain(line.marks.keys()).chain(line.shapes.keys()).any(|&k| k > plies)
         || line.variations.keys().any(|&at| at >= plies)
 }
+
+mod engine;
+pub use engine::{EngineAction, EngineState, HintMove, SearchSummary};
 
 #[cfg(test)]
 mod tests;
