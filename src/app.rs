@@ -18,6 +18,7 @@ use crate::components::share::{Dialog, EmbedDialog, ShareButtons, ShareDialog};
 use crate::components::status::{Status, status_view};
 use crate::components::{SharedState, StateCell};
 use crate::state::EngineAction;
+use crate::state::TreeAction;
 use crate::state::{
     Action, AppState, Mode, Notice, SearchSummary, Settings, Theme, WATCH_DELAYS_MS,
 };
@@ -578,7 +579,9 @@ fn page() -> Html {
 
     let on_shape = {
         let dispatch = dispatch.clone();
-        Some(Callback::from(move |shape: qi_play::Shape| dispatch.emit(Action::ToggleShape(shape))))
+        Some(Callback::from(move |shape: qi_play::Shape| {
+            dispatch.emit(Action::Tree(TreeAction::ToggleShape(shape)))
+        }))
     };
 
     let dialog = use_state(|| None::<Dialog>);

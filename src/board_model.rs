@@ -169,7 +169,7 @@ pub fn board_view(state: &AppState) -> BoardView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::{Action, Settings, SettingsAction};
+    use crate::state::{Action, Settings, SettingsAction, TreeAction};
     use qi_i18n::text::Lang;
     use qi_rules::Cell;
 
@@ -233,7 +233,7 @@ mod tests {
             [("h8".to_owned(), 1), ("h9".to_owned(), 2), ("i8".to_owned(), 3)]
         );
         // Stepping back shows the numbers of the position shown.
-        state.apply(Action::StepBack);
+        state.apply(Action::Tree(TreeAction::StepBack));
         assert_eq!(numbered(&state).len(), 2);
     }
 
@@ -250,7 +250,7 @@ mod tests {
         assert_eq!(view.hint_move, Some((Some(cell("g1")), cell("f3"))));
         state.apply(Action::Pick { cell: cell("e2") });
         state.apply(Action::Drop { from: cell("e2"), to: cell("e4"), now: 0.0 });
-        state.apply(Action::StepBack);
+        state.apply(Action::Tree(TreeAction::StepBack));
         state.engine.hint =
             Some(crate::state::HintMove { from: Some(cell("g8")), to: cell("f6"), step: None });
         assert_eq!(board_view(&state).hint_move, None);

@@ -28,6 +28,7 @@ use crate::board_model::board_view;
 use crate::components::dialogs::{PromotionDialog, promoting_colour};
 use crate::components::status::{Status, StatusView, status_view};
 use crate::components::{SharedState, StateCell};
+use crate::state::TreeAction;
 use crate::state::{Action, AppState, Notice, Settings, Theme};
 use crate::web;
 use qi_i18n::text::{Lang, Text, t};
@@ -229,7 +230,9 @@ pub fn embed() -> Html {
         let period = options.autoplay_ms.unwrap_or(AUTOPLAY_DEFAULT_MS);
         use_effect_with(*playing, move |playing| {
             let stop = playing.then(|| {
-                web::interval(period as i32, move || dispatcher.dispatch(Action::StepMainLine))
+                web::interval(period as i32, move || {
+                    dispatcher.dispatch(Action::Tree(TreeAction::StepMainLine))
+                })
             });
             move || {
                 if let Some(Some(stop)) = stop {
@@ -308,7 +311,7 @@ pub fn embed() -> Html {
                                    let at_end = state.viewing.is_none();
                                    Callback::from(move |()| {
                                        if !*playing && at_end {
-                                           dispatch.emit(Action::View(Some(0)));
+                                           dispatch.emit(Action::Tree(TreeAction::View(Some(0))));
                                        }
                                        playing.set(!*playing);
                                    })
@@ -407,15 +410,15 @@ fn embed_controls(props: &ControlProps) -> Html {
     html! {
         <nav class="embed-controls">
             <button type="button" data-action="first" aria-label={t(lang, Text::StartPosition)}
-                    onclick={act(Action::View(Some(0)))} disabled={current == 0}>{ icon(FIRST) }</button>
+                    onclick={act(Action::Tree(TreeAction::View(Some(0))))} disabled={current == 0}>{ icon(FIRST) }</button>
             <button type="button" data-action="previous" aria-label={t(lang, Text::Previous)}
-                    onclick={act(Action::StepBack)} disabled={current == 0}>{ icon(PREVIOUS) }</button>
+                    onclick={act(Action::Tree(TreeAction::StepBack))} disabled={current == 0}>{ icon(PREVIOUS) }</button>
             <button type="button" data-action="autoplay" aria-label={play_label}
                     onclick={on_play} disabled={plies == 0}>{ icon(if props.playing { PAUSE } else { PLAY }) }</button>
             <button type="button" data-action="next" aria-label={t(lang, Text::Next)}
-                    onclick={act(Action::StepForward)} disabled={state.viewing.is_none()}>{ icon(NEXT) }</button>
+                    onclick={act(Action::Tree(TreeAction::StepForward))} disabled={state.viewing.is_none()}>{ icon(NEXT) }</button>
             <button type="button" data-action="last" aria-label={t(lang, Text::BackToGame)}
-                    onclick={act(Action::View(None))} disabled={state.viewing.is_none()}>{ icon(LAST) }</button>
+                    onclick={act(Action::Tree(TreeAction::View(None)))} disabled={state.viewing.is_none()}>{ icon(LAST) }</button>
             <div class="embed-status"><Status view={embed_status(props.state.get())} /></div>
             <a class="embed-open" href={full_app} target="_blank" rel="noopener"
                title={t(lang, Text::OpenInQi)}>{ "Qi ↗" }</a>

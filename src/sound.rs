@@ -190,7 +190,7 @@ fn synthesise(sound: Sound, gain: f32) -> Option<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::{Action, Settings};
+    use crate::state::{Action, Settings, TreeAction};
     use qi_rules::any::AnyGame;
 
     fn after_drag(state: &AppState, from: &str, to: &str) -> AppState {
@@ -214,7 +214,7 @@ mod tests {
         assert_eq!(sound_for(&refused, &after_drag(&refused, "d8", "d1")), Some(Sound::Refused));
         // Stepping back is silent.
         let mut back = takes.clone();
-        back.apply(Action::StepBack);
+        back.apply(Action::Tree(TreeAction::StepBack));
         assert_eq!(sound_for(&takes, &back), None);
         // Check, and the end.
         let mut mate = start.clone();

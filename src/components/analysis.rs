@@ -14,6 +14,7 @@ use qi_rules::{GameKind, Side};
 use yew::prelude::*;
 
 use super::status::side_label;
+use crate::state::TreeAction;
 use crate::state::{Action, AppState};
 use qi_i18n::text::{Lang, Text, fill, t};
 use qi_play::decimal::decimal;
@@ -192,7 +193,7 @@ pub fn analysis_panel(props: &AnalysisProps) -> Html {
             let onclick = {
                 let dispatch = props.dispatch.clone();
                 let moves = line.moves.clone();
-                Callback::from(move |_: MouseEvent| dispatch.emit(Action::PlayLine(moves.clone())))
+                Callback::from(move |_: MouseEvent| dispatch.emit(Action::Tree(TreeAction::PlayLine(moves.clone()))))
             };
             // A line the player can play into the tree is a button; one that cannot be played
             // (the game's live position: it would move for the players) is the same words as

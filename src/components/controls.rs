@@ -8,6 +8,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::state::EngineAction;
+use crate::state::TreeAction;
 use crate::state::{
     Action, AppState, ClockConfig, Mode, Settings, SettingsAction, SetupChoice, Theme,
 };
@@ -231,7 +232,7 @@ pub fn game_buttons(props: &GameButtonsProps) -> Html {
             <button type="button" data-action="undo" disabled={!can_undo}
                     onclick={emit(|| Action::Undo { now: now_ms() })}>{ t(lang, Text::Undo) }</button>
             <button type="button" data-action="flip"
-                    onclick={emit(|| Action::FlipBoard)}>{ t(lang, Text::FlipBoard) }</button>
+                    onclick={emit(|| Action::Tree(TreeAction::FlipBoard))}>{ t(lang, Text::FlipBoard) }</button>
             { end_chain.unwrap_or_default() }
             if view.resign {
                 { resign }

@@ -17,6 +17,7 @@ pub mod watch;
 use std::rc::Rc;
 
 use crate::state::AppState;
+use crate::state::TreeAction;
 
 /// The state as a property, shared, not copied: the very state the reducer made (see
 /// [`StateCell`]) or one kept behind an `Rc` elsewhere (the online page's board). Equal when it
@@ -101,10 +102,10 @@ pub fn move_key_action(key: crate::web::MoveKey) -> crate::state::Action {
     use crate::state::Action;
     use crate::web::MoveKey;
     match key {
-        MoveKey::Back => Action::StepBack,
-        MoveKey::Forward => Action::StepForward,
-        MoveKey::First => Action::First,
-        MoveKey::Last => Action::Last,
+        MoveKey::Back => Action::Tree(TreeAction::StepBack),
+        MoveKey::Forward => Action::Tree(TreeAction::StepForward),
+        MoveKey::First => Action::Tree(TreeAction::First),
+        MoveKey::Last => Action::Tree(TreeAction::Last),
         MoveKey::Cancel => Action::Cancel,
     }
 }

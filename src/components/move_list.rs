@@ -9,6 +9,7 @@ use qi_play::{Line, Mark, Path};
 use yew::prelude::*;
 
 use crate::board::{Style, piece_image};
+use crate::state::TreeAction;
 use crate::state::{Action, TreeEdit};
 use qi_i18n::text::{Lang, Text, piece_name, t};
 use qi_play::record::{GameRecord, Notated};
@@ -84,7 +85,9 @@ impl Ctx<'_> {
         let key = path_key(&path);
         let ply = main.then(|| path.ply.to_string());
         let go = path.clone();
-        let onclick = Callback::from(move |_: MouseEvent| dispatch.emit(Action::Go(go.clone())));
+        let onclick = Callback::from(move |_: MouseEvent| {
+            dispatch.emit(Action::Tree(TreeAction::Go(go.clone())))
+        });
         let marks: String = marks.iter().map(ToString::to_string).collect();
         let node = self.current_ref.filter(|_| current).cloned().unwrap_or_default();
         // A gomoku opening's steps are words in records (`black`, `offers=3`, `offer=h9`);
@@ -293,7 +296,7 @@ pub fn move_list(props: &MoveListProps) -> Html {
             html! {
                 <button type="button" class={classes!("mark", on.then_some("on"))}
                         aria-pressed={if on { "true" } else { "false" }} data-mark={mark.0.to_string()}
-                        onclick={act(Action::ToggleMark(mark))}>{ symbol }</button>
+                        onclick={act(Action::Tree(TreeAction::ToggleMark(mark)))}>{ symbol }</button>
             }
         });
         let comment = record.comment_at(&current).unwrap_or_default().to_owned();
@@ -301,7 +304,7 @@ pub fn move_list(props: &MoveListProps) -> Html {
             let dispatch = props.dispatch.clone();
             Callback::from(move |event: Event| {
                 let Some(area) = event.target_dyn_into::<web_sys::HtmlTextAreaElement>() else { return };
-                dispatch.emit(Action::SetComment(area.value()));
+                dispatch.emit(Action::Tree(TreeAction::SetComment(area.value())));
             })
         };
         html! {
@@ -317,11 +320,11 @@ pub fn move_list(props: &MoveListProps) -> Html {
         html! {
             <div class="tree-tools">
                 if in_variation {
-                    <button type="button" data-testid="promote" onclick={act(Action::EditTree(TreeEdit::Promote))}>{ t(lang, Text::PromoteVariation) }</button>
-                    <button type="button" data-testid="make-main-line" onclick={act(Action::EditTree(TreeEdit::MakeMainLine))}>{ t(lang, Text::MakeMainLine) }</button>
+                    <button type="button" data-testid="promote" onclick={act(Action::Tree(TreeAction::EditTree(TreeEdit::Promote)))}>{ t(lang, Text::PromoteVariation) }</button>
+                    <button type="button" data-testid="make-main-line" onclick={act(Action::Tree(TreeAction::EditTree(TreeEdit::MakeMainLine)))}>{ t(lang, Text::MakeMainLine) }</button>
                 }
                 if !at_start {
-                    <button type="button" data-testid="delete-from-here" onclick={act(Action::EditTree(TreeEdit::Delete))}>{ t(lang, Text::DeleteFromHere) }</button>
+                    <button type="button" data-testid="delete-from-here" onclick={act(Action::Tree(TreeAction::EditTree(TreeEdit::Delete)))}>{ t(lang, Text::DeleteFromHere) }</button>
                 }
             </div>
         }
@@ -330,12 +333,12 @@ pub fn move_list(props: &MoveListProps) -> Html {
         <section class="move-list" aria-label={t(lang, Text::Moves)}>
             <h2>{ t(lang, Text::Moves) }</h2>
             <div class="steps">
-                <button type="button" onclick={act(Action::First)} disabled={at_start}>{ t(lang, Text::StartPosition) }</button>
-                <button type="button" aria-label={t(lang, Text::Previous)} onclick={act(Action::StepBack)}
+                <button type="button" onclick={act(Action::Tree(TreeAction::First))} disabled={at_start}>{ t(lang, Text::StartPosition) }</button>
+                <button type="button" aria-label={t(lang, Text::Previous)} onclick={act(Action::Tree(TreeAction::StepBack))}
                         disabled={at_start}>{ "◀" }</button>
-                <button type="button" aria-label={t(lang, Text::Next)} onclick={act(Action::StepForward)}
+                <button type="button" aria-label={t(lang, Text::Next)} onclick={act(Action::Tree(TreeAction::StepForward))}
                         disabled={live}>{ "▶" }</button>
-                <button type="button" onclick={act(Action::View(None))} disabled={live}>{ t(lang, Text::BackToGame) }</button>
+                <button type="button" onclick={act(Action::Tree(TreeAction::View(None)))} disabled={live}>{ t(lang, Text::BackToGame) }</button>
             </div>
             if let Some(text) = record.comments.get(&0) {
                 <p class="comment" data-comment-ply="0">{ text.clone() }</p>

@@ -12,6 +12,7 @@ use super::status::side_label;
 use crate::state::Action;
 use crate::state::AppState;
 use crate::state::EngineAction;
+use crate::state::TreeAction;
 use qi_i18n::text::{Lang, Text, fill, t};
 use qi_tasks::review::Review;
 
@@ -204,7 +205,7 @@ pub fn eval_graph(props: &EvalGraphProps) -> Html {
                 .and_then(|target| target.get_attribute("data-ply"))
                 .and_then(|ply| ply.parse().ok());
             if let Some(ply) = ply {
-                dispatch.emit(Action::Go(Path::main(ply)));
+                dispatch.emit(Action::Tree(TreeAction::Go(Path::main(ply))));
             }
         })
     };

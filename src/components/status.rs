@@ -442,7 +442,7 @@ fn side_label_colour(state: &AppState, side: Side) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::Settings;
+    use crate::state::{Settings, TreeAction};
     use qi_play::Path;
     use qi_play::record::{GameRecord, default_rules};
 
@@ -475,7 +475,7 @@ mod tests {
         );
         assert!(view.announcement.ends_with(&view.result.expect("over").0));
         // Stepping back says the move of the position shown.
-        state.apply(Action::StepBack);
+        state.apply(Action::Tree(TreeAction::StepBack));
         assert_eq!(status_view(&state).announcement, "White pawn to g4");
         let zh = opened(GameKind::Xiangqi, &["h3e3"], Lang::Zh);
         assert_eq!(status_view(&zh).announcement, "红方 炮二平五");
@@ -501,14 +501,14 @@ mod tests {
         // Fool's mate, seen at move 2: White to move there, no result yet, no check.
         let mate = ["f2f3", "e7e5", "g2g4", "d8h4"];
         let mut state = opened(GameKind::Chess, &mate, Lang::En);
-        state.apply(Action::Go(Path::main(2)));
+        state.apply(Action::Tree(TreeAction::Go(Path::main(2))));
         let view = status_view(&state);
         assert_eq!(view.to_move.1, "White to move");
         assert_eq!((view.result, view.in_check), (None, false));
-        state.apply(Action::Go(Path::main(3)));
+        state.apply(Action::Tree(TreeAction::Go(Path::main(3))));
         assert_eq!(status_view(&state).to_move.1, "Black to move");
         // At the end, the result.
-        state.apply(Action::View(None));
+        state.apply(Action::Tree(TreeAction::View(None)));
         assert!(status_view(&state).result.is_some());
     }
 
@@ -550,7 +550,7 @@ mod tests {
     #[test]
     fn stepping_into_a_variation_and_the_undo_notice() {
         let mut state = opened(GameKind::Chess, &["e2e4", "e7e5"], Lang::En);
-        state.apply(Action::SetComment("Symmetry.".into()));
+        state.apply(Action::Tree(TreeAction::SetComment("Symmetry.".into())));
         state.apply(Action::Undo { now: 0.0 });
         let view = status_view(&state);
         let (text, action) = view.notice.expect("a notice");
@@ -558,7 +558,7 @@ mod tests {
         assert_eq!(action, Some(NoticeAction::RestoreTakenBack));
         state.apply(Action::RestoreTakenBack { now: 0.0 });
         assert_eq!(status_view(&state).notice, None);
-        state.apply(Action::Go(Path::main(1)));
+        state.apply(Action::Tree(TreeAction::Go(Path::main(1))));
         assert_eq!(status_view(&state).viewing, Some((1, false)));
         // A different answer to 1. e4 makes a variation, and the status says so.
         state.apply(Action::Drop {
@@ -587,7 +587,7 @@ mod tests {
         assert!(state.engine.analysis.is_some(), "the answer was taken");
         assert_eq!(status_view(&state), before);
         // And a change that matters makes a different view.
-        state.apply(Action::StepBack);
+        state.apply(Action::Tree(TreeAction::StepBack));
         assert_ne!(status_view(&state), before);
     }
 }

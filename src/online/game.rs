@@ -17,6 +17,7 @@ use qi_rules::banqi::{Banqi, BanqiMove, Piece, Square};
 use qi_rules::{Cell, Game, GameKind, IllegalReason, MoveError, Side};
 
 use super::texts::Words;
+use crate::state::TreeAction;
 use crate::state::{Action, AppState, Mode, Notice, Settings};
 use qi_play::record::{EndedBy, Ending, GameRecord, Start};
 
@@ -295,7 +296,7 @@ impl OnlineGame {
         };
         Rc::make_mut(&mut next.board).flipped = self.board.flipped;
         let viewing = self.board.viewing_main_ply().filter(|&ply| ply < next.moves.len());
-        Rc::make_mut(&mut next.board).apply(Action::View(viewing));
+        Rc::make_mut(&mut next.board).apply(Action::Tree(TreeAction::View(viewing)));
         next.pending = self.pending.take().filter(|p| p.ply == next.moves.len());
         next.rematch_offer =
             self.rematch_offer.filter(|_| matches!(next.status, Status::Ended { .. }));
@@ -445,13 +446,13 @@ impl OnlineGame {
         if !moves {
             if matches!(
                 action,
-                Action::View(_)
-                    | Action::Go(_)
-                    | Action::First
-                    | Action::Last
-                    | Action::StepBack
-                    | Action::StepForward
-                    | Action::FlipBoard
+                Action::Tree(TreeAction::View(_))
+                    | Action::Tree(TreeAction::Go(_))
+                    | Action::Tree(TreeAction::First)
+                    | Action::Tree(TreeAction::Last)
+                    | Action::Tree(TreeAction::StepBack)
+                    | Action::Tree(TreeAction::StepForward)
+                    | Action::Tree(TreeAction::FlipBoard)
                     | Action::CancelPromotion
                     | Action::Cancel
             ) {

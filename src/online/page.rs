@@ -21,6 +21,7 @@ use crate::board_model::board_view;
 use crate::components::SharedState;
 use crate::components::dialogs::{PromotionDialog, promoting_colour};
 use crate::components::move_list::MoveList;
+use crate::state::TreeAction;
 use crate::state::{Action, Theme};
 use crate::web;
 use qi_i18n::text::{Lang, fill_all};
@@ -197,7 +198,7 @@ fn game_screen(session: &Session, game: &OnlineGame, act: &Callback<Intent>) -> 
         crate::components::board_input(&dispatch, || 0.0);
     let flip = {
         let dispatch = dispatch.clone();
-        Callback::from(move |()| dispatch.emit(Action::FlipBoard))
+        Callback::from(move |()| dispatch.emit(Action::Tree(TreeAction::FlipBoard)))
     };
     let (top, bottom) =
         if board.flipped { (Seat::First, Seat::Second) } else { (Seat::Second, Seat::First) };

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use qi_rules::any::{AnyGame, AnyMove};
 use qi_rules::banqi::BanqiMove;
 use qi_rules::gomoku::GomokuMove;
-use qi_rules::{BySide, Cell, EndReason, GameKind, IllegalReason, MoveError, Side};
+use qi_rules::{Cell, EndReason, GameKind, IllegalReason, MoveError, Side};
 
 use qi_play::{Line, Path};
 
@@ -21,61 +21,6 @@ pub const MAX_COMMENT_CHARS: usize = 2000;
 pub use qi_settings::{
     ClockConfig, Mode, Settings, SettingsAction, SetupChoice, Theme, WATCH_DELAYS_MS, kind_index,
 };
-
-/// Both sides' clocks.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Clocks {
-    /// The setting they started from.
-    pub config: ClockConfig,
-    /// Time left for each side when its clock last stopped, in milliseconds.
-    pub remaining_ms: BySide<f64>,
-    /// The side whose clock runs and since when (ms); `None` before the first move.
-    pub running: Option<(Side, f64)>,
-    /// Whether each side's clock has warned it is running low (once a game, a sound).
-    pub low_time_warned: BySide<bool>,
-}
-
-impl Clocks {
-    fn new(config: ClockConfig) -> Clocks {
-        let base = f64::from(config.base_secs) * 1000.0;
-        Clocks {
-            config,
-            remaining_ms: BySide::new(base, base),
-            running: None,
-            low_time_warned: BySide::default(),
-        }
-    }
-
-    /// Below this much time left (ms), the clock is running low.
-    #[must_use]
-    pub fn low_time_ms(&self) -> f64 {
-        qi_settings::low_time_ms(self.config.base_secs)
-    }
-
-    /// Marks `side`'s clock as having warned, the first time its running clock is low at
-    /// `now`; returns whether it warned now.
-    fn warn_low_time(&mut self, side: Side, now: f64) -> bool {
-        let running = self.running.is_some_and(|(running, _)| running == side);
-        let low = self.remaining_at(side, now) <= self.low_time_ms();
-        let warn = running && low && !self.low_time_warned[side];
-        if warn {
-            self.low_time_warned[side] = true;
-        }
-        warn
-    }
-
-    /// Time left for `side` at `now`, in milliseconds (never below zero).
-    #[must_use]
-    pub fn remaining_at(&self, side: Side, now: f64) -> f64 {
-        let mut left = self.remaining_ms[side];
-        if let Some((running, since)) = self.running
-            && running == side
-        {
-            left -= (now - since).max(0.0);
-        }
-        left.max(0.0)
-    }
-}
 
 /// What the status panel says about the last thing the player tried.
 #[derive(Clone, Debug, PartialEq)]
@@ -207,31 +152,6 @@ pub struct AppState {
     pub ghost: Option<Cell>,
 }
 
-/// A move queued while the computer thinks (a premove): played the instant it is the
-/// person's turn, if it is legal then. `from == to` for a gomoku stone or a banqi flip.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Premove {
-    /// The piece's cell (the stone's or flip's cell).
-    pub from: Cell,
-    /// Where it goes.
-    pub to: Cell,
-}
-
-/// A change to the move tree at the position shown.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TreeEdit {
-    /// The variation shown becomes the main continuation where it branches off.
-    Promote,
-    /// The variation shown becomes the main line (the game then goes on from it).
-    MakeMainLine,
-    /// The move that led here goes, with everything after it.
-    Delete,
-    /// The variation shown moves one place up among its siblings.
-    Earlier,
-    /// The variation shown moves one place down among its siblings.
-    Later,
-}
-
 /// Everything that can happen to the state.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
@@ -314,25 +234,8 @@ pub enum Action {
         /// The time, for the clocks (ms).
         now: f64,
     },
-    /// Turn the board around.
-    FlipBoard,
-    /// Show the position after `ply` moves, or the game as it stands (`None`).
-    View(Option<usize>),
-    /// One move back in the move list.
-    StepBack,
-    /// One move forward in the move list (along the line shown).
-    StepForward,
-    /// Show a position of the move tree (a move in a variation, say).
-    Go(Path),
-    /// Show the start position.
-    First,
-    /// Show the end of the line shown (of the main line: the game as it stands).
-    Last,
-    /// Change the move tree at the position shown.
-    EditTree(TreeEdit),
-    /// One move on along the main line (the embed's autoplay): from a variation, the main
-    /// line's move that it replaced.
-    StepMainLine,
+    /// Stepping through the move tree and changing it (the tree's own actions).
+    Tree(TreeAction),
     /// Put back the moves (and their notes) the last Undo took back, if nothing changed since.
     RestoreTakenBack {
         /// When it was asked (milliseconds), for the clocks.
@@ -340,14 +243,6 @@ pub enum Action {
     },
     /// The engine's requests and answers (the engine slice's own actions).
     Engine(EngineAction),
-    /// Play these moves (an engine line) from the position shown, into the move tree.
-    PlayLine(Vec<String>),
-    /// Draw (or take off, or recolour) an arrow or a circle on the position shown.
-    ToggleShape(qi_play::Shape),
-    /// Put a mark on the move shown, or take it off.
-    ToggleMark(qi_play::Mark),
-    /// Set the comment after the move shown (blank: none).
-    SetComment(String),
     /// A change to the settings that starts no new game (the settings slice's own action).
     Setting(SettingsAction),
     /// Play a move typed as text, in any notation the game reads (the screen-reader mode's
@@ -565,13 +460,6 @@ impl AppState {
         self.explored.as_ref().unwrap_or(&self.game)
     }
 
-    /// The main-line ply shown, when the position shown is on the main line (`None` for the
-    /// game as it stands and for a variation).
-    #[must_use]
-    pub fn viewing_main_ply(&self) -> Option<usize> {
-        self.viewing.as_ref().filter(|p| p.is_main_line()).map(|p| p.ply)
-    }
-
     /// The game as it stands, told apart from any other: its length and its position's hash.
     fn position_key(&self) -> (usize, u64) {
         (self.record.moves.len(), self.game.hash())
@@ -608,473 +496,6 @@ impl AppState {
         self.game_number = game_number;
         self.refusals = refusals;
     }
-
-    /// Plays on from the position shown: a past one (the later moves go), or the last one of a
-    /// game that ended by resignation or on time.
-    fn play_from_here(&mut self) {
-        let last = self.record.ending.map(|_| Path::main(self.record.moves.len()));
-        let Some(path) = self.viewing.clone().or(last) else { return };
-        // From a variation: it becomes the main line first.
-        let Some(path) = self.record_mut().edit_tree(|tree| tree.make_main_line(&path)) else {
-            return;
-        };
-        self.record_mut().truncate(path.ply);
-        // Playing on from the last position of a resigned or flagged game is playing on too.
-        self.record_mut().ending = None;
-        let replayed = self.record.replay(usize::MAX);
-        self.game = Rc::new(replayed.game);
-        self.notations = Rc::new(replayed.notations);
-        self.set_view(None);
-        self.engine.thinking = None;
-        self.engine.hint = None;
-        self.overlay_closed = false;
-        if let Some(config) = self.settings.clock {
-            self.clocks = Some(Clocks::new(config));
-        }
-    }
-
-    fn has_piece(&self, cell: Cell) -> bool {
-        self.board_game().piece_code(cell).is_some()
-    }
-
-    fn click(&mut self, cell: Cell, now: f64) {
-        if !self.accepts_moves() {
-            if self.premove_allowed() {
-                self.premove_click(cell);
-            }
-            return;
-        }
-        match self.board_game().kind() {
-            GameKind::Gomoku if self.settings.confirm_stones && self.ghost != Some(cell) => {
-                // The first tap shows the stone; a tap elsewhere shows it there instead.
-                self.ghost = self.board_game().piece_code(cell).is_none().then_some(cell);
-                return;
-            }
-            GameKind::Gomoku => {
-                self.ghost = None;
-                return self.try_move(cell, cell, None, now);
-            }
-            GameKind::Banqi if self.board_game().piece_code(cell).as_deref() == Some("?") => {
-                return self.try_move(cell, cell, None, now);
-            }
-            _ => {}
-        }
-        let Some(from) = self.selected else {
-            if self.has_piece(cell) {
-                self.selected = Some(cell);
-                self.notice = None;
-            }
-            return;
-        };
-        if from == cell {
-            self.selected = None;
-        } else if self.board_game().legal_destinations(from).contains(&cell) {
-            self.try_move(from, cell, None, now);
-        } else if !self.board_game().legal_destinations(cell).is_empty() {
-            self.selected = Some(cell);
-            self.notice = None;
-        } else {
-            self.try_move(from, cell, None, now);
-        }
-    }
-
-    /// Whether the board takes a queued move (premove) now: against the computer, while it is
-    /// its turn in the game as it stands.
-    #[must_use]
-    pub fn premove_allowed(&self) -> bool {
-        matches!(self.settings.mode, Mode::VsComputer { .. })
-            && self.viewing.is_none()
-            && self.promotion.is_none()
-            && self.result().is_none()
-            && self.settings.computer_plays(self.game.side_to_move())
-    }
-
-    /// Whether `cell` holds one of the person's pieces (while the computer is to move).
-    fn own_piece(&self, cell: Cell) -> bool {
-        self.game.owner(cell) == Some(self.human_side())
-    }
-
-    /// A click on the computer's turn: it picks one of the person's pieces and queues its
-    /// move, a stone or a flip; any click while a move is queued takes the queued move back.
-    fn premove_click(&mut self, cell: Cell) {
-        if self.premove.take().is_some() {
-            self.selected = None;
-            return;
-        }
-        let code = self.game.piece_code(cell);
-        let placed = match self.game.kind() {
-            GameKind::Gomoku => code.is_none(),
-            GameKind::Banqi => self.selected.is_none() && code.as_deref() == Some("?"),
-            GameKind::Chess | GameKind::Xiangqi => false,
-        };
-        if placed {
-            self.premove = Some(Premove { from: cell, to: cell });
-            return;
-        }
-        match self.selected {
-            Some(from) if from == cell => self.selected = None,
-            _ if self.own_piece(cell) => self.selected = Some(cell),
-            Some(from) => {
-                self.selected = None;
-                self.premove = Some(Premove { from, to: cell });
-            }
-            None => {}
-        }
-    }
-
-    /// Plays the queued move, if there is one and it is the person's turn in the game as it
-    /// stands. A pawn reaching the last rank becomes a queen (as on the big sites).
-    fn play_premove(&mut self, now: f64) {
-        if self.viewing.is_some() || !self.accepts_moves() {
-            return;
-        }
-        let Some(Premove { from, to }) = self.premove.take() else { return };
-        self.selected = None;
-        let promotion = self.game.promotion_choices(from, to).contains(&'q').then_some('q');
-        if self.flag_fell(now) {
-            return;
-        }
-        let text = self.game.move_text_between(from, to, promotion);
-        match self.game.read_move(&text) {
-            Ok(mv) => self.play_move(mv, now),
-            Err(MoveError::Illegal(illegal)) => {
-                self.notice = Some(Notice::PremoveDropped(Some(illegal.reason)));
-            }
-            Err(MoveError::Parse(_)) => self.notice = Some(Notice::PremoveDropped(None)),
-        }
-    }
-
-    /// The side that resigns: the person's side against the computer, else the side to move.
-    #[must_use]
-    pub fn human_side(&self) -> Side {
-        match self.settings.mode {
-            Mode::VsComputer { human } => human,
-            Mode::HotSeat | Mode::Watch => self.game.side_to_move(),
-        }
-    }
-
-    /// Whether a gomoku opening rule asks the player to act for a colour now (take black or
-    /// white).
-    #[must_use]
-    pub fn colour_choice_due(&self) -> bool {
-        use qi_rules::Game;
-        use qi_rules::gomoku::Phase;
-        // The phase says it: no move list to build on every render.
-        matches!(&self.board_game(), AnyGame::Gomoku(game)
-            if game.outcome().is_none()
-                && matches!(game.phase(), Phase::Choose | Phase::ChooseAgain | Phase::ChooseAfterFourth))
-    }
-
-    /// Whether Soosõrv-8 asks the player to declare how many fifth stones Black offers.
-    #[must_use]
-    pub fn offer_count_due(&self) -> bool {
-        use qi_rules::Game;
-        use qi_rules::gomoku::Phase;
-        matches!(&self.board_game(), AnyGame::Gomoku(game)
-            if game.outcome().is_none() && game.phase() == Phase::Declare)
-    }
-
-    /// Whether a gomoku opening rule lets the player put a stone instead of taking a colour
-    /// now (swap2's "two more").
-    #[must_use]
-    pub fn stones_instead_of_colour(&self) -> bool {
-        use qi_rules::gomoku::{OpeningRule, Phase};
-        self.colour_choice_due()
-            && matches!(&self.board_game(), AnyGame::Gomoku(game)
-                if game.phase() == Phase::Choose && qi_rules::Game::rules(game).opening == OpeningRule::Swap2)
-    }
-
-    /// Whether a banqi chain capture waits for another capture or its end.
-    #[must_use]
-    pub fn chain_in_progress(&self) -> bool {
-        let game = self.board_game();
-        game.legal_move_values().contains(&AnyMove::Banqi(BanqiMove::Stop))
-    }
-
-    fn try_move(&mut self, from: Cell, to: Cell, promotion: Option<char>, now: f64) {
-        self.selected = None;
-        if promotion.is_none() {
-            let choices = self.board_game().promotion_choices(from, to);
-            if !choices.is_empty() {
-                self.promotion = Some(PendingPromotion { from, to, choices });
-                return;
-            }
-        }
-        let text = self.board_game().move_text_between(from, to, promotion);
-        self.play_text(&text, now);
-    }
-
-    /// Plays move text from outside the state (the board's gesture, the computer's answer, a
-    /// line from the engine): read once into a move, then played as one, so the record keeps
-    /// the move's canonical coordinates whichever gesture made it (a standard-chess king
-    /// dropped on its rook is `e1g1`).
-    fn play_text(&mut self, text: &str, now: f64) {
-        if self.flag_fell(now) {
-            return;
-        }
-        match self.board_game().read_move(text) {
-            Ok(mv) => self.play_move(mv, now),
-            Err(MoveError::Illegal(illegal)) => self.refuse(illegal.reason),
-            Err(MoveError::Parse(_)) => self.notice = Some(Notice::Unreadable),
-        }
-    }
-
-    /// Plays a move on the position shown: the game's next move, or a move into the tree from
-    /// a past position or a variation.
-    fn play_move(&mut self, mv: AnyMove, now: f64) {
-        if self.explored.is_some() {
-            return self.explore(mv);
-        }
-        if self.flag_fell(now) {
-            return;
-        }
-        let mover = self.game.side_to_move();
-        let (text, notation) = (self.game.move_text(mv), self.game.move_notation(mv));
-        match Rc::make_mut(&mut self.game).apply(mv) {
-            Ok(()) => {
-                self.record_mut().moves.push(text);
-                Rc::make_mut(&mut self.notations).push(notation);
-                self.notice = None;
-                self.engine.hint = None;
-                self.computer_moved = false;
-                // The game moved on: what the last Undo took back can no longer be put back.
-                self.taken_back = None;
-                self.ghost = None;
-                self.press_clock(mover, now);
-            }
-            Err(illegal) => self.refuse(illegal.reason),
-        }
-    }
-
-    /// Whether the mover's clock had run out before a move of the game as it stands (moves
-    /// into the tree from an earlier position are not timed): the game then ends on time, and
-    /// the move is not played.
-    fn flag_fell(&mut self, now: f64) -> bool {
-        if self.explored.is_some() {
-            return false;
-        }
-        let mover = self.game.side_to_move();
-        let fell = self.clock_has_run_out(mover, now);
-        if fell {
-            self.end(mover.other(), EndedBy::Time);
-        }
-        fell
-    }
-
-    /// A move the rules refused: says why, and counts it (each refusal is a sound, even the
-    /// same one twice).
-    fn refuse(&mut self, reason: IllegalReason) {
-        self.notice = Some(Notice::Illegal(reason));
-        self.refusals = self.refusals.wrapping_add(1);
-    }
-
-    fn clock_has_run_out(&self, side: Side, now: f64) -> bool {
-        self.clocks
-            .as_ref()
-            .is_some_and(|c| c.running.is_some() && c.remaining_at(side, now) <= 0.0)
-    }
-
-    /// Stops the mover's clock (adding the increment) and starts the opponent's. The clocks
-    /// start with the first move.
-    fn press_clock(&mut self, mover: Side, now: f64) {
-        let Some(clocks) = &mut self.clocks else { return };
-        if clocks.running.is_some() {
-            clocks.remaining_ms[mover] =
-                clocks.remaining_at(mover, now) + f64::from(clocks.config.increment_secs) * 1000.0;
-        }
-        clocks.running = Some((self.game.side_to_move(), now));
-    }
-
-    fn undo(&mut self, now: f64) {
-        if self.viewing.is_some() || self.record.ending.is_some() {
-            return;
-        }
-        // Moves with notes are kept aside, so the notice can offer to put them back.
-        let before = self.record.has_notes().then(|| self.record.tree());
-        // Against the computer, take back to the person's own turn (the computer's reply and
-        // the person's move), so the computer does not simply play again.
-        let mut undone = 0;
-        while Rc::make_mut(&mut self.game).undo().is_some() {
-            let plies = self.record.moves.len().saturating_sub(1);
-            self.record_mut().truncate(plies);
-            Rc::make_mut(&mut self.notations).pop();
-            undone += 1;
-            let to_move = self.game.side_to_move();
-            if !self.settings.computer_plays(to_move) || self.settings.mode == Mode::Watch {
-                break;
-            }
-        }
-        if undone == 0 {
-            return;
-        }
-        self.engine.thinking = None;
-        self.engine.hint = None;
-        self.premove = None;
-        self.ghost = None;
-        self.computer_moved = false;
-        self.selected = None;
-        self.notice = None;
-        let plies = self.record.moves.len();
-        self.taken_back =
-            before.filter(|tree| notes_after(tree, plies)).map(|tree| (plies, Rc::new(tree)));
-        if self.taken_back.is_some() {
-            self.notice = Some(Notice::NotesTakenBack);
-        }
-        self.promotion = None;
-        self.overlay_closed = false;
-        self.hand_clock_to_side_to_move(now);
-    }
-
-    /// After moves were taken back or put back: the running clock stops (the time used stays
-    /// used) and the side to move now has the clock.
-    fn hand_clock_to_side_to_move(&mut self, now: f64) {
-        let to_move = self.game.side_to_move();
-        if let Some(clocks) = &mut self.clocks
-            && let Some((running, _)) = clocks.running
-        {
-            clocks.remaining_ms[running] = clocks.remaining_at(running, now);
-            clocks.running = Some((to_move, now));
-        }
-    }
-
-    /// The record, to change: shared with earlier states until it changes (see
-    /// [`AppState::record`]).
-    fn record_mut(&mut self) -> &mut GameRecord {
-        Rc::make_mut(&mut self.record)
-    }
-
-    /// Puts back what the last Undo took back (see [`AppState::taken_back`]), when the game is
-    /// still as that Undo left it.
-    fn restore_taken_back(&mut self, now: f64) {
-        let Some((plies, before)) = &self.taken_back else { return };
-        let mut left = Line::clone(before);
-        left.truncate(*plies);
-        // Only onto the game exactly as Undo left it: not after a resignation or a flag, not
-        // while stepping back, not once anything else changed.
-        let still_as_left =
-            self.viewing.is_none() && self.record.ending.is_none() && self.record.tree() == left;
-        let Some((_, before)) = self.taken_back.take() else { return };
-        if self.notice == Some(Notice::NotesTakenBack) {
-            self.notice = None;
-        }
-        if !still_as_left {
-            return;
-        }
-        self.record_mut().put_tree(Line::clone(&before));
-        let replayed = self.record.replay(usize::MAX);
-        self.game = Rc::new(replayed.game);
-        self.notations = Rc::new(replayed.notations);
-        self.engine.hint = None;
-        self.selected = None;
-        self.promotion = None;
-        // A request in flight was for the shorter game; the computer looks again if it is its
-        // turn now.
-        self.engine.thinking = None;
-        self.computer_moved = false;
-        // The clocks go on for the side to move now: the time used so far stays used.
-        self.hand_clock_to_side_to_move(now);
-    }
-
-    /// Shows the position at `path` (`None`, or the end of the main line: the game as it
-    /// stands). A path the tree does not have changes nothing.
-    fn set_view(&mut self, path: Option<Path>) {
-        let path = path.map(Path::normalized).filter(|p| *p != Path::main(self.record.moves.len()));
-        let explored = match &path {
-            Some(path) => match self.record.game_at(path) {
-                Some(replayed) => Some(replayed.game),
-                None => return,
-            },
-            None => None,
-        };
-        self.viewing = path;
-        self.explored = explored.map(Rc::new);
-        self.selected = None;
-        self.promotion = None;
-        self.engine.hint = None;
-        self.premove = None;
-        self.ghost = None;
-    }
-
-    /// The moves from the start to the position shown.
-    #[must_use]
-    pub fn shown_moves(&self) -> Vec<String> {
-        self.record
-            .moves_to(&self.shown_path())
-            .map(|moves| moves.into_iter().map(str::to_owned).collect())
-            .unwrap_or_default()
-    }
-
-    /// The position shown, as a path (the end of the main line when the game is shown as it
-    /// stands).
-    #[must_use]
-    pub fn shown_path(&self) -> Path {
-        self.viewing.clone().unwrap_or_else(|| Path::main(self.record.moves.len()))
-    }
-
-    /// Plays `mv` from the past position or variation shown: it follows the tree where the
-    /// move is there, else makes a variation.
-    fn explore(&mut self, mv: AnyMove) {
-        let Some(explored) = &mut self.explored else { return };
-        let text = explored.move_text(mv);
-        match Rc::make_mut(explored).apply(mv) {
-            Ok(()) => {
-                let path = self.shown_path();
-                let next = self.record_mut().edit_tree(|tree| tree.add_move(&path, &text));
-                self.notice = None;
-                self.computer_moved = false;
-                self.set_view(next);
-            }
-            Err(illegal) => self.refuse(illegal.reason),
-        }
-    }
-
-    /// Whether editing the tree may change the main line now: not while clocks run.
-    fn may_change_main_line(&self) -> bool {
-        self.clocks.as_ref().is_none_or(|c| c.running.is_none()) || self.result().is_some()
-    }
-
-    /// An edit of the move tree at the position shown (promote, make main line, delete). When
-    /// the edit changes the main line, the game is replayed from it; the position stays shown.
-    fn edit_tree(&mut self, edit: TreeEdit) {
-        let path = self.shown_path();
-        let changes_main_line = match edit {
-            TreeEdit::Promote => path.branches.len() == 1,
-            TreeEdit::MakeMainLine => !path.is_main_line(),
-            // Deleting a variation, even from its first move, leaves the main line as it is.
-            TreeEdit::Delete => path.is_main_line(),
-            TreeEdit::Earlier | TreeEdit::Later => false,
-        };
-        if changes_main_line && !self.may_change_main_line() {
-            return;
-        }
-        let next = self.record_mut().edit_tree(|tree| match edit {
-            TreeEdit::Promote => tree.promote(&path),
-            TreeEdit::MakeMainLine => tree.make_main_line(&path),
-            TreeEdit::Delete => tree.delete(&path),
-            TreeEdit::Earlier => tree.reorder(&path, true),
-            TreeEdit::Later => tree.reorder(&path, false),
-        });
-        let Some(next) = next else { return };
-        if changes_main_line {
-            let replayed = self.record.replay(usize::MAX);
-            if replayed.notations != *self.notations {
-                // Another main line is another game: the old one's recorded ending goes.
-                self.record_mut().ending = None;
-            }
-            self.game = Rc::new(replayed.game);
-            self.notations = Rc::new(replayed.notations);
-            self.engine.thinking = None;
-            self.engine.hint = None;
-            self.overlay_closed = false;
-            // A new main line starts its clocks afresh, as "Play from here" does.
-            if let Some(config) = self.settings.clock {
-                self.clocks = Some(Clocks::new(config));
-            }
-        }
-        self.viewing = None;
-        self.explored = None;
-        self.set_view(Some(next));
-    }
 }
 
 impl Action {
@@ -1091,24 +512,16 @@ impl Action {
                 | Action::SetMode { .. }
                 | Action::Undo { .. }
                 | Action::RestoreTakenBack { .. }
-                | Action::FlipBoard
-                | Action::View(_)
-                | Action::Go(_)
-                | Action::StepBack
-                | Action::StepForward
-                | Action::StepMainLine
-                | Action::First
-                | Action::Last
-                | Action::EditTree(_)
-                | Action::ToggleMark(_)
-                | Action::SetComment(_)
                 | Action::Resign
                 | Action::PlayFromHere
-                | Action::PlayLine(_)
                 | Action::TakeColour { .. }
                 | Action::DeclareOffers { .. }
                 | Action::EndChain { .. }
-        ) || matches!(self, Action::Engine(action) if action.is_players_act())
+        ) || match self {
+            Action::Engine(action) => action.is_players_act(),
+            Action::Tree(action) => action.is_players_act(),
+            _ => false,
+        }
     }
 }
 
@@ -1189,60 +602,7 @@ impl AppState {
             Action::CancelPromotion => self.promotion = None,
             Action::Undo { now } => self.undo(now),
             Action::RestoreTakenBack { now } => self.restore_taken_back(now),
-            Action::FlipBoard => self.flipped = !self.flipped,
-            Action::View(ply) => {
-                let plies = self.record.moves.len();
-                self.set_view(ply.filter(|&p| p < plies).map(Path::main));
-            }
-            Action::Go(path) => self.set_view(Some(path)),
-            Action::StepBack => {
-                let shown = self.shown_path();
-                let back = self.record.previous(&shown);
-                if let Some(back) = back {
-                    self.set_view(Some(back));
-                }
-            }
-            Action::StepForward => {
-                if let Some(path) = self.viewing.clone() {
-                    let next = self.record.next(&path);
-                    if let Some(next) = next {
-                        self.set_view(Some(next));
-                    }
-                }
-            }
-            Action::StepMainLine => {
-                // From a variation, back to the main line at the move the variation replaced.
-                if let Some(path) = &self.viewing {
-                    let ply = path.branches.first().map_or(path.ply, |branch| branch.at);
-                    self.set_view(Some(Path::main(ply + 1)));
-                }
-            }
-            Action::First => self.set_view(Some(Path::main(0))),
-            Action::Last => {
-                let shown = self.shown_path();
-                let end = self.record.end_of_line(&shown);
-                self.set_view(end);
-            }
-            Action::EditTree(edit) => self.edit_tree(edit),
-            Action::ToggleShape(shape) => {
-                // A right-click drops a queued move (as lichess does) instead of drawing.
-                if self.premove.take().is_some() {
-                    self.selected = None;
-                    return;
-                }
-                let path = self.shown_path();
-                self.record_mut().edit_tree(|tree| tree.toggle_shape(&path, shape));
-            }
-            Action::ToggleMark(mark) => {
-                let path = self.shown_path();
-                self.record_mut().edit_tree(|tree| tree.toggle_mark(&path, mark));
-            }
-            Action::SetComment(text) => {
-                let path = self.shown_path();
-                // Comments are the player's text: bounded, as a record's would be.
-                let text: String = text.chars().take(MAX_COMMENT_CHARS).collect();
-                self.record_mut().edit_tree(|tree| tree.set_comment(&path, &text));
-            }
+            Action::Tree(action) => self.apply_tree(action),
             Action::Setting(change) => {
                 if matches!(change, SettingsAction::ConfirmStones(_)) {
                     // The stone shown by a first tap goes with the way it was placed.
@@ -1264,19 +624,7 @@ impl AppState {
                 self.settings.clock = config;
                 self.restart(seed);
             }
-            Action::Tick { now } => {
-                if self.result().is_none() {
-                    let to_move = self.game.side_to_move();
-                    if self.clock_has_run_out(to_move, now) {
-                        self.end(to_move.other(), EndedBy::Time);
-                    } else if !self.settings.computer_plays(to_move)
-                        && let Some(clocks) = &mut self.clocks
-                    {
-                        // The person's clock running low: warned once (a sound).
-                        clocks.warn_low_time(to_move, now);
-                    }
-                }
-            }
+            Action::Tick { now } => self.tick(now),
             Action::CloseOverlay => self.overlay_closed = true,
             Action::SetMode { mode, seed } => {
                 self.settings.mode = mode;
@@ -1290,24 +638,6 @@ impl AppState {
             }
             Action::PlayFromHere => self.play_from_here(),
             Action::Engine(action) => self.apply_engine(action),
-            Action::PlayLine(moves) => {
-                // Into the tree from a past position or a variation; at the game's own end the
-                // line is not played for the players.
-                if self.explored.is_some() {
-                    for text in moves {
-                        // A line that reaches the game as it stands stops there: the rest is
-                        // not played for the players.
-                        if self.explored.is_none() {
-                            break;
-                        }
-                        let before = self.shown_path();
-                        self.play_text(&text, 0.0);
-                        if self.shown_path() == before {
-                            break;
-                        }
-                    }
-                }
-            }
             Action::TakeColour { colour, now } => {
                 if self.accepts_moves() && self.colour_choice_due() {
                     self.play_move(AnyMove::Gomoku(GomokuMove::Take(colour)), now);
@@ -1333,15 +663,14 @@ impl AppState {
     }
 }
 
-/// Whether `line` has notes (comments, marks, arrows, variations) on or after its move
-/// `plies + 1`: what taking its moves back to `plies` would lose.
-fn notes_after(line: &Line, plies: usize) -> bool {
-    line.comments.keys().chain(line.marks.keys()).chain(line.shapes.keys()).any(|&k| k > plies)
-        || line.variations.keys().any(|&at| at >= plies)
-}
-
+mod clocks;
 mod engine;
+mod play;
+pub use clocks::Clocks;
+pub use play::Premove;
+mod tree;
 pub use engine::{EngineAction, EngineState, HintMove, SearchSummary};
+pub use tree::{TreeAction, TreeEdit};
 
 #[cfg(test)]
 mod tests;

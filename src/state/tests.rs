@@ -138,8 +138,8 @@ fn undo_of_moves_with_notes_says_so_and_can_put_them_back() {
     assert_eq!((s.notice.clone(), s.taken_back.is_some()), (None, false));
     drag(&mut s, "e2", "e4");
     drag(&mut s, "e7", "e5");
-    s.apply(Action::SetComment("The open game.".into()));
-    s.apply(Action::ToggleMark(qi_play::Mark(1)));
+    s.apply(Action::Tree(TreeAction::SetComment("The open game.".into())));
+    s.apply(Action::Tree(TreeAction::ToggleMark(qi_play::Mark(1))));
     let before = s.record.clone();
     s.apply(Action::Undo { now: 0.0 });
     assert_eq!(s.record.moves, ["e2e4"]);
@@ -167,7 +167,7 @@ fn taken_back_notes_are_not_put_back_after_the_game_ended_and_clocks_follow_them
     s.apply(Action::SetClock { config: ClockConfig::custom(1, 0), seed: 0 });
     drag(&mut s, "e2", "e4");
     drag(&mut s, "e7", "e5");
-    s.apply(Action::SetComment("The open game.".into()));
+    s.apply(Action::Tree(TreeAction::SetComment("The open game.".into())));
     s.apply(Action::Undo { now: 1_000.0 });
     assert_eq!(s.notice, Some(Notice::NotesTakenBack));
     let mut resigned = s.clone();
@@ -254,11 +254,11 @@ fn rule_options_change_the_game_and_bad_ones_are_ignored() {
 #[test]
 fn flip_board_toggles_and_survives_a_new_game() {
     let mut s = state(GameKind::Chess);
-    s.apply(Action::FlipBoard);
+    s.apply(Action::Tree(TreeAction::FlipBoard));
     assert!(s.flipped);
     s.apply(Action::NewGame { seed: 0 });
     assert!(s.flipped);
-    s.apply(Action::FlipBoard);
+    s.apply(Action::Tree(TreeAction::FlipBoard));
     assert!(!s.flipped);
 }
 
@@ -267,22 +267,22 @@ fn stepping_through_the_game_and_back() {
     let mut s = state(GameKind::Chess);
     drag(&mut s, "e2", "e4");
     drag(&mut s, "e7", "e5");
-    s.apply(Action::StepBack);
+    s.apply(Action::Tree(TreeAction::StepBack));
     assert_eq!(s.viewing_main_ply(), Some(1));
     assert_eq!(s.shown_game().piece_code(cell("e5")), None);
-    s.apply(Action::StepBack);
-    s.apply(Action::StepBack);
+    s.apply(Action::Tree(TreeAction::StepBack));
+    s.apply(Action::Tree(TreeAction::StepBack));
     assert_eq!(s.viewing_main_ply(), Some(0));
-    s.apply(Action::StepForward);
+    s.apply(Action::Tree(TreeAction::StepForward));
     assert_eq!(s.viewing_main_ply(), Some(1));
-    s.apply(Action::StepForward);
+    s.apply(Action::Tree(TreeAction::StepForward));
     assert_eq!(s.viewing, None, "stepping past the last move returns to the game");
-    s.apply(Action::View(Some(0)));
-    s.apply(Action::View(None));
+    s.apply(Action::Tree(TreeAction::View(Some(0))));
+    s.apply(Action::Tree(TreeAction::View(None)));
     assert!(s.accepts_moves());
-    s.apply(Action::First);
+    s.apply(Action::Tree(TreeAction::First));
     assert_eq!(s.viewing_main_ply(), Some(0));
-    s.apply(Action::Last);
+    s.apply(Action::Tree(TreeAction::Last));
     assert_eq!(s.viewing, None, "the end of the main line is the game as it stands");
 }
 
@@ -292,7 +292,7 @@ fn a_move_from_an_earlier_position_makes_a_variation_and_keeps_the_game() {
     for (from, to) in [("e2", "e4"), ("e7", "e5"), ("g1", "f3")] {
         drag(&mut s, from, to);
     }
-    s.apply(Action::View(Some(1)));
+    s.apply(Action::Tree(TreeAction::View(Some(1))));
     assert!(s.accepts_moves(), "a looked-back position takes moves: they make variations");
     drag(&mut s, "c7", "c5");
     assert_eq!(s.record.moves, ["e2e4", "e7e5", "g1f3"], "the main line stays");
@@ -305,29 +305,29 @@ fn a_move_from_an_earlier_position_makes_a_variation_and_keeps_the_game() {
     assert_eq!(s.record.variations[&1][0].moves, ["c7c5", "g1f3"]);
     assert_eq!(s.record.notate_tree().variations[&1][0].notations, ["c5", "Nf3"]);
     // Back out of the variation, then along the main line: the same move follows it.
-    s.apply(Action::StepBack);
-    s.apply(Action::StepBack);
+    s.apply(Action::Tree(TreeAction::StepBack));
+    s.apply(Action::Tree(TreeAction::StepBack));
     assert_eq!(s.viewing_main_ply(), Some(1), "before c5 is the branch point on the main line");
     drag(&mut s, "e7", "e5");
     assert_eq!(s.viewing_main_ply(), Some(2));
     assert_eq!(s.record.variations[&1].len(), 1, "no new variation for the main move");
     // The game goes on from its own end; the variation stays in the record.
-    s.apply(Action::View(None));
+    s.apply(Action::Tree(TreeAction::View(None)));
     drag(&mut s, "b8", "c6");
     assert_eq!(s.record.moves.len(), 4);
     let text = s.record.to_text();
     assert_eq!(GameRecord::from_text(&text).as_ref(), Some(&*s.record), "{text}");
     // Into the variation with its path, and its end.
-    s.apply(Action::Go(sicilian.clone()));
+    s.apply(Action::Tree(TreeAction::Go(sicilian.clone())));
     assert_eq!(s.viewing.as_ref(), Some(&sicilian));
-    s.apply(Action::Last);
+    s.apply(Action::Tree(TreeAction::Last));
     assert_eq!(s.viewing.as_ref().map(|p| p.ply), Some(2));
     // The embed's autoplay goes along the main line: from the variation's end back to the
     // main line's move it replaced (1... e5), then on to the game's end.
-    s.apply(Action::StepMainLine);
+    s.apply(Action::Tree(TreeAction::StepMainLine));
     assert_eq!(s.viewing_main_ply(), Some(2));
-    s.apply(Action::StepMainLine);
-    s.apply(Action::StepMainLine);
+    s.apply(Action::Tree(TreeAction::StepMainLine));
+    s.apply(Action::Tree(TreeAction::StepMainLine));
     assert_eq!(s.viewing, None, "the end of the game");
 }
 
@@ -342,23 +342,23 @@ fn variations_are_promoted_made_the_main_line_and_deleted() {
     };
     hot_seat(&mut s, "h3e3");
     hot_seat(&mut s, "h10g8");
-    s.apply(Action::View(Some(1)));
+    s.apply(Action::Tree(TreeAction::View(Some(1))));
     hot_seat(&mut s, "b10c8");
     assert!(!s.viewing.as_ref().unwrap().is_main_line());
-    s.apply(Action::EditTree(TreeEdit::MakeMainLine));
+    s.apply(Action::Tree(TreeAction::EditTree(TreeEdit::MakeMainLine)));
     assert_eq!(s.record.moves, ["h3e3", "b10c8"]);
     assert_eq!(s.notations.len(), 2);
     assert_eq!(s.viewing, None, "the variation's end is now the game's");
     assert_eq!(s.game.piece_code(cell("c8")).as_deref(), Some("bN"));
     assert_eq!(s.record.variations[&1][0].moves, ["h10g8"], "the old line is a variation");
-    s.apply(Action::Go(qi_play::Path {
+    s.apply(Action::Tree(TreeAction::Go(qi_play::Path {
         branches: vec![qi_play::tree::Branch { at: 1, index: 0 }],
         ply: 1,
-    }));
-    s.apply(Action::EditTree(TreeEdit::Delete));
+    })));
+    s.apply(Action::Tree(TreeAction::EditTree(TreeEdit::Delete)));
     assert!(s.record.variations.is_empty());
     assert_eq!(s.viewing_main_ply(), Some(1));
-    s.apply(Action::EditTree(TreeEdit::Delete));
+    s.apply(Action::Tree(TreeAction::EditTree(TreeEdit::Delete)));
     assert_eq!(s.record.moves, Vec::<String>::new(), "deleting a main move cuts the game there");
     assert_eq!(s.viewing, None);
 }
@@ -369,12 +369,12 @@ fn the_main_line_is_not_edited_while_clocks_run_and_the_computer_waits_while_loo
     s.apply(Action::SetClock { config: Some(ClockConfig::PRESETS[1]), seed: 0 });
     drag(&mut s, "e2", "e4");
     drag(&mut s, "e7", "e5");
-    s.apply(Action::View(Some(1)));
+    s.apply(Action::Tree(TreeAction::View(Some(1))));
     drag(&mut s, "c7", "c5");
-    s.apply(Action::EditTree(TreeEdit::MakeMainLine));
+    s.apply(Action::Tree(TreeAction::EditTree(TreeEdit::MakeMainLine)));
     assert_eq!(s.record.moves, ["e2e4", "e7e5"], "no new main line while the clocks run");
     // A side line may still be deleted: the main line stays as it is.
-    s.apply(Action::EditTree(TreeEdit::Delete));
+    s.apply(Action::Tree(TreeAction::EditTree(TreeEdit::Delete)));
     assert!(!s.record.variations.contains_key(&1), "the variation is gone");
     assert_eq!(s.record.moves, ["e2e4", "e7e5"]);
 
@@ -382,12 +382,12 @@ fn the_main_line_is_not_edited_while_clocks_run_and_the_computer_waits_while_loo
     s.apply(Action::SetMode { mode: Mode::VsComputer { human: Side::First }, seed: 0 });
     drag(&mut s, "e2", "e4");
     assert!(s.computer_should_move());
-    s.apply(Action::View(Some(0)));
+    s.apply(Action::Tree(TreeAction::View(Some(0))));
     assert!(!s.computer_should_move(), "the computer waits while the player looks back");
     drag(&mut s, "d2", "d4");
     assert_eq!(s.record.moves, ["e2e4"]);
     assert!(!s.computer_should_move());
-    s.apply(Action::View(None));
+    s.apply(Action::Tree(TreeAction::View(None)));
     assert!(s.computer_should_move());
 }
 
@@ -613,7 +613,7 @@ fn a_queued_move_is_cancelled_by_a_click_a_right_click_or_esc() {
     assert_eq!((s.premove, s.selected), (None, None), "a click elsewhere");
     queue(&mut s);
     let shape = qi_play::Shape { from: cell("a1"), to: cell("a3"), brush: qi_play::Brush::Green };
-    s.apply(Action::ToggleShape(shape));
+    s.apply(Action::Tree(TreeAction::ToggleShape(shape)));
     assert_eq!(s.premove, None, "a right-click");
     assert!(s.record.shapes_at(&s.shown_path()).is_empty(), "and draws nothing");
     queue(&mut s);
@@ -841,7 +841,7 @@ fn play_from_here_drops_the_later_moves() {
         click(&mut s, point);
     }
     assert!(s.result().is_some());
-    s.apply(Action::View(Some(4)));
+    s.apply(Action::Tree(TreeAction::View(Some(4))));
     s.apply(Action::PlayFromHere);
     assert_eq!(s.record.moves.len(), 4);
     assert_eq!(s.notations.len(), 4);
@@ -924,18 +924,18 @@ fn shapes_marks_and_comments_go_on_the_position_shown() {
     click(&mut s, "h8");
     click(&mut s, "i9");
     let arrow = Shape { from: cell("h8"), to: cell("j10"), brush: Brush::Red };
-    s.apply(Action::ToggleShape(arrow));
-    s.apply(Action::ToggleMark(Mark(3)));
-    s.apply(Action::SetComment("  a strong reply  ".into()));
+    s.apply(Action::Tree(TreeAction::ToggleShape(arrow)));
+    s.apply(Action::Tree(TreeAction::ToggleMark(Mark(3))));
+    s.apply(Action::Tree(TreeAction::SetComment("  a strong reply  ".into())));
     assert_eq!(s.record.shapes_at(&s.shown_path()), [arrow]);
     assert_eq!(s.record.marks_at(&s.shown_path()), [Mark(3)]);
     assert_eq!(s.record.comment_at(&s.shown_path()), Some("a strong reply"));
-    s.apply(Action::View(Some(1)));
+    s.apply(Action::Tree(TreeAction::View(Some(1))));
     assert!(s.record.shapes_at(&s.shown_path()).is_empty(), "another position, its own shapes");
-    s.apply(Action::SetComment("x".repeat(5000)));
+    s.apply(Action::Tree(TreeAction::SetComment("x".repeat(5000))));
     assert_eq!(s.record.comments[&1].len(), MAX_COMMENT_CHARS);
-    s.apply(Action::View(None));
-    s.apply(Action::ToggleShape(arrow));
+    s.apply(Action::Tree(TreeAction::View(None)));
+    s.apply(Action::Tree(TreeAction::ToggleShape(arrow)));
     assert!(s.record.shapes.is_empty(), "drawn again: taken off");
     let text = s.record.to_text();
     assert_eq!(GameRecord::from_text(&text).as_ref(), Some(&*s.record));
@@ -955,7 +955,7 @@ fn castling_on_the_rook_is_recorded_as_the_kings_step() {
     drag(&mut s, "e1", "h1");
     assert_eq!(s.record.moves.last().map(String::as_str), Some("e1g1"));
     assert_eq!(s.notations.last().map(String::as_str), Some("O-O"));
-    s.apply(Action::Go(Path::main(6)));
+    s.apply(Action::Tree(TreeAction::Go(Path::main(6))));
     drag(&mut s, "e1", "h1");
     assert!(s.record.variations.is_empty(), "{:?}", s.record.variations);
     assert_eq!(s.viewing, None, "back at the game as it stands");
@@ -972,11 +972,11 @@ fn actions_share_what_they_do_not_change() {
     let before = s.clone();
     let mut after = before.clone();
     for action in [
-        Action::FlipBoard,
-        Action::StepBack,
-        Action::StepForward,
-        Action::First,
-        Action::View(None),
+        Action::Tree(TreeAction::FlipBoard),
+        Action::Tree(TreeAction::StepBack),
+        Action::Tree(TreeAction::StepForward),
+        Action::Tree(TreeAction::First),
+        Action::Tree(TreeAction::View(None)),
     ] {
         after.apply(action);
     }
@@ -1277,8 +1277,8 @@ fn a_refused_moves_reason_goes_when_the_player_does_something_else() {
         Action::Engine(EngineAction::StartReview),
         Action::Engine(EngineAction::ToggleAnalysis),
         Action::Engine(EngineAction::StartThinking { id: 1, hint: true }),
-        Action::FlipBoard,
-        Action::StepBack,
+        Action::Tree(TreeAction::FlipBoard),
+        Action::Tree(TreeAction::StepBack),
         Action::Undo { now: 0.0 },
         Action::NewGame { seed: 1 },
     ] {

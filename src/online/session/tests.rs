@@ -6,6 +6,7 @@ use qi_protocol::{
 use qi_rules::Cell;
 
 use super::*;
+use crate::state::TreeAction;
 use crate::state::{Action, Notice, Settings};
 use qi_i18n::text::Lang;
 
@@ -411,18 +412,19 @@ fn game_buttons_send_their_messages_only_when_they_apply() {
     assert!(watcher.intent(Intent::Resign, 0.0).is_empty());
     assert!(drop_piece(&mut watcher, "e2", "e4").is_empty());
     assert!(watcher.game().unwrap().board.notations.is_empty());
-    watcher.intent(Intent::Board(Box::new(Action::FlipBoard)), 0.0);
+    watcher.intent(Intent::Board(Box::new(Action::Tree(TreeAction::FlipBoard))), 0.0);
     assert!(watcher.game().unwrap().board.flipped, "spectators may turn the board");
     // The move list's clicks and keys step through the game online too.
     watcher.receive(
         ServerMessage::State { view: view("g", CHESS_START, &["e2e4", "e7e5"], None) },
         0.0,
     );
-    watcher.intent(Intent::Board(Box::new(Action::Go(qi_play::Path::main(1)))), 0.0);
+    watcher
+        .intent(Intent::Board(Box::new(Action::Tree(TreeAction::Go(qi_play::Path::main(1))))), 0.0);
     assert_eq!(watcher.game().unwrap().board.viewing_main_ply(), Some(1));
-    watcher.intent(Intent::Board(Box::new(Action::First)), 0.0);
+    watcher.intent(Intent::Board(Box::new(Action::Tree(TreeAction::First))), 0.0);
     assert_eq!(watcher.game().unwrap().board.viewing_main_ply(), Some(0));
-    watcher.intent(Intent::Board(Box::new(Action::Last)), 0.0);
+    watcher.intent(Intent::Board(Box::new(Action::Tree(TreeAction::Last))), 0.0);
     assert_eq!(watcher.game().unwrap().board.viewing, None);
 }
 
