@@ -123,8 +123,7 @@ impl AppState {
         if self.flag_fell(now) {
             return;
         }
-        let text = self.game.move_text_between(from, to, promotion);
-        match self.game.read_move(&text) {
+        match self.game.move_between(from, to, promotion) {
             Ok(mv) => self.play_move(mv, now),
             Err(MoveError::Illegal(illegal)) => {
                 self.notice = Some(Notice::PremoveDropped(Some(illegal.reason)));
@@ -189,19 +188,28 @@ impl AppState {
                 return;
             }
         }
-        let text = self.board_game().move_text_between(from, to, promotion);
-        self.play_text(&text, now);
+        if self.flag_fell(now) {
+            return;
+        }
+        // The gesture is found as a typed move (both castling gestures give the castling
+        // move, so the record keeps its canonical coordinates); no text is written or read.
+        let found = self.board_game().move_between(from, to, promotion);
+        self.play_found(found, now);
     }
 
-    /// Plays move text from outside the state (the board's gesture, the computer's answer, a
-    /// line from the engine): read once into a move, then played as one, so the record keeps
-    /// the move's canonical coordinates whichever gesture made it (a standard-chess king
-    /// dropped on its rook is `e1g1`).
+    /// Plays move text from outside the state (the computer's answer, a line from the engine,
+    /// a move typed in the screen-reader field): read once into a move, then played as one.
     pub(super) fn play_text(&mut self, text: &str, now: f64) {
         if self.flag_fell(now) {
             return;
         }
-        match self.board_game().read_move(text) {
+        let found = self.board_game().read_move(text);
+        self.play_found(found, now);
+    }
+
+    /// Plays a move found from a gesture or text, or says why there is none.
+    fn play_found(&mut self, found: Result<AnyMove, MoveError>, now: f64) {
+        match found {
             Ok(mv) => self.play_move(mv, now),
             Err(MoveError::Illegal(illegal)) => self.refuse(illegal.reason),
             Err(MoveError::Parse(_)) => self.notice = Some(Notice::Unreadable),

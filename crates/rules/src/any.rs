@@ -16,8 +16,8 @@ use crate::gomoku::{Gomoku, GomokuMove, GomokuRules};
 use crate::options::{RuleSet, shorten};
 use crate::xiangqi::{Xiangqi, XiangqiMove, XiangqiRules};
 use crate::{
-    Cell, Game, GameKind, IllegalMove, IllegalReason, MoveError, Outcome, ParsePositionError,
-    RuleDoc, RuleError, Side,
+    Cell, Game, GameKind, IllegalMove, IllegalReason, MoveError, Outcome, ParseMoveError,
+    ParsePositionError, RuleDoc, RuleError, Side,
 };
 
 /// The names a game is chosen by: the four games, and `chess960` for chess with that option.
@@ -653,17 +653,59 @@ impl AnyGame {
         Some(game.chinese_notation(mv))
     }
 
-    /// The legal move from `from` to `to` (with a chess promotion letter), if there is one: the
-    /// move [`play`](AnyGame::play) makes of
-    /// [`move_text_between`](AnyGame::move_text_between)'s text. So both chess castling gestures
-    /// (the king's two-square step, king onto its rook) give the castling move; a banqi flip is
-    /// `from == to`, a gomoku stone goes on `to`.
-    #[must_use]
-    pub fn move_between(&self, from: Cell, to: Cell, promotion: Option<char>) -> Option<AnyMove> {
-        // Through the text, not a search of the legal moves by cells: the text is what the board
-        // has always played, so the typed move cannot drift from it (castling gestures, a
-        // promotion letter given for a move that is not one).
-        self.read_move(&self.move_text_between(from, to, promotion)).ok()
+    /// The move a board gesture makes, from `from` to `to` (with a chess promotion letter),
+    /// found as a typed move and judged by the rules: both chess castling gestures (the king's
+    /// two-square step, king onto its rook) give the castling move; a banqi flip is
+    /// `from == to`; a gomoku stone goes on `to` (an offer there while Soosõrv-8's fifth stones
+    /// are offered). No text is written or read: the result is the one
+    /// [`read_move`](AnyGame::read_move) gives for
+    /// [`move_text_between`](AnyGame::move_text_between)'s text (a test holds them together).
+    ///
+    /// # Errors
+    /// [`MoveError::Illegal`] with the rules' reason, or [`MoveError::Parse`] for a cell off
+    /// the board or a letter that names no piece.
+    pub fn move_between(
+        &self,
+        from: Cell,
+        to: Cell,
+        promotion: Option<char>,
+    ) -> Result<AnyMove, MoveError> {
+        let (width, height) = self.board_size();
+        let on_board = |cell: Cell| cell.file < width && cell.rank < height;
+        let off_board = || {
+            let text = self.move_text_between(from, to, promotion);
+            MoveError::Parse(ParseMoveError::syntax(&text, "a move between two cells of the board"))
+        };
+        // A gomoku stone has no `from`: only where it goes counts.
+        let from_counts = self.kind() != GameKind::Gomoku;
+        if (from_counts && !on_board(from)) || !on_board(to) {
+            return Err(off_board());
+        }
+        let mv = match self {
+            AnyGame::Chess(game) => {
+                let role = match promotion {
+                    Some(letter) => Some(shakmaty::Role::from_char(letter).ok_or_else(off_board)?),
+                    None => None,
+                };
+                let (Some(from), Some(to)) =
+                    (crate::chess::square_of(from), crate::chess::square_of(to))
+                else {
+                    return Err(off_board());
+                };
+                AnyMove::Chess(game.canonical(ChessMove { from, to, promotion: role }))
+            }
+            AnyGame::Xiangqi(_) => {
+                AnyMove::Xiangqi(XiangqiMove::new(from, to).ok_or_else(off_board)?)
+            }
+            AnyGame::Banqi(_) if from == to => AnyMove::Banqi(BanqiMove::Flip(from)),
+            AnyGame::Banqi(_) => AnyMove::Banqi(BanqiMove::Step { from, to }),
+            AnyGame::Gomoku(game) if game.phase() == crate::gomoku::Phase::Offer => {
+                AnyMove::Gomoku(GomokuMove::Offer(to))
+            }
+            AnyGame::Gomoku(_) => AnyMove::Gomoku(GomokuMove::Stone(to)),
+        };
+        self.check(mv)?;
+        Ok(mv)
     }
 
     /// The coordinate text of the move from `from` to `to` (with a chess promotion letter), as
@@ -692,18 +734,19 @@ impl AnyGame {
         }
     }
 
-    /// The pieces a pawn moving from `from` to `to` may promote to (`q`, `r`, `b`, `n`); empty
-    /// when the move is not a promotion.
+    /// The pieces a pawn moving from `from` to `to` may promote to (`q`, `r`, `b`, `n`), found
+    /// among the legal moves; empty when the move is not a promotion.
     #[must_use]
     pub fn promotion_choices(&self, from: Cell, to: Cell) -> Vec<char> {
-        if self.kind() != GameKind::Chess {
+        let AnyGame::Chess(game) = self else { return Vec::new() };
+        let (Some(from), Some(to)) = (crate::chess::square_of(from), crate::chess::square_of(to))
+        else {
             return Vec::new();
-        }
-        let prefix = format!("{from}{to}");
-        self.legal_moves()
-            .iter()
-            .filter(|mv| mv.len() == 5 && mv.starts_with(&prefix))
-            .filter_map(|mv| mv.chars().last())
+        };
+        game.legal_moves()
+            .into_iter()
+            .filter(|mv| mv.from == from && mv.to == to)
+            .filter_map(|mv| mv.promotion.map(shakmaty::Role::char))
             .collect()
     }
 

@@ -158,7 +158,7 @@ fn cell_of(square: Square) -> Cell {
     Cell::new(u8::from(square.file()), u8::from(square.rank()))
 }
 
-fn square_of(cell: Cell) -> Option<Square> {
+pub(crate) fn square_of(cell: Cell) -> Option<Square> {
     (cell.file < 8 && cell.rank < 8).then(|| {
         Square::from_coords(
             shakmaty::File::new(u32::from(cell.file)),
