@@ -184,19 +184,30 @@ export async function startServer(dist = DIST, basePath = BASE_PATH, port = 0, {
 }
 
 /**
- * The static server and the browser a test file shares, started before its tests and closed
- * after them (give it `node:test`'s `before` and `after`). `withApp(options, body)` opens the
- * app in a fresh context (`openApp`'s options), runs `body` with its page, and checks that the
- * page reported no errors.
+ * The one setup of a test file: the browser, and the server it loads the pages from, started
+ * before the file's tests and closed after them (give it `node:test`'s `before` and `after`).
+ *
+ * - `server: 'static'` (the default) serves `dist` from the static test server (`isolated: true`
+ *   for a cross-origin-isolated one); `server: 'qi'` runs the real qi-server (`qi` holds
+ *   `startQiServer`'s options); `server: 'none'` starts only the browser (a test that makes its
+ *   own servers).
+ * - The returned object has `browser`, `server` (the static one), `qi` (the qi-server) and `base`
+ *   (the address pages are loaded from), filled once `before` ran; `withApp(options, body, url)`
+ *   opens the app (at `base`, or `url`) in a fresh context (`openApp`'s options), runs
+ *   `body(page, app)`, and checks that the page reported no errors.
  */
-export function sharedApp({ before, after }) {
+export function sharedSetup({ before, after }, { server = 'static', isolated = false, qi = {} } = {}) {
   const shared = {
     server: null,
     browser: null,
-    async withApp(options, body) {
-      const app = await openApp(shared.browser, shared.server.url, options);
+    qi: null,
+    get base() {
+      return shared.qi?.base ?? shared.server?.url;
+    },
+    async withApp(options, body, url = shared.base) {
+      const app = await openApp(shared.browser, url, options);
       try {
-        await body(app.page);
+        await body(app.page, app);
         assert.deepEqual(app.errors, [], 'the page reported errors');
       } finally {
         await app.close();
@@ -204,12 +215,14 @@ export function sharedApp({ before, after }) {
     },
   };
   before(async () => {
-    shared.server = await startServer(DIST);
+    if (server === 'static') shared.server = await startServer(DIST, undefined, 0, { isolated });
+    if (server === 'qi') shared.qi = await startQiServer(qi);
     shared.browser = await launchBrowser();
   });
   after(async () => {
     await shared.browser?.close();
     await shared.server?.close();
+    await shared.qi?.stop();
   });
   return shared;
 }

@@ -512,7 +512,7 @@ fn shim_url(path: &str) -> Option<String> {
     let script = web_sys::Url::new_with_base(path, &page).ok()?.href();
     let module = script.replace(".js", "_bg.wasm");
     // The module's memory is kept on the worker's global, for the memory soak
-    // (e2e/soak-memory.mjs) to read.
+    // (e2e/bench/soak-memory.mjs) to read.
     let source = js_sys::Array::of1(&JsValue::from_str(&format!(
         "self.qiGlue={script:?};importScripts({script:?});wasm_bindgen({{module_or_path:{module:?}}})\
          .then(function(w){{self.qiWasmMemory=w.memory;}})\
@@ -575,7 +575,7 @@ fn cross_origin_isolated() -> bool {
         .is_ok_and(|value| value.is_truthy())
 }
 
-/// Puts `window.__qiEngine` on the page for tests and benchmarks (e2e/bench-ai.mjs, the
+/// Puts `window.__qiEngine` on the page for tests and benchmarks (e2e/bench/bench-ai.mjs, the
 /// browser-against-native match): `ask(text)` sends a request in its text form (a think, an
 /// analysis `A|…` or a ponder `P|…`) and returns `{ seq, answer }`, the answer a promise of the
 /// reply's text (`null` when cancelled); `cancel(seq)`; `generation()` (how many workers the

@@ -9,6 +9,7 @@ pub mod move_list;
 pub mod new_game;
 pub mod records_dialog;
 pub mod review;
+pub mod setup_fields;
 pub mod share;
 pub mod status;
 pub mod tray;

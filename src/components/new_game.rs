@@ -5,7 +5,7 @@
 use qi_rules::GameKind;
 use yew::prelude::*;
 
-use super::controls::SetupFields;
+use super::setup_fields::SetupFields;
 use super::share::DialogFrame;
 use crate::state::{Action, Settings, SetupChoice};
 use crate::web::random_seed;

@@ -8,7 +8,7 @@ use yew::prelude::*;
 
 use super::session::Intent;
 use super::texts::{Words, say};
-use crate::components::controls::{option_label, value_label};
+use crate::components::setup_fields::{option_label, value_label};
 use crate::state::kind_index;
 use qi_i18n::text::{Lang, Text, fill_all, game_name, side_name, t};
 use qi_play::record::default_rules;

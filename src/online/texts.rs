@@ -4,760 +4,565 @@
 
 use qi_i18n::text::{Lang, pick};
 
-/// A piece of the online page's text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Words {
+/// Declares [`Words`] and its table together: each piece of text with its doc and its three
+/// languages (English, 简体中文, Tiếng Việt, in [`Lang::ALL`]'s order), so the table is data, one
+/// row per piece, and a piece without its three texts does not compile.
+macro_rules! words {
+    ($($(#[doc = $doc:literal])* $name:ident => [$en:literal, $zh:literal, $vi:literal $(,)?],)*) => {
+        /// A piece of the online page's text.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Words {
+            $($(#[doc = $doc])* $name,)*
+        }
+
+        /// Each piece's texts, in the order of [`Words`].
+        const TABLE: &[[&str; 3]] = &[$([$en, $zh, $vi],)*];
+    };
+}
+
+words! {
     /// The page's heading.
-    Title,
+    Title => ["Qi — play online", "棋 — 在线对弈", "Qi — chơi trực tuyến"],
     /// The link back to the app.
-    PlayOnThisDevice,
+    PlayOnThisDevice => ["Play on this device", "本机对弈", "Chơi trên máy này"],
     /// The link to the lobby.
-    Lobby,
+    Lobby => ["Lobby", "大厅", "Sảnh"],
     /// Connection state: opening.
-    Connecting,
+    Connecting => ["Connecting…", "正在连接…", "Đang kết nối…"],
     /// Connection state: open.
-    Connected,
+    Connected => ["Connected", "已连接", "Đã kết nối"],
     /// Connection state: lost, retrying in `{s}` seconds.
-    Reconnecting,
+    Reconnecting => [
+        "Connection lost — trying again in {s} s",
+        "连接已断开，{s} 秒后重试",
+        "Mất kết nối — thử lại sau {s} giây",
+    ],
     /// Connection state: never reached, retrying in `{s}` seconds.
-    NoServerYet,
+    NoServerYet => [
+        "No server — trying again in {s} s",
+        "没有服务器，{s} 秒后重试",
+        "Không có máy chủ — thử lại sau {s} giây",
+    ],
     /// The page cannot reach the server at all.
-    NeedsServer,
+    NeedsServer => [
+        "Online play is not available: the game server cannot be reached.",
+        "暂时无法在线对弈：连接不上对局服务器。",
+        "Hiện không chơi trực tuyến được: không kết nối được máy chủ trò chơi.",
+    ],
     /// Under [`Words::NeedsServer`]: it keeps trying.
-    NeedsServerRetry,
+    NeedsServerRetry => [
+        "This page keeps trying to reach it. Games on this device need no server.",
+        "本页会继续尝试连接。本机对弈不需要服务器。",
+        "Trang này sẽ tiếp tục thử kết nối. Chơi trên máy này không cần máy chủ.",
+    ],
     /// The server speaks another protocol version.
-    Outdated,
+    Outdated => [
+        "The server runs another version: reload the page.",
+        "服务器版本不同：请刷新页面。",
+        "Máy chủ chạy phiên bản khác: hãy tải lại trang.",
+    ],
     /// Retry now.
-    TryAgain,
+    TryAgain => ["Try again now", "立即重试", "Thử lại ngay"],
     /// The name field's label.
-    YourName,
+    YourName => ["Your name", "你的名字", "Tên của bạn"],
     /// What an unnamed player is called.
-    Anonymous,
+    Anonymous => ["Anonymous", "匿名", "Ẩn danh"],
     /// The Chess960 option.
-    Chess960,
+    Chess960 => ["Chess960 (shuffled start)", "Chess960（随机开局）", "Chess960 (xếp quân ngẫu nhiên)"],
     /// A clock chosen by hand.
-    CustomClock,
+    CustomClock => ["Custom", "自定义", "Tùy chỉnh"],
     /// Minutes for the game.
-    Minutes,
+    Minutes => ["Minutes", "分钟", "Phút"],
     /// Seconds added per move.
-    IncrementSecs,
+    IncrementSecs => ["Seconds per move", "每步加秒", "Giây cộng mỗi nước"],
     /// The seat picker's label.
-    YourSide,
+    YourSide => ["Your side", "你的先后手", "Lượt của bạn"],
     /// Either seat.
-    SeatRandom,
+    SeatRandom => ["Random", "随机", "Ngẫu nhiên"],
     /// Create a game with an invite link.
-    CreateGame,
+    CreateGame => ["Create game", "创建对局", "Tạo ván"],
     /// Be paired with anyone.
-    QuickPairing,
+    QuickPairing => ["Quick pairing", "快速匹配", "Ghép cặp nhanh"],
     /// Waiting for a pairing.
-    Seeking,
+    Seeking => [
+        "Looking for an opponent for {game}…",
+        "正在为{game}寻找对手…",
+        "Đang tìm đối thủ chơi {game}…",
+    ],
     /// The invite link's label.
-    InviteLink,
+    InviteLink => [
+        "Invite link — send it to your opponent",
+        "邀请链接 — 发给你的对手",
+        "Liên kết mời — gửi cho đối thủ",
+    ],
     /// The spectators' link's label.
-    WatchLink,
+    WatchLink => ["Link for spectators", "观战链接", "Liên kết cho người xem"],
     /// Copy a link.
-    Copy,
+    Copy => ["Copy", "复制", "Sao chép"],
     /// A link was copied.
-    Copied,
+    Copied => ["Copied", "已复制", "Đã sao chép"],
     /// The creator waits for the opponent.
-    WaitingForOpponent,
+    WaitingForOpponent => [
+        "Waiting for your opponent to open the invite link…",
+        "等待对手打开邀请链接…",
+        "Đang chờ đối thủ mở liên kết mời…",
+    ],
     /// An invite link was opened.
-    Invited,
+    Invited => ["You are invited to a game.", "有人邀请你下一局棋。", "Bạn được mời vào một ván cờ."],
     /// Take the invite.
-    JoinGame,
+    JoinGame => ["Join the game", "加入对局", "Vào ván"],
     /// The game is being fetched.
-    OpeningGame,
+    OpeningGame => ["Opening the game…", "正在打开对局…", "Đang mở ván cờ…"],
     /// The receiver watches.
-    Watching,
+    Watching => ["You are watching.", "你正在观战。", "Bạn đang xem."],
     /// `{n}` spectators.
-    WatchersCount,
+    WatchersCount => ["{n} watching", "{n} 人观战", "{n} người xem"],
     /// An empty seat.
-    EmptySeat,
+    EmptySeat => ["(free seat)", "（空位）", "(chỗ trống)"],
     /// Marks the player's own name.
-    You,
+    You => ["you", "你", "bạn"],
     /// A player is connected.
-    Present,
+    Present => ["connected", "在线", "trực tuyến"],
     /// A player is away.
-    Away,
+    Away => ["away", "已离开", "vắng mặt"],
     /// Offer a draw.
-    OfferDraw,
+    OfferDraw => ["Offer a draw", "提和", "Cầu hòa"],
     /// Accept the opponent's draw offer.
-    AcceptDraw,
+    AcceptDraw => ["Accept the draw", "同意和棋", "Đồng ý hòa"],
     /// Decline it.
-    DeclineDraw,
+    DeclineDraw => ["Decline", "拒绝", "Từ chối"],
     /// The opponent offers a draw.
-    DrawOffered,
+    DrawOffered => ["Your opponent offers a draw.", "对手提议和棋。", "Đối thủ cầu hòa."],
     /// `{side}` offers a draw (for spectators).
-    DrawOfferedBy,
+    DrawOfferedBy => ["{side} offers a draw.", "{side}提议和棋。", "{side} cầu hòa."],
     /// The player's own draw offer stands.
-    DrawOfferSent,
+    DrawOfferSent => ["You offered a draw.", "你已提和。", "Bạn đã cầu hòa."],
     /// Abort the game.
-    Abort,
+    Abort => ["Abort", "中止对局", "Hủy ván"],
     /// Offer a rematch.
-    Rematch,
+    Rematch => ["Rematch", "再来一局", "Đấu lại"],
     /// Accept the opponent's rematch offer.
-    AcceptRematch,
+    AcceptRematch => ["Accept the rematch", "接受再战", "Nhận đấu lại"],
     /// The opponent wants a rematch.
-    RematchOffered,
+    RematchOffered => ["Your opponent wants a rematch.", "对手想再下一局。", "Đối thủ muốn đấu lại."],
     /// The player's own rematch offer stands.
-    RematchSent,
+    RematchSent => ["You offered a rematch.", "你已提出再战。", "Bạn đã mời đấu lại."],
     /// Claim the win when the opponent is away.
-    ClaimWin,
+    ClaimWin => ["Claim the win", "判我获胜", "Xin xử thắng"],
     /// The opponent is away: the win may be claimed once the grace period passes.
-    OpponentAway,
+    OpponentAway => [
+        "Your opponent has left. If they stay away, you can claim the win.",
+        "对手已离开。如果对手一直不回来，你可以要求判胜。",
+        "Đối thủ đã rời đi. Nếu họ không quay lại, bạn có thể xin xử thắng.",
+    ],
     /// The player's own move is on its way.
-    Sending,
+    Sending => ["Sending your move…", "正在发送你的着法…", "Đang gửi nước đi…"],
     /// It is the player's turn.
-    YourMove,
+    YourMove => ["Your move", "轮到你走", "Đến lượt bạn"],
     /// The player's side: `{side}`.
-    YouPlay,
+    YouPlay => ["You play {side}.", "你执{side}。", "Bạn cầm quân {side}."],
     /// A draw agreed.
-    DrawAgreed,
+    DrawAgreed => ["Draw by agreement", "双方同意和棋", "Hòa theo thỏa thuận"],
     /// The game was aborted.
-    Aborted,
+    Aborted => ["The game was aborted.", "对局已中止。", "Ván cờ đã bị hủy."],
     /// `{side}` won because the opponent stayed away.
-    WonByAbandonment,
+    WonByAbandonment => [
+        "{side} wins: the opponent left",
+        "{side}胜（对手离开）",
+        "{side} thắng (đối thủ bỏ đi)",
+    ],
     /// `{side}` won (the reason not known to this page).
-    Won,
+    Won => ["{side} wins", "{side}胜", "{side} thắng"],
     /// A draw (the reason not known to this page).
-    Drawn,
+    Drawn => ["Draw", "和棋", "Hòa"],
     /// Open the finished game in the app.
-    ReviewInApp,
+    ReviewInApp => ["Review in the app", "在应用中复盘", "Xem lại trong ứng dụng"],
     /// The banqi deal, shown after the end.
-    TheDeal,
+    TheDeal => ["The whole deal", "完整发牌", "Toàn bộ cách chia quân"],
     /// The move was illegal by the server's rules, for a reason this page does not see.
-    RefusedIllegal,
+    RefusedIllegal => [
+        "The server refused this move.",
+        "服务器拒绝了这步棋。",
+        "Máy chủ từ chối nước đi này.",
+    ],
     /// It was not the player's turn.
-    RefusedNotYourTurn,
+    RefusedNotYourTurn => [
+        "It is not your turn: the move was taken back.",
+        "还没轮到你：这步棋已撤回。",
+        "Chưa đến lượt bạn: nước đi đã được rút lại.",
+    ],
     /// The game had moved on.
-    RefusedWrongPly,
+    RefusedWrongPly => [
+        "The game had moved on: the move was taken back.",
+        "对局已有新进展：这步棋已撤回。",
+        "Ván cờ đã đổi: nước đi đã được rút lại.",
+    ],
     /// The game is not being played.
-    RefusedNotPlaying,
+    RefusedNotPlaying => [
+        "The game is not being played now.",
+        "对局当前不在进行中。",
+        "Ván cờ hiện không diễn ra.",
+    ],
     /// The sender holds no seat.
-    RefusedNotAPlayer,
+    RefusedNotAPlayer => [
+        "You hold no seat in this game.",
+        "你不是这局棋的棋手。",
+        "Bạn không phải người chơi của ván này.",
+    ],
     /// The server could not read a message.
-    ErrorBadMessage,
+    ErrorBadMessage => [
+        "The server could not read this page's message.",
+        "服务器无法读取本页发出的消息。",
+        "Máy chủ không đọc được tin nhắn của trang này.",
+    ],
     /// The server did not expect the message now.
-    ErrorUnexpected,
+    ErrorUnexpected => [
+        "The server did not accept that now.",
+        "服务器现在不接受这个请求。",
+        "Máy chủ không nhận yêu cầu đó lúc này.",
+    ],
     /// The name was refused.
-    ErrorBadName,
+    ErrorBadName => [
+        "That name is not allowed: at most 20 characters, all visible, plain spaces only.",
+        "这个名字不可用：最多 20 个字符，须是可见字符，只能用普通空格。",
+        "Tên này không dùng được: tối đa 20 ký tự nhìn thấy được, chỉ dùng dấu cách thường.",
+    ],
     /// A guest's name refused because it is (or looks like) a registered player's.
-    ErrorNameTaken,
+    ErrorNameTaken => [
+        "That name belongs to a registered player: sign in, or choose another name.",
+        "这个名字属于一位注册棋手：请登录，或换一个名字。",
+        "Tên này thuộc về một người chơi đã đăng ký: hãy đăng nhập, hoặc chọn tên khác.",
+    ],
     /// No such game.
-    ErrorUnknownGame,
+    ErrorUnknownGame => [
+        "There is no such game on the server.",
+        "服务器上没有这局棋。",
+        "Máy chủ không có ván cờ này.",
+    ],
     /// A token that is not the game's.
-    ErrorBadToken,
+    ErrorBadToken => [
+        "This link is not valid for that game.",
+        "这个链接对该对局无效。",
+        "Liên kết này không hợp lệ cho ván đó.",
+    ],
     /// The seat is taken.
-    ErrorSeatTaken,
+    ErrorSeatTaken => [
+        "Both seats are taken: you are watching instead.",
+        "两个座位都已有人：你将以观战身份进入。",
+        "Cả hai chỗ đã có người: bạn sẽ xem ván.",
+    ],
     /// The game or clock was refused.
-    ErrorBadSpec,
+    ErrorBadSpec => [
+        "The server does not offer that game or clock.",
+        "服务器不提供这种棋或时限。",
+        "Máy chủ không có loại cờ hoặc đồng hồ đó.",
+    ],
     /// Too many games.
-    ErrorTooManyGames,
+    ErrorTooManyGames => [
+        "Too many games at once: finish one first.",
+        "同时进行的对局太多：请先下完一局。",
+        "Quá nhiều ván cùng lúc: hãy chơi xong một ván trước.",
+    ],
     /// A limit on one address (new games or aborts a minute, unfinished games).
-    ErrorRateLimited,
+    ErrorRateLimited => [
+        "Too many games from your network at once: wait a little, or finish one.",
+        "来自你所在网络的对局太多：请稍等片刻，或先下完一局。",
+        "Quá nhiều ván từ mạng của bạn: hãy đợi một chút, hoặc chơi xong một ván.",
+    ],
     /// A chat line was not sent (the detail says why).
-    ErrorBadChat,
+    ErrorBadChat => ["Your message was not sent.", "你的消息没有发出。", "Tin nhắn của bạn chưa được gửi."],
     /// A takeback could not be asked or answered (the detail says why).
-    ErrorNoTakeback,
+    ErrorNoTakeback => ["No takeback now.", "现在不能悔棋。", "Bây giờ không thể đi lại."],
     /// Ask to take back one's last move.
-    AskTakeback,
+    AskTakeback => ["Ask to take back", "请求悔棋", "Xin đi lại"],
     /// Accept the opponent's takeback request.
-    AcceptTakeback,
+    AcceptTakeback => ["Accept the takeback", "同意悔棋", "Đồng ý cho đi lại"],
     /// Decline it.
-    DeclineTakeback,
+    DeclineTakeback => ["Decline", "拒绝", "Từ chối"],
     /// The opponent asks to take back a move.
-    TakebackOffered,
+    TakebackOffered => [
+        "Your opponent asks to take back a move.",
+        "对手请求悔棋。",
+        "Đối thủ xin đi lại một nước.",
+    ],
     /// `{side}` asks to take back a move (for spectators).
-    TakebackOfferedBy,
+    TakebackOfferedBy => [
+        "{side} asks to take back a move.",
+        "{side}请求悔棋。",
+        "{side} xin đi lại một nước.",
+    ],
     /// The player's own takeback request stands.
-    TakebackSent,
+    TakebackSent => ["You asked to take back your move.", "你已请求悔棋。", "Bạn đã xin đi lại."],
     /// The player's own takeback request was declined.
-    TakebackDeclined,
+    TakebackDeclined => [
+        "Your takeback request was declined.",
+        "你的悔棋请求被拒绝了。",
+        "Yêu cầu đi lại của bạn bị từ chối.",
+    ],
     /// The players' chat's heading.
-    ChatPlayers,
+    ChatPlayers => ["Chat", "聊天", "Trò chuyện"],
     /// The spectators' chat's heading.
-    ChatSpectators,
+    ChatSpectators => ["Spectators' chat", "观众聊天", "Trò chuyện của người xem"],
     /// The chat's text field's label.
-    ChatMessage,
+    ChatMessage => ["Message", "消息", "Tin nhắn"],
     /// Send a chat line.
-    Send,
+    Send => ["Send", "发送", "Gửi"],
     /// Hide what others write.
-    Mute,
+    Mute => ["Mute", "屏蔽", "Ẩn tin nhắn"],
     /// Show it again.
-    Unmute,
+    Unmute => ["Unmute", "取消屏蔽", "Hiện tin nhắn"],
     /// Said in place of the lines while muted.
-    ChatMuted,
+    ChatMuted => [
+        "Chat muted: messages are hidden.",
+        "已屏蔽：消息已隐藏。",
+        "Đã ẩn trò chuyện: tin nhắn bị ẩn.",
+    ],
     /// No line yet.
-    ChatEmpty,
+    ChatEmpty => ["No messages yet.", "还没有消息。", "Chưa có tin nhắn."],
     /// A line this page cannot show (from a newer version).
-    ChatUnknown,
+    ChatUnknown => [
+        "(a message this page cannot show)",
+        "（本页无法显示的消息）",
+        "(tin nhắn trang này không hiển thị được)",
+    ],
     /// The quick messages' group label.
-    QuickMessages,
+    QuickMessages => ["Quick messages", "快捷消息", "Tin nhắn nhanh"],
     /// Quick message: hello.
-    QuickHello,
+    QuickHello => ["Hello!", "你好！", "Xin chào!"],
     /// Quick message: good luck.
-    QuickGoodLuck,
+    QuickGoodLuck => ["Good luck!", "祝你好运！", "Chúc may mắn!"],
     /// Quick message: good game.
-    QuickGoodGame,
+    QuickGoodGame => ["Good game!", "下得好！", "Ván cờ hay!"],
     /// Quick message: thanks.
-    QuickThanks,
+    QuickThanks => ["Thanks!", "谢谢！", "Cảm ơn!"],
     /// Quick message: rematch?
-    QuickRematch,
+    QuickRematch => ["Rematch?", "再来一局？", "Đấu lại nhé?"],
     /// The open challenges' heading.
-    OpenChallenges,
+    OpenChallenges => ["Open challenges", "公开挑战", "Lời mời đang mở"],
     /// No open challenge.
-    NoChallenges,
+    NoChallenges => [
+        "No open challenge right now: create one, and it shows here for everyone.",
+        "目前没有公开挑战：创建一个，所有人都能在这里看到。",
+        "Chưa có lời mời nào: hãy tạo một lời mời, mọi người sẽ thấy ở đây.",
+    ],
     /// Accept a challenge.
-    Accept,
+    Accept => ["Accept", "接受", "Nhận lời"],
     /// This browser's own challenge: open it.
-    YourChallenge,
+    YourChallenge => ["Yours: open it", "你的挑战：打开", "Của bạn: mở ra"],
     /// A challenger plays `{side}`.
-    PlaysSide,
+    PlaysSide => ["plays {side}", "执{side}", "cầm quân {side}"],
     /// The games being played: heading.
-    GamesNow,
+    GamesNow => ["Games now", "正在进行的对局", "Ván đang diễn ra"],
     /// No game being played.
-    NoGamesNow,
+    NoGamesNow => [
+        "No game is being played right now.",
+        "目前没有正在进行的对局。",
+        "Hiện không có ván nào đang diễn ra.",
+    ],
     /// The filter for every game.
-    AllGames,
+    AllGames => ["All", "全部", "Tất cả"],
     /// `{n}` wait in quick pairing for the game chosen.
-    WaitingCount,
+    WaitingCount => ["{n} waiting for this game", "{n} 人在等这种对局", "{n} người đang chờ ván này"],
     /// Who may take the free seat of a created game.
-    WhoMayJoin,
+    WhoMayJoin => ["Who may join", "谁可以加入", "Ai có thể vào"],
     /// Anyone in the lobby.
-    JoinAnyone,
+    JoinAnyone => ["Anyone (listed in the lobby)", "任何人（在大厅公开）", "Bất kỳ ai (hiện trong sảnh)"],
     /// Only with the invite link.
-    JoinInvite,
+    JoinInvite => ["Only with the invite link", "仅限邀请链接", "Chỉ người có liên kết mời"],
     /// The server sent something this page cannot use.
-    ServerNonsense,
+    ServerNonsense => [
+        "The server sent a game this page cannot follow.",
+        "服务器发来的对局无法在本页显示。",
+        "Máy chủ gửi một ván cờ mà trang này không theo được.",
+    ],
     /// The page's address is not a game's.
-    BadLink,
+    BadLink => [
+        "This address does not name a game.",
+        "这个地址不是对局链接。",
+        "Địa chỉ này không trỏ tới ván cờ nào.",
+    ],
     /// `Server: {detail}`.
-    ServerSays,
+    ServerSays => ["Server: {detail}", "服务器：{detail}", "Máy chủ: {detail}"],
     /// A rated game needs both players signed in.
-    ErrorNeedsAccount,
+    ErrorNeedsAccount => [
+        "Rated games are between two signed-in players.",
+        "计分对局需要双方都已登录。",
+        "Ván tính điểm cần cả hai người chơi đã đăng nhập.",
+    ],
     /// The account box's heading.
-    Account,
+    Account => ["Account", "账户", "Tài khoản"],
     /// Under the heading, while signed out: what an account gives.
-    AccountHint,
+    AccountHint => [
+        "Optional: an account keeps your name, a rating and a profile.",
+        "可选：有账户就能保留名字、积分和个人主页。",
+        "Không bắt buộc: tài khoản giữ tên, điểm và trang cá nhân của bạn.",
+    ],
     /// The username field's label.
-    Username,
+    Username => ["Username", "用户名", "Tên đăng nhập"],
     /// The password field's label.
-    Password,
+    Password => ["Password", "密码", "Mật khẩu"],
     /// The current password's label (to change it).
-    CurrentPassword,
+    CurrentPassword => ["Current password", "当前密码", "Mật khẩu hiện tại"],
     /// The new password's label.
-    NewPassword,
+    NewPassword => ["New password", "新密码", "Mật khẩu mới"],
     /// Sign in.
-    SignIn,
+    SignIn => ["Sign in", "登录", "Đăng nhập"],
     /// Make an account.
-    Register,
+    Register => ["Register", "注册", "Đăng ký"],
     /// Sign this browser out.
-    LogOut,
+    LogOut => ["Log out", "退出登录", "Đăng xuất"],
     /// End every session of the account.
-    LogOutEverywhere,
+    LogOutEverywhere => ["Log out everywhere", "在所有设备上退出", "Đăng xuất mọi nơi"],
     /// Open the password change form.
-    ChangePassword,
+    ChangePassword => ["Change password", "修改密码", "Đổi mật khẩu"],
     /// Save the new password.
-    SavePassword,
+    SavePassword => ["Save the new password", "保存新密码", "Lưu mật khẩu mới"],
     /// The password was changed.
-    PasswordChanged,
+    PasswordChanged => [
+        "Password changed: your other sessions are signed out.",
+        "密码已修改：其他会话均已退出。",
+        "Đã đổi mật khẩu: các phiên khác đã bị đăng xuất.",
+    ],
     /// `Signed in as {name}`.
-    SignedInAs,
+    SignedInAs => ["Signed in as {name}", "已登录：{name}", "Đã đăng nhập: {name}"],
     /// The name field while signed in: the username is the name.
-    NameIsUsername,
+    NameIsUsername => [
+        "Your name (your username while signed in)",
+        "你的名字（登录时即用户名）",
+        "Tên của bạn (là tên đăng nhập khi đã đăng nhập)",
+    ],
     /// The ratings' heading.
-    Ratings,
+    Ratings => ["Ratings", "积分", "Điểm"],
     /// What the `?` after a rating means.
-    ProvisionalNote,
+    ProvisionalNote => [
+        "A ? marks a provisional rating: few games yet.",
+        "带 ? 的积分为暂定积分：对局还不多。",
+        "Dấu ? là điểm tạm tính: còn ít ván.",
+    ],
     /// A request is on its way.
-    Working,
+    Working => ["Working…", "处理中…", "Đang xử lý…"],
     /// The rated-game checkbox.
-    RatedGame,
+    RatedGame => ["Rated game", "计分对局", "Ván tính điểm"],
     /// Beside it while signed out.
-    RatedNeedsAccount,
+    RatedNeedsAccount => [
+        "Sign in to play rated games.",
+        "登录后才能下计分对局。",
+        "Hãy đăng nhập để chơi ván tính điểm.",
+    ],
     /// A rated game, in labels.
-    Rated,
+    Rated => ["Rated", "计分", "Tính điểm"],
     /// The username breaks the rules.
-    AccountBadUsername,
+    AccountBadUsername => [
+        "Usernames are 3 to 20 letters, digits, _ or -, starting and ending with a letter or digit.",
+        "用户名为 3 到 20 个字母、数字、_ 或 -，且须以字母或数字开头和结尾。",
+        "Tên đăng nhập gồm 3 đến 20 chữ cái, chữ số, _ hoặc -, bắt đầu và kết thúc bằng chữ cái hoặc chữ số.",
+    ],
     /// The password breaks the rules.
-    AccountBadPassword,
+    AccountBadPassword => [
+        "Passwords are 8 to 128 characters long.",
+        "密码长度为 8 到 128 个字符。",
+        "Mật khẩu dài từ 8 đến 128 ký tự.",
+    ],
     /// The username is taken.
-    AccountNameTaken,
+    AccountNameTaken => [
+        "That username is taken.",
+        "这个用户名已被使用。",
+        "Tên đăng nhập này đã có người dùng.",
+    ],
     /// Wrong username or password.
-    AccountWrongCredentials,
+    AccountWrongCredentials => [
+        "Wrong username or password.",
+        "用户名或密码错误。",
+        "Sai tên đăng nhập hoặc mật khẩu.",
+    ],
     /// Too many attempts (the detail says when to try again).
-    AccountTooManyAttempts,
+    AccountTooManyAttempts => [
+        "Too many attempts: wait a little before trying again.",
+        "尝试次数过多：请稍后再试。",
+        "Thử quá nhiều lần: hãy đợi một lúc rồi thử lại.",
+    ],
     /// Not signed in (any more).
-    AccountNotSignedIn,
+    AccountNotSignedIn => [
+        "You are not signed in (any more).",
+        "你尚未登录（或登录已失效）。",
+        "Bạn chưa đăng nhập (hoặc phiên đã hết hạn).",
+    ],
     /// No such player.
-    AccountUnknownPlayer,
+    AccountUnknownPlayer => [
+        "There is no player of that name.",
+        "没有这个名字的棋手。",
+        "Không có người chơi nào tên này.",
+    ],
     /// The server cannot do it now.
-    AccountUnavailable,
+    AccountUnavailable => [
+        "The server could not do that now: try again.",
+        "服务器暂时无法处理：请重试。",
+        "Máy chủ chưa làm được việc này: hãy thử lại.",
+    ],
     /// Something else went wrong.
-    AccountOther,
+    AccountOther => ["The server refused that.", "服务器拒绝了这个请求。", "Máy chủ từ chối yêu cầu này."],
     /// The profile is being fetched.
-    ProfileLoading,
+    ProfileLoading => ["Loading the profile…", "正在加载个人主页…", "Đang tải trang cá nhân…"],
     /// `Playing since {date}`.
-    ProfileSince,
+    ProfileSince => ["Playing since {date}", "注册于 {date}", "Chơi từ {date}"],
     /// A kind of game with no rated game yet.
-    NoRatedGames,
+    NoRatedGames => ["No rated games yet", "还没有计分对局", "Chưa có ván tính điểm"],
     /// `{n} rated games`.
-    RatedGamesCount,
+    RatedGamesCount => ["{n} rated games", "{n} 局计分对局", "{n} ván tính điểm"],
     /// One rated game.
-    RatedGameOne,
+    RatedGameOne => ["1 rated game", "1 局计分对局", "1 ván tính điểm"],
     /// The graph's summary: `{game} rating from {from} to {to} over {n} games`.
-    RatingGraphLabel,
+    RatingGraphLabel => [
+        "{game} rating from {from} to {to} over {n} games",
+        "{game}积分：{n} 局内从 {from} 到 {to}",
+        "Điểm {game} từ {from} đến {to} qua {n} ván",
+    ],
     /// The graph's summary after one game: `{game} rating from {from} to {to} after one game`.
-    RatingGraphLabelOne,
+    RatingGraphLabelOne => [
+        "{game} rating from {from} to {to} after one game",
+        "{game}积分：一局后从 {from} 到 {to}",
+        "Điểm {game} từ {from} đến {to} sau một ván",
+    ],
     /// The profile's games' heading.
-    RecentGames,
+    RecentGames => ["Recent games", "最近的对局", "Các ván gần đây"],
     /// No finished game.
-    NoGamesYet,
+    NoGamesYet => ["No finished games yet.", "还没有下完的对局。", "Chưa có ván nào kết thúc."],
     /// A column: the date.
-    ColumnDate,
+    ColumnDate => ["Date", "日期", "Ngày"],
     /// A column: the game.
-    ColumnGame,
+    ColumnGame => ["Game", "对局", "Ván"],
     /// A column: the opponent.
-    ColumnOpponent,
+    ColumnOpponent => ["Opponent", "对手", "Đối thủ"],
     /// A column: the result.
-    ColumnResult,
+    ColumnResult => ["Result", "结果", "Kết quả"],
     /// The profile owner won.
-    ResultWon,
+    ResultWon => ["Won", "胜", "Thắng"],
     /// The profile owner lost.
-    ResultLost,
+    ResultLost => ["Lost", "负", "Thua"],
     /// A draw.
-    ResultDraw,
+    ResultDraw => ["Draw", "和", "Hòa"],
     /// Aborted.
-    ResultAborted,
+    ResultAborted => ["Aborted", "中止", "Đã hủy"],
     /// By resignation.
-    ByResignation,
+    ByResignation => ["by resignation", "认输", "do xin thua"],
     /// On time.
-    ByTimeout,
+    ByTimeout => ["on time", "超时", "hết giờ"],
     /// By agreement.
-    ByAgreement,
+    ByAgreement => ["by agreement", "协议", "theo thỏa thuận"],
     /// The loser stayed away (and the winner claimed the game).
-    ByAbandonment,
+    ByAbandonment => ["by abandonment", "弃局", "do bỏ ván"],
     /// Open a game in the app's review.
-    Review,
+    Review => ["Review", "复盘", "Xem lại"],
     /// Open a game's page.
-    GamePage,
+    GamePage => ["Game page", "对局页面", "Trang ván cờ"],
     /// Back to the lobby.
-    BackToLobby,
+    BackToLobby => ["Back to the lobby", "返回大厅", "Về sảnh"],
 }
 
 /// The text `words` in `lang`.
 #[must_use]
 pub fn say(lang: Lang, words: Words) -> &'static str {
-    use Words as W;
-    pick(
-        lang,
-        match words {
-            W::Title => ["Qi — play online", "棋 — 在线对弈", "Qi — chơi trực tuyến"],
-            W::PlayOnThisDevice => ["Play on this device", "本机对弈", "Chơi trên máy này"],
-            W::Lobby => ["Lobby", "大厅", "Sảnh"],
-            W::Connecting => ["Connecting…", "正在连接…", "Đang kết nối…"],
-            W::Connected => ["Connected", "已连接", "Đã kết nối"],
-            W::Reconnecting => [
-                "Connection lost — trying again in {s} s",
-                "连接已断开，{s} 秒后重试",
-                "Mất kết nối — thử lại sau {s} giây",
-            ],
-            W::NoServerYet => [
-                "No server — trying again in {s} s",
-                "没有服务器，{s} 秒后重试",
-                "Không có máy chủ — thử lại sau {s} giây",
-            ],
-            W::NeedsServer => [
-                "Online play is not available: the game server cannot be reached.",
-                "暂时无法在线对弈：连接不上对局服务器。",
-                "Hiện không chơi trực tuyến được: không kết nối được máy chủ trò chơi.",
-            ],
-            W::NeedsServerRetry => [
-                "This page keeps trying to reach it. Games on this device need no server.",
-                "本页会继续尝试连接。本机对弈不需要服务器。",
-                "Trang này sẽ tiếp tục thử kết nối. Chơi trên máy này không cần máy chủ.",
-            ],
-            W::Outdated => [
-                "The server runs another version: reload the page.",
-                "服务器版本不同：请刷新页面。",
-                "Máy chủ chạy phiên bản khác: hãy tải lại trang.",
-            ],
-            W::TryAgain => ["Try again now", "立即重试", "Thử lại ngay"],
-            W::YourName => ["Your name", "你的名字", "Tên của bạn"],
-            W::Anonymous => ["Anonymous", "匿名", "Ẩn danh"],
-            W::Chess960 => [
-                "Chess960 (shuffled start)",
-                "Chess960（随机开局）",
-                "Chess960 (xếp quân ngẫu nhiên)",
-            ],
-            W::CustomClock => ["Custom", "自定义", "Tùy chỉnh"],
-            W::Minutes => ["Minutes", "分钟", "Phút"],
-            W::IncrementSecs => ["Seconds per move", "每步加秒", "Giây cộng mỗi nước"],
-            W::YourSide => ["Your side", "你的先后手", "Lượt của bạn"],
-            W::SeatRandom => ["Random", "随机", "Ngẫu nhiên"],
-            W::CreateGame => ["Create game", "创建对局", "Tạo ván"],
-            W::QuickPairing => ["Quick pairing", "快速匹配", "Ghép cặp nhanh"],
-            W::Seeking => [
-                "Looking for an opponent for {game}…",
-                "正在为{game}寻找对手…",
-                "Đang tìm đối thủ chơi {game}…",
-            ],
-            W::InviteLink => [
-                "Invite link — send it to your opponent",
-                "邀请链接 — 发给你的对手",
-                "Liên kết mời — gửi cho đối thủ",
-            ],
-            W::WatchLink => ["Link for spectators", "观战链接", "Liên kết cho người xem"],
-            W::Copy => ["Copy", "复制", "Sao chép"],
-            W::Copied => ["Copied", "已复制", "Đã sao chép"],
-            W::WaitingForOpponent => [
-                "Waiting for your opponent to open the invite link…",
-                "等待对手打开邀请链接…",
-                "Đang chờ đối thủ mở liên kết mời…",
-            ],
-            W::Invited => [
-                "You are invited to a game.",
-                "有人邀请你下一局棋。",
-                "Bạn được mời vào một ván cờ.",
-            ],
-            W::JoinGame => ["Join the game", "加入对局", "Vào ván"],
-            W::OpeningGame => ["Opening the game…", "正在打开对局…", "Đang mở ván cờ…"],
-            W::Watching => ["You are watching.", "你正在观战。", "Bạn đang xem."],
-            W::WatchersCount => ["{n} watching", "{n} 人观战", "{n} người xem"],
-            W::EmptySeat => ["(free seat)", "（空位）", "(chỗ trống)"],
-            W::You => ["you", "你", "bạn"],
-            W::Present => ["connected", "在线", "trực tuyến"],
-            W::Away => ["away", "已离开", "vắng mặt"],
-            W::OfferDraw => ["Offer a draw", "提和", "Cầu hòa"],
-            W::AcceptDraw => ["Accept the draw", "同意和棋", "Đồng ý hòa"],
-            W::DeclineDraw => ["Decline", "拒绝", "Từ chối"],
-            W::DrawOffered => {
-                ["Your opponent offers a draw.", "对手提议和棋。", "Đối thủ cầu hòa."]
-            }
-            W::DrawOfferedBy => ["{side} offers a draw.", "{side}提议和棋。", "{side} cầu hòa."],
-            W::DrawOfferSent => ["You offered a draw.", "你已提和。", "Bạn đã cầu hòa."],
-            W::Abort => ["Abort", "中止对局", "Hủy ván"],
-            W::Rematch => ["Rematch", "再来一局", "Đấu lại"],
-            W::AcceptRematch => ["Accept the rematch", "接受再战", "Nhận đấu lại"],
-            W::RematchOffered => {
-                ["Your opponent wants a rematch.", "对手想再下一局。", "Đối thủ muốn đấu lại."]
-            }
-            W::RematchSent => ["You offered a rematch.", "你已提出再战。", "Bạn đã mời đấu lại."],
-            W::ClaimWin => ["Claim the win", "判我获胜", "Xin xử thắng"],
-            W::OpponentAway => [
-                "Your opponent has left. If they stay away, you can claim the win.",
-                "对手已离开。如果对手一直不回来，你可以要求判胜。",
-                "Đối thủ đã rời đi. Nếu họ không quay lại, bạn có thể xin xử thắng.",
-            ],
-            W::Sending => ["Sending your move…", "正在发送你的着法…", "Đang gửi nước đi…"],
-            W::YourMove => ["Your move", "轮到你走", "Đến lượt bạn"],
-            W::YouPlay => ["You play {side}.", "你执{side}。", "Bạn cầm quân {side}."],
-            W::DrawAgreed => ["Draw by agreement", "双方同意和棋", "Hòa theo thỏa thuận"],
-            W::Aborted => ["The game was aborted.", "对局已中止。", "Ván cờ đã bị hủy."],
-            W::WonByAbandonment => [
-                "{side} wins: the opponent left",
-                "{side}胜（对手离开）",
-                "{side} thắng (đối thủ bỏ đi)",
-            ],
-            W::Won => ["{side} wins", "{side}胜", "{side} thắng"],
-            W::Drawn => ["Draw", "和棋", "Hòa"],
-            W::ReviewInApp => ["Review in the app", "在应用中复盘", "Xem lại trong ứng dụng"],
-            W::TheDeal => ["The whole deal", "完整发牌", "Toàn bộ cách chia quân"],
-            W::RefusedIllegal => [
-                "The server refused this move.",
-                "服务器拒绝了这步棋。",
-                "Máy chủ từ chối nước đi này.",
-            ],
-            W::RefusedNotYourTurn => [
-                "It is not your turn: the move was taken back.",
-                "还没轮到你：这步棋已撤回。",
-                "Chưa đến lượt bạn: nước đi đã được rút lại.",
-            ],
-            W::RefusedWrongPly => [
-                "The game had moved on: the move was taken back.",
-                "对局已有新进展：这步棋已撤回。",
-                "Ván cờ đã đổi: nước đi đã được rút lại.",
-            ],
-            W::RefusedNotPlaying => [
-                "The game is not being played now.",
-                "对局当前不在进行中。",
-                "Ván cờ hiện không diễn ra.",
-            ],
-            W::RefusedNotAPlayer => [
-                "You hold no seat in this game.",
-                "你不是这局棋的棋手。",
-                "Bạn không phải người chơi của ván này.",
-            ],
-            W::ErrorBadMessage => [
-                "The server could not read this page's message.",
-                "服务器无法读取本页发出的消息。",
-                "Máy chủ không đọc được tin nhắn của trang này.",
-            ],
-            W::ErrorUnexpected => [
-                "The server did not accept that now.",
-                "服务器现在不接受这个请求。",
-                "Máy chủ không nhận yêu cầu đó lúc này.",
-            ],
-            W::ErrorBadName => [
-                "That name is not allowed: at most 20 characters, all visible, plain spaces only.",
-                "这个名字不可用：最多 20 个字符，须是可见字符，只能用普通空格。",
-                "Tên này không dùng được: tối đa 20 ký tự nhìn thấy được, chỉ dùng dấu cách thường.",
-            ],
-            W::ErrorNameTaken => [
-                "That name belongs to a registered player: sign in, or choose another name.",
-                "这个名字属于一位注册棋手：请登录，或换一个名字。",
-                "Tên này thuộc về một người chơi đã đăng ký: hãy đăng nhập, hoặc chọn tên khác.",
-            ],
-            W::ErrorUnknownGame => [
-                "There is no such game on the server.",
-                "服务器上没有这局棋。",
-                "Máy chủ không có ván cờ này.",
-            ],
-            W::ErrorBadToken => [
-                "This link is not valid for that game.",
-                "这个链接对该对局无效。",
-                "Liên kết này không hợp lệ cho ván đó.",
-            ],
-            W::ErrorSeatTaken => [
-                "Both seats are taken: you are watching instead.",
-                "两个座位都已有人：你将以观战身份进入。",
-                "Cả hai chỗ đã có người: bạn sẽ xem ván.",
-            ],
-            W::ErrorBadSpec => [
-                "The server does not offer that game or clock.",
-                "服务器不提供这种棋或时限。",
-                "Máy chủ không có loại cờ hoặc đồng hồ đó.",
-            ],
-            W::ErrorTooManyGames => [
-                "Too many games at once: finish one first.",
-                "同时进行的对局太多：请先下完一局。",
-                "Quá nhiều ván cùng lúc: hãy chơi xong một ván trước.",
-            ],
-            W::ErrorRateLimited => [
-                "Too many games from your network at once: wait a little, or finish one.",
-                "来自你所在网络的对局太多：请稍等片刻，或先下完一局。",
-                "Quá nhiều ván từ mạng của bạn: hãy đợi một chút, hoặc chơi xong một ván.",
-            ],
-            W::ErrorBadChat => [
-                "Your message was not sent.",
-                "你的消息没有发出。",
-                "Tin nhắn của bạn chưa được gửi.",
-            ],
-            W::ErrorNoTakeback => {
-                ["No takeback now.", "现在不能悔棋。", "Bây giờ không thể đi lại."]
-            }
-            W::AskTakeback => ["Ask to take back", "请求悔棋", "Xin đi lại"],
-            W::AcceptTakeback => ["Accept the takeback", "同意悔棋", "Đồng ý cho đi lại"],
-            W::DeclineTakeback => ["Decline", "拒绝", "Từ chối"],
-            W::TakebackOffered => [
-                "Your opponent asks to take back a move.",
-                "对手请求悔棋。",
-                "Đối thủ xin đi lại một nước.",
-            ],
-            W::TakebackOfferedBy => [
-                "{side} asks to take back a move.",
-                "{side}请求悔棋。",
-                "{side} xin đi lại một nước.",
-            ],
-            W::TakebackSent => {
-                ["You asked to take back your move.", "你已请求悔棋。", "Bạn đã xin đi lại."]
-            }
-            W::TakebackDeclined => [
-                "Your takeback request was declined.",
-                "你的悔棋请求被拒绝了。",
-                "Yêu cầu đi lại của bạn bị từ chối.",
-            ],
-            W::ChatPlayers => ["Chat", "聊天", "Trò chuyện"],
-            W::ChatSpectators => ["Spectators' chat", "观众聊天", "Trò chuyện của người xem"],
-            W::ChatMessage => ["Message", "消息", "Tin nhắn"],
-            W::Send => ["Send", "发送", "Gửi"],
-            W::Mute => ["Mute", "屏蔽", "Ẩn tin nhắn"],
-            W::Unmute => ["Unmute", "取消屏蔽", "Hiện tin nhắn"],
-            W::ChatMuted => [
-                "Chat muted: messages are hidden.",
-                "已屏蔽：消息已隐藏。",
-                "Đã ẩn trò chuyện: tin nhắn bị ẩn.",
-            ],
-            W::ChatEmpty => ["No messages yet.", "还没有消息。", "Chưa có tin nhắn."],
-            W::ChatUnknown => [
-                "(a message this page cannot show)",
-                "（本页无法显示的消息）",
-                "(tin nhắn trang này không hiển thị được)",
-            ],
-            W::QuickMessages => ["Quick messages", "快捷消息", "Tin nhắn nhanh"],
-            W::QuickHello => ["Hello!", "你好！", "Xin chào!"],
-            W::QuickGoodLuck => ["Good luck!", "祝你好运！", "Chúc may mắn!"],
-            W::QuickGoodGame => ["Good game!", "下得好！", "Ván cờ hay!"],
-            W::QuickThanks => ["Thanks!", "谢谢！", "Cảm ơn!"],
-            W::QuickRematch => ["Rematch?", "再来一局？", "Đấu lại nhé?"],
-            W::OpenChallenges => ["Open challenges", "公开挑战", "Lời mời đang mở"],
-            W::NoChallenges => [
-                "No open challenge right now: create one, and it shows here for everyone.",
-                "目前没有公开挑战：创建一个，所有人都能在这里看到。",
-                "Chưa có lời mời nào: hãy tạo một lời mời, mọi người sẽ thấy ở đây.",
-            ],
-            W::Accept => ["Accept", "接受", "Nhận lời"],
-            W::YourChallenge => ["Yours: open it", "你的挑战：打开", "Của bạn: mở ra"],
-            W::PlaysSide => ["plays {side}", "执{side}", "cầm quân {side}"],
-            W::GamesNow => ["Games now", "正在进行的对局", "Ván đang diễn ra"],
-            W::NoGamesNow => [
-                "No game is being played right now.",
-                "目前没有正在进行的对局。",
-                "Hiện không có ván nào đang diễn ra.",
-            ],
-            W::AllGames => ["All", "全部", "Tất cả"],
-            W::WaitingCount => {
-                ["{n} waiting for this game", "{n} 人在等这种对局", "{n} người đang chờ ván này"]
-            }
-            W::WhoMayJoin => ["Who may join", "谁可以加入", "Ai có thể vào"],
-            W::JoinAnyone => [
-                "Anyone (listed in the lobby)",
-                "任何人（在大厅公开）",
-                "Bất kỳ ai (hiện trong sảnh)",
-            ],
-            W::JoinInvite => {
-                ["Only with the invite link", "仅限邀请链接", "Chỉ người có liên kết mời"]
-            }
-            W::ServerNonsense => [
-                "The server sent a game this page cannot follow.",
-                "服务器发来的对局无法在本页显示。",
-                "Máy chủ gửi một ván cờ mà trang này không theo được.",
-            ],
-            W::BadLink => [
-                "This address does not name a game.",
-                "这个地址不是对局链接。",
-                "Địa chỉ này không trỏ tới ván cờ nào.",
-            ],
-            W::ServerSays => ["Server: {detail}", "服务器：{detail}", "Máy chủ: {detail}"],
-            W::ErrorNeedsAccount => [
-                "Rated games are between two signed-in players.",
-                "计分对局需要双方都已登录。",
-                "Ván tính điểm cần cả hai người chơi đã đăng nhập.",
-            ],
-            W::Account => ["Account", "账户", "Tài khoản"],
-            W::AccountHint => [
-                "Optional: an account keeps your name, a rating and a profile.",
-                "可选：有账户就能保留名字、积分和个人主页。",
-                "Không bắt buộc: tài khoản giữ tên, điểm và trang cá nhân của bạn.",
-            ],
-            W::Username => ["Username", "用户名", "Tên đăng nhập"],
-            W::Password => ["Password", "密码", "Mật khẩu"],
-            W::CurrentPassword => ["Current password", "当前密码", "Mật khẩu hiện tại"],
-            W::NewPassword => ["New password", "新密码", "Mật khẩu mới"],
-            W::SignIn => ["Sign in", "登录", "Đăng nhập"],
-            W::Register => ["Register", "注册", "Đăng ký"],
-            W::LogOut => ["Log out", "退出登录", "Đăng xuất"],
-            W::LogOutEverywhere => ["Log out everywhere", "在所有设备上退出", "Đăng xuất mọi nơi"],
-            W::ChangePassword => ["Change password", "修改密码", "Đổi mật khẩu"],
-            W::SavePassword => ["Save the new password", "保存新密码", "Lưu mật khẩu mới"],
-            W::PasswordChanged => [
-                "Password changed: your other sessions are signed out.",
-                "密码已修改：其他会话均已退出。",
-                "Đã đổi mật khẩu: các phiên khác đã bị đăng xuất.",
-            ],
-            W::SignedInAs => ["Signed in as {name}", "已登录：{name}", "Đã đăng nhập: {name}"],
-            W::NameIsUsername => [
-                "Your name (your username while signed in)",
-                "你的名字（登录时即用户名）",
-                "Tên của bạn (là tên đăng nhập khi đã đăng nhập)",
-            ],
-            W::Ratings => ["Ratings", "积分", "Điểm"],
-            W::ProvisionalNote => [
-                "A ? marks a provisional rating: few games yet.",
-                "带 ? 的积分为暂定积分：对局还不多。",
-                "Dấu ? là điểm tạm tính: còn ít ván.",
-            ],
-            W::Working => ["Working…", "处理中…", "Đang xử lý…"],
-            W::RatedGame => ["Rated game", "计分对局", "Ván tính điểm"],
-            W::RatedNeedsAccount => [
-                "Sign in to play rated games.",
-                "登录后才能下计分对局。",
-                "Hãy đăng nhập để chơi ván tính điểm.",
-            ],
-            W::Rated => ["Rated", "计分", "Tính điểm"],
-            W::AccountBadUsername => [
-                "Usernames are 3 to 20 letters, digits, _ or -, starting and ending with a letter or digit.",
-                "用户名为 3 到 20 个字母、数字、_ 或 -，且须以字母或数字开头和结尾。",
-                "Tên đăng nhập gồm 3 đến 20 chữ cái, chữ số, _ hoặc -, bắt đầu và kết thúc bằng chữ cái hoặc chữ số.",
-            ],
-            W::AccountBadPassword => [
-                "Passwords are 8 to 128 characters long.",
-                "密码长度为 8 到 128 个字符。",
-                "Mật khẩu dài từ 8 đến 128 ký tự.",
-            ],
-            W::AccountNameTaken => [
-                "That username is taken.",
-                "这个用户名已被使用。",
-                "Tên đăng nhập này đã có người dùng.",
-            ],
-            W::AccountWrongCredentials => [
-                "Wrong username or password.",
-                "用户名或密码错误。",
-                "Sai tên đăng nhập hoặc mật khẩu.",
-            ],
-            W::AccountTooManyAttempts => [
-                "Too many attempts: wait a little before trying again.",
-                "尝试次数过多：请稍后再试。",
-                "Thử quá nhiều lần: hãy đợi một lúc rồi thử lại.",
-            ],
-            W::AccountNotSignedIn => [
-                "You are not signed in (any more).",
-                "你尚未登录（或登录已失效）。",
-                "Bạn chưa đăng nhập (hoặc phiên đã hết hạn).",
-            ],
-            W::AccountUnknownPlayer => [
-                "There is no player of that name.",
-                "没有这个名字的棋手。",
-                "Không có người chơi nào tên này.",
-            ],
-            W::AccountUnavailable => [
-                "The server could not do that now: try again.",
-                "服务器暂时无法处理：请重试。",
-                "Máy chủ chưa làm được việc này: hãy thử lại.",
-            ],
-            W::AccountOther => [
-                "The server refused that.",
-                "服务器拒绝了这个请求。",
-                "Máy chủ từ chối yêu cầu này.",
-            ],
-            W::ProfileLoading => {
-                ["Loading the profile…", "正在加载个人主页…", "Đang tải trang cá nhân…"]
-            }
-            W::ProfileSince => ["Playing since {date}", "注册于 {date}", "Chơi từ {date}"],
-            W::NoRatedGames => ["No rated games yet", "还没有计分对局", "Chưa có ván tính điểm"],
-            W::RatedGamesCount => ["{n} rated games", "{n} 局计分对局", "{n} ván tính điểm"],
-            W::RatedGameOne => ["1 rated game", "1 局计分对局", "1 ván tính điểm"],
-            W::RatingGraphLabelOne => [
-                "{game} rating from {from} to {to} after one game",
-                "{game}积分：一局后从 {from} 到 {to}",
-                "Điểm {game} từ {from} đến {to} sau một ván",
-            ],
-            W::RatingGraphLabel => [
-                "{game} rating from {from} to {to} over {n} games",
-                "{game}积分：{n} 局内从 {from} 到 {to}",
-                "Điểm {game} từ {from} đến {to} qua {n} ván",
-            ],
-            W::RecentGames => ["Recent games", "最近的对局", "Các ván gần đây"],
-            W::NoGamesYet => {
-                ["No finished games yet.", "还没有下完的对局。", "Chưa có ván nào kết thúc."]
-            }
-            W::ColumnDate => ["Date", "日期", "Ngày"],
-            W::ColumnGame => ["Game", "对局", "Ván"],
-            W::ColumnOpponent => ["Opponent", "对手", "Đối thủ"],
-            W::ColumnResult => ["Result", "结果", "Kết quả"],
-            W::ResultWon => ["Won", "胜", "Thắng"],
-            W::ResultLost => ["Lost", "负", "Thua"],
-            W::ResultDraw => ["Draw", "和", "Hòa"],
-            W::ResultAborted => ["Aborted", "中止", "Đã hủy"],
-            W::ByResignation => ["by resignation", "认输", "do xin thua"],
-            W::ByTimeout => ["on time", "超时", "hết giờ"],
-            W::ByAgreement => ["by agreement", "协议", "theo thỏa thuận"],
-            W::ByAbandonment => ["by abandonment", "弃局", "do bỏ ván"],
-            W::Review => ["Review", "复盘", "Xem lại"],
-            W::GamePage => ["Game page", "对局页面", "Trang ván cờ"],
-            W::BackToLobby => ["Back to the lobby", "返回大厅", "Về sảnh"],
-        },
-    )
+    pick(lang, TABLE[words as usize])
 }
 
 #[cfg(test)]

@@ -34,7 +34,7 @@ use qi_rules::{GameKind, Side};
 use crate::think::{AnalyseRequest, Analysis, analyse};
 
 /// Milliseconds of search for each position in the first pass. With the checks, a 40-move chess
-/// game (81 positions, about ten moves checked) takes about 25 s: e2e/bench-review.mjs holds it to
+/// game (81 positions, about ten moves checked) takes about 25 s: e2e/bench/bench-review.mjs holds it to
 /// its goal of 30 s, which is what set both budgets.
 pub const REVIEW_BUDGET_MS: u32 = 250;
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { WAIT_MS, launchBrowser, startQiServer } from './support.mjs';
+import { WAIT_MS, sharedSetup } from '../support.mjs';
 
 const TEST_TIMEOUT = 120_000;
 const SIZES = [
@@ -15,17 +15,9 @@ const SIZES = [
   { width: 360, height: 640 },
 ];
 
-let browser;
-let qi;
-
-before(async () => {
-  qi = await startQiServer({ tag: 'online-board', pages: ['index.html', 'online/index.html'], readyPath: 'online/' });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await qi?.stop();
+const setup = sharedSetup({ before, after }, {
+  server: 'qi',
+  qi: { tag: 'online-board', pages: ['index.html', 'online/index.html'], readyPath: 'online/' },
 });
 
 /** The board's frame's width and its room's, measured in the page. */
@@ -56,7 +48,7 @@ for (const game of ['gomoku', 'xiangqi']) {
   test(`the ${game} board fills its room on the online page at 1280x800 and 360x640`, { timeout: TEST_TIMEOUT }, async () => {
     const people = [];
     const open = async (url, viewport) => {
-      const context = await browser.newContext({ viewport, locale: 'en-US' });
+      const context = await setup.browser.newContext({ viewport, locale: 'en-US' });
       context.setDefaultTimeout(WAIT_MS);
       const page = await context.newPage();
       const errors = [];
@@ -68,7 +60,7 @@ for (const game of ['gomoku', 'xiangqi']) {
     };
     try {
       // Ann creates the game by invite, on a desktop; her board shows while she waits.
-      const ann = await open(`${qi.base}online/`, SIZES[0]);
+      const ann = await open(`${setup.qi.base}online/`, SIZES[0]);
       await ann.locator('[data-testid="name"]').fill('Ann');
       await ann.locator(`[data-testid="lobby"] [data-game="${game}"]`).click();
       await ann.locator('[data-testid="listed"]').selectOption('invite');

@@ -1,19 +1,19 @@
 #!/usr/bin/env node
 // How deep the browser's engine searches in a fixed time, against the same engine natively:
 // what explains the browser-vs-native match (scripts/browser-match). The same positions are
-// searched for `go movetime N` by the app's worker in headless Chromium (e2e/browser-uci.mjs, one
+// searched for `go movetime N` by the app's worker in headless Chromium (e2e/tools/browser-uci.mjs, one
 // thread) and by `qi uci`, one after the other, each keeping its table through a game as in a
 // match. The positions are the games native plays from a few openings against itself (its own
 // moves), so both sides see middlegames a match reaches.
 //
 //   QI_DIST=<dist dir> QI_BIN=<qi binary> [QI_DEPTH_MS=500] [QI_DEPTH_PLIES=24] \
-//     [QI_DEPTH_OPENINGS="e2e4 e7e5 g1f3|d2d4 d7d5"] node e2e/bench-depth.mjs
+//     [QI_DEPTH_OPENINGS="e2e4 e7e5 g1f3|d2d4 d7d5"] node e2e/bench/bench-depth.mjs
 //
 // Prints each position (depth and speed on each side, the moves they chose), then the means:
-// depth, nodes a second and their ratio (the speed ratio of e2e/bench-ai.mjs, seen at match
+// depth, nodes a second and their ratio (the speed ratio of e2e/bench/bench-ai.mjs, seen at match
 // time), and the wall time of a move. Speed is from each side's last `info` line: native's is
 // at its last completed depth (qi uci reports each depth as it ends), the browser's over the
-// whole search as e2e/browser-uci.mjs timed it (the page's round trip of a few ms included, so
+// whole search as e2e/tools/browser-uci.mjs timed it (the page's round trip of a few ms included, so
 // the browser's figure is a little low). It reports; it does not assert (exit 0 unless it
 // cannot run).
 
@@ -23,7 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 
-import { REPO } from './support.mjs';
+import { REPO } from '../support.mjs';
 
 const QI_BIN = path.resolve(process.env.QI_BIN || path.join(REPO, 'target/release/qi'));
 const MOVETIME = Number(process.env.QI_DEPTH_MS) || 500;
@@ -101,7 +101,7 @@ function searched(lines) {
 if (!existsSync(QI_BIN)) fail(`no qi binary at ${QI_BIN}: build it with \`cargo build --release -p qi-cli\``);
 
 const native = uciEngine('native', QI_BIN, ['uci']);
-const browser = uciEngine('browser', 'node', [path.join(REPO, 'e2e/browser-uci.mjs')], { QI_UCI_THREADS: '1' });
+const browser = uciEngine('browser', 'node', [path.join(REPO, 'e2e/tools/browser-uci.mjs')], { QI_UCI_THREADS: '1' });
 const rows = [];
 try {
   for (const engine of [native, browser]) {

@@ -9,19 +9,14 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, test } from 'node:test';
 
-import {
-  WAIT_MS,
-  drag,
-  launchBrowser,
-  openApp,
-  startQiServer,
-} from './support.mjs';
+import { WAIT_MS, drag, openApp, sharedSetup } from '../support.mjs';
 
 const TEST_TIMEOUT = 180_000;
 
-let browser;
-let qi;
-let base;
+const setup = sharedSetup({ before, after }, {
+  server: 'qi',
+  qi: { tag: 'server', pages: ['index.html', 'embed/index.html', 'online/index.html'] },
+});
 let framer;
 let framerUrl;
 
@@ -42,33 +37,23 @@ async function violations(page) {
 }
 
 before(async () => {
-  qi = await startQiServer({
-    tag: 'server',
-    pages: ['index.html', 'embed/index.html', 'online/index.html'],
-  });
-  base = qi.base;
   // A page on another origin that frames the embed and the online page.
   framer = http.createServer((request, response) => {
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     response.end(
-      `<!doctype html><iframe id="embed" src="${base}embed/?game=chess&moves=e2e4"></iframe>` +
-        `<iframe id="online" src="${base}online/"></iframe>`,
+      `<!doctype html><iframe id="embed" src="${setup.base}embed/?game=chess&moves=e2e4"></iframe>` +
+        `<iframe id="online" src="${setup.base}online/"></iframe>`,
     );
   });
   await new Promise((resolve) => framer.listen(0, '127.0.0.1', resolve));
   framerUrl = `http://127.0.0.1:${framer.address().port}/`;
-  browser = await launchBrowser();
 });
 
-after(async () => {
-  await browser?.close();
-  framer?.close();
-  await qi?.stop();
-});
+after(() => framer?.close());
 
 test('the app plays under its policy, with the computer, a hint and the embed preview', { timeout: TEST_TIMEOUT }, async () => {
   const encodings = new Map();
-  const app = await openApp(browser, base, {
+  const app = await openApp(setup.browser, setup.base, {
     query: '?game=chess',
     initScript: watchViolations,
     settings: { game: 'chess', mode: 'computer-second', level: 1, lang: 'en' },
@@ -92,7 +77,7 @@ test('the app plays under its policy, with the computer, a hint and the embed pr
     await frame.locator('.board [data-square]').first().waitFor();
     assert.deepEqual(await violations(page), [], 'no policy violation');
     assert.deepEqual(app.errors, [], 'no error');
-    const main = await page.request.get(base, { headers: { 'accept-encoding': 'br, gzip' } });
+    const main = await page.request.get(setup.base, { headers: { 'accept-encoding': 'br, gzip' } });
     const policy = main.headers()['content-security-policy'];
     assert.match(policy, /script-src 'self' 'wasm-unsafe-eval' 'sha256-/);
   } finally {
@@ -104,16 +89,16 @@ test('the app plays under its policy, with the computer, a hint and the embed pr
 });
 
 test('the embed and the online lobby run under their policies', { timeout: TEST_TIMEOUT }, async () => {
-  const context = await browser.newContext({ locale: 'en-US' });
+  const context = await setup.browser.newContext({ locale: 'en-US' });
   try {
     await context.addInitScript(watchViolations);
     const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${base}embed/?game=xiangqi&moves=h3e3+h10g8&controls=1&movelist=1&play=1`);
+    await page.goto(`${setup.base}embed/?game=xiangqi&moves=h3e3+h10g8&controls=1&movelist=1&play=1`);
     await page.locator('.board [data-square]').first().waitFor({ timeout: WAIT_MS });
     assert.deepEqual(await violations(page), [], 'no violation in the embed');
-    await page.goto(`${base}online/`);
+    await page.goto(`${setup.base}online/`);
     // The lobby's form is there once the page's socket said hello.
     await page.locator('input, button').first().waitFor({ timeout: WAIT_MS });
     await page.waitForFunction(() => !document.body.innerText.includes('needs the server'), null, { timeout: WAIT_MS });
@@ -125,7 +110,7 @@ test('the embed and the online lobby run under their policies', { timeout: TEST_
 });
 
 test('another site may frame the embed but not the online page', { timeout: TEST_TIMEOUT }, async () => {
-  const context = await browser.newContext({ locale: 'en-US' });
+  const context = await setup.browser.newContext({ locale: 'en-US' });
   try {
     const page = await context.newPage();
     await page.goto(framerUrl);

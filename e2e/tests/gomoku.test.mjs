@@ -5,12 +5,12 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 
-import { click, sharedApp, statusText, waitForPlies } from './support.mjs';
+import { click, sharedSetup, statusText, waitForPlies } from '../support.mjs';
 
 const TEST_TIMEOUT = 180_000;
-const SHOTS = new URL('../target/e2e-shots/', import.meta.url);
+const SHOTS = new URL('../../target/e2e-shots/', import.meta.url);
 
-const shared = sharedApp({ before, after });
+const shared = sharedSetup({ before, after });
 before(() => mkdirSync(SHOTS, { recursive: true }));
 const withApp = (options, body) => shared.withApp(options, body);
 

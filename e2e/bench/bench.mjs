@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The app's benchmark: three figures for the built app in headless Chromium on this machine.
 //
-//   node e2e/bench.mjs [dist-dir]        (default: <repo>/dist; build it first with trunk)
+//   node e2e/bench/bench.mjs [dist-dir]        (default: <repo>/dist; build it first with trunk)
 //
 // 1. first load: every response of the first page load (HTML, JS, wasm, CSS, art), each body
 //    gzipped with zlib level 9, summed (goal <= 300 KB);
@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '..');
+const repo = resolve(here, '../..');
 const { chromium } = await import(join(repo, 'tools/node_modules/playwright-core/index.mjs'));
 
 const CHROMIUM = '/usr/bin/chromium';

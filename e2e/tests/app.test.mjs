@@ -1,55 +1,30 @@
 // End-to-end tests of the built app in headless Chromium: real pointer, mouse and keyboard
-// input on the page as served from a sub-path. Run: `node --test e2e/` (env QI_DIST = the
+// input on the page as served from a sub-path. Run: `node --test e2e/tests/` (env QI_DIST = the
 // built dist directory, default <repo>/dist).
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
 import {
-  DIST,
   WAIT_MS,
   click,
   drag,
-  launchBrowser,
   moveList,
   openApp,
   pieceAt,
   result,
+  sharedSetup,
   square,
-  startServer,
   statusText,
   waitForPiece,
   waitForPlies,
-} from './support.mjs';
+} from '../support.mjs';
 
 const TEST_TIMEOUT = 180_000;
 
-let server;
-let browser;
+const setup = sharedSetup({ before, after });
 
-before(async () => {
-  server = await startServer(DIST);
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-/**
- * Opens the app in a fresh context, runs `body(page)`, then checks that the page raised no
- * uncaught exception, logged no console error and had no failed request.
- */
-async function withApp(options, body) {
-  const app = await openApp(browser, server.url, options);
-  try {
-    await body(app.page, app);
-    assert.deepEqual(app.errors, [], 'the page reported errors');
-  } finally {
-    await app.close();
-  }
-}
+const { withApp } = setup;
 
 /** Picks a game with the game picker and waits for its board. */
 async function pickGame(page, game, cells) {
@@ -557,10 +532,10 @@ test('the link carries the tree: an embed shows the variation, the comment and t
     await page.waitForFunction((previous) => location.search !== previous, before);
     const query = await page.evaluate(() => location.search.slice(1));
     // A fresh context: nothing in storage, everything from the link.
-    const context = await browser.newContext({ viewport: { width: 500, height: 560 } });
+    const context = await setup.browser.newContext({ viewport: { width: 500, height: 560 } });
     try {
       const embed = await context.newPage();
-      await embed.goto(`${server.url}embed/?${query}&controls=1&movelist=1`);
+      await embed.goto(`${setup.server.url}embed/?${query}&controls=1&movelist=1`);
       await embed.locator('.embed .board [data-square]').first().waitFor();
       await embed.locator('[data-shape="f1-b5"]').waitFor();
       assert.deepEqual(await embed.locator('.embed-moves .variation-move').allTextContents(), ['c5']);
@@ -575,7 +550,7 @@ test('the link carries the tree: an embed shows the variation, the comment and t
       await embed.keyboard.press('ArrowLeft');
       assert.equal(await embed.locator('.embed-moves .move.current').getAttribute('data-ply'), '1');
       // A link may open in a variation: 1... c5 is `ply=1.0.1`.
-      await embed.goto(`${server.url}embed/?${query}&movelist=1&ply=1.0.1`);
+      await embed.goto(`${setup.server.url}embed/?${query}&movelist=1&ply=1.0.1`);
       await embed.locator('[data-square="c5"] [data-piece="bP"]').waitFor();
       await embed.locator('.embed-moves .variation-move.current', { hasText: 'c5' }).waitFor();
     } finally {
@@ -623,7 +598,7 @@ test('sounds: a move, a capture, a refused move, check and the end; none once th
 
 test('an embed is silent unless its page asked for sound', { timeout: TEST_TIMEOUT }, async () => {
   for (const [query, expected] of [['', []], ['&sound=1', ['move']]]) {
-    const app = await openApp(browser, `${server.url}embed/?game=chess&play=1&movelist=1${query}`, {
+    const app = await openApp(setup.browser, `${setup.server.url}embed/?game=chess&play=1&movelist=1${query}`, {
       initScript: () => { window.qiSoundLog = []; },
     });
     try {
@@ -792,7 +767,7 @@ test('new game: one dialog for the game, opponent, level, rules and clock; close
   }));
 
 test('gomoku on a touch screen: the first tap shows the stone, the second places it (a setting, on by default for touch)', { timeout: TEST_TIMEOUT }, async () => {
-  const app = await openApp(browser, server.url, { hasTouch: true, isMobile: true, viewport: { width: 360, height: 740 } });
+  const app = await openApp(setup.browser, setup.server.url, { hasTouch: true, isMobile: true, viewport: { width: 360, height: 740 } });
   try {
     const page = app.page;
     await pickGame(page, 'gomoku', 225);
@@ -834,7 +809,7 @@ test('two board colour sets and a board size on a wide screen, kept over a reloa
   }));
 
 test('banqi: a tray of captured pieces and the face-down count per colour', { timeout: TEST_TIMEOUT }, async () => {
-  const app = await openApp(browser, `${server.url}?game=banqi&fen=K*n6/8/8/6Pk_1_r_0_-_-`);
+  const app = await openApp(setup.browser, `${setup.server.url}?game=banqi&fen=K*n6/8/8/6Pk_1_r_0_-_-`);
   try {
     const tray = app.page.locator('[data-testid="banqi-tray"]');
     await tray.waitFor();

@@ -5,7 +5,7 @@
 // wasm) is summed apart, against a budget of its own, and must come after the board. Bytes are
 // deterministic for a build, so this is a test, not a benchmark: a change that pushes a page
 // over its budget fails CI. The time such a download takes on a slow line is
-// e2e/bench-first-load.mjs's business.
+// e2e/bench/bench-first-load.mjs's business.
 //
 // The budgets are the figures the page is held to now. Where they are above the goals (the
 // docs/benchmarks.md "The app" section: at most 300 KB gzip for the app's first load, 250 KB for the
@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-import { launchBrowser, startServer } from './support.mjs';
+import { sharedSetup, startServer } from '../support.mjs';
 
 /**
  * Bytes of the first download, by page and encoding (1 KB = 1,000 bytes, as the benchmark).
@@ -36,16 +36,7 @@ export const BUDGETS = {
 export const LATER_BUDGET = { gzip: 90_000, brotli: 76_000 };
 
 const TEST_TIMEOUT = 120_000;
-let browser;
-let server;
-before(async () => {
-  browser = await launchBrowser();
-  server = await startServer();
-});
-after(async () => {
-  await server?.close();
-  await browser?.close();
-});
+const setup = sharedSetup({ before, after });
 
 /** In the page, before its scripts: notes (in the page's clock) when a square of the board is first in the document. */
 function watchBoard() {
@@ -63,7 +54,7 @@ function watchBoard() {
  * start against the moment a square of the board was first in the document).
  */
 async function firstDownload(path) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const context = await setup.browser.newContext({ viewport: { width: 1280, height: 800 } });
   try {
     const page = await context.newPage();
     await page.addInitScript(watchBoard);
@@ -76,7 +67,7 @@ async function firstDownload(path) {
           .catch(() => ({ url: response.url(), status: response.status(), body: null })),
       );
     });
-    await page.goto(server.url + path);
+    await page.goto(setup.server.url + path);
     await page.locator('.board [data-square]').first().waitFor();
     await page.waitForLoadState('networkidle');
     await page.waitForTimeout(500);
@@ -108,7 +99,7 @@ function sizes(files) {
     // A file that compression would make bigger is sent as it is.
     gzip += Math.min(gz, body.length);
     brotli += Math.min(br, body.length);
-    lines.push(`  ${kb(br).padStart(7)} KB br ${kb(gz).padStart(7)} KB gz ${kb(body.length).padStart(7)} KB  ${url.slice(server.url.length) || '(page)'}`);
+    lines.push(`  ${kb(br).padStart(7)} KB br ${kb(gz).padStart(7)} KB gz ${kb(body.length).padStart(7)} KB  ${url.slice(setup.server.url.length) || '(page)'}`);
   }
   return { gzip, brotli, lines };
 }
@@ -146,14 +137,14 @@ test('the app\'s first screen never waits for the rest of its wasm, and a return
   // server's mark: the page then offers online play and the engine's threads).
   const isolated = await startServer(undefined, undefined, 0, { isolated: true, qiServerMark: true });
   const visits = [];
-  for (const base of [server.url, isolated.url]) {
+  for (const base of [setup.server.url, isolated.url]) {
     for (const query of ['', '?game=xiangqi', '?game=banqi', '?game=gomoku', '?game=chess&moves=e2e4+e7e5+g1f3', '?lang=zh&game=xiangqi&moves=h3e3']) {
       visits.push([base, query]);
     }
   }
   try {
     for (const [base, query] of visits) {
-      const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+      const context = await setup.browser.newContext({ viewport: { width: 360, height: 740 } });
       try {
         const page = await context.newPage();
         await page.addInitScript(watchBoard);
@@ -166,9 +157,9 @@ test('the app\'s first screen never waits for the rest of its wasm, and a return
             .filter((e) => e.name.endsWith('_later.wasm'))
             .map((e) => ({ how: e.initiatorType, start: e.startTime })),
         }));
-        assert.equal(later.length, 1, `${base === server.url ? '' : 'isolated '}${query || '(first visit)'}: ${JSON.stringify(later)}`);
-        assert.equal(later[0].how, 'fetch', `${base === server.url ? '' : 'isolated '}${query || '(first visit)'}: the first screen called for the later part (${JSON.stringify(later)})`);
-        assert.ok(later[0].start > boardUpAt, `${base === server.url ? '' : 'isolated '}${query || '(first visit)'}: asked for at ${later[0].start} ms, the board drawn at ${boardUpAt} ms`);
+        assert.equal(later.length, 1, `${base === setup.server.url ? '' : 'isolated '}${query || '(first visit)'}: ${JSON.stringify(later)}`);
+        assert.equal(later[0].how, 'fetch', `${base === setup.server.url ? '' : 'isolated '}${query || '(first visit)'}: the first screen called for the later part (${JSON.stringify(later)})`);
+        assert.ok(later[0].start > boardUpAt, `${base === setup.server.url ? '' : 'isolated '}${query || '(first visit)'}: asked for at ${later[0].start} ms, the board drawn at ${boardUpAt} ms`);
         // A return visit: the service worker holds the build, and the later part is linked from
         // its cache before the page starts; the network is not asked.
         await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
@@ -176,7 +167,7 @@ test('the app\'s first screen never waits for the rest of its wasm, and a return
         await page.locator('.board [data-square]').first().waitFor();
         await page.waitForTimeout(500);
         const again = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('_later.wasm')).length);
-        assert.equal(again, 0, `${base === server.url ? '' : 'isolated '}${query || '(first visit)'}: the return visit fetched the later part again`);
+        assert.equal(again, 0, `${base === setup.server.url ? '' : 'isolated '}${query || '(first visit)'}: the return visit fetched the later part again`);
       } finally {
         await context.close();
       }

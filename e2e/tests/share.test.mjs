@@ -5,43 +5,13 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, test } from 'node:test';
 
-import {
-  DIST,
-  WAIT_MS,
-  drag,
-  launchBrowser,
-  moveList,
-  openApp,
-  startServer,
-  statusText,
-  waitForPlies,
-} from './support.mjs';
+import { WAIT_MS, drag, moveList, sharedSetup, statusText, waitForPlies } from '../support.mjs';
 
 const TEST_TIMEOUT = 180_000;
 
-let server;
-let browser;
+const setup = sharedSetup({ before, after });
 
-before(async () => {
-  server = await startServer(DIST);
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-/** Opens the app (fresh context) with `query`, runs `body`, and checks no errors were reported. */
-async function withApp(query, body, options = {}) {
-  const app = await openApp(browser, server.url, { query, ...options });
-  try {
-    await body(app.page, app);
-    assert.deepEqual(app.errors, [], 'the page reported errors');
-  } finally {
-    await app.close();
-  }
-}
+const withApp = (query, body, options = {}) => setup.withApp({ query, ...options }, body);
 
 /** The square shown at the board's top-left corner: tells the orientation. */
 async function topLeft(page) {
@@ -54,7 +24,7 @@ async function notice(page) {
   return (await locator.count()) ? locator.innerText() : '';
 }
 
-test('the address carries the game: another browser opens it and play goes on', { timeout: TEST_TIMEOUT }, async () => {
+test('the address carries the game: another setup.browser opens it and play goes on', { timeout: TEST_TIMEOUT }, async () => {
   let address;
   await withApp('', async (page) => {
     await drag(page, 'e2', 'e4');
@@ -65,7 +35,7 @@ test('the address carries the game: another browser opens it and play goes on', 
     address = page.url();
     assert.match(address, /\/qi\/\?g=[A-Za-z0-9_-]+&orientation=black$/);
   });
-  await withApp(address.slice(server.url.length), async (page) => {
+  await withApp(address.slice(setup.server.url.length), async (page) => {
     await waitForPlies(page, 2);
     assert.deepEqual(await moveList(page), ['e4', 'e5']);
     assert.match(await statusText(page), /White to move/);
@@ -164,7 +134,7 @@ test('the share dialog gives a working link, a QR code, and warns about banqi de
     await page.locator('[data-action="close-dialog"]').click();
     assert.equal(await page.locator('.dialog').count(), 0);
   });
-  await withApp(link.slice(server.url.length), async (page) => {
+  await withApp(link.slice(setup.server.url.length), async (page) => {
     await waitForPlies(page, 2);
     assert.deepEqual(await moveList(page), ['d4', 'd5']);
   });
@@ -225,17 +195,17 @@ async function startBlog(html) {
 }
 
 test('a blog on another origin embeds three boards that play and replay in their frames', { timeout: TEST_TIMEOUT }, async () => {
-  const embed = `${server.url}embed/`;
+  const embed = `${setup.server.url}embed/`;
   const frames = [
     ['replay', `${embed}?game=chess&moves=e2e4+e7e5+g1f3+b8c6&controls=1&movelist=1`, 400],
     ['play', `${embed}?game=gomoku&moves=h8+i9&play=1`, 200],
-    ['redirect', `${server.url}?embed=1&game=xiangqi&moves=h3e3&play=1&controls=1&theme=dark`, 640],
+    ['redirect', `${setup.server.url}?embed=1&game=xiangqi&moves=h3e3&play=1&controls=1&theme=dark`, 640],
   ];
   const html = `<!doctype html><html><head><title>A blog</title></head><body><h1>My games</h1>
 ${frames.map(([id, src, size]) => `<iframe id="${id}" src="${src.replaceAll('&', '&amp;')}" width="${size}" height="${size}" title="${id}" loading="lazy" style="border:0"></iframe>`).join('\n')}
 </body></html>`;
   const blog = await startBlog(html);
-  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const context = await setup.browser.newContext({ viewport: { width: 1400, height: 1000 } });
   context.setDefaultTimeout(WAIT_MS);
   const page = await context.newPage();
   const errors = [];
@@ -463,7 +433,7 @@ test('a resignation travels with the game: in the address, in the record, back i
     assert.match(exported, /1\. e4 e5 0-1/);
     await page.locator('[data-action="close-dialog"]').click();
   });
-  await withApp(address.slice(server.url.length), async (page) => {
+  await withApp(address.slice(setup.server.url.length), async (page) => {
     await waitForPlies(page, 2);
     assert.match(await statusText(page), /Black wins by resignation/);
     // Play goes on from the last position when asked.

@@ -3,7 +3,7 @@
 // headless Chromium with DevTools network emulation (150 ms latency per request, 1.6 Mbps down
 // = 200,000 bytes/s, 750 kbps up), a fresh browser context (empty cache) for every load.
 //
-//   node e2e/bench-first-load.mjs [dist-dir]
+//   node e2e/bench/bench-first-load.mjs [dist-dir]
 //
 // env QI_DIST (default <repo>/dist; the argument wins), QI_SERVER_BIN (default
 // <repo>/target/release/qi-server), QI_CHROMIUM (default /usr/bin/chromium), QI_RUNS (loads per
@@ -30,7 +30,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '..');
+const repo = path.resolve(here, '../..');
 const { chromium } = await import(path.join(repo, 'tools/node_modules/playwright-core/index.mjs'));
 
 const CHROMIUM = process.env.QI_CHROMIUM || '/usr/bin/chromium';

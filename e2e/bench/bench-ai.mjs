@@ -2,7 +2,7 @@
 // The computer's search speed in the browser (wasm in the app's Web Worker) against the same
 // search run natively by the `qi` command line, for each game.
 //
-//   QI_DIST=<dist dir> QI_BIN=<qi binary> [QI_BENCH_RUNS=5] node e2e/bench-ai.mjs
+//   QI_DIST=<dist dir> QI_BIN=<qi binary> [QI_BENCH_RUNS=5] node e2e/bench/bench-ai.mjs
 //
 // (defaults: <repo>/dist, built with `. scripts/lib.sh && build_app`, and
 // <repo>/target/release/qi, built with `cargo build --release -p qi-cli`.)
@@ -37,7 +37,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { DIST, REPO, launchBrowser, openApp, startServer } from './support.mjs';
+import { DIST, REPO, launchBrowser, openApp, startServer } from '../support.mjs';
 
 /**
  * The games and the moves played before the search. Gomoku is searched after one stone in the

@@ -4,19 +4,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { launchBrowser, openApp, startServer } from './support.mjs';
+import { openApp, sharedSetup } from '../support.mjs';
 
 const TEST_TIMEOUT = 120_000;
-let browser;
-let server;
-before(async () => {
-  browser = await launchBrowser();
-  server = await startServer();
-});
-after(async () => {
-  await server?.close();
-  await browser?.close();
-});
+const setup = sharedSetup({ before, after });
 
 /** The controls whose text does not fit, as `tag "text" (needed > available px)`. */
 function clipped() {
@@ -45,7 +36,7 @@ for (const lang of ['en', 'zh', 'vi']) {
   for (const width of [320, 360, 1280]) {
     test(`every choice fits at ${width} px in ${lang}`, { timeout: TEST_TIMEOUT }, async () => {
       // Against the computer, so the longest "Players" choice and the level are shown.
-      const app = await openApp(browser, server.url, {
+      const app = await openApp(setup.browser, setup.server.url, {
         viewport: { width, height: 900 },
         settings: { game: 'chess', mode: 'computer-second', level: 2, lang },
       });
@@ -82,7 +73,7 @@ function dialogFit() {
 // custom base and increment) fits a 360 × 640 phone screen whole, in each language.
 for (const lang of ['en', 'zh', 'vi']) {
   test(`the new-game dialog fits a 360 × 640 screen in ${lang}`, { timeout: TEST_TIMEOUT }, async () => {
-    const app = await openApp(browser, server.url, {
+    const app = await openApp(setup.browser, setup.server.url, {
       viewport: { width: 360, height: 640 },
       settings: { game: 'chess', mode: 'computer-second', level: 2, lang },
     });

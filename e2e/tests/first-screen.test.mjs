@@ -3,51 +3,29 @@
 // (never an empty frame, never the browser's error page), a refused move's reason gone once the
 // player does something else, each gomoku opening step saying what to do, the game-over box
 // keeping the board in view, and words for players on the online page when no server answers.
-// Run: `node --test e2e/first-screen.test.mjs` (env QI_DIST, and QI_SERVER_BIN for the watch
+// Run: `node --test e2e/tests/first-screen.test.mjs` (env QI_DIST, and QI_SERVER_BIN for the watch
 // corner, which needs the Qi server; dist must hold index.html, online/ and tv/).
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
 import {
-  DIST,
   drag,
-  launchBrowser,
   openApp,
+  sharedSetup,
   square,
   startQiServer,
-  startServer,
   statusText,
   waitForPlies,
-} from './support.mjs';
+} from '../support.mjs';
 
 const TEST_TIMEOUT = 180_000;
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 360, height: 640 };
 
-let server;
-let browser;
+const setup = sharedSetup({ before, after });
 
-before(async () => {
-  server = await startServer(DIST);
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-/** Opens the app (static host unless `url`), runs `body`, checks the page reported no error. */
-async function withApp(options, body, url = server.url) {
-  const app = await openApp(browser, url, options);
-  try {
-    await body(app.page, app);
-    assert.deepEqual(app.errors, [], 'the page reported errors');
-  } finally {
-    await app.close();
-  }
-}
+const { withApp } = setup;
 
 /** Whether `box` lies wholly inside the viewport. */
 function inView(box, viewport) {
@@ -81,7 +59,7 @@ test('the levels are described where they are chosen, in each language', { timeo
     await dialog.locator('[data-setting="mode"]').selectOption('computer-second');
     const options = await dialog.locator('[data-setting="level"] option').allTextContents();
     assert.equal(options.length, 6);
-    // Each level by its name, short enough for the list on a phone (e2e/fit.test.mjs); the
+    // Each level by its name, short enough for the list on a phone (e2e/tests/fit.test.mjs); the
     // chosen one's whole line under the list.
     assert.equal(options[0], '1 — Beginner');
     assert.equal(options[5], '6 — Full strength');
@@ -163,20 +141,20 @@ test('gomoku swap2 against the computer: the status says to place the three open
   }));
 
 test('offline, the online page speaks to players, not developers', { timeout: TEST_TIMEOUT }, async () => {
-  const app = await openApp(browser, server.url, { viewport: PHONE });
+  const app = await openApp(setup.browser, setup.server.url, { viewport: PHONE });
   try {
-    await app.page.goto(`${server.url}online/`);
+    await app.page.goto(`${setup.server.url}online/`);
     const card = app.page.locator('[data-testid="needs-server"]');
     await card.waitFor();
     const words = await card.innerText();
-    assert.match(words, /Online play is not available: the game server cannot be reached/);
-    assert.doesNotMatch(words, /scripts\/|Qi server|cargo/);
+    assert.match(words, /Online play is not available: the game setup.server cannot be reached/);
+    assert.doesNotMatch(words, /scripts\/|Qi setup.server|cargo/);
   } finally {
     await app.close();
   }
 });
 
-test('served by the Qi server with no game being played, the watch corner takes no room and no Tab stop; offline it never shows', { timeout: TEST_TIMEOUT }, async () => {
+test('served by the Qi setup.server with no game being played, the watch corner takes no room and no Tab stop; offline it never shows', { timeout: TEST_TIMEOUT }, async () => {
   const qi = await startQiServer({ tag: 'first-screen', pages: ['index.html', 'tv/index.html'] });
   try {
     for (const viewport of [DESKTOP, PHONE]) {
@@ -204,7 +182,7 @@ test('served by the Qi server with no game being played, the watch corner takes 
       }, qi.base);
     }
     // Offline: the frame would hold the browser's error page; it stays out of sight.
-    const app = await openApp(browser, qi.base, { viewport: DESKTOP });
+    const app = await openApp(setup.browser, qi.base, { viewport: DESKTOP });
     try {
       // The app's later wasm part (the watch corner's code among it) is fetched after the board
       // is drawn and the page is idle: offline before it arrives, the corner could never come.

@@ -2,7 +2,7 @@
 // against level 1 in each game with the person's side played from the app's own hints, the page
 // staying responsive while level 6 thinks in its Web Worker (no long tasks on the main thread),
 // playing on from a past position, and undo against the computer.
-// Run: `QI_DIST=<dist dir> node --test e2e/ai.test.mjs` (default QI_DIST = <repo>/dist).
+// Run: `QI_DIST=<dist dir> node --test e2e/tests/ai.test.mjs` (default QI_DIST = <repo>/dist).
 //
 // The tests assert behaviour, never particular moves: they hold for any engine behind the
 // worker, the placeholder that plays the first legal move at once as well as the real ones —
@@ -13,19 +13,16 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
 import {
-  DIST,
   click,
   drag,
-  launchBrowser,
   moveList,
-  openApp,
   pieceAt,
   result,
-  startServer,
+  sharedSetup,
   statusText,
   waitForPiece,
   waitForPlies,
-} from './support.mjs';
+} from '../support.mjs';
 
 /** A full game may take a while on a slow, shared machine; each wait inside is bounded. */
 const GAME_TIMEOUT = 300_000;
@@ -35,33 +32,9 @@ const MAX_PLIES = 400;
 /** How long one answer of the computer (a hint at level 5, a move at level 1) may take. */
 const ANSWER_MS = 60_000;
 
-let server;
-let browser;
+const setup = sharedSetup({ before, after });
 
-before(async () => {
-  server = await startServer(DIST);
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-/**
- * Opens the app in a fresh context with `settings` in place before the first load, runs
- * `body(page, app)`, then checks the page raised no uncaught exception, logged no console error
- * and had no failed request.
- */
-async function withApp(options, body) {
-  const app = await openApp(browser, server.url, options);
-  try {
-    await body(app.page, app);
-    assert.deepEqual(app.errors, [], 'the page reported errors');
-  } finally {
-    await app.close();
-  }
-}
+const { withApp } = setup;
 
 /**
  * Runs in the page before its scripts: records, on the page's own clock (performance.now),

@@ -6,13 +6,13 @@
 // mistake or worse, in crates/tasks/src/review.rs). Three runs, each in a fresh page; it prints each and the median
 // (goal <= 30 s). It reports; it does not assert.
 //
-//   QI_DIST=dist node e2e/bench-review.mjs
+//   QI_DIST=dist node e2e/bench/bench-review.mjs
 //
 // The game: the built-in engine against itself at levels 2 to 4 in turn (`qi think chess
 // startpos <moves> --level L`), so it has the mistakes a review is for; it is still going after
 // 80 plies (`qi play` says "ongoing").
 
-import { DIST, launchBrowser, openApp, startServer } from './support.mjs';
+import { DIST, launchBrowser, openApp, startServer } from '../support.mjs';
 
 const GAME = (
   'b1c3 d7d5 e2e3 e7e5 d2d4 b8c6 d4e5 c6e5 g1f3 e5f3 d1f3 c8e6 f1b5 c7c6 b5c6 b7c6 e1g1 d5d4 ' +

@@ -18,30 +18,24 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { DIST, launchBrowser, openApp, presetGame, square, startServer } from './support.mjs';
+import { DIST, openApp, presetGame, sharedSetup, square, startServer } from '../support.mjs';
 
 /** Where the screenshots go, to look at. */
-const SHOTS = new URL('../target/e2e-shots/', import.meta.url);
+const SHOTS = new URL('../../target/e2e-shots/', import.meta.url);
 
 /** A search long enough that only a stop ends it in time: 20 s of analysis. */
 const LONG_MS = 20_000;
 
-let browser;
-let plain;
+const setup = sharedSetup({ before, after });
+/** A second static server, cross-origin isolated (the worker's threads and in-place stops). */
 let isolated;
 
 before(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  browser = await launchBrowser();
-  plain = await startServer(DIST);
   isolated = await startServer(DIST, undefined, 0, { isolated: true });
 });
 
-after(async () => {
-  await browser?.close();
-  await plain?.close();
-  await isolated?.close();
-});
+after(() => isolated?.close());
 
 /** The record text of the game the app keeps (`qi.game.<game>`), after a preset. */
 async function storedRecord(page, game) {
@@ -79,10 +73,10 @@ async function stopAndAskAgain(page, record, afterMs) {
 
 for (const [name, server, inPlace] of [
   ['isolated (COOP/COEP)', () => isolated, true],
-  ['not isolated (a static host)', () => plain, false],
+  ['not isolated (a static host)', () => setup.server, false],
 ]) {
   test(`a cancelled search stops at once, ${name}`, async () => {
-    const app = await openApp(browser, server().url);
+    const app = await openApp(setup.browser, server().url);
     try {
       const { page } = app;
       assert.equal(
@@ -114,10 +108,10 @@ for (const [name, server, inPlace] of [
 
 for (const [name, server, inPlace] of [
   ['isolated', () => isolated, true],
-  ['not isolated', () => plain, false],
+  ['not isolated', () => setup.server, false],
 ]) {
   test(`a cancelled search waiting in line is never started, and the rest go on (${name})`, async () => {
-    const app = await openApp(browser, server().url);
+    const app = await openApp(setup.browser, server().url);
     try {
       const { page } = app;
       await presetGame(page, { game: 'chess', start: 'startpos', moves: ['e2e4'] });
@@ -156,9 +150,9 @@ for (const [name, server, inPlace] of [
 // the search is split across workers, each searching a share of the root moves.
 for (const [name, server, threaded] of [
   ['isolated: wasm threads in one worker', () => isolated, true],
-  ['not isolated: split across workers', () => plain, false],
+  ['not isolated: split across workers', () => setup.server, false],
 ]) test(`${name}: a full-strength search and an analysis use two threads, and stop together`, async () => {
-  const app = await openApp(browser, server().url);
+  const app = await openApp(setup.browser, server().url);
   try {
     const { page } = app;
     // White mates at once with Qxf7 (the scholar's mate): whichever worker has that move in
@@ -235,7 +229,7 @@ test('a threaded build that fails to start gives its request to the build withou
   rmSync(path.join(broken, 'threads', 'qi-worker_bg.wasm.br'), { force: true });
   rmSync(path.join(broken, 'threads', 'qi-worker_bg.wasm.gz'), { force: true });
   const server = await startServer(broken, undefined, 0, { isolated: true });
-  const app = await openApp(browser, server.url);
+  const app = await openApp(setup.browser, server.url);
   try {
     const { page } = app;
     await presetGame(page, { game: 'chess', start: 'startpos', moves: ['e2e4'] });
@@ -259,7 +253,7 @@ test('a threaded build that fails to start gives its request to the build withou
 });
 
 test('the engine keeps its table between searches of one game and clears it for another', async () => {
-  const app = await openApp(browser, isolated.url);
+  const app = await openApp(setup.browser, isolated.url);
   try {
     const { page } = app;
     await presetGame(page, { game: 'chess', start: 'startpos', moves: ['e2e4', 'c7c5', 'g1f3'] });
@@ -307,7 +301,7 @@ async function openWithKeptWorkers() {
       }
     };
   };
-  const app = await openApp(browser, plain.url, {
+  const app = await openApp(setup.browser, setup.server.url, {
     settings: { game: 'chess', mode: 'computer-second', level: 6, lang: 'en' },
     initScript: keepWorkers,
   });
@@ -370,7 +364,7 @@ test('when the new worker fails too, the player is told and can ask the computer
  * the computer's answer and the ponder that follows it.
  */
 async function openPondering(url) {
-  const app = await openApp(browser, url, {
+  const app = await openApp(setup.browser, url, {
     settings: { game: 'chess', mode: 'computer-second', level: 6, lang: 'en' },
   });
   await presetGame(app.page, { game: 'chess', start: 'startpos', moves: ['e2e4'] });
@@ -381,7 +375,7 @@ async function openPondering(url) {
 
 for (const [name, server] of [
   ['isolated', () => isolated],
-  ['not isolated', () => plain],
+  ['not isolated', () => setup.server],
 ]) {
   test(`level 6 thinks on the person's time and stops when the person moves (${name})`, async () => {
     // The computer answers; then it ponders the reply it expects.

@@ -8,17 +8,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { DIST, drag, launchBrowser, openApp, startServer, waitForApp, waitForPiece } from './support.mjs';
+import {
+  DIST,
+  drag,
+  openApp,
+  sharedSetup,
+  startServer,
+  waitForApp,
+  waitForPiece,
+} from '../support.mjs';
 
 const TEST_TIMEOUT = 120_000;
 
-let browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-});
+const setup = sharedSetup({ before, after }, { server: 'none' });
 
 /** A private copy of the build, served on its own: the update test changes it. */
 async function servedCopy() {
@@ -42,7 +44,7 @@ async function keptOffline(page) {
 
 test('after one visit the app plays the computer and the embed replays a link with the network off', { timeout: TEST_TIMEOUT }, async () => {
   const copy = await servedCopy();
-  const app = await openApp(browser, copy.server.url, {
+  const app = await openApp(setup.browser, copy.server.url, {
     settings: { game: 'chess', mode: 'computer-second', level: 1, lang: 'en' },
   });
   try {
@@ -68,7 +70,7 @@ test('after one visit the app plays the computer and the embed replays a link wi
 
 test('a newer build waits for the player: a bar offers the reload, and the reload brings it', { timeout: TEST_TIMEOUT }, async () => {
   const copy = await servedCopy();
-  const app = await openApp(browser, copy.server.url, {});
+  const app = await openApp(setup.browser, copy.server.url, {});
   try {
     const { page } = app;
     await keptOffline(page);

@@ -5,7 +5,7 @@
 // wasm a player meets. So `qi match` can play it against `qi uci` (native) at the same time per
 // move:
 //
-//   qi match --first "node e2e/browser-uci.mjs" --second "target/release/qi uci" \
+//   qi match --first "node e2e/tools/browser-uci.mjs" --second "target/release/qi uci" \
 //            --games 100 --movetime 500
 //
 // (scripts/browser-match runs exactly that and prints the Elo difference.)
@@ -19,7 +19,7 @@
 import { appendFileSync } from 'node:fs';
 import readline from 'node:readline';
 
-import { DIST, launchBrowser, startServer } from './support.mjs';
+import { DIST, launchBrowser, startServer } from '../support.mjs';
 
 /** The page's round trip, taken off each move's time as `qi uci` takes its overhead. */
 const OVERHEAD_MS = 5;

@@ -6,30 +6,20 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { WAIT_MS, launchBrowser, startQiServer } from './support.mjs';
+import { WAIT_MS, sharedSetup } from '../support.mjs';
 
 const TEST_TIMEOUT = 120_000;
 const PHONE = { width: 360, height: 640 };
 
-let browser;
-let qi;
-let base;
-
-before(async () => {
-  qi = await startQiServer({ tag: 'online-lobby', pages: ['index.html', 'online/index.html'], readyPath: 'online/' });
-  base = qi.base;
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await qi?.stop();
+const setup = sharedSetup({ before, after }, {
+  server: 'qi',
+  qi: { tag: 'online-lobby', pages: ['index.html', 'online/index.html'], readyPath: 'online/' },
 });
 
 /** A person in a fresh context (their own storage) at `viewport`, with `name` kept as the
  * online name when given; the page's errors are collected. */
 async function person(viewport, { name, init } = {}) {
-  const context = await browser.newContext({ viewport, locale: 'en-US' });
+  const context = await setup.browser.newContext({ viewport, locale: 'en-US' });
   context.setDefaultTimeout(WAIT_MS);
   if (name !== undefined) {
     await context.addInitScript((name) => {
@@ -52,7 +42,7 @@ async function person(viewport, { name, init } = {}) {
 /** Posts an open chess challenge as `name` from a desktop-sized page; returns the person. */
 async function postChallenge(name) {
   const poster = await person({ width: 1280, height: 800 });
-  await poster.page.goto(`${base}online/`);
+  await poster.page.goto(`${setup.base}online/`);
   await poster.page.locator('[data-testid="connection"][data-state="connected"]').waitFor();
   await poster.page.locator('[data-testid="name"]').fill(name);
   await poster.page.locator('[data-testid="listed"]').selectOption('anyone');
@@ -65,7 +55,7 @@ test('on a phone (360x640) an open challenge\'s Accept is on the first screen, n
   const poster = await postChallenge('Ann');
   const phone = await person(PHONE);
   try {
-    await phone.page.goto(`${base}online/`);
+    await phone.page.goto(`${setup.base}online/`);
     const accept = phone.page.locator('[data-testid="challenge"]', { hasText: 'Ann' }).locator('[data-action="accept"]');
     await accept.waitFor();
     await phone.page.locator('[data-testid="connection"][data-state="connected"]').waitFor();
@@ -106,7 +96,7 @@ test('the online lobby\'s cumulative layout shift over the load at 360x640 is un
   };
   const phone = await person(PHONE, { init: observe });
   try {
-    await phone.page.goto(`${base}online/`);
+    await phone.page.goto(`${setup.base}online/`);
     await phone.page.locator('[data-testid="connection"][data-state="connected"]').waitFor();
     await phone.page.locator('[data-testid="challenge"]', { hasText: 'Bo' }).waitFor();
     await phone.page.locator('[data-testid="account"]').waitFor();
@@ -126,7 +116,7 @@ test('the online lobby\'s cumulative layout shift over the load at 360x640 is un
 test('a guest who takes a registered player\'s name is told so, and goes on under another name', { timeout: TEST_TIMEOUT }, async () => {
   // Dora registers.
   const dora = await person({ width: 1280, height: 800 });
-  await dora.page.goto(`${base}online/`);
+  await dora.page.goto(`${setup.base}online/`);
   await dora.page.locator('[data-testid="connection"][data-state="connected"]').waitFor();
   await dora.page.locator('[data-testid="account"] [data-testid="account-name"]').fill('Dora');
   await dora.page.locator('[data-testid="account-password"]').fill('correct horse battery');
@@ -136,7 +126,7 @@ test('a guest who takes a registered player\'s name is told so, and goes on unde
   // the name field is empty for another.
   const guest = await person(PHONE, { name: 'Dora' });
   try {
-    await guest.page.goto(`${base}online/`);
+    await guest.page.goto(`${setup.base}online/`);
     const notice = guest.page.locator('[data-testid="notice"]');
     await notice.waitFor();
     assert.equal(await notice.innerText(), 'That name belongs to a registered player: sign in, or choose another name.');

@@ -9,11 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import {
-  WAIT_MS,
-  launchBrowser,
-  startQiServer,
-} from './support.mjs';
+import { WAIT_MS, sharedSetup } from '../support.mjs';
 
 const TEST_TIMEOUT = 180_000;
 const PAGE_FILES = ['index.html', 'embed/index.html', 'online/index.html'];
@@ -37,24 +33,14 @@ const WORDS = {
   vi: { loading: 'Đang tải…', failed: 'Không tải được Qi.', retry: 'Thử lại' },
 };
 
-let browser;
-let qi;
-let base;
-
-before(async () => {
-  qi = await startQiServer({ tag: 'loading', pages: PAGE_FILES, readyPath: 'online/' });
-  base = qi.base;
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await qi?.stop();
+const setup = sharedSetup({ before, after }, {
+  server: 'qi',
+  qi: { tag: 'loading', pages: PAGE_FILES, readyPath: 'online/' },
 });
 
 /** A fresh context (its own storage) and page; `errors` collects uncaught exceptions. */
 async function open({ viewport = { width: 1280, height: 800 }, locale = 'en-US', initScript } = {}) {
-  const context = await browser.newContext({ viewport, locale });
+  const context = await setup.browser.newContext({ viewport, locale });
   context.setDefaultTimeout(WAIT_MS);
   if (initScript) await context.addInitScript(initScript);
   const page = await context.newPage();
@@ -93,7 +79,7 @@ test('each page carries the loading state in its HTML, with one shared script an
   const scripts = new Set();
   const styles = new Set();
   for (const { name, path: where } of PAGES) {
-    const response = await fetch(base + where);
+    const response = await fetch(setup.base + where);
     assert.equal(response.status, 200, `${name}: HTTP ${response.status}`);
     const html = await response.text();
     // The release build minifies the HTML: attributes may come without quotes, in any order.
@@ -125,7 +111,7 @@ for (const spec of PAGES) {
     const { context, page, errors } = await open();
     try {
       const release = await holdWasm(page);
-      await page.goto(base + spec.path, { waitUntil: 'domcontentloaded' });
+      await page.goto(setup.base + spec.path, { waitUntil: 'domcontentloaded' });
       await page.locator('#qi-loading').waitFor({ state: 'visible' });
       assert.deepEqual(await loadingState(page), {
         visible: true,
@@ -170,7 +156,7 @@ for (const { page: name, query, lang } of FAILURES) {
     const { context, page } = await open();
     try {
       await page.route(/\.wasm$/, (route) => route.abort('failed'));
-      await page.goto(base + spec.path + query);
+      await page.goto(setup.base + spec.path + query);
       await page.locator('#qi-loading[data-state="failed"]').waitFor();
       assert.deepEqual(await loadingState(page), {
         visible: true,
@@ -198,7 +184,7 @@ test('app: a script that does not load is a failure too, in the saved language a
   });
   try {
     await page.route(PAGES[0].js, (route) => route.abort('failed'));
-    await page.goto(base);
+    await page.goto(setup.base);
     await page.locator('#qi-loading[data-state="failed"]').waitFor();
     assert.deepEqual(await loadingState(page), {
       visible: true,
@@ -213,7 +199,7 @@ test('app: a script that does not load is a failure too, in the saved language a
   }
 });
 
-test('embed: without WebAssembly the page says the browser cannot run it (no retry), in the browser language and the asked theme', { timeout: TEST_TIMEOUT }, async () => {
+test('embed: without WebAssembly the page says the setup.browser cannot run it (no retry), in the setup.browser language and the asked theme', { timeout: TEST_TIMEOUT }, async () => {
   const { context, page } = await open({
     locale: 'vi-VN',
     viewport: { width: 240, height: 240 },
@@ -222,7 +208,7 @@ test('embed: without WebAssembly the page says the browser cannot run it (no ret
     },
   });
   try {
-    await page.goto(`${base}${PAGES[1].path}&theme=dark`);
+    await page.goto(`${setup.base}${PAGES[1].path}&theme=dark`);
     await page.locator('#qi-loading[data-state="unsupported"]').waitFor();
     const state = await loadingState(page);
     assert.equal(state.lang, 'vi');
@@ -242,7 +228,7 @@ test('app: a start-up that throws, even after the app emptied the page, is a fai
   try {
     // The page without its integrity attributes (the script below is changed), and the app's
     // script throwing as its wasm start function returns (as a panic would trap there).
-    await page.route((url) => url.href === base, async (route) => {
+    await page.route((url) => url.href === setup.base, async (route) => {
       const response = await route.fetch();
       const body = (await response.text()).replace(/ integrity="[^"]*"/g, '');
       await route.fulfill({ response, body });
@@ -258,7 +244,7 @@ test('app: a start-up that throws, even after the app emptied the page, is a fai
       changed = body !== text;
       await route.fulfill({ response, body });
     });
-    await page.goto(base);
+    await page.goto(setup.base);
     await page.locator('#qi-loading[data-state="failed"]').waitFor();
     assert.ok(changed, "the app's script has no `wasm.__wbindgen_start();` to make throw");
     const state = await loadingState(page);

@@ -9,14 +9,14 @@ import {
   WAIT_MS,
   drag,
   seriousAxeViolations,
-  sharedApp,
+  sharedSetup,
   startQiServer,
   waitForPlies,
-} from './support.mjs';
+} from '../support.mjs';
 
 const TEST_TIMEOUT = 600_000;
 
-const shared = sharedApp({ before, after });
+const shared = sharedSetup({ before, after });
 const withApp = (options, body) => shared.withApp(options, body);
 
 /** What has the keyboard focus: its data-action, else its tag and class. */

@@ -1,16 +1,16 @@
 // Saves screenshots of each game, mid-game, at 360 px and 1280 px wide, plus the dark theme,
 // a finished game's overlay, the promotion dialog and the pages' loading state and failure
 // message, into e2e/artifacts/. Not a test: look at the pictures. Run:
-// `node e2e/screenshots.mjs` (env QI_DIST = the built dist directory).
+// `node e2e/tools/screenshots.mjs` (env QI_DIST = the built dist directory).
 // It prints, per picture, whether the page is wider than the window (horizontal overflow).
 
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { DIST, click, drag, launchBrowser, openApp, startServer, waitForPiece } from './support.mjs';
+import { DIST, click, drag, launchBrowser, openApp, startServer, waitForPiece } from '../support.mjs';
 
-const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
+const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
 
 const WIDTHS = [
   { name: '360', viewport: { width: 360, height: 740 } },

@@ -11,39 +11,24 @@ import {
   WAIT_MS,
   click,
   drag,
-  launchBrowser,
   moveList,
   seriousAxeViolations,
-  startQiServer,
+  sharedSetup,
   startServer,
   waitForPiece,
-} from './support.mjs';
+} from '../support.mjs';
 
 const TEST_TIMEOUT = 240_000;
 
-let browser;
-let qi;
-let base;
-
-before(async () => {
-  qi = await startQiServer({
-    tag: 'online',
-    pages: ['index.html', 'online/index.html', 'tv/index.html'],
-    readyPath: 'online/',
-  });
-  base = qi.base;
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await qi?.stop();
+const setup = sharedSetup({ before, after }, {
+  server: 'qi',
+  qi: { tag: 'online', pages: ['index.html', 'online/index.html', 'tv/index.html'], readyPath: 'online/' },
 });
 
 /** Opens `url` in a fresh browser context (its own storage: another person), and waits until
  * the page is connected (unless `connected` is false); `theme` `dark` for the dark theme. */
 async function person(url, viewport = { width: 1280, height: 900 }, connected = true, theme = 'light') {
-  const context = await browser.newContext({ viewport, locale: 'en-US' });
+  const context = await setup.browser.newContext({ viewport, locale: 'en-US' });
   context.setDefaultTimeout(WAIT_MS);
   if (theme === 'dark') {
     await context.addInitScript(() => {
@@ -91,7 +76,7 @@ async function topLeft(page) {
 }
 
 test('two players play through an invite link while a third watches', { timeout: TEST_TIMEOUT }, async () => {
-  const alice = await person(`${base}online/`);
+  const alice = await person(`${setup.base}online/`);
   const people = [alice];
   try {
     // Alice creates a chess game, playing White.
@@ -185,8 +170,8 @@ test('two players play through an invite link while a third watches', { timeout:
 });
 
 test('quick pairing matches two seekers of the same game, rules and clock; the lobby remembers the choices', { timeout: TEST_TIMEOUT }, async () => {
-  const ann = await person(`${base}online/`);
-  const ben = await person(`${base}online/`, { width: 360, height: 800 });
+  const ann = await person(`${setup.base}online/`);
+  const ben = await person(`${setup.base}online/`, { width: 360, height: 800 });
   const people = [ann, ben];
   try {
     for (const [someone, name] of [[ann, 'Ann'], [ben, 'Ben']]) {
@@ -213,7 +198,7 @@ test('quick pairing matches two seekers of the same game, rules and clock; the l
     await ben.page.locator('[data-testid^="name-"]', { hasText: 'Ann' }).waitFor();
     // Ann's lobby, opened again, remembers what she picked.
     const lobby = await ann.context.newPage();
-    await lobby.goto(`${base}online/`);
+    await lobby.goto(`${setup.base}online/`);
     await lobby.locator('[data-testid="lobby"]').waitFor();
     assert.equal(await lobby.locator('[data-testid="lobby"] [data-game="gomoku"]').getAttribute('aria-pressed'), 'true');
     assert.equal(await lobby.locator('select[data-rule="rule"]').inputValue(), 'renju');
@@ -238,7 +223,7 @@ async function waitForLine(page, text) {
 }
 
 test('players chat apart from spectators, quick messages read in each reader\'s language, takebacks declined and accepted', { timeout: TEST_TIMEOUT }, async () => {
-  const alice = await person(`${base}online/`);
+  const alice = await person(`${setup.base}online/`);
   const people = [alice];
   try {
     await alice.page.locator('[data-testid="lobby"]').waitFor();
@@ -332,15 +317,15 @@ test('players chat apart from spectators, quick messages read in each reader\'s 
 });
 
 test('the lobby lists an open challenge within a second; one click accepts it, and a spectator finds the game under games now', { timeout: TEST_TIMEOUT }, async () => {
-  const viewer = await person(`${base}online/`, { width: 360, height: 800 });
+  const viewer = await person(`${setup.base}online/`, { width: 360, height: 800 });
   const people = [viewer];
   try {
     await viewer.page.locator('[data-testid="challenges"]').waitFor();
     // Ann posts a public xiangqi challenge; Ben, in the lobby, sees it within a second.
-    const ann = await person(`${base}online/`);
+    const ann = await person(`${setup.base}online/`);
     people.push(ann);
     await fillGameForm(ann.page, { name: 'Ann', game: 'xiangqi', listed: true });
-    const ben = await person(`${base}online/`);
+    const ben = await person(`${setup.base}online/`);
     people.push(ben);
     await ben.page.locator('[data-testid="challenges"]').waitFor();
     await ben.page.locator('[data-testid="name"]').fill('Ben');
@@ -353,7 +338,7 @@ test('the lobby lists an open challenge within a second; one click accepts it, a
     assert.match(await row.innerText(), /Xiangqi/);
     assert.match(await row.innerText(), /plays Red/);
     // A private game never shows.
-    const hidden = await person(`${base}online/`);
+    const hidden = await person(`${setup.base}online/`);
     people.push(hidden);
     await hidden.page.locator('[data-testid="listed"]').selectOption('invite');
     await hidden.page.locator('[data-action="create"]').click();
@@ -389,12 +374,12 @@ test('the lobby lists an open challenge within a second; one click accepts it, a
 });
 
 test('served by the Qi server, the app shows a game being played live in its watch corner; a click watches it', { timeout: TEST_TIMEOUT }, async () => {
-  const ann = await person(`${base}online/`);
+  const ann = await person(`${setup.base}online/`);
   const people = [ann];
   try {
     await fillGameForm(ann.page, { name: 'Ann', game: 'chess', listed: true });
     await ann.page.locator('[data-action="create"]').click();
-    const bo = await person(`${base}online/`);
+    const bo = await person(`${setup.base}online/`);
     people.push(bo);
     await bo.page.locator('[data-testid="name"]').fill('Bo');
     await bo.page.locator('[data-testid="challenge"]', { hasText: 'Ann' }).locator('[data-action="accept"]').click();
@@ -408,7 +393,7 @@ test('served by the Qi server, the app shows a game being played live in its wat
     people.push(fan);
     await waitForPiece(fan.page, 'e4', 'wP');
     // Someone opens the app itself: its corner shows the game, live.
-    const viewer = await person(base, { width: 1280, height: 900 }, false);
+    const viewer = await person(setup.base, { width: 1280, height: 900 }, false);
     people.push(viewer);
     const corner = viewer.page.frameLocator('[data-testid="watch-corner"]');
     const live = corner.locator('[data-testid="live-game"]', { hasText: 'Ann – Bo' });
@@ -467,8 +452,8 @@ test('two accounts play a rated game from the lobby: no takeback, and both profi
   const suffix = Math.random().toString(36).slice(2, 8);
   const names = [`Ra${suffix}`, `Rb${suffix}`];
   const password = 'a good password';
-  const ann = await person(`${base}online/`);
-  const ben = await person(`${base}online/`);
+  const ann = await person(`${setup.base}online/`);
+  const ben = await person(`${setup.base}online/`);
   const people = [ann, ben];
   try {
     // Signed out, a rated game cannot be asked for.
@@ -532,7 +517,7 @@ test('two accounts play a rated game from the lobby: no takeback, and both profi
     const expected = [['won', (r) => r > 1500], ['lost', (r) => r < 1500]];
     for (const [index, someone] of people.entries()) {
       const { page } = someone;
-      await page.goto(`${base}online/@/${names[index]}`);
+      await page.goto(`${setup.base}online/@/${names[index]}`);
       await page.locator('[data-testid="profile-name"]', { hasText: names[index] }).waitFor();
       assert.equal(new URL(page.url()).searchParams.get('player'), names[index]);
       const game = page.locator('[data-testid="profile-game"]').first();
@@ -550,7 +535,7 @@ test('two accounts play a rated game from the lobby: no takeback, and both profi
       assert.equal(await page.locator('[data-testid="rating"][data-kind="chess"][data-games="0"]').count(), 1);
     }
     // Signed-in lobby: the ratings in the account box follow.
-    await ann.page.goto(`${base}online/`);
+    await ann.page.goto(`${setup.base}online/`);
     await ann.page.locator('[data-testid="account"] [data-kind="gomoku"]').waitFor();
     assert.notEqual(await ann.page.locator('[data-testid="account"] [data-kind="gomoku"]').getAttribute('data-rating'), '1500?');
     // Logging out gives the sign-in form back, and the rated box is off again.

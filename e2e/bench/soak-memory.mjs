@@ -10,7 +10,7 @@
 // (each game's engine makes its table on first use) and the last side by side. (The page is
 // served cross-origin isolated, as qi-server serves it.)
 //
-//   QI_DIST=<dist dir> [QI_SOAK_MINUTES=10] [QI_SOAK_LEVEL=5] node e2e/soak-memory.mjs
+//   QI_DIST=<dist dir> [QI_SOAK_MINUTES=10] [QI_SOAK_LEVEL=5] node e2e/bench/soak-memory.mjs
 //
 // It reports; it does not assert (exit 0 unless the soak itself cannot run). "Flat" means the
 // last sample within a few MB of the first: the engine's table is allocated once and kept,
@@ -18,7 +18,7 @@
 
 import { readFileSync, readdirSync } from 'node:fs';
 
-import { DIST, launchBrowser, openApp, startServer } from './support.mjs';
+import { DIST, launchBrowser, openApp, startServer } from '../support.mjs';
 
 const MINUTES = Number(process.env.QI_SOAK_MINUTES || 10);
 const LEVEL = Number(process.env.QI_SOAK_LEVEL || 5);

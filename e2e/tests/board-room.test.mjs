@@ -8,22 +8,13 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { drag, launchBrowser, openApp, startServer } from './support.mjs';
+import { drag, openApp, sharedSetup } from '../support.mjs';
 
 const TEST_TIMEOUT = 120_000;
 const GAMES = ['chess', 'xiangqi', 'banqi', 'gomoku'];
 /** Each board's width over its height (xiangqi's is taller than wide; banqi's twice as wide). */
 const files = (game) => ({ chess: 1, xiangqi: 0.9, banqi: 2, gomoku: 1 })[game];
-let browser;
-let server;
-before(async () => {
-  browser = await launchBrowser();
-  server = await startServer();
-});
-after(async () => {
-  await server?.close();
-  await browser?.close();
-});
+const setup = sharedSetup({ before, after });
 
 /**
  * The board's size against its room, measured in the page: `board` is the board's frame's
@@ -53,7 +44,7 @@ for (const [width, height] of [[1280, 800], [360, 640]]) {
   for (const game of GAMES) {
     test(`the ${game} board fills its room at ${width}x${height} after a drag in another game`, { timeout: TEST_TIMEOUT }, async () => {
       const first = game === 'chess' ? 'xiangqi' : 'chess';
-      const app = await openApp(browser, server.url, { viewport: { width, height }, settings: { game: first } });
+      const app = await openApp(setup.browser, setup.server.url, { viewport: { width, height }, settings: { game: first } });
       try {
         const { page } = app;
         // A drag sizes the dragged piece's ghost to a square: the next board must not inherit it.
@@ -81,12 +72,12 @@ for (const [width, height] of [[1280, 800], [360, 640]]) {
 for (const size of [200, 400, 800]) {
   for (const [door, path] of [['embed page', 'embed/?'], ['app link with embed=1', '?embed=1&']]) {
     test(`every board fills a ${size} px embed opened through the ${door}`, { timeout: TEST_TIMEOUT }, async () => {
-      const context = await browser.newContext({ viewport: { width: size, height: size } });
+      const context = await setup.browser.newContext({ viewport: { width: size, height: size } });
       try {
         const page = await context.newPage();
         const problems = [];
         for (const game of GAMES) {
-          await page.goto(`${server.url}${path}game=${game}`);
+          await page.goto(`${setup.server.url}${path}game=${game}`);
           await page.locator(`.embed[data-current-game="${game}"] .board [data-square]`).first().waitFor();
           // The embed leaves the board the frame's height less its 0.5rem of chrome (8 px).
           const { board, room } = await page.evaluate(boardAgainstRoom, 8);
