@@ -14,24 +14,7 @@ pub fn board_view(state: &AppState) -> BoardView {
     let game = state.shown_game();
     let kind = game.kind();
     let (files, ranks) = game.board_size();
-    let style = match kind {
-        GameKind::Chess => Style::Checkered,
-        GameKind::Xiangqi => Style::XiangqiPoints,
-        GameKind::Banqi => Style::Squares,
-        GameKind::Gomoku => Style::GomokuPoints,
-    };
-    let file_numbers = kind == GameKind::Xiangqi && state.settings.file_numbers;
-    let chinese_numerals = state.settings.lang == qi_i18n::text::Lang::Zh;
-    let symbols = state.settings.piece_symbols;
-    let geometry = Geometry {
-        files,
-        ranks,
-        style,
-        flipped: state.flipped,
-        file_numbers,
-        chinese_numerals,
-        symbols,
-    };
+    let geometry = geometry_of(state, kind, files, ranks);
     let live = state.viewing.is_none();
     let selected = state.selected.filter(|_| live);
     let premove = state.premove.filter(|_| live);
@@ -56,33 +39,10 @@ pub fn board_view(state: &AppState) -> BoardView {
         let dy = i16::from(from_row) - i16::from(to_row);
         Some((m.to, (dx as i8, dy as i8)))
     });
-    // Gomoku: each stone's move number, when asked for (a board-sized table, not a map: no
-    // hash table code in the page for this).
-    let mut numbers = vec![None; usize::from(files) * usize::from(ranks)];
+    let numbers = stone_numbers(state, kind, files, ranks);
     let index =
         |cell: qi_rules::Cell| usize::from(cell.rank) * usize::from(files) + usize::from(cell.file);
-    if kind == GameKind::Gomoku && state.settings.stone_numbers {
-        // Stones are counted, not an opening's colour choices.
-        let shown = state.shown_moves();
-        let stones = shown.iter().filter_map(|text| text.parse::<qi_rules::Cell>().ok());
-        for (i, cell) in stones.enumerate() {
-            if let Some(slot) = numbers.get_mut(index(cell)) {
-                *slot = Some(i + 1);
-            }
-        }
-    }
-    // Soosõrv-8: the fifth stones offered, while they are offered or to be picked from.
-    let offers = match &game {
-        qi_rules::any::AnyGame::Gomoku(g)
-            if matches!(
-                g.phase(),
-                qi_rules::gomoku::Phase::Offer | qi_rules::gomoku::Phase::Select
-            ) =>
-        {
-            g.offers()
-        }
-        _ => Vec::new(),
-    };
+    let offers = offered_stones(&game);
     let cells = geometry
         .cells_in_screen_order()
         .map(|cell| {
@@ -163,6 +123,62 @@ pub fn board_view(state: &AppState) -> BoardView {
             let cells = after.last_move()?;
             Some((cells.from, cells.to))
         }),
+    }
+}
+
+/// The board's shape and labels for `kind`, as the settings ask.
+fn geometry_of(state: &AppState, kind: GameKind, files: u8, ranks: u8) -> Geometry {
+    let style = match kind {
+        GameKind::Chess => Style::Checkered,
+        GameKind::Xiangqi => Style::XiangqiPoints,
+        GameKind::Banqi => Style::Squares,
+        GameKind::Gomoku => Style::GomokuPoints,
+    };
+    let file_numbers = kind == GameKind::Xiangqi && state.settings.file_numbers;
+    let chinese_numerals = state.settings.lang == qi_i18n::text::Lang::Zh;
+    let symbols = state.settings.piece_symbols;
+    Geometry {
+        files,
+        ranks,
+        style,
+        flipped: state.flipped,
+        file_numbers,
+        chinese_numerals,
+        symbols,
+    }
+}
+
+/// Gomoku: each stone's move number by cell (row by row), when asked for: a board-sized table,
+/// not a map (no hash table code in the page for this).
+fn stone_numbers(state: &AppState, kind: GameKind, files: u8, ranks: u8) -> Vec<Option<usize>> {
+    let mut numbers = vec![None; usize::from(files) * usize::from(ranks)];
+    let index =
+        |cell: qi_rules::Cell| usize::from(cell.rank) * usize::from(files) + usize::from(cell.file);
+    if kind == GameKind::Gomoku && state.settings.stone_numbers {
+        // Stones are counted, not an opening's colour choices.
+        let shown = state.shown_moves();
+        let stones = shown.iter().filter_map(|text| text.parse::<qi_rules::Cell>().ok());
+        for (i, cell) in stones.enumerate() {
+            if let Some(slot) = numbers.get_mut(index(cell)) {
+                *slot = Some(i + 1);
+            }
+        }
+    }
+    numbers
+}
+
+/// Soosõrv-8: the fifth stones offered, while they are offered or to be picked from.
+fn offered_stones(game: &qi_rules::any::AnyGame) -> Vec<qi_rules::Cell> {
+    match game {
+        qi_rules::any::AnyGame::Gomoku(g)
+            if matches!(
+                g.phase(),
+                qi_rules::gomoku::Phase::Offer | qi_rules::gomoku::Phase::Select
+            ) =>
+        {
+            g.offers()
+        }
+        _ => Vec::new(),
     }
 }
 

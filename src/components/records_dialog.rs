@@ -200,24 +200,7 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
     // A file of several games to pick from, and the search over them.
     let picker = use_state(|| None::<Picker>);
     let search = use_state(String::new);
-    // The export is written in the worker, again whenever the game or the format changes.
-    let exported = use_state(String::new);
-    {
-        let exported = exported.clone();
-        use_effect_with((state.record.clone(), format_now), move |(record, format)| {
-            let request = TaskRequest::Export { record: (**record).clone(), format: *format };
-            yew::platform::spawn_local(async move {
-                if let Some(TaskReply::Exported { text }) =
-                    crate::worker::run(WorkerRequest::Task(request))
-                        .await
-                        .and_then(WorkerReply::task)
-                {
-                    exported.set(text);
-                }
-            });
-        });
-    }
-    let exported = (*exported).clone();
+    let exported = use_export(&state.record, format_now);
 
     let on_input = {
         let pasted = pasted.clone();
@@ -242,48 +225,7 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
             importer.read((*pasted).clone());
         })
     };
-    let on_file = {
-        let (pasted, importer) = (pasted.clone(), importer.clone());
-        let read_as = read_as.clone();
-        Callback::from(move |event: Event| {
-            let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() else { return };
-            let Some(file) = input.files().and_then(|files| files.get(0)) else { return };
-            // A file too big to read: let the reader say so, without loading it all.
-            let too_big = file.size() > records::MAX_FILE as f64;
-            let (pasted, importer) = (pasted.clone(), importer.clone());
-            let read_as = read_as.clone();
-            yew::platform::spawn_local(async move {
-                let text = if too_big {
-                    read_as.set(None);
-                    String::new()
-                } else {
-                    // In whatever encoding it came (GBK, Big5, UTF-16 ...), said when not UTF-8.
-                    // Read in the worker, which has the encodings' tables.
-                    let bytes = web::read_file(file).await.unwrap_or_default();
-                    let request = WorkerRequest::Task(TaskRequest::Decode { bytes });
-                    match crate::worker::run(request).await.and_then(WorkerReply::task) {
-                        Some(TaskReply::Decoded { text, encoding, replaced, first_bad }) => {
-                            read_as.set(encoding_note(lang, &encoding, replaced, first_bad));
-                            text
-                        }
-                        _ => {
-                            read_as.set(None);
-                            String::new()
-                        }
-                    }
-                };
-                // A file of many games is not put in the text box (it would only slow the page).
-                if text.len() <= records::MAX_INPUT {
-                    pasted.set(text.clone());
-                }
-                if too_big {
-                    importer.import("x".repeat(records::MAX_INPUT + 1));
-                } else {
-                    importer.read(text);
-                }
-            });
-        })
-    };
+    let on_file = on_file(lang, &importer, &pasted, &read_as);
     let on_format = {
         let format = format.clone();
         Callback::from(move |event: Event| {
@@ -302,102 +244,18 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
             }
         })
     };
-    let on_download = {
-        let text = exported.clone();
-        let name = format!("qi-{}.{}", kind.name(), format_now.extension());
-        let encoding = (*encoding).clone();
-        let lost = lost.clone();
-        Callback::from(move |_: MouseEvent| {
-            let mime = format_now.mime_type();
-            lost.set(None);
-            if encoding == "utf-8" {
-                web::download(&name, mime, &text);
-                return;
-            }
-            // Other encodings are written in the worker, which has their tables; what one
-            // lacks is said under the button.
-            let request = TaskRequest::Encode { text: text.clone(), encoding: encoding.clone() };
-            let (name, lost) = (name.clone(), lost.clone());
-            let label =
-                EXPORT_ENCODINGS.iter().find(|(l, _)| *l == encoding).map_or("", |(_, name)| *name);
-            yew::platform::spawn_local(async move {
-                if let Some(TaskReply::Encoded { bytes, unmappable }) =
-                    crate::worker::run(WorkerRequest::Task(request))
-                        .await
-                        .and_then(WorkerReply::task)
-                {
-                    web::download_bytes(&name, mime, &bytes);
-                    let values = [("n", unmappable.to_string()), ("encoding", label.to_owned())];
-                    let values: Vec<(&str, &str)> =
-                        values.iter().map(|(k, v)| (*k, v.as_str())).collect();
-                    lost.set(
-                        (unmappable > 0)
-                            .then(|| qi_i18n::text::fill_all(t(lang, Text::Unmappable), &values)),
-                    );
-                }
-            });
-        })
-    };
+    let on_download =
+        on_download(lang, kind, format_now, exported.clone(), (*encoding).clone(), &lost);
     let on_close = {
         let close = props.close.clone();
         Callback::from(move |_: MouseEvent| close.emit(()))
     };
-    let message = outcome.as_ref().map(|outcome| match outcome {
-        ImportOutcome::Read(moves, warnings) => html! {
-            <>
-                <p class="record-ok" data-testid="import-result">{ fill(t(lang, Text::Imported), "n", &moves.to_string()) }</p>
-                if !warnings.is_empty() {
-                    <ul class="record-warnings" data-testid="import-warnings">
-                        { for warnings.iter().map(|warning| html! { <li>{ warning.clone() }</li> }) }
-                    </ul>
-                }
-            </>
-        },
-        ImportOutcome::Failed(message) => html! {
-            <p class="record-error" data-testid="import-error">{ message.clone() }</p>
-        },
-        ImportOutcome::Reading => html! { <p class="record-reading">{ "…" }</p> },
-    });
+    let message = outcome.as_ref().map(|outcome| import_message(lang, outcome));
     let read_as_note = (*read_as).clone().map(|note| {
         html! { <p class="record-encoding" data-testid="import-encoding">{ note }</p> }
     });
-    let picker_view = (*picker).clone().map(|picker| {
-        let on_search = {
-            let search = search.clone();
-            Callback::from(move |event: InputEvent| {
-                if let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() {
-                    search.set(input.value());
-                }
-            })
-        };
-        let matching: Vec<(usize, &GameEntry)> =
-            picker.games.iter().enumerate().filter(|(_, game)| matches_search(game, &search)).collect();
-        let more = matching.len().saturating_sub(PICKER_SHOWN);
-        let items = matching.iter().take(PICKER_SHOWN).map(|&(index, game)| {
-            let onclick = {
-                let (importer, picker_state) = (importer.clone(), picker.clone());
-                let range = game.range.clone();
-                Callback::from(move |_: MouseEvent| {
-                    let text = picker_state.text.get(range.clone()).unwrap_or_default().to_owned();
-                    importer.import(text);
-                })
-            };
-            html! {
-                <li><button type="button" data-action="pick-game" data-index={index.to_string()} {onclick}>{ game_label(index, game) }</button></li>
-            }
-        });
-        html! {
-            <div class="record-games" data-testid="game-picker">
-                <p>{ fill(t(lang, Text::PickGame), "n", &picker.games.len().to_string()) }</p>
-                <input type="search" data-testid="game-search" aria-label={t(lang, Text::SearchGames)}
-                       placeholder={t(lang, Text::SearchGames)} value={(*search).clone()} oninput={on_search} />
-                <ul class="record-game-list">{ for items }</ul>
-                if more > 0 {
-                    <p class="game-more">{ fill(t(lang, Text::MoreGames), "n", &more.to_string()) }</p>
-                }
-            </div>
-        }
-    });
+    let picker_view =
+        (*picker).as_ref().map(|picker| picker_view(lang, picker, &search, &importer));
     let options = formats.iter().map(|&f| {
         html! { <option value={f.name()} selected={f == format_now}>{ format_label(lang, f) }</option> }
     });
@@ -439,5 +297,183 @@ pub fn records_dialog(props: &RecordsDialogProps) -> Html {
                 }
                 <button type="button" class="secondary" data-action="close-dialog" onclick={on_close}>{ t(lang, Text::Close) }</button>
         </Dialog>
+    }
+}
+
+/// The export of `record` in `format`, written in the worker again whenever either changes.
+#[hook]
+fn use_export(record: &Rc<qi_play::record::GameRecord>, format: Format) -> String {
+    let exported = use_state(String::new);
+    {
+        let exported = exported.clone();
+        use_effect_with((record.clone(), format), move |(record, format)| {
+            let request = TaskRequest::Export { record: (**record).clone(), format: *format };
+            yew::platform::spawn_local(async move {
+                if let Some(TaskReply::Exported { text }) =
+                    crate::worker::run(WorkerRequest::Task(request))
+                        .await
+                        .and_then(WorkerReply::task)
+                {
+                    exported.set(text);
+                }
+            });
+        });
+    }
+
+    (*exported).clone()
+}
+
+/// A chosen file: read in the worker (in whatever encoding it came, said when not UTF-8), put
+/// in the text box when small enough, and imported.
+fn on_file(
+    lang: Lang,
+    importer: &Importer,
+    pasted: &UseStateHandle<String>,
+    read_as: &UseStateHandle<Option<String>>,
+) -> Callback<Event> {
+    let (importer, pasted, read_as) = (importer.clone(), pasted.clone(), read_as.clone());
+    Callback::from(move |event: Event| {
+        let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() else { return };
+        let Some(file) = input.files().and_then(|files| files.get(0)) else { return };
+        // A file too big to read: let the reader say so, without loading it all.
+        let too_big = file.size() > records::MAX_FILE as f64;
+        let (pasted, importer) = (pasted.clone(), importer.clone());
+        let read_as = read_as.clone();
+        yew::platform::spawn_local(async move {
+            let text = if too_big {
+                read_as.set(None);
+                String::new()
+            } else {
+                // In whatever encoding it came (GBK, Big5, UTF-16 ...), said when not UTF-8.
+                // Read in the worker, which has the encodings' tables.
+                let bytes = web::read_file(file).await.unwrap_or_default();
+                let request = WorkerRequest::Task(TaskRequest::Decode { bytes });
+                match crate::worker::run(request).await.and_then(WorkerReply::task) {
+                    Some(TaskReply::Decoded { text, encoding, replaced, first_bad }) => {
+                        read_as.set(encoding_note(lang, &encoding, replaced, first_bad));
+                        text
+                    }
+                    _ => {
+                        read_as.set(None);
+                        String::new()
+                    }
+                }
+            };
+            // A file of many games is not put in the text box (it would only slow the page).
+            if text.len() <= records::MAX_INPUT {
+                pasted.set(text.clone());
+            }
+            if too_big {
+                importer.import("x".repeat(records::MAX_INPUT + 1));
+            } else {
+                importer.read(text);
+            }
+        });
+    })
+}
+
+/// The download button: the export in UTF-8 at once, in another encoding through the worker
+/// (what that encoding lacks is said under the button).
+fn on_download(
+    lang: Lang,
+    kind: GameKind,
+    format_now: Format,
+    text: String,
+    encoding: String,
+    lost: &UseStateHandle<Option<String>>,
+) -> Callback<MouseEvent> {
+    let name = format!("qi-{}.{}", kind.name(), format_now.extension());
+    let lost = lost.clone();
+    Callback::from(move |_: MouseEvent| {
+        let mime = format_now.mime_type();
+        lost.set(None);
+        if encoding == "utf-8" {
+            web::download(&name, mime, &text);
+            return;
+        }
+        // Other encodings are written in the worker, which has their tables; what one
+        // lacks is said under the button.
+        let request = TaskRequest::Encode { text: text.clone(), encoding: encoding.clone() };
+        let (name, lost) = (name.clone(), lost.clone());
+        let label =
+            EXPORT_ENCODINGS.iter().find(|(l, _)| *l == encoding).map_or("", |(_, name)| *name);
+        yew::platform::spawn_local(async move {
+            if let Some(TaskReply::Encoded { bytes, unmappable }) =
+                crate::worker::run(WorkerRequest::Task(request)).await.and_then(WorkerReply::task)
+            {
+                web::download_bytes(&name, mime, &bytes);
+                let values = [("n", unmappable.to_string()), ("encoding", label.to_owned())];
+                let values: Vec<(&str, &str)> =
+                    values.iter().map(|(k, v)| (*k, v.as_str())).collect();
+                lost.set(
+                    (unmappable > 0)
+                        .then(|| qi_i18n::text::fill_all(t(lang, Text::Unmappable), &values)),
+                );
+            }
+        });
+    })
+}
+
+/// What the last import did.
+fn import_message(lang: Lang, outcome: &ImportOutcome) -> Html {
+    match outcome {
+        ImportOutcome::Read(moves, warnings) => html! {
+            <>
+                <p class="record-ok" data-testid="import-result">{ fill(t(lang, Text::Imported), "n", &moves.to_string()) }</p>
+                if !warnings.is_empty() {
+                    <ul class="record-warnings" data-testid="import-warnings">
+                        { for warnings.iter().map(|warning| html! { <li>{ warning.clone() }</li> }) }
+                    </ul>
+                }
+            </>
+        },
+        ImportOutcome::Failed(message) => html! {
+            <p class="record-error" data-testid="import-error">{ message.clone() }</p>
+        },
+        ImportOutcome::Reading => html! { <p class="record-reading">{ "…" }</p> },
+    }
+}
+
+/// The games of a file of several, to pick one from, with a search over their tags.
+fn picker_view(
+    lang: Lang,
+    picker: &Picker,
+    search: &UseStateHandle<String>,
+    importer: &Importer,
+) -> Html {
+    let on_search = {
+        let search = search.clone();
+        Callback::from(move |event: InputEvent| {
+            if let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() {
+                search.set(input.value());
+            }
+        })
+    };
+    let matching: Vec<(usize, &GameEntry)> =
+        picker.games.iter().enumerate().filter(|(_, game)| matches_search(game, search)).collect();
+    let more = matching.len().saturating_sub(PICKER_SHOWN);
+    let items = matching.iter().take(PICKER_SHOWN).map(|&(index, game)| {
+            let onclick = {
+                let (importer, picker_state) = (importer.clone(), picker.clone());
+                let range = game.range.clone();
+                Callback::from(move |_: MouseEvent| {
+                    let text = picker_state.text.get(range.clone()).unwrap_or_default().to_owned();
+                    importer.import(text);
+                })
+            };
+            html! {
+                <li><button type="button" data-action="pick-game" data-index={index.to_string()} {onclick}>{ game_label(index, game) }</button></li>
+            }
+        });
+    html! {
+        <div class="record-games" data-testid="game-picker">
+            <p>{ fill(t(lang, Text::PickGame), "n", &picker.games.len().to_string()) }</p>
+            <input type="search" data-testid="game-search" aria-label={t(lang, Text::SearchGames)}
+                   placeholder={t(lang, Text::SearchGames)} value={(**search).clone()} oninput={on_search} />
+            <ul class="record-game-list">{ for items }</ul>
+            if more > 0 {
+                <p class="game-more">{ fill(t(lang, Text::MoreGames), "n", &more.to_string()) }</p>
+            }
+        </div>
     }
 }

@@ -302,26 +302,6 @@ pub fn lobby(props: &LobbyProps) -> Html {
     use_effect_with((*choices).clone(), |choices| {
         crate::web::save(LOBBY_KEY, &choices.to_storage());
     });
-    let change = |update: fn(&mut Choices, String)| {
-        let choices = choices.clone();
-        Callback::from(move |event: Event| {
-            let value = if let Some(select) = event.target_dyn_into::<web_sys::HtmlSelectElement>()
-            {
-                select.value()
-            } else if let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() {
-                if input.type_() == "checkbox" {
-                    input.checked().to_string()
-                } else {
-                    input.value()
-                }
-            } else {
-                return;
-            };
-            let mut next = (*choices).clone();
-            update(&mut next, value);
-            choices.set(next);
-        })
-    };
     let on_name = {
         let act = props.act.clone();
         Callback::from(move |event: InputEvent| {
@@ -367,6 +347,85 @@ pub fn lobby(props: &LobbyProps) -> Html {
         let act = props.act.clone();
         Callback::from(move |_: MouseEvent| act.emit(Intent::CancelSeek))
     };
+    let seeking = props.seeking.as_ref().map(|spec| {
+        let text = fill_all(say(lang, Words::Seeking), &[("game", &spec_label(lang, spec))]);
+        html! {
+            <p class="seeking" data-testid="seeking">
+                <span class="spinner" aria-hidden="true"></span>{ text }
+                <button type="button" class="secondary" data-action="cancel-seek" onclick={on_cancel}>{ t(lang, Text::Cancel) }</button>
+            </p>
+        }
+    });
+    // The account box after the form: it fills in when the server answers, and moves nothing
+    // that is on screen then.
+    let form = html! {
+        <div class="lobby-column">
+        <section class="lobby panel" data-testid="lobby">
+            if let Some(account) = &props.account {
+                <label class="field">
+                    <span>{ say(lang, Words::NameIsUsername) }</span>
+                    <input type="text" data-testid="name" value={account.clone()} disabled=true />
+                </label>
+            } else {
+                <label class="field">
+                    <span>{ say(lang, Words::YourName) }</span>
+                    <input type="text" data-testid="name" maxlength={NAME_MAX_CHARS.to_string()} autocomplete="nickname"
+                           placeholder={say(lang, Words::Anonymous)} value={props.name.clone()} oninput={on_name} />
+                </label>
+            }
+            { game_fields(lang, &choices) }
+            { clock_fields(lang, &choices) }
+            { seat_fields(lang, &choices, signed_in) }
+            <div class="lobby-buttons">
+                <button type="button" class="primary" data-action="create" disabled={spec.is_none()}
+                        onclick={on_create}>{ say(lang, Words::CreateGame) }</button>
+                <button type="button" data-action="seek" disabled={spec.is_none() || props.seeking.is_some()}
+                        onclick={on_seek}>{ say(lang, Words::QuickPairing) }</button>
+            </div>
+            if let Some(waiting) = props.rows.waiting.filter(|_| spec.is_some()) {
+                <p class="waiting-count" data-testid="waiting-count" data-count={waiting.to_string()}>
+                    { fill_all(say(lang, Words::WaitingCount), &[("n", &waiting.to_string())]) }
+                </p>
+            }
+            { seeking.unwrap_or_default() }
+        </section>
+        { props.account_box.clone() }
+        </div>
+    };
+    // The open challenges first, then the form, then the games being played: on a phone the
+    // Accept buttons are on the first screen (on a wide screen the form is the left column).
+    html! {
+        <div class="lobby-page">
+        <super::lobby_lists::LobbyLists settings={props.settings.clone()} rows={props.rows.clone()}
+                    filter={(*filter).clone()} {on_filter} ready={props.ready} act={props.act.clone()}
+                    between={form} />
+        </div>
+    }
+}
+
+/// A field's change as a change of the choices: `update` takes the field's value (a checkbox's
+/// as `true` or `false`).
+fn on_change(
+    choices: &UseStateHandle<Choices>,
+    update: fn(&mut Choices, String),
+) -> Callback<Event> {
+    let choices = choices.clone();
+    Callback::from(move |event: Event| {
+        let value = if let Some(select) = event.target_dyn_into::<web_sys::HtmlSelectElement>() {
+            select.value()
+        } else if let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() {
+            if input.type_() == "checkbox" { input.checked().to_string() } else { input.value() }
+        } else {
+            return;
+        };
+        let mut next = (*choices).clone();
+        update(&mut next, value);
+        choices.set(next);
+    })
+}
+
+/// The game: its tab, Chess960, and its rule options.
+fn game_fields(lang: Lang, choices: &UseStateHandle<Choices>) -> Html {
     let games = GameKind::ALL.map(|kind| {
         let choices = choices.clone();
         let current = choices.kind == kind;
@@ -414,6 +473,26 @@ pub fn lobby(props: &LobbyProps) -> Html {
         };
         html! { <label class="field"><span>{ option_label(lang, doc.key) }</span>{ field }</label> }
     });
+    html! {
+        <>
+            <div class="field">
+                <span>{ t(lang, Text::Game) }</span>
+                <div class="game-picker">{ for games }</div>
+            </div>
+            if choices.kind == GameKind::Chess {
+                <label class="check">
+                    <input type="checkbox" data-testid="chess960" checked={choices.chess960}
+                           onchange={on_change(choices, |c, v| c.chess960 = v == "true")} />
+                    { say(lang, Words::Chess960) }
+                </label>
+            }
+            { for rule_fields }
+        </>
+    }
+}
+
+/// The clock: none, a preset, or minutes and an increment of the player's own.
+fn clock_fields(lang: Lang, choices: &UseStateHandle<Choices>) -> Html {
     let clock_value = match choices.clock {
         ClockChoice::Off => "off".to_owned(),
         ClockChoice::Preset(index) => index.to_string(),
@@ -428,6 +507,38 @@ pub fn lobby(props: &LobbyProps) -> Html {
             let selected = value == clock_value;
             html! { <option {value} {selected}>{ text }</option> }
         });
+    html! {
+        <>
+            <label class="field">
+                <span>{ t(lang, Text::Clock) }</span>
+                <select data-testid="clock" onchange={on_change(choices, |c, v| {
+                    c.clock = match v.as_str() {
+                        "off" => ClockChoice::Off,
+                        "custom" => ClockChoice::Custom,
+                        index => index.parse().map(ClockChoice::Preset).unwrap_or(ClockChoice::Off),
+                    };
+                })}>{ for clock_options }</select>
+            </label>
+            if choices.clock == ClockChoice::Custom {
+                <div class="custom-clock">
+                    <label class="field">
+                        <span>{ say(lang, Words::Minutes) }</span>
+                        <input type="number" min="0.5" max="180" step="0.5" data-testid="minutes"
+                               value={choices.minutes.clone()} onchange={on_change(choices, |c, v| c.minutes = v)} />
+                    </label>
+                    <label class="field">
+                        <span>{ say(lang, Words::IncrementSecs) }</span>
+                        <input type="number" min="0" max="180" step="1" data-testid="increment"
+                               value={choices.increment.clone()} onchange={on_change(choices, |c, v| c.increment = v)} />
+                    </label>
+                </div>
+            }
+        </>
+    }
+}
+
+/// The side to play, who may join, and whether the game is rated (signed in only).
+fn seat_fields(lang: Lang, choices: &UseStateHandle<Choices>, signed_in: bool) -> Html {
     let seat_value = match choices.seat {
         SeatChoice::First => "first",
         SeatChoice::Second => "second",
@@ -441,71 +552,11 @@ pub fn lobby(props: &LobbyProps) -> Html {
     .map(
         |(value, text)| html! { <option {value} selected={value == seat_value}>{ text }</option> },
     );
-    let seeking = props.seeking.as_ref().map(|spec| {
-        let text = fill_all(say(lang, Words::Seeking), &[("game", &spec_label(lang, spec))]);
-        html! {
-            <p class="seeking" data-testid="seeking">
-                <span class="spinner" aria-hidden="true"></span>{ text }
-                <button type="button" class="secondary" data-action="cancel-seek" onclick={on_cancel}>{ t(lang, Text::Cancel) }</button>
-            </p>
-        }
-    });
-    // The account box after the form: it fills in when the server answers, and moves nothing
-    // that is on screen then.
-    let form = html! {
-        <div class="lobby-column">
-        <section class="lobby panel" data-testid="lobby">
-            if let Some(account) = &props.account {
-                <label class="field">
-                    <span>{ say(lang, Words::NameIsUsername) }</span>
-                    <input type="text" data-testid="name" value={account.clone()} disabled=true />
-                </label>
-            } else {
-                <label class="field">
-                    <span>{ say(lang, Words::YourName) }</span>
-                    <input type="text" data-testid="name" maxlength={NAME_MAX_CHARS.to_string()} autocomplete="nickname"
-                           placeholder={say(lang, Words::Anonymous)} value={props.name.clone()} oninput={on_name} />
-                </label>
-            }
-            <div class="field">
-                <span>{ t(lang, Text::Game) }</span>
-                <div class="game-picker">{ for games }</div>
-            </div>
-            if choices.kind == GameKind::Chess {
-                <label class="check">
-                    <input type="checkbox" data-testid="chess960" checked={choices.chess960}
-                           onchange={change(|c, v| c.chess960 = v == "true")} />
-                    { say(lang, Words::Chess960) }
-                </label>
-            }
-            { for rule_fields }
-            <label class="field">
-                <span>{ t(lang, Text::Clock) }</span>
-                <select data-testid="clock" onchange={change(|c, v| {
-                    c.clock = match v.as_str() {
-                        "off" => ClockChoice::Off,
-                        "custom" => ClockChoice::Custom,
-                        index => index.parse().map(ClockChoice::Preset).unwrap_or(ClockChoice::Off),
-                    };
-                })}>{ for clock_options }</select>
-            </label>
-            if choices.clock == ClockChoice::Custom {
-                <div class="custom-clock">
-                    <label class="field">
-                        <span>{ say(lang, Words::Minutes) }</span>
-                        <input type="number" min="0.5" max="180" step="0.5" data-testid="minutes"
-                               value={choices.minutes.clone()} onchange={change(|c, v| c.minutes = v)} />
-                    </label>
-                    <label class="field">
-                        <span>{ say(lang, Words::IncrementSecs) }</span>
-                        <input type="number" min="0" max="180" step="1" data-testid="increment"
-                               value={choices.increment.clone()} onchange={change(|c, v| c.increment = v)} />
-                    </label>
-                </div>
-            }
+    html! {
+        <>
             <label class="field">
                 <span>{ say(lang, Words::YourSide) }</span>
-                <select data-testid="seat" onchange={change(|c, v| {
+                <select data-testid="seat" onchange={on_change(choices, |c, v| {
                     c.seat = match v.as_str() {
                         "first" => SeatChoice::First,
                         "second" => SeatChoice::Second,
@@ -515,7 +566,7 @@ pub fn lobby(props: &LobbyProps) -> Html {
             </label>
             <label class="field">
                 <span>{ say(lang, Words::WhoMayJoin) }</span>
-                <select data-testid="listed" onchange={change(|c, v| c.listed = v == "anyone")}>
+                <select data-testid="listed" onchange={on_change(choices, |c, v| c.listed = v == "anyone")}>
                     <option value="anyone" selected={choices.listed}>{ say(lang, Words::JoinAnyone) }</option>
                     <option value="invite" selected={!choices.listed}>{ say(lang, Words::JoinInvite) }</option>
                 </select>
@@ -523,36 +574,13 @@ pub fn lobby(props: &LobbyProps) -> Html {
             <label class={classes!("check", (!signed_in).then_some("disabled"))}>
                 <input type="checkbox" data-testid="rated" checked={choices.rated && signed_in} disabled={!signed_in}
                        aria-describedby={(!signed_in).then_some("rated-hint")}
-                       onchange={change(|c, v| c.rated = v == "true")} />
+                       onchange={on_change(choices, |c, v| c.rated = v == "true")} />
                 { say(lang, Words::RatedGame) }
                 if !signed_in {
                     <span class="muted-note" id="rated-hint">{ say(lang, Words::RatedNeedsAccount) }</span>
                 }
             </label>
-            <div class="lobby-buttons">
-                <button type="button" class="primary" data-action="create" disabled={spec.is_none()}
-                        onclick={on_create}>{ say(lang, Words::CreateGame) }</button>
-                <button type="button" data-action="seek" disabled={spec.is_none() || props.seeking.is_some()}
-                        onclick={on_seek}>{ say(lang, Words::QuickPairing) }</button>
-            </div>
-            if let Some(waiting) = props.rows.waiting.filter(|_| spec.is_some()) {
-                <p class="waiting-count" data-testid="waiting-count" data-count={waiting.to_string()}>
-                    { fill_all(say(lang, Words::WaitingCount), &[("n", &waiting.to_string())]) }
-                </p>
-            }
-            { seeking.unwrap_or_default() }
-        </section>
-        { props.account_box.clone() }
-        </div>
-    };
-    // The open challenges first, then the form, then the games being played: on a phone the
-    // Accept buttons are on the first screen (on a wide screen the form is the left column).
-    html! {
-        <div class="lobby-page">
-        <super::lobby_lists::LobbyLists settings={props.settings.clone()} rows={props.rows.clone()}
-                    filter={(*filter).clone()} {on_filter} ready={props.ready} act={props.act.clone()}
-                    between={form} />
-        </div>
+        </>
     }
 }
 
