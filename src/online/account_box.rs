@@ -10,8 +10,8 @@ use yew::prelude::*;
 
 use super::account::{self, AccountState};
 use super::address::profile_href;
-use super::lobby::variant_label;
-use super::session::shown_text;
+use super::labels::variant_label;
+use super::texts::shown_text;
 use super::texts::{Words, say};
 use qi_i18n::text::{Lang, fill_all};
 

@@ -312,9 +312,9 @@ impl OnlineGame {
     /// server never sends more; this page shows no more), the oldest line dropped once the room
     /// holds as many as a room keeps.
     pub fn hear(&mut self, mut line: ChatLine) {
-        line.name = crate::online::session::shown_text(&line.name, NAME_MAX_CHARS);
+        line.name = crate::online::texts::shown_text(&line.name, NAME_MAX_CHARS);
         if let ChatBody::Text { text } = &mut line.body {
-            *text = crate::online::session::shown_text(text, CHAT_MAX_CHARS);
+            *text = crate::online::texts::shown_text(text, CHAT_MAX_CHARS);
         }
         self.chat.push(line);
         if self.chat.len() > CHAT_ROOM_MAX_LINES {

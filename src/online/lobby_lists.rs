@@ -8,7 +8,7 @@ use qi_rules::any::{AnyGame, StartFrom};
 use qi_rules::{Cell, Side};
 use yew::prelude::*;
 
-use super::lobby::{spec_label, variant_label};
+use super::labels::{spec_label, variant_label};
 use super::session::{Intent, LobbyRows};
 use super::texts::{Words, say};
 use crate::board::Board;

@@ -29,6 +29,7 @@ pub mod address;
 pub mod chat;
 pub mod featured;
 pub mod game;
+pub mod labels;
 pub mod lobby;
 pub mod lobby_lists;
 pub mod page;

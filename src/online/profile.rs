@@ -11,8 +11,8 @@ use yew::prelude::*;
 use super::account;
 use super::address::{id_ok, profile_href};
 use super::game::{finished_record, review_href, side_of};
-use super::lobby::{spec_label, variant_label};
-use super::session::shown_text;
+use super::labels::{spec_label, variant_label};
+use super::texts::shown_text;
 use super::texts::{Words, say};
 use qi_i18n::text::{Lang, fill_all};
 

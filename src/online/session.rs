@@ -16,7 +16,7 @@ use qi_protocol::{
 
 pub use super::address::{Opening, id_ok, read_address};
 use super::game::{Note, OnlineGame};
-use super::texts::Words;
+use super::texts::{Words, shown_text};
 use crate::state::{Action, Settings};
 use qi_i18n::text::Lang;
 
@@ -265,12 +265,6 @@ pub struct Session {
 #[must_use]
 pub fn clean_name(name: &str) -> String {
     name.chars().filter(|c| !c.is_control()).take(NAME_MAX_CHARS).collect()
-}
-
-/// Text from the server made safe to show: at most `max` characters, no control characters.
-#[must_use]
-pub fn shown_text(text: &str, max: usize) -> String {
-    text.chars().filter(|c| !c.is_control()).take(max).collect()
 }
 
 impl Session {

@@ -565,6 +565,12 @@ pub fn say(lang: Lang, words: Words) -> &'static str {
     pick(lang, TABLE[words as usize])
 }
 
+/// Text from the server made safe to show: at most `max` characters, no control characters.
+#[must_use]
+pub fn shown_text(text: &str, max: usize) -> String {
+    text.chars().filter(|c| !c.is_control()).take(max).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

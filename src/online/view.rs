@@ -5,7 +5,8 @@ use qi_protocol::{EndReason, NAME_MAX_CHARS, Seat, Status};
 use yew::prelude::*;
 
 use super::game::{Note, OnlineGame, side_of};
-use super::session::{Intent, shown_text};
+use super::session::Intent;
+use super::texts::shown_text;
 use super::texts::{Words, say};
 use crate::components::clocks::format_time;
 use crate::components::status::{result_code, result_text, side_class, side_label};

@@ -150,8 +150,6 @@ pub const MATE_BOUND: i32 = MATE - 1000;
 /// Beyond every score.
 pub const INFINITY: i32 = MATE + 1;
 
-pub use crate::driver::{Line, SearchInfo, SearchResult};
-
 /// The clock, the stop signal, the limits and the level's noise of one search. Engines call
 /// [`Budget::out_of_time`] every so often and stop when it says so.
 pub struct Budget<'a> {
@@ -289,8 +287,8 @@ pub fn native_clock() -> impl Fn() -> f64 {
 /// stop is tested too. Returns the result under the longest limit.
 #[cfg(test)]
 pub(crate) fn assert_keeps_a_time_limit(
-    mut search: impl FnMut(&mut Budget<'_>) -> SearchResult<String>,
-) -> SearchResult<String> {
+    mut search: impl FnMut(&mut Budget<'_>) -> crate::driver::SearchResult<String>,
+) -> crate::driver::SearchResult<String> {
     let mut cut_short = 0;
     let mut last = None;
     for limit in [20_u64, 50, 100, 200, 500] {

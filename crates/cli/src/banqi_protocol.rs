@@ -50,8 +50,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 
 use qi_ai::Engine;
+use qi_ai::SearchInfo;
 use qi_ai::banqi::BanqiEngine;
-use qi_ai::search::{Budget, Limits, Score, SearchInfo, native_clock};
+use qi_ai::search::{Budget, Limits, Score, native_clock};
 use qi_rules::banqi::{Banqi, BanqiMove, BanqiRules, Piece, deal};
 use qi_rules::{Game, RuleSet};
 

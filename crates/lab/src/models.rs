@@ -182,9 +182,12 @@ impl Model {
         for line in made_from.lines() {
             let _ = writeln!(out, "//! {line}");
         }
-        out.push_str(
-            "\n#[rustfmt::skip]\npub(super) const WEIGHTS: [[i32; 2]; super::eval::PARAMS] = [\n",
-        );
+        // The length is written out, not named from `eval`, so the weights depend on nothing;
+        // the engine's `eval::weights` returns them as `[_; PARAMS]`, so a count that does not
+        // fit the layout does not compile.
+        let total: usize = self.groups.iter().map(|(_, count)| count).sum();
+        let _ =
+            write!(out, "\n#[rustfmt::skip]\npub(super) const WEIGHTS: [[i32; 2]; {total}] = [\n");
         let mut param = 0;
         for (name, count) in self.groups {
             let _ = writeln!(out, "    // {name}");

@@ -3,9 +3,10 @@
 
 use qi_protocol::{ClientMessage, ErrorCode, GameView, Refusal, Seat};
 
-use super::{DETAIL_MAX_CHARS, Effect, Focus, Link, Session, id_ok, shown_text};
+use super::{DETAIL_MAX_CHARS, Effect, Focus, Link, Session, id_ok};
 use crate::online::game::{Note, OnlineGame};
 use crate::online::texts::Words;
+use crate::online::texts::shown_text;
 
 /// Whether a `bad_name` error's detail says that the name is a registered player's (or looks
 /// like one): the code alone does not tell it from a name with characters that may not be in

@@ -5,7 +5,7 @@
 //! Made from: the hand-set values, in 64ths.
 
 #[rustfmt::skip]
-pub(super) const WEIGHTS: [[i32; 2]; super::eval::PARAMS] = [
+pub(super) const WEIGHTS: [[i32; 2]; 6] = [
     // material, per unit of the pieces' values (64ths)
     [64, 64],
     // mobility, per empty square next to a face-up piece

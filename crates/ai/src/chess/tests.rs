@@ -7,7 +7,8 @@ use qi_rules::chess::shakmaty::MoveList;
 
 use super::{ChessEngine, MAX_MOVES, reduction, reduction_formula};
 use crate::Engine;
-use crate::search::{Budget, Limits, Score, SearchResult, assert_keeps_a_time_limit, native_clock};
+use crate::driver::SearchResult;
+use crate::search::{Budget, Limits, Score, assert_keeps_a_time_limit, native_clock};
 
 fn game(fen: &str) -> ChessGame {
     ChessGame::from_position(&ChessRules::default(), fen).expect("valid FEN")

@@ -9,7 +9,7 @@
 //! --sprt 0,10 --jobs 2: H1 accepted after 404 pairs (36/72/138/88/70), LLR 2.97, Elo +36.3 ± 20.3.
 
 #[rustfmt::skip]
-pub(super) const WEIGHTS: [[i32; 2]; super::eval::PARAMS] = [
+pub(super) const WEIGHTS: [[i32; 2]; 537] = [
     // material (pawn, knight, bishop, rook, queen, king)
     [88, 104], [346, 282], [365, 304], [496, 505], [1033, 923], [0, 0],
     // pawn on each square (a8..h8, ..., a1..h1, from White's side)

@@ -65,7 +65,8 @@ use qi_rules::{Cell, Side};
 
 use super::GomokuEngine;
 use crate::Engine;
-use crate::search::{Score, SearchResult, assert_keeps_a_time_limit, native_clock};
+use crate::driver::SearchResult;
+use crate::search::{Score, assert_keeps_a_time_limit, native_clock};
 
 fn search(game: &Gomoku, limits: Limits) -> SearchResult<String> {
     let stop = AtomicBool::new(false);

@@ -9,7 +9,7 @@
 //! --second-option max_node=20000 --sprt 0,10 --jobs 2: H1 accepted after 140 pairs (12/1/73/0/54), LLR 2.95, Elo +106.2 ± 39.4.
 
 #[rustfmt::skip]
-pub(super) const WEIGHTS: [[i32; 2]; super::eval::PARAMS] = [
+pub(super) const WEIGHTS: [[i32; 2]; 20] = [
     // to move: a shape on one line (two, open two, three, open three, four, open four, five)
     [4, 14], [66, 14], [80, 52], [294, 159], [373, 287], [1500, 1500], [25000, 25000],
     // to move: a combination (two fours, a four and an open three, two open threes)
