@@ -13,7 +13,7 @@ use crate::components::controls::{GameButtons, GamePicker, Options, game_buttons
 use crate::components::dialogs::{GameOver, PromotionDialog, game_over_view, promoting_colour};
 use crate::components::move_list::MoveList;
 use crate::components::records_dialog::RecordsDialog;
-use crate::components::share::{Dialog, EmbedDialog, ShareButtons, ShareDialog};
+use crate::components::share::{Dialog, EmbedDialog, ShareButtons, ShareDialog, ShownGame};
 use crate::components::status::{Status, status_view};
 use crate::components::{SharedState, StateCell};
 use crate::state::TreeAction;
@@ -215,14 +215,14 @@ fn page() -> Html {
             </main>
             {
                 match *dialog {
-                    Some(Dialog::Share) => html! { <ShareDialog state={shared.clone()} close={close_dialog} /> },
-                    Some(Dialog::Embed) => html! { <EmbedDialog state={shared.clone()} close={close_dialog} /> },
+                    Some(Dialog::Share) => html! { <ShareDialog game={ShownGame::of(&state)} close={close_dialog} /> },
+                    Some(Dialog::Embed) => html! { <EmbedDialog game={ShownGame::of(&state)} close={close_dialog} /> },
                     Some(Dialog::NewGame) => html! {
                         <crate::components::new_game::NewGameDialog settings={state.settings.clone()}
                             dispatch={dispatch.clone()} close={close_dialog} />
                     },
                     Some(Dialog::Records) => html! {
-                        <RecordsDialog state={shared.clone()} dispatch={dispatch.clone()} close={close_dialog} />
+                        <RecordsDialog game={ShownGame::of(&state)} dispatch={dispatch.clone()} close={close_dialog} />
                     },
                     None => Html::default(),
                 }

@@ -7,7 +7,6 @@ use qi_i18n::fold::fold_case;
 use qi_rules::GameKind;
 use yew::prelude::*;
 
-use super::SharedState;
 use super::dialog::Dialog;
 use super::share::CopyField;
 use crate::state::Action;
@@ -20,8 +19,8 @@ use qi_tasks::think::{WorkerReply, WorkerRequest};
 /// Properties of [`RecordsDialog`].
 #[derive(Properties, PartialEq)]
 pub struct RecordsDialogProps {
-    /// The state shown.
-    pub state: SharedState,
+    /// The game shown.
+    pub game: super::share::ShownGame,
     /// Where actions go (an import opens the game).
     pub dispatch: Callback<Action>,
     /// Closes the dialog.
@@ -183,8 +182,8 @@ fn matches_search(game: &GameEntry, query: &str) -> bool {
 /// The import and export dialog.
 #[function_component(RecordsDialog)]
 pub fn records_dialog(props: &RecordsDialogProps) -> Html {
-    let state = props.state.get();
-    let lang: Lang = state.settings.lang;
+    let state = &props.game;
+    let lang: Lang = state.lang;
     let kind = state.record.kind;
     let formats = Format::for_game(kind);
     let format = use_state(|| formats[0]);

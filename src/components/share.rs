@@ -1,12 +1,15 @@
 //! Sharing: the buttons under the game, the share dialog (links, the system share sheet, a QR
 //! code) and the embed dialog (an `<iframe>` snippet with its preview).
 
+use std::rc::Rc;
+
+use qi_play::Path;
+use qi_play::record::GameRecord;
 use qi_rules::{GameKind, Side};
 use yew::prelude::*;
 
 use super::dialog::Dialog as DialogBox;
 
-use super::SharedState;
 use crate::embed::EmbedOptions;
 use crate::state::{AppState, Theme};
 use crate::web;
@@ -75,18 +78,49 @@ fn page_directory() -> String {
     }
 }
 
-/// How the game is being looked at: the orientation, and the position when stepping through
-/// it (in a variation too).
-fn current_view(state: &AppState) -> View {
-    let bottom = if state.flipped { Side::Second } else { Side::First };
-    View { orientation: Some(bottom), at: state.viewing.clone() }
+/// What the share, embed and records dialogs show of the page: the game, how it is looked at,
+/// and the words and look. Only these: a dialog does not draw again when anything else changes
+/// (a clock's tick, the engine's analysis).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShownGame {
+    /// The game (shared with the page's state, not copied).
+    pub record: Rc<GameRecord>,
+    /// Whether the board is seen from the second side.
+    pub flipped: bool,
+    /// The position shown, when stepping through the game (see [`AppState::viewing`]).
+    pub viewing: Option<Path>,
+    /// The interface language.
+    pub lang: Lang,
+    /// The theme.
+    pub theme: Theme,
+}
+
+impl ShownGame {
+    /// The dialogs' view of `state`.
+    #[must_use]
+    pub fn of(state: &AppState) -> ShownGame {
+        ShownGame {
+            record: state.record.clone(),
+            flipped: state.flipped,
+            viewing: state.viewing.clone(),
+            lang: state.settings.lang,
+            theme: state.settings.theme,
+        }
+    }
+
+    /// How the game is being looked at: the orientation, and the position when stepping
+    /// through it (in a variation too).
+    fn view(&self) -> View {
+        let bottom = if self.flipped { Side::Second } else { Side::First };
+        View { orientation: Some(bottom), at: self.viewing.clone() }
+    }
 }
 
 /// Properties of the dialogs.
 #[derive(Properties, PartialEq)]
 pub struct DialogProps {
-    /// The state shown.
-    pub state: SharedState,
+    /// The game shown.
+    pub game: ShownGame,
     /// Closes the dialog.
     pub close: Callback<()>,
 }
@@ -194,9 +228,9 @@ fn qr_svg(size: usize, path: &str, label: &str) -> Html {
 /// Links to the game, the system share sheet where there is one, and a QR code.
 #[function_component(ShareDialog)]
 pub fn share_dialog(props: &DialogProps) -> Html {
-    let state = props.state.get();
-    let lang = state.settings.lang;
-    let view = current_view(state);
+    let state = &props.game;
+    let lang = state.lang;
+    let view = state.view();
     let base = page_base();
     let compact = format!("{base}?{}", link::compact(&state.record, &view));
     let readable = format!("{base}?{}", link::readable(&state.record, &view));
@@ -277,13 +311,13 @@ fn escape_attribute(text: &str) -> String {
 /// The embed snippet and its preview.
 #[function_component(EmbedDialog)]
 pub fn embed_dialog(props: &DialogProps) -> Html {
-    let state = props.state.get();
-    let lang = state.settings.lang;
+    let state = &props.game;
+    let lang = state.lang;
     let choices = use_state(|| EmbedChoices {
         options: EmbedOptions {
             controls: true,
             move_list: true,
-            theme: state.settings.theme,
+            theme: state.theme,
             lang: Some(lang),
             ..EmbedOptions::default()
         },
@@ -291,7 +325,7 @@ pub fn embed_dialog(props: &DialogProps) -> Html {
         at_shown_move: state.viewing.is_some(),
         turned: false,
     });
-    let mut view = current_view(state);
+    let mut view = state.view();
     let flipped = state.flipped != choices.turned;
     view.orientation = Some(if flipped { Side::Second } else { Side::First });
     if !choices.at_shown_move {

@@ -208,7 +208,7 @@ impl Accounts {
             ));
         }
         // No `Origin` (not a browser) is let through; `null` (a sandboxed frame) is not.
-        if !crate::app::origin_allowed(headers, &self.origins, self.trusted.contains(&peer)) {
+        if !crate::origins::origin_allowed(headers, &self.origins, self.trusted.contains(&peer)) {
             return Err(refusal(
                 StatusCode::FORBIDDEN,
                 AccountErrorCode::BadRequest,

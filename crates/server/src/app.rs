@@ -24,6 +24,7 @@ use crate::connection::{self, ConnectionConfig, Frame, FrameError};
 use crate::hub::Hub;
 use crate::limits::{AddressCounts, Limit, Limits, client_address};
 use crate::listener::{AcceptOptions, BecameSocket, Peer};
+use crate::origins::{normalize_origin, origin_allowed};
 use crate::storage::{SqliteStorage, StorageError, StorageHandle};
 
 /// The largest frame the WebSocket layer reads at all. Frames between the protocol's 8 KiB and
@@ -320,43 +321,6 @@ async fn serve_socket(state: AppState, socket: WebSocket, client: IpAddr, sessio
     let stream = stream.map(|item| item.map(frame).map_err(frame_error));
     let peer = connection::Peer { address: client, shutdown: state.shutdown.clone(), session };
     connection::serve_peer(peer, state.hub, state.config, Box::pin(sink), stream).await;
-}
-
-/// An origin as compared: lower case, without a trailing `/` or the scheme's default port.
-pub(crate) fn normalize_origin(origin: &str) -> String {
-    let origin = origin.trim().trim_end_matches('/').to_ascii_lowercase();
-    for (scheme, port) in [("http://", ":80"), ("https://", ":443")] {
-        if origin.starts_with(scheme)
-            && let Some(bare) = origin.strip_suffix(port)
-        {
-            return bare.to_owned();
-        }
-    }
-    origin
-}
-
-/// Whether a websocket request may come from its page: no `Origin` (not a browser, which could
-/// claim any origin anyway), an allowed origin, or the server's own (the origin's host is the
-/// request's `Host`, or the `X-Forwarded-Host` of a trusted proxy).
-/// Whether a request's `Origin` (if any) is this host's (its `Host`, or a trusted proxy's
-/// `X-Forwarded-Host`) or one of the `allowed` ones.
-pub(crate) fn origin_allowed(
-    headers: &HeaderMap,
-    allowed: &[String],
-    from_trusted_proxy: bool,
-) -> bool {
-    let Some(origin) = headers.get(header::ORIGIN) else { return true };
-    let Ok(origin) = origin.to_str() else { return false };
-    let origin = normalize_origin(origin);
-    if allowed.contains(&origin) {
-        return true;
-    }
-    let Some((scheme, authority)) = origin.split_once("://") else { return false };
-    let host_header = if from_trusted_proxy { headers.get("x-forwarded-host") } else { None };
-    let Some(host) = host_header.or_else(|| headers.get(header::HOST)) else { return false };
-    let Ok(host) = host.to_str() else { return false };
-    let host = host.split(',').next().unwrap_or_default();
-    normalize_origin(&format!("{scheme}://{host}")) == format!("{scheme}://{authority}")
 }
 
 fn message(frame: Frame) -> Message {

@@ -34,6 +34,7 @@ pub mod listener;
 pub mod lobby;
 pub mod metrics;
 pub mod names;
+pub mod origins;
 pub mod outbox;
 pub mod rating;
 #[doc(hidden)]

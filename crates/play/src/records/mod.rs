@@ -147,6 +147,20 @@ mod pgn;
 mod pgn_lexer;
 mod psq;
 mod reader;
+/// The move number of the first move: the FEN's for chess and xiangqi, else 1.
+pub(crate) fn start_number(start: &qi_rules::any::AnyGame) -> u32 {
+    match start.kind() {
+        qi_rules::GameKind::Chess | qi_rules::GameKind::Xiangqi => start
+            .position()
+            .split_whitespace()
+            .nth(5)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(1)
+            .max(1),
+        qi_rules::GameKind::Banqi | qi_rules::GameKind::Gomoku => 1,
+    }
+}
+
 #[cfg(test)]
 mod tests;
 mod wxf_file;

@@ -466,26 +466,13 @@ pub(crate) fn export(record: &GameRecord, style: Style<'_>) -> String {
     out
 }
 
-/// The move number of the first move: the FEN's for chess and xiangqi, else 1.
-pub(crate) fn start_number(start: &qi_rules::any::AnyGame) -> u32 {
-    match start.kind() {
-        GameKind::Chess | GameKind::Xiangqi => start
-            .position()
-            .split_whitespace()
-            .nth(5)
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(1)
-            .max(1),
-        GameKind::Banqi | GameKind::Gomoku => 1,
-    }
-}
-
 /// The move tree with numbers, marks (`$n`), comments (arrows and circles in them as lichess's
 /// `[%cal]` and `[%csl]`) and variations in `( ... )`, then the result; wrapped at 80 columns.
 fn write_tree(record: &GameRecord, start: &AnyGame, result: &str, style: Style<'_>) -> String {
     let mut wrapper = Wrapper { out: String::new(), column: 0, open: String::new() };
     let tree = record.tree();
-    let numbering = Numbering { number: start_number(start), previous: None, restate: false };
+    let numbering =
+        Numbering { number: super::start_number(start), previous: None, restate: false };
     write_line(&mut wrapper, &tree, start.clone(), numbering, style);
     wrapper.token(result);
     wrapper.out.push('\n');

@@ -10,7 +10,6 @@ use qi_rules::options::shorten;
 use qi_rules::{Cell, MoveError, Side};
 
 use super::error::{Pos, RecordError, RecordErrorKind, RecordWarning};
-use super::pgn;
 
 /// Replays moves read from a text, keeping what a record needs.
 pub(crate) struct Reader {
@@ -50,7 +49,7 @@ struct OpenLine {
 impl Reader {
     /// A reader at the start `game`, with an empty tree.
     pub(crate) fn new(game: AnyGame) -> Reader {
-        let number = pgn::start_number(&game);
+        let number = super::start_number(&game);
         Reader {
             game,
             moves: Vec::new(),

@@ -169,7 +169,7 @@ pub(crate) fn export(record: &GameRecord) -> String {
         moves.push("....");
     }
     moves.extend(replayed.notations.iter().map(String::as_str));
-    let first = super::pgn::start_number(&start);
+    let first = super::start_number(&start);
     for (index, pair) in moves.chunks(2).enumerate() {
         let number = first as usize + index;
         let second = pair.get(1).copied().unwrap_or_default();

@@ -315,7 +315,7 @@ pub enum BanqiMove {
 /// alone, like the other games' moves, so a move can be printed without its game.
 impl fmt::Display for BanqiMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&notation::move_text(*self, false))
+        f.write_str(&self.text(false))
     }
 }
 

@@ -13,8 +13,35 @@ use super::{
 /// Largest no-progress count a position string may give.
 const MAX_QUIET: u16 = 10_000;
 
+impl Banqi {
+    /// The game from a position string (see the module documentation).
+    pub(super) fn from_position_text(
+        rules: &BanqiRules,
+        text: &str,
+    ) -> Result<Banqi, ParsePositionError> {
+        read_position(rules, text)
+    }
+
+    /// The position string of the game (see the module documentation).
+    pub(super) fn position_text(&self) -> String {
+        write_position(self)
+    }
+}
+
+impl BanqiMove {
+    /// Reads move text: `c3` (a flip), `c3-c4`, `c3xc4` or `c3c4` (a step or capture), `stop`.
+    pub(super) fn parse(text: &str) -> Result<BanqiMove, ParseMoveError> {
+        parse_move(text)
+    }
+
+    /// The move's text; a step that captures is written with `x` when `capture`.
+    pub(super) fn text(self, capture: bool) -> String {
+        move_text(self, capture)
+    }
+}
+
 /// Writes the six-field position string.
-pub(super) fn write_position(game: &Banqi) -> String {
+fn write_position(game: &Banqi) -> String {
     let mut text = String::with_capacity(96);
     for rank in (0..RANKS).rev() {
         let mut empty = 0;
@@ -71,7 +98,7 @@ fn pool_text(game: &Banqi) -> String {
 }
 
 /// Reads a position string under `rules`.
-pub(super) fn read_position(rules: &BanqiRules, text: &str) -> Result<Banqi, ParsePositionError> {
+fn read_position(rules: &BanqiRules, text: &str) -> Result<Banqi, ParsePositionError> {
     ParsePositionError::check_length(text)?;
     let fields: Vec<&str> = text.split_ascii_whitespace().collect();
     if !(4..=6).contains(&fields.len()) {
@@ -214,7 +241,7 @@ fn validate(
 }
 
 /// Reads `c3`, `c3-c4`, `c3xc4`, `c3c4` or `stop`.
-pub(super) fn parse_move(text: &str) -> Result<BanqiMove, ParseMoveError> {
+fn parse_move(text: &str) -> Result<BanqiMove, ParseMoveError> {
     ParseMoveError::check_length(text)?;
     const EXPECTED: &str = "a flip c3, a move c3-c4, a capture c3xc4 or stop";
     if text == "stop" {
@@ -241,7 +268,7 @@ pub(super) fn parse_move(text: &str) -> Result<BanqiMove, ParseMoveError> {
 }
 
 /// Writes a move; a step as `c3xc4` when `capture`, else `c3-c4`.
-pub(super) fn move_text(mv: BanqiMove, capture: bool) -> String {
+fn move_text(mv: BanqiMove, capture: bool) -> String {
     match mv {
         BanqiMove::Flip(cell) => cell.to_string(),
         BanqiMove::Step { from, to } => format!("{from}{}{to}", if capture { 'x' } else { '-' }),

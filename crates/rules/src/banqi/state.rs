@@ -378,11 +378,11 @@ impl Game for Banqi {
     }
 
     fn from_position(rules: &BanqiRules, text: &str) -> Result<Banqi, ParsePositionError> {
-        super::notation::read_position(rules, text)
+        Banqi::from_position_text(rules, text)
     }
 
     fn position(&self) -> String {
-        super::notation::write_position(self)
+        self.position_text()
     }
 
     fn rules(&self) -> &BanqiRules {
@@ -480,11 +480,11 @@ impl Game for Banqi {
     }
 
     fn parse_move(&self, text: &str) -> Result<BanqiMove, ParseMoveError> {
-        super::notation::parse_move(text)
+        BanqiMove::parse(text)
     }
 
     fn move_text(&self, mv: BanqiMove) -> String {
-        super::notation::move_text(mv, false)
+        mv.text(false)
     }
 
     fn move_notation(&self, mv: BanqiMove) -> String {
@@ -492,6 +492,6 @@ impl Game for Banqi {
             BanqiMove::Step { to, .. } => self.square(to).is_occupied(),
             _ => false,
         };
-        super::notation::move_text(mv, capture)
+        mv.text(capture)
     }
 }
