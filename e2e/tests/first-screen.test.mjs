@@ -147,14 +147,14 @@ test('offline, the online page speaks to players, not developers', { timeout: TE
     const card = app.page.locator('[data-testid="needs-server"]');
     await card.waitFor();
     const words = await card.innerText();
-    assert.match(words, /Online play is not available: the game setup.server cannot be reached/);
-    assert.doesNotMatch(words, /scripts\/|Qi setup.server|cargo/);
+    assert.match(words, /Online play is not available: the game server cannot be reached/);
+    assert.doesNotMatch(words, /scripts\/|Qi server|cargo/);
   } finally {
     await app.close();
   }
 });
 
-test('served by the Qi setup.server with no game being played, the watch corner takes no room and no Tab stop; offline it never shows', { timeout: TEST_TIMEOUT }, async () => {
+test('served by the Qi server with no game being played, the watch corner takes no room and no Tab stop; offline it never shows', { timeout: TEST_TIMEOUT }, async () => {
   const qi = await startQiServer({ tag: 'first-screen', pages: ['index.html', 'tv/index.html'] });
   try {
     for (const viewport of [DESKTOP, PHONE]) {

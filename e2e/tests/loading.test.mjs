@@ -199,7 +199,7 @@ test('app: a script that does not load is a failure too, in the saved language a
   }
 });
 
-test('embed: without WebAssembly the page says the setup.browser cannot run it (no retry), in the setup.browser language and the asked theme', { timeout: TEST_TIMEOUT }, async () => {
+test('embed: without WebAssembly the page says the browser cannot run it (no retry), in the browser language and the asked theme', { timeout: TEST_TIMEOUT }, async () => {
   const { context, page } = await open({
     locale: 'vi-VN',
     viewport: { width: 240, height: 240 },

@@ -24,7 +24,7 @@ async function notice(page) {
   return (await locator.count()) ? locator.innerText() : '';
 }
 
-test('the address carries the game: another setup.browser opens it and play goes on', { timeout: TEST_TIMEOUT }, async () => {
+test('the address carries the game: another browser opens it and play goes on', { timeout: TEST_TIMEOUT }, async () => {
   let address;
   await withApp('', async (page) => {
     await drag(page, 'e2', 'e4');
@@ -260,7 +260,7 @@ ${frames.map(([id, src, size]) => `<iframe id="${id}" src="${src.replaceAll('&',
 
 test('records: a pasted PGN opens with its comments, exports back, and bad records name line and column', { timeout: TEST_TIMEOUT }, async () => {
   const { readFile } = await import('node:fs/promises');
-  const opera = await readFile(new URL('../crates/play/src/records/testdata/opera.pgn', import.meta.url), 'utf8');
+  const opera = await readFile(new URL('../../crates/play/src/records/testdata/opera.pgn', import.meta.url), 'utf8');
   await withApp('', async (page) => {
     await page.locator('[data-action="records"]').click();
     await page.locator('[data-testid="import-text"]').fill(opera);
@@ -364,7 +364,7 @@ test('records: a pasted PGN opens with its comments, exports back, and bad recor
     // Records from the wild (the corpus of crates/play/src/records/testdata/wild): a DhtmlXQ
     // block on a GBK web page opens with its 30 moves; the game goes out in Chinese notation as
     // GBK bytes for old tools.
-    const wild = (name) => readFile(new URL(`../crates/play/src/records/testdata/wild/${name}`, import.meta.url));
+    const wild = (name) => readFile(new URL(`../../crates/play/src/records/testdata/wild/${name}`, import.meta.url));
     await page.locator('[data-action="records"]').click();
     await page.locator('[data-testid="import-file"]').setInputFiles({
       name: 'dhtmlxq.htm', mimeType: 'text/html', buffer: await wild('xiangqi-dhtmlxq-gbk.htm'),
