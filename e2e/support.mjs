@@ -255,7 +255,7 @@ export async function waitForApp(page) {
  *   (`qi.game.<game>`, with the app's own default rules of that game) and settings lines to put in
  *   `qi.settings` (`game=<game>` is added); the page is reloaded so the app starts from them.
  * - `settings`: `{ key: value }` lines for `qi.settings` (see `Settings::to_storage` in
- *   src/state.rs: game, mode, level, speed, lang...), written before the very first load (by
+ *   crates/settings/src/lib.rs: game, mode, level, speed, lang...), written before the very first load (by
  *   an init script, once per page), so the app starts with them — e.g. the computer moving
  *   first;
  * - `initScript`: a function (or source text) to run in the page before the app's scripts on

@@ -40,8 +40,7 @@ pub fn board_view(state: &AppState) -> BoardView {
         Some((m.to, (dx as i8, dy as i8)))
     });
     let numbers = stone_numbers(state, kind, files, ranks);
-    let index =
-        |cell: qi_rules::Cell| usize::from(cell.rank) * usize::from(files) + usize::from(cell.file);
+    let index = |cell: qi_rules::Cell| cell_index(files, cell);
     let offers = offered_stones(&game);
     let cells = geometry
         .cells_in_screen_order()
@@ -152,8 +151,7 @@ fn geometry_of(state: &AppState, kind: GameKind, files: u8, ranks: u8) -> Geomet
 /// not a map (no hash table code in the page for this).
 fn stone_numbers(state: &AppState, kind: GameKind, files: u8, ranks: u8) -> Vec<Option<usize>> {
     let mut numbers = vec![None; usize::from(files) * usize::from(ranks)];
-    let index =
-        |cell: qi_rules::Cell| usize::from(cell.rank) * usize::from(files) + usize::from(cell.file);
+    let index = |cell: qi_rules::Cell| cell_index(files, cell);
     if kind == GameKind::Gomoku && state.settings.stone_numbers {
         // Stones are counted, not an opening's colour choices.
         let shown = state.shown_moves();
@@ -165,6 +163,11 @@ fn stone_numbers(state: &AppState, kind: GameKind, files: u8, ranks: u8) -> Vec<
         }
     }
     numbers
+}
+
+/// A cell's place in a board-sized table, row by row (`files` to a row).
+fn cell_index(files: u8, cell: qi_rules::Cell) -> usize {
+    usize::from(cell.rank) * usize::from(files) + usize::from(cell.file)
 }
 
 /// Soosõrv-8: the fifth stones offered, while they are offered or to be picked from.

@@ -1,5 +1,6 @@
 //! The controls: game picker, new game / undo / flip, and the side panel's options (the game's
-//! setup from [`super::setup_fields`], then language, theme, pieces, sound).
+//! setup from [`super::setup_fields`], then how moves are put in, how the board looks, and the
+//! device's own choices: engine threads, sound, language, theme).
 
 use qi_rules::GameKind;
 use web_sys::HtmlInputElement;

@@ -382,7 +382,7 @@ impl AppState {
         }
         opened.set_view(at);
         opened.notice = notice.or(opened.notice);
-        opened.engine.next_request = self.engine.next_request;
+        opened.engine = self.engine.after();
         opened.game_number = self.game_number + 1;
         opened.refusals = self.refusals;
         *self = opened;
@@ -486,13 +486,13 @@ impl AppState {
         let settings = self.settings.clone();
         let flipped = self.flipped;
         // Request ids keep counting, so an answer meant for the old game is never taken.
-        let next_request = self.engine.next_request;
+        let engine = self.engine.after();
         let game_number = self.game_number + 1;
         // The count of refusals goes on too: a new game is not a refused move (a sound).
         let refusals = self.refusals;
         *self = AppState::new(settings, seed);
         self.flipped = flipped;
-        self.engine.next_request = next_request;
+        self.engine = engine;
         self.game_number = game_number;
         self.refusals = refusals;
     }

@@ -192,7 +192,7 @@ impl AppState {
             return;
         }
         // The gesture is found as a typed move (both castling gestures give the castling
-        // move, so the record keeps its canonical coordinates); no text is written or read.
+        // move, so the record keeps its canonical coordinates), not written as text and read.
         let found = self.board_game().move_between(from, to, promotion);
         self.play_found(found, now);
     }

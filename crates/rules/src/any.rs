@@ -657,7 +657,8 @@ impl AnyGame {
     /// found as a typed move and judged by the rules: both chess castling gestures (the king's
     /// two-square step, king onto its rook) give the castling move; a banqi flip is
     /// `from == to`; a gomoku stone goes on `to` (an offer there while Soosõrv-8's fifth stones
-    /// are offered). No text is written or read: the result is the one
+    /// are offered). The move is not written as text and read back (text is written only for
+    /// the message about a cell off the board): the result is the one
     /// [`read_move`](AnyGame::read_move) gives for
     /// [`move_text_between`](AnyGame::move_text_between)'s text (a test holds them together).
     ///
