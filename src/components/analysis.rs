@@ -14,8 +14,7 @@ use qi_rules::{GameKind, Side};
 use yew::prelude::*;
 
 use super::status::side_label;
-use crate::state::TreeAction;
-use crate::state::{Action, AppState};
+use crate::state::{Action, AppState, TreeAction};
 use qi_i18n::text::{Lang, Text, fill, t};
 use qi_play::decimal::decimal;
 

@@ -7,9 +7,9 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::setup_fields::{SetupFields, select_value, setup_action};
-use crate::state::EngineAction;
-use crate::state::TreeAction;
-use crate::state::{Action, AppState, Mode, Settings, SettingsAction, SetupChoice, Theme};
+use crate::state::{
+    Action, AppState, EngineAction, Mode, Settings, SettingsAction, SetupChoice, Theme, TreeAction,
+};
 use crate::web::{now_ms, random_seed};
 use qi_i18n::text::{Lang, Text, game_name, t};
 use qi_play::record::{GameRecord, storage_key};

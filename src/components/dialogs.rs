@@ -5,8 +5,7 @@ use yew::prelude::*;
 use super::dialog::Dialog;
 use super::status::{result_code, result_text};
 use crate::board::Style;
-use crate::state::EngineAction;
-use crate::state::{Action, AppState, PendingPromotion};
+use crate::state::{Action, AppState, EngineAction, PendingPromotion};
 use crate::web::{now_ms, random_seed};
 use qi_i18n::text::{Lang, Text, promotion_name, t};
 

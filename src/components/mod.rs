@@ -17,8 +17,7 @@ pub mod watch;
 
 use std::rc::Rc;
 
-use crate::state::AppState;
-use crate::state::TreeAction;
+use crate::state::{AppState, TreeAction};
 
 /// The state as a property, shared, not copied: the very state the reducer made (see
 /// [`StateCell`]) or one kept behind an `Rc` elsewhere (the online page's board). Equal when it

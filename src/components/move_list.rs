@@ -9,8 +9,7 @@ use qi_play::{Line, Mark, Path};
 use yew::prelude::*;
 
 use crate::board::{Style, piece_image};
-use crate::state::TreeAction;
-use crate::state::{Action, TreeEdit};
+use crate::state::{Action, TreeAction, TreeEdit};
 use qi_i18n::text::{Lang, Text, piece_name, t};
 use qi_play::record::{GameRecord, Notated};
 use qi_rules::GameKind;

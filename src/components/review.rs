@@ -9,10 +9,7 @@ use yew::prelude::*;
 use std::rc::Rc;
 
 use super::status::side_label;
-use crate::state::Action;
-use crate::state::AppState;
-use crate::state::EngineAction;
-use crate::state::TreeAction;
+use crate::state::{Action, AppState, EngineAction, TreeAction};
 use qi_i18n::text::{Lang, Text, fill, t};
 use qi_tasks::review::Review;
 

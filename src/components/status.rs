@@ -5,8 +5,9 @@ use qi_rules::banqi::BanqiMove;
 use qi_rules::{GameKind, Side};
 use yew::prelude::*;
 
-use crate::state::EngineAction;
-use crate::state::{Action, AppState, GameResult, Mode, Notice, ResultReason, SearchSummary};
+use crate::state::{
+    Action, AppState, EngineAction, GameResult, Mode, Notice, ResultReason, SearchSummary,
+};
 use crate::web::now_ms;
 use qi_i18n::rules::{end_reason_for, illegal_reason, link_error};
 use qi_i18n::text::{Lang, Text, fill, side_name, t};

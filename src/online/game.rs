@@ -17,8 +17,7 @@ use qi_rules::banqi::{Banqi, BanqiMove, Piece, Square};
 use qi_rules::{Cell, Game, GameKind, IllegalReason, MoveError, Side};
 
 use super::texts::Words;
-use crate::state::TreeAction;
-use crate::state::{Action, AppState, Mode, Notice, Settings};
+use crate::state::{Action, AppState, Mode, Notice, Settings, TreeAction};
 use qi_play::record::{EndedBy, Ending, GameRecord, Start};
 
 /// The most moves a game may have here; a server that sends more has gone wrong.

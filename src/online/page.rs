@@ -22,8 +22,7 @@ use crate::board_model::board_view;
 use crate::components::SharedState;
 use crate::components::dialogs::{PromotionDialog, promoting_colour};
 use crate::components::move_list::MoveList;
-use crate::state::TreeAction;
-use crate::state::{Action, Theme};
+use crate::state::{Action, Theme, TreeAction};
 use crate::web;
 use qi_i18n::text::{Lang, fill_all};
 

@@ -6,8 +6,7 @@ use qi_protocol::{
 use qi_rules::Cell;
 
 use super::*;
-use crate::state::TreeAction;
-use crate::state::{Action, Notice, Settings};
+use crate::state::{Action, Notice, Settings, TreeAction};
 use qi_i18n::text::Lang;
 
 const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
