@@ -7,7 +7,8 @@ use std::fmt::Write as _;
 use qi_ai::Score;
 use qi_ai::review::Judgement;
 use qi_play::record::GameRecord;
-use qi_tasks::review::{Budgets, Review, review_game};
+use qi_tasks::review::{Budgets, Review};
+use qi_worker::engine::review_game;
 
 fn score_text(score: Score) -> String {
     match score {

@@ -1,8 +1,8 @@
-//! What Qi's page asks its Web Worker, and how the worker answers: the computer's move and the
-//! engine's analysis ([`think`]), records read and written and QR codes drawn ([`tasks`]), and
-//! the messages' codec ([`codec`]). The page sends the requests; the worker binary
-//! (crates/worker) reads the requests and runs the answers ([`think::respond`]). Neither side depends on the
-//! other's crate: both depend on this one.
+//! The messages between Qi's page and its Web Worker: the computer's move, ponders and the
+//! engine's analysis ([`think`]), records read and written, QR codes and openings ([`tasks`]),
+//! and their codec ([`codec`]); and a game review as a plan of searches ([`review`]), which the
+//! page runs one search at a time. The page sends the requests; the worker (crates/worker)
+//! answers them. Neither side depends on the other's crate: both depend on this one.
 
 pub mod codec;
 pub mod review;

@@ -21,9 +21,7 @@
 //! The review is a plan of searches, not their runner: [`Review::next_job`] says which search is
 //! due, [`Review::request`] makes it an [`AnalyseRequest`], and [`Review::record`] takes the
 //! answer. The page runs the jobs in its Web Worker, one at a time so the review can be
-//! cancelled between two; `qi review` runs them natively ([`review_game`]).
-
-use std::sync::atomic::AtomicBool;
+//! cancelled between two; `qi review` runs them natively (`review_game` in crates/worker).
 
 use qi_ai::Score;
 use qi_ai::review::{Judgement, MoveReview, accuracy, first_player_chance, judge};
@@ -31,7 +29,7 @@ use qi_play::Mark;
 use qi_play::record::GameRecord;
 use qi_rules::{GameKind, Side};
 
-use crate::think::{AnalyseRequest, Analysis, analyse};
+use crate::think::{AnalyseRequest, Analysis};
 
 /// Milliseconds of search for each position in the first pass. With the checks, a 40-move chess
 /// game (81 positions, about ten moves checked) takes about 25 s: e2e/bench/bench-review.mjs holds it to
@@ -438,22 +436,6 @@ pub fn mark_for(judgement: Judgement) -> Option<Mark> {
     }
 }
 
-/// Runs a whole review here, one search after another (the page runs the same jobs in its
-/// worker): for `qi review` and the tests. `now` is a clock in milliseconds; `None` when a
-/// move of the record does not replay.
-#[must_use]
-pub fn review_game(record: &GameRecord, budgets: Budgets, now: &dyn Fn() -> f64) -> Option<Review> {
-    let mut review = Review::of(0, record)?;
-    review.budgets = budgets;
-    let stop = AtomicBool::new(false);
-    while let Some(job) = review.next_job() {
-        let request = review.request(job)?;
-        let evaluation = Evaluation::of(analyse(&request, None, now, &stop))?;
-        review.record(job, evaluation);
-    }
-    Some(review)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -630,23 +612,6 @@ mod tests {
         assert_eq!(review.judgements(), Vec::new());
         record.moves.push("h8".into());
         assert_eq!(Review::of(3, &record), None);
-    }
-
-    #[test]
-    fn the_engine_reviews_a_game_and_confirms_a_hung_queen() {
-        let start = std::time::Instant::now();
-        let now = move || start.elapsed().as_secs_f64() * 1000.0;
-        let budgets = Budgets { position_ms: 100, check_ms: 200 };
-        let record = chess(&["e2e4", "e7e5", "g1f3", "d8g5", "f3g5"]);
-        let review = review_game(&record, budgets, &now).unwrap();
-        assert!(review.finished());
-        assert_eq!(review.evaluations.len(), 6);
-        let judged = review.judgements();
-        assert_eq!(judged.len(), 5);
-        assert_eq!(judged[3].judgement, Judgement::Blunder, "{judged:?}");
-        let check = review.checks[3].as_ref().expect("the blunder was checked");
-        assert!(check.played.is_some() && check.engine.is_some());
-        assert_eq!(check.engine_choice.as_deref(), review.evaluations[3].best.as_deref());
     }
 }
 

@@ -1,6 +1,6 @@
 //! The Web Worker that runs the computer's search, so the page never freezes while it thinks.
 //!
-//! It keeps one engine (see `qi_tasks::think`) and answers the page's requests one at a time,
+//! It keeps one engine (see `qi_worker::engine`) and answers the page's requests one at a time,
 //! in order. The page may run several of these workers at once, each searching a share of the
 //! root moves of the same position (`ToWorker::AskShare`), to use several cores. Messages are `qi_tasks::think::ToWorker` and `FromWorker`,
 //! bincode in a `Uint8Array`; one other message may come, once: a `SharedArrayBuffer` of
@@ -19,10 +19,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use qi_ai::RootShare;
 use qi_tasks::codec;
-use qi_tasks::think::{
-    FromWorker, Pondered, ToWorker, WorkerReply, WorkerRequest, ponder_slice, pondered_reply,
-    stop_slot,
-};
+use qi_tasks::think::{FromWorker, ToWorker, WorkerReply, WorkerRequest, stop_slot};
+use qi_worker::engine::{Pondered, ponder_slice, pondered_reply};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent};
@@ -151,7 +149,7 @@ async fn handle_messages(worker: Rc<RefCell<Worker>>) {
                 }
                 WorkerReply::Pondered(pondered_reply(request.id, &pondered))
             }
-            request => qi_tasks::think::respond(request, share, &now, &stop),
+            request => qi_worker::engine::respond(request, share, &now, &stop),
         };
         // The helpers' count first: the page has it when the answer comes.
         #[cfg(target_feature = "atomics")]
@@ -173,9 +171,9 @@ async fn use_threads(threads: usize) {
     #[cfg(target_feature = "atomics")]
     {
         threads::start_and_await_helpers(threads - 1).await;
-        let helpers: Option<Box<dyn qi_tasks::think::HelperThreads>> =
+        let helpers: Option<Box<dyn qi_worker::engine::HelperThreads>> =
             if threads > 1 { Some(Box::new(threads::WasmHelpers { threads })) } else { None };
-        qi_tasks::think::set_helper_threads(helpers);
+        qi_worker::engine::set_helper_threads(helpers);
     }
     #[cfg(not(target_feature = "atomics"))]
     let _ = threads;
@@ -210,7 +208,7 @@ fn ponder_interrupted(worker: &Rc<RefCell<Worker>>, seq: u64) -> bool {
         worker.queue = rest;
     }
     for (task_seq, task) in tasks {
-        post(&FromWorker::Answer(task_seq, WorkerReply::Task(qi_tasks::tasks::answer(task))));
+        post(&FromWorker::Answer(task_seq, WorkerReply::Task(qi_worker::chores::answer(task))));
     }
     interrupted
 }

@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use qi_ai::{AnyEngine, HelperPool, SearchResult};
 use qi_rules::any::{AnyGame, AnyMove};
-use qi_tasks::think::HelperThreads;
+use qi_worker::engine::HelperThreads;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
