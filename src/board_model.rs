@@ -118,7 +118,7 @@ pub fn board_view(state: &AppState) -> BoardView {
         hint_move: hint.map(|h| (h.from, h.to)),
         engine_move: state.shown_analysis().and_then(|analysis| {
             let mut after = game.clone();
-            after.play(analysis.best()?.moves.first()?).ok()?;
+            after.apply(*analysis.best()?.moves.first()?).ok()?;
             let cells = after.last_move()?;
             Some((cells.from, cells.to))
         }),

@@ -593,10 +593,10 @@ pub fn expose_for_tests() {
         let _ = js_sys::Reflect::set(&hook, &JsValue::from_str(name), value);
     };
     let ask_text = Closure::<dyn Fn(String) -> JsValue>::new(|text: String| {
-        let request = AnalyseRequest::decode(&text)
+        let request = AnalyseRequest::from_text(&text)
             .map(WorkerRequest::Analyse)
-            .or_else(|| PonderRequest::decode(&text).map(WorkerRequest::Ponder))
-            .or_else(|| ThinkRequest::decode(&text).map(WorkerRequest::Think));
+            .or_else(|| PonderRequest::from_text(&text).map(WorkerRequest::Ponder))
+            .or_else(|| ThinkRequest::from_text(&text).map(WorkerRequest::Think));
         let Some(request) = request else { return JsValue::NULL };
         let asked = ask(request);
         let result = js_sys::Object::new();
@@ -605,9 +605,9 @@ pub fn expose_for_tests() {
         let answer = wasm_bindgen_futures::future_to_promise(async move {
             Ok(match asked.answer().await {
                 Some(WorkerReply::Think(reply) | WorkerReply::Pondered(reply)) => {
-                    reply.encode().into()
+                    reply.text().into()
                 }
-                Some(WorkerReply::Analysis(analysis)) => analysis.encode().into(),
+                Some(WorkerReply::Analysis(analysis)) => analysis.text().into(),
                 Some(WorkerReply::Task(_)) | None => JsValue::NULL,
             })
         });
@@ -624,7 +624,7 @@ pub fn expose_for_tests() {
     let ponders = Closure::<dyn Fn() -> String>::new(|| {
         PONDERS.with(|ponders| {
             let (asked, ended, last) = &*ponders.borrow();
-            let last = last.as_ref().map(qi_tasks::think::ThinkReply::encode).unwrap_or_default();
+            let last = last.as_ref().map(qi_tasks::think::ThinkReply::text).unwrap_or_default();
             format!("{asked}|{ended}|{last}")
         })
     });

@@ -91,7 +91,8 @@ fn ask_computer(state: &UseReducerHandle<StateCell>, asks: &Rc<RefCell<EngineAsk
         }
         if may_ponder && let (Some(best), Some(expected)) = (&reply.best, &reply.ponder) {
             let mut record = record;
-            record.moves.extend([best.clone(), expected.clone()]);
+            // Into the record, which holds moves as records write them.
+            record.moves.extend([best.to_string(), expected.to_string()]);
             record.ending = None;
             let seed = web::random_seed();
             asks.borrow_mut().expected = Some(PonderRequest { id, level, seed, record });

@@ -10,6 +10,7 @@
 
 use qi_ai::Score;
 use qi_ai::review::first_player_chance;
+use qi_rules::any::AnyMove;
 use qi_rules::{GameKind, Side};
 use yew::prelude::*;
 
@@ -55,8 +56,8 @@ pub struct LineView {
     pub score: String,
     /// Its moves in the game's notation (Chinese for xiangqi in 简体中文), as far as they replay.
     pub notation: String,
-    /// Those moves in coordinates, to play into the tree.
-    pub moves: Vec<String>,
+    /// Those moves, to play into the tree.
+    pub moves: Vec<AnyMove>,
 }
 
 /// What the analysis panel shows, from [`analysis_view`].
@@ -131,9 +132,12 @@ pub fn analysis_view(state: &AppState) -> AnalysisView {
             let notations: Vec<String> = line
                 .moves
                 .iter()
-                .map_while(|mv| {
-                    let in_chinese = if chinese { replay.chinese_notation(mv) } else { None };
-                    replay.play(mv).ok().map(|n| in_chinese.unwrap_or(n))
+                .map_while(|&mv| {
+                    replay.check(mv).ok()?;
+                    let in_chinese = if chinese { replay.chinese_notation_of(mv) } else { None };
+                    let notation = in_chinese.unwrap_or_else(|| replay.move_notation(mv));
+                    replay.apply(mv).ok()?;
+                    Some(notation)
                 })
                 .collect();
             LineView {
@@ -243,19 +247,24 @@ mod tests {
         assert_eq!(analysis_view(&state), AnalysisView::Off);
         state.apply(Action::Engine(EngineAction::ToggleAnalysis));
         assert_eq!(analysis_view(&state), AnalysisView::Waiting);
-        let line = |score, moves: &[&str]| EngineLine {
-            depth: 9,
-            score,
-            moves: moves.iter().map(|m| (*m).to_owned()).collect(),
+        // The moves read one after another from the start.
+        let start = state.game.as_ref().clone();
+        let read = |moves: &[&str]| {
+            let mut game = start.clone();
+            let read_and_play = |text: &&str| {
+                let mv = game.read_move(text).unwrap();
+                game.apply(mv).unwrap();
+                mv
+            };
+            moves.iter().map(read_and_play).collect::<Vec<_>>()
         };
+        let line = |score, moves: Vec<_>| EngineLine { depth: 9, score, moves };
+        let second = [read(&["d2d4"]), read(&["e2e4"])].concat();
         let analysis = Analysis {
             id: 1,
             nodes: 5_000,
             // The second line's last move does not replay: shown and played as far as it goes.
-            lines: vec![
-                line(Score::Cp(30), &["e2e4", "e7e5"]),
-                line(Score::Cp(10), &["d2d4", "zz"]),
-            ],
+            lines: vec![line(Score::Cp(30), read(&["e2e4", "e7e5"])), line(Score::Cp(10), second)],
         };
         state.apply(Action::Engine(EngineAction::AnalysisAnswer { moves: Vec::new(), analysis }));
         let AnalysisView::Shown { chance, text, depth, lines, playable } = analysis_view(&state)
@@ -269,7 +278,7 @@ mod tests {
             LineView {
                 score: "+0.3".into(),
                 notation: "e4 e5".into(),
-                moves: vec!["e2e4".into(), "e7e5".into()]
+                moves: read(&["e2e4", "e7e5"])
             }
         );
         assert_eq!((lines[1].notation.as_str(), lines[1].moves.len()), ("d4", 1));

@@ -8,6 +8,7 @@ use std::rc::Rc;
 
 use qi_play::openings::Opening;
 use qi_play::record::GameRecord;
+use qi_rules::any::AnyMove;
 use qi_rules::gomoku::GomokuMove;
 use qi_tasks::review::{Evaluation, Job, Review};
 use qi_tasks::think::Analysis;
@@ -106,8 +107,8 @@ pub enum EngineAction {
     ComputerAnswer {
         /// The request answered.
         id: u64,
-        /// Its move, in coordinates.
-        best: Option<String>,
+        /// Its move.
+        best: Option<AnyMove>,
         /// What the search did.
         search: SearchSummary,
         /// The time, for the clocks (ms).
@@ -272,9 +273,9 @@ impl AppState {
 
     /// The computer's answer: a hint is shown, a move is played (when the computer should
     /// still move).
-    fn answer(&mut self, id: u64, best: Option<String>, search: SearchSummary, now: f64) {
+    fn answer(&mut self, id: u64, best: Option<AnyMove>, search: SearchSummary, now: f64) {
         let Some(hint) = self.engine.take_answer(id, search) else { return };
-        let Some(text) = best else {
+        let Some(mv) = best else {
             // No move for a move that is due: the engine failed (the page already asked a new
             // one once). Without a word the computer's turn would wait for ever.
             if !hint && self.computer_should_move() {
@@ -284,19 +285,18 @@ impl AppState {
             return;
         };
         if hint {
-            self.engine.hint = self.cells_of(&text);
+            self.engine.hint = self.cells_of(mv);
         } else if self.computer_should_move() {
             let before = self.record.moves.len();
-            self.play_text(&text, now);
+            // Through the rules like any move: one they refuse is said, not played.
+            self.play_move(mv, now);
             self.computer_moved = self.record.moves.len() > before;
         }
     }
 
-    /// Where a move in coordinates starts and ends on the board.
-    fn cells_of(&self, text: &str) -> Option<HintMove> {
-        use qi_rules::any::AnyMove;
+    /// Where a move starts and ends on the board; `None` when it is not a move here.
+    fn cells_of(&self, mv: AnyMove) -> Option<HintMove> {
         let mut game = (*self.game).clone();
-        let mv = game.read_move(text).ok()?;
         game.apply(mv).ok()?;
         let cells = game.last_move()?;
         let step = match mv {

@@ -197,8 +197,8 @@ impl AppState {
         self.play_found(found, now);
     }
 
-    /// Plays move text from outside the state (the computer's answer, a line from the engine,
-    /// a move typed in the screen-reader field): read once into a move, then played as one.
+    /// Plays move text typed in the screen-reader field: read once into a move, then played as
+    /// one.
     pub(super) fn play_text(&mut self, text: &str, now: f64) {
         if self.flag_fell(now) {
             return;

@@ -48,7 +48,7 @@ pub enum TreeAction {
     /// line's move that it replaced.
     StepMainLine,
     /// Play these moves (an engine line) from the position shown, into the move tree.
-    PlayLine(Vec<String>),
+    PlayLine(Vec<AnyMove>),
     /// Draw (or take off, or recolour) an arrow or a circle on the position shown.
     ToggleShape(qi_play::Shape),
     /// Put a mark on the move shown, or take it off.
@@ -127,14 +127,14 @@ impl AppState {
                 // Into the tree from a past position or a variation; at the game's own end the
                 // line is not played for the players.
                 if self.explored.is_some() {
-                    for text in moves {
+                    for mv in moves {
                         // A line that reaches the game as it stands stops there: the rest is
                         // not played for the players.
                         if self.explored.is_none() {
                             break;
                         }
                         let before = self.shown_path();
-                        self.play_text(&text, 0.0);
+                        self.play_move(mv, 0.0);
                         if self.shown_path() == before {
                             break;
                         }

@@ -653,6 +653,15 @@ impl AnyGame {
         Some(game.chinese_notation(mv))
     }
 
+    /// [`chinese_notation`](AnyGame::chinese_notation) of a move value: `None` unless this is
+    /// xiangqi and `mv` a legal move here.
+    #[must_use]
+    pub fn chinese_notation_of(&self, mv: AnyMove) -> Option<String> {
+        self.check(mv).ok()?;
+        let (AnyGame::Xiangqi(game), AnyMove::Xiangqi(mv)) = (self, mv) else { return None };
+        Some(game.chinese_notation(mv))
+    }
+
     /// The move a board gesture makes, from `from` to `to` (with a chess promotion letter),
     /// found as a typed move and judged by the rules: both chess castling gestures (the king's
     /// two-square step, king onto its rook) give the castling move; a banqi flip is

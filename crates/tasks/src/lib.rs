@@ -1,6 +1,6 @@
 //! The messages between Qi's page and its Web Worker: the computer's move, ponders and the
 //! engine's analysis ([`think`]), records read and written, QR codes and openings ([`tasks`]),
-//! and their codec ([`codec`]); and a game review as a plan of searches ([`review`]), which the
+//! and their codec ([`codec`], with the wire forms of other crates' values in [`wire`]); and a game review as a plan of searches ([`review`]), which the
 //! page runs one search at a time. The page sends the requests; the worker (crates/worker)
 //! answers them. Neither side depends on the other's crate: both depend on this one.
 
@@ -8,3 +8,4 @@ pub mod codec;
 pub mod review;
 pub mod tasks;
 pub mod think;
+pub mod wire;

@@ -27,6 +27,7 @@ use qi_ai::Score;
 use qi_ai::review::{Judgement, MoveReview, accuracy, first_player_chance, judge};
 use qi_play::Mark;
 use qi_play::record::GameRecord;
+use qi_rules::any::AnyMove;
 use qi_rules::{GameKind, Side};
 
 use crate::think::{AnalyseRequest, Analysis};
@@ -60,7 +61,7 @@ pub struct Evaluation {
     /// The score for the side to move there.
     pub score: Score,
     /// The engine's first choice there (none when the game is over).
-    pub best: Option<String>,
+    pub best: Option<AnyMove>,
 }
 
 impl Evaluation {
@@ -117,7 +118,7 @@ pub enum Child {
 pub struct Check {
     /// The engine's first choice in the position the move was played in, when it was not the
     /// move played; `None` when it was (the position before the move is searched again).
-    pub engine_choice: Option<String>,
+    pub engine_choice: Option<AnyMove>,
     /// The score after the move played (for the side to move then, the opponent).
     pub played: Option<Score>,
     /// The score after the engine's choice (for the opponent), or, without one, of the position
@@ -138,8 +139,10 @@ pub struct Review {
     pub id: u64,
     /// The game.
     pub kind: GameKind,
-    /// The main line reviewed.
+    /// The main line reviewed, as the record writes it.
     pub moves: Vec<String>,
+    /// The same moves as values, to compare with the engine's choices.
+    played: Vec<AnyMove>,
     /// The side to move in each position (one more than the moves).
     pub sides: Vec<Side>,
     /// The evaluations so far, in order: the `n`-th is of the position after `n` moves.
@@ -183,9 +186,12 @@ impl Review {
         let mut game = record.start_game();
         let mut sides = vec![game.side_to_move()];
         let mut forced = Vec::with_capacity(record.moves.len());
+        let mut played = Vec::with_capacity(record.moves.len());
         for text in &record.moves {
             forced.push(game.legal_move_values().len() == 1);
-            game.play(text).ok()?;
+            let mv = game.read_move(text).ok()?;
+            game.apply(mv).ok()?;
+            played.push(mv);
             sides.push(game.side_to_move());
         }
         let mut record = GameRecord::from_parts(
@@ -199,6 +205,7 @@ impl Review {
             id,
             kind: record.kind,
             moves: record.moves.clone(),
+            played,
             checks: vec![None; record.moves.len()],
             forced,
             sides,
@@ -252,7 +259,8 @@ impl Review {
             Job::Check { index, child: Child::EngineChoice } => {
                 let check = self.checks.get(index)?.as_ref()?;
                 let mut moves = self.moves.get(..index)?.to_vec();
-                moves.extend(check.engine_choice.clone());
+                // Into the request's record, which holds moves as records write them.
+                moves.extend(check.engine_choice.map(|choice| choice.to_string()));
                 (moves, self.budgets.check_ms)
             }
         };
@@ -342,14 +350,14 @@ impl Review {
         if first_pass.judgement < Judgement::Mistake {
             return;
         }
-        let best = self.evaluations[index].best.clone();
-        let engine_choice = best.filter(|best| *best != self.moves[index]);
-        if let Some(choice) = &engine_choice {
-            // The engine's choice must be a move of the position (a reply from an older build,
-            // or a line cut short, could say otherwise): the check would search another one.
+        let best = self.evaluations[index].best;
+        let engine_choice = best.filter(|best| *best != self.played[index]);
+        if let Some(choice) = engine_choice {
+            // The engine's choice must be a move of the position (a confused engine could say
+            // otherwise): the check would search another one.
             let mut game = self.record.start_game();
-            let legal = self.moves[..index].iter().all(|text| game.play(text).is_ok())
-                && game.play(choice).is_ok();
+            let legal = self.played[..index].iter().all(|&mv| game.apply(mv).is_ok())
+                && game.check(choice).is_ok();
             if !legal {
                 return;
             }
@@ -366,8 +374,8 @@ impl Review {
             // No choice, no mistake: whatever the scores say, it was the best move there was.
             return Some(judge(self.kind, Score::Cp(0), Score::Cp(0), true));
         }
-        let played = &self.moves[index];
-        Some(judge(self.kind, before.score, after.score, before.best.as_ref() == Some(played)))
+        let played = self.played[index];
+        Some(judge(self.kind, before.score, after.score, before.best == Some(played)))
     }
 
     /// Each move's review, as far as it is settled: a move waiting for its check is not judged
@@ -440,8 +448,21 @@ pub fn mark_for(judgement: Judgement) -> Option<Mark> {
 mod tests {
     use super::*;
 
+    /// A move written in coordinates, read without a position (tests only): a chess move in
+    /// UCI form, else a gomoku stone.
+    pub(super) fn mv(text: &str) -> AnyMove {
+        use qi_rules::chess::ChessMove;
+        use qi_rules::chess::shakmaty::uci::UciMove;
+        match text.parse::<UciMove>() {
+            Ok(UciMove::Normal { from, to, promotion }) => {
+                AnyMove::Chess(ChessMove { from, to, promotion })
+            }
+            _ => AnyMove::Gomoku(qi_rules::gomoku::GomokuMove::Stone(text.parse().unwrap())),
+        }
+    }
+
     fn evaluation(cp: i32, best: &str) -> Evaluation {
-        Evaluation { score: Score::Cp(cp), best: Some(best.to_owned()) }
+        Evaluation { score: Score::Cp(cp), best: Some(mv(best)) }
     }
 
     fn chess(moves: &[&str]) -> GameRecord {
@@ -619,8 +640,10 @@ mod tests {
 mod decided_tests {
     use super::*;
 
+    use super::tests::mv;
+
     fn evaluation(cp: i32, best: &str) -> Evaluation {
-        Evaluation { score: Score::Cp(cp), best: Some(best.to_owned()) }
+        Evaluation { score: Score::Cp(cp), best: Some(mv(best)) }
     }
 
     #[test]
@@ -632,10 +655,8 @@ mod decided_tests {
         review.record(Job::Position(0), evaluation(30, "e2e4"));
         review.record(Job::Position(1), evaluation(-60, "e7e5"));
         review.record(Job::Position(2), evaluation(90, "g2g4"));
-        review.record(
-            Job::Position(3),
-            Evaluation { score: Score::Mate(1), best: Some("d8h4".into()) },
-        );
+        review
+            .record(Job::Position(3), Evaluation { score: Score::Mate(1), best: Some(mv("d8h4")) });
         review.record(Job::Position(4), evaluation(-50, "d2d4"));
         // 2. g4?? allowed the mate: it is checked first (after it, mate; after d2d4, level).
         review.record(Job::Check { index: 2, child: Child::Played }, review_mate_in_one());
@@ -654,7 +675,7 @@ mod decided_tests {
     }
 
     fn review_mate_in_one() -> Evaluation {
-        Evaluation { score: Score::Mate(1), best: Some("d8h4".into()) }
+        Evaluation { score: Score::Mate(1), best: Some(mv("d8h4")) }
     }
 
     #[test]
@@ -672,7 +693,7 @@ mod decided_tests {
         }
         // Position 8: the five is on the board next move; the engine says a win in one.
         review.evaluations[8].score = Score::Mate(1);
-        review.evaluations[8].best = Some("l8".into());
+        review.evaluations[8].best = Some(mv("l8"));
         review.record(Job::Position(9), evaluation(0, "o15"));
         assert_eq!(review.evaluations[9].score, Score::Mate(0));
         assert_eq!(review.judgements()[8].judgement, Judgement::Best);

@@ -2,8 +2,8 @@
 //! records, and drawing QR codes. Their code (a PGN reader, SAN and WXF, a QR encoder) is
 //! large and rarely needed, so it lives in the worker's download, not the page's first load.
 //!
-//! Requests and replies are text, like the computer's ([`crate::think`]): a request starts with
-//! the line `records`, then a line naming the task.
+//! Requests and replies are typed values, like the computer's ([`crate::think`]); a record
+//! crosses in its line form ([`record_to_lines`]).
 
 use qi_rules::GameKind;
 
@@ -11,9 +11,10 @@ use qi_i18n::text::Lang;
 use qi_play::openings::Opening;
 use qi_play::record::GameRecord;
 use qi_play::records::Format;
+use serde::{Deserialize, Serialize};
 
 /// One game of a file, as the list to pick from shows it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameEntry {
     /// Where its text is in the file's (byte offsets).
     pub range: std::ops::Range<usize>,
@@ -35,17 +36,16 @@ impl GameEntry {
     }
 }
 
-/// The first line of every request handled here.
-pub const PREFIX: &str = "records\n";
-
 /// A task for the worker.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TaskRequest {
     /// Read a pasted or loaded record; errors worded in `lang`; `hint` is the game shown.
     Import {
         /// The player's language.
+        #[serde(with = "crate::wire::one")]
         lang: Lang,
         /// The game shown, for texts that could be several.
+        #[serde(with = "crate::wire::one")]
         hint: GameKind,
         /// The text.
         text: String,
@@ -53,8 +53,10 @@ pub enum TaskRequest {
     /// Write a game in a format.
     Export {
         /// The game.
+        #[serde(with = "crate::wire::one")]
         record: GameRecord,
         /// The format.
+        #[serde(with = "crate::wire::one")]
         format: Format,
     },
     /// The QR code of a text.
@@ -65,6 +67,7 @@ pub enum TaskRequest {
     /// The named opening of a game (chess and xiangqi from their standard starts).
     Opening {
         /// The game.
+        #[serde(with = "crate::wire::one")]
         record: GameRecord,
     },
     /// The games of a record file, to pick one from when there are several.
@@ -90,11 +93,12 @@ pub enum TaskRequest {
 }
 
 /// The worker's answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TaskReply {
     /// A record was read.
     Imported {
         /// The game.
+        #[serde(with = "crate::wire::one")]
         record: GameRecord,
         /// What was skipped and read on, worded, in the text's order.
         warnings: Vec<String>,
@@ -104,6 +108,7 @@ pub enum TaskReply {
         /// The message, with line and column.
         message: String,
         /// The game up to the problem.
+        #[serde(with = "crate::wire::maybe")]
         partial: Option<GameRecord>,
     },
     /// The written record.
@@ -146,6 +151,7 @@ pub enum TaskReply {
         /// The moves that reach it.
         ply: usize,
         /// Its name and code (ECO for chess, xqbase's ECCO for xiangqi).
+        #[serde(with = "crate::wire::one")]
         opening: Opening,
     },
     /// No QR code (the text is too long for one), no opening, or an unreadable request.
@@ -220,198 +226,6 @@ pub fn record_from_lines(text: &str) -> Option<GameRecord> {
     Some(record)
 }
 
-/// Bytes carried in text: each byte as the character of that number (U+0000 to U+00FF).
-fn carry(bytes: &[u8]) -> String {
-    bytes.iter().map(|&b| char::from(b)).collect()
-}
-
-/// The bytes [`carry`] carried; `None` for a character above U+00FF.
-fn uncarry(text: &str) -> Option<Vec<u8>> {
-    text.chars().map(|c| u8::try_from(c).ok()).collect()
-}
-
-fn lang_code(lang: Lang) -> &'static str {
-    &lang.tag()[..2]
-}
-
-impl TaskRequest {
-    /// The request as text.
-    #[must_use]
-    pub fn encode(&self) -> String {
-        match self {
-            TaskRequest::Import { lang, hint, text } => {
-                format!("{PREFIX}import\n{}\n{}\n{text}", lang_code(*lang), hint.name())
-            }
-            TaskRequest::Export { record, format } => {
-                format!("{PREFIX}export\n{}\n{}", format.name(), record_to_lines(record))
-            }
-            TaskRequest::Qr { text } => format!("{PREFIX}qr\n{text}"),
-            TaskRequest::Opening { record } => {
-                format!("{PREFIX}opening\n{}", escape(&record.to_text()))
-            }
-            TaskRequest::ListGames { text } => format!("{PREFIX}games\n{text}"),
-            // Each byte as the character of that number (U+0000 to U+00FF): text that carries
-            // the bytes as they are.
-            TaskRequest::Decode { bytes } => format!("{PREFIX}decode\n{}", carry(bytes)),
-            TaskRequest::Encode { text, encoding } => {
-                format!("{PREFIX}encode\n{}\n{text}", escape(encoding))
-            }
-        }
-    }
-
-    /// Reads [`encode`](TaskRequest::encode)'s text.
-    #[must_use]
-    pub fn decode(text: &str) -> Option<TaskRequest> {
-        let rest = text.strip_prefix(PREFIX)?;
-        let (task, rest) = rest.split_once('\n').unwrap_or((rest, ""));
-        match task {
-            "import" => {
-                let mut fields = rest.splitn(3, '\n');
-                let lang = Lang::from_tag(fields.next()?);
-                let (hint, _) = qi_rules::any::parse_variant(fields.next()?).ok()?;
-                Some(TaskRequest::Import { lang, hint, text: fields.next()?.to_owned() })
-            }
-            "export" => {
-                let (format, record) = rest.split_once('\n')?;
-                let format = Format::from_name(format)?;
-                Some(TaskRequest::Export { record: record_from_lines(record)?, format })
-            }
-            "qr" => Some(TaskRequest::Qr { text: rest.to_owned() }),
-            "opening" => {
-                Some(TaskRequest::Opening { record: GameRecord::from_text(&unescape(rest))? })
-            }
-            "games" => Some(TaskRequest::ListGames { text: rest.to_owned() }),
-            "decode" => Some(TaskRequest::Decode { bytes: uncarry(rest)? }),
-            "encode" => {
-                let (encoding, text) = rest.split_once('\n')?;
-                Some(TaskRequest::Encode { text: text.to_owned(), encoding: unescape(encoding) })
-            }
-            _ => None,
-        }
-    }
-}
-
-impl TaskReply {
-    /// The reply as text.
-    #[must_use]
-    pub fn encode(&self) -> String {
-        match self {
-            TaskReply::Imported { record, warnings } => {
-                let warnings: Vec<String> = warnings.iter().map(|w| escape(w)).collect();
-                format!("imported\n{}\n{}", warnings.join("\t"), record_to_lines(record))
-            }
-            TaskReply::Encoded { bytes, unmappable } => {
-                format!("encoded\n{unmappable}\n{}", carry(bytes))
-            }
-            TaskReply::Failed { message, partial } => format!(
-                "failed\n{}\n{}",
-                escape(message),
-                partial.as_ref().map(record_to_lines).unwrap_or_default()
-            ),
-            TaskReply::Exported { text } => format!("exported\n{text}"),
-            TaskReply::Qr { size, path } => format!("qr\n{size}\n{path}"),
-            TaskReply::Opening { ply, opening } => format!(
-                "opening\n{ply}\t{}\t{}\t{}\t{}",
-                escape(&opening.code),
-                escape(&opening.name),
-                escape(opening.name_zh.as_deref().unwrap_or("")),
-                escape(opening.name_vi.as_deref().unwrap_or("")),
-            ),
-            TaskReply::Games { games } => {
-                let mut out = "games".to_owned();
-                for game in games {
-                    out.push_str(&format!(
-                        "\n{}\t{}\t{}",
-                        game.range.start, game.range.end, game.line
-                    ));
-                    for (name, value) in &game.tags {
-                        out.push_str(&format!("\t{}\t{}", escape(name), escape(value)));
-                    }
-                }
-                out
-            }
-            TaskReply::Decoded { text, encoding, replaced, first_bad } => {
-                let place = first_bad.map_or_else(|| "-".to_owned(), |(l, c)| format!("{l},{c}"));
-                format!("decoded\n{encoding}\n{replaced}\n{place}\n{text}")
-            }
-            TaskReply::Nothing => "nothing".to_owned(),
-        }
-    }
-
-    /// Reads [`encode`](TaskReply::encode)'s text.
-    #[must_use]
-    pub fn decode(text: &str) -> Option<TaskReply> {
-        let (kind, rest) = text.split_once('\n').unwrap_or((text, ""));
-        match kind {
-            "imported" => {
-                let (warnings, record) = rest.split_once('\n')?;
-                let warnings =
-                    warnings.split('\t').filter(|w| !w.is_empty()).map(unescape).collect();
-                Some(TaskReply::Imported { record: record_from_lines(record)?, warnings })
-            }
-            "encoded" => {
-                let (unmappable, bytes) = rest.split_once('\n')?;
-                let unmappable = unmappable.parse().ok()?;
-                Some(TaskReply::Encoded { bytes: uncarry(bytes)?, unmappable })
-            }
-            "failed" => {
-                let (message, partial) = rest.split_once('\n').unwrap_or((rest, ""));
-                let partial =
-                    if partial.is_empty() { None } else { Some(record_from_lines(partial)?) };
-                Some(TaskReply::Failed { message: unescape(message), partial })
-            }
-            "exported" => Some(TaskReply::Exported { text: rest.to_owned() }),
-            "qr" => {
-                let (size, path) = rest.split_once('\n')?;
-                Some(TaskReply::Qr { size: size.parse().ok()?, path: path.to_owned() })
-            }
-            "opening" => {
-                let fields: Vec<String> = rest.split('\t').map(unescape).collect();
-                let [ply, code, name, zh, vi] = fields.as_slice() else { return None };
-                let some = |text: &String| (!text.is_empty()).then(|| text.clone());
-                let opening = Opening {
-                    code: code.clone(),
-                    name: name.clone(),
-                    name_zh: some(zh),
-                    name_vi: some(vi),
-                };
-                Some(TaskReply::Opening { ply: ply.parse().ok()?, opening })
-            }
-            "games" => {
-                let mut games = Vec::new();
-                for line in rest.split('\n').filter(|line| !line.is_empty()) {
-                    let fields: Vec<String> = line.split('\t').map(unescape).collect();
-                    let [start, end, at, tags @ ..] = fields.as_slice() else { return None };
-                    if tags.len() % 2 != 0 {
-                        return None;
-                    }
-                    let tags =
-                        tags.chunks(2).map(|pair| (pair[0].clone(), pair[1].clone())).collect();
-                    let range = start.parse().ok()?..end.parse().ok()?;
-                    games.push(GameEntry { range, line: at.parse().ok()?, tags });
-                }
-                Some(TaskReply::Games { games })
-            }
-            "decoded" => {
-                let mut fields = rest.splitn(4, '\n');
-                let encoding = fields.next()?.to_owned();
-                let replaced = fields.next()?.parse().ok()?;
-                let first_bad = match fields.next()? {
-                    "-" => None,
-                    place => {
-                        let (line, column) = place.split_once(',')?;
-                        Some((line.parse().ok()?, column.parse().ok()?))
-                    }
-                };
-                let text = fields.next()?.to_owned();
-                Some(TaskReply::Decoded { text, encoding, replaced, first_bad })
-            }
-            "nothing" => Some(TaskReply::Nothing),
-            _ => None,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -449,7 +263,7 @@ mod tests {
             TaskRequest::Encode { text: "炮二平五\n".into(), encoding: "gbk".into() },
         ];
         for request in requests {
-            assert_eq!(TaskRequest::decode(&request.encode()), Some(request));
+            assert_eq!(crate::codec::round_trip(&request), Ok(request));
         }
         let replies = [
             TaskReply::Imported { record: record(), warnings: Vec::new() },
@@ -465,8 +279,8 @@ mod tests {
             TaskReply::Nothing,
         ];
         for reply in replies {
-            assert_eq!(TaskReply::decode(&reply.encode()), Some(reply));
+            assert_eq!(crate::codec::round_trip(&reply), Ok(reply));
         }
-        assert_eq!(TaskRequest::decode("3|1|2|chess||startpos:0|"), None, "a think request");
+        assert!(crate::codec::from_bytes::<TaskRequest>(&[42]).is_err(), "no such task");
     }
 }

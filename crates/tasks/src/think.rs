@@ -1,13 +1,21 @@
-//! The computer's thinking as a message to a Web Worker: the request (which game, how strong)
-//! and the reply (the move), as plain text; the envelopes they travel in ([`ToWorker`],
-//! [`FromWorker`]); and the answers, computed with one engine the worker keeps.
+//! The computer's thinking as messages to a Web Worker: the requests (which game, how strong,
+//! how long) and the replies (the move, the lines, typed: moves are [`AnyMove`]s, scores
+//! [`Score`]s), and the envelopes they travel in ([`ToWorker`], [`FromWorker`]), written by
+//! bincode and read by [`crate::codec`]. The worker (crates/worker) answers them.
+//!
+//! The requests also have a text form (`id|level|seed|record`, ...; [`ThinkRequest::text`]),
+//! and the replies one to show ([`ThinkReply::text`]): for the page's test hook
+//! (`window.__qiEngine`) and the tools that drive it, not for the wire.
 
 use qi_ai::{Level, Score};
-
 use qi_play::record::GameRecord;
+use qi_rules::any::AnyMove;
+use serde::{Deserialize, Serialize};
+
+use crate::wire;
 
 /// What the page asks the worker.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ThinkRequest {
     /// Which request this is; the page ignores replies to requests it no longer waits for.
     pub id: u64,
@@ -16,19 +24,20 @@ pub struct ThinkRequest {
     /// The seed of the level's noise.
     pub seed: u64,
     /// The game to move in.
+    #[serde(with = "wire::one")]
     pub record: GameRecord,
 }
 
 impl ThinkRequest {
     /// The request as text: `id|level|seed|record`.
     #[must_use]
-    pub fn encode(&self) -> String {
+    pub fn text(&self) -> String {
         format!("{}|{}|{}|{}", self.id, self.level, self.seed, self.record.to_text())
     }
 
-    /// Reads [`encode`](ThinkRequest::encode)'s text; `None` when it is not one.
+    /// Reads [`text`](ThinkRequest::text)'s text; `None` when it is not one.
     #[must_use]
-    pub fn decode(text: &str) -> Option<ThinkRequest> {
+    pub fn from_text(text: &str) -> Option<ThinkRequest> {
         let mut fields = text.splitn(4, '|');
         let id = fields.next()?.parse().ok()?;
         let level = fields.next()?.parse().ok()?;
@@ -39,12 +48,13 @@ impl ThinkRequest {
 }
 
 /// What the worker answers.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ThinkReply {
     /// The request answered.
     pub id: u64,
-    /// The move, in coordinates; `None` when there is none (or the request was unreadable).
-    pub best: Option<String>,
+    /// The move; `None` when there is none.
+    #[serde(with = "wire::maybe")]
+    pub best: Option<AnyMove>,
     /// How deep the search went.
     pub depth: u32,
     /// Nodes it visited.
@@ -53,9 +63,11 @@ pub struct ThinkReply {
     pub time_ms: u64,
     /// The reply the search expects to the move (its line's second move), which the engine
     /// may think about on the person's time; `None` when it sees none.
-    pub ponder: Option<String>,
+    #[serde(with = "wire::maybe")]
+    pub ponder: Option<AnyMove>,
     /// The move's score for the side to move, which chooses between the answers of several
     /// workers that each searched a share of the moves; `None` with no move.
+    #[serde(with = "wire::maybe")]
     pub score: Option<Score>,
 }
 
@@ -66,57 +78,25 @@ impl ThinkReply {
         ThinkReply { id, best: None, depth: 0, nodes: 0, time_ms: 0, ponder: None, score: None }
     }
 
-    /// The reply as text: `id|move|depth|nodes|ms|ponder|score` (empty moves for none; the
-    /// score as `cp:35` or `mate:-2`, empty for none).
+    /// The reply as the test hook shows it: `id|move|depth|nodes|ms|ponder|score` (moves in
+    /// coordinates, empty for none; the score as `cp:35` or `mate:-2`, empty for none).
     #[must_use]
-    pub fn encode(&self) -> String {
-        let best = self.best.as_deref().unwrap_or("");
-        let ponder = self.ponder.as_deref().unwrap_or("");
+    pub fn text(&self) -> String {
+        let best = self.best.map(|mv| mv.to_string()).unwrap_or_default();
+        let ponder = self.ponder.map(|mv| mv.to_string()).unwrap_or_default();
         let score = self.score.map(score_text).unwrap_or_default();
         format!(
             "{}|{best}|{}|{}|{}|{ponder}|{score}",
             self.id, self.depth, self.nodes, self.time_ms
         )
     }
-
-    /// Reads [`encode`](ThinkReply::encode)'s text.
-    #[must_use]
-    pub fn decode(text: &str) -> Option<ThinkReply> {
-        let mut fields = text.split('|');
-        let id = fields.next()?.parse().ok()?;
-        let best = fields.next().filter(|b| !b.is_empty()).map(str::to_owned);
-        let depth = fields.next()?.parse().ok()?;
-        let nodes = fields.next()?.parse().ok()?;
-        let time_ms = fields.next()?.parse().ok()?;
-        let ponder = fields.next().filter(|p| !p.is_empty()).map(str::to_owned);
-        let score = match fields.next().filter(|s| !s.is_empty()) {
-            Some(text) => Some(read_score(text)?),
-            None => None,
-        };
-        Some(ThinkReply { id, best, depth, nodes, time_ms, ponder, score })
-    }
 }
 
-/// A score as the replies write it: `cp:35`, `mate:-2`.
+/// A score as the test hook shows it: `cp:35`, `mate:-2`.
 fn score_text(score: Score) -> String {
     match score {
         Score::Cp(cp) => format!("cp:{cp}"),
         Score::Mate(n) => format!("mate:{n}"),
-    }
-}
-
-/// Reads [`score_text`]'s text.
-fn read_score(text: &str) -> Option<Score> {
-    let (kind, value) = text.split_once(':')?;
-    read_score_parts(kind, value)
-}
-
-/// Reads a score from its two parts (`cp`, `35`).
-fn read_score_parts(kind: &str, value: &str) -> Option<Score> {
-    match (kind, value) {
-        ("cp", n) => Some(Score::Cp(n.parse().ok()?)),
-        ("mate", n) => Some(Score::Mate(n.parse().ok()?)),
-        _ => None,
     }
 }
 
@@ -172,7 +152,7 @@ pub fn ponders(kind: qi_rules::GameKind, level: u8) -> bool {
 /// reply the engine expects played, searched at the level the computer plays at, so that the
 /// search of the person's actual move, when it is that reply (a ponder hit), starts from what
 /// this one learnt.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PonderRequest {
     /// Which request this is.
     pub id: u64,
@@ -181,6 +161,7 @@ pub struct PonderRequest {
     /// The seed of the level's noise.
     pub seed: u64,
     /// The game, the expected reply played last.
+    #[serde(with = "wire::one")]
     pub record: GameRecord,
 }
 
@@ -190,13 +171,13 @@ pub const PONDER_PREFIX: &str = "P|";
 impl PonderRequest {
     /// The request as text: `P|id|level|seed|record`.
     #[must_use]
-    pub fn encode(&self) -> String {
+    pub fn text(&self) -> String {
         format!("{PONDER_PREFIX}{}|{}|{}|{}", self.id, self.level, self.seed, self.record.to_text())
     }
 
-    /// Reads [`encode`](PonderRequest::encode)'s text.
+    /// Reads [`text`](PonderRequest::text)'s text.
     #[must_use]
-    pub fn decode(text: &str) -> Option<PonderRequest> {
+    pub fn from_text(text: &str) -> Option<PonderRequest> {
         let mut fields = text.strip_prefix(PONDER_PREFIX)?.splitn(4, '|');
         let id = fields.next()?.parse().ok()?;
         let level = fields.next()?.parse().ok()?;
@@ -208,7 +189,7 @@ impl PonderRequest {
 
 /// What the page asks the worker when analysing: the position (a record whose moves lead to
 /// it) searched at full strength for a time, for one or more best lines.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AnalyseRequest {
     /// Which request this is.
     pub id: u64,
@@ -217,6 +198,7 @@ pub struct AnalyseRequest {
     /// How many best lines (1 to [`MAX_LINES`]).
     pub lines: u8,
     /// The game up to the position to analyse.
+    #[serde(with = "wire::one")]
     pub record: GameRecord,
 }
 
@@ -229,7 +211,7 @@ pub const ANALYSE_PREFIX: &str = "A|";
 impl AnalyseRequest {
     /// The request as text: `A|id|ms|lines|record`.
     #[must_use]
-    pub fn encode(&self) -> String {
+    pub fn text(&self) -> String {
         format!(
             "{ANALYSE_PREFIX}{}|{}|{}|{}",
             self.id,
@@ -239,9 +221,9 @@ impl AnalyseRequest {
         )
     }
 
-    /// Reads [`encode`](AnalyseRequest::encode)'s text.
+    /// Reads [`text`](AnalyseRequest::text)'s text.
     #[must_use]
-    pub fn decode(text: &str) -> Option<AnalyseRequest> {
+    pub fn from_text(text: &str) -> Option<AnalyseRequest> {
         let mut fields = text.strip_prefix(ANALYSE_PREFIX)?.splitn(4, '|');
         let id = fields.next()?.parse().ok()?;
         let budget_ms = fields.next()?.parse().ok()?;
@@ -252,18 +234,20 @@ impl AnalyseRequest {
 }
 
 /// One line the engine found: how deep, its score, its moves.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EngineLine {
     /// Depth reached.
     pub depth: u32,
     /// The score for the side to move (centipawns, or a forced win or loss in moves).
+    #[serde(with = "wire::one")]
     pub score: Score,
-    /// The moves, in coordinates, the first being the move this line is about.
-    pub moves: Vec<String>,
+    /// The moves, the first being the move this line is about.
+    #[serde(with = "wire::many")]
+    pub moves: Vec<AnyMove>,
 }
 
 /// The engine's view of a position: its best lines, best first, and how it scores them.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Analysis {
     /// The request answered.
     pub id: u64,
@@ -280,41 +264,24 @@ impl Analysis {
         self.lines.first()
     }
 
-    /// The reply as text: `id|nodes` then, for each line, `|depth:cp:35:e2e4 e7e5` (`mate:-3`
-    /// for a mate).
+    /// The reply as the test hook shows it: `id|nodes` then, for each line,
+    /// `|depth:cp:35:e2e4 e7e5` (`mate:-3` for a mate).
     #[must_use]
-    pub fn encode(&self) -> String {
+    pub fn text(&self) -> String {
         let mut text = format!("{}|{}", self.id, self.nodes);
         for line in &self.lines {
             let score = score_text(line.score);
-            text += &format!("|{}:{score}:{}", line.depth, line.moves.join(" "));
+            let moves: Vec<String> = line.moves.iter().map(ToString::to_string).collect();
+            text += &format!("|{}:{score}:{}", line.depth, moves.join(" "));
         }
         text
-    }
-
-    /// Reads [`encode`](Analysis::encode)'s text.
-    #[must_use]
-    pub fn decode(text: &str) -> Option<Analysis> {
-        let mut fields = text.split('|');
-        let id = fields.next()?.parse().ok()?;
-        let nodes = fields.next()?.parse().ok()?;
-        let lines = fields
-            .map(|field| {
-                let mut parts = field.splitn(4, ':');
-                let depth = parts.next()?.parse().ok()?;
-                let score = read_score_parts(parts.next()?, parts.next()?)?;
-                let moves = parts.next()?.split_whitespace().map(str::to_owned).collect();
-                Some(EngineLine { depth, score, moves })
-            })
-            .collect::<Option<Vec<_>>>()?;
-        Some(Analysis { id, nodes, lines })
     }
 }
 
 /// A message from the page to the worker.
 // One message at a time, moved once: boxing the request would buy nothing.
 #[allow(clippy::large_enum_variant)]
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ToWorker {
     /// A request, with the page's sequence number for it (its reply comes back with it).
     Ask(u64, WorkerRequest),
@@ -334,7 +301,7 @@ pub enum ToWorker {
 
 /// A message from the worker to the page.
 #[allow(clippy::large_enum_variant)]
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum FromWorker {
     /// The worker is listening: the page may send (messages sent earlier could be lost).
     Ready,
@@ -356,9 +323,8 @@ pub fn stop_slot(seq: u64) -> (u32, i32) {
     ((seq % u64::from(STOP_SLOTS)) as u32, seq as u32 as i32)
 }
 
-/// What the page asks the worker: one typed request. On the wire each is its text form inside
-/// bincode's enum (see [`crate::codec`]): text at the edge, types on both sides.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+/// What the page asks the worker: one typed request.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum WorkerRequest {
     /// The computer's move (or a hint).
     Think(ThinkRequest),
@@ -371,7 +337,7 @@ pub enum WorkerRequest {
 }
 
 /// What the worker answers, one for each kind of request.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum WorkerReply {
     /// The computer's move.
     Think(ThinkReply),
@@ -403,80 +369,49 @@ impl WorkerReply {
     }
 }
 
-/// Serde for a message by its text form (`encode`, `decode`): a string on the wire, which the
-/// page's small reader reads (see [`crate::codec`]).
-macro_rules! serde_by_text {
-    ($($message:ty),*) => {$(
-        impl serde::Serialize for $message {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.serialize_str(&self.encode())
-            }
-        }
-
-        impl<'de> serde::Deserialize<'de> for $message {
-            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let text = <String as serde::Deserialize>::deserialize(deserializer)?;
-                <$message>::decode(&text).ok_or_else(|| serde::de::Error::custom("unreadable"))
-            }
-        }
-    )*};
-}
-
-serde_by_text!(
-    ThinkRequest,
-    ThinkReply,
-    AnalyseRequest,
-    PonderRequest,
-    Analysis,
-    crate::tasks::TaskRequest,
-    crate::tasks::TaskReply
-);
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qi_ai::Score;
+    use crate::codec::round_trip;
     use qi_rules::GameKind;
 
     #[test]
     fn requests_and_replies_read_back() {
         let mut record = GameRecord::new(GameKind::Xiangqi, "natural_limit=120", 3);
         record.moves = vec!["h3e3".into()];
-        let request = ThinkRequest { id: 7, level: 2, seed: 99, record };
-        assert_eq!(ThinkRequest::decode(&request.encode()), Some(request));
+        let request = ThinkRequest { id: 7, level: 2, seed: 99, record: record.clone() };
+        assert_eq!(ThinkRequest::from_text(&request.text()), Some(request.clone()));
+        assert_eq!(round_trip(&request), Ok(request));
         let reply = ThinkReply {
             id: 7,
-            best: Some("h10g8".into()),
+            best: Some(moves(&record, &["h10g8"])[0]),
             depth: 9,
             nodes: 12345,
             time_ms: 250,
-            ponder: Some("b1c3".into()),
+            ponder: Some(moves(&record, &["h10g8", "h1g3"])[1]),
             score: Some(Score::Mate(-4)),
         };
-        assert_eq!(ThinkReply::decode(&reply.encode()), Some(reply));
+        assert_eq!(reply.text(), "7|h10g8|9|12345|250|h1g3|mate:-4");
+        assert_eq!(round_trip(&reply), Ok(reply));
         let ponder = PonderRequest {
             id: 5,
             level: 6,
             seed: 1,
             record: GameRecord::new(GameKind::Gomoku, "size=20", 0),
         };
-        assert_eq!(PonderRequest::decode(&ponder.encode()), Some(ponder.clone()));
-        assert_eq!(ThinkRequest::decode(&ponder.encode()), None, "not taken for a think");
+        assert_eq!(PonderRequest::from_text(&ponder.text()), Some(ponder.clone()));
+        assert_eq!(round_trip(&ponder), Ok(ponder.clone()));
+        assert_eq!(ThinkRequest::from_text(&ponder.text()), None, "not taken for a think");
         let none = ThinkReply::none(8);
-        assert_eq!(ThinkReply::decode(&none.encode()), Some(none));
-        assert_eq!(ThinkRequest::decode("garbage"), None);
-        let analyse = AnalyseRequest {
-            id: 3,
-            budget_ms: 400,
-            lines: 3,
-            record: GameRecord::new(GameKind::Chess, "", 0),
-        };
-        assert_eq!(AnalyseRequest::decode(&analyse.encode()), Some(analyse));
-        let line = |depth, score, moves: &[&str]| EngineLine {
-            depth,
-            score,
-            moves: moves.iter().map(|m| (*m).to_owned()).collect(),
-        };
+        assert_eq!(none.text(), "8||0|0|0||");
+        assert_eq!(round_trip(&none), Ok(none));
+        assert_eq!(ThinkRequest::from_text("garbage"), None);
+        let chess = GameRecord::new(GameKind::Chess, "", 0);
+        let analyse = AnalyseRequest { id: 3, budget_ms: 400, lines: 3, record: chess.clone() };
+        assert_eq!(AnalyseRequest::from_text(&analyse.text()), Some(analyse.clone()));
+        assert_eq!(round_trip(&analyse), Ok(analyse));
+        let line =
+            |depth, score, line: &[&str]| EngineLine { depth, score, moves: moves(&chess, line) };
         let reply = Analysis {
             id: 9,
             nodes: 123_456,
@@ -486,14 +421,25 @@ mod tests {
                 line(10, Score::Mate(-2), &[]),
             ],
         };
-        assert_eq!(Analysis::decode(&reply.encode()), Some(reply));
+        assert_eq!(reply.text(), "9|123456|12:cp:-35:e2e4 e7e5|11:mate:3:d2d4|10:mate:-2:");
+        assert_eq!(round_trip(&reply), Ok(reply));
         let over = Analysis { id: 4, nodes: 0, lines: Vec::new() };
-        assert_eq!(Analysis::decode(&over.encode()), Some(over));
-        assert_eq!(Analysis::decode("1|5|2:elo:3:"), None);
-        assert_eq!(Analysis::decode("x|5|2:cp:3:"), None);
-        // The nodes are not left out: a line where they belong is refused.
-        assert_eq!(Analysis::decode("1|2:cp:3:e2e4"), None);
+        assert_eq!(round_trip(&over), Ok(over));
     }
+
+    /// The moves `texts`, played one after another from where `record` leaves the game.
+    fn moves(record: &GameRecord, texts: &[&str]) -> Vec<AnyMove> {
+        let mut game = record.replay(usize::MAX).game;
+        texts
+            .iter()
+            .map(|text| {
+                let mv = game.read_move(text).expect("a legal move");
+                game.apply(mv).expect("it plays");
+                mv
+            })
+            .collect()
+    }
+
     #[test]
     fn typed_messages_cross_the_wire_as_the_codec_reads_them() {
         let record = GameRecord::new(GameKind::Xiangqi, "", 2);

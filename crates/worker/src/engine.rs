@@ -177,12 +177,11 @@ pub fn think(
     let info = result.info;
     ThinkReply {
         id: request.id,
-        // Text from here on: the reply crosses to the page.
-        best: result.best.map(|mv| mv.to_string()),
+        best: result.best,
         depth: info.depth,
         nodes: info.nodes,
         time_ms: info.time_ms.max(0.0).round() as u64,
-        ponder: info.pv.get(1).map(ToString::to_string),
+        ponder: info.pv.get(1).copied(),
         score: result.best.is_some().then_some(info.score),
     }
 }
@@ -286,11 +285,7 @@ pub fn analyse(
             .info
             .lines
             .into_iter()
-            .map(|line| EngineLine {
-                depth,
-                score: line.score,
-                moves: line.pv.iter().map(ToString::to_string).collect(),
-            })
+            .map(|line| EngineLine { depth, score: line.score, moves: line.pv })
             .collect()
     };
     Analysis { id: request.id, nodes: result.info.nodes, lines }
@@ -360,7 +355,13 @@ mod tests {
     use super::*;
     use qi_ai::Score;
     use qi_rules::GameKind;
+    use qi_tasks::codec::round_trip;
     use qi_tasks::think::{merge_analysis, merge_think};
+
+    /// A move's coordinates, for comparing with the moves a position is known for.
+    fn text(mv: Option<&AnyMove>) -> Option<String> {
+        mv.map(ToString::to_string)
+    }
 
     #[test]
     fn analysis_finds_the_hung_queen_and_the_mate() {
@@ -373,20 +374,19 @@ mod tests {
                 Vec::new(),
             );
             let request = AnalyseRequest { id: 5, budget_ms: 600, lines: 3, record };
-            let request = AnalyseRequest::decode(&request.encode()).expect("reads back");
+            let request = round_trip(&request).expect("reads back");
             let stop = AtomicBool::new(false);
-            let reply = Analysis::decode(&analyse(&request, None, &clock, &stop).encode())
-                .expect("a reply");
+            let reply = round_trip(&analyse(&request, None, &clock, &stop)).expect("a reply");
             assert_eq!(reply.id, 5);
             assert!(reply.nodes > 0, "no nodes counted");
             reply.best().cloned().expect("a line")
         };
         // Black's queen on d5 hangs to the knight on c3.
         let hung = analyse_fen("rnb1kbnr/ppp1pppp/8/3q4/8/2N5/PPPP1PPP/R1BQKBNR w KQkq - 0 3");
-        assert_eq!(hung.moves.first().map(String::as_str), Some("c3d5"));
+        assert_eq!(text(hung.moves.first()).as_deref(), Some("c3d5"));
         assert!(matches!(hung.score, Score::Cp(cp) if cp > 500), "{:?}", hung.score);
         let mate = analyse_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
-        assert_eq!(mate.moves.first().map(String::as_str), Some("a1a8"));
+        assert_eq!(text(mate.moves.first()).as_deref(), Some("a1a8"));
         assert_eq!(mate.score, Score::Mate(1));
     }
 
@@ -409,13 +409,14 @@ mod tests {
             let replies: Vec<ThinkReply> = (0..parts)
                 .map(|part| {
                     let reply = think(&request, RootShare::new(part, parts), &clock, &stop);
-                    ThinkReply::decode(&reply.encode()).expect("reads back")
+                    round_trip(&reply).expect("reads back")
                 })
                 .collect();
             let merged = merge_think(4, &replies);
-            assert_eq!(merged.best.as_deref(), Some("c3d5"), "{replies:?}");
+            assert_eq!(text(merged.best.as_ref()).as_deref(), Some("c3d5"), "{replies:?}");
             assert_eq!(merged.nodes, replies.iter().map(|r| r.nodes).sum::<u64>());
-            let others = replies.iter().filter(|r| r.best.as_deref() != Some("c3d5"));
+            let others =
+                replies.iter().filter(|r| text(r.best.as_ref()).as_deref() != Some("c3d5"));
             assert!(others.into_iter().all(|r| r.score < merged.score), "{replies:?}");
             let request =
                 AnalyseRequest { id: 6, budget_ms: 300, lines: 3, record: record.clone() };
@@ -424,20 +425,18 @@ mod tests {
                 .collect();
             let merged = merge_analysis(6, 3, &analyses);
             assert_eq!(merged.nodes, analyses.iter().map(|a| a.nodes).sum::<u64>());
-            let firsts: Vec<&str> = merged.lines.iter().map(|l| l.moves[0].as_str()).collect();
+            let firsts: Vec<String> = merged.lines.iter().map(|l| l.moves[0].to_string()).collect();
             assert_eq!(firsts.len(), 3);
             assert_eq!(firsts[0], "c3d5");
             assert!(merged.lines.windows(2).all(|w| w[0].score >= w[1].score), "{merged:?}");
         }
         // A share with no move (one legal move in all) gives way to the one that has it; no
         // share with one is the game's end.
-        let with = ThinkReply {
-            best: Some("g8h8".into()),
-            score: Some(Score::Cp(-900)),
-            ..ThinkReply::none(1)
-        };
+        let escape = record.replay(usize::MAX).game.legal_move_values()[0];
+        let with =
+            ThinkReply { best: Some(escape), score: Some(Score::Cp(-900)), ..ThinkReply::none(1) };
         let merged = merge_think(9, &[ThinkReply::none(1), with]);
-        assert_eq!((merged.id, merged.best.as_deref()), (9, Some("g8h8")));
+        assert_eq!((merged.id, merged.best), (9, Some(escape)));
         assert_eq!(merge_think(9, &[ThinkReply::none(1), ThinkReply::none(2)]).best, None);
         let over = Analysis {
             id: 1,
@@ -453,11 +452,10 @@ mod tests {
         let record = GameRecord::new(GameKind::Gomoku, "", 0);
         let request = ThinkRequest { id: 1, level: 1, seed: 5, record: record.clone() };
         let stop = AtomicBool::new(false);
-        let reply = ThinkReply::decode(&think(&request, None, &clock, &stop).encode()).unwrap();
+        let reply = round_trip(&think(&request, None, &clock, &stop)).unwrap();
         assert_eq!(reply.id, 1);
         let mut game = record.start_game();
-        assert!(game.play(reply.best.as_deref().unwrap()).is_ok());
-        assert_eq!(ThinkRequest::decode("nonsense"), None);
+        assert!(game.apply(reply.best.unwrap()).is_ok());
     }
 
     /// The kept engine's nodes for a search of `record` to `depth` plies at `strength`.
@@ -629,6 +627,6 @@ mod tests {
         assert_eq!(judged[3].judgement, qi_ai::review::Judgement::Blunder, "{judged:?}");
         let check = review.checks[3].as_ref().expect("the blunder was checked");
         assert!(check.played.is_some() && check.engine.is_some());
-        assert_eq!(check.engine_choice.as_deref(), review.evaluations[3].best.as_deref());
+        assert_eq!(check.engine_choice, review.evaluations[3].best);
     }
 }

@@ -17,14 +17,15 @@ fn against_the_computer_the_person_moves_only_their_side() {
     assert!(black.flipped, "the player of Black sees the board from Black's side");
     assert!(black.computer_should_move());
 }
-/// The computer (asked at once) answers `best`.
+/// The computer (asked at once) answers `best`, a move of the position.
 fn computer_answers(s: &mut AppState, best: &str) {
+    let best = s.game.read_move(best).expect("a move of the position");
     let id = s.engine.next_request;
     s.apply(Action::Engine(EngineAction::StartThinking { id, hint: false }));
     let search = SearchSummary::default();
     s.apply(Action::Engine(EngineAction::ComputerAnswer {
         id,
-        best: Some(best.into()),
+        best: Some(best),
         search,
         now: 0.0,
     }));
@@ -143,14 +144,14 @@ fn the_computers_answer_is_played_once_and_stale_answers_are_ignored() {
     assert!(!s.computer_should_move(), "one request at a time");
     s.apply(Action::Engine(EngineAction::ComputerAnswer {
         id: id + 7,
-        best: Some("e7e5".into()),
+        best: Some(chess_move("e7e5")),
         search: SearchSummary::default(),
         now: 0.0,
     }));
     assert_eq!(s.record.moves.len(), 1, "an answer to another request is ignored");
     s.apply(Action::Engine(EngineAction::ComputerAnswer {
         id,
-        best: Some("e7e5".into()),
+        best: Some(chess_move("e7e5")),
         search: SearchSummary::default(),
         now: 0.0,
     }));
@@ -159,7 +160,7 @@ fn the_computers_answer_is_played_once_and_stale_answers_are_ignored() {
     assert_eq!(s.engine.thinking, None);
     s.apply(Action::Engine(EngineAction::ComputerAnswer {
         id,
-        best: Some("g8f6".into()),
+        best: Some(chess_move("g8f6")),
         search: SearchSummary::default(),
         now: 0.0,
     }));
@@ -173,7 +174,7 @@ fn undo_against_the_computer_returns_to_the_persons_turn() {
     s.apply(Action::Engine(EngineAction::StartThinking { id, hint: false }));
     s.apply(Action::Engine(EngineAction::ComputerAnswer {
         id,
-        best: Some("e7e5".into()),
+        best: Some(chess_move("e7e5")),
         search: SearchSummary::default(),
         now: 0.0,
     }));
@@ -186,7 +187,7 @@ fn undo_against_the_computer_returns_to_the_persons_turn() {
     assert!(s.record.moves.is_empty() && s.engine.thinking.is_none(), "undo while it thinks");
     s.apply(Action::Engine(EngineAction::ComputerAnswer {
         id,
-        best: Some("d7d5".into()),
+        best: Some(chess_move("d7d5")),
         search: SearchSummary::default(),
         now: 0.0,
     }));
@@ -199,7 +200,7 @@ fn a_hint_is_shown_not_played() {
     s.apply(Action::Engine(EngineAction::StartThinking { id, hint: true }));
     s.apply(Action::Engine(EngineAction::ComputerAnswer {
         id,
-        best: Some("g1f3".into()),
+        best: Some(chess_move("g1f3")),
         search: SearchSummary::default(),
         now: 0.0,
     }));
@@ -224,7 +225,7 @@ fn a_hint_to_take_a_colour_marks_the_button_not_the_board() {
     let search = SearchSummary::default();
     s.apply(Action::Engine(EngineAction::ComputerAnswer {
         id,
-        best: Some("white".into()),
+        best: Some(AnyMove::Gomoku(GomokuMove::Take(Side::Second))),
         search,
         now: 0.0,
     }));
@@ -332,4 +333,24 @@ fn play_the_computer_is_offered_only_where_it_loses_no_game() {
     s.apply(Action::Resign);
     assert!(s.result().is_some());
     assert!(game_buttons_view(&s).play_computer.is_some());
+}
+#[test]
+fn an_answer_the_rules_refuse_is_said_not_played_and_shows_no_hint() {
+    // A typed move still goes through the rules: a confused engine cannot move for Black twice
+    // or put a hint on a move that is not there.
+    let mut s = vs_computer(GameKind::Chess, Side::First);
+    drag(&mut s, "e2", "e4");
+    let id = s.engine.next_request;
+    s.apply(Action::Engine(EngineAction::StartThinking { id, hint: false }));
+    let search = SearchSummary::default();
+    let best = Some(chess_move("e4e5"));
+    s.apply(Action::Engine(EngineAction::ComputerAnswer { id, best, search, now: 0.0 }));
+    assert_eq!(s.record.moves, ["e2e4"]);
+    assert!(matches!(s.notice, Some(Notice::Illegal(_))), "{:?}", s.notice);
+    let mut s = state(GameKind::Chess);
+    let id = s.engine.next_request;
+    s.apply(Action::Engine(EngineAction::StartThinking { id, hint: true }));
+    let best = Some(chess_move("e2e5"));
+    s.apply(Action::Engine(EngineAction::ComputerAnswer { id, best, search, now: 0.0 }));
+    assert_eq!((s.engine.hint, s.record.moves.len()), (None, 0));
 }

@@ -4,6 +4,17 @@ use super::*;
 use qi_i18n::text::Lang;
 use qi_play::record::default_rules;
 
+/// A chess move in coordinates (UCI), read without a position: the engine's answer as the
+/// worker gives it, legal or not where it lands.
+fn chess_move(text: &str) -> AnyMove {
+    use qi_rules::chess::ChessMove;
+    use qi_rules::chess::shakmaty::uci::UciMove;
+    match text.parse::<UciMove>() {
+        Ok(UciMove::Normal { from, to, promotion }) => ChessMove { from, to, promotion }.into(),
+        other => panic!("not a chess move: {text} ({other:?})"),
+    }
+}
+
 fn cell(text: &str) -> Cell {
     text.parse().expect("test cell")
 }
