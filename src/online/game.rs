@@ -14,7 +14,7 @@ use qi_protocol::{
 };
 use qi_rules::any::{AnyGame, StartFrom};
 use qi_rules::banqi::{Banqi, BanqiMove, Piece, Square};
-use qi_rules::{Cell, Game, GameKind, IllegalReason, MoveError, Side};
+use qi_rules::{Cell, Game, GameKind, IllegalReason, Side};
 
 use super::texts::Words;
 use crate::state::{Action, AppState, Mode, Notice, Settings, TreeAction};
@@ -46,7 +46,7 @@ pub fn finished_record(
     result: &GameResult,
 ) -> Option<GameRecord> {
     let from = StartFrom::parse(start).ok()?;
-    let game = AnyGame::new(&spec.variant, &spec.rules, &from).ok()?;
+    let game = AnyGame::new(spec.variant.name(), &spec.rules, &from).ok()?;
     let start = match from {
         StartFrom::Start { seed } => Start::Seed(seed),
         StartFrom::Position(position) => Start::Position(position.to_owned()),
@@ -240,7 +240,7 @@ impl OnlineGame {
             return None;
         }
         let start = StartFrom::parse(&view.start).ok()?;
-        let mut game = AnyGame::new(&view.spec.variant, &view.spec.rules, &start).ok()?;
+        let mut game = AnyGame::new(view.spec.variant.name(), &view.spec.rules, &start).ok()?;
         let mut learned = Vec::new();
         for (ply, mv) in view.moves.iter().enumerate() {
             if usize::try_from(mv.ply).ok() != Some(ply) {
@@ -506,17 +506,12 @@ impl OnlineGame {
         Some(text)
     }
 
-    /// Takes back the pending move the server refused. `illegal` is whether it said the rules
-    /// forbid it: the local game then gives the reason, when it knows one.
-    pub fn take_back(&mut self, note: Note, illegal: bool) {
-        let Some(pending) = self.pending.take() else { return };
-        self.note = Some(note);
-        if illegal
-            && let Err(MoveError::Illegal(refused)) = self.game.clone().play(&pending.text)
-            && refused.reason != IllegalReason::FlipResultUnknown
-        {
-            self.note = Some(Note::Rules(refused.reason));
+    /// Takes back the pending move the server refused, saying why (`note`).
+    pub fn take_back(&mut self, note: Note) {
+        if self.pending.take().is_none() {
+            return;
         }
+        self.note = Some(note);
         self.sync_board();
     }
 

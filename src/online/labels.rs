@@ -1,6 +1,7 @@
 //! How the online pages name a game: its variant, clock and rule options, as the lobby, the
 //! game page, the profile and the account box show them.
 
+use qi_protocol::Variant;
 use qi_protocol::{ClockSpec, GameSpec};
 use qi_rules::GameKind;
 
@@ -32,8 +33,7 @@ pub fn changed_rules(kind: GameKind, list: &str) -> String {
 /// it plays by the defaults.
 #[must_use]
 pub fn rules_label(lang: Lang, spec: &GameSpec) -> String {
-    let Ok((kind, _)) = qi_rules::any::parse_variant(&spec.variant) else { return String::new() };
-    rule_pairs(&changed_rules(kind, &spec.rules))
+    rule_pairs(&changed_rules(spec.variant.kind(), &spec.rules))
         .map(|(key, value)| format!("{}: {}", option_label(lang, key), value_label(lang, value)))
         .collect::<Vec<_>>()
         .join(", ")
@@ -51,25 +51,27 @@ pub fn clock_label(lang: Lang, clock: Option<ClockSpec>) -> String {
     }
 }
 
-/// A variant's name as the page shows it: the game's name in `lang`, `Chess960` apart; an
+/// A variant's name as the page shows it: the game's name in `lang`, `Chess960` apart.
+#[must_use]
+pub fn variant_name(lang: Lang, variant: Variant) -> String {
+    match variant {
+        Variant::Chess960 => "Chess960".to_owned(),
+        variant => game_name(lang, variant.kind()).to_owned(),
+    }
+}
+
+/// A variant named in text (a rating's kind, as the server stores it) as the page shows it; an
 /// unknown one as it is.
 #[must_use]
 pub fn variant_label(lang: Lang, variant: &str) -> String {
-    match qi_rules::any::parse_variant(variant) {
-        Ok((GameKind::Chess, implied)) if !implied.is_empty() => "Chess960".to_owned(),
-        Ok((kind, _)) => game_name(lang, kind).to_owned(),
-        Err(_) => variant.to_owned(),
-    }
+    Variant::parse(variant).map_or_else(|_| variant.to_owned(), |v| variant_name(lang, v))
 }
 
 /// A game as the lobby and the game page name it: `Chess · 5+3`, then the rule options that are
 /// not the defaults (`Gomoku · 5+3 · Rule set: Renju`), then `Rated` for a rated game.
 #[must_use]
 pub fn spec_label(lang: Lang, spec: &GameSpec) -> String {
-    let game = match qi_rules::any::parse_variant(&spec.variant) {
-        Ok(_) => variant_label(lang, &spec.variant),
-        Err(_) => "?".to_owned(),
-    };
+    let game = variant_name(lang, spec.variant);
     let mut label = format!("{game} · {}", clock_label(lang, spec.clock));
     let rules = rules_label(lang, spec);
     if !rules.is_empty() {
@@ -88,21 +90,21 @@ mod tests {
     #[test]
     fn games_are_labelled_with_their_clock() {
         let spec =
-            GameSpec { variant: "xiangqi".into(), rules: String::new(), clock: None, rated: false };
+            GameSpec { variant: Variant::Xiangqi, rules: String::new(), clock: None, rated: false };
         assert_eq!(spec_label(Lang::Zh, &spec), "中国象棋 · 不计时");
         let clock = Some(ClockSpec { base_secs: 90, increment_secs: 1 });
         let spec =
-            GameSpec { variant: "chess960".into(), rules: String::new(), clock, rated: false };
+            GameSpec { variant: Variant::Chess960, rules: String::new(), clock, rated: false };
         assert_eq!(spec_label(Lang::En, &spec), "Chess960 · 1.5+1");
         let spec = GameSpec {
-            variant: "gomoku".into(),
+            variant: Variant::Gomoku,
             rules: "rule=renju".into(),
             clock: None,
             rated: false,
         };
         assert_eq!(spec_label(Lang::En, &spec), "Gomoku · No clock · Rule set: Renju");
         let rules = default_rules(GameKind::Gomoku);
-        let spec = GameSpec { variant: "gomoku".into(), rules, clock: None, rated: false };
+        let spec = GameSpec { variant: Variant::Gomoku, rules, clock: None, rated: false };
         assert_eq!(spec_label(Lang::En, &spec), "Gomoku · No clock", "the defaults go unsaid");
         let spec = GameSpec { rated: true, ..spec };
         assert_eq!(spec_label(Lang::En, &spec), "Gomoku · No clock · Rated");

@@ -1,6 +1,7 @@
 //! The lobby: the player's name, the game, its rule options, the clock and the seat, then a game
 //! with an invite link or a quick pairing.
 
+use qi_protocol::Variant;
 use qi_protocol::{ClockSpec, GameSpec, NAME_MAX_CHARS, SeatChoice};
 use qi_rules::any::{rule_docs, rules_with};
 use qi_rules::{GameKind, Side};
@@ -190,11 +191,14 @@ impl Choices {
             return None;
         }
         let variant = match self.kind {
-            GameKind::Chess if self.chess960 => "chess960",
-            kind => kind.name(),
+            GameKind::Chess if self.chess960 => Variant::Chess960,
+            GameKind::Chess => Variant::Chess,
+            GameKind::Xiangqi => Variant::Xiangqi,
+            GameKind::Banqi => Variant::Banqi,
+            GameKind::Gomoku => Variant::Gomoku,
         };
         let rules = changed_rules(self.kind, self.rules_of());
-        Some(GameSpec { variant: variant.to_owned(), rules, clock, rated: self.rated })
+        Some(GameSpec { variant, rules, clock, rated: self.rated })
     }
 }
 
@@ -244,16 +248,16 @@ pub fn lobby(props: &LobbyProps) -> Html {
     let spec = choices.spec().map(|spec| GameSpec { rated: spec.rated && signed_in, ..spec });
     // The lists' filter, and the game whose quick-pairing queue is counted: followed anew
     // whenever either changes.
-    let filter = use_state(|| None::<String>);
+    let filter = use_state(|| None::<Variant>);
     {
         let act = props.act.clone();
-        use_effect_with(((*filter).clone(), spec.clone()), move |(variant, seek)| {
-            act.emit(Intent::FollowLobby { variant: variant.clone(), seek: seek.clone() });
+        use_effect_with((*filter, spec.clone()), move |(variant, seek)| {
+            act.emit(Intent::FollowLobby { variant: *variant, seek: seek.clone() });
         });
     }
     let on_filter = {
         let filter = filter.clone();
-        Callback::from(move |chosen: Option<String>| filter.set(chosen))
+        Callback::from(move |chosen: Option<Variant>| filter.set(chosen))
     };
     let on_create = {
         let (act, spec, seat, listed) =
@@ -326,7 +330,7 @@ pub fn lobby(props: &LobbyProps) -> Html {
     html! {
         <div class="lobby-page">
         <super::lobby_lists::LobbyLists settings={props.settings.clone()} rows={props.rows.clone()}
-                    filter={(*filter).clone()} {on_filter} ready={props.ready} act={props.act.clone()}
+                    filter={*filter} {on_filter} ready={props.ready} act={props.act.clone()}
                     between={form} />
         </div>
     }
@@ -521,14 +525,14 @@ mod tests {
     fn choices_make_the_spec() {
         let mut choices = Choices::default();
         let spec = choices.spec().unwrap();
-        assert_eq!(spec.variant, "chess");
+        assert_eq!(spec.variant, Variant::Chess);
         assert_eq!(spec.clock, Some(ClockSpec { base_secs: 300, increment_secs: 3 }));
         choices.chess960 = true;
         choices.clock = ClockChoice::Off;
-        assert_eq!(choices.spec().unwrap().variant, "chess960");
+        assert_eq!(choices.spec().unwrap().variant, Variant::Chess960);
         assert_eq!(choices.spec().unwrap().clock, None);
         choices.kind = GameKind::Banqi;
-        assert_eq!(choices.spec().unwrap().variant, "banqi", "Chess960 is for chess only");
+        assert_eq!(choices.spec().unwrap().variant, Variant::Banqi, "Chess960 is for chess only");
         choices.clock = ClockChoice::Custom;
         choices.minutes = "2,5".into();
         choices.increment = "7".into();
@@ -591,7 +595,7 @@ mod tests {
         choices.kind = GameKind::Chess;
         choices.chess960 = true;
         let spec = choices.spec().unwrap();
-        assert_eq!((spec.variant.as_str(), spec.rules.as_str()), ("chess960", ""));
+        assert_eq!((spec.variant, spec.rules.as_str()), (Variant::Chess960, ""));
         let game = qi_rules::any::AnyGame::new(
             "banqi",
             "chain=true,draw=77",

@@ -1,6 +1,7 @@
 //! The lobby's live lists: the open challenges (one click accepts) and the games being played,
 //! each with a small board that follows the game (one click watches).
 
+use qi_protocol::Variant;
 use std::rc::Rc;
 
 use qi_protocol::{ChallengeRow, LiveRow, ShownRating};
@@ -8,7 +9,7 @@ use qi_rules::any::{AnyGame, StartFrom};
 use qi_rules::{Cell, Side};
 use yew::prelude::*;
 
-use super::labels::{spec_label, variant_label};
+use super::labels::{spec_label, variant_name};
 use super::session::{Intent, LobbyRows};
 use super::texts::{Words, say};
 use crate::board::Board;
@@ -18,10 +19,10 @@ use qi_i18n::text::{Lang, fill_all, side_name};
 use qi_play::record::{GameRecord, Start};
 
 /// A filter's label.
-fn filter_label(lang: Lang, filter: Option<&str>) -> String {
+fn filter_label(lang: Lang, filter: Option<Variant>) -> String {
     match filter {
         None => say(lang, Words::AllGames).to_owned(),
-        Some(variant) => variant_label(lang, variant),
+        Some(variant) => variant_name(lang, variant),
     }
 }
 
@@ -44,7 +45,7 @@ fn who(name: String, rating: Option<ShownRating>, link: bool) -> Html {
 /// not set up, which a sound server never sends).
 fn preview(settings: &Settings, row: &LiveRow) -> Option<Html> {
     let game =
-        AnyGame::new(&row.spec.variant, &row.spec.rules, &StartFrom::Position(&row.position))
+        AnyGame::new(row.spec.variant.name(), &row.spec.rules, &StartFrom::Position(&row.position))
             .ok()?;
     let record = GameRecord::from_parts(
         game.kind(),
@@ -72,9 +73,9 @@ pub struct LobbyListsProps {
     /// The rows.
     pub rows: LobbyRows,
     /// The filter chosen.
-    pub filter: Option<String>,
+    pub filter: Option<Variant>,
     /// Choose a filter.
-    pub on_filter: Callback<Option<String>>,
+    pub on_filter: Callback<Option<Variant>>,
     /// Whether messages can go now.
     pub ready: bool,
     /// What the player does.
@@ -89,9 +90,8 @@ fn challenge_row(lang: Lang, row: &ChallengeRow, ready: bool, act: &Callback<Int
     // This browser's own challenge (from another tab): it holds the seat, so it goes back to
     // the game rather than playing itself.
     let own = crate::web::load(&super::seat_key(&row.game)).is_some();
-    let variant = if row.spec.variant == "chess960" { "chess" } else { row.spec.variant.as_str() };
-    let kind = qi_rules::GameKind::ALL.into_iter().find(|kind| kind.name() == variant);
-    let side = kind.map(|kind| side_name(lang, kind, crate::online::game::side_of(row.seat), None));
+    let side =
+        side_name(lang, row.spec.variant.kind(), crate::online::game::side_of(row.seat), None);
     let name =
         if row.name.is_empty() { say(lang, Words::Anonymous).to_owned() } else { row.name.clone() };
     let creator = who(name, row.rating, true);
@@ -101,12 +101,10 @@ fn challenge_row(lang: Lang, row: &ChallengeRow, ready: bool, act: &Callback<Int
     };
     html! {
         <li class={classes!("challenge", row.spec.rated.then_some("rated"))} data-testid="challenge" data-game={row.game.clone()}
-            data-variant={row.spec.variant.clone()} data-rated={row.spec.rated.to_string()}>
+            data-variant={row.spec.variant.name()} data-rated={row.spec.rated.to_string()}>
             <span class="challenge-who">{ creator }</span>
             <span class="challenge-game">{ spec_label(lang, &row.spec) }</span>
-            if let Some(side) = side {
-                <span class="challenge-side">{ fill_all(say(lang, Words::PlaysSide), &[("side", side)]) }</span>
-            }
+            <span class="challenge-side">{ fill_all(say(lang, Words::PlaysSide), &[("side", side)]) }</span>
             if own {
                 <a class="button" href={format!("?game={}", row.game)} data-action="open-own">{ say(lang, Words::YourChallenge) }</a>
             } else {
@@ -125,7 +123,7 @@ pub fn live_row(settings: &Settings, row: &LiveRow, page: &str, framed: bool) ->
         if name.is_empty() { say(lang, Words::Anonymous).to_owned() } else { name.clone() }
     };
     html! {
-        <li class="live-game" data-testid="live-game" data-game={row.game.clone()} data-variant={row.spec.variant.clone()} data-rated={row.spec.rated.to_string()}>
+        <li class="live-game" data-testid="live-game" data-game={row.game.clone()} data-variant={row.spec.variant.name()} data-rated={row.spec.rated.to_string()}>
             <a href={format!("{page}?game={}", row.game)} data-action="watch-game" target={framed.then_some("_top")}>
                 { preview(settings, row).unwrap_or_default() }
                 <span class="live-players">
@@ -143,14 +141,14 @@ pub fn live_row(settings: &Settings, row: &LiveRow, page: &str, framed: bool) ->
 pub fn lobby_lists(props: &LobbyListsProps) -> Html {
     let lang = props.settings.lang;
     let filters = qi_protocol::LOBBY_FILTERS.map(|filter| {
-        let current = props.filter.as_deref() == filter;
+        let current = props.filter == filter;
         let onclick = {
             let on_filter = props.on_filter.clone();
-            Callback::from(move |_: MouseEvent| on_filter.emit(filter.map(str::to_owned)))
+            Callback::from(move |_: MouseEvent| on_filter.emit(filter))
         };
         html! {
             <button type="button" class={classes!("game-tab", current.then_some("current"))}
-                    data-filter={filter.unwrap_or("all")} aria-pressed={current.to_string()} {onclick}>
+                    data-filter={filter.map_or("all", Variant::name)} aria-pressed={current.to_string()} {onclick}>
                 { filter_label(lang, filter) }
             </button>
         }

@@ -202,7 +202,9 @@ fn game_row(lang: Lang, game: &ProfileGame) -> Html {
     let outcome = Outcome::of(game);
     let reason = reason_words(&game.result.reason).map(|words| say(lang, words));
     let detail = match &game.result.reason {
-        EndReason::Rules { detail } => Some(shown_text(detail, 120)),
+        EndReason::Rules { reason } => {
+            Some(qi_i18n::rules::end_reason_for(lang, game.spec.variant.kind(), *reason).to_owned())
+        }
         _ => None,
     };
     let opponent_name = shown_text(&game.opponent, qi_protocol::NAME_MAX_CHARS);
@@ -328,6 +330,7 @@ mod tests {
     use qi_protocol::{GameResult, GameSpec, Seat, ShownRating};
 
     use super::*;
+    use qi_protocol::Variant;
 
     fn point(rating: u32) -> RatingPoint {
         RatingPoint { unix_ms: 0, rating: ShownRating { rating, provisional: true } }
@@ -337,7 +340,7 @@ mod tests {
         ProfileGame {
             game: "g1".into(),
             spec: GameSpec {
-                variant: "gomoku".into(),
+                variant: Variant::Gomoku,
                 rules: String::new(),
                 clock: None,
                 rated: true,
@@ -354,7 +357,7 @@ mod tests {
 
     #[test]
     fn results_are_the_owners() {
-        let rules = || EndReason::Rules { detail: "five in a row".into() };
+        let rules = || EndReason::Rules { reason: qi_protocol::RulesEnd::FiveInARow };
         assert_eq!(Outcome::of(&game(Seat::First, Some(Seat::First), rules())), Outcome::Won);
         assert_eq!(Outcome::of(&game(Seat::Second, Some(Seat::First), rules())), Outcome::Lost);
         assert_eq!(

@@ -13,6 +13,7 @@ use qi_protocol::{
     LOBBY_MAX_GAMES, LiveRow, LobbyUpdate, NAME_MAX_CHARS, Seat, SeatChoice, ServerMessage, Status,
     VERSION,
 };
+use qi_protocol::{GameAction, Variant};
 
 pub use super::address::{Opening, id_ok, read_address};
 use super::game::{Note, OnlineGame};
@@ -101,7 +102,7 @@ pub enum Intent {
     /// queue to count.
     FollowLobby {
         /// The variant shown.
-        variant: Option<String>,
+        variant: Option<Variant>,
         /// The game counted.
         seek: Option<GameSpec>,
     },
@@ -113,24 +114,8 @@ pub enum Intent {
     Join,
     /// Something on the board or the move list.
     Board(Box<Action>),
-    /// Resign.
-    Resign,
-    /// Offer a draw, or accept the opponent's offer.
-    OfferDraw,
-    /// Decline the opponent's offer.
-    DeclineDraw,
-    /// Abort the game.
-    Abort,
-    /// Offer or accept a rematch.
-    Rematch,
-    /// Claim the win from an absent opponent.
-    ClaimWin,
-    /// Ask to take back the last move.
-    ProposeTakeback,
-    /// Accept the opponent's takeback request.
-    AcceptTakeback,
-    /// Decline it.
-    DeclineTakeback,
+    /// Resign, offer or answer a draw, a takeback or a rematch, abort, claim the win.
+    Act(GameAction),
     /// Write in the game's chat.
     Chat(ChatBody),
     /// Hide (or show again) what others write in the game's chat.
@@ -223,7 +208,7 @@ pub struct Session {
     /// The lobby's rows, while the page shows the lobby.
     pub lobby: LobbyRows,
     /// What the lobby follows (sent again on each new connection while in the lobby).
-    following: Option<(Option<String>, Option<GameSpec>)>,
+    following: Option<(Option<Variant>, Option<GameSpec>)>,
     /// The language and theme, for the boards.
     pub settings: Settings,
     /// The display name.

@@ -1,6 +1,7 @@
 //! The game's panels around the board: the players with their clocks and presence, the status
 //! (whose move, the result, offers, what the server refused), the buttons, and the links.
 
+use qi_protocol::GameAction;
 use qi_protocol::{EndReason, NAME_MAX_CHARS, Seat, Status};
 use yew::prelude::*;
 
@@ -308,7 +309,7 @@ pub fn game_buttons(props: &GameButtonsProps) -> Html {
         };
         html! {
             <>
-                { button("confirm-resign", &format!("{}?", t(lang, Text::Resign)), Intent::Resign, true) }
+                { button("confirm-resign", &format!("{}?", t(lang, Text::Resign)), Intent::Act(GameAction::Resign), true) }
                 <button type="button" class="secondary" data-action="cancel-resign" onclick={cancel}>{ t(lang, Text::Cancel) }</button>
             </>
         }
@@ -324,33 +325,33 @@ pub fn game_buttons(props: &GameButtonsProps) -> Html {
             if props.player && props.playing {
                 { resign }
                 if props.draw_offered {
-                    { button("accept-draw", say(lang, Words::AcceptDraw), Intent::OfferDraw, true) }
-                    { button("decline-draw", say(lang, Words::DeclineDraw), Intent::DeclineDraw, true) }
+                    { button("accept-draw", say(lang, Words::AcceptDraw), Intent::Act(GameAction::OfferDraw), true) }
+                    { button("decline-draw", say(lang, Words::DeclineDraw), Intent::Act(GameAction::DeclineDraw), true) }
                 } else {
-                    { button("offer-draw", say(lang, Words::OfferDraw), Intent::OfferDraw, !props.draw_sent) }
+                    { button("offer-draw", say(lang, Words::OfferDraw), Intent::Act(GameAction::OfferDraw), !props.draw_sent) }
                 }
                 if !props.takeback {
                 } else if props.takeback_offered {
-                    { button("accept-takeback", say(lang, Words::AcceptTakeback), Intent::AcceptTakeback, true) }
-                    { button("decline-takeback", say(lang, Words::DeclineTakeback), Intent::DeclineTakeback, true) }
+                    { button("accept-takeback", say(lang, Words::AcceptTakeback), Intent::Act(GameAction::AcceptTakeback), true) }
+                    { button("decline-takeback", say(lang, Words::DeclineTakeback), Intent::Act(GameAction::DeclineTakeback), true) }
                 } else {
-                    { button("takeback", say(lang, Words::AskTakeback), Intent::ProposeTakeback, props.can_ask_takeback) }
+                    { button("takeback", say(lang, Words::AskTakeback), Intent::Act(GameAction::ProposeTakeback), props.can_ask_takeback) }
                 }
                 if props.can_abort {
-                    { button("abort", say(lang, Words::Abort), Intent::Abort, true) }
+                    { button("abort", say(lang, Words::Abort), Intent::Act(GameAction::Abort), true) }
                 }
                 if props.opponent_away {
-                    { button("claim-win", say(lang, Words::ClaimWin), Intent::ClaimWin, true) }
+                    { button("claim-win", say(lang, Words::ClaimWin), Intent::Act(GameAction::ClaimWin), true) }
                 }
             }
             if props.player && props.waiting {
-                { button("abort", say(lang, Words::Abort), Intent::Abort, true) }
+                { button("abort", say(lang, Words::Abort), Intent::Act(GameAction::Abort), true) }
             }
             if props.player && props.ended {
                 if props.rematch_offered {
-                    { button("rematch", say(lang, Words::AcceptRematch), Intent::Rematch, true) }
+                    { button("rematch", say(lang, Words::AcceptRematch), Intent::Act(GameAction::Rematch), true) }
                 } else {
-                    { button("rematch", say(lang, Words::Rematch), Intent::Rematch, !props.rematch_sent) }
+                    { button("rematch", say(lang, Words::Rematch), Intent::Act(GameAction::Rematch), !props.rematch_sent) }
                 }
             }
             <button type="button" data-action="flip" onclick={on_flip}>{ t(lang, Text::FlipBoard) }</button>

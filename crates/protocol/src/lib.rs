@@ -2,8 +2,8 @@
 //!
 //! # Wire format
 //! Each message is one WebSocket text frame holding one JSON object whose `type` field names the
-//! message (`{"type":"move","game":"k3J9...","ply":12,"text":"e2e4"}`). Field names are
-//! `snake_case`. A client opens with [`ClientMessage::Hello`] carrying [`VERSION`]; the server
+//! message (`{"type":"move","game":"k3J9...","ply":12,"text":"e2e4"}`). Field and value names
+//! are `snake_case`. A client opens with [`ClientMessage::Hello`] carrying [`VERSION`]; the server
 //! answers [`ServerMessage::Welcome`], or [`ErrorCode::VersionMismatch`] and closes.
 //!
 //! A message of a type the receiver does not know parses as the `Unknown` variant, so that a
@@ -16,6 +16,13 @@
 //! token (at least 128 random bits, kept by the browser): [`ClientMessage::Resume`] with it puts
 //! a reconnecting player back in the seat. The second seat is taken with the invite token of the
 //! invite link ([`ClientMessage::Join`]); anyone with the game id may watch.
+//!
+//! # Values of the rules
+//! The variant ([`Variant`], `"chess960"`), why a move was refused ([`IllegalReason`],
+//! `"leaves_king_in_check"`) and why the rules ended a game ([`RulesEnd`], `"checkmate"`) are
+//! the rules crate's own values, named in `snake_case`: each side words them in its reader's
+//! language. A game's rule options travel in the rules' canonical `key=value,...` form, which
+//! records and links use too.
 //!
 //! # Moves
 //! A move names the ply it is for (0 is the first move of the game). The server applies a move
@@ -33,6 +40,8 @@ mod chat;
 mod lobby;
 mod name;
 
+pub use qi_rules::any::Variant;
+pub use qi_rules::{EndReason as RulesEnd, IllegalReason};
 use serde::{Deserialize, Serialize};
 
 pub use account::{
@@ -52,7 +61,7 @@ pub use lobby::{
 pub use name::{NAME_MAX_MARKS, NameError, clean_name};
 
 /// The protocol's version; a client of another version is refused.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// The largest frame a peer may send, in bytes; a larger one closes the socket (code 1009).
 pub const MAX_FRAME_BYTES: usize = 8 * 1024;
 /// How many messages a client may send within [`RATE_WINDOW_MS`]; more close the socket
@@ -141,12 +150,12 @@ impl ClockSpec {
     }
 }
 
-/// What game to play: the variant name (`chess`, `chess960`, `xiangqi`, `banqi`, `gomoku`),
-/// its rule options (`key=value,...`, as the rules crate reads them) and the clock.
+/// What game to play: the variant, its rule options (`key=value,...`, as the rules crate reads
+/// them) and the clock.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct GameSpec {
     /// The variant.
-    pub variant: String,
+    pub variant: Variant,
     /// The rule options; empty for the defaults (and then left out of the JSON).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub rules: String,
@@ -194,9 +203,9 @@ pub enum ClientMessage {
     /// Follow the lobby (or change what is followed): open challenges and games being played,
     /// of one game kind or all, and how many wait in quick pairing for one game.
     Lobby {
-        /// The variant to show (`chess`, `chess960`, `xiangqi`, `banqi`, `gomoku`); none for all.
+        /// The variant to show; none for all.
         #[serde(default)]
-        variant: Option<String>,
+        variant: Option<Variant>,
         /// The game whose quick-pairing queue to count, if any.
         #[serde(default)]
         seek: Option<GameSpec>,
@@ -244,51 +253,13 @@ pub enum ClientMessage {
         /// The move in the game's coordinates.
         text: String,
     },
-    /// Resign.
-    Resign {
+    /// Act in a game: resign, offer or answer a draw, a takeback or a rematch, abort, claim the
+    /// win (see [`GameAction`]).
+    Act {
         /// The game id.
         game: String,
-    },
-    /// Offer a draw (or accept the opponent's offer).
-    OfferDraw {
-        /// The game id.
-        game: String,
-    },
-    /// Decline the opponent's draw offer.
-    DeclineDraw {
-        /// The game id.
-        game: String,
-    },
-    /// Abort the game: only before each side has moved once; nobody wins.
-    Abort {
-        /// The game id.
-        game: String,
-    },
-    /// Offer (or accept) a rematch with the seats swapped, once the game is over.
-    Rematch {
-        /// The finished game's id.
-        game: String,
-    },
-    /// Claim the win when the opponent has been away past the grace period.
-    ClaimWin {
-        /// The game id.
-        game: String,
-    },
-    /// Ask the opponent to take back your last move (and their reply to it, if they have
-    /// made one).
-    ProposeTakeback {
-        /// The game id.
-        game: String,
-    },
-    /// Accept the opponent's takeback request.
-    AcceptTakeback {
-        /// The game id.
-        game: String,
-    },
-    /// Decline the opponent's takeback request.
-    DeclineTakeback {
-        /// The game id.
-        game: String,
+        /// What.
+        action: GameAction,
     },
     /// Write in the game's chat: the players' room for a player, the spectators' for a
     /// spectator.
@@ -306,6 +277,31 @@ pub enum ClientMessage {
     /// A message of a type this version does not know.
     #[serde(other)]
     Unknown,
+}
+
+/// What a player does in a game besides moving and chatting: each is one [`ClientMessage::Act`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameAction {
+    /// Resign.
+    Resign,
+    /// Offer a draw (or accept the opponent's offer).
+    OfferDraw,
+    /// Decline the opponent's draw offer.
+    DeclineDraw,
+    /// Abort the game: only before each side has moved once; nobody wins.
+    Abort,
+    /// Offer (or accept) a rematch with the seats swapped, once the game is over.
+    Rematch,
+    /// Claim the win when the opponent has been away past the grace period.
+    ClaimWin,
+    /// Ask the opponent to take back your last move (and their reply to it, if they have made
+    /// one).
+    ProposeTakeback,
+    /// Accept the opponent's takeback request.
+    AcceptTakeback,
+    /// Decline the opponent's takeback request.
+    DeclineTakeback,
 }
 
 /// What the server sends.
@@ -563,10 +559,12 @@ pub struct GameResult {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum EndReason {
-    /// The rules ended it (checkmate, five in a row, ...): the rules crate's reason, in English.
+    /// The rules ended it (checkmate, five in a row, ...).
     Rules {
-        /// The reason.
-        detail: String,
+        /// The rules' reason. Results stored before version 2 wrote it in English under
+        /// `detail` (`"threefold repetition"`): they read as the same reason.
+        #[serde(alias = "detail", deserialize_with = "rules_end_then_or_now")]
+        reason: RulesEnd,
     },
     /// A player resigned.
     Resignation,
@@ -580,14 +578,44 @@ pub enum EndReason {
     Abandoned,
 }
 
+/// Every reason the rules end a game for, to read results stored in English.
+const RULES_ENDS: [RulesEnd; 11] = [
+    RulesEnd::Checkmate,
+    RulesEnd::Stalemate,
+    RulesEnd::NoLegalMoves,
+    RulesEnd::NoPieces,
+    RulesEnd::Repetition,
+    RulesEnd::PerpetualCheck,
+    RulesEnd::FiftyMoves,
+    RulesEnd::InsufficientMaterial,
+    RulesEnd::NoProgress,
+    RulesEnd::FiveInARow,
+    RulesEnd::BoardFull,
+];
+
+/// Reads a rules' end reason by its name (`"five_in_a_row"`), or by the English description
+/// stored games of version 1 hold (`"five in a row"`, [`RulesEnd::describe`]).
+fn rules_end_then_or_now<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<RulesEnd, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    let by_name = serde_json::from_value::<RulesEnd>(serde_json::Value::String(text.clone()));
+    by_name.or_else(|_| {
+        RULES_ENDS
+            .into_iter()
+            .find(|reason| reason.describe() == text)
+            .ok_or_else(|| serde::de::Error::custom(format!("no such end of a game: {text}")))
+    })
+}
+
 /// Why a move was not played.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Refusal {
-    /// The rules forbid it: their reason, in English (the app words its own from the move).
+    /// The rules forbid it.
     Illegal {
-        /// The reason.
-        detail: String,
+        /// The rules' reason.
+        reason: IllegalReason,
     },
     /// The text is not a move.
     Unreadable,
@@ -696,7 +724,7 @@ mod tests {
     #[test]
     fn messages_read_back() {
         let spec = GameSpec {
-            variant: "banqi".into(),
+            variant: Variant::Banqi,
             rules: "chain=true".into(),
             clock: Some(ClockSpec { base_secs: 300, increment_secs: 2 }),
             rated: true,
@@ -711,17 +739,17 @@ mod tests {
             ClientMessage::CancelSeek,
             ClientMessage::Move { game: "g".into(), ply: 3, text: "c3-c4".into() },
             ClientMessage::Pong { nonce: 9 },
-            ClientMessage::ProposeTakeback { game: "g".into() },
+            ClientMessage::Act { game: "g".into(), action: GameAction::ProposeTakeback },
             ClientMessage::Chat {
                 game: "g".into(),
                 body: ChatBody::Quick { code: QuickMessage::Hello },
             },
             ClientMessage::Chat { game: "g".into(), body: ChatBody::Text { text: "gg".into() } },
-            ClientMessage::AcceptTakeback { game: "g".into() },
-            ClientMessage::DeclineTakeback { game: "g".into() },
+            ClientMessage::Act { game: "g".into(), action: GameAction::AcceptTakeback },
+            ClientMessage::Act { game: "g".into(), action: GameAction::DeclineTakeback },
             ClientMessage::Challenge {
                 spec: GameSpec {
-                    variant: "gomoku".into(),
+                    variant: Variant::Gomoku,
                     rules: String::new(),
                     clock: None,
                     rated: false,
@@ -729,7 +757,7 @@ mod tests {
                 seat: SeatChoice::First,
             },
             ClientMessage::Accept { game: "g".into() },
-            ClientMessage::Lobby { variant: Some("xiangqi".into()), seek: Some(spec.clone()) },
+            ClientMessage::Lobby { variant: Some(Variant::Xiangqi), seek: Some(spec.clone()) },
             ClientMessage::LeaveLobby,
         ];
         for message in client {
@@ -779,6 +807,19 @@ mod tests {
                 deal: Some("*R...".into()),
             },
             ServerMessage::Error { code: ErrorCode::BadMessage, detail: "x".into() },
+            ServerMessage::Refused {
+                game: "g".into(),
+                ply: 7,
+                reason: Refusal::Illegal { reason: IllegalReason::LeavesKingInCheck },
+            },
+            ServerMessage::Ended {
+                game: "g".into(),
+                result: GameResult {
+                    winner: Some(Seat::Second),
+                    reason: EndReason::Rules { reason: RulesEnd::PerpetualCheck },
+                },
+                deal: None,
+            },
             ServerMessage::TakebackOffered { game: "g".into(), by: Seat::Second },
             ServerMessage::TakebackDeclined { game: "g".into() },
             ServerMessage::Chat {
@@ -860,7 +901,7 @@ mod tests {
     #[test]
     fn a_spec_leaves_out_what_is_default_and_reads_the_old_form() {
         let plain =
-            GameSpec { variant: "chess".into(), rules: String::new(), clock: None, rated: false };
+            GameSpec { variant: Variant::Chess, rules: String::new(), clock: None, rated: false };
         assert_eq!(serde_json::to_string(&plain).unwrap(), r#"{"variant":"chess"}"#);
         // As older servers and stored games wrote it.
         let old: GameSpec =
@@ -869,6 +910,53 @@ mod tests {
         // An error code of a newer version reads as "other".
         let error = ServerMessage::parse(r#"{"type":"error","code":"too_sleepy","detail":"z"}"#);
         assert_eq!(error, Ok(ServerMessage::Error { code: ErrorCode::Other, detail: "z".into() }));
+    }
+
+    #[test]
+    fn the_rules_values_travel_by_name_and_old_results_still_read() {
+        let act = ClientMessage::Act { game: "g".into(), action: GameAction::ClaimWin };
+        assert_eq!(act.to_json(), r#"{"type":"act","game":"g","action":"claim_win"}"#);
+        let refused = Refusal::Illegal { reason: IllegalReason::HorseLegBlocked };
+        assert_eq!(
+            serde_json::to_string(&refused).unwrap(),
+            r#"{"kind":"illegal","reason":"horse_leg_blocked"}"#
+        );
+        let spec = GameSpec {
+            variant: Variant::Chess960,
+            rules: String::new(),
+            clock: None,
+            rated: false,
+        };
+        assert_eq!(serde_json::to_string(&spec).unwrap(), r#"{"variant":"chess960"}"#);
+        assert!(serde_json::from_str::<GameSpec>(r#"{"variant":"checkers"}"#).is_err());
+        // A result as version 1 stored it, in English, and as version 2 writes it.
+        for (stored, reason) in [
+            (
+                r#"{"winner":"first","reason":{"kind":"rules","detail":"checkmate"}}"#,
+                RulesEnd::Checkmate,
+            ),
+            (
+                r#"{"winner":null,"reason":{"kind":"rules","detail":"threefold repetition"}}"#,
+                RulesEnd::Repetition,
+            ),
+            (
+                r#"{"winner":null,"reason":{"kind":"rules","reason":"board_full"}}"#,
+                RulesEnd::BoardFull,
+            ),
+        ] {
+            let result: GameResult = serde_json::from_str(stored).unwrap();
+            assert_eq!(result.reason, EndReason::Rules { reason }, "{stored}");
+        }
+        let bad = r#"{"winner":null,"reason":{"kind":"rules","detail":"boredom"}}"#;
+        assert!(serde_json::from_str::<GameResult>(bad).is_err());
+        // Every end reason's English reads back as itself.
+        for reason in RULES_ENDS {
+            let old = format!(r#"{{"kind":"rules","detail":"{}"}}"#, reason.describe());
+            assert_eq!(
+                serde_json::from_str::<EndReason>(&old).unwrap(),
+                EndReason::Rules { reason }
+            );
+        }
     }
 
     #[test]

@@ -3,12 +3,18 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{GameSpec, Seat};
+use crate::{GameSpec, Seat, Variant};
 
 /// The filters of the lobby's lists: every game (`None`), then each variant. A node shares the
 /// top rows of each with the others, so a filter outside these shows its own node's rows only.
-pub const LOBBY_FILTERS: [Option<&str>; 6] =
-    [None, Some("chess"), Some("chess960"), Some("xiangqi"), Some("banqi"), Some("gomoku")];
+pub const LOBBY_FILTERS: [Option<Variant>; 6] = [
+    None,
+    Some(Variant::Chess),
+    Some(Variant::Chess960),
+    Some(Variant::Xiangqi),
+    Some(Variant::Banqi),
+    Some(Variant::Gomoku),
+];
 
 /// How many open challenges a subscriber is shown at most (the newest first).
 pub const LOBBY_MAX_CHALLENGES: usize = 40;

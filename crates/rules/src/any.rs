@@ -202,19 +202,88 @@ impl Wrapped for Gomoku {
     }
 }
 
+/// A game as players name it: the four games, with Chess960 apart from chess (it is chess
+/// with a rule option, but players pick it as a game of its own).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
+pub enum Variant {
+    /// Standard chess.
+    Chess,
+    /// Chess960 (Fischer random chess).
+    Chess960,
+    /// Xiangqi.
+    Xiangqi,
+    /// Banqi.
+    Banqi,
+    /// Gomoku.
+    Gomoku,
+}
+
+impl Variant {
+    /// Every variant, in the order the app lists them.
+    pub const ALL: [Variant; 5] =
+        [Variant::Chess, Variant::Chess960, Variant::Xiangqi, Variant::Banqi, Variant::Gomoku];
+
+    /// Its name on the command line, in links and on the wire (`chess960`).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::Chess => "chess",
+            Variant::Chess960 => "chess960",
+            Variant::Xiangqi => "xiangqi",
+            Variant::Banqi => "banqi",
+            Variant::Gomoku => "gomoku",
+        }
+    }
+
+    /// The variant a name stands for.
+    ///
+    /// # Errors
+    /// [`SetupError::UnknownGame`].
+    pub fn parse(name: &str) -> Result<Variant, SetupError> {
+        Variant::ALL
+            .into_iter()
+            .find(|variant| variant.name() == name)
+            .ok_or_else(|| SetupError::UnknownGame { name: shorten(name) })
+    }
+
+    /// The game it is played with.
+    #[must_use]
+    pub const fn kind(self) -> GameKind {
+        match self {
+            Variant::Chess | Variant::Chess960 => GameKind::Chess,
+            Variant::Xiangqi => GameKind::Xiangqi,
+            Variant::Banqi => GameKind::Banqi,
+            Variant::Gomoku => GameKind::Gomoku,
+        }
+    }
+
+    /// The rule options its name implies (`variant=chess960`), over the game's defaults.
+    #[must_use]
+    pub const fn implied_rules(self) -> &'static str {
+        match self {
+            Variant::Chess960 => "variant=chess960",
+            _ => "",
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// The kind of game a variant name stands for, and the rule options the name implies.
 ///
 /// # Errors
 /// [`SetupError::UnknownGame`].
 pub fn parse_variant(name: &str) -> Result<(GameKind, &'static str), SetupError> {
-    match name {
-        "chess" => Ok((GameKind::Chess, "")),
-        "chess960" => Ok((GameKind::Chess, "variant=chess960")),
-        "xiangqi" => Ok((GameKind::Xiangqi, "")),
-        "banqi" => Ok((GameKind::Banqi, "")),
-        "gomoku" => Ok((GameKind::Gomoku, "")),
-        _ => Err(SetupError::UnknownGame { name: shorten(name) }),
-    }
+    Variant::parse(name).map(|variant| (variant.kind(), variant.implied_rules()))
 }
 
 /// The rule options each game takes, for help texts.

@@ -135,6 +135,11 @@ impl FromStr for Cell {
 
 /// Which of the four games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
 pub enum GameKind {
     /// International chess (and Chess960, a rule option).
     Chess,
@@ -171,6 +176,11 @@ impl fmt::Display for GameKind {
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
 pub enum EndReason {
     /// The side to move is in check and has no legal move.
     Checkmate,
@@ -245,6 +255,11 @@ impl Outcome {
 /// Why a move that was understood cannot be played. The app shows each in the player's language.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
 pub enum IllegalReason {
     // --- any game ---
     /// The game is over.

@@ -26,6 +26,7 @@
 //! so that most moves cross nodes; it reports each node's memory and CPU, and PostgreSQL's and
 //! Redis's CPU.
 
+use qi_protocol::{GameAction, Variant};
 use std::net::SocketAddr;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
@@ -159,7 +160,7 @@ async fn prober(
         tokio::spawn(async move {
             let Ok(mut ws) = connect(addr, "probe").await else { return };
             let spec = GameSpec {
-                variant: "gomoku".into(),
+                variant: Variant::Gomoku,
                 rules: String::new(),
                 clock: None,
                 rated: false,
@@ -186,8 +187,12 @@ async fn receive_all(ws: &mut Socket) {
 async fn post_challenge(addr: SocketAddr, index: usize) -> Result<Socket, String> {
     let mut ws = connect(addr, "waiting").await?;
     let variant = VARIANTS[index % VARIANTS.len()];
-    let spec =
-        GameSpec { variant: variant.into(), rules: String::new(), clock: None, rated: false };
+    let spec = GameSpec {
+        variant: Variant::parse(variant).expect("a variant"),
+        rules: String::new(),
+        clock: None,
+        rated: false,
+    };
     send(&mut ws, &ClientMessage::Challenge { spec, seat: SeatChoice::Random }).await;
     loop {
         match receive(&mut ws).await {
@@ -339,7 +344,8 @@ async fn on_message(
         ServerMessage::State { view } => {
             let Some(seat) = view.you else { return };
             let start = StartFrom::Position(&view.start);
-            let Ok(mut seen) = AnyGame::new(&view.spec.variant, &view.spec.rules, &start) else {
+            let Ok(mut seen) = AnyGame::new(view.spec.variant.name(), &view.spec.rules, &start)
+            else {
                 return;
             };
             view.moves.iter().for_each(|mv| play_seen(&mut seen, mv));
@@ -368,7 +374,7 @@ async fn on_message(
             if game.as_ref().is_some_and(|current| current.seat == Seat::First) {
                 totals.lock().unwrap().games_ended += 1;
             }
-            send(ws, &ClientMessage::Rematch { game: id }).await;
+            send(ws, &ClientMessage::Act { game: id, action: GameAction::Rematch }).await;
         }
         ServerMessage::Refused { .. } => {
             *awaiting = false;
@@ -412,8 +418,12 @@ async fn set_up(
     let node = |k: usize| addrs[(index + k) % addrs.len()];
     let addr = node(0);
     let variant = VARIANTS[index % VARIANTS.len()];
-    let spec =
-        GameSpec { variant: variant.into(), rules: String::new(), clock: None, rated: false };
+    let spec = GameSpec {
+        variant: Variant::parse(variant).expect("a variant"),
+        rules: String::new(),
+        clock: None,
+        rated: false,
+    };
     let mut first = connect(addr, "bot").await?;
     send(&mut first, &ClientMessage::Challenge { spec, seat: SeatChoice::First }).await;
     let (game, invite) = loop {

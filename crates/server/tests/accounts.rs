@@ -7,6 +7,7 @@
 
 mod common;
 
+use qi_protocol::GameAction;
 use std::time::{Duration, Instant};
 
 use common::{
@@ -186,7 +187,9 @@ async fn two_accounts_play_a_rated_game_and_their_ratings_and_profiles_change() 
         first.moved(ply).await;
         second.moved(ply).await;
     }
-    second.send(&ClientMessage::ProposeTakeback { game: game.clone() }).await;
+    second
+        .send(&ClientMessage::Act { game: game.clone(), action: GameAction::ProposeTakeback })
+        .await;
     assert_eq!(second.error().await, ErrorCode::NoTakeback);
     first.send(&ClientMessage::Move { game: game.clone(), ply: 8, text: "l8".into() }).await;
     let (result, _) = first.ended().await;
@@ -370,20 +373,20 @@ async fn a_rated_game_ended_before_both_sides_moved_is_aborted_and_unrated() {
 
     // Resigned before any move.
     let (mut first, mut second, game) = rated_game(addr, &ann, &bo).await;
-    second.send(&ClientMessage::Resign { game }).await;
+    second.send(&ClientMessage::Act { game, action: GameAction::Resign }).await;
     assert_eq!(first.ended().await.0, aborted);
     // Drawn by agreement after one side's move only.
     let (mut first, mut second, game) = rated_game(addr, &ann, &bo).await;
     first.send(&ClientMessage::Move { game: game.clone(), ply: 0, text: "h8".into() }).await;
     second.moved(0).await;
-    first.send(&ClientMessage::OfferDraw { game: game.clone() }).await;
-    second.send(&ClientMessage::OfferDraw { game: game.clone() }).await;
+    first.send(&ClientMessage::Act { game: game.clone(), action: GameAction::OfferDraw }).await;
+    second.send(&ClientMessage::Act { game: game.clone(), action: GameAction::OfferDraw }).await;
     assert_eq!(second.ended().await.0, aborted);
     // Resigned by the side that moved, before the other did.
     let (mut first, mut second, game) = rated_game(addr, &ann, &bo).await;
     first.send(&ClientMessage::Move { game: game.clone(), ply: 0, text: "h8".into() }).await;
     second.moved(0).await;
-    first.send(&ClientMessage::Resign { game }).await;
+    first.send(&ClientMessage::Act { game, action: GameAction::Resign }).await;
     assert_eq!(second.ended().await.0, aborted);
     for cookie in [&ann, &bo] {
         let account = request(addr, "GET", "/api/account", Some(cookie), None).await.account();
@@ -397,7 +400,7 @@ async fn a_rated_game_ended_before_both_sides_moved_is_aborted_and_unrated() {
     second.moved(0).await;
     second.send(&ClientMessage::Move { game: game.clone(), ply: 1, text: "a1".into() }).await;
     first.moved(1).await;
-    second.send(&ClientMessage::Resign { game }).await;
+    second.send(&ClientMessage::Act { game, action: GameAction::Resign }).await;
     let (result, _) = first.ended().await;
     assert_eq!(result.winner, Some(qi_protocol::Seat::First));
     let account = request(addr, "GET", "/api/account", Some(&ann), None).await.account();

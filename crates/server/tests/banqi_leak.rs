@@ -28,7 +28,7 @@ fn refusal_seen(seen: &AnyGame, text: &str) -> Option<Refusal> {
     match seen.canonical_move(text) {
         Ok(_) => None,
         Err(MoveError::Parse(_)) => Some(Refusal::Unreadable),
-        Err(MoveError::Illegal(e)) => Some(Refusal::Illegal { detail: e.reason.describe().into() }),
+        Err(MoveError::Illegal(e)) => Some(Refusal::Illegal { reason: e.reason }),
     }
 }
 

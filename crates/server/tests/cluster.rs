@@ -6,6 +6,7 @@
 
 mod common;
 
+use qi_protocol::GameAction;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -210,7 +211,7 @@ async fn play_out(
     if seen.outcome().is_none() {
         let seat = seat_of(seen.side_to_move());
         let game = table.game.clone();
-        table.player(seat).send(&ClientMessage::Resign { game }).await;
+        table.player(seat).send(&ClientMessage::Act { game, action: GameAction::Resign }).await;
     }
     table.ended().await;
 }

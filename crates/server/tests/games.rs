@@ -4,11 +4,13 @@
 mod common;
 
 use common::{Client, Dice, Table, banqi_from_view, play_seen, spec, start_server};
-use qi_protocol::{ClientMessage, EndReason, GameResult, Seat, ServerMessage};
+use qi_protocol::{
+    ClientMessage, EndReason, GameAction, GameResult, RulesEnd, Seat, ServerMessage,
+};
 use qi_rules::Side;
 
-fn by_rules(winner: Option<Seat>, detail: &str) -> GameResult {
-    GameResult { winner, reason: EndReason::Rules { detail: detail.into() } }
+fn by_rules(winner: Option<Seat>, reason: RulesEnd) -> GameResult {
+    GameResult { winner, reason: EndReason::Rules { reason } }
 }
 
 /// Plays `line` alternately from the first seat and checks the end everyone hears.
@@ -28,19 +30,19 @@ async fn play_line(variant: &str, line: &[&str], expected: GameResult) {
 #[tokio::test]
 async fn chess_fools_mate() {
     let line = ["f2f3", "e7e5", "g2g4", "d8h4"];
-    play_line("chess", &line, by_rules(Some(Seat::Second), "checkmate")).await;
+    play_line("chess", &line, by_rules(Some(Seat::Second), RulesEnd::Checkmate)).await;
 }
 
 #[tokio::test]
 async fn gomoku_five_in_a_row() {
     let line = ["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8"];
-    play_line("gomoku", &line, by_rules(Some(Seat::First), "five in a row")).await;
+    play_line("gomoku", &line, by_rules(Some(Seat::First), RulesEnd::FiveInARow)).await;
 }
 
 #[tokio::test]
 async fn xiangqi_quick_mate() {
     let line = ["b3b6", "h8h1", "b6g6", "d10e9", "g6g10"];
-    play_line("xiangqi", &line, by_rules(Some(Seat::First), "checkmate")).await;
+    play_line("xiangqi", &line, by_rules(Some(Seat::First), RulesEnd::Checkmate)).await;
 }
 
 /// Banqi to the end by two bots that see only what the server sends; with a no-progress count
@@ -124,16 +126,22 @@ async fn a_draw_by_agreement_then_a_rematch_with_seats_swapped() {
     let mut table = Table::new(server.addr, spec("chess", "")).await;
     table.play(Seat::First, "e2e4").await;
     let game = table.game.clone();
-    table.players[1].send(&ClientMessage::OfferDraw { game: game.clone() }).await;
+    table.players[1]
+        .send(&ClientMessage::Act { game: game.clone(), action: GameAction::OfferDraw })
+        .await;
     table.players[0]
         .until(|m| matches!(m, ServerMessage::DrawOffered { by: Seat::Second, .. }).then_some(()))
         .await;
-    table.players[0].send(&ClientMessage::OfferDraw { game: game.clone() }).await;
+    table.players[0]
+        .send(&ClientMessage::Act { game: game.clone(), action: GameAction::OfferDraw })
+        .await;
     let (result, _) = table.ended().await;
     assert_eq!(result, GameResult { winner: None, reason: EndReason::Agreement });
 
     for seat in [0, 1] {
-        table.players[seat].send(&ClientMessage::Rematch { game: game.clone() }).await;
+        table.players[seat]
+            .send(&ClientMessage::Act { game: game.clone(), action: GameAction::Rematch })
+            .await;
     }
     let mut rematch = Vec::new();
     for (index, player) in table.players.iter_mut().enumerate() {
@@ -184,7 +192,7 @@ async fn gomoku_swap_opening_between_two_players() {
         assert_eq!(mv.text, text);
     }
     let (result, _) = table.ended().await;
-    assert_eq!(result, by_rules(Some(Seat::Second), "five in a row"));
+    assert_eq!(result, by_rules(Some(Seat::Second), RulesEnd::FiveInARow));
 }
 
 /// Soosõrv-8 online, watched: the 26-opening stones, both colour choices, White's declaration,
@@ -213,7 +221,7 @@ async fn gomoku_soosorv8_opening_between_two_players() {
     }
     // g9's mirror image across the diagonal the stones stand on is not a new offer.
     let refusal = table.refused(Seat::Second, "offer=i7").await;
-    assert!(refusal.contains("mirror"), "{refusal}");
+    assert!(refusal.describe().contains("mirror"), "{refusal:?}");
     for (seat, text) in [(Seat::Second, "offer=k5"), (Seat::First, "k5"), (Seat::First, "l12")] {
         let mv = table.play(seat, text).await;
         assert_eq!(mv.text, text);

@@ -3,6 +3,7 @@
 
 mod common;
 
+use qi_protocol::GameAction;
 use std::time::Duration;
 
 use common::{Client, Table, spec, start_server, start_server_with};
@@ -66,7 +67,7 @@ async fn a_frame_of_exactly_8_kib_is_read() {
     text.push_str(r#""}"#);
     assert_eq!(text.len(), MAX_FRAME_BYTES);
     client.send_text(text).await;
-    client.send(&ClientMessage::Resign { game: "none".into() }).await;
+    client.send(&ClientMessage::Act { game: "none".into(), action: GameAction::Resign }).await;
     assert_eq!(client.error().await, ErrorCode::UnknownGame, "still connected");
 }
 
@@ -78,7 +79,7 @@ async fn the_101st_message_in_20_s_closes_with_1008() {
     for _ in 2..RATE_MAX_MESSAGES {
         client.send(&ClientMessage::CancelSeek).await;
     }
-    client.send(&ClientMessage::Resign { game: "none".into() }).await;
+    client.send(&ClientMessage::Act { game: "none".into(), action: GameAction::Resign }).await;
     assert_eq!(client.error().await, ErrorCode::UnknownGame, "the 100th is read");
     client.send(&ClientMessage::CancelSeek).await;
     assert_eq!(client.close_code().await, Some(1008));
@@ -115,7 +116,7 @@ async fn pongs_and_pings_do_not_count_toward_the_100_messages() {
     for i in keep_alives {
         client.send_raw(keep_alive(i)).await;
     }
-    client.send(&ClientMessage::Resign { game: "none".into() }).await;
+    client.send(&ClientMessage::Act { game: "none".into(), action: GameAction::Resign }).await;
     assert_eq!(client.error().await, ErrorCode::UnknownGame, "still open after 100 messages");
     client.send(&ClientMessage::CancelSeek).await;
     assert_eq!(client.close_code().await, Some(1008), "the 101st message");
@@ -128,7 +129,7 @@ async fn a_flood_of_pongs_closes_with_1008() {
     for i in answered_pings(&client)..RATE_MAX_KEEP_ALIVES {
         client.send_raw(keep_alive(i)).await;
     }
-    client.send(&ClientMessage::Resign { game: "none".into() }).await;
+    client.send(&ClientMessage::Act { game: "none".into(), action: GameAction::Resign }).await;
     assert_eq!(client.error().await, ErrorCode::UnknownGame, "messages keep their own room");
     client.send(&ClientMessage::Pong { nonce: 0 }).await;
     assert_eq!(client.close_code().await, Some(1008));
@@ -293,7 +294,7 @@ async fn a_silent_client_is_dropped_and_one_that_answers_pings_is_kept() {
     while tokio::time::Instant::now() < deadline {
         let _ = tokio::time::timeout(Duration::from_millis(50), lively.next()).await;
     }
-    lively.send(&ClientMessage::Resign { game: "none".into() }).await;
+    lively.send(&ClientMessage::Act { game: "none".into(), action: GameAction::Resign }).await;
     assert_eq!(lively.error().await, ErrorCode::UnknownGame);
     // The silent one got pings, then nothing: its connection is gone.
     assert_eq!(silent.close_code().await, None, "dropped without a close handshake");

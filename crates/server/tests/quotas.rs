@@ -5,6 +5,7 @@
 mod common;
 
 use common::{Client, spec, start_server_settings, temp_dir};
+use qi_protocol::GameAction;
 use qi_protocol::{ClientMessage, ErrorCode, SeatChoice, ServerMessage};
 use qi_server::app::Settings;
 use qi_server::limits::{Limit, Limits};
@@ -31,7 +32,7 @@ async fn create(client: &mut Client) -> Result<String, (ErrorCode, String)> {
 
 /// Aborts `game`; `Ok` once it ended, or the error.
 async fn abort(client: &mut Client, game: &str) -> Result<(), (ErrorCode, String)> {
-    client.send(&ClientMessage::Abort { game: game.to_owned() }).await;
+    client.send(&ClientMessage::Act { game: game.to_owned(), action: GameAction::Abort }).await;
     client
         .until(|m| match m {
             ServerMessage::Ended { .. } => Some(Ok(())),

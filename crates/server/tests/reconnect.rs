@@ -4,6 +4,7 @@
 mod common;
 
 use common::{Client, Table, spec, start_server};
+use qi_protocol::GameAction;
 use qi_protocol::{ClientMessage, ErrorCode, Refusal, Seat, ServerMessage, Status};
 
 fn presence(seat: Seat, connected: bool) -> impl FnMut(&ServerMessage) -> Option<()> {
@@ -81,12 +82,12 @@ async fn spectators_see_everything_and_can_do_nothing() {
         .await;
     assert_eq!(reason, Refusal::NotAPlayer);
     let actions = [
-        ClientMessage::Resign { game: game.clone() },
-        ClientMessage::OfferDraw { game: game.clone() },
-        ClientMessage::DeclineDraw { game: game.clone() },
-        ClientMessage::Abort { game: game.clone() },
-        ClientMessage::Rematch { game: game.clone() },
-        ClientMessage::ClaimWin { game: game.clone() },
+        ClientMessage::Act { game: game.clone(), action: GameAction::Resign },
+        ClientMessage::Act { game: game.clone(), action: GameAction::OfferDraw },
+        ClientMessage::Act { game: game.clone(), action: GameAction::DeclineDraw },
+        ClientMessage::Act { game: game.clone(), action: GameAction::Abort },
+        ClientMessage::Act { game: game.clone(), action: GameAction::Rematch },
+        ClientMessage::Act { game: game.clone(), action: GameAction::ClaimWin },
     ];
     for action in &actions {
         watcher.send(action).await;

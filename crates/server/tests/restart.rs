@@ -4,6 +4,7 @@
 
 mod common;
 
+use qi_protocol::GameAction;
 use std::net::SocketAddr;
 use std::path::Path;
 use std::process::Stdio;
@@ -233,7 +234,7 @@ async fn accounts_sessions_and_a_rated_result_survive_kill_9() {
     second.moved(0).await;
     second.send(&ClientMessage::Move { game: game.clone(), ply: 1, text: "a1".into() }).await;
     first.moved(1).await;
-    second.send(&ClientMessage::Resign { game: game.clone() }).await;
+    second.send(&ClientMessage::Act { game: game.clone(), action: GameAction::Resign }).await;
     let (result, _) = first.ended().await;
     assert_eq!(result.winner, Some(Seat::First));
     server.start_kill().unwrap();

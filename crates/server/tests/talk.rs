@@ -5,6 +5,7 @@
 mod common;
 
 use common::{Client, Table, spec, start_server};
+use qi_protocol::GameAction;
 use qi_protocol::{
     ChatBody, ChatRoom, ClientMessage, ErrorCode, QuickMessage, Seat, ServerMessage,
 };
@@ -82,7 +83,7 @@ async fn a_takeback_declined_then_one_accepted() {
     let game = table.game.clone();
     table.play(Seat::First, "e2e4").await;
     table.play(Seat::Second, "e7e5").await;
-    let ask = ClientMessage::ProposeTakeback { game: game.clone() };
+    let ask = ClientMessage::Act { game: game.clone(), action: GameAction::ProposeTakeback };
     table.players[1].send(&ask).await;
     let by = table.players[0]
         .until(|m| match m {
@@ -91,7 +92,9 @@ async fn a_takeback_declined_then_one_accepted() {
         })
         .await;
     assert_eq!(by, Seat::Second);
-    table.players[0].send(&ClientMessage::DeclineTakeback { game: game.clone() }).await;
+    table.players[0]
+        .send(&ClientMessage::Act { game: game.clone(), action: GameAction::DeclineTakeback })
+        .await;
     table.players[1]
         .until(|m| matches!(m, ServerMessage::TakebackDeclined { .. }).then_some(()))
         .await;
@@ -102,7 +105,9 @@ async fn a_takeback_declined_then_one_accepted() {
     table.players[0]
         .until(|m| matches!(m, ServerMessage::TakebackOffered { .. }).then_some(()))
         .await;
-    table.players[0].send(&ClientMessage::AcceptTakeback { game: game.clone() }).await;
+    table.players[0]
+        .send(&ClientMessage::Act { game: game.clone(), action: GameAction::AcceptTakeback })
+        .await;
     // Bo's e7e5 and Ann's Nf3 after it are gone; Bo is to move again.
     for player in &mut table.players {
         let view = player

@@ -1,5 +1,6 @@
 //! What the player does, turned into messages for the server.
 
+use qi_protocol::GameAction;
 use qi_protocol::{ChatBody, ClientMessage, Status, clean_chat};
 
 use super::{Effect, Focus, Intent, Link, Session, clean_name, id_ok};
@@ -88,15 +89,7 @@ impl Session {
                 // Not connected: the move goes when the connection is back (see `welcome`).
                 if ready { vec![Effect::Send(message)] } else { Vec::new() }
             }
-            Intent::Resign
-            | Intent::OfferDraw
-            | Intent::DeclineDraw
-            | Intent::Abort
-            | Intent::Rematch
-            | Intent::ClaimWin
-            | Intent::ProposeTakeback
-            | Intent::AcceptTakeback
-            | Intent::DeclineTakeback => self.game_intent(&intent),
+            Intent::Act(action) => self.game_intent(action),
             Intent::Chat(body) => self.chat(body),
             Intent::ToggleMute => match &mut self.focus {
                 Some(focus) => {
@@ -115,7 +108,7 @@ impl Session {
         }
     }
 
-    fn game_intent(&mut self, intent: &Intent) -> Vec<Effect> {
+    fn game_intent(&mut self, action: GameAction) -> Vec<Effect> {
         let ready = self.link == Link::Ready;
         let Some(online) = self.focus.as_mut().and_then(|f| f.game.as_mut()) else {
             return Vec::new();
@@ -126,44 +119,47 @@ impl Session {
         }
         let game = online.id.clone();
         let playing = online.status == Status::Playing;
-        let message = match intent {
-            Intent::Resign if playing => ClientMessage::Resign { game },
-            Intent::OfferDraw if playing => {
+        let sent = match action {
+            GameAction::Resign if playing => true,
+            GameAction::OfferDraw if playing => {
                 if online.draw_offer.is_none() {
                     online.draw_offer = Some(you);
                 }
-                ClientMessage::OfferDraw { game }
+                true
             }
-            Intent::DeclineDraw if playing => {
+            GameAction::DeclineDraw if playing => {
                 online.draw_offer = None;
-                ClientMessage::DeclineDraw { game }
+                true
             }
-            Intent::Abort if playing || online.status == Status::Waiting => {
-                ClientMessage::Abort { game }
-            }
-            Intent::ClaimWin if playing => ClientMessage::ClaimWin { game },
-            Intent::ProposeTakeback if online.can_ask_takeback() => {
+            GameAction::Abort if playing || online.status == Status::Waiting => true,
+            GameAction::ClaimWin if playing => true,
+            GameAction::ProposeTakeback if online.can_ask_takeback() => {
                 online.takeback_offer = Some(you);
-                ClientMessage::ProposeTakeback { game }
+                true
             }
-            Intent::AcceptTakeback if playing && online.takeback_offer == Some(you.other()) => {
+            GameAction::AcceptTakeback if playing && online.takeback_offer == Some(you.other()) => {
                 online.takeback_offer = None;
-                ClientMessage::AcceptTakeback { game }
+                true
             }
-            Intent::DeclineTakeback if playing && online.takeback_offer == Some(you.other()) => {
+            GameAction::DeclineTakeback
+                if playing && online.takeback_offer == Some(you.other()) =>
+            {
                 online.takeback_offer = None;
-                ClientMessage::DeclineTakeback { game }
+                true
             }
-            Intent::Rematch if matches!(online.status, Status::Ended { .. }) => {
+            GameAction::Rematch if matches!(online.status, Status::Ended { .. }) => {
                 if online.rematch_offer.is_none() {
                     online.rematch_offer = Some(you);
                 }
                 self.expecting_seat = true;
-                ClientMessage::Rematch { game }
+                true
             }
-            _ => return Vec::new(),
+            _ => false,
         };
-        vec![Effect::Send(message)]
+        if !sent {
+            return Vec::new();
+        }
+        vec![Effect::Send(ClientMessage::Act { game, action })]
     }
 
     /// A line for the chat of the game shown (a player's or a spectator's): checked here first,

@@ -126,15 +126,17 @@ impl Session {
         if online.pending.as_ref().is_none_or(|p| p.ply as u64 != u64::from(ply)) {
             return Vec::new();
         }
-        let (words, illegal) = match &reason {
-            Refusal::Illegal { .. } => (Words::RefusedIllegal, true),
-            Refusal::Unreadable => (Words::RefusedIllegal, false),
-            Refusal::NotYourTurn => (Words::RefusedNotYourTurn, false),
-            Refusal::WrongPly { .. } => (Words::RefusedWrongPly, false),
-            Refusal::NotPlaying => (Words::RefusedNotPlaying, false),
-            Refusal::NotAPlayer => (Words::RefusedNotAPlayer, false),
+        let note = match &reason {
+            // The rules' reason, as the server's rules found it (they know what a face-down
+            // banqi piece is; the page does not).
+            Refusal::Illegal { reason } => Note::Rules(*reason),
+            Refusal::Unreadable => Note::Say(Words::RefusedIllegal),
+            Refusal::NotYourTurn => Note::Say(Words::RefusedNotYourTurn),
+            Refusal::WrongPly { .. } => Note::Say(Words::RefusedWrongPly),
+            Refusal::NotPlaying => Note::Say(Words::RefusedNotPlaying),
+            Refusal::NotAPlayer => Note::Say(Words::RefusedNotAPlayer),
         };
-        online.take_back(Note::Say(words), illegal);
+        online.take_back(note);
         match reason {
             Refusal::WrongPly { expected } if u64::from(expected) != known as u64 => self.resync(),
             _ => Vec::new(),
@@ -180,7 +182,7 @@ impl Session {
         // failing): take the move back, and ask for the game again in case it was played.
         let pending = self.focus.as_mut().and_then(|focus| focus.game.as_mut());
         if let Some(online) = pending.filter(|online| online.pending.is_some()) {
-            online.take_back(note, false);
+            online.take_back(note);
             out.extend(self.resync());
         }
         if let Some(focus) = &mut self.focus

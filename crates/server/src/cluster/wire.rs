@@ -231,7 +231,9 @@ mod tests {
                 conn: 9,
                 address: "10.0.0.1".parse().unwrap(),
                 game: "abc".into(),
-                command: Forwarded::Act { action: Action::OfferDraw },
+                command: Forwarded::Act {
+                    action: Action::Game(qi_protocol::GameAction::OfferDraw),
+                },
             },
             Packet::Reply {
                 req: 2,

@@ -19,8 +19,9 @@ use std::time::Duration;
 
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use qi_protocol::{
-    ClientMessage, DEAD_PEER_MS, ErrorCode, HELLO_WITHIN_MS, MAX_FRAME_BYTES, PING_INTERVAL_MS,
-    RATE_MAX_KEEP_ALIVES, RATE_MAX_MESSAGES, RATE_WINDOW_MS, ServerMessage, VERSION, clean_name,
+    ClientMessage, DEAD_PEER_MS, ErrorCode, GameAction, HELLO_WITHIN_MS, MAX_FRAME_BYTES,
+    PING_INTERVAL_MS, RATE_MAX_KEEP_ALIVES, RATE_MAX_MESSAGES, RATE_WINDOW_MS, ServerMessage,
+    VERSION, clean_name,
 };
 use tokio::sync::mpsc;
 use tokio::time::Instant;
@@ -476,23 +477,13 @@ impl Receiver {
                 };
                 self.command(&game, command).await
             }
-            ClientMessage::Resign { game } => self.act(&game, Action::Resign).await,
-            ClientMessage::OfferDraw { game } => self.act(&game, Action::OfferDraw).await,
-            ClientMessage::DeclineDraw { game } => self.act(&game, Action::DeclineDraw).await,
-            ClientMessage::Abort { game } => {
-                if let Err(denied) = self.hub.admit_abort(conn).await {
+            ClientMessage::Act { game, action } => {
+                if action == GameAction::Abort
+                    && let Err(denied) = self.hub.admit_abort(conn).await
+                {
                     return self.deny(denied);
                 }
-                self.act(&game, Action::Abort).await
-            }
-            ClientMessage::Rematch { game } => self.act(&game, Action::Rematch).await,
-            ClientMessage::ClaimWin { game } => self.act(&game, Action::ClaimWin).await,
-            ClientMessage::ProposeTakeback { game } => {
-                self.act(&game, Action::ProposeTakeback).await
-            }
-            ClientMessage::AcceptTakeback { game } => self.act(&game, Action::AcceptTakeback).await,
-            ClientMessage::DeclineTakeback { game } => {
-                self.act(&game, Action::DeclineTakeback).await
+                self.act(&game, Action::Game(action)).await
             }
             ClientMessage::Chat { game, body } => {
                 let name = self.name.clone().unwrap_or_default();

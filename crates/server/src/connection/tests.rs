@@ -1,5 +1,6 @@
 //! The connection handler driven through channels, with no socket.
 
+use qi_protocol::{GameAction, Variant};
 use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
@@ -164,7 +165,7 @@ async fn a_game_nobody_is_in_without_a_running_clock_leaves_memory_and_comes_bac
     let hub = hub();
     hub.set_idle_stop(Duration::from_millis(50));
     let spec =
-        GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None, rated: false };
+        GameSpec { variant: Variant::Gomoku, rules: String::new(), clock: None, rated: false };
     let mut ann = connect(&hub, ConnectionConfig::default());
     ann.hello().await;
     ann.send(&ClientMessage::Create { spec: spec.clone(), seat: SeatChoice::First }).await;
@@ -238,10 +239,13 @@ async fn hello_first_then_errors_change_nothing() {
     assert_eq!(client.error_code().await, ErrorCode::Unexpected);
     client.to_server.send(Ok(Frame::Binary(vec![1, 2]))).await.unwrap();
     assert_eq!(client.error_code().await, ErrorCode::BadMessage);
-    client.send(&ClientMessage::Resign { game: "nope".into() }).await;
+    client.send(&ClientMessage::Act { game: "nope".into(), action: GameAction::Resign }).await;
     assert_eq!(client.error_code().await, ErrorCode::UnknownGame);
+    // A game that does not exist does not read as a spec: the message is no message.
+    client.send_text(r#"{"type":"create","spec":{"variant":"checkers"},"seat":"first"}"#).await;
+    assert_eq!(client.error_code().await, ErrorCode::BadMessage);
     let spec =
-        GameSpec { variant: "checkers".into(), rules: String::new(), clock: None, rated: false };
+        GameSpec { variant: Variant::Chess, rules: "nonsense=1".into(), clock: None, rated: false };
     client.send(&ClientMessage::Create { spec, seat: SeatChoice::First }).await;
     assert_eq!(client.error_code().await, ErrorCode::BadSpec);
 }
@@ -252,7 +256,7 @@ async fn a_created_game_seats_its_creator() {
     let mut client = connect(&hub, ConnectionConfig::default());
     client.hello().await;
     let spec =
-        GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None, rated: false };
+        GameSpec { variant: Variant::Gomoku, rules: String::new(), clock: None, rated: false };
     client.send(&ClientMessage::Create { spec, seat: SeatChoice::Second }).await;
     let ServerMessage::Seated { seat, invite, .. } = client.message().await else { panic!() };
     assert_eq!(seat, qi_protocol::Seat::Second);
@@ -266,13 +270,13 @@ async fn a_created_game_seats_its_creator() {
 async fn ended_games_do_not_count_against_the_games_at_once() {
     let hub = hub_with(roomy());
     let spec =
-        GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None, rated: false };
+        GameSpec { variant: Variant::Gomoku, rules: String::new(), clock: None, rated: false };
     let mut ann = connect(&hub, ConnectionConfig::default());
     ann.hello().await;
     for _ in 0..crate::hub::MAX_GAMES_PER_CONNECTION {
         ann.send(&ClientMessage::Create { spec: spec.clone(), seat: SeatChoice::First }).await;
         let (game, ..) = ann.seated().await;
-        ann.send(&ClientMessage::Abort { game }).await;
+        ann.send(&ClientMessage::Act { game, action: GameAction::Abort }).await;
         ann.until(|m| matches!(m, ServerMessage::Ended { .. }).then_some(())).await;
     }
     ann.send(&ClientMessage::Create { spec, seat: SeatChoice::First }).await;
@@ -334,7 +338,7 @@ async fn the_101st_message_closes_with_1008_and_keep_alives_do_not_count() {
         client.send_keep_alive(i).await;
     }
     // The 100th is still read and answered; the 101st closes.
-    client.send(&ClientMessage::Resign { game: "none".into() }).await;
+    client.send(&ClientMessage::Act { game: "none".into(), action: GameAction::Resign }).await;
     assert_eq!(client.error_code().await, ErrorCode::UnknownGame);
     client.send(&ClientMessage::CancelSeek).await;
     assert_eq!(client.next().await, Frame::Close(Some(CLOSE_POLICY)));
@@ -349,7 +353,7 @@ async fn a_flood_of_keep_alives_closes_with_1008() {
     for i in 0..RATE_MAX_KEEP_ALIVES {
         client.send_keep_alive(i).await;
     }
-    client.send(&ClientMessage::Resign { game: "none".into() }).await;
+    client.send(&ClientMessage::Act { game: "none".into(), action: GameAction::Resign }).await;
     assert_eq!(client.error_code().await, ErrorCode::UnknownGame, "messages have their own room");
     client.send(&ClientMessage::Pong { nonce: 0 }).await;
     assert_eq!(client.next().await, Frame::Close(Some(CLOSE_POLICY)));
@@ -372,7 +376,7 @@ async fn a_client_that_never_says_hello_is_closed_with_1008() {
     let mut ann = connect(&hub, config);
     ann.hello().await;
     tokio::time::sleep(Duration::from_millis(400)).await;
-    ann.send(&ClientMessage::Resign { game: "none".into() }).await;
+    ann.send(&ClientMessage::Act { game: "none".into(), action: GameAction::Resign }).await;
     assert!(matches!(ann.message().await, ServerMessage::Error { .. }));
 }
 
@@ -415,7 +419,7 @@ async fn a_refused_name_is_told_what_was_wrong_and_a_good_one_is_kept_composed()
     client.send(&ClientMessage::Hello { version: VERSION, name: decomposed.into() }).await;
     assert_eq!(client.message().await, ServerMessage::Welcome { version: VERSION, account: None });
     let spec =
-        GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None, rated: false };
+        GameSpec { variant: Variant::Gomoku, rules: String::new(), clock: None, rated: false };
     client.send(&ClientMessage::Create { spec, seat: SeatChoice::First }).await;
     let view = client.state().await;
     assert_eq!(view.players[0].name.as_deref(), Some("Nguyễn Thị Ngọc Ánh"));

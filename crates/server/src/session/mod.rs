@@ -78,7 +78,7 @@ impl Player {
     #[must_use]
     pub fn rating_in(&self, spec: &GameSpec) -> Option<qi_protocol::ShownRating> {
         self.account.as_ref()?;
-        let found = self.ratings.iter().find(|(kind, _)| *kind == spec.variant);
+        let found = self.ratings.iter().find(|(kind, _)| *kind == spec.variant.name());
         Some(found.map_or(qi_protocol::START_RATING, |r| r.1))
     }
 
@@ -258,7 +258,7 @@ impl Session {
         let spec = record.spec.clone();
         let start = StartFrom::Position(&record.start);
         let mut game =
-            AnyGame::new(&spec.variant, &spec.rules, &start).map_err(|e| e.to_string())?;
+            AnyGame::new(spec.variant.name(), &spec.rules, &start).map_err(|e| e.to_string())?;
         let (public_start, deal) = match &game {
             AnyGame::Banqi(banqi) => (banqi.conceal().position(), Some(banqi.position())),
             other => (other.position(), None),

@@ -2,7 +2,8 @@
 //! claiming a win over an absent opponent, and chat.
 
 use qi_protocol::{
-    ChatBody, EndReason, ErrorCode, GameResult, PlayedMove, Refusal, Seat, ServerMessage,
+    ChatBody, EndReason, ErrorCode, GameAction, GameResult, PlayedMove, Refusal, Seat,
+    ServerMessage,
 };
 use qi_rules::MoveError;
 use qi_rules::gomoku::Phase;
@@ -15,24 +16,8 @@ use crate::storage::{MoveRecord, Write, unix_ms};
 /// A player's action other than a move (or, for chat, a spectator's).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Action {
-    /// Give up.
-    Resign,
-    /// Offer a draw, or accept the opponent's offer.
-    OfferDraw,
-    /// Decline the opponent's offer.
-    DeclineDraw,
-    /// End the game before both sides have moved; nobody wins.
-    Abort,
-    /// Ask for a rematch (both asking starts it).
-    Rematch,
-    /// Win because the opponent has been away past the grace period.
-    ClaimWin,
-    /// Ask to take back one's last move (with the opponent's reply, if made).
-    ProposeTakeback,
-    /// Accept the opponent's takeback request.
-    AcceptTakeback,
-    /// Decline the opponent's takeback request.
-    DeclineTakeback,
+    /// One of the protocol's game actions (resign, a draw, a takeback, a rematch ...).
+    Game(GameAction),
     /// Write in the chat.
     Chat {
         /// The writer's display name (a spectator's; a player's comes from the seat).
@@ -50,9 +35,7 @@ fn refusal_of(error: MoveError) -> Refusal {
     match error {
         MoveError::Parse(_) => Refusal::Unreadable,
         // The reason only: it never depends on a face-down banqi piece's identity.
-        MoveError::Illegal(illegal) => {
-            Refusal::Illegal { detail: illegal.reason.describe().to_owned() }
-        }
+        MoveError::Illegal(illegal) => Refusal::Illegal { reason: illegal.reason },
     }
 }
 
@@ -66,7 +49,7 @@ impl Session {
         let outcome = self.game.outcome()?;
         Some(GameResult {
             winner: outcome.winner.map(seat_of_side),
-            reason: EndReason::Rules { detail: outcome.reason.describe().to_owned() },
+            reason: EndReason::Rules { reason: outcome.reason },
         })
     }
 
@@ -266,7 +249,7 @@ impl Session {
         let mut effects = Effects::default();
         let game = self.id.clone();
         match action {
-            Action::Resign => {
+            Action::Game(GameAction::Resign) => {
                 if !self.is_playing() {
                     return Err(not_playing("resign"));
                 }
@@ -274,7 +257,7 @@ impl Session {
                     GameResult { winner: Some(seat.other()), reason: EndReason::Resignation };
                 self.finish(result, now, &mut effects);
             }
-            Action::OfferDraw => {
+            Action::Game(GameAction::OfferDraw) => {
                 if !self.is_playing() {
                     return Err(not_playing("offer a draw"));
                 }
@@ -286,14 +269,14 @@ impl Session {
                     effects.out.push(Outgoing::All(ServerMessage::DrawOffered { game, by: seat }));
                 }
             }
-            Action::DeclineDraw => {
+            Action::Game(GameAction::DeclineDraw) => {
                 if self.draw_offer != Some(seat.other()) || !self.is_playing() {
                     return Err(Denied::new(ErrorCode::Unexpected, "no draw offer to decline"));
                 }
                 self.draw_offer = None;
                 effects.out.push(Outgoing::All(ServerMessage::DrawDeclined { game }));
             }
-            Action::Abort => {
+            Action::Game(GameAction::Abort) => {
                 if self.result.is_some() || self.both_have_moved() {
                     return Err(Denied::new(
                         ErrorCode::Unexpected,
@@ -303,10 +286,10 @@ impl Session {
                 let result = GameResult { winner: None, reason: EndReason::Aborted };
                 self.finish(result, now, &mut effects);
             }
-            Action::Rematch => return self.ask_rematch(seat),
-            Action::ProposeTakeback => return self.propose_takeback(seat),
-            Action::AcceptTakeback => return self.accept_takeback(seat, now),
-            Action::DeclineTakeback => {
+            Action::Game(GameAction::Rematch) => return self.ask_rematch(seat),
+            Action::Game(GameAction::ProposeTakeback) => return self.propose_takeback(seat),
+            Action::Game(GameAction::AcceptTakeback) => return self.accept_takeback(seat, now),
+            Action::Game(GameAction::DeclineTakeback) => {
                 if self.takeback_offer != Some(seat.other()) || !self.is_playing() {
                     return Err(no_takeback("there is no takeback request to decline"));
                 }
@@ -317,7 +300,7 @@ impl Session {
             // Handled before the seat is asked for (spectators chat too); here only so that
             // the match is whole.
             Action::Chat { name, body } => return self.say(conn, address, &name, body, now),
-            Action::ClaimWin => {
+            Action::Game(GameAction::ClaimWin) => {
                 if !self.is_playing() {
                     return Err(not_playing("claim the win"));
                 }
@@ -417,8 +400,11 @@ impl Session {
             .seats
             .iter()
             .filter_map(|s| {
-                let ratings =
-                    s.rating.map(|r| (self.spec.variant.clone(), r)).into_iter().collect();
+                let ratings = s
+                    .rating
+                    .map(|r| (self.spec.variant.name().to_owned(), r))
+                    .into_iter()
+                    .collect();
                 Some(Player { name: s.name.clone()?, account: s.account.clone(), ratings })
             })
             .collect();

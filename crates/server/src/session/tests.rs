@@ -1,7 +1,7 @@
 use qi_protocol::{
     CHAT_MAX_CHARS, CHAT_RATE_MAX, CHAT_RATE_WINDOW_MS, CHAT_ROOM_MAX_LINES, ChatBody, ChatLine,
-    ChatRoom, ClockSpec, EndReason, ErrorCode, GameSpec, QuickMessage, Refusal, Seat,
-    ServerMessage, Status,
+    ChatRoom, ClockSpec, EndReason, ErrorCode, GameAction, GameSpec, IllegalReason, QuickMessage,
+    Refusal, RulesEnd, Seat, ServerMessage, Status,
 };
 use qi_rules::any::{AnyGame, StartFrom};
 
@@ -18,7 +18,12 @@ fn stored(variant: &str, rules: &str, clock: Option<ClockSpec>, seed: u64) -> St
     StoredGame {
         game: GameRecord {
             id: "g".into(),
-            spec: GameSpec { variant: variant.into(), rules: rules.into(), clock, rated: false },
+            spec: GameSpec {
+                variant: qi_protocol::Variant::parse(variant).unwrap(),
+                rules: rules.into(),
+                clock,
+                rated: false,
+            },
             start: game.position(),
             invite_hash: hash_token(&invite_for("token-a")),
             token_hashes: [hash_token("token-a"), hash_token("nobody has this")],
@@ -106,7 +111,7 @@ fn fools_mate_ends_the_game_with_the_rules_reason() {
     let effects = play(&mut session, B, "d8h4", 0);
     let result = ended(&effects).unwrap();
     assert_eq!(result.winner, Some(Seat::Second));
-    assert_eq!(result.reason, EndReason::Rules { detail: "checkmate".into() });
+    assert_eq!(result.reason, EndReason::Rules { reason: RulesEnd::Checkmate });
     assert!(matches!(effects.writes[1], Write::Finish { .. }));
     assert_eq!(session.play(A, 4, "e2e4", 0, 0), Err(Refusal::NotPlaying));
 }
@@ -118,7 +123,7 @@ fn moves_are_checked_and_refusals_change_nothing() {
     assert_eq!(session.play(A, 1, "e2e4", 0, 0), Err(Refusal::WrongPly { expected: 0 }));
     assert_eq!(
         session.play(A, 0, "e2e5", 0, 0).unwrap_err(),
-        Refusal::Illegal { detail: "the piece does not move that way".into() }
+        Refusal::Illegal { reason: IllegalReason::WrongMovement }
     );
     assert_eq!(session.play(A, 0, "hello", 0, 0), Err(Refusal::Unreadable));
     assert_eq!(session.play(WATCHER, 0, "e2e4", 0, 0), Err(Refusal::NotAPlayer));
@@ -190,19 +195,19 @@ fn a_move_after_the_flag_loses_on_time() {
 #[test]
 fn draws_are_offered_declined_lapsed_and_accepted() {
     let mut session = started("chess", None);
-    let denied = session.act(A, Action::DeclineDraw, 0).unwrap_err();
+    let denied = session.act(A, Action::Game(GameAction::DeclineDraw), 0).unwrap_err();
     assert_eq!(denied.code, ErrorCode::Unexpected);
-    session.act(A, Action::OfferDraw, 0).unwrap();
-    assert_eq!(session.act(A, Action::OfferDraw, 0).unwrap(), Effects::default());
+    session.act(A, Action::Game(GameAction::OfferDraw), 0).unwrap();
+    assert_eq!(session.act(A, Action::Game(GameAction::OfferDraw), 0).unwrap(), Effects::default());
     // The offerer's own move keeps the offer; the other side's move lapses it.
     play(&mut session, A, "e2e4", 0);
     assert_eq!(session.view_for(B, None, 0).draw_offer, Some(Seat::First));
     let effects = play(&mut session, B, "e7e5", 0);
     assert!(effects.out.contains(&Outgoing::All(ServerMessage::DrawDeclined { game: "g".into() })));
-    session.act(B, Action::OfferDraw, 0).unwrap();
-    session.act(A, Action::DeclineDraw, 0).unwrap();
-    session.act(B, Action::OfferDraw, 0).unwrap();
-    let effects = session.act(A, Action::OfferDraw, 0).unwrap();
+    session.act(B, Action::Game(GameAction::OfferDraw), 0).unwrap();
+    session.act(A, Action::Game(GameAction::DeclineDraw), 0).unwrap();
+    session.act(B, Action::Game(GameAction::OfferDraw), 0).unwrap();
+    let effects = session.act(A, Action::Game(GameAction::OfferDraw), 0).unwrap();
     assert_eq!(ended(&effects).unwrap().reason, EndReason::Agreement);
     assert_eq!(ended(&effects).unwrap().winner, None);
 }
@@ -211,41 +216,41 @@ fn draws_are_offered_declined_lapsed_and_accepted() {
 fn abort_only_before_both_sides_moved() {
     let mut session = started("xiangqi", None);
     play(&mut session, A, "h3e3", 0);
-    let effects = session.act(B, Action::Abort, 0).unwrap();
+    let effects = session.act(B, Action::Game(GameAction::Abort), 0).unwrap();
     assert_eq!(ended(&effects).unwrap().reason, EndReason::Aborted);
 
     let mut session = started("xiangqi", None);
     play(&mut session, A, "h3e3", 0);
     play(&mut session, B, "h10g8", 0);
-    assert!(session.act(A, Action::Abort, 0).is_err());
+    assert!(session.act(A, Action::Game(GameAction::Abort), 0).is_err());
     assert!(session.is_playing());
 }
 
 #[test]
 fn rematch_needs_both_and_swaps_the_seats() {
     let mut session = started("gomoku", None);
-    assert!(session.act(A, Action::Rematch, 0).is_err(), "not while playing");
-    session.act(A, Action::Resign, 0).unwrap();
-    let first = session.act(A, Action::Rematch, 0).unwrap();
+    assert!(session.act(A, Action::Game(GameAction::Rematch), 0).is_err(), "not while playing");
+    session.act(A, Action::Game(GameAction::Resign), 0).unwrap();
+    let first = session.act(A, Action::Game(GameAction::Rematch), 0).unwrap();
     assert_eq!(first.rematch, None);
-    let second = session.act(B, Action::Rematch, 0).unwrap();
+    let second = session.act(B, Action::Game(GameAction::Rematch), 0).unwrap();
     let plan = second.rematch.unwrap();
     assert_eq!(plan.players.map(|p| p.name), ["Bo".to_owned(), "Ann".to_owned()]);
     assert_eq!(plan.conns, [vec![B], vec![A]]);
-    assert!(session.act(A, Action::Rematch, 0).is_err(), "only one rematch");
+    assert!(session.act(A, Action::Game(GameAction::Rematch), 0).is_err(), "only one rematch");
 }
 
 #[test]
 fn a_rematch_offer_lapses_when_its_player_leaves() {
     let mut session = started("gomoku", None);
-    session.act(A, Action::Resign, 0).unwrap();
-    session.act(A, Action::Rematch, 0).unwrap();
+    session.act(A, Action::Game(GameAction::Resign), 0).unwrap();
+    session.act(A, Action::Game(GameAction::Rematch), 0).unwrap();
     session.detach(A, 10);
-    let alone = session.act(B, Action::Rematch, 10).unwrap();
+    let alone = session.act(B, Action::Game(GameAction::Rematch), 10).unwrap();
     assert_eq!(alone.rematch, None, "A's offer left with A");
     // A comes back: a fresh offer from A now starts it, with both connected.
     session.attach(A, Attach::Token("token-a".into()), None, 20).unwrap();
-    let plan = session.act(A, Action::Rematch, 20).unwrap().rematch.unwrap();
+    let plan = session.act(A, Action::Game(GameAction::Rematch), 20).unwrap().rematch.unwrap();
     assert_eq!(plan.conns, [vec![B], vec![A]]);
 }
 
@@ -254,12 +259,12 @@ fn spectators_and_strangers_cannot_act() {
     let mut session = started("chess", None);
     session.attach(WATCHER, Attach::Watch, None, 0).unwrap();
     for action in [
-        Action::Resign,
-        Action::OfferDraw,
-        Action::Abort,
-        Action::ClaimWin,
-        Action::ProposeTakeback,
-        Action::AcceptTakeback,
+        Action::Game(GameAction::Resign),
+        Action::Game(GameAction::OfferDraw),
+        Action::Game(GameAction::Abort),
+        Action::Game(GameAction::ClaimWin),
+        Action::Game(GameAction::ProposeTakeback),
+        Action::Game(GameAction::AcceptTakeback),
     ] {
         assert!(session.act(WATCHER, action.clone(), 0).is_err());
         assert!(session.act(99, action, 0).is_err());
@@ -278,12 +283,12 @@ fn spectators_and_strangers_cannot_act() {
 #[test]
 fn a_win_is_claimed_only_after_the_grace_period() {
     let mut session = started("chess", None);
-    assert!(session.act(A, Action::ClaimWin, 0).is_err(), "the opponent is here");
+    assert!(session.act(A, Action::Game(GameAction::ClaimWin), 0).is_err(), "the opponent is here");
     let effects = session.detach(B, 1_000);
     let gone = ServerMessage::Presence { game: "g".into(), seat: Seat::Second, connected: false };
     assert_eq!(effects.out, vec![Outgoing::All(gone)]);
-    assert!(session.act(A, Action::ClaimWin, 30_999).is_err());
-    let effects = session.act(A, Action::ClaimWin, 31_000).unwrap();
+    assert!(session.act(A, Action::Game(GameAction::ClaimWin), 30_999).is_err());
+    let effects = session.act(A, Action::Game(GameAction::ClaimWin), 31_000).unwrap();
     let result = ended(&effects).unwrap();
     assert_eq!((result.winner, &result.reason), (Some(Seat::First), &EndReason::Abandoned));
 }
@@ -314,7 +319,7 @@ fn banqi_views_never_show_the_deal_until_the_end() {
     assert_eq!(view.moves[0].reveal.as_deref(), Some(reveal.as_str()));
     assert!(!view.start.contains('*'));
     assert_eq!(view.deal, None, "no deal while playing");
-    let effects = session.act(B, Action::Resign, 0).unwrap();
+    let effects = session.act(B, Action::Game(GameAction::Resign), 0).unwrap();
     let deal = effects.out.iter().find_map(|out| match out {
         Outgoing::All(ServerMessage::Ended { deal, .. }) => deal.clone(),
         _ => None,
@@ -519,7 +524,7 @@ fn chat_lines_are_checked_rate_limited_and_bounded() {
     assert_eq!(chat[0].body, ChatBody::Text { text: "x0".into() }, "the oldest went");
     // After the end, players may still talk; spectators may not.
     session.attach(WATCHER, Attach::Watch, None, now).unwrap();
-    session.act(A, Action::Resign, now).unwrap();
+    session.act(A, Action::Game(GameAction::Resign), now).unwrap();
     now += CHAT_RATE_WINDOW_MS;
     session.act(B, text("gg"), now).unwrap();
     let closed = session.act(WATCHER, text("boo"), now).unwrap_err();
@@ -553,22 +558,40 @@ fn takeback_denied(session: &mut Session, conn: ConnId, action: Action) -> Strin
 #[test]
 fn a_takeback_is_asked_once_and_answered() {
     let mut session = started("chess", None);
-    assert!(takeback_denied(&mut session, A, Action::ProposeTakeback).contains("not moved"));
+    assert!(
+        takeback_denied(&mut session, A, Action::Game(GameAction::ProposeTakeback))
+            .contains("not moved")
+    );
     play(&mut session, A, "e2e4", 0);
-    assert!(takeback_denied(&mut session, B, Action::AcceptTakeback).contains("no takeback"));
-    let effects = session.act(A, Action::ProposeTakeback, 0).unwrap();
+    assert!(
+        takeback_denied(&mut session, B, Action::Game(GameAction::AcceptTakeback))
+            .contains("no takeback")
+    );
+    let effects = session.act(A, Action::Game(GameAction::ProposeTakeback), 0).unwrap();
     let offered = ServerMessage::TakebackOffered { game: "g".into(), by: Seat::First };
     assert_eq!(effects.out, vec![Outgoing::All(offered)]);
-    assert!(takeback_denied(&mut session, A, Action::ProposeTakeback).contains("already"));
-    assert!(takeback_denied(&mut session, B, Action::ProposeTakeback).contains("already"));
-    assert!(takeback_denied(&mut session, A, Action::AcceptTakeback).contains("no takeback"));
+    assert!(
+        takeback_denied(&mut session, A, Action::Game(GameAction::ProposeTakeback))
+            .contains("already")
+    );
+    assert!(
+        takeback_denied(&mut session, B, Action::Game(GameAction::ProposeTakeback))
+            .contains("already")
+    );
+    assert!(
+        takeback_denied(&mut session, A, Action::Game(GameAction::AcceptTakeback))
+            .contains("no takeback")
+    );
     // Declined: no asking again until a move is played.
-    session.act(B, Action::DeclineTakeback, 0).unwrap();
-    assert!(takeback_denied(&mut session, A, Action::ProposeTakeback).contains("declined"));
+    session.act(B, Action::Game(GameAction::DeclineTakeback), 0).unwrap();
+    assert!(
+        takeback_denied(&mut session, A, Action::Game(GameAction::ProposeTakeback))
+            .contains("declined")
+    );
     play(&mut session, B, "e7e5", 0);
     // A asks again with B's reply made: both moves go.
-    session.act(A, Action::ProposeTakeback, 0).unwrap();
-    let effects = session.act(B, Action::AcceptTakeback, 0).unwrap();
+    session.act(A, Action::Game(GameAction::ProposeTakeback), 0).unwrap();
+    let effects = session.act(B, Action::Game(GameAction::AcceptTakeback), 0).unwrap();
     assert_eq!(effects.writes, vec![Write::Takeback { game: "g".into(), plies: 0 }]);
     assert_eq!(effects.out, vec![Outgoing::StateToAll]);
     assert_eq!(session.plies(), 0);
@@ -576,14 +599,17 @@ fn a_takeback_is_asked_once_and_answered() {
     play(&mut session, A, "d2d4", 0);
     // A move lapses a standing request.
     play(&mut session, B, "d7d5", 0);
-    session.act(B, Action::ProposeTakeback, 0).unwrap();
+    session.act(B, Action::Game(GameAction::ProposeTakeback), 0).unwrap();
     let effects = play(&mut session, A, "c2c4", 0);
     assert!(
         effects.out.contains(&Outgoing::All(ServerMessage::TakebackDeclined { game: "g".into() }))
     );
-    session.act(A, Action::Resign, 0).unwrap();
-    assert!(takeback_denied(&mut session, A, Action::ProposeTakeback).contains("not being played"));
-    let stranger = session.act(WATCHER, Action::ProposeTakeback, 0).unwrap_err();
+    session.act(A, Action::Game(GameAction::Resign), 0).unwrap();
+    assert!(
+        takeback_denied(&mut session, A, Action::Game(GameAction::ProposeTakeback))
+            .contains("not being played")
+    );
+    let stranger = session.act(WATCHER, Action::Game(GameAction::ProposeTakeback), 0).unwrap_err();
     assert_eq!(stranger.code, ErrorCode::Unexpected);
 }
 
@@ -604,8 +630,8 @@ fn a_takeback_gives_no_time_back_even_after_a_restart() {
         storage.write(&effects.writes).unwrap();
     }
     // A spent 10 s on Nf3; taking it back does not give them back.
-    session.act(A, Action::ProposeTakeback, 13_000).unwrap();
-    let effects = session.act(B, Action::AcceptTakeback, 13_000).unwrap();
+    session.act(A, Action::Game(GameAction::ProposeTakeback), 13_000).unwrap();
+    let effects = session.act(B, Action::Game(GameAction::AcceptTakeback), 13_000).unwrap();
     storage.write(&effects.writes).unwrap();
     let clocks = session.view_for(A, None, 13_000).clocks.unwrap();
     assert_eq!(clocks.remaining_ms, [50_000, 59_000]);
@@ -620,6 +646,6 @@ fn a_takeback_gives_no_time_back_even_after_a_restart() {
 fn banqi_moves_that_turned_a_piece_up_are_not_taken_back() {
     let mut session = started("banqi", None);
     play(&mut session, A, "a1", 0);
-    let detail = takeback_denied(&mut session, A, Action::ProposeTakeback);
+    let detail = takeback_denied(&mut session, A, Action::Game(GameAction::ProposeTakeback));
     assert!(detail.contains("turned a piece up"), "{detail}");
 }

@@ -417,6 +417,7 @@ pub fn unix_ms() -> u64 {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use qi_protocol::Variant;
     use qi_protocol::{ChatBody, ChatRoom, ClockSpec, EndReason, QuickMessage};
 
     fn chat_line(text: &str) -> ChatLine {
@@ -438,7 +439,7 @@ pub(crate) mod tests {
         GameRecord {
             id: id.into(),
             spec: GameSpec {
-                variant: "gomoku".into(),
+                variant: Variant::Gomoku,
                 rules: String::new(),
                 clock: None,
                 rated: false,
@@ -475,7 +476,7 @@ pub(crate) mod tests {
         GameRecord {
             id: id.into(),
             spec: GameSpec {
-                variant: "chess".into(),
+                variant: Variant::Chess,
                 rules: String::new(),
                 clock: Some(ClockSpec { base_secs: 60, increment_secs: 1 }),
                 rated: false,
@@ -604,7 +605,7 @@ pub(crate) mod tests {
     fn rated_game(id: &str, first: &str, second: &str, rated: bool) -> GameRecord {
         GameRecord {
             id: id.into(),
-            spec: GameSpec { variant: "gomoku".into(), rules: String::new(), clock: None, rated },
+            spec: GameSpec { variant: Variant::Gomoku, rules: String::new(), clock: None, rated },
             start: String::new(),
             invite_hash: "i".into(),
             token_hashes: ["a".into(), "b".into()],

@@ -15,7 +15,7 @@
 //!
 //! [`StorageErrorKind::Unavailable`]: super::StorageErrorKind::Unavailable
 
-use qi_protocol::{ChatLine, ClockSpec, GameResult, GameSpec, Seat};
+use qi_protocol::{ChatLine, ClockSpec, GameResult, GameSpec, Seat, Variant};
 use std::time::Duration;
 
 use tokio_postgres::{Client, NoTls, Row, Transaction};
@@ -282,7 +282,8 @@ pub(crate) fn game_row(row: &Row) -> Result<StoredGame, StorageError> {
     let game = GameRecord {
         id: row.try_get(0).map_err(get_err)?,
         spec: GameSpec {
-            variant: row.try_get(1).map_err(get_err)?,
+            variant: Variant::parse(row.try_get(1).map_err(get_err)?)
+                .map_err(|e| StorageError::new(format!("a damaged game row: {e}")))?,
             rules: row.try_get(2).map_err(get_err)?,
             clock,
             rated: row.try_get(17).map_err(get_err)?,
@@ -380,7 +381,7 @@ async fn apply(tx: &Transaction<'_>, write: &Write) -> Result<(), StorageError> 
                  $17)",
                 &[
                     &g.id,
-                    &g.spec.variant,
+                    &g.spec.variant.name(),
                     &g.spec.rules,
                     &base,
                     &increment,
@@ -551,8 +552,9 @@ async fn rate_in(
         .map_err(err)?;
     let Some(row) = row else { return Ok(()) };
     // What rating needs of the game: its kind, whether it is rated, and the seats' accounts.
-    let spec =
-        GameSpec { variant: row.get(0), rules: String::new(), clock: None, rated: row.get(1) };
+    // A kind that does not read is no rated kind: nothing to rate.
+    let Ok(variant) = Variant::parse(row.get(0)) else { return Ok(()) };
+    let spec = GameSpec { variant, rules: String::new(), clock: None, rated: row.get(1) };
     let accounts: [Option<String>; 2] = [row.get(2), row.get(3)];
     let Some(kind) = rated_kind(&spec, &accounts, result) else { return Ok(()) };
     let record = RatedSeats { spec, accounts };

@@ -23,7 +23,7 @@
 
 use std::path::Path;
 
-use qi_protocol::{ChatLine, ClockSpec, GameResult, GameSpec, Seat};
+use qi_protocol::{ChatLine, ClockSpec, GameResult, GameSpec, Seat, Variant};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::files::{private_file, private_if_there};
@@ -252,7 +252,7 @@ impl SqliteStorage {
                 )?
                 .execute(params![
                     g.id,
-                    g.spec.variant,
+                    g.spec.variant.name(),
                     g.spec.rules,
                     clock.map(|c| c.base_secs),
                     clock.map(|c| c.increment_secs),
@@ -464,7 +464,13 @@ fn game_row(row: &Row<'_>) -> rusqlite::Result<StoredGame> {
     let game = GameRecord {
         id: row.get(0)?,
         spec: GameSpec {
-            variant: row.get(1)?,
+            variant: Variant::parse(&row.get::<_, String>(1)?).map_err(|error| {
+                rusqlite::Error::FromSqlConversionFailure(
+                    1,
+                    rusqlite::types::Type::Text,
+                    Box::new(error),
+                )
+            })?,
             rules: row.get(2)?,
             clock: base
                 .zip(increment)

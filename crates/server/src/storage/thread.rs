@@ -268,12 +268,13 @@ mod tests {
     use super::*;
     use crate::storage::{GameRecord, MemoryStorage};
     use qi_protocol::GameSpec;
+    use qi_protocol::Variant;
 
     fn create(id: &str) -> Write {
         Write::Create(GameRecord {
             id: id.into(),
             spec: GameSpec {
-                variant: "gomoku".into(),
+                variant: Variant::Gomoku,
                 rules: String::new(),
                 clock: None,
                 rated: false,

@@ -97,13 +97,14 @@ pub async fn start_server_in(
 
 /// A game spec without a clock.
 pub fn spec(variant: &str, rules: &str) -> GameSpec {
-    GameSpec { variant: variant.into(), rules: rules.into(), clock: None, rated: false }
+    let variant = qi_protocol::Variant::parse(variant).expect("a variant");
+    GameSpec { variant, rules: rules.into(), clock: None, rated: false }
 }
 
 /// A game spec with a clock.
 pub fn timed(variant: &str, base_secs: u32, increment_secs: u32) -> GameSpec {
     GameSpec {
-        variant: variant.into(),
+        variant: qi_protocol::Variant::parse(variant).expect("a variant"),
         rules: String::new(),
         clock: Some(ClockSpec { base_secs, increment_secs }),
         rated: false,
@@ -344,9 +345,9 @@ impl Table {
         played.unwrap()
     }
 
-    /// `seat` tries `text`, which is refused: returns the reason's detail (the game stays at
-    /// the same ply).
-    pub async fn refused(&mut self, seat: Seat, text: &str) -> String {
+    /// `seat` tries `text`, which is refused by the rules: returns their reason (the game stays
+    /// at the same ply).
+    pub async fn refused(&mut self, seat: Seat, text: &str) -> qi_protocol::IllegalReason {
         let (ply, game) = (self.ply, self.game.clone());
         let mover = &mut self.players[seat.index()];
         mover.send(&ClientMessage::Move { game, ply, text: text.into() }).await;
@@ -357,7 +358,7 @@ impl Table {
             })
             .await;
         match refusal {
-            qi_protocol::Refusal::Illegal { detail } => detail,
+            qi_protocol::Refusal::Illegal { reason } => reason,
             other => panic!("{text}: refused as {other:?}, not as illegal"),
         }
     }

@@ -1,6 +1,7 @@
 //! The lobby, invites, chat and profiles.
 
 use super::*;
+use qi_protocol::Variant;
 
 #[test]
 fn invites_join_or_fall_back_to_watching() {
@@ -118,10 +119,10 @@ fn a_profile_is_not_the_lobby() {
 #[test]
 fn the_lobby_is_followed_while_shown_and_its_rows_kept_in_order() {
     let (mut session, _) = ready(Opening::Lobby);
-    let follow = Intent::FollowLobby { variant: Some("chess".into()), seek: Some(spec("chess")) };
+    let follow = Intent::FollowLobby { variant: Some(Variant::Chess), seek: Some(spec("chess")) };
     assert_eq!(
         sent(&session.intent(follow.clone(), 0.0)),
-        [ClientMessage::Lobby { variant: Some("chess".into()), seek: Some(spec("chess")) }]
+        [ClientMessage::Lobby { variant: Some(Variant::Chess), seek: Some(spec("chess")) }]
     );
     assert_eq!(session.intent(follow, 0.0), [], "the same again sends nothing");
     // A new connection follows again.

@@ -16,7 +16,8 @@ fn cell(name: &str) -> Cell {
 }
 
 fn spec(variant: &str) -> GameSpec {
-    GameSpec { variant: variant.into(), rules: String::new(), clock: None, rated: false }
+    let variant = qi_protocol::Variant::parse(variant).expect("a variant");
+    GameSpec { variant, rules: String::new(), clock: None, rated: false }
 }
 
 fn played(ply: u32, text: &str) -> PlayedMove {

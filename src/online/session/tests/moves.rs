@@ -1,6 +1,7 @@
 //! A seated game: moves shown at once and confirmed, refusals, the end, offers, takebacks, the clock.
 
 use super::*;
+use qi_protocol::GameAction;
 
 #[test]
 fn a_move_shows_at_once_and_the_server_confirms_it() {
@@ -93,18 +94,16 @@ fn a_refused_move_is_taken_back_with_the_reason() {
     assert!(game.board.notations.is_empty() && game.pending.is_none(), "taken back");
     assert_eq!(game.note, Some(Note::Say(Words::RefusedNotYourTurn)));
     assert!(game.can_move());
-    // Illegal by the server's rules: worded from the local rules when they know why.
+    // Illegal by the server's rules: the server's reason, a value, worded by the page.
     drop_piece(&mut session, "e2", "e4");
-    let game = session.focus.as_mut().unwrap().game.as_mut().unwrap();
-    game.pending.as_mut().unwrap().text = "e1e3".into();
-    let reason = Refusal::Illegal { detail: "that piece cannot move like that".into() };
+    let reason = Refusal::Illegal { reason: qi_rules::IllegalReason::WrongMovement };
     session.receive(ServerMessage::Refused { game: "g".into(), ply: 0, reason }, 0.0);
     let game = session.game().unwrap();
-    assert!(matches!(game.note, Some(Note::Rules(_))), "{:?}", game.note);
+    assert_eq!(game.note, Some(Note::Rules(qi_rules::IllegalReason::WrongMovement)));
     assert!(game.board.notations.is_empty());
-    // Illegal for a reason the local rules do not see: the page's own words.
+    // A move the server could not read: the page's own words.
     drop_piece(&mut session, "e2", "e4");
-    let reason = Refusal::Illegal { detail: "repetition".into() };
+    let reason = Refusal::Unreadable;
     session.receive(ServerMessage::Refused { game: "g".into(), ply: 0, reason }, 0.0);
     assert_eq!(session.game().unwrap().note, Some(Note::Say(Words::RefusedIllegal)));
 }
@@ -183,7 +182,7 @@ fn the_end_locks_the_board_and_says_why() {
     assert!(!game.can_move(), "checkmate: the local rules know");
     let result = GameResult {
         winner: Some(Seat::Second),
-        reason: EndReason::Rules { detail: "checkmate".into() },
+        reason: EndReason::Rules { reason: qi_protocol::RulesEnd::Checkmate },
     };
     session.receive(ServerMessage::Ended { game: "g".into(), result, deal: None }, 0.0);
     let game = session.game().unwrap();
@@ -209,8 +208,8 @@ fn the_end_locks_the_board_and_says_why() {
     session.receive(offer, 0.0);
     assert_eq!(session.game().unwrap().rematch_offer, Some(Seat::Second));
     assert_eq!(
-        sent(&session.intent(Intent::Rematch, 0.0)),
-        [ClientMessage::Rematch { game: "g".into() }]
+        sent(&session.intent(Intent::Act(GameAction::Rematch), 0.0)),
+        [ClientMessage::Act { game: "g".into(), action: GameAction::Rematch }]
     );
     let seat = ServerMessage::Seated {
         game: "g2".into(),
@@ -225,20 +224,38 @@ fn the_end_locks_the_board_and_says_why() {
 fn game_buttons_send_their_messages_only_when_they_apply() {
     let mut session = seated(Seat::First, &[]);
     for (intent, message) in [
-        (Intent::OfferDraw, ClientMessage::OfferDraw { game: "g".into() }),
-        (Intent::DeclineDraw, ClientMessage::DeclineDraw { game: "g".into() }),
-        (Intent::Abort, ClientMessage::Abort { game: "g".into() }),
-        (Intent::ClaimWin, ClientMessage::ClaimWin { game: "g".into() }),
-        (Intent::Resign, ClientMessage::Resign { game: "g".into() }),
+        (
+            Intent::Act(GameAction::OfferDraw),
+            ClientMessage::Act { game: "g".into(), action: GameAction::OfferDraw },
+        ),
+        (
+            Intent::Act(GameAction::DeclineDraw),
+            ClientMessage::Act { game: "g".into(), action: GameAction::DeclineDraw },
+        ),
+        (
+            Intent::Act(GameAction::Abort),
+            ClientMessage::Act { game: "g".into(), action: GameAction::Abort },
+        ),
+        (
+            Intent::Act(GameAction::ClaimWin),
+            ClientMessage::Act { game: "g".into(), action: GameAction::ClaimWin },
+        ),
+        (
+            Intent::Act(GameAction::Resign),
+            ClientMessage::Act { game: "g".into(), action: GameAction::Resign },
+        ),
     ] {
         assert_eq!(sent(&session.intent(intent, 0.0)), [message]);
     }
-    assert!(session.intent(Intent::Rematch, 0.0).is_empty(), "no rematch while playing");
+    assert!(
+        session.intent(Intent::Act(GameAction::Rematch), 0.0).is_empty(),
+        "no rematch while playing"
+    );
     // Spectators send nothing and cannot move.
     let (mut watcher, effects) = ready(Opening::Game { game: "g".into(), token: None });
     assert_eq!(sent(&effects), [ClientMessage::Watch { game: "g".into(), have_plies: None }]);
     watcher.receive(ServerMessage::State { view: view("g", CHESS_START, &[], None) }, 0.0);
-    assert!(watcher.intent(Intent::Resign, 0.0).is_empty());
+    assert!(watcher.intent(Intent::Act(GameAction::Resign), 0.0).is_empty());
     assert!(drop_piece(&mut watcher, "e2", "e4").is_empty());
     assert!(watcher.game().unwrap().board.notations.is_empty());
     watcher.intent(Intent::Board(Box::new(Action::Tree(TreeAction::FlipBoard))), 0.0);
@@ -277,7 +294,7 @@ fn endings_are_worded_in_the_player_s_language() {
     let cases = [
         (
             Some(Seat::Second),
-            EndReason::Rules { detail: "checkmate".into() },
+            EndReason::Rules { reason: qi_protocol::RulesEnd::Checkmate },
             "Black wins by checkmate",
             "black",
         ),
@@ -312,13 +329,13 @@ fn draw_offers_come_and_go() {
     assert_eq!(session.game().unwrap().draw_offer, Some(Seat::First));
     // Accepting is offering back.
     assert_eq!(
-        sent(&session.intent(Intent::OfferDraw, 0.0)),
-        [ClientMessage::OfferDraw { game: "g".into() }]
+        sent(&session.intent(Intent::Act(GameAction::OfferDraw), 0.0)),
+        [ClientMessage::Act { game: "g".into(), action: GameAction::OfferDraw }]
     );
     assert_eq!(session.game().unwrap().draw_offer, Some(Seat::First), "the server decides");
     assert_eq!(
-        sent(&session.intent(Intent::DeclineDraw, 0.0)),
-        [ClientMessage::DeclineDraw { game: "g".into() }]
+        sent(&session.intent(Intent::Act(GameAction::DeclineDraw), 0.0)),
+        [ClientMessage::Act { game: "g".into(), action: GameAction::DeclineDraw }]
     );
     assert_eq!(session.game().unwrap().draw_offer, None);
     session.receive(ServerMessage::DrawOffered { game: "g".into(), by: Seat::First }, 0.0);
@@ -357,18 +374,18 @@ fn the_players_own_clock_warns_once_when_it_runs_low() {
 fn takebacks_are_asked_answered_and_lapse() {
     // Black has not moved: nothing of his to take back.
     let mut session = seated(Seat::Second, &["e2e4"]);
-    assert_eq!(session.intent(Intent::ProposeTakeback, 0.0), []);
+    assert_eq!(session.intent(Intent::Act(GameAction::ProposeTakeback), 0.0), []);
     session.receive(ServerMessage::TakebackOffered { game: "g".into(), by: Seat::First }, 0.0);
     assert_eq!(session.game().unwrap().takeback_offer, Some(Seat::First));
     assert_eq!(
-        sent(&session.intent(Intent::DeclineTakeback, 0.0)),
-        [ClientMessage::DeclineTakeback { game: "g".into() }]
+        sent(&session.intent(Intent::Act(GameAction::DeclineTakeback), 0.0)),
+        [ClientMessage::Act { game: "g".into(), action: GameAction::DeclineTakeback }]
     );
     assert_eq!(session.game().unwrap().takeback_offer, None);
     session.receive(ServerMessage::TakebackOffered { game: "g".into(), by: Seat::First }, 0.0);
     assert_eq!(
-        sent(&session.intent(Intent::AcceptTakeback, 0.0)),
-        [ClientMessage::AcceptTakeback { game: "g".into() }]
+        sent(&session.intent(Intent::Act(GameAction::AcceptTakeback), 0.0)),
+        [ClientMessage::Act { game: "g".into(), action: GameAction::AcceptTakeback }]
     );
     // The server's state after it has the move taken back.
     session.receive(
@@ -380,11 +397,15 @@ fn takebacks_are_asked_answered_and_lapse() {
     // White asks; once declined, she is told.
     let mut session = seated(Seat::First, &["e2e4", "e7e5"]);
     assert_eq!(
-        sent(&session.intent(Intent::ProposeTakeback, 0.0)),
-        [ClientMessage::ProposeTakeback { game: "g".into() }]
+        sent(&session.intent(Intent::Act(GameAction::ProposeTakeback), 0.0)),
+        [ClientMessage::Act { game: "g".into(), action: GameAction::ProposeTakeback }]
     );
-    assert_eq!(session.intent(Intent::ProposeTakeback, 0.0), [], "one request at a time");
-    assert_eq!(session.intent(Intent::AcceptTakeback, 0.0), [], "not her own");
+    assert_eq!(
+        session.intent(Intent::Act(GameAction::ProposeTakeback), 0.0),
+        [],
+        "one request at a time"
+    );
+    assert_eq!(session.intent(Intent::Act(GameAction::AcceptTakeback), 0.0), [], "not her own");
     session.receive(ServerMessage::TakebackDeclined { game: "g".into() }, 0.0);
     let game = session.game().unwrap();
     assert_eq!(game.takeback_offer, None);
@@ -392,8 +413,8 @@ fn takebacks_are_asked_answered_and_lapse() {
     // A refusal from the server says why, in the page's words and the server's detail, and
     // leaves no request standing on the page.
     assert_eq!(
-        sent(&session.intent(Intent::ProposeTakeback, 0.0)),
-        [ClientMessage::ProposeTakeback { game: "g".into() }]
+        sent(&session.intent(Intent::Act(GameAction::ProposeTakeback), 0.0)),
+        [ClientMessage::Act { game: "g".into(), action: GameAction::ProposeTakeback }]
     );
     assert_eq!(session.game().unwrap().takeback_offer, Some(Seat::First));
     session.receive(
