@@ -3,7 +3,7 @@
 //! large and rarely needed, so it lives in the worker's download, not the page's first load.
 //!
 //! Requests and replies are typed values, like the computer's ([`crate::think`]); a record
-//! crosses in its line form ([`record_to_lines`]).
+//! crosses in its line form ([`crate::wire::record_to_lines`]).
 
 use qi_rules::GameKind;
 
@@ -158,97 +158,10 @@ pub enum TaskReply {
     Nothing,
 }
 
-/// Escapes a field for the line format: `\`, line breaks and tabs.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-fn unescape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('n') => out.push('\n'),
-            Some('r') => out.push('\r'),
-            Some('t') => out.push('\t'),
-            Some(other) => out.push(other),
-            None => {}
-        }
-    }
-    out
-}
-
-/// A whole record (tags and comments too) as lines: [`GameRecord::to_text`], then `T` lines
-/// for tags and `C` lines for comments, tab-separated and escaped.
-#[must_use]
-pub fn record_to_lines(record: &GameRecord) -> String {
-    let mut out = escape(&record.to_text());
-    for (name, value) in &record.tags {
-        out.push_str(&format!("\nT\t{}\t{}", escape(name), escape(value)));
-    }
-    for (ply, comment) in &record.comments {
-        out.push_str(&format!("\nC\t{ply}\t{}", escape(comment)));
-    }
-    out
-}
-
-/// Reads [`record_to_lines`]'s text.
-#[must_use]
-pub fn record_from_lines(text: &str) -> Option<GameRecord> {
-    let mut lines = text.split('\n');
-    let mut record = GameRecord::from_text(&unescape(lines.next()?))?;
-    let mut comments = qi_play::Sparse::new();
-    for line in lines {
-        let mut fields = line.splitn(3, '\t');
-        match (fields.next()?, fields.next()?, fields.next()?) {
-            ("T", name, value) => record.tags.push((unescape(name), unescape(value))),
-            ("C", ply, comment) => {
-                comments.insert(ply.parse().ok()?, unescape(comment));
-            }
-            _ => return None,
-        }
-    }
-    record.comments = comments;
-    Some(record)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn record() -> GameRecord {
-        let mut record = GameRecord::new(GameKind::Chess, "", 0);
-        record.moves = ["e2e4", "e7e5"].map(String::from).to_vec();
-        record.tags.push(("Event".into(), "A\tB \\ C\nD".into()));
-        record.comments.insert(0, "before\nall".into());
-        record.comments.insert(2, "{odd} \\n".into());
-        record.ending = Some(qi_play::record::Ending {
-            winner: Some(qi_rules::Side::Second),
-            by: qi_play::record::EndedBy::Resignation,
-        });
-        record
-    }
-
-    #[test]
-    fn records_travel_whole() {
-        let mut record = record();
-        record.comments.insert(1, "carriage\r\nreturn\t\\".into());
-        assert_eq!(record_from_lines(&record_to_lines(&record)), Some(record));
-    }
+    use crate::wire::tests::sample_record as record;
 
     #[test]
     fn requests_and_replies_read_back() {

@@ -2,7 +2,7 @@
 //! small serde form of its own here ([`Wire`]), so the rules, the engine and the records need no
 //! serde. A move crosses as numbers (its kind and cells), a score as its kind and value, a
 //! game's kind and the player's language as their index; a record as its own line form
-//! ([`crate::tasks::record_to_lines`]), the one text here: a record is a record's edge.
+//! ([`record_to_lines`]), the one text here: a record is a record's edge.
 //!
 //! Reading a form checks it: a cell off every board, a promotion to a king, an index past the
 //! end are refused (the message is unreadable), never a panic. A move read here is still only a
@@ -213,29 +213,24 @@ impl Wire for Score {
     }
 }
 
-impl Wire for GameKind {
-    type Form = u8;
+/// Wire forms by index in a list of every value (`GameKind::ALL`, `Lang::ALL`).
+macro_rules! by_index {
+    ($($type:ty),*) => {$(
+        impl Wire for $type {
+            type Form = u8;
 
-    fn form(&self) -> u8 {
-        GameKind::ALL.iter().position(|kind| kind == self).unwrap_or(0) as u8
-    }
+            fn form(&self) -> u8 {
+                <$type>::ALL.iter().position(|value| value == self).unwrap_or(0) as u8
+            }
 
-    fn from_form(index: u8) -> Option<GameKind> {
-        GameKind::ALL.get(usize::from(index)).copied()
-    }
+            fn from_form(index: u8) -> Option<$type> {
+                <$type>::ALL.get(usize::from(index)).copied()
+            }
+        }
+    )*};
 }
 
-impl Wire for Lang {
-    type Form = u8;
-
-    fn form(&self) -> u8 {
-        Lang::ALL.iter().position(|lang| lang == self).unwrap_or(0) as u8
-    }
-
-    fn from_form(index: u8) -> Option<Lang> {
-        Lang::ALL.get(usize::from(index)).copied()
-    }
-}
+by_index!(GameKind, Lang);
 
 /// A format by its name (`Format::name`), which records and the CLI use too.
 impl Wire for Format {
@@ -255,11 +250,11 @@ impl Wire for GameRecord {
     type Form = String;
 
     fn form(&self) -> String {
-        crate::tasks::record_to_lines(self)
+        record_to_lines(self)
     }
 
     fn from_form(lines: String) -> Option<GameRecord> {
-        crate::tasks::record_from_lines(&lines)
+        record_from_lines(&lines)
     }
 }
 
@@ -276,8 +271,76 @@ impl Wire for Opening {
     }
 }
 
+/// Escapes a field for the line format: `\`, line breaks and tabs.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            Some('t') => out.push('\t'),
+            Some(other) => out.push(other),
+            None => {}
+        }
+    }
+    out
+}
+
+/// A whole record (tags and comments too) as lines: [`GameRecord::to_text`], then `T` lines
+/// for tags and `C` lines for comments, tab-separated and escaped.
+#[must_use]
+pub fn record_to_lines(record: &GameRecord) -> String {
+    let mut out = escape(&record.to_text());
+    for (name, value) in &record.tags {
+        out.push_str(&format!("\nT\t{}\t{}", escape(name), escape(value)));
+    }
+    for (ply, comment) in &record.comments {
+        out.push_str(&format!("\nC\t{ply}\t{}", escape(comment)));
+    }
+    out
+}
+
+/// Reads [`record_to_lines`]'s text.
+#[must_use]
+pub fn record_from_lines(text: &str) -> Option<GameRecord> {
+    let mut lines = text.split('\n');
+    let mut record = GameRecord::from_text(&unescape(lines.next()?))?;
+    let mut comments = qi_play::Sparse::new();
+    for line in lines {
+        let mut fields = line.splitn(3, '\t');
+        match (fields.next()?, fields.next()?, fields.next()?) {
+            ("T", name, value) => record.tags.push((unescape(name), unescape(value))),
+            ("C", ply, comment) => {
+                comments.insert(ply.parse().ok()?, unescape(comment));
+            }
+            _ => return None,
+        }
+    }
+    record.comments = comments;
+    Some(record)
+}
+
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// Every legal move of a few positions of each game, through its form and back.
@@ -332,5 +395,27 @@ mod tests {
         assert_eq!(GameKind::from_form(4), None);
         assert_eq!(Lang::from_form(3), None);
         assert_eq!(Format::from_form("nonsense".into()), None);
+    }
+
+    /// A game with what a record's lines must carry besides its moves: a tag, comments with
+    /// line breaks, tabs and backslashes, and an ending the moves do not show.
+    pub(crate) fn sample_record() -> GameRecord {
+        let mut record = GameRecord::new(GameKind::Chess, "", 0);
+        record.moves = ["e2e4", "e7e5"].map(String::from).to_vec();
+        record.tags.push(("Event".into(), "A\tB \\ C\nD".into()));
+        record.comments.insert(0, "before\nall".into());
+        record.comments.insert(2, "{odd} \\n".into());
+        record.ending = Some(qi_play::record::Ending {
+            winner: Some(qi_rules::Side::Second),
+            by: qi_play::record::EndedBy::Resignation,
+        });
+        record
+    }
+
+    #[test]
+    fn records_travel_whole() {
+        let mut record = sample_record();
+        record.comments.insert(1, "carriage\r\nreturn\t\\".into());
+        assert_eq!(record_from_lines(&record_to_lines(&record)), Some(record));
     }
 }

@@ -169,17 +169,10 @@ mod tests {
         assert_eq!(first_bad, Some((2, 1)));
     }
 
+    /// A short game with a tag and comments, read from PGN.
     fn record() -> GameRecord {
-        let mut record = GameRecord::new(GameKind::Chess, "", 0);
-        record.moves = ["e2e4", "e7e5"].map(String::from).to_vec();
-        record.tags.push(("Event".into(), "A\tB \\ C\nD".into()));
-        record.comments.insert(0, "before\nall".into());
-        record.comments.insert(2, "{odd} \\n".into());
-        record.ending = Some(qi_play::record::Ending {
-            winner: Some(qi_rules::Side::Second),
-            by: qi_play::record::EndedBy::Resignation,
-        });
-        record
+        let pgn = "[Event \"Club\"]\n\n{before all} 1. e4 e5 {odd} 0-1\n";
+        qi_play::records::import(pgn, Some(GameKind::Chess)).expect("a record").record
     }
 
     #[test]
