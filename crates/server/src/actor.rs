@@ -6,17 +6,64 @@
 //! or a failed write changes nothing.
 
 use std::collections::{HashMap, VecDeque};
+use std::future::Future;
+use std::net::IpAddr;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use qi_protocol::{EndReason, ErrorCode, ServerMessage};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::cluster::Cluster;
-use crate::hub::Hub;
+use crate::lobby::Lobby;
+use crate::metrics::Metrics;
 use crate::outbox::{CLOSE_RESTART, Outbox};
-use crate::session::{Action, Attach, ConnId, Denied, Effects, Outgoing, Session};
-use crate::storage::{StorageErrorKind, Write};
+use crate::session::{Action, Attach, ConnId, Denied, Effects, Outgoing, RematchPlan, Session};
+use crate::storage::{StorageErrorKind, StorageHandle, Write};
+
+/// A future a trait object can return.
+pub type Boxed<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// What a game's task needs of the node that runs it (the hub, `crate::hub`): its clock, store,
+/// lobby and metrics, and to be told who is in which game. A trait, so that the tasks do not
+/// know the hub that starts them.
+pub trait GameHost: Send + Sync + 'static {
+    /// The node's clock, in milliseconds.
+    fn now_ms(&self) -> u64;
+    /// How long a game nobody is in stays in memory.
+    fn idle_stop(&self) -> Duration;
+    /// The lobby's rows.
+    fn lobby(&self) -> &Lobby;
+    /// The game store.
+    fn storage(&self) -> &StorageHandle;
+    /// The node's metrics.
+    fn metrics(&self) -> &Metrics;
+    /// The client address of a connection.
+    fn address(&self, conn: ConnId) -> IpAddr;
+    /// Whether this node lost its lease on the games it runs (several nodes).
+    fn lease_lost(&self) -> bool;
+    /// The game's task stopped: forget `handle` for `id` (unless another task runs it now).
+    fn forget(&self, id: &str, handle: &GameHandle, fence: Option<u64>);
+    /// A connection came into game `id` (`going`: the game is being played).
+    fn note_attached(&self, conn: ConnId, id: &str, going: bool);
+    /// A connection left game `id`.
+    fn note_detached(&self, conn: ConnId, id: &str);
+    /// Game `id` ended with these connections in it.
+    fn note_ended(&self, id: &str, conns: &[ConnId]);
+    /// Starts the rematch both players asked for.
+    fn start_rematch(
+        self: Arc<Self>,
+        plan: RematchPlan,
+        outboxes: [Vec<(ConnId, Outbox)>; 2],
+    ) -> Boxed<'static, ()>;
+}
+
+/// Where commands for another node's games go (the cluster, `crate::cluster`). A trait, so that
+/// a game's handle does not know the cluster that forwards it.
+pub trait RemoteGames: Send + Sync + std::fmt::Debug {
+    /// Sends `command` to game `game` on node `owner`: false when that node no longer runs it.
+    fn forward<'a>(&'a self, owner: u32, game: &'a str, command: Command) -> Boxed<'a, bool>;
+}
 
 /// How long a flag that could not be stored waits before it is tried again.
 const FLAG_RETRY: Duration = Duration::from_secs(1);
@@ -96,13 +143,13 @@ pub struct GameHandle {
 #[derive(Clone, Debug)]
 enum Route {
     Local(mpsc::Sender<Command>),
-    Remote { cluster: Arc<Cluster>, owner: u32, game: Arc<str> },
+    Remote { cluster: Arc<dyn RemoteGames>, owner: u32, game: Arc<str> },
 }
 
 impl GameHandle {
     /// The handle of game `game`, run by node `owner` of `cluster`.
     #[must_use]
-    pub fn remote(cluster: Arc<Cluster>, owner: u32, game: &str) -> GameHandle {
+    pub fn remote(cluster: Arc<dyn RemoteGames>, owner: u32, game: &str) -> GameHandle {
         GameHandle { route: Route::Remote { cluster, owner, game: game.into() } }
     }
 
@@ -152,7 +199,7 @@ impl GameHandle {
 /// A game's task.
 struct Actor {
     session: Session,
-    hub: Arc<Hub>,
+    hub: Arc<dyn GameHost>,
     outboxes: HashMap<ConnId, Outbox>,
     commands: mpsc::Receiver<Command>,
     handle: GameHandle,
@@ -171,7 +218,7 @@ struct Actor {
 
 /// Starts the task of `session`; `fence` is the token of this node's lease on it, when nodes
 /// share the store.
-pub fn spawn(session: Session, hub: Arc<Hub>, fence: Option<u64>) -> GameHandle {
+pub fn spawn(session: Session, hub: Arc<dyn GameHost>, fence: Option<u64>) -> GameHandle {
     let (commands, queue) = mpsc::channel(COMMAND_QUEUE);
     let handle = GameHandle { route: Route::Local(commands) };
     let actor = Actor {
@@ -188,6 +235,22 @@ pub fn spawn(session: Session, hub: Arc<Hub>, fence: Option<u64>) -> GameHandle 
     };
     tokio::spawn(actor.run());
     handle
+}
+
+/// Attaches a connection to a game just created (its task cannot be stopping).
+pub(crate) async fn into_game(
+    handle: &GameHandle,
+    conn: ConnId,
+    outbox: Outbox,
+    how: Attach,
+) -> Result<(), Denied> {
+    match handle.attach(conn, outbox, how, None).await {
+        AttachReply::Done => Ok(()),
+        AttachReply::Denied(denied) => Err(denied),
+        AttachReply::Retry => {
+            Err(Denied::new(ErrorCode::Unexpected, "the server could not do that now; try again"))
+        }
+    }
 }
 
 /// Sleeps `ms` milliseconds, or for ever when there is nothing to wait for.
@@ -437,8 +500,7 @@ impl Actor {
                 let with_outbox = |conn| self.outboxes.get(&conn).map(|o| (conn, o.clone()));
                 conns.into_iter().filter_map(with_outbox).collect::<Vec<_>>()
             });
-            let hub = Arc::clone(&self.hub);
-            tokio::spawn(async move { hub.start_rematch(plan, outboxes).await });
+            tokio::spawn(Arc::clone(&self.hub).start_rematch(plan, outboxes));
         }
         true
     }

@@ -124,7 +124,8 @@ pub async fn open_cluster_hub(
     let storage = StorageHandle::spawn(storage)?;
     let hub =
         Hub::clustered(storage, Arc::new(MonotonicClock::new()), limits, Arc::clone(&cluster));
-    cluster.start(&hub, shutdown);
+    let node: Arc<dyn crate::cluster::NodeGames> = hub.clone();
+    cluster.start(&node, shutdown);
     Ok(hub)
 }
 

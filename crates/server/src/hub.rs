@@ -10,13 +10,16 @@ use std::time::{Duration, Instant};
 use qi_protocol::{EndReason, ErrorCode, GameResult, GameSpec, Seat, SeatChoice, ServerMessage};
 use qi_rules::any::{AnyGame, StartFrom};
 
-use crate::actor::{self, AttachReply, Command, GameHandle};
+use crate::actor::{self, Command, GameHandle, into_game};
 use crate::clock::Clock;
 use crate::cluster::{Claim, Cluster};
-use crate::limits::{Limit, Limits, RateWindow};
+use crate::limits::{
+    Limit, Limits, RateWindow, too_many_aborts, too_many_challenges, too_many_new_games,
+    too_many_unfinished,
+};
 use crate::metrics::Metrics;
 use crate::outbox::Outbox;
-use crate::session::{Attach, ConnId, Denied, Player, RematchPlan, Session};
+use crate::session::{Attach, ConnId, Denied, Player, RematchPlan, Session, check_spec};
 use crate::storage::{GameRecord, StorageError, StorageHandle, StoredGame, Write, unix_ms};
 use crate::tokens::{hash_token, invite_for, new_game_id, new_token, random_u64};
 
@@ -30,8 +33,6 @@ pub const IDLE_STOP: Duration = Duration::from_secs(300);
 pub const INVITE_EXPIRY_MS: u64 = 24 * 60 * 60 * 1000;
 /// How often waiting rated seekers are looked at again ([`Hub::pair_every`]).
 pub const PAIR_AGAIN_EVERY: Duration = Duration::from_secs(1);
-/// The longest rule-options text accepted.
-const MAX_RULES_LEN: usize = 200;
 
 /// Someone waiting to be paired.
 #[derive(Debug)]
@@ -149,78 +150,9 @@ impl std::fmt::Debug for Hub {
     }
 }
 
-/// The refusal past [`Limits::unfinished_per_address`].
-pub(crate) fn too_many_unfinished(limits: &Limits) -> Denied {
-    Denied::new(
-        ErrorCode::RateLimited,
-        format!(
-            "too many unfinished games from one address: at most {}; finish or abort one first",
-            limits.unfinished_per_address
-        ),
-    )
-}
-
-/// The refusal past [`Limits::open_challenges_per_address`].
-pub(crate) fn too_many_challenges(limits: &Limits) -> Denied {
-    Denied::new(
-        ErrorCode::RateLimited,
-        format!(
-            "too many open challenges from one address: at most {}; cancel one or wait for it \
-             to be accepted",
-            limits.open_challenges_per_address
-        ),
-    )
-}
-
-/// The refusal past [`Limits::games_per_minute`], with the wait.
-pub(crate) fn too_many_new_games(limits: &Limits, wait: Duration) -> Denied {
-    Denied::new(
-        ErrorCode::RateLimited,
-        format!(
-            "too many new games from one address: at most {} a minute; try again in {} s",
-            limits.games_per_minute,
-            wait.as_secs().max(1)
-        ),
-    )
-}
-
-/// The refusal past [`Limits::aborts_per_minute`], with the wait.
-pub(crate) fn too_many_aborts(limits: &Limits, wait: Duration) -> Denied {
-    Denied::new(
-        ErrorCode::RateLimited,
-        format!(
-            "too many aborted games from one address: at most {} a minute; try again in {} s",
-            limits.aborts_per_minute,
-            wait.as_secs().max(1)
-        ),
-    )
-}
-
 fn internal(e: impl std::fmt::Display) -> Denied {
     tracing::error!(error = %e, "internal error");
     Denied::new(ErrorCode::Unexpected, "the server could not do that now; try again")
-}
-
-/// A spec checked: the rules set up a game. Returns the pairing key (the spec with the rule
-/// options written out in full, so that `""` and the defaults spelled out pair together).
-///
-/// # Errors
-/// [`ErrorCode::BadSpec`] with the reason.
-pub fn check_spec(spec: &GameSpec) -> Result<String, Denied> {
-    let bad = |detail: String| Denied::new(ErrorCode::BadSpec, detail);
-    if spec.rules.len() > MAX_RULES_LEN {
-        return Err(bad(format!("rule options longer than {MAX_RULES_LEN} bytes")));
-    }
-    if let Some(clock) = spec.clock
-        && !clock.is_valid()
-    {
-        return Err(bad("the clock must be 1 to 10,800 s with 0 to 180 s added".into()));
-    }
-    let game = AnyGame::new(spec.variant.name(), &spec.rules, &StartFrom::Start { seed: 0 })
-        .map_err(|e| bad(e.to_string()))?;
-    let clock = spec.clock.map(|c| format!("{}+{}", c.base_secs, c.increment_secs));
-    let rated = if spec.rated { "|rated" } else { "" };
-    Ok(format!("{}|{}|{}{rated}", spec.variant, game.rules_list(), clock.unwrap_or_default()))
 }
 
 /// The index in the queue of `seeker`'s partner, if one fits: the first of the same kind for a
@@ -307,6 +239,11 @@ impl Hub {
         })
     }
 
+    /// This hub as the cluster sees it.
+    fn as_node(self: &Arc<Self>) -> Arc<dyn crate::cluster::NodeGames> {
+        self.clone()
+    }
+
     /// The lobby: the listed games and who follows them.
     #[must_use]
     pub fn lobby(&self) -> &crate::lobby::Lobby {
@@ -365,7 +302,7 @@ impl Hub {
                 _ = interval.tick() => {}
             }
             match &self.cluster {
-                Some(cluster) => cluster.pairing().retry_rated(cluster, &self).await,
+                Some(cluster) => cluster.pairing().retry_rated(cluster, &self.as_node()).await,
                 None => self.pair_waiting().await,
             }
         }
@@ -659,7 +596,7 @@ impl Hub {
 
     fn spawn(self: &Arc<Self>, session: Session, fence: Option<u64>) -> GameHandle {
         let id = session.id().to_owned();
-        let handle = actor::spawn(session, Arc::clone(self), fence);
+        let handle = actor::spawn(session, self.clone(), fence);
         self.lock().games.insert(id, handle.clone());
         handle
     }
@@ -1067,7 +1004,8 @@ impl Hub {
         // Someone who may not have a game made now does not wait for one.
         self.new_game_room(&[conn], false).await?;
         if let Some(cluster) = &self.cluster {
-            return cluster.pairing().seek(cluster, self, spec, player, conn, outbox).await;
+            let node = self.as_node();
+            return cluster.pairing().seek(cluster, &node, spec, player, conn, outbox).await;
         }
         let now_ms = self.now_ms();
         let mine = Seeker { conn, key, spec, player, since_ms: now_ms, outbox };
@@ -1262,20 +1200,6 @@ fn random_seat() -> Result<Seat, Denied> {
     Ok(if lot & 1 == 0 { Seat::First } else { Seat::Second })
 }
 
-/// Attaches a connection to a game just created (its task cannot be stopping).
-pub(crate) async fn into_game(
-    handle: &GameHandle,
-    conn: ConnId,
-    outbox: Outbox,
-    how: Attach,
-) -> Result<(), Denied> {
-    match handle.attach(conn, outbox, how, None).await {
-        AttachReply::Done => Ok(()),
-        AttachReply::Denied(denied) => Err(denied),
-        AttachReply::Retry => Err(internal("a new game's task stopped")),
-    }
-}
-
 /// Whether `stored` is an invitation nobody took within [`INVITE_EXPIRY_MS`] of its creation:
 /// a seat still free, no move, no result.
 fn invitation_expired(stored: &StoredGame, now_unix_ms: u64) -> bool {
@@ -1283,6 +1207,139 @@ fn invitation_expired(stored: &StoredGame, now_unix_ms: u64) -> bool {
         && stored.moves.is_empty()
         && stored.game.names.iter().any(Option::is_none)
         && now_unix_ms.saturating_sub(stored.game.created_unix_ms) >= INVITE_EXPIRY_MS
+}
+
+/// The hub is the cluster's way to this node's games ([`crate::cluster::NodeGames`]).
+impl crate::cluster::NodeGames for Hub {
+    fn now_ms(&self) -> u64 {
+        Hub::now_ms(self)
+    }
+
+    fn address(&self, conn: ConnId) -> IpAddr {
+        Hub::address(self, conn)
+    }
+
+    fn note_address(&self, conn: ConnId, address: IpAddr) {
+        Hub::note_address(self, conn, address);
+    }
+
+    fn is_in_any_game(&self, conn: ConnId) -> bool {
+        Hub::is_in_any_game(self, conn)
+    }
+
+    fn make_room<'a>(
+        &'a self,
+        conn: ConnId,
+        id: Option<&'a str>,
+    ) -> actor::Boxed<'a, Result<(), Denied>> {
+        Box::pin(Hub::make_room(self, conn, id))
+    }
+
+    fn disconnect_here(&self, conn: ConnId) -> actor::Boxed<'_, ()> {
+        Box::pin(Hub::disconnect_here(self, conn))
+    }
+
+    fn loaded(&self, id: &str) -> Option<GameHandle> {
+        Hub::loaded(self, id)
+    }
+
+    fn loaded_ids(&self) -> Vec<String> {
+        Hub::loaded_ids(self)
+    }
+
+    fn find<'a>(self: Arc<Self>, id: &'a str) -> actor::Boxed<'a, Option<GameHandle>> {
+        Box::pin(async move { Hub::find(&self, id).await })
+    }
+
+    fn evict_all(&self) -> actor::Boxed<'_, ()> {
+        Box::pin(Hub::evict_all(self))
+    }
+
+    fn adopt(self: Arc<Self>, session: Session, fence: u64) {
+        Hub::adopt(&self, session, fence);
+    }
+
+    fn admit_addresses<'a>(
+        &'a self,
+        addresses: &'a [IpAddr],
+    ) -> actor::Boxed<'a, Result<(), Denied>> {
+        Box::pin(Hub::admit_addresses(self, addresses))
+    }
+
+    fn random_seat(&self) -> Result<Seat, Denied> {
+        Hub::random_seat(self)
+    }
+
+    fn make_game(
+        self: Arc<Self>,
+        spec: GameSpec,
+        players: [Option<Player>; 2],
+    ) -> actor::Boxed<'static, Result<(GameHandle, String), Denied>> {
+        Box::pin(async move { Hub::make_game(&self, spec, players).await })
+    }
+
+    fn note_seated_addresses<'a>(
+        &'a self,
+        addresses: &'a [IpAddr],
+        id: &'a str,
+    ) -> actor::Boxed<'a, ()> {
+        Box::pin(Hub::note_seated_addresses(self, addresses, id))
+    }
+}
+
+/// The hub is what runs the node's games: their tasks ask it through [`actor::GameHost`].
+impl actor::GameHost for Hub {
+    fn now_ms(&self) -> u64 {
+        Hub::now_ms(self)
+    }
+
+    fn idle_stop(&self) -> Duration {
+        Hub::idle_stop(self)
+    }
+
+    fn lobby(&self) -> &crate::lobby::Lobby {
+        Hub::lobby(self)
+    }
+
+    fn storage(&self) -> &StorageHandle {
+        Hub::storage(self)
+    }
+
+    fn metrics(&self) -> &Metrics {
+        Hub::metrics(self)
+    }
+
+    fn address(&self, conn: ConnId) -> IpAddr {
+        Hub::address(self, conn)
+    }
+
+    fn lease_lost(&self) -> bool {
+        Hub::lease_lost(self)
+    }
+
+    fn forget(&self, id: &str, handle: &GameHandle, fence: Option<u64>) {
+        Hub::forget(self, id, handle, fence);
+    }
+
+    fn note_attached(&self, conn: ConnId, id: &str, going: bool) {
+        Hub::note_attached(self, conn, id, going);
+    }
+
+    fn note_detached(&self, conn: ConnId, id: &str) {
+        Hub::note_detached(self, conn, id);
+    }
+
+    fn note_ended(&self, id: &str, conns: &[ConnId]) {
+        Hub::note_ended(self, id, conns);
+    }
+
+    fn start_rematch(
+        self: Arc<Self>,
+        plan: RematchPlan,
+        outboxes: [Vec<(ConnId, Outbox)>; 2],
+    ) -> actor::Boxed<'static, ()> {
+        Box::pin(Hub::start_rematch(self, plan, outboxes))
+    }
 }
 
 #[cfg(test)]

@@ -12,6 +12,10 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use qi_protocol::ErrorCode;
+
+use crate::session::Denied;
+
 /// The limits the server enforces. [`Limits::default`] is what `qi-server` runs with unless its
 /// flags say otherwise.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -323,6 +327,53 @@ fn parse_forwarded_address(entry: &str) -> Option<IpAddr> {
         return Some(socket.ip());
     }
     entry.strip_prefix('[')?.strip_suffix(']')?.parse().ok()
+}
+
+/// The refusal past [`Limits::unfinished_per_address`].
+pub(crate) fn too_many_unfinished(limits: &Limits) -> Denied {
+    Denied::new(
+        ErrorCode::RateLimited,
+        format!(
+            "too many unfinished games from one address: at most {}; finish or abort one first",
+            limits.unfinished_per_address
+        ),
+    )
+}
+
+/// The refusal past [`Limits::open_challenges_per_address`].
+pub(crate) fn too_many_challenges(limits: &Limits) -> Denied {
+    Denied::new(
+        ErrorCode::RateLimited,
+        format!(
+            "too many open challenges from one address: at most {}; cancel one or wait for it \
+             to be accepted",
+            limits.open_challenges_per_address
+        ),
+    )
+}
+
+/// The refusal past [`Limits::games_per_minute`], with the wait.
+pub(crate) fn too_many_new_games(limits: &Limits, wait: Duration) -> Denied {
+    Denied::new(
+        ErrorCode::RateLimited,
+        format!(
+            "too many new games from one address: at most {} a minute; try again in {} s",
+            limits.games_per_minute,
+            wait.as_secs().max(1)
+        ),
+    )
+}
+
+/// The refusal past [`Limits::aborts_per_minute`], with the wait.
+pub(crate) fn too_many_aborts(limits: &Limits, wait: Duration) -> Denied {
+    Denied::new(
+        ErrorCode::RateLimited,
+        format!(
+            "too many aborted games from one address: at most {} a minute; try again in {} s",
+            limits.aborts_per_minute,
+            wait.as_secs().max(1)
+        ),
+    )
 }
 
 #[cfg(test)]

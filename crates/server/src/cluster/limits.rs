@@ -19,8 +19,8 @@ use std::sync::LazyLock;
 use redis::Script;
 
 use super::Cluster;
-use crate::hub::{too_many_aborts, too_many_new_games, too_many_unfinished};
 use crate::limits::{Limit, Limits};
+use crate::limits::{too_many_aborts, too_many_new_games, too_many_unfinished};
 use crate::session::Denied;
 
 /// Checks a rate (and the games held), and counts one more if asked and allowed.

@@ -56,8 +56,7 @@ use redis::AsyncCommands;
 use tokio::sync::oneshot;
 use tokio_postgres::Client;
 
-use crate::actor::{AttachReply, Command, GameHandle};
-use crate::hub::Hub;
+use crate::actor::{AttachReply, Boxed, Command, GameHandle};
 use crate::outbox::{CLOSE_RESTART, Outbox};
 use crate::session::{ConnId, Denied, Session};
 use crate::storage::{PgStorage, StorageError, StoredGame};
@@ -74,6 +73,49 @@ const TAKEOVER_BATCH: i64 = 200;
 const MAX_CACHED_OWNERS: usize = 100_000;
 /// How many frames go in one Redis message.
 const FRAMES_PER_PACKET: usize = 64;
+
+/// What the cluster needs of its node's hub (`crate::hub`): the games it runs and who is in
+/// them, and a new game for a pair. A trait, so that the cluster does not know the hub that
+/// holds it.
+pub trait NodeGames: Send + Sync + 'static {
+    /// The node's clock, in milliseconds.
+    fn now_ms(&self) -> u64;
+    /// The client address of a connection.
+    fn address(&self, conn: ConnId) -> IpAddr;
+    /// Notes the client address of `conn`, a socket of another node in a game here.
+    fn note_address(&self, conn: ConnId, address: IpAddr);
+    /// Whether connection `conn` is in any game on this node.
+    fn is_in_any_game(&self, conn: ConnId) -> bool;
+    /// Makes room for `conn` to come into game `id` (it may be in only so many at once).
+    fn make_room<'a>(&'a self, conn: ConnId, id: Option<&'a str>) -> Boxed<'a, Result<(), Denied>>;
+    /// Forgets `conn` on this node: its seeks, its address, its games.
+    fn disconnect_here(&self, conn: ConnId) -> Boxed<'_, ()>;
+    /// Game `id` when it is in memory here.
+    fn loaded(&self, id: &str) -> Option<GameHandle>;
+    /// The ids of the games in memory here.
+    fn loaded_ids(&self) -> Vec<String>;
+    /// Game `id`, loaded (or claimed) if it is this node's to run.
+    fn find<'a>(self: Arc<Self>, id: &'a str) -> Boxed<'a, Option<GameHandle>>;
+    /// Gives up every game of this node.
+    fn evict_all(&self) -> Boxed<'_, ()>;
+    /// Runs `session`, taken over from a dead node, under lease `fence`.
+    fn adopt(self: Arc<Self>, session: Session, fence: u64);
+    /// Whether these addresses may have a new game now.
+    fn admit_addresses<'a>(&'a self, addresses: &'a [IpAddr]) -> Boxed<'a, Result<(), Denied>>;
+    /// A seat by lot.
+    ///
+    /// # Errors
+    /// [`Denied`] when no random number could be had.
+    fn random_seat(&self) -> Result<qi_protocol::Seat, Denied>;
+    /// Creates a game for two players and starts its task.
+    fn make_game(
+        self: Arc<Self>,
+        spec: qi_protocol::GameSpec,
+        players: [Option<crate::session::Player>; 2],
+    ) -> Boxed<'static, Result<(GameHandle, String), Denied>>;
+    /// Notes that these addresses hold a seat in game `id`.
+    fn note_seated_addresses<'a>(&'a self, addresses: &'a [IpAddr], id: &'a str) -> Boxed<'a, ()>;
+}
 
 /// How to join a cluster.
 #[derive(Clone, Debug)]
@@ -153,7 +195,7 @@ pub struct Cluster {
     next_request: AtomicU64,
     /// Numbers this node's ghost outboxes (their frame streams).
     next_ghost: AtomicU64,
-    hub: OnceLock<Weak<Hub>>,
+    hub: OnceLock<Weak<dyn NodeGames>>,
     pairing: pairing::Pairing,
     /// The lobby shared with the other nodes.
     lobby_share: lobby_share::LobbyShare,
@@ -267,7 +309,11 @@ impl Cluster {
 
     /// Starts the node's work (heartbeat, takeover, listening on Redis) for `hub`, until
     /// `shutdown`.
-    pub fn start(self: &Arc<Self>, hub: &Arc<Hub>, shutdown: tokio_util::sync::CancellationToken) {
+    pub fn start(
+        self: &Arc<Self>,
+        hub: &Arc<dyn NodeGames>,
+        shutdown: tokio_util::sync::CancellationToken,
+    ) {
         let _ = self.hub.set(Arc::downgrade(hub));
         tokio::spawn(Arc::clone(self).listen(shutdown.clone()));
         tokio::spawn(Arc::clone(self).beat(shutdown));
@@ -277,7 +323,7 @@ impl Cluster {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn hub(&self) -> Option<Arc<Hub>> {
+    fn hub(&self) -> Option<Arc<dyn NodeGames>> {
         self.hub.get().and_then(Weak::upgrade)
     }
 
@@ -878,8 +924,8 @@ impl Cluster {
     }
 
     /// Game `game` if this node runs it (loading it, or claiming it, if it is ours to run).
-    async fn local_game(&self, hub: &Arc<Hub>, game: &str) -> Option<GameHandle> {
-        hub.find(game).await.filter(GameHandle::is_local)
+    async fn local_game(&self, hub: &Arc<dyn NodeGames>, game: &str) -> Option<GameHandle> {
+        Arc::clone(hub).find(game).await.filter(GameHandle::is_local)
     }
 
     /// The heartbeat, the watch for dead nodes and the takeover of their games.
@@ -1124,7 +1170,7 @@ impl Cluster {
             match Session::restore(&stored, hub.now_ms()) {
                 Ok(session) => {
                     tracing::info!(game = %id, "taken over");
-                    hub.adopt(session, u64::try_from(fence).unwrap_or(0));
+                    Arc::clone(&hub).adopt(session, u64::try_from(fence).unwrap_or(0));
                 }
                 Err(e) => {
                     tracing::error!(game = %id, error = %e, "a taken-over game does not load")
@@ -1172,5 +1218,16 @@ impl Drop for PendingGuard<'_> {
 
 /// A handle of game `game`, run by node `owner`.
 pub(crate) fn remote_handle(cluster: &Arc<Cluster>, owner: u32, game: &str) -> GameHandle {
-    GameHandle::remote(Arc::clone(cluster), owner, game)
+    GameHandle::remote(cluster.clone(), owner, game)
+}
+/// Another node's games are reached through the cluster ([`crate::actor::RemoteGames`]).
+impl crate::actor::RemoteGames for Cluster {
+    fn forward<'a>(
+        &'a self,
+        owner: u32,
+        game: &'a str,
+        command: Command,
+    ) -> crate::actor::Boxed<'a, bool> {
+        Box::pin(Cluster::forward(self, owner, game, command))
+    }
 }

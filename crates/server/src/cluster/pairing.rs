@@ -1,5 +1,5 @@
 //! Quick pairing across nodes: one Redis list per kind of game (`qi:seek:{key}`, the key of
-//! [`check_spec`](crate::hub::check_spec)), popped or pushed by one script, so two nodes can never
+//! [`check_spec`](crate::session::check_spec)), popped or pushed by one script, so two nodes can never
 //! hand out the same seeker. The node that pops a partner asks the partner's node whether that
 //! seeker still waits ([`Packet::TakeSeeker`]; a cancelled seek, a closed socket or a dead node's
 //! stale entry is passed over), checks both addresses' limits, then makes the game (and runs
@@ -15,9 +15,8 @@ use redis::Script;
 use serde::{Deserialize, Serialize};
 
 use super::wire::Reply;
-use super::{Cluster, Packet};
+use super::{Cluster, NodeGames, Packet};
 use crate::actor::AttachReply;
-use crate::hub::Hub;
 use crate::outbox::Outbox;
 use crate::session::{Attach, ConnId, Denied};
 
@@ -266,7 +265,7 @@ impl Pairing {
     pub(crate) async fn seek(
         &self,
         cluster: &Arc<Cluster>,
-        hub: &Arc<Hub>,
+        hub: &Arc<dyn NodeGames>,
         spec: GameSpec,
         player: crate::session::Player,
         conn: ConnId,
@@ -279,7 +278,7 @@ impl Pairing {
 
     /// Seeks again every rated seeker of this node still waiting, with the window it has
     /// now (a pairing found leaves both out of the queue; else each is queued again as it was).
-    pub(crate) async fn retry_rated(&self, cluster: &Arc<Cluster>, hub: &Arc<Hub>) {
+    pub(crate) async fn retry_rated(&self, cluster: &Arc<Cluster>, hub: &Arc<dyn NodeGames>) {
         let rated: Vec<ConnId> = self
             .lock()
             .waiting
@@ -316,7 +315,7 @@ impl Pairing {
     async fn seek_since(
         &self,
         cluster: &Arc<Cluster>,
-        hub: &Arc<Hub>,
+        hub: &Arc<dyn NodeGames>,
         spec: GameSpec,
         player: crate::session::Player,
         conn: ConnId,
@@ -324,7 +323,7 @@ impl Pairing {
         again: Again,
     ) -> Result<(), Denied> {
         let Again { since_ms, told } = again;
-        let key = crate::hub::check_spec(&spec)?;
+        let key = crate::session::check_spec(&spec)?;
         let address = hub.address(conn);
         let queue = queue_of(&key);
         let rating = player.rating_in(&spec).unwrap_or(qi_protocol::START_RATING).rating;
@@ -397,7 +396,7 @@ impl Pairing {
         let mut players = [None, None];
         players[mine_seat.index()] = Some(mine.player.clone());
         players[mine_seat.other().index()] = Some(partner.player.clone());
-        let (handle, game) = match hub.make_game(spec, players).await {
+        let (handle, game) = match Arc::clone(hub).make_game(spec, players).await {
             Ok(made) => made,
             Err(denied) => {
                 self.refuse_partner(cluster, &partner, &denied).await;
@@ -409,7 +408,7 @@ impl Pairing {
         if partner.node == cluster.num {
             let partner_outbox = self.lock().taken.remove(&partner.conn).map(|l| l.outbox);
             if let Some(partner_outbox) = partner_outbox {
-                let _ = crate::hub::into_game(
+                let _ = crate::actor::into_game(
                     &handle,
                     partner.conn,
                     partner_outbox,
@@ -431,14 +430,14 @@ impl Pairing {
                 _ => tracing::warn!(game, node = partner.node, "a paired seeker's node is gone"),
             }
         }
-        crate::hub::into_game(&handle, conn, outbox, Attach::Seat(mine_seat)).await
+        crate::actor::into_game(&handle, conn, outbox, Attach::Seat(mine_seat)).await
     }
 
     /// Another node paired this node's seeker `conn` into `game`: it comes in.
     pub(crate) async fn paired(
         &self,
         cluster: &Arc<Cluster>,
-        hub: &Arc<Hub>,
+        hub: &Arc<dyn NodeGames>,
         owner: u32,
         game: String,
         conn: ConnId,
@@ -450,7 +449,7 @@ impl Pairing {
         };
         // A slow answer (a busy node) is asked again, the game looked up afresh each time.
         for _ in 0..3 {
-            let handle = match hub.find(&game).await {
+            let handle = match Arc::clone(hub).find(&game).await {
                 Some(handle) => handle,
                 None => super::remote_handle(cluster, owner, &game),
             };

@@ -422,7 +422,7 @@ impl Receiver {
                 answer
             }
             ClientMessage::Lobby { variant, seek } => {
-                let key = match seek.as_ref().map(crate::hub::check_spec).transpose() {
+                let key = match seek.as_ref().map(crate::session::check_spec).transpose() {
                     Ok(key) => key,
                     Err(denied) => return self.deny(denied),
                 };

@@ -224,6 +224,31 @@ pub struct Session {
     chat_times: BTreeMap<chat::Writer, VecDeque<u64>>,
 }
 
+/// The longest rule-options text accepted.
+const MAX_RULES_LEN: usize = 200;
+
+/// A spec checked: the rules set up a game. Returns the pairing key (the spec with the rule
+/// options written out in full, so that `""` and the defaults spelled out pair together).
+///
+/// # Errors
+/// [`ErrorCode::BadSpec`] with the reason.
+pub fn check_spec(spec: &GameSpec) -> Result<String, Denied> {
+    let bad = |detail: String| Denied::new(ErrorCode::BadSpec, detail);
+    if spec.rules.len() > MAX_RULES_LEN {
+        return Err(bad(format!("rule options longer than {MAX_RULES_LEN} bytes")));
+    }
+    if let Some(clock) = spec.clock
+        && !clock.is_valid()
+    {
+        return Err(bad("the clock must be 1 to 10,800 s with 0 to 180 s added".into()));
+    }
+    let game = AnyGame::new(spec.variant.name(), &spec.rules, &StartFrom::Start { seed: 0 })
+        .map_err(|e| bad(e.to_string()))?;
+    let clock = spec.clock.map(|c| format!("{}+{}", c.base_secs, c.increment_secs));
+    let rated = if spec.rated { "|rated" } else { "" };
+    Ok(format!("{}|{}|{}{rated}", spec.variant, game.rules_list(), clock.unwrap_or_default()))
+}
+
 /// The seat that plays `side`.
 pub(crate) fn seat_of_side(side: Side) -> Seat {
     match side {
