@@ -64,8 +64,8 @@ impl Outcome {
     }
 }
 
-/// How a game ended, when the result alone does not say it (the rules' own reasons are in
-/// English and go in a tooltip).
+/// How a game ended, when the result alone does not say it (the rules' own reasons are worded
+/// apart, by `qi_i18n::rules::end_reason_for`, and go in a tooltip).
 fn reason_words(reason: &EndReason) -> Option<Words> {
     match reason {
         EndReason::Resignation => Some(Words::ByResignation),
@@ -367,7 +367,7 @@ mod tests {
         assert_eq!(Outcome::of(&game(Seat::First, None, EndReason::Agreement)), Outcome::Draw);
         assert_eq!(Outcome::of(&game(Seat::First, None, EndReason::Aborted)), Outcome::Aborted);
         assert_eq!(reason_words(&EndReason::Resignation), Some(Words::ByResignation));
-        assert_eq!(reason_words(&rules()), None, "the rules' English reason is a tooltip");
+        assert_eq!(reason_words(&rules()), None, "the rules' reason is worded apart, a tooltip");
     }
 
     #[test]

@@ -21,8 +21,9 @@
 //! The variant ([`Variant`], `"chess960"`), why a move was refused ([`IllegalReason`],
 //! `"leaves_king_in_check"`) and why the rules ended a game ([`RulesEnd`], `"checkmate"`) are
 //! the rules crate's own values, named in `snake_case`: each side words them in its reader's
-//! language. A game's rule options travel in the rules' canonical `key=value,...` form, which
-//! records and links use too.
+//! language. A value this version does not know makes the whole message unreadable, so adding
+//! a variant, a refusal reason or an end reason raises [`VERSION`]. A game's rule options
+//! travel as a `key=value,...` list the rules crate reads, as records and links write them.
 //!
 //! # Moves
 //! A move names the ply it is for (0 is the first move of the game). The server applies a move
@@ -578,32 +579,35 @@ pub enum EndReason {
     Abandoned,
 }
 
-/// Every reason the rules end a game for, to read results stored in English.
-const RULES_ENDS: [RulesEnd; 11] = [
-    RulesEnd::Checkmate,
-    RulesEnd::Stalemate,
-    RulesEnd::NoLegalMoves,
-    RulesEnd::NoPieces,
-    RulesEnd::Repetition,
-    RulesEnd::PerpetualCheck,
-    RulesEnd::FiftyMoves,
-    RulesEnd::InsufficientMaterial,
-    RulesEnd::NoProgress,
-    RulesEnd::FiveInARow,
-    RulesEnd::BoardFull,
+/// The English each end reason was stored in by protocol version 1 (what
+/// [`RulesEnd::describe`] said then), frozen here: the rules may reword their descriptions,
+/// stored games keep these.
+const VERSION_1_RULES_ENDS: [(&str, RulesEnd); 11] = [
+    ("checkmate", RulesEnd::Checkmate),
+    ("stalemate", RulesEnd::Stalemate),
+    ("no legal moves", RulesEnd::NoLegalMoves),
+    ("no pieces left", RulesEnd::NoPieces),
+    ("threefold repetition", RulesEnd::Repetition),
+    ("perpetual check", RulesEnd::PerpetualCheck),
+    ("fifty-move rule", RulesEnd::FiftyMoves),
+    ("insufficient material", RulesEnd::InsufficientMaterial),
+    ("no capture or flip for too long", RulesEnd::NoProgress),
+    ("five in a row", RulesEnd::FiveInARow),
+    ("board full", RulesEnd::BoardFull),
 ];
 
-/// Reads a rules' end reason by its name (`"five_in_a_row"`), or by the English description
-/// stored games of version 1 hold (`"five in a row"`, [`RulesEnd::describe`]).
+/// Reads a rules' end reason by its name (`"five_in_a_row"`), or by the English stored games
+/// of version 1 hold (`"five in a row"`, [`VERSION_1_RULES_ENDS`]).
 fn rules_end_then_or_now<'de, D: serde::Deserializer<'de>>(
     deserializer: D,
 ) -> Result<RulesEnd, D::Error> {
     let text = String::deserialize(deserializer)?;
     let by_name = serde_json::from_value::<RulesEnd>(serde_json::Value::String(text.clone()));
     by_name.or_else(|_| {
-        RULES_ENDS
+        VERSION_1_RULES_ENDS
             .into_iter()
-            .find(|reason| reason.describe() == text)
+            .find(|(english, _)| *english == text)
+            .map(|(_, reason)| reason)
             .ok_or_else(|| serde::de::Error::custom(format!("no such end of a game: {text}")))
     })
 }
@@ -949,14 +953,30 @@ mod tests {
         }
         let bad = r#"{"winner":null,"reason":{"kind":"rules","detail":"boredom"}}"#;
         assert!(serde_json::from_str::<GameResult>(bad).is_err());
-        // Every end reason's English reads back as itself.
-        for reason in RULES_ENDS {
-            let old = format!(r#"{{"kind":"rules","detail":"{}"}}"#, reason.describe());
+        // Every end reason's version-1 English reads back as itself.
+        for (english, reason) in VERSION_1_RULES_ENDS {
+            let old = format!(r#"{{"kind":"rules","detail":"{english}"}}"#);
             assert_eq!(
                 serde_json::from_str::<EndReason>(&old).unwrap(),
                 EndReason::Rules { reason }
             );
         }
+        // The names a peer of this version knows: adding one (a variant, an end) changes what
+        // an older page can read, so VERSION goes up with it.
+        let names = |values: Vec<String>| values.join(" ");
+        assert_eq!(
+            names(Variant::ALL.iter().map(|v| serde_json::to_string(v).unwrap()).collect()),
+            r#""chess" "chess960" "xiangqi" "banqi" "gomoku""#
+        );
+        let ends = VERSION_1_RULES_ENDS.map(|(_, reason)| serde_json::to_string(&reason).unwrap());
+        assert_eq!(
+            names(ends.to_vec()),
+            concat!(
+                r#""checkmate" "stalemate" "no_legal_moves" "no_pieces" "repetition" "#,
+                r#""perpetual_check" "fifty_moves" "insufficient_material" "no_progress" "#,
+                r#""five_in_a_row" "board_full""#
+            )
+        );
     }
 
     #[test]

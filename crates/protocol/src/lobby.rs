@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::{GameSpec, Seat, Variant};
 
 /// The filters of the lobby's lists: every game (`None`), then each variant. A node shares the
-/// top rows of each with the others, so a filter outside these shows its own node's rows only.
+/// top rows of each with the others.
 pub const LOBBY_FILTERS: [Option<Variant>; 6] = [
     None,
     Some(Variant::Chess),

@@ -248,6 +248,7 @@ pub(crate) async fn into_game(
         AttachReply::Done => Ok(()),
         AttachReply::Denied(denied) => Err(denied),
         AttachReply::Retry => {
+            tracing::error!("a new game's task stopped");
             Err(Denied::new(ErrorCode::Unexpected, "the server could not do that now; try again"))
         }
     }

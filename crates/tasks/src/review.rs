@@ -611,12 +611,13 @@ mod tests {
         assert_eq!(review.judgements()[1].judgement, Judgement::Blunder);
         // Banqi: a flip's value is luck, so nothing is checked.
         let mut game = GameRecord::new(GameKind::Banqi, "", 7);
-        let first = game.start_game().legal_moves().into_iter().next().unwrap();
-        game.moves.push(first.clone());
+        let flips = game.start_game().legal_move_values();
+        game.moves.push(flips[0].to_string());
         let mut review = Review::of(2, &game).unwrap();
-        review.record(Job::Position(0), evaluation(0, &first));
-        review.record(Job::Position(1), evaluation(2_000, "a1"));
-        assert!(review.finished());
+        let score = |cp| Evaluation { score: Score::Cp(cp), best: Some(flips[1]) };
+        review.record(Job::Position(0), score(0));
+        review.record(Job::Position(1), score(2_000));
+        assert!(review.finished() && review.checks.iter().all(Option::is_none));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! game's kind and the player's language as their index; a record as its own line form
 //! ([`record_to_lines`]), the one text here: a record is a record's edge.
 //!
-//! Reading a form checks it: a cell off every board, a promotion to a king, an index past the
+//! Reading a form checks it: a cell off every board, a role that is no piece, an index past the
 //! end are refused (the message is unreadable), never a panic. A move read here is still only a
 //! move: the page plays it through the rules, which refuse it if it is not legal there.
 
@@ -153,8 +153,8 @@ impl Wire for AnyMove {
     }
 
     fn from_form(MoveForm(kind, [a, b, c, d]): MoveForm) -> Option<AnyMove> {
-        // The largest board is gomoku's (up to 26 points a side, see the gomoku rules); the
-        // rules refuse a cell off the game's own board when the move is played.
+        // Wider than any board (gomoku's largest is 20 a side): the rules refuse a cell off the
+        // game's own board, and a promotion to a king or a pawn, when the move is played.
         let cell = |file: u8, rank: u8| (file < 26 && rank < 26).then(|| Cell::new(file, rank));
         let mv = match kind {
             CHESS => {
@@ -378,6 +378,28 @@ pub(crate) mod tests {
         ] {
             assert_eq!(AnyMove::from_form(mv.form()), Some(mv));
         }
+    }
+
+    #[test]
+    fn a_reply_holding_a_form_of_no_move_is_refused_whole() {
+        use crate::think::ThinkReply;
+        // A think reply's fields in order (bincode writes a struct as its fields), the best
+        // move a form of no kind.
+        let forged = (7_u64, Some(MoveForm(9, [0; 4])), 1_u32, 2_u64, 3_u64, None::<MoveForm>);
+        let mut bytes = bincode::serde::encode_to_vec(forged, bincode::config::standard()).unwrap();
+        bytes.push(0); // no score
+        assert!(crate::codec::from_bytes::<ThinkReply>(&bytes).is_err());
+        // The same with a move of a kind it knows reads.
+        let e2e4 = AnyMove::Chess(ChessMove {
+            from: qi_rules::chess::shakmaty::Square::E2,
+            to: qi_rules::chess::shakmaty::Square::E4,
+            promotion: None,
+        });
+        let fair = (7_u64, Some(e2e4.form()), 1_u32, 2_u64, 3_u64, None::<MoveForm>);
+        let mut bytes = bincode::serde::encode_to_vec(fair, bincode::config::standard()).unwrap();
+        bytes.push(0);
+        let reply = crate::codec::from_bytes::<ThinkReply>(&bytes).expect("a reply");
+        assert_eq!((reply.id, reply.best, reply.time_ms), (7, Some(e2e4), 3));
     }
 
     #[test]

@@ -169,10 +169,14 @@ mod tests {
         assert_eq!(first_bad, Some((2, 1)));
     }
 
-    /// A short game with a tag and comments, read from PGN.
+    /// A short game read from PGN, with a tag and comments that hold a line break, a tab and
+    /// backslashes, and a resignation.
     fn record() -> GameRecord {
-        let pgn = "[Event \"Club\"]\n\n{before all} 1. e4 e5 {odd} 0-1\n";
-        qi_play::records::import(pgn, Some(GameKind::Chess)).expect("a record").record
+        let pgn = "[Event \"A\\\\B\"]\n[Termination \"resignation\"]\n\n\
+                   {before\nall} 1. e4 e5 {odd\t\\n} 0-1\n";
+        let record = qi_play::records::import(pgn, Some(GameKind::Chess)).expect("a record").record;
+        assert_eq!(record.comments.len(), 2, "{record:?}");
+        record
     }
 
     #[test]

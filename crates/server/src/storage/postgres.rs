@@ -553,9 +553,15 @@ async fn rate_in(
     let Some(row) = row else { return Ok(()) };
     // What rating needs of the game: its kind, whether it is rated, and the seats' accounts.
     // A kind that does not read is no rated kind: nothing to rate.
-    let Ok(variant) = Variant::parse(row.get(0)) else { return Ok(()) };
-    let spec = GameSpec { variant, rules: String::new(), clock: None, rated: row.get(1) };
-    let accounts: [Option<String>; 2] = [row.get(2), row.get(3)];
+    let Ok(variant) = Variant::parse(row.try_get(0).map_err(err)?) else { return Ok(()) };
+    let spec = GameSpec {
+        variant,
+        rules: String::new(),
+        clock: None,
+        rated: row.try_get(1).map_err(err)?,
+    };
+    let accounts: [Option<String>; 2] =
+        [row.try_get(2).map_err(err)?, row.try_get(3).map_err(err)?];
     let Some(kind) = rated_kind(&spec, &accounts, result) else { return Ok(()) };
     let record = RatedSeats { spec, accounts };
     let keys = record.accounts.clone().map(Option::unwrap_or_default);
@@ -734,7 +740,15 @@ impl Storage for PgStorage {
             let rows = client.query(&sql, &[]).await.map_err(|e| pg_error(&e))?;
             let mut games = Vec::with_capacity(rows.len());
             for row in &rows {
-                let mut stored = game_row(row)?;
+                // One damaged row is one game not resumed (logged), not a node that does not
+                // start.
+                let mut stored = match game_row(row) {
+                    Ok(stored) => stored,
+                    Err(error) => {
+                        tracing::warn!(%error, "an unfinished game's row does not read: skipped");
+                        continue;
+                    }
+                };
                 stored.moves = moves_of(client, &stored.game.id).await?;
                 stored.chat = chat_of(client, &stored.game.id).await?;
                 games.push(stored);

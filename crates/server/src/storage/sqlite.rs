@@ -531,7 +531,19 @@ impl Storage for SqliteStorage {
         let mut games = {
             let mut statement = self.db.prepare(&sql).map_err(failed)?;
             let rows = statement.query_map([], game_row).map_err(failed)?;
-            rows.collect::<rusqlite::Result<Vec<_>>>().map_err(failed)?
+            let mut games = Vec::new();
+            for row in rows {
+                match row {
+                    Ok(game) => games.push(game),
+                    // One damaged row is one game not resumed (logged), not a server that does
+                    // not start.
+                    Err(error @ rusqlite::Error::FromSqlConversionFailure(..)) => {
+                        tracing::warn!(%error, "an unfinished game's row does not read: skipped");
+                    }
+                    Err(error) => return Err(failed(error)),
+                }
+            }
+            games
         };
         for stored in &mut games {
             stored.moves = self.moves(&stored.game.id).map_err(failed)?;
