@@ -46,7 +46,7 @@ pub fn finished_record(
     result: &GameResult,
 ) -> Option<GameRecord> {
     let from = StartFrom::parse(start).ok()?;
-    let game = AnyGame::new(spec.variant.name(), &spec.rules, &from).ok()?;
+    let game = AnyGame::with_rules(spec.rules, &from).ok()?;
     let start = match from {
         StartFrom::Start { seed } => Start::Seed(seed),
         StartFrom::Position(position) => Start::Position(position.to_owned()),
@@ -240,7 +240,7 @@ impl OnlineGame {
             return None;
         }
         let start = StartFrom::parse(&view.start).ok()?;
-        let mut game = AnyGame::new(view.spec.variant.name(), &view.spec.rules, &start).ok()?;
+        let mut game = AnyGame::with_rules(view.spec.rules, &start).ok()?;
         let mut learned = Vec::new();
         for (ply, mv) in view.moves.iter().enumerate() {
             if usize::try_from(mv.ply).ok() != Some(ply) {

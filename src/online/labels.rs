@@ -33,7 +33,7 @@ pub fn changed_rules(kind: GameKind, list: &str) -> String {
 /// it plays by the defaults.
 #[must_use]
 pub fn rules_label(lang: Lang, spec: &GameSpec) -> String {
-    rule_pairs(&changed_rules(spec.variant.kind(), &spec.rules))
+    rule_pairs(&changed_rules(spec.variant().kind(), &spec.rules.to_list()))
         .map(|(key, value)| format!("{}: {}", option_label(lang, key), value_label(lang, value)))
         .collect::<Vec<_>>()
         .join(", ")
@@ -71,7 +71,7 @@ pub fn variant_label(lang: Lang, variant: &str) -> String {
 /// not the defaults (`Gomoku · 5+3 · Rule set: Renju`), then `Rated` for a rated game.
 #[must_use]
 pub fn spec_label(lang: Lang, spec: &GameSpec) -> String {
-    let game = variant_name(lang, spec.variant);
+    let game = variant_name(lang, spec.variant());
     let mut label = format!("{game} · {}", clock_label(lang, spec.clock));
     let rules = rules_label(lang, spec);
     if !rules.is_empty() {
@@ -86,25 +86,20 @@ pub fn spec_label(lang: Lang, spec: &GameSpec) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use qi_protocol::AnyRules;
 
     #[test]
     fn games_are_labelled_with_their_clock() {
-        let spec =
-            GameSpec { variant: Variant::Xiangqi, rules: String::new(), clock: None, rated: false };
+        let spec = GameSpec::of(Variant::Xiangqi);
         assert_eq!(spec_label(Lang::Zh, &spec), "中国象棋 · 不计时");
         let clock = Some(ClockSpec { base_secs: 90, increment_secs: 1 });
-        let spec =
-            GameSpec { variant: Variant::Chess960, rules: String::new(), clock, rated: false };
+        let spec = GameSpec { clock, ..GameSpec::of(Variant::Chess960) };
         assert_eq!(spec_label(Lang::En, &spec), "Chess960 · 1.5+1");
-        let spec = GameSpec {
-            variant: Variant::Gomoku,
-            rules: "rule=renju".into(),
-            clock: None,
-            rated: false,
-        };
+        let rules = AnyRules::parse(Variant::Gomoku, "rule=renju").unwrap();
+        let spec = GameSpec { rules, ..GameSpec::of(Variant::Gomoku) };
         assert_eq!(spec_label(Lang::En, &spec), "Gomoku · No clock · Rule set: Renju");
-        let rules = default_rules(GameKind::Gomoku);
-        let spec = GameSpec { variant: Variant::Gomoku, rules, clock: None, rated: false };
+        let rules = AnyRules::parse(Variant::Gomoku, &default_rules(GameKind::Gomoku)).unwrap();
+        let spec = GameSpec { rules, ..GameSpec::of(Variant::Gomoku) };
         assert_eq!(spec_label(Lang::En, &spec), "Gomoku · No clock", "the defaults go unsaid");
         let spec = GameSpec { rated: true, ..spec };
         assert_eq!(spec_label(Lang::En, &spec), "Gomoku · No clock · Rated");

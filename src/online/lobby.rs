@@ -1,7 +1,7 @@
 //! The lobby: the player's name, the game, its rule options, the clock and the seat, then a game
 //! with an invite link or a quick pairing.
 
-use qi_protocol::Variant;
+use qi_protocol::{AnyRules, Variant};
 use qi_protocol::{ClockSpec, GameSpec, NAME_MAX_CHARS, SeatChoice};
 use qi_rules::any::{rule_docs, rules_with};
 use qi_rules::{GameKind, Side};
@@ -197,8 +197,10 @@ impl Choices {
             GameKind::Banqi => Variant::Banqi,
             GameKind::Gomoku => Variant::Gomoku,
         };
-        let rules = changed_rules(self.kind, self.rules_of());
-        Some(GameSpec { variant, rules, clock, rated: self.rated })
+        // The stored choices' text read over the variant (whose name says Chess960, so the
+        // stored `variant=standard` is left out): the settings are a text edge.
+        let rules = AnyRules::parse(variant, &changed_rules(self.kind, self.rules_of())).ok()?;
+        Some(GameSpec { rules, clock, rated: self.rated })
     }
 }
 
@@ -521,18 +523,24 @@ fn seat_fields(lang: Lang, choices: &UseStateHandle<Choices>, signed_in: bool) -
 mod tests {
     use super::*;
 
+    /// A game's rules with the changes of `list` (chess: standard chess's).
+    fn rules_of(kind: GameKind, list: &str) -> AnyRules {
+        let variant = Variant::ALL.into_iter().find(|variant| variant.kind() == kind).unwrap();
+        AnyRules::parse(variant, list).unwrap()
+    }
+
     #[test]
     fn choices_make_the_spec() {
         let mut choices = Choices::default();
         let spec = choices.spec().unwrap();
-        assert_eq!(spec.variant, Variant::Chess);
+        assert_eq!(spec.variant(), Variant::Chess);
         assert_eq!(spec.clock, Some(ClockSpec { base_secs: 300, increment_secs: 3 }));
         choices.chess960 = true;
         choices.clock = ClockChoice::Off;
-        assert_eq!(choices.spec().unwrap().variant, Variant::Chess960);
+        assert_eq!(choices.spec().unwrap().variant(), Variant::Chess960);
         assert_eq!(choices.spec().unwrap().clock, None);
         choices.kind = GameKind::Banqi;
-        assert_eq!(choices.spec().unwrap().variant, Variant::Banqi, "Chess960 is for chess only");
+        assert_eq!(choices.spec().unwrap().variant(), Variant::Banqi, "Chess960 is for chess only");
         choices.clock = ClockChoice::Custom;
         choices.minutes = "2,5".into();
         choices.increment = "7".into();
@@ -581,21 +589,25 @@ mod tests {
     #[test]
     fn rule_options_go_in_the_spec_when_changed() {
         let mut choices = Choices { kind: GameKind::Banqi, ..Choices::default() };
-        assert_eq!(choices.spec().unwrap().rules, "");
+        assert_eq!(choices.spec().unwrap().rules, rules_of(choices.kind, ""));
         choices.set_rule("chain", "true");
         choices.set_rule("draw", "77");
         choices.set_rule("ranks", "nonsense");
-        assert_eq!(choices.spec().unwrap().rules, "chain=true,draw=77");
+        assert_eq!(choices.spec().unwrap().rules, rules_of(choices.kind, "chain=true,draw=77"));
         choices.kind = GameKind::Gomoku;
-        assert_eq!(choices.spec().unwrap().rules, "", "each game keeps its own");
+        assert_eq!(
+            choices.spec().unwrap().rules,
+            rules_of(choices.kind, ""),
+            "each game keeps its own"
+        );
         choices.set_rule("rule", "renju");
-        assert_eq!(choices.spec().unwrap().rules, "rule=renju");
+        assert_eq!(choices.spec().unwrap().rules, rules_of(choices.kind, "rule=renju"));
         choices.kind = GameKind::Banqi;
-        assert_eq!(choices.spec().unwrap().rules, "chain=true,draw=77");
+        assert_eq!(choices.spec().unwrap().rules, rules_of(choices.kind, "chain=true,draw=77"));
         choices.kind = GameKind::Chess;
         choices.chess960 = true;
         let spec = choices.spec().unwrap();
-        assert_eq!((spec.variant, spec.rules.as_str()), (Variant::Chess960, ""));
+        assert_eq!(spec.rules, AnyRules::of(Variant::Chess960));
         let game = qi_rules::any::AnyGame::new(
             "banqi",
             "chain=true,draw=77",

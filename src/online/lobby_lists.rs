@@ -44,9 +44,7 @@ fn who(name: String, rating: Option<ShownRating>, link: bool) -> Html {
 /// The board of `row` as a small picture, from its position (`None` when the position does
 /// not set up, which a sound server never sends).
 fn preview(settings: &Settings, row: &LiveRow) -> Option<Html> {
-    let game =
-        AnyGame::new(row.spec.variant.name(), &row.spec.rules, &StartFrom::Position(&row.position))
-            .ok()?;
+    let game = AnyGame::with_rules(row.spec.rules, &StartFrom::Position(&row.position)).ok()?;
     let record = GameRecord::from_parts(
         game.kind(),
         game.rules_list(),
@@ -91,7 +89,7 @@ fn challenge_row(lang: Lang, row: &ChallengeRow, ready: bool, act: &Callback<Int
     // the game rather than playing itself.
     let own = crate::web::load(&super::seat_key(&row.game)).is_some();
     let side =
-        side_name(lang, row.spec.variant.kind(), crate::online::game::side_of(row.seat), None);
+        side_name(lang, row.spec.variant().kind(), crate::online::game::side_of(row.seat), None);
     let name =
         if row.name.is_empty() { say(lang, Words::Anonymous).to_owned() } else { row.name.clone() };
     let creator = who(name, row.rating, true);
@@ -101,7 +99,7 @@ fn challenge_row(lang: Lang, row: &ChallengeRow, ready: bool, act: &Callback<Int
     };
     html! {
         <li class={classes!("challenge", row.spec.rated.then_some("rated"))} data-testid="challenge" data-game={row.game.clone()}
-            data-variant={row.spec.variant.name()} data-rated={row.spec.rated.to_string()}>
+            data-variant={row.spec.variant().name()} data-rated={row.spec.rated.to_string()}>
             <span class="challenge-who">{ creator }</span>
             <span class="challenge-game">{ spec_label(lang, &row.spec) }</span>
             <span class="challenge-side">{ fill_all(say(lang, Words::PlaysSide), &[("side", side)]) }</span>
@@ -123,7 +121,7 @@ pub fn live_row(settings: &Settings, row: &LiveRow, page: &str, framed: bool) ->
         if name.is_empty() { say(lang, Words::Anonymous).to_owned() } else { name.clone() }
     };
     html! {
-        <li class="live-game" data-testid="live-game" data-game={row.game.clone()} data-variant={row.spec.variant.name()} data-rated={row.spec.rated.to_string()}>
+        <li class="live-game" data-testid="live-game" data-game={row.game.clone()} data-variant={row.spec.variant().name()} data-rated={row.spec.rated.to_string()}>
             <a href={format!("{page}?game={}", row.game)} data-action="watch-game" target={framed.then_some("_top")}>
                 { preview(settings, row).unwrap_or_default() }
                 <span class="live-players">

@@ -202,9 +202,9 @@ fn game_row(lang: Lang, game: &ProfileGame) -> Html {
     let outcome = Outcome::of(game);
     let reason = reason_words(&game.result.reason).map(|words| say(lang, words));
     let detail = match &game.result.reason {
-        EndReason::Rules { reason } => {
-            Some(qi_i18n::rules::end_reason_for(lang, game.spec.variant.kind(), *reason).to_owned())
-        }
+        EndReason::Rules { reason } => Some(
+            qi_i18n::rules::end_reason_for(lang, game.spec.variant().kind(), *reason).to_owned(),
+        ),
         _ => None,
     };
     let opponent_name = shown_text(&game.opponent, qi_protocol::NAME_MAX_CHARS);
@@ -339,12 +339,7 @@ mod tests {
     fn game(seat: Seat, winner: Option<Seat>, reason: EndReason) -> ProfileGame {
         ProfileGame {
             game: "g1".into(),
-            spec: GameSpec {
-                variant: Variant::Gomoku,
-                rules: String::new(),
-                clock: None,
-                rated: true,
-            },
+            spec: GameSpec { rated: true, ..GameSpec::of(Variant::Gomoku) },
             seat,
             opponent: "Bob".into(),
             opponent_account: true,

@@ -21,9 +21,11 @@
 //! The variant ([`Variant`], `"chess960"`), why a move was refused ([`IllegalReason`],
 //! `"leaves_king_in_check"`) and why the rules ended a game ([`RulesEnd`], `"checkmate"`) are
 //! the rules crate's own values, named in `snake_case`: each side words them in its reader's
-//! language. A value this version does not know makes the whole message unreadable, so adding
-//! a variant, a refusal reason or an end reason raises [`VERSION`]. A game's rule options
-//! travel as a `key=value,...` list the rules crate reads, as records and links write them.
+//! language. A game's rule options are the rules crate's [`AnyRules`], an object tagged by the
+//! game whose fields are the options (`{"game":"banqi","chain":true}`, the rest at their
+//! defaults); the server refuses values the rules do not take as it would their text. A value
+//! this version does not know makes the whole message unreadable, so adding a variant, a rule
+//! option, a refusal reason or an end reason raises [`VERSION`].
 //!
 //! # Moves
 //! A move names the ply it is for (0 is the first move of the game). The server applies a move
@@ -41,7 +43,7 @@ mod chat;
 mod lobby;
 mod name;
 
-pub use qi_rules::any::Variant;
+pub use qi_rules::any::{AnyRules, Variant};
 pub use qi_rules::{EndReason as RulesEnd, IllegalReason};
 use serde::{Deserialize, Serialize};
 
@@ -62,7 +64,7 @@ pub use lobby::{
 pub use name::{NAME_MAX_MARKS, NameError, clean_name};
 
 /// The protocol's version; a client of another version is refused.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 /// The largest frame a peer may send, in bytes; a larger one closes the socket (code 1009).
 pub const MAX_FRAME_BYTES: usize = 8 * 1024;
 /// How many messages a client may send within [`RATE_WINDOW_MS`]; more close the socket
@@ -151,15 +153,12 @@ impl ClockSpec {
     }
 }
 
-/// What game to play: the variant, its rule options (`key=value,...`, as the rules crate reads
-/// them) and the clock.
+/// What game to play: the rules (the game, and its options as values) and the clock.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct GameSpec {
-    /// The variant.
-    pub variant: Variant,
-    /// The rule options; empty for the defaults (and then left out of the JSON).
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub rules: String,
+    /// The game and its rule options: `{"game":"gomoku","size":15,"rule":"renju",...}`; an
+    /// option left out takes its default.
+    pub rules: AnyRules,
     /// The clock, or none (no time limit; then left out of the JSON).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockSpec>,
@@ -167,6 +166,20 @@ pub struct GameSpec {
     /// out of the JSON.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
+}
+
+impl GameSpec {
+    /// A casual game of `variant` with its default rules and no clock.
+    #[must_use]
+    pub fn of(variant: Variant) -> GameSpec {
+        GameSpec { rules: AnyRules::of(variant), clock: None, rated: false }
+    }
+
+    /// The variant the rules make (Chess960 for chess with a shuffled back rank).
+    #[must_use]
+    pub const fn variant(&self) -> Variant {
+        self.rules.variant()
+    }
 }
 
 /// What a browser sends.
@@ -728,8 +741,7 @@ mod tests {
     #[test]
     fn messages_read_back() {
         let spec = GameSpec {
-            variant: Variant::Banqi,
-            rules: "chain=true".into(),
+            rules: AnyRules::parse(Variant::Banqi, "chain=true").unwrap(),
             clock: Some(ClockSpec { base_secs: 300, increment_secs: 2 }),
             rated: true,
         };
@@ -752,12 +764,7 @@ mod tests {
             ClientMessage::Act { game: "g".into(), action: GameAction::AcceptTakeback },
             ClientMessage::Act { game: "g".into(), action: GameAction::DeclineTakeback },
             ClientMessage::Challenge {
-                spec: GameSpec {
-                    variant: Variant::Gomoku,
-                    rules: String::new(),
-                    clock: None,
-                    rated: false,
-                },
+                spec: GameSpec::of(Variant::Gomoku),
                 seat: SeatChoice::First,
             },
             ClientMessage::Accept { game: "g".into() },
@@ -902,15 +909,68 @@ mod tests {
         }
     }
 
+    /// The fuzzers' seeds are messages of this version: a seed the reader refuses would start
+    /// the fuzzer outside the messages it is meant to explore.
     #[test]
-    fn a_spec_leaves_out_what_is_default_and_reads_the_old_form() {
-        let plain =
-            GameSpec { variant: Variant::Chess, rules: String::new(), clock: None, rated: false };
-        assert_eq!(serde_json::to_string(&plain).unwrap(), r#"{"variant":"chess"}"#);
-        // As older servers and stored games wrote it.
-        let old: GameSpec =
-            serde_json::from_str(r#"{"variant":"chess","rules":"","clock":null}"#).unwrap();
-        assert_eq!(old, plain);
+    fn the_fuzz_seeds_are_messages_of_this_version() {
+        let seeds = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/seeds");
+        let mut read = 0;
+        let readers: [(&str, fn(&str) -> Result<(), ParseError>); 2] = [
+            ("client_message", |text: &str| ClientMessage::parse(text).map(drop)),
+            ("server_message", |text: &str| ServerMessage::parse(text).map(drop)),
+        ];
+        for (folder, parse) in readers {
+            for entry in std::fs::read_dir(seeds.join(folder)).unwrap() {
+                let path = entry.unwrap().path();
+                let text = std::fs::read_to_string(&path).unwrap();
+                assert_eq!(parse(&text), Ok(()), "{}", path.display());
+                read += 1;
+            }
+        }
+        assert!(read >= 20, "only {read} seeds");
+    }
+
+    #[test]
+    fn a_spec_carries_its_rules_as_values_and_refuses_what_the_rules_do_not_take() {
+        let plain = GameSpec::of(Variant::Chess);
+        assert_eq!(
+            serde_json::to_string(&plain).unwrap(),
+            r#"{"rules":{"game":"chess","chess960":false}}"#
+        );
+        // Options left out take their defaults.
+        assert_eq!(
+            serde_json::from_str::<GameSpec>(r#"{"rules":{"game":"chess"}}"#).unwrap(),
+            plain
+        );
+        let renju = GameSpec {
+            rules: AnyRules::parse(Variant::Gomoku, "size=19,rule=renju,opening=soosorv8").unwrap(),
+            clock: None,
+            rated: false,
+        };
+        let json = serde_json::to_string(&renju).unwrap();
+        assert_eq!(
+            json,
+            r#"{"rules":{"game":"gomoku","size":19,"rule":"renju","opening":"soosorv8"}}"#
+        );
+        assert_eq!(serde_json::from_str::<GameSpec>(&json).unwrap(), renju);
+        let banqi = r#"{"rules":{"game":"banqi","ranks":"hongkong","chain":true,"draw":60}}"#;
+        assert_eq!(
+            serde_json::from_str::<GameSpec>(banqi).unwrap().rules,
+            AnyRules::parse(Variant::Banqi, "ranks=hongkong,chain=on,draw=60").unwrap()
+        );
+        // What the rules' text reader refuses, the value's reader refuses too.
+        for bad in [
+            r#"{"rules":{"game":"gomoku","size":17}}"#,
+            r#"{"rules":{"game":"gomoku","rule":"pente"}}"#,
+            r#"{"rules":{"game":"banqi","draw":3}}"#,
+            r#"{"rules":{"game":"xiangqi","natural_limit":5000}}"#,
+            r#"{"rules":{"game":"chess","castling":"never"}}"#,
+            r#"{"rules":{"game":"checkers"}}"#,
+            r#"{"rules":"size=15"}"#,
+            r#"{"variant":"chess"}"#,
+        ] {
+            assert!(serde_json::from_str::<GameSpec>(bad).is_err(), "{bad}");
+        }
         // An error code of a newer version reads as "other".
         let error = ServerMessage::parse(r#"{"type":"error","code":"too_sleepy","detail":"z"}"#);
         assert_eq!(error, Ok(ServerMessage::Error { code: ErrorCode::Other, detail: "z".into() }));
@@ -925,14 +985,12 @@ mod tests {
             serde_json::to_string(&refused).unwrap(),
             r#"{"kind":"illegal","reason":"horse_leg_blocked"}"#
         );
-        let spec = GameSpec {
-            variant: Variant::Chess960,
-            rules: String::new(),
-            clock: None,
-            rated: false,
-        };
-        assert_eq!(serde_json::to_string(&spec).unwrap(), r#"{"variant":"chess960"}"#);
-        assert!(serde_json::from_str::<GameSpec>(r#"{"variant":"checkers"}"#).is_err());
+        let spec = GameSpec::of(Variant::Chess960);
+        assert_eq!(spec.variant(), Variant::Chess960);
+        assert_eq!(
+            serde_json::to_string(&spec).unwrap(),
+            r#"{"rules":{"game":"chess","chess960":true}}"#
+        );
         // A result as version 1 stored it, in English, and as version 2 writes it.
         for (stored, reason) in [
             (

@@ -339,6 +339,140 @@ pub fn rules_with(kind: GameKind, list: &str, key: &str, value: &str) -> Result<
     }
 }
 
+/// A game's rule options as one value: which game, and its options under that game's rules.
+///
+/// Inside the project and on the online wire a game's rules travel as this value; the
+/// `key=value,...` text ([`AnyRules::parse`], [`AnyRules::to_list`]) is for records, links,
+/// storage and the command line. With the `serde` feature it is an object tagged by the game
+/// (`{"game":"gomoku","size":15,"rule":"renju","opening":"swap2"}`); an option left out takes
+/// its default, an unknown one is refused, and so is a value the rules do not take (a board of
+/// 17 points): reading checks what the text form's reader checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(tag = "game", rename_all = "snake_case", try_from = "unchecked::UncheckedRules")
+)]
+pub enum AnyRules {
+    /// Chess's options.
+    Chess(ChessRules),
+    /// Xiangqi's options.
+    Xiangqi(XiangqiRules),
+    /// Banqi's options.
+    Banqi(BanqiRules),
+    /// Gomoku's options.
+    Gomoku(GomokuRules),
+}
+
+impl AnyRules {
+    /// The variant's rules with every option at its default (and the options its name implies:
+    /// Chess960's shuffled back rank).
+    #[must_use]
+    pub fn of(variant: Variant) -> AnyRules {
+        match variant {
+            Variant::Chess => AnyRules::Chess(ChessRules::default()),
+            Variant::Chess960 => AnyRules::Chess(ChessRules { chess960: true }),
+            Variant::Xiangqi => AnyRules::Xiangqi(XiangqiRules::default()),
+            Variant::Banqi => AnyRules::Banqi(BanqiRules::default()),
+            Variant::Gomoku => AnyRules::Gomoku(GomokuRules::default()),
+        }
+    }
+
+    /// The variant's rules with the changes of `list` (`key=value,...`, may be empty) over them.
+    ///
+    /// # Errors
+    /// A [`RuleError`] when a key or a value is not one the game takes.
+    pub fn parse(variant: Variant, list: &str) -> Result<AnyRules, RuleError> {
+        let implied = variant.implied_rules();
+        let list = match (implied.is_empty(), list.trim().is_empty()) {
+            (true, _) => list.to_owned(),
+            (false, true) => implied.to_owned(),
+            (false, false) => format!("{implied},{list}"),
+        };
+        Ok(match variant.kind() {
+            GameKind::Chess => AnyRules::Chess(ChessRules::parse(&list)?),
+            GameKind::Xiangqi => AnyRules::Xiangqi(XiangqiRules::parse(&list)?),
+            GameKind::Banqi => AnyRules::Banqi(BanqiRules::parse(&list)?),
+            GameKind::Gomoku => AnyRules::Gomoku(GomokuRules::parse(&list)?),
+        })
+    }
+
+    /// The game these rules are for.
+    #[must_use]
+    pub const fn kind(&self) -> GameKind {
+        match self {
+            AnyRules::Chess(_) => GameKind::Chess,
+            AnyRules::Xiangqi(_) => GameKind::Xiangqi,
+            AnyRules::Banqi(_) => GameKind::Banqi,
+            AnyRules::Gomoku(_) => GameKind::Gomoku,
+        }
+    }
+
+    /// The variant they make: Chess960 for chess with its shuffled back rank.
+    #[must_use]
+    pub const fn variant(&self) -> Variant {
+        match self {
+            AnyRules::Chess(ChessRules { chess960: true }) => Variant::Chess960,
+            AnyRules::Chess(_) => Variant::Chess,
+            AnyRules::Xiangqi(_) => Variant::Xiangqi,
+            AnyRules::Banqi(_) => Variant::Banqi,
+            AnyRules::Gomoku(_) => Variant::Gomoku,
+        }
+    }
+
+    /// The options as a `key=value,...` list, every key in the game's own order (the canonical
+    /// form of [`canonical_rules`]).
+    #[must_use]
+    pub fn to_list(&self) -> String {
+        match self {
+            AnyRules::Chess(rules) => rules.to_list(),
+            AnyRules::Xiangqi(rules) => rules.to_list(),
+            AnyRules::Banqi(rules) => rules.to_list(),
+            AnyRules::Gomoku(rules) => rules.to_list(),
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+mod unchecked {
+    //! The rules as serde reads them, before the check that the text form's reader makes.
+
+    use super::{AnyRules, BanqiRules, ChessRules, GomokuRules, RuleSet, XiangqiRules};
+
+    /// [`AnyRules`] as read, each game's fields taken as they come.
+    #[derive(serde::Deserialize)]
+    #[serde(tag = "game", rename_all = "snake_case")]
+    pub(super) enum UncheckedRules {
+        Chess(ChessRules),
+        Xiangqi(XiangqiRules),
+        Banqi(BanqiRules),
+        Gomoku(GomokuRules),
+    }
+
+    /// The rules, when writing them out and reading them back gives the same rules: every
+    /// value is one the text reader takes (a size of 15, 19 or 20; counts in their ranges).
+    fn checked<R: RuleSet>(rules: R) -> Result<R, String> {
+        match R::parse(&rules.to_list()) {
+            Ok(back) if back == rules => Ok(rules),
+            Ok(_) => Err(format!("rule options {} do not go together", rules.to_list())),
+            Err(error) => Err(error.to_string()),
+        }
+    }
+
+    impl TryFrom<UncheckedRules> for AnyRules {
+        type Error = String;
+
+        fn try_from(rules: UncheckedRules) -> Result<AnyRules, String> {
+            Ok(match rules {
+                UncheckedRules::Chess(rules) => AnyRules::Chess(checked(rules)?),
+                UncheckedRules::Xiangqi(rules) => AnyRules::Xiangqi(checked(rules)?),
+                UncheckedRules::Banqi(rules) => AnyRules::Banqi(checked(rules)?),
+                UncheckedRules::Gomoku(rules) => AnyRules::Gomoku(checked(rules)?),
+            })
+        }
+    }
+}
+
 /// Where a game starts: the rules' start position (with a seed for banqi deals and Chess960), or a
 /// position string.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -369,11 +503,10 @@ impl<'a> StartFrom<'a> {
     }
 }
 
-fn build<G: Game>(rules: &str, start: &StartFrom<'_>) -> Result<G, SetupError> {
-    let rules = G::Rules::parse(rules).map_err(SetupError::Rules)?;
+fn build<G: Game>(rules: &G::Rules, start: &StartFrom<'_>) -> Result<G, SetupError> {
     match start {
-        StartFrom::Start { seed } => Ok(G::start(&rules, *seed)),
-        StartFrom::Position(text) => G::from_position(&rules, text).map_err(SetupError::Position),
+        StartFrom::Start { seed } => Ok(G::start(rules, *seed)),
+        StartFrom::Position(text) => G::from_position(rules, text).map_err(SetupError::Position),
     }
 }
 
@@ -384,20 +517,33 @@ impl AnyGame {
     /// # Errors
     /// A [`SetupError`] naming what was wrong.
     pub fn new(variant: &str, rules: &str, start: &StartFrom<'_>) -> Result<AnyGame, SetupError> {
-        let (kind, implied) = parse_variant(variant)?;
-        let rules = if implied.is_empty() {
-            rules.to_owned()
-        } else if rules.trim().is_empty() {
-            implied.to_owned()
-        } else {
-            format!("{implied},{rules}")
-        };
-        Ok(match kind {
-            GameKind::Chess => AnyGame::Chess(build(&rules, start)?),
-            GameKind::Xiangqi => AnyGame::Xiangqi(build(&rules, start)?),
-            GameKind::Banqi => AnyGame::Banqi(build(&rules, start)?),
-            GameKind::Gomoku => AnyGame::Gomoku(build(&rules, start)?),
+        let rules = AnyRules::parse(Variant::parse(variant)?, rules).map_err(SetupError::Rules)?;
+        AnyGame::with_rules(rules, start)
+    }
+
+    /// Sets up a game under `rules` from where it starts.
+    ///
+    /// # Errors
+    /// [`SetupError::Position`] for a position the game cannot start from, and
+    /// [`SetupError::BadSeed`] never (the seed is already a number).
+    pub fn with_rules(rules: AnyRules, start: &StartFrom<'_>) -> Result<AnyGame, SetupError> {
+        Ok(match rules {
+            AnyRules::Chess(rules) => AnyGame::Chess(build(&rules, start)?),
+            AnyRules::Xiangqi(rules) => AnyGame::Xiangqi(build(&rules, start)?),
+            AnyRules::Banqi(rules) => AnyGame::Banqi(build(&rules, start)?),
+            AnyRules::Gomoku(rules) => AnyGame::Gomoku(build(&rules, start)?),
         })
+    }
+
+    /// The game's rule options as a value.
+    #[must_use]
+    pub fn rules(&self) -> AnyRules {
+        match self {
+            AnyGame::Chess(g) => AnyRules::Chess(*g.rules()),
+            AnyGame::Xiangqi(g) => AnyRules::Xiangqi(*g.rules()),
+            AnyGame::Banqi(g) => AnyRules::Banqi(*g.rules()),
+            AnyGame::Gomoku(g) => AnyRules::Gomoku(*g.rules()),
+        }
     }
 
     /// Which game this is.

@@ -26,7 +26,7 @@
 //! so that most moves cross nodes; it reports each node's memory and CPU, and PostgreSQL's and
 //! Redis's CPU.
 
-use qi_protocol::{GameAction, Variant};
+use qi_protocol::{AnyRules, GameAction, Variant};
 use std::net::SocketAddr;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
@@ -159,12 +159,7 @@ async fn prober(
         let (probes, totals) = (Arc::clone(&probes), Arc::clone(&totals));
         tokio::spawn(async move {
             let Ok(mut ws) = connect(addr, "probe").await else { return };
-            let spec = GameSpec {
-                variant: Variant::Gomoku,
-                rules: String::new(),
-                clock: None,
-                rated: false,
-            };
+            let spec = GameSpec::of(Variant::Gomoku);
             send(&mut ws, &ClientMessage::Challenge { spec, seat: SeatChoice::First }).await;
             while let Some(message) = receive(&mut ws).await {
                 if let ServerMessage::Seated { game, .. } = message {
@@ -188,8 +183,7 @@ async fn post_challenge(addr: SocketAddr, index: usize) -> Result<Socket, String
     let mut ws = connect(addr, "waiting").await?;
     let variant = VARIANTS[index % VARIANTS.len()];
     let spec = GameSpec {
-        variant: Variant::parse(variant).expect("a variant"),
-        rules: String::new(),
+        rules: AnyRules::of(Variant::parse(variant).expect("a variant")),
         clock: None,
         rated: false,
     };
@@ -344,8 +338,7 @@ async fn on_message(
         ServerMessage::State { view } => {
             let Some(seat) = view.you else { return };
             let start = StartFrom::Position(&view.start);
-            let Ok(mut seen) = AnyGame::new(view.spec.variant.name(), &view.spec.rules, &start)
-            else {
+            let Ok(mut seen) = AnyGame::with_rules(view.spec.rules, &start) else {
                 return;
             };
             view.moves.iter().for_each(|mv| play_seen(&mut seen, mv));
@@ -419,8 +412,7 @@ async fn set_up(
     let addr = node(0);
     let variant = VARIANTS[index % VARIANTS.len()];
     let spec = GameSpec {
-        variant: Variant::parse(variant).expect("a variant"),
-        rules: String::new(),
+        rules: AnyRules::of(Variant::parse(variant).expect("a variant")),
         clock: None,
         rated: false,
     };

@@ -108,7 +108,7 @@ fn top_rating(row: &LiveRow) -> u32 {
 }
 
 fn shows(variant: Option<Variant>, spec: &GameSpec) -> bool {
-    variant.is_none_or(|variant| spec.variant == variant)
+    variant.is_none_or(|variant| spec.variant() == variant)
 }
 
 /// Every row `variant` is shown: the newest challenges, the most watched games, the highest
@@ -437,7 +437,7 @@ mod tests {
 
     fn spec(variant: &str) -> GameSpec {
         let variant = Variant::parse(variant).unwrap();
-        GameSpec { variant, rules: String::new(), clock: None, rated: false }
+        GameSpec::of(variant)
     }
 
     fn challenge(id: &str, variant: &str, at: u64) -> Listing {

@@ -26,6 +26,35 @@ fn rule_options_have_one_canonical_form() {
     );
 }
 
+#[test]
+fn rules_are_one_value_that_makes_its_variant_and_its_game() {
+    for variant in Variant::ALL {
+        let rules = AnyRules::of(variant);
+        assert_eq!((rules.variant(), rules.kind()), (variant, variant.kind()));
+        assert_eq!(AnyRules::parse(variant, ""), Ok(rules));
+        // The text form reads back to the same value, under the variant it makes.
+        assert_eq!(AnyRules::parse(rules.variant(), &rules.to_list()), Ok(rules));
+        let game = AnyGame::with_rules(rules, &StartFrom::Start { seed: 7 }).unwrap();
+        assert_eq!((game.rules(), game.kind()), (rules, variant.kind()));
+        assert_eq!(game.rules_list(), rules.to_list());
+    }
+    // A variant's name implies options; the list may change them after it.
+    assert_eq!(
+        AnyRules::parse(Variant::Chess, "variant=chess960"),
+        Ok(AnyRules::of(Variant::Chess960))
+    );
+    assert_eq!(
+        AnyRules::parse(Variant::Chess960, "variant=standard"),
+        Ok(AnyRules::of(Variant::Chess))
+    );
+    let renju = AnyRules::parse(Variant::Gomoku, "rule=renju,size=19").unwrap();
+    assert_eq!(renju.to_list(), canonical_rules(GameKind::Gomoku, "size=19,rule=renju").unwrap());
+    let game = AnyGame::new("gomoku", "rule=renju,size=19", &StartFrom::Start { seed: 0 }).unwrap();
+    assert_eq!(game.rules(), renju);
+    assert!(AnyRules::parse(Variant::Gomoku, "size=17").is_err());
+    assert!(AnyRules::parse(Variant::Banqi, "chain").is_err());
+}
+
 fn game(variant: &str, rules: &str, start: &str) -> AnyGame {
     let from = StartFrom::parse(start).expect("start");
     AnyGame::new(variant, rules, &from).unwrap_or_else(|e| panic!("{variant} {start}: {e}"))

@@ -7,6 +7,11 @@ use crate::options::{RuleDoc, RuleError, RuleSet, choose, flag, number_in, unkno
 
 /// Which rank order (and cannon rule) is played.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
 pub enum RankOrder {
     /// General > advisor > elephant > chariot > horse > cannon > soldier; the cannon captures
     /// only by jumping a screen, never by an adjacent step.
@@ -39,6 +44,11 @@ impl fmt::Display for RankOrder {
 
 /// The rule options of a banqi game; `BanqiRules::default()` is the Taiwan game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default, deny_unknown_fields)
+)]
 pub struct BanqiRules {
     /// The rank order and cannon rule.
     pub ranks: RankOrder,

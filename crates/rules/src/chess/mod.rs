@@ -33,6 +33,11 @@ pub use shakmaty;
 
 /// Rule options of chess.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default, deny_unknown_fields)
+)]
 pub struct ChessRules {
     /// Chess960 (Fischer random): shuffled back ranks, castling to the standard king files.
     pub chess960: bool,

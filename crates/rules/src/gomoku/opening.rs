@@ -32,6 +32,11 @@ use super::GomokuMove;
 
 /// Which opening rule the game is played under.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
 pub enum OpeningRule {
     /// None: Black (the first player) simply starts.
     #[default]

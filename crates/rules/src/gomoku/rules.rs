@@ -9,6 +9,11 @@ use crate::options::{self, RuleDoc, RuleError, RuleSet};
 
 /// Which rows of stones win, and what Black may not play.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
 pub enum WinRule {
     /// Five or more in a row wins, for both sides.
     #[default]
@@ -67,6 +72,11 @@ impl FromStr for WinRule {
 /// The rule options of a gomoku game: `size=15|19|20`, `rule=freestyle|standard|renju|caro`,
 /// `opening=none|swap|swap2|soosorv8` (Soosõrv-8 on 15 or 19 only: it needs a centre point).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default, deny_unknown_fields)
+)]
 pub struct GomokuRules {
     /// Points on each side of the board: 15, 19 or 20.
     size: u8,

@@ -70,7 +70,12 @@ use movegen::MoveList;
 pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
 /// The rule options of xiangqi.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default, deny_unknown_fields)
+)]
 pub struct XiangqiRules {
     /// Plies without a capture after which the game is a draw; 0 for no limit.
     pub natural_limit: u32,
@@ -226,7 +231,7 @@ impl Xiangqi {
     fn from_board(rules: &XiangqiRules, board: Board, quiet: u32, move_number: u32) -> Xiangqi {
         Xiangqi {
             board,
-            rules: rules.clone(),
+            rules: *rules,
             history: Vec::new(),
             hashes: vec![board.hash],
             start_quiet_plies: quiet,

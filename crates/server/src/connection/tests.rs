@@ -1,6 +1,6 @@
 //! The connection handler driven through channels, with no socket.
 
-use qi_protocol::{GameAction, Variant};
+use qi_protocol::{ClockSpec, GameAction, Variant};
 use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
@@ -164,8 +164,7 @@ async fn wait_unloaded(hub: &Hub, game: &str) {
 async fn a_game_nobody_is_in_without_a_running_clock_leaves_memory_and_comes_back_intact() {
     let hub = hub();
     hub.set_idle_stop(Duration::from_millis(50));
-    let spec =
-        GameSpec { variant: Variant::Gomoku, rules: String::new(), clock: None, rated: false };
+    let spec = GameSpec::of(Variant::Gomoku);
     let mut ann = connect(&hub, ConnectionConfig::default());
     ann.hello().await;
     ann.send(&ClientMessage::Create { spec: spec.clone(), seat: SeatChoice::First }).await;
@@ -241,11 +240,19 @@ async fn hello_first_then_errors_change_nothing() {
     assert_eq!(client.error_code().await, ErrorCode::BadMessage);
     client.send(&ClientMessage::Act { game: "nope".into(), action: GameAction::Resign }).await;
     assert_eq!(client.error_code().await, ErrorCode::UnknownGame);
-    // A game that does not exist does not read as a spec: the message is no message.
-    client.send_text(r#"{"type":"create","spec":{"variant":"checkers"},"seat":"first"}"#).await;
-    assert_eq!(client.error_code().await, ErrorCode::BadMessage);
-    let spec =
-        GameSpec { variant: Variant::Chess, rules: "nonsense=1".into(), clock: None, rated: false };
+    // A game that does not exist, an option its rules do not have and a value they do not
+    // take do not read as a spec: the message is no message.
+    for spec in [
+        r#"{"rules":{"game":"checkers"}}"#,
+        r#"{"rules":{"game":"chess","nonsense":1}}"#,
+        r#"{"rules":{"game":"gomoku","size":16}}"#,
+    ] {
+        client.send_text(&format!(r#"{{"type":"create","spec":{spec},"seat":"first"}}"#)).await;
+        assert_eq!(client.error_code().await, ErrorCode::BadMessage, "{spec}");
+    }
+    // A clock the server does not run is a spec refused.
+    let clock = Some(ClockSpec { base_secs: 0, increment_secs: 0 });
+    let spec = GameSpec { clock, ..GameSpec::of(Variant::Chess) };
     client.send(&ClientMessage::Create { spec, seat: SeatChoice::First }).await;
     assert_eq!(client.error_code().await, ErrorCode::BadSpec);
 }
@@ -255,8 +262,7 @@ async fn a_created_game_seats_its_creator() {
     let hub = hub();
     let mut client = connect(&hub, ConnectionConfig::default());
     client.hello().await;
-    let spec =
-        GameSpec { variant: Variant::Gomoku, rules: String::new(), clock: None, rated: false };
+    let spec = GameSpec::of(Variant::Gomoku);
     client.send(&ClientMessage::Create { spec, seat: SeatChoice::Second }).await;
     let ServerMessage::Seated { seat, invite, .. } = client.message().await else { panic!() };
     assert_eq!(seat, qi_protocol::Seat::Second);
@@ -269,8 +275,7 @@ async fn a_created_game_seats_its_creator() {
 #[tokio::test]
 async fn ended_games_do_not_count_against_the_games_at_once() {
     let hub = hub_with(roomy());
-    let spec =
-        GameSpec { variant: Variant::Gomoku, rules: String::new(), clock: None, rated: false };
+    let spec = GameSpec::of(Variant::Gomoku);
     let mut ann = connect(&hub, ConnectionConfig::default());
     ann.hello().await;
     for _ in 0..crate::hub::MAX_GAMES_PER_CONNECTION {
@@ -418,8 +423,7 @@ async fn a_refused_name_is_told_what_was_wrong_and_a_good_one_is_kept_composed()
     let decomposed = "Nguye\u{302}\u{303}n Thi\u{323} Ngo\u{323}c A\u{301}nh";
     client.send(&ClientMessage::Hello { version: VERSION, name: decomposed.into() }).await;
     assert_eq!(client.message().await, ServerMessage::Welcome { version: VERSION, account: None });
-    let spec =
-        GameSpec { variant: Variant::Gomoku, rules: String::new(), clock: None, rated: false };
+    let spec = GameSpec::of(Variant::Gomoku);
     client.send(&ClientMessage::Create { spec, seat: SeatChoice::First }).await;
     let view = client.state().await;
     assert_eq!(view.players[0].name.as_deref(), Some("Nguyễn Thị Ngọc Ánh"));

@@ -78,7 +78,7 @@ impl Player {
     #[must_use]
     pub fn rating_in(&self, spec: &GameSpec) -> Option<qi_protocol::ShownRating> {
         self.account.as_ref()?;
-        let found = self.ratings.iter().find(|(kind, _)| *kind == spec.variant.name());
+        let found = self.ratings.iter().find(|(kind, _)| *kind == spec.variant().name());
         Some(found.map_or(qi_protocol::START_RATING, |r| r.1))
     }
 
@@ -224,29 +224,24 @@ pub struct Session {
     chat_times: BTreeMap<chat::Writer, VecDeque<u64>>,
 }
 
-/// The longest rule-options text accepted.
-const MAX_RULES_LEN: usize = 200;
-
-/// A spec checked: the rules set up a game. Returns the pairing key (the spec with the rule
-/// options written out in full, so that `""` and the defaults spelled out pair together).
+/// A spec checked: the clock is one the server runs and the rules set up a game (their values
+/// were checked as the message was read). Returns the pairing key: the variant, the rule
+/// options written out in full, the clock and whether it is rated.
 ///
 /// # Errors
 /// [`ErrorCode::BadSpec`] with the reason.
 pub fn check_spec(spec: &GameSpec) -> Result<String, Denied> {
     let bad = |detail: String| Denied::new(ErrorCode::BadSpec, detail);
-    if spec.rules.len() > MAX_RULES_LEN {
-        return Err(bad(format!("rule options longer than {MAX_RULES_LEN} bytes")));
-    }
     if let Some(clock) = spec.clock
         && !clock.is_valid()
     {
         return Err(bad("the clock must be 1 to 10,800 s with 0 to 180 s added".into()));
     }
-    let game = AnyGame::new(spec.variant.name(), &spec.rules, &StartFrom::Start { seed: 0 })
+    let game = AnyGame::with_rules(spec.rules, &StartFrom::Start { seed: 0 })
         .map_err(|e| bad(e.to_string()))?;
     let clock = spec.clock.map(|c| format!("{}+{}", c.base_secs, c.increment_secs));
     let rated = if spec.rated { "|rated" } else { "" };
-    Ok(format!("{}|{}|{}{rated}", spec.variant, game.rules_list(), clock.unwrap_or_default()))
+    Ok(format!("{}|{}|{}{rated}", spec.variant(), game.rules_list(), clock.unwrap_or_default()))
 }
 
 /// The seat that plays `side`.
@@ -282,8 +277,7 @@ impl Session {
         let record = &stored.game;
         let spec = record.spec.clone();
         let start = StartFrom::Position(&record.start);
-        let mut game =
-            AnyGame::new(spec.variant.name(), &spec.rules, &start).map_err(|e| e.to_string())?;
+        let mut game = AnyGame::with_rules(spec.rules, &start).map_err(|e| e.to_string())?;
         let (public_start, deal) = match &game {
             AnyGame::Banqi(banqi) => (banqi.conceal().position(), Some(banqi.position())),
             other => (other.position(), None),

@@ -402,7 +402,7 @@ impl Session {
             .filter_map(|s| {
                 let ratings = s
                     .rating
-                    .map(|r| (self.spec.variant.name().to_owned(), r))
+                    .map(|r| (self.spec.variant().name().to_owned(), r))
                     .into_iter()
                     .collect();
                 Some(Player { name: s.name.clone()?, account: s.account.clone(), ratings })

@@ -19,8 +19,11 @@ fn stored(variant: &str, rules: &str, clock: Option<ClockSpec>, seed: u64) -> St
         game: GameRecord {
             id: "g".into(),
             spec: GameSpec {
-                variant: qi_protocol::Variant::parse(variant).unwrap(),
-                rules: rules.into(),
+                rules: qi_protocol::AnyRules::parse(
+                    qi_protocol::Variant::parse(variant).unwrap(),
+                    rules,
+                )
+                .unwrap(),
                 clock,
                 rated: false,
             },

@@ -139,7 +139,7 @@ pub fn rated_kind(
     if !spec.rated || first == second || result.reason == EndReason::Aborted {
         return None;
     }
-    RatedGame::of_variant(spec.variant.name())
+    RatedGame::of_variant(spec.variant().name())
 }
 
 /// The profile's view of a store's data.
@@ -244,10 +244,10 @@ pub fn account_view(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qi_protocol::Variant;
+    use qi_protocol::{AnyRules, Variant};
 
     fn spec(rated: bool) -> GameSpec {
-        GameSpec { variant: Variant::Gomoku, rules: String::new(), clock: None, rated }
+        GameSpec { rules: AnyRules::of(Variant::Gomoku), clock: None, rated }
     }
 
     fn won(seat: Seat) -> GameResult {

@@ -70,7 +70,7 @@ mod postgres;
 mod sqlite;
 mod thread;
 
-use qi_protocol::{ChatLine, GameResult, GameSpec, Seat};
+use qi_protocol::{AnyRules, ChatLine, GameResult, GameSpec, Seat, Variant};
 
 pub use accounts::{
     AccountRecord, ProfileData, RatingRecord, RatingStep, SESSION_LIFETIME_MS, SessionRecord,
@@ -161,6 +161,16 @@ pub(crate) fn readable_chat(game: &str, texts: impl IntoIterator<Item = String>)
             }
         })
         .collect()
+}
+
+/// A game's rules from its row: the variant's name and the rule options as a `key=value,...`
+/// list, the text forms storage keeps (as records do), read back into a value.
+///
+/// # Errors
+/// What in them does not read.
+pub(crate) fn stored_rules(variant: &str, list: &str) -> Result<AnyRules, String> {
+    let variant = Variant::parse(variant).map_err(|e| e.to_string())?;
+    AnyRules::parse(variant, list).map_err(|e| e.to_string())
 }
 
 /// A game as created.
@@ -417,7 +427,6 @@ pub fn unix_ms() -> u64 {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use qi_protocol::Variant;
     use qi_protocol::{ChatBody, ChatRoom, ClockSpec, EndReason, QuickMessage};
 
     fn chat_line(text: &str) -> ChatLine {
@@ -438,12 +447,7 @@ pub(crate) mod tests {
     fn record(id: &str, created_unix_ms: u64, second: Option<&str>) -> GameRecord {
         GameRecord {
             id: id.into(),
-            spec: GameSpec {
-                variant: Variant::Gomoku,
-                rules: String::new(),
-                clock: None,
-                rated: false,
-            },
+            spec: GameSpec::of(Variant::Gomoku),
             start: String::new(),
             invite_hash: "i".into(),
             token_hashes: ["a".into(), "b".into()],
@@ -476,8 +480,7 @@ pub(crate) mod tests {
         GameRecord {
             id: id.into(),
             spec: GameSpec {
-                variant: Variant::Chess,
-                rules: String::new(),
+                rules: AnyRules::of(Variant::Chess),
                 clock: Some(ClockSpec { base_secs: 60, increment_secs: 1 }),
                 rated: false,
             },
@@ -605,7 +608,7 @@ pub(crate) mod tests {
     fn rated_game(id: &str, first: &str, second: &str, rated: bool) -> GameRecord {
         GameRecord {
             id: id.into(),
-            spec: GameSpec { variant: Variant::Gomoku, rules: String::new(), clock: None, rated },
+            spec: GameSpec { rules: AnyRules::of(Variant::Gomoku), clock: None, rated },
             start: String::new(),
             invite_hash: "i".into(),
             token_hashes: ["a".into(), "b".into()],

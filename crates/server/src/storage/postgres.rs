@@ -15,7 +15,7 @@
 //!
 //! [`StorageErrorKind::Unavailable`]: super::StorageErrorKind::Unavailable
 
-use qi_protocol::{ChatLine, ClockSpec, GameResult, GameSpec, Seat, Variant};
+use qi_protocol::{AnyRules, ChatLine, ClockSpec, GameResult, GameSpec, Seat, Variant};
 use std::time::Duration;
 
 use tokio_postgres::{Client, NoTls, Row, Transaction};
@@ -23,6 +23,7 @@ use tokio_postgres::{Client, NoTls, Row, Transaction};
 use super::{
     AccountRecord, GameRecord, MoveRecord, ProfileData, RatingRecord, RatingStep, SessionRecord,
     Storage, StorageError, StoredGame, Write, from_sql_int, rate_finish, rated_kind, sql_int,
+    stored_rules,
 };
 use crate::names::name_skeleton;
 use crate::rating::RatedGame;
@@ -282,9 +283,8 @@ pub(crate) fn game_row(row: &Row) -> Result<StoredGame, StorageError> {
     let game = GameRecord {
         id: row.try_get(0).map_err(get_err)?,
         spec: GameSpec {
-            variant: Variant::parse(row.try_get(1).map_err(get_err)?)
+            rules: stored_rules(row.try_get(1).map_err(get_err)?, row.try_get(2).map_err(get_err)?)
                 .map_err(|e| StorageError::new(format!("a damaged game row: {e}")))?,
-            rules: row.try_get(2).map_err(get_err)?,
             clock,
             rated: row.try_get(17).map_err(get_err)?,
         },
@@ -381,8 +381,8 @@ async fn apply(tx: &Transaction<'_>, write: &Write) -> Result<(), StorageError> 
                  $17)",
                 &[
                     &g.id,
-                    &g.spec.variant.name(),
-                    &g.spec.rules,
+                    &g.spec.variant().name(),
+                    &g.spec.rules.to_list(),
                     &base,
                     &increment,
                     &g.start,
@@ -554,12 +554,8 @@ async fn rate_in(
     // What rating needs of the game: its kind, whether it is rated, and the seats' accounts.
     // A kind that does not read is no rated kind: nothing to rate.
     let Ok(variant) = Variant::parse(row.try_get(0).map_err(err)?) else { return Ok(()) };
-    let spec = GameSpec {
-        variant,
-        rules: String::new(),
-        clock: None,
-        rated: row.try_get(1).map_err(err)?,
-    };
+    let spec =
+        GameSpec { rules: AnyRules::of(variant), clock: None, rated: row.try_get(1).map_err(err)? };
     let accounts: [Option<String>; 2] =
         [row.try_get(2).map_err(err)?, row.try_get(3).map_err(err)?];
     let Some(kind) = rated_kind(&spec, &accounts, result) else { return Ok(()) };

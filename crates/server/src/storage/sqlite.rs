@@ -23,13 +23,14 @@
 
 use std::path::Path;
 
-use qi_protocol::{ChatLine, ClockSpec, GameResult, GameSpec, Seat, Variant};
+use qi_protocol::{ChatLine, ClockSpec, GameResult, GameSpec, Seat};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::files::{private_file, private_if_there};
 use super::{
     AccountRecord, GameRecord, MoveRecord, ProfileData, RatingRecord, RatingStep, SessionRecord,
     Storage, StorageError, StoredGame, Write, from_sql_int, rate_finish, rated_kind, sql_int,
+    stored_rules,
 };
 use crate::names::name_skeleton;
 use crate::rating::{RatedGame, Rating};
@@ -252,8 +253,8 @@ impl SqliteStorage {
                 )?
                 .execute(params![
                     g.id,
-                    g.spec.variant.name(),
-                    g.spec.rules,
+                    g.spec.variant().name(),
+                    g.spec.rules.to_list(),
                     clock.map(|c| c.base_secs),
                     clock.map(|c| c.increment_secs),
                     g.start,
@@ -464,14 +465,15 @@ fn game_row(row: &Row<'_>) -> rusqlite::Result<StoredGame> {
     let game = GameRecord {
         id: row.get(0)?,
         spec: GameSpec {
-            variant: Variant::parse(&row.get::<_, String>(1)?).map_err(|error| {
-                rusqlite::Error::FromSqlConversionFailure(
-                    1,
-                    rusqlite::types::Type::Text,
-                    Box::new(error),
-                )
-            })?,
-            rules: row.get(2)?,
+            rules: stored_rules(&row.get::<_, String>(1)?, &row.get::<_, String>(2)?).map_err(
+                |error| {
+                    rusqlite::Error::FromSqlConversionFailure(
+                        2,
+                        rusqlite::types::Type::Text,
+                        error.into(),
+                    )
+                },
+            )?,
             clock: base
                 .zip(increment)
                 .map(|(base_secs, increment_secs)| ClockSpec { base_secs, increment_secs }),

@@ -273,12 +273,7 @@ mod tests {
     fn create(id: &str) -> Write {
         Write::Create(GameRecord {
             id: id.into(),
-            spec: GameSpec {
-                variant: Variant::Gomoku,
-                rules: String::new(),
-                clock: None,
-                rated: false,
-            },
+            spec: GameSpec::of(Variant::Gomoku),
             start: String::new(),
             invite_hash: String::new(),
             token_hashes: [String::new(), String::new()],

@@ -98,17 +98,14 @@ pub async fn start_server_in(
 /// A game spec without a clock.
 pub fn spec(variant: &str, rules: &str) -> GameSpec {
     let variant = qi_protocol::Variant::parse(variant).expect("a variant");
-    GameSpec { variant, rules: rules.into(), clock: None, rated: false }
+    let rules = qi_protocol::AnyRules::parse(variant, rules).expect("rule options");
+    GameSpec { rules, clock: None, rated: false }
 }
 
 /// A game spec with a clock.
 pub fn timed(variant: &str, base_secs: u32, increment_secs: u32) -> GameSpec {
-    GameSpec {
-        variant: qi_protocol::Variant::parse(variant).expect("a variant"),
-        rules: String::new(),
-        clock: Some(ClockSpec { base_secs, increment_secs }),
-        rated: false,
-    }
+    let variant = qi_protocol::Variant::parse(variant).expect("a variant");
+    GameSpec { clock: Some(ClockSpec { base_secs, increment_secs }), ..GameSpec::of(variant) }
 }
 
 /// A protocol client over a real WebSocket.

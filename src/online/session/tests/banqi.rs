@@ -1,6 +1,6 @@
 //! Banqi through the server: a concealed start and the pieces each move turns up.
 
-use qi_protocol::Variant;
+use qi_protocol::{AnyRules, Variant};
 use qi_protocol::{EndReason, GameResult, GameSpec, GameView, PlayedMove, Seat, ServerMessage};
 use qi_rules::any::{AnyGame, StartFrom};
 use qi_rules::banqi::{Banqi, BanqiMove, BanqiRules, Square};
@@ -45,7 +45,10 @@ fn banqi_game(rules: &str, seed: u64, plies: usize) -> (Banqi, String, Vec<Playe
 
 fn banqi_view(rules: &str, start: &str, moves: Vec<PlayedMove>) -> GameView {
     GameView {
-        spec: GameSpec { variant: Variant::Banqi, rules: rules.into(), clock: None, rated: false },
+        spec: GameSpec {
+            rules: AnyRules::parse(Variant::Banqi, rules).unwrap(),
+            ..GameSpec::of(Variant::Banqi)
+        },
         moves,
         ..view("b", start, &[], Some(Seat::First))
     }

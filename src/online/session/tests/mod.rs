@@ -17,7 +17,7 @@ fn cell(name: &str) -> Cell {
 
 fn spec(variant: &str) -> GameSpec {
     let variant = qi_protocol::Variant::parse(variant).expect("a variant");
-    GameSpec { variant, rules: String::new(), clock: None, rated: false }
+    GameSpec::of(variant)
 }
 
 fn played(ply: u32, text: &str) -> PlayedMove {
@@ -278,7 +278,7 @@ fn the_server_s_json_is_read() {
     let (mut session, _) = ready(Opening::Game { game: "g7".into(), token: Some("tk".into()) });
     let frames = [
         r#"{"type":"seated","game":"g7","token":"tk","seat":"second"}"#,
-        r#"{"type":"state","view":{"game":"g7","spec":{"variant":"xiangqi","clock":{"base_secs":300,"increment_secs":2}},
+        r#"{"type":"state","view":{"game":"g7","spec":{"rules":{"game":"xiangqi"},"clock":{"base_secs":300,"increment_secs":2}},
             "start":"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
             "moves":[{"ply":0,"text":"h3e3"}],"clocks":{"remaining_ms":[299000,300000],"running":"second"},
             "players":[{"name":"红","connected":true},{"name":"","connected":false}],"you":"second",
