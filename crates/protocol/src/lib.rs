@@ -915,7 +915,8 @@ mod tests {
     fn the_fuzz_seeds_are_messages_of_this_version() {
         let seeds = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/seeds");
         let mut read = 0;
-        let readers: [(&str, fn(&str) -> Result<(), ParseError>); 2] = [
+        type Reader = fn(&str) -> Result<(), ParseError>;
+        let readers: [(&str, Reader); 2] = [
             ("client_message", |text: &str| ClientMessage::parse(text).map(drop)),
             ("server_message", |text: &str| ServerMessage::parse(text).map(drop)),
         ];
