@@ -3,13 +3,18 @@
 use qi_rules::GameKind;
 
 use crate::board::{BoardView, CellView, Geometry, HintEnd, Style};
-use crate::state::AppState;
+use crate::state::{AppState, HintMove, PlayState};
 use qi_i18n::text::{Text, piece_name, t};
 
 /// The board's view of `state`: the shown position, hints for the selected piece, the last move,
 /// the king in check and the winning line.
 #[must_use]
-pub fn board_view(state: &AppState) -> BoardView {
+pub fn board_view(state: &PlayState) -> BoardView {
+    board_view_hinted(state, None)
+}
+
+/// [`board_view`] with the engine's hint on the board.
+fn board_view_hinted(state: &PlayState, hint: Option<HintMove>) -> BoardView {
     let lang = state.settings.lang;
     let game = state.shown_game();
     let kind = game.kind();
@@ -30,7 +35,7 @@ pub fn board_view(state: &AppState) -> BoardView {
     let checked = game.checked_king();
     let line = if live { state.result().map(|r| r.line).unwrap_or_default() } else { Vec::new() };
     // A step made with a button (a gomoku colour choice) marks the button, not the board.
-    let hint = state.engine.hint.filter(|h| live && h.step.is_none());
+    let hint = hint.filter(|h| live && h.step.is_none());
     let slide = last.filter(|_| live && state.computer_moved).and_then(|m| {
         let from = m.from.filter(|&f| f != m.to)?;
         let (from_row, from_column) = geometry.position_of(from);
@@ -116,17 +121,26 @@ pub fn board_view(state: &AppState) -> BoardView {
             .filter(|s| [s.from, s.to].iter().all(|c| c.file < files && c.rank < ranks))
             .collect(),
         hint_move: hint.map(|h| (h.from, h.to)),
-        engine_move: state.shown_analysis().and_then(|analysis| {
-            let mut after = game.clone();
-            after.apply(*analysis.best()?.moves.first()?).ok()?;
-            let cells = after.last_move()?;
-            Some((cells.from, cells.to))
-        }),
+        engine_move: None,
     }
 }
 
+/// The main page's board: [`board_view`] with the engine's arrows, the hint and the
+/// analysis's best move.
+#[must_use]
+pub fn board_view_with_engine(state: &AppState) -> BoardView {
+    let mut view = board_view_hinted(&state.play, state.engine.hint);
+    view.engine_move = state.shown_analysis().and_then(|analysis| {
+        let mut after = state.shown_game();
+        after.apply(*analysis.best()?.moves.first()?).ok()?;
+        let cells = after.last_move()?;
+        Some((cells.from, cells.to))
+    });
+    view
+}
+
 /// The board's shape and labels for `kind`, as the settings ask.
-fn geometry_of(state: &AppState, kind: GameKind, files: u8, ranks: u8) -> Geometry {
+fn geometry_of(state: &PlayState, kind: GameKind, files: u8, ranks: u8) -> Geometry {
     let style = match kind {
         GameKind::Chess => Style::Checkered,
         GameKind::Xiangqi => Style::XiangqiPoints,
@@ -149,7 +163,7 @@ fn geometry_of(state: &AppState, kind: GameKind, files: u8, ranks: u8) -> Geomet
 
 /// Gomoku: each stone's move number by cell (row by row), when asked for: a board-sized table,
 /// not a map (no hash table code in the page for this).
-fn stone_numbers(state: &AppState, kind: GameKind, files: u8, ranks: u8) -> Vec<Option<usize>> {
+fn stone_numbers(state: &PlayState, kind: GameKind, files: u8, ranks: u8) -> Vec<Option<usize>> {
     let mut numbers = vec![None; usize::from(files) * usize::from(ranks)];
     let index = |cell: qi_rules::Cell| cell_index(files, cell);
     if kind == GameKind::Gomoku && state.settings.stone_numbers {
@@ -188,6 +202,8 @@ fn offered_stones(game: &qi_rules::any::AnyGame) -> Vec<qi_rules::Cell> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[allow(unused_imports)]
+    use crate::state::AppState;
     use crate::state::{Action, Settings, SettingsAction, TreeAction};
     use qi_i18n::text::Lang;
     use qi_rules::Cell;
@@ -202,7 +218,7 @@ mod tests {
         for (from, to) in [("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")] {
             state.apply(Action::Drop { from: cell(from), to: cell(to), now: 0.0 });
         }
-        let view = board_view(&state);
+        let view = board_view_with_engine(&state);
         let find = |name: &str| view.cells.iter().find(|c| c.cell == cell(name)).unwrap();
         assert!(find("e1").check, "the mated king is marked");
         assert!(find("d8").last_move && find("h4").last_move);
@@ -221,7 +237,7 @@ mod tests {
         settings.kind = GameKind::Xiangqi;
         let mut state = AppState::new(settings, 0);
         state.apply(Action::ClickCell { cell: cell("b1"), now: 0.0 });
-        let view = board_view(&state);
+        let view = board_view_with_engine(&state);
         let hinted: Vec<String> =
             view.cells.iter().filter(|c| c.hint).map(|c| c.cell.to_string()).collect();
         assert_eq!(hinted.len(), 2, "{hinted:?}");
@@ -239,7 +255,7 @@ mod tests {
             state.apply(Action::ClickCell { cell: cell(point), now: 0.0 });
         }
         let numbered = |state: &AppState| -> Vec<(String, usize)> {
-            let view = board_view(state);
+            let view = board_view_with_engine(state);
             let mut out: Vec<_> =
                 view.cells.iter().filter_map(|c| Some((c.cell.to_string(), c.number?))).collect();
             out.sort_by_key(|(_, n)| *n);
@@ -261,7 +277,7 @@ mod tests {
         let mut state = AppState::new(Settings::new(Lang::En), 0);
         state.engine.hint =
             Some(crate::state::HintMove { from: Some(cell("g1")), to: cell("f3"), step: None });
-        let view = board_view(&state);
+        let view = board_view_with_engine(&state);
         let marked: Vec<(String, HintEnd)> =
             view.cells.iter().filter_map(|c| Some((c.cell.to_string(), c.suggested?))).collect();
         assert_eq!(marked, [("f3".to_owned(), HintEnd::To), ("g1".to_owned(), HintEnd::From)]);
@@ -272,6 +288,6 @@ mod tests {
         state.apply(Action::Tree(TreeAction::StepBack));
         state.engine.hint =
             Some(crate::state::HintMove { from: Some(cell("g8")), to: cell("f6"), step: None });
-        assert_eq!(board_view(&state).hint_move, None);
+        assert_eq!(board_view_with_engine(&state).hint_move, None);
     }
 }

@@ -28,7 +28,7 @@ use crate::board_model::board_view;
 use crate::components::dialogs::{PromotionDialog, promoting_colour};
 use crate::components::status::{Status, StatusView, status_view};
 use crate::components::{SharedState, StateCell};
-use crate::state::{Action, AppState, Notice, Settings, Theme, TreeAction};
+use crate::state::{Action, Notice, PlayState, Settings, Theme, TreeAction};
 use crate::web;
 use qi_i18n::text::{Lang, Text, t};
 use qi_play::decimal::{decimal, parse_decimal};
@@ -164,11 +164,11 @@ impl EmbedOptions {
 
 /// The embed's starting state for a query: the game, and the options.
 #[must_use]
-pub fn initial(query: &Query, browser_lang: Lang) -> (AppState, EmbedOptions) {
+pub fn initial(query: &Query, browser_lang: Lang) -> (PlayState, EmbedOptions) {
     let (options, mut errors) = EmbedOptions::read(query);
     let mut settings = Settings::new(options.lang.unwrap_or(browser_lang));
     settings.theme = options.theme;
-    let mut state = AppState::new(settings, 0);
+    let mut state = PlayState::new(settings, 0);
     let opened = link::read(query, state.settings.kind);
     let (mut record, view) = match opened {
         Some(opened) => {
@@ -442,7 +442,7 @@ fn icon(path: &'static str) -> Html {
 
 /// The status as the embed shows it: the embed does not ask the worker for openings' names, so
 /// it keeps no line for one.
-fn embed_status(state: &AppState) -> StatusView {
+fn embed_status(state: &PlayState) -> StatusView {
     StatusView { hold_opening_line: false, ..status_view(state) }
 }
 

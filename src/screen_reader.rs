@@ -12,7 +12,7 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::components::SharedState;
-use crate::state::{Action, AppState};
+use crate::state::{Action, Clocks, PlayState};
 use qi_i18n::text::{Lang, Text, fill, piece_name, role_name, t};
 
 /// How many answers the log keeps.
@@ -48,10 +48,10 @@ const COMMANDS: [(Command, &[&str]); 8] = [
 /// the live region says) and the action to dispatch, if any.
 #[must_use]
 pub fn answer(
-    state: &AppState,
+    state: &PlayState,
     input: &str,
     now: f64,
-    clocks: Option<&str>,
+    clocks: &PageClocks,
 ) -> (String, Option<Action>) {
     let lang = state.settings.lang;
     // Full-width spaces and question marks, as a Chinese keyboard types them.
@@ -78,8 +78,12 @@ pub fn answer(
         Command::File | Command::Rank => line(lang, game, command == Command::File, &argument),
         Command::Where => where_is(lang, game, &argument),
         Command::Last => last_moves(lang, game),
-        // Online the clocks are the server's, given by the page.
-        Command::Clock => clocks.map_or_else(|| clock(state, now), str::to_owned),
+        Command::Clock => match clocks {
+            PageClocks::None => t(lang, Text::SrNoClock).to_owned(),
+            // Online the clocks are the server's, said by the page.
+            PageClocks::Said(words) => words.to_string(),
+            PageClocks::Running(clocks) => clock(state, clocks, now),
+        },
         Command::Turn => {
             let view = crate::components::status::status_view(state);
             view.result.map_or(view.to_move.1, |(text, _)| text)
@@ -215,10 +219,20 @@ fn last_moves(lang: Lang, game: &AnyGame) -> String {
     said.join("; ")
 }
 
+/// The clocks a page has, for `clock`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum PageClocks {
+    /// No clock.
+    #[default]
+    None,
+    /// Clocks kept elsewhere, in words (online: the server's clocks).
+    Said(AttrValue),
+    /// The page's own clocks (the main page's hot-seat clocks).
+    Running(Clocks),
+}
+
 /// `clock`: each side's time left.
-fn clock(state: &AppState, now: f64) -> String {
-    let lang = state.settings.lang;
-    let Some(clocks) = &state.clocks else { return t(lang, Text::SrNoClock).to_owned() };
+fn clock(state: &PlayState, clocks: &Clocks, now: f64) -> String {
     [Side::First, Side::Second]
         .iter()
         .map(|&side| {
@@ -237,10 +251,9 @@ pub struct ScreenReaderProps {
     pub state: SharedState,
     /// Where a typed move goes.
     pub dispatch: Callback<Action>,
-    /// The clocks in words, where the page keeps them itself (online: the server's clocks),
-    /// for `clock`.
+    /// The page's clocks, for `clock`.
     #[prop_or_default]
-    pub clocks: Option<AttrValue>,
+    pub clocks: PageClocks,
 }
 
 /// The screen-reader mode's field and its log of answers.
@@ -263,8 +276,7 @@ pub fn screen_reader_panel(props: &ScreenReaderProps) -> Html {
             event.prevent_default();
             let Some(field) = input.cast::<HtmlInputElement>() else { return };
             let typed = field.value();
-            let (reply, action) =
-                answer(state.get(), &typed, crate::web::now_ms(), clocks.as_deref());
+            let (reply, action) = answer(state.get(), &typed, crate::web::now_ms(), &clocks);
             if let Some(action) = action {
                 dispatch.emit(action);
             }
@@ -300,6 +312,8 @@ pub fn screen_reader_panel(props: &ScreenReaderProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[allow(unused_imports)]
+    use crate::state::AppState;
     use crate::state::{Mode, Settings};
     use qi_rules::GameKind;
 
@@ -311,7 +325,7 @@ mod tests {
     }
 
     fn typed(state: &mut AppState, text: &str) -> String {
-        let (reply, action) = answer(state, text, 0.0, None);
+        let (reply, action) = answer(state, text, 0.0, &PageClocks::None);
         if let Some(action) = action {
             state.apply(action);
         }
@@ -345,7 +359,7 @@ mod tests {
     #[test]
     fn a_move_typed_out_of_turn_is_said_not_dropped() {
         let mut s = state(GameKind::Chess, Lang::En);
-        s.settings.mode = Mode::VsComputer { human: Side::Second };
+        s.play_mut().settings.mode = Mode::VsComputer { human: Side::Second };
         typed(&mut s, "e4");
         assert!(s.record.moves.is_empty());
         assert_eq!(s.notice, Some(crate::state::Notice::NotYourTurn));

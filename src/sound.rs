@@ -8,7 +8,7 @@
 use qi_rules::GameKind;
 use wasm_bindgen::JsCast;
 
-use crate::state::AppState;
+use crate::state::{AppState, Clocks, PlayState};
 
 /// A sound the app makes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,7 +65,7 @@ impl Sound {
 }
 
 /// The number of pieces on the board of `state`'s game as it stands.
-fn pieces(state: &AppState) -> usize {
+fn pieces(state: &PlayState) -> usize {
     let game = &state.game;
     let (files, ranks) = game.board_size();
     (0..files)
@@ -78,7 +78,7 @@ fn pieces(state: &AppState) -> usize {
 /// on the game (its end, a check, a capture, or a plain move, in that order), or a move
 /// refused. Stepping through the game, editing notes and the like are silent.
 #[must_use]
-pub fn sound_for(before: &AppState, after: &AppState) -> Option<Sound> {
+pub fn sound_for(before: &PlayState, after: &PlayState) -> Option<Sound> {
     // A new or opened game (a finished record too) is no move, no ending and no refusal.
     if after.game_number != before.game_number {
         return None;
@@ -108,23 +108,62 @@ pub fn sound_for(before: &AppState, after: &AppState) -> Option<Sound> {
     if after.refusals != before.refusals {
         return Some(Sound::Refused);
     }
-    let warned = |state: &AppState| state.clocks.as_ref().map(|c| c.low_time_warned);
-    let newly_warned = matches!((warned(before), warned(after)), (Some(b), Some(a)) if a != b);
+    None
+}
+
+/// A state whose changes make sounds: the play slice's ([`sound_for`]), and on the main page
+/// its clocks' low-time warning.
+pub trait Heard: 'static {
+    /// The play slice.
+    fn play(&self) -> &PlayState;
+    /// The page's own clocks, if it has them.
+    fn clocks(&self) -> Option<&Clocks> {
+        None
+    }
+}
+
+impl Heard for PlayState {
+    fn play(&self) -> &PlayState {
+        self
+    }
+}
+
+impl Heard for AppState {
+    fn play(&self) -> &PlayState {
+        &self.play
+    }
+
+    fn clocks(&self) -> Option<&Clocks> {
+        self.clocks.as_ref()
+    }
+}
+
+/// The sound for going from `before` to `after`: the play slice's ([`sound_for`]), else the
+/// person's clock newly warning it runs low, within one game.
+#[must_use]
+pub fn sound_between<S: Heard>(before: &S, after: &S) -> Option<Sound> {
+    let (play_before, play_after) = (before.play(), after.play());
+    if let Some(sound) = sound_for(play_before, play_after) {
+        return Some(sound);
+    }
+    let warned = |clocks: Option<&Clocks>| clocks.map(|c| c.low_time_warned);
+    let newly_warned = play_after.game_number == play_before.game_number
+        && matches!((warned(before.clocks()), warned(after.clocks())), (Some(b), Some(a)) if a != b);
     newly_warned.then_some(Sound::LowTime)
 }
 
 /// Plays the sound each change of `state` calls for ([`sound_for`]: a move, a capture, check,
 /// the end, a refused move, a clock running low), at the state's volume, when `on`.
 #[yew::hook]
-pub fn use_game_sounds(state: std::rc::Rc<AppState>, on: bool) {
+pub fn use_game_sounds<S: Heard>(state: std::rc::Rc<S>, on: bool) {
     let previous = yew::use_mut_ref(|| state.clone());
     yew::use_effect(move || {
         let before = std::mem::replace(&mut *previous.borrow_mut(), state.clone());
         if on
             && !std::rc::Rc::ptr_eq(&before, &state)
-            && let Some(sound) = sound_for(&before, &state)
+            && let Some(sound) = sound_between(&*before, &*state)
         {
-            play(sound, state.settings.volume);
+            play(sound, state.play().settings.volume);
         }
     });
 }
@@ -190,6 +229,8 @@ fn synthesise(sound: Sound, gain: f32) -> Option<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[allow(unused_imports)]
+    use crate::state::AppState;
     use crate::state::{Action, Settings, TreeAction};
     use qi_rules::any::AnyGame;
 
@@ -204,33 +245,36 @@ mod tests {
     fn each_change_has_its_sound() {
         let start = AppState::new(Settings::new(qi_i18n::text::Lang::En), 0);
         let e4 = after_drag(&start, "e2", "e4");
-        assert_eq!(sound_for(&start, &e4), Some(Sound::Move));
+        assert_eq!(sound_between(&start, &e4), Some(Sound::Move));
         let d5 = after_drag(&e4, "d7", "d5");
         let takes = after_drag(&d5, "e4", "d5");
-        assert_eq!(sound_for(&d5, &takes), Some(Sound::Capture));
+        assert_eq!(sound_between(&d5, &takes), Some(Sound::Capture));
         let refused = after_drag(&takes, "d8", "d1");
-        assert_eq!(sound_for(&takes, &refused), Some(Sound::Refused));
+        assert_eq!(sound_between(&takes, &refused), Some(Sound::Refused));
         // The same refusal again is heard again.
-        assert_eq!(sound_for(&refused, &after_drag(&refused, "d8", "d1")), Some(Sound::Refused));
+        assert_eq!(
+            sound_between(&refused, &after_drag(&refused, "d8", "d1")),
+            Some(Sound::Refused)
+        );
         // Stepping back is silent.
         let mut back = takes.clone();
         back.apply(Action::Tree(TreeAction::StepBack));
-        assert_eq!(sound_for(&takes, &back), None);
+        assert_eq!(sound_between(&takes, &back), None);
         // Check, and the end.
         let mut mate = start.clone();
         for (from, to) in [("f2", "f3"), ("e7", "e5"), ("g2", "g4")] {
             mate = after_drag(&mate, from, to);
         }
         let over = after_drag(&mate, "d8", "h4");
-        assert_eq!(sound_for(&mate, &over), Some(Sound::GameEnd));
+        assert_eq!(sound_between(&mate, &over), Some(Sound::GameEnd));
         let mut check = start.clone();
         for (from, to) in [("e2", "e4"), ("f7", "f6")] {
             check = after_drag(&check, from, to);
         }
-        assert_eq!(sound_for(&check, &after_drag(&check, "d1", "h5")), Some(Sound::Check));
+        assert_eq!(sound_between(&check, &after_drag(&check, "d1", "h5")), Some(Sound::Check));
         let mut resigned = e4.clone();
         resigned.apply(Action::Resign);
-        assert_eq!(sound_for(&e4, &resigned), Some(Sound::GameEnd));
+        assert_eq!(sound_between(&e4, &resigned), Some(Sound::GameEnd));
         assert!(matches!(*start.game, AnyGame::Chess(_)));
     }
 
@@ -247,10 +291,10 @@ mod tests {
             next
         };
         let early = tick(&running, 49_000.0);
-        assert_eq!(sound_for(&running, &early), None);
+        assert_eq!(sound_between(&running, &early), None);
         let low = tick(&early, 50_500.0);
-        assert_eq!(sound_for(&early, &low), Some(Sound::LowTime));
-        assert_eq!(sound_for(&low, &tick(&low, 55_000.0)), None, "once");
+        assert_eq!(sound_between(&early, &low), Some(Sound::LowTime));
+        assert_eq!(sound_between(&low, &tick(&low, 55_000.0)), None, "once");
         // White's clock has not run low.
         assert!(!low.clocks.as_ref().unwrap().low_time_warned.first);
     }
@@ -260,10 +304,10 @@ mod tests {
         let start = AppState::new(Settings::new(qi_i18n::text::Lang::En), 0);
         // After a refusal, a new game keeps the count: no "refused" sound.
         let refused = after_drag(&start, "e2", "e5");
-        assert_eq!(sound_for(&start, &refused), Some(Sound::Refused));
+        assert_eq!(sound_between(&start, &refused), Some(Sound::Refused));
         let mut new_game = refused.clone();
         new_game.apply(Action::NewGame { seed: 1 });
-        assert_eq!(sound_for(&refused, &new_game), None);
+        assert_eq!(sound_between(&refused, &new_game), None);
         // Opening a finished record (mate in one move from the start's point of view) is no
         // game end, nor a move.
         let mut mate = start.clone();
@@ -278,11 +322,11 @@ mod tests {
             notice: None,
         });
         assert!(opened.result().is_some());
-        assert_eq!(sound_for(&start, &opened), None);
+        assert_eq!(sound_between(&start, &opened), None);
         let mut one_move = start.clone();
         let mut e4_record = (*start.record).clone();
         e4_record.moves.push("e2e4".into());
         one_move.apply(Action::Open { record: e4_record, bottom: None, at: None, notice: None });
-        assert_eq!(sound_for(&start, &one_move), None, "an opened game of one move is no move");
+        assert_eq!(sound_between(&start, &one_move), None, "an opened game of one move is no move");
     }
 }

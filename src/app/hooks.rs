@@ -50,7 +50,7 @@ pub fn use_title_and_saved_game(state: &State) {
 
 /// What the address bar shows, for the browser's history.
 struct HistorySync {
-    /// The game (its [`crate::state::AppState::game_number`]) whose entry the address is.
+    /// The game (its [`crate::state::PlayState::game_number`]) whose entry the address is.
     shown: Option<u64>,
     /// Whether the back or forward button opened the game being shown.
     opened_from_history: bool,

@@ -7,15 +7,16 @@ use qi_rules::{GameKind, Side};
 use yew::prelude::*;
 
 use crate::board::Board;
-use crate::board_model::board_view;
+use crate::board_model::board_view_with_engine;
 use crate::components::clocks::{Clocks, clocks_view};
 use crate::components::controls::{GameButtons, GamePicker, Options, game_buttons_view};
 use crate::components::dialogs::{GameOver, PromotionDialog, game_over_view, promoting_colour};
 use crate::components::move_list::MoveList;
 use crate::components::records_dialog::RecordsDialog;
 use crate::components::share::{Dialog, EmbedDialog, ShareButtons, ShareDialog, ShownGame};
-use crate::components::status::{Status, status_view};
+use crate::components::status::{Status, status_view_with_engine};
 use crate::components::{SharedState, StateCell};
+use crate::screen_reader::PageClocks;
 use crate::state::{Action, AppState, Notice, Settings, Theme, TreeAction};
 use qi_i18n::text::{Lang, Text, t};
 use qi_play::link;
@@ -173,10 +174,10 @@ fn page() -> Html {
                 {shown} lang={state.settings.lang} dispatch={dispatch.clone()} />
         }
     });
-    let shared = SharedState(state.0.clone());
+    let shared = SharedState(state.play.clone());
     let (review, review_sides) = crate::components::review::review_props(&state);
     let lang = state.settings.lang;
-    let view = Rc::new(board_view(&state));
+    let view = Rc::new(board_view_with_engine(&state));
     let theme = if state.settings.theme == Theme::Dark { "theme-dark" } else { "theme-light" };
     html! {
         <div class={classes!("app", theme, state.settings.slate_boards.then_some("boards-slate"))}
@@ -198,9 +199,10 @@ fn page() -> Html {
                     <Clocks view={clocks_view(&state)} {now} />
                     <crate::components::tray::BanqiTray view={crate::components::tray::tray_view(&state)} {lang} symbols={state.settings.piece_symbols} />
                     if state.settings.screen_reader {
-                        <crate::screen_reader::ScreenReaderPanel state={shared.clone()} dispatch={dispatch.clone()} />
+                        <crate::screen_reader::ScreenReaderPanel state={shared.clone()} dispatch={dispatch.clone()}
+                            clocks={state.clocks.clone().map_or(PageClocks::None, PageClocks::Running)} />
                     }
-                    <Status view={status_view(&state)} dispatch={Some(dispatch.clone())} />
+                    <Status view={status_view_with_engine(&state)} dispatch={Some(dispatch.clone())} />
                     <GameButtons view={game_buttons_view(&state)} dispatch={dispatch.clone()} {on_hint}
                         on_new_game={let open = open_dialog.clone(); Callback::from(move |()| open.emit(Dialog::NewGame))} />
                     <ShareButtons {lang} open={open_dialog} />

@@ -78,7 +78,7 @@ pub struct GameButtonsView {
     pub analysing: bool,
     /// A review may start.
     pub review: bool,
-    /// Which game this is ([`AppState::game_number`]): a question asked about one game (resign?)
+    /// Which game this is ([`PlayState::game_number`]): a question asked about one game (resign?)
     /// is not carried to the next.
     pub game_number: u64,
     /// Two people share the board: "Play the computer" is offered, at this level.

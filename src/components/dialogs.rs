@@ -5,7 +5,7 @@ use yew::prelude::*;
 use super::dialog::Dialog;
 use super::status::{result_code, result_text};
 use crate::board::Style;
-use crate::state::{Action, AppState, EngineAction, PendingPromotion};
+use crate::state::{Action, AppState, EngineAction, PendingPromotion, PlayState};
 use crate::web::{now_ms, random_seed};
 use qi_i18n::text::{Lang, Text, promotion_name, t};
 
@@ -25,7 +25,7 @@ pub struct PromotionProps {
 /// The colour letter of the side about to promote in `state` (`w`, `b`): in the position
 /// shown, which may be an earlier one or a variation.
 #[must_use]
-pub fn promoting_colour(state: &AppState) -> char {
+pub fn promoting_colour(state: &PlayState) -> char {
     if state.board_game().side_to_move() == qi_rules::Side::First { 'w' } else { 'b' }
 }
 

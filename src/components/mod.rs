@@ -17,7 +17,7 @@ pub mod watch;
 
 use std::rc::Rc;
 
-use crate::state::{AppState, TreeAction};
+use crate::state::{Action, AppState, PlayState, TreeAction};
 
 /// The state as a property, shared, not copied: the very state the reducer made (see
 /// [`StateCell`]) or one kept behind an `Rc` elsewhere (the online page's board). Equal when it
@@ -25,12 +25,12 @@ use crate::state::{AppState, TreeAction};
 /// the old properties, so its address is not reused), so a component re-renders when, and only
 /// when, the state it is given changed.
 #[derive(Clone)]
-pub struct SharedState(pub Rc<AppState>);
+pub struct SharedState(pub Rc<PlayState>);
 
 impl SharedState {
     /// The state.
     #[must_use]
-    pub fn get(&self) -> &AppState {
+    pub fn get(&self) -> &PlayState {
         &self.0
     }
 }
@@ -41,26 +41,44 @@ impl PartialEq for SharedState {
     }
 }
 
+/// A state a page's reducer holds: the main page's [`AppState`], the embed's [`PlayState`].
+pub trait PageState: Clone {
+    /// Applies one action.
+    fn reduce(&mut self, action: Action);
+}
+
+impl PageState for AppState {
+    fn reduce(&mut self, action: Action) {
+        self.apply(action);
+    }
+}
+
+impl PageState for PlayState {
+    fn reduce(&mut self, action: Action) {
+        self.apply(action);
+    }
+}
+
 /// The page's state as its reducer holds it: an `Rc` of the state, so that the state of a
 /// render can be handed to components as it is (Yew's reducer handle always reads the newest
 /// state, so it cannot tell a component what changed).
 #[derive(Clone)]
-pub struct StateCell(pub Rc<AppState>);
+pub struct StateCell<S = AppState>(pub Rc<S>);
 
-impl std::ops::Deref for StateCell {
-    type Target = AppState;
+impl<S> std::ops::Deref for StateCell<S> {
+    type Target = S;
 
-    fn deref(&self) -> &AppState {
+    fn deref(&self) -> &S {
         &self.0
     }
 }
 
-impl yew::Reducible for StateCell {
-    type Action = crate::state::Action;
+impl<S: PageState> yew::Reducible for StateCell<S> {
+    type Action = Action;
 
-    fn reduce(self: Rc<Self>, action: Self::Action) -> Rc<Self> {
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut state = (*self.0).clone();
-        state.apply(action);
+        state.reduce(action);
         Rc::new(StateCell(Rc::new(state)))
     }
 }

@@ -11,7 +11,7 @@ use yew::prelude::*;
 use super::dialog::Dialog as DialogBox;
 
 use crate::embed::EmbedOptions;
-use crate::state::{AppState, Theme};
+use crate::state::{PlayState, Theme};
 use crate::web;
 use qi_i18n::text::{Lang, Text, game_name, t};
 use qi_play::decimal::{decimal, parse_decimal};
@@ -87,7 +87,7 @@ pub struct ShownGame {
     pub record: Rc<GameRecord>,
     /// Whether the board is seen from the second side.
     pub flipped: bool,
-    /// The position shown, when stepping through the game (see [`AppState::viewing`]).
+    /// The position shown, when stepping through the game (see [`PlayState::viewing`]).
     pub viewing: Option<Path>,
     /// The interface language.
     pub lang: Lang,
@@ -98,7 +98,7 @@ pub struct ShownGame {
 impl ShownGame {
     /// The dialogs' view of `state`.
     #[must_use]
-    pub fn of(state: &AppState) -> ShownGame {
+    pub fn of(state: &PlayState) -> ShownGame {
         ShownGame {
             record: state.record.clone(),
             flipped: state.flipped,

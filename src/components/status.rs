@@ -6,7 +6,8 @@ use qi_rules::{GameKind, Side};
 use yew::prelude::*;
 
 use crate::state::{
-    Action, AppState, EngineAction, GameResult, Mode, Notice, ResultReason, SearchSummary,
+    Action, AppState, EngineAction, GameResult, Mode, Notice, PlayState, ResultReason,
+    SearchSummary,
 };
 use crate::web::now_ms;
 use qi_i18n::rules::{end_reason_for, illegal_reason, link_error};
@@ -28,7 +29,7 @@ pub struct StatusView {
     /// where the book has one, else in English.
     pub opening: Option<(String, String)>,
     /// Keep the opening's line even before its name is known (see
-    /// [`AppState::holds_opening_line`]); off where no page asks for the names (the embed).
+    /// [`PlayState::holds_opening_line`]); off where no page asks for the names (the embed).
     pub hold_opening_line: bool,
     /// The computer is thinking about its move.
     pub thinking: bool,
@@ -56,21 +57,12 @@ pub enum NoticeAction {
 
 /// The status panel's content for `state`.
 #[must_use]
-pub fn status_view(state: &AppState) -> StatusView {
+pub fn status_view(state: &PlayState) -> StatusView {
     let lang = state.settings.lang;
     let kind = state.game.kind();
     // The position shown: while stepping back, whose move it was there, not now.
     let shown = state.board_game();
     let to_move = shown.side_to_move();
-    let opening = state.shown_opening().map(|opening| {
-        let name = match lang {
-            Lang::Zh => opening.name_zh.as_deref(),
-            Lang::Vi => opening.name_vi.as_deref(),
-            Lang::En => None,
-        }
-        .unwrap_or(&opening.name);
-        (opening.code.clone(), name.to_owned())
-    });
     StatusView {
         lang,
         result: state
@@ -78,10 +70,10 @@ pub fn status_view(state: &AppState) -> StatusView {
             .map(|result| (result_text(state, &result), result_code(state, &result))),
         to_move: (side_class(state, to_move), to_move_text(state, shown, to_move)),
         in_check: shown.in_check(),
-        opening,
+        opening: None,
         hold_opening_line: state.holds_opening_line(),
-        thinking: matches!(state.engine.thinking, Some((_, false))),
-        search: state.engine.last_search.filter(|_| state.settings.mode != Mode::HotSeat),
+        thinking: false,
+        search: None,
         viewing: state.viewing.as_ref().map(|path| (path.depth(), !path.is_main_line())),
         notice: state.notice.as_ref().map(|n| {
             let action = match n {
@@ -103,9 +95,31 @@ pub fn status_view(state: &AppState) -> StatusView {
     }
 }
 
+/// The main page's status: [`status_view`] with what the engine adds, the opening's name,
+/// whether the computer thinks and what its last search found.
+#[must_use]
+pub fn status_view_with_engine(state: &AppState) -> StatusView {
+    let lang = state.settings.lang;
+    let opening = state.shown_opening().map(|opening| {
+        let name = match lang {
+            Lang::Zh => opening.name_zh.as_deref(),
+            Lang::Vi => opening.name_vi.as_deref(),
+            Lang::En => None,
+        }
+        .unwrap_or(&opening.name);
+        (opening.code.clone(), name.to_owned())
+    });
+    StatusView {
+        opening,
+        thinking: matches!(state.engine.thinking, Some((_, false))),
+        search: state.engine.last_search.filter(|_| state.settings.mode != Mode::HotSeat),
+        ..status_view(&state.play)
+    }
+}
+
 /// The live region's words for `state` showing `shown`: the answer to the last attempt when
 /// there is one (a refused move's reason), else the last move, then the result.
-fn announcement(state: &AppState, shown: &qi_rules::any::AnyGame) -> String {
+fn announcement(state: &PlayState, shown: &qi_rules::any::AnyGame) -> String {
     let lang = state.settings.lang;
     if let Some(notice) = &state.notice {
         // The same refusal twice is said twice: a zero-width space on every other one changes
@@ -127,7 +141,7 @@ fn announcement(state: &AppState, shown: &qi_rules::any::AnyGame) -> String {
 
 /// Whose move it is, in words. In a gomoku opening: what the player is to do at this step
 /// (which stone to put, a colour to choose, or both), or that the computer is doing its part.
-fn to_move_text(state: &AppState, shown: &qi_rules::any::AnyGame, to_move: Side) -> String {
+fn to_move_text(state: &PlayState, shown: &qi_rules::any::AnyGame, to_move: Side) -> String {
     if let qi_rules::any::AnyGame::Gomoku(game) = shown
         && let Some(step) = opening_step_text(state, game, to_move)
     {
@@ -138,7 +152,7 @@ fn to_move_text(state: &AppState, shown: &qi_rules::any::AnyGame, to_move: Side)
 
 /// A gomoku opening's step, in words; `None` once the opening is over.
 fn opening_step_text(
-    state: &AppState,
+    state: &PlayState,
     game: &qi_rules::gomoku::Gomoku,
     seat: Side,
 ) -> Option<String> {
@@ -220,7 +234,7 @@ pub struct StatusProps {
 }
 
 /// A side's name in the shown game (banqi sides by colour once the first flip decided it).
-pub fn side_label(state: &AppState, side: Side) -> &'static str {
+pub fn side_label(state: &PlayState, side: Side) -> &'static str {
     let lang = state.settings.lang;
     let kind = state.game.kind();
     let banqi_red = match &*state.game {
@@ -234,7 +248,7 @@ pub fn side_label(state: &AppState, side: Side) -> &'static str {
 
 /// In gomoku the colour a seat plays (an opening rule may have given the first player white);
 /// the seat itself in the other games.
-fn gomoku_colour(state: &AppState, side: Side) -> Side {
+fn gomoku_colour(state: &PlayState, side: Side) -> Side {
     match &*state.game {
         qi_rules::any::AnyGame::Gomoku(game) => game.colour_of(side),
         _ => side,
@@ -242,7 +256,7 @@ fn gomoku_colour(state: &AppState, side: Side) -> Side {
 }
 
 /// The sentence for a finished game: who won and why, or a draw and why.
-pub fn result_text(state: &AppState, result: &GameResult) -> String {
+pub fn result_text(state: &PlayState, result: &GameResult) -> String {
     let lang = state.settings.lang;
     let reason = match result.reason {
         ResultReason::Rules(reason) => end_reason_for(lang, state.game.kind(), reason),
@@ -261,7 +275,7 @@ pub fn result_text(state: &AppState, result: &GameResult) -> String {
 }
 
 /// The `data-result` value automation reads: the winner's colour, or `draw`.
-pub fn result_code(state: &AppState, result: &GameResult) -> &'static str {
+pub fn result_code(state: &PlayState, result: &GameResult) -> &'static str {
     let Some(side) = result.winner else { return "draw" };
     let side = gomoku_colour(state, side);
     let kind = state.game.kind();
@@ -415,7 +429,7 @@ pub fn status(props: &StatusProps) -> Html {
 }
 
 /// A CSS class for a side's colour dot.
-pub fn side_class(state: &AppState, side: Side) -> &'static str {
+pub fn side_class(state: &PlayState, side: Side) -> &'static str {
     match side_label_colour(state, side) {
         Some("red") => "red",
         Some("white") => "white",
@@ -424,7 +438,7 @@ pub fn side_class(state: &AppState, side: Side) -> &'static str {
     }
 }
 
-fn side_label_colour(state: &AppState, side: Side) -> Option<&'static str> {
+fn side_label_colour(state: &PlayState, side: Side) -> Option<&'static str> {
     let side = gomoku_colour(state, side);
     match (state.game.kind(), side) {
         (GameKind::Chess, Side::First) | (GameKind::Gomoku, Side::Second) => Some("white"),
@@ -443,6 +457,8 @@ fn side_label_colour(state: &AppState, side: Side) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[allow(unused_imports)]
+    use crate::state::AppState;
     use crate::state::{Settings, TreeAction};
     use qi_play::Path;
     use qi_play::record::{GameRecord, default_rules};
@@ -576,7 +592,7 @@ mod tests {
         // The panel re-renders only when its view changes: a clock tick or an analysis line
         // must not make a new one.
         let mut state = opened(GameKind::Gomoku, &["h8", "h9"], Lang::Vi);
-        state.settings.mode = Mode::HotSeat;
+        state.play_mut().settings.mode = Mode::HotSeat;
         state.apply(Action::Engine(EngineAction::ToggleAnalysis));
         let before = status_view(&state);
         state.apply(Action::Tick { now: 5_000.0 });

@@ -6,7 +6,7 @@ use qi_rules::banqi::{Colour, Piece};
 use qi_rules::{GameKind, Side};
 use yew::prelude::*;
 
-use crate::state::AppState;
+use crate::state::PlayState;
 use qi_i18n::text::{Lang, Text, fill, side_name, t};
 
 /// One colour's row of the tray.
@@ -24,7 +24,7 @@ pub struct TrayRow {
 
 /// The tray of the banqi position shown; `None` in the other games.
 #[must_use]
-pub fn tray_view(state: &AppState) -> Option<[TrayRow; 2]> {
+pub fn tray_view(state: &PlayState) -> Option<[TrayRow; 2]> {
     let AnyGame::Banqi(game) = state.board_game() else { return None };
     let lang = state.settings.lang;
     let captured = game.captured();
@@ -94,6 +94,8 @@ pub fn banqi_tray(props: &TrayProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[allow(unused_imports)]
+    use crate::state::AppState;
     use crate::state::{Action, Settings};
 
     #[test]

@@ -1,5 +1,5 @@
 //! One online game as this page knows it: what the server said (the start, the moves, the
-//! players, the clocks) and the local board kept in step with it, an [`AppState`] that the
+//! players, the clocks) and the local board kept in step with it, an [`PlayState`] that the
 //! board, the move list and the reducer's move input (click, drag, promotion) work on.
 //!
 //! Everything the server sends is checked before it is taken: the start must set up, every move
@@ -17,7 +17,7 @@ use qi_rules::banqi::{Banqi, BanqiMove, Piece, Square};
 use qi_rules::{Cell, Game, GameKind, IllegalReason, Side};
 
 use super::texts::Words;
-use crate::state::{Action, AppState, Mode, Notice, Settings, TreeAction};
+use crate::state::{Action, Mode, Notice, PlayState, Settings, TreeAction};
 use qi_play::record::{EndedBy, Ending, GameRecord, Start};
 
 /// The most moves a game may have here; a server that sends more has gone wrong.
@@ -137,7 +137,7 @@ pub struct OnlineGame {
     /// The latest thing to tell the player.
     pub note: Option<Note>,
     /// The local board: the confirmed moves, and the pending one when it is shown.
-    pub board: Rc<AppState>,
+    pub board: Rc<PlayState>,
     /// Whether the player's own clock has warned that it runs low (once a game, a sound).
     pub low_time_warned: bool,
 }
@@ -271,7 +271,7 @@ impl OnlineGame {
                 .filter(|deal| matches!(view.status, Status::Ended { .. }) && deal.len() <= 200),
             pending: None,
             note: None,
-            board: Rc::new(AppState::new(settings.clone(), 0)),
+            board: Rc::new(PlayState::new(settings.clone(), 0)),
             low_time_warned: false,
         };
         // Players see their own side at the bottom; spectators the first player's.

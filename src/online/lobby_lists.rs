@@ -14,7 +14,7 @@ use super::session::{Intent, LobbyRows};
 use super::texts::{Words, say};
 use crate::board::Board;
 use crate::board_model::board_view;
-use crate::state::{Action, AppState, Mode, Settings};
+use crate::state::{Action, Mode, PlayState, Settings};
 use qi_i18n::text::{Lang, fill_all, side_name};
 use qi_play::record::{GameRecord, Start};
 
@@ -51,7 +51,7 @@ fn preview(settings: &Settings, row: &LiveRow) -> Option<Html> {
         Start::Position(row.position.clone()),
         Vec::new(),
     );
-    let mut state = AppState::new(Settings { mode: Mode::Watch, ..settings.clone() }, 0);
+    let mut state = PlayState::new(Settings { mode: Mode::Watch, ..settings.clone() }, 0);
     state.apply(Action::Open { record, bottom: Some(Side::First), at: None, notice: None });
     let view = Rc::new(board_view(&state));
     let ignore_cell = Callback::from(|_: Cell| {});

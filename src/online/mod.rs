@@ -176,7 +176,7 @@ impl Online {
     /// Says what changed on the board: a sound for a move (the opponent's above all: the player
     /// may be looking elsewhere), a capture, check, the end; and the tab's title says whose move
     /// it is.
-    fn announce(&self, before: Option<&Rc<crate::state::AppState>>) {
+    fn announce(&self, before: Option<&Rc<crate::state::PlayState>>) {
         let Some(game) = self.session.game() else {
             web::set_title("Qi 棋");
             return;

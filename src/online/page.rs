@@ -245,7 +245,7 @@ fn game_screen(session: &Session, game: &OnlineGame, act: &Callback<Intent>) -> 
                 <p class="game-label">{ spec_label(lang, &game.spec) }</p>
                 if shared.get().settings.screen_reader {
                     <crate::screen_reader::ScreenReaderPanel state={shared.clone()} dispatch={dispatch.clone()}
-                        clocks={online_clocks(game, now)} />
+                        clocks={online_clocks(game, now).map_or(crate::screen_reader::PageClocks::None, crate::screen_reader::PageClocks::Said)} />
                 }
                 { status_panel(game, session.note.as_ref(), lang) }
                 if opponent_away && game.status == Status::Playing {

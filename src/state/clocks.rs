@@ -3,7 +3,7 @@
 use qi_play::record::EndedBy;
 use qi_rules::{BySide, Side};
 
-use super::{AppState, ClockConfig};
+use super::{AppState, Beside, ClockConfig, PlayState};
 
 /// Both sides' clocks.
 #[derive(Clone, Debug, PartialEq)]
@@ -60,13 +60,32 @@ impl Clocks {
     }
 }
 
+impl PlayState {
+    /// Whether the mover's clock had run out before a move of the game as it stands (moves
+    /// into the tree from an earlier position are not timed): the game then ends on time, and
+    /// the move is not played.
+    pub(super) fn flag_fell(&mut self, beside: Beside) -> bool {
+        if self.explored.is_some() {
+            return false;
+        }
+        let mover = self.game.side_to_move();
+        let fell = beside.out_of_time == Some(mover);
+        if fell {
+            self.end(mover.other(), EndedBy::Time);
+        }
+        fell
+    }
+}
+
 impl AppState {
     /// Time passes: a flag may fall, or the person's clock warn it is running low.
     pub(super) fn tick(&mut self, now: f64) {
         if self.result().is_none() {
             let to_move = self.game.side_to_move();
             if self.clock_has_run_out(to_move, now) {
-                self.end(to_move.other(), EndedBy::Time);
+                let winner = to_move.other();
+                let happened = self.play_mut().reporting(|play| play.end(winner, EndedBy::Time));
+                self.follow(happened, Some(now));
             } else if !self.settings.computer_plays(to_move)
                 && let Some(clocks) = &mut self.clocks
             {
@@ -74,21 +93,6 @@ impl AppState {
                 clocks.warn_low_time(to_move, now);
             }
         }
-    }
-
-    /// Whether the mover's clock had run out before a move of the game as it stands (moves
-    /// into the tree from an earlier position are not timed): the game then ends on time, and
-    /// the move is not played.
-    pub(super) fn flag_fell(&mut self, now: f64) -> bool {
-        if self.explored.is_some() {
-            return false;
-        }
-        let mover = self.game.side_to_move();
-        let fell = self.clock_has_run_out(mover, now);
-        if fell {
-            self.end(mover.other(), EndedBy::Time);
-        }
-        fell
     }
 
     pub(super) fn clock_has_run_out(&self, side: Side, now: f64) -> bool {
@@ -100,12 +104,13 @@ impl AppState {
     /// Stops the mover's clock (adding the increment) and starts the opponent's. The clocks
     /// start with the first move.
     pub(super) fn press_clock(&mut self, mover: Side, now: f64) {
+        let to_move = self.game.side_to_move();
         let Some(clocks) = &mut self.clocks else { return };
         if clocks.running.is_some() {
             clocks.remaining_ms[mover] =
                 clocks.remaining_at(mover, now) + f64::from(clocks.config.increment_secs) * 1000.0;
         }
-        clocks.running = Some((self.game.side_to_move(), now));
+        clocks.running = Some((to_move, now));
     }
 
     /// After moves were taken back or put back: the running clock stops (the time used stays

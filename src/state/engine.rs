@@ -13,7 +13,7 @@ use qi_rules::gomoku::GomokuMove;
 use qi_tasks::review::{Evaluation, Job, Review};
 use qi_tasks::think::Analysis;
 
-use super::{AppState, Mode, Notice};
+use super::{AppState, Mode, Notice, PlayState};
 
 /// What the computer's last search did, for the status panel.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
@@ -68,7 +68,7 @@ pub struct EngineState {
     /// The game review under way or done (shown while the main line is the one reviewed).
     pub review: Option<Rc<Review>>,
     /// The named opening the worker found, and the moves it was found for (see
-    /// [`AppState::opening_key`]); `None` in the second place when no position is named.
+    /// [`PlayState::opening_key`]); `None` in the second place when no position is named.
     pub opening: Option<(Vec<String>, Option<Opening>)>,
     /// The id the next review gets.
     pub next_review: u64,
@@ -180,7 +180,7 @@ impl EngineState {
     }
 
     /// The named opening, when it was found for the first moves of `key` (see
-    /// [`AppState::shown_opening`]).
+    /// [`PlayState::shown_opening`]).
     fn opening_along(&self, key: Option<&[String]>) -> Option<&Opening> {
         let (moves, opening) = self.opening.as_ref()?;
         key.is_some_and(|key| key.starts_with(moves)).then_some(opening.as_ref()).flatten()
@@ -231,7 +231,7 @@ impl AppState {
             EngineAction::AskComputerAgain => {
                 self.engine.stopped_at = None;
                 if self.notice == Some(Notice::EngineStopped) {
-                    self.notice = None;
+                    self.play_mut().notice = None;
                 }
             }
             EngineAction::ToggleAnalysis => {
@@ -239,18 +239,18 @@ impl AppState {
                 self.engine.analysis = None;
             }
             EngineAction::AnalysisAnswer { moves, analysis } => {
-                if self.engine.analysing && moves == self.shown_moves() {
+                if self.engine.analysing && moves == self.play.shown_moves() {
                     self.engine.analysis = Some((moves, analysis));
                 }
             }
             EngineAction::OpeningFound { moves, opening } => {
-                if self.opening_key().as_ref() == Some(&moves) {
+                if self.play.opening_key().as_ref() == Some(&moves) {
                     self.engine.opening = Some((moves, opening));
                 }
             }
             EngineAction::StartReview => {
                 if self.review_allowed() {
-                    self.engine.start_review(&self.record);
+                    self.engine.start_review(&self.play.record);
                 }
             }
             EngineAction::CancelReview => {
@@ -279,50 +279,25 @@ impl AppState {
             // No move for a move that is due: the engine failed (the page already asked a new
             // one once). Without a word the computer's turn would wait for ever.
             if !hint && self.computer_should_move() {
-                self.notice = Some(Notice::EngineStopped);
-                self.engine.stopped_at = Some(self.position_key());
+                self.play_mut().notice = Some(Notice::EngineStopped);
+                self.engine.stopped_at = Some(self.play.position_key());
             }
             return;
         };
         if hint {
-            self.engine.hint = self.cells_of(mv);
+            self.engine.hint = self.play.cells_of(mv);
         } else if self.computer_should_move() {
             let before = self.record.moves.len();
             // Through the rules like any move: one they refuse is said, not played.
-            self.play_move(mv, now);
-            self.computer_moved = self.record.moves.len() > before;
+            let beside = self.beside(Some(now));
+            let happened = self.play_mut().reporting(|play| play.play_move(mv, beside));
+            self.follow(happened, Some(now));
+            self.play_mut().computer_moved = self.record.moves.len() > before;
         }
     }
+}
 
-    /// Where a move starts and ends on the board; `None` when it is not a move here.
-    fn cells_of(&self, mv: AnyMove) -> Option<HintMove> {
-        let mut game = (*self.game).clone();
-        game.apply(mv).ok()?;
-        let cells = game.last_move()?;
-        let step = match mv {
-            AnyMove::Gomoku(step @ (GomokuMove::Take(_) | GomokuMove::Declare(_))) => Some(step),
-            _ => None,
-        };
-        Some(HintMove { from: cells.from, to: cells.to, step })
-    }
-
-    /// Whether the engine may analyse now: turned on, and not competing with the computer's own
-    /// thinking (a past position, a variation, a finished game, or two players on one device).
-    #[must_use]
-    pub fn analysis_allowed(&self) -> bool {
-        self.engine.analysing
-            && (self.viewing.is_some()
-                || self.result().is_some()
-                || self.settings.mode == Mode::HotSeat)
-    }
-
-    /// The analysis of the position shown, when there is one.
-    #[must_use]
-    pub fn shown_analysis(&self) -> Option<&Analysis> {
-        let (moves, analysis) = self.engine.analysis.as_ref()?;
-        (self.analysis_allowed() && *moves == self.shown_moves()).then_some(analysis)
-    }
-
+impl PlayState {
     /// The main line's first moves, up to the deepest a named opening goes, for the games that
     /// name their openings (chess, xiangqi); `None` before the first move.
     #[must_use]
@@ -333,15 +308,6 @@ impl AppState {
             matches!(self.record.kind, qi_rules::GameKind::Chess | qi_rules::GameKind::Xiangqi);
         (named && !self.record.moves.is_empty())
             .then(|| self.record.moves.iter().take(BOOK_PLIES).cloned().collect())
-    }
-
-    /// The named opening of the game as it stands, when the worker has found one. While the
-    /// worker is asked about the latest move, the name it gave for the line before it stays (a
-    /// line that goes on keeps its name until a deeper one is found), so the name does not
-    /// blink out at every move; after an undo, the longer line's name is not shown.
-    #[must_use]
-    pub fn shown_opening(&self) -> Option<&Opening> {
-        self.engine.opening_along(self.opening_key().as_deref())
     }
 
     /// Whether the status keeps a line for the opening's name: in the games that name their
@@ -361,6 +327,46 @@ impl AppState {
             && (self.result().is_some() || self.settings.mode == Mode::HotSeat)
     }
 
+    /// Where a move starts and ends on the board; `None` when it is not a move here.
+    pub(super) fn cells_of(&self, mv: AnyMove) -> Option<HintMove> {
+        let mut game = (*self.game).clone();
+        game.apply(mv).ok()?;
+        let cells = game.last_move()?;
+        let step = match mv {
+            AnyMove::Gomoku(step @ (GomokuMove::Take(_) | GomokuMove::Declare(_))) => Some(step),
+            _ => None,
+        };
+        Some(HintMove { from: cells.from, to: cells.to, step })
+    }
+}
+
+impl AppState {
+    /// Whether the engine may analyse now: turned on, and not competing with the computer's own
+    /// thinking (a past position, a variation, a finished game, or two players on one device).
+    #[must_use]
+    pub fn analysis_allowed(&self) -> bool {
+        self.engine.analysing
+            && (self.viewing.is_some()
+                || self.result().is_some()
+                || self.settings.mode == Mode::HotSeat)
+    }
+
+    /// The analysis of the position shown, when there is one.
+    #[must_use]
+    pub fn shown_analysis(&self) -> Option<&Analysis> {
+        let (moves, analysis) = self.engine.analysis.as_ref()?;
+        (self.analysis_allowed() && *moves == self.shown_moves()).then_some(analysis)
+    }
+
+    /// The named opening of the game as it stands, when the worker has found one. While the
+    /// worker is asked about the latest move, the name it gave for the line before it stays (a
+    /// line that goes on keeps its name until a deeper one is found), so the name does not
+    /// blink out at every move; after an undo, the longer line's name is not shown.
+    #[must_use]
+    pub fn shown_opening(&self) -> Option<&Opening> {
+        self.engine.opening_along(self.play.opening_key().as_deref())
+    }
+
     /// The review of the game as it stands, when there is one (a review of a main line that has
     /// since changed is not shown).
     #[must_use]
@@ -372,7 +378,7 @@ impl AppState {
     /// `??`) where the player put no move mark of their own.
     fn review_answer(&mut self, id: u64, job: Job, evaluation: Evaluation) {
         let Some(review) = self.engine.take_review_answer(id, job, evaluation) else { return };
-        if review.moves != self.record.moves {
+        if review.moves != self.play.record.moves {
             return;
         }
         let marks: Vec<(usize, qi_play::Mark)> = review
@@ -384,7 +390,7 @@ impl AppState {
             })
             .collect();
         for (ply, mark) in marks {
-            let marks = self.record_mut().marks.entry(ply).or_default();
+            let marks = self.play_mut().record_mut().marks.entry(ply).or_default();
             if !marks.iter().any(|m| m.kind() == qi_play::MarkKind::Move) {
                 qi_play::mark::toggle(marks, mark);
             }

@@ -105,7 +105,7 @@ pub struct GameResult {
 
 /// Everything the app shows.
 #[derive(Clone, Debug)]
-pub struct AppState {
+pub struct PlayState {
     /// The player's choices.
     pub settings: Settings,
     /// The game as a value; shared, so that a new state per action (the reducer's) does not
@@ -134,22 +134,76 @@ pub struct AppState {
     pub promotion: Option<PendingPromotion>,
     /// Whether the board is seen from the second side.
     pub flipped: bool,
-    /// Hot-seat clocks, when on.
-    pub clocks: Option<Clocks>,
     /// Whether the game-over overlay was closed.
     pub overlay_closed: bool,
-    /// The engine's slice: requests in flight, hint, analysis, review, opening.
-    pub engine: EngineState,
     /// Whether the last move was the computer's (the board animates it).
     pub computer_moved: bool,
     /// Counts the games started or opened in this page: a new number is a new game for the
     /// browser's history (moves within a game replace its entry).
     pub game_number: u64,
-    /// The move queued while the computer thinks ([`AppState::premove_allowed`]).
+    /// The move queued while the computer thinks ([`PlayState::premove_allowed`]).
     pub premove: Option<Premove>,
     /// The gomoku point tapped once, showing the stone a second tap places there (see
     /// [`Settings::confirm_stones`]).
     pub ghost: Option<Cell>,
+    /// What the action being applied did that the slices beside this one follow (see
+    /// [`PlayState::apply_with`]); empty between actions.
+    happened: Happened,
+}
+
+/// What the slices beside the play slice (the main page's clocks) tell it for one action.
+/// The online page and the embed have none: [`Beside::default`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Beside {
+    /// The side to move, when its clock had run out at the action's time: a move it tries
+    /// ends the game on time instead.
+    pub out_of_time: Option<Side>,
+    /// Whether clocks run: the main line may not change under them.
+    pub clocks_running: bool,
+}
+
+/// What one action of the play slice did that the slices beside it follow: the clocks and the
+/// engine of the main page ([`AppState::apply`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[allow(clippy::struct_excessive_bools)] // Independent facts, any of them together.
+pub struct Happened {
+    /// A new game began (or one was opened): the engine forgets the old one's requests and
+    /// the clocks start afresh.
+    pub new_game: bool,
+    /// A move of the game as it stands was played by this side: its clock stops.
+    pub moved: Option<Side>,
+    /// The game changed under the engine (moves taken back or put back, another main line, an
+    /// end): a request in flight is for another game.
+    pub stop_thinking: bool,
+    /// The hint shown no longer fits the position.
+    pub clear_hint: bool,
+    /// Moves were taken back or put back: the side to move now has the clock.
+    pub hand_clock: bool,
+    /// A new main line: the clocks start afresh.
+    pub restart_clocks: bool,
+}
+
+/// The main page's state: the play slice, and beside it the hot-seat clocks and the engine's
+/// slice, which only this page has. The online page and the embed hold a [`PlayState`] alone.
+///
+/// It reads as its play slice ([`Deref`](std::ops::Deref)), so that the page and its views
+/// read the game as `state.game`; changes go through [`AppState::apply`].
+#[derive(Clone, Debug)]
+pub struct AppState {
+    /// The game, its moves and what the player does on the board.
+    pub play: Rc<PlayState>,
+    /// Hot-seat clocks, when on.
+    pub clocks: Option<Clocks>,
+    /// The engine's slice: requests in flight, hint, analysis, review, opening.
+    pub engine: EngineState,
+}
+
+impl std::ops::Deref for AppState {
+    type Target = PlayState;
+
+    fn deref(&self) -> &PlayState {
+        &self.play
+    }
 }
 
 /// Everything that can happen to the state.
@@ -267,7 +321,7 @@ pub enum Action {
     },
     /// Close the game-over overlay.
     CloseOverlay,
-    /// Take a colour, as a gomoku opening rule asks (see [`AppState::colour_choice_due`]).
+    /// Take a colour, as a gomoku opening rule asks (see [`PlayState::colour_choice_due`]).
     TakeColour {
         /// The colour: [`qi_rules::Side::First`] is black.
         colour: qi_rules::Side,
@@ -275,7 +329,7 @@ pub enum Action {
         now: f64,
     },
     /// Declare how many fifth stones Black offers, as Soosõrv-8 asks White (see
-    /// [`AppState::offer_count_due`]).
+    /// [`PlayState::offer_count_due`]).
     DeclareOffers {
         /// How many: 1 to [`qi_rules::gomoku::MAX_OFFERS`].
         count: u8,
@@ -287,7 +341,7 @@ pub enum Action {
         /// The time, for the clocks (ms).
         now: f64,
     },
-    /// Play the queued move ([`AppState::premove`]) now that it is the person's turn; dropped,
+    /// Play the queued move ([`PlayState::premove`]) now that it is the person's turn; dropped,
     /// and said so, if it is not legal.
     PlayPremove {
         /// The time, for the clocks (ms).
@@ -308,16 +362,15 @@ pub enum Action {
     PlayFromHere,
 }
 
-impl AppState {
+impl PlayState {
     /// The state for `settings`, with a new game.
     #[must_use]
-    pub fn new(settings: Settings, seed: u64) -> AppState {
+    pub fn new(settings: Settings, seed: u64) -> PlayState {
         let record = GameRecord::new(settings.kind, settings.rules_of(settings.kind), seed);
         let game = record.start_game();
-        let clocks = settings.clock.map(Clocks::new);
         // Against the computer, the person's side is at the bottom.
         let flipped = matches!(settings.mode, Mode::VsComputer { human: Side::Second });
-        AppState {
+        PlayState {
             settings,
             record: Rc::new(record),
             game: Rc::new(game),
@@ -330,21 +383,20 @@ impl AppState {
             refusals: 0,
             promotion: None,
             flipped,
-            clocks,
             overlay_closed: false,
-            engine: EngineState::default(),
             game_number: 0,
             computer_moved: false,
             premove: None,
             ghost: None,
+            happened: Happened::default(),
         }
     }
 
     /// The state for `settings` continuing a recorded game of the current kind: as much of it as
     /// replays (a stored or linked record may be damaged), with the reason it stopped early.
     #[must_use]
-    pub fn restore(settings: Settings, record: GameRecord) -> (AppState, Option<ReplayError>) {
-        let mut state = AppState::new(settings, 0);
+    pub fn restore(settings: Settings, record: GameRecord) -> (PlayState, Option<ReplayError>) {
+        let mut state = PlayState::new(settings, 0);
         let replayed = record.replay(usize::MAX);
         let error = replayed.error;
         state.record = Rc::new(record);
@@ -376,16 +428,16 @@ impl AppState {
         let mut settings = self.settings.clone();
         settings.kind = record.kind;
         settings.rules[kind_index(record.kind)] = record.rules.clone();
-        let (mut opened, _) = AppState::restore(settings, record);
+        let (mut opened, _) = PlayState::restore(settings, record);
         if let Some(bottom) = bottom {
             opened.flipped = bottom == Side::Second;
         }
         opened.set_view(at);
         opened.notice = notice.or(opened.notice);
-        opened.engine = self.engine.after();
         opened.game_number = self.game_number + 1;
         opened.refusals = self.refusals;
         *self = opened;
+        self.happened.new_game = true;
     }
 
     /// How the game ended, if it has.
@@ -410,7 +462,7 @@ impl AppState {
 
     /// The result as the position shown has it: while stepping through the game, only an end
     /// the rules see in that position (a mate in a variation, the final position); otherwise
-    /// the game's [`result`](AppState::result).
+    /// the game's [`result`](PlayState::result).
     #[must_use]
     pub fn shown_result(&self) -> Option<GameResult> {
         let Some(explored) = &self.explored else { return self.result() };
@@ -433,9 +485,17 @@ impl AppState {
     /// flag); the record keeps it, so exports, storage and reloads keep it too.
     fn end(&mut self, winner: Side, by: EndedBy) {
         self.record_mut().ending = Some(Ending { winner: Some(winner), by });
-        self.engine.thinking = None;
+        self.happened.stop_thinking = true;
         self.selected = None;
         self.promotion = None;
+    }
+
+    /// Does `change` outside an action of this slice (for the main page: its clock falling,
+    /// the computer's move), and returns what it did.
+    fn reporting(&mut self, change: impl FnOnce(&mut PlayState)) -> Happened {
+        self.happened = Happened::default();
+        change(self);
+        std::mem::take(&mut self.happened)
     }
 
     /// Whether the board takes moves now: the game's own, or, while an earlier position or a
@@ -465,15 +525,13 @@ impl AppState {
         (self.record.moves.len(), self.game.hash())
     }
 
-    /// Whether the computer should move now (its turn, the game on, nothing in the way), and no
-    /// request for it is in flight.
+    /// Whether it is the computer's move now (its turn, the game on, nothing in the way).
     #[must_use]
-    pub fn computer_should_move(&self) -> bool {
+    pub fn computers_turn(&self) -> bool {
         self.viewing.is_none()
             && self.promotion.is_none()
             && self.result().is_none()
             && self.settings.computer_plays(self.game.side_to_move())
-            && !matches!(self.engine.thinking, Some((_, false)))
     }
 
     /// The game as shown: the game as it stands, or a past position while stepping through it.
@@ -485,16 +543,14 @@ impl AppState {
     fn restart(&mut self, seed: u64) {
         let settings = self.settings.clone();
         let flipped = self.flipped;
-        // Request ids keep counting, so an answer meant for the old game is never taken.
-        let engine = self.engine.after();
         let game_number = self.game_number + 1;
         // The count of refusals goes on too: a new game is not a refused move (a sound).
         let refusals = self.refusals;
-        *self = AppState::new(settings, seed);
+        *self = PlayState::new(settings, seed);
         self.flipped = flipped;
-        self.engine = engine;
         self.game_number = game_number;
         self.refusals = refusals;
+        self.happened.new_game = true;
     }
 }
 
@@ -525,14 +581,37 @@ impl Action {
     }
 }
 
-impl AppState {
-    /// Applies one action (the reducer's body, callable without `Rc` in tests).
+impl PlayState {
+    /// Applies one action with nothing beside the slice (no clocks, no engine): the online
+    /// page's and the embed's reducer.
     pub fn apply(&mut self, action: Action) {
-        if action.is_players_act() && self.notice.as_ref().is_some_and(Notice::answers_an_attempt) {
-            // The answer to the last attempt (a refused move) is stale once the player does
-            // something else: it must not follow them into a resignation, a review or a hint.
+        self.apply_with(action, Beside::default());
+    }
+
+    /// The answer to the last attempt (a refused move) is stale once the player does
+    /// something else: it must not follow them into a resignation, a review or a hint.
+    fn forget_stale_notice(&mut self, action: &Action) {
+        if self.notice_goes_with(action) {
             self.notice = None;
         }
+    }
+
+    /// Whether `action` makes the notice stale (see [`PlayState::forget_stale_notice`]).
+    fn notice_goes_with(&self, action: &Action) -> bool {
+        action.is_players_act() && self.notice.as_ref().is_some_and(Notice::answers_an_attempt)
+    }
+
+    /// Applies one action of the play slice (the engine's actions and the clock's ticks are
+    /// [`AppState`]'s and change nothing here), with what the slices beside it say; returns
+    /// what it did that they follow.
+    pub fn apply_with(&mut self, action: Action, beside: Beside) -> Happened {
+        self.forget_stale_notice(&action);
+        self.happened = Happened::default();
+        self.act(action, beside);
+        std::mem::take(&mut self.happened)
+    }
+
+    fn act(&mut self, action: Action, beside: Beside) {
         match action {
             Action::Open { record, bottom, at, notice } => self.open(record, bottom, at, notice),
             Action::NewGame { seed } => self.restart(seed),
@@ -546,7 +625,7 @@ impl AppState {
                 let resumable = saved
                     .filter(|record| switching && record.kind == kind && record.rules == rules);
                 let unfinished = resumable
-                    .map(|record| AppState::restore(self.settings.clone(), record).0)
+                    .map(|record| PlayState::restore(self.settings.clone(), record).0)
                     .filter(|s| s.result().is_none());
                 match unfinished {
                     Some(resumed) => self.open((*resumed.record).clone(), None, None, None),
@@ -567,7 +646,7 @@ impl AppState {
                 self.flipped =
                     matches!(self.settings.mode, Mode::VsComputer { human: Side::Second });
             }
-            Action::ClickCell { cell, now } => self.click(cell, now),
+            Action::ClickCell { cell, now: _ } => self.click(cell, beside),
             Action::Pick { cell } => {
                 if self.accepts_moves() && self.has_piece(cell) {
                     self.selected = Some(cell);
@@ -578,7 +657,7 @@ impl AppState {
                     self.selected = Some(cell);
                 }
             }
-            Action::Drop { from, to, now } => {
+            Action::Drop { from, to, now: _ } => {
                 if !self.accepts_moves() {
                     if self.premove_allowed() && self.own_piece(from) {
                         self.selected = (from == to).then_some(from);
@@ -589,20 +668,20 @@ impl AppState {
                 if from == to {
                     self.selected = Some(from);
                 } else {
-                    self.try_move(from, to, None, now);
+                    self.try_move(from, to, None, beside);
                 }
             }
-            Action::Promote { piece, now } => {
+            Action::Promote { piece, now: _ } => {
                 if let Some(pending) = self.promotion.take()
                     && pending.choices.contains(&piece)
                 {
-                    self.try_move(pending.from, pending.to, Some(piece), now);
+                    self.try_move(pending.from, pending.to, Some(piece), beside);
                 }
             }
             Action::CancelPromotion => self.promotion = None,
-            Action::Undo { now } => self.undo(now),
-            Action::RestoreTakenBack { now } => self.restore_taken_back(now),
-            Action::Tree(action) => self.apply_tree(action),
+            Action::Undo { now: _ } => self.undo(),
+            Action::RestoreTakenBack { now: _ } => self.restore_taken_back(),
+            Action::Tree(action) => self.apply_tree(action, beside),
             Action::Setting(change) => {
                 if matches!(change, SettingsAction::ConfirmStones(_)) {
                     // The stone shown by a first tap goes with the way it was placed.
@@ -610,9 +689,9 @@ impl AppState {
                 }
                 self.settings.apply(change);
             }
-            Action::TypeMove { text, now } => {
+            Action::TypeMove { text, now: _ } => {
                 if self.accepts_moves() {
-                    self.play_text(&text, now);
+                    self.play_text(&text, beside);
                 } else if self.result().is_some() && self.explored.is_none() {
                     self.notice = Some(Notice::Illegal(IllegalReason::GameOver));
                 } else if self.promotion.is_none() {
@@ -624,7 +703,6 @@ impl AppState {
                 self.settings.clock = config;
                 self.restart(seed);
             }
-            Action::Tick { now } => self.tick(now),
             Action::CloseOverlay => self.overlay_closed = true,
             Action::SetMode { mode, seed } => {
                 self.settings.mode = mode;
@@ -637,29 +715,141 @@ impl AppState {
                 }
             }
             Action::PlayFromHere => self.play_from_here(),
-            Action::Engine(action) => self.apply_engine(action),
-            Action::TakeColour { colour, now } => {
+            // The slices beside this one: see `AppState::apply`.
+            Action::Tick { .. } | Action::Engine(_) => {}
+            Action::TakeColour { colour, now: _ } => {
                 if self.accepts_moves() && self.colour_choice_due() {
-                    self.play_move(AnyMove::Gomoku(GomokuMove::Take(colour)), now);
+                    self.play_move(AnyMove::Gomoku(GomokuMove::Take(colour)), beside);
                 }
             }
-            Action::DeclareOffers { count, now } => {
+            Action::DeclareOffers { count, now: _ } => {
                 if self.accepts_moves() && self.offer_count_due() {
-                    self.play_move(AnyMove::Gomoku(GomokuMove::Declare(count)), now);
+                    self.play_move(AnyMove::Gomoku(GomokuMove::Declare(count)), beside);
                 }
             }
-            Action::EndChain { now } => {
+            Action::EndChain { now: _ } => {
                 if self.accepts_moves() && self.chain_in_progress() {
-                    self.play_move(AnyMove::Banqi(BanqiMove::Stop), now);
+                    self.play_move(AnyMove::Banqi(BanqiMove::Stop), beside);
                 }
             }
-            Action::PlayPremove { now } => self.play_premove(now),
+            Action::PlayPremove { now: _ } => self.play_premove(beside),
             Action::Cancel => {
                 self.selected = None;
                 self.premove = None;
                 self.ghost = None;
             }
         }
+    }
+}
+
+impl Action {
+    /// The time the action carries, for the clocks.
+    fn now(&self) -> Option<f64> {
+        match self {
+            Action::ClickCell { now, .. }
+            | Action::Drop { now, .. }
+            | Action::Promote { now, .. }
+            | Action::Undo { now }
+            | Action::RestoreTakenBack { now }
+            | Action::TypeMove { now, .. }
+            | Action::Tick { now }
+            | Action::TakeColour { now, .. }
+            | Action::DeclareOffers { now, .. }
+            | Action::EndChain { now }
+            | Action::PlayPremove { now } => Some(*now),
+            _ => None,
+        }
+    }
+}
+
+impl AppState {
+    /// The state for `settings`, with a new game.
+    #[must_use]
+    pub fn new(settings: Settings, seed: u64) -> AppState {
+        AppState::of(PlayState::new(settings, seed))
+    }
+
+    /// The main page's state around a play slice: its clocks as the settings ask, an engine
+    /// that has been asked nothing.
+    #[must_use]
+    pub fn of(play: PlayState) -> AppState {
+        let clocks = play.settings.clock.map(Clocks::new);
+        AppState { play: Rc::new(play), clocks, engine: EngineState::default() }
+    }
+
+    /// The state for `settings` continuing a recorded game (see [`PlayState::restore`]).
+    #[must_use]
+    pub fn restore(settings: Settings, record: GameRecord) -> (AppState, Option<ReplayError>) {
+        let (play, error) = PlayState::restore(settings, record);
+        (AppState::of(play), error)
+    }
+
+    /// The play slice, to change (shared with earlier states until it changes).
+    pub fn play_mut(&mut self) -> &mut PlayState {
+        Rc::make_mut(&mut self.play)
+    }
+
+    /// Applies one action: the engine's and the clock's here, the rest by the play slice,
+    /// whose report the clocks and the engine then follow.
+    pub fn apply(&mut self, action: Action) {
+        let now = action.now();
+        if matches!(action, Action::Engine(_)) && self.play.notice_goes_with(&action) {
+            // The play slice forgets it for its own actions; the engine's are applied here.
+            self.play_mut().notice = None;
+        }
+        match action {
+            Action::Engine(action) => self.apply_engine(action),
+            Action::Tick { now } => self.tick(now),
+            action => {
+                let beside = self.beside(now);
+                let happened = self.play_mut().apply_with(action, beside);
+                self.follow(happened, now);
+            }
+        }
+    }
+
+    /// What the clocks tell the play slice at `now`.
+    fn beside(&self, now: Option<f64>) -> Beside {
+        let to_move = self.game.side_to_move();
+        let out = now.is_some_and(|now| self.clock_has_run_out(to_move, now));
+        Beside {
+            out_of_time: out.then_some(to_move),
+            clocks_running: self.clocks.as_ref().is_some_and(|c| c.running.is_some()),
+        }
+    }
+
+    /// The clocks and the engine follow what the play slice did.
+    fn follow(&mut self, happened: Happened, now: Option<f64>) {
+        if happened.new_game {
+            // Request ids keep counting, so an answer meant for the old game is never taken.
+            self.engine = self.engine.after();
+            self.clocks = self.settings.clock.map(Clocks::new);
+            return;
+        }
+        if happened.stop_thinking {
+            self.engine.thinking = None;
+        }
+        if happened.clear_hint {
+            self.engine.hint = None;
+        }
+        if happened.restart_clocks {
+            self.clocks = self.settings.clock.map(Clocks::new);
+        }
+        if let Some(now) = now {
+            if let Some(mover) = happened.moved {
+                self.press_clock(mover, now);
+            }
+            if happened.hand_clock {
+                self.hand_clock_to_side_to_move(now);
+            }
+        }
+    }
+
+    /// Whether the computer should move now (its turn, the game on, nothing in the way), and no
+    /// request for it is in flight.
+    #[must_use]
+    pub fn computer_should_move(&self) -> bool {
+        self.computers_turn() && !matches!(self.engine.thinking, Some((_, false)))
     }
 }
 

@@ -9,7 +9,7 @@ use qi_rules::any::{AnyGame, AnyMove};
 use qi_rules::banqi::BanqiMove;
 use qi_rules::{Cell, GameKind, IllegalReason, MoveError, Side};
 
-use super::{AppState, Mode, Notice, PendingPromotion};
+use super::{Beside, Mode, Notice, PendingPromotion, PlayState};
 
 /// A move queued while the computer thinks (a premove): played the instant it is the
 /// person's turn, if it is legal then. `from == to` for a gomoku stone or a banqi flip.
@@ -21,12 +21,12 @@ pub struct Premove {
     pub to: Cell,
 }
 
-impl AppState {
+impl PlayState {
     pub(super) fn has_piece(&self, cell: Cell) -> bool {
         self.board_game().piece_code(cell).is_some()
     }
 
-    pub(super) fn click(&mut self, cell: Cell, now: f64) {
+    pub(super) fn click(&mut self, cell: Cell, beside: Beside) {
         if !self.accepts_moves() {
             if self.premove_allowed() {
                 self.premove_click(cell);
@@ -41,10 +41,10 @@ impl AppState {
             }
             GameKind::Gomoku => {
                 self.ghost = None;
-                return self.try_move(cell, cell, None, now);
+                return self.try_move(cell, cell, None, beside);
             }
             GameKind::Banqi if self.board_game().piece_code(cell).as_deref() == Some("?") => {
-                return self.try_move(cell, cell, None, now);
+                return self.try_move(cell, cell, None, beside);
             }
             _ => {}
         }
@@ -58,12 +58,12 @@ impl AppState {
         if from == cell {
             self.selected = None;
         } else if self.board_game().legal_destinations(from).contains(&cell) {
-            self.try_move(from, cell, None, now);
+            self.try_move(from, cell, None, beside);
         } else if !self.board_game().legal_destinations(cell).is_empty() {
             self.selected = Some(cell);
             self.notice = None;
         } else {
-            self.try_move(from, cell, None, now);
+            self.try_move(from, cell, None, beside);
         }
     }
 
@@ -113,18 +113,18 @@ impl AppState {
 
     /// Plays the queued move, if there is one and it is the person's turn in the game as it
     /// stands. A pawn reaching the last rank becomes a queen (as on the big sites).
-    pub(super) fn play_premove(&mut self, now: f64) {
+    pub(super) fn play_premove(&mut self, beside: Beside) {
         if self.viewing.is_some() || !self.accepts_moves() {
             return;
         }
         let Some(Premove { from, to }) = self.premove.take() else { return };
         self.selected = None;
         let promotion = self.game.promotion_choices(from, to).contains(&'q').then_some('q');
-        if self.flag_fell(now) {
+        if self.flag_fell(beside) {
             return;
         }
         match self.game.move_between(from, to, promotion) {
-            Ok(mv) => self.play_move(mv, now),
+            Ok(mv) => self.play_move(mv, beside),
             Err(MoveError::Illegal(illegal)) => {
                 self.notice = Some(Notice::PremoveDropped(Some(illegal.reason)));
             }
@@ -179,7 +179,13 @@ impl AppState {
         game.legal_move_values().contains(&AnyMove::Banqi(BanqiMove::Stop))
     }
 
-    pub(super) fn try_move(&mut self, from: Cell, to: Cell, promotion: Option<char>, now: f64) {
+    pub(super) fn try_move(
+        &mut self,
+        from: Cell,
+        to: Cell,
+        promotion: Option<char>,
+        beside: Beside,
+    ) {
         self.selected = None;
         if promotion.is_none() {
             let choices = self.board_game().promotion_choices(from, to);
@@ -188,29 +194,29 @@ impl AppState {
                 return;
             }
         }
-        if self.flag_fell(now) {
+        if self.flag_fell(beside) {
             return;
         }
         // The gesture is found as a typed move (both castling gestures give the castling
         // move, so the record keeps its canonical coordinates), not written as text and read.
         let found = self.board_game().move_between(from, to, promotion);
-        self.play_found(found, now);
+        self.play_found(found, beside);
     }
 
     /// Plays move text typed in the screen-reader field: read once into a move, then played as
     /// one.
-    pub(super) fn play_text(&mut self, text: &str, now: f64) {
-        if self.flag_fell(now) {
+    pub(super) fn play_text(&mut self, text: &str, beside: Beside) {
+        if self.flag_fell(beside) {
             return;
         }
         let found = self.board_game().read_move(text);
-        self.play_found(found, now);
+        self.play_found(found, beside);
     }
 
     /// Plays a move found from a gesture or text, or says why there is none.
-    fn play_found(&mut self, found: Result<AnyMove, MoveError>, now: f64) {
+    fn play_found(&mut self, found: Result<AnyMove, MoveError>, beside: Beside) {
         match found {
-            Ok(mv) => self.play_move(mv, now),
+            Ok(mv) => self.play_move(mv, beside),
             Err(MoveError::Illegal(illegal)) => self.refuse(illegal.reason),
             Err(MoveError::Parse(_)) => self.notice = Some(Notice::Unreadable),
         }
@@ -218,11 +224,11 @@ impl AppState {
 
     /// Plays a move on the position shown: the game's next move, or a move into the tree from
     /// a past position or a variation.
-    pub(super) fn play_move(&mut self, mv: AnyMove, now: f64) {
+    pub(super) fn play_move(&mut self, mv: AnyMove, beside: Beside) {
         if self.explored.is_some() {
             return self.explore(mv);
         }
-        if self.flag_fell(now) {
+        if self.flag_fell(beside) {
             return;
         }
         let mover = self.game.side_to_move();
@@ -232,12 +238,12 @@ impl AppState {
                 self.record_mut().moves.push(text);
                 Rc::make_mut(&mut self.notations).push(notation);
                 self.notice = None;
-                self.engine.hint = None;
+                self.happened.clear_hint = true;
                 self.computer_moved = false;
                 // The game moved on: what the last Undo took back can no longer be put back.
                 self.taken_back = None;
                 self.ghost = None;
-                self.press_clock(mover, now);
+                self.happened.moved = Some(mover);
             }
             Err(illegal) => self.refuse(illegal.reason),
         }
@@ -250,7 +256,7 @@ impl AppState {
         self.refusals = self.refusals.wrapping_add(1);
     }
 
-    pub(super) fn undo(&mut self, now: f64) {
+    pub(super) fn undo(&mut self) {
         if self.viewing.is_some() || self.record.ending.is_some() {
             return;
         }
@@ -272,8 +278,8 @@ impl AppState {
         if undone == 0 {
             return;
         }
-        self.engine.thinking = None;
-        self.engine.hint = None;
+        self.happened.stop_thinking = true;
+        self.happened.clear_hint = true;
         self.premove = None;
         self.ghost = None;
         self.computer_moved = false;
@@ -287,18 +293,18 @@ impl AppState {
         }
         self.promotion = None;
         self.overlay_closed = false;
-        self.hand_clock_to_side_to_move(now);
+        self.happened.hand_clock = true;
     }
 
     /// The record, to change: shared with earlier states until it changes (see
-    /// [`AppState::record`]).
+    /// [`PlayState::record`]).
     pub(super) fn record_mut(&mut self) -> &mut GameRecord {
         Rc::make_mut(&mut self.record)
     }
 
-    /// Puts back what the last Undo took back (see [`AppState::taken_back`]), when the game is
+    /// Puts back what the last Undo took back (see [`PlayState::taken_back`]), when the game is
     /// still as that Undo left it.
-    pub(super) fn restore_taken_back(&mut self, now: f64) {
+    pub(super) fn restore_taken_back(&mut self) {
         let Some((plies, before)) = &self.taken_back else { return };
         let mut left = Line::clone(before);
         left.truncate(*plies);
@@ -317,15 +323,15 @@ impl AppState {
         let replayed = self.record.replay(usize::MAX);
         self.game = Rc::new(replayed.game);
         self.notations = Rc::new(replayed.notations);
-        self.engine.hint = None;
+        self.happened.clear_hint = true;
         self.selected = None;
         self.promotion = None;
         // A request in flight was for the shorter game; the computer looks again if it is its
         // turn now.
-        self.engine.thinking = None;
+        self.happened.stop_thinking = true;
         self.computer_moved = false;
         // The clocks go on for the side to move now: the time used so far stays used.
-        self.hand_clock_to_side_to_move(now);
+        self.happened.hand_clock = true;
     }
 }
 

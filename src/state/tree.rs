@@ -1,6 +1,6 @@
 //! The move tree's slice of the page's actions: stepping through the game and its variations,
 //! turning the board, and changing the tree (its order, marks, shapes and comments). The
-//! position shown lives in [`AppState::viewing`] and [`AppState::explored`]; the tree itself in
+//! position shown lives in [`PlayState::viewing`] and [`PlayState::explored`]; the tree itself in
 //! the record.
 
 use std::rc::Rc;
@@ -8,7 +8,7 @@ use std::rc::Rc;
 use qi_play::Path;
 use qi_rules::any::AnyMove;
 
-use super::{AppState, Clocks, MAX_COMMENT_CHARS};
+use super::{Beside, MAX_COMMENT_CHARS, PlayState};
 
 /// A change to the move tree at the position shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,9 +65,9 @@ impl TreeAction {
     }
 }
 
-impl AppState {
+impl PlayState {
     /// The tree slice's actions.
-    pub(super) fn apply_tree(&mut self, action: TreeAction) {
+    pub(super) fn apply_tree(&mut self, action: TreeAction, beside: Beside) {
         match action {
             TreeAction::FlipBoard => self.flipped = !self.flipped,
             TreeAction::View(ply) => {
@@ -103,7 +103,7 @@ impl AppState {
                 let end = self.record.end_of_line(&shown);
                 self.set_view(end);
             }
-            TreeAction::EditTree(edit) => self.edit_tree(edit),
+            TreeAction::EditTree(edit) => self.edit_tree(edit, beside),
             TreeAction::ToggleShape(shape) => {
                 // A right-click drops a queued move (as lichess does) instead of drawing.
                 if self.premove.take().is_some() {
@@ -134,7 +134,7 @@ impl AppState {
                             break;
                         }
                         let before = self.shown_path();
-                        self.play_move(mv, 0.0);
+                        self.play_move(mv, Beside::default());
                         if self.shown_path() == before {
                             break;
                         }
@@ -167,12 +167,10 @@ impl AppState {
         self.game = Rc::new(replayed.game);
         self.notations = Rc::new(replayed.notations);
         self.set_view(None);
-        self.engine.thinking = None;
-        self.engine.hint = None;
+        self.happened.stop_thinking = true;
+        self.happened.clear_hint = true;
         self.overlay_closed = false;
-        if let Some(config) = self.settings.clock {
-            self.clocks = Some(Clocks::new(config));
-        }
+        self.happened.restart_clocks = true;
     }
 
     /// Shows the position at `path` (`None`, or the end of the main line: the game as it
@@ -190,7 +188,7 @@ impl AppState {
         self.explored = explored.map(Rc::new);
         self.selected = None;
         self.promotion = None;
-        self.engine.hint = None;
+        self.happened.clear_hint = true;
         self.premove = None;
         self.ghost = None;
     }
@@ -229,13 +227,13 @@ impl AppState {
     }
 
     /// Whether editing the tree may change the main line now: not while clocks run.
-    pub(super) fn may_change_main_line(&self) -> bool {
-        self.clocks.as_ref().is_none_or(|c| c.running.is_none()) || self.result().is_some()
+    pub(super) fn may_change_main_line(&self, beside: Beside) -> bool {
+        !beside.clocks_running || self.result().is_some()
     }
 
     /// An edit of the move tree at the position shown (promote, make main line, delete). When
     /// the edit changes the main line, the game is replayed from it; the position stays shown.
-    pub(super) fn edit_tree(&mut self, edit: TreeEdit) {
+    pub(super) fn edit_tree(&mut self, edit: TreeEdit, beside: Beside) {
         let path = self.shown_path();
         let changes_main_line = match edit {
             TreeEdit::Promote => path.branches.len() == 1,
@@ -244,7 +242,7 @@ impl AppState {
             TreeEdit::Delete => path.is_main_line(),
             TreeEdit::Earlier | TreeEdit::Later => false,
         };
-        if changes_main_line && !self.may_change_main_line() {
+        if changes_main_line && !self.may_change_main_line(beside) {
             return;
         }
         let next = self.record_mut().edit_tree(|tree| match edit {
@@ -263,13 +261,11 @@ impl AppState {
             }
             self.game = Rc::new(replayed.game);
             self.notations = Rc::new(replayed.notations);
-            self.engine.thinking = None;
-            self.engine.hint = None;
+            self.happened.stop_thinking = true;
+            self.happened.clear_hint = true;
             self.overlay_closed = false;
             // A new main line starts its clocks afresh, as "Play from here" does.
-            if let Some(config) = self.settings.clock {
-                self.clocks = Some(Clocks::new(config));
-            }
+            self.happened.restart_clocks = true;
         }
         self.viewing = None;
         self.explored = None;

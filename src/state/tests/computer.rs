@@ -216,7 +216,7 @@ fn a_hint_is_shown_not_played() {
 fn a_hint_to_take_a_colour_marks_the_button_not_the_board() {
     let mut s = state(GameKind::Gomoku);
     s.apply(Action::SetRule { key: "opening".into(), value: "swap".into(), seed: 0 });
-    s.settings.mode = Mode::HotSeat;
+    s.play_mut().settings.mode = Mode::HotSeat;
     for point in ["h8", "i9", "j10"] {
         click(&mut s, point);
     }

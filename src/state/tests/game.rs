@@ -147,7 +147,7 @@ fn a_new_state_faces_the_person_against_the_computer() {
 #[test]
 fn open_replaces_the_game_and_keeps_the_mode() {
     let mut s = state(GameKind::Chess);
-    s.settings.mode = Mode::VsComputer { human: Side::First };
+    s.play_mut().settings.mode = Mode::VsComputer { human: Side::First };
     s.engine.next_request = 9;
     let before = s.game_number;
     let mut record = GameRecord::new(GameKind::Xiangqi, &default_rules(GameKind::Xiangqi), 0);

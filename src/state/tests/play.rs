@@ -46,9 +46,9 @@ fn drag_and_drop_plays_a_move() {
 #[test]
 fn promotion_waits_for_the_piece() {
     let mut s = state(GameKind::Chess);
-    Rc::make_mut(&mut s.record).start =
+    Rc::make_mut(&mut s.play_mut().record).start =
         qi_play::record::Start::Position("4k3/P7/8/8/8/8/8/4K3 w - - 0 1".into());
-    s.game = Rc::new(s.record.start_game());
+    s.play_mut().game = Rc::new(s.record.start_game());
     drag(&mut s, "a7", "a8");
     assert_eq!(s.promotion.as_ref().map(|p| p.choices.len()), Some(4));
     assert!(s.record.moves.is_empty());
@@ -281,7 +281,7 @@ fn a_swap2_opening_is_played_with_colour_choices_and_the_status_names_colours() 
     let mut s = state(GameKind::Gomoku);
     s.apply(Action::SetRule { key: "opening".into(), value: "swap2".into(), seed: 0 });
     assert!(s.record.rules.contains("opening=swap2"), "{}", s.record.rules);
-    s.settings.mode = Mode::HotSeat;
+    s.play_mut().settings.mode = Mode::HotSeat;
     click(&mut s, "h8");
     // The first player puts the second stone, a white one: the status says what to do.
     let status = crate::components::status::status_view(&s);
@@ -315,7 +315,7 @@ fn a_soosorv8_opening_is_played_on_the_board_with_its_declaration_and_offers() {
     s.apply(Action::SetRule { key: "rule".into(), value: "renju".into(), seed: 0 });
     s.apply(Action::SetRule { key: "opening".into(), value: "soosorv8".into(), seed: 0 });
     assert!(s.record.rules.contains("opening=soosorv8"), "{}", s.record.rules);
-    s.settings.mode = Mode::HotSeat;
+    s.play_mut().settings.mode = Mode::HotSeat;
     // The first stone goes on the centre: elsewhere it is refused, with the reason.
     click(&mut s, "a1");
     assert_eq!(s.notice, Some(Notice::Illegal(IllegalReason::OutsideOpeningArea)));
@@ -417,7 +417,7 @@ fn each_gomoku_opening_step_says_what_the_player_is_to_do() {
     // Two people: the second puts two more stones, then the first chooses.
     let mut s = state(GameKind::Gomoku);
     s.apply(Action::SetRule { key: "opening".into(), value: "swap2".into(), seed: 0 });
-    s.settings.mode = Mode::HotSeat;
+    s.play_mut().settings.mode = Mode::HotSeat;
     for point in ["h8", "i9", "j10", "g7"] {
         click(&mut s, point);
     }
@@ -430,7 +430,7 @@ fn each_gomoku_opening_step_says_what_the_player_is_to_do() {
     // Swap: three stones, then only a colour.
     let mut s = state(GameKind::Gomoku);
     s.apply(Action::SetRule { key: "opening".into(), value: "swap".into(), seed: 0 });
-    s.settings.mode = Mode::HotSeat;
+    s.play_mut().settings.mode = Mode::HotSeat;
     for point in ["h8", "i9", "j10"] {
         click(&mut s, point);
     }
@@ -439,7 +439,7 @@ fn each_gomoku_opening_step_says_what_the_player_is_to_do() {
     let mut s = state(GameKind::Gomoku);
     s.apply(Action::SetRule { key: "rule".into(), value: "renju".into(), seed: 0 });
     s.apply(Action::SetRule { key: "opening".into(), value: "soosorv8".into(), seed: 0 });
-    s.settings.mode = Mode::HotSeat;
+    s.play_mut().settings.mode = Mode::HotSeat;
     for point in ["h8", "i9", "j10"] {
         click(&mut s, point);
     }
@@ -447,8 +447,8 @@ fn each_gomoku_opening_step_says_what_the_player_is_to_do() {
     s.apply(Action::TakeColour { colour: Side::First, now: 0.0 });
     assert_eq!(status(&s), "Place the fourth stone, a white one, anywhere on the board.");
     // The words are in each language.
-    s.settings.lang = Lang::Zh;
+    s.play_mut().settings.lang = Lang::Zh;
     assert_eq!(status(&s), "请下第四子（白子），可下在棋盘任意位置。");
-    s.settings.lang = Lang::Vi;
+    s.play_mut().settings.lang = Lang::Vi;
     assert_eq!(status(&s), "Hãy đặt quân thứ tư, quân Trắng, ở bất kỳ đâu trên bàn.");
 }
