@@ -202,8 +202,6 @@ fn offered_stones(game: &qi_rules::any::AnyGame) -> Vec<qi_rules::Cell> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[allow(unused_imports)]
-    use crate::state::AppState;
     use crate::state::{Action, Settings, SettingsAction, TreeAction};
     use qi_i18n::text::Lang;
     use qi_rules::Cell;

@@ -312,7 +312,6 @@ pub fn screen_reader_panel(props: &ScreenReaderProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[allow(unused_imports)]
     use crate::state::AppState;
     use crate::state::{Mode, Settings};
     use qi_rules::GameKind;
@@ -330,6 +329,25 @@ mod tests {
             state.apply(action);
         }
         reply
+    }
+
+    #[test]
+    fn clock_says_the_page_s_own_clocks_the_server_s_words_or_none() {
+        let mut settings = Settings::new(Lang::En);
+        settings.mode = Mode::HotSeat;
+        settings.clock = Some(crate::state::ClockConfig { base_secs: 300, increment_secs: 0 });
+        let mut s = AppState::new(settings, 0);
+        s.apply(Action::ClickCell { cell: Cell::new(4, 1), now: 1_000.0 });
+        s.apply(Action::ClickCell { cell: Cell::new(4, 3), now: 1_000.0 });
+        let running = PageClocks::Running(s.clocks.clone().expect("clocks on"));
+        // The clocks start with White's first move; 65 s later Black, to move, has used 65 s of
+        // its five minutes.
+        let (said, _) = answer(&s, "clock", 66_000.0, &running);
+        assert_eq!(said, "White 5:00, Black 3:55");
+        let (said, _) = answer(&s, "clock", 66_000.0, &PageClocks::Said("White 1:00".into()));
+        assert_eq!(said, "White 1:00");
+        let (said, _) = answer(&s, "clock", 66_000.0, &PageClocks::None);
+        assert_eq!(said, t(Lang::En, Text::SrNoClock));
     }
 
     #[test]

@@ -229,8 +229,6 @@ fn synthesise(sound: Sound, gain: f32) -> Option<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[allow(unused_imports)]
-    use crate::state::AppState;
     use crate::state::{Action, Settings, TreeAction};
     use qi_rules::any::AnyGame;
 

@@ -235,8 +235,6 @@ pub fn analysis_panel(props: &AnalysisProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[allow(unused_imports)]
-    use crate::state::AppState;
     use crate::state::EngineAction;
 
     #[test]

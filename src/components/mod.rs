@@ -19,8 +19,9 @@ use std::rc::Rc;
 
 use crate::state::{Action, AppState, PlayState, TreeAction};
 
-/// The state as a property, shared, not copied: the very state the reducer made (see
-/// [`StateCell`]) or one kept behind an `Rc` elsewhere (the online page's board). Equal when it
+/// The play slice as a property, shared, not copied: the one in the state the reducer made
+/// (the embed's [`StateCell`], the main page's [`AppState::play`]) or one kept behind an `Rc`
+/// elsewhere (the online page's board). Equal when it
 /// is the same state: the reducer makes a new one for every change (and the old one lives on in
 /// the old properties, so its address is not reused), so a component re-renders when, and only
 /// when, the state it is given changed.

@@ -457,8 +457,6 @@ fn side_label_colour(state: &PlayState, side: Side) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[allow(unused_imports)]
-    use crate::state::AppState;
     use crate::state::{Settings, TreeAction};
     use qi_play::Path;
     use qi_play::record::{GameRecord, default_rules};
@@ -594,7 +592,7 @@ mod tests {
         let mut state = opened(GameKind::Gomoku, &["h8", "h9"], Lang::Vi);
         state.play_mut().settings.mode = Mode::HotSeat;
         state.apply(Action::Engine(EngineAction::ToggleAnalysis));
-        let before = status_view(&state);
+        let before = status_view_with_engine(&state);
         state.apply(Action::Tick { now: 5_000.0 });
         let analysis = qi_tasks::think::Analysis { id: 1, nodes: 0, lines: Vec::new() };
         state.apply(Action::Engine(EngineAction::AnalysisAnswer {
@@ -602,9 +600,9 @@ mod tests {
             analysis,
         }));
         assert!(state.engine.analysis.is_some(), "the answer was taken");
-        assert_eq!(status_view(&state), before);
+        assert_eq!(status_view_with_engine(&state), before);
         // And a change that matters makes a different view.
         state.apply(Action::Tree(TreeAction::StepBack));
-        assert_ne!(status_view(&state), before);
+        assert_ne!(status_view_with_engine(&state), before);
     }
 }

@@ -94,7 +94,6 @@ pub fn banqi_tray(props: &TrayProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[allow(unused_imports)]
     use crate::state::AppState;
     use crate::state::{Action, Settings};
 

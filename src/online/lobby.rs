@@ -168,7 +168,8 @@ impl Choices {
     }
 
     /// The game asked for; `None` when a custom clock is not a clock (0.5 to 180 minutes, 0 to
-    /// 180 seconds per move).
+    /// 180 seconds per move), or when the stored rule options do not read (they are checked as
+    /// they are stored and set, so only a damaged store gets there).
     #[must_use]
     pub fn spec(&self) -> Option<GameSpec> {
         let clock = match self.clock {

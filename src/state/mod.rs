@@ -103,7 +103,9 @@ pub struct GameResult {
     pub line: Vec<Cell>,
 }
 
-/// Everything the app shows.
+/// The play slice: the game, its moves and tree, the position shown, what the player does on
+/// the board, and the settings. All the online page and the embed hold; the main page's
+/// [`AppState`] adds the clocks and the engine.
 #[derive(Clone, Debug)]
 pub struct PlayState {
     /// The player's choices.
@@ -757,7 +759,24 @@ impl Action {
             | Action::DeclareOffers { now, .. }
             | Action::EndChain { now }
             | Action::PlayPremove { now } => Some(*now),
-            _ => None,
+            // Listed, not a wildcard: a new action that moves must say whether it has a time,
+            // or its move would stop no clock.
+            Action::Open { .. }
+            | Action::NewGame { .. }
+            | Action::PickGame { .. }
+            | Action::StartGame { .. }
+            | Action::SetRule { .. }
+            | Action::Pick { .. }
+            | Action::CancelPromotion
+            | Action::Tree(_)
+            | Action::Engine(_)
+            | Action::Setting(_)
+            | Action::SetClock { .. }
+            | Action::CloseOverlay
+            | Action::Cancel
+            | Action::SetMode { .. }
+            | Action::Resign
+            | Action::PlayFromHere => None,
         }
     }
 }
@@ -820,6 +839,10 @@ impl AppState {
 
     /// The clocks and the engine follow what the play slice did.
     fn follow(&mut self, happened: Happened, now: Option<f64>) {
+        debug_assert!(
+            now.is_some() || (happened.moved.is_none() && !happened.hand_clock),
+            "a move or a takeback without the time: {happened:?}"
+        );
         if happened.new_game {
             // Request ids keep counting, so an answer meant for the old game is never taken.
             self.engine = self.engine.after();

@@ -936,7 +936,7 @@ mod tests {
         let plain = GameSpec::of(Variant::Chess);
         assert_eq!(
             serde_json::to_string(&plain).unwrap(),
-            r#"{"rules":{"game":"chess","chess960":false}}"#
+            r#"{"rules":{"game":"chess","variant":"standard"}}"#
         );
         // Options left out take their defaults.
         assert_eq!(
@@ -966,6 +966,9 @@ mod tests {
             r#"{"rules":{"game":"banqi","draw":3}}"#,
             r#"{"rules":{"game":"xiangqi","natural_limit":5000}}"#,
             r#"{"rules":{"game":"chess","castling":"never"}}"#,
+            r#"{"rules":{"game":"chess","variant":"crazyhouse"}}"#,
+            r#"{"rules":{"game":"chess","chess960":true}}"#,
+            r#"{"rules":{"game":"gomoku","size":20,"opening":"soosorv8"}}"#,
             r#"{"rules":{"game":"checkers"}}"#,
             r#"{"rules":"size=15"}"#,
             r#"{"variant":"chess"}"#,
@@ -990,7 +993,7 @@ mod tests {
         assert_eq!(spec.variant(), Variant::Chess960);
         assert_eq!(
             serde_json::to_string(&spec).unwrap(),
-            r#"{"rules":{"game":"chess","chess960":true}}"#
+            r#"{"rules":{"game":"chess","variant":"chess960"}}"#
         );
         // A result as version 1 stored it, in English, and as version 2 writes it.
         for (stored, reason) in [

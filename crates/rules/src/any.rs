@@ -351,7 +351,7 @@ pub fn rules_with(kind: GameKind, list: &str, key: &str, value: &str) -> Result<
 #[cfg_attr(
     feature = "serde",
     derive(serde::Serialize, serde::Deserialize),
-    serde(tag = "game", rename_all = "snake_case", try_from = "unchecked::UncheckedRules")
+    serde(tag = "game", rename_all = "snake_case")
 )]
 pub enum AnyRules {
     /// Chess's options.
@@ -429,46 +429,6 @@ impl AnyRules {
             AnyRules::Xiangqi(rules) => rules.to_list(),
             AnyRules::Banqi(rules) => rules.to_list(),
             AnyRules::Gomoku(rules) => rules.to_list(),
-        }
-    }
-}
-
-#[cfg(feature = "serde")]
-mod unchecked {
-    //! The rules as serde reads them, before the check that the text form's reader makes.
-
-    use super::{AnyRules, BanqiRules, ChessRules, GomokuRules, RuleSet, XiangqiRules};
-
-    /// [`AnyRules`] as read, each game's fields taken as they come.
-    #[derive(serde::Deserialize)]
-    #[serde(tag = "game", rename_all = "snake_case")]
-    pub(super) enum UncheckedRules {
-        Chess(ChessRules),
-        Xiangqi(XiangqiRules),
-        Banqi(BanqiRules),
-        Gomoku(GomokuRules),
-    }
-
-    /// The rules, when writing them out and reading them back gives the same rules: every
-    /// value is one the text reader takes (a size of 15, 19 or 20; counts in their ranges).
-    fn checked<R: RuleSet>(rules: R) -> Result<R, String> {
-        match R::parse(&rules.to_list()) {
-            Ok(back) if back == rules => Ok(rules),
-            Ok(_) => Err(format!("rule options {} do not go together", rules.to_list())),
-            Err(error) => Err(error.to_string()),
-        }
-    }
-
-    impl TryFrom<UncheckedRules> for AnyRules {
-        type Error = String;
-
-        fn try_from(rules: UncheckedRules) -> Result<AnyRules, String> {
-            Ok(match rules {
-                UncheckedRules::Chess(rules) => AnyRules::Chess(checked(rules)?),
-                UncheckedRules::Xiangqi(rules) => AnyRules::Xiangqi(checked(rules)?),
-                UncheckedRules::Banqi(rules) => AnyRules::Banqi(checked(rules)?),
-                UncheckedRules::Gomoku(rules) => AnyRules::Gomoku(checked(rules)?),
-            })
         }
     }
 }

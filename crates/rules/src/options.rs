@@ -158,3 +158,41 @@ pub fn shorten(text: &str) -> String {
     }
     format!("{}...", &text[..end])
 }
+
+/// `rules` when writing them out and reading them back gives the same rules: every value is one
+/// the text reader takes (a size of 15, 19 or 20; counts in their ranges) and the options go
+/// together. What serde reads is checked by this, so a value arrives only as the text would.
+///
+/// # Errors
+/// What the text reader says is wrong.
+#[cfg(feature = "serde")]
+pub(crate) fn checked<R: RuleSet>(rules: R) -> Result<R, String> {
+    match R::parse(&rules.to_list()) {
+        Ok(back) if back == rules => Ok(rules),
+        Ok(_) => Err(format!("rule options {} do not go together", rules.to_list())),
+        Err(error) => Err(error.to_string()),
+    }
+}
+
+/// Serde for a game's rule set, whose derive is `remote = "Self"` (its fields' names and
+/// forms): written as derived, read as derived and then [`checked`].
+#[cfg(feature = "serde")]
+macro_rules! checked_serde {
+    ($rules:ty) => {
+        impl serde::Serialize for $rules {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                // The derive's own function (the inherent one), not this trait's.
+                <$rules>::serialize(self, serializer)
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $rules {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let rules = <$rules>::deserialize(deserializer)?;
+                $crate::options::checked(rules).map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+#[cfg(feature = "serde")]
+pub(crate) use checked_serde;

@@ -47,7 +47,7 @@ impl fmt::Display for RankOrder {
 #[cfg_attr(
     feature = "serde",
     derive(serde::Serialize, serde::Deserialize),
-    serde(default, deny_unknown_fields)
+    serde(remote = "Self", default, deny_unknown_fields)
 )]
 pub struct BanqiRules {
     /// The rank order and cannon rule.
@@ -61,6 +61,9 @@ pub struct BanqiRules {
     /// Plies without a flip or capture after which the game is drawn.
     pub draw: u32,
 }
+
+#[cfg(feature = "serde")]
+crate::options::checked_serde!(BanqiRules);
 
 impl BanqiRules {
     /// The default no-progress draw count.

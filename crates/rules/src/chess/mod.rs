@@ -36,12 +36,40 @@ pub use shakmaty;
 #[cfg_attr(
     feature = "serde",
     derive(serde::Serialize, serde::Deserialize),
-    serde(default, deny_unknown_fields)
+    serde(remote = "Self", default, deny_unknown_fields)
 )]
 pub struct ChessRules {
     /// Chess960 (Fischer random): shuffled back ranks, castling to the standard king files.
+    /// Serde names it as the text does: `"variant": "standard" | "chess960"`.
+    #[cfg_attr(feature = "serde", serde(rename = "variant", with = "variant_name"))]
     pub chess960: bool,
 }
+
+/// Chess's `variant` option by name, as the text writes it.
+#[cfg(feature = "serde")]
+mod variant_name {
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    pub(super) fn serialize<S: Serializer>(
+        chess960: &bool,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(if *chess960 { "chess960" } else { "standard" })
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<bool, D::Error> {
+        match <std::borrow::Cow<'de, str>>::deserialize(deserializer)?.as_ref() {
+            "standard" => Ok(false),
+            "chess960" => Ok(true),
+            other => Err(D::Error::unknown_variant(other, &["standard", "chess960"])),
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+crate::options::checked_serde!(ChessRules);
 
 impl ChessRules {
     /// How castling rights and castling moves are read and written under these rules.

@@ -75,7 +75,7 @@ impl FromStr for WinRule {
 #[cfg_attr(
     feature = "serde",
     derive(serde::Serialize, serde::Deserialize),
-    serde(default, deny_unknown_fields)
+    serde(remote = "Self", default, deny_unknown_fields)
 )]
 pub struct GomokuRules {
     /// Points on each side of the board: 15, 19 or 20.
@@ -85,6 +85,9 @@ pub struct GomokuRules {
     /// Who puts the first stones and then takes which colour.
     pub opening: OpeningRule,
 }
+
+#[cfg(feature = "serde")]
+crate::options::checked_serde!(GomokuRules);
 
 impl GomokuRules {
     /// Rules with the given win rule on a board of `size` points a side.

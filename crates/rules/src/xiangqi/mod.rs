@@ -74,12 +74,15 @@ pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/R
 #[cfg_attr(
     feature = "serde",
     derive(serde::Serialize, serde::Deserialize),
-    serde(default, deny_unknown_fields)
+    serde(remote = "Self", default, deny_unknown_fields)
 )]
 pub struct XiangqiRules {
     /// Plies without a capture after which the game is a draw; 0 for no limit.
     pub natural_limit: u32,
 }
+
+#[cfg(feature = "serde")]
+crate::options::checked_serde!(XiangqiRules);
 
 impl Default for XiangqiRules {
     fn default() -> Self {

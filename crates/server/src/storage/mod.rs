@@ -605,7 +605,7 @@ pub(crate) mod tests {
     }
 
     /// A rated gomoku game between the accounts `first` and `second`, both seats taken.
-    fn rated_game(id: &str, first: &str, second: &str, rated: bool) -> GameRecord {
+    pub(crate) fn rated_game(id: &str, first: &str, second: &str, rated: bool) -> GameRecord {
         GameRecord {
             id: id.into(),
             spec: GameSpec { rules: AnyRules::of(Variant::Gomoku), clock: None, rated },

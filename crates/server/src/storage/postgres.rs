@@ -901,7 +901,16 @@ impl Storage for PgStorage {
             let rows = client.query(&sql, &[&account, &limit]).await.map_err(err)?;
             let mut games = Vec::with_capacity(rows.len());
             for row in &rows {
-                let mut stored = game_row(row)?;
+                // A game whose row no longer reads is left out of the list, not the whole
+                // profile with it.
+                let mut stored = match game_row(row) {
+                    Ok(stored) => stored,
+                    Err(error) => {
+                        let id = row.try_get::<_, String>(0).unwrap_or_default();
+                        tracing::error!(game = %id, %error, "a finished game's row does not read");
+                        continue;
+                    }
+                };
                 stored.moves = moves_of(client, &stored.game.id).await?;
                 let ended: Option<i64> = row.get(20);
                 games.push((stored, ended.map_or(0, from_sql_int)));

@@ -23,7 +23,7 @@
 
 use std::path::Path;
 
-use qi_protocol::{ChatLine, ClockSpec, GameResult, GameSpec, Seat};
+use qi_protocol::{ChatLine, ClockSpec, GameResult, GameSpec, Seat, Variant};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::files::{private_file, private_if_there};
@@ -702,10 +702,17 @@ impl Storage for SqliteStorage {
             let limit = i64::try_from(max_games).unwrap_or(i64::MAX);
             let rows = statement
                 .query_map(params![account, limit], |row| {
-                    Ok((game_row(row)?, from_sql_int(row.get::<_, Option<i64>>(20)?.unwrap_or(0))))
+                    let ended = from_sql_int(row.get::<_, Option<i64>>(20)?.unwrap_or(0));
+                    // A game whose row no longer reads is left out of the list, not the
+                    // whole profile with it.
+                    Ok(game_row(row).map(|game| (game, ended)).map_err(|error| {
+                        let id = row.get::<_, String>(0).unwrap_or_default();
+                        tracing::error!(game = %id, %error, "a finished game's row does not read");
+                    }))
                 })
                 .map_err(failed)?;
-            rows.collect::<rusqlite::Result<Vec<_>>>().map_err(failed)?
+            let rows = rows.collect::<rusqlite::Result<Vec<_>>>().map_err(failed)?;
+            rows.into_iter().flatten().collect::<Vec<_>>()
         };
         for (stored, _) in &mut games {
             stored.moves = self.moves(&stored.game.id).map_err(failed)?;
@@ -722,13 +729,24 @@ fn rate_in(
     result: &GameResult,
     unix_ms: u64,
 ) -> rusqlite::Result<()> {
-    let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1");
-    let Some(stored) = tx.prepare_cached(&sql)?.query_row([game], game_row).optional()? else {
-        return Ok(());
-    };
-    let record = stored.game;
-    let Some(kind) = rated_kind(&record.spec, &record.accounts, result) else { return Ok(()) };
-    let keys = record.accounts.clone().map(Option::unwrap_or_default);
+    // What rating needs of the game: its kind, whether it is rated, and the seats' accounts
+    // (not the whole row: rule options that no longer read must not stop a result stored).
+    // A kind that does not read is no rated kind: nothing to rate.
+    let row = tx
+        .prepare_cached(
+            "SELECT variant, rated, account_first, account_second FROM games WHERE id = ?1",
+        )?
+        .query_row([game], |row| {
+            let variant: String = row.get(0)?;
+            Ok((variant, row.get::<_, bool>(1)?, [row.get(2)?, row.get(3)?]))
+        })
+        .optional()?;
+    let Some((variant, rated, accounts)) = row else { return Ok(()) };
+    let Ok(variant) = Variant::parse(&variant) else { return Ok(()) };
+    let spec: GameSpec = GameSpec { rated, ..GameSpec::of(variant) };
+    let accounts: [Option<String>; 2] = accounts;
+    let Some(kind) = rated_kind(&spec, &accounts, result) else { return Ok(()) };
+    let keys = accounts.clone().map(Option::unwrap_or_default);
     let mut current = [None, None];
     for (slot, key) in current.iter_mut().zip(&keys) {
         *slot = tx
@@ -739,7 +757,7 @@ fn rate_in(
             .query_row(params![key, kind.name()], |row| rating_row(row, kind))
             .optional()?;
     }
-    let Some(next) = rate_finish(&record.spec, &record.accounts, result, unix_ms, current) else {
+    let Some(next) = rate_finish(&spec, &accounts, result, unix_ms, current) else {
         return Ok(());
     };
     for (key, record) in keys.iter().zip(next) {
@@ -1015,6 +1033,33 @@ mod tests {
             )
             .unwrap();
         assert_eq!(orphans, 0, "the deleted games' moves went with them");
+        // A finished game whose rule options no longer read (a damaged row, or a check a later
+        // rules crate tightened) is left out of its players' profiles, not the profile with it.
+        let listed = |db: &mut SqliteStorage| -> Vec<String> {
+            let profile = db.profile("ann", 10).unwrap().unwrap();
+            profile.games.into_iter().map(|(game, _)| game.game.id).collect()
+        };
+        assert!(listed(&mut db).contains(&"r2".to_owned()));
+        db.db.execute("UPDATE games SET rules = 'size=17' WHERE id = 'r2'", []).unwrap();
+        assert_eq!(listed(&mut db), ["c1", "r1"]);
+        // And a rated game with such a row is still rated when it ends.
+        let games = |db: &mut SqliteStorage| db.ratings("ann").unwrap()[0].games;
+        let before = games(&mut db);
+        let take_seat = Write::TakeSeat {
+            game: "r3".into(),
+            seat: Seat::Second,
+            name: "Bo".into(),
+            account: Some("bo".into()),
+            token_hash: "b3".into(),
+        };
+        let r3 = crate::storage::tests::rated_game("r3", "Ann", "Bo", true);
+        db.write(&[Write::Create(r3), take_seat]).unwrap();
+        db.db.execute("UPDATE games SET rules = 'size=17' WHERE id = 'r3'", []).unwrap();
+        let result =
+            GameResult { winner: Some(Seat::First), reason: qi_protocol::EndReason::Resignation };
+        db.write(&[Write::Finish { game: "r3".into(), result, clocks: None, unix_ms: 9_000 }])
+            .unwrap();
+        assert_eq!(games(&mut db), before + 1);
         drop(db);
         let _ = std::fs::remove_dir_all(&dir);
     }
