@@ -9,7 +9,18 @@ use qi_rules::any::{AnyGame, AnyMove};
 use qi_rules::banqi::BanqiMove;
 use qi_rules::{Cell, GameKind, IllegalReason, MoveError, Side};
 
-use super::{Beside, Mode, Notice, PendingPromotion, PlayState};
+use super::{Beside, Mode, Notice, PlayState};
+
+/// A chess promotion waiting for the player to choose the piece.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PendingPromotion {
+    /// The pawn's square.
+    pub from: Cell,
+    /// Its destination.
+    pub to: Cell,
+    /// The pieces it may become (`q`, `r`, `b`, `n`).
+    pub choices: Vec<char>,
+}
 
 /// A move queued while the computer thinks (a premove): played the instant it is the
 /// person's turn, if it is legal then. `from == to` for a gomoku stone or a banqi flip.
