@@ -15,6 +15,7 @@ pub mod link;
 pub mod mark;
 pub mod movetext;
 pub mod openings;
+pub mod puzzle;
 pub mod record;
 pub mod records;
 pub mod shape;
