@@ -100,7 +100,8 @@ fn an_illegal_move_changes_nothing() {
 #[test]
 fn bad_rows_say_what_is_wrong_and_the_file_reads_on() {
     let good = back_rank().to_row();
-    let cases: [(&str, fn(&PuzzleError) -> bool); 9] = [
+    type Check = fn(&PuzzleError) -> bool;
+    let cases: [(&str, Check); 9] = [
         ("a,b,c", |e| matches!(e, PuzzleError::Columns { found: 3 })),
         ("x y,8/8/8/8/8/8/8/8 w - - 0 1,e2e4 e7e5,1,1,1,1,,,", |e| {
             matches!(e, PuzzleError::BadId(_))
