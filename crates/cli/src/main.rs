@@ -7,6 +7,7 @@ mod engine_process;
 mod lab;
 mod match_gomoku;
 mod matches;
+mod puzzles;
 mod record;
 mod review;
 mod sprt;
@@ -320,11 +321,13 @@ Usage:
   qi record convert --to FORMAT [--encoding LABEL] [--game N] FILE
       The file's games (or the Nth) written in FORMAT (see qi record formats) to standard
       output, in UTF-8 or the encoding LABEL (gbk, big5, utf-16le ...).
+{puzzles}
   qi help | --help
       This text.
 
 <game>: ",
-    );
+    )
+    .replace("{puzzles}", puzzles::USAGE);
     text.push_str(&VARIANT_NAMES.join(", "));
     text.push_str(
         "
@@ -368,6 +371,7 @@ fn run(args: &[String]) -> Result<String, ArgError> {
         "tune" => lab::run_tune(rest).map_err(|e| ArgError::new("tune", e)),
         "train" => lab::run_train(rest).map_err(|e| ArgError::new("train", e)),
         "think" => think_command(rest),
+        "puzzles" => puzzles::run(rest).map_err(|e| ArgError::new("puzzles", e)),
         "review" => review_command(rest),
         "levels" => matches::run_levels(rest).map_err(|e| ArgError::new("levels", e)),
         "piskvork" => piskvork::run(rest).map_err(|e| ArgError::new("piskvork", e)),
@@ -381,7 +385,7 @@ fn run(args: &[String]) -> Result<String, ArgError> {
         "help" | "--help" | "-h" => Ok(help()),
         _ => Err(ArgError::new(
             command,
-            "unknown command (expected perft, moves, play, think, review, bench, match, sprt, datagen, data, tune, train, levels, piskvork, match-gomoku, uci, banqi-engine, match-banqi, record or help)",
+            "unknown command (expected perft, moves, play, think, review, bench, match, sprt, datagen, data, tune, train, levels, puzzles, piskvork, match-gomoku, uci, banqi-engine, match-banqi, record or help)",
         )),
     }
 }

@@ -39,8 +39,11 @@ pub const CSV_HEADER: &str =
 /// The longest solution read: 30 moves after the opponent's (lichess's longest is 20).
 pub const MAX_MOVES: usize = 31;
 
+/// The longest game URL or opening tags read.
+pub const MAX_TEXT: usize = 2000;
+
 /// The longest row read; a longer one is refused unread.
-pub const MAX_ROW: usize = 4096;
+pub const MAX_ROW: usize = 6000;
 
 /// A puzzle's name in its database: letters and digits, 1 to 16 (lichess's are five).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -164,7 +167,7 @@ pub enum PuzzleError {
     /// A theme token is not one.
     Theme(theme::BadTheme),
     /// The game URL or the opening tags hold characters a row cannot (a comma, a quote, a line
-    /// break), or are over 400 characters.
+    /// break), or are over 2000 characters.
     Text {
         /// The column's name.
         column: &'static str,
@@ -197,7 +200,7 @@ impl fmt::Display for PuzzleError {
             PuzzleError::Theme(bad) => bad.fmt(f),
             PuzzleError::Text { column } => write!(
                 f,
-                "{column} holds a comma, a quote or a line break, or is over 400 characters"
+                "{column} holds a comma, a quote or a line break, or is over 2000 characters"
             ),
         }
     }
@@ -362,7 +365,7 @@ fn number<T: std::str::FromStr + PartialOrd>(
 /// A text column, which must not need quoting when written back.
 fn plain_text(text: &str, column: &'static str) -> Result<String, PuzzleError> {
     let text = text.trim();
-    if text.len() > 400 || text.contains([',', '"', '\n', '\r']) {
+    if text.len() > MAX_TEXT || text.contains([',', '"', '\n', '\r']) {
         return Err(PuzzleError::Text { column });
     }
     Ok(text.to_owned())

@@ -1,0 +1,231 @@
+//! `qi puzzles`: the puzzle database — made from games (`generate`), printed as lichess's CSV
+//! (`export`) and read from it (`import`). The database is one file a game,
+//! `static/puzzles/<game>.csv`, in that same format (`qi_play::puzzle`), which the app fetches
+//! when puzzles are opened.
+
+use std::collections::{BTreeMap, HashSet};
+use std::fmt::Write as _;
+use std::sync::atomic::AtomicBool;
+
+use qi_ai::AnyEngine;
+use qi_ai::search::native_clock;
+use qi_play::link::encode_component;
+use qi_play::puzzle::{self, Puzzle};
+use qi_puzzles::mine::{SelfPlay, mistakes_in};
+use qi_puzzles::{Found, Judge};
+use qi_rules::any::{AnyGame, AnyMove, AnyRules, Variant};
+
+/// The usage text.
+pub const USAGE: &str = "\
+  qi puzzles generate <game> [--count N] [--seed S] [--rules k=v,...] [--file F]
+      Plays games between engines that make mistakes, searches every mistake deeply and keeps
+      the positions where each answer is the only good one (crates/puzzles documents the
+      rule); appends each puzzle to F (default static/puzzles/<game>.csv) as it is found,
+      until N new ones (default 10). Progress and the tally of rejections go to stderr.
+  qi puzzles export <game> [--file F]
+      Prints the database as lichess's CSV (PuzzleId,FEN,Moves,Rating,...).
+  qi puzzles import <game> <csv> [--file F]
+      Reads a file in lichess's format (lichess's own database reads as it comes), reports
+      each row it refuses with its line number, and adds the rest to F (a puzzle whose id is
+      there already is left as it was).";
+
+/// Runs `qi puzzles ...`; the text to print.
+///
+/// # Errors
+/// What was wrong with the arguments or a file.
+pub fn run(args: &[String]) -> Result<String, String> {
+    let Some((verb, rest)) = args.split_first() else {
+        return Err(format!("expected generate, export or import\n{USAGE}"));
+    };
+    let options = Options::parse(rest)?;
+    match verb.as_str() {
+        "generate" => generate(&options),
+        "export" => export(&options),
+        "import" => import(&options),
+        other => Err(format!("“{other}”: expected generate, export or import")),
+    }
+}
+
+/// The arguments after the verb.
+struct Options {
+    variant: Variant,
+    rules: AnyRules,
+    positional: Vec<String>,
+    count: usize,
+    seed: u64,
+    file: String,
+}
+
+impl Options {
+    fn parse(args: &[String]) -> Result<Options, String> {
+        let mut positional = Vec::new();
+        let (mut count, mut seed, mut file, mut rules) = (10, 1, None, String::new());
+        let mut iter = args.iter();
+        while let Some(arg) = iter.next() {
+            let mut value =
+                |name: &str| iter.next().cloned().ok_or_else(|| format!("{name} needs a value"));
+            match arg.as_str() {
+                "--count" => {
+                    count = value(arg)?.parse().map_err(|_| "--count: not a number".to_owned())?;
+                }
+                "--seed" => {
+                    seed = value(arg)?.parse().map_err(|_| "--seed: not a number".to_owned())?;
+                }
+                "--file" => file = Some(value(arg)?),
+                "--rules" => rules = value(arg)?,
+                flag if flag.starts_with("--") => return Err(format!("{flag}: unknown option")),
+                _ => positional.push(arg.clone()),
+            }
+        }
+        let Some(game) = positional.first() else { return Err("which game?".into()) };
+        let variant = Variant::parse(game).map_err(|e| e.to_string())?;
+        let rules = AnyRules::parse(variant, &rules).map_err(|e| format!("--rules: {e}"))?;
+        let file = file.unwrap_or_else(|| format!("static/puzzles/{}.csv", variant.kind().name()));
+        Ok(Options { variant, rules, positional: positional[1..].to_vec(), count, seed, file })
+    }
+}
+
+/// Reads the database file (none yet is an empty database); refused rows are an error, since
+/// the database is ours and must read whole.
+fn read_database(options: &Options) -> Result<Vec<Puzzle>, String> {
+    let text = match std::fs::read_to_string(&options.file) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("{}: {e}", options.file)),
+    };
+    let read = puzzle::read_file(options.variant, &text);
+    if let Some((line, error)) = read.refused.first() {
+        return Err(format!("{}:{line}: {error}", options.file));
+    }
+    Ok(read.puzzles)
+}
+
+fn write_database(options: &Options, puzzles: &[Puzzle]) -> Result<(), String> {
+    if let Some(dir) = std::path::Path::new(&options.file).parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    std::fs::write(&options.file, puzzle::write_file(puzzles))
+        .map_err(|e| format!("{}: {e}", options.file))
+}
+
+fn export(options: &Options) -> Result<String, String> {
+    Ok(puzzle::write_file(&read_database(options)?))
+}
+
+fn import(options: &Options) -> Result<String, String> {
+    let Some(path) = options.positional.first() else { return Err("import: which file?".into()) };
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let read = puzzle::read_file(options.variant, &text);
+    for (line, error) in &read.refused {
+        eprintln!("{path}:{line}: {error}");
+    }
+    let mut puzzles = read_database(options)?;
+    let known: HashSet<_> = puzzles.iter().map(|p| p.id.clone()).collect();
+    let fresh: Vec<Puzzle> = read.puzzles.into_iter().filter(|p| !known.contains(&p.id)).collect();
+    let added = fresh.len();
+    puzzles.extend(fresh);
+    write_database(options, &puzzles)?;
+    Ok(format!(
+        "{added} puzzles added to {} ({} there now); {} rows refused\n",
+        options.file,
+        puzzles.len(),
+        read.refused.len()
+    ))
+}
+
+/// The readable link of a game up to `plies` moves (where the puzzle starts).
+fn game_link(start: &AnyGame, moves: &[AnyMove]) -> String {
+    let rules = AnyRules::of(start.rules().variant());
+    let mut link = format!("?game={}", start.rules().variant());
+    if start.rules() != rules {
+        let _ = write!(
+            link,
+            "&rules={}",
+            encode_component(&start.rules().to_list()).replace(',', "%2C")
+        );
+    }
+    let fen = start.position().replace(' ', "_");
+    let _ = write!(link, "&fen={}", encode_component(&fen).replace(',', "%2C"));
+    let mut game = start.clone();
+    let texts: Vec<String> = moves
+        .iter()
+        .map(|&mv| {
+            let text = game.move_text(mv);
+            let _ = game.apply(mv);
+            text
+        })
+        .collect();
+    if !texts.is_empty() {
+        let _ = write!(link, "&moves={}", texts.join("+"));
+    }
+    link
+}
+
+fn generate(options: &Options) -> Result<String, String> {
+    let mut puzzles = read_database(options)?;
+    let mut ids: HashSet<_> = puzzles.iter().map(|p| p.id.clone()).collect();
+    let mut positions: HashSet<String> = puzzles.iter().map(|p| p.position.clone()).collect();
+    let clock = native_clock();
+    let stop = AtomicBool::new(false);
+    let mut judge = Judge::new(options.rules.kind(), &clock, &stop);
+    let mut engine = AnyEngine::default();
+    let selfplay = SelfPlay::new(options.rules);
+    let mut rejections: BTreeMap<String, usize> = BTreeMap::new();
+    let (mut added, mut games, mut candidates) = (0, 0, 0);
+    let started = clock();
+    let mut seed = options.seed;
+    while added < options.count {
+        let (start, moves) = selfplay.play(seed, &mut engine, &clock, &stop);
+        seed += 1;
+        games += 1;
+        for ply in mistakes_in(&start, &moves, &mut engine, &clock, &stop) {
+            candidates += 1;
+            let mut before = start.clone();
+            for &mv in &moves[..ply] {
+                let _ = before.apply(mv);
+            }
+            if positions.contains(&before.position()) {
+                continue;
+            }
+            match judge.judge(&before, moves[ply]) {
+                Ok(found) => {
+                    let puzzle = keep(&found, &start, &moves[..ply]);
+                    if ids.insert(puzzle.id.clone()) {
+                        positions.insert(puzzle.position.clone());
+                        puzzles.push(puzzle);
+                        added += 1;
+                        write_database(options, &puzzles)?;
+                    }
+                }
+                Err(why) => {
+                    let name = format!("{why:?}");
+                    let name = name.split([' ', '(', '{']).next().unwrap_or("").to_owned();
+                    *rejections.entry(name).or_default() += 1;
+                }
+            }
+            if added >= options.count {
+                break;
+            }
+        }
+        eprintln!(
+            "game {games} (seed {}): {candidates} candidates, {added} puzzles, {:.0} s",
+            seed - 1,
+            (clock() - started) / 1000.0
+        );
+    }
+    let mut report = format!(
+        "{added} puzzles added to {} ({} there now) from {games} games, {candidates} candidates, in {:.0} s\nrejected:",
+        options.file,
+        puzzles.len(),
+        (clock() - started) / 1000.0
+    );
+    for (why, count) in &rejections {
+        let _ = write!(report, " {why} {count};");
+    }
+    report.push('\n');
+    Ok(report)
+}
+
+fn keep(found: &Found, start: &AnyGame, played: &[AnyMove]) -> Puzzle {
+    found.puzzle(&game_link(start, played))
+}

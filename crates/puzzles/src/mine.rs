@@ -1,0 +1,190 @@
+//! Candidates: positions where a player went wrong, from games engines play with mistakes
+//! ([`SelfPlay`]) and from any game's moves ([`mistakes_in`]).
+//!
+//! A move is a candidate when a quick search (to [`QUICK_DEPTH`]) sees the mover's winning
+//! chance fall by [`DROP`] points or more with it and the other side left at least
+//! [`Settings::winning`](crate::Settings::winning) percent to win (or, in gomoku, with a forced
+//! win): a mistake with something to punish. The judge then searches it deeply.
+
+use std::sync::atomic::AtomicBool;
+
+use qi_ai::review::chance;
+use qi_ai::{AnyEngine, LevelSettings, Limits, Score};
+use qi_rules::GameKind;
+use qi_rules::any::{AnyGame, AnyMove, AnyRules, StartFrom};
+use qi_rules::zobrist::splitmix64;
+
+use crate::Settings;
+
+/// The quick search's depth by game.
+#[must_use]
+pub const fn quick_depth(kind: GameKind) -> u32 {
+    match kind {
+        GameKind::Chess => 7,
+        GameKind::Xiangqi => 6,
+        GameKind::Banqi => 6,
+        GameKind::Gomoku => 6,
+    }
+}
+
+/// The quick search's depth for chess (the others: [`quick_depth`]).
+pub const QUICK_DEPTH: u32 = quick_depth(GameKind::Chess);
+
+/// The fall in the mover's winning chance (points) that makes a move a mistake worth a look
+/// (the review calls 15 a blunder; a piece lost from a level game is about 28).
+pub const DROP: f64 = 20.0;
+
+/// The plies where `moves`, played from `start`, made a mistake worth judging (see the module
+/// documentation). Positions with a banqi piece face down are passed over.
+pub fn mistakes_in(
+    start: &AnyGame,
+    moves: &[AnyMove],
+    engine: &mut AnyEngine,
+    now: &dyn Fn() -> f64,
+    stop: &AtomicBool,
+) -> Vec<usize> {
+    let kind = start.kind();
+    let settings = Settings::of(kind);
+    let limits = Limits { depth: Some(quick_depth(kind)), ..Limits::default() };
+    let mut game = start.clone();
+    let score = |game: &AnyGame, engine: &mut AnyEngine| -> Option<Score> {
+        if game.outcome().is_some() {
+            return None;
+        }
+        let result = engine.search_with(
+            game,
+            LevelSettings::full_strength(limits),
+            now,
+            stop,
+            0,
+            &mut |_| {},
+        );
+        Some(result.info.score)
+    };
+    let mut found = Vec::new();
+    let mut before = score(&game, engine);
+    for (ply, &mv) in moves.iter().enumerate() {
+        let hidden = kind == GameKind::Banqi && game.position().contains(['*', '?']);
+        if game.apply(mv).is_err() {
+            break;
+        }
+        let after = score(&game, engine);
+        if let (Some(before), Some(after), false) = (before, after, hidden) {
+            let mover_before = chance(kind, before);
+            let mover_after = 100.0 - chance(kind, after);
+            let punishable = if settings.advantage {
+                chance(kind, after) >= settings.winning
+            } else {
+                matches!(after, Score::Mate(n) if n > 0)
+            };
+            if mover_before - mover_after >= DROP && punishable {
+                found.push(ply);
+            }
+        }
+        before = after;
+    }
+    found
+}
+
+/// Games between engines that make mistakes: each move a search of [`SelfPlay::nodes`] nodes
+/// with random noise of [`SelfPlay::noise`] score units on its evaluation (the app's weaker
+/// levels play this way), from a few random moves so no two games are alike.
+#[derive(Clone, Copy, Debug)]
+pub struct SelfPlay {
+    /// The rules.
+    pub rules: AnyRules,
+    /// Nodes each move's search visits.
+    pub nodes: u64,
+    /// The evaluation noise, in score units.
+    pub noise: i32,
+    /// Random moves at the start.
+    pub random_plies: usize,
+    /// The longest game.
+    pub max_plies: usize,
+    /// Banqi: the ply after which every piece left face down is turned up, and the game
+    /// goes on with nothing hidden (so that what follows can make puzzles).
+    pub reveal_at: usize,
+}
+
+impl SelfPlay {
+    /// The defaults for `rules`.
+    #[must_use]
+    pub fn new(rules: AnyRules) -> SelfPlay {
+        let (nodes, noise, random_plies) = match rules.kind() {
+            GameKind::Chess => (4_000, 250, 6),
+            GameKind::Xiangqi => (20_000, 150, 6),
+            GameKind::Banqi => (5_000, 150, 4),
+            GameKind::Gomoku => (5_000, 300, 2),
+        };
+        SelfPlay { rules, nodes, noise, random_plies, max_plies: 240, reveal_at: 24 }
+    }
+
+    /// Plays game number `seed`: where it started and its moves.
+    #[must_use]
+    pub fn play(
+        &self,
+        seed: u64,
+        engine: &mut AnyEngine,
+        now: &dyn Fn() -> f64,
+        stop: &AtomicBool,
+    ) -> (AnyGame, Vec<AnyMove>) {
+        let mut state = splitmix64(seed ^ 0x5155_7a7a_6c65);
+        let Ok(mut game) = AnyGame::with_rules(self.rules, &StartFrom::Start { seed }) else {
+            return (
+                AnyGame::with_rules(
+                    AnyRules::of(self.rules.variant()),
+                    &StartFrom::Start { seed: 0 },
+                )
+                .expect("the default start"),
+                Vec::new(),
+            );
+        };
+        let mut start = game.clone();
+        let mut moves = Vec::new();
+        let limits = Limits { nodes: Some(self.nodes), ..Limits::default() };
+        engine.new_game();
+        for ply in 0..self.max_plies {
+            if game.outcome().is_some() {
+                break;
+            }
+            if game.kind() == GameKind::Banqi
+                && ply == self.reveal_at
+                && let Some(open) = revealed(&game)
+            {
+                game = open;
+                start = game.clone();
+                moves.clear();
+            }
+            state = splitmix64(state);
+            let mv = if ply < self.random_plies {
+                let legal = game.legal_move_values();
+                legal.get((state % legal.len().max(1) as u64) as usize).copied()
+            } else {
+                let settings = LevelSettings { limits, noise: self.noise };
+                engine.search_with(&game, settings, now, stop, state, &mut |_| {}).best
+            };
+            let Some(mv) = mv else { break };
+            if game.reveals_unknown(mv) || game.apply(mv).is_err() {
+                break;
+            }
+            moves.push(mv);
+        }
+        (start, moves)
+    }
+}
+
+/// The banqi game with every face-down piece turned face up, from the same side to move (none
+/// when a face-down piece is not known, or the game is not banqi).
+#[must_use]
+pub fn revealed(game: &AnyGame) -> Option<AnyGame> {
+    if game.kind() != GameKind::Banqi {
+        return None;
+    }
+    let position = game.position();
+    let (board, rest) = position.split_once(' ')?;
+    if board.contains('?') {
+        return None;
+    }
+    let open = format!("{} {rest}", board.replace('*', ""));
+    AnyGame::with_rules(game.rules(), &StartFrom::Position(&open)).ok()
+}

@@ -1,0 +1,82 @@
+use std::sync::atomic::AtomicBool;
+
+use qi_ai::search::native_clock;
+use qi_rules::any::{AnyGame, StartFrom};
+
+use super::*;
+
+fn judge_of(variant: &str, rules: &str, position: &str, first: &str) -> Result<Found, Rejection> {
+    let game = AnyGame::new(variant, rules, &StartFrom::Position(position)).unwrap();
+    let first = game.read_move(first).unwrap();
+    let clock = native_clock();
+    let stop = AtomicBool::new(false);
+    let mut judge = Judge::new(game.kind(), &clock, &stop);
+    judge.judge(&game, first)
+}
+
+fn texts(found: &Found) -> Vec<String> {
+    let mut game = found.before.clone();
+    found
+        .moves
+        .iter()
+        .map(|&mv| {
+            let text = game.move_text(mv);
+            game.apply(mv).unwrap();
+            text
+        })
+        .collect()
+}
+
+#[test]
+fn a_chess_mate_in_two_is_a_puzzle() {
+    // Lichess's puzzle 00sHx: after 1...Kd7, 2.Be6+ Kd8 3.Qf8#.
+    let found =
+        judge_of("chess", "", "q3k1nr/1pp1nQpp/3p4/1P2p3/4P3/B1PP1b2/B5PP/5K2 b k - 0 17", "e8d7")
+            .unwrap();
+    assert_eq!(texts(&found), ["e8d7", "a2e6", "d7d8", "f7f8"]);
+    assert_eq!(found.goal, Goal::Mate(2));
+    assert!(difficulty::rating(&found) >= 1000);
+}
+
+#[test]
+fn two_ways_to_win_the_queen_are_no_puzzle() {
+    // 1...Qd5?? and the knight or the rook takes it: both win.
+    let verdict = judge_of("chess", "", "3qk3/8/8/8/8/2N5/8/3RK3 b - - 0 1", "d8d5");
+    assert!(matches!(verdict, Err(Rejection::TwoGoodAnswers { .. })), "{verdict:?}");
+}
+
+#[test]
+fn a_quiet_position_is_no_puzzle() {
+    let verdict =
+        judge_of("chess", "", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "e2e4");
+    assert!(matches!(verdict, Err(Rejection::NotWinning { .. })), "{verdict:?}");
+}
+
+#[test]
+fn mate_on_the_spot_with_two_rooks_is_one_puzzle() {
+    // After 1...Nc4?? either rook mates: any mate on the spot is right, so it is kept.
+    let found = judge_of("chess", "", "6k1/5ppp/8/n7/8/8/5PPP/RR4K1 b - - 0 1", "a5c4").unwrap();
+    assert_eq!(found.goal, Goal::Mate(1));
+    assert_eq!(found.moves.len(), 2);
+}
+
+#[test]
+fn an_open_three_made_four_either_way_is_no_gomoku_puzzle() {
+    // Black (to move after White's h1) has an open three on the 8th row: g8 and k8 both win.
+    let mut rows = vec!["15".to_owned(); 15];
+    rows[7] = "7xxx5".into();
+    rows[0] = "o13o".into();
+    let position = format!("{} w", rows.join("/"));
+    let verdict = judge_of("gomoku", "", &position, "h1");
+    assert!(matches!(verdict, Err(Rejection::TwoGoodAnswers { .. })), "{verdict:?}");
+}
+
+#[test]
+fn banqi_with_a_face_down_piece_is_no_puzzle() {
+    let game = AnyGame::new("banqi", "", &StartFrom::Start { seed: 3 }).unwrap();
+    let first = game.legal_move_values()[0];
+    let clock = native_clock();
+    let stop = AtomicBool::new(false);
+    let mut judge = Judge::new(game.kind(), &clock, &stop);
+    assert!(matches!(judge.judge(&game, first), Err(Rejection::HiddenPieces)));
+}
