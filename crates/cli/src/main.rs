@@ -7,6 +7,7 @@ mod engine_process;
 mod lab;
 mod match_gomoku;
 mod matches;
+mod puzzle_referee;
 mod puzzles;
 mod record;
 mod review;

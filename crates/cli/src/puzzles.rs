@@ -15,6 +15,8 @@ use qi_puzzles::mine::{SelfPlay, mistakes_in};
 use qi_puzzles::{Found, Judge};
 use qi_rules::any::{AnyGame, AnyMove, AnyRules, Variant};
 
+use crate::puzzle_referee::Referee;
+
 /// The usage text.
 pub const USAGE: &str = "\
   qi puzzles generate <game> [--count N] [--seed S] [--rules k=v,...] [--file F]
@@ -22,6 +24,15 @@ pub const USAGE: &str = "\
       the positions where each answer is the only good one (crates/puzzles documents the
       rule); appends each puzzle to F (default static/puzzles/<game>.csv) as it is found,
       until N new ones (default 10). Progress and the tally of rejections go to stderr.
+      Chess and xiangqi puzzles are re-checked by a referee (Stockfish, Fairy-Stockfish, or
+      --referee CMD) to --depth D (default 18) before they are kept; --no-referee skips it.
+  qi puzzles check <game> [--sample N] [--depth D] [--referee CMD] [--drop] [--file F]
+      The referee's verdict on N puzzles spread over the database (default all): how many
+      it agrees with (its best move is the solution's at every solver move) and how many
+      are only-move puzzles by its own scores; each disagreement on stderr. --drop removes
+      the puzzles it disagrees with from F.
+  qi puzzles retag <game> [--file F]
+      Reads each puzzle's themes off its line again (after the theme rules changed).
   qi puzzles export <game> [--file F]
       Prints the database as lichess's CSV (PuzzleId,FEN,Moves,Rating,...).
   qi puzzles import <game> <csv> [--file F]
@@ -35,14 +46,16 @@ pub const USAGE: &str = "\
 /// What was wrong with the arguments or a file.
 pub fn run(args: &[String]) -> Result<String, String> {
     let Some((verb, rest)) = args.split_first() else {
-        return Err(format!("expected generate, export or import\n{USAGE}"));
+        return Err(format!("expected generate, check, export or import\n{USAGE}"));
     };
     let options = Options::parse(rest)?;
     match verb.as_str() {
         "generate" => generate(&options),
         "export" => export(&options),
         "import" => import(&options),
-        other => Err(format!("“{other}”: expected generate, export or import")),
+        "check" => check(&options),
+        "retag" => retag(&options),
+        other => Err(format!("“{other}”: expected generate, check, retag, export or import")),
     }
 }
 
@@ -54,12 +67,19 @@ struct Options {
     count: usize,
     seed: u64,
     file: String,
+    /// The referee's command; `None` for none.
+    referee: Option<String>,
+    depth: u32,
+    sample: Option<usize>,
+    drop: bool,
 }
 
 impl Options {
     fn parse(args: &[String]) -> Result<Options, String> {
         let mut positional = Vec::new();
         let (mut count, mut seed, mut file, mut rules) = (10, 1, None, String::new());
+        let (mut referee, mut no_referee, mut depth, mut sample, mut drop) =
+            (None, false, 18, None, false);
         let mut iter = args.iter();
         while let Some(arg) = iter.next() {
             let mut value =
@@ -73,6 +93,21 @@ impl Options {
                 }
                 "--file" => file = Some(value(arg)?),
                 "--rules" => rules = value(arg)?,
+                "--referee" => referee = Some(value(arg)?),
+                "--no-referee" => no_referee = true,
+                "--drop" => drop = true,
+                "--depth" => {
+                    depth = value(arg)?
+                        .parse()
+                        .ok()
+                        .filter(|d| (1..=60).contains(d))
+                        .ok_or("--depth: a number from 1 to 60")?;
+                }
+                "--sample" => {
+                    sample = Some(
+                        value(arg)?.parse().ok().filter(|n| *n > 0).ok_or("--sample: a count")?,
+                    );
+                }
                 flag if flag.starts_with("--") => return Err(format!("{flag}: unknown option")),
                 _ => positional.push(arg.clone()),
             }
@@ -81,7 +116,23 @@ impl Options {
         let variant = Variant::parse(game).map_err(|e| e.to_string())?;
         let rules = AnyRules::parse(variant, &rules).map_err(|e| format!("--rules: {e}"))?;
         let file = file.unwrap_or_else(|| format!("static/puzzles/{}.csv", variant.kind().name()));
-        Ok(Options { variant, rules, positional: positional[1..].to_vec(), count, seed, file })
+        let referee = if no_referee {
+            None
+        } else {
+            referee.or_else(|| Referee::default_command(variant.kind()).map(str::to_owned))
+        };
+        Ok(Options {
+            variant,
+            rules,
+            positional: positional[1..].to_vec(),
+            count,
+            seed,
+            file,
+            referee,
+            depth,
+            sample,
+            drop,
+        })
     }
 }
 
@@ -170,6 +221,10 @@ fn generate(options: &Options) -> Result<String, String> {
     let mut judge = Judge::new(options.rules.kind(), &clock, &stop);
     let mut engine = AnyEngine::default();
     let selfplay = SelfPlay::new(options.rules);
+    let mut referee = match &options.referee {
+        Some(command) => Some(Referee::start(options.rules.kind(), command, options.depth)?),
+        None => None,
+    };
     let mut rejections: BTreeMap<String, usize> = BTreeMap::new();
     let (mut added, mut games, mut candidates) = (0, 0, 0);
     let started = clock();
@@ -190,6 +245,13 @@ fn generate(options: &Options) -> Result<String, String> {
             match judge.judge(&before, moves[ply]) {
                 Ok(found) => {
                     let puzzle = keep(&found, &start, &moves[..ply]);
+                    if let Some(referee) = &mut referee {
+                        let verdict = referee.judge(&puzzle)?;
+                        if !verdict.agrees || !verdict.only_moves {
+                            *rejections.entry("RefereeDisagrees".into()).or_default() += 1;
+                            continue;
+                        }
+                    }
                     if ids.insert(puzzle.id.clone()) {
                         positions.insert(puzzle.position.clone());
                         puzzles.push(puzzle);
@@ -213,6 +275,9 @@ fn generate(options: &Options) -> Result<String, String> {
             (clock() - started) / 1000.0
         );
     }
+    if let Some(referee) = referee {
+        referee.close();
+    }
     let mut report = format!(
         "{added} puzzles added to {} ({} there now) from {games} games, {candidates} candidates, in {:.0} s\nrejected:",
         options.file,
@@ -224,6 +289,65 @@ fn generate(options: &Options) -> Result<String, String> {
     }
     report.push('\n');
     Ok(report)
+}
+
+fn check(options: &Options) -> Result<String, String> {
+    let Some(command) = &options.referee else {
+        return Err(format!("no referee for {} (give --referee CMD)", options.variant));
+    };
+    let mut puzzles = read_database(options)?;
+    let mut referee = Referee::start(options.variant.kind(), command, options.depth)?;
+    let every = options.sample.map_or(1, |n| puzzles.len().div_ceil(n).max(1));
+    let (mut judged, mut agreed, mut only) = (0, 0, 0);
+    let mut dropped = HashSet::new();
+    for puzzle in puzzles.iter().step_by(every) {
+        let verdict = referee.judge(puzzle)?;
+        judged += 1;
+        agreed += usize::from(verdict.agrees);
+        only += usize::from(verdict.only_moves);
+        if !verdict.agrees || !verdict.only_moves {
+            let at = verdict
+                .differs_at
+                .map_or(String::new(), |(n, mv)| format!(", at solver move {n} it plays {mv}"));
+            eprintln!(
+                "{}: agrees {}, only moves {}{at}",
+                puzzle.id, verdict.agrees, verdict.only_moves
+            );
+            dropped.insert(puzzle.id.clone());
+        }
+    }
+    referee.close();
+    let percent = |n: usize| 100.0 * n as f64 / judged.max(1) as f64;
+    let mut report = format!(
+        "{command} to depth {}: {judged} puzzles of {}; best move agrees on {agreed} ({:.1}%), only moves by its scores on {only} ({:.1}%)\n",
+        options.depth,
+        puzzles.len(),
+        percent(agreed),
+        percent(only)
+    );
+    if options.drop && !dropped.is_empty() {
+        puzzles.retain(|p| !dropped.contains(&p.id));
+        write_database(options, &puzzles)?;
+        report.push_str(&format!(
+            "{} dropped; {} left in {}\n",
+            dropped.len(),
+            puzzles.len(),
+            options.file
+        ));
+    }
+    Ok(report)
+}
+
+fn retag(options: &Options) -> Result<String, String> {
+    let mut puzzles = read_database(options)?;
+    let mut changed = 0;
+    for puzzle in &mut puzzles {
+        let before = puzzle.themes.clone();
+        qi_puzzles::themes::retag(puzzle);
+        changed += usize::from(puzzle.themes != before);
+    }
+    write_database(options, &puzzles)?;
+    Ok(format!("{changed} of {} puzzles in {} tagged anew\n", puzzles.len(), options.file))
 }
 
 fn keep(found: &Found, start: &AnyGame, played: &[AnyMove]) -> Puzzle {

@@ -33,6 +33,7 @@
 
 pub mod difficulty;
 pub mod mine;
+pub mod themes;
 
 use std::fmt;
 use std::sync::atomic::AtomicBool;
@@ -136,6 +137,7 @@ impl Found {
                 puzzle.themes.push(if crushing { Theme::Crushing } else { Theme::Advantage });
             }
         }
+        puzzle.themes.extend(themes::tag(&self.before, &self.moves));
         puzzle.themes.push(match solver_moves {
             1 => Theme::OneMove,
             2 => Theme::Short,
@@ -208,6 +210,21 @@ impl fmt::Display for Rejection {
     }
 }
 
+/// Whether `best` is the only good move when `second` is the next best, by `settings` (see the
+/// crate documentation): a mate on the spot always is (any mate is right there); otherwise the
+/// second best must not mate and must trail by [`Settings::margin`] points of winning chance.
+#[must_use]
+pub fn only_move(kind: GameKind, settings: &Settings, best: Score, second: Option<Score>) -> bool {
+    let Some(second) = second else { return true };
+    if best == Score::Mate(1) {
+        return true;
+    }
+    if matches!(second, Score::Mate(n) if n > 0) {
+        return false;
+    }
+    chance(kind, best) - chance(kind, second) >= settings.margin
+}
+
 /// Searches candidates and keeps the puzzles (see the crate documentation).
 pub struct Judge<'a> {
     engine: AnyEngine,
@@ -232,7 +249,11 @@ impl<'a> Judge<'a> {
     }
 
     fn analyse(&mut self, game: &AnyGame, lines: usize) -> Analysis {
-        let limits = Limits { depth: Some(self.settings.depth), ..Limits::default() };
+        self.analyse_to(game, lines, self.settings.depth)
+    }
+
+    fn analyse_to(&mut self, game: &AnyGame, lines: usize, depth: u32) -> Analysis {
+        let limits = Limits { depth: Some(depth), ..Limits::default() };
         let mut bests: Vec<(u32, Option<AnyMove>)> = Vec::new();
         let result = self.engine.search_lines_with(
             game,
@@ -251,19 +272,6 @@ impl<'a> Judge<'a> {
             .last()
             .map_or(self.settings.depth, |(depth, _)| *depth);
         Analysis { lines: result.info.lines, stable_from }
-    }
-
-    /// Whether `best` is the only good move when `second` is the next best (see the crate
-    /// documentation).
-    fn only_move(&self, kind: GameKind, best: Score, second: Option<Score>) -> bool {
-        let Some(second) = second else { return true };
-        if best == Score::Mate(1) {
-            return true;
-        }
-        if matches!(second, Score::Mate(n) if n > 0) {
-            return false;
-        }
-        chance(kind, best) - chance(kind, second) >= self.settings.margin
     }
 
     /// Judges the task that `first` sets in `before` (see the crate documentation).
@@ -286,11 +294,29 @@ impl<'a> Judge<'a> {
         let mut goal = None;
         let mut found_at_depth = self.settings.depth;
         let mut final_score = Score::Cp(0);
+        // Most candidates have two good answers, or no clear win, plain at two thirds of the
+        // depth: those are turned away there (by half the margin, so a close call still gets
+        // the full search).
+        let glance = self.analyse_to(&game, 2, self.settings.depth * 2 / 3);
+        if let Some(best) = glance.lines.first()
+            && !matches!(best.score, Score::Mate(n) if n > 0)
+            && (!self.settings.advantage
+                || chance(kind, best.score) < self.settings.winning - self.settings.margin / 2.0)
+        {
+            return Err(Rejection::NotWinning { best: best.score });
+        }
+        if let [best, second, ..] = glance.lines.as_slice()
+            && !matches!(best.score, Score::Mate(_))
+            && !matches!(second.score, Score::Mate(_))
+            && chance(kind, best.score) - chance(kind, second.score) < self.settings.margin / 2.0
+        {
+            return Err(Rejection::TwoGoodAnswers { best: best.score, second: second.score });
+        }
         loop {
             let analysis = self.analyse(&game, 2);
             let Some(best) = analysis.lines.first().cloned() else { break };
             let second = analysis.lines.get(1).map(|line| line.score);
-            let unique = self.only_move(kind, best.score, second);
+            let unique = only_move(kind, &self.settings, best.score, second);
             let solver_move = moves.len().div_ceil(2);
             match goal {
                 None => {

@@ -20,7 +20,7 @@ use crate::Settings;
 #[must_use]
 pub const fn quick_depth(kind: GameKind) -> u32 {
     match kind {
-        GameKind::Chess => 7,
+        GameKind::Chess => 5,
         GameKind::Xiangqi => 6,
         GameKind::Banqi => 6,
         GameKind::Gomoku => 6,

@@ -80,3 +80,53 @@ fn banqi_with_a_face_down_piece_is_no_puzzle() {
     let mut judge = Judge::new(game.kind(), &clock, &stop);
     assert!(matches!(judge.judge(&game, first), Err(Rejection::HiddenPieces)));
 }
+
+fn tags(
+    variant: &str,
+    position: &str,
+    setup: &[&str],
+    line: &[&str],
+) -> Vec<qi_play::puzzle::Theme> {
+    let start = StartFrom::parse(position).unwrap();
+    let mut game = AnyGame::new(variant, "", &start).unwrap();
+    for mv in setup {
+        game.play(mv).unwrap();
+    }
+    let before = game.clone();
+    let moves: Vec<_> = line
+        .iter()
+        .map(|text| {
+            let mv = game.read_move(text).unwrap();
+            game.apply(mv).unwrap();
+            mv
+        })
+        .collect();
+    themes::tag(&before, &moves)
+}
+
+#[test]
+fn chess_themes_are_read_off_the_line() {
+    use qi_play::puzzle::Theme;
+    let fork =
+        tags("chess", "r2k4/8/8/1N6/8/8/8/4K3 b - - 0 1", &[], &["d8e8", "b5c7", "e8e7", "c7a8"]);
+    assert!(fork.contains(&Theme::Fork), "{fork:?}");
+    let back_rank = tags("chess", "6k1/5ppp/8/n7/8/8/5PPP/RR4K1 b - - 0 1", &[], &["a5c4", "a1a8"]);
+    assert!(back_rank.contains(&Theme::BackRankMate), "{back_rank:?}");
+    assert!(!back_rank.contains(&Theme::Fork));
+    let smothered = tags("chess", "6rk/p5pp/8/6N1/8/8/8/6K1 b - - 0 1", &[], &["a7a6", "g5f7"]);
+    assert!(smothered.contains(&Theme::SmotheredMate), "{smothered:?}");
+    let promotion = tags("chess", "8/P7/8/8/8/8/k7/4K3 b - - 0 1", &[], &["a2a3", "a7a8q"]);
+    assert_eq!(promotion, [Theme::Promotion, Theme::PawnEndgame]);
+}
+
+#[test]
+fn a_gomoku_line_of_fours_is_a_vcf() {
+    use qi_play::puzzle::Theme;
+    let setup = ["f8", "e8", "g8", "a15", "h8", "c15", "k5", "e15", "k6", "g15", "k7"];
+    let vcf = tags("gomoku", "startpos", &setup, &["a1", "i8", "j8", "k8", "k9", "k4"]);
+    assert_eq!(vcf, [Theme::Vcf]);
+    // The same win after an open three first: a threat that is not a four makes it a VCT.
+    let setup = ["f8", "a14", "g8", "a15", "k5", "c15", "k6", "e15", "k7", "g15", "n1"];
+    let vct = tags("gomoku", "startpos", &setup, &["a1", "h8", "i8", "k8", "k9", "k4"]);
+    assert_eq!(vct, [Theme::Vct]);
+}
