@@ -233,7 +233,13 @@ fn generate(options: &Options) -> Result<String, String> {
         let (start, moves) = selfplay.play(seed, &mut engine, &clock, &stop);
         seed += 1;
         games += 1;
+        // A puzzle's line covers the plies after it: the same idea found again one move later
+        // is the same puzzle, shorter.
+        let mut covered_until = 0;
         for ply in mistakes_in(&start, &moves, &mut engine, &clock, &stop) {
+            if ply < covered_until {
+                continue;
+            }
             candidates += 1;
             let mut before = start.clone();
             for &mv in &moves[..ply] {
@@ -253,6 +259,7 @@ fn generate(options: &Options) -> Result<String, String> {
                         }
                     }
                     if ids.insert(puzzle.id.clone()) {
+                        covered_until = ply + found.moves.len();
                         positions.insert(puzzle.position.clone());
                         puzzles.push(puzzle);
                         added += 1;

@@ -19,8 +19,9 @@
 //! The defender's replies are the engine's best. Every search goes to a fixed depth
 //! ([`Settings::depth`]), so the same candidate gives the same verdict on any machine. The
 //! thresholds by game ([`Settings::of`]): 35 points (lichess's 0.7 on its −1…1 scale) and a
-//! 70% win for chess, xiangqi and banqi; gomoku puzzles must be forced wins (its chance curve
-//! is a first guess, and a five-in-a-row puzzle without a forced win has no clear answer). A
+//! 70% win for chess, xiangqi and banqi; gomoku puzzles must be forced wins of at least two
+//! moves (its chance curve is a first guess, a five-in-a-row puzzle without a forced win has no
+//! clear answer, and completing a four is no task). A
 //! banqi puzzle's position has no face-down piece: a flip's outcome is chance, and a puzzle
 //! must not depend on it.
 //!
@@ -57,6 +58,8 @@ pub struct Settings {
     pub advantage: bool,
     /// The longest mate kept, in the solver's moves.
     pub max_mate: u8,
+    /// The shortest mate kept (gomoku 2: completing an open four is no puzzle).
+    pub min_mate: u8,
     /// The most solver moves in an advantage puzzle.
     pub max_solver_moves: usize,
 }
@@ -77,6 +80,7 @@ impl Settings {
             winning: 70.0,
             advantage: !matches!(kind, GameKind::Gomoku),
             max_mate: 5,
+            min_mate: if matches!(kind, GameKind::Gomoku) { 2 } else { 1 },
             max_solver_moves: 4,
         }
     }
@@ -189,6 +193,8 @@ pub enum Rejection {
     },
     /// A mate longer than [`Settings::max_mate`].
     TooLong,
+    /// A mate shorter than [`Settings::min_mate`].
+    TooShort,
 }
 
 impl fmt::Display for Rejection {
@@ -206,6 +212,7 @@ impl fmt::Display for Rejection {
                 write!(f, "the mate's move {solver_move} has a rival")
             }
             Rejection::TooLong => f.write_str("the mate is too long"),
+            Rejection::TooShort => f.write_str("the mate is too short"),
         }
     }
 }
@@ -321,6 +328,9 @@ impl<'a> Judge<'a> {
             match goal {
                 None => {
                     goal = Some(match best.score {
+                        Score::Mate(n) if n > 0 && n < i32::from(self.settings.min_mate) => {
+                            return Err(Rejection::TooShort);
+                        }
                         Score::Mate(n) if n > 0 && n <= i32::from(self.settings.max_mate) => {
                             Goal::Mate(n as u8)
                         }

@@ -1,10 +1,12 @@
 //! Candidates: positions where a player went wrong, from games engines play with mistakes
 //! ([`SelfPlay`]) and from any game's moves ([`mistakes_in`]).
 //!
-//! A move is a candidate when a quick search (to [`QUICK_DEPTH`]) sees the mover's winning
+//! A move is a candidate when a quick search (to [`quick_depth`]) sees the mover's winning
 //! chance fall by [`DROP`] points or more with it and the other side left at least
-//! [`Settings::winning`](crate::Settings::winning) percent to win (or, in gomoku, with a forced
-//! win): a mistake with something to punish. The judge then searches it deeply.
+//! [`Settings::winning`](crate::Settings::winning) percent to win: a mistake with something to
+//! punish. In gomoku, where a mistake is one that lets the other side win by force, a move is a
+//! candidate when the other side then has a victory by continuous fours (the engine's VCF
+//! search, `qi_ai::gomoku::find_vcf`). The judge then searches each candidate deeply.
 
 use std::sync::atomic::AtomicBool;
 
@@ -21,14 +23,11 @@ use crate::Settings;
 pub const fn quick_depth(kind: GameKind) -> u32 {
     match kind {
         GameKind::Chess => 5,
-        GameKind::Xiangqi => 6,
+        GameKind::Xiangqi => 5,
         GameKind::Banqi => 6,
         GameKind::Gomoku => 6,
     }
 }
-
-/// The quick search's depth for chess (the others: [`quick_depth`]).
-pub const QUICK_DEPTH: u32 = quick_depth(GameKind::Chess);
 
 /// The fall in the mover's winning chance (points) that makes a move a mistake worth a look
 /// (the review calls 15 a blunder; a piece lost from a level game is about 28).
@@ -62,6 +61,17 @@ pub fn mistakes_in(
         Some(result.info.score)
     };
     let mut found = Vec::new();
+    if kind == GameKind::Gomoku {
+        for (ply, &mv) in moves.iter().enumerate() {
+            if game.apply(mv).is_err() {
+                break;
+            }
+            if opponent_has_vcf(&game, now, stop) {
+                found.push(ply);
+            }
+        }
+        return found;
+    }
     let mut before = score(&game, engine);
     for (ply, &mv) in moves.iter().enumerate() {
         let hidden = kind == GameKind::Banqi && game.position().contains(['*', '?']);
@@ -85,6 +95,22 @@ pub fn mistakes_in(
     }
     found
 }
+
+/// Whether the side to move in a gomoku game has a victory by continuous fours of at least one
+/// four before the win ([`VCF_DEPTH`] fours deep, [`VCF_NODES`] nodes), found by the engine's own
+/// threat search.
+fn opponent_has_vcf(game: &AnyGame, now: &dyn Fn() -> f64, stop: &AtomicBool) -> bool {
+    let AnyGame::Gomoku(gomoku) = game else { return false };
+    let limits = Limits { nodes: Some(VCF_NODES), ..Limits::default() };
+    let mut budget = qi_ai::Budget::new(limits, now, stop);
+    // A five on the spot (the mover left a four open) teaches nothing: a four first.
+    qi_ai::gomoku::find_vcf(gomoku, VCF_DEPTH, &mut budget).is_some_and(|line| line.len() >= 3)
+}
+
+/// How many fours deep the candidates' VCF search goes.
+const VCF_DEPTH: u32 = 12;
+/// The nodes it may visit.
+const VCF_NODES: u64 = 100_000;
 
 /// Games between engines that make mistakes: each move a search of [`SelfPlay::nodes`] nodes
 /// with random noise of [`SelfPlay::noise`] score units on its evaluation (the app's weaker
@@ -112,7 +138,7 @@ impl SelfPlay {
     pub fn new(rules: AnyRules) -> SelfPlay {
         let (nodes, noise, random_plies) = match rules.kind() {
             GameKind::Chess => (4_000, 250, 6),
-            GameKind::Xiangqi => (20_000, 150, 6),
+            GameKind::Xiangqi => (5_000, 250, 6),
             GameKind::Banqi => (5_000, 150, 4),
             GameKind::Gomoku => (5_000, 300, 2),
         };

@@ -130,3 +130,24 @@ fn a_gomoku_line_of_fours_is_a_vcf() {
     let vct = tags("gomoku", "startpos", &setup, &["a1", "h8", "i8", "k8", "k9", "k4"]);
     assert_eq!(vct, [Theme::Vct]);
 }
+
+#[test]
+fn a_gomoku_vcf_found_in_self_play_is_a_puzzle() {
+    // The generator's ii1j4: after White's g13, Black wins by fours: g8 (four), g9 forced, f9
+    // (four and three), h7 forced, c12 five.
+    let position = "15/2o3x8/3x1o1o7/3ox1x8/3xoxx8/4x1x8/3x3o7/2o12/12x2/11o3/10o4/9o5/15/15/15 w";
+    let found = judge_of("gomoku", "", position, "g13").unwrap();
+    assert_eq!(texts(&found), ["g13", "g8", "g9", "f9", "h7", "c12"]);
+    assert_eq!(found.goal, Goal::Mate(3));
+    let puzzle = found.puzzle("");
+    assert!(puzzle.themes.contains(&qi_play::puzzle::Theme::Vcf), "{:?}", puzzle.themes);
+    // Its VCF, as the engine's own threat search finds it from the position after g13.
+    let mut after = found.before.clone();
+    after.apply(found.moves[0]).unwrap();
+    let AnyGame::Gomoku(gomoku) = &after else { unreachable!() };
+    let clock = native_clock();
+    let stop = AtomicBool::new(false);
+    let mut budget = qi_ai::Budget::new(qi_ai::Limits::default(), &clock, &stop);
+    let vcf = qi_ai::gomoku::find_vcf(gomoku, 12, &mut budget).expect("a VCF");
+    assert_eq!(vcf.first().map(|&mv| after.move_text(mv.into())), Some("g8".to_owned()));
+}

@@ -649,6 +649,24 @@ fn weakest_offer(game: &Gomoku, probe: &Gomoku, budget: &Budget<'_>) -> Option<q
         .or_else(|| game.offers().first().copied())
 }
 
+/// A victory by continuous fours for the side to move in `game`, at most `depth` fours deep,
+/// within `budget` (its node limit bounds this search too): the line — the attacker's fours and
+/// the defender's forced blocks in turn, ending with the attacker's winning move (a five, an
+/// open four or a double four) — or `None` when none is found. Renju's forbidden points are
+/// respected: Black may not four on one, and a four whose only block is forbidden to Black wins.
+/// The puzzle generator's check of gomoku puzzles.
+pub fn find_vcf(game: &Gomoku, depth: u32, budget: &mut Budget<'_>) -> Option<Vec<GomokuMove>> {
+    if game.outcome().is_some() || game.phase() != Phase::Play {
+        return None;
+    }
+    let mut position = Position::new(game);
+    let mut cache = FailCache::new();
+    cache.allow(budget.limits.nodes.unwrap_or(u64::MAX));
+    let mut line = Vec::new();
+    vcf(&mut position, budget, &mut cache, depth, &mut line)
+        .then(|| line.into_iter().map(stone).collect())
+}
+
 /// The move at `point`.
 fn stone(point: u16) -> GomokuMove {
     GomokuMove::Stone(Position::cell_of(usize::from(point)))

@@ -22,6 +22,8 @@
 //! move, a line that ends on the opponent's move) is reported with its line number and the
 //! rest of the file is read on.
 
+pub mod link;
+pub mod rating;
 pub mod run;
 pub mod theme;
 
@@ -166,6 +168,8 @@ pub enum PuzzleError {
     },
     /// A theme token is not one.
     Theme(theme::BadTheme),
+    /// A link's `puzzle=` is not `<game>:<id>` of a known game, or its row is another puzzle.
+    Link(String),
     /// The game URL or the opening tags hold characters a row cannot (a comma, a quote, a line
     /// break), or are over 2000 characters.
     Text {
@@ -198,6 +202,9 @@ impl fmt::Display for PuzzleError {
                 write!(f, "{column} “{text}” is not a number in its range")
             }
             PuzzleError::Theme(bad) => bad.fmt(f),
+            PuzzleError::Link(text) => {
+                write!(f, "“{text}” is not a puzzle of a known game (<game>:<id>)")
+            }
             PuzzleError::Text { column } => write!(
                 f,
                 "{column} holds a comma, a quote or a line break, or is over 2000 characters"
