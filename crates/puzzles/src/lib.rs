@@ -71,7 +71,7 @@ impl Settings {
         let depth = match kind {
             GameKind::Chess => 12,
             GameKind::Xiangqi => 11,
-            GameKind::Banqi => 10,
+            GameKind::Banqi => 8,
             GameKind::Gomoku => 10,
         };
         Settings {

@@ -24,7 +24,7 @@ pub const fn quick_depth(kind: GameKind) -> u32 {
     match kind {
         GameKind::Chess => 5,
         GameKind::Xiangqi => 5,
-        GameKind::Banqi => 6,
+        GameKind::Banqi => 4,
         GameKind::Gomoku => 6,
     }
 }
@@ -139,7 +139,7 @@ impl SelfPlay {
         let (nodes, noise, random_plies) = match rules.kind() {
             GameKind::Chess => (4_000, 250, 6),
             GameKind::Xiangqi => (5_000, 250, 6),
-            GameKind::Banqi => (5_000, 150, 4),
+            GameKind::Banqi => (5_000, 250, 4),
             GameKind::Gomoku => (5_000, 300, 2),
         };
         SelfPlay { rules, nodes, noise, random_plies, max_plies: 240, reveal_at: 24 }

@@ -151,3 +151,4 @@ fn a_gomoku_vcf_found_in_self_play_is_a_puzzle() {
     let vcf = qi_ai::gomoku::find_vcf(gomoku, 12, &mut budget).expect("a VCF");
     assert_eq!(vcf.first().map(|&mv| after.move_text(mv.into())), Some("g8".to_owned()));
 }
+
