@@ -543,3 +543,52 @@ fn match_banqi_plays_pairs_and_can_stop_on_an_sprt() {
         assert!(!refused.status.success(), "{bad:?}");
     }
 }
+
+/// A lichess puzzle row (CC0) and rows that are not puzzles.
+const PUZZLE_ROWS: &str = "PuzzleId,FEN,Moves,Rating,RatingDeviation,Popularity,NbPlays,Themes,GameUrl,OpeningTags
+00sHx,q3k1nr/1pp1nQpp/3p4/1P2p3/4P3/B1PP1b2/B5PP/5K2 b k - 0 17,e8d7 a2e6 d7d8 f7f8,1760,80,83,72,mate mateIn2 middlegame short,https://lichess.org/yyznGmXs/black#34,Italian_Game
+bad1,q3k1nr/1pp1nQpp/3p4/1P2p3/4P3/B1PP1b2/B5PP/5K2 b k - 0 17,e8d7 a2e9,1760,80,83,72,,,
+bad2,not a position,e2e4 e7e5,1500,80,0,0,,,
+";
+
+#[test]
+fn puzzles_import_reports_each_bad_row_and_export_writes_the_rest_back() {
+    let dir = std::env::temp_dir().join(format!("qi-puzzles-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let incoming = dir.join("lichess.csv");
+    let database = dir.join("chess.csv");
+    std::fs::write(&incoming, PUZZLE_ROWS).unwrap();
+    let (incoming, database) = (incoming.to_str().unwrap(), database.to_str().unwrap());
+    let output = qi(&["puzzles", "import", "chess", incoming, "--file", database]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).starts_with("1 puzzles added"), "{}", stdout(&output));
+    let errors = stderr(&output);
+    assert!(
+        errors.contains(":3: move 2: ") && errors.contains(":4: the position cannot be read"),
+        "{errors}"
+    );
+    let output = qi(&["puzzles", "export", "chess", "--file", database]);
+    let lines: Vec<String> = stdout(&output).lines().map(str::to_owned).collect();
+    assert_eq!(lines, PUZZLE_ROWS.lines().take(2).collect::<Vec<_>>());
+    // The same file again adds nothing: its id is there already.
+    let output = qi(&["puzzles", "import", "chess", incoming, "--file", database]);
+    assert!(stdout(&output).starts_with("0 puzzles added"), "{}", stdout(&output));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn puzzles_refuse_bad_arguments_with_one_line() {
+    for (args, says) in [
+        (&["puzzles"][..], "expected generate"),
+        (&["puzzles", "solve", "chess"], "“solve”"),
+        (&["puzzles", "export"], "which game"),
+        (&["puzzles", "export", "draughts"], "draughts"),
+        (&["puzzles", "generate", "chess", "--count", "many"], "--count"),
+        (&["puzzles", "check", "banqi"], "no referee for banqi"),
+        (&["puzzles", "import", "chess", "/no/such/file.csv"], "/no/such/file.csv"),
+    ] {
+        let output = qi(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&output).contains(says), "{args:?}: {}", stderr(&output));
+    }
+}

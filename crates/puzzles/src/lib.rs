@@ -79,7 +79,8 @@ impl Settings {
             margin: 35.0,
             winning: 70.0,
             advantage: !matches!(kind, GameKind::Gomoku),
-            max_mate: 5,
+            // Renju problems' VCFs run long; a chess mate past five is a study, not a puzzle.
+            max_mate: if matches!(kind, GameKind::Gomoku) { 8 } else { 5 },
             min_mate: if matches!(kind, GameKind::Gomoku) { 2 } else { 1 },
             max_solver_moves: 4,
         }
@@ -306,9 +307,9 @@ impl<'a> Judge<'a> {
         // the full search).
         let glance = self.analyse_to(&game, 2, self.settings.depth * 2 / 3);
         if let Some(best) = glance.lines.first()
+            && self.settings.advantage
             && !matches!(best.score, Score::Mate(n) if n > 0)
-            && (!self.settings.advantage
-                || chance(kind, best.score) < self.settings.winning - self.settings.margin / 2.0)
+            && chance(kind, best.score) < self.settings.winning - self.settings.margin / 2.0
         {
             return Err(Rejection::NotWinning { best: best.score });
         }
