@@ -19,8 +19,9 @@ use crate::puzzle_referee::Referee;
 
 /// The usage text.
 pub const USAGE: &str = "\
-  qi puzzles generate <game> [--count N] [--seed S] [--rules k=v,...] [--file F]
-      Plays games between engines that make mistakes, searches every mistake deeply and keeps
+  qi puzzles generate <game> [--count N] [--seed S] [--rules k=v,...] [--records R] [--file F]
+      Plays games between engines that make mistakes (or reads the games of the record file R:
+      PGN and every format `qi record` reads), searches every mistake deeply and keeps
       the positions where each answer is the only good one (crates/puzzles documents the
       rule); appends each puzzle to F (default static/puzzles/<game>.csv) as it is found,
       until N new ones (default 10). Progress and the tally of rejections go to stderr.
@@ -72,6 +73,8 @@ struct Options {
     depth: u32,
     sample: Option<usize>,
     drop: bool,
+    /// A record file whose games are the candidates' source instead of self-play.
+    records: Option<String>,
 }
 
 impl Options {
@@ -80,6 +83,7 @@ impl Options {
         let (mut count, mut seed, mut file, mut rules) = (10, 1, None, String::new());
         let (mut referee, mut no_referee, mut depth, mut sample, mut drop) =
             (None, false, 18, None, false);
+        let mut records = None;
         let mut iter = args.iter();
         while let Some(arg) = iter.next() {
             let mut value =
@@ -96,6 +100,7 @@ impl Options {
                 "--referee" => referee = Some(value(arg)?),
                 "--no-referee" => no_referee = true,
                 "--drop" => drop = true,
+                "--records" => records = Some(value(arg)?),
                 "--depth" => {
                     depth = value(arg)?
                         .parse()
@@ -132,6 +137,7 @@ impl Options {
             depth,
             sample,
             drop,
+            records,
         })
     }
 }
@@ -229,8 +235,18 @@ fn generate(options: &Options) -> Result<String, String> {
     let (mut added, mut games, mut candidates) = (0, 0, 0);
     let started = clock();
     let mut seed = options.seed;
+    let mut recorded = match &options.records {
+        Some(path) => Some(recorded_games(path, options.variant)?.into_iter()),
+        None => None,
+    };
     while added < options.count {
-        let (start, moves) = selfplay.play(seed, &mut engine, &clock, &stop);
+        let (start, moves) = match &mut recorded {
+            Some(games) => match games.next() {
+                Some(game) => game,
+                None => break,
+            },
+            None => selfplay.play(seed, &mut engine, &clock, &stop),
+        };
         seed += 1;
         games += 1;
         // A puzzle's line covers the plies after it: the same idea found again one move later
@@ -355,6 +371,35 @@ fn retag(options: &Options) -> Result<String, String> {
     }
     write_database(options, &puzzles)?;
     Ok(format!("{changed} of {} puzzles in {} tagged anew\n", puzzles.len(), options.file))
+}
+
+/// The games of the record file at `path` that are `variant`'s, each as its start and main line.
+fn recorded_games(path: &str, variant: Variant) -> Result<Vec<(AnyGame, Vec<AnyMove>)>, String> {
+    let decoded = crate::record::read(path)?;
+    let mut games = Vec::new();
+    for span in qi_play::records::games(&decoded.text) {
+        let text = &decoded.text[span.range.clone()];
+        let Ok(imported) = qi_play::records::import(text, Some(variant.kind())) else { continue };
+        let record = imported.record;
+        let start = record.start_game();
+        if start.rules().variant() != variant {
+            continue;
+        }
+        let mut game = start.clone();
+        let mut moves = Vec::new();
+        for text in &record.moves {
+            let Ok(mv) = game.read_move(text) else { break };
+            if game.apply(mv).is_err() {
+                break;
+            }
+            moves.push(mv);
+        }
+        games.push((start, moves));
+    }
+    if games.is_empty() {
+        return Err(format!("{path}: no {variant} game read"));
+    }
+    Ok(games)
 }
 
 fn keep(found: &Found, start: &AnyGame, played: &[AnyMove]) -> Puzzle {

@@ -53,7 +53,8 @@ fn formats() -> String {
 }
 
 /// A file's text, read in the encoding it came in.
-fn read(path: &str) -> Result<records::Decoded, String> {
+/// Reads a record file whole (at most 64 MB), in whatever encoding it came.
+pub(crate) fn read(path: &str) -> Result<records::Decoded, String> {
     let metadata = std::fs::metadata(path).map_err(|e| format!("{path}: {e}"))?;
     if metadata.len() > MAX_FILE_BYTES {
         return Err(format!(

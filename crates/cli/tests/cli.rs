@@ -592,3 +592,19 @@ fn puzzles_refuse_bad_arguments_with_one_line() {
         assert!(stderr(&output).contains(says), "{args:?}: {}", stderr(&output));
     }
 }
+
+#[test]
+fn puzzles_are_made_from_a_record_files_games() {
+    let dir = std::env::temp_dir().join(format!("qi-puzzles-records-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let database = dir.join("chess.csv");
+    let records = concat!(env!("CARGO_MANIFEST_DIR"), "/../play/src/records/testdata/immortal.pgn");
+    let args = ["puzzles", "generate", "chess", "--records", records, "--no-referee"];
+    let output = qi(&[&args[..], &["--file", database.to_str().unwrap()]].concat());
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).starts_with("1 puzzles added"), "{}", stdout(&output));
+    let file = std::fs::read_to_string(&database).unwrap();
+    // The second game's 2.g4?? allows mate at once: a puzzle, mate in one, with its game's link.
+    assert!(file.contains(",g2g4 d8h4,1000,300,0,0,mate mateIn1 oneMove,?game=chess&"), "{file}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
