@@ -391,5 +391,29 @@ impl<'a> Judge<'a> {
     }
 }
 
+/// Puzzles for `player` from a game they played: each position where they let a win go (see
+/// [`mine::missed_wins`]) that the judge finds an only answer in, the opponent's move before it
+/// setting the task ("Puzzles from this game").
+pub fn from_own_game(
+    judge: &mut Judge<'_>,
+    start: &AnyGame,
+    moves: &[AnyMove],
+    player: qi_rules::Side,
+) -> Vec<Found> {
+    let mut engine = AnyEngine::default();
+    let missed = mine::missed_wins(start, moves, player, &mut engine, judge.now, judge.stop);
+    let mut found: Vec<Found> = Vec::new();
+    for ply in missed.into_iter().filter(|&ply| ply > 0) {
+        let mut before = start.clone();
+        for &mv in &moves[..ply - 1] {
+            let _ = before.apply(mv);
+        }
+        if let Ok(puzzle) = judge.judge(&before, moves[ply - 1]) {
+            found.push(puzzle);
+        }
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests;

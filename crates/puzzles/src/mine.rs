@@ -33,6 +33,43 @@ pub const fn quick_depth(kind: GameKind) -> u32 {
 /// (the review calls 15 a blunder; a piece lost from a level game is about 28).
 pub const DROP: f64 = 20.0;
 
+/// What the quick look saw in each position of a game: the side to move's score (none once the
+/// game is over, or where a banqi piece is face down), and in gomoku whether it wins by fours.
+struct Scan {
+    scores: Vec<Option<Score>>,
+    wins_by_fours: Vec<bool>,
+}
+
+fn scan(
+    start: &AnyGame,
+    moves: &[AnyMove],
+    engine: &mut AnyEngine,
+    now: &dyn Fn() -> f64,
+    stop: &AtomicBool,
+) -> Scan {
+    let kind = start.kind();
+    let limits = Limits { depth: Some(quick_depth(kind)), ..Limits::default() };
+    let mut game = start.clone();
+    let mut scan = Scan { scores: Vec::new(), wins_by_fours: Vec::new() };
+    for ply in 0..=moves.len() {
+        if kind == GameKind::Gomoku {
+            scan.wins_by_fours.push(side_to_move_wins_by_fours(&game, now, stop));
+            scan.scores.push(None);
+        } else {
+            let hidden = kind == GameKind::Banqi && game.position().contains(['*', '?']);
+            scan.scores.push((game.outcome().is_none() && !hidden).then(|| {
+                let settings = LevelSettings::full_strength(limits);
+                engine.search_with(&game, settings, now, stop, 0, &mut |_| {}).info.score
+            }));
+        }
+        match moves.get(ply) {
+            Some(&mv) if game.apply(mv).is_ok() => {}
+            _ => break,
+        }
+    }
+    scan
+}
+
 /// The plies where `moves`, played from `start`, made a mistake worth judging (see the module
 /// documentation). Positions with a banqi piece face down are passed over.
 pub fn mistakes_in(
@@ -44,54 +81,69 @@ pub fn mistakes_in(
 ) -> Vec<usize> {
     let kind = start.kind();
     let settings = Settings::of(kind);
-    let limits = Limits { depth: Some(quick_depth(kind)), ..Limits::default() };
-    let mut game = start.clone();
-    let score = |game: &AnyGame, engine: &mut AnyEngine| -> Option<Score> {
-        if game.outcome().is_some() {
-            return None;
-        }
-        let result = engine.search_with(
-            game,
-            LevelSettings::full_strength(limits),
-            now,
-            stop,
-            0,
-            &mut |_| {},
-        );
-        Some(result.info.score)
-    };
-    let mut found = Vec::new();
+    let scan = scan(start, moves, engine, now, stop);
     if kind == GameKind::Gomoku {
-        for (ply, &mv) in moves.iter().enumerate() {
-            if game.apply(mv).is_err() {
-                break;
-            }
-            if opponent_has_vcf(&game, now, stop) {
-                found.push(ply);
-            }
-        }
-        return found;
+        return (0..scan.wins_by_fours.len().saturating_sub(1))
+            .filter(|&ply| scan.wins_by_fours[ply + 1])
+            .collect();
     }
-    let mut before = score(&game, engine);
+    (0..scan.scores.len().saturating_sub(1))
+        .filter(|&ply| {
+            let (Some(before), Some(after)) = (scan.scores[ply], scan.scores[ply + 1]) else {
+                return false;
+            };
+            let mover_before = chance(kind, before);
+            let mover_after = 100.0 - chance(kind, after);
+            mover_before - mover_after >= DROP && chance(kind, after) >= settings.winning
+        })
+        .collect()
+}
+
+/// The plies where `player` let a win go: before the move it stood at least
+/// [`Settings::winning`](crate::Settings::winning) percent to win and the move cost it
+/// [`DROP`] points or more (in gomoku: it won by fours before the move and no longer does at its
+/// next turn). "Puzzles from this game": the position before the opponent's move that came
+/// first is a puzzle for the player when the judge finds one only answer there.
+pub fn missed_wins(
+    start: &AnyGame,
+    moves: &[AnyMove],
+    player: qi_rules::Side,
+    engine: &mut AnyEngine,
+    now: &dyn Fn() -> f64,
+    stop: &AtomicBool,
+) -> Vec<usize> {
+    let kind = start.kind();
+    let settings = Settings::of(kind);
+    let scan = scan(start, moves, engine, now, stop);
+    let mut game = start.clone();
+    let mut found = Vec::new();
     for (ply, &mv) in moves.iter().enumerate() {
-        let hidden = kind == GameKind::Banqi && game.position().contains(['*', '?']);
+        let mover = game.side_to_move();
         if game.apply(mv).is_err() {
             break;
         }
-        let after = score(&game, engine);
-        if let (Some(before), Some(after), false) = (before, after, hidden) {
-            let mover_before = chance(kind, before);
-            let mover_after = 100.0 - chance(kind, after);
-            let punishable = if settings.advantage {
-                chance(kind, after) >= settings.winning
-            } else {
-                matches!(after, Score::Mate(n) if n > 0)
-            };
-            if mover_before - mover_after >= DROP && punishable {
-                found.push(ply);
-            }
+        if mover != player || game.outcome().is_some_and(|o| o.winner == Some(player)) {
+            continue;
         }
-        before = after;
+        let missed = if kind == GameKind::Gomoku {
+            scan.wins_by_fours.get(ply) == Some(&true)
+                && scan.wins_by_fours.get(ply + 2) != Some(&true)
+        } else {
+            match (
+                scan.scores.get(ply).copied().flatten(),
+                scan.scores.get(ply + 1).copied().flatten(),
+            ) {
+                (Some(before), Some(after)) => {
+                    let mover_before = chance(kind, before);
+                    let mover_after = 100.0 - chance(kind, after);
+                    mover_before >= settings.winning && mover_before - mover_after >= DROP
+                }
+                _ => false,
+            }
+        };
+        if missed {
+            found.push(ply);
+        }
     }
     found
 }
@@ -99,7 +151,7 @@ pub fn mistakes_in(
 /// Whether the side to move in a gomoku game has a victory by continuous fours of at least one
 /// four before the win ([`VCF_DEPTH`] fours deep, [`VCF_NODES`] nodes), found by the engine's own
 /// threat search.
-fn opponent_has_vcf(game: &AnyGame, now: &dyn Fn() -> f64, stop: &AtomicBool) -> bool {
+fn side_to_move_wins_by_fours(game: &AnyGame, now: &dyn Fn() -> f64, stop: &AtomicBool) -> bool {
     let AnyGame::Gomoku(gomoku) = game else { return false };
     let limits = Limits { nodes: Some(VCF_NODES), ..Limits::default() };
     let mut budget = qi_ai::Budget::new(limits, now, stop);

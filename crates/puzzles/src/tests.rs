@@ -152,3 +152,27 @@ fn a_gomoku_vcf_found_in_self_play_is_a_puzzle() {
     assert_eq!(vcf.first().map(|&mv| after.move_text(mv.into())), Some("g8".to_owned()));
 }
 
+#[test]
+fn a_win_the_player_let_go_becomes_their_puzzle() {
+    // Black's 1...Qa2 left the back rank open; White played 2.h3 instead of 2.Rb8# and lost the
+    // rook to 2...Qxb1+.
+    let position = "6k1/5ppp/8/3q4/8/8/5PPP/1R4K1 b - - 0 1";
+    let start = AnyGame::new("chess", "", &StartFrom::Position(position)).unwrap();
+    let mut game = start.clone();
+    let moves: Vec<_> = ["d5a2", "h2h3", "a2b1", "g1h2"]
+        .iter()
+        .map(|text| {
+            let mv = game.read_move(text).unwrap();
+            game.apply(mv).unwrap();
+            mv
+        })
+        .collect();
+    let clock = native_clock();
+    let stop = AtomicBool::new(false);
+    let mut judge = Judge::new(start.kind(), &clock, &stop);
+    let found = from_own_game(&mut judge, &start, &moves, qi_rules::Side::First);
+    assert_eq!(found.len(), 1);
+    assert_eq!(texts(&found[0]), ["d5a2", "b1b8"]);
+    // Black let nothing go that makes a puzzle.
+    assert!(from_own_game(&mut judge, &start, &moves, qi_rules::Side::Second).is_empty());
+}
