@@ -4,6 +4,7 @@
 //! Worker (which reads records) share one table.
 
 pub mod fold;
+pub mod puzzles;
 pub mod records;
 pub mod rules;
 pub mod speech;

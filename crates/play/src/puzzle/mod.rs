@@ -29,6 +29,7 @@ pub mod theme;
 
 use std::fmt;
 
+use qi_rules::MoveError;
 use qi_rules::any::{AnyGame, AnyMove, AnyRules, StartFrom, Variant};
 
 pub use run::{Answer, PuzzleRun};
@@ -146,8 +147,10 @@ pub enum PuzzleError {
     Move {
         /// Its place in `Moves`, from 1.
         index: usize,
-        /// What was wrong, with the move.
-        reason: String,
+        /// Its text, shortened.
+        text: String,
+        /// What was wrong.
+        error: MoveError,
     },
     /// The line is not the opponent's move and a solution ending on the solver's move.
     LineShape {
@@ -189,7 +192,7 @@ impl fmt::Display for PuzzleError {
                 write!(f, "“{id}” is not a puzzle id (letters and digits, 1 to 16)")
             }
             PuzzleError::Position(why) => write!(f, "the position cannot be read: {why}"),
-            PuzzleError::Move { index, reason } => write!(f, "move {index}: {reason}"),
+            PuzzleError::Move { index, text, error } => write!(f, "move {index} ({text}): {error}"),
             PuzzleError::LineShape { moves } => write!(
                 f,
                 "a puzzle is the opponent's move and a solution that ends on the solver's move \
@@ -241,11 +244,13 @@ impl Puzzle {
             if game.outcome().is_some() {
                 return Err(PuzzleError::OverEarly { index });
             }
-            let mv = game
-                .read_move(text)
-                .map_err(|e| PuzzleError::Move { index: index + 1, reason: e.to_string() })?;
-            game.apply(mv)
-                .map_err(|e| PuzzleError::Move { index: index + 1, reason: e.to_string() })?;
+            let bad = |error: MoveError| PuzzleError::Move {
+                index: index + 1,
+                text: text.chars().take(12).collect(),
+                error,
+            };
+            let mv = game.read_move(text).map_err(bad)?;
+            game.apply(mv).map_err(|e| bad(MoveError::Illegal(e)))?;
             values.push(mv);
         }
         Ok(Puzzle {
