@@ -23,6 +23,7 @@
 //! rest of the file is read on.
 
 pub mod link;
+pub mod pick;
 pub mod rating;
 pub mod run;
 pub mod theme;
