@@ -99,6 +99,10 @@ impl Referee {
     pub fn judge(&mut self, puzzle: &Puzzle) -> Result<Verdict, String> {
         let settings = Settings::of(self.kind);
         let moves = puzzle.move_texts();
+        // Each puzzle from a clean table, so a verdict does not depend on the ones before.
+        self.engine.send("ucinewgame")?;
+        self.engine.send("isready")?;
+        self.engine.wait_for("readyok", Duration::from_secs(20))?;
         let mut verdict = Verdict { agrees: true, only_moves: true, differs_at: None };
         let mut game = puzzle.start();
         for (index, &mv) in puzzle.moves.iter().enumerate() {

@@ -47,7 +47,7 @@ pub const USAGE: &str = "\
 /// What was wrong with the arguments or a file.
 pub fn run(args: &[String]) -> Result<String, String> {
     let Some((verb, rest)) = args.split_first() else {
-        return Err(format!("expected generate, check, export or import\n{USAGE}"));
+        return Err(format!("expected generate, check, retag, export or import\n{USAGE}"));
     };
     let options = Options::parse(rest)?;
     match verb.as_str() {
@@ -247,7 +247,7 @@ fn generate(options: &Options) -> Result<String, String> {
             },
             None => selfplay.play(seed, &mut engine, &clock, &stop),
         };
-        seed += 1;
+        seed = seed.wrapping_add(1);
         games += 1;
         // A puzzle's line covers the plies after it: the same idea found again one move later
         // is the same puzzle, shorter.
@@ -266,7 +266,13 @@ fn generate(options: &Options) -> Result<String, String> {
             }
             match judge.judge(&before, moves[ply]) {
                 Ok(found) => {
-                    let puzzle = keep(&found, &start, &moves[..ply]);
+                    let puzzle = match keep(&found, &start, &moves[..ply]) {
+                        Ok(puzzle) => puzzle,
+                        Err(error) => {
+                            eprintln!("not kept: {error}");
+                            continue;
+                        }
+                    };
                     if let Some(referee) = &mut referee {
                         let verdict = referee.judge(&puzzle)?;
                         if !verdict.agrees || !verdict.only_moves {
@@ -294,7 +300,7 @@ fn generate(options: &Options) -> Result<String, String> {
         }
         eprintln!(
             "game {games} (seed {}): {candidates} candidates, {added} puzzles, {:.0} s",
-            seed - 1,
+            seed.wrapping_sub(1),
             (clock() - started) / 1000.0
         );
     }
@@ -320,10 +326,12 @@ fn check(options: &Options) -> Result<String, String> {
     };
     let mut puzzles = read_database(options)?;
     let mut referee = Referee::start(options.variant.kind(), command, options.depth)?;
-    let every = options.sample.map_or(1, |n| puzzles.len().div_ceil(n).max(1));
+    let count = options.sample.map_or(puzzles.len(), |n| n.min(puzzles.len()));
+    // Spread over the whole file: the i-th of `count` is at i·len/count.
+    let sample: Vec<usize> = (0..count).map(|i| i * puzzles.len() / count.max(1)).collect();
     let (mut judged, mut agreed, mut only) = (0, 0, 0);
     let mut dropped = HashSet::new();
-    for puzzle in puzzles.iter().step_by(every) {
+    for puzzle in sample.iter().map(|&i| &puzzles[i]) {
         let verdict = referee.judge(puzzle)?;
         judged += 1;
         agreed += usize::from(verdict.agrees);
@@ -402,6 +410,14 @@ fn recorded_games(path: &str, variant: Variant) -> Result<Vec<(AnyGame, Vec<AnyM
     Ok(games)
 }
 
-fn keep(found: &Found, start: &AnyGame, played: &[AnyMove]) -> Puzzle {
-    found.puzzle(&game_link(start, played))
+/// The puzzle `found` makes, with the link of its game; refused when a row of the file could
+/// not carry its rules (the file names only the game, and for gomoku the rule and the board's
+/// size: a Chess960 start or a gomoku opening rule would read back as another game).
+fn keep(found: &Found, start: &AnyGame, played: &[AnyMove]) -> Result<Puzzle, String> {
+    let puzzle = found.puzzle(&game_link(start, played)).map_err(|e| e.to_string())?;
+    let back = Puzzle::read_row(puzzle.rules.variant(), &puzzle.to_row()).map_err(|e| e.to_string())?;
+    if back.rules != puzzle.rules {
+        return Err(format!("a row cannot carry the rules {}", puzzle.rules.to_list()));
+    }
+    Ok(puzzle)
 }

@@ -41,7 +41,7 @@ use std::sync::atomic::AtomicBool;
 
 use qi_ai::review::chance;
 use qi_ai::{AnyEngine, LevelSettings, Limits, Score};
-use qi_play::puzzle::{Puzzle, PuzzleId, Theme};
+use qi_play::puzzle::{Puzzle, PuzzleError, PuzzleId, Theme};
 use qi_rules::GameKind;
 use qi_rules::any::{AnyGame, AnyMove};
 
@@ -118,13 +118,16 @@ impl Found {
     /// advantage (`crushing` when the solver ends with 90% or more), and the line's length.
     /// `game_url` is where it came from.
     #[must_use]
-    pub fn puzzle(&self, game_url: &str) -> Puzzle {
+    ///
+    /// # Errors
+    /// The [`PuzzleError`] of a line the file cannot hold (none of the judge's lines: each is
+    /// legal, ends on the solver's move and is at most a mate in 8).
+    pub fn puzzle(&self, game_url: &str) -> Result<Puzzle, PuzzleError> {
         let position = self.before.position();
         let texts = self.move_texts();
         let id = PuzzleId::derive(self.before.rules().variant(), &position, &texts);
         let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-        let mut puzzle = Puzzle::new(id, self.before.rules(), &position, &texts)
-            .expect("the judge played every move of the line");
+        let mut puzzle = Puzzle::new(id, self.before.rules(), &position, &texts)?;
         puzzle.rating = difficulty::rating(self);
         puzzle.deviation = difficulty::DEVIATION;
         let solver_moves = puzzle.solver_moves();
@@ -150,7 +153,7 @@ impl Found {
             _ => Theme::VeryLong,
         });
         puzzle.game_url = game_url.chars().take(qi_play::puzzle::MAX_TEXT).collect();
-        puzzle
+        Ok(puzzle)
     }
 
     /// The line's moves in coordinates.
@@ -353,6 +356,9 @@ impl<'a> Judge<'a> {
                 Some(Goal::Mate(_)) if !unique => {
                     return Err(Rejection::MateNotUnique { solver_move });
                 }
+                Some(Goal::Mate(_)) if solver_move > usize::from(self.settings.max_mate) => {
+                    return Err(Rejection::TooLong);
+                }
                 Some(Goal::Advantage)
                     if !unique || chance(kind, best.score) < self.settings.winning =>
                 {
@@ -378,14 +384,27 @@ impl<'a> Judge<'a> {
             let Some(&reply) = reply.lines.first().and_then(|line| line.pv.first()) else { break };
             game.apply(reply).map_err(|e| Rejection::NoTask(e.to_string()))?;
             moves.push(reply);
+            if game.outcome().is_some() {
+                // The reply ended the game (a draw the rules declare): the line ends before it.
+                break;
+            }
         }
         let goal = goal.ok_or_else(|| Rejection::NoTask("no move to answer with".into()))?;
+        let solver = before.side_to_move().other();
         if let Goal::Mate(_) = goal
-            && game.outcome().is_none()
+            && !game.outcome().is_some_and(|outcome| outcome.winner == Some(solver))
         {
             // The search's mate did not come about within the line (a mate past the horizon of
-            // a later search): not a puzzle to trust.
+            // a later search, a draw on the way): not a puzzle to trust.
             return Err(Rejection::MateNotUnique { solver_move: moves.len() / 2 });
+        }
+        if moves.len() % 2 == 1 {
+            // Ended on the defender's move (its reply ended the game, or no search answered):
+            // the line ends on the solver's move before it.
+            moves.pop();
+        }
+        if moves.len() < 2 {
+            return Err(Rejection::NoTask("no move to answer with".into()));
         }
         Ok(Found { before: before.clone(), moves, goal, final_score, found_at_depth })
     }

@@ -83,8 +83,10 @@ pub fn mistakes_in(
     let settings = Settings::of(kind);
     let scan = scan(start, moves, engine, now, stop);
     if kind == GameKind::Gomoku {
+        // The move let the other side win by fours, where it did not already at its last turn.
         return (0..scan.wins_by_fours.len().saturating_sub(1))
             .filter(|&ply| scan.wins_by_fours[ply + 1])
+            .filter(|&ply| ply == 0 || !scan.wins_by_fours[ply - 1])
             .collect();
     }
     (0..scan.scores.len().saturating_sub(1))

@@ -35,7 +35,9 @@ fn a_chess_mate_in_two_is_a_puzzle() {
             .unwrap();
     assert_eq!(texts(&found), ["e8d7", "a2e6", "d7d8", "f7f8"]);
     assert_eq!(found.goal, Goal::Mate(2));
-    assert!(difficulty::rating(&found) >= 1000);
+    // Two solver moves, the first a check: 1000 + 250 + 40 per depth past the first.
+    let rating = difficulty::rating(&found);
+    assert_eq!(rating, 1250 + 40 * (found.found_at_depth as u16 - 1));
 }
 
 #[test]
@@ -139,7 +141,7 @@ fn a_gomoku_vcf_found_in_self_play_is_a_puzzle() {
     let found = judge_of("gomoku", "", position, "g13").unwrap();
     assert_eq!(texts(&found), ["g13", "g8", "g9", "f9", "h7", "c12"]);
     assert_eq!(found.goal, Goal::Mate(3));
-    let puzzle = found.puzzle("");
+    let puzzle = found.puzzle("").unwrap();
     assert!(puzzle.themes.contains(&qi_play::puzzle::Theme::Vcf), "{:?}", puzzle.themes);
     // Its VCF, as the engine's own threat search finds it from the position after g13.
     let mut after = found.before.clone();
@@ -175,4 +177,58 @@ fn a_win_the_player_let_go_becomes_their_puzzle() {
     assert_eq!(texts(&found[0]), ["d5a2", "b1b8"]);
     // Black let nothing go that makes a puzzle.
     assert!(from_own_game(&mut judge, &start, &moves, qi_rules::Side::Second).is_empty());
+}
+
+/// The themes of a line from a position.
+fn line_tags(variant: &str, position: &str, line: &str) -> Vec<qi_play::puzzle::Theme> {
+    let moves: Vec<&str> = line.split(' ').collect();
+    tags(variant, position, &[], &moves)
+}
+
+#[test]
+fn chess_tactics_found_in_self_play_are_named() {
+    use qi_play::puzzle::Theme;
+    // gbAOx: 15.Bc4 pins the queen to the king; 16.Bxd5.
+    let pin = line_tags(
+        "chess",
+        "r1bq1rk1/ppp3pp/8/3PP3/P7/1P2P3/2QN2PP/2R1KB1n b - - 1 14",
+        "d8d5 f1c4 c8e6 c4d5",
+    );
+    assert!(pin.contains(&Theme::Pin), "{pin:?}");
+    // 64zaJ: 39.Qd8+ and 40.Qa8+, the queen taken behind the king.
+    let skewer = line_tags(
+        "chess",
+        "6Q1/4k3/1p2r3/6B1/1P6/5qP1/3K1P1P/8 b - - 7 38",
+        "e7d7 g8d8 d7c6 d8a8 c6b5 a8f3",
+    );
+    assert!(skewer.contains(&Theme::Skewer), "{skewer:?}");
+    // VrBEF: the knight checks with the queen's line opening behind it, gives up the queen on
+    // g1, and mates on f2 with the king hemmed in.
+    let smothered = line_tags(
+        "chess",
+        "7Q/p4kp1/4p3/2q5/2b2P2/3n2P1/6BP/2R4K w - - 1 40",
+        "c1a1 d3f2 h1g1 f2h3 g1h1 c5g1 a1g1 h3f2",
+    );
+    for theme in [Theme::SmotheredMate, Theme::DiscoveredAttack, Theme::Sacrifice] {
+        assert!(smothered.contains(&theme), "{theme:?} in {smothered:?}");
+    }
+    assert!(!smothered.contains(&Theme::BackRankMate));
+    // HIQlw: 21...Nd2, the knight on d2 attacking the king's rook square and the queen.
+    let fork = line_tags(
+        "chess",
+        "r1b1k2r/pp2p3/2n4p/2pp1q2/4n2P/NBP5/PP1BN1P1/RQ2K2R w kq - 5 20",
+        "h1f1 f5f1 e1f1 e4d2 f1g1 d2b1",
+    );
+    assert!(fork.contains(&Theme::Fork), "{fork:?}");
+}
+
+#[test]
+fn an_advantage_line_goes_on_while_each_answer_is_the_only_one() {
+    // gbAOx, as the generator kept it: 15.Bc4 pinning the queen, 15...Be6, 16.Bxd5.
+    let found =
+        judge_of("chess", "", "r1bq1rk1/ppp3pp/8/3PP3/P7/1P2P3/2QN2PP/2R1KB1n b - - 1 14", "d8d5")
+            .unwrap();
+    assert_eq!(found.goal, Goal::Advantage);
+    assert_eq!(texts(&found), ["d8d5", "f1c4", "c8e6", "c4d5"]);
+    assert_eq!(found.moves.len() % 2, 0, "the line ends on the solver's move");
 }

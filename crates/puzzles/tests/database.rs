@@ -27,7 +27,12 @@ fn each_database_reads_whole_and_is_as_big_as_it_was() {
         let puzzles = database(variant);
         assert!(puzzles.len() >= floor, "{variant}: {} puzzles, fewer than {floor}", puzzles.len());
         for puzzle in &puzzles {
-            assert!((600..=2600).contains(&puzzle.rating), "{}: rating {}", puzzle.id, puzzle.rating);
+            assert!(
+                (600..=2600).contains(&puzzle.rating),
+                "{}: rating {}",
+                puzzle.id,
+                puzzle.rating
+            );
             assert!(puzzle.moves.len() >= 2 && puzzle.moves.len() % 2 == 0, "{}", puzzle.id);
         }
     }
@@ -39,7 +44,11 @@ fn each_puzzle_carries_the_themes_its_line_shows() {
         for puzzle in database(variant) {
             let mut tagged = puzzle.clone();
             qi_puzzles::themes::retag(&mut tagged);
-            assert_eq!(tagged.themes, puzzle.themes, "{variant} {}: run qi puzzles retag", puzzle.id);
+            assert_eq!(
+                tagged.themes, puzzle.themes,
+                "{variant} {}: run qi puzzles retag",
+                puzzle.id
+            );
         }
     }
 }

@@ -14,9 +14,11 @@
 //! solution, alternately the solver's and the opponent's, in the game's coordinates, separated
 //! by spaces; the line ends on a solver's move, so there is an even number of moves. `Themes`
 //! are tokens separated by spaces ([`Theme`]). The file is one game's: the game is named
-//! beside it (`qi puzzles import chess FILE`). A gomoku puzzle under a rule other than
-//! freestyle carries the rule as a theme (`renju`, `standardRule`, `caro`) and its board size in
-//! its position string. So lichess's own database (CC0) reads as it comes.
+//! beside it (`qi puzzles import chess FILE`), and a row carries no other rule options: a
+//! gomoku puzzle under a rule other than freestyle carries the rule as a theme (`renju`,
+//! `standardRule`, `caro`), and its board's size is its position's number of rows; the other
+//! games' puzzles are under their default rules (`qi puzzles generate` keeps no other). So
+//! lichess's own database (CC0) reads as it comes. A banqi puzzle has every piece face up.
 //!
 //! Every row is untrusted: a row that is not a puzzle (an unreadable position, an illegal
 //! move, a line that ends on the opponent's move) is reported with its line number and the
@@ -40,8 +42,9 @@ pub use theme::Theme;
 pub const CSV_HEADER: &str =
     "PuzzleId,FEN,Moves,Rating,RatingDeviation,Popularity,NbPlays,Themes,GameUrl,OpeningTags";
 
-/// The longest solution read: 30 moves after the opponent's (lichess's longest is 20).
-pub const MAX_MOVES: usize = 31;
+/// The longest line read: the opponent's move and 29 more, ending on the solver's 15th
+/// (lichess's longest is 20 in all).
+pub const MAX_MOVES: usize = 30;
 
 /// The longest game URL or opening tags read.
 pub const MAX_TEXT: usize = 2000;
@@ -237,6 +240,10 @@ impl Puzzle {
         let mut game = AnyGame::with_rules(rules, &StartFrom::Position(position))
             .map_err(|e| PuzzleError::Position(e.to_string()))?;
         let position = game.position();
+        if rules.kind() == qi_rules::GameKind::Banqi && position.contains(['*', '?']) {
+            // A puzzle must not hang on a flip's chance, nor show what lies face down.
+            return Err(PuzzleError::Position("a banqi puzzle has every piece face up".into()));
+        }
         if moves.len() < 2 || moves.len() > MAX_MOVES || !moves.len().is_multiple_of(2) {
             return Err(PuzzleError::LineShape { moves: moves.len() });
         }
@@ -272,9 +279,14 @@ impl Puzzle {
     /// The game at the puzzle's position, before the opponent's move.
     #[must_use]
     pub fn start(&self) -> AnyGame {
-        // `new` and `read_row` checked the position under these rules.
+        // `new` and `read_row` checked the position under these rules; a puzzle put together
+        // by hand with a bad one starts from the rules' start instead of failing.
         AnyGame::with_rules(self.rules, &StartFrom::Position(&self.position))
-            .expect("a puzzle's position was checked when it was made")
+            .or_else(|_| AnyGame::with_rules(self.rules, &StartFrom::Start { seed: 0 }))
+            .or_else(|_| {
+                AnyGame::with_rules(AnyRules::of(Variant::Chess), &StartFrom::Start { seed: 0 })
+            })
+            .expect("the standard chess start always sets up")
     }
 
     /// The moves in coordinates.
@@ -343,11 +355,8 @@ impl Puzzle {
             .map(Theme::parse)
             .collect::<Result<Vec<_>, _>>()
             .map_err(PuzzleError::Theme)?;
-        let rule =
-            themes.iter().find_map(Theme::gomoku_rule).filter(|_| variant == Variant::Gomoku);
-        let rules =
-            AnyRules::parse(variant, &rule.map(|r| format!("rule={r}")).unwrap_or_default())
-                .map_err(|e| PuzzleError::Position(e.to_string()))?;
+        let rules = AnyRules::parse(variant, &row_rules(variant, &themes, &columns[1]))
+            .map_err(|e| PuzzleError::Position(e.to_string()))?;
         let moves: Vec<&str> = columns[2].split_whitespace().collect();
         let mut puzzle = Puzzle::new(id, rules, columns[1].trim(), &moves)?;
         puzzle.rating = number(&columns[3], "Rating", 0, 4000)?;
@@ -359,6 +368,23 @@ impl Puzzle {
         puzzle.opening_tags = plain_text(&columns[9], "OpeningTags")?;
         Ok(puzzle)
     }
+}
+
+/// The rule options a row carries: for gomoku, the rule its theme names and the board's size
+/// its position shows (its rows); nothing for the other games (their defaults).
+fn row_rules(variant: Variant, themes: &[Theme], position: &str) -> String {
+    if variant != Variant::Gomoku {
+        return String::new();
+    }
+    let mut list = Vec::new();
+    if let Some(rule) = themes.iter().find_map(Theme::gomoku_rule) {
+        list.push(format!("rule={rule}"));
+    }
+    let rows = position.split_whitespace().next().map_or(0, |board| board.split('/').count());
+    if rows != 15 && rows > 0 {
+        list.push(format!("size={rows}"));
+    }
+    list.join(",")
 }
 
 /// Reads a number column.

@@ -73,8 +73,10 @@ impl PuzzleRun {
     #[must_use]
     pub fn new(puzzle: Puzzle) -> PuzzleRun {
         let mut game = puzzle.start();
-        // `Puzzle::new` checked the line.
-        let _ = game.apply(puzzle.moves[0]);
+        // `Puzzle::new` checked the line; one put together by hand may be empty.
+        if let Some(&first) = puzzle.moves.first() {
+            let _ = game.apply(first);
+        }
         PuzzleRun { puzzle, game, played: 1, wrong: None, failed: false, helped: false }
     }
 

@@ -1,4 +1,4 @@
-use qi_rules::any::{AnyRules, Variant};
+use qi_rules::any::{AnyGame, AnyRules, StartFrom, Variant};
 
 use super::run::RunState;
 use super::*;
@@ -181,4 +181,42 @@ fn a_derived_id_is_five_letters_that_depend_on_the_puzzle() {
         id,
         PuzzleId::derive(Variant::Xiangqi, "6k1/5ppp/8/n7/8/8/5PPP/RR4K1 b - - 0 1", &moves)
     );
+}
+
+#[test]
+fn a_gomoku_boards_size_travels_in_its_position_and_banqi_shows_no_hidden_piece() {
+    let rules = AnyRules::parse(Variant::Gomoku, "size=19,rule=standard").unwrap();
+    let mut rows = vec!["19"; 19];
+    rows[9] = "9x9";
+    let position = format!("{} w", rows.join("/"));
+    let id = PuzzleId::parse("big19").unwrap();
+    let puzzle = Puzzle::new(id, rules, &position, &["k11", "k12"]).unwrap();
+    let back = Puzzle::read_row(Variant::Gomoku, &puzzle.to_row()).unwrap();
+    assert_eq!(back.rules, rules);
+    assert_eq!(back.themes, [Theme::StandardRule]);
+
+    let dealt = AnyGame::new("banqi", "", &StartFrom::Start { seed: 1 }).unwrap();
+    let id = PuzzleId::parse("dark1").unwrap();
+    let first = dealt.legal_moves()[0].clone();
+    let refused =
+        Puzzle::new(id, AnyRules::of(Variant::Banqi), &dealt.position(), &[&first, &first]);
+    assert!(matches!(refused, Err(PuzzleError::Position(_))), "{refused:?}");
+}
+
+#[test]
+fn a_line_of_the_wrong_length_is_refused() {
+    let rules = AnyRules::of(Variant::Chess);
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let id = || PuzzleId::parse("len").unwrap();
+    let three = Puzzle::new(id(), rules, start, &["g1f3", "g8f6", "f3g1"]);
+    assert!(matches!(three, Err(PuzzleError::LineShape { moves: 3 })));
+    let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    let long: Vec<&str> = shuffle.iter().cycle().take(MAX_MOVES + 2).copied().collect();
+    assert!(matches!(Puzzle::new(id(), rules, start, &long), Err(PuzzleError::LineShape { .. })));
+    let longest: Vec<&str> = shuffle.iter().cycle().take(MAX_MOVES).copied().collect();
+    // Thirty moves read (the knights' shuffle repeats, so the game may end in a draw first).
+    assert!(!matches!(
+        Puzzle::new(id(), rules, start, &longest),
+        Err(PuzzleError::LineShape { .. })
+    ));
 }

@@ -60,11 +60,13 @@ pub enum Theme {
     Endgame,
     /// Xiangqi: 马后炮, the cannon checks with the horse as its screen-side guard.
     HorseBehindCannon,
-    /// Xiangqi: 铁门栓, a chariot on the general's file with the cannon behind the central pawn.
+    /// Xiangqi: 铁门栓, a chariot mates a general off the centre file while a cannon on the
+    /// centre file, over one screen, bars the general's way back to it.
     IronBolt,
     /// Xiangqi: 重炮, two cannons on one line, one the other's screen.
     DoubleCannon,
-    /// Xiangqi: 闷宫, the general smothered in its palace by its own advisors.
+    /// Xiangqi: 闷宫, a cannon mates a general whose palace squares off the line of check are
+    /// filled by its own pieces (its advisors, as a rule).
     SmotheredGeneral,
     /// Gomoku: a win by continuous fours (victory by continuous fours).
     Vcf,

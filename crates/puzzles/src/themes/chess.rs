@@ -13,9 +13,10 @@
 //! - **sacrifice**: after one of the defender's replies (before the last solver move) the
 //!   solver is two points or more down on where it started;
 //! - **promotion**: a solver move promotes;
-//! - **backRankMate**: mate by a rook or queen along the mated king's back rank, its way forward
-//!   blocked by its own pieces; **smotheredMate**: mate by a knight, every square around the
-//!   king held by its own pieces;
+//! - **backRankMate**: mate with a rook or queen checking along the mated king's back rank, its
+//!   way forward blocked by its own pieces; **smotheredMate**: mate with a knight checking, every
+//!   square around the king held by its own pieces (the checkers, not the piece that moved: a
+//!   discovered mate counts by its checker);
 //! - **endgames** by what is on the board after the opponent's move: kings and pawns only
 //!   (pawnEndgame), rooks only (rookEndgame), bishops, knights, queens, queens and rooks; any
 //!   other position with four pieces or fewer besides kings and pawns is an endgame.
@@ -113,7 +114,7 @@ pub(super) fn themes(line: &Line) -> Vec<Theme> {
     }
     if line.ends_in_mate() {
         let final_board = boards.last().expect("a line has positions");
-        themes.extend(mate_pattern(final_board, !solver, line));
+        themes.extend(mate_pattern(final_board, !solver));
     }
     themes.extend(endgame(&boards[1]));
     themes
@@ -209,17 +210,18 @@ fn discovered(
     false
 }
 
-/// Back-rank and smothered mates of the king of `mated` on the final board.
-fn mate_pattern(board: &Board, mated: Color, line: &Line) -> Vec<Theme> {
+/// Back-rank and smothered mates of the king of `mated` on the final board, by the pieces that
+/// give the check (a discovered mate's checker is not the piece that moved).
+fn mate_pattern(board: &Board, mated: Color) -> Vec<Theme> {
     let Some(king) = (board.by_color(mated) & board.kings()).first() else { return Vec::new() };
-    let last = line.moves.len() - 1;
-    let Some(cells) = line.games[last].move_cells(line.moves[last]) else { return Vec::new() };
-    let mater = square(cells.to);
-    let Some(mating) = board.piece_at(mater) else { return Vec::new() };
+    let checkers = board.attacks_to(king, !mated, board.occupied());
     let around = attacks::king_attacks(king);
     let own = board.by_color(mated);
     let mut themes = Vec::new();
-    if mating.role == Role::Knight && (around & !own).is_empty() {
+    let role_of = |sq: Square| board.piece_at(sq).map(|p| p.role);
+    if checkers.into_iter().any(|sq| role_of(sq) == Some(Role::Knight))
+        && (around & !own).is_empty()
+    {
         themes.push(Theme::SmotheredMate);
     }
     let (back, front_rank) = if mated == Color::White {
@@ -227,10 +229,10 @@ fn mate_pattern(board: &Board, mated: Color, line: &Line) -> Vec<Theme> {
     } else {
         (Rank::Eighth, Rank::Seventh)
     };
-    if king.rank() == back
-        && matches!(mating.role, Role::Rook | Role::Queen)
-        && mater.rank() == back
-    {
+    let along_back_rank = checkers
+        .into_iter()
+        .any(|sq| sq.rank() == back && matches!(role_of(sq), Some(Role::Rook | Role::Queen)));
+    if king.rank() == back && along_back_rank {
         let front: Bitboard = around & Bitboard::from_rank(front_rank);
         if (front & !own).is_empty() {
             themes.push(Theme::BackRankMate);

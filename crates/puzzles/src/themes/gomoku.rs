@@ -1,6 +1,7 @@
 //! Gomoku and renju themes, read stone by stone along the four lines through each solver move:
 //!
-//! - a move **makes a four** when one more stone on one of its lines would complete five;
+//! - a move **makes a four** when one more stone on one of its lines would complete five (exactly
+//!   five where the rule asks it: the standard rule, and Black in renju);
 //! - it **makes an open three** when one more stone would make an open four (four in a row with
 //!   both ends empty);
 //! - **vcf**: every solver move before the last makes a four (victory by continuous fours);
@@ -22,10 +23,13 @@ const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 struct Stones {
     size: i32,
     cells: Vec<Option<Side>>,
+    /// Which side wins only with exactly five (the standard rule: both; renju: Black); six or
+    /// more is no five for it.
+    exact: [bool; 2],
 }
 
 impl Stones {
-    fn of(game: &AnyGame) -> Stones {
+    fn of(game: &AnyGame, exact: [bool; 2]) -> Stones {
         let size = i32::from(game.board_size().0);
         let mut cells = Vec::with_capacity((size * size) as usize);
         for rank in 0..size {
@@ -34,7 +38,7 @@ impl Stones {
                 cells.push(code.map(|c| if c == "b" { Side::First } else { Side::Second }));
             }
         }
-        Stones { size, cells }
+        Stones { size, cells, exact }
     }
 
     fn at(&self, file: i32, rank: i32) -> Option<Option<Side>> {
@@ -72,9 +76,14 @@ impl Stones {
     /// at (file, rank) along `d`.
     fn five_points(&self, file: i32, rank: i32, d: (i32, i32), side: Side) -> Vec<(i32, i32)> {
         self.near(file, rank, d)
-            .filter(|&(f, r)| self.run(f, r, d, side).0 >= 5)
+            .filter(|&(f, r)| self.completes_five(self.run(f, r, d, side).0, side))
             .filter(|&(f, r)| self.aligned(f, r, file, rank, d, side))
             .collect()
+    }
+
+    fn completes_five(&self, run: i32, side: Side) -> bool {
+        let exact = self.exact[usize::from(side == Side::Second)];
+        if exact { run == 5 } else { run >= 5 }
     }
 
     /// Whether the stone at (file, rank) is in the run through (f, r) along `d`.
@@ -100,15 +109,17 @@ impl Stones {
 /// The gomoku themes of `line` (see the module documentation).
 pub(super) fn themes(line: &Line) -> Vec<Theme> {
     let solver = line.games[1].side_to_move();
-    let renju = matches!(line.games[0].rules(), AnyRules::Gomoku(_))
-        && line.games[0].rules().to_list().contains("rule=renju");
+    let rules = line.games[0].rules().to_list();
+    let renju =
+        matches!(line.games[0].rules(), AnyRules::Gomoku(_)) && rules.contains("rule=renju");
+    let exact = if rules.contains("rule=standard") { [true, true] } else { [renju, false] };
     let mut themes = Vec::new();
     let (mut all_fours, mut all_threats) = (true, true);
     let last = line.moves.len() - 1;
     for i in line.solver_moves() {
         let Some(cells) = line.games[i].move_cells(line.moves[i]) else { continue };
         let (file, rank) = (i32::from(cells.to.file), i32::from(cells.to.rank));
-        let after = Stones::of(&line.games[i + 1]);
+        let after = Stones::of(&line.games[i + 1], exact);
         let fours: Vec<usize> =
             (0..4).filter(|&k| after.makes_four(file, rank, DIRECTIONS[k], solver)).collect();
         let threes: Vec<usize> =
