@@ -117,7 +117,6 @@ impl Found {
     /// rating ([`difficulty`]) and the themes its line shows: mate and its length, or an
     /// advantage (`crushing` when the solver ends with 90% or more), and the line's length.
     /// `game_url` is where it came from.
-    #[must_use]
     ///
     /// # Errors
     /// The [`PuzzleError`] of a line the file cannot hold (none of the judge's lines: each is
@@ -392,7 +391,7 @@ impl<'a> Judge<'a> {
         let goal = goal.ok_or_else(|| Rejection::NoTask("no move to answer with".into()))?;
         let solver = before.side_to_move().other();
         if let Goal::Mate(_) = goal
-            && !game.outcome().is_some_and(|outcome| outcome.winner == Some(solver))
+            && game.outcome().is_none_or(|outcome| outcome.winner != Some(solver))
         {
             // The search's mate did not come about within the line (a mate past the horizon of
             // a later search, a draw on the way): not a puzzle to trust.
