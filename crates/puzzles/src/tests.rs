@@ -232,3 +232,19 @@ fn an_advantage_line_goes_on_while_each_answer_is_the_only_one() {
     assert_eq!(texts(&found), ["d8d5", "f1c4", "c8e6", "c4d5"]);
     assert_eq!(found.moves.len() % 2, 0, "the line ends on the solver's move");
 }
+
+#[test]
+fn xiangqi_mates_and_banqi_captures_are_named() {
+    use qi_play::puzzle::Theme;
+    // 重炮: the cannon from a7 lands on e7 and the e5 cannon mates over it (the chariots hold
+    // d10 and f10).
+    let double = line_tags("xiangqi", "4k4/9/9/C7p/9/4C4/9/9/9/3RKR3 b - - 0 1", "i7i6 a7e7");
+    assert_eq!(double, [Theme::DoubleCannon]);
+    // 马后炮: the horse is the screen.
+    let horse = line_tags("xiangqi", "4k4/9/9/8p/2N6/4C4/9/9/9/3RKR3 b - - 0 1", "i7i6 c6e7");
+    assert_eq!(horse, [Theme::HorseBehindCannon]);
+    // Banqi: the black cannon takes the chariot over the soldier, then the soldier takes the
+    // general.
+    let banqi = line_tags("banqi", "K6R/p7/7P/B6c 1 r 0 - -", "a1b1 h1xh4 b1c1 a3xa4");
+    assert_eq!(banqi, [Theme::CaptureChain, Theme::CannonJump, Theme::SoldierTakesGeneral]);
+}
