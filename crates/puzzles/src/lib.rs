@@ -158,15 +158,7 @@ impl Found {
     /// The line's moves in coordinates.
     #[must_use]
     pub fn move_texts(&self) -> Vec<String> {
-        let mut game = self.before.clone();
-        self.moves
-            .iter()
-            .map(|&mv| {
-                let text = game.move_text(mv);
-                let _ = game.apply(mv);
-                text
-            })
-            .collect()
+        qi_play::puzzle::move_texts(&self.before, &self.moves)
     }
 }
 

@@ -292,15 +292,7 @@ impl Puzzle {
     /// The moves in coordinates.
     #[must_use]
     pub fn move_texts(&self) -> Vec<String> {
-        let mut game = self.start();
-        self.moves
-            .iter()
-            .map(|&mv| {
-                let text = game.move_text(mv);
-                let _ = game.apply(mv);
-                text
-            })
-            .collect()
+        move_texts(&self.start(), &self.moves)
     }
 
     /// How many moves the solver makes.
@@ -385,6 +377,21 @@ fn row_rules(variant: Variant, themes: &[Theme], position: &str) -> String {
         list.push(format!("size={rows}"));
     }
     list.join(",")
+}
+
+/// `moves` played from `start`, each in coordinates (where it is played); the moves after one
+/// that cannot be played are written without the position.
+#[must_use]
+pub fn move_texts(start: &AnyGame, moves: &[AnyMove]) -> Vec<String> {
+    let mut game = start.clone();
+    moves
+        .iter()
+        .map(|&mv| {
+            let text = game.move_text(mv);
+            let _ = game.apply(mv);
+            text
+        })
+        .collect()
 }
 
 /// Reads a number column.
