@@ -471,3 +471,137 @@ mod tests {
         }
     }
 }
+
+crate::text::texts! {
+    /// A piece of the puzzle page's text (a table apart from [`crate::text::Text`], so that the
+    /// main page does not carry it).
+    enum PuzzleText, table PUZZLE_TABLE;
+    /// The page's name, and the link to it beside the four games.
+    Puzzles => ["Puzzles", "谜题", "Câu đố"],
+    /// The task, with the side the player plays.
+    FindTheMove => ["Your turn: find the best move for {side}.", "轮到你：为{side}找出最佳着法。", "Đến lượt bạn: tìm nước đi hay nhất cho {side}."],
+    /// A right move, with more to find.
+    BestMove => ["Best move! Keep going…", "最佳着法！继续…", "Nước hay nhất! Tiếp tục…"],
+    /// The puzzle is solved.
+    Solved => ["Puzzle solved!", "解题成功！", "Đã giải xong!"],
+    /// A wrong move.
+    Wrong => ["That's not the move.", "这步不对。", "Không phải nước này."],
+    /// The engine's answer to the wrong move.
+    RefutedBy => ["It is answered by {move}.", "对方可以{move}应对。", "Đối phương đáp lại bằng {move}."],
+    /// The engine's answer to the wrong move, which mates or wins.
+    RefutedByWin => ["It is answered by {move}, which wins.", "对方可以{move}应对，并且获胜。", "Đối phương đáp lại bằng {move} và thắng."],
+    /// While the engine looks for the answer to a wrong move.
+    LookingForAnswer => ["Looking for the answer to it…", "正在寻找对方的应着…", "Đang tìm nước đáp lại…"],
+    /// Take the wrong move back and try again.
+    TryAgain => ["Try again", "再试一次", "Thử lại"],
+    /// Show the rest of the solution.
+    ViewSolution => ["View the solution", "查看答案", "Xem lời giải"],
+    /// A hint.
+    Hint => ["Hint", "提示", "Gợi ý"],
+    /// The first hint: the piece to move.
+    HintPiece => ["Move the circled piece.", "走圈出的棋子。", "Đi quân được khoanh tròn."],
+    /// The first hint in gomoku: where to play.
+    HintPoint => ["Play on the circled point.", "落在圈出的位置。", "Đặt quân vào điểm được khoanh tròn."],
+    /// The puzzle was failed (or the solution shown).
+    Failed => ["Puzzle failed. The solution is on the board.", "解题失败。答案已在棋盘上。", "Chưa giải được. Lời giải ở trên bàn cờ."],
+    /// The next puzzle.
+    NextPuzzle => ["Next puzzle", "下一题", "Câu tiếp theo"],
+    /// The player's puzzle rating.
+    YourRating => ["Your puzzle rating", "你的谜题等级分", "Điểm giải đố của bạn"],
+    /// The rating's change after a puzzle.
+    RatingChange => ["Rating {change}", "等级分 {change}", "Điểm {change}"],
+    /// The puzzle's own rating.
+    PuzzleRated => ["Puzzle rated {rating}", "本题等级分 {rating}", "Độ khó {rating}"],
+    /// The theme picker's label.
+    Theme => ["Theme", "主题", "Chủ đề"],
+    /// The theme picker's choice for any theme.
+    AnyTheme => ["Any theme", "全部主题", "Mọi chủ đề"],
+    /// Mode: puzzles near the player's rating, rated.
+    Rated => ["Rated", "评级", "Tính điểm"],
+    /// Mode: Streak.
+    Streak => ["Streak", "连胜", "Chuỗi"],
+    /// Mode: Storm.
+    Storm => ["Storm", "冲刺", "Bão"],
+    /// Mode: the daily puzzle.
+    Daily => ["Daily puzzle", "每日谜题", "Câu đố hằng ngày"],
+    /// Mode: the dashboard.
+    Dashboard => ["Dashboard", "统计", "Thống kê"],
+    /// Mode: puzzles made from the player's own game.
+    FromYourGame => ["From your game", "来自你的对局", "Từ ván của bạn"],
+    /// Streak's rule.
+    StreakRule => ["Puzzles get harder one by one; one mistake ends the streak.", "题目一道比一道难；错一步就结束。", "Câu đố khó dần; sai một nước là hết chuỗi."],
+    /// Streak's score.
+    StreakScore => ["Streak: {n}", "连胜：{n}", "Chuỗi: {n}"],
+    /// Streak ended by a mistake.
+    StreakOver => ["Streak over: {n} solved (best {best}).", "连胜结束：解出 {n} 题（最佳 {best}）。", "Hết chuỗi: giải được {n} câu (tốt nhất {best})."],
+    /// Start a new Streak or Storm.
+    StartAgain => ["Start again", "重新开始", "Bắt đầu lại"],
+    /// Storm's rule.
+    StormRule => ["Three minutes: solve as many as you can. Each mistake costs 10 seconds.", "三分钟内尽量多解。每错一步扣 10 秒。", "Ba phút: giải càng nhiều càng tốt. Mỗi nước sai mất 10 giây."],
+    /// Start a Storm.
+    StartStorm => ["Start the Storm", "开始冲刺", "Bắt đầu"],
+    /// Storm's clock and score.
+    StormScore => ["Solved {n} · mistakes {m}", "解出 {n} · 失误 {m}", "Giải được {n} · sai {m}"],
+    /// Storm is over.
+    StormOver => ["Time's up: {n} solved (best {best}).", "时间到：解出 {n} 题（最佳 {best}）。", "Hết giờ: giải được {n} câu (tốt nhất {best})."],
+    /// The daily puzzle's heading.
+    DailyOf => ["Today's {game} puzzle", "今日{game}谜题", "Câu đố {game} hôm nay"],
+    /// The dashboard's totals.
+    Totals => ["{solved} solved, {failed} failed", "解出 {solved} 题，失败 {failed} 题", "Giải được {solved}, chưa được {failed}"],
+    /// The dashboard's column: solved.
+    SolvedColumn => ["Solved", "解出", "Giải được"],
+    /// The dashboard's column: failed.
+    FailedColumn => ["Failed", "失败", "Chưa được"],
+    /// The dashboard before any puzzle.
+    NothingTried => ["No puzzle tried yet.", "还没有做过题。", "Chưa làm câu nào."],
+    /// Best Streak and Storm.
+    Bests => ["Best Streak {streak} · best Storm {storm}", "最佳连胜 {streak} · 最佳冲刺 {storm}", "Chuỗi tốt nhất {streak} · Bão tốt nhất {storm}"],
+    /// While the database loads.
+    Loading => ["Loading puzzles…", "正在载入谜题…", "Đang tải câu đố…"],
+    /// The database did not load.
+    LoadFailed => ["The puzzles could not be loaded ({why}).", "谜题无法载入（{why}）。", "Không tải được câu đố ({why})."],
+    /// A game with no puzzles yet.
+    NoPuzzles => ["There are no {game} puzzles yet.", "还没有{game}谜题。", "Chưa có câu đố {game}."],
+    /// No puzzle left of the picked theme.
+    NoneLeft => ["No puzzle of this theme is left to try.", "这个主题已没有新题。", "Không còn câu nào của chủ đề này."],
+    /// A named puzzle that is not in the database.
+    NotFound => ["There is no puzzle “{id}” among the {game} puzzles.", "{game}谜题中没有“{id}”。", "Không có câu đố “{id}” trong các câu đố {game}."],
+    /// A puzzle link that could not be read.
+    BadLink => ["This puzzle link cannot be opened: {why}", "无法打开这个谜题链接：{why}", "Không mở được liên kết câu đố này: {why}"],
+    /// Share the puzzle's link.
+    SharePuzzle => ["Link to this puzzle", "本题链接", "Liên kết câu đố này"],
+    /// Embed: this puzzle.
+    EmbedThis => ["Embed this puzzle", "嵌入本题", "Nhúng câu đố này"],
+    /// Embed: the day's puzzle (changes every day).
+    EmbedDaily => ["Embed today's puzzle (a new one every day)", "嵌入每日谜题（每天更新）", "Nhúng câu đố hằng ngày (mỗi ngày một câu)"],
+    /// Copy a link or embed code.
+    Copy => ["Copy", "复制", "Sao chép"],
+    /// Copied.
+    Copied => ["Copied", "已复制", "Đã sao chép"],
+    /// Close a dialog.
+    Close => ["Close", "关闭", "Đóng"],
+    /// Open the puzzle on Qi's page from an embed.
+    OpenOnQi => ["More puzzles on Qi", "在 Qi 上做更多题", "Thêm câu đố trên Qi"],
+    /// Make puzzles from the game just played.
+    FromThisGame => ["Puzzles from this game", "用这局棋出题", "Câu đố từ ván này"],
+    /// While the worker looks for puzzles in a game.
+    Mining => ["Looking for the wins you missed in this game… (this takes up to a minute)", "正在寻找这局中你错过的胜机…（最多约一分钟）", "Đang tìm những cơ hội thắng bạn bỏ lỡ trong ván… (mất tối đa một phút)"],
+    /// No puzzle in the game.
+    NoneInGame => ["No puzzle in this game: you missed no win that one move alone gives.", "这局棋中没有题：你没有错过只有一着才能取胜的机会。", "Ván này không có câu đố: bạn không bỏ lỡ cơ hội thắng nào chỉ có một nước."],
+    /// How many puzzles a game gave.
+    FoundInGame => ["{n} puzzles from your game: positions where you could have won.", "从你的对局中找到 {n} 道题：你本可以取胜的局面。", "{n} câu đố từ ván của bạn: những thế bạn đã có thể thắng."],
+    /// Which of them.
+    NumberOf => ["Puzzle {i} of {n}", "第 {i} 题，共 {n} 题", "Câu {i} / {n}"],
+    /// A game link the page could not read.
+    NoGame => ["No game to make puzzles from: {why}", "没有可以出题的对局：{why}", "Không có ván để tạo câu đố: {why}"],
+    /// Back to playing.
+    PlayAGame => ["Play a game", "下棋", "Chơi cờ"],
+    /// The puzzle's id and game.
+    PuzzleName => ["Puzzle {id}", "谜题 {id}", "Câu đố {id}"],
+}
+
+/// A piece of the puzzle page's text in `lang`.
+#[must_use]
+pub fn pt(lang: Lang, text: PuzzleText) -> &'static str {
+    crate::text::pick(lang, PUZZLE_TABLE[text as usize])
+}

@@ -66,27 +66,37 @@ impl Lang {
     }
 }
 
-/// Declares [`Text`] and its table together: each piece of text with its doc and its three
+/// Declares [`Text`] (or another enum of words) and its table together: each piece of text with its doc and its three
 /// languages (English, 简体中文, Tiếng Việt, in [`Lang::ALL`]'s order), so the table is data, one
 /// row per piece, and a piece without its three texts does not compile.
+/// Another page's words (the puzzles') are a table of their own made the same way, so the
+/// main page does not carry them.
 macro_rules! texts {
-    ($($(#[doc = $doc:literal])* $name:ident => [$en:literal, $zh:literal, $vi:literal $(,)?],)*) => {
-        /// A piece of interface text.
+    ($(#[doc = $edoc:literal])* enum $enum:ident, table $table:ident;
+     $($(#[doc = $doc:literal])* $name:ident => [$en:literal, $zh:literal, $vi:literal $(,)?],)*) => {
+        $(#[doc = $edoc])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum Text {
+        pub enum $enum {
             $($(#[doc = $doc])* $name,)*
         }
 
-        /// Each piece's texts, in the order of [`Text`].
-        const TABLE: &[[&str; 3]] = &[$([$en, $zh, $vi],)*];
+        /// Each piece's texts, in the order of the enum's variants.
+        const $table: &[[&str; 3]] = &[$([$en, $zh, $vi],)*];
     };
 }
+pub(crate) use texts;
 
 texts! {
+    /// A piece of interface text.
+    enum Text, table TABLE;
     /// The app's name and tagline.
     Title => ["Qi — four board games", "棋 — 四种棋", "Qi — bốn trò chơi cờ"],
     /// Heading of the game picker.
     Game => ["Game", "棋类", "Trò chơi"],
+    /// The link to the puzzle page, beside the four games.
+    Puzzles => ["Puzzles", "谜题", "Câu đố"],
+    /// Make puzzles from the game just played (a link to the puzzle page).
+    PuzzlesFromGame => ["Puzzles from this game", "用这局棋出题", "Câu đố từ ván này"],
     /// Start a new game.
     NewGame => ["New game", "新对局", "Ván mới"],
     /// Starts the game chosen in the new-game dialog.

@@ -90,6 +90,15 @@ pub enum TaskRequest {
         /// The encoding's label (`utf-8`, `gbk`, `big5`, `utf-16le` ...).
         encoding: String,
     },
+    /// Puzzles from a game for one of its players ("Puzzles from this game"): the positions
+    /// where they let a win go and one move alone wins (`qi_puzzles::from_own_game`).
+    Puzzles {
+        /// The game.
+        #[serde(with = "crate::wire::one")]
+        record: GameRecord,
+        /// Whether the player is the side that moves first (else the second).
+        first: bool,
+    },
 }
 
 /// The worker's answer.
@@ -154,6 +163,12 @@ pub enum TaskReply {
         #[serde(with = "crate::wire::one")]
         opening: Opening,
     },
+    /// The puzzles found in a game, each a row of the puzzle file
+    /// ([`qi_play::puzzle::Puzzle::to_row`]); none when no win was let go.
+    Puzzles {
+        /// The rows.
+        rows: Vec<String>,
+    },
     /// No QR code (the text is too long for one), no opening, or an unreadable request.
     Nothing,
 }
@@ -174,6 +189,7 @@ mod tests {
             TaskRequest::Export { record: record(), format: Format::ChessPgn },
             TaskRequest::Qr { text: "https://x.test/?g=AQ".into() },
             TaskRequest::Encode { text: "炮二平五\n".into(), encoding: "gbk".into() },
+            TaskRequest::Puzzles { record: record(), first: false },
         ];
         for request in requests {
             assert_eq!(crate::codec::round_trip(&request), Ok(request));
@@ -189,6 +205,7 @@ mod tests {
             TaskReply::Failed { message: "x".into(), partial: None },
             TaskReply::Exported { text: "[Event \"x\"]\n\n1. e4 *\n".into() },
             TaskReply::Qr { size: 29, path: "M4 4h1v1h-1z".into() },
+            TaskReply::Puzzles { rows: vec!["aB3xZ,8/8/8/8/8/8/8/K1k5 w - - 0 1,a1a2 c1c2,1500,300,0,0,,,".into()] },
             TaskReply::Nothing,
         ];
         for reply in replies {

@@ -53,6 +53,44 @@ fn name_the_opening(record: &mut GameRecord, format: Format) {
     }
 }
 
+/// Milliseconds on a clock: the browser's in the worker, the system's natively.
+fn clock() -> f64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        js_sys::Date::now()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+    }
+}
+
+/// The puzzles `player` let go in `record`'s main line, as rows of the puzzle file: the
+/// judge's (`qi_puzzles`), at its fixed depths, so the worker and `qi puzzles` agree. A record
+/// whose moves do not replay gives the puzzles of the moves that do.
+#[must_use]
+pub fn puzzles_from_game(record: &GameRecord, player: qi_rules::Side) -> Vec<String> {
+    let start = record.start_game();
+    let mut game = start.clone();
+    let mut moves = Vec::new();
+    for text in &record.moves {
+        let Ok(mv) = game.read_move(text) else { break };
+        if game.apply(mv).is_err() {
+            break;
+        }
+        moves.push(mv);
+    }
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut judge = qi_puzzles::Judge::new(record.kind, &clock, &stop);
+    qi_puzzles::from_own_game(&mut judge, &start, &moves, player)
+        .iter()
+        .filter_map(|found| found.puzzle("").ok())
+        .map(|puzzle| puzzle.to_row())
+        .collect()
+}
+
 /// Does one task (in the worker).
 #[must_use]
 pub fn answer(request: TaskRequest) -> TaskReply {
@@ -101,6 +139,10 @@ pub fn answer(request: TaskRequest) -> TaskReply {
             let references = |haystack: &[u8]| haystack.windows(2).filter(|w| w == b"&#").count();
             let unmappable = references(&bytes).saturating_sub(references(text.as_bytes()));
             TaskReply::Encoded { bytes, unmappable }
+        }
+        TaskRequest::Puzzles { record, first } => {
+            let player = if first { qi_rules::Side::First } else { qi_rules::Side::Second };
+            TaskReply::Puzzles { rows: puzzles_from_game(&record, player) }
         }
         TaskRequest::Decode { bytes } => {
             let decoded = qi_play::records::decode(&bytes);
@@ -261,5 +303,28 @@ mod tests {
         ));
         let long = TaskRequest::Qr { text: "x".repeat(5000) };
         assert_eq!(wire(&long), Some(TaskReply::Nothing));
+    }
+
+    #[test]
+    fn a_win_let_go_in_a_game_comes_back_as_a_puzzle() {
+        use qi_play::record::Start;
+        // Lichess's puzzle 00sHx as a game: after Kd7 White mates in two (Be6+ Kd8 Qf8#) but
+        // plays Bb1, and Black takes on g2.
+        let record = GameRecord::from_parts(
+            GameKind::Chess,
+            String::new(),
+            Start::Position("q3k1nr/1pp1nQpp/3p4/1P2p3/4P3/B1PP1b2/B5PP/5K2 b k - 0 17".into()),
+            vec!["e8d7".into(), "a2b1".into(), "f3g2".into()],
+        );
+        let Some(TaskReply::Puzzles { rows }) =
+            wire(&TaskRequest::Puzzles { record: record.clone(), first: true })
+        else {
+            panic!("puzzles")
+        };
+        assert_eq!(rows.len(), 1, "{rows:?}");
+        let puzzle = qi_play::puzzle::Puzzle::read_row(qi_rules::any::Variant::Chess, &rows[0]).unwrap();
+        assert_eq!(puzzle.move_texts(), ["e8d7", "a2e6", "d7d8", "f7f8"]);
+        // Black let nothing go.
+        assert_eq!(wire(&TaskRequest::Puzzles { record, first: false }), Some(TaskReply::Puzzles { rows: Vec::new() }));
     }
 }

@@ -26,6 +26,7 @@
 
 pub mod link;
 pub mod pick;
+pub mod profile;
 pub mod rating;
 pub mod run;
 pub mod theme;
@@ -35,7 +36,7 @@ use std::fmt;
 use qi_rules::MoveError;
 use qi_rules::any::{AnyGame, AnyMove, AnyRules, StartFrom, Variant};
 
-pub use run::{Answer, PuzzleRun};
+pub use run::{Answer, PuzzleRun, RunState};
 pub use theme::Theme;
 
 /// The header row of the puzzle file, lichess's.

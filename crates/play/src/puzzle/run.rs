@@ -66,6 +66,9 @@ pub struct PuzzleRun {
     failed: bool,
     /// Whether the player needed help (a hint or a shown move); counts as failed for ratings.
     helped: bool,
+    /// The moves on the board from the puzzle's position (a winning move other than the
+    /// solution's ends the line with itself).
+    board: Vec<AnyMove>,
 }
 
 impl PuzzleRun {
@@ -77,7 +80,8 @@ impl PuzzleRun {
         if let Some(&first) = puzzle.moves.first() {
             let _ = game.apply(first);
         }
-        PuzzleRun { puzzle, game, played: 1, wrong: None, failed: false, helped: false }
+        let board = puzzle.moves.first().copied().into_iter().collect();
+        PuzzleRun { puzzle, game, played: 1, wrong: None, failed: false, helped: false, board }
     }
 
     /// The puzzle.
@@ -116,6 +120,13 @@ impl PuzzleRun {
         self.wrong.is_none() && self.played >= self.puzzle.moves.len()
     }
 
+    /// The moves on the board from the puzzle's position: the line's moves played so far (the
+    /// opponent's first one included), then the wrong move if one is there.
+    #[must_use]
+    pub fn board_moves(&self) -> &[AnyMove] {
+        &self.board
+    }
+
     /// The wrong move on the board, if any.
     #[must_use]
     pub fn wrong_move(&self) -> Option<AnyMove> {
@@ -143,6 +154,7 @@ impl PuzzleRun {
         }
         let solver = self.game.side_to_move();
         let _ = self.game.apply(mv);
+        self.board.push(mv);
         let wins_now = self.game.outcome().is_some_and(|outcome| outcome.winner == Some(solver));
         if mv != expected && !wins_now {
             self.wrong = Some(mv);
@@ -158,6 +170,7 @@ impl PuzzleRun {
         match self.puzzle.moves.get(self.played).copied() {
             Some(reply) => {
                 let _ = self.game.apply(reply);
+                self.board.push(reply);
                 self.played += 1;
                 Answer::Right { reply }
             }
@@ -169,6 +182,7 @@ impl PuzzleRun {
     pub fn take_back(&mut self) -> bool {
         if self.wrong.take().is_some() {
             self.game.undo_move();
+            self.board.pop();
             true
         } else {
             false
@@ -184,9 +198,11 @@ impl PuzzleRun {
         self.helped = true;
         let mut shown = vec![mv];
         let _ = self.game.apply(mv);
+        self.board.push(mv);
         self.played += 1;
         if let Some(&reply) = self.puzzle.moves.get(self.played) {
             let _ = self.game.apply(reply);
+            self.board.push(reply);
             self.played += 1;
             shown.push(reply);
         }

@@ -53,6 +53,7 @@ fn a_puzzle_is_solved_move_by_move() {
     let first = chess_move(&puzzle, &["e8d7"], "a2e6");
     let Answer::Right { reply } = run.answer(first) else { panic!("a2e6 is the answer") };
     assert_eq!(run.game().move_text(reply), "d7d8");
+    assert_eq!(run.board_moves(), &puzzle.moves[..3]);
     let last = chess_move(&puzzle, &["e8d7", "a2e6", "d7d8"], "f7f8");
     assert_eq!(run.answer(last), Answer::Done);
     assert_eq!(run.state(), RunState::Solved);
@@ -72,9 +73,12 @@ fn a_wrong_move_fails_and_another_mate_is_right() {
     assert_eq!(run.game().side_to_move(), qi_rules::Side::Second);
     let mate = chess_move(&puzzle, &["a5c4"], "b1b8");
     assert_eq!(run.answer(mate), Answer::NotNow);
+    assert_eq!(run.board_moves(), [puzzle.moves[0], wrong]);
     assert!(run.take_back());
+    assert_eq!(run.board_moves(), [puzzle.moves[0]]);
     assert_eq!(run.answer(mate), Answer::Done);
     assert_eq!(run.state(), RunState::Failed, "a failed puzzle stays failed");
+    assert_eq!(run.board_moves(), [puzzle.moves[0], mate], "the board keeps the move played");
 
     let mut fresh = PuzzleRun::new(puzzle.clone());
     assert_eq!(fresh.answer(mate), Answer::Done, "the other rook's mate wins as well");
