@@ -98,8 +98,9 @@ ensure_app_tools() {
   ensure_node_tools
 }
 
-# The app into dist/, then the embed page into dist/embed/ and the online page into
-# dist/online/ (Trunk builds one page at a time, and each build empties its own output
+# The app into dist/, then the embed page into dist/embed/, the online page into dist/online/,
+# the "watch live" page into dist/tv/ and the puzzle page (with its databases) into
+# dist/puzzles/ (Trunk builds one page at a time, and each build empties its own output
 # directory, so the app goes first); then the engine's worker (build_worker) and its threaded
 # build; then the app's wasm split in two (split_app_wasm, which plays the first screen, the
 # computer's move included, so it comes after the worker); then the service worker that keeps
@@ -113,6 +114,7 @@ build_app() {
   page_build trunk build embed/index.html --release --dist dist/embed
   page_build trunk build online/index.html --release --dist dist/online
   page_build trunk build tv/index.html --release --dist dist/tv
+  page_build trunk build puzzles/index.html --release --dist dist/puzzles
   build_worker dist
   build_worker_threads dist/threads
   split_app_wasm dist

@@ -29,10 +29,13 @@ function* files(dir) {
 }
 
 // The compressed copies are the same files to a browser; the worker itself is not cached, nor
-// the "watch live" page (tv/), which shows only what a server sends.
+// the "watch live" page (tv/), which shows only what a server sends. The puzzle databases
+// (puzzles/data/) are not fetched with the build either: a game's comes when its puzzles are
+// first opened, and is kept then (below).
+const ON_DEMAND = 'puzzles/data/';
 const kept = [...files(root)]
   .map((path) => relative(root, path).split(sep).join('/'))
-  .filter((name) => !/\.(br|gz)$/.test(name) && name !== 'sw.js' && !name.startsWith('tv/'))
+  .filter((name) => !/\.(br|gz)$/.test(name) && name !== 'sw.js' && !name.startsWith('tv/') && !name.startsWith(ON_DEMAND))
   .sort();
 const hash = createHash('sha256');
 for (const name of kept) {
@@ -76,6 +79,21 @@ self.addEventListener('fetch', (event) => {
   let name = url.pathname.slice(scope.pathname.length);
   // A page's address (with or without index.html, whatever its query) is its index.html.
   if (request.mode === 'navigate' && (name === '' || name.endsWith('/'))) name += 'index.html';
+  if (name.startsWith(${JSON.stringify(ON_DEMAND)})) {
+    // A puzzle database: the network's when it answers (a newer build's puzzles), kept for
+    // offline; the kept copy when it does not.
+    event.respondWith(
+      caches.open(CACHE).then((cache) =>
+        fetch(request)
+          .then((response) => {
+            if (response.ok) cache.put(name, response.clone());
+            return response;
+          })
+          .catch(() => cache.match(name).then((hit) => hit || Response.error())),
+      ),
+    );
+    return;
+  }
   if (!FILES.includes(name)) return;
   event.respondWith(
     caches.open(CACHE).then((cache) =>

@@ -431,3 +431,17 @@ pub fn served_by_qi_server() -> bool {
             .is_some_and(|name| name == QI_SERVER_MARK)
     })
 }
+
+/// The text at `path` (relative to the page), fetched with GET; the reason when it does not
+/// come (no network, a status other than 2xx).
+pub async fn fetch_text(path: &str) -> Result<String, String> {
+    use wasm_bindgen_futures::JsFuture;
+    let window = web_sys::window().ok_or("no window")?;
+    let response = JsFuture::from(window.fetch_with_str(path)).await.map_err(|_| "offline".to_owned())?;
+    let response: web_sys::Response = response.dyn_into().map_err(|_| "no response".to_owned())?;
+    if !response.ok() {
+        return Err(format!("HTTP {}", response.status()));
+    }
+    let text = response.text().map_err(|_| "no text".to_owned())?;
+    JsFuture::from(text).await.ok().and_then(|t| t.as_string()).ok_or_else(|| "no text".to_owned())
+}

@@ -45,8 +45,19 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::MessageEvent;
 
-/// Where the worker's script is, relative to the page (so any sub-path works).
+/// Where the worker's script is, relative to the app's root (so any sub-path works).
 const WORKER_PATH: &str = "qi-worker.js";
+
+thread_local! {
+    /// The app's root relative to this page: empty for the app's page, `../` for a page one
+    /// folder down (the puzzles), which loads the same worker.
+    static ROOT: std::cell::Cell<&'static str> = const { std::cell::Cell::new("") };
+}
+
+/// Sets where the app's root is relative to this page (see [`ROOT`]); before the first request.
+pub fn set_root(root: &'static str) {
+    ROOT.with(|r| r.set(root));
+}
 
 /// Where the worker built with wasm threads is (`build_worker_threads` in scripts/lib.sh).
 const THREADED_WORKER_PATH: &str = "threads/qi-worker.js";
@@ -450,7 +461,8 @@ fn post(worker: &web_sys::Worker, message: &ToWorker) {
 fn start(slot: usize, generation: u32) -> Option<Bridge> {
     let threaded = slot == 0 && uses_threaded_worker();
     let path = if threaded { THREADED_WORKER_PATH } else { WORKER_PATH };
-    let worker = web_sys::Worker::new(&shim_url(path)?).ok()?;
+    let path = format!("{}{path}", ROOT.with(std::cell::Cell::get));
+    let worker = web_sys::Worker::new(&shim_url(&path)?).ok()?;
     let listener = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         received(slot, generation, &event.data());
     });

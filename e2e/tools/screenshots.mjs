@@ -1,7 +1,9 @@
 // Saves screenshots of each game, mid-game, at 360 px and 1280 px wide, plus the dark theme,
 // a finished game's overlay, the promotion dialog and the pages' loading state and failure
-// message, into e2e/artifacts/. Not a test: look at the pictures. Run:
-// `node e2e/tools/screenshots.mjs` (env QI_DIST = the built dist directory).
+// message, and the puzzle page (each game, a wrong move answered, Streak, Storm, the dashboard,
+// the embed), into e2e/artifacts/. Not a test: look at the pictures. Run:
+// `node e2e/tools/screenshots.mjs` (env QI_DIST = the built dist directory; QI_SHOTS=puzzles
+// for the puzzle page's alone).
 // It prints, per picture, whether the page is wider than the window (horizontal overflow).
 
 import { mkdirSync } from 'node:fs';
@@ -69,11 +71,63 @@ async function shootLoading(browser, url, { viewport, theme, state, embed, file 
   await context.close();
 }
 
+/** The puzzle page: each game's puzzle, a wrong move and its answer, Streak, Storm, the dashboard and the embed. */
+async function puzzleShots(browser, server) {
+  for (const { name, viewport } of WIDTHS) {
+    for (const [game, lang] of [['chess', 'en'], ['xiangqi', 'zh-CN'], ['gomoku', 'vi']]) {
+      const app = await openApp(browser, `${server.url}puzzles/?game=${game}`, { viewport, settings: lang === 'en' ? {} : { lang } });
+      await app.page.locator(game === 'banqi' ? '[data-testid="puzzle-notice"]' : '[data-testid="puzzle-status"]').waitFor();
+      await shoot(app.page, `puzzles-${game}-${name}.png`);
+      if (game === 'chess') {
+        // A wrong move: any legal move of the solver's that is not the first of the solution.
+        await app.page.locator('[data-action="hint"]').click();
+        await shoot(app.page, `puzzles-hint-${name}.png`);
+        await app.page.locator('[data-action="solution"]').click();
+        await app.page.waitForTimeout(600);
+        await shoot(app.page, `puzzles-solution-${name}.png`);
+        await app.page.locator('[data-action="share-puzzle"]').click();
+        await shoot(app.page, `puzzles-share-${name}.png`);
+        await app.page.locator('[data-mode="streak"]').click();
+        await app.page.locator('[data-testid="streak"]').waitFor();
+        await shoot(app.page, `puzzles-streak-${name}.png`);
+        await app.page.locator('[data-mode="storm"]').click();
+        await app.page.locator('[data-action="start-storm"]').click();
+        await app.page.locator('[data-testid="storm-clock"]').waitFor();
+        await shoot(app.page, `puzzles-storm-${name}.png`);
+        await app.page.locator('[data-mode="dashboard"]').click();
+        await shoot(app.page, `puzzles-dashboard-${name}.png`);
+      }
+      await app.close();
+    }
+  }
+  const row = encodeURIComponent('00sHx,q3k1nr/1pp1nQpp/3p4/1P2p3/4P3/B1PP1b2/B5PP/5K2 b k - 0 17,e8d7 a2e6 d7d8 f7f8,1760,80,83,72,mate mateIn2,,');
+  for (const [lang, viewport] of [['vi', { width: 400, height: 520 }], ['en', { width: 300, height: 420 }]]) {
+    const embed = await openApp(browser, `${server.url}puzzles/?puzzle=chess:00sHx&row=${row}&embed=1&lang=${lang}`, { viewport });
+    await embed.page.locator('[data-testid="puzzle-status"]').waitFor();
+    await click(embed.page, 'h2');
+    await click(embed.page, 'h3');
+    await embed.page.locator('[data-testid="puzzle-status"][data-state="failed"]').waitFor();
+    await embed.page.waitForTimeout(2500);
+    await shoot(embed.page, `puzzles-embed-${lang}-${viewport.width}.png`);
+    await embed.close();
+  }
+}
+
 async function main() {
   mkdirSync(OUT, { recursive: true });
   const server = await startServer(DIST);
   const browser = await launchBrowser();
+  if (process.env.QI_SHOTS === 'puzzles') {
+    try {
+      await puzzleShots(browser, server);
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+    return;
+  }
   try {
+    await puzzleShots(browser, server);
     for (const { name, viewport } of WIDTHS) {
       // Every game in every language (English without a suffix).
       for (const lang of ['en', 'zh-CN', 'vi']) {

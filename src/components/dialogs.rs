@@ -79,6 +79,29 @@ pub struct GameOverView {
     /// Which end this is (the game's number and its length): the box takes the focus the
     /// first time it shows it, not again when the player steps back to the end.
     pub end: (u64, usize),
+    /// The puzzle page's address that makes puzzles of the player's missed wins in this game
+    /// (not for banqi, whose hidden pieces make no puzzle).
+    pub puzzles: Option<String>,
+}
+
+/// The puzzle page's address for puzzles from `state`'s game, for the person who played it:
+/// the side they had against the computer, else the side that lost (or moved first, in a
+/// draw). The game goes in its compact link.
+#[must_use]
+pub fn puzzles_from_game_link(state: &AppState) -> Option<String> {
+    if state.game.kind() == qi_rules::GameKind::Banqi || state.record.moves.len() < 2 {
+        return None;
+    }
+    let player = match state.settings.mode {
+        qi_settings::Mode::VsComputer { human } => human,
+        _ => match state.result().and_then(|r| r.winner) {
+            Some(winner) => winner.other(),
+            None => qi_rules::Side::First,
+        },
+    };
+    let side = if player == qi_rules::Side::First { "first" } else { "second" };
+    let game = qi_play::link::compact(&state.record, &qi_play::link::View::default());
+    Some(format!("puzzles/?mine={side}&{game}"))
 }
 
 /// The game-over box for `state`: shown once the game is over, unless closed or the player is
@@ -95,6 +118,7 @@ pub fn game_over_view(state: &AppState) -> Option<GameOverView> {
         offer_analysis: !state.engine.analysing,
         offer_review: state.review_allowed() && state.current_review().is_none(),
         end: (state.game_number, state.record.moves.len()),
+        puzzles: puzzles_from_game_link(state),
     })
 }
 
@@ -156,6 +180,9 @@ pub fn game_over(props: &GameOverProps) -> Html {
                 <button type="button" data-action="overlay-new-game" onclick={new_game}>{ t(lang, Text::NewGame) }</button>
                 { analyse.unwrap_or_default() }
                 { review.unwrap_or_default() }
+                if let Some(href) = view.puzzles.clone() {
+                    <a class="secondary button-link" data-action="overlay-puzzles" {href}>{ t(lang, Text::PuzzlesFromGame) }</a>
+                }
                 <button type="button" class="secondary" data-action="overlay-close" onclick={close}>{ t(lang, Text::Close) }</button>
             </div>
         </Dialog>

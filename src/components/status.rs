@@ -294,7 +294,9 @@ pub fn result_code(state: &PlayState, result: &GameResult) -> &'static str {
     }
 }
 
-fn notice_text(lang: Lang, kind: GameKind, notice: &Notice) -> String {
+/// A notice (a refused move's reason, a link's problem) as the player reads it.
+#[must_use]
+pub fn notice_text(lang: Lang, kind: GameKind, notice: &Notice) -> String {
     match notice {
         Notice::Illegal(reason) => illegal_reason(lang, kind, *reason).to_owned(),
         Notice::Unreadable => t(lang, Text::Unreadable).to_owned(),
