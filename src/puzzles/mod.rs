@@ -60,6 +60,8 @@ struct Options {
     own_game: Option<(qi_play::record::GameRecord, bool)>,
     /// The page's looks.
     looks: Looks,
+    /// The address's own choices (`lang=`, `theme=`), kept as the address follows the puzzle.
+    keep: String,
 }
 
 /// The reducer's cell.
@@ -148,6 +150,10 @@ fn initial(query: &Query) -> (PuzzlePage, Options) {
         }
     }
     let looks = settings.theme;
+    let keep: String = ["lang", "theme"]
+        .iter()
+        .filter_map(|name| query.get(name).map(|value| format!("&{name}={}", link::encode_component(value))))
+        .collect();
     let mut page = PuzzlePage::new(settings, kind, mode, profile, day, web::random_seed());
     page.linked = linked;
     if own_game.is_some() {
@@ -156,7 +162,7 @@ fn initial(query: &Query) -> (PuzzlePage, Options) {
         page.begin();
     }
     page.notice = notice;
-    (page, Options { embed, own_game, looks })
+    (page, Options { embed, own_game, looks, keep })
 }
 
 /// The game's variant of a database: its standard rules (a row carries any other as a theme).
@@ -224,6 +230,35 @@ pub fn puzzles_app() -> Html {
         use_effect_with(page.profile_changed, move |changed| {
             if *changed > 0 && !embed {
                 web::save(PROFILE_KEY, &profile.to_text());
+            }
+        });
+    }
+
+    // On a Qi server, a signed-in player's puzzle ratings are the server's: asked for once,
+    // and each rated result sent (signed out, or on a static host, the browser's alone).
+    {
+        let dispatch = dispatch.clone();
+        let embed = options.embed;
+        use_effect_with((), move |()| {
+            if !embed && web::served_by_qi_server() {
+                wasm_bindgen_futures::spawn_local(async move {
+                    if let Ok(views) = crate::online::account::puzzle_ratings().await {
+                        dispatch.emit(PageAction::ServerRatings(views));
+                    }
+                });
+            }
+        });
+    }
+    {
+        let dispatch = dispatch.clone();
+        let to_send = page.to_send.clone().filter(|_| page.on_server);
+        use_effect_with(to_send.as_ref().map(|(n, _)| *n), move |_| {
+            if let Some((_, result)) = to_send {
+                wasm_bindgen_futures::spawn_local(async move {
+                    if let Ok(Some(view)) = crate::online::account::puzzle_result(&result).await {
+                        dispatch.emit(PageAction::ServerRatings(vec![view]));
+                    }
+                });
             }
         });
     }
@@ -320,15 +355,23 @@ pub fn puzzles_app() -> Html {
         });
     }
 
-    // The address follows the puzzle on the board, so a reload or a copied address opens it.
+    // The address follows the puzzle on the board, so a reload or a copied address opens it;
+    // in Streak, Storm, the daily puzzle and the dashboard it names the mode instead (a reload
+    // starts the mode again, not one of its puzzles alone).
     {
-        let address = page.session.as_ref().map(|s| puzzle_address(s.puzzle(), page.mode));
+        let address = match page.mode {
+            Mode::Rated | Mode::Linked | Mode::Own => {
+                page.session.as_ref().map(|s| puzzle_address(s.puzzle(), page.mode))
+            }
+            mode => Some(format!("game={}&mode={}", page.kind.name(), mode.name())),
+        };
         let embed = options.embed;
+        let keep = options.keep.clone();
         use_effect_with(address, move |address| {
             if let Some(address) = address
                 && !embed
             {
-                web::set_query(address, false);
+                web::set_query(&format!("{address}{keep}"), false);
             }
         });
     }
@@ -591,7 +634,8 @@ fn puzzle_panel(props: &PartProps) -> Html {
             html! { <span class={classes!("rating-change", if c >= 0 { "up" } else { "down" })}>{ text }</span> }
         });
         blocks.push(html! {
-            <p class="puzzle-rating" data-testid="puzzle-rating" data-rating={rating.shown().to_string()}>
+            <p class="puzzle-rating" data-testid="puzzle-rating" data-rating={rating.shown().to_string()}
+               data-on-server={page.on_server.to_string()}>
                 { pt(lang, P::YourRating) }{ ": " }<strong>{ shown }</strong>{ " " }{ change }
             </p>
         });

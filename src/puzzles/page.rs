@@ -147,6 +147,9 @@ pub enum PageAction {
         /// The page's clock (ms).
         now: f64,
     },
+    /// The server's puzzle ratings of the signed-in player (all games, or the one just
+    /// rated): they replace the browser's.
+    ServerRatings(Vec<qi_protocol::PuzzleRatingView>),
     /// The worker began looking for puzzles in the player's game.
     Mining,
     /// The worker's puzzles from the player's game.
@@ -192,6 +195,10 @@ pub struct PuzzlePage {
     pub day: u64,
     /// Picks among puzzles; moved on after each pick.
     pub seed: u64,
+    /// Whether a Qi server keeps this player's puzzle ratings (signed in there).
+    pub on_server: bool,
+    /// The last rated result, numbered, for the component to send to the server.
+    pub to_send: Option<(u32, qi_protocol::PuzzleResult)>,
 }
 
 /// The puzzle of a link.
@@ -230,6 +237,8 @@ impl PuzzlePage {
             notice: None,
             day,
             seed,
+            on_server: false,
+            to_send: None,
         }
     }
 
@@ -331,6 +340,22 @@ impl PuzzlePage {
                     storm.left_ms = pick::storm_left_ms(storm.started, now, storm.mistakes);
                     if storm.left_ms <= 0.0 {
                         self.end_storm();
+                    }
+                }
+            }
+            PageAction::ServerRatings(views) => {
+                self.on_server = true;
+                for view in views {
+                    let Some(kind) = GameKind::ALL.into_iter().find(|k| k.name() == view.game) else {
+                        continue;
+                    };
+                    if view.tried > 0 && view.rating.is_finite() && view.deviation.is_finite() && view.volatility.is_finite() {
+                        self.profile.game_mut(kind).rating = qi_play::puzzle::rating::PuzzleRating {
+                            rating: view.rating.clamp(400.0, 4000.0),
+                            deviation: view.deviation.clamp(30.0, 500.0),
+                            volatility: view.volatility.clamp(0.01, 0.2),
+                        };
+                        self.profile_changed += 1;
                     }
                 }
             }
@@ -454,6 +479,17 @@ impl PuzzlePage {
                 let rated = from_database && !self.profile.has_tried(kind, &puzzle.id);
                 let change = self.profile.note(&puzzle, first, rated);
                 self.last_change = rated.then_some(change);
+                if rated {
+                    let number = self.to_send.as_ref().map_or(1, |(n, _)| n + 1);
+                    let result = qi_protocol::PuzzleResult {
+                        game: kind.name().to_owned(),
+                        puzzle: puzzle.id.to_string(),
+                        rating: puzzle.rating.clamp(400, 4000),
+                        deviation: puzzle.deviation.min(500),
+                        solved: first,
+                    };
+                    self.to_send = Some((number, result));
+                }
             }
             Mode::Own => {
                 self.profile.note(&puzzle, first, false);
@@ -561,6 +597,32 @@ mod tests {
         blunder(&mut page);
         assert!(page.last_change.unwrap() < 0);
         assert_eq!(page.profile.game(GameKind::Chess).totals(), (1, 1));
+    }
+
+    #[test]
+    fn a_rated_result_is_queued_for_the_server_and_its_ratings_win() {
+        let mut page = page(Mode::Rated);
+        let id = page.session.as_ref().unwrap().puzzle().id.to_string();
+        solve(&mut page);
+        let (number, result) = page.to_send.clone().unwrap();
+        assert_eq!((number, result.game.as_str(), result.puzzle.as_str(), result.solved), (1, "chess", id.as_str(), true));
+        assert_eq!(result.check(), Ok(()));
+        let view = |game: &str, rating: f64, tried: u32| qi_protocol::PuzzleRatingView {
+            game: game.into(),
+            rating,
+            deviation: 90.0,
+            volatility: 0.06,
+            tried,
+            solved: tried,
+        };
+        page.apply(PageAction::ServerRatings(vec![view("chess", 1812.5, 40), view("gomoku", 1900.0, 0), view("shogi", 1.0, 3)]));
+        assert!(page.on_server);
+        assert_eq!(page.profile.game(GameKind::Chess).rating.shown(), 1813);
+        assert_eq!(page.profile.game(GameKind::Gomoku).rating.shown(), 1500, "never tried there: the browser's stays");
+        // Streak is not rated: nothing to send.
+        let mut streak = self::page(Mode::Streak);
+        solve(&mut streak);
+        assert!(streak.to_send.is_none());
     }
 
     #[test]

@@ -283,6 +283,65 @@ pub struct AccountError {
     pub detail: String,
 }
 
+/// The games a puzzle result may be of (`PuzzleResult::game`), as the puzzle page names them.
+pub const PUZZLE_GAMES: [&str; 4] = ["chess", "xiangqi", "banqi", "gomoku"];
+
+/// A puzzle's first result for a signed-in player, sent by the puzzle page
+/// (`POST /api/puzzles`): the server rates the player against the puzzle, as lichess does, and
+/// keeps only the first result for a puzzle.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PuzzleResult {
+    /// The game (one of [`PUZZLE_GAMES`]).
+    pub game: String,
+    /// The puzzle's id (1 to 16 letters and digits).
+    pub puzzle: String,
+    /// The puzzle's rating (400 to 4000).
+    pub rating: u16,
+    /// The puzzle's rating deviation (500 at most).
+    pub deviation: u16,
+    /// Solved without help.
+    pub solved: bool,
+}
+
+impl PuzzleResult {
+    /// Whether the result makes sense; what is wrong when it does not.
+    ///
+    /// # Errors
+    /// The first field out of bounds, said.
+    pub fn check(&self) -> Result<(), String> {
+        if !PUZZLE_GAMES.contains(&self.game.as_str()) {
+            return Err(format!("no puzzles of {:?}", self.game.chars().take(20).collect::<String>()));
+        }
+        if self.puzzle.is_empty()
+            || self.puzzle.len() > 16
+            || !self.puzzle.bytes().all(|b| b.is_ascii_alphanumeric())
+        {
+            return Err("a puzzle's id is 1 to 16 letters and digits".into());
+        }
+        if !(400..=4000).contains(&self.rating) || self.deviation > 500 {
+            return Err("a puzzle's rating is 400 to 4000, its deviation 500 at most".into());
+        }
+        Ok(())
+    }
+}
+
+/// A player's puzzle rating in one game (`GET /api/puzzles`, and the answer to a result).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PuzzleRatingView {
+    /// The game.
+    pub game: String,
+    /// The Glicko-2 rating.
+    pub rating: f64,
+    /// Its deviation.
+    pub deviation: f64,
+    /// Its volatility.
+    pub volatility: f64,
+    /// Puzzles rated.
+    pub tried: u32,
+    /// Of which solved.
+    pub solved: u32,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -312,6 +371,22 @@ mod tests {
         assert_ne!(username_key("Ann"), username_key("Anne"));
         // Already composed and decomposed forms are one name.
         assert_eq!(username_key("Nguye\u{302}\u{303}n"), username_key("Nguyễn"));
+    }
+
+    #[test]
+    fn puzzle_results_are_checked() {
+        let good = PuzzleResult { game: "chess".into(), puzzle: "00sHx".into(), rating: 1760, deviation: 80, solved: true };
+        assert_eq!(good.check(), Ok(()));
+        for bad in [
+            PuzzleResult { game: "shogi".into(), ..good.clone() },
+            PuzzleResult { puzzle: String::new(), ..good.clone() },
+            PuzzleResult { puzzle: "a/b".into(), ..good.clone() },
+            PuzzleResult { puzzle: "x".repeat(17), ..good.clone() },
+            PuzzleResult { rating: 5000, ..good.clone() },
+            PuzzleResult { deviation: 900, ..good.clone() },
+        ] {
+            assert!(bad.check().is_err(), "{bad:?}");
+        }
     }
 
     #[test]

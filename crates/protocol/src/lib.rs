@@ -49,7 +49,8 @@ use serde::{Deserialize, Serialize};
 
 pub use account::{
     AccountError, AccountErrorCode, AccountView, Credentials, KindRating, PASSWORD_MAX_CHARS,
-    PASSWORD_MIN_CHARS, PasswordChange, ProfileGame, ProfileRating, ProfileView, RATED_KINDS,
+    PASSWORD_MIN_CHARS, PUZZLE_GAMES, PasswordChange, ProfileGame, ProfileRating, ProfileView,
+    PuzzleRatingView, PuzzleResult, RATED_KINDS,
     RatingPoint, START_RATING, ShownRating, USERNAME_MAX_CHARS, USERNAME_MIN_CHARS, UsernameError,
     check_password, check_username, encode_name, username_key,
 };

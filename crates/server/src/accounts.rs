@@ -18,6 +18,11 @@
 //! browser in anew). A cookie that names no live session counts for nothing, and its page is
 //! told to forget it.
 //!
+//! # Puzzle ratings
+//! `GET /api/puzzles` gives the signed-in player's puzzle rating in each game, `POST
+//! /api/puzzles` keeps a puzzle's first result and answers with the game's rating after it
+//! ([`crate::puzzles`]).
+//!
 //! # Guessing
 //! Sign-in attempts are limited per client address ([`ATTEMPTS_PER_ADDRESS`] in
 //! [`ATTEMPT_WINDOW`], registrations and password changes counted too) and per account name
@@ -451,6 +456,7 @@ impl AccountRoutes {
             .route("/api/account/logout-everywhere", post(logout_everywhere))
             .route("/api/account/password", post(change_password))
             .route("/api/profile/{name}", get(profile))
+            .route("/api/puzzles", get(puzzle_ratings).post(puzzle_result))
             .route("/online/@/{name}", get(profile_page))
             .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
             .with_state(self)
@@ -648,6 +654,65 @@ async fn profile(
     };
     let view = profile_view(&data, unix_ms());
     Ok((StatusCode::OK, [(header::CACHE_CONTROL, "no-cache")], axum::Json(view)).into_response())
+}
+
+/// The signed-in player's puzzle ratings, one per game ([`crate::puzzles`]).
+async fn puzzle_ratings(
+    State(routes): State<AccountRoutes>,
+    peer: Option<Extension<Peer>>,
+    headers: HeaderMap,
+) -> Result<Response, Refused> {
+    let accounts = &routes.accounts;
+    accounts.read(client(accounts, peer.as_ref(), &headers))?;
+    let Some((_, account)) = accounts.signed_in(&headers).await? else {
+        return Err(not_signed_in());
+    };
+    let results =
+        accounts.storage.puzzle_results(account.key).await.map_err(|e| unavailable(&e))?;
+    let views = crate::puzzles::ratings(&results);
+    Ok((StatusCode::OK, [(header::CACHE_CONTROL, "no-store")], axum::Json(views)).into_response())
+}
+
+/// A puzzle's first result for the signed-in player: kept (a later one on the same puzzle is
+/// not), and the game's puzzle rating after it returned.
+async fn puzzle_result(
+    State(routes): State<AccountRoutes>,
+    peer: Option<Extension<Peer>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, Refused> {
+    let accounts = &routes.accounts;
+    let from = peer_ip(peer.as_ref());
+    let result: qi_protocol::PuzzleResult = accounts.read_json(from, &headers, &body)?;
+    accounts.read(client(accounts, peer.as_ref(), &headers))?;
+    let Some((_, account)) = accounts.signed_in(&headers).await? else {
+        return Err(not_signed_in());
+    };
+    result
+        .check()
+        .map_err(|detail| refusal(StatusCode::BAD_REQUEST, AccountErrorCode::BadRequest, detail))?;
+    let storage = &accounts.storage;
+    let before = storage.puzzle_results(account.key.clone()).await.map_err(|e| unavailable(&e))?;
+    if before.len() >= crate::puzzles::MAX_RESULTS {
+        return Err(refusal(
+            StatusCode::TOO_MANY_REQUESTS,
+            AccountErrorCode::TooManyAttempts,
+            "this account has rated as many puzzles as it may",
+        ));
+    }
+    let record = crate::storage::PuzzleResultRecord {
+        account: account.key.clone(),
+        game: result.game.clone(),
+        puzzle: result.puzzle,
+        rating: result.rating,
+        deviation: result.deviation,
+        solved: result.solved,
+        unix_ms: unix_ms(),
+    };
+    storage.write(vec![Write::PuzzleResult(record)]).await.map_err(|e| unavailable(&e))?;
+    let results = storage.puzzle_results(account.key).await.map_err(|e| unavailable(&e))?;
+    let view = crate::puzzles::ratings(&results).into_iter().find(|v| v.game == result.game);
+    Ok((StatusCode::OK, [(header::CACHE_CONTROL, "no-store")], axum::Json(view)).into_response())
 }
 
 /// `online/@/<name>`: the online page's profile view of that player (`online/?player=`).

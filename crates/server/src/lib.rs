@@ -36,6 +36,7 @@ pub mod metrics;
 pub mod names;
 pub mod origins;
 pub mod outbox;
+pub mod puzzles;
 pub mod rating;
 #[doc(hidden)]
 pub mod services;

@@ -49,6 +49,26 @@ impl SessionRecord {
     }
 }
 
+/// A signed-in player's first result on a puzzle (the puzzle page's; a later result on the
+/// same puzzle is not kept). The puzzle rating is worked out from these (`crate::puzzles`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PuzzleResultRecord {
+    /// The account's key.
+    pub account: String,
+    /// The game (`chess`, `xiangqi`, `banqi`, `gomoku`).
+    pub game: String,
+    /// The puzzle's id.
+    pub puzzle: String,
+    /// The puzzle's rating when it was tried.
+    pub rating: u16,
+    /// Its deviation then.
+    pub deviation: u16,
+    /// Solved without help.
+    pub solved: bool,
+    /// When (milliseconds since the Unix epoch).
+    pub unix_ms: u64,
+}
+
 /// An account's rating in one kind of game.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RatingRecord {

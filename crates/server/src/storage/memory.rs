@@ -7,7 +7,8 @@ use std::sync::{Arc, Mutex};
 use qi_protocol::EndReason;
 
 use super::{
-    AccountRecord, ProfileData, RatingRecord, RatingStep, SessionRecord, Storage, StorageError,
+    AccountRecord, ProfileData, PuzzleResultRecord, RatingRecord, RatingStep, SessionRecord,
+    Storage, StorageError,
     StoredGame, Write, rate_finish,
 };
 use crate::rating::RatedGame;
@@ -29,6 +30,7 @@ struct Data {
     sessions: HashMap<String, SessionRecord>,
     ratings: HashMap<(String, RatedGame), RatingRecord>,
     history: HashMap<String, Vec<RatingStep>>,
+    puzzles: HashMap<String, Vec<PuzzleResultRecord>>,
 }
 
 /// Games in memory, shared by clones.
@@ -141,6 +143,15 @@ fn apply(data: &mut Data, write: &Write) -> Result<(), StorageError> {
                 .ok_or_else(|| StorageError::new(format!("no account {account}")))?;
             found.password_hash.clone_from(password_hash);
         }
+        Write::PuzzleResult(result) => {
+            if !data.accounts.contains_key(&result.account) {
+                return Err(StorageError::new(format!("no account {}", result.account)));
+            }
+            let results = data.puzzles.entry(result.account.clone()).or_default();
+            if !results.iter().any(|r| r.game == result.game && r.puzzle == result.puzzle) {
+                results.push(result.clone());
+            }
+        }
         // One writer: no lease to check.
         Write::Fence { .. } => {}
     }
@@ -229,6 +240,10 @@ impl Storage for MemoryStorage {
             .into_iter()
             .filter_map(|kind| data.ratings.get(&(account.to_owned(), kind)).copied())
             .collect())
+    }
+
+    fn puzzle_results(&mut self, account: &str) -> Result<Vec<PuzzleResultRecord>, StorageError> {
+        Ok(self.lock().puzzles.get(account).cloned().unwrap_or_default())
     }
 
     fn profile(

@@ -58,6 +58,12 @@ macro_rules! delegate_accounts {
         ) -> Result<Option<$crate::storage::ProfileData>, $crate::storage::StorageError> {
             self.inner.profile(account, max_games)
         }
+        fn puzzle_results(
+            &mut self,
+            account: &str,
+        ) -> Result<Vec<$crate::storage::PuzzleResultRecord>, $crate::storage::StorageError> {
+            self.inner.puzzle_results(account)
+        }
     };
 }
 #[cfg(test)]
@@ -73,7 +79,8 @@ mod thread;
 use qi_protocol::{AnyRules, ChatLine, GameResult, GameSpec, Seat, Variant};
 
 pub use accounts::{
-    AccountRecord, ProfileData, RatingRecord, RatingStep, SESSION_LIFETIME_MS, SessionRecord,
+    AccountRecord, ProfileData, PuzzleResultRecord, RatingRecord, RatingStep,
+    SESSION_LIFETIME_MS, SessionRecord,
     account_view, kind_rating, profile_view, rate_finish, rated_kind, shown,
 };
 pub use files::{private_dir, private_file};
@@ -312,6 +319,9 @@ pub enum Write {
         /// Its Argon2id hash.
         password_hash: String,
     },
+    /// A puzzle's result for an account; ignored when the account has one for that puzzle
+    /// already (the first result is the one that counts).
+    PuzzleResult(PuzzleResultRecord),
     /// The rest of the batch is written only if game `game` is still held under `token`, its
     /// lease's fencing token (several nodes: see [`crate::cluster`]); else the whole batch fails
     /// with [`StorageErrorKind::Fenced`]. Stores with one writer (memory, SQLite) have nothing to
@@ -403,6 +413,12 @@ pub trait Storage: Send + 'static {
     /// # Errors
     /// [`StorageError`].
     fn ratings(&mut self, account: &str) -> Result<Vec<RatingRecord>, StorageError>;
+
+    /// An account's puzzle results, oldest first.
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    fn puzzle_results(&mut self, account: &str) -> Result<Vec<PuzzleResultRecord>, StorageError>;
 
     /// An account's profile with its latest `max_games` finished games, if the account exists.
     ///
@@ -642,6 +658,27 @@ pub(crate) mod tests {
         }
         assert_eq!(storage.account("ann").unwrap().unwrap().name, "Ann");
         assert!(storage.account("cy").unwrap().is_none());
+        // Puzzle results: the first on each puzzle is kept, in order; another account's apart.
+        let puzzle = |account: &str, game: &str, id: &str, solved: bool| {
+            Write::PuzzleResult(PuzzleResultRecord {
+                account: account.into(),
+                game: game.into(),
+                puzzle: id.into(),
+                rating: 1600,
+                deviation: 80,
+                solved,
+                unix_ms: 5,
+            })
+        };
+        storage.write(&[puzzle("ann", "chess", "00sHx", true)]).unwrap();
+        storage.write(&[puzzle("ann", "chess", "00sHx", false), puzzle("ann", "gomoku", "00sHx", false)]).unwrap();
+        storage.write(&[puzzle("bo", "xiangqi", "x1", true)]).unwrap();
+        let kept = storage.puzzle_results("ann").unwrap();
+        assert_eq!(kept.iter().map(|r| (r.game.as_str(), r.solved)).collect::<Vec<_>>(), [("chess", true), ("gomoku", false)]);
+        assert_eq!(kept[0].rating, 1600);
+        assert_eq!(storage.puzzle_results("bo").unwrap().len(), 1);
+        assert!(storage.puzzle_results("cy").unwrap().is_empty());
+        assert!(storage.write(&[puzzle("nobody", "chess", "a", true)]).is_err(), "no such account");
         let (found, owner) = storage.session("s1").unwrap().unwrap();
         assert_eq!((found.account.as_str(), owner.name.as_str()), ("ann", "Ann"));
         assert!(storage.session("s9").unwrap().is_none(), "a refused registration wrote nothing");

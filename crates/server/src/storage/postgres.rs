@@ -21,9 +21,9 @@ use std::time::Duration;
 use tokio_postgres::{Client, NoTls, Row, Transaction};
 
 use super::{
-    AccountRecord, GameRecord, MoveRecord, ProfileData, RatingRecord, RatingStep, SessionRecord,
-    Storage, StorageError, StoredGame, Write, from_sql_int, rate_finish, rated_kind, sql_int,
-    stored_rules,
+    AccountRecord, GameRecord, MoveRecord, ProfileData, PuzzleResultRecord, RatingRecord,
+    RatingStep, SessionRecord, Storage, StorageError, StoredGame, Write, from_sql_int,
+    rate_finish, rated_kind, sql_int, stored_rules,
 };
 use crate::names::name_skeleton;
 use crate::rating::RatedGame;
@@ -135,6 +135,20 @@ CREATE INDEX rating_history_account ON rating_history (account, id);
     "
 ALTER TABLE accounts ADD COLUMN skeleton TEXT;
 CREATE UNIQUE INDEX accounts_skeleton ON accounts (skeleton);
+",
+    // The puzzle results of accounts (the first result on each puzzle).
+    "
+CREATE TABLE puzzle_results (
+    id BIGSERIAL PRIMARY KEY,
+    account TEXT NOT NULL REFERENCES accounts (key),
+    game TEXT NOT NULL,
+    puzzle TEXT NOT NULL,
+    rating INTEGER NOT NULL,
+    deviation INTEGER NOT NULL,
+    solved BOOLEAN NOT NULL,
+    unix_ms BIGINT NOT NULL,
+    UNIQUE (account, game, puzzle)
+);
 ",
 ];
 
@@ -515,6 +529,25 @@ async fn apply(tx: &Transaction<'_>, write: &Write) -> Result<(), StorageError> 
                 return Err(StorageError::new(format!("no account {account}")));
             }
         }
+        Write::PuzzleResult(result) => {
+            tx.execute(
+                "INSERT INTO puzzle_results
+                 (account, game, puzzle, rating, deviation, solved, unix_ms)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)
+                 ON CONFLICT (account, game, puzzle) DO NOTHING",
+                &[
+                    &result.account,
+                    &result.game,
+                    &result.puzzle,
+                    &i32::from(result.rating),
+                    &i32::from(result.deviation),
+                    &result.solved,
+                    &sql_int(result.unix_ms),
+                ],
+            )
+            .await
+            .map_err(err)?;
+        }
         Write::Fence { game, token } => {
             // The row stays locked to the end of the transaction: a takeover (which bumps the
             // fence) waits for this batch, or this batch sees the new fence.
@@ -862,6 +895,31 @@ impl Storage for PgStorage {
 
     fn ratings(&mut self, account: &str) -> Result<Vec<RatingRecord>, StorageError> {
         self.with_client(async |client| ratings_of(client, account).await)
+    }
+
+    fn puzzle_results(&mut self, account: &str) -> Result<Vec<PuzzleResultRecord>, StorageError> {
+        self.with_client(async |client| {
+            let rows = client
+                .query(
+                    "SELECT game, puzzle, rating, deviation, solved, unix_ms FROM puzzle_results
+                     WHERE account = $1 ORDER BY id",
+                    &[&account],
+                )
+                .await
+                .map_err(|e| pg_error(&e))?;
+            Ok(rows
+                .iter()
+                .map(|row| PuzzleResultRecord {
+                    account: account.to_owned(),
+                    game: row.get(0),
+                    puzzle: row.get(1),
+                    rating: u16::try_from(row.get::<_, i32>(2)).unwrap_or(0),
+                    deviation: u16::try_from(row.get::<_, i32>(3)).unwrap_or(0),
+                    solved: row.get(4),
+                    unix_ms: from_sql_int(row.get(5)),
+                })
+                .collect())
+        })
     }
 
     fn profile(

@@ -28,8 +28,9 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::files::{private_file, private_if_there};
 use super::{
-    AccountRecord, GameRecord, MoveRecord, ProfileData, RatingRecord, RatingStep, SessionRecord,
-    Storage, StorageError, StoredGame, Write, from_sql_int, rate_finish, rated_kind, sql_int,
+    AccountRecord, GameRecord, MoveRecord, ProfileData, PuzzleResultRecord, RatingRecord,
+    RatingStep, SessionRecord, Storage, StorageError, StoredGame, Write, from_sql_int,
+    rate_finish, rated_kind, sql_int,
     stored_rules,
 };
 use crate::names::name_skeleton;
@@ -37,7 +38,7 @@ use crate::rating::{RatedGame, Rating};
 use crate::tokens::hash_token;
 
 /// The schema version this code reads and writes.
-const VERSION: i64 = 5;
+const VERSION: i64 = 6;
 
 /// The schema of a new database up to version 2 (`user_version` 2); [`MIGRATE_2_TO_3`] and any
 /// later step follow, as for an older database, so that each change is written once.
@@ -153,6 +154,22 @@ fn migrate_4_to_5(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
     }
     tx.execute_batch("PRAGMA user_version = 5;")
 }
+
+/// Schema 5 to 6: the puzzle results of accounts (the first result on each puzzle).
+const MIGRATE_5_TO_6: &str = "
+CREATE TABLE puzzle_results (
+    id INTEGER PRIMARY KEY,
+    account TEXT NOT NULL REFERENCES accounts (key),
+    game TEXT NOT NULL,
+    puzzle TEXT NOT NULL,
+    rating INTEGER NOT NULL,
+    deviation INTEGER NOT NULL,
+    solved INTEGER NOT NULL,
+    unix_ms INTEGER NOT NULL,
+    UNIQUE (account, game, puzzle)
+);
+PRAGMA user_version = 6;
+";
 
 /// Schema 1 to 2: the token columns renamed, and every token and invite replaced by its hash.
 ///
@@ -369,6 +386,22 @@ impl SqliteStorage {
                 }
             }
             // One server per file: no lease to check.
+            Write::PuzzleResult(result) => {
+                tx.prepare_cached(
+                    "INSERT OR IGNORE INTO puzzle_results
+                     (account, game, puzzle, rating, deviation, solved, unix_ms)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                )?
+                .execute(params![
+                    result.account,
+                    result.game,
+                    result.puzzle,
+                    result.rating,
+                    result.deviation,
+                    result.solved,
+                    sql_int(result.unix_ms)
+                ])?;
+            }
             Write::Fence { .. } => {}
         }
         Ok(())
@@ -416,23 +449,31 @@ fn set_up(db: &mut Connection) -> Result<(), StorageError> {
             tx.execute_batch(MIGRATE_2_TO_3).map_err(failed)?;
             tx.execute_batch(MIGRATE_3_TO_4).map_err(failed)?;
             migrate_4_to_5(&tx).map_err(failed)?;
+            tx.execute_batch(MIGRATE_5_TO_6).map_err(failed)?;
         }
         1 => {
             migrate_1_to_2(&tx).map_err(failed)?;
             tx.execute_batch(MIGRATE_2_TO_3).map_err(failed)?;
             tx.execute_batch(MIGRATE_3_TO_4).map_err(failed)?;
             migrate_4_to_5(&tx).map_err(failed)?;
+            tx.execute_batch(MIGRATE_5_TO_6).map_err(failed)?;
         }
         2 => {
             tx.execute_batch(MIGRATE_2_TO_3).map_err(failed)?;
             tx.execute_batch(MIGRATE_3_TO_4).map_err(failed)?;
             migrate_4_to_5(&tx).map_err(failed)?;
+            tx.execute_batch(MIGRATE_5_TO_6).map_err(failed)?;
         }
         3 => {
             tx.execute_batch(MIGRATE_3_TO_4).map_err(failed)?;
             migrate_4_to_5(&tx).map_err(failed)?;
+            tx.execute_batch(MIGRATE_5_TO_6).map_err(failed)?;
         }
-        4 => migrate_4_to_5(&tx).map_err(failed)?,
+        4 => {
+            migrate_4_to_5(&tx).map_err(failed)?;
+            tx.execute_batch(MIGRATE_5_TO_6).map_err(failed)?;
+        }
+        5 => tx.execute_batch(MIGRATE_5_TO_6).map_err(failed)?,
         VERSION => {}
         newer => {
             return Err(StorageError::new(format!(
@@ -653,6 +694,30 @@ impl Storage for SqliteStorage {
         }
         found.sort_by_key(|record| RatedGame::ALL.iter().position(|kind| *kind == record.kind));
         Ok(found)
+    }
+
+    fn puzzle_results(&mut self, account: &str) -> Result<Vec<PuzzleResultRecord>, StorageError> {
+        let mut statement = self
+            .db
+            .prepare_cached(
+                "SELECT game, puzzle, rating, deviation, solved, unix_ms FROM puzzle_results
+                 WHERE account = ?1 ORDER BY id",
+            )
+            .map_err(failed)?;
+        let rows = statement
+            .query_map([account], |row| {
+                Ok(PuzzleResultRecord {
+                    account: account.to_owned(),
+                    game: row.get(0)?,
+                    puzzle: row.get(1)?,
+                    rating: row.get(2)?,
+                    deviation: row.get(3)?,
+                    solved: row.get(4)?,
+                    unix_ms: from_sql_int(row.get(5)?),
+                })
+            })
+            .map_err(failed)?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().map_err(failed)
     }
 
     fn profile(

@@ -169,6 +169,17 @@ impl StorageHandle {
         self.call(move |storage| storage.ratings(&account)).await
     }
 
+    /// An account's puzzle results, as [`Storage::puzzle_results`].
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    pub async fn puzzle_results(
+        &self,
+        account: String,
+    ) -> Result<Vec<super::PuzzleResultRecord>, StorageError> {
+        self.call(move |storage| storage.puzzle_results(&account)).await
+    }
+
     /// An account's profile, as [`Storage::profile`].
     ///
     /// # Errors
