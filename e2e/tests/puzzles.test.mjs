@@ -9,7 +9,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { REPO, WAIT_MS, drag, presetGame, sharedSetup, waitForApp } from '../support.mjs';
+import { REPO, WAIT_MS, drag, presetGame, sharedSetup, startQiServer } from '../support.mjs';
 
 const TEST_TIMEOUT = 180_000;
 const setup = sharedSetup({ before, after });
@@ -161,6 +161,12 @@ test('a puzzle\'s link carries it whole: a fresh browser opens and solves it wit
   } finally {
     await context.close();
   }
+  // "Puzzles" beside the games opens the game's puzzles.
+  await setup.withApp({ query: '?game=xiangqi' }, async (page) => {
+    await page.locator('[data-action="puzzles"]').click();
+    await page.locator('.puzzles-page[data-current-game="xiangqi"]').waitFor();
+    await waitForState(page, 'solving');
+  });
   // The app's own address with `?puzzle=` lands on the puzzle page.
   await setup.withApp({ query: `?puzzle=chess:00sHx&row=${encodeURIComponent(LICHESS_ROW)}` }, async (page) => {
     await waitForState(page, 'solving');
@@ -240,4 +246,55 @@ test('a lost game against the computer gives puzzles of the wins the player let 
     await solve(page, ['e8d7', 'a2e6', 'd7d8', 'f7f8']);
     await waitForState(page, 'solved');
   });
+});
+
+test('on a Qi server, a signed-in player\'s puzzle rating is kept with the account and follows them to another browser', { timeout: TEST_TIMEOUT }, async () => {
+  const qi = await startQiServer({ tag: 'puzzles', pages: ['index.html', 'puzzles/index.html'] });
+  const [id, puzzle] = PLAIN;
+  const api = (page, path, body) =>
+    page.evaluate(
+      async ({ path, body }) => {
+        const response = await fetch(path, body === undefined ? {} : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+        return { status: response.status, json: await response.json().catch(() => null) };
+      },
+      { path, body },
+    );
+  try {
+    let rating;
+    await setup.withApp({}, async (page) => {
+      // Signed out, the server keeps nothing: the page rates in the browser alone.
+      assert.equal((await api(page, '/api/puzzles')).status, 401);
+      const registered = await api(page, '/api/account/register', { name: 'Puzzler', password: 'a good long password' });
+      assert.equal(registered.status, 200, JSON.stringify(registered.json));
+      await page.goto(`${qi.base}puzzles/?puzzle=chess:${id}`);
+      await page.locator('[data-testid="puzzle-rating"][data-on-server="true"]').waitFor();
+      await waitForState(page, 'solving');
+      await solve(page, puzzle.moves);
+      await waitForState(page, 'solved');
+      await page.waitForFunction(async () => {
+        const views = await (await fetch('/api/puzzles')).json();
+        return views.find((v) => v.game === 'chess').tried === 1;
+      });
+      const views = (await api(page, '/api/puzzles')).json;
+      const chess = views.find((v) => v.game === 'chess');
+      assert.equal(chess.solved, 1);
+      assert.ok(chess.rating > 1500, `the server rated the solve: ${chess.rating}`);
+      rating = Math.round(chess.rating);
+      // A bad result is refused with its reason; the same puzzle again counts once.
+      const bad = await api(page, '/api/puzzles', { game: 'shogi', puzzle: 'x', rating: 1500, deviation: 80, solved: true });
+      assert.equal(bad.status, 400);
+      assert.match(bad.json.detail, /no puzzles of "shogi"/);
+      const again = await api(page, '/api/puzzles', { game: 'chess', puzzle: id, rating: 1500, deviation: 80, solved: false });
+      assert.equal(again.json.tried, 1);
+    }, qi.base);
+    // Another browser, signed in as the same player, shows the account's rating.
+    await setup.withApp({}, async (page) => {
+      const login = await api(page, '/api/account/login', { name: 'Puzzler', password: 'a good long password' });
+      assert.equal(login.status, 200);
+      await page.goto(`${qi.base}puzzles/?game=chess`);
+      await page.locator(`[data-testid="puzzle-rating"][data-on-server="true"][data-rating="${rating}"]`).waitFor();
+    }, qi.base);
+  } finally {
+    await qi.stop();
+  }
 });

@@ -184,7 +184,12 @@ fn page() -> Html {
              style={format!("--board-scale: {}", state.settings.board_scale)}
              data-current-game={state.game.kind().name()} lang={lang.tag()}>
             <header class="top">
-                <h1>{ t(lang, Text::Title) }</h1>
+                <div class="title-row">
+                    <h1>{ t(lang, Text::Title) }</h1>
+                    // The puzzles are a page of their own (their code and data are not this page's).
+                    <a class="puzzles-link" href={format!("puzzles/?game={}", state.settings.kind.name())}
+                       data-action="puzzles">{ t(lang, Text::Puzzles) }</a>
+                </div>
                 <GamePicker {lang} current={state.settings.kind} dispatch={dispatch.clone()} />
             </header>
             <main class="play">

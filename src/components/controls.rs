@@ -46,14 +46,7 @@ pub fn game_picker(props: &GamePickerProps) -> Html {
             </button>
         }
     });
-    html! {
-        <nav class="game-picker" aria-label={t(lang, Text::Game)}>
-            { for buttons }
-            // The puzzles are a page of their own (their code and data are not this page's).
-            <a class="game-tab puzzles-tab" href={format!("puzzles/?game={}", props.current.name())}
-               data-game="puzzles">{ t(lang, Text::Puzzles) }</a>
-        </nav>
-    }
+    html! { <nav class="game-picker" aria-label={t(lang, Text::Game)}>{ for buttons }</nav> }
 }
 
 /// Which game buttons are offered and how, from [`game_buttons_view`].

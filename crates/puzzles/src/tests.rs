@@ -248,3 +248,23 @@ fn xiangqi_mates_and_banqi_captures_are_named() {
     let banqi = line_tags("banqi", "K6R/p7/7P/B6c 1 r 0 - -", "a1b1 h1xh4 b1c1 a3xa4");
     assert_eq!(banqi, [Theme::CaptureChain, Theme::CannonJump, Theme::SoldierTakesGeneral]);
 }
+
+#[test]
+fn a_banqi_cannon_jump_found_in_self_play_is_a_puzzle() {
+    // Found by `qi puzzles generate banqi` (seed 2): after Red's a2-b2 Black's cannon on e4
+    // jumps the e3 advisor to take the e2 horse, and nothing else wins as much.
+    let found =
+        judge_of("banqi", "", "RAABC1NP/PcPrkNpp/aCKnab1c/nPrB1Rbp 1 b 1 - -", "a2-b2").unwrap();
+    assert_eq!(texts(&found), ["a2-b2", "e4-e2"]);
+    assert_eq!(found.goal, Goal::Advantage);
+    let puzzle = found.puzzle("").unwrap();
+    assert!(puzzle.themes.contains(&qi_play::puzzle::Theme::CannonJump), "{:?}", puzzle.themes);
+}
+
+#[test]
+fn banqi_pieces_taken_either_way_are_no_puzzle() {
+    // Red's horses on a2 and a3 cannot get away from the chariot: taking them now or a move
+    // later wins alike.
+    let verdict = judge_of("banqi", "", "b6K/Na6/1N6/r6k 1 r 0 - -", "b2-a2");
+    assert!(matches!(verdict, Err(Rejection::TwoGoodAnswers { .. })), "{verdict:?}");
+}
