@@ -161,8 +161,13 @@ test('a puzzle\'s link carries it whole: a fresh browser opens and solves it wit
   } finally {
     await context.close();
   }
-  // "Puzzles" beside the games opens the game's puzzles.
+  // "Puzzles" beside the games opens the game's puzzles; the app's embed dialog offers the
+  // game's daily puzzle for a frame.
   await setup.withApp({ query: '?game=xiangqi' }, async (page) => {
+    await page.locator('[data-action="embed"]').click();
+    const daily = await page.locator('[data-testid="embed-daily-puzzle"]').inputValue();
+    assert.match(daily, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/qi\/puzzles\/\?mode=daily&amp;game=xiangqi&amp;embed=1&amp;lang=en"/);
+    await page.keyboard.press('Escape');
     await page.locator('[data-action="puzzles"]').click();
     await page.locator('.puzzles-page[data-current-game="xiangqi"]').waitFor();
     await waitForState(page, 'solving');

@@ -406,6 +406,18 @@ pub fn embed_dialog(props: &DialogProps) -> Html {
         html! { <p class="warning" data-testid="banqi-warning">{ t(lang, Text::BanqiLinkWarning) }</p> }
     });
     let preview_size = choices.size.min(1000);
+    // The day's puzzle of this game, solvable in the reader's frame (banqi has none yet).
+    let daily = (state.record.kind != GameKind::Banqi).then(|| {
+        let lang_param =
+            choices.options.lang.map(|l| format!("&lang={}", &l.tag()[..2])).unwrap_or_default();
+        let src = format!(
+            "{}puzzles/?mode=daily&game={}&embed=1{lang_param}",
+            page_directory(),
+            state.record.kind.name()
+        );
+        let snippet = iframe_snippet(&src, 400, &format!("{} — Qi", t(lang, Text::Puzzles)));
+        html! { <CopyField {lang} label={Text::EmbedDailyPuzzle} value={snippet} testid="embed-daily-puzzle" multiline=true /> }
+    });
     let content = html! {
         <>
             <div class="embed-options">
@@ -445,6 +457,7 @@ pub fn embed_dialog(props: &DialogProps) -> Html {
                 <iframe src={src} title={title} width={preview_size.to_string()} height={preview_size.to_string()}
                         loading="lazy" data-testid="embed-preview"></iframe>
             </div>
+            { daily.unwrap_or_default() }
         </>
     };
     html! { <DialogFrame {lang} class="embed-dialog" title={Text::EmbedTitle} close={props.close.clone()}>{ content }</DialogFrame> }

@@ -95,6 +95,8 @@ texts! {
     Game => ["Game", "棋类", "Trò chơi"],
     /// The link to the puzzle page, beside the four games.
     Puzzles => ["Puzzles", "谜题", "Câu đố"],
+    /// The embed dialog's snippet of the day's puzzle.
+    EmbedDailyPuzzle => ["Or today's puzzle of this game, solved in the frame (a new one every day)", "或嵌入本棋类的每日谜题，可在框内解题（每天更新）", "Hoặc câu đố hôm nay của trò này, giải ngay trong khung (mỗi ngày một câu)"],
     /// Make puzzles from the game just played (a link to the puzzle page).
     PuzzlesFromGame => ["Puzzles from this game", "用这局棋出题", "Câu đố từ ván này"],
     /// Start a new game.
