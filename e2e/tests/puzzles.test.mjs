@@ -256,19 +256,19 @@ test('a lost game against the computer gives puzzles of the wins the player let 
 test('on a Qi server, a signed-in player\'s puzzle rating is kept with the account and follows them to another browser', { timeout: TEST_TIMEOUT }, async () => {
   const qi = await startQiServer({ tag: 'puzzles', pages: ['index.html', 'puzzles/index.html'] });
   const [id, puzzle] = PLAIN;
-  const api = (page, path, body) =>
-    page.evaluate(
-      async ({ path, body }) => {
-        const response = await fetch(path, body === undefined ? {} : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-        return { status: response.status, json: await response.json().catch(() => null) };
-      },
-      { path, body },
-    );
+  // Through the browser context's own request API (its cookies, not the page's network, so a
+  // refusal asked for here is not the page's error).
+  const api = async (page, path, body) => {
+    const url = new URL(path, qi.base).href;
+    const response = body === undefined ? await page.request.get(url) : await page.request.post(url, { data: body });
+    return { status: response.status(), json: await response.json().catch(() => null) };
+  };
   try {
     let rating;
     await setup.withApp({}, async (page) => {
-      // Signed out, the server keeps nothing: the page rates in the browser alone.
-      assert.equal((await api(page, '/api/puzzles')).status, 401);
+      // Signed out, the server keeps nothing (`null`): the page rates in the browser alone.
+      const signedOut = await api(page, '/api/puzzles');
+      assert.deepEqual([signedOut.status, signedOut.json], [200, null]);
       const registered = await api(page, '/api/account/register', { name: 'Puzzler', password: 'a good long password' });
       assert.equal(registered.status, 200, JSON.stringify(registered.json));
       await page.goto(`${qi.base}puzzles/?puzzle=chess:${id}`);
@@ -278,19 +278,24 @@ test('on a Qi server, a signed-in player\'s puzzle rating is kept with the accou
       await waitForState(page, 'solved');
       await page.waitForFunction(async () => {
         const views = await (await fetch('/api/puzzles')).json();
-        return views.find((v) => v.game === 'chess').tried === 1;
+        return views?.find((v) => v.game === 'chess').tried === 1;
       });
       const views = (await api(page, '/api/puzzles')).json;
       const chess = views.find((v) => v.game === 'chess');
       assert.equal(chess.solved, 1);
       assert.ok(chess.rating > 1500, `the server rated the solve: ${chess.rating}`);
       rating = Math.round(chess.rating);
-      // A bad result is refused with its reason; the same puzzle again counts once.
-      const bad = await api(page, '/api/puzzles', { game: 'shogi', puzzle: 'x', rating: 1500, deviation: 80, solved: true });
+      // A bad result is refused with its reason, and so is a puzzle the server does not have
+      // (its rating is the server's); the same puzzle again counts once.
+      const bad = await api(page, '/api/puzzles', { game: 'shogi', puzzle: 'x', solved: true });
       assert.equal(bad.status, 400);
       assert.match(bad.json.detail, /no puzzles of "shogi"/);
-      const again = await api(page, '/api/puzzles', { game: 'chess', puzzle: id, rating: 1500, deviation: 80, solved: false });
+      const madeUp = await api(page, '/api/puzzles', { game: 'chess', puzzle: 'zzzzzzzz', solved: true });
+      assert.equal(madeUp.status, 400);
+      assert.match(madeUp.json.detail, /no chess puzzle "zzzzzzzz" here/);
+      const again = await api(page, '/api/puzzles', { game: 'chess', puzzle: id, solved: false });
       assert.equal(again.json.tried, 1);
+      assert.equal(again.json.solved, 1, 'the first result stays');
     }, qi.base);
     // Another browser, signed in as the same player, shows the account's rating.
     await setup.withApp({}, async (page) => {

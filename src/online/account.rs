@@ -15,12 +15,11 @@ use web_sys::{Request, RequestCredentials, RequestInit, Response};
 
 use super::address::encode_name;
 
-/// The signed-in player's puzzle ratings (`GET /api/puzzles`); an error when signed out or
-/// the server does not answer.
+/// The signed-in player's puzzle ratings (`GET /api/puzzles`); `None` when signed out.
 ///
 /// # Errors
-/// The server's refusal ([`AccountErrorCode::NotSignedIn`]), or unavailable.
-pub async fn puzzle_ratings() -> Result<Vec<qi_protocol::PuzzleRatingView>, AccountError> {
+/// The server's refusal, or unavailable.
+pub async fn puzzle_ratings() -> Result<Option<Vec<qi_protocol::PuzzleRatingView>>, AccountError> {
     answer(send("/api/puzzles", None).await?).await
 }
 

@@ -125,8 +125,7 @@ fn initial(query: &Query) -> (PuzzlePage, Options) {
             linked = Some(Linked::Whole(puzzle));
         }
         Some(Err(error)) => {
-            let why = puzzle_error(settings.lang, kind, &error);
-            notice = Some(PageNotice::BadLink(why));
+            notice = Some(fill(pt(settings.lang, P::BadLink), "why", &puzzle_error(settings.lang, kind, &error)));
         }
         None => {}
     }
@@ -142,10 +141,10 @@ fn initial(query: &Query) -> (PuzzlePage, Options) {
                     .error
                     .map(|e| qi_i18n::rules::link_error(settings.lang, kind, &e))
                     .unwrap_or_default();
-                notice = Some(PageNotice::BadLink(fill(pt(settings.lang, P::NoGame), "why", &why)));
+                notice = Some(fill(pt(settings.lang, P::NoGame), "why", &why));
             }
             None => {
-                notice = Some(PageNotice::BadLink(fill(pt(settings.lang, P::NoGame), "why", "—")));
+                notice = Some(fill(pt(settings.lang, P::NoGame), "why", "—"));
             }
         }
     }
@@ -161,7 +160,7 @@ fn initial(query: &Query) -> (PuzzlePage, Options) {
     } else {
         page.begin();
     }
-    page.notice = notice;
+    page.link_error = notice;
     (page, Options { embed, own_game, looks, keep })
 }
 
@@ -242,7 +241,7 @@ pub fn puzzles_app() -> Html {
         use_effect_with((), move |()| {
             if !embed && web::served_by_qi_server() {
                 wasm_bindgen_futures::spawn_local(async move {
-                    if let Ok(views) = crate::online::account::puzzle_ratings().await {
+                    if let Ok(Some(views)) = crate::online::account::puzzle_ratings().await {
                         dispatch.emit(PageAction::ServerRatings(views));
                     }
                 });
@@ -314,11 +313,12 @@ pub fn puzzles_app() -> Html {
     // The engine's answer to a wrong move.
     {
         let looking = page.session.as_ref().and_then(|s| {
-            (s.refutation == Some(Refutation::Looking)).then(|| (s.run.wrong_move(), (*s.play.record).clone()))
+            (s.refutation == Some(Refutation::Looking))
+                .then(|| (s.puzzle().id.clone(), s.run.wrong_move(), (*s.play.record).clone()))
         });
         let dispatch = dispatch.clone();
         use_effect_with(looking, move |looking| {
-            if let Some((Some(wrong), record)) = looking.clone() {
+            if let Some((puzzle, Some(wrong), record)) = looking.clone() {
                 wasm_bindgen_futures::spawn_local(async move {
                     let request = qi_tasks::think::ThinkRequest { id: 1, level: REFUTATION_LEVEL, seed: 1, record };
                     let reply = crate::worker::run(qi_tasks::think::WorkerRequest::Think(request)).await;
@@ -326,7 +326,7 @@ pub fn puzzles_app() -> Html {
                         let wins = matches!(r.score, Some(qi_ai::Score::Mate(n)) if n > 0);
                         r.best.map(|best| (best, wins))
                     });
-                    dispatch.emit(PageAction::Session(SessionAction::Refuted { wrong, answer }));
+                    dispatch.emit(PageAction::Session(SessionAction::Refuted { puzzle, wrong, answer }));
                 });
             }
         });
@@ -361,7 +361,7 @@ pub fn puzzles_app() -> Html {
     {
         let address = match page.mode {
             Mode::Rated | Mode::Linked | Mode::Own => {
-                page.session.as_ref().map(|s| puzzle_address(s.puzzle(), page.mode))
+                page.session.as_ref().map(|s| puzzle_address(s.puzzle(), page.carried()))
             }
             mode => Some(format!("game={}&mode={}", page.kind.name(), mode.name())),
         };
@@ -405,9 +405,9 @@ pub fn puzzles_app() -> Html {
 }
 
 /// The address of a puzzle on the page: its name for a database puzzle, the whole puzzle for
-/// one made from the player's game (which no database holds).
-fn puzzle_address(puzzle: &Puzzle, mode: Mode) -> String {
-    let address = if mode == Mode::Own {
+/// one that came whole (a link's, or one made from the player's game, which no database holds).
+fn puzzle_address(puzzle: &Puzzle, carried: bool) -> String {
+    let address = if carried {
         qi_play::puzzle::link::whole(puzzle)
     } else {
         qi_play::puzzle::link::named(puzzle)
@@ -522,13 +522,17 @@ fn puzzle_panel(props: &PartProps) -> Html {
     };
     let mut blocks: Vec<Html> = Vec::new();
 
-    // What stops a puzzle from showing.
+    // A link that could not be read, and what stops a puzzle from showing.
+    if let Some(why) = &page.link_error {
+        blocks.push(html! {
+            <p class="puzzle-notice" role="alert" data-testid="puzzle-link-error">{ why.clone() }</p>
+        });
+    }
     if let Some(notice) = &page.notice {
         let text = match notice {
             PageNotice::NoneLeft => pt(lang, P::NoneLeft).to_owned(),
             PageNotice::NoPuzzles => fill(pt(lang, P::NoPuzzles), "game", game_name(lang, page.kind)),
             PageNotice::NotFound(id) => fill_all(pt(lang, P::NotFound), &[("id", id), ("game", game_name(lang, page.kind))]),
-            PageNotice::BadLink(why) => fill(pt(lang, P::BadLink), "why", why),
         };
         blocks.push(html! { <p class="puzzle-notice" role="alert" data-testid="puzzle-notice">{ text }</p> });
     }
@@ -885,7 +889,7 @@ fn puzzle_embed(props: &EmbedProps) -> Html {
     let page = &props.page.0;
     let lang = page.settings.lang;
     let theme = if props.looks == Looks::Dark { "theme-dark" } else { "theme-light" };
-    let more = format!("./?game={}{}", page.kind.name(), page.session.as_ref().map(|s| format!("&{}", puzzle_address(s.puzzle(), Mode::Linked))).unwrap_or_default());
+    let more = format!("./?game={}{}", page.kind.name(), page.session.as_ref().map(|s| format!("&{}", puzzle_address(s.puzzle(), page.carried()))).unwrap_or_default());
     html! {
         <main class={classes!("embed", "puzzle-embed", theme)} lang={lang.tag()} data-current-game={page.kind.name()} style="--chrome: 7.5rem">
             <h1 class="sr-only">{ pt(lang, P::Puzzles) }{ " · Qi" }</h1>

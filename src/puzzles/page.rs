@@ -109,8 +109,6 @@ pub enum PageNotice {
     NoPuzzles,
     /// A named puzzle is not in the database.
     NotFound(String),
-    /// A link that could not be read: why, worded.
-    BadLink(String),
 }
 
 /// Everything that can happen to the page.
@@ -191,6 +189,9 @@ pub struct PuzzlePage {
     pub linked: Option<Linked>,
     /// A problem to report.
     pub notice: Option<PageNotice>,
+    /// A link that could not be read: why, worded. Kept while the page goes on with another
+    /// puzzle, so the reader learns why it is not the one sent.
+    pub link_error: Option<String>,
     /// Days since 1970 (the daily puzzle's).
     pub day: u64,
     /// Picks among puzzles; moved on after each pick.
@@ -235,6 +236,7 @@ impl PuzzlePage {
             own_at: 0,
             linked: None,
             notice: None,
+            link_error: None,
             day,
             seed,
             on_server: false,
@@ -246,6 +248,14 @@ impl PuzzlePage {
     /// else the database's arrival does.
     pub fn begin(&mut self) {
         self.start();
+    }
+
+    /// Whether the puzzle on the board came whole, in no database: a link's that carried it, or
+    /// one made from the player's game.
+    #[must_use]
+    pub fn carried(&self) -> bool {
+        self.mode == Mode::Own
+            || (self.mode == Mode::Linked && matches!(self.linked, Some(Linked::Whole(_))))
     }
 
     /// The shown game's database.
@@ -378,6 +388,10 @@ impl PuzzlePage {
     }
 
     fn reset_runs(&mut self) {
+        // A Storm left before its time is up still counts for the best.
+        if self.storm.is_some_and(|storm| !storm.over) {
+            self.end_storm();
+        }
         self.streak = (0, false);
         self.storm = None;
         self.run_seen.clear();
@@ -484,8 +498,6 @@ impl PuzzlePage {
                     let result = qi_protocol::PuzzleResult {
                         game: kind.name().to_owned(),
                         puzzle: puzzle.id.to_string(),
-                        rating: puzzle.rating.clamp(400, 4000),
-                        deviation: puzzle.deviation.min(500),
                         solved: first,
                     };
                     self.to_send = Some((number, result));
@@ -675,6 +687,26 @@ mod tests {
         assert!(page.storm.unwrap().over);
         assert!(page.session.is_none());
         assert_eq!(page.profile.game(GameKind::Chess).best_storm, 1);
+
+        // A Storm left before its time counts for the best too.
+        let mut left = self::page(Mode::Storm);
+        left.apply(PageAction::StartStorm { now: 0.0 });
+        solve(&mut left);
+        solve(&mut left);
+        left.apply(PageAction::SetMode(Mode::Rated));
+        assert_eq!(left.profile.game(GameKind::Chess).best_storm, 2);
+        assert!(left.storm.is_none());
+    }
+
+    #[test]
+    fn a_bad_links_reason_stays_when_the_database_comes() {
+        let mut page = PuzzlePage::new(Settings::new(Lang::En), GameKind::Chess, Mode::Rated, PuzzleProfile::default(), 1, 1);
+        page.link_error = Some("the link is broken".into());
+        page.begin();
+        page.apply(PageAction::Loaded { kind: GameKind::Chess, puzzles: Ok(chess_database()) });
+        assert!(page.session.is_some(), "another puzzle to solve meanwhile");
+        assert_eq!(page.link_error.as_deref(), Some("the link is broken"));
+        assert!(!page.carried());
     }
 
     #[test]

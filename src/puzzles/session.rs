@@ -61,6 +61,8 @@ pub enum SessionAction {
     ViewSolution,
     /// The engine's answer to the wrong move on the board (`None`: none came).
     Refuted {
+        /// The puzzle it was asked for (an answer for another puzzle is dropped).
+        puzzle: qi_play::puzzle::PuzzleId,
         /// The wrong move it answers (an answer to an older one is dropped).
         wrong: AnyMove,
         /// The answer and whether it wins.
@@ -193,8 +195,8 @@ impl Session {
                 self.settle(false);
                 self.show_run(true);
             }
-            SessionAction::Refuted { wrong, answer } => {
-                if self.run.wrong_move() != Some(wrong) {
+            SessionAction::Refuted { puzzle, wrong, answer } => {
+                if self.run.puzzle().id != puzzle || self.run.wrong_move() != Some(wrong) {
                     return;
                 }
                 let game = self.run.game();
@@ -319,9 +321,13 @@ mod tests {
         let answer = session.run.game().read_move("a8f8").ok();
         // An answer to another move is dropped.
         let other = session.run.game().legal_move_values().into_iter().find(|&m| Some(m) != answer).unwrap();
-        session.apply(SessionAction::Refuted { wrong: other, answer: None });
+        let id = session.puzzle().id.clone();
+        session.apply(SessionAction::Refuted { puzzle: id.clone(), wrong: other, answer: None });
         assert_eq!(session.refutation, Some(Refutation::Looking));
-        session.apply(SessionAction::Refuted { wrong, answer: answer.map(|mv| (mv, false)) });
+        let elsewhere = PuzzleId::parse("other").unwrap();
+        session.apply(SessionAction::Refuted { puzzle: elsewhere, wrong, answer: None });
+        assert_eq!(session.refutation, Some(Refutation::Looking), "an answer for another puzzle");
+        session.apply(SessionAction::Refuted { puzzle: id, wrong, answer: answer.map(|mv| (mv, false)) });
         let Some(Refutation::Found { text, .. }) = &session.refutation else { panic!("found") };
         assert!(text.starts_with("Qxf8"), "in the game's notation: {text}");
         session.apply(SessionAction::TryAgain);

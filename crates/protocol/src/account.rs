@@ -287,18 +287,15 @@ pub struct AccountError {
 pub const PUZZLE_GAMES: [&str; 4] = ["chess", "xiangqi", "banqi", "gomoku"];
 
 /// A puzzle's first result for a signed-in player, sent by the puzzle page
-/// (`POST /api/puzzles`): the server rates the player against the puzzle, as lichess does, and
-/// keeps only the first result for a puzzle.
+/// (`POST /api/puzzles`): the server rates the player against the puzzle (at the rating its
+/// own database gives it), as lichess does, and keeps only the first result for a puzzle.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PuzzleResult {
     /// The game (one of [`PUZZLE_GAMES`]).
     pub game: String,
-    /// The puzzle's id (1 to 16 letters and digits).
+    /// The puzzle's id (1 to 16 letters and digits): one of the server's (its rating is the
+    /// server's database's).
     pub puzzle: String,
-    /// The puzzle's rating (400 to 4000).
-    pub rating: u16,
-    /// The puzzle's rating deviation (500 at most).
-    pub deviation: u16,
     /// Solved without help.
     pub solved: bool,
 }
@@ -317,9 +314,6 @@ impl PuzzleResult {
             || !self.puzzle.bytes().all(|b| b.is_ascii_alphanumeric())
         {
             return Err("a puzzle's id is 1 to 16 letters and digits".into());
-        }
-        if !(400..=4000).contains(&self.rating) || self.deviation > 500 {
-            return Err("a puzzle's rating is 400 to 4000, its deviation 500 at most".into());
         }
         Ok(())
     }
@@ -375,15 +369,13 @@ mod tests {
 
     #[test]
     fn puzzle_results_are_checked() {
-        let good = PuzzleResult { game: "chess".into(), puzzle: "00sHx".into(), rating: 1760, deviation: 80, solved: true };
+        let good = PuzzleResult { game: "chess".into(), puzzle: "00sHx".into(), solved: true };
         assert_eq!(good.check(), Ok(()));
         for bad in [
             PuzzleResult { game: "shogi".into(), ..good.clone() },
             PuzzleResult { puzzle: String::new(), ..good.clone() },
             PuzzleResult { puzzle: "a/b".into(), ..good.clone() },
             PuzzleResult { puzzle: "x".repeat(17), ..good.clone() },
-            PuzzleResult { rating: 5000, ..good.clone() },
-            PuzzleResult { deviation: 900, ..good.clone() },
         ] {
             assert!(bad.check().is_err(), "{bad:?}");
         }

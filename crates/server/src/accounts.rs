@@ -118,6 +118,8 @@ pub struct Accounts {
     origins: Arc<[String]>,
     /// With several nodes, the counts are kept in Redis, so that they hold across the nodes.
     cluster: Option<Arc<crate::cluster::Cluster>>,
+    /// The puzzles served, whose ratings rate the players' results.
+    puzzles: crate::puzzles::PuzzleBook,
 }
 
 /// A refused request: its status and the [`AccountError`] sent.
@@ -194,7 +196,15 @@ impl Accounts {
             trusted,
             origins,
             cluster,
+            puzzles: crate::puzzles::PuzzleBook::default(),
         })
+    }
+
+    /// The puzzles whose results are rated (none until given: every result is refused).
+    #[must_use]
+    pub fn with_puzzles(mut self, puzzles: crate::puzzles::PuzzleBook) -> Accounts {
+        self.puzzles = puzzles;
+        self
     }
 
     /// Whether a POST may be taken: JSON, from this site's own pages (or an allowed origin).
@@ -656,7 +666,8 @@ async fn profile(
     Ok((StatusCode::OK, [(header::CACHE_CONTROL, "no-cache")], axum::Json(view)).into_response())
 }
 
-/// The signed-in player's puzzle ratings, one per game ([`crate::puzzles`]).
+/// The signed-in player's puzzle ratings, one per game ([`crate::puzzles`]); `null` when signed
+/// out (not a refusal: the puzzle page asks on every load).
 async fn puzzle_ratings(
     State(routes): State<AccountRoutes>,
     peer: Option<Extension<Peer>>,
@@ -664,12 +675,14 @@ async fn puzzle_ratings(
 ) -> Result<Response, Refused> {
     let accounts = &routes.accounts;
     accounts.read(client(accounts, peer.as_ref(), &headers))?;
-    let Some((_, account)) = accounts.signed_in(&headers).await? else {
-        return Err(not_signed_in());
+    let views = match accounts.signed_in(&headers).await? {
+        Some((_, account)) => {
+            let results =
+                accounts.storage.puzzle_results(account.key).await.map_err(|e| unavailable(&e))?;
+            Some(crate::puzzles::ratings(&results))
+        }
+        None => None,
     };
-    let results =
-        accounts.storage.puzzle_results(account.key).await.map_err(|e| unavailable(&e))?;
-    let views = crate::puzzles::ratings(&results);
     Ok((StatusCode::OK, [(header::CACHE_CONTROL, "no-store")], axum::Json(views)).into_response())
 }
 
@@ -688,29 +701,38 @@ async fn puzzle_result(
     let Some((_, account)) = accounts.signed_in(&headers).await? else {
         return Err(not_signed_in());
     };
-    result
-        .check()
-        .map_err(|detail| refusal(StatusCode::BAD_REQUEST, AccountErrorCode::BadRequest, detail))?;
-    let storage = &accounts.storage;
-    let before = storage.puzzle_results(account.key.clone()).await.map_err(|e| unavailable(&e))?;
-    if before.len() >= crate::puzzles::MAX_RESULTS {
-        return Err(refusal(
-            StatusCode::TOO_MANY_REQUESTS,
-            AccountErrorCode::TooManyAttempts,
-            "this account has rated as many puzzles as it may",
-        ));
-    }
-    let record = crate::storage::PuzzleResultRecord {
-        account: account.key.clone(),
-        game: result.game.clone(),
-        puzzle: result.puzzle,
-        rating: result.rating,
-        deviation: result.deviation,
-        solved: result.solved,
-        unix_ms: unix_ms(),
+    let bad = |detail: String| refusal(StatusCode::BAD_REQUEST, AccountErrorCode::BadRequest, detail);
+    result.check().map_err(bad)?;
+    // The puzzle's rating is the served database's, never the request's.
+    let Some((rating, deviation)) = accounts.puzzles.rating_of(&result.game, &result.puzzle) else {
+        return Err(bad(format!("no {} puzzle {:?} here", result.game, result.puzzle)));
     };
-    storage.write(vec![Write::PuzzleResult(record)]).await.map_err(|e| unavailable(&e))?;
-    let results = storage.puzzle_results(account.key).await.map_err(|e| unavailable(&e))?;
+    let storage = &accounts.storage;
+    let mut results =
+        storage.puzzle_results(account.key.clone()).await.map_err(|e| unavailable(&e))?;
+    let seen = results.iter().any(|r| r.game == result.game && r.puzzle == result.puzzle);
+    if !seen {
+        if results.len() >= crate::puzzles::MAX_RESULTS {
+            return Err(refusal(
+                StatusCode::TOO_MANY_REQUESTS,
+                AccountErrorCode::TooManyAttempts,
+                "this account has rated as many puzzles as it may",
+            ));
+        }
+        let record = crate::storage::PuzzleResultRecord {
+            account: account.key.clone(),
+            game: result.game.clone(),
+            puzzle: result.puzzle,
+            rating,
+            deviation,
+            solved: result.solved,
+            unix_ms: unix_ms(),
+        };
+        // The store keeps the first result on a puzzle even if another tab's came meanwhile;
+        // the answer counts this one as the list read plus it.
+        storage.write(vec![Write::PuzzleResult(record.clone())]).await.map_err(|e| unavailable(&e))?;
+        results.push(record);
+    }
     let view = crate::puzzles::ratings(&results).into_iter().find(|v| v.game == result.game);
     Ok((StatusCode::OK, [(header::CACHE_CONTROL, "no-store")], axum::Json(view)).into_response())
 }

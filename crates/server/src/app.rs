@@ -145,7 +145,8 @@ fn router(
         Arc::clone(&trusted),
         Arc::clone(&origins),
         cluster,
-    );
+    )
+    .map(|accounts| accounts.with_puzzles(crate::puzzles::PuzzleBook::load(&settings.dist)));
     let accounts = match made {
         Ok(accounts) => Some(Arc::new(accounts)),
         Err(e) => {

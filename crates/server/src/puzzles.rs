@@ -1,5 +1,7 @@
 //! Puzzle ratings of accounts: the puzzle page of a signed-in player sends each puzzle's first
-//! result (`POST /api/puzzles`, [`qi_protocol::PuzzleResult`]); the server keeps it
+//! result (`POST /api/puzzles`, [`qi_protocol::PuzzleResult`]: the game, the puzzle's id,
+//! solved or not); the server takes the puzzle's rating from the databases it serves
+//! ([`PuzzleBook`], never the browser's word, so no made-up puzzle moves a rating), keeps it
 //! ([`Write::PuzzleResult`](crate::storage::Write::PuzzleResult), the first result on a puzzle
 //! only) and rates the player against the puzzle with Glicko-2, as lichess rates puzzles: a
 //! solve is a win against a player rated as the puzzle, a failure a loss. The rating is worked
@@ -7,11 +9,70 @@
 //! result sent twice counts once. The page shows the server's rating where it has one
 //! (`GET /api/puzzles`).
 
+use std::collections::HashMap;
+use std::path::Path;
+
 use qi_protocol::{PUZZLE_GAMES, PuzzleRatingView};
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
 
 use crate::storage::PuzzleResultRecord;
+
+/// The puzzles the server serves (`<dist>/puzzles/data/<game>.csv`, lichess's CSV), by game and
+/// id: their rating and deviation. Read once at start; a game without a file has none.
+#[derive(Clone, Debug, Default)]
+pub struct PuzzleBook {
+    puzzles: HashMap<(String, String), (u16, u16)>,
+}
+
+impl PuzzleBook {
+    /// Reads the databases under `dist`; a missing or unreadable file gives no puzzles of its
+    /// game, and a row that is not `id,position,moves,rating,deviation,...` is left out.
+    #[must_use]
+    pub fn load(dist: &Path) -> PuzzleBook {
+        let mut book = PuzzleBook::default();
+        for game in PUZZLE_GAMES {
+            let path = dist.join("puzzles").join("data").join(format!("{game}.csv"));
+            if let Ok(text) = std::fs::read_to_string(&path) {
+                book.add(game, &text);
+            }
+        }
+        book
+    }
+
+    /// Adds the rows of one game's file.
+    pub fn add(&mut self, game: &str, text: &str) {
+        for row in text.lines().skip(1) {
+            let columns: Vec<&str> = row.splitn(6, ',').collect();
+            let (Some(id), Some(rating), Some(deviation)) =
+                (columns.first(), columns.get(3), columns.get(4))
+            else {
+                continue;
+            };
+            if let (Ok(rating), Ok(deviation)) = (rating.parse(), deviation.parse()) {
+                self.puzzles.insert((game.to_owned(), (*id).to_owned()), (rating, deviation));
+            }
+        }
+    }
+
+    /// A puzzle's rating and deviation, if the server has it.
+    #[must_use]
+    pub fn rating_of(&self, game: &str, id: &str) -> Option<(u16, u16)> {
+        self.puzzles.get(&(game.to_owned(), id.to_owned())).copied()
+    }
+
+    /// How many puzzles it holds.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.puzzles.len()
+    }
+
+    /// Whether it holds none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.puzzles.is_empty()
+    }
+}
 
 /// The most puzzle results kept for one account: past it a result is refused (a bound on what
 /// one account can make the store hold).
@@ -68,6 +129,27 @@ mod tests {
             solved,
             unix_ms: 1,
         }
+    }
+
+    #[test]
+    fn the_book_reads_rows_and_leaves_out_the_rest() {
+        let mut book = PuzzleBook::default();
+        book.add(
+            "chess",
+            "PuzzleId,FEN,Moves,Rating,RatingDeviation,Popularity,NbPlays,Themes,GameUrl,OpeningTags\n\
+             00sHx,q3k1nr/1pp1nQpp/3p4/1P2p3/4P3/B1PP1b2/B5PP/5K2 b k - 0 17,e8d7 a2e6,1760,80,83,72,mate,https://x/a,b\n\
+             bad,row\nnum,x,y,high,80\n",
+        );
+        assert_eq!(book.rating_of("chess", "00sHx"), Some((1760, 80)));
+        assert_eq!(book.rating_of("xiangqi", "00sHx"), None);
+        assert_eq!(book.len(), 1);
+        // The databases in the repository are read as the server reads them from its dist/.
+        let here = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../static/puzzles");
+        let mut served = PuzzleBook::default();
+        for game in PUZZLE_GAMES {
+            served.add(game, &std::fs::read_to_string(here.join(format!("{game}.csv"))).unwrap());
+        }
+        assert!(served.len() > 500, "{}", served.len());
     }
 
     #[test]
