@@ -388,19 +388,9 @@ fn recorded_games(path: &str, variant: Variant) -> Result<Vec<(AnyGame, Vec<AnyM
     for span in qi_play::records::games(&decoded.text) {
         let text = &decoded.text[span.range.clone()];
         let Ok(imported) = qi_play::records::import(text, Some(variant.kind())) else { continue };
-        let record = imported.record;
-        let start = record.start_game();
+        let (start, moves) = imported.record.main_line();
         if start.rules().variant() != variant {
             continue;
-        }
-        let mut game = start.clone();
-        let mut moves = Vec::new();
-        for text in &record.moves {
-            let Ok(mv) = game.read_move(text) else { break };
-            if game.apply(mv).is_err() {
-                break;
-            }
-            moves.push(mv);
         }
         games.push((start, moves));
     }

@@ -388,6 +388,23 @@ impl GameRecord {
             .unwrap_or_else(|_| unreachable_start(self.kind))
     }
 
+    /// The start and the main line's moves as values, as far as they replay (a move that
+    /// does not read or is not legal ends them): what a search over the game works on.
+    #[must_use]
+    pub fn main_line(&self) -> (AnyGame, Vec<AnyMove>) {
+        let start = self.start_game();
+        let mut game = start.clone();
+        let mut moves = Vec::with_capacity(self.moves.len());
+        for text in &self.moves {
+            let Ok(mv) = game.read_move(text) else { break };
+            if game.apply(mv).is_err() {
+                break;
+            }
+            moves.push(mv);
+        }
+        (start, moves)
+    }
+
     /// The game at `path` of the move tree: its moves replayed from the start, as far as they
     /// go (`None` when the tree has no such position).
     #[must_use]
@@ -629,6 +646,9 @@ mod tests {
         let prefix = record.replay(usize::MAX);
         assert_eq!(prefix.error.map(|e| e.ply), Some(2));
         assert_eq!(prefix.notations.len(), 2);
+        let (start, moves) = record.main_line();
+        assert_eq!(moves.len(), 2, "the main line's values stop at the bad move too");
+        assert_eq!(start.position(), GameRecord::new(GameKind::Xiangqi, "", 0).start_game().position());
     }
 
     #[test]

@@ -72,16 +72,7 @@ fn clock() -> f64 {
 /// whose moves do not replay gives the puzzles of the moves that do.
 #[must_use]
 pub fn puzzles_from_game(record: &GameRecord, player: qi_rules::Side) -> Vec<String> {
-    let start = record.start_game();
-    let mut game = start.clone();
-    let mut moves = Vec::new();
-    for text in &record.moves {
-        let Ok(mv) = game.read_move(text) else { break };
-        if game.apply(mv).is_err() {
-            break;
-        }
-        moves.push(mv);
-    }
+    let (start, moves) = record.main_line();
     let stop = std::sync::atomic::AtomicBool::new(false);
     let mut judge = qi_puzzles::Judge::new(record.kind, &clock, &stop);
     qi_puzzles::from_own_game(&mut judge, &start, &moves, player)
