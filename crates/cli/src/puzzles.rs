@@ -252,7 +252,18 @@ fn generate(options: &Options) -> Result<String, String> {
         // A puzzle's line covers the plies after it: the same idea found again one move later
         // is the same puzzle, shorter.
         let mut covered_until = 0;
-        for ply in mistakes_in(&start, &moves, &mut engine, &clock, &stop) {
+        // Each mistake is a task for its opponent; where the game's puzzles may ask to hold the
+        // draw (xiangqi), the move before it is a task for the one who then erred, had they
+        // found the only move that saved it.
+        let holds = judge.settings.hold.is_some();
+        let tasks: Vec<usize> = mistakes_in(&start, &moves, &mut engine, &clock, &stop)
+            .into_iter()
+            .flat_map(|ply| {
+                let before = (holds && ply > 0).then(|| ply - 1);
+                before.into_iter().chain(std::iter::once(ply))
+            })
+            .collect();
+        for ply in tasks {
             if ply < covered_until {
                 continue;
             }

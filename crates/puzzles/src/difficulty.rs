@@ -34,8 +34,11 @@ pub fn rating(found: &Found) -> u16 {
     if quiet {
         rating += 200;
     }
-    if found.goal == Goal::Advantage {
-        rating += 100;
+    match found.goal {
+        Goal::Advantage => rating += 100,
+        // Seeing that every other move loses is harder than seeing one that wins.
+        Goal::Hold => rating += 200,
+        Goal::Mate(_) => {}
     }
     rating.clamp(600, 2600) as u16
 }

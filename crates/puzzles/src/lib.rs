@@ -15,6 +15,9 @@
 //! - **an advantage**: the best move leaves the solver at least [`Settings::winning`] percent
 //!   to win and the second best at least [`Settings::margin`] points less. The line goes on
 //!   while the solver's next move is the only good one and ends on the solver's last such move.
+//! - **holding the draw** (xiangqi, [`Settings::hold`]): the best move keeps the solver's
+//!   chance between 40% and 60% and the second best is at least [`Settings::margin`] points
+//!   worse (it loses); the line goes on as an advantage's does, while each move still holds.
 //!
 //! The defender's replies are the engine's best. Every search goes to a fixed depth
 //! ([`Settings::depth`]), so the same candidate gives the same verdict on any machine. The
@@ -62,6 +65,10 @@ pub struct Settings {
     pub min_mate: u8,
     /// The most solver moves in an advantage puzzle.
     pub max_solver_moves: usize,
+    /// The band of winning chances (percent) that counts as holding the draw, when a puzzle
+    /// may ask for it (xiangqi's composition tradition: the only move that saves the game);
+    /// `None` where it may not.
+    pub hold: Option<(f64, f64)>,
 }
 
 impl Settings {
@@ -83,6 +90,9 @@ impl Settings {
             max_mate: if matches!(kind, GameKind::Gomoku) { 8 } else { 5 },
             min_mate: if matches!(kind, GameKind::Gomoku) { 2 } else { 1 },
             max_solver_moves: 4,
+            // Qi's xiangqi engine scores a held position near 0 (a 50% chance); the second best
+            // must then lose (the margin below: 15% or less).
+            hold: if matches!(kind, GameKind::Xiangqi) { Some((40.0, 60.0)) } else { None },
         }
     }
 }
@@ -94,6 +104,8 @@ pub enum Goal {
     Mate(u8),
     /// Win material or position: a clear advantage at the end.
     Advantage,
+    /// Hold the draw: the only move that saves a position that every other move loses.
+    Hold,
 }
 
 /// A puzzle the judge kept.
@@ -143,6 +155,7 @@ impl Found {
                 let crushing = chance(self.before.kind(), self.final_score) >= 90.0;
                 puzzle.themes.push(if crushing { Theme::Crushing } else { Theme::Advantage });
             }
+            Goal::Hold => puzzle.themes.push(Theme::Equality),
         }
         puzzle.themes.extend(themes::tag(&self.before, &self.moves));
         puzzle.themes.push(match solver_moves {
@@ -281,6 +294,18 @@ impl<'a> Judge<'a> {
     /// # Errors
     /// The [`Rejection`] that ruled it out.
     pub fn judge(&mut self, before: &AnyGame, first: AnyMove) -> Result<Found, Rejection> {
+        self.judge_line(before, first)
+    }
+
+    /// Whether `score` holds the draw (within the hold band, widened by `slack` points each
+    /// way), where this game's puzzles may ask for that.
+    fn holds(&self, kind: GameKind, score: Score, slack: f64) -> bool {
+        let Some((low, high)) = self.settings.hold else { return false };
+        !matches!(score, Score::Mate(_))
+            && (low - slack..=high + slack).contains(&chance(kind, score))
+    }
+
+    fn judge_line(&mut self, before: &AnyGame, first: AnyMove) -> Result<Found, Rejection> {
         let kind = before.kind();
         if kind == GameKind::Banqi && before.position().contains(['*', '?']) {
             return Err(Rejection::HiddenPieces);
@@ -304,6 +329,7 @@ impl<'a> Judge<'a> {
             && self.settings.advantage
             && !matches!(best.score, Score::Mate(n) if n > 0)
             && chance(kind, best.score) < self.settings.winning - self.settings.margin / 2.0
+            && !self.holds(kind, best.score, 10.0)
         {
             return Err(Rejection::NotWinning { best: best.score });
         }
@@ -336,6 +362,7 @@ impl<'a> Judge<'a> {
                         {
                             Goal::Advantage
                         }
+                        score if self.holds(kind, score, 0.0) => Goal::Hold,
                         score => return Err(Rejection::NotWinning { best: score }),
                     });
                     if !unique {
@@ -357,6 +384,11 @@ impl<'a> Judge<'a> {
                     moves.pop();
                     break;
                 }
+                Some(Goal::Hold) if !unique || !self.holds(kind, best.score, 0.0) => {
+                    // The line ends on the solver's last only move: drop the reply after it.
+                    moves.pop();
+                    break;
+                }
                 Some(_) => {}
             }
             let Some(&answer) = best.pv.first() else { break };
@@ -366,7 +398,7 @@ impl<'a> Judge<'a> {
             if game.outcome().is_some() {
                 break;
             }
-            if let Some(Goal::Advantage) = goal
+            if let Some(Goal::Advantage | Goal::Hold) = goal
                 && solver_move >= self.settings.max_solver_moves
             {
                 break;

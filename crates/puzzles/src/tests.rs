@@ -268,3 +268,21 @@ fn banqi_pieces_taken_either_way_are_no_puzzle() {
     let verdict = judge_of("banqi", "", "b6K/Na6/1N6/r6k 1 r 0 - -", "b2-a2");
     assert!(matches!(verdict, Err(Rejection::TwoGoodAnswers { .. })), "{verdict:?}");
 }
+
+#[test]
+fn a_xiangqi_move_that_alone_holds_the_draw_is_a_puzzle() {
+    // Found by `qi puzzles generate xiangqi` in self-play: Red's cannon has taken the horse on
+    // b10 and Red brings the chariot up; only taking the cannon back keeps Black level, every
+    // other move leaves Black a piece down.
+    let found = judge_of(
+        "xiangqi",
+        "",
+        "rCba1a1nr/4k4/1c5cb/p1p1p1p1p/9/9/P1P1P1P1P/8C/9/RNBAKABNR w - - 1 3",
+        "a1a3",
+    )
+    .unwrap();
+    assert_eq!(texts(&found), ["a1a3", "a10b10"]);
+    assert_eq!(found.goal, Goal::Hold);
+    let puzzle = found.puzzle("").unwrap();
+    assert!(puzzle.themes.contains(&qi_play::puzzle::Theme::Equality), "{:?}", puzzle.themes);
+}
