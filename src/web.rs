@@ -445,3 +445,28 @@ pub async fn fetch_text(path: &str) -> Result<String, String> {
     let text = response.text().map_err(|_| "no text".to_owned())?;
     JsFuture::from(text).await.ok().and_then(|t| t.as_string()).ok_or_else(|| "no text".to_owned())
 }
+
+/// Sends a request to `path` (absolute on the page's host) with this site's cookies: `body` as
+/// JSON for a POST, none for a GET. The status and the body's text; the reason when no answer
+/// came.
+pub async fn request(path: &str, body: Option<&str>) -> Result<(u16, String), String> {
+    use wasm_bindgen_futures::JsFuture;
+    let init = web_sys::RequestInit::new();
+    init.set_credentials(web_sys::RequestCredentials::SameOrigin);
+    init.set_method(if body.is_some() { "POST" } else { "GET" });
+    if let Some(body) = body {
+        init.set_body(&JsValue::from_str(body));
+    }
+    let request = web_sys::Request::new_with_str_and_init(path, &init).map_err(|_| "bad request")?;
+    let headers = request.headers();
+    let _ = headers.set("Accept", "application/json");
+    if body.is_some() {
+        let _ = headers.set("Content-Type", "application/json");
+    }
+    let window = web_sys::window().ok_or("no window")?;
+    let response = JsFuture::from(window.fetch_with_request(&request)).await.map_err(|_| "offline")?;
+    let response: web_sys::Response = response.dyn_into().map_err(|_| "no response")?;
+    let text = response.text().map_err(|_| "no text")?;
+    let text = JsFuture::from(text).await.ok().and_then(|t| t.as_string()).ok_or("no text")?;
+    Ok((response.status(), text))
+}

@@ -15,25 +15,6 @@ use web_sys::{Request, RequestCredentials, RequestInit, Response};
 
 use super::address::encode_name;
 
-/// The signed-in player's puzzle ratings (`GET /api/puzzles`); `None` when signed out.
-///
-/// # Errors
-/// The server's refusal, or unavailable.
-pub async fn puzzle_ratings() -> Result<Option<Vec<qi_protocol::PuzzleRatingView>>, AccountError> {
-    answer(send("/api/puzzles", None).await?).await
-}
-
-/// Sends a puzzle's first result (`POST /api/puzzles`); the game's rating after it.
-///
-/// # Errors
-/// The server's refusal, or unavailable.
-pub async fn puzzle_result(
-    result: &qi_protocol::PuzzleResult,
-) -> Result<Option<qi_protocol::PuzzleRatingView>, AccountError> {
-    let body = serde_json::to_string(result).map_err(|_| unavailable())?;
-    answer(send("/api/puzzles", Some(body)).await?).await
-}
-
 /// What the server says of this browser's account.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AccountState {

@@ -18,6 +18,7 @@
 //! The element `data-testid="puzzle-status"` carries `data-state="solving|solved|failed"`.
 
 pub mod page;
+pub mod server;
 pub mod session;
 
 use std::rc::Rc;
@@ -241,7 +242,7 @@ pub fn puzzles_app() -> Html {
         use_effect_with((), move |()| {
             if !embed && web::served_by_qi_server() {
                 wasm_bindgen_futures::spawn_local(async move {
-                    if let Ok(Some(views)) = crate::online::account::puzzle_ratings().await {
+                    if let Some(views) = server::ratings().await {
                         dispatch.emit(PageAction::ServerRatings(views));
                     }
                 });
@@ -254,7 +255,7 @@ pub fn puzzles_app() -> Html {
         use_effect_with(to_send.as_ref().map(|(n, _)| *n), move |_| {
             if let Some((_, result)) = to_send {
                 wasm_bindgen_futures::spawn_local(async move {
-                    if let Ok(Some(view)) = crate::online::account::puzzle_result(&result).await {
+                    if let Some(view) = server::send(&result).await {
                         dispatch.emit(PageAction::ServerRatings(vec![view]));
                     }
                 });
