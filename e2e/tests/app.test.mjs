@@ -868,6 +868,8 @@ test('review: every position analysed with a progress bar; the hung queen is a b
     await page.locator('[data-action="cancel-review"]').waitFor();
     await page.waitForFunction(() => document.querySelector('[data-testid="review"]')?.dataset.progress === '100', null, { timeout: 30_000 });
     await page.locator('[data-action="cancel-review"]').waitFor({ state: 'detached' });
+    // Done: the review offers puzzles from the game (for the side that moved first here).
+    assert.match(await page.locator('[data-action="review-puzzles"]').getAttribute('href'), /^puzzles\/\?mine=first&g=/);
     const rows = await review.locator('tbody tr').evaluateAll((trs) =>
       Object.fromEntries(trs.map((tr) => [tr.className, [...tr.querySelectorAll('td')].map((td) => td.textContent)])));
     assert.deepEqual(rows['judged-blunder'], ['0', '1'], JSON.stringify(rows));

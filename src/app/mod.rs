@@ -212,7 +212,8 @@ fn page() -> Html {
                         on_new_game={let open = open_dialog.clone(); Callback::from(move |()| open.emit(Dialog::NewGame))} />
                     <ShareButtons {lang} open={open_dialog} />
                     <crate::components::analysis::AnalysisPanel view={crate::components::analysis::analysis_view(&state)} {lang} dispatch={dispatch.clone()} />
-                    <crate::components::review::ReviewPanel review={review} sides={review_sides} {lang} dispatch={dispatch.clone()} />
+                    <crate::components::review::ReviewPanel review={review} sides={review_sides} {lang} dispatch={dispatch.clone()}
+                        puzzles={crate::components::dialogs::puzzles_from_game_link(&state)} />
                     <MoveList record={state.record.clone()} current={state.shown_path()} live={state.viewing.is_none()} {lang} symbols={state.settings.piece_symbols} dispatch={dispatch.clone()} />
                     // After the game's own panels: a live game elsewhere never pushes them down.
                     <crate::components::watch::WatchCorner {lang} theme={state.settings.theme} />

@@ -56,6 +56,10 @@ pub struct ReviewProps {
     pub lang: Lang,
     /// Where actions go.
     pub dispatch: Callback<Action>,
+    /// The puzzle page's address that makes puzzles of the wins let go in this game, offered
+    /// once the review is done ([`crate::components::dialogs::puzzles_from_game_link`]).
+    #[prop_or_default]
+    pub puzzles: Option<String>,
 }
 
 /// The review's progress and summary, in the side panel (only when the game has a review).
@@ -88,6 +92,11 @@ pub fn review_panel(props: &ReviewProps) -> Html {
                     { t(lang, Text::Review) }
                 </button>
             </div>
+        }
+    } else if let Some(href) = props.puzzles.clone() {
+        // Done: the wins let go, as puzzles to solve.
+        html! {
+            <a class="button-link review-puzzles" data-action="review-puzzles" {href}>{ t(lang, Text::PuzzlesFromGame) }</a>
         }
     } else {
         Html::default()
