@@ -9,7 +9,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { REPO, WAIT_MS, drag, presetGame, sharedSetup, startQiServer } from '../support.mjs';
+import { REPO, WAIT_MS, drag, presetGame, seriousAxeViolations, sharedSetup, startQiServer } from '../support.mjs';
 
 const TEST_TIMEOUT = 180_000;
 const setup = sharedSetup({ before, after });
@@ -82,6 +82,7 @@ test('a puzzle of the database is solved: the reply comes, the rating rises, the
     const box = await page.locator('.board').boundingBox();
     assert.ok(box.width >= 400, `the board is ${box.width} px wide at 1280 px`);
     assert.match(await status(page).innerText(), /find the best move/i);
+    assert.deepEqual(await seriousAxeViolations(page), [], 'the puzzle page (axe)');
     const before = Number(await page.locator('[data-testid="puzzle-rating"]').getAttribute('data-rating'));
     await solve(page, puzzle.moves);
     await waitForState(page, 'solved');
@@ -93,6 +94,7 @@ test('a puzzle of the database is solved: the reply comes, the rating rises, the
     await page.locator('[data-mode="dashboard"]').click();
     await page.locator('[data-testid="dashboard"]').waitFor();
     assert.match(await page.locator('[data-testid="dashboard"]').innerText(), /1 solved, 0 failed/);
+    assert.deepEqual(await seriousAxeViolations(page), [], 'the dashboard (axe)');
     // The next puzzle is another one.
     await page.locator('[data-mode="rated"]').click();
     await waitForState(page, 'solving');

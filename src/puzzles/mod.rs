@@ -853,7 +853,7 @@ fn dashboard(props: &PartProps) -> Html {
                 <th scope="row">{ theme_name(lang, &count.theme) }</th>
                 <td>{ count.solved }</td>
                 <td>{ count.failed }</td>
-                <td><span class="bar" style={format!("--share: {share}%")} aria-label={format!("{share}%")}></span></td>
+                <td><span class="bar" role="img" style={format!("--share: {share}%")} aria-label={format!("{share}%")}></span></td>
             </tr>
         }
     });
