@@ -493,3 +493,16 @@ export async function startQiServer({ tag = 'e2e', pages = ['index.html'], ready
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
+
+/**
+ * Serves one HTML page on another port of loopback: another origin than the app's, as a blog
+ * that embeds Qi. Resolves to `{ url, close }`.
+ */
+export async function startBlog(html) {
+  const blog = http.createServer((request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(html);
+  });
+  await new Promise((resolve) => blog.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${blog.address().port}/`, close: () => new Promise((r) => blog.close(r)) };
+}

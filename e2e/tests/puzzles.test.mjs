@@ -5,11 +5,10 @@
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { REPO, WAIT_MS, drag, presetGame, seriousAxeViolations, sharedSetup, startQiServer } from '../support.mjs';
+import { REPO, WAIT_MS, drag, presetGame, seriousAxeViolations, sharedSetup, startBlog, startQiServer } from '../support.mjs';
 
 const TEST_TIMEOUT = 180_000;
 const setup = sharedSetup({ before, after });
@@ -180,16 +179,6 @@ test('a puzzle\'s link carries it whole: a fresh browser opens and solves it wit
     assert.equal(await puzzleId(page), '00sHx');
   });
 });
-
-/** Serves one HTML page on another port: another origin than the app's. */
-async function startBlog(html) {
-  const blog = http.createServer((request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(html);
-  });
-  await new Promise((resolve) => blog.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${blog.address().port}/`, close: () => new Promise((r) => blog.close(r)) };
-}
 
 test('a blog on another origin embeds a puzzle and the day\'s puzzle, solved in the frame', { timeout: TEST_TIMEOUT }, async () => {
   const row = encodeURIComponent(LICHESS_ROW);

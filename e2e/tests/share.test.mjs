@@ -2,10 +2,9 @@
 // Chromium against the built app (served under a sub-path, as in app.test.mjs).
 
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import { after, before, test } from 'node:test';
 
-import { WAIT_MS, drag, moveList, sharedSetup, statusText, waitForPlies } from '../support.mjs';
+import { WAIT_MS, drag, moveList, sharedSetup, startBlog, statusText, waitForPlies } from '../support.mjs';
 
 const TEST_TIMEOUT = 180_000;
 
@@ -183,16 +182,6 @@ test('the embed code follows the page\'s language: its title, the board it shows
     assert.match(await page.locator('[data-testid="embed-snippet"]').inputValue(), /&amp;lang=vi"/);
   });
 });
-
-/** Serves one HTML page on another port: another origin than the app's. */
-async function startBlog(html) {
-  const blog = http.createServer((request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(html);
-  });
-  await new Promise((resolve) => blog.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${blog.address().port}/`, close: () => new Promise((r) => blog.close(r)) };
-}
 
 test('a blog on another origin embeds three boards that play and replay in their frames', { timeout: TEST_TIMEOUT }, async () => {
   const embed = `${setup.server.url}embed/`;
