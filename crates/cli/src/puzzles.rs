@@ -221,7 +221,9 @@ fn game_link(start: &AnyGame, moves: &[AnyMove]) -> String {
 fn generate(options: &Options) -> Result<String, String> {
     let mut puzzles = read_database(options)?;
     let mut ids: HashSet<_> = puzzles.iter().map(|p| p.id.clone()).collect();
-    let mut positions: HashSet<String> = puzzles.iter().map(|p| p.position.clone()).collect();
+    // Every position judged in this run or kept before: games that start alike meet the same
+    // mistakes, and the same candidate would get the same verdict again.
+    let mut judged: HashSet<String> = puzzles.iter().map(|p| p.position.clone()).collect();
     let clock = native_clock();
     let stop = AtomicBool::new(false);
     let mut judge = Judge::new(options.rules.kind(), &clock, &stop);
@@ -272,7 +274,8 @@ fn generate(options: &Options) -> Result<String, String> {
             for &mv in &moves[..ply] {
                 let _ = before.apply(mv);
             }
-            if positions.contains(&before.position()) {
+            if !judged.insert(before.position()) {
+                *rejections.entry("SeenBefore".into()).or_default() += 1;
                 continue;
             }
             match judge.judge(&before, moves[ply]) {
@@ -293,7 +296,6 @@ fn generate(options: &Options) -> Result<String, String> {
                     }
                     if ids.insert(puzzle.id.clone()) {
                         covered_until = ply + found.moves.len();
-                        positions.insert(puzzle.position.clone());
                         puzzles.push(puzzle);
                         added += 1;
                         write_database(options, &puzzles)?;
@@ -314,6 +316,10 @@ fn generate(options: &Options) -> Result<String, String> {
             seed.wrapping_sub(1),
             (clock() - started) / 1000.0
         );
+        // A long run is often stopped by hand: the tally so far, now and then.
+        if games % 100 == 0 {
+            eprintln!("rejected so far:{}", tally(&rejections));
+        }
     }
     if let Some(referee) = referee {
         referee.close();
@@ -324,11 +330,17 @@ fn generate(options: &Options) -> Result<String, String> {
         puzzles.len(),
         (clock() - started) / 1000.0
     );
-    for (why, count) in &rejections {
-        let _ = write!(report, " {why} {count};");
-    }
+    report.push_str(&tally(&rejections));
     report.push('\n');
     Ok(report)
+}
+
+/// The rejections counted so far, as " why count;" each.
+fn tally(rejections: &BTreeMap<String, usize>) -> String {
+    rejections.iter().fold(String::new(), |mut text, (why, count)| {
+        let _ = write!(text, " {why} {count};");
+        text
+    })
 }
 
 fn check(options: &Options) -> Result<String, String> {
@@ -416,7 +428,8 @@ fn recorded_games(path: &str, variant: Variant) -> Result<Vec<(AnyGame, Vec<AnyM
 /// size: a Chess960 start or a gomoku opening rule would read back as another game).
 fn keep(found: &Found, start: &AnyGame, played: &[AnyMove]) -> Result<Puzzle, String> {
     let puzzle = found.puzzle(&game_link(start, played)).map_err(|e| e.to_string())?;
-    let back = Puzzle::read_row(puzzle.rules.variant(), &puzzle.to_row()).map_err(|e| e.to_string())?;
+    let back =
+        Puzzle::read_row(puzzle.rules.variant(), &puzzle.to_row()).map_err(|e| e.to_string())?;
     if back.rules != puzzle.rules {
         return Err(format!("a row cannot carry the rules {}", puzzle.rules.to_list()));
     }

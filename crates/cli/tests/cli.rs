@@ -564,7 +564,8 @@ fn puzzles_import_reports_each_bad_row_and_export_writes_the_rest_back() {
     assert!(stdout(&output).starts_with("1 puzzles added"), "{}", stdout(&output));
     let errors = stderr(&output);
     assert!(
-        errors.contains(":3: move 2 (a2e9): ") && errors.contains(":4: the position cannot be read"),
+        errors.contains(":3: move 2 (a2e9): ")
+            && errors.contains(":4: the position cannot be read"),
         "{errors}"
     );
     let output = qi(&["puzzles", "export", "chess", "--file", database]);

@@ -83,10 +83,12 @@ pub fn mistakes_in(
     let settings = Settings::of(kind);
     let scan = scan(start, moves, engine, now, stop);
     if kind == GameKind::Gomoku {
-        // The move let the other side win by fours, where it did not already at its last turn.
+        // The move left the other side a win by fours: the move that let it in, and each
+        // move after it while the win goes on (a forced block, or a chance to stop it let go).
+        // Where the win first appears there are often two ways to it; a shorter one, after a
+        // block, often has only one.
         return (0..scan.wins_by_fours.len().saturating_sub(1))
             .filter(|&ply| scan.wins_by_fours[ply + 1])
-            .filter(|&ply| ply == 0 || !scan.wins_by_fours[ply - 1])
             .collect();
     }
     (0..scan.scores.len().saturating_sub(1))

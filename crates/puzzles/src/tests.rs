@@ -286,3 +286,43 @@ fn a_xiangqi_move_that_alone_holds_the_draw_is_a_puzzle() {
     let puzzle = found.puzzle("").unwrap();
     assert!(puzzle.themes.contains(&qi_play::puzzle::Theme::Equality), "{:?}", puzzle.themes);
 }
+
+#[test]
+fn a_gomoku_win_by_fours_is_a_candidate_at_each_move_while_it_lasts() {
+    // A self-play game (the generator found sGnhv in it): Black wins by fours from ply 11 on,
+    // and White blocks twice. Where the win first appears Black has a second move nearly as
+    // good; two blocks later the four-three alone wins, and that is the puzzle.
+    let empty = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 b";
+    let start = AnyGame::new("gomoku", "", &StartFrom::Position(empty)).unwrap();
+    let mut game = start.clone();
+    let moves: Vec<_> = "h13 f15 i12 h12 g11 f11 g10 f9 i10 i11 g8 g7 g12 g9 g14 g13 j11 k10 h9"
+        .split(' ')
+        .map(|text| {
+            let mv = game.read_move(text).unwrap();
+            game.apply(mv).unwrap();
+            mv
+        })
+        .collect();
+    let clock = native_clock();
+    let stop = AtomicBool::new(false);
+    let mut engine = AnyEngine::default();
+    let plies = mine::mistakes_in(&start, &moves, &mut engine, &clock, &stop);
+    assert_eq!(plies, [11, 13, 15]);
+    let mut judge = Judge::new(start.kind(), &clock, &stop);
+    let verdicts: Vec<_> = plies
+        .iter()
+        .map(|&ply| {
+            let mut before = start.clone();
+            for &mv in &moves[..ply] {
+                before.apply(mv).unwrap();
+            }
+            judge.judge(&before, moves[ply]).map(|found| texts(&found))
+        })
+        .collect();
+    assert!(matches!(verdicts[0], Err(Rejection::TwoGoodAnswers { .. })), "{verdicts:?}");
+    assert!(matches!(verdicts[1], Err(Rejection::TwoGoodAnswers { .. })), "{verdicts:?}");
+    assert_eq!(
+        verdicts[2],
+        Ok(["g13", "j11", "k10", "h9", "f7", "k12"].map(String::from).to_vec())
+    );
+}
