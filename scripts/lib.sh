@@ -102,8 +102,8 @@ ensure_app_tools() {
 # the "watch live" page into dist/tv/ and the puzzle page (with its databases) into
 # dist/puzzles/ (Trunk builds one page at a time, and each build empties its own output
 # directory, so the app goes first); then the engine's worker (build_worker) and its threaded
-# build; then the app's wasm split in two (split_app_wasm, which plays the first screen, the
-# computer's move included, so it comes after the worker); then the service worker that keeps
+# build; then the app's and the puzzle page's wasm each split in two (split_pages_wasm, which
+# plays each first screen, the computer's move included, so it comes after the worker); then the service worker that keeps
 # the build for offline play
 # (scripts/service-worker.mjs), and a brotli and a gzip copy beside each file, which qi-server
 # sends to browsers that take them.
@@ -117,18 +117,19 @@ build_app() {
   page_build trunk build puzzles/index.html --release --dist dist/puzzles
   build_worker dist
   build_worker_threads dist/threads
-  split_app_wasm dist
+  split_pages_wasm dist
   node scripts/service-worker.mjs dist
   node scripts/precompress.mjs dist
 }
 
-# The app page's wasm in two (scripts/split-wasm.mjs): what the first screen runs, in the first
-# download, and the rest, fetched once the board is up. Chromium plays the first screen on an
-# instrumented copy to see what it runs, so the build needs it.
-split_app_wasm() {
+# The app page's and the puzzle page's wasm each in two (scripts/split-wasm.mjs): what the first
+# screen runs, in the first download, and the rest, fetched once the board is up. Chromium plays
+# the first screen on an instrumented copy to see what it runs, so the build needs it.
+split_pages_wasm() {
   ensure_chromium
   cargo build --locked --release -p qi-wasm-split
   node scripts/split-wasm.mjs "$1"
+  node scripts/split-wasm.mjs "$1" puzzles
 }
 
 # Runs a build of the pages' wasm (the first download: every KB is about 5 ms on a slow phone

@@ -326,3 +326,23 @@ fn a_gomoku_win_by_fours_is_a_candidate_at_each_move_while_it_lasts() {
         Ok(["g13", "j11", "k10", "h9", "f7", "k12"].map(String::from).to_vec())
     );
 }
+
+#[test]
+fn banqi_capture_chains_are_puzzles() {
+    use qi_play::puzzle::Theme;
+    // After Black's b2-c2 the advisor takes that soldier, and the general, left alone beside
+    // Red's soldier, falls to it: mate in two by a chain of captures.
+    let mate = judge_of("banqi", "", "k7/1P6/1p1A4/8 2 r 0 - -", "b2-c2").unwrap();
+    assert_eq!(texts(&mate), ["b2-c2", "d2-c2", "a4-b4", "b3-b4"]);
+    assert_eq!(mate.goal, Goal::Mate(2));
+    let themes = mate.puzzle("").unwrap().themes;
+    assert!(themes.contains(&Theme::CaptureChain), "{themes:?}");
+    assert!(themes.contains(&Theme::SoldierTakesGeneral), "{themes:?}");
+    // Black's elephant takes Red's on h1; Red's general takes Black's general, then the cannon
+    // beside it: two captures, each the only good move.
+    let gain = judge_of("banqi", "", "7C/4a3/R3K2c/4kcbB 2 r 0 - -", "g1-h1").unwrap();
+    assert_eq!(texts(&gain), ["g1-h1", "e2-e1", "h1-g1", "e1-f1"]);
+    assert!(matches!(gain.goal, Goal::Advantage), "{:?}", gain.goal);
+    let themes = gain.puzzle("").unwrap().themes;
+    assert!(themes.contains(&Theme::CaptureChain), "{themes:?}");
+}
