@@ -69,6 +69,10 @@ pub struct Settings {
     /// may ask for it (xiangqi's composition tradition: the only move that saves the game);
     /// `None` where it may not.
     pub hold: Option<(f64, f64)>,
+    /// The most nodes one of the judge's searches may visit; a candidate whose search would
+    /// need more is refused ([`Rejection::TooComplex`]) rather than judged on half a search.
+    /// `None`: no cap.
+    pub max_nodes: Option<u64>,
 }
 
 impl Settings {
@@ -93,6 +97,10 @@ impl Settings {
             // Qi's xiangqi engine scores a held position near 0 (a 50% chance); the second best
             // must then lose (the margin below: 15% or less).
             hold: if matches!(kind, GameKind::Xiangqi) { Some((40.0, 60.0)) } else { None },
+            // Crowded banqi positions can need tens of millions of nodes at depth 8 (cannons
+            // that take over any screen keep the capture search going); the others' searches
+            // stay within reach.
+            max_nodes: if matches!(kind, GameKind::Banqi) { Some(3_000_000) } else { None },
         }
     }
 }
@@ -203,6 +211,8 @@ pub enum Rejection {
     TooLong,
     /// A mate shorter than [`Settings::min_mate`].
     TooShort,
+    /// A search would need more than [`Settings::max_nodes`].
+    TooComplex,
 }
 
 impl fmt::Display for Rejection {
@@ -221,6 +231,7 @@ impl fmt::Display for Rejection {
             }
             Rejection::TooLong => f.write_str("the mate is too long"),
             Rejection::TooShort => f.write_str("the mate is too short"),
+            Rejection::TooComplex => f.write_str("too many positions to search"),
         }
     }
 }
@@ -263,12 +274,20 @@ impl<'a> Judge<'a> {
         Judge { engine: AnyEngine::default(), now, stop, settings: Settings::of(kind) }
     }
 
-    fn analyse(&mut self, game: &AnyGame, lines: usize) -> Analysis {
+    fn analyse(&mut self, game: &AnyGame, lines: usize) -> Result<Analysis, Rejection> {
         self.analyse_to(game, lines, self.settings.depth)
     }
 
-    fn analyse_to(&mut self, game: &AnyGame, lines: usize, depth: u32) -> Analysis {
-        let limits = Limits { depth: Some(depth), ..Limits::default() };
+    /// The search of `game` to `depth` with `lines` lines; refused when it would visit more
+    /// than [`Settings::max_nodes`].
+    fn analyse_to(
+        &mut self,
+        game: &AnyGame,
+        lines: usize,
+        depth: u32,
+    ) -> Result<Analysis, Rejection> {
+        let limits =
+            Limits { depth: Some(depth), nodes: self.settings.max_nodes, ..Limits::default() };
         let mut bests: Vec<(u32, Option<AnyMove>)> = Vec::new();
         let result = self.engine.search_lines_with(
             game,
@@ -286,7 +305,10 @@ impl<'a> Judge<'a> {
             .take_while(|(_, mv)| *mv == best)
             .last()
             .map_or(self.settings.depth, |(depth, _)| *depth);
-        Analysis { lines: result.info.lines, stable_from }
+        if self.settings.max_nodes.is_some_and(|cap| result.info.nodes >= cap) {
+            return Err(Rejection::TooComplex);
+        }
+        Ok(Analysis { lines: result.info.lines, stable_from })
     }
 
     /// Judges the task that `first` sets in `before` (see the crate documentation).
@@ -324,7 +346,7 @@ impl<'a> Judge<'a> {
         // Most candidates have two good answers, or no clear win, plain at two thirds of the
         // depth: those are turned away there (by half the margin, so a close call still gets
         // the full search).
-        let glance = self.analyse_to(&game, 2, self.settings.depth * 2 / 3);
+        let glance = self.analyse_to(&game, 2, self.settings.depth * 2 / 3)?;
         if let Some(best) = glance.lines.first()
             && self.settings.advantage
             && !matches!(best.score, Score::Mate(n) if n > 0)
@@ -341,7 +363,7 @@ impl<'a> Judge<'a> {
             return Err(Rejection::TwoGoodAnswers { best: best.score, second: second.score });
         }
         loop {
-            let analysis = self.analyse(&game, 2);
+            let analysis = self.analyse(&game, 2)?;
             let Some(best) = analysis.lines.first().cloned() else { break };
             let second = analysis.lines.get(1).map(|line| line.score);
             let unique = only_move(kind, &self.settings, best.score, second);
@@ -403,7 +425,7 @@ impl<'a> Judge<'a> {
             {
                 break;
             }
-            let reply = self.analyse(&game, 1);
+            let reply = self.analyse(&game, 1)?;
             let Some(&reply) = reply.lines.first().and_then(|line| line.pv.first()) else { break };
             game.apply(reply).map_err(|e| Rejection::NoTask(e.to_string()))?;
             moves.push(reply);

@@ -29,6 +29,12 @@ pub const fn quick_depth(kind: GameKind) -> u32 {
     }
 }
 
+/// The most nodes the quick search visits in one position. A few crowded banqi positions,
+/// every cannon able to take over a screen, send even a depth-4 search past 40 million nodes
+/// (a minute); a chess or xiangqi position at depth 5 takes well under this. Capped, the quick
+/// look stands on what it saw: it only picks candidates for the judge.
+pub const QUICK_NODES: u64 = 500_000;
+
 /// The fall in the mover's winning chance (points) that makes a move a mistake worth a look
 /// (the review calls 15 a blunder; a piece lost from a level game is about 28).
 pub const DROP: f64 = 20.0;
@@ -48,7 +54,8 @@ fn scan(
     stop: &AtomicBool,
 ) -> Scan {
     let kind = start.kind();
-    let limits = Limits { depth: Some(quick_depth(kind)), ..Limits::default() };
+    let limits =
+        Limits { depth: Some(quick_depth(kind)), nodes: Some(QUICK_NODES), ..Limits::default() };
     let mut game = start.clone();
     let mut scan = Scan { scores: Vec::new(), wins_by_fours: Vec::new() };
     for ply in 0..=moves.len() {

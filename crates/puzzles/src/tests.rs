@@ -346,3 +346,12 @@ fn banqi_capture_chains_are_puzzles() {
     let themes = gain.puzzle("").unwrap().themes;
     assert!(themes.contains(&Theme::CaptureChain), "{themes:?}");
 }
+
+#[test]
+fn a_banqi_position_too_crowded_to_search_is_refused() {
+    // Just after the pieces were turned up in a self-play game (seed 2004): with every cannon
+    // able to take over a screen, a depth-4 search of the next position visits 44 million
+    // nodes. The judge gives up at its cap instead of judging on half a search.
+    let verdict = judge_of("banqi", "", "PPppPnbp/raKPp1CR/AkbrancN/BARP1cBC 1 r 1 - -", "c3-b3");
+    assert_eq!(verdict.unwrap_err(), Rejection::TooComplex);
+}
