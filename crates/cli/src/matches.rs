@@ -670,7 +670,7 @@ fn play_game(
 
 /// Gomocup's `INFO rule` code for a gomoku game's rules (the board's size beside it): `None`
 /// for the other games, an error for rules Gomocup has no code for.
-fn piskvork_rule(game: &AnyGame) -> Result<Option<(u8, u8)>, String> {
+pub(crate) fn piskvork_rule(game: &AnyGame) -> Result<Option<(u8, u8)>, String> {
     let AnyGame::Gomoku(g) = game else { return Ok(None) };
     let rules = g.rules();
     let rule = match (rules.opening, rules.rule) {

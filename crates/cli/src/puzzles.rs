@@ -27,8 +27,11 @@ pub const USAGE: &str = "\
       until N new ones (default 10). Progress and the tally of rejections go to stderr.
       Chess and xiangqi puzzles are re-checked by a referee (Stockfish, Fairy-Stockfish, or
       --referee CMD) to --depth D (default 18) before they are kept; --no-referee skips it.
+      Gomoku puzzles rest on the judge's own threat search unless --referee CMD is given
+      (Rapfi: ../shared/engines/rapfi/pbrain-rapfi).
   qi puzzles check <game> [--sample N] [--depth D] [--referee CMD] [--drop] [--file F]
-      The referee's verdict on N puzzles spread over the database (default all): how many
+      The referee's verdict (Stockfish, Fairy-Stockfish, Rapfi beside the checkout, or
+      --referee CMD) on N puzzles spread over the database (default all): how many
       it agrees with (its best move is the solution's at every solver move) and how many
       are only-move puzzles by its own scores; each disagreement on stderr. --drop removes
       the puzzles it disagrees with from F.
@@ -70,6 +73,8 @@ struct Options {
     file: String,
     /// The referee's command; `None` for none.
     referee: Option<String>,
+    /// Whether `--referee` was given (not the game's default).
+    referee_given: bool,
     depth: u32,
     sample: Option<usize>,
     drop: bool,
@@ -121,6 +126,7 @@ impl Options {
         let variant = Variant::parse(game).map_err(|e| e.to_string())?;
         let rules = AnyRules::parse(variant, &rules).map_err(|e| format!("--rules: {e}"))?;
         let file = file.unwrap_or_else(|| format!("static/puzzles/{}.csv", variant.kind().name()));
+        let referee_given = referee.is_some();
         let referee = if no_referee {
             None
         } else {
@@ -134,6 +140,7 @@ impl Options {
             seed,
             file,
             referee,
+            referee_given,
             depth,
             sample,
             drop,
@@ -229,7 +236,12 @@ fn generate(options: &Options) -> Result<String, String> {
     let mut judge = Judge::new(options.rules.kind(), &clock, &stop);
     let mut engine = AnyEngine::default();
     let selfplay = SelfPlay::new(options.rules);
-    let mut referee = match &options.referee {
+    // Gomoku's judge is its own threat search; Rapfi referees generation only when asked.
+    let referee_command = match options.rules.kind() {
+        qi_rules::GameKind::Gomoku if !options.referee_given => None,
+        _ => options.referee.as_ref(),
+    };
+    let mut referee = match referee_command {
         Some(command) => Some(Referee::start(options.rules.kind(), command, options.depth)?),
         None => None,
     };

@@ -609,3 +609,30 @@ fn puzzles_are_made_from_a_record_files_games() {
     assert!(file.contains(",g2g4 d8h4,1000,300,0,0,mate mateIn1 oneMove,?game=chess&"), "{file}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn rapfi_referees_gomoku_puzzles_over_gomocup() {
+    // Rapfi's build beside the checkout (../shared/engines/rapfi): the gomoku referee. Two
+    // puzzles of the database, each a VCF its threat search settles: it plays each solution.
+    let rapfi = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/engines/rapfi/pbrain-rapfi");
+    assert!(std::path::Path::new(rapfi).exists(), "Rapfi is missing at {rapfi}");
+    let dir = std::env::temp_dir().join(format!("qi-puzzles-rapfi-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let database = dir.join("gomoku.csv");
+    let rows = [
+        "PuzzleId,FEN,Moves,Rating,RatingDeviation,Popularity,NbPlays,Themes,GameUrl,OpeningTags",
+        "ii1j4,15/2o3x8/3x1o1o7/3ox1x8/3xoxx8/4x1x8/3x3o7/2o12/12x2/11o3/10o4/9o5/15/15/15 w,g13 g8 g9 f9 h7 c12,1700,300,0,0,mate mateIn3 vcf fourThree long,,",
+        "sGnhv,5o9/6x8/7x7/6xox6/5ox1o6/6x1x6/5oo8/6x8/6o8/15/15/15/15/15/15 w,g13 j11 k10 h9 f7 k12,1700,300,0,0,mate mateIn3 vcf fourThree long,,",
+    ];
+    std::fs::write(&database, rows.join("\n") + "\n").unwrap();
+    let args = ["puzzles", "check", "gomoku", "--depth", "12", "--referee", rapfi];
+    let output = qi(&[&args[..], &["--file", database.to_str().unwrap()]].concat());
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("best move agrees on 2 (100.0%)"),
+        "{}{}",
+        stdout(&output),
+        stderr(&output)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
