@@ -256,7 +256,7 @@ test('on a Qi server, a signed-in player\'s puzzle rating is kept with the accou
   };
   try {
     let rating;
-    await setup.withApp({}, async (page) => {
+    await setup.withApp({}, async (page, app) => {
       // Signed out, the server keeps nothing (`null`): the page rates in the browser alone.
       const signedOut = await api(page, '/api/puzzles');
       assert.deepEqual([signedOut.status, signedOut.json], [200, null]);
@@ -265,8 +265,17 @@ test('on a Qi server, a signed-in player\'s puzzle rating is kept with the accou
       await page.goto(`${qi.base}puzzles/?puzzle=chess:${id}`);
       await page.locator('[data-testid="puzzle-rating"][data-on-server="true"]').waitFor();
       await waitForState(page, 'solving');
+      // The line drops as the result is sent: it waits in the browser.
+      const offline = (route) => (route.request().method() === 'POST' ? route.abort('internetdisconnected') : route.continue());
+      await page.route('**/api/puzzles', offline);
       await solve(page, puzzle.moves);
       await waitForState(page, 'solved');
+      await page.waitForFunction(() => /unsent/.test(localStorage.getItem('qi.puzzles') ?? ''));
+      assert.equal((await api(page, '/api/puzzles')).json.find((v) => v.game === 'chess')?.tried ?? 0, 0);
+      await page.unroute('**/api/puzzles', offline);
+      app.errors.splice(0, app.errors.length, ...app.errors.filter((e) => !/api\/puzzles|ERR_INTERNET_DISCONNECTED/.test(e)));
+      // The next visit sends it.
+      await page.reload();
       await page.waitForFunction(async () => {
         const views = await (await fetch('/api/puzzles')).json();
         return views?.find((v) => v.game === 'chess').tried === 1;

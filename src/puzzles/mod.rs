@@ -27,7 +27,7 @@ use qi_i18n::puzzles::{PuzzleText as P, pt, puzzle_error, theme_name};
 use qi_i18n::text::{Lang, fill, fill_all, game_name, side_name};
 use qi_play::link::{self, Query};
 use qi_play::puzzle::profile::PuzzleProfile;
-use qi_play::puzzle::{Puzzle, RunState, Theme};
+use qi_play::puzzle::{Puzzle, PuzzleId, RunState, Theme};
 use qi_play::{Brush, Shape};
 use qi_rules::GameKind;
 use qi_rules::any::Variant;
@@ -126,7 +126,11 @@ fn initial(query: &Query) -> (PuzzlePage, Options) {
             linked = Some(Linked::Whole(puzzle));
         }
         Some(Err(error)) => {
-            notice = Some(fill(pt(settings.lang, P::BadLink), "why", &puzzle_error(settings.lang, kind, &error)));
+            notice = Some(fill(
+                pt(settings.lang, P::BadLink),
+                "why",
+                &puzzle_error(settings.lang, kind, &error),
+            ));
         }
         None => {}
     }
@@ -152,7 +156,9 @@ fn initial(query: &Query) -> (PuzzlePage, Options) {
     let looks = settings.theme;
     let keep: String = ["lang", "theme"]
         .iter()
-        .filter_map(|name| query.get(name).map(|value| format!("&{name}={}", link::encode_component(value))))
+        .filter_map(|name| {
+            query.get(name).map(|value| format!("&{name}={}", link::encode_component(value)))
+        })
         .collect();
     let mut page = PuzzlePage::new(settings, kind, mode, profile, day, web::random_seed());
     page.linked = linked;
@@ -242,21 +248,41 @@ pub fn puzzles_app() -> Html {
         use_effect_with((), move |()| {
             if !embed && web::served_by_qi_server() {
                 wasm_bindgen_futures::spawn_local(async move {
-                    if let Some(views) = server::ratings().await {
-                        dispatch.emit(PageAction::ServerRatings(views));
+                    match server::ratings().await {
+                        Some(server::Account::SignedIn(views)) => {
+                            dispatch.emit(PageAction::ServerRatings(views));
+                        }
+                        Some(server::Account::SignedOut) => dispatch.emit(PageAction::SignedOut),
+                        None => {}
                     }
                 });
             }
         });
     }
     {
+        // The oldest result the server has not confirmed, one at a time: each confirmation
+        // brings the next; with no answer the rest wait for the next result or the next visit.
         let dispatch = dispatch.clone();
-        let to_send = page.to_send.clone().filter(|_| page.on_server);
-        use_effect_with(to_send.as_ref().map(|(n, _)| *n), move |_| {
-            if let Some((_, result)) = to_send {
+        let waiting: usize =
+            GameKind::ALL.into_iter().map(|kind| page.profile.game(kind).unsent.len()).sum();
+        use_effect_with((page.next_to_send(), waiting), move |(result, _)| {
+            if let Some(result) = result.clone() {
                 wasm_bindgen_futures::spawn_local(async move {
-                    if let Some(view) = server::send(&result).await {
-                        dispatch.emit(PageAction::ServerRatings(vec![view]));
+                    let Some(kind) = GameKind::ALL.into_iter().find(|k| k.name() == result.game)
+                    else {
+                        return;
+                    };
+                    let Ok(id) = PuzzleId::parse(&result.puzzle) else { return };
+                    match server::send(&result).await {
+                        server::Sent::Kept(view) => {
+                            dispatch.emit(PageAction::Sent { kind, id });
+                            if let Some(view) = view {
+                                dispatch.emit(PageAction::ServerRatings(vec![view]));
+                            }
+                        }
+                        server::Sent::Refused => dispatch.emit(PageAction::Sent { kind, id }),
+                        server::Sent::SignedOut => dispatch.emit(PageAction::SignedOut),
+                        server::Sent::NoAnswer => {}
                     }
                 });
             }
@@ -286,7 +312,8 @@ pub fn puzzles_app() -> Html {
         let advance = page.advances_by_itself();
         let dispatch = dispatch.clone();
         use_effect_with(advance, move |&advance| {
-            let stop = advance.then(|| web::timeout(STREAK_NEXT_MS, move || dispatch.emit(PageAction::Next)));
+            let stop = advance
+                .then(|| web::timeout(STREAK_NEXT_MS, move || dispatch.emit(PageAction::Next)));
             move || {
                 if let Some(Some(stop)) = stop {
                     stop();
@@ -321,13 +348,23 @@ pub fn puzzles_app() -> Html {
         use_effect_with(looking, move |looking| {
             if let Some((puzzle, Some(wrong), record)) = looking.clone() {
                 wasm_bindgen_futures::spawn_local(async move {
-                    let request = qi_tasks::think::ThinkRequest { id: 1, level: REFUTATION_LEVEL, seed: 1, record };
-                    let reply = crate::worker::run(qi_tasks::think::WorkerRequest::Think(request)).await;
+                    let request = qi_tasks::think::ThinkRequest {
+                        id: 1,
+                        level: REFUTATION_LEVEL,
+                        seed: 1,
+                        record,
+                    };
+                    let reply =
+                        crate::worker::run(qi_tasks::think::WorkerRequest::Think(request)).await;
                     let answer = reply.and_then(|r| r.think()).and_then(|r| {
                         let wins = matches!(r.score, Some(qi_ai::Score::Mate(n)) if n > 0);
                         r.best.map(|best| (best, wins))
                     });
-                    dispatch.emit(PageAction::Session(SessionAction::Refuted { puzzle, wrong, answer }));
+                    dispatch.emit(PageAction::Session(SessionAction::Refuted {
+                        puzzle,
+                        wrong,
+                        answer,
+                    }));
                 });
             }
         });
@@ -342,7 +379,8 @@ pub fn puzzles_app() -> Html {
                 wasm_bindgen_futures::spawn_local(async move {
                     let kind = record.kind;
                     let request = qi_tasks::tasks::TaskRequest::Puzzles { record, first };
-                    let reply = crate::worker::run(qi_tasks::think::WorkerRequest::Task(request)).await;
+                    let reply =
+                        crate::worker::run(qi_tasks::think::WorkerRequest::Task(request)).await;
                     let found = match reply.and_then(|r| r.task()) {
                         Some(qi_tasks::tasks::TaskReply::Puzzles { rows }) => Ok(rows
                             .iter()
@@ -472,8 +510,10 @@ fn mode_tabs(props: &TabProps<Mode>) -> Html {
             </button>
         }
     });
-    let own = (props.current == Mode::Own).then(|| html! {
-        <span class="mode-tab current" data-mode="own">{ pt(lang, P::FromYourGame) }</span>
+    let own = (props.current == Mode::Own).then(|| {
+        html! {
+            <span class="mode-tab current" data-mode="own">{ pt(lang, P::FromYourGame) }</span>
+        }
     });
     html! { <nav class="puzzle-modes">{ for buttons }{ own }</nav> }
 }
@@ -484,7 +524,9 @@ fn puzzle_board(props: &PartProps) -> Html {
     let page = &props.page.0;
     let board_dispatch = {
         let dispatch = props.dispatch.clone();
-        Callback::from(move |action: Action| dispatch.emit(PageAction::Session(SessionAction::Board(Box::new(action)))))
+        Callback::from(move |action: Action| {
+            dispatch.emit(PageAction::Session(SessionAction::Board(Box::new(action))))
+        })
     };
     let crate::components::BoardInput { on_click, on_pick, on_drop } =
         crate::components::board_input(&board_dispatch, web::now_ms);
@@ -532,15 +574,21 @@ fn puzzle_panel(props: &PartProps) -> Html {
     if let Some(notice) = &page.notice {
         let text = match notice {
             PageNotice::NoneLeft => pt(lang, P::NoneLeft).to_owned(),
-            PageNotice::NoPuzzles => fill(pt(lang, P::NoPuzzles), "game", game_name(lang, page.kind)),
-            PageNotice::NotFound(id) => fill_all(pt(lang, P::NotFound), &[("id", id), ("game", game_name(lang, page.kind))]),
+            PageNotice::NoPuzzles => {
+                fill(pt(lang, P::NoPuzzles), "game", game_name(lang, page.kind))
+            }
+            PageNotice::NotFound(id) => {
+                fill_all(pt(lang, P::NotFound), &[("id", id), ("game", game_name(lang, page.kind))])
+            }
         };
         blocks.push(html! { <p class="puzzle-notice" role="alert" data-testid="puzzle-notice">{ text }</p> });
     }
     if page.needs_database() && page.session.is_none() {
         match page.database() {
             Database::Loading | Database::NotLoaded => {
-                blocks.push(html! { <p class="puzzle-loading" role="status">{ pt(lang, P::Loading) }</p> });
+                blocks.push(
+                    html! { <p class="puzzle-loading" role="status">{ pt(lang, P::Loading) }</p> },
+                );
             }
             Database::Failed(why) => {
                 blocks.push(html! { <p class="puzzle-notice" role="alert">{ fill(pt(lang, P::LoadFailed), "why", why) }</p> });
@@ -555,7 +603,10 @@ fn puzzle_panel(props: &PartProps) -> Html {
             let (count, over) = page.streak;
             let best = page.profile.game(page.kind).best_streak;
             let text = if over {
-                fill_all(pt(lang, P::StreakOver), &[("n", &count.to_string()), ("best", &best.to_string())])
+                fill_all(
+                    pt(lang, P::StreakOver),
+                    &[("n", &count.to_string()), ("best", &best.to_string())],
+                )
             } else {
                 fill(pt(lang, P::StreakScore), "n", &count.to_string())
             };
@@ -572,7 +623,9 @@ fn puzzle_panel(props: &PartProps) -> Html {
         }
         Mode::Storm => {
             let dispatch = props.dispatch.clone();
-            let start = Callback::from(move |_: MouseEvent| dispatch.emit(PageAction::StartStorm { now: web::now_ms() }));
+            let start = Callback::from(move |_: MouseEvent| {
+                dispatch.emit(PageAction::StartStorm { now: web::now_ms() })
+            });
             let best = page.profile.game(page.kind).best_storm;
             let body = match page.storm {
                 None => html! {
@@ -612,7 +665,13 @@ fn puzzle_panel(props: &PartProps) -> Html {
                 OwnPuzzles::Found(found) => format!(
                     "{} {}",
                     fill(pt(lang, P::FoundInGame), "n", &found.len().to_string()),
-                    fill_all(pt(lang, P::NumberOf), &[("i", &(page.own_at + 1).min(found.len()).to_string()), ("n", &found.len().to_string())])
+                    fill_all(
+                        pt(lang, P::NumberOf),
+                        &[
+                            ("i", &(page.own_at + 1).min(found.len()).to_string()),
+                            ("n", &found.len().to_string())
+                        ]
+                    )
                 ),
                 OwnPuzzles::Failed(why) => fill(pt(lang, P::NoGame), "why", why),
             };
@@ -654,7 +713,9 @@ fn puzzle_panel(props: &PartProps) -> Html {
                 .target_dyn_into::<web_sys::HtmlSelectElement>()
                 .map(|select| select.value())
                 .unwrap_or_default();
-            dispatch.emit(PageAction::SetTheme(Theme::parse(&value).ok().filter(|_| !value.is_empty())));
+            dispatch.emit(PageAction::SetTheme(
+                Theme::parse(&value).ok().filter(|_| !value.is_empty()),
+            ));
         });
         let choices = themes.iter().map(|theme| {
             let token = theme.token().into_owned();
@@ -673,7 +734,12 @@ fn puzzle_panel(props: &PartProps) -> Html {
 }
 
 /// The status line and the buttons of the puzzle on the board.
-fn session_panel(page: &PuzzlePage, session: &session::Session, dispatch: &Callback<PageAction>, embed: bool) -> Html {
+fn session_panel(
+    page: &PuzzlePage,
+    session: &session::Session,
+    dispatch: &Callback<PageAction>,
+    embed: bool,
+) -> Html {
     let lang = page.settings.lang;
     let kind = session.kind();
     let state = session.state();
@@ -690,7 +756,9 @@ fn session_panel(page: &PuzzlePage, session: &session::Session, dispatch: &Callb
         pt(lang, P::Solved).to_owned()
     } else if session.run.finished() {
         pt(lang, P::Failed).to_owned()
-    } else if session.reply_pending || session.run.board_moves().len() > 1 && session.result != Some(false) {
+    } else if session.reply_pending
+        || session.run.board_moves().len() > 1 && session.result != Some(false)
+    {
         pt(lang, P::BestMove).to_owned()
     } else {
         fill(pt(lang, P::FindTheMove), "side", solver)
@@ -700,7 +768,9 @@ fn session_panel(page: &PuzzlePage, session: &session::Session, dispatch: &Callb
     });
     if wrong_on_board {
         let text = match &session.refutation {
-            Some(Refutation::Found { text, wins: true, .. }) => fill(pt(lang, P::RefutedByWin), "move", text),
+            Some(Refutation::Found { text, wins: true, .. }) => {
+                fill(pt(lang, P::RefutedByWin), "move", text)
+            }
             Some(Refutation::Found { text, .. }) => fill(pt(lang, P::RefutedBy), "move", text),
             Some(Refutation::Looking) => pt(lang, P::LookingForAnswer).to_owned(),
             _ => String::new(),
@@ -803,8 +873,12 @@ fn puzzle_share(props: &ShareProps) -> Html {
             src.replace('&', "&amp;").replace('"', "&quot;")
         )
     };
-    let this_embed = frame(format!("{base}{}&embed=1{lang_param}", qi_play::puzzle::link::whole(&props.puzzle)));
-    let daily_embed = frame(format!("{base}?mode=daily&game={}&embed=1{lang_param}", props.puzzle.rules.kind().name()));
+    let this_embed =
+        frame(format!("{base}{}&embed=1{lang_param}", qi_play::puzzle::link::whole(&props.puzzle)));
+    let daily_embed = frame(format!(
+        "{base}?mode=daily&game={}&embed=1{lang_param}",
+        props.puzzle.rules.kind().name()
+    ));
     let row = |name: &'static str, label: P, text: String| {
         let done = *copied == Some(name);
         let copied = copied.clone();
@@ -890,7 +964,14 @@ fn puzzle_embed(props: &EmbedProps) -> Html {
     let page = &props.page.0;
     let lang = page.settings.lang;
     let theme = if props.looks == Looks::Dark { "theme-dark" } else { "theme-light" };
-    let more = format!("./?game={}{}", page.kind.name(), page.session.as_ref().map(|s| format!("&{}", puzzle_address(s.puzzle(), page.carried()))).unwrap_or_default());
+    let more = format!(
+        "./?game={}{}",
+        page.kind.name(),
+        page.session
+            .as_ref()
+            .map(|s| format!("&{}", puzzle_address(s.puzzle(), page.carried())))
+            .unwrap_or_default()
+    );
     html! {
         <main class={classes!("embed", "puzzle-embed", theme)} lang={lang.tag()} data-current-game={page.kind.name()} style="--chrome: 7.5rem">
             <h1 class="sr-only">{ pt(lang, P::Puzzles) }{ " · Qi" }</h1>

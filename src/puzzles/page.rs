@@ -33,7 +33,8 @@ pub enum Mode {
 
 impl Mode {
     /// The modes the page's tabs offer.
-    pub const TABS: [Mode; 5] = [Mode::Rated, Mode::Streak, Mode::Storm, Mode::Daily, Mode::Dashboard];
+    pub const TABS: [Mode; 5] =
+        [Mode::Rated, Mode::Streak, Mode::Storm, Mode::Daily, Mode::Dashboard];
 
     /// Its name in the page's address and `data-mode`.
     #[must_use]
@@ -148,6 +149,16 @@ pub enum PageAction {
     /// The server's puzzle ratings of the signed-in player (all games, or the one just
     /// rated): they replace the browser's.
     ServerRatings(Vec<qi_protocol::PuzzleRatingView>),
+    /// The server says no one is signed in: results waiting to be sent are dropped (they were
+    /// another session's).
+    SignedOut,
+    /// The server kept (or refused for good) a result: it leaves the queue.
+    Sent {
+        /// The game.
+        kind: GameKind,
+        /// The puzzle.
+        id: PuzzleId,
+    },
     /// The worker began looking for puzzles in the player's game.
     Mining,
     /// The worker's puzzles from the player's game.
@@ -198,8 +209,6 @@ pub struct PuzzlePage {
     pub seed: u64,
     /// Whether a Qi server keeps this player's puzzle ratings (signed in there).
     pub on_server: bool,
-    /// The last rated result, numbered, for the component to send to the server.
-    pub to_send: Option<(u32, qi_protocol::PuzzleResult)>,
 }
 
 /// The puzzle of a link.
@@ -216,9 +225,28 @@ fn index(kind: GameKind) -> usize {
 }
 
 impl PuzzlePage {
+    /// The oldest rated result the signed-in player's server has not confirmed, for the
+    /// component to send (none when no server keeps this player's ratings).
+    #[must_use]
+    pub fn next_to_send(&self) -> Option<qi_protocol::PuzzleResult> {
+        let (kind, id, solved) = self.profile.first_unsent().filter(|_| self.on_server)?;
+        Some(qi_protocol::PuzzleResult {
+            game: kind.name().to_owned(),
+            puzzle: id.to_string(),
+            solved,
+        })
+    }
+
     /// A page for `kind`'s puzzles in `mode`.
     #[must_use]
-    pub fn new(settings: Settings, kind: GameKind, mode: Mode, profile: PuzzleProfile, day: u64, seed: u64) -> PuzzlePage {
+    pub fn new(
+        settings: Settings,
+        kind: GameKind,
+        mode: Mode,
+        profile: PuzzleProfile,
+        day: u64,
+        seed: u64,
+    ) -> PuzzlePage {
         PuzzlePage {
             settings,
             kind,
@@ -240,7 +268,6 @@ impl PuzzlePage {
             day,
             seed,
             on_server: false,
-            to_send: None,
         }
     }
 
@@ -356,18 +383,34 @@ impl PuzzlePage {
             PageAction::ServerRatings(views) => {
                 self.on_server = true;
                 for view in views {
-                    let Some(kind) = GameKind::ALL.into_iter().find(|k| k.name() == view.game) else {
+                    let Some(kind) = GameKind::ALL.into_iter().find(|k| k.name() == view.game)
+                    else {
                         continue;
                     };
-                    if view.tried > 0 && view.rating.is_finite() && view.deviation.is_finite() && view.volatility.is_finite() {
-                        self.profile.game_mut(kind).rating = qi_play::puzzle::rating::PuzzleRating {
-                            rating: view.rating.clamp(400.0, 4000.0),
-                            deviation: view.deviation.clamp(30.0, 500.0),
-                            volatility: view.volatility.clamp(0.01, 0.2),
-                        };
+                    if view.tried > 0
+                        && view.rating.is_finite()
+                        && view.deviation.is_finite()
+                        && view.volatility.is_finite()
+                    {
+                        self.profile.game_mut(kind).rating =
+                            qi_play::puzzle::rating::PuzzleRating {
+                                rating: view.rating.clamp(400.0, 4000.0),
+                                deviation: view.deviation.clamp(30.0, 500.0),
+                                volatility: view.volatility.clamp(0.01, 0.2),
+                            };
                         self.profile_changed += 1;
                     }
                 }
+            }
+            PageAction::SignedOut => {
+                self.on_server = false;
+                if self.profile.drop_unsent() {
+                    self.profile_changed += 1;
+                }
+            }
+            PageAction::Sent { kind, id } => {
+                self.profile.sent(kind, &id);
+                self.profile_changed += 1;
             }
             PageAction::Mining => {
                 self.mode = Mode::Own;
@@ -457,9 +500,23 @@ impl PuzzlePage {
             }
             _ => {
                 let recent = progress.recent();
-                let found = pick::next(&puzzles, progress.rating.rating, self.theme.as_ref(), &recent, self.seed)
-                    // Every one tried: the least recent of the theme comes back.
-                    .or_else(|| pick::next(&puzzles, progress.rating.rating, self.theme.as_ref(), &[], self.seed));
+                let found = pick::next(
+                    &puzzles,
+                    progress.rating.rating,
+                    self.theme.as_ref(),
+                    &recent,
+                    self.seed,
+                )
+                // Every one tried: the least recent of the theme comes back.
+                .or_else(|| {
+                    pick::next(
+                        &puzzles,
+                        progress.rating.rating,
+                        self.theme.as_ref(),
+                        &[],
+                        self.seed,
+                    )
+                });
                 if found.is_none() {
                     self.notice = Some(PageNotice::NoneLeft);
                 }
@@ -489,18 +546,15 @@ impl PuzzlePage {
             Mode::Rated | Mode::Daily | Mode::Linked => {
                 // A puzzle seen before, or one from a link that is not in the database (its
                 // rating is the link's word), moves no rating.
-                let from_database = !matches!(self.linked, Some(Linked::Whole(_))) || self.mode != Mode::Linked;
+                let from_database =
+                    !matches!(self.linked, Some(Linked::Whole(_))) || self.mode != Mode::Linked;
                 let rated = from_database && !self.profile.has_tried(kind, &puzzle.id);
                 let change = self.profile.note(&puzzle, first, rated);
                 self.last_change = rated.then_some(change);
-                if rated {
-                    let number = self.to_send.as_ref().map_or(1, |(n, _)| n + 1);
-                    let result = qi_protocol::PuzzleResult {
-                        game: kind.name().to_owned(),
-                        puzzle: puzzle.id.to_string(),
-                        solved: first,
-                    };
-                    self.to_send = Some((number, result));
+                if rated && self.on_server {
+                    // Kept with the browser's record until the server confirms it, so a result
+                    // made while the server is out of reach is sent when it answers again.
+                    self.profile.queue(kind, &puzzle.id, first);
                 }
             }
             Mode::Own => {
@@ -556,7 +610,14 @@ mod tests {
     }
 
     fn page(mode: Mode) -> PuzzlePage {
-        let mut page = PuzzlePage::new(Settings::new(Lang::En), GameKind::Chess, mode, PuzzleProfile::default(), 20_000, 7);
+        let mut page = PuzzlePage::new(
+            Settings::new(Lang::En),
+            GameKind::Chess,
+            mode,
+            PuzzleProfile::default(),
+            20_000,
+            7,
+        );
         page.apply(PageAction::Loaded { kind: GameKind::Chess, puzzles: Ok(chess_database()) });
         page
     }
@@ -575,7 +636,9 @@ mod tests {
             }
             let next = session.run.next_move().unwrap();
             let text = session.run.game().move_text(next);
-            page.apply(PageAction::Session(SessionAction::Board(Box::new(crate::state::Action::TypeMove { text, now: 0.0 }))));
+            page.apply(PageAction::Session(SessionAction::Board(Box::new(
+                crate::state::Action::TypeMove { text, now: 0.0 },
+            ))));
         }
     }
 
@@ -593,7 +656,9 @@ mod tests {
             })
             .unwrap();
         let text = game.move_text(wrong);
-        page.apply(PageAction::Session(SessionAction::Board(Box::new(crate::state::Action::TypeMove { text, now: 0.0 }))));
+        page.apply(PageAction::Session(SessionAction::Board(Box::new(
+            crate::state::Action::TypeMove { text, now: 0.0 },
+        ))));
     }
 
     #[test]
@@ -612,13 +677,7 @@ mod tests {
     }
 
     #[test]
-    fn a_rated_result_is_queued_for_the_server_and_its_ratings_win() {
-        let mut page = page(Mode::Rated);
-        let id = page.session.as_ref().unwrap().puzzle().id.to_string();
-        solve(&mut page);
-        let (number, result) = page.to_send.clone().unwrap();
-        assert_eq!((number, result.game.as_str(), result.puzzle.as_str(), result.solved), (1, "chess", id.as_str(), true));
-        assert_eq!(result.check(), Ok(()));
+    fn a_rated_result_is_queued_for_the_server_until_it_confirms_and_its_ratings_win() {
         let view = |game: &str, rating: f64, tried: u32| qi_protocol::PuzzleRatingView {
             game: game.into(),
             rating,
@@ -627,14 +686,53 @@ mod tests {
             tried,
             solved: tried,
         };
-        page.apply(PageAction::ServerRatings(vec![view("chess", 1812.5, 40), view("gomoku", 1900.0, 0), view("shogi", 1.0, 3)]));
+        // Signed out (no server ratings): nothing is queued.
+        let mut alone = page(Mode::Rated);
+        solve(&mut alone);
+        assert_eq!(alone.next_to_send(), None);
+        let mut page = page(Mode::Rated);
+        page.apply(PageAction::ServerRatings(vec![
+            view("chess", 1812.5, 40),
+            view("gomoku", 1900.0, 0),
+            view("shogi", 1.0, 3),
+        ]));
         assert!(page.on_server);
         assert_eq!(page.profile.game(GameKind::Chess).rating.shown(), 1813);
-        assert_eq!(page.profile.game(GameKind::Gomoku).rating.shown(), 1500, "never tried there: the browser's stays");
+        assert_eq!(
+            page.profile.game(GameKind::Gomoku).rating.shown(),
+            1500,
+            "never tried there: the browser's stays"
+        );
+        let first = page.session.as_ref().unwrap().puzzle().id.clone();
+        solve(&mut page);
+        let result = page.next_to_send().unwrap();
+        assert_eq!(
+            (result.game.as_str(), result.puzzle.as_str(), result.solved),
+            ("chess", first.as_str(), true)
+        );
+        assert_eq!(result.check(), Ok(()));
+        // The server is out of reach: the next result waits behind it, and both are in the
+        // text the browser keeps.
+        page.apply(PageAction::Next);
+        let second = page.session.as_ref().unwrap().puzzle().id.clone();
+        blunder(&mut page);
+        assert_eq!(page.next_to_send().unwrap().puzzle, first.as_str());
+        let kept = PuzzleProfile::from_text(&page.profile.to_text());
+        assert_eq!(
+            kept.game(GameKind::Chess).unsent,
+            [(first.clone(), true), (second.clone(), false)]
+        );
+        page.apply(PageAction::Sent { kind: GameKind::Chess, id: first });
+        assert_eq!(page.next_to_send().unwrap().puzzle, second.as_str());
+        // Signed out since: the rest is dropped, not sent to whoever signs in next.
+        page.apply(PageAction::SignedOut);
+        assert!(!page.on_server);
+        assert_eq!(page.profile.first_unsent(), None);
         // Streak is not rated: nothing to send.
         let mut streak = self::page(Mode::Streak);
+        streak.apply(PageAction::ServerRatings(Vec::new()));
         solve(&mut streak);
-        assert!(streak.to_send.is_none());
+        assert_eq!(streak.next_to_send(), None);
     }
 
     #[test]
@@ -700,7 +798,14 @@ mod tests {
 
     #[test]
     fn a_bad_links_reason_stays_when_the_database_comes() {
-        let mut page = PuzzlePage::new(Settings::new(Lang::En), GameKind::Chess, Mode::Rated, PuzzleProfile::default(), 1, 1);
+        let mut page = PuzzlePage::new(
+            Settings::new(Lang::En),
+            GameKind::Chess,
+            Mode::Rated,
+            PuzzleProfile::default(),
+            1,
+            1,
+        );
         page.link_error = Some("the link is broken".into());
         page.begin();
         page.apply(PageAction::Loaded { kind: GameKind::Chess, puzzles: Ok(chess_database()) });
@@ -716,20 +821,41 @@ mod tests {
         let id = daily.session.as_ref().unwrap().puzzle().id.clone();
         assert_eq!(again.session.as_ref().unwrap().puzzle().id, id);
 
-        let mut linked = PuzzlePage::new(Settings::new(Lang::En), GameKind::Chess, Mode::Linked, PuzzleProfile::default(), 1, 1);
+        let mut linked = PuzzlePage::new(
+            Settings::new(Lang::En),
+            GameKind::Chess,
+            Mode::Linked,
+            PuzzleProfile::default(),
+            1,
+            1,
+        );
         linked.linked = Some(Linked::Named(id.clone()));
         assert!(linked.needs_database());
         linked.apply(PageAction::Loaded { kind: GameKind::Chess, puzzles: Ok(chess_database()) });
         assert_eq!(linked.session.as_ref().unwrap().puzzle().id, id);
 
-        let mut whole = PuzzlePage::new(Settings::new(Lang::En), GameKind::Chess, Mode::Linked, PuzzleProfile::default(), 1, 1);
+        let mut whole = PuzzlePage::new(
+            Settings::new(Lang::En),
+            GameKind::Chess,
+            Mode::Linked,
+            PuzzleProfile::default(),
+            1,
+            1,
+        );
         let carried = chess_database()[3].clone();
         whole.linked = Some(Linked::Whole(Box::new(carried.clone())));
         assert!(!whole.needs_database(), "a link that carries its puzzle needs no database");
         whole.begin();
         assert_eq!(whole.session.as_ref().unwrap().puzzle(), &carried);
 
-        let mut missing = PuzzlePage::new(Settings::new(Lang::En), GameKind::Chess, Mode::Linked, PuzzleProfile::default(), 1, 1);
+        let mut missing = PuzzlePage::new(
+            Settings::new(Lang::En),
+            GameKind::Chess,
+            Mode::Linked,
+            PuzzleProfile::default(),
+            1,
+            1,
+        );
         missing.linked = Some(Linked::Named(PuzzleId::parse("nosuch").unwrap()));
         missing.apply(PageAction::Loaded { kind: GameKind::Chess, puzzles: Ok(chess_database()) });
         assert_eq!(missing.notice, Some(PageNotice::NotFound("nosuch".into())));

@@ -11,7 +11,9 @@ use crate::web;
 
 /// A field of a parsed JSON object.
 fn field(object: &JsValue, name: &str) -> Option<JsValue> {
-    Reflect::get(object, &JsValue::from_str(name)).ok().filter(|v| !v.is_undefined() && !v.is_null())
+    Reflect::get(object, &JsValue::from_str(name))
+        .ok()
+        .filter(|v| !v.is_undefined() && !v.is_null())
 }
 
 /// One rating, as the server writes it; `None` when it is not one.
@@ -28,31 +30,63 @@ fn view_of(object: &JsValue) -> Option<PuzzleRatingView> {
     })
 }
 
-/// The signed-in player's ratings; `None` when signed out, or when the server gives none.
-pub async fn ratings() -> Option<Vec<PuzzleRatingView>> {
+/// What the server said of this browser's player.
+pub enum Account {
+    /// Signed in: the account's ratings (a game never rated is missing).
+    SignedIn(Vec<PuzzleRatingView>),
+    /// No one is signed in.
+    SignedOut,
+}
+
+/// The signed-in player's ratings, or that no one is signed in; `None` when the server gave
+/// no answer that says either.
+pub async fn ratings() -> Option<Account> {
     let (status, text) = web::request("/api/puzzles", None).await.ok()?;
     if status != 200 {
         return None;
     }
     let parsed = js_sys::JSON::parse(&text).ok()?;
+    if parsed.is_null() {
+        return Some(Account::SignedOut);
+    }
     if !js_sys::Array::is_array(&parsed) {
         return None;
     }
-    Some(js_sys::Array::from(&parsed).iter().filter_map(|item| view_of(&item)).collect())
+    Some(Account::SignedIn(
+        js_sys::Array::from(&parsed).iter().filter_map(|item| view_of(&item)).collect(),
+    ))
 }
 
-/// Sends a rated result; the game's rating after it, when the server keeps one.
-pub async fn send(result: &PuzzleResult) -> Option<PuzzleRatingView> {
+/// How sending a result went.
+pub enum Sent {
+    /// Kept (or kept before: the first result stays), with the game's rating after it when
+    /// the answer carried one.
+    Kept(Option<PuzzleRatingView>),
+    /// Refused for good (a result the server cannot take, such as a puzzle it does not have).
+    Refused,
+    /// No one is signed in any more.
+    SignedOut,
+    /// No answer (offline, or the server failed): to try again later.
+    NoAnswer,
+}
+
+/// Sends a rated result.
+pub async fn send(result: &PuzzleResult) -> Sent {
     // Checked first: the game is a known name and the id letters and digits, so the text
     // needs no escaping.
-    result.check().ok()?;
+    if result.check().is_err() {
+        return Sent::Refused;
+    }
     let body = format!(
         r#"{{"game":"{}","puzzle":"{}","solved":{}}}"#,
         result.game, result.puzzle, result.solved
     );
-    let (status, text) = web::request("/api/puzzles", Some(&body)).await.ok()?;
-    if status != 200 {
-        return None;
+    match web::request("/api/puzzles", Some(&body)).await {
+        Ok((200, text)) => {
+            Sent::Kept(js_sys::JSON::parse(&text).ok().and_then(|json| view_of(&json)))
+        }
+        Ok((401, _)) => Sent::SignedOut,
+        Ok((400..=499, _)) => Sent::Refused,
+        Ok(_) | Err(_) => Sent::NoAnswer,
     }
-    view_of(&js_sys::JSON::parse(&text).ok()?)
 }

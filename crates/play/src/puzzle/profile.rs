@@ -1,8 +1,9 @@
 //! A player's puzzle record in one browser: for each game the puzzle rating, the puzzles tried
-//! (the latest [`MAX_TRIED`], for the dashboard and so a puzzle is not offered again soon), and
-//! the best Streak and Storm scores. Kept as text in the browser's storage; the text is
-//! untrusted (another version, a hand edit), so a line that is not understood is left out and
-//! the rest is read.
+//! (the latest [`MAX_TRIED`], for the dashboard and so a puzzle is not offered again soon), the
+//! best Streak and Storm scores, and the rated results a signed-in player's server has not
+//! confirmed yet (the latest [`MAX_UNSENT`]; sent again until it answers). Kept as text in the
+//! browser's storage; the text is untrusted (another version, a hand edit), so a line that is
+//! not understood is left out and the rest is read.
 //!
 //! ```text
 //! qi-puzzles 1
@@ -10,6 +11,7 @@
 //! chess best 12 20
 //! chess tried 00sHx + 1512 mate mateIn2
 //! chess tried abcde - 1490 fork
+//! chess unsent abcde -
 //! ```
 
 use std::fmt::Write as _;
@@ -21,6 +23,9 @@ use super::{Puzzle, PuzzleId, Theme};
 
 /// How many tried puzzles are kept for each game (the oldest go first).
 pub const MAX_TRIED: usize = 500;
+
+/// How many unconfirmed results are kept for each game (the oldest go first).
+pub const MAX_UNSENT: usize = 100;
 
 /// The first line of the text.
 const HEADER: &str = "qi-puzzles 1";
@@ -49,6 +54,9 @@ pub struct GameProgress {
     pub best_streak: u32,
     /// The best Storm score (puzzles solved in one run).
     pub best_storm: u32,
+    /// Rated results (the puzzle, solved or not) that the signed-in player's server has not
+    /// confirmed, oldest first.
+    pub unsent: Vec<(PuzzleId, bool)>,
 }
 
 /// How a theme went: puzzles of it solved and failed.
@@ -156,6 +164,45 @@ impl PuzzleProfile {
         change
     }
 
+    /// Queues a rated result of `kind` for the signed-in player's server, until
+    /// [`PuzzleProfile::sent`] says it was confirmed (a result already queued stays as it was:
+    /// the server keeps the first).
+    pub fn queue(&mut self, kind: GameKind, id: &PuzzleId, solved: bool) {
+        let unsent = &mut self.game_mut(kind).unsent;
+        if unsent.iter().any(|(queued, _)| queued == id) {
+            return;
+        }
+        unsent.push((id.clone(), solved));
+        if unsent.len() > MAX_UNSENT {
+            let extra = unsent.len() - MAX_UNSENT;
+            unsent.drain(..extra);
+        }
+    }
+
+    /// The server confirmed (or refused for good) the result of `id`: it leaves the queue.
+    pub fn sent(&mut self, kind: GameKind, id: &PuzzleId) {
+        self.game_mut(kind).unsent.retain(|(queued, _)| queued != id);
+    }
+
+    /// The oldest result still to send, of any game.
+    #[must_use]
+    pub fn first_unsent(&self) -> Option<(GameKind, PuzzleId, bool)> {
+        GameKind::ALL.into_iter().find_map(|kind| {
+            let (id, solved) = self.game(kind).unsent.first()?;
+            Some((kind, id.clone(), *solved))
+        })
+    }
+
+    /// Forgets every unsent result (the player the results were for has signed out: they
+    /// must not reach whoever signs in next in this browser).
+    pub fn drop_unsent(&mut self) -> bool {
+        let had = GameKind::ALL.into_iter().any(|kind| !self.game(kind).unsent.is_empty());
+        for kind in GameKind::ALL {
+            self.game_mut(kind).unsent.clear();
+        }
+        had
+    }
+
     /// Whether `id` of `kind` was tried already.
     #[must_use]
     pub fn has_tried(&self, kind: GameKind, id: &PuzzleId) -> bool {
@@ -191,6 +238,9 @@ impl PuzzleProfile {
                 }
                 out.push('\n');
             }
+            for (id, solved) in &game.unsent {
+                let _ = writeln!(out, "{kind} unsent {id} {}", if *solved { '+' } else { '-' });
+            }
         }
         out
     }
@@ -208,10 +258,14 @@ impl PuzzleProfile {
             let _ = profile.read_line(line);
         }
         for kind in GameKind::ALL {
-            let tried = &mut profile.game_mut(kind).tried;
-            if tried.len() > MAX_TRIED {
-                let extra = tried.len() - MAX_TRIED;
-                tried.drain(..extra);
+            let game = profile.game_mut(kind);
+            if game.tried.len() > MAX_TRIED {
+                let extra = game.tried.len() - MAX_TRIED;
+                game.tried.drain(..extra);
+            }
+            if game.unsent.len() > MAX_UNSENT {
+                let extra = game.unsent.len() - MAX_UNSENT;
+                game.unsent.drain(..extra);
             }
         }
         profile
@@ -250,6 +304,18 @@ impl PuzzleProfile {
                 let themes = words.filter_map(|w| Theme::parse(w).ok()).collect();
                 game.tried.retain(|t| t.id != id);
                 game.tried.push(Tried { id, solved, themes, rating });
+            }
+            "unsent" => {
+                let mut words = line.split_ascii_whitespace().skip(2);
+                let id = PuzzleId::parse(words.next()?).ok()?;
+                let solved = match words.next()? {
+                    "+" => true,
+                    "-" => false,
+                    _ => return None,
+                };
+                if !game.unsent.iter().any(|(queued, _)| *queued == id) {
+                    game.unsent.push((id, solved));
+                }
             }
             _ => return None,
         }
@@ -300,14 +366,23 @@ mod tests {
     #[test]
     fn the_record_reads_back_and_bad_lines_are_left_out() {
         let mut profile = PuzzleProfile::default();
-        profile.note(&puzzle("aaaaa", 1700, &[Theme::Mate, Theme::Other("middlegame".into())]), true, true);
+        profile.note(
+            &puzzle("aaaaa", 1700, &[Theme::Mate, Theme::Other("middlegame".into())]),
+            true,
+            true,
+        );
         profile.note(&puzzle("bbbbb", 1300, &[]), false, true);
         profile.game_mut(GameKind::Gomoku).best_storm = 17;
         let text = profile.to_text();
         let read = PuzzleProfile::from_text(&text);
         assert_eq!(read.to_text(), text);
         assert_eq!(read.game(GameKind::Chess).tried, profile.game(GameKind::Chess).tried);
-        assert!((read.game(GameKind::Chess).rating.rating - profile.game(GameKind::Chess).rating.rating).abs() < 0.01);
+        assert!(
+            (read.game(GameKind::Chess).rating.rating
+                - profile.game(GameKind::Chess).rating.rating)
+                .abs()
+                < 0.01
+        );
         assert_eq!(read.game(GameKind::Gomoku).best_storm, 17);
 
         let noisy = format!(
@@ -317,8 +392,46 @@ mod tests {
         let read = PuzzleProfile::from_text(&noisy);
         assert_eq!(read.game(GameKind::Chess).tried.len(), 2);
         let rating = read.game(GameKind::Chess).rating;
-        assert_eq!((rating.rating, rating.deviation, rating.volatility), (4000.0, 30.0, 0.2), "clamped");
-        assert_eq!(PuzzleProfile::from_text("something else\nchess best 1 1\n"), PuzzleProfile::default());
+        assert_eq!(
+            (rating.rating, rating.deviation, rating.volatility),
+            (4000.0, 30.0, 0.2),
+            "clamped"
+        );
+        assert_eq!(
+            PuzzleProfile::from_text("something else\nchess best 1 1\n"),
+            PuzzleProfile::default()
+        );
+    }
+
+    #[test]
+    fn unsent_results_wait_in_order_read_back_and_go_when_confirmed() {
+        let mut profile = PuzzleProfile::default();
+        let id = |text: &str| PuzzleId::parse(text).unwrap();
+        assert_eq!(profile.first_unsent(), None);
+        profile.queue(GameKind::Xiangqi, &id("xxxxx"), false);
+        profile.queue(GameKind::Chess, &id("aaaaa"), true);
+        profile.queue(GameKind::Chess, &id("bbbbb"), false);
+        // The first result of a puzzle is the one the server keeps.
+        profile.queue(GameKind::Chess, &id("aaaaa"), false);
+        assert_eq!(profile.first_unsent(), Some((GameKind::Chess, id("aaaaa"), true)));
+        let text = profile.to_text();
+        assert!(text.contains("chess unsent aaaaa +\nchess unsent bbbbb -\n"), "{text}");
+        let noisy =
+            format!("{text}chess unsent !!! +\nchess unsent ccccc ?\nchess unsent aaaaa -\n");
+        let read = PuzzleProfile::from_text(&noisy);
+        assert_eq!(read.to_text(), text);
+        let mut read = read;
+        read.sent(GameKind::Chess, &id("aaaaa"));
+        read.sent(GameKind::Chess, &id("bbbbb"));
+        assert_eq!(read.first_unsent(), Some((GameKind::Xiangqi, id("xxxxx"), false)));
+        assert!(read.drop_unsent());
+        assert_eq!(read.first_unsent(), None);
+        assert!(!read.drop_unsent());
+        for n in 0..MAX_UNSENT + 3 {
+            profile.queue(GameKind::Gomoku, &id(&format!("g{n}")), true);
+        }
+        assert_eq!(profile.game(GameKind::Gomoku).unsent.len(), MAX_UNSENT);
+        assert_eq!(profile.game(GameKind::Gomoku).unsent[0].0, id("g3"));
     }
 
     #[test]
