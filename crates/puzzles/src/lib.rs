@@ -16,13 +16,14 @@
 //!   to win and the second best at least [`Settings::margin`] points less. The line goes on
 //!   while the solver's next move is the only good one and ends on the solver's last such move.
 //! - **holding the draw** (xiangqi, [`Settings::hold`]): the best move keeps the solver's
-//!   chance between 40% and 60% and the second best is at least [`Settings::margin`] points
-//!   worse (it loses); the line goes on as an advantage's does, while each move still holds.
+//!   chance between 40% and 60%, the second best is at least [`Settings::margin`] points
+//!   worse, and it loses (leaves the other side [`Settings::winning`] percent or more); the
+//!   line goes on as an advantage's does, while each move still holds.
 //!
 //! The defender's replies are the engine's best. Every search goes to a fixed depth
 //! ([`Settings::depth`]), so the same candidate gives the same verdict on any machine. The
-//! thresholds by game ([`Settings::of`]): 35 points (lichess's 0.7 on its −1…1 scale) and a
-//! 70% win for chess, xiangqi and banqi; gomoku puzzles must be forced wins of at least two
+//! thresholds by game ([`Settings::of`]): 21 points (lichess-puzzler's `is_valid_attack` today:
+//! 0.42 on its −1…1 scale; it was 0.7 once) and a 70% win for chess, xiangqi and banqi; gomoku puzzles must be forced wins of at least two
 //! moves (its chance curve is a first guess, a five-in-a-row puzzle without a forced win has no
 //! clear answer, and completing a four is no task). A
 //! banqi puzzle's position has no face-down piece: a flip's outcome is chance, and a puzzle
@@ -87,15 +88,15 @@ impl Settings {
         };
         Settings {
             depth,
-            margin: 35.0,
+            margin: 21.0,
             winning: 70.0,
             advantage: !matches!(kind, GameKind::Gomoku),
             // Renju problems' VCFs run long; a chess mate past five is a study, not a puzzle.
             max_mate: if matches!(kind, GameKind::Gomoku) { 8 } else { 5 },
             min_mate: if matches!(kind, GameKind::Gomoku) { 2 } else { 1 },
             max_solver_moves: 4,
-            // Qi's xiangqi engine scores a held position near 0 (a 50% chance); the second best
-            // must then lose (the margin below: 15% or less).
+            // Qi's xiangqi engine scores a held position near 0 (a 50% chance); every other
+            // move must then lose (leave the other side 70% or more).
             hold: if matches!(kind, GameKind::Xiangqi) { Some((40.0, 60.0)) } else { None },
             // Crowded banqi positions can need tens of millions of nodes at depth 8 (cannons
             // that take over any screen keep the capture search going); the others' searches
@@ -367,6 +368,12 @@ impl<'a> Judge<'a> {
             let Some(best) = analysis.lines.first().cloned() else { break };
             let second = analysis.lines.get(1).map(|line| line.score);
             let unique = only_move(kind, &self.settings, best.score, second);
+            // Holding the draw asks more of the rest: every other move loses (leaves the other
+            // side its winning chance), not only trails.
+            let others_lose = second.is_none_or(|second| {
+                !matches!(second, Score::Mate(n) if n > 0)
+                    && chance(kind, second) <= 100.0 - self.settings.winning
+            });
             let solver_move = moves.len().div_ceil(2);
             match goal {
                 None => {
@@ -387,7 +394,7 @@ impl<'a> Judge<'a> {
                         score if self.holds(kind, score, 0.0) => Goal::Hold,
                         score => return Err(Rejection::NotWinning { best: score }),
                     });
-                    if !unique {
+                    if !unique || (goal == Some(Goal::Hold) && !others_lose) {
                         let second = second.unwrap_or(Score::Cp(0));
                         return Err(Rejection::TwoGoodAnswers { best: best.score, second });
                     }
@@ -406,7 +413,9 @@ impl<'a> Judge<'a> {
                     moves.pop();
                     break;
                 }
-                Some(Goal::Hold) if !unique || !self.holds(kind, best.score, 0.0) => {
+                Some(Goal::Hold)
+                    if !unique || !others_lose || !self.holds(kind, best.score, 0.0) =>
+                {
                     // The line ends on the solver's last only move: drop the reply after it.
                     moves.pop();
                     break;
