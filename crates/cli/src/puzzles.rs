@@ -11,7 +11,9 @@ use qi_ai::AnyEngine;
 use qi_ai::search::native_clock;
 use qi_play::link::encode_component;
 use qi_play::puzzle::{self, Puzzle};
-use qi_puzzles::mine::{SelfPlay, mistakes_in};
+use qi_puzzles::mine::{
+    ENDGAME_GAP, SelfPlay, banqi_endgame_tasks, mistakes_in, takes_what_just_moved,
+};
 use qi_puzzles::{Found, Judge};
 use qi_rules::any::{AnyGame, AnyMove, AnyRules, Variant};
 
@@ -228,9 +230,11 @@ fn game_link(start: &AnyGame, moves: &[AnyMove]) -> String {
 fn generate(options: &Options) -> Result<String, String> {
     let mut puzzles = read_database(options)?;
     let mut ids: HashSet<_> = puzzles.iter().map(|p| p.id.clone()).collect();
-    // Every position judged in this run or kept before: games that start alike meet the same
-    // mistakes, and the same candidate would get the same verdict again.
-    let mut judged: HashSet<String> = puzzles.iter().map(|p| p.position.clone()).collect();
+    // The positions of the puzzles kept (one puzzle a position), and each task judged in this
+    // run: games that start alike meet the same mistakes, and the same candidate would get the
+    // same verdict again.
+    let mut known: HashSet<String> = puzzles.iter().map(|p| p.position.clone()).collect();
+    let mut judged: HashSet<String> = HashSet::new();
     let clock = native_clock();
     let stop = AtomicBool::new(false);
     let mut judge = Judge::new(options.rules.kind(), &clock, &stop);
@@ -270,14 +274,21 @@ fn generate(options: &Options) -> Result<String, String> {
         // draw (xiangqi), the move before it is a task for the one who then erred, had they
         // found the only move that saved it.
         let holds = judge.settings.hold.is_some();
-        let tasks: Vec<usize> = mistakes_in(&start, &moves, &mut engine, &clock, &stop)
-            .into_iter()
-            .flat_map(|ply| {
-                let before = (holds && ply > 0).then(|| ply - 1);
-                before.into_iter().chain(std::iter::once(ply))
-            })
-            .collect();
-        for ply in tasks {
+        let mut tasks: Vec<(usize, AnyMove)> =
+            mistakes_in(&start, &moves, &mut engine, &clock, &stop)
+                .into_iter()
+                .flat_map(|ply| {
+                    let before = (holds && ply > 0).then(|| ply - 1);
+                    before.into_iter().chain(std::iter::once(ply))
+                })
+                .map(|ply| (ply, moves[ply]))
+                .collect();
+        // Banqi: the moves that would have been mistakes in the game's sparse open positions.
+        if recorded.is_none() {
+            tasks.extend(banqi_endgame_tasks(&start, &moves, &mut engine, &clock, &stop));
+            tasks.sort_by_key(|&(ply, _)| ply);
+        }
+        for (ply, task) in tasks {
             if ply < covered_until {
                 continue;
             }
@@ -286,11 +297,17 @@ fn generate(options: &Options) -> Result<String, String> {
             for &mv in &moves[..ply] {
                 let _ = before.apply(mv);
             }
-            if !judged.insert(before.position()) {
+            let key = format!("{} {}", before.position(), before.move_text(task));
+            if known.contains(&before.position()) || !judged.insert(key) {
                 *rejections.entry("SeenBefore".into()).or_default() += 1;
                 continue;
             }
-            match judge.judge(&before, moves[ply]) {
+            // A task of the game's own moves, or a move its player had (banqi's endings).
+            let hypothetical = task != moves[ply];
+            match judge.judge(&before, task) {
+                Ok(found) if hypothetical && takes_what_just_moved(&found) => {
+                    *rejections.entry("TakesWhatJustMoved".into()).or_default() += 1;
+                }
                 Ok(found) => {
                     let puzzle = match keep(&found, &start, &moves[..ply]) {
                         Ok(puzzle) => puzzle,
@@ -306,8 +323,9 @@ fn generate(options: &Options) -> Result<String, String> {
                             continue;
                         }
                     }
-                    if ids.insert(puzzle.id.clone()) {
-                        covered_until = ply + found.moves.len();
+                    if ids.insert(puzzle.id.clone()) && known.insert(puzzle.position.clone()) {
+                        let gap = if hypothetical { ENDGAME_GAP } else { 0 };
+                        covered_until = ply + found.moves.len().max(gap);
                         puzzles.push(puzzle);
                         added += 1;
                         write_database(options, &puzzles)?;

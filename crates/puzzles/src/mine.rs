@@ -110,6 +110,89 @@ pub fn mistakes_in(
         .collect()
 }
 
+/// Banqi's few pieces at the end make few mistakes worth a puzzle in self-play, and a crowded
+/// board has two good answers nearly always: in a banqi game's open positions with at most
+/// [`SPARSE_PIECES`] pieces, where the side to move still stood a fair chance (35–80%), each
+/// move that would have left the other side [`Settings::winning`](crate::Settings::winning)
+/// percent or more to win is a task to judge — the mistake it would have been — at most
+/// [`TASKS_PER_POSITION`] a position, the worst first. Each is a position of the game with a
+/// move its player had.
+pub fn banqi_endgame_tasks(
+    start: &AnyGame,
+    moves: &[AnyMove],
+    engine: &mut AnyEngine,
+    now: &dyn Fn() -> f64,
+    stop: &AtomicBool,
+) -> Vec<(usize, AnyMove)> {
+    let kind = start.kind();
+    if kind != GameKind::Banqi {
+        return Vec::new();
+    }
+    let settings = Settings::of(kind);
+    let limits =
+        Limits { depth: Some(quick_depth(kind)), nodes: Some(QUICK_NODES), ..Limits::default() };
+    let mut score = |game: &AnyGame| {
+        engine
+            .search_with(game, LevelSettings::full_strength(limits), now, stop, 0, &mut |_| {})
+            .info
+            .score
+    };
+    let mut tasks = Vec::new();
+    let mut game = start.clone();
+    for (ply, &played) in moves.iter().enumerate() {
+        let position = game.position();
+        let board = position.split(' ').next().unwrap_or("");
+        let pieces = board.chars().filter(char::is_ascii_alphabetic).count();
+        if game.outcome().is_none() && !board.contains(['*', '?']) && pieces <= SPARSE_PIECES {
+            let mover = chance(kind, score(&game));
+            if (35.0..=80.0).contains(&mover) {
+                let mut worst: Vec<(f64, AnyMove)> = game
+                    .legal_move_values()
+                    .into_iter()
+                    .filter_map(|mv| {
+                        let mut after = game.clone();
+                        after.apply(mv).ok()?;
+                        if after.outcome().is_some() {
+                            return None;
+                        }
+                        let other = chance(kind, score(&after));
+                        (other >= settings.winning).then_some((other, mv))
+                    })
+                    .collect();
+                worst.sort_by(|a, b| b.0.total_cmp(&a.0));
+                tasks.extend(worst.into_iter().take(TASKS_PER_POSITION).map(|(_, mv)| (ply, mv)));
+            }
+        }
+        if game.apply(played).is_err() {
+            break;
+        }
+    }
+    tasks
+}
+
+/// Whether the solver's first answer of `found` takes the piece the task's move has just moved:
+/// a piece walked into a capture is no puzzle worth keeping from [`banqi_endgame_tasks`] (the
+/// game's own mistakes keep theirs: someone did play it).
+#[must_use]
+pub fn takes_what_just_moved(found: &crate::Found) -> bool {
+    let [task, answer, ..] = found.moves[..] else { return false };
+    let mut after = found.before.clone();
+    let Some(arrived) = after.move_cells(task).map(|cells| cells.to) else { return false };
+    if after.apply(task).is_err() {
+        return false;
+    }
+    after.takes_piece(answer) && after.move_cells(answer).is_some_and(|cells| cells.to == arrived)
+}
+
+/// How many plies after a puzzle from [`banqi_endgame_tasks`] the next may come from the same
+/// game (a sparse ending goes on for a while, and its next moves are the same idea again).
+pub const ENDGAME_GAP: usize = 12;
+
+/// The most pieces on the board for [`banqi_endgame_tasks`].
+pub const SPARSE_PIECES: usize = 12;
+/// The most tasks it takes from one position.
+pub const TASKS_PER_POSITION: usize = 2;
+
 /// The plies where `player` let a win go: before the move it stood at least
 /// [`Settings::winning`](crate::Settings::winning) percent to win and the move cost it
 /// [`DROP`] points or more (in gomoku: it won by fours before the move and no longer does at its

@@ -355,3 +355,30 @@ fn a_banqi_position_too_crowded_to_search_is_refused() {
     let verdict = judge_of("banqi", "", "PPppPnbp/raKPp1CR/AkbrancN/BARP1cBC 1 r 1 - -", "c3-b3");
     assert_eq!(verdict.unwrap_err(), Rejection::TooComplex);
 }
+
+#[test]
+fn banqi_endings_give_tasks_and_a_piece_walked_into_capture_is_no_puzzle() {
+    // Black to move with ten pieces on the board, standing a fair chance: the moves that would
+    // hand Red a winning answer are tasks there.
+    let sparse =
+        AnyGame::new("banqi", "", &StartFrom::Position("2p5/1b5P/k4R2/1n2BnRC 1 b 5 - -")).unwrap();
+    let moves = [sparse.read_move("c4-d4").unwrap()];
+    let clock = native_clock();
+    let stop = AtomicBool::new(false);
+    let mut engine = AnyEngine::default();
+    let tasks = mine::banqi_endgame_tasks(&sparse, &moves, &mut engine, &clock, &stop);
+    assert!(!tasks.is_empty() && tasks.len() <= mine::TASKS_PER_POSITION, "{tasks:?}");
+    assert!(tasks.iter().all(|&(ply, _)| ply == 0));
+    // A crowded board gives none.
+    let crowded = "PPppPnbp/raKPp1CR/AkbrancN/BARP1cBC 1 r 1 - -";
+    let crowded = AnyGame::new("banqi", "", &StartFrom::Position(crowded)).unwrap();
+    let moves = [crowded.read_move("c3-b3").unwrap()];
+    assert!(mine::banqi_endgame_tasks(&crowded, &moves, &mut engine, &clock, &stop).is_empty());
+    // Red's rook walks to f3 beside Black's chariot, which takes it: no puzzle worth keeping.
+    let walked = judge_of("banqi", "", "1b1p1R2/k6P/3Bnr2/n4PRC 1 b 0 - -", "f2-f3").unwrap();
+    assert_eq!(texts(&walked), ["f2-f3", "f4-f3"]);
+    assert!(mine::takes_what_just_moved(&walked));
+    // Black's general steps to b2 and Red's answer is elsewhere: a puzzle.
+    let elsewhere = judge_of("banqi", "", "2p5/1b5P/k4R2/1n2BnRC 1 b 5 - -", "a2-b2").unwrap();
+    assert!(!mine::takes_what_just_moved(&elsewhere));
+}
