@@ -1,8 +1,9 @@
-// The first download's size against its budget: the app's page and the embed page, each
-// opened in Chromium, every response the page asked for before its board was drawn, each body
-// compressed as qi-server sends it (brotli at quality 11, gzip at level 9:
-// scripts/precompress.mjs) and summed; what it asks for after that (the rest of the app's
-// wasm) is summed apart, against a budget of its own, and must come after the board. Bytes are
+// The first download's size against its budget: the app's page, the embed page and a puzzle in
+// a blog's frame, each opened in Chromium, every response the page asked for before its board
+// was drawn, each body compressed as qi-server sends it (brotli at quality 11, gzip at level 9:
+// scripts/precompress.mjs) and summed; what it asks for after that (the rest of the app's or
+// the puzzle page's wasm) is summed apart, against a budget of its own, and must come after
+// the board. Bytes are
 // deterministic for a build, so this is a test, not a benchmark: a change that pushes a page
 // over its budget fails CI. The time such a download takes on a slow line is
 // e2e/bench/bench-first-load.mjs's business.
@@ -26,14 +27,14 @@ import { sharedSetup, startServer } from '../support.mjs';
  * its later part 72.3 and 86.3; the budgets are those and a little, as the profile that
  * draws the line can move it by a few KB. The embed's are its goals, which it meets (188.4 KB
  * brotli, 226.7 KB gzip). The puzzle page, as a blog's frame opens a puzzle, is split as the
- * app is: it measured 201.1 KB brotli and 241.4 KB gzip on 2026-12-06 (before its split: 241.6
- * and 291.2), its later part 54.5 and 63.2; its gzip budget is the embed's goal of 250 KB, its
+ * app is: it measured 202.6 KB brotli and 243.5 KB gzip on 2026-12-06 (before its split: 241.6
+ * and 291.2), its later part 52.7 and 61.0; its gzip budget is the embed's goal of 250 KB, its
  * brotli budget what it measured and a little.
  */
 export const BUDGETS = {
   app: { gzip: 272_000, brotli: 223_000 },
   embed: { gzip: 250_000, brotli: 200_000 },
-  puzzle: { gzip: 250_000, brotli: 204_000 },
+  puzzle: { gzip: 250_000, brotli: 206_000 },
 };
 
 /** A puzzle carried by its link, as a blog's frame opens it (no database is fetched). */

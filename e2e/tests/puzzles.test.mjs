@@ -280,6 +280,8 @@ test('on a Qi server, a signed-in player\'s puzzle rating is kept with the accou
         const views = await (await fetch('/api/puzzles')).json();
         return views?.find((v) => v.game === 'chess').tried === 1;
       });
+      // Confirmed, it leaves the queue.
+      await page.waitForFunction(() => !/unsent/.test(localStorage.getItem('qi.puzzles') ?? ''));
       const views = (await api(page, '/api/puzzles')).json;
       const chess = views.find((v) => v.game === 'chess');
       assert.equal(chess.solved, 1);

@@ -257,6 +257,7 @@ fn signed_in_view(
     let on_logout = {
         let runner = runner.clone();
         Callback::from(move |_: MouseEvent| {
+            crate::puzzles::forget_unsent_results();
             runner.run(
                 Box::pin(async { account::logout().await.map(|()| Some(AccountState::SignedOut)) }),
                 None,
@@ -266,6 +267,7 @@ fn signed_in_view(
     let on_logout_everywhere = {
         let runner = runner.clone();
         Callback::from(move |_: MouseEvent| {
+            crate::puzzles::forget_unsent_results();
             runner.run(
                 Box::pin(async {
                     account::logout_everywhere().await.map(|()| Some(AccountState::SignedOut))

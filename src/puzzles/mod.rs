@@ -42,7 +42,19 @@ use crate::state::{Action, Settings, Theme as Looks};
 use crate::web;
 
 /// Where the player's puzzle record is kept in the browser.
-const PROFILE_KEY: &str = "qi.puzzles";
+/// Where the browser keeps the player's puzzle record ([`PuzzleProfile`]'s text).
+pub const PROFILE_KEY: &str = "qi.puzzles";
+
+/// Forgets the puzzle results waiting for the server (the player signs out: they must not
+/// reach whoever signs in next in this browser).
+pub fn forget_unsent_results() {
+    if let Some(text) = web::load(PROFILE_KEY) {
+        let mut profile = PuzzleProfile::from_text(&text);
+        if profile.drop_unsent() {
+            web::save(PROFILE_KEY, &profile.to_text());
+        }
+    }
+}
 /// The app's settings (language, looks), read here too.
 const SETTINGS_KEY: &str = "qi.settings";
 /// How long the opponent's reply waits after a right move, so both are seen.
@@ -247,6 +259,7 @@ pub fn puzzles_app() -> Html {
         let embed = options.embed;
         use_effect_with((), move |()| {
             if !embed && web::served_by_qi_server() {
+                dispatch.emit(PageAction::OnQiServer);
                 wasm_bindgen_futures::spawn_local(async move {
                     match server::ratings().await {
                         Some(server::Account::SignedIn(views)) => {

@@ -149,6 +149,8 @@ pub enum PageAction {
     /// The server's puzzle ratings of the signed-in player (all games, or the one just
     /// rated): they replace the browser's.
     ServerRatings(Vec<qi_protocol::PuzzleRatingView>),
+    /// The page is served by a Qi server, which may keep the player's puzzle ratings.
+    OnQiServer,
     /// The server says no one is signed in: results waiting to be sent are dropped (they were
     /// another session's).
     SignedOut,
@@ -209,6 +211,10 @@ pub struct PuzzlePage {
     pub seed: u64,
     /// Whether a Qi server keeps this player's puzzle ratings (signed in there).
     pub on_server: bool,
+    /// Whether the page is served by a Qi server that may keep them: rated results are
+    /// queued for it until it says no one is signed in (a failed first answer does not lose
+    /// them; they are sent once it answers).
+    pub server_may_keep: bool,
 }
 
 /// The puzzle of a link.
@@ -268,6 +274,7 @@ impl PuzzlePage {
             day,
             seed,
             on_server: false,
+            server_may_keep: false,
         }
     }
 
@@ -382,6 +389,7 @@ impl PuzzlePage {
             }
             PageAction::ServerRatings(views) => {
                 self.on_server = true;
+                self.server_may_keep = true;
                 for view in views {
                     let Some(kind) = GameKind::ALL.into_iter().find(|k| k.name() == view.game)
                     else {
@@ -402,8 +410,10 @@ impl PuzzlePage {
                     }
                 }
             }
+            PageAction::OnQiServer => self.server_may_keep = true,
             PageAction::SignedOut => {
                 self.on_server = false;
+                self.server_may_keep = false;
                 if self.profile.drop_unsent() {
                     self.profile_changed += 1;
                 }
@@ -551,7 +561,7 @@ impl PuzzlePage {
                 let rated = from_database && !self.profile.has_tried(kind, &puzzle.id);
                 let change = self.profile.note(&puzzle, first, rated);
                 self.last_change = rated.then_some(change);
-                if rated && self.on_server {
+                if rated && self.server_may_keep {
                     // Kept with the browser's record until the server confirms it, so a result
                     // made while the server is out of reach is sent when it answers again.
                     self.profile.queue(kind, &puzzle.id, first);
@@ -686,11 +696,18 @@ mod tests {
             tried,
             solved: tried,
         };
-        // Signed out (no server ratings): nothing is queued.
+        // Not on a Qi server: nothing is queued.
         let mut alone = page(Mode::Rated);
         solve(&mut alone);
         assert_eq!(alone.next_to_send(), None);
+        assert_eq!(alone.profile.first_unsent(), None);
+        // On one whose first answer has not come (or failed): queued, not sent yet.
         let mut page = page(Mode::Rated);
+        page.apply(PageAction::OnQiServer);
+        let first = page.session.as_ref().unwrap().puzzle().id.clone();
+        solve(&mut page);
+        assert_eq!(page.next_to_send(), None);
+        assert_eq!(page.profile.first_unsent().map(|(_, id, _)| id), Some(first.clone()));
         page.apply(PageAction::ServerRatings(vec![
             view("chess", 1812.5, 40),
             view("gomoku", 1900.0, 0),
@@ -703,8 +720,6 @@ mod tests {
             1500,
             "never tried there: the browser's stays"
         );
-        let first = page.session.as_ref().unwrap().puzzle().id.clone();
-        solve(&mut page);
         let result = page.next_to_send().unwrap();
         assert_eq!(
             (result.game.as_str(), result.puzzle.as_str(), result.solved),
@@ -727,6 +742,10 @@ mod tests {
         // Signed out since: the rest is dropped, not sent to whoever signs in next.
         page.apply(PageAction::SignedOut);
         assert!(!page.on_server);
+        assert_eq!(page.profile.first_unsent(), None);
+        // Nor is anything queued after that.
+        page.apply(PageAction::Next);
+        solve(&mut page);
         assert_eq!(page.profile.first_unsent(), None);
         // Streak is not rated: nothing to send.
         let mut streak = self::page(Mode::Streak);

@@ -86,7 +86,10 @@ pub async fn send(result: &PuzzleResult) -> Sent {
             Sent::Kept(js_sys::JSON::parse(&text).ok().and_then(|json| view_of(&json)))
         }
         Ok((401, _)) => Sent::SignedOut,
-        Ok((400..=499, _)) => Sent::Refused,
+        // A bad result, or a puzzle this server does not have: sending it again changes nothing.
+        Ok((400 | 404 | 413 | 422, _)) => Sent::Refused,
+        // Too many requests (the address's limit, or the account's cap), a refused origin, a
+        // server error, no answer: kept for later.
         Ok(_) | Err(_) => Sent::NoAnswer,
     }
 }

@@ -214,6 +214,8 @@ impl Referee {
         let moves = puzzle.move_texts();
         if self.kind == GameKind::Gomoku {
             self.gomocup_board(&puzzle.start())?;
+            // Each puzzle from a clean table (Rapfi's own command; it answers nothing).
+            self.engine.send("YXHASHCLEAR")?;
         } else {
             // Each puzzle from a clean table, so a verdict does not depend on the ones before.
             self.engine.send("ucinewgame")?;

@@ -611,27 +611,45 @@ fn puzzles_are_made_from_a_record_files_games() {
 }
 
 #[test]
-fn rapfi_referees_gomoku_puzzles_over_gomocup() {
-    // Rapfi's build beside the checkout (../shared/engines/rapfi): the gomoku referee. Two
-    // puzzles of the database, each a VCF its threat search settles: it plays each solution.
-    let rapfi = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/engines/rapfi/pbrain-rapfi");
-    assert!(std::path::Path::new(rapfi).exists(), "Rapfi is missing at {rapfi}");
-    let dir = std::env::temp_dir().join(format!("qi-puzzles-rapfi-{}", std::process::id()));
+fn a_gomocup_referee_judges_gomoku_puzzles() {
+    // A stand-in for Rapfi (its build lives outside the checkout: scripts/puzzle-referees runs
+    // the real one) that answers `YXNBEST 2` as Rapfi does: line by line with a second line
+    // where it searches, its closing summary alone where its threat search settles the
+    // position, nothing but the move for a five. Its moves are ii1j4's solution: g8, f9, c12.
+    let dir = std::env::temp_dir().join(format!("qi-puzzles-gomocup-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
+    let engine = dir.join("fake-rapfi.sh");
+    let script = r#"#!/bin/sh
+n=0
+while read -r line; do
+  case "$line" in
+    START*) echo OK ;;
+    YXNBEST*)
+      n=$((n + 1))
+      case $n in
+        1) echo "MESSAGE (1) +M5 | 13-3 | G8 G7"; echo "MESSAGE (2) 57 | 14-28 | G7 G8"; echo "6,7" ;;
+        2) echo "MESSAGE Speed 30000 | Depth 16-2 | Eval +M3 | Node 30 | Time 0ms"; echo "5,6" ;;
+        *) echo "2,3" ;;
+      esac ;;
+    END) exit 0 ;;
+  esac
+done
+"#;
+    std::fs::write(&engine, script).unwrap();
     let database = dir.join("gomoku.csv");
     let rows = [
         "PuzzleId,FEN,Moves,Rating,RatingDeviation,Popularity,NbPlays,Themes,GameUrl,OpeningTags",
         "ii1j4,15/2o3x8/3x1o1o7/3ox1x8/3xoxx8/4x1x8/3x3o7/2o12/12x2/11o3/10o4/9o5/15/15/15 w,g13 g8 g9 f9 h7 c12,1700,300,0,0,mate mateIn3 vcf fourThree long,,",
-        "sGnhv,5o9/6x8/7x7/6xox6/5ox1o6/6x1x6/5oo8/6x8/6o8/15/15/15/15/15/15 w,g13 j11 k10 h9 f7 k12,1700,300,0,0,mate mateIn3 vcf fourThree long,,",
     ];
     std::fs::write(&database, rows.join("\n") + "\n").unwrap();
-    let args = ["puzzles", "check", "gomoku", "--depth", "12", "--referee", rapfi];
+    let command = format!("sh {}", engine.display());
+    let args = ["puzzles", "check", "gomoku", "--referee", &command];
     let output = qi(&[&args[..], &["--file", database.to_str().unwrap()]].concat());
     assert!(output.status.success(), "{}", stderr(&output));
+    let out = stdout(&output);
     assert!(
-        stdout(&output).contains("best move agrees on 2 (100.0%)"),
-        "{}{}",
-        stdout(&output),
+        out.contains("best move agrees on 1 (100.0%), only moves by its scores on 1 (100.0%)"),
+        "{out}{}",
         stderr(&output)
     );
     std::fs::remove_dir_all(&dir).unwrap();

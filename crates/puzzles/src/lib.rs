@@ -252,6 +252,11 @@ pub fn only_move(kind: GameKind, settings: &Settings, best: Score, second: Optio
     chance(kind, best) - chance(kind, second) >= settings.margin
 }
 
+/// How far short of [`Settings::winning`] (points) the glance at two thirds of the depth may
+/// see the best move and still pass the candidate to the full search (a deeper look often
+/// finds more).
+pub const GLANCE_SLACK: f64 = 17.5;
+
 /// Searches candidates and keeps the puzzles (see the crate documentation).
 pub struct Judge<'a> {
     engine: AnyEngine,
@@ -345,13 +350,13 @@ impl<'a> Judge<'a> {
         let mut found_at_depth = self.settings.depth;
         let mut final_score = Score::Cp(0);
         // Most candidates have two good answers, or no clear win, plain at two thirds of the
-        // depth: those are turned away there (by half the margin, so a close call still gets
-        // the full search).
+        // depth: those are turned away there (two answers within half the margin, a best move
+        // more than GLANCE_SLACK short of a win), so a close call still gets the full search.
         let glance = self.analyse_to(&game, 2, self.settings.depth * 2 / 3)?;
         if let Some(best) = glance.lines.first()
             && self.settings.advantage
             && !matches!(best.score, Score::Mate(n) if n > 0)
-            && chance(kind, best.score) < self.settings.winning - self.settings.margin / 2.0
+            && chance(kind, best.score) < self.settings.winning - GLANCE_SLACK
             && !self.holds(kind, best.score, 10.0)
         {
             return Err(Rejection::NotWinning { best: best.score });

@@ -184,7 +184,8 @@ impl PuzzleProfile {
         self.game_mut(kind).unsent.retain(|(queued, _)| queued != id);
     }
 
-    /// The oldest result still to send, of any game.
+    /// The next result to send: the oldest of the first game (in [`GameKind::ALL`]'s order)
+    /// that has one waiting.
     #[must_use]
     pub fn first_unsent(&self) -> Option<(GameKind, PuzzleId, bool)> {
         GameKind::ALL.into_iter().find_map(|kind| {
