@@ -14,6 +14,18 @@ fn judge_of(variant: &str, rules: &str, position: &str, first: &str) -> Result<F
     judge.judge(&game, first)
 }
 
+/// The moves of `line` (move texts between spaces), each read in turn from `start`.
+fn played(start: &AnyGame, line: &str) -> Vec<qi_rules::any::AnyMove> {
+    let mut game = start.clone();
+    line.split(' ')
+        .map(|text| {
+            let mv = game.read_move(text).unwrap();
+            game.apply(mv).unwrap();
+            mv
+        })
+        .collect()
+}
+
 fn texts(found: &Found) -> Vec<String> {
     let mut game = found.before.clone();
     found
@@ -160,15 +172,7 @@ fn a_win_the_player_let_go_becomes_their_puzzle() {
     // rook to 2...Qxb1+.
     let position = "6k1/5ppp/8/3q4/8/8/5PPP/1R4K1 b - - 0 1";
     let start = AnyGame::new("chess", "", &StartFrom::Position(position)).unwrap();
-    let mut game = start.clone();
-    let moves: Vec<_> = ["d5a2", "h2h3", "a2b1", "g1h2"]
-        .iter()
-        .map(|text| {
-            let mv = game.read_move(text).unwrap();
-            game.apply(mv).unwrap();
-            mv
-        })
-        .collect();
+    let moves = played(&start, "d5a2 h2h3 a2b1 g1h2");
     let clock = native_clock();
     let stop = AtomicBool::new(false);
     let mut judge = Judge::new(start.kind(), &clock, &stop);
@@ -294,15 +298,8 @@ fn a_gomoku_win_by_fours_is_a_candidate_at_each_move_while_it_lasts() {
     // good; two blocks later the four-three alone wins, and that is the puzzle.
     let empty = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 b";
     let start = AnyGame::new("gomoku", "", &StartFrom::Position(empty)).unwrap();
-    let mut game = start.clone();
-    let moves: Vec<_> = "h13 f15 i12 h12 g11 f11 g10 f9 i10 i11 g8 g7 g12 g9 g14 g13 j11 k10 h9"
-        .split(' ')
-        .map(|text| {
-            let mv = game.read_move(text).unwrap();
-            game.apply(mv).unwrap();
-            mv
-        })
-        .collect();
+    let moves =
+        played(&start, "h13 f15 i12 h12 g11 f11 g10 f9 i10 i11 g8 g7 g12 g9 g14 g13 j11 k10 h9");
     let clock = native_clock();
     let stop = AtomicBool::new(false);
     let mut engine = AnyEngine::default();

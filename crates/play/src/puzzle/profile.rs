@@ -296,11 +296,7 @@ impl PuzzleProfile {
             "tried" => {
                 let mut words = line.split_ascii_whitespace().skip(2);
                 let id = PuzzleId::parse(words.next()?).ok()?;
-                let solved = match words.next()? {
-                    "+" => true,
-                    "-" => false,
-                    _ => return None,
-                };
+                let solved = read_solved(words.next()?)?;
                 let rating = words.next()?.parse().ok()?;
                 let themes = words.filter_map(|w| Theme::parse(w).ok()).collect();
                 game.tried.retain(|t| t.id != id);
@@ -309,11 +305,7 @@ impl PuzzleProfile {
             "unsent" => {
                 let mut words = line.split_ascii_whitespace().skip(2);
                 let id = PuzzleId::parse(words.next()?).ok()?;
-                let solved = match words.next()? {
-                    "+" => true,
-                    "-" => false,
-                    _ => return None,
-                };
+                let solved = read_solved(words.next()?)?;
                 if !game.unsent.iter().any(|(queued, _)| *queued == id) {
                     game.unsent.push((id, solved));
                 }
@@ -321,6 +313,15 @@ impl PuzzleProfile {
             _ => return None,
         }
         Some(())
+    }
+}
+
+/// A result's mark in the text: `+` solved, `-` not.
+fn read_solved(mark: &str) -> Option<bool> {
+    match mark {
+        "+" => Some(true),
+        "-" => Some(false),
+        _ => None,
     }
 }
 
