@@ -12,6 +12,7 @@ mod puzzles;
 mod record;
 mod review;
 mod sprt;
+mod swiss;
 mod think;
 
 use std::fmt::Write as _;
@@ -323,12 +324,14 @@ Usage:
       The file's games (or the Nth) written in FORMAT (see qi record formats) to standard
       output, in UTF-8 or the encoding LABEL (gbk, big5, utf-16le ...).
 {puzzles}
+{swiss}
   qi help | --help
       This text.
 
 <game>: ",
     )
-    .replace("{puzzles}", puzzles::USAGE);
+    .replace("{puzzles}", puzzles::USAGE)
+    .replace("{swiss}", swiss::USAGE);
     text.push_str(&VARIANT_NAMES.join(", "));
     text.push_str(
         "
@@ -373,6 +376,7 @@ fn run(args: &[String]) -> Result<String, ArgError> {
         "train" => lab::run_train(rest).map_err(|e| ArgError::new("train", e)),
         "think" => think_command(rest),
         "puzzles" => puzzles::run(rest).map_err(|e| ArgError::new("puzzles", e)),
+        "swiss" => swiss::run(rest).map_err(|e| ArgError::new("swiss", e)),
         "review" => review_command(rest),
         "levels" => matches::run_levels(rest).map_err(|e| ArgError::new("levels", e)),
         "piskvork" => piskvork::run(rest).map_err(|e| ArgError::new("piskvork", e)),
@@ -386,7 +390,7 @@ fn run(args: &[String]) -> Result<String, ArgError> {
         "help" | "--help" | "-h" => Ok(help()),
         _ => Err(ArgError::new(
             command,
-            "unknown command (expected perft, moves, play, think, review, bench, match, sprt, datagen, data, tune, train, levels, puzzles, piskvork, match-gomoku, uci, banqi-engine, match-banqi, record or help)",
+            "unknown command (expected perft, moves, play, think, review, bench, match, sprt, datagen, data, tune, train, levels, puzzles, swiss, piskvork, match-gomoku, uci, banqi-engine, match-banqi, record or help)",
         )),
     }
 }

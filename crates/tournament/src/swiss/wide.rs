@@ -1,0 +1,231 @@
+//! A 512-bit signed integer for the Dutch system's edge weights.
+//!
+//! Each pairing criterion takes a field of bits in an edge's weight, the most important at the
+//! top, so that a maximum-weight matching satisfies them in order; with a dozen criteria, some
+//! as wide as the score differences they weigh, a bracket of a few hundred players needs a few
+//! hundred bits — more than `i128`. The matching needs only addition, subtraction, comparison,
+//! doubling and halving, which is all this type does.
+
+use std::cmp::Ordering;
+use std::ops::{Add, AddAssign, Sub, SubAssign};
+
+/// Limbs of 64 bits, least significant first.
+const LIMBS: usize = 8;
+
+/// The bits a weight may use, leaving room for the matching's sums and doubled duals.
+pub const USABLE_BITS: u32 = 500;
+
+/// A two's-complement integer of 512 bits.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Wide([u64; LIMBS]);
+
+impl Wide {
+    /// Zero.
+    pub const ZERO: Wide = Wide([0; LIMBS]);
+
+    /// A small value.
+    #[must_use]
+    pub fn from_i64(value: i64) -> Wide {
+        let fill = if value < 0 { u64::MAX } else { 0 };
+        let mut limbs = [fill; LIMBS];
+        limbs[0] = value as u64;
+        Wide(limbs)
+    }
+
+    fn negative(self) -> bool {
+        self.0[LIMBS - 1] >> 63 == 1
+    }
+
+    /// `self` shifted left by `bits` (< 512).
+    #[must_use]
+    pub fn shl(self, bits: u32) -> Wide {
+        let (whole, part) = ((bits / 64) as usize, bits % 64);
+        let mut out = [0u64; LIMBS];
+        for i in (whole..LIMBS).rev() {
+            let low = self.0[i - whole];
+            out[i] = low << part;
+            if part > 0 && i > whole {
+                out[i] |= self.0[i - whole - 1] >> (64 - part);
+            }
+        }
+        Wide(out)
+    }
+
+    fn negate(self) -> Wide {
+        let mut inverted = self.0;
+        for limb in &mut inverted {
+            *limb = !*limb;
+        }
+        Wide(inverted) + Wide::from_i64(1)
+    }
+}
+
+impl Ord for Wide {
+    fn cmp(&self, other: &Wide) -> Ordering {
+        match (self.negative(), other.negative()) {
+            (true, false) => Ordering::Less,
+            (false, true) => Ordering::Greater,
+            // Same sign: two's complement orders like the unsigned limbs.
+            _ => self.0.iter().rev().cmp(other.0.iter().rev()),
+        }
+    }
+}
+
+impl PartialOrd for Wide {
+    fn partial_cmp(&self, other: &Wide) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Add for Wide {
+    type Output = Wide;
+    fn add(self, other: Wide) -> Wide {
+        let mut out = [0u64; LIMBS];
+        let mut carry = false;
+        for (i, limb) in out.iter_mut().enumerate() {
+            let (sum, c1) = self.0[i].overflowing_add(other.0[i]);
+            let (sum, c2) = sum.overflowing_add(u64::from(carry));
+            *limb = sum;
+            carry = c1 || c2;
+        }
+        Wide(out)
+    }
+}
+
+impl Sub for Wide {
+    type Output = Wide;
+    fn sub(self, other: Wide) -> Wide {
+        let mut out = [0u64; LIMBS];
+        let mut borrow = false;
+        for (i, limb) in out.iter_mut().enumerate() {
+            let (diff, b1) = self.0[i].overflowing_sub(other.0[i]);
+            let (diff, b2) = diff.overflowing_sub(u64::from(borrow));
+            *limb = diff;
+            borrow = b1 || b2;
+        }
+        Wide(out)
+    }
+}
+
+impl AddAssign for Wide {
+    fn add_assign(&mut self, other: Wide) {
+        *self = *self + other;
+    }
+}
+
+impl SubAssign for Wide {
+    fn sub_assign(&mut self, other: Wide) {
+        *self = *self - other;
+    }
+}
+
+impl std::fmt::Debug for Wide {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (sign, magnitude) = if self.negative() { ("-", self.negate()) } else { ("", *self) };
+        write!(f, "{sign}0x")?;
+        let mut started = false;
+        for limb in magnitude.0.iter().rev() {
+            if started {
+                write!(f, "{limb:016x}")?;
+            } else if *limb != 0 {
+                write!(f, "{limb:x}")?;
+                started = true;
+            }
+        }
+        if !started {
+            write!(f, "0")?;
+        }
+        Ok(())
+    }
+}
+
+impl integer_blossom::Weight for Wide {
+    const ZERO: Wide = Wide([0; LIMBS]);
+    const ONE: Wide = {
+        let mut limbs = [0; LIMBS];
+        limbs[0] = 1;
+        Wide(limbs)
+    };
+
+    fn inf() -> Wide {
+        // A quarter of the largest value, as the crate does for its own integers.
+        let mut limbs = [u64::MAX; LIMBS];
+        limbs[LIMBS - 1] = u64::MAX >> 3;
+        Wide(limbs)
+    }
+
+    fn double(self) -> Wide {
+        self + self
+    }
+
+    fn half(self) -> Wide {
+        // Rounds toward zero, as `/ 2` does for the built-in integers.
+        if self.negative() {
+            return self.negate().half().negate();
+        }
+        let mut out = [0u64; LIMBS];
+        for (i, limb) in out.iter_mut().enumerate() {
+            *limb = self.0[i] >> 1;
+            if let Some(next) = self.0.get(i + 1) {
+                *limb |= next << 63;
+            }
+        }
+        Wide(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use integer_blossom::Weight;
+
+    #[test]
+    fn arithmetic_agrees_with_i128_where_both_fit() {
+        let values = [0i64, 1, -1, 7, -7, i64::MAX, i64::MIN + 1, 1 << 40, -(1 << 40)];
+        for &a in &values {
+            for &b in &values {
+                let (wa, wb) = (Wide::from_i64(a), Wide::from_i64(b));
+                assert_eq!(wa.cmp(&wb), a.cmp(&b), "{a} <=> {b}");
+                let sum = i128::from(a) + i128::from(b);
+                let diff = i128::from(a) - i128::from(b);
+                assert_eq!(format!("{:?}", wa + wb), hex(sum));
+                assert_eq!(format!("{:?}", wa - wb), hex(diff));
+            }
+            assert_eq!(format!("{:?}", Wide::from_i64(a).half()), hex(i128::from(a) / 2));
+            assert_eq!(format!("{:?}", Wide::from_i64(a).double()), hex(i128::from(a) * 2));
+        }
+    }
+
+    fn hex(v: i128) -> String {
+        if v < 0 { format!("-0x{:x}", v.unsigned_abs()) } else { format!("0x{v:x}") }
+    }
+
+    #[test]
+    fn shifts_carry_across_limbs() {
+        let one = Wide::from_i64(1);
+        assert_eq!(format!("{:?}", one.shl(64)), "0x10000000000000000");
+        assert!(one.shl(400) > one.shl(399));
+        assert!(one.shl(499) < Wide::inf());
+        assert_eq!(one.shl(130) - one.shl(130), Wide::ZERO);
+        assert_eq!(
+            Wide::from_i64(3).shl(63) + Wide::from_i64(3).shl(63),
+            Wide::from_i64(3).shl(64)
+        );
+    }
+
+    #[test]
+    fn the_matching_runs_on_wide_weights() {
+        // Weights far above i128's range: 0-1 and 2-3 (2^300 + 10) beat 0-2 alone (2^300 + 5).
+        let n = 4;
+        let big = Wide::from_i64(1).shl(300);
+        let mut w = vec![Wide::ZERO; n * n];
+        w[1] = big;
+        w[2 * n + 3] = Wide::from_i64(10);
+        w[2] = big + Wide::from_i64(5);
+        let mates = integer_blossom::max_weight_matching(&w, n);
+        assert_eq!(mates, vec![Some(1), Some(0), Some(3), Some(2)]);
+        // One more than the two pairs, and 0-2 alone wins.
+        w[2] = big + Wide::from_i64(11);
+        assert_eq!(integer_blossom::max_weight_matching(&w, n)[0], Some(2));
+    }
+}
