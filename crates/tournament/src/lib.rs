@@ -73,3 +73,16 @@ impl Outcome {
         }
     }
 }
+
+/// Which of Qi's four games a tournament plays (for its customary tie-breaks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Family {
+    /// International chess, and its variants.
+    Chess,
+    /// Xiangqi.
+    Xiangqi,
+    /// Banqi.
+    Banqi,
+    /// Gomoku, renju and caro.
+    Gomoku,
+}

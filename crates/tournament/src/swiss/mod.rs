@@ -169,6 +169,25 @@ impl Swiss {
         self.rounds.iter().map(|round| round[player].half_points()).sum()
     }
 
+    /// The standings by score and then the tie-breaks `order`; games still going count nothing
+    /// yet (their round is left out).
+    #[must_use]
+    pub fn standings(&self, order: &[crate::tiebreak::Tiebreak]) -> Vec<crate::tiebreak::Standing> {
+        let rounds: Vec<Vec<crate::tiebreak::Round>> = (0..self.players.len())
+            .map(|i| {
+                self.rounds
+                    .iter()
+                    .filter(|round| !matches!(round[i], RoundResult::Pending { .. }))
+                    .map(|round| crate::tiebreak::Round {
+                        opponent: round[i].game().map(|g| g.0),
+                        half_points: round[i].half_points(),
+                    })
+                    .collect()
+            })
+            .collect();
+        crate::tiebreak::standings(&rounds, order)
+    }
+
     /// The players' pairing numbers: 1 for the highest rated, ties by order of joining.
     #[must_use]
     pub fn pairing_numbers(&self) -> Vec<u32> {
@@ -366,6 +385,12 @@ mod tests {
         }
         assert_eq!(swiss.start_round(), Err(SwissError::Finished));
         assert_eq!(swiss.half_points(0), 10);
+        let table = swiss.standings(crate::tiebreak::customary(
+            crate::Family::Xiangqi,
+            crate::tiebreak::Format::Swiss,
+        ));
+        assert_eq!((table[0].player, table[0].rank), (0, 1));
+        assert!(table.windows(2).all(|w| w[0].half_points >= w[1].half_points));
     }
 
     #[test]
