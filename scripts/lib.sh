@@ -37,11 +37,13 @@ ensure_node_tools() {
 }
 
 # The match referee's Python (scripts/referee.py, scripts/make-books.py): python-chess and
-# pyffish (Fairy-Stockfish's rules), pinned, in a virtual environment under target/.
+# pyffish (Fairy-Stockfish's rules), pinned, in a virtual environment under target/; and
+# py4swiss (MIT, FIDE's Dutch system), the reference `qi swiss check` pairs beside.
 ensure_referee() {
-  if ! target/referee/bin/python -c 'import chess, pyffish' >/dev/null 2>&1; then
+  if ! target/referee/bin/python -c 'import chess, pyffish, py4swiss' >/dev/null 2>&1; then
     python3 -m venv target/referee
-    target/referee/bin/pip install -q --disable-pip-version-check chess==1.11.2 pyffish==0.0.90
+    target/referee/bin/pip install -q --disable-pip-version-check chess==1.11.2 pyffish==0.0.90 \
+      py4swiss==0.3.1
   fi
 }
 

@@ -12,8 +12,8 @@ mod puzzles;
 mod record;
 mod review;
 mod sprt;
-mod swiss;
 mod think;
+mod tournament;
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -331,7 +331,7 @@ Usage:
 <game>: ",
     )
     .replace("{puzzles}", puzzles::USAGE)
-    .replace("{swiss}", swiss::USAGE);
+    .replace("{swiss}", tournament::USAGE);
     text.push_str(&VARIANT_NAMES.join(", "));
     text.push_str(
         "
@@ -376,7 +376,8 @@ fn run(args: &[String]) -> Result<String, ArgError> {
         "train" => lab::run_train(rest).map_err(|e| ArgError::new("train", e)),
         "think" => think_command(rest),
         "puzzles" => puzzles::run(rest).map_err(|e| ArgError::new("puzzles", e)),
-        "swiss" => swiss::run(rest).map_err(|e| ArgError::new("swiss", e)),
+        "swiss" => tournament::run_swiss(rest).map_err(|e| ArgError::new("swiss", e)),
+        "arena" => tournament::run_arena(rest).map_err(|e| ArgError::new("arena", e)),
         "review" => review_command(rest),
         "levels" => matches::run_levels(rest).map_err(|e| ArgError::new("levels", e)),
         "piskvork" => piskvork::run(rest).map_err(|e| ArgError::new("piskvork", e)),
@@ -390,7 +391,7 @@ fn run(args: &[String]) -> Result<String, ArgError> {
         "help" | "--help" | "-h" => Ok(help()),
         _ => Err(ArgError::new(
             command,
-            "unknown command (expected perft, moves, play, think, review, bench, match, sprt, datagen, data, tune, train, levels, puzzles, swiss, piskvork, match-gomoku, uci, banqi-engine, match-banqi, record or help)",
+            "unknown command (expected perft, moves, play, think, review, bench, match, sprt, datagen, data, tune, train, levels, puzzles, swiss, arena, piskvork, match-gomoku, uci, banqi-engine, match-banqi, record or help)",
         )),
     }
 }

@@ -654,3 +654,40 @@ done
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn swiss_and_arena_refuse_bad_arguments_with_one_line() {
+    for (args, says) in [
+        (&["swiss"][..], "expected check or bench"),
+        (&["swiss", "check", "--players", "9-3"], "--players"),
+        (&["swiss", "check", "--rounds", "three"], "--rounds"),
+        (&["swiss", "check", "--tournaments"], "needs a value"),
+        (
+            &["swiss", "check", "--tournaments", "1", "--reference", "/no/such/py4swiss"],
+            "cannot run the reference",
+        ),
+        (&["swiss", "bench", "--players", "1"], "--players"),
+        (&["arena"], "expected bench"),
+        (&["arena", "bench", "--players", "10", "--wave", "20"], "--wave"),
+        (&["arena", "bench", "--waves", "x"], "--waves"),
+    ] {
+        let output = qi(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&output).contains(says), "{args:?}: {}", stderr(&output));
+    }
+}
+
+#[test]
+fn swiss_bench_pairs_every_round_and_arena_bench_times_its_waves() {
+    let swiss = qi(&["swiss", "bench", "--players", "12", "--rounds", "4"]);
+    assert!(swiss.status.success(), "{}", stderr(&swiss));
+    assert_eq!(
+        stdout(&swiss).lines().filter(|l| l.starts_with("round ")).count(),
+        4,
+        "{}",
+        stdout(&swiss)
+    );
+    let arena = qi(&["arena", "bench", "--players", "40", "--wave", "20", "--waves", "2"]);
+    assert!(arena.status.success(), "{}", stderr(&arena));
+    assert!(stdout(&arena).contains("waves of 20 waiting, 2 waves: median"), "{}", stdout(&arena));
+}

@@ -246,6 +246,255 @@ pub fn pair(waiting: &[Waiting], max_rank: usize, allow_rematch: bool) -> Vec<Pa
     pairings
 }
 
+/// Where an arena player stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Presence {
+    /// Waiting to be paired.
+    Waiting,
+    /// In a game.
+    Playing,
+    /// Not to be paired until they come back; still in the standings.
+    Paused,
+    /// Left before playing: not in the standings.
+    Left,
+}
+
+/// A finished game, as an arena player's history keeps it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Played {
+    /// The opponent's index.
+    pub opponent: usize,
+    /// The opponent's rating when they met.
+    pub opponent_rating: i32,
+    /// This player's colour.
+    pub colour: Colour,
+    /// The game as the sheet scores it.
+    pub game: Game,
+}
+
+/// An arena player.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entrant {
+    /// The name shown.
+    pub name: String,
+    /// The rating (pairing and performance).
+    pub rating: i32,
+    /// Where they stand.
+    pub presence: Presence,
+    /// Their finished games, oldest first.
+    pub played: Vec<Played>,
+}
+
+/// An arena's line in the standings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Standing {
+    /// The player's index.
+    pub player: usize,
+    /// The sheet.
+    pub sheet: Sheet,
+    /// The performance rating (the tie-break), if they have played.
+    pub performance: Option<i32>,
+    /// Their place: 1 for the leader; players equal on score and performance share it.
+    pub rank: usize,
+}
+
+/// Why an arena refused a change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArenaError {
+    /// No such player.
+    UnknownPlayer(usize),
+    /// The two players are not playing each other.
+    NotPlaying(usize, usize),
+}
+
+impl std::fmt::Display for ArenaError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ArenaError::UnknownPlayer(i) => write!(f, "no player {i} in this arena"),
+            ArenaError::NotPlaying(a, b) => write!(f, "players {a} and {b} have no game together"),
+        }
+    }
+}
+
+impl std::error::Error for ArenaError {}
+
+/// An arena: its players and their games. The server calls [`Arena::pair_waiting`] every few
+/// seconds while the clock runs and [`Arena::finish`] as games end.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Arena {
+    /// Everyone who joined, in order of joining.
+    pub entrants: Vec<Entrant>,
+    /// Whether wins in a row set players on fire (lichess's option, on by default there).
+    pub streaks: bool,
+    /// Games going: (white, black).
+    pub games: Vec<(usize, usize)>,
+}
+
+impl Arena {
+    /// An empty arena.
+    #[must_use]
+    pub fn new(streaks: bool) -> Arena {
+        Arena { entrants: Vec::new(), streaks, games: Vec::new() }
+    }
+
+    /// Adds a player, waiting. Returns their index.
+    pub fn join(&mut self, name: &str, rating: i32) -> usize {
+        self.entrants.push(Entrant {
+            name: name.to_owned(),
+            rating,
+            presence: Presence::Waiting,
+            played: Vec::new(),
+        });
+        self.entrants.len() - 1
+    }
+
+    fn entrant(&mut self, player: usize) -> Result<&mut Entrant, ArenaError> {
+        self.entrants.get_mut(player).ok_or(ArenaError::UnknownPlayer(player))
+    }
+
+    /// The player stops being paired: paused if they have played (or are playing: after this
+    /// game), gone from the standings if not.
+    ///
+    /// # Errors
+    /// An unknown player.
+    pub fn leave(&mut self, player: usize) -> Result<(), ArenaError> {
+        let entrant = self.entrant(player)?;
+        entrant.presence = match entrant.presence {
+            Presence::Playing | Presence::Paused => Presence::Paused,
+            _ if entrant.played.is_empty() => Presence::Left,
+            _ => Presence::Paused,
+        };
+        Ok(())
+    }
+
+    /// A paused (or departed) player comes back to be paired.
+    ///
+    /// # Errors
+    /// An unknown player.
+    pub fn resume(&mut self, player: usize) -> Result<(), ArenaError> {
+        let playing = self.games.iter().any(|&(w, b)| w == player || b == player);
+        let entrant = self.entrant(player)?;
+        entrant.presence = if playing { Presence::Playing } else { Presence::Waiting };
+        Ok(())
+    }
+
+    /// The standings: by score, then performance; the departed left out.
+    #[must_use]
+    pub fn standings(&self) -> Vec<Standing> {
+        let mut table: Vec<Standing> = self
+            .entrants
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.presence != Presence::Left)
+            .map(|(player, e)| {
+                let games: Vec<Game> = e.played.iter().map(|p| p.game).collect();
+                let faced: Vec<(i32, Outcome)> =
+                    e.played.iter().map(|p| (p.opponent_rating, p.game.outcome)).collect();
+                Standing {
+                    player,
+                    sheet: sheet(&games, self.streaks),
+                    performance: performance(&faced),
+                    rank: 0,
+                }
+            })
+            .collect();
+        table.sort_by(|a, b| {
+            (b.sheet.total, b.performance)
+                .cmp(&(a.sheet.total, a.performance))
+                .then(a.player.cmp(&b.player))
+        });
+        for k in 0..table.len() {
+            let tied = k > 0
+                && table[k].sheet.total == table[k - 1].sheet.total
+                && table[k].performance == table[k - 1].performance;
+            table[k].rank = if tied { table[k - 1].rank } else { k + 1 };
+        }
+        table
+    }
+
+    /// Pairs everyone waiting who can be paired now; returns the new games (white, black),
+    /// already marked as going.
+    pub fn pair_waiting(&mut self) -> Vec<(usize, usize)> {
+        let standings = self.standings();
+        let mut rank = vec![standings.len() + 1; self.entrants.len()];
+        for s in &standings {
+            rank[s.player] = s.rank;
+        }
+        let waiting_players: Vec<usize> = (0..self.entrants.len())
+            .filter(|&i| self.entrants[i].presence == Presence::Waiting)
+            .collect();
+        let waiting: Vec<Waiting> = waiting_players
+            .iter()
+            .map(|&i| {
+                let e = &self.entrants[i];
+                Waiting {
+                    rank: rank[i],
+                    rating: e.rating,
+                    last_opponent: e.played.last().map(|p| p.opponent as u64),
+                    id: i as u64,
+                    colours: e.played.iter().map(|p| p.colour).collect(),
+                }
+            })
+            .collect();
+        let active = self
+            .entrants
+            .iter()
+            .filter(|e| matches!(e.presence, Presence::Waiting | Presence::Playing))
+            .count();
+        let games: Vec<(usize, usize)> = pair(&waiting, standings.len(), active == 2)
+            .iter()
+            .map(|p| (waiting_players[p.white], waiting_players[p.black]))
+            .collect();
+        for &(w, b) in &games {
+            self.entrants[w].presence = Presence::Playing;
+            self.entrants[b].presence = Presence::Playing;
+            self.games.push((w, b));
+        }
+        games
+    }
+
+    /// Records the end of the game between `white` and `black`: White's `outcome`, its length,
+    /// who berserked. Both wait for a new game (unless they paused meanwhile).
+    ///
+    /// # Errors
+    /// No such game going.
+    pub fn finish(
+        &mut self,
+        white: usize,
+        black: usize,
+        outcome: Outcome,
+        plies: u32,
+        berserk: [bool; 2],
+    ) -> Result<(), ArenaError> {
+        let at = self
+            .games
+            .iter()
+            .position(|&g| g == (white, black))
+            .ok_or(ArenaError::NotPlaying(white, black))?;
+        self.games.swap_remove(at);
+        let ratings = [self.entrants[white].rating, self.entrants[black].rating];
+        for (k, (me, other, colour, result)) in [
+            (white, black, Colour::White, outcome),
+            (black, white, Colour::Black, outcome.reversed()),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let entrant = &mut self.entrants[me];
+            entrant.played.push(Played {
+                opponent: other,
+                opponent_rating: ratings[1 - k],
+                colour,
+                game: Game { outcome: result, plies, berserk: berserk[k] },
+            });
+            if entrant.presence == Presence::Playing {
+                entrant.presence = Presence::Waiting;
+            }
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -382,5 +631,55 @@ mod tests {
         a.colours = vec![Colour::White, Colour::Black];
         b.colours = vec![Colour::Black, Colour::White];
         assert_eq!(pair(&[a, b], 2, true), [Pairing { white: 0, black: 1 }]);
+    }
+
+    #[test]
+    fn an_arena_pairs_scores_and_ranks() {
+        let mut arena = Arena::new(true);
+        let names = ["a", "b", "c", "d", "e"];
+        for (k, name) in names.iter().enumerate() {
+            arena.join(name, 1500 + 100 * k as i32);
+        }
+        let first = arena.pair_waiting();
+        assert_eq!(first.len(), 2, "five waiting: two games, one waits");
+        let idle: Vec<usize> =
+            (0..5).filter(|&i| arena.entrants[i].presence == Presence::Waiting).collect();
+        assert_eq!(idle.len(), 1);
+        // Nobody new to pair with: the one waiting stays.
+        assert!(arena.pair_waiting().is_empty());
+        let (w, b) = first[0];
+        arena.finish(w, b, Outcome::Win, 40, [true, false]).unwrap();
+        assert_eq!(
+            arena.finish(w, b, Outcome::Win, 40, [false, false]),
+            Err(ArenaError::NotPlaying(w, b))
+        );
+        let table = arena.standings();
+        assert_eq!((table[0].player, table[0].sheet.total, table[0].rank), (w, 3, 1));
+        // The winner and the loser wait again, with the one who waited: not each other.
+        let next = arena.pair_waiting();
+        assert_eq!(next.len(), 1);
+        assert!(next[0] != (w, b) && next[0] != (b, w));
+    }
+
+    #[test]
+    fn leaving_pauses_a_player_who_has_played_and_removes_one_who_has_not() {
+        let mut arena = Arena::new(true);
+        let a = arena.join("a", 1500);
+        let b = arena.join("b", 1500);
+        let c = arena.join("c", 1500);
+        arena.leave(c).unwrap();
+        assert_eq!(arena.entrants[c].presence, Presence::Left);
+        assert_eq!(arena.standings().len(), 2);
+        let games = arena.pair_waiting();
+        assert_eq!(games.len(), 1);
+        arena.leave(a).unwrap();
+        arena.finish(games[0].0, games[0].1, Outcome::Draw, 30, [false, false]).unwrap();
+        assert_eq!(arena.entrants[a].presence, Presence::Paused);
+        assert_eq!(arena.entrants[b].presence, Presence::Waiting);
+        // Two players in the arena may meet again, but a paused one is not paired.
+        assert!(arena.pair_waiting().is_empty());
+        arena.resume(a).unwrap();
+        assert_eq!(arena.pair_waiting().len(), 1, "the only two active players rematch");
+        assert_eq!(arena.leave(9), Err(ArenaError::UnknownPlayer(9)));
     }
 }

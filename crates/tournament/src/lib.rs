@@ -7,6 +7,8 @@
 //! - [`swiss`]: rounds paired by FIDE's Dutch system ([`swiss::dutch`]), with byes, late joining,
 //!   withdrawals and forbidden pairings; its results written as FIDE's TRF ([`swiss::trf`]).
 //! - [`round_robin`]: everyone meets everyone, scheduled by FIDE's Berger tables.
+//! - [`spec`]: what a creator asks for (name, start, clock, format, rating bounds, password),
+//!   checked field by field.
 //! - [`tiebreak`]: Buchholz, Sonneborn–Berger, direct encounter, wins — and each game's customary
 //!   order of them.
 //!
@@ -15,6 +17,7 @@
 
 pub mod arena;
 pub mod round_robin;
+pub mod spec;
 pub mod swiss;
 pub mod tiebreak;
 

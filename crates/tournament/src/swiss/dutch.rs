@@ -11,7 +11,7 @@
 //! would leave the rest of the round unpairable makes the rest collapse into one last bracket
 //! (A.9). Colours follow E.1–E.5.
 
-use super::wide::{USABLE_BITS, Wide};
+use super::wide::Wide;
 use crate::Colour;
 use std::collections::{BTreeMap, HashSet};
 
@@ -287,7 +287,15 @@ pub fn pair(request: &Request) -> Result<Pairings, PairingError> {
             last: lower.is_empty(),
         };
         let mut trial = completion.clone_state();
-        match pair_bracket(&context, &moved_down, &residents, &lower, &mut trial)? {
+        // The narrower weights when the bracket's criteria fit in them.
+        let paired = match pair_bracket::<4>(&context, &moved_down, &residents, &lower, &mut trial)
+        {
+            Err(PairingError::TooLarge) => {
+                pair_bracket::<8>(&context, &moved_down, &residents, &lower, &mut trial)
+            }
+            other => other,
+        };
+        match paired? {
             None => {
                 // A.9: the rest collapses into one last bracket.
                 let rest: Vec<usize> = brackets.drain(index + 1..).flatten().collect();
@@ -443,8 +451,8 @@ impl ScoreBits {
         ScoreBits { offsets, total }
     }
 
-    fn one_at(&self, difference: i64) -> Wide {
-        Wide::from_i64(1).shl(self.offsets.get(&difference).copied().unwrap_or(0))
+    fn one_at<const N: usize>(&self, difference: i64) -> Wide<N> {
+        Wide::<N>::from_i64(1).shl(self.offsets.get(&difference).copied().unwrap_or(0))
     }
 }
 
@@ -454,21 +462,21 @@ fn bit_length(n: usize) -> u32 {
 
 /// The matching of one bracket: the players (moved down, residents, the next group), their
 /// edge weights, and the current maximum-weight matching.
-struct Matcher {
+struct Matcher<const N: usize> {
     list: Vec<usize>,
     roles: Vec<Role>,
-    weights: Vec<Wide>,
+    weights: Vec<Wide<N>>,
     n: usize,
     mates: Vec<usize>,
-    strongest: Wide,
+    strongest: Wide<N>,
 }
 
-impl Matcher {
-    fn weight(&self, i: usize, j: usize) -> Wide {
+impl<const N: usize> Matcher<N> {
+    fn weight(&self, i: usize, j: usize) -> Wide<N> {
         self.weights[i * self.n + j]
     }
 
-    fn set(&mut self, i: usize, j: usize, w: Wide) {
+    fn set(&mut self, i: usize, j: usize, w: Wide<N>) {
         self.weights[i * self.n + j] = w;
         self.weights[j * self.n + i] = w;
     }
@@ -481,8 +489,8 @@ impl Matcher {
     /// Adds `value` to the weight of an existing edge.
     fn add(&mut self, i: usize, j: usize, value: i64) {
         let w = self.weight(i, j);
-        if w != Wide::ZERO {
-            self.set(i, j, w + Wide::from_i64(value));
+        if w != Wide::<N>::ZERO {
+            self.set(i, j, w + Wide::<N>::from_i64(value));
         }
     }
 
@@ -495,15 +503,15 @@ impl Matcher {
 
     fn remove_all(&mut self, i: usize, others: &[usize]) {
         for &j in others {
-            self.set(i, j, Wide::ZERO);
+            self.set(i, j, Wide::<N>::ZERO);
         }
     }
 
     /// Fixes the pair `i`–`j`: every other edge of theirs goes.
     fn fix(&mut self, i: usize, j: usize) {
         for k in 0..self.n {
-            self.set(i, k, Wide::ZERO);
-            self.set(j, k, Wide::ZERO);
+            self.set(i, k, Wide::<N>::ZERO);
+            self.set(j, k, Wide::<N>::ZERO);
         }
         self.set(i, j, self.strongest);
     }
@@ -524,7 +532,7 @@ impl Matcher {
 }
 
 /// Pairs one bracket; `None` when its downfloaters would leave the round incomplete (C.4).
-fn pair_bracket(
+fn pair_bracket<const N: usize>(
     context: &BracketContext<'_>,
     moved_down: &[usize],
     residents: &[usize],
@@ -569,11 +577,11 @@ fn pair_bracket(
     ];
     let low_bits = 3 * bracket_bits + 1;
     let total_bits = 3 + widths.iter().sum::<u32>() + low_bits + 2;
-    if total_bits > USABLE_BITS {
+    if total_bits > Wide::<N>::USABLE_BITS {
         return Err(PairingError::TooLarge);
     }
-    let strongest = Wide::from_i64(1).shl(total_bits - 1) - Wide::from_i64(1);
-    let mut weights = vec![Wide::ZERO; n * n];
+    let strongest = Wide::<N>::from_i64(1).shl(total_bits - 1) - Wide::<N>::from_i64(1);
+    let mut weights = vec![Wide::<N>::ZERO; n * n];
     for i in 0..n {
         for j in i + 1..n {
             let (a, b) = (&players[list[i]], &players[list[j]]);
@@ -581,9 +589,9 @@ fn pair_bracket(
                 continue;
             }
             let mut w = if end {
-                Wide::from_i64(1 + i64::from(a.had_bye) + i64::from(b.had_bye))
+                Wide::<N>::from_i64(1 + i64::from(a.had_bye) + i64::from(b.had_bye))
             } else {
-                Wide::ZERO
+                Wide::<N>::ZERO
             };
             for (k, &width) in widths.iter().enumerate() {
                 w = w.shl(width);
@@ -699,14 +707,16 @@ fn pair_bracket(
         let rest = s2[k + 1..].to_vec();
         m.remove_all(s2[k], &rest);
     }
-    // D.1 in the remainder: each of S1 meets the lowest-numbered possible of S2.
-    for &r in &s1 {
-        let reversed: Vec<usize> = s2.iter().rev().copied().collect();
-        m.add_all(r, &reversed, 0, 1);
-        m.rematch();
-        let mate = m.mates[r];
-        m.fix(r, mate);
-        completion.fix(m.list[r], m.list[mate]);
+    // D.1 in the remainder: each of S1 meets the lowest-numbered possible of S2. One
+    // matching per player of S1 finds it; first, the plain greedy choice is tried, and kept
+    // when it loses nothing against the best matching: it is then the same answer (see
+    // `greedy_transposition`), for two matchings instead of one per pair.
+    if let Some(greedy) = greedy_transposition(&mut m, &s1, &s2) {
+        for (r, mate) in greedy {
+            completion.fix(m.list[r], m.list[mate]);
+        }
+    } else {
+        sequential_transposition(&mut m, &s1, &s2, completion);
     }
     // C.4: the downfloaters must let the rest of the round be paired.
     if !end && !completion.complete() {
@@ -730,6 +740,78 @@ fn pair_bracket(
     Ok(Some(outcome))
 }
 
+/// The total weight of the current matching.
+fn matching_weight<const N: usize>(m: &Matcher<N>) -> Wide<N> {
+    let mut total = Wide::<N>::ZERO;
+    for i in 0..m.n {
+        let j = m.mates[i];
+        if i < j {
+            total += m.weight(i, j);
+        }
+    }
+    total
+}
+
+/// D.1 by one matching per player of S1 (bbpPairings' way): each in turn takes the
+/// lowest-numbered player of S2 that an optimal matching allows, the earlier choices fixed,
+/// nudged there by increments in the lowest bits that favour low numbers.
+fn sequential_transposition<const N: usize>(
+    m: &mut Matcher<N>,
+    s1: &[usize],
+    s2: &[usize],
+    completion: &mut Completion,
+) {
+    let reversed: Vec<usize> = s2.iter().rev().copied().collect();
+    for &r in s1 {
+        m.add_all(r, &reversed, 0, 1);
+        m.rematch();
+        let mate = m.mates[r];
+        m.fix(r, mate);
+        completion.fix(m.list[r], m.list[mate]);
+    }
+}
+
+/// D.1 the quick way, when it applies: each player of S1 in order takes the lowest-numbered
+/// player of S2 still free whom they may meet. If that whole choice, with the best matching of
+/// everyone else, weighs as much as the best matching, it is what [`sequential_transposition`]
+/// would find: at each step the partner it picks carries the largest increment among that
+/// player's edges, and a matching of full weight contains it, so the nudged optimum must.
+/// Returns the pairs (and leaves them fixed in `m`), or `None` with `m` untouched.
+fn greedy_transposition<const N: usize>(
+    m: &mut Matcher<N>,
+    s1: &[usize],
+    s2: &[usize],
+) -> Option<Vec<(usize, usize)>> {
+    let mut taken = vec![false; m.n];
+    let mut greedy = Vec::with_capacity(s1.len());
+    for &r in s1 {
+        let mate = s2.iter().copied().find(|&j| !taken[j] && m.weight(r, j) != Wide::<N>::ZERO)?;
+        taken[mate] = true;
+        greedy.push((r, mate));
+    }
+    m.rematch();
+    let best = matching_weight(m);
+    let saved = (m.weights.clone(), m.mates.clone());
+    let chosen: Wide<N> = greedy.iter().fold(Wide::<N>::ZERO, |sum, &(r, j)| sum + m.weight(r, j));
+    for &(r, j) in &greedy {
+        m.fix(r, j);
+    }
+    m.rematch();
+    let mut rest = Wide::<N>::ZERO;
+    for i in 0..m.n {
+        let j = m.mates[i];
+        if i < j && !greedy.iter().any(|&(r, g)| (r, g) == (i, j) || (g, r) == (i, j)) {
+            rest += m.weight(i, j);
+        }
+    }
+    if chosen + rest == best && greedy.iter().all(|&(r, j)| m.mates[r] == j) {
+        Some(greedy)
+    } else {
+        (m.weights, m.mates) = saved;
+        None
+    }
+}
+
 /// The quality criteria's values for a pair, `i` ranked above `j` in the bracket's list.
 struct Criteria<'a> {
     players: &'a [Player],
@@ -740,20 +822,20 @@ struct Criteria<'a> {
 }
 
 impl Criteria<'_> {
-    fn value(&self, criterion: usize, i: usize, j: usize, end: bool) -> Wide {
+    fn value<const N: usize>(&self, criterion: usize, i: usize, j: usize, end: bool) -> Wide<N> {
         let (a, b) = (&self.players[self.list[i]], &self.players[self.list[j]]);
         let b_lower = self.roles[j] == Role::Lower;
         let a_lower = self.roles[i] == Role::Lower;
-        let one = |yes: bool| Wide::from_i64(i64::from(yes));
+        let one = |yes: bool| Wide::<N>::from_i64(i64::from(yes));
         let point = 2;
         let downfloat_a = a.points - self.lowest + point;
         let downfloat_b = b.points - self.lowest + point;
         let gap = a.points - b.points;
         let top = a.topscorer || b.topscorer;
-        let float_score = |back: usize| -> Wide {
+        let float_score = |back: usize| -> Wide<N> {
             // C.16/C.18: the downfloats repeated, weighed by their score differences.
             let (da, db) = (a.floats[back] == Float::Down, b.floats[back] == Float::Down);
-            let mut w = Wide::ZERO;
+            let mut w = Wide::<N>::ZERO;
             if da {
                 w += self.scores.one_at(downfloat_a);
             }
@@ -765,16 +847,16 @@ impl Criteria<'_> {
             }
             w
         };
-        let upfloat_score = |back: usize| -> Wide {
+        let upfloat_score = |back: usize| -> Wide<N> {
             // C.17/C.19: the upfloats repeated.
             if b.floats[back] == Float::Up && a.points > b.points {
-                Wide::ZERO - self.scores.one_at(downfloat_a)
+                Wide::<N>::ZERO - self.scores.one_at(downfloat_a)
             } else {
-                Wide::ZERO
+                Wide::<N>::ZERO
             }
         };
         if b_lower && criterion != 2 {
-            return Wide::ZERO;
+            return Wide::<N>::ZERO;
         }
         match criterion {
             // C.5: a pair within the bracket.
@@ -787,7 +869,7 @@ impl Criteria<'_> {
             // C.7: the next bracket's pairs and differences.
             2 => {
                 if end {
-                    return Wide::ZERO;
+                    return Wide::<N>::ZERO;
                 }
                 let mut w = one(b_lower).shl(self.scores.total);
                 if !a_lower {
@@ -816,7 +898,7 @@ impl Criteria<'_> {
                 let back = usize::from(criterion == 9);
                 let kept_a = a.floats[back] == Float::Down && a.points <= b.points;
                 let kept_b = b.floats[back] == Float::Down;
-                Wide::from_i64(i64::from(kept_a) + i64::from(kept_b))
+                Wide::<N>::from_i64(i64::from(kept_a) + i64::from(kept_b))
             }
             // C.13 and C.15: the same upfloat.
             8 | 10 => {

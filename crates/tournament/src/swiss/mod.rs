@@ -433,3 +433,78 @@ mod tests {
         assert!(request.entrants[0].had_bye, "a forfeit win counts as the bye (C.2)");
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(40))]
+
+        /// Whatever the results, withdrawals and byes asked for, every round pairs each present
+        /// player once, never repeats a game or a pairing-allocated bye, and never makes two
+        /// players who both need the same colour meet.
+        #[test]
+        fn every_round_keeps_the_absolute_rules(seed in any::<u64>(), players in 4usize..24, rounds in 3u32..8) {
+            let mut state = seed | 1;
+            let mut next = move |n: u64| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                state % n
+            };
+            let mut swiss = Swiss::new(rounds);
+            for i in 0..players {
+                swiss.join(&format!("p{i}"), 1000 + next(1500) as i32);
+            }
+            let mut met = HashSet::new();
+            let mut byes = HashSet::new();
+            for _ in 0..rounds {
+                for i in 0..swiss.players.len() {
+                    if next(30) == 0 {
+                        swiss.players[i].wants_half_bye = true;
+                    }
+                }
+                let request = swiss.next_request();
+                let Ok(p) = swiss.start_round() else { break };
+                let present: HashSet<u32> = (0..swiss.players.len() as u32)
+                    .filter(|&i| !swiss.players[i as usize].withdrawn)
+                    .filter(|&i| swiss.rounds.last().unwrap()[i as usize] != RoundResult::HalfPointBye)
+                    .collect();
+                let paired: Vec<u32> = p.boards.iter().flat_map(|&(w, b)| [w, b]).chain(p.bye).collect();
+                prop_assert_eq!(paired.len(), present.len());
+                prop_assert_eq!(paired.iter().copied().collect::<HashSet<u32>>(), present);
+                for &(w, b) in &p.boards {
+                    // A forfeited game was not played: those two may be paired again.
+                    prop_assert!(!met.contains(&(w.min(b), w.max(b))), "a game repeated");
+                    let numbers = swiss.pairing_numbers();
+                    let entrant = |i: u32| request.entrants.iter().find(|e| e.number == numbers[i as usize]).unwrap();
+                    let absolute = |e: &dutch::Entrant| {
+                        let whites = e.colours.iter().filter(|&&c| c == Colour::White).count() as i64;
+                        let diff = 2 * whites - e.colours.len() as i64;
+                        let double = e.colours.len() > 1 && e.colours[e.colours.len() - 1] == e.colours[e.colours.len() - 2];
+                        (diff.abs() > 1 || double).then(|| if diff > 0 || (diff == 0 && e.colours.last() == Some(&Colour::White)) { Colour::Black } else { Colour::White })
+                    };
+                    if !request.last_round {
+                        let (x, y) = (absolute(entrant(w)), absolute(entrant(b)));
+                        prop_assert!(x.is_none() || x != y, "two players needing the same colour met");
+                    }
+                    let outcome = match next(3) { 0 => Outcome::Win, 1 => Outcome::Draw, _ => Outcome::Loss };
+                    let forfeit = next(40) == 0;
+                    swiss.record(w as usize, outcome, forfeit).unwrap();
+                    if !forfeit {
+                        met.insert((w.min(b), w.max(b)));
+                    }
+                }
+                if let Some(b) = p.bye {
+                    prop_assert!(byes.insert(b), "a second bye");
+                }
+                if next(10) == 0 {
+                    let i = next(swiss.players.len() as u64) as usize;
+                    swiss.withdraw(i).unwrap();
+                }
+            }
+        }
+    }
+}

@@ -1,5 +1,5 @@
 //! `qi swiss check`: Qi's Dutch pairing beside another program's, round by round over random
-//! tournaments.
+//! tournaments; `qi arena bench`: how long the arena takes to pair a wave of finishers.
 //!
 //! Each tournament draws its players (ratings, late entries), its rounds, and as it goes its
 //! results (by rating, with draws and forfeits), withdrawals, half-point byes and a forbidden
@@ -14,6 +14,7 @@ use std::process::Command;
 
 use qi_rules::zobrist::splitmix64;
 use qi_tournament::Outcome;
+use qi_tournament::arena::{Arena, Presence};
 use qi_tournament::swiss::Swiss;
 use qi_tournament::swiss::dutch::{self, Pairings};
 use qi_tournament::swiss::trf::{self, Event};
@@ -25,7 +26,14 @@ pub const USAGE: &str = "\
       entries, withdrawals, half-point byes, forfeits and forbidden pairs, and pairs every
       round with Qi's Dutch system and with the reference (default py4swiss, run as
       CMD -t FILE -p OUT). Prints how many rounds agree board for board, colours included;
-      each disagreement's TRF goes to stderr.";
+      each disagreement's TRF goes to stderr.
+  qi swiss bench [--players N] [--rounds R] [--seed S]
+      Pairs a whole Swiss of N players (default 300) over R rounds (default 9) with random
+      results and prints how long each round's pairing took.
+  qi arena bench [--players N] [--wave W] [--waves K] [--seed S]
+      An arena of N players (default 1000) with a few games each behind them; times the
+      pairing of K waves (default 20) of W players waiting at once (default 500) and prints
+      the median and the slowest.";
 
 struct Options {
     tournaments: u64,
@@ -168,10 +176,11 @@ fn play_round(swiss: &mut Swiss, boards: &[(u32, u32)], draws: &mut Draws) {
 ///
 /// # Errors
 /// Bad arguments, or a reference that cannot be run.
-pub fn run(args: &[String]) -> Result<String, String> {
+pub fn run_swiss(args: &[String]) -> Result<String, String> {
     match args.split_first() {
         Some((verb, rest)) if verb == "check" => check(&Options::parse(rest)?),
-        _ => Err(format!("expected check\n{USAGE}")),
+        Some((verb, rest)) if verb == "bench" => bench_swiss(rest),
+        _ => Err(format!("expected check or bench\n{USAGE}")),
     }
 }
 
@@ -276,6 +285,111 @@ fn check(options: &Options) -> Result<String, String> {
     let _ = writeln!(out, "same board order too:    {same_order} ({:.1}%)", percent(same_order));
     if both_refused > 0 {
         let _ = writeln!(out, "both found no pairing:   {both_refused}");
+    }
+    Ok(out)
+}
+
+/// Runs `qi arena bench ...`.
+///
+/// # Errors
+/// Bad arguments.
+pub fn run_arena(args: &[String]) -> Result<String, String> {
+    let Some((verb, rest)) = args.split_first().filter(|(v, _)| v.as_str() == "bench") else {
+        return Err(format!("expected bench\n{USAGE}"));
+    };
+    let _ = verb;
+    let (mut players, mut wave, mut waves, mut seed) = (1000usize, 500usize, 20usize, 1u64);
+    let mut it = rest.iter();
+    while let Some(flag) = it.next() {
+        let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        let number: u64 = value.parse().map_err(|_| format!("{flag}: not a number: {value:?}"))?;
+        match flag.as_str() {
+            "--players" => players = number as usize,
+            "--wave" => wave = number as usize,
+            "--waves" => waves = number as usize,
+            "--seed" => seed = number,
+            other => return Err(format!("unknown option {other:?}\n{USAGE}")),
+        }
+    }
+    if wave > players || players < 2 || waves == 0 {
+        return Err("--wave must be at most --players, with at least 2 players and 1 wave".into());
+    }
+    let mut draws = Draws(seed);
+    let mut times = Vec::with_capacity(waves);
+    for _ in 0..waves {
+        let mut arena = Arena::new(true);
+        for i in 0..players {
+            arena.join(&format!("p{i}"), 1000 + draws.below(1500) as i32);
+        }
+        // A few rounds behind everyone, so ranks, streaks and last opponents are real.
+        for _ in 0..3 {
+            for (w, b) in arena.pair_waiting() {
+                let outcome = match draws.below(10) {
+                    0..=4 => Outcome::Win,
+                    5..=7 => Outcome::Loss,
+                    _ => Outcome::Draw,
+                };
+                let _ = arena.finish(
+                    w,
+                    b,
+                    outcome,
+                    20 + draws.below(80) as u32,
+                    [draws.chance(10), draws.chance(10)],
+                );
+            }
+        }
+        // Everyone but the wave is in a game: the wave has just finished.
+        let mut order: Vec<usize> = (0..players).collect();
+        for k in (1..order.len()).rev() {
+            order.swap(k, draws.below(k as u64 + 1) as usize);
+        }
+        for &i in &order[wave..] {
+            arena.entrants[i].presence = Presence::Playing;
+        }
+        let started = std::time::Instant::now();
+        let games = arena.pair_waiting();
+        times.push(started.elapsed());
+        if games.len() * 2 + 2 < wave {
+            return Err(format!("only {} games for a wave of {wave}", games.len()));
+        }
+    }
+    times.sort_unstable();
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
+    Ok(format!(
+        "arena of {players}, waves of {wave} waiting, {waves} waves: median {:.0} ms, slowest {:.0} ms\n",
+        ms(times[times.len() / 2]),
+        ms(times[times.len() - 1])
+    ))
+}
+
+fn bench_swiss(args: &[String]) -> Result<String, String> {
+    let (mut players, mut rounds, mut seed) = (300u64, 9u64, 1u64);
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        let number: u64 = value.parse().map_err(|_| format!("{flag}: not a number: {value:?}"))?;
+        match flag.as_str() {
+            "--players" => players = number,
+            "--rounds" => rounds = number,
+            "--seed" => seed = number,
+            other => return Err(format!("unknown option {other:?}\n{USAGE}")),
+        }
+    }
+    if !(2..=10_000).contains(&players) || rounds == 0 || rounds >= players {
+        return Err("--players must be 2 to 10000 and --rounds fewer than the players".into());
+    }
+    let mut draws = Draws(seed);
+    let mut swiss = Swiss::new(rounds as u32);
+    for i in 0..players {
+        swiss.join(&format!("p{i}"), 1000 + draws.below(1500) as i32);
+    }
+    let mut out = format!("Swiss of {players} players, {rounds} rounds: pairing time per round\n");
+    for round in 1..=rounds {
+        let started = std::time::Instant::now();
+        let pairing = swiss.start_round().map_err(|e| format!("round {round}: {e}"))?;
+        let took = started.elapsed();
+        let _ = writeln!(out, "round {round}: {:.0} ms", took.as_secs_f64() * 1000.0);
+        play_round(&mut swiss, &pairing.boards, &mut draws);
     }
     Ok(out)
 }
