@@ -375,6 +375,25 @@ pub fn export(record: &GameRecord, format: Format) -> String {
     pgn::export(record, pgn::Style { dialect: &*dialect, notation })
 }
 
+/// Writes several games as one file — a tournament's games, an opening's collection — each
+/// as [`export`] writes it, a blank line between. Only PGN-style formats hold several games:
+/// any other `format` (a position, a move list, `.psq`) gives each game's PGN-style record.
+/// [`games`] lists them back, each with its tags.
+#[must_use]
+pub fn export_all(records: &[GameRecord], format: Format) -> String {
+    let mut text = String::new();
+    for record in records {
+        let own = if format.game() == record.kind { format } else { Format::for_game(record.kind)[0] };
+        let holds_several = own.extension() == "pgn";
+        let own = if holds_several { own } else { Format::for_game(record.kind)[0] };
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(&export(record, own));
+    }
+    text
+}
+
 /// The dialect of `kind`'s records, fresh for one record; `iccs`: xiangqi coordinates count
 /// ranks from 0.
 fn for_game(kind: GameKind, iccs: bool) -> Box<dyn dialect::Dialect> {

@@ -4,7 +4,7 @@ use qi_rules::{GameKind, Side};
 
 use super::read;
 use crate::record::{GameRecord, Start};
-use crate::records::{Format, export, import};
+use crate::records::{Format, export, export_all, import};
 
 const OPERA: &str = include_str!("../testdata/opera.pgn");
 const IMMORTAL: &str = include_str!("../testdata/immortal.pgn");
@@ -375,4 +375,37 @@ fn ten_thousand_games_are_listed() {
     let spans = crate::records::games(&text);
     assert_eq!(spans.len(), 10_000);
     assert_eq!(spans[9_999].line, 1 + 9_999 * 5);
+}
+
+#[test]
+fn a_tournaments_games_are_written_as_one_file_and_read_back_game_by_game() {
+    let game = |white: &str, black: &str, round: &str, moves: &[&str]| GameRecord {
+        moves: moves.iter().map(|m| (*m).to_owned()).collect(),
+        tags: vec![
+            ("Event".into(), "Friday arena".into()),
+            ("Round".into(), round.into()),
+            ("White".into(), white.into()),
+            ("Black".into(), black.into()),
+        ],
+        ..GameRecord::new(GameKind::Chess, "", 0)
+    };
+    let records = [
+        game("Ada", "Bo", "1", &["e2e4", "e7e5", "g1f3"]),
+        game("Cy", "Di", "1", &["d2d4"]),
+        game("Bo", "Cy", "2", &["f2f3", "e7e5", "g2g4", "d8h4"]),
+    ];
+    // A position format holds one game: each is written as PGN instead.
+    for format in [Format::ChessPgn, Format::ChessFen] {
+        let text = export_all(&records, format);
+        let spans = crate::records::games(&text);
+        assert_eq!(spans.len(), 3, "{text}");
+        for (span, record) in spans.iter().zip(&records) {
+            assert_eq!(span.tag("White"), record.tags.iter().find(|t| t.0 == "White").map(|t| t.1.as_str()));
+            assert_eq!(span.tag("Round"), record.tags.iter().find(|t| t.0 == "Round").map(|t| t.1.as_str()));
+            let back = import(&text[span.range.clone()], None).unwrap().record;
+            assert_eq!(back.moves, record.moves);
+        }
+        assert!(text.contains("0-1"), "the fool's mate is scored: {text}");
+    }
+    assert_eq!(export_all(&[], Format::ChessPgn), "");
 }
