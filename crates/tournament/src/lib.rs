@@ -1,6 +1,8 @@
 //! Tournaments for Qi's four games, as pure decisions over typed values: who plays whom next,
 //! with which colour, and who stands where.
 //!
+//! - [`event`]: a tournament as the server runs it — settings, members, the format's state —
+//!   moved on by the clock and by finished games, asking for games to start.
 //! - [`arena`]: lichess's arena — a timed pool where finished players are paired again at once,
 //!   scored by lichess's sheet (wins 2, two wins in a row put a player "on fire" for double
 //!   points, berserk's extra point, early draws and draw streaks scoring nothing).
@@ -16,6 +18,7 @@
 //! what it decides.
 
 pub mod arena;
+pub mod event;
 pub mod round_robin;
 pub mod spec;
 pub mod swiss;
