@@ -31,7 +31,9 @@ pub fn error_words(code: AccountErrorCode) -> Words {
         AccountErrorCode::UnknownPlayer => Words::AccountUnknownPlayer,
         AccountErrorCode::Unavailable => Words::AccountUnavailable,
         AccountErrorCode::BadRequest => Words::ErrorBadMessage,
-        AccountErrorCode::Other => Words::AccountOther,
+        AccountErrorCode::NotFound | AccountErrorCode::Refused | AccountErrorCode::Other => {
+            Words::AccountOther
+        }
     }
 }
 

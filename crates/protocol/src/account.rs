@@ -269,6 +269,10 @@ pub enum AccountErrorCode {
     UnknownPlayer,
     /// The server could not do it now (storage failing): try again.
     Unavailable,
+    /// No such thing (a tournament).
+    NotFound,
+    /// Refused as asked (a tournament full, closed, or its password wrong): the detail says why.
+    Refused,
     /// An error of a newer version.
     #[serde(other)]
     Other,
@@ -307,7 +311,10 @@ impl PuzzleResult {
     /// The first field out of bounds, said.
     pub fn check(&self) -> Result<(), String> {
         if !PUZZLE_GAMES.contains(&self.game.as_str()) {
-            return Err(format!("no puzzles of {:?}", self.game.chars().take(20).collect::<String>()));
+            return Err(format!(
+                "no puzzles of {:?}",
+                self.game.chars().take(20).collect::<String>()
+            ));
         }
         if self.puzzle.is_empty()
             || self.puzzle.len() > 16

@@ -107,7 +107,7 @@ struct Counts {
 /// The accounts' side of the server: the hashing, the attempt counts and the store.
 #[derive(Debug)]
 pub struct Accounts {
-    storage: StorageHandle,
+    pub(crate) storage: StorageHandle,
     hashing: HashingPool,
     /// A hash of a password nobody has: unknown names are checked against it, so that they
     /// take as long as a wrong password.
@@ -136,11 +136,15 @@ impl IntoResponse for Refused {
     }
 }
 
-fn refusal(status: StatusCode, code: AccountErrorCode, detail: impl Into<String>) -> Refused {
+pub(crate) fn refusal(
+    status: StatusCode,
+    code: AccountErrorCode,
+    detail: impl Into<String>,
+) -> Refused {
     Refused { status, error: AccountError { code, detail: detail.into() } }
 }
 
-fn unavailable(error: &impl std::fmt::Display) -> Refused {
+pub(crate) fn unavailable(error: &impl std::fmt::Display) -> Refused {
     tracing::warn!(%error, "an account request failed in storage");
     refusal(
         StatusCode::SERVICE_UNAVAILABLE,
@@ -234,7 +238,7 @@ impl Accounts {
     }
 
     /// A POST's body as `T`, once [`Accounts::check_post`] let it through.
-    fn read_json<T: serde::de::DeserializeOwned>(
+    pub(crate) fn read_json<T: serde::de::DeserializeOwned>(
         &self,
         peer: IpAddr,
         headers: &HeaderMap,
@@ -270,7 +274,7 @@ impl Accounts {
     }
 
     /// Counts a read (account or profile) from `address`.
-    fn read(&self, address: IpAddr) -> Result<(), Refused> {
+    pub(crate) fn read(&self, address: IpAddr) -> Result<(), Refused> {
         let mut counts = self.counts();
         let window = counts
             .reads
@@ -373,7 +377,7 @@ impl Accounts {
     }
 
     /// The live session the request's cookie names, with its account.
-    async fn signed_in(
+    pub(crate) async fn signed_in(
         &self,
         headers: &HeaderMap,
     ) -> Result<Option<(SessionRecord, AccountRecord)>, Refused> {
@@ -446,7 +450,7 @@ fn clear_cookie() -> HeaderValue {
 /// What the account routes need.
 #[derive(Clone, Debug)]
 pub struct AccountRoutes {
-    accounts: Arc<Accounts>,
+    pub(crate) accounts: Arc<Accounts>,
 }
 
 impl AccountRoutes {
@@ -467,6 +471,13 @@ impl AccountRoutes {
             .route("/api/account/password", post(change_password))
             .route("/api/profile/{name}", get(profile))
             .route("/api/puzzles", get(puzzle_ratings).post(puzzle_result))
+            .route(
+                "/api/tournaments",
+                get(crate::tournaments::list).post(crate::tournaments::create),
+            )
+            .route("/api/tournaments/{id}", get(crate::tournaments::show))
+            .route("/api/tournaments/{id}/join", post(crate::tournaments::join))
+            .route("/api/tournaments/{id}/withdraw", post(crate::tournaments::withdraw))
             .route("/online/@/{name}", get(profile_page))
             .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
             .with_state(self)
@@ -474,11 +485,15 @@ impl AccountRoutes {
 }
 
 /// The address the request came from (a proxy's, behind one).
-fn peer_ip(peer: Option<&Extension<Peer>>) -> IpAddr {
+pub(crate) fn peer_ip(peer: Option<&Extension<Peer>>) -> IpAddr {
     peer.map_or(IpAddr::from([127, 0, 0, 1]), |Extension(Peer(addr))| addr.ip())
 }
 
-fn client(accounts: &Accounts, peer: Option<&Extension<Peer>>, headers: &HeaderMap) -> IpAddr {
+pub(crate) fn client(
+    accounts: &Accounts,
+    peer: Option<&Extension<Peer>>,
+    headers: &HeaderMap,
+) -> IpAddr {
     let peer = peer_ip(peer);
     let forwarded: Vec<&str> =
         headers.get_all("x-forwarded-for").iter().filter_map(|v| v.to_str().ok()).collect();
@@ -506,7 +521,7 @@ async fn me(
     Ok(response)
 }
 
-fn not_signed_in() -> Refused {
+pub(crate) fn not_signed_in() -> Refused {
     refusal(StatusCode::UNAUTHORIZED, AccountErrorCode::NotSignedIn, "not signed in")
 }
 
@@ -701,7 +716,8 @@ async fn puzzle_result(
     let Some((_, account)) = accounts.signed_in(&headers).await? else {
         return Err(not_signed_in());
     };
-    let bad = |detail: String| refusal(StatusCode::BAD_REQUEST, AccountErrorCode::BadRequest, detail);
+    let bad =
+        |detail: String| refusal(StatusCode::BAD_REQUEST, AccountErrorCode::BadRequest, detail);
     result.check().map_err(bad)?;
     // The puzzle's rating is the served database's, never the request's.
     let Some((rating, deviation)) = accounts.puzzles.rating_of(&result.game, &result.puzzle) else {
@@ -730,7 +746,10 @@ async fn puzzle_result(
         };
         // The store keeps the first result on a puzzle even if another tab's came meanwhile;
         // the answer counts this one as the list read plus it.
-        storage.write(vec![Write::PuzzleResult(record.clone())]).await.map_err(|e| unavailable(&e))?;
+        storage
+            .write(vec![Write::PuzzleResult(record.clone())])
+            .await
+            .map_err(|e| unavailable(&e))?;
         results.push(record);
     }
     let view = crate::puzzles::ratings(&results).into_iter().find(|v| v.game == result.game);

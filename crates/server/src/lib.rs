@@ -43,3 +43,4 @@ pub mod services;
 pub mod session;
 pub mod storage;
 pub mod tokens;
+pub mod tournaments;

@@ -46,7 +46,7 @@ pub enum Format {
 /// The clock of every game: minutes and increment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Clock {
-    /// Starting time, in seconds (0 to 3 hours).
+    /// Starting time, in seconds (1 second to 3 hours, as the server's games take).
     pub initial_seconds: u32,
     /// Added after each move, in seconds (0 to 60).
     pub increment_seconds: u32,
@@ -107,10 +107,7 @@ impl std::fmt::Display for SpecError {
             }
             SpecError::Start => write!(f, "the start must be in the next 30 days"),
             SpecError::Clock => {
-                write!(
-                    f,
-                    "the clock must be 0 to 180 minutes plus 0 to 60 seconds a move, not both zero"
-                )
+                write!(f, "the clock must be 1 second to 180 minutes, plus 0 to 60 seconds a move")
             }
             SpecError::Format(what) => write!(f, "{what}"),
             SpecError::RatingBounds => {
@@ -173,10 +170,7 @@ impl Spec {
             return Err(SpecError::Start);
         }
         let Clock { initial_seconds, increment_seconds } = self.clock;
-        if initial_seconds > 3 * 3600
-            || increment_seconds > 60
-            || initial_seconds + increment_seconds == 0
-        {
+        if initial_seconds == 0 || initial_seconds > 3 * 3600 || increment_seconds > 60 {
             return Err(SpecError::Clock);
         }
         match self.format {
@@ -286,7 +280,7 @@ mod tests {
             (Box::new(|s| s.starts_at = NOW - 3600), SpecError::Start),
             (Box::new(|s| s.starts_at = NOW + MAX_LEAD + 1), SpecError::Start),
             (
-                Box::new(|s| s.clock = Clock { initial_seconds: 0, increment_seconds: 0 }),
+                Box::new(|s| s.clock = Clock { initial_seconds: 0, increment_seconds: 5 }),
                 SpecError::Clock,
             ),
             (Box::new(|s| s.clock.increment_seconds = 61), SpecError::Clock),

@@ -8,8 +8,7 @@ use qi_protocol::EndReason;
 
 use super::{
     AccountRecord, ProfileData, PuzzleResultRecord, RatingRecord, RatingStep, SessionRecord,
-    Storage, StorageError,
-    StoredGame, Write, rate_finish,
+    Storage, StorageError, StoredGame, TournamentRecord, Write, rate_finish,
 };
 use crate::rating::RatedGame;
 
@@ -31,6 +30,7 @@ struct Data {
     ratings: HashMap<(String, RatedGame), RatingRecord>,
     history: HashMap<String, Vec<RatingStep>>,
     puzzles: HashMap<String, Vec<PuzzleResultRecord>>,
+    tournaments: HashMap<String, TournamentRecord>,
 }
 
 /// Games in memory, shared by clones.
@@ -152,6 +152,23 @@ fn apply(data: &mut Data, write: &Write) -> Result<(), StorageError> {
                 results.push(result.clone());
             }
         }
+        Write::Tournament(record) => {
+            let stored = data.tournaments.get(&record.id).map(|t| t.version);
+            match (stored, record.version) {
+                (None, 1) => {}
+                (Some(_), 1) => {
+                    return Err(StorageError::new(format!("tournament {} exists", record.id)));
+                }
+                (Some(v), next) if v + 1 == next => {}
+                _ => {
+                    return Err(StorageError::fenced(format!(
+                        "tournament {} changed meanwhile",
+                        record.id
+                    )));
+                }
+            }
+            data.tournaments.insert(record.id.clone(), record.clone());
+        }
         // One writer: no lease to check.
         Write::Fence { .. } => {}
     }
@@ -244,6 +261,31 @@ impl Storage for MemoryStorage {
 
     fn puzzle_results(&mut self, account: &str) -> Result<Vec<PuzzleResultRecord>, StorageError> {
         Ok(self.lock().puzzles.get(account).cloned().unwrap_or_default())
+    }
+
+    fn tournament(&mut self, id: &str) -> Result<Option<TournamentRecord>, StorageError> {
+        Ok(self.lock().tournaments.get(id).cloned())
+    }
+
+    fn tournaments(&mut self, limit: usize) -> Result<Vec<TournamentRecord>, StorageError> {
+        let mut all: Vec<TournamentRecord> = self.lock().tournaments.values().cloned().collect();
+        all.sort_by_key(|t| (super::tournament_order(t), t.id.clone()));
+        all.truncate(limit);
+        Ok(all)
+    }
+
+    fn tournaments_created(
+        &mut self,
+        creator: &str,
+        since_unix_ms: u64,
+    ) -> Result<Vec<TournamentRecord>, StorageError> {
+        Ok(self
+            .lock()
+            .tournaments
+            .values()
+            .filter(|t| t.creator == creator && t.created_unix_ms >= since_unix_ms)
+            .cloned()
+            .collect())
     }
 
     fn profile(

@@ -64,6 +64,25 @@ macro_rules! delegate_accounts {
         ) -> Result<Vec<$crate::storage::PuzzleResultRecord>, $crate::storage::StorageError> {
             self.inner.puzzle_results(account)
         }
+        fn tournament(
+            &mut self,
+            id: &str,
+        ) -> Result<Option<$crate::storage::TournamentRecord>, $crate::storage::StorageError> {
+            self.inner.tournament(id)
+        }
+        fn tournaments(
+            &mut self,
+            limit: usize,
+        ) -> Result<Vec<$crate::storage::TournamentRecord>, $crate::storage::StorageError> {
+            self.inner.tournaments(limit)
+        }
+        fn tournaments_created(
+            &mut self,
+            creator: &str,
+            since_unix_ms: u64,
+        ) -> Result<Vec<$crate::storage::TournamentRecord>, $crate::storage::StorageError> {
+            self.inner.tournaments_created(creator, since_unix_ms)
+        }
     };
 }
 #[cfg(test)]
@@ -79,9 +98,8 @@ mod thread;
 use qi_protocol::{AnyRules, ChatLine, GameResult, GameSpec, Seat, Variant};
 
 pub use accounts::{
-    AccountRecord, ProfileData, PuzzleResultRecord, RatingRecord, RatingStep,
-    SESSION_LIFETIME_MS, SessionRecord,
-    account_view, kind_rating, profile_view, rate_finish, rated_kind, shown,
+    AccountRecord, ProfileData, PuzzleResultRecord, RatingRecord, RatingStep, SESSION_LIFETIME_MS,
+    SessionRecord, account_view, kind_rating, profile_view, rate_finish, rated_kind, shown,
 };
 pub use files::{private_dir, private_file};
 pub use memory::MemoryStorage;
@@ -238,6 +256,34 @@ pub struct StoredGame {
     pub chat: Vec<ChatLine>,
 }
 
+/// A tournament as kept: its whole state as one JSON document (a
+/// [`qi_tournament::event::Tournament`]), and the columns lists sort and filter by.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TournamentRecord {
+    /// Its id.
+    pub id: String,
+    /// The account that created it.
+    pub creator: String,
+    /// `upcoming`, `running`, `finished` or `cancelled`.
+    pub stage: String,
+    /// When it starts (Unix seconds).
+    pub starts_at: u64,
+    /// When it was created (milliseconds since the Unix epoch).
+    pub created_unix_ms: u64,
+    /// 1 when created, one more at each change.
+    pub version: u64,
+    /// The tournament, as JSON.
+    pub document: String,
+}
+
+/// Whether `record` lists before `other` in [`Storage::tournaments`]: the unfinished first,
+/// soonest start first; then the finished, latest start first.
+pub(crate) fn tournament_order(record: &TournamentRecord) -> (bool, i128) {
+    let done = matches!(record.stage.as_str(), "finished" | "cancelled");
+    let start = i128::from(record.starts_at);
+    (done, if done { -start } else { start })
+}
+
 /// One change to the stored games.
 // A new game's record is the largest by far; writes live briefly in small batches, so it is not
 // boxed.
@@ -322,6 +368,11 @@ pub enum Write {
     /// A puzzle's result for an account; ignored when the account has one for that puzzle
     /// already (the first result is the one that counts).
     PuzzleResult(PuzzleResultRecord),
+    /// A tournament, whole: created at version 1 (refused if its id is taken), then each change
+    /// replaces version `version - 1`; if the stored one is not that (another request changed
+    /// it meanwhile), the whole batch fails with [`StorageErrorKind::Fenced`] and the writer
+    /// reads it again.
+    Tournament(TournamentRecord),
     /// The rest of the batch is written only if game `game` is still held under `token`, its
     /// lease's fencing token (several nodes: see [`crate::cluster`]); else the whole batch fails
     /// with [`StorageErrorKind::Fenced`]. Stores with one writer (memory, SQLite) have nothing to
@@ -419,6 +470,29 @@ pub trait Storage: Send + 'static {
     /// # Errors
     /// [`StorageError`].
     fn puzzle_results(&mut self, account: &str) -> Result<Vec<PuzzleResultRecord>, StorageError>;
+
+    /// A tournament, if there is one with that id.
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    fn tournament(&mut self, id: &str) -> Result<Option<TournamentRecord>, StorageError>;
+
+    /// Tournaments for the lobby: every upcoming and running one, soonest first, then the
+    /// latest finished (or cancelled); `limit` in all.
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    fn tournaments(&mut self, limit: usize) -> Result<Vec<TournamentRecord>, StorageError>;
+
+    /// The tournaments `creator` created since `since_unix_ms` (for the limits on creating).
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    fn tournaments_created(
+        &mut self,
+        creator: &str,
+        since_unix_ms: u64,
+    ) -> Result<Vec<TournamentRecord>, StorageError>;
 
     /// An account's profile with its latest `max_games` finished games, if the account exists.
     ///
@@ -671,10 +745,18 @@ pub(crate) mod tests {
             })
         };
         storage.write(&[puzzle("ann", "chess", "00sHx", true)]).unwrap();
-        storage.write(&[puzzle("ann", "chess", "00sHx", false), puzzle("ann", "gomoku", "00sHx", false)]).unwrap();
+        storage
+            .write(&[
+                puzzle("ann", "chess", "00sHx", false),
+                puzzle("ann", "gomoku", "00sHx", false),
+            ])
+            .unwrap();
         storage.write(&[puzzle("bo", "xiangqi", "x1", true)]).unwrap();
         let kept = storage.puzzle_results("ann").unwrap();
-        assert_eq!(kept.iter().map(|r| (r.game.as_str(), r.solved)).collect::<Vec<_>>(), [("chess", true), ("gomoku", false)]);
+        assert_eq!(
+            kept.iter().map(|r| (r.game.as_str(), r.solved)).collect::<Vec<_>>(),
+            [("chess", true), ("gomoku", false)]
+        );
         assert_eq!(kept[0].rating, 1600);
         assert_eq!(storage.puzzle_results("bo").unwrap().len(), 1);
         assert!(storage.puzzle_results("cy").unwrap().is_empty());
@@ -801,10 +883,54 @@ pub(crate) mod tests {
         storage.write(&[first_move("aborted-moved")]).unwrap();
     }
 
+    fn tournament(id: &str, stage: &str, starts_at: u64, version: u64) -> TournamentRecord {
+        TournamentRecord {
+            id: id.into(),
+            creator: "acc-a".into(),
+            stage: stage.into(),
+            starts_at,
+            created_unix_ms: 1_000 * starts_at,
+            version,
+            document: format!("{{\"v\":{version}}}"),
+        }
+    }
+
+    /// Tournaments: created once, each change replacing the version before it (a stale writer
+    /// is refused and writes nothing), listed unfinished-soonest then finished-latest.
+    pub(crate) fn check_tournaments(storage: &mut impl Storage) {
+        storage.write(&[Write::Tournament(tournament("t-late", "upcoming", 300, 1))]).unwrap();
+        storage.write(&[Write::Tournament(tournament("t-soon", "upcoming", 200, 1))]).unwrap();
+        storage.write(&[Write::Tournament(tournament("t-old", "finished", 100, 1))]).unwrap();
+        storage.write(&[Write::Tournament(tournament("t-older", "cancelled", 50, 1))]).unwrap();
+        let twice = storage.write(&[Write::Tournament(tournament("t-soon", "upcoming", 200, 1))]);
+        assert_eq!(twice.unwrap_err().kind, StorageErrorKind::Failed, "an id is taken once");
+        storage.write(&[Write::Tournament(tournament("t-soon", "running", 200, 2))]).unwrap();
+        // A writer who read version 1 is too late; nothing of its batch is written.
+        let stale = storage.write(&[
+            Write::Tournament(tournament("t-late", "running", 300, 2)),
+            Write::Tournament(tournament("t-soon", "finished", 200, 2)),
+        ]);
+        assert_eq!(stale.unwrap_err().kind, StorageErrorKind::Fenced);
+        assert_eq!(storage.tournament("t-late").unwrap().unwrap().version, 1);
+        let soon = storage.tournament("t-soon").unwrap().unwrap();
+        assert_eq!(
+            (soon.stage.as_str(), soon.version, soon.document.as_str()),
+            ("running", 2, "{\"v\":2}")
+        );
+        assert_eq!(storage.tournament("nope").unwrap(), None);
+        let ids: Vec<String> = storage.tournaments(10).unwrap().into_iter().map(|t| t.id).collect();
+        assert_eq!(ids, ["t-soon", "t-late", "t-old", "t-older"]);
+        assert_eq!(storage.tournaments(2).unwrap().len(), 2);
+        let mine = storage.tournaments_created("acc-a", 150_000).unwrap();
+        assert_eq!(mine.len(), 2);
+        assert!(storage.tournaments_created("acc-b", 0).unwrap().is_empty());
+    }
+
     #[test]
     fn memory_storage_sweeps() {
         check_sweep(&mut MemoryStorage::new());
         check_accounts(&mut MemoryStorage::new());
+        check_tournaments(&mut MemoryStorage::new());
     }
 
     #[test]

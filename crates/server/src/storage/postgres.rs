@@ -22,8 +22,8 @@ use tokio_postgres::{Client, NoTls, Row, Transaction};
 
 use super::{
     AccountRecord, GameRecord, MoveRecord, ProfileData, PuzzleResultRecord, RatingRecord,
-    RatingStep, SessionRecord, Storage, StorageError, StoredGame, Write, from_sql_int,
-    rate_finish, rated_kind, sql_int, stored_rules,
+    RatingStep, SessionRecord, Storage, StorageError, StoredGame, TournamentRecord, Write,
+    from_sql_int, rate_finish, rated_kind, sql_int, stored_rules,
 };
 use crate::names::name_skeleton;
 use crate::rating::RatedGame;
@@ -150,7 +150,37 @@ CREATE TABLE puzzle_results (
     UNIQUE (account, game, puzzle)
 );
 ",
+    // Tournaments, each kept whole as one JSON document with a version.
+    "
+CREATE TABLE tournaments (
+    id TEXT PRIMARY KEY,
+    creator TEXT NOT NULL,
+    stage TEXT NOT NULL,
+    starts_at BIGINT NOT NULL,
+    created_unix_ms BIGINT NOT NULL,
+    version BIGINT NOT NULL,
+    document TEXT NOT NULL
+);
+CREATE INDEX tournaments_by_stage ON tournaments (stage, starts_at);
+CREATE INDEX tournaments_by_creator ON tournaments (creator, created_unix_ms);
+",
 ];
+
+/// The columns [`tournament_row`] reads, in its order.
+const TOURNAMENT_COLUMNS: &str =
+    "id, creator, stage, starts_at, created_unix_ms, version, document";
+
+fn tournament_row(row: &tokio_postgres::Row) -> TournamentRecord {
+    TournamentRecord {
+        id: row.get(0),
+        creator: row.get(1),
+        stage: row.get(2),
+        starts_at: from_sql_int(row.get(3)),
+        created_unix_ms: from_sql_int(row.get(4)),
+        version: from_sql_int(row.get(5)),
+        document: row.get(6),
+    }
+}
 
 /// The columns [`game_row`] reads, in its order.
 pub(crate) const GAME_COLUMNS: &str = "id, variant, rules, clock_base_secs, clock_increment_secs,
@@ -548,6 +578,48 @@ async fn apply(tx: &Transaction<'_>, write: &Write) -> Result<(), StorageError> 
             .await
             .map_err(err)?;
         }
+        Write::Tournament(record) => {
+            let changed = if record.version == 1 {
+                tx.execute(
+                    "INSERT INTO tournaments
+                     (id, creator, stage, starts_at, created_unix_ms, version, document)
+                     VALUES ($1, $2, $3, $4, $5, 1, $6) ON CONFLICT (id) DO NOTHING",
+                    &[
+                        &record.id,
+                        &record.creator,
+                        &record.stage,
+                        &sql_int(record.starts_at),
+                        &sql_int(record.created_unix_ms),
+                        &record.document,
+                    ],
+                )
+                .await
+                .map_err(err)?
+            } else {
+                tx.execute(
+                    "UPDATE tournaments SET stage = $2, starts_at = $3, version = $4::BIGINT,
+                     document = $5 WHERE id = $1 AND version = $4::BIGINT - 1",
+                    &[
+                        &record.id,
+                        &record.stage,
+                        &sql_int(record.starts_at),
+                        &sql_int(record.version),
+                        &record.document,
+                    ],
+                )
+                .await
+                .map_err(err)?
+            };
+            if changed == 0 && record.version == 1 {
+                return Err(StorageError::new(format!("tournament {} exists", record.id)));
+            }
+            if changed == 0 {
+                return Err(StorageError::fenced(format!(
+                    "tournament {} changed meanwhile",
+                    record.id
+                )));
+            }
+        }
         Write::Fence { game, token } => {
             // The row stays locked to the end of the transaction: a takeover (which bumps the
             // fence) waits for this batch, or this batch sees the new fence.
@@ -922,6 +994,47 @@ impl Storage for PgStorage {
         })
     }
 
+    fn tournament(&mut self, id: &str) -> Result<Option<TournamentRecord>, StorageError> {
+        self.with_client(async |client| {
+            let sql = format!("SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = $1");
+            let row = client.query_opt(&sql, &[&id]).await.map_err(|e| pg_error(&e))?;
+            Ok(row.as_ref().map(tournament_row))
+        })
+    }
+
+    fn tournaments(&mut self, limit: usize) -> Result<Vec<TournamentRecord>, StorageError> {
+        self.with_client(async |client| {
+            let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+            let sql = format!(
+                "SELECT {TOURNAMENT_COLUMNS} FROM tournaments
+                 ORDER BY stage IN ('finished', 'cancelled'),
+                          CASE WHEN stage IN ('finished', 'cancelled') THEN -starts_at ELSE starts_at END,
+                          id
+                 LIMIT $1"
+            );
+            let rows = client.query(&sql, &[&limit]).await.map_err(|e| pg_error(&e))?;
+            Ok(rows.iter().map(tournament_row).collect())
+        })
+    }
+
+    fn tournaments_created(
+        &mut self,
+        creator: &str,
+        since_unix_ms: u64,
+    ) -> Result<Vec<TournamentRecord>, StorageError> {
+        self.with_client(async |client| {
+            let sql = format!(
+                "SELECT {TOURNAMENT_COLUMNS} FROM tournaments
+                 WHERE creator = $1 AND created_unix_ms >= $2 ORDER BY created_unix_ms"
+            );
+            let rows = client
+                .query(&sql, &[&creator, &sql_int(since_unix_ms)])
+                .await
+                .map_err(|e| pg_error(&e))?;
+            Ok(rows.iter().map(tournament_row).collect())
+        })
+    }
+
     fn profile(
         &mut self,
         account: &str,
@@ -1062,5 +1175,6 @@ mod tests {
         let mut db = PgStorage::open(&postgres.url()).unwrap();
         crate::storage::tests::check_sweep(&mut db);
         crate::storage::tests::check_accounts(&mut db);
+        crate::storage::tests::check_tournaments(&mut db);
     }
 }

@@ -29,16 +29,15 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use super::files::{private_file, private_if_there};
 use super::{
     AccountRecord, GameRecord, MoveRecord, ProfileData, PuzzleResultRecord, RatingRecord,
-    RatingStep, SessionRecord, Storage, StorageError, StoredGame, Write, from_sql_int,
-    rate_finish, rated_kind, sql_int,
-    stored_rules,
+    RatingStep, SessionRecord, Storage, StorageError, StoredGame, TournamentRecord, Write,
+    from_sql_int, rate_finish, rated_kind, sql_int, stored_rules,
 };
 use crate::names::name_skeleton;
 use crate::rating::{RatedGame, Rating};
 use crate::tokens::hash_token;
 
 /// The schema version this code reads and writes.
-const VERSION: i64 = 6;
+const VERSION: i64 = 7;
 
 /// The schema of a new database up to version 2 (`user_version` 2); [`MIGRATE_2_TO_3`] and any
 /// later step follow, as for an older database, so that each change is written once.
@@ -170,6 +169,87 @@ CREATE TABLE puzzle_results (
 );
 PRAGMA user_version = 6;
 ";
+
+/// Schema 6 to 7: tournaments, each kept whole as one JSON document with a version.
+const MIGRATE_6_TO_7: &str = "
+CREATE TABLE tournaments (
+    id TEXT PRIMARY KEY,
+    creator TEXT NOT NULL,
+    stage TEXT NOT NULL,
+    starts_at INTEGER NOT NULL,
+    created_unix_ms INTEGER NOT NULL,
+    version INTEGER NOT NULL,
+    document TEXT NOT NULL
+);
+CREATE INDEX tournaments_by_stage ON tournaments (stage, starts_at);
+CREATE INDEX tournaments_by_creator ON tournaments (creator, created_unix_ms);
+PRAGMA user_version = 7;
+";
+
+/// Writes a tournament at its version: inserts version 1, else replaces the version before it.
+fn put_tournament(
+    tx: &rusqlite::Transaction<'_>,
+    record: &TournamentRecord,
+) -> Result<(), StorageError> {
+    if record.version == 1 {
+        let inserted = tx
+            .prepare_cached(
+                "INSERT OR IGNORE INTO tournaments
+                 (id, creator, stage, starts_at, created_unix_ms, version, document)
+                 VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6)",
+            )
+            .and_then(|mut statement| {
+                statement.execute(params![
+                    record.id,
+                    record.creator,
+                    record.stage,
+                    sql_int(record.starts_at),
+                    sql_int(record.created_unix_ms),
+                    record.document
+                ])
+            })
+            .map_err(failed)?;
+        if inserted == 0 {
+            return Err(StorageError::new(format!("tournament {} exists", record.id)));
+        }
+        return Ok(());
+    }
+    let updated = tx
+        .prepare_cached(
+            "UPDATE tournaments SET stage = ?2, starts_at = ?3, version = ?4, document = ?5
+             WHERE id = ?1 AND version = ?4 - 1",
+        )
+        .and_then(|mut statement| {
+            statement.execute(params![
+                record.id,
+                record.stage,
+                sql_int(record.starts_at),
+                sql_int(record.version),
+                record.document
+            ])
+        })
+        .map_err(failed)?;
+    if updated == 0 {
+        return Err(StorageError::fenced(format!("tournament {} changed meanwhile", record.id)));
+    }
+    Ok(())
+}
+
+/// A tournament row, from `id, creator, stage, starts_at, created_unix_ms, version, document`.
+fn tournament_row(row: &Row<'_>) -> rusqlite::Result<TournamentRecord> {
+    Ok(TournamentRecord {
+        id: row.get(0)?,
+        creator: row.get(1)?,
+        stage: row.get(2)?,
+        starts_at: from_sql_int(row.get(3)?),
+        created_unix_ms: from_sql_int(row.get(4)?),
+        version: from_sql_int(row.get(5)?),
+        document: row.get(6)?,
+    })
+}
+
+const TOURNAMENT_COLUMNS: &str =
+    "id, creator, stage, starts_at, created_unix_ms, version, document";
 
 /// Schema 1 to 2: the token columns renamed, and every token and invite replaced by its hash.
 ///
@@ -403,6 +483,8 @@ impl SqliteStorage {
                 ])?;
             }
             Write::Fence { .. } => {}
+            // Written by `write`, which can say a version did not match.
+            Write::Tournament(_) => {}
         }
         Ok(())
     }
@@ -450,6 +532,7 @@ fn set_up(db: &mut Connection) -> Result<(), StorageError> {
             tx.execute_batch(MIGRATE_3_TO_4).map_err(failed)?;
             migrate_4_to_5(&tx).map_err(failed)?;
             tx.execute_batch(MIGRATE_5_TO_6).map_err(failed)?;
+            tx.execute_batch(MIGRATE_6_TO_7).map_err(failed)?;
         }
         1 => {
             migrate_1_to_2(&tx).map_err(failed)?;
@@ -457,23 +540,31 @@ fn set_up(db: &mut Connection) -> Result<(), StorageError> {
             tx.execute_batch(MIGRATE_3_TO_4).map_err(failed)?;
             migrate_4_to_5(&tx).map_err(failed)?;
             tx.execute_batch(MIGRATE_5_TO_6).map_err(failed)?;
+            tx.execute_batch(MIGRATE_6_TO_7).map_err(failed)?;
         }
         2 => {
             tx.execute_batch(MIGRATE_2_TO_3).map_err(failed)?;
             tx.execute_batch(MIGRATE_3_TO_4).map_err(failed)?;
             migrate_4_to_5(&tx).map_err(failed)?;
             tx.execute_batch(MIGRATE_5_TO_6).map_err(failed)?;
+            tx.execute_batch(MIGRATE_6_TO_7).map_err(failed)?;
         }
         3 => {
             tx.execute_batch(MIGRATE_3_TO_4).map_err(failed)?;
             migrate_4_to_5(&tx).map_err(failed)?;
             tx.execute_batch(MIGRATE_5_TO_6).map_err(failed)?;
+            tx.execute_batch(MIGRATE_6_TO_7).map_err(failed)?;
         }
         4 => {
             migrate_4_to_5(&tx).map_err(failed)?;
             tx.execute_batch(MIGRATE_5_TO_6).map_err(failed)?;
+            tx.execute_batch(MIGRATE_6_TO_7).map_err(failed)?;
         }
-        5 => tx.execute_batch(MIGRATE_5_TO_6).map_err(failed)?,
+        5 => {
+            tx.execute_batch(MIGRATE_5_TO_6).map_err(failed)?;
+            tx.execute_batch(MIGRATE_6_TO_7).map_err(failed)?;
+        }
+        6 => tx.execute_batch(MIGRATE_6_TO_7).map_err(failed)?,
         VERSION => {}
         newer => {
             return Err(StorageError::new(format!(
@@ -548,7 +639,11 @@ impl Storage for SqliteStorage {
     fn write(&mut self, writes: &[Write]) -> Result<(), StorageError> {
         let tx = self.db.transaction().map_err(failed)?;
         for write in writes {
-            SqliteStorage::apply(&tx, write).map_err(failed)?;
+            if let Write::Tournament(record) = write {
+                put_tournament(&tx, record)?;
+            } else {
+                SqliteStorage::apply(&tx, write).map_err(failed)?;
+            }
         }
         tx.commit().map_err(failed)
     }
@@ -716,6 +811,44 @@ impl Storage for SqliteStorage {
                     unix_ms: from_sql_int(row.get(5)?),
                 })
             })
+            .map_err(failed)?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().map_err(failed)
+    }
+
+    fn tournament(&mut self, id: &str) -> Result<Option<TournamentRecord>, StorageError> {
+        let sql = format!("SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?1");
+        self.db
+            .prepare_cached(&sql)
+            .and_then(|mut statement| statement.query_row([id], tournament_row).optional())
+            .map_err(failed)
+    }
+
+    fn tournaments(&mut self, limit: usize) -> Result<Vec<TournamentRecord>, StorageError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let sql = format!(
+            "SELECT {TOURNAMENT_COLUMNS} FROM tournaments
+             ORDER BY stage IN ('finished', 'cancelled'),
+                      CASE WHEN stage IN ('finished', 'cancelled') THEN -starts_at ELSE starts_at END,
+                      id
+             LIMIT ?1"
+        );
+        let mut statement = self.db.prepare_cached(&sql).map_err(failed)?;
+        let rows = statement.query_map([limit], tournament_row).map_err(failed)?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().map_err(failed)
+    }
+
+    fn tournaments_created(
+        &mut self,
+        creator: &str,
+        since_unix_ms: u64,
+    ) -> Result<Vec<TournamentRecord>, StorageError> {
+        let sql = format!(
+            "SELECT {TOURNAMENT_COLUMNS} FROM tournaments
+             WHERE creator = ?1 AND created_unix_ms >= ?2 ORDER BY created_unix_ms"
+        );
+        let mut statement = self.db.prepare_cached(&sql).map_err(failed)?;
+        let rows = statement
+            .query_map(params![creator, sql_int(since_unix_ms)], tournament_row)
             .map_err(failed)?;
         rows.collect::<rusqlite::Result<Vec<_>>>().map_err(failed)
     }
@@ -1089,6 +1222,7 @@ mod tests {
         let mut db = SqliteStorage::open(&path).unwrap();
         crate::storage::tests::check_sweep(&mut db);
         crate::storage::tests::check_accounts(&mut db);
+        crate::storage::tests::check_tournaments(&mut db);
         let orphans: i64 = db
             .db
             .query_row(

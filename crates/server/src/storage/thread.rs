@@ -180,6 +180,40 @@ impl StorageHandle {
         self.call(move |storage| storage.puzzle_results(&account)).await
     }
 
+    /// A tournament, as [`Storage::tournament`].
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    pub async fn tournament(
+        &self,
+        id: String,
+    ) -> Result<Option<super::TournamentRecord>, StorageError> {
+        self.call(move |storage| storage.tournament(&id)).await
+    }
+
+    /// The lobby's tournaments, as [`Storage::tournaments`].
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    pub async fn tournaments(
+        &self,
+        limit: usize,
+    ) -> Result<Vec<super::TournamentRecord>, StorageError> {
+        self.call(move |storage| storage.tournaments(limit)).await
+    }
+
+    /// What an account created lately, as [`Storage::tournaments_created`].
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    pub async fn tournaments_created(
+        &self,
+        creator: String,
+        since_unix_ms: u64,
+    ) -> Result<Vec<super::TournamentRecord>, StorageError> {
+        self.call(move |storage| storage.tournaments_created(&creator, since_unix_ms)).await
+    }
+
     /// An account's profile, as [`Storage::profile`].
     ///
     /// # Errors

@@ -1,0 +1,423 @@
+//! Tournaments over HTTP: signed-in players create them (`POST /api/tournaments`, a
+//! [`Spec`]), everyone lists them (`GET /api/tournaments`) and reads one
+//! (`GET /api/tournaments/{id}`: settings, members, standings), members join and withdraw
+//! (`POST /api/tournaments/{id}/join`, `…/withdraw`).
+//!
+//! A tournament is kept whole, as the JSON of a [`Tournament`] with a version
+//! ([`Write::Tournament`]): a change reads it, applies the crate's decision and writes the next
+//! version, and if another request (on this node or another) wrote meanwhile the write is
+//! refused and the change is made again on what is there now — so two joins at once on two
+//! nodes both count, and none is lost.
+//!
+//! Not yet: the driver that starts tournaments on time, pairs and creates their games, and
+//! reports the results back (docs/tournaments.md, "Not yet").
+
+use std::net::IpAddr;
+
+use axum::Extension;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use qi_protocol::AccountErrorCode;
+use qi_tournament::event::{EventError, Row, Stage, Tournament};
+use qi_tournament::spec::{Clock, Format, Spec};
+use qi_tournament::{Family, tiebreak::Tiebreak};
+use serde::{Deserialize, Serialize};
+
+use crate::accounts::{
+    AccountRoutes, Refused, client, not_signed_in, peer_ip, refusal, unavailable,
+};
+use crate::listener::Peer;
+use crate::rating::RatedGame;
+use crate::storage::{StorageErrorKind, TournamentRecord, Write, stored_rules, unix_ms};
+
+/// The most unfinished tournaments one account may have created at a time.
+pub const MAX_OPEN_CREATED: usize = 3;
+/// The most tournaments one account may create in a day.
+pub const MAX_CREATED_PER_DAY: usize = 10;
+/// How many tournaments the list shows.
+pub const LIST_LIMIT: usize = 100;
+/// How many times a change is made again after another request changed the tournament.
+const RETRIES: usize = 32;
+
+/// The rating a player without one in the game joins with.
+const UNRATED: i32 = 1500;
+
+/// A tournament in a list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentSummary {
+    /// Its id (the short link is `/t/{id}` once the page exists).
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Which game: `chess`, `xiangqi`, `banqi`, `gomoku`.
+    pub game: String,
+    /// `arena`, `swiss` or `round_robin`.
+    pub format: String,
+    /// When it starts (Unix seconds).
+    pub starts_at: u64,
+    /// `upcoming`, `running`, `finished`, `cancelled`.
+    pub stage: String,
+    /// How many have joined.
+    pub players: usize,
+    /// The most it takes.
+    pub max_players: u32,
+    /// Whether its games count for ratings.
+    pub rated: bool,
+    /// Whether joining needs a password.
+    pub private: bool,
+    /// The games' clock.
+    pub clock: Clock,
+}
+
+/// A member in a tournament's view.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MemberView {
+    /// The name shown.
+    pub name: String,
+    /// The rating they joined with.
+    pub rating: i32,
+}
+
+/// A line of the standings, with the member's name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StandingView {
+    /// The place.
+    pub rank: usize,
+    /// The member's name.
+    pub name: String,
+    /// Arena points, or half points.
+    pub points: u32,
+    /// Whether `points` counts halves.
+    pub halves: bool,
+    /// The tie-breaks, by short name, in quarter points.
+    pub tiebreaks: Vec<(String, u64)>,
+    /// The arena's performance.
+    pub performance: Option<i32>,
+    /// On fire (arena).
+    pub on_fire: bool,
+    /// Still playing.
+    pub active: bool,
+}
+
+/// A tournament's page data.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentView {
+    /// The list's line.
+    pub summary: TournamentSummary,
+    /// The settings, the password left out.
+    pub spec: Spec,
+    /// Who joined.
+    pub members: Vec<MemberView>,
+    /// The standings.
+    pub standings: Vec<StandingView>,
+    /// Whether the reader is a member.
+    pub joined: bool,
+}
+
+/// The lists of `GET /api/tournaments`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentLists {
+    /// Not started, soonest first.
+    pub upcoming: Vec<TournamentSummary>,
+    /// Under way.
+    pub running: Vec<TournamentSummary>,
+    /// Over (or cancelled), latest first.
+    pub finished: Vec<TournamentSummary>,
+}
+
+/// The body of a join.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JoinRequest {
+    /// The tournament's password, if it has one.
+    #[serde(default)]
+    pub password: Option<String>,
+}
+
+fn family_name(family: Family) -> &'static str {
+    match family {
+        Family::Chess => "chess",
+        Family::Xiangqi => "xiangqi",
+        Family::Banqi => "banqi",
+        Family::Gomoku => "gomoku",
+    }
+}
+
+fn stage_name(stage: Stage) -> &'static str {
+    match stage {
+        Stage::Upcoming => "upcoming",
+        Stage::Running => "running",
+        Stage::Finished => "finished",
+        Stage::Cancelled => "cancelled",
+    }
+}
+
+fn format_name(format: &Format) -> &'static str {
+    match format {
+        Format::Arena { .. } => "arena",
+        Format::Swiss { .. } => "swiss",
+        Format::RoundRobin { .. } => "round_robin",
+    }
+}
+
+fn summary(t: &Tournament) -> TournamentSummary {
+    TournamentSummary {
+        id: t.id.clone(),
+        name: t.spec.name.clone(),
+        game: family_name(t.spec.family).to_owned(),
+        format: format_name(&t.spec.format).to_owned(),
+        starts_at: t.spec.starts_at,
+        stage: stage_name(t.stage).to_owned(),
+        players: t.members.len(),
+        max_players: t.spec.max_players,
+        rated: t.spec.rated,
+        private: t.spec.password.is_some(),
+        clock: t.spec.clock,
+    }
+}
+
+fn standing(t: &Tournament, row: &Row) -> StandingView {
+    StandingView {
+        rank: row.rank,
+        name: t.members.get(row.member).map(|m| m.name.clone()).unwrap_or_default(),
+        points: row.points,
+        halves: row.halves,
+        tiebreaks: row
+            .tiebreaks
+            .iter()
+            .map(|&(tb, v): &(Tiebreak, u64)| (tb.short_name().to_owned(), v))
+            .collect(),
+        performance: row.performance,
+        on_fire: row.on_fire,
+        active: row.active,
+    }
+}
+
+fn view(t: &Tournament, reader: Option<&str>) -> TournamentView {
+    let mut spec = t.spec.clone();
+    spec.password = None;
+    TournamentView {
+        summary: summary(t),
+        spec,
+        members: t
+            .members
+            .iter()
+            .map(|m| MemberView { name: m.name.clone(), rating: m.rating })
+            .collect(),
+        standings: t.standings().iter().map(|row| standing(t, row)).collect(),
+        joined: reader.is_some_and(|account| t.member(account).is_some()),
+    }
+}
+
+fn record(t: &Tournament, version: u64, created_unix_ms: u64) -> Result<TournamentRecord, Refused> {
+    let document = serde_json::to_string(t).map_err(|e| unavailable(&e))?;
+    Ok(TournamentRecord {
+        id: t.id.clone(),
+        creator: t.creator.clone(),
+        stage: stage_name(t.stage).to_owned(),
+        starts_at: t.spec.starts_at,
+        created_unix_ms,
+        version,
+        document,
+    })
+}
+
+fn parse(record: &TournamentRecord) -> Option<Tournament> {
+    match serde_json::from_str(&record.document) {
+        Ok(t) => Some(t),
+        Err(error) => {
+            tracing::warn!(tournament = %record.id, %error, "a stored tournament does not read");
+            None
+        }
+    }
+}
+
+fn bad(detail: impl Into<String>) -> Refused {
+    refusal(StatusCode::BAD_REQUEST, AccountErrorCode::BadRequest, detail)
+}
+
+fn not_found() -> Refused {
+    refusal(StatusCode::NOT_FOUND, AccountErrorCode::NotFound, "no such tournament")
+}
+
+fn event_refusal(error: &EventError) -> Refused {
+    match error {
+        EventError::Spec(_) => bad(error.to_string()),
+        EventError::NotMember | EventError::NoSuchGame => {
+            refusal(StatusCode::CONFLICT, AccountErrorCode::Refused, error.to_string())
+        }
+        EventError::Refused(_) | EventError::Closed => {
+            refusal(StatusCode::FORBIDDEN, AccountErrorCode::Refused, error.to_string())
+        }
+    }
+}
+
+/// A tournament id as the server makes them ([`crate::tokens::new_game_id`]: 16 URL-safe
+/// characters); anything else names no tournament.
+fn checked_id(id: &str) -> Result<&str, Refused> {
+    let url_safe = |b: u8| b.is_ascii_alphanumeric() || b == b'-' || b == b'_';
+    if id.is_empty() || id.len() > 32 || !id.bytes().all(url_safe) {
+        return Err(not_found());
+    }
+    Ok(id)
+}
+
+fn json<T: Serialize>(status: StatusCode, value: &T) -> Response {
+    (status, [(header::CACHE_CONTROL, "no-store")], axum::Json(value)).into_response()
+}
+
+fn from(routes: &AccountRoutes, peer: Option<&Extension<Peer>>, headers: &HeaderMap) -> IpAddr {
+    client(&routes.accounts, peer, headers)
+}
+
+/// `GET /api/tournaments`: upcoming, running and recently finished tournaments.
+pub(crate) async fn list(
+    State(routes): State<AccountRoutes>,
+    peer: Option<Extension<Peer>>,
+    headers: HeaderMap,
+) -> Result<Response, Refused> {
+    routes.accounts.read(from(&routes, peer.as_ref(), &headers))?;
+    let records =
+        routes.accounts.storage.tournaments(LIST_LIMIT).await.map_err(|e| unavailable(&e))?;
+    let mut lists = TournamentLists::default();
+    for t in records.iter().filter_map(parse) {
+        let line = summary(&t);
+        match t.stage {
+            Stage::Upcoming => lists.upcoming.push(line),
+            Stage::Running => lists.running.push(line),
+            Stage::Finished | Stage::Cancelled => lists.finished.push(line),
+        }
+    }
+    Ok(json(StatusCode::OK, &lists))
+}
+
+/// `GET /api/tournaments/{id}`: one tournament's settings, members and standings.
+pub(crate) async fn show(
+    State(routes): State<AccountRoutes>,
+    Path(id): Path<String>,
+    peer: Option<Extension<Peer>>,
+    headers: HeaderMap,
+) -> Result<Response, Refused> {
+    let accounts = &routes.accounts;
+    accounts.read(from(&routes, peer.as_ref(), &headers))?;
+    let id = checked_id(&id)?;
+    let stored = accounts.storage.tournament(id.to_owned()).await.map_err(|e| unavailable(&e))?;
+    let t = stored.as_ref().and_then(parse).ok_or_else(not_found)?;
+    let reader = accounts.signed_in(&headers).await?.map(|(_, account)| account.key);
+    Ok(json(StatusCode::OK, &view(&t, reader.as_deref())))
+}
+
+/// `POST /api/tournaments`: a signed-in player creates one from a [`Spec`].
+pub(crate) async fn create(
+    State(routes): State<AccountRoutes>,
+    peer: Option<Extension<Peer>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, Refused> {
+    let accounts = &routes.accounts;
+    let spec: Spec = accounts.read_json(peer_ip(peer.as_ref()), &headers, &body)?;
+    accounts.read(from(&routes, peer.as_ref(), &headers))?;
+    let Some((_, account)) = accounts.signed_in(&headers).await? else {
+        return Err(not_signed_in());
+    };
+    // The rule options must be the game's own.
+    stored_rules(family_name(spec.family), &spec.rules).map_err(|e| bad(format!("rules: {e}")))?;
+    let now_ms = unix_ms();
+    let day_ago = now_ms.saturating_sub(24 * 3600 * 1000);
+    let recent = accounts
+        .storage
+        .tournaments_created(account.key.clone(), day_ago)
+        .await
+        .map_err(|e| unavailable(&e))?;
+    let open = recent.iter().filter(|r| matches!(r.stage.as_str(), "upcoming" | "running")).count();
+    if open >= MAX_OPEN_CREATED || recent.len() >= MAX_CREATED_PER_DAY {
+        return Err(refusal(
+            StatusCode::TOO_MANY_REQUESTS,
+            AccountErrorCode::TooManyAttempts,
+            format!(
+                "an account may have {MAX_OPEN_CREATED} tournaments open and create {MAX_CREATED_PER_DAY} a day"
+            ),
+        ));
+    }
+    let id = crate::tokens::new_game_id().map_err(|e| unavailable(&e))?;
+    let t =
+        Tournament::new(&id, spec, &account.key, now_ms / 1000).map_err(|e| event_refusal(&e))?;
+    accounts
+        .storage
+        .write(vec![Write::Tournament(record(&t, 1, now_ms)?)])
+        .await
+        .map_err(|e| unavailable(&e))?;
+    Ok(json(StatusCode::CREATED, &view(&t, Some(&account.key))))
+}
+
+/// Reads tournament `id`, applies `change`, writes the next version; again from the top when
+/// another request wrote meanwhile.
+async fn change(
+    routes: &AccountRoutes,
+    id: &str,
+    mut change: impl FnMut(&mut Tournament) -> Result<(), EventError>,
+) -> Result<Tournament, Refused> {
+    let storage = &routes.accounts.storage;
+    for _ in 0..RETRIES {
+        let stored = storage.tournament(id.to_owned()).await.map_err(|e| unavailable(&e))?;
+        let Some(stored) = stored else { return Err(not_found()) };
+        let mut t = parse(&stored).ok_or_else(not_found)?;
+        change(&mut t).map_err(|e| event_refusal(&e))?;
+        let next = record(&t, stored.version + 1, stored.created_unix_ms)?;
+        match storage.write(vec![Write::Tournament(next)]).await {
+            Ok(()) => return Ok(t),
+            Err(e) if e.kind == StorageErrorKind::Fenced => {}
+            Err(e) => return Err(unavailable(&e)),
+        }
+    }
+    Err(unavailable(&"the tournament kept changing"))
+}
+
+/// `POST /api/tournaments/{id}/join`: the signed-in player joins, with their rating in the game.
+pub(crate) async fn join(
+    State(routes): State<AccountRoutes>,
+    Path(id): Path<String>,
+    peer: Option<Extension<Peer>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, Refused> {
+    let accounts = &routes.accounts;
+    let request: JoinRequest = accounts.read_json(peer_ip(peer.as_ref()), &headers, &body)?;
+    accounts.read(from(&routes, peer.as_ref(), &headers))?;
+    let id = checked_id(&id)?.to_owned();
+    let Some((_, account)) = accounts.signed_in(&headers).await? else {
+        return Err(not_signed_in());
+    };
+    let ratings =
+        accounts.storage.ratings(account.key.clone()).await.map_err(|e| unavailable(&e))?;
+    let now_ms = unix_ms();
+    let t = change(&routes, &id, |t| {
+        let kind = RatedGame::of_variant(family_name(t.spec.family));
+        let rating = ratings.iter().find(|r| Some(r.kind) == kind).map_or(UNRATED, |r| {
+            i32::try_from(crate::storage::kind_rating(r, now_ms).rating.rating).unwrap_or(UNRATED)
+        });
+        t.join(&account.key, &account.name, rating, request.password.as_deref()).map(|_| ())
+    })
+    .await?;
+    Ok(json(StatusCode::OK, &view(&t, Some(&account.key))))
+}
+
+/// `POST /api/tournaments/{id}/withdraw`: the signed-in member leaves (or pauses, in an arena).
+pub(crate) async fn withdraw(
+    State(routes): State<AccountRoutes>,
+    Path(id): Path<String>,
+    peer: Option<Extension<Peer>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, Refused> {
+    let accounts = &routes.accounts;
+    let _: serde::de::IgnoredAny = accounts.read_json(peer_ip(peer.as_ref()), &headers, &body)?;
+    accounts.read(from(&routes, peer.as_ref(), &headers))?;
+    let id = checked_id(&id)?.to_owned();
+    let Some((_, account)) = accounts.signed_in(&headers).await? else {
+        return Err(not_signed_in());
+    };
+    let t = change(&routes, &id, |t| t.withdraw(&account.key)).await?;
+    Ok(json(StatusCode::OK, &view(&t, Some(&account.key))))
+}
