@@ -1,11 +1,15 @@
 //! Any text as the JSON the server keeps or is sent outside the websocket: a game's stored
-//! result and chat lines (read back from SQLite or PostgreSQL when a game is loaded), and the
-//! account API's request bodies (sign-up, sign-in, password change). Nothing may panic, and a
-//! value that reads writes back to JSON that reads to the same value.
+//! result and chat lines (read back from SQLite or PostgreSQL when a game is loaded), the
+//! account API's request bodies (sign-up, sign-in, password change), and a tournament's
+//! settings as a creator posts them and its whole stored document. Nothing may panic, and a
+//! value that reads writes back to JSON that reads to the same value; settings that read are
+//! checked (each fault named) and joining is asked of them.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use qi_protocol::{ChatLine, Credentials, GameResult, PasswordChange};
+use qi_tournament::event::Tournament;
+use qi_tournament::spec::Spec;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -24,4 +28,17 @@ fuzz_target!(|data: &[u8]| {
     round_trip::<ChatLine>(text);
     round_trip::<Credentials>(text);
     round_trip::<PasswordChange>(text);
+    round_trip::<Tournament>(text);
+    round_trip::<Spec>(text);
+    if let Ok(spec) = serde_json::from_str::<Spec>(text) {
+        let now = 1_800_000_000;
+        if let Err(fault) = spec.validate(now) {
+            assert!(!fault.to_string().is_empty());
+        } else if let Ok(mut t) = Tournament::new("f", spec.clone(), "creator", now) {
+            let _ = t.join("a", "A", 1500, spec.password.as_deref());
+            let _ = t.join("b", "B", 1700, None);
+            let _ = t.tick(spec.starts_at);
+            let _ = t.standings();
+        }
+    }
 });

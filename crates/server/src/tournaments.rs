@@ -31,6 +31,7 @@ use crate::accounts::{
 use crate::listener::Peer;
 use crate::rating::RatedGame;
 use crate::storage::{StorageErrorKind, TournamentRecord, Write, stored_rules, unix_ms};
+use crate::tokens::hash_token;
 
 /// The most unfinished tournaments one account may have created at a time.
 pub const MAX_OPEN_CREATED: usize = 3;
@@ -341,8 +342,10 @@ pub(crate) async fn create(
         ));
     }
     let id = crate::tokens::new_game_id().map_err(|e| unavailable(&e))?;
-    let t =
+    let mut t =
         Tournament::new(&id, spec, &account.key, now_ms / 1000).map_err(|e| event_refusal(&e))?;
+    // Only the password's hash is kept; a join's password is hashed before the comparison.
+    t.spec.password = t.spec.password.as_deref().map(hash_token);
     accounts
         .storage
         .write(vec![Write::Tournament(record(&t, 1, now_ms)?)])
@@ -397,7 +400,8 @@ pub(crate) async fn join(
         let rating = ratings.iter().find(|r| Some(r.kind) == kind).map_or(UNRATED, |r| {
             i32::try_from(crate::storage::kind_rating(r, now_ms).rating.rating).unwrap_or(UNRATED)
         });
-        t.join(&account.key, &account.name, rating, request.password.as_deref()).map(|_| ())
+        let password = request.password.as_deref().map(hash_token);
+        t.join(&account.key, &account.name, rating, password.as_deref()).map(|_| ())
     })
     .await?;
     Ok(json(StatusCode::OK, &view(&t, Some(&account.key))))

@@ -115,6 +115,8 @@ async fn tournaments_are_created_listed_joined_and_left() {
     let wrong = request(addr, "POST", &club_join, Some(&bo), Some("{\"password\":\"nope\"}")).await;
     assert_eq!((wrong.status, wrong.error()), (403, AccountErrorCode::Refused));
     assert!(wrong.body.contains("password"), "{}", wrong.body);
+    let stored = server.hub.storage().tournament(club.summary.id.clone()).await.unwrap().unwrap();
+    assert!(!stored.document.contains("\"club\""), "only the password's hash is kept");
     let low = request(addr, "POST", &club_join, Some(&bo), Some("{\"password\":\"club\"}")).await;
     assert_eq!(low.status, 403);
     assert!(low.body.contains("1600"), "{}", low.body);
