@@ -21,7 +21,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use qi_protocol::AccountErrorCode;
 use qi_tournament::event::{EventError, Row, Stage, Tournament};
-use qi_tournament::spec::{Clock, Format, Spec};
+use qi_tournament::spec::{Clock, Format, Refusal, Spec};
 use qi_tournament::{Family, tiebreak::Tiebreak};
 use serde::{Deserialize, Serialize};
 
@@ -60,7 +60,7 @@ pub struct TournamentSummary {
     pub starts_at: u64,
     /// `upcoming`, `running`, `finished`, `cancelled`.
     pub stage: String,
-    /// How many have joined.
+    /// How many take part (those who left or withdrew not counted).
     pub players: usize,
     /// The most it takes.
     pub max_players: u32,
@@ -170,7 +170,7 @@ fn summary(t: &Tournament) -> TournamentSummary {
         format: format_name(&t.spec.format).to_owned(),
         starts_at: t.spec.starts_at,
         stage: stage_name(t.stage).to_owned(),
-        players: t.members.len(),
+        players: t.active_members() as usize,
         max_players: t.spec.max_players,
         rated: t.spec.rated,
         private: t.spec.password.is_some(),
@@ -232,6 +232,12 @@ fn parse(record: &TournamentRecord) -> Option<Tournament> {
             None
         }
     }
+}
+
+/// What is kept of a join password: its hash, salted with the tournament's id so that one
+/// password gives different hashes in different tournaments.
+fn password_hash(id: &str, password: &str) -> String {
+    hash_token(&format!("{id}\0{password}"))
 }
 
 fn bad(detail: impl Into<String>) -> Refused {
@@ -326,13 +332,16 @@ pub(crate) async fn create(
     stored_rules(family_name(spec.family), &spec.rules).map_err(|e| bad(format!("rules: {e}")))?;
     let now_ms = unix_ms();
     let day_ago = now_ms.saturating_sub(24 * 3600 * 1000);
-    let recent = accounts
+    // Everything this account created: the open ones count whenever they were made.
+    let created = accounts
         .storage
-        .tournaments_created(account.key.clone(), day_ago)
+        .tournaments_created(account.key.clone(), 0)
         .await
         .map_err(|e| unavailable(&e))?;
-    let open = recent.iter().filter(|r| matches!(r.stage.as_str(), "upcoming" | "running")).count();
-    if open >= MAX_OPEN_CREATED || recent.len() >= MAX_CREATED_PER_DAY {
+    let open =
+        created.iter().filter(|r| matches!(r.stage.as_str(), "upcoming" | "running")).count();
+    let today = created.iter().filter(|r| r.created_unix_ms >= day_ago).count();
+    if open >= MAX_OPEN_CREATED || today >= MAX_CREATED_PER_DAY {
         return Err(refusal(
             StatusCode::TOO_MANY_REQUESTS,
             AccountErrorCode::TooManyAttempts,
@@ -344,8 +353,9 @@ pub(crate) async fn create(
     let id = crate::tokens::new_game_id().map_err(|e| unavailable(&e))?;
     let mut t =
         Tournament::new(&id, spec, &account.key, now_ms / 1000).map_err(|e| event_refusal(&e))?;
-    // Only the password's hash is kept; a join's password is hashed before the comparison.
-    t.spec.password = t.spec.password.as_deref().map(hash_token);
+    // Only the password's hash is kept (salted with the tournament's id); a join's password
+    // is hashed the same way before the comparison.
+    t.spec.password = t.spec.password.as_deref().map(|p| password_hash(&id, p));
     accounts
         .storage
         .write(vec![Write::Tournament(record(&t, 1, now_ms)?)])
@@ -400,7 +410,15 @@ pub(crate) async fn join(
         let rating = ratings.iter().find(|r| Some(r.kind) == kind).map_or(UNRATED, |r| {
             i32::try_from(crate::storage::kind_rating(r, now_ms).rating.rating).unwrap_or(UNRATED)
         });
-        let password = request.password.as_deref().map(hash_token);
+        let password = request.password.as_deref().map(|p| password_hash(&t.id, p));
+        // The password first: a stranger learns nothing else of a private tournament.
+        if t.spec.password.is_some() && t.spec.password != password {
+            return Err(EventError::Refused(Refusal::Password));
+        }
+        let known = ratings.iter().any(|r| Some(r.kind) == kind);
+        if (t.spec.min_rating.is_some() || t.spec.max_rating.is_some()) && !known {
+            return Err(EventError::Refused(Refusal::Unrated));
+        }
         t.join(&account.key, &account.name, rating, password.as_deref()).map(|_| ())
     })
     .await?;

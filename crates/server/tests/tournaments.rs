@@ -119,7 +119,7 @@ async fn tournaments_are_created_listed_joined_and_left() {
     assert!(!stored.document.contains("\"club\""), "only the password's hash is kept");
     let low = request(addr, "POST", &club_join, Some(&bo), Some("{\"password\":\"club\"}")).await;
     assert_eq!(low.status, 403);
-    assert!(low.body.contains("1600"), "{}", low.body);
+    assert!(low.body.contains("rating bounds"), "no rating in the game yet: {}", low.body);
 
     // Withdrawing: a member may, a stranger may not; an unknown tournament is 404.
     let left =
@@ -159,6 +159,36 @@ async fn tournaments_are_created_listed_joined_and_left() {
     )
     .await;
     assert_eq!((fourth.status, fourth.error()), (429, AccountErrorCode::TooManyAttempts));
+
+    // Open tournaments count however long ago they were made.
+    let cyd = register(addr, "cyd", "correct horse battery").await.cookie();
+    let long_ago = (now() - 3 * 24 * 3600) * 1000;
+    for k in 0..3 {
+        let record = qi_server::storage::TournamentRecord {
+            id: format!("old{k}"),
+            creator: qi_protocol::username_key("cyd"),
+            stage: "upcoming".into(),
+            starts_at: now() + 7 * 24 * 3600,
+            created_unix_ms: long_ago,
+            version: 1,
+            document: "{}".into(),
+        };
+        server
+            .hub
+            .storage()
+            .write(vec![qi_server::storage::Write::Tournament(record)])
+            .await
+            .unwrap();
+    }
+    let more = request(
+        addr,
+        "POST",
+        "/api/tournaments",
+        Some(&cyd),
+        Some(&spec("More", serde_json::json!({}))),
+    )
+    .await;
+    assert_eq!((more.status, more.error()), (429, AccountErrorCode::TooManyAttempts));
     server.shutdown.cancel();
 }
 

@@ -52,10 +52,21 @@ pub struct RoundRobinPlay {
     pub members_by_number: Vec<usize>,
     /// How many rounds have opened.
     pub opened: usize,
-    /// Each round's boards' results: White's outcome and whether it was a forfeit.
-    pub results: Vec<Vec<Option<(Outcome, bool)>>>,
+    /// Each round's boards' results.
+    pub results: Vec<Vec<Option<BoardResult>>>,
     /// Members who withdrew: their later games are forfeited.
     pub withdrawn: Vec<usize>,
+}
+
+/// How a round-robin board ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BoardResult {
+    /// Played: White's outcome.
+    Played(Outcome),
+    /// Not played, one side absent: White's outcome (a win when Black did not come).
+    Forfeit(Outcome),
+    /// Neither came (or both withdrew): nobody scores.
+    DoubleForfeit,
 }
 
 /// The format's own state.
@@ -173,7 +184,13 @@ impl Tournament {
     ///
     /// # Errors
     /// The settings' first fault.
-    pub fn new(id: &str, spec: Spec, creator: &str, now: u64) -> Result<Tournament, EventError> {
+    pub fn new(
+        id: &str,
+        mut spec: Spec,
+        creator: &str,
+        now: u64,
+    ) -> Result<Tournament, EventError> {
+        spec.name = spec.name.trim().to_owned();
         spec.validate(now).map_err(EventError::Spec)?;
         let play = match spec.format {
             Format::Arena { streaks, .. } => Play::Arena(Arena::new(streaks)),
@@ -208,7 +225,9 @@ impl Tournament {
         }
     }
 
-    fn active_members(&self) -> u32 {
+    /// How many members still take part (not left, withdrawn).
+    #[must_use]
+    pub fn active_members(&self) -> u32 {
         match &self.play {
             Play::Arena(arena) => {
                 arena.entrants.iter().filter(|e| e.presence != Presence::Left).count() as u32
@@ -216,7 +235,8 @@ impl Tournament {
             Play::Swiss { swiss, .. } => {
                 swiss.players.iter().filter(|p| !p.withdrawn).count() as u32
             }
-            Play::RoundRobin(_) => self.members.len() as u32,
+            Play::RoundRobin(None) => self.members.len() as u32,
+            Play::RoundRobin(Some(play)) => (self.members.len() - play.withdrawn.len()) as u32,
         }
     }
 
@@ -236,12 +256,23 @@ impl Tournament {
             return Err(EventError::Closed);
         }
         if let Some(i) = self.member(account) {
+            let active = self.active_members();
             return match &mut self.play {
                 Play::Arena(arena) => {
+                    // One who left before playing takes a place again: there must be room.
+                    if arena.entrants[i].presence == Presence::Left {
+                        self.spec.admits(rating, password, active).map_err(EventError::Refused)?;
+                    }
                     arena.resume(i).map_err(|_| EventError::NotMember)?;
                     Ok(i)
                 }
                 Play::Swiss { swiss, .. } if !swiss.players[i].withdrawn => Ok(i),
+                // Withdrawn before the first round: back in, if there is room.
+                Play::Swiss { swiss, .. } if swiss.rounds.is_empty() => {
+                    self.spec.admits(rating, password, active).map_err(EventError::Refused)?;
+                    swiss.players[i].withdrawn = false;
+                    Ok(i)
+                }
                 Play::RoundRobin(None) => Ok(i),
                 _ => Err(EventError::Closed),
             };
@@ -268,9 +299,10 @@ impl Tournament {
         Ok(self.members.len() - 1)
     }
 
-    /// `account` withdraws: before the start they are simply gone from an arena or a round
-    /// robin; after it, an arena pauses them, a Swiss pairs them no more, and a round robin
-    /// forfeits their later games.
+    /// `account` withdraws: before the start a round robin drops them, an arena and a Swiss
+    /// keep them listed but out (they may come back while there is room); after the start an
+    /// arena pauses them, a Swiss pairs them no more, and a round robin forfeits their later
+    /// games.
     ///
     /// # Errors
     /// Not a member, or the tournament is over.
@@ -332,7 +364,10 @@ impl Tournament {
                         withdrawn: Vec::new(),
                     });
                 }
-                if let Play::Swiss { next_round_at, .. } = &mut self.play {
+                let present = self.active_members();
+                if let Play::Swiss { swiss, next_round_at } = &mut self.play {
+                    // No more rounds than a field can play without meeting twice.
+                    swiss.total_rounds = swiss.total_rounds.min(present - 1).max(1);
                     *next_round_at = Some(now);
                 }
             }
@@ -351,11 +386,16 @@ impl Tournament {
         let mut actions = Vec::new();
         match &mut self.play {
             Play::Arena(arena) => {
-                if ends_at.is_some_and(|end| now >= end) {
-                    if arena.games.is_empty() {
-                        return self.finish(now);
-                    }
-                } else {
+                let end = ends_at.unwrap_or(u64::MAX);
+                if now >= end {
+                    // As lichess: the arena ends on time; games still going do not count.
+                    arena.games.clear();
+                    return self.finish(now);
+                }
+                // Pairings close before the end (lichess: half the clock's initial time, at
+                // least 30 s and at most 2 minutes), so the last games can finish in time.
+                let closing = u64::from(self.spec.clock.initial_seconds / 2).clamp(30, 120);
+                if now + closing < end {
                     for (white, black) in arena.pair_waiting() {
                         actions.push(Action::StartGame { white, black, round: None });
                     }
@@ -382,6 +422,21 @@ impl Tournament {
                 }
             }
             Play::RoundRobin(Some(play)) => {
+                // Games past their round's deadline (before the next round's start, so the server
+                // ends them first).
+                for r in 0..play.opened {
+                    if now >= start + (r as u64 + 1) * round_seconds {
+                        for (b, board) in play.schedule[r].boards.iter().enumerate() {
+                            if play.results[r][b].is_none() {
+                                let Board { white, black } = *board;
+                                actions.push(Action::Overdue {
+                                    white: play.members_by_number[white - 1],
+                                    black: play.members_by_number[black - 1],
+                                });
+                            }
+                        }
+                    }
+                }
                 // Rounds open on the clock.
                 while play.opened < play.schedule.len()
                     && now >= start + play.opened as u64 * round_seconds
@@ -396,29 +451,18 @@ impl Tournament {
                         let (w_out, b_out) =
                             (play.withdrawn.contains(&white), play.withdrawn.contains(&black));
                         if w_out || b_out {
-                            // Whoever withdrew forfeits (both: White's loss on the sheet, neither scores).
-                            let outcome = if w_out { Outcome::Loss } else { Outcome::Win };
-                            play.results[r][b] = Some((outcome, true));
+                            // Whoever withdrew forfeits; if both did, nobody scores.
+                            play.results[r][b] = Some(match (w_out, b_out) {
+                                (true, true) => BoardResult::DoubleForfeit,
+                                (true, false) => BoardResult::Forfeit(Outcome::Loss),
+                                _ => BoardResult::Forfeit(Outcome::Win),
+                            });
                         } else {
                             actions.push(Action::StartGame {
                                 white,
                                 black,
                                 round: Some(r as u32 + 1),
                             });
-                        }
-                    }
-                }
-                // Games past their round's deadline.
-                for r in 0..play.opened {
-                    if now >= start + (r as u64 + 1) * round_seconds {
-                        for (b, board) in play.schedule[r].boards.iter().enumerate() {
-                            if play.results[r][b].is_none() {
-                                let Board { white, black } = *board;
-                                actions.push(Action::Overdue {
-                                    white: play.members_by_number[white - 1],
-                                    black: play.members_by_number[black - 1],
-                                });
-                            }
                         }
                     }
                 }
@@ -475,7 +519,12 @@ impl Tournament {
                             play.members_by_number[board.black - 1],
                         );
                         if pair == (white, black) && play.results[r][b].is_none() {
-                            play.results[r][b] = Some((outcome, forfeit));
+                            play.results[r][b] = Some(match (forfeit, outcome) {
+                                (false, o) => BoardResult::Played(o),
+                                // A forfeit "drawn": neither came.
+                                (true, Outcome::Draw) => BoardResult::DoubleForfeit,
+                                (true, o) => BoardResult::Forfeit(o),
+                            });
                             return Ok(());
                         }
                     }
@@ -528,17 +577,22 @@ impl Tournament {
                 if let Some(play) = play {
                     for (r, round) in play.schedule.iter().enumerate() {
                         for (b, board) in round.boards.iter().enumerate() {
-                            let Some((outcome, forfeit)) = play.results[r][b] else { continue };
+                            let Some(result) = play.results[r][b] else { continue };
                             let (w, bl) = (
                                 play.members_by_number[board.white - 1],
                                 play.members_by_number[board.black - 1],
                             );
-                            for (me, other, result) in
-                                [(w, bl, outcome), (bl, w, outcome.reversed())]
+                            let (white_half, played) = match result {
+                                BoardResult::Played(o) => (Some(o), true),
+                                BoardResult::Forfeit(o) => (Some(o), false),
+                                BoardResult::DoubleForfeit => (None, false),
+                            };
+                            for (me, other, outcome) in
+                                [(w, bl, white_half), (bl, w, white_half.map(Outcome::reversed))]
                             {
                                 rounds[me].push(tiebreak::Round {
-                                    opponent: (!forfeit).then_some(other),
-                                    half_points: result.half_points(),
+                                    opponent: played.then_some(other),
+                                    half_points: outcome.map_or(0, Outcome::half_points),
                                 });
                             }
                         }
@@ -733,5 +787,100 @@ mod tests {
         let text = serde_json::to_string(&t).unwrap();
         let back: Tournament = serde_json::from_str(&text).unwrap();
         assert_eq!(back, t);
+    }
+
+    #[test]
+    fn two_withdrawn_round_robin_players_both_score_nothing_from_their_game() {
+        let mut t = with_members(Format::RoundRobin { cycles: 1, round_hours: 1 }, 4);
+        t.tick(NOW + 60);
+        t.withdraw("acc2").unwrap();
+        t.withdraw("acc3").unwrap();
+        let mut now = NOW + 60;
+        loop {
+            now += 3600;
+            let actions = t.tick(now);
+            for action in &actions {
+                if let Action::Overdue { white, black } = *action {
+                    t.finished(white, black, Outcome::Draw, 0, [false, false], true).unwrap();
+                }
+            }
+            play_all(&mut t, &actions);
+            if actions.contains(&Action::Finished) || now > NOW + 10 * 3600 {
+                break;
+            }
+        }
+        assert_eq!(t.stage, Stage::Finished);
+        let table = t.standings();
+        for member in [2, 3] {
+            let row = table.iter().find(|r| r.member == member).unwrap();
+            // Their game with each other scores nothing; their forfeits against 0 and 1 neither.
+            assert_eq!(row.points, 0, "member {member}");
+        }
+    }
+
+    #[test]
+    fn an_arena_stops_pairing_before_its_end_and_ends_on_time() {
+        let mut t = with_members(Format::Arena { minutes: 10, berserk: false, streaks: true }, 4);
+        let start = NOW + 60;
+        let end = start + 600;
+        assert_eq!(t.tick(start).len(), 2);
+        // Those games finish a minute before the end: pairings are closed by then (90 s with
+        // a three-minute clock).
+        for (w, b) in [
+            (0, 1),
+            (2, 3),
+            (1, 0),
+            (3, 2),
+            (0, 2),
+            (2, 0),
+            (1, 3),
+            (3, 1),
+            (0, 3),
+            (3, 0),
+            (1, 2),
+            (2, 1),
+        ] {
+            let _ = t.finished(w, b, Outcome::Draw, 40, [false, false], false);
+        }
+        assert!(t.tick(end - 60).is_empty(), "no pairing in the last 90 s");
+        assert_eq!(t.tick(end - 100).len(), 2, "still pairing 100 s before the end");
+        // The end comes with those two games going: the arena ends, and they do not count.
+        assert_eq!(t.tick(end), vec![Action::Finished]);
+        assert_eq!(
+            t.finished(0, 1, Outcome::Win, 40, [false, false], false),
+            Err(EventError::NoSuchGame)
+        );
+    }
+
+    #[test]
+    fn coming_back_needs_room_and_a_swiss_can_be_rejoined_before_its_first_round() {
+        let mut spec = spec(Format::Arena { minutes: 30, berserk: false, streaks: false });
+        spec.max_players = 2;
+        let mut t = Tournament::new("a", spec, "c", NOW).unwrap();
+        t.join("x", "X", 1500, None).unwrap();
+        t.join("y", "Y", 1500, None).unwrap();
+        t.withdraw("x").unwrap();
+        t.join("z", "Z", 1500, None).unwrap();
+        assert_eq!(t.join("x", "X", 1500, None), Err(EventError::Refused(Refusal::Full)));
+        assert_eq!(t.active_members(), 2);
+
+        let mut t = with_members(Format::Swiss { rounds: 3, pause_seconds: 30 }, 3);
+        t.withdraw("acc1").unwrap();
+        assert_eq!(t.active_members(), 2);
+        assert_eq!(t.join("acc1", "P1", 1537, None), Ok(1), "back before round 1");
+        assert_eq!(t.active_members(), 3);
+        t.tick(NOW + 60);
+        t.withdraw("acc1").unwrap();
+        assert_eq!(t.join("acc1", "P1", 1537, None), Err(EventError::Closed), "not after it");
+    }
+
+    #[test]
+    fn a_small_swiss_plays_no_more_rounds_than_its_field_allows() {
+        let mut t = with_members(Format::Swiss { rounds: 9, pause_seconds: 10 }, 4);
+        t.tick(NOW + 60);
+        match &t.play {
+            Play::Swiss { swiss, .. } => assert_eq!(swiss.total_rounds, 3),
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -67,7 +67,15 @@ pub fn schedule(players: usize, cycles: usize) -> Result<Vec<Round>, ScheduleErr
     let table = berger_table(players + players % 2);
     let mut rounds = Vec::with_capacity(table.len() * cycles);
     for cycle in 0..cycles {
-        for boards in &table {
+        // FIDE's note to the tables: in a double round robin the first cycle's last two rounds
+        // swap places, so that nobody has the same colour three times running where the
+        // cycles meet.
+        let mut order: Vec<&Vec<Board>> = table.iter().collect();
+        if cycles > 1 && cycle == 0 && order.len() >= 2 {
+            let last = order.len() - 1;
+            order.swap(last - 1, last);
+        }
+        for boards in order {
             let mut round = Round { boards: Vec::with_capacity(boards.len()), resting: None };
             for &board in boards {
                 let board = if cycle % 2 == 1 {
@@ -228,6 +236,30 @@ mod tests {
                 let most = whites[1..].iter().max().unwrap();
                 let least = whites[1..].iter().min().unwrap();
                 assert!(most - least <= 1, "{n}×{cycles}: whites {whites:?}");
+            }
+        }
+    }
+
+    /// The longest run of one colour a player has over the schedule (rests skipped).
+    fn longest_run(rounds: &[Round], player: usize) -> usize {
+        let (mut longest, mut run, mut last) = (0, 0, None);
+        for round in rounds {
+            let Some(colour) = colour_of(round, player) else { continue };
+            run = if Some(colour) == last { run + 1 } else { 1 };
+            last = Some(colour);
+            longest = longest.max(run);
+        }
+        longest
+    }
+
+    #[test]
+    fn nobody_has_one_colour_three_times_running() {
+        for n in 3..=MAX_PLAYERS {
+            for cycles in 1..=2 {
+                let rounds = schedule(n, cycles).unwrap();
+                for player in 1..=n {
+                    assert!(longest_run(&rounds, player) <= 2, "{n}×{cycles}: player {player}");
+                }
             }
         }
     }

@@ -132,6 +132,8 @@ pub enum Refusal {
     Password,
     /// Full.
     Full,
+    /// The tournament has rating bounds and the player has no rating in the game yet.
+    Unrated,
 }
 
 impl std::fmt::Display for Refusal {
@@ -141,6 +143,9 @@ impl std::fmt::Display for Refusal {
             Refusal::RatingTooHigh(max) => write!(f, "this tournament admits ratings up to {max}"),
             Refusal::Password => write!(f, "wrong password"),
             Refusal::Full => write!(f, "this tournament is full"),
+            Refusal::Unrated => {
+                write!(f, "this tournament has rating bounds: play a rated game of it first")
+            }
         }
     }
 }
@@ -166,7 +171,8 @@ impl Spec {
         {
             return Err(SpecError::Name);
         }
-        if self.starts_at + 60 < now || self.starts_at > now + MAX_LEAD {
+        if self.starts_at.saturating_add(60) < now || self.starts_at > now.saturating_add(MAX_LEAD)
+        {
             return Err(SpecError::Start);
         }
         let Clock { initial_seconds, increment_seconds } = self.clock;

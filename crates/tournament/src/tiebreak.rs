@@ -19,7 +19,7 @@ pub enum Tiebreak {
     SonnebornBerger,
     /// The points scored in games among the players tied, when they have all met.
     DirectEncounter,
-    /// Games won over the board.
+    /// Games won over the board (FIDE's `WON`; byes and forfeits not counted).
     Wins,
 }
 
@@ -32,7 +32,7 @@ impl Tiebreak {
             Tiebreak::BuchholzCut1 => "BH-C1",
             Tiebreak::SonnebornBerger => "SB",
             Tiebreak::DirectEncounter => "DE",
-            Tiebreak::Wins => "WIN",
+            Tiebreak::Wins => "WON",
         }
     }
 }

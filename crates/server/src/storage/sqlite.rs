@@ -483,8 +483,12 @@ impl SqliteStorage {
                 ])?;
             }
             Write::Fence { .. } => {}
-            // Written by `write`, which can say a version did not match.
-            Write::Tournament(_) => {}
+            // Written by `write`, which can say a version did not match; never here.
+            Write::Tournament(_) => {
+                return Err(rusqlite::Error::ToSqlConversionFailure(
+                    "a tournament is written by SqliteStorage::write".into(),
+                ));
+            }
         }
         Ok(())
     }

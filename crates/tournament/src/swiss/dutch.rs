@@ -7,7 +7,7 @@
 //! the generation order of candidates (transpositions and exchanges, rules D.1–D.3) is then
 //! imposed one choice at a time by nudging the lowest bits and matching again. This is the
 //! method of bbpPairings (Bierema), which FIDE endorses, and of py4swiss, which this
-//! implementation is checked against (`scripts/swiss-check`). A bracket whose downfloaters
+//! implementation is checked against (`qi swiss check`; CI's `scripts/test_swiss.py`). A bracket whose downfloaters
 //! would leave the rest of the round unpairable makes the rest collapse into one last bracket
 //! (A.9). Colours follow E.1–E.5.
 

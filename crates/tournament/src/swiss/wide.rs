@@ -157,18 +157,21 @@ impl<const LIMBS: usize> integer_blossom::Weight for Wide<LIMBS> {
     }
 
     fn half(self) -> Wide<LIMBS> {
-        // Rounds toward zero, as `/ 2` does for the built-in integers.
-        if self.negative() {
-            return self.negate().half().negate();
-        }
+        // An arithmetic shift (the sign kept) floors; `/ 2` on the built-in integers rounds
+        // toward zero, which differs only for odd negative values: one more for those.
+        let negative = self.negative();
+        let odd = self.0[0] & 1 == 1;
         let mut out = [0u64; LIMBS];
         for (i, limb) in out.iter_mut().enumerate() {
             *limb = self.0[i] >> 1;
-            if let Some(next) = self.0.get(i + 1) {
-                *limb |= next << 63;
+            match self.0.get(i + 1) {
+                Some(next) => *limb |= next << 63,
+                None if negative => *limb |= 1 << 63,
+                None => {}
             }
         }
-        Wide(out)
+        let floored = Wide(out);
+        if negative && odd { floored + Wide::<LIMBS>::from_i64(1) } else { floored }
     }
 }
 
@@ -198,6 +201,14 @@ mod tests {
 
     fn hex(v: i128) -> String {
         if v < 0 { format!("-0x{:x}", v.unsigned_abs()) } else { format!("0x{v:x}") }
+    }
+
+    #[test]
+    fn the_most_negative_value_halves_and_doubles_back() {
+        let min = W::ZERO - W::from_i64(1).shl(511);
+        assert_eq!(min.half().double(), min);
+        assert_eq!(W::from_i64(-3).half(), W::from_i64(-1));
+        assert_eq!(W::from_i64(-4).half(), W::from_i64(-2));
     }
 
     #[test]
