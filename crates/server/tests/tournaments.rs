@@ -140,6 +140,19 @@ async fn tournaments_are_created_listed_joined_and_left() {
     let odd = request(addr, "GET", "/api/tournaments/..%2Fetc", None, None).await;
     assert_eq!(odd.status, 404);
 
+    // Any of the game's rule options: a renju event under the RIF's opening rule (created by
+    // Bo, so that Ada's count below stays hers).
+    let renju = serde_json::json!({ "family": "Gomoku", "rules": "rule=renju,opening=soosorv8" });
+    let renju =
+        request(addr, "POST", "/api/tournaments", Some(&bo), Some(&spec("Renju open", renju)))
+            .await;
+    assert_eq!(renju.status, 201, "{}", renju.body);
+    let renju: TournamentView = serde_json::from_str(&renju.body).unwrap();
+    assert_eq!(
+        (renju.summary.game.as_str(), renju.spec.rules.as_str()),
+        ("gomoku", "rule=renju,opening=soosorv8")
+    );
+
     // The limit: three open tournaments per creator.
     let third = request(
         addr,
