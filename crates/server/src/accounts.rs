@@ -460,9 +460,10 @@ impl AccountRoutes {
         AccountRoutes { accounts }
     }
 
-    /// The routes: `/api/account…`, `/api/profile/{name}` and `/online/@/{name}`.
-    pub fn router<S>(self) -> Router<S> {
-        Router::new()
+    /// The routes: `/api/account…`, `/api/profile/{name}`, `/api/puzzles`, `/online/@/{name}`,
+    /// and with `tournaments` the tournament routes ([`crate::tournaments`]).
+    pub fn router<S>(self, tournaments: bool) -> Router<S> {
+        let mut router = Router::new()
             .route("/api/account", get(me))
             .route("/api/account/register", post(register))
             .route("/api/account/login", post(login))
@@ -471,16 +472,18 @@ impl AccountRoutes {
             .route("/api/account/password", post(change_password))
             .route("/api/profile/{name}", get(profile))
             .route("/api/puzzles", get(puzzle_ratings).post(puzzle_result))
-            .route(
-                "/api/tournaments",
-                get(crate::tournaments::list).post(crate::tournaments::create),
-            )
-            .route("/api/tournaments/{id}", get(crate::tournaments::show))
-            .route("/api/tournaments/{id}/join", post(crate::tournaments::join))
-            .route("/api/tournaments/{id}/withdraw", post(crate::tournaments::withdraw))
-            .route("/online/@/{name}", get(profile_page))
-            .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
-            .with_state(self)
+            .route("/online/@/{name}", get(profile_page));
+        if tournaments {
+            router = router
+                .route(
+                    "/api/tournaments",
+                    get(crate::tournaments::list).post(crate::tournaments::create),
+                )
+                .route("/api/tournaments/{id}", get(crate::tournaments::show))
+                .route("/api/tournaments/{id}/join", post(crate::tournaments::join))
+                .route("/api/tournaments/{id}/withdraw", post(crate::tournaments::withdraw));
+        }
+        router.layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES)).with_state(self)
     }
 }
 

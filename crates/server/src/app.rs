@@ -50,6 +50,10 @@ pub struct Settings {
     /// Origins whose pages may open game sockets besides the server's own
     /// (`--allowed-origin`), as `scheme://host[:port]`.
     pub allowed_origins: Vec<String>,
+    /// Whether the tournament routes (`/api/tournaments…`) are served (`--tournaments`). Off
+    /// by default until the driver that starts tournaments and their games exists: without it
+    /// a created tournament would never start.
+    pub tournaments: bool,
 }
 
 impl Settings {
@@ -62,6 +66,7 @@ impl Settings {
             limits: Limits::default(),
             trusted_proxies: Vec::new(),
             allowed_origins: Vec::new(),
+            tournaments: false,
         }
     }
 }
@@ -165,8 +170,9 @@ fn router(
         tracker,
         health: Arc::default(),
     };
+    let tournaments = settings.tournaments;
     let account_routes = accounts
-        .map(|accounts| crate::accounts::AccountRoutes::new(accounts).router())
+        .map(|accounts| crate::accounts::AccountRoutes::new(accounts).router(tournaments))
         .unwrap_or_default();
     Router::new()
         .route("/ws", get(upgrade))

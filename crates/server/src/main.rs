@@ -32,6 +32,8 @@ usage: qi-server [--addr HOST:PORT] [--dist DIR] [--data DIR] [options]
   --allowed-origin ORIGIN     another site whose pages may open game sockets, as
                               https://example.org (repeatable; the server's own always may)
   --log-format human|json     how log lines look (default human; RUST_LOG filters them)
+  --tournaments               serve the tournament API (/api/tournaments; tournaments are
+                              created and joined, but nothing starts them yet)
   --max-connections N         open connections in all (default 10000, at most the open-file
                               limit less a reserve)
   --max-connections-per-address N   (default 128; a trusted proxy's own are exempt)
@@ -73,6 +75,7 @@ struct Options {
     redis_url: Option<String>,
     node_name: Option<String>,
     lease_ttl_ms: u64,
+    tournaments: bool,
 }
 
 fn count(flag: &str, text: &str) -> Result<usize, String> {
@@ -96,6 +99,7 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
         redis_url: std::env::var("QI_REDIS_URL").ok().filter(|url| !url.is_empty()),
         node_name: std::env::var("QI_NODE_NAME").ok().filter(|name| !name.is_empty()),
         lease_ttl_ms: 4_000,
+        tournaments: false,
     };
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
@@ -137,6 +141,7 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
                 let _ = host;
                 options.allowed_origins.push(text);
             }
+            "--tournaments" => options.tournaments = true,
             "--log-format" => {
                 options.log = match value()?.as_str() {
                     "human" => LogFormat::Human,
@@ -295,6 +300,7 @@ async fn main() -> ExitCode {
         limits: options.limits,
         trusted_proxies: options.trusted_proxies,
         allowed_origins: options.allowed_origins,
+        tournaments: options.tournaments,
         ..Settings::new(options.dist)
     };
     let served = app::serve(listener, hub.clone(), settings, shutdown).await;

@@ -1,10 +1,10 @@
-//! Tournaments over real HTTP: a signed-in player creates one (its settings checked, the
+//! Tournaments over real HTTP (served with `--tournaments`): a signed-in player creates one (its settings checked, the
 //! limits per account kept), everyone lists and reads it, players join (password, rating
 //! bounds, room) and withdraw; a stored tournament keeps every join when several come at once.
 
 mod common;
 
-use common::{register, request, start_server};
+use common::{register, request, start_server, start_server_with_tournaments};
 use qi_protocol::AccountErrorCode;
 use qi_server::tournaments::{TournamentLists, TournamentView};
 
@@ -34,7 +34,12 @@ fn spec(name: &str, extra: serde_json::Value) -> String {
 
 #[tokio::test]
 async fn tournaments_are_created_listed_joined_and_left() {
-    let server = start_server("tournaments").await;
+    // Off by default: no routes.
+    let plain = start_server("tournaments-off").await;
+    assert_eq!(request(plain.addr, "GET", "/api/tournaments", None, None).await.status, 404);
+    plain.shutdown.cancel();
+
+    let server = start_server_with_tournaments("tournaments").await;
     let addr = server.addr;
     let ada = register(addr, "ada", "correct horse battery").await.cookie();
     let bo = register(addr, "bobo", "correct horse battery").await.cookie();
@@ -207,7 +212,7 @@ async fn tournaments_are_created_listed_joined_and_left() {
 
 #[tokio::test]
 async fn joins_at_once_all_count() {
-    let server = start_server("tournament-joins").await;
+    let server = start_server_with_tournaments("tournament-joins").await;
     let addr = server.addr;
     let creator = register(addr, "host", "correct horse battery").await.cookie();
     let created = request(

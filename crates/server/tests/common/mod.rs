@@ -95,6 +95,16 @@ pub async fn start_server_in(
     start_server_settings(data, settings).await
 }
 
+/// A server with the tournament routes on (`--tournaments`).
+#[allow(dead_code)]
+pub async fn start_server_with_tournaments(tag: &str) -> Server {
+    let data = temp_dir(tag);
+    let mut settings = qi_server::app::Settings::new(data.join("dist"));
+    settings.limits = roomy_limits();
+    settings.tournaments = true;
+    start_server_settings(data, settings).await
+}
+
 /// A game spec without a clock.
 pub fn spec(variant: &str, rules: &str) -> GameSpec {
     let variant = qi_protocol::Variant::parse(variant).expect("a variant");
