@@ -30,7 +30,9 @@ use crate::accounts::{
 };
 use crate::listener::Peer;
 use crate::rating::RatedGame;
-use crate::storage::{StorageErrorKind, TournamentRecord, Write, stored_rules, unix_ms};
+use crate::storage::{
+    AccountRecord, StorageErrorKind, TournamentRecord, Write, stored_rules, unix_ms,
+};
 use crate::tokens::hash_token;
 
 /// The most unfinished tournaments one account may have created at a time.
@@ -315,6 +317,23 @@ pub(crate) async fn show(
     Ok(json(StatusCode::OK, &view(&t, reader.as_deref())))
 }
 
+/// What every tournament POST checks first: a JSON body from this site, within the address's
+/// read limit, from a signed-in player. The body as `T`, and the account.
+async fn signed_in_post<T: serde::de::DeserializeOwned>(
+    routes: &AccountRoutes,
+    peer: Option<&Extension<Peer>>,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Result<(T, AccountRecord), Refused> {
+    let accounts = &routes.accounts;
+    let request: T = accounts.read_json(peer_ip(peer), headers, body)?;
+    accounts.read(from(routes, peer, headers))?;
+    let Some((_, account)) = accounts.signed_in(headers).await? else {
+        return Err(not_signed_in());
+    };
+    Ok((request, account))
+}
+
 /// `POST /api/tournaments`: a signed-in player creates one from a [`Spec`].
 pub(crate) async fn create(
     State(routes): State<AccountRoutes>,
@@ -323,11 +342,8 @@ pub(crate) async fn create(
     body: Bytes,
 ) -> Result<Response, Refused> {
     let accounts = &routes.accounts;
-    let spec: Spec = accounts.read_json(peer_ip(peer.as_ref()), &headers, &body)?;
-    accounts.read(from(&routes, peer.as_ref(), &headers))?;
-    let Some((_, account)) = accounts.signed_in(&headers).await? else {
-        return Err(not_signed_in());
-    };
+    let (spec, account): (Spec, _) =
+        signed_in_post(&routes, peer.as_ref(), &headers, &body).await?;
     // The rule options must be the game's own.
     stored_rules(family_name(spec.family), &spec.rules).map_err(|e| bad(format!("rules: {e}")))?;
     let now_ms = unix_ms();
@@ -396,12 +412,9 @@ pub(crate) async fn join(
     body: Bytes,
 ) -> Result<Response, Refused> {
     let accounts = &routes.accounts;
-    let request: JoinRequest = accounts.read_json(peer_ip(peer.as_ref()), &headers, &body)?;
-    accounts.read(from(&routes, peer.as_ref(), &headers))?;
+    let (request, account): (JoinRequest, _) =
+        signed_in_post(&routes, peer.as_ref(), &headers, &body).await?;
     let id = checked_id(&id)?.to_owned();
-    let Some((_, account)) = accounts.signed_in(&headers).await? else {
-        return Err(not_signed_in());
-    };
     let ratings =
         accounts.storage.ratings(account.key.clone()).await.map_err(|e| unavailable(&e))?;
     let now_ms = unix_ms();
@@ -433,13 +446,9 @@ pub(crate) async fn withdraw(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, Refused> {
-    let accounts = &routes.accounts;
-    let _: serde::de::IgnoredAny = accounts.read_json(peer_ip(peer.as_ref()), &headers, &body)?;
-    accounts.read(from(&routes, peer.as_ref(), &headers))?;
+    let (_, account): (serde::de::IgnoredAny, _) =
+        signed_in_post(&routes, peer.as_ref(), &headers, &body).await?;
     let id = checked_id(&id)?.to_owned();
-    let Some((_, account)) = accounts.signed_in(&headers).await? else {
-        return Err(not_signed_in());
-    };
     let t = change(&routes, &id, |t| t.withdraw(&account.key)).await?;
     Ok(json(StatusCode::OK, &view(&t, Some(&account.key))))
 }

@@ -559,15 +559,9 @@ impl Tournament {
                 swiss
                     .standings(order)
                     .into_iter()
-                    .map(|s| Row {
-                        member: s.player,
-                        rank: s.rank,
-                        points: s.half_points,
-                        halves: true,
-                        tiebreaks: order.iter().copied().zip(s.tiebreaks).collect(),
-                        performance: None,
-                        on_fire: false,
-                        active: !swiss.players[s.player].withdrawn,
+                    .map(|s| {
+                        let active = !swiss.players[s.player].withdrawn;
+                        scored_row(s, order, active)
                     })
                     .collect()
             }
@@ -600,19 +594,27 @@ impl Tournament {
                 }
                 tiebreak::standings(&rounds, order)
                     .into_iter()
-                    .map(|s| Row {
-                        member: s.player,
-                        rank: s.rank,
-                        points: s.half_points,
-                        halves: true,
-                        tiebreaks: order.iter().copied().zip(s.tiebreaks).collect(),
-                        performance: None,
-                        on_fire: false,
-                        active: play.as_ref().is_none_or(|p| !p.withdrawn.contains(&s.player)),
+                    .map(|s| {
+                        let active = play.as_ref().is_none_or(|p| !p.withdrawn.contains(&s.player));
+                        scored_row(s, order, active)
                     })
                     .collect()
             }
         }
+    }
+}
+
+/// A Swiss or round-robin standing as a row: half points and tie-breaks.
+fn scored_row(s: tiebreak::Standing, order: &[Tiebreak], active: bool) -> Row {
+    Row {
+        member: s.player,
+        rank: s.rank,
+        points: s.half_points,
+        halves: true,
+        tiebreaks: order.iter().copied().zip(s.tiebreaks).collect(),
+        performance: None,
+        on_fire: false,
+        active,
     }
 }
 
