@@ -244,6 +244,15 @@ pub enum ClientMessage {
         #[serde(default)]
         have_plies: Option<u32>,
     },
+    /// Take the seat the signed-in account holds in a game the server made for it (a
+    /// tournament's pairing): the answer is `Seated` with the seat's token, as for `Resume`.
+    Sit {
+        /// The game id.
+        game: String,
+        /// The number of moves the client has, as in `Resume`.
+        #[serde(default)]
+        have_plies: Option<u32>,
+    },
     /// Watch a game.
     Watch {
         /// The game id.
@@ -752,6 +761,7 @@ mod tests {
             ClientMessage::Join { game: "g".into(), invite: "i".into() },
             ClientMessage::Resume { game: "g".into(), token: "t".into(), have_plies: Some(4) },
             ClientMessage::Watch { game: "g".into(), have_plies: None },
+            ClientMessage::Sit { game: "g".into(), have_plies: Some(2) },
             ClientMessage::Seek { spec: spec.clone() },
             ClientMessage::CancelSeek,
             ClientMessage::Move { game: "g".into(), ply: 3, text: "c3-c4".into() },

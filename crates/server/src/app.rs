@@ -50,9 +50,9 @@ pub struct Settings {
     /// Origins whose pages may open game sockets besides the server's own
     /// (`--allowed-origin`), as `scheme://host[:port]`.
     pub allowed_origins: Vec<String>,
-    /// Whether the tournament routes (`/api/tournaments…`) are served (`--tournaments`). Off
-    /// by default until the driver that starts tournaments and their games exists: without it
-    /// a created tournament would never start.
+    /// Whether tournaments run (`--tournaments`): their routes (`/api/tournaments…`) and the
+    /// driver that starts them and their games. Off by default while the app has no pages
+    /// for them.
     pub tournaments: bool,
 }
 
@@ -204,6 +204,9 @@ pub async fn serve(
     let sweeper = tokio::spawn(Arc::clone(&hub).sweep_every(shutdown.clone()));
     let lobby = tokio::spawn(Arc::clone(&hub).lobby_every(shutdown.clone()));
     let pairing = tokio::spawn(Arc::clone(&hub).pair_every(shutdown.clone()));
+    let driver = settings.tournaments.then(|| {
+        tokio::spawn(crate::tournaments::driver::drive_every(Arc::clone(&hub), shutdown.clone()))
+    });
     let options = AcceptOptions {
         limits: settings.limits.clone(),
         trusted_proxies: settings.trusted_proxies.into(),
@@ -224,6 +227,9 @@ pub async fn serve(
     sweeper.abort();
     lobby.abort();
     pairing.abort();
+    if let Some(driver) = driver {
+        driver.abort();
+    }
     accepted
 }
 

@@ -893,6 +893,38 @@ impl Hub {
         rematch_of: Option<String>,
         listed: bool,
     ) -> Result<(GameHandle, String), Denied> {
+        let id = new_game_id().map_err(internal)?;
+        self.new_game_as(id, None, spec, players, rematch_of, listed).await
+    }
+
+    /// A tournament's game between two accounts, under the id the tournament chose for it
+    /// when it paired them (stored with the pairing first, so that a driver that dies between
+    /// the two lets the next one create the game, once): the players come into it with
+    /// [`Attach::Account`].
+    ///
+    /// # Errors
+    /// [`Denied`]: a bad spec, or storage failing (a game with that id already stored too).
+    pub async fn tournament_game(
+        self: &Arc<Self>,
+        id: String,
+        tournament: String,
+        spec: GameSpec,
+        players: [Player; 2],
+    ) -> Result<(), Denied> {
+        check_spec(&spec)?;
+        let players = players.map(Some);
+        self.new_game_as(id, Some(tournament), spec, players, None, false).await.map(|_| ())
+    }
+
+    async fn new_game_as(
+        self: &Arc<Self>,
+        id: String,
+        tournament: Option<String>,
+        spec: GameSpec,
+        players: [Option<Player>; 2],
+        rematch_of: Option<String>,
+        listed: bool,
+    ) -> Result<(GameHandle, String), Denied> {
         let names = players.clone().map(|player| player.map(|p| p.name));
         let accounts = players.clone().map(|player| player.and_then(|p| p.account));
         let ratings = players.map(|player| player.and_then(|p| p.rating_in(&spec)));
@@ -908,7 +940,7 @@ impl Hub {
         let token_hashes = [hash_token(&tokens[0]), hash_token(&tokens[1])];
         let known = [0, 1].map(|index| names[index].is_some().then(|| tokens[index].clone()));
         let record = GameRecord {
-            id: new_game_id().map_err(internal)?,
+            id,
             spec,
             start: game.position(),
             invite_hash: hash_token(&invite),
@@ -918,6 +950,7 @@ impl Hub {
             created_unix_ms: unix_ms(),
             rematch_of,
             listed,
+            tournament,
         };
         self.storage.write(vec![Write::Create(record.clone())]).await.map_err(internal)?;
         let fence = match &self.cluster {
@@ -1446,6 +1479,7 @@ mod tests {
             created_unix_ms,
             rematch_of: None,
             listed: false,
+            tournament: None,
         };
         let aborted = |id: &str, unix_ms: u64| Write::Finish {
             game: id.into(),
@@ -1495,6 +1529,7 @@ mod tests {
             created_unix_ms: 0,
             rematch_of: None,
             listed: false,
+            tournament: None,
         };
         let result = GameResult { winner: None, reason: EndReason::Agreement };
         let finish = Write::Finish { game: "old".into(), result, clocks: None, unix_ms: 0 };
@@ -1549,6 +1584,7 @@ mod tests {
             created_unix_ms: 0,
             rematch_of: None,
             listed: false,
+            tournament: None,
         };
         let mv = |ply: u32, seat: Seat, text: &str| Write::Move {
             game: id.into(),
@@ -1590,6 +1626,7 @@ mod tests {
             created_unix_ms: 0,
             rematch_of: None,
             listed: false,
+            tournament: None,
         };
         let mv = |ply: u32, seat: Seat, text: &str| Write::Move {
             game: "runningrunningru".into(),
@@ -1635,6 +1672,7 @@ mod tests {
             created_unix_ms,
             rematch_of: None,
             listed: false,
+            tournament: None,
         };
         storage
             .write(&[

@@ -32,8 +32,8 @@ usage: qi-server [--addr HOST:PORT] [--dist DIR] [--data DIR] [options]
   --allowed-origin ORIGIN     another site whose pages may open game sockets, as
                               https://example.org (repeatable; the server's own always may)
   --log-format human|json     how log lines look (default human; RUST_LOG filters them)
-  --tournaments               serve the tournament API (/api/tournaments; tournaments are
-                              created and joined, but nothing starts them yet)
+  --tournaments               run tournaments: their API (/api/tournaments) and the driver
+                              that starts them and their games (no pages for them yet)
   --max-connections N         open connections in all (default 10000, at most the open-file
                               limit less a reserve)
   --max-connections-per-address N   (default 128; a trusted proxy's own are exempt)

@@ -9,8 +9,8 @@
 //! refused and the change is made again on what is there now — so two joins at once on two
 //! nodes both count, and none is lost.
 //!
-//! Not yet: the driver that starts tournaments on time, pairs and creates their games, and
-//! reports the results back (docs/tournaments.md, "Not yet").
+//! The [`driver`] runs them: it starts them on time, creates the games their pairings ask
+//! for and reports the results back.
 
 use std::net::IpAddr;
 
@@ -37,6 +37,9 @@ use crate::tokens::hash_token;
 
 /// The most unfinished tournaments one account may have created at a time.
 pub const MAX_OPEN_CREATED: usize = 3;
+pub mod driver;
+pub mod export;
+
 /// The most tournaments one account may create in a day.
 pub const MAX_CREATED_PER_DAY: usize = 10;
 /// How many tournaments the list shows.
@@ -104,6 +107,53 @@ pub struct StandingView {
     pub active: bool,
 }
 
+/// A game of a tournament, as kept with it: the id is chosen when the pairing is made, and
+/// kept in the same write, so the game is created once whatever happens between the two.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentGame {
+    /// The game id.
+    pub id: String,
+    /// White's member index (the first seat).
+    pub white: usize,
+    /// Black's member index.
+    pub black: usize,
+    /// The round (Swiss, round robin).
+    #[serde(default)]
+    pub round: Option<u32>,
+    /// When it was paired (Unix seconds).
+    pub paired_at: u64,
+    /// White's score, once the result is counted: `"1-0"`, `"1/2-1/2"`, `"0-1"`, with `"+"`
+    /// or `"-"` for a forfeit's.
+    #[serde(default)]
+    pub result: Option<String>,
+}
+
+/// What is stored of a tournament: the crate's value, and its games.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Kept {
+    /// The tournament.
+    #[serde(flatten)]
+    pub tournament: Tournament,
+    /// Its games, oldest first.
+    #[serde(default)]
+    pub games: Vec<TournamentGame>,
+}
+
+/// A game in a tournament's view.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameView {
+    /// The game id (the online page opens it as `online/?game={id}`).
+    pub id: String,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// The round, if the format has rounds.
+    pub round: Option<u32>,
+    /// The result once counted (as [`TournamentGame::result`]).
+    pub result: Option<String>,
+}
+
 /// A tournament's page data.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TournamentView {
@@ -117,7 +167,19 @@ pub struct TournamentView {
     pub standings: Vec<StandingView>,
     /// Whether the reader is a member.
     pub joined: bool,
+    /// The games going now.
+    #[serde(default)]
+    pub playing: Vec<GameView>,
+    /// The latest games finished (at most [`FINISHED_SHOWN`]), newest first.
+    #[serde(default)]
+    pub finished: Vec<GameView>,
+    /// The reader's game going now, if any: the page takes them to it.
+    #[serde(default)]
+    pub my_game: Option<String>,
 }
+
+/// How many finished games a tournament's view lists.
+pub const FINISHED_SHOWN: usize = 50;
 
 /// The lists of `GET /api/tournaments`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -197,7 +259,22 @@ fn standing(t: &Tournament, row: &Row) -> StandingView {
     }
 }
 
-fn view(t: &Tournament, reader: Option<&str>) -> TournamentView {
+fn game_view(t: &Tournament, game: &TournamentGame) -> GameView {
+    let name = |i: usize| t.members.get(i).map(|m| m.name.clone()).unwrap_or_default();
+    GameView {
+        id: game.id.clone(),
+        white: name(game.white),
+        black: name(game.black),
+        round: game.round,
+        result: game.result.clone(),
+    }
+}
+
+fn view(kept: &Kept, reader: Option<&str>) -> TournamentView {
+    let t = &kept.tournament;
+    let me = reader.and_then(|account| t.member(account));
+    let going = || kept.games.iter().filter(|g| g.result.is_none());
+    let my_game = me.and_then(|i| going().find(|g| g.white == i || g.black == i));
     let mut spec = t.spec.clone();
     spec.password = None;
     TournamentView {
@@ -209,12 +286,23 @@ fn view(t: &Tournament, reader: Option<&str>) -> TournamentView {
             .map(|m| MemberView { name: m.name.clone(), rating: m.rating })
             .collect(),
         standings: t.standings().iter().map(|row| standing(t, row)).collect(),
-        joined: reader.is_some_and(|account| t.member(account).is_some()),
+        joined: me.is_some(),
+        playing: going().map(|g| game_view(t, g)).collect(),
+        finished: kept
+            .games
+            .iter()
+            .rev()
+            .filter(|g| g.result.is_some())
+            .take(FINISHED_SHOWN)
+            .map(|g| game_view(t, g))
+            .collect(),
+        my_game: my_game.map(|g| g.id.clone()),
     }
 }
 
-fn record(t: &Tournament, version: u64, created_unix_ms: u64) -> Result<TournamentRecord, Refused> {
-    let document = serde_json::to_string(t).map_err(|e| unavailable(&e))?;
+fn record(kept: &Kept, version: u64, created_unix_ms: u64) -> Result<TournamentRecord, Refused> {
+    let document = serde_json::to_string(kept).map_err(|e| unavailable(&e))?;
+    let t = &kept.tournament;
     Ok(TournamentRecord {
         id: t.id.clone(),
         creator: t.creator.clone(),
@@ -226,7 +314,7 @@ fn record(t: &Tournament, version: u64, created_unix_ms: u64) -> Result<Tourname
     })
 }
 
-fn parse(record: &TournamentRecord) -> Option<Tournament> {
+fn parse(record: &TournamentRecord) -> Option<Kept> {
     match serde_json::from_str(&record.document) {
         Ok(t) => Some(t),
         Err(error) => {
@@ -290,8 +378,9 @@ pub(crate) async fn list(
     let records =
         routes.accounts.storage.tournaments(LIST_LIMIT).await.map_err(|e| unavailable(&e))?;
     let mut lists = TournamentLists::default();
-    for t in records.iter().filter_map(parse) {
-        let line = summary(&t);
+    for kept in records.iter().filter_map(parse) {
+        let t = &kept.tournament;
+        let line = summary(t);
         match t.stage {
             Stage::Upcoming => lists.upcoming.push(line),
             Stage::Running => lists.running.push(line),
@@ -312,9 +401,9 @@ pub(crate) async fn show(
     accounts.read(from(&routes, peer.as_ref(), &headers))?;
     let id = checked_id(&id)?;
     let stored = accounts.storage.tournament(id.to_owned()).await.map_err(|e| unavailable(&e))?;
-    let t = stored.as_ref().and_then(parse).ok_or_else(not_found)?;
+    let kept = stored.as_ref().and_then(parse).ok_or_else(not_found)?;
     let reader = accounts.signed_in(&headers).await?.map(|(_, account)| account.key);
-    Ok(json(StatusCode::OK, &view(&t, reader.as_deref())))
+    Ok(json(StatusCode::OK, &view(&kept, reader.as_deref())))
 }
 
 /// What every tournament POST checks first: a JSON body from this site, within the address's
@@ -372,12 +461,13 @@ pub(crate) async fn create(
     // Only the password's hash is kept (salted with the tournament's id); a join's password
     // is hashed the same way before the comparison.
     t.spec.password = t.spec.password.as_deref().map(|p| password_hash(&id, p));
+    let kept = Kept { tournament: t, games: Vec::new() };
     accounts
         .storage
-        .write(vec![Write::Tournament(record(&t, 1, now_ms)?)])
+        .write(vec![Write::Tournament(record(&kept, 1, now_ms)?)])
         .await
         .map_err(|e| unavailable(&e))?;
-    Ok(json(StatusCode::CREATED, &view(&t, Some(&account.key))))
+    Ok(json(StatusCode::CREATED, &view(&kept, Some(&account.key))))
 }
 
 /// Reads tournament `id`, applies `change`, writes the next version; again from the top when
@@ -386,16 +476,16 @@ async fn change(
     routes: &AccountRoutes,
     id: &str,
     mut change: impl FnMut(&mut Tournament) -> Result<(), EventError>,
-) -> Result<Tournament, Refused> {
+) -> Result<Kept, Refused> {
     let storage = &routes.accounts.storage;
     for _ in 0..RETRIES {
         let stored = storage.tournament(id.to_owned()).await.map_err(|e| unavailable(&e))?;
         let Some(stored) = stored else { return Err(not_found()) };
-        let mut t = parse(&stored).ok_or_else(not_found)?;
-        change(&mut t).map_err(|e| event_refusal(&e))?;
-        let next = record(&t, stored.version + 1, stored.created_unix_ms)?;
+        let mut kept = parse(&stored).ok_or_else(not_found)?;
+        change(&mut kept.tournament).map_err(|e| event_refusal(&e))?;
+        let next = record(&kept, stored.version + 1, stored.created_unix_ms)?;
         match storage.write(vec![Write::Tournament(next)]).await {
-            Ok(()) => return Ok(t),
+            Ok(()) => return Ok(kept),
             Err(e) if e.kind == StorageErrorKind::Fenced => {}
             Err(e) => return Err(unavailable(&e)),
         }
@@ -418,7 +508,7 @@ pub(crate) async fn join(
     let ratings =
         accounts.storage.ratings(account.key.clone()).await.map_err(|e| unavailable(&e))?;
     let now_ms = unix_ms();
-    let t = change(&routes, &id, |t| {
+    let kept = change(&routes, &id, |t| {
         let kind = RatedGame::of_variant(family_name(t.spec.family));
         let rating = ratings.iter().find(|r| Some(r.kind) == kind).map_or(UNRATED, |r| {
             i32::try_from(crate::storage::kind_rating(r, now_ms).rating.rating).unwrap_or(UNRATED)
@@ -435,7 +525,7 @@ pub(crate) async fn join(
         t.join(&account.key, &account.name, rating, password.as_deref()).map(|_| ())
     })
     .await?;
-    Ok(json(StatusCode::OK, &view(&t, Some(&account.key))))
+    Ok(json(StatusCode::OK, &view(&kept, Some(&account.key))))
 }
 
 /// `POST /api/tournaments/{id}/withdraw`: the signed-in member leaves (or pauses, in an arena).
@@ -449,6 +539,6 @@ pub(crate) async fn withdraw(
     let (_, account): (serde::de::IgnoredAny, _) =
         signed_in_post(&routes, peer.as_ref(), &headers, &body).await?;
     let id = checked_id(&id)?.to_owned();
-    let t = change(&routes, &id, |t| t.withdraw(&account.key)).await?;
-    Ok(json(StatusCode::OK, &view(&t, Some(&account.key))))
+    let kept = change(&routes, &id, |t| t.withdraw(&account.key)).await?;
+    Ok(json(StatusCode::OK, &view(&kept, Some(&account.key))))
 }

@@ -4,8 +4,9 @@
 
 mod common;
 
-use common::{register, request, start_server, start_server_with_tournaments};
+use common::{register, request, signed_in_client, start_server, start_server_with_tournaments};
 use qi_protocol::AccountErrorCode;
+use qi_protocol::{ClientMessage, ErrorCode, GameAction, ServerMessage};
 use qi_server::tournaments::{TournamentLists, TournamentView};
 
 fn now() -> u64 {
@@ -241,5 +242,143 @@ async fn joins_at_once_all_count() {
     let page = request(addr, "GET", &format!("/api/tournaments/{id}"), None, None).await;
     let page: TournamentView = serde_json::from_str(&page.body).unwrap();
     assert_eq!(page.members.len(), 8, "every join kept");
+    server.shutdown.cancel();
+}
+
+/// Reads a tournament as `cookie`'s account sees it.
+async fn page(addr: std::net::SocketAddr, id: &str, cookie: &str) -> TournamentView {
+    let answer = request(addr, "GET", &format!("/api/tournaments/{id}"), Some(cookie), None).await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    serde_json::from_str(&answer.body).unwrap()
+}
+
+/// Sits `client` in `game` by its account; returns its seat.
+async fn sit(client: &mut common::Client, game: &str) -> qi_protocol::Seat {
+    client.send(&ClientMessage::Sit { game: game.into(), have_plies: None }).await;
+    client
+        .until(|m| match m {
+            ServerMessage::Seated { seat, .. } => Some(*seat),
+            ServerMessage::Error { detail, .. } => panic!("not seated: {detail}"),
+            _ => None,
+        })
+        .await
+}
+
+/// A whole Swiss over real sockets: started on time by the driver, every pairing's game
+/// created for its two accounts, who come into it by their account alone; the results
+/// counted; the next round after the pause; the end.
+#[tokio::test]
+async fn a_swiss_is_played_to_its_end_by_the_driver() {
+    let server = start_server_with_tournaments("tournaments-swiss-played").await;
+    let addr = server.addr;
+    let names = ["ada", "bobo", "cyd"];
+    let mut cookies = Vec::new();
+    for name in names {
+        cookies.push(register(addr, name, "correct horse battery").await.cookie());
+    }
+    let swiss = serde_json::json!({
+        "family": "Gomoku",
+        "starts_at": now() + 2,
+        "clock": { "initial_seconds": 300, "increment_seconds": 0 },
+        "format": { "format": "swiss", "rounds": 3, "pause_seconds": 10 },
+        "max_players": 8
+    });
+    let created =
+        request(addr, "POST", "/api/tournaments", Some(&cookies[0]), Some(&spec("Quick", swiss)))
+            .await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let id = serde_json::from_str::<TournamentView>(&created.body).unwrap().summary.id;
+    for cookie in &cookies {
+        let path = format!("/api/tournaments/{id}/join");
+        assert_eq!(request(addr, "POST", &path, Some(cookie), Some("{}")).await.status, 200);
+    }
+    let mut sockets = Vec::new();
+    for cookie in &cookies {
+        sockets.push(signed_in_client(addr, cookie, "").await.0);
+    }
+    // A guest cannot take an account's seat.
+    let mut guest = common::Client::hello(addr, "Guest").await;
+
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let mut played = std::collections::HashSet::new();
+    loop {
+        let view = page(addr, &id, &cookies[0]).await;
+        assert!(std::time::Instant::now() < deadline, "the Swiss never finished: {view:?}");
+        if view.summary.stage == "finished" {
+            break;
+        }
+        let Some(game) = view.playing.iter().find(|g| !played.contains(&g.id)).cloned() else {
+            // Reads are limited per address (120 a minute): once a second.
+            tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+            continue;
+        };
+        played.insert(game.id.clone());
+        let white = names.iter().position(|n| *n == game.white).unwrap();
+        let black = names.iter().position(|n| *n == game.black).unwrap();
+        if played.len() == 1 {
+            // Each sees the game as theirs.
+            let mine = |view: TournamentView| view.my_game;
+            assert_eq!(mine(page(addr, &id, &cookies[white]).await).as_deref(), Some(&*game.id));
+            assert_eq!(mine(page(addr, &id, &cookies[black]).await).as_deref(), Some(&*game.id));
+            guest.send(&ClientMessage::Sit { game: game.id.clone(), have_plies: None }).await;
+            assert_eq!(guest.error().await, ErrorCode::NeedsAccount);
+        }
+        assert_eq!(sit(&mut sockets[white], &game.id).await, qi_protocol::Seat::First);
+        assert_eq!(sit(&mut sockets[black], &game.id).await, qi_protocol::Seat::Second);
+        // No abort, and no rematch, in a tournament.
+        let abort = ClientMessage::Act { game: game.id.clone(), action: GameAction::Abort };
+        sockets[black].send(&abort).await;
+        assert_eq!(sockets[black].error().await, ErrorCode::Unexpected);
+        // Five in a row for White.
+        let moves = ["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8"];
+        for (ply, text) in moves.iter().enumerate() {
+            let mover = if ply % 2 == 0 { white } else { black };
+            let ply = u32::try_from(ply).unwrap();
+            let message = ClientMessage::Move { game: game.id.clone(), ply, text: (*text).into() };
+            sockets[mover].send(&message).await;
+            sockets[white].moved(ply).await;
+            sockets[black].moved(ply).await;
+        }
+        assert_eq!(sockets[black].ended().await.0.winner, Some(qi_protocol::Seat::First));
+    }
+
+    let view = page(addr, &id, &cookies[1]).await;
+    // Three players: two rounds (no more than a field can play without meeting twice), one
+    // game and one bye in each.
+    assert_eq!(played.len(), 2, "{view:?}");
+    assert!(view.playing.is_empty() && view.my_game.is_none());
+    assert_eq!(view.finished.len(), 2);
+    assert!(view.finished.iter().all(|g| g.result.as_deref() == Some("1-0")), "{view:?}");
+    // A win and a bye for whoever won both: 2 points; every game counted.
+    let points: u32 = view.standings.iter().map(|row| row.points).sum();
+    assert_eq!(points, 2 * 2 + 2 * 2, "two wins and two byes, in half points: {view:?}");
+    // Rated: the winners' gomoku ratings moved.
+    let winner = &view.finished[0].white;
+    let cookie = &cookies[names.iter().position(|n| n == winner).unwrap()];
+    let account = request(addr, "GET", "/api/account", Some(cookie), None).await.account();
+    let gomoku = account.ratings.iter().find(|r| r.kind == "gomoku").unwrap();
+    assert!(gomoku.games >= 1 && gomoku.rating.rating > 1500, "{gomoku:?}");
+
+    // The records: both games in one file, read back game by game with their tags; the
+    // results as FIDE's TRF, one line a player.
+    let file = request(addr, "GET", &format!("/api/tournaments/{id}/games"), None, None).await;
+    assert_eq!(file.status, 200, "{}", file.body);
+    let spans = qi_play::records::games(&file.body);
+    assert_eq!(spans.len(), 2, "{}", file.body);
+    for (span, game) in spans.iter().zip(&view.finished.iter().rev().collect::<Vec<_>>()) {
+        let tag = |name: &str| span.tags.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
+        assert_eq!(tag("Event").as_deref(), Some("Quick"));
+        assert_eq!(tag("White"), Some(game.white.clone()));
+        assert_eq!(tag("Black"), Some(game.black.clone()));
+        assert_eq!(tag("Result").as_deref(), Some("1-0"));
+        assert_eq!(tag("Round"), game.round.map(|r| r.to_string()));
+        let text = &file.body[span.range.clone()];
+        let record = qi_play::records::import(text, Some(qi_rules::GameKind::Gomoku)).unwrap();
+        assert_eq!(record.record.moves.len(), 9, "{text}");
+    }
+    let trf = request(addr, "GET", &format!("/api/tournaments/{id}/trf"), None, None).await;
+    assert_eq!(trf.status, 200, "{}", trf.body);
+    assert!(trf.body.lines().any(|l| l.starts_with("012 Quick")), "{}", trf.body);
+    assert_eq!(trf.body.lines().filter(|l| l.starts_with("001 ")).count(), 3, "{}", trf.body);
     server.shutdown.cancel();
 }

@@ -461,6 +461,16 @@ impl Receiver {
             ClientMessage::Resume { game, token, have_plies } => {
                 self.enter(&game, Attach::Token(token), have_plies).await
             }
+            ClientMessage::Sit { game, have_plies } => {
+                let player = self.player(name).await;
+                let Some(account) = player.account else {
+                    return self.error(
+                        ErrorCode::NeedsAccount,
+                        "sign in: this game's seats are held by accounts",
+                    );
+                };
+                self.enter(&game, Attach::Account(account), have_plies).await
+            }
             ClientMessage::Watch { game, have_plies } => {
                 self.enter(&game, Attach::Watch, have_plies).await
             }

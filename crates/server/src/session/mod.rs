@@ -52,6 +52,10 @@ pub enum Attach {
     },
     /// As a spectator.
     Watch,
+    /// Into the seat this account holds (a tournament's game, made for two accounts): the
+    /// seat's token is handed out, or made anew when this run does not know it. The account
+    /// is the connection's signed-in one, never a client's word.
+    Account(String),
 }
 
 /// Who takes a seat: a display name, and the account when the player is signed in.
@@ -215,6 +219,8 @@ pub struct Session {
     grace_ms: u64,
     /// Whether the game is shown in the lobby.
     listed: bool,
+    /// The tournament it is played in, if any.
+    tournament: Option<String>,
     /// When it was made (milliseconds since the Unix epoch).
     created_unix_ms: u64,
     /// Both chat rooms, oldest first (the newest [`qi_protocol::CHAT_ROOM_MAX_LINES`] of
@@ -330,6 +336,7 @@ impl Session {
             chat: std::sync::Arc::new(chat::newest(&stored.chat)),
             chat_times: BTreeMap::new(),
             listed: record.listed,
+            tournament: record.tournament.clone(),
             created_unix_ms: record.created_unix_ms,
         };
         if session.result.is_none() {
@@ -528,6 +535,38 @@ impl Session {
                     _ => return Err(Denied::new(ErrorCode::BadToken, "not a seat of this game")),
                 };
                 self.seat_connection(conn, seat, token, have_plies, now)
+            }
+            Attach::Account(account) => {
+                let Some(seat) = [Seat::First, Seat::Second]
+                    .into_iter()
+                    .find(|seat| self.seats[seat.index()].account.as_ref() == Some(&account))
+                else {
+                    return Err(Denied::new(ErrorCode::BadToken, "you hold no seat in this game"));
+                };
+                let mut writes = Vec::new();
+                let token = match self.seats[seat.index()].token.clone() {
+                    Some(token) => token,
+                    None => {
+                        // A game loaded from storage knows only the hash: a new token, stored.
+                        let token = new_token().map_err(|e| {
+                            Denied::new(ErrorCode::Unexpected, format!("no new token: {e}"))
+                        })?;
+                        let state = &mut self.seats[seat.index()];
+                        state.token = Some(token.clone());
+                        state.token_hash = hash_token(&token);
+                        writes.push(Write::TakeSeat {
+                            game: self.id.clone(),
+                            seat,
+                            name: state.name.clone().unwrap_or_default(),
+                            account: Some(account),
+                            token_hash: state.token_hash.clone(),
+                        });
+                        token
+                    }
+                };
+                let mut effects = self.seat_connection(conn, seat, token, have_plies, now)?;
+                effects.writes.extend(writes);
+                Ok(effects)
             }
             Attach::Invite { invite, player } => {
                 if !token_matches_hash(&invite, &self.invite_hash) {

@@ -25,6 +25,9 @@ pub enum Action {
         /// What.
         body: ChatBody,
     },
+    /// A tournament game's first-move deadline passed (the server's own action, never a
+    /// client's): if a side has not made its first move, it loses by forfeit.
+    NoShow,
 }
 
 fn no_takeback(detail: &str) -> Denied {
@@ -51,6 +54,20 @@ impl Session {
             winner: outcome.winner.map(seat_of_side),
             reason: EndReason::Rules { reason: outcome.reason },
         })
+    }
+
+    /// A tournament game's first-move deadline: the first side that has not moved loses
+    /// (White when nobody moved), as lichess's tournaments forfeit a player who does not
+    /// start; a game under way, or over, is left alone.
+    fn no_show(&mut self, now: u64) -> Effects {
+        let mut effects = Effects::default();
+        if self.result.is_some() || self.both_have_moved() || self.tournament.is_none() {
+            return effects;
+        }
+        let absent = if self.movers.contains(&Seat::First) { Seat::Second } else { Seat::First };
+        let result = GameResult { winner: Some(absent.other()), reason: EndReason::Abandoned };
+        self.finish(result, now, &mut effects);
+        effects
     }
 
     /// Whether each seat has made a move: clocks run from then on, and abort is too late.
@@ -82,9 +99,10 @@ impl Session {
     ///
     /// A rated game that ends before each side has moved (resigned, agreed drawn, claimed)
     /// is aborted instead, as on lichess: unrated, so two accounts cannot trade rating
-    /// points by resigning at once.
+    /// points by resigning at once. A tournament's game keeps its result (the tournament
+    /// scores it as a forfeit); the store leaves it unrated all the same.
     fn finish(&mut self, result: GameResult, now: u64, effects: &mut Effects) {
-        let result = if self.spec.rated && !self.both_have_moved() {
+        let result = if self.spec.rated && !self.both_have_moved() && self.tournament.is_none() {
             GameResult { winner: None, reason: EndReason::Aborted }
         } else {
             result
@@ -243,6 +261,9 @@ impl Session {
         if let Action::Chat { name, body } = action {
             return self.say(conn, address, &name, body, now);
         }
+        if action == Action::NoShow {
+            return Ok(self.no_show(now));
+        }
         let Some(seat) = self.seat_of(conn) else {
             return Err(Denied::new(ErrorCode::Unexpected, "you hold no seat in this game"));
         };
@@ -277,6 +298,12 @@ impl Session {
                 effects.out.push(Outgoing::All(ServerMessage::DrawDeclined { game }));
             }
             Action::Game(GameAction::Abort) => {
+                if self.tournament.is_some() {
+                    return Err(Denied::new(
+                        ErrorCode::Unexpected,
+                        "a tournament game cannot be aborted: a side that does not move loses",
+                    ));
+                }
                 if self.result.is_some() || self.both_have_moved() {
                     return Err(Denied::new(
                         ErrorCode::Unexpected,
@@ -285,6 +312,12 @@ impl Session {
                 }
                 let result = GameResult { winner: None, reason: EndReason::Aborted };
                 self.finish(result, now, &mut effects);
+            }
+            Action::Game(GameAction::Rematch) if self.tournament.is_some() => {
+                return Err(Denied::new(
+                    ErrorCode::Unexpected,
+                    "no rematch in a tournament: the next pairing comes by itself",
+                ));
             }
             Action::Game(GameAction::Rematch) => return self.ask_rematch(seat),
             Action::Game(GameAction::ProposeTakeback) => return self.propose_takeback(seat),
@@ -300,6 +333,7 @@ impl Session {
             // Handled before the seat is asked for (spectators chat too); here only so that
             // the match is whole.
             Action::Chat { name, body } => return self.say(conn, address, &name, body, now),
+            Action::NoShow => return Ok(self.no_show(now)),
             Action::Game(GameAction::ClaimWin) => {
                 if !self.is_playing() {
                     return Err(not_playing("claim the win"));

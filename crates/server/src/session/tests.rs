@@ -35,6 +35,7 @@ fn stored(variant: &str, rules: &str, clock: Option<ClockSpec>, seed: u64) -> St
             created_unix_ms: 0,
             rematch_of: None,
             listed: false,
+            tournament: None,
         },
         moves: Vec::new(),
         result: None,
@@ -651,4 +652,71 @@ fn banqi_moves_that_turned_a_piece_up_are_not_taken_back() {
     play(&mut session, A, "a1", 0);
     let detail = takeback_denied(&mut session, A, Action::Game(GameAction::ProposeTakeback));
     assert!(detail.contains("turned a piece up"), "{detail}");
+}
+
+/// A tournament's game as stored for two accounts, loaded from storage (no token known).
+fn tournament_game(rated: bool) -> Session {
+    let mut game = stored("gomoku", "", Some(ClockSpec { base_secs: 60, increment_secs: 0 }), 7);
+    game.game.names = [Some("Ann".into()), Some("Bo".into())];
+    game.game.accounts = [Some("ann".into()), Some("bo".into())];
+    game.game.tournament = Some("t1".into());
+    game.game.spec.rated = rated;
+    Session::restore(&game, 0).unwrap()
+}
+
+#[test]
+fn a_tournament_game_seats_its_accounts_by_account_alone() {
+    let mut session = tournament_game(true);
+    assert!(session.attach(A, Attach::Account("eve".into()), None, 0).is_err(), "no seat");
+    let effects = session.attach(A, Attach::Account("bo".into()), None, 0).unwrap();
+    let (token, seat, _) = seated(&effects);
+    assert_eq!(seat, Seat::Second);
+    // Loaded from storage, the seat's token was not known: a new one, stored.
+    assert!(matches!(
+        effects.writes.as_slice(),
+        [Write::TakeSeat { seat: Seat::Second, token_hash, account: Some(a), .. }]
+            if *token_hash == hash_token(&token) && a == "bo"
+    ));
+    // Another tab of the same account gets the same token, and nothing is written.
+    let again = session.attach(B, Attach::Account("bo".into()), None, 0).unwrap();
+    assert_eq!(seated(&again).0, token);
+    assert!(again.writes.is_empty());
+    // The token works as any seat's does.
+    assert_eq!(seated(&session.attach(WATCHER, Attach::Token(token), None, 0).unwrap()).1, seat);
+}
+
+#[test]
+fn a_tournament_game_cannot_be_aborted_or_rematched_and_a_side_that_never_moves_forfeits() {
+    let mut session = tournament_game(true);
+    session.attach(A, Attach::Account("ann".into()), None, 0).unwrap();
+    session.attach(B, Attach::Account("bo".into()), None, 0).unwrap();
+    assert!(session.act(A, Action::Game(GameAction::Abort), 0).is_err());
+    play(&mut session, A, "h8", 1_000);
+    // The deadline: Black never moved and loses; rated or not, the result stands as it is
+    // (the store leaves a game where a side never moved unrated).
+    let effects = session.act(A, Action::NoShow, 61_000).unwrap();
+    let result = session.result.clone().unwrap();
+    assert_eq!((result.winner, result.reason), (Some(Seat::First), EndReason::Abandoned));
+    assert!(effects.writes.iter().any(|w| matches!(w, Write::Finish { .. })));
+    assert!(session.act(A, Action::Game(GameAction::Rematch), 62_000).is_err());
+    // Said again, or of a game under way: nothing.
+    assert_eq!(session.act(A, Action::NoShow, 70_000).unwrap(), Effects::default());
+    let mut going = tournament_game(false);
+    going.attach(A, Attach::Account("ann".into()), None, 0).unwrap();
+    going.attach(B, Attach::Account("bo".into()), None, 0).unwrap();
+    play(&mut going, A, "h8", 1_000);
+    play(&mut going, B, "a1", 2_000);
+    assert_eq!(going.act(A, Action::NoShow, 90_000).unwrap(), Effects::default());
+    assert!(going.result.is_none());
+    // Nobody moved: White loses.
+    let mut empty = tournament_game(false);
+    empty.act(A, Action::NoShow, 61_000).unwrap();
+    assert_eq!(empty.result.unwrap().winner, Some(Seat::Second));
+}
+
+#[test]
+fn a_game_outside_tournaments_ignores_a_no_show() {
+    let mut session = started("gomoku", None);
+    assert_eq!(session.act(A, Action::NoShow, 999_999).unwrap(), Effects::default());
+    assert!(session.result.is_none());
 }

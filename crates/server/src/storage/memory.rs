@@ -4,11 +4,11 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use qi_protocol::EndReason;
+use qi_protocol::{EndReason, Seat};
 
 use super::{
-    AccountRecord, ProfileData, PuzzleResultRecord, RatingRecord, RatingStep, SessionRecord,
-    Storage, StorageError, StoredGame, TournamentRecord, Write, rate_finish,
+    AccountRecord, GameProgress, ProfileData, PuzzleResultRecord, RatingRecord, RatingStep,
+    SessionRecord, Storage, StorageError, StoredGame, TournamentRecord, Write, rate_finish,
 };
 use crate::rating::RatedGame;
 
@@ -92,7 +92,13 @@ fn apply(data: &mut Data, write: &Write) -> Result<(), StorageError> {
             found.stored.final_clocks = *clocks;
             found.ended_unix_ms = Some(*unix_ms);
             let record = found.stored.game.clone();
-            let rated = super::rated_kind(&record.spec, &record.accounts, result);
+            // A game where a side never moved (a tournament's forfeit) is not rated.
+            let movers = &found.stored.moves;
+            let both_moved = [Seat::First, Seat::Second]
+                .iter()
+                .all(|seat| movers.iter().any(|mv| mv.seat == *seat));
+            let rated =
+                super::rated_kind(&record.spec, &record.accounts, result).filter(|_| both_moved);
             if let Some(kind) = rated.filter(|_| !had_result) {
                 let keys = record.accounts.clone().map(Option::unwrap_or_default);
                 let current = keys.clone().map(|key| data.ratings.get(&(key, kind)).copied());
@@ -209,7 +215,8 @@ impl Storage for MemoryStorage {
             let never_started = stored.result.is_none()
                 && stored.moves.is_empty()
                 && stored.game.created_unix_ms < cutoff_unix_ms;
-            !(aborted || never_started) || keep.contains(id)
+            let tournament = stored.game.tournament.is_some();
+            !(aborted || never_started) || tournament || keep.contains(id)
         });
         Ok(before - games.len())
     }
@@ -285,6 +292,24 @@ impl Storage for MemoryStorage {
             .values()
             .filter(|t| t.creator == creator && t.created_unix_ms >= since_unix_ms)
             .cloned()
+            .collect())
+    }
+
+    fn game_progress(&mut self, ids: &[String]) -> Result<Vec<GameProgress>, StorageError> {
+        let data = self.lock();
+        Ok(ids
+            .iter()
+            .filter_map(|id| data.games.get(id))
+            .map(|entry| {
+                let stored = &entry.stored;
+                let moved = |seat: Seat| stored.moves.iter().any(|mv| mv.seat == seat);
+                GameProgress {
+                    id: stored.game.id.clone(),
+                    result: stored.result.clone(),
+                    plies: u32::try_from(stored.moves.len()).unwrap_or(u32::MAX),
+                    both_moved: moved(Seat::First) && moved(Seat::Second),
+                }
+            })
             .collect())
     }
 

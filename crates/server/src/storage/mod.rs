@@ -83,6 +83,12 @@ macro_rules! delegate_accounts {
         ) -> Result<Vec<$crate::storage::TournamentRecord>, $crate::storage::StorageError> {
             self.inner.tournaments_created(creator, since_unix_ms)
         }
+        fn game_progress(
+            &mut self,
+            ids: &[String],
+        ) -> Result<Vec<$crate::storage::GameProgress>, $crate::storage::StorageError> {
+            self.inner.game_progress(ids)
+        }
     };
 }
 #[cfg(test)]
@@ -224,6 +230,22 @@ pub struct GameRecord {
     /// Whether the game is shown in the lobby: an open challenge while a seat is free, then
     /// among the games being played. Games made by invitation alone are not.
     pub listed: bool,
+    /// The tournament it is played in, if any: such a game is never swept, cannot be aborted
+    /// by its players, and its result goes to the tournament.
+    pub tournament: Option<String>,
+}
+
+/// How a game stands, as a tournament's driver needs it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameProgress {
+    /// The game id.
+    pub id: String,
+    /// Its result, once over.
+    pub result: Option<GameResult>,
+    /// How many moves were played.
+    pub plies: u32,
+    /// Whether each side has made a move (a game ended before is a forfeit).
+    pub both_moved: bool,
 }
 
 /// One move as stored.
@@ -484,6 +506,13 @@ pub trait Storage: Send + 'static {
     /// [`StorageError`].
     fn tournaments(&mut self, limit: usize) -> Result<Vec<TournamentRecord>, StorageError>;
 
+    /// How each of these games stands (a tournament's driver asks about its games going); a
+    /// game not stored is left out.
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    fn game_progress(&mut self, ids: &[String]) -> Result<Vec<GameProgress>, StorageError>;
+
     /// The tournaments `creator` created since `since_unix_ms` (for the limits on creating).
     ///
     /// # Errors
@@ -546,14 +575,27 @@ pub(crate) mod tests {
             created_unix_ms,
             rematch_of: None,
             listed: false,
+            tournament: None,
         }
     }
 
-    fn first_move(game: &str) -> Write {
+    pub(crate) fn first_move(game: &str) -> Write {
         let mv = MoveRecord {
             ply: 0,
             seat: Seat::First,
             text: "h8".into(),
+            unix_ms: 0,
+            remaining_ms: None,
+        };
+        Write::Move { game: game.into(), mv }
+    }
+
+    /// The second seat's reply to [`first_move`].
+    pub(crate) fn second_move(game: &str) -> Write {
+        let mv = MoveRecord {
+            ply: 1,
+            seat: Seat::Second,
+            text: "a1".into(),
             unix_ms: 0,
             remaining_ms: None,
         };
@@ -582,6 +624,7 @@ pub(crate) mod tests {
             created_unix_ms: 5,
             rematch_of: None,
             listed: false,
+            tournament: None,
         }
     }
 
@@ -707,6 +750,7 @@ pub(crate) mod tests {
             created_unix_ms: 10,
             rematch_of: None,
             listed: true,
+            tournament: None,
         }
     }
 
@@ -798,6 +842,9 @@ pub(crate) mod tests {
                         account: Some("bo".into()),
                         token_hash: "b2".into(),
                     },
+                    // Both sides move: a game where one never did is not rated.
+                    first_move(id),
+                    second_move(id),
                 ])
                 .unwrap();
         }
@@ -926,11 +973,68 @@ pub(crate) mod tests {
         assert!(storage.tournaments_created("acc-b", 0).unwrap().is_empty());
     }
 
+    /// Tournament games: how each stands ([`Storage::game_progress`]), never swept, and one
+    /// where a side never moved (a forfeit) unrated.
+    pub(crate) fn check_tournament_games(storage: &mut impl Storage) {
+        assert!(storage.register(&account("ta", "TA"), &session("s-ta", "ta")).unwrap());
+        assert!(storage.register(&account("tb", "TB"), &session("s-tb", "tb")).unwrap());
+        let game = |id: &str| GameRecord {
+            accounts: [Some("ta".into()), Some("tb".into())],
+            tournament: Some("t".into()),
+            created_unix_ms: 100,
+            ..rated_game(id, "TA", "TB", true)
+        };
+        let won = |game: &str| Write::Finish {
+            game: game.into(),
+            result: GameResult { winner: Some(Seat::First), reason: EndReason::Abandoned },
+            clocks: None,
+            unix_ms: 999,
+        };
+        storage
+            .write(&[
+                Write::Create(game("tg-forfeit")),
+                first_move("tg-forfeit"),
+                won("tg-forfeit"),
+                Write::Create(game("tg-waiting")),
+                Write::Create(game("tg-aborted")),
+                finish("tg-aborted", EndReason::Aborted, 999),
+            ])
+            .unwrap();
+        assert!(storage.ratings("ta").unwrap().is_empty(), "a forfeit is not rated");
+        storage
+            .write(&[
+                Write::Create(game("tg-played")),
+                first_move("tg-played"),
+                second_move("tg-played"),
+                won("tg-played"),
+            ])
+            .unwrap();
+        assert_eq!(storage.ratings("ta").unwrap().len(), 1, "a game played is");
+        let ids = ["tg-forfeit", "tg-waiting", "tg-played", "nope"].map(String::from);
+        let mut progress = storage.game_progress(&ids).unwrap();
+        progress.sort_by(|a, b| a.id.cmp(&b.id));
+        let seen: Vec<_> = progress
+            .iter()
+            .map(|p| (p.id.as_str(), p.result.as_ref().map(|r| r.winner), p.plies, p.both_moved))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("tg-forfeit", Some(Some(Seat::First)), 1, false),
+                ("tg-played", Some(Some(Seat::First)), 2, true),
+                ("tg-waiting", None, 0, false),
+            ]
+        );
+        assert_eq!(storage.sweep(1_000, &[]).unwrap(), 0, "a tournament's games are kept");
+        assert!(storage.load("tg-waiting").unwrap().is_some());
+    }
+
     #[test]
     fn memory_storage_sweeps() {
         check_sweep(&mut MemoryStorage::new());
         check_accounts(&mut MemoryStorage::new());
         check_tournaments(&mut MemoryStorage::new());
+        check_tournament_games(&mut MemoryStorage::new());
     }
 
     #[test]

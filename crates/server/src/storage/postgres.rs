@@ -21,9 +21,9 @@ use std::time::Duration;
 use tokio_postgres::{Client, NoTls, Row, Transaction};
 
 use super::{
-    AccountRecord, GameRecord, MoveRecord, ProfileData, PuzzleResultRecord, RatingRecord,
-    RatingStep, SessionRecord, Storage, StorageError, StoredGame, TournamentRecord, Write,
-    from_sql_int, rate_finish, rated_kind, sql_int, stored_rules,
+    AccountRecord, GameProgress, GameRecord, MoveRecord, ProfileData, PuzzleResultRecord,
+    RatingRecord, RatingStep, SessionRecord, Storage, StorageError, StoredGame, TournamentRecord,
+    Write, from_sql_int, rate_finish, rated_kind, sql_int, stored_rules,
 };
 use crate::names::name_skeleton;
 use crate::rating::RatedGame;
@@ -164,6 +164,11 @@ CREATE TABLE tournaments (
 CREATE INDEX tournaments_by_stage ON tournaments (stage, starts_at);
 CREATE INDEX tournaments_by_creator ON tournaments (creator, created_unix_ms);
 ",
+    // The tournament a game is played in (its games are never swept).
+    "
+ALTER TABLE games ADD COLUMN tournament TEXT;
+CREATE INDEX games_by_tournament ON games (tournament) WHERE tournament IS NOT NULL;
+",
 ];
 
 /// The columns [`tournament_row`] reads, in its order.
@@ -186,7 +191,7 @@ fn tournament_row(row: &tokio_postgres::Row) -> TournamentRecord {
 pub(crate) const GAME_COLUMNS: &str = "id, variant, rules, clock_base_secs, clock_increment_secs,
     start, invite_hash, token_first_hash, token_second_hash, name_first, name_second,
     created_unix_ms, rematch_of, result, final_first_ms, final_second_ms, listed, rated,
-    account_first, account_second";
+    account_first, account_second, tournament";
 
 /// A database error as a [`StorageError`]: a connection that is closed or cannot be made is
 /// [`Unavailable`](super::StorageErrorKind::Unavailable), anything else failed.
@@ -340,6 +345,7 @@ pub(crate) fn game_row(row: &Row) -> Result<StoredGame, StorageError> {
         rematch_of: row.try_get(12).map_err(get_err)?,
         listed: row.try_get(16).map_err(get_err)?,
         accounts: [row.try_get(18).map_err(get_err)?, row.try_get(19).map_err(get_err)?],
+        tournament: row.try_get(20).map_err(get_err)?,
     };
     Ok(StoredGame {
         game,
@@ -420,9 +426,9 @@ async fn apply(tx: &Transaction<'_>, write: &Write) -> Result<(), StorageError> 
                 "INSERT INTO games (id, variant, rules, clock_base_secs, clock_increment_secs,
                  start, invite_hash, token_first_hash, token_second_hash, name_first,
                  name_second, created_unix_ms, rematch_of, listed, rated, account_first,
-                 account_second)
+                 account_second, tournament)
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-                 $17)",
+                 $17, $18)",
                 &[
                     &g.id,
                     &g.spec.variant().name(),
@@ -441,6 +447,7 @@ async fn apply(tx: &Transaction<'_>, write: &Write) -> Result<(), StorageError> 
                     &g.spec.rated,
                     &g.accounts[0],
                     &g.accounts[1],
+                    &g.tournament,
                 ],
             )
             .await
@@ -650,7 +657,9 @@ async fn rate_in(
     let err = |e: tokio_postgres::Error| pg_error(&e);
     let row = tx
         .query_opt(
-            "SELECT variant, rated, account_first, account_second FROM games WHERE id = $1",
+            "SELECT variant, rated, account_first, account_second,
+             (SELECT count(DISTINCT seat) FROM moves WHERE moves.game = games.id) = 2
+             FROM games WHERE id = $1",
             &[&game],
         )
         .await
@@ -659,8 +668,10 @@ async fn rate_in(
     // What rating needs of the game: its kind, whether it is rated, and the seats' accounts.
     // A kind that does not read is no rated kind: nothing to rate.
     let Ok(variant) = Variant::parse(row.try_get(0).map_err(err)?) else { return Ok(()) };
-    let spec =
-        GameSpec { rules: AnyRules::of(variant), clock: None, rated: row.try_get(1).map_err(err)? };
+    // A game where a side never moved (a tournament's forfeit) is not rated.
+    let both_moved: bool = row.try_get(4).map_err(err)?;
+    let rated = both_moved && row.try_get::<_, bool>(1).map_err(err)?;
+    let spec = GameSpec { rules: AnyRules::of(variant), clock: None, rated };
     let accounts: [Option<String>; 2] =
         [row.try_get(2).map_err(err)?, row.try_get(3).map_err(err)?];
     let Some(kind) = rated_kind(&spec, &accounts, result) else { return Ok(()) };
@@ -867,7 +878,7 @@ impl Storage for PgStorage {
             let deleted = tx
                 .execute(
                     "DELETE FROM games
-                     WHERE owner IS NULL AND NOT (id = ANY($2))
+                     WHERE owner IS NULL AND tournament IS NULL AND NOT (id = ANY($2))
                        AND ((result IS NOT NULL AND result::jsonb #>> '{reason,kind}' = 'aborted'
                              AND ended_unix_ms < $1)
                          OR (result IS NULL AND created_unix_ms < $1
@@ -1035,6 +1046,35 @@ impl Storage for PgStorage {
         })
     }
 
+    fn game_progress(&mut self, ids: &[String]) -> Result<Vec<GameProgress>, StorageError> {
+        self.with_client(async |client| {
+            let err = |e: tokio_postgres::Error| pg_error(&e);
+            let rows = client
+                .query(
+                    "SELECT id, result, (SELECT count(*) FROM moves WHERE moves.game = games.id),
+                     (SELECT count(DISTINCT seat) FROM moves WHERE moves.game = games.id) = 2
+                     FROM games WHERE id = ANY($1)",
+                    &[&ids],
+                )
+                .await
+                .map_err(err)?;
+            let mut progress = Vec::with_capacity(rows.len());
+            for row in &rows {
+                let id: String = row.try_get(0).map_err(err)?;
+                let result = match row.try_get::<_, Option<String>>(1).map_err(err)? {
+                    Some(text) => Some(serde_json::from_str::<GameResult>(&text).map_err(|e| {
+                        StorageError::new(format!("game {id}: a result that does not read: {e}"))
+                    })?),
+                    None => None,
+                };
+                let plies = u32::try_from(row.try_get::<_, i64>(2).map_err(err)?).unwrap_or(0);
+                let both_moved = row.try_get(3).map_err(err)?;
+                progress.push(GameProgress { id, result, plies, both_moved });
+            }
+            Ok(progress)
+        })
+    }
+
     fn profile(
         &mut self,
         account: &str,
@@ -1083,7 +1123,7 @@ impl Storage for PgStorage {
                     }
                 };
                 stored.moves = moves_of(client, &stored.game.id).await?;
-                let ended: Option<i64> = row.get(20);
+                let ended: Option<i64> = row.get(21);
                 games.push((stored, ended.map_or(0, from_sql_int)));
             }
             Ok(Some(ProfileData { account: record, ratings, history, games }))
@@ -1176,5 +1216,6 @@ mod tests {
         crate::storage::tests::check_sweep(&mut db);
         crate::storage::tests::check_accounts(&mut db);
         crate::storage::tests::check_tournaments(&mut db);
+        crate::storage::tests::check_tournament_games(&mut db);
     }
 }

@@ -20,6 +20,8 @@
 //! - 5: each account's look-alike skeleton ([`name_skeleton`]), unique (filled in for the
 //!   accounts there were, oldest first; one that looks like an older one keeps its name but
 //!   has none, and is logged).
+//! - 6: puzzle results; 7: tournaments, each one JSON document with a version;
+//! - 8: the tournament a game belongs to (its games are never swept).
 
 use std::path::Path;
 
@@ -28,16 +30,16 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::files::{private_file, private_if_there};
 use super::{
-    AccountRecord, GameRecord, MoveRecord, ProfileData, PuzzleResultRecord, RatingRecord,
-    RatingStep, SessionRecord, Storage, StorageError, StoredGame, TournamentRecord, Write,
-    from_sql_int, rate_finish, rated_kind, sql_int, stored_rules,
+    AccountRecord, GameProgress, GameRecord, MoveRecord, ProfileData, PuzzleResultRecord,
+    RatingRecord, RatingStep, SessionRecord, Storage, StorageError, StoredGame, TournamentRecord,
+    Write, from_sql_int, rate_finish, rated_kind, sql_int, stored_rules,
 };
 use crate::names::name_skeleton;
 use crate::rating::{RatedGame, Rating};
 use crate::tokens::hash_token;
 
 /// The schema version this code reads and writes.
-const VERSION: i64 = 7;
+const VERSION: i64 = 8;
 
 /// The schema of a new database up to version 2 (`user_version` 2); [`MIGRATE_2_TO_3`] and any
 /// later step follow, as for an older database, so that each change is written once.
@@ -184,6 +186,13 @@ CREATE TABLE tournaments (
 CREATE INDEX tournaments_by_stage ON tournaments (stage, starts_at);
 CREATE INDEX tournaments_by_creator ON tournaments (creator, created_unix_ms);
 PRAGMA user_version = 7;
+";
+
+/// Schema 7 to 8: the tournament a game is played in.
+const MIGRATE_7_TO_8: &str = "
+ALTER TABLE games ADD COLUMN tournament TEXT;
+CREATE INDEX games_by_tournament ON games (tournament) WHERE tournament IS NOT NULL;
+PRAGMA user_version = 8;
 ";
 
 /// Writes a tournament at its version: inserts version 1, else replaces the version before it.
@@ -344,9 +353,10 @@ impl SqliteStorage {
                 tx.prepare_cached(
                     "INSERT INTO games (id, variant, rules, clock_base_secs, clock_increment_secs,
                      start, invite_hash, token_first_hash, token_second_hash, name_first, name_second,
-                     created_unix_ms, rematch_of, listed, rated, account_first, account_second)
+                     created_unix_ms, rematch_of, listed, rated, account_first, account_second,
+                     tournament)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,
-                     ?16, ?17)",
+                     ?16, ?17, ?18)",
                 )?
                 .execute(params![
                     g.id,
@@ -366,6 +376,7 @@ impl SqliteStorage {
                     g.spec.rated,
                     g.accounts[0],
                     g.accounts[1],
+                    g.tournament,
                 ])?;
             }
             Write::TakeSeat { game, seat, name, account, token_hash } => {
@@ -537,6 +548,7 @@ fn set_up(db: &mut Connection) -> Result<(), StorageError> {
             migrate_4_to_5(&tx).map_err(failed)?;
             tx.execute_batch(MIGRATE_5_TO_6).map_err(failed)?;
             tx.execute_batch(MIGRATE_6_TO_7).map_err(failed)?;
+            tx.execute_batch(MIGRATE_7_TO_8).map_err(failed)?;
         }
         1 => {
             migrate_1_to_2(&tx).map_err(failed)?;
@@ -545,6 +557,7 @@ fn set_up(db: &mut Connection) -> Result<(), StorageError> {
             migrate_4_to_5(&tx).map_err(failed)?;
             tx.execute_batch(MIGRATE_5_TO_6).map_err(failed)?;
             tx.execute_batch(MIGRATE_6_TO_7).map_err(failed)?;
+            tx.execute_batch(MIGRATE_7_TO_8).map_err(failed)?;
         }
         2 => {
             tx.execute_batch(MIGRATE_2_TO_3).map_err(failed)?;
@@ -552,23 +565,31 @@ fn set_up(db: &mut Connection) -> Result<(), StorageError> {
             migrate_4_to_5(&tx).map_err(failed)?;
             tx.execute_batch(MIGRATE_5_TO_6).map_err(failed)?;
             tx.execute_batch(MIGRATE_6_TO_7).map_err(failed)?;
+            tx.execute_batch(MIGRATE_7_TO_8).map_err(failed)?;
         }
         3 => {
             tx.execute_batch(MIGRATE_3_TO_4).map_err(failed)?;
             migrate_4_to_5(&tx).map_err(failed)?;
             tx.execute_batch(MIGRATE_5_TO_6).map_err(failed)?;
             tx.execute_batch(MIGRATE_6_TO_7).map_err(failed)?;
+            tx.execute_batch(MIGRATE_7_TO_8).map_err(failed)?;
         }
         4 => {
             migrate_4_to_5(&tx).map_err(failed)?;
             tx.execute_batch(MIGRATE_5_TO_6).map_err(failed)?;
             tx.execute_batch(MIGRATE_6_TO_7).map_err(failed)?;
+            tx.execute_batch(MIGRATE_7_TO_8).map_err(failed)?;
         }
         5 => {
             tx.execute_batch(MIGRATE_5_TO_6).map_err(failed)?;
             tx.execute_batch(MIGRATE_6_TO_7).map_err(failed)?;
+            tx.execute_batch(MIGRATE_7_TO_8).map_err(failed)?;
         }
-        6 => tx.execute_batch(MIGRATE_6_TO_7).map_err(failed)?,
+        6 => {
+            tx.execute_batch(MIGRATE_6_TO_7).map_err(failed)?;
+            tx.execute_batch(MIGRATE_7_TO_8).map_err(failed)?;
+        }
+        7 => tx.execute_batch(MIGRATE_7_TO_8).map_err(failed)?,
         VERSION => {}
         newer => {
             return Err(StorageError::new(format!(
@@ -623,6 +644,7 @@ fn game_row(row: &Row<'_>) -> rusqlite::Result<StoredGame> {
         rematch_of: row.get(12)?,
         listed: row.get(16)?,
         accounts: [row.get(18)?, row.get(19)?],
+        tournament: row.get(20)?,
     };
     Ok(StoredGame {
         game,
@@ -637,7 +659,7 @@ fn game_row(row: &Row<'_>) -> rusqlite::Result<StoredGame> {
 
 const GAME_COLUMNS: &str = "id, variant, rules, clock_base_secs, clock_increment_secs, start,
     invite_hash, token_first_hash, token_second_hash, name_first, name_second, created_unix_ms, rematch_of,
-    result, final_first_ms, final_second_ms, listed, rated, account_first, account_second";
+    result, final_first_ms, final_second_ms, listed, rated, account_first, account_second, tournament";
 
 impl Storage for SqliteStorage {
     fn write(&mut self, writes: &[Write]) -> Result<(), StorageError> {
@@ -857,6 +879,36 @@ impl Storage for SqliteStorage {
         rows.collect::<rusqlite::Result<Vec<_>>>().map_err(failed)
     }
 
+    fn game_progress(&mut self, ids: &[String]) -> Result<Vec<GameProgress>, StorageError> {
+        let mut statement = self
+            .db
+            .prepare_cached(
+                "SELECT result, (SELECT count(*) FROM moves WHERE moves.game = games.id),
+                 (SELECT count(DISTINCT seat) FROM moves WHERE moves.game = games.id) = 2
+                 FROM games WHERE id = ?1",
+            )
+            .map_err(failed)?;
+        let mut progress = Vec::with_capacity(ids.len());
+        for id in ids {
+            let row = statement
+                .query_row([id], |row| {
+                    Ok((row.get::<_, Option<String>>(0)?, row.get::<_, i64>(1)?, row.get(2)?))
+                })
+                .optional()
+                .map_err(failed)?;
+            let Some((result, plies, both_moved)) = row else { continue };
+            let result = match result {
+                Some(text) => Some(serde_json::from_str::<GameResult>(&text).map_err(|e| {
+                    StorageError::new(format!("game {id}: a result that does not read: {e}"))
+                })?),
+                None => None,
+            };
+            let plies = u32::try_from(plies).unwrap_or(0);
+            progress.push(GameProgress { id: id.clone(), result, plies, both_moved });
+        }
+        Ok(progress)
+    }
+
     fn profile(
         &mut self,
         account: &str,
@@ -904,7 +956,7 @@ impl Storage for SqliteStorage {
             let limit = i64::try_from(max_games).unwrap_or(i64::MAX);
             let rows = statement
                 .query_map(params![account, limit], |row| {
-                    let ended = from_sql_int(row.get::<_, Option<i64>>(20)?.unwrap_or(0));
+                    let ended = from_sql_int(row.get::<_, Option<i64>>(21)?.unwrap_or(0));
                     // A game whose row no longer reads is left out of the list, not the
                     // whole profile with it.
                     Ok(game_row(row).map(|game| (game, ended)).map_err(|error| {
@@ -936,13 +988,17 @@ fn rate_in(
     // A kind that does not read is no rated kind: nothing to rate.
     let row = tx
         .prepare_cached(
-            "SELECT variant, rated, account_first, account_second FROM games WHERE id = ?1",
+            "SELECT variant, rated, account_first, account_second,
+             (SELECT count(DISTINCT seat) FROM moves WHERE moves.game = games.id) = 2
+             FROM games WHERE id = ?1",
         )?
         .query_row([game], |row| {
             let variant: String = row.get(0)?;
-            Ok((variant, row.get::<_, bool>(1)?, [row.get(2)?, row.get(3)?]))
+            let both_moved: bool = row.get(4)?;
+            Ok((variant, row.get::<_, bool>(1)? && both_moved, [row.get(2)?, row.get(3)?]))
         })
         .optional()?;
+    // A game where a side never moved (a tournament's forfeit) is not rated.
     let Some((variant, rated, accounts)) = row else { return Ok(()) };
     let Ok(variant) = Variant::parse(&variant) else { return Ok(()) };
     let spec: GameSpec = GameSpec { rated, ..GameSpec::of(variant) };
@@ -1030,10 +1086,11 @@ fn sweep_in(
     let candidates: Vec<String> = {
         let mut select = tx.prepare(
             "SELECT id FROM games
-             WHERE (result IS NOT NULL AND json_extract(result, '$.reason.kind') = 'aborted'
-                    AND ended_unix_ms < ?1)
-                OR (result IS NULL AND created_unix_ms < ?1
-                    AND NOT EXISTS (SELECT 1 FROM moves WHERE moves.game = games.id))",
+             WHERE tournament IS NULL
+               AND ((result IS NOT NULL AND json_extract(result, '$.reason.kind') = 'aborted'
+                     AND ended_unix_ms < ?1)
+                 OR (result IS NULL AND created_unix_ms < ?1
+                     AND NOT EXISTS (SELECT 1 FROM moves WHERE moves.game = games.id)))",
         )?;
         let rows = select.query_map([cutoff], |row| row.get(0))?;
         rows.collect::<rusqlite::Result<_>>()?
@@ -1227,6 +1284,7 @@ mod tests {
         crate::storage::tests::check_sweep(&mut db);
         crate::storage::tests::check_accounts(&mut db);
         crate::storage::tests::check_tournaments(&mut db);
+        crate::storage::tests::check_tournament_games(&mut db);
         let orphans: i64 = db
             .db
             .query_row(
@@ -1256,7 +1314,10 @@ mod tests {
             token_hash: "b3".into(),
         };
         let r3 = crate::storage::tests::rated_game("r3", "Ann", "Bo", true);
+        let moves =
+            [crate::storage::tests::first_move("r3"), crate::storage::tests::second_move("r3")];
         db.write(&[Write::Create(r3), take_seat]).unwrap();
+        db.write(&moves).unwrap();
         db.db.execute("UPDATE games SET rules = 'size=17' WHERE id = 'r3'", []).unwrap();
         let result =
             GameResult { winner: Some(Seat::First), reason: qi_protocol::EndReason::Resignation };

@@ -202,6 +202,17 @@ impl StorageHandle {
         self.call(move |storage| storage.tournaments(limit)).await
     }
 
+    /// How these games stand, as [`Storage::game_progress`].
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    pub async fn game_progress(
+        &self,
+        ids: Vec<String>,
+    ) -> Result<Vec<super::GameProgress>, StorageError> {
+        self.call(move |storage| storage.game_progress(&ids)).await
+    }
+
     /// What an account created lately, as [`Storage::tournaments_created`].
     ///
     /// # Errors
@@ -327,6 +338,7 @@ mod tests {
             created_unix_ms: 0,
             rematch_of: None,
             listed: false,
+            tournament: None,
         })
     }
 
