@@ -9,7 +9,7 @@ use qi_rules::any::Variant;
 /// goal, 1,000 for chess, xiangqi and gomoku and 200 for banqi, is in docs/puzzles.md).
 const FLOORS: [(Variant, usize); 4] = [
     (Variant::Chess, 1013),
-    (Variant::Xiangqi, 902),
+    (Variant::Xiangqi, 1012),
     (Variant::Gomoku, 1001),
     (Variant::Banqi, 201),
 ];
