@@ -664,3 +664,146 @@ async fn the_limits_per_address_hold_across_nodes() {
     let next = common::login(site.addrs[1], "Target", "the real one").await;
     assert_eq!(next.error(), qi_protocol::AccountErrorCode::TooManyAttempts);
 }
+
+/// A tournament's page as `cookie`'s account reads it on `addr`.
+async fn tournament_page(
+    addr: SocketAddr,
+    id: &str,
+    cookie: &str,
+) -> qi_server::tournaments::TournamentView {
+    let path = format!("/api/tournaments/{id}");
+    let answer = common::request(addr, "GET", &path, Some(cookie), None).await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    serde_json::from_str(&answer.body).unwrap()
+}
+
+/// A socket on `addr` signed in with `cookie`, sitting in `game`; the game as it stands. Tried
+/// again while the game's node is being replaced.
+async fn sit(addr: SocketAddr, cookie: &str, game: &str) -> (Client, GameView) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let (mut client, account) = common::signed_in_client(addr, cookie, "").await;
+        assert!(account.is_some());
+        client.send(&ClientMessage::Sit { game: game.to_owned(), have_plies: None }).await;
+        let answer = client
+            .until(|m| match m {
+                ServerMessage::State { view } => Some(Ok(view.clone())),
+                ServerMessage::Error { detail, .. } => Some(Err(detail.clone())),
+                _ => None,
+            })
+            .await;
+        match answer {
+            Ok(view) => return (client, view),
+            Err(detail) => {
+                assert!(Instant::now() < deadline, "could not sit: {detail}");
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        }
+    }
+}
+
+/// Issue 50: a Swiss run by every node at once (each steps it; a write made on a stale read is
+/// refused), its players on nodes 2 and 3; node 1 — which steps the tournament too, and runs
+/// whichever of its games its own steps created — is killed in the middle of round 2's first
+/// game. Every game is created once, every result counted once, nobody meets twice, and the
+/// tournament ends.
+#[tokio::test]
+async fn a_swiss_survives_a_node_killed_in_the_middle_of_a_round() {
+    let mut site = Site::start_with("cluster-swiss", &["--tournaments"]).await;
+    let n1 = site.addrs[0];
+    let names = ["ada", "bobo", "cyd", "dee"];
+    let mut cookies = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let made = common::register(site.addrs[i % 3], name, "correct horse battery").await;
+        cookies.push(made.cookie());
+    }
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap();
+    let spec = serde_json::json!({
+        "name": "Cluster Swiss",
+        "family": "Gomoku",
+        "rules": "",
+        "starts_at": now.as_secs() + 2,
+        "clock": { "initial_seconds": 300, "increment_seconds": 0 },
+        "format": { "format": "swiss", "rounds": 3, "pause_seconds": 10 },
+        "rated": true,
+        "password": null,
+        "min_rating": null,
+        "max_rating": null,
+        "max_players": 8
+    })
+    .to_string();
+    let created = common::request(n1, "POST", "/api/tournaments", Some(&cookies[0]), Some(&spec));
+    let created = created.await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let id = serde_json::from_str::<qi_server::tournaments::TournamentView>(&created.body)
+        .unwrap()
+        .summary
+        .id;
+    for (i, cookie) in cookies.iter().enumerate() {
+        let path = format!("/api/tournaments/{id}/join");
+        let joined = common::request(site.addrs[i % 3], "POST", &path, Some(cookie), Some("{}"));
+        assert_eq!(joined.await.status, 200);
+    }
+
+    // The players play on nodes 2 and 3; node 1 is killed during round 2.
+    let addrs = site.addrs.clone();
+    let node_of = |player: usize| addrs[1 + player % 2];
+    let deadline = Instant::now() + Duration::from_secs(180);
+    let mut played: Vec<(String, usize, usize)> = Vec::new();
+    let mut killed = false;
+    loop {
+        let reader = site.addrs[if killed { 2 } else { 1 }];
+        let view = tournament_page(reader, &id, &cookies[0]).await;
+        assert!(Instant::now() < deadline, "the Swiss never finished: {view:?}");
+        if view.summary.stage == "finished" {
+            break;
+        }
+        let fresh = view.playing.iter().filter(|g| !played.iter().any(|(id, ..)| *id == g.id));
+        let Some(game) = fresh.cloned().next() else {
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            continue;
+        };
+        let white = names.iter().position(|n| *n == game.white).unwrap();
+        let black = names.iter().position(|n| *n == game.black).unwrap();
+        played.push((game.id.clone(), white, black));
+        let (mut w, _) = sit(node_of(white), &cookies[white], &game.id).await;
+        let (mut b, _) = sit(node_of(black), &cookies[black], &game.id).await;
+        let moves = ["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8"];
+        for (ply, text) in moves.iter().enumerate() {
+            if ply == 4 && game.round == Some(2) && !killed {
+                // Mid-game, mid-round: node 1 dies. Both players come back on live nodes.
+                killed = true;
+                site.kill(0).await;
+                tokio::time::sleep(Duration::from_millis(500)).await;
+                drop((w, b));
+                let (again_w, view) = sit(node_of(white), &cookies[white], &game.id).await;
+                assert_eq!(view.moves.len(), 4, "every move acknowledged is there");
+                w = again_w;
+                b = sit(node_of(black), &cookies[black], &game.id).await.0;
+            }
+            let ply = u32::try_from(ply).unwrap();
+            let mover = if ply % 2 == 0 { &mut w } else { &mut b };
+            let message = ClientMessage::Move { game: game.id.clone(), ply, text: (*text).into() };
+            mover.send(&message).await;
+            w.moved(ply).await;
+            b.moved(ply).await;
+        }
+        assert_eq!(b.ended().await.0.winner, Some(Seat::First));
+    }
+    assert!(killed, "node 1 was killed during round 2");
+
+    let view = tournament_page(site.addrs[2], &id, &cookies[1]).await;
+    // Four players, three rounds, two games a round: six games, each created once, each pair
+    // once, every result counted.
+    assert_eq!(played.len(), 6, "{played:?}");
+    assert_eq!(view.finished.len(), 6, "{view:?}");
+    assert!(view.playing.is_empty());
+    let mut pairs: Vec<(usize, usize)> =
+        played.iter().map(|&(_, w, b)| (w.min(b), w.max(b))).collect();
+    pairs.sort_unstable();
+    pairs.dedup();
+    assert_eq!(pairs.len(), 6, "nobody met twice: {played:?}");
+    assert!(view.finished.iter().all(|g| g.result.as_deref() == Some("1-0")), "{view:?}");
+    let points: u32 = view.standings.iter().map(|row| row.points).sum();
+    assert_eq!(points, 6 * 2, "six wins, in half points: {view:?}");
+}
