@@ -313,6 +313,22 @@ impl Session {
     }
 
     /// The message that follows the lobby as this page wants, while it shows the lobby.
+    /// How this page comes into its game: back to its seat with the token it keeps; else,
+    /// signed in, as its account (into the seat the account holds — a tournament's pairing is
+    /// made for two accounts, with no token in any browser — or to watch); else to watch.
+    fn enter_message(
+        &self,
+        game: String,
+        token: Option<&String>,
+        have_plies: Option<u32>,
+    ) -> ClientMessage {
+        match token {
+            Some(token) => ClientMessage::Resume { game, token: token.clone(), have_plies },
+            None if self.account.is_some() => ClientMessage::Sit { game, have_plies },
+            None => ClientMessage::Watch { game, have_plies },
+        }
+    }
+
     fn follow_message(&self) -> Option<ClientMessage> {
         let (variant, seek) = self.following.clone().filter(|_| self.in_lobby())?;
         Some(ClientMessage::Lobby { variant, seek })
@@ -434,10 +450,8 @@ impl Session {
         if let Some(focus) = &self.focus {
             let have_plies = focus.game.as_ref().map(|g| g.moves.len() as u32);
             let game = focus.id.clone();
-            if let Some(token) = &focus.token {
-                out.push(ClientMessage::Resume { game, token: token.clone(), have_plies });
-            } else if !focus.joining {
-                out.push(ClientMessage::Watch { game, have_plies });
+            if focus.token.is_some() || !focus.joining {
+                out.push(self.enter_message(game, focus.token.as_ref(), have_plies));
             }
             if let Some(game) = &focus.game
                 && let Some(pending) = &game.pending
@@ -463,11 +477,7 @@ impl Session {
         }
         self.resync_asked = true;
         let have_plies = focus.game.as_ref().map(|g| g.moves.len() as u32);
-        let game = focus.id.clone();
-        let message = match &focus.token {
-            Some(token) => ClientMessage::Resume { game, token: token.clone(), have_plies },
-            None => ClientMessage::Watch { game, have_plies },
-        };
+        let message = self.enter_message(focus.id.clone(), focus.token.as_ref(), have_plies);
         self.send_now(message)
     }
 

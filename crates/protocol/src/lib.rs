@@ -244,8 +244,9 @@ pub enum ClientMessage {
         #[serde(default)]
         have_plies: Option<u32>,
     },
-    /// Take the seat the signed-in account holds in a game the server made for it (a
-    /// tournament's pairing): the answer is `Seated` with the seat's token, as for `Resume`.
+    /// Come into a game as the signed-in account: into the seat it holds (a tournament's
+    /// pairing, made for two accounts; the answer is `Seated` with the seat's token, as for
+    /// `Resume`), else as a spectator, as `Watch`.
     Sit {
         /// The game id.
         game: String,

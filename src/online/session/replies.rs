@@ -98,14 +98,8 @@ impl Session {
             None => {
                 // Moves from a ply this page does not have: ask for the whole game.
                 self.resync_asked = false;
-                let have = None;
-                let game = view.game.clone();
-                let message = match &focus.token {
-                    Some(token) => {
-                        ClientMessage::Resume { game, token: token.clone(), have_plies: have }
-                    }
-                    None => ClientMessage::Watch { game, have_plies: have },
-                };
+                let token = focus.token.clone();
+                let message = self.enter_message(view.game.clone(), token.as_ref(), None);
                 return self.send_now(message);
             }
         };

@@ -53,8 +53,9 @@ pub enum Attach {
     /// As a spectator.
     Watch,
     /// Into the seat this account holds (a tournament's game, made for two accounts): the
-    /// seat's token is handed out, or made anew when this run does not know it. The account
-    /// is the connection's signed-in one, never a client's word.
+    /// seat's token is handed out, or made anew when this run does not know it; an account
+    /// that holds no seat watches. The account is the connection's signed-in one, never a
+    /// client's word.
     Account(String),
 }
 
@@ -541,7 +542,7 @@ impl Session {
                     .into_iter()
                     .find(|seat| self.seats[seat.index()].account.as_ref() == Some(&account))
                 else {
-                    return Err(Denied::new(ErrorCode::BadToken, "you hold no seat in this game"));
+                    return self.attach(conn, Attach::Watch, have_plies, now);
                 };
                 let mut writes = Vec::new();
                 let token = match self.seats[seat.index()].token.clone() {

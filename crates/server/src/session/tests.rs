@@ -667,7 +667,13 @@ fn tournament_game(rated: bool) -> Session {
 #[test]
 fn a_tournament_game_seats_its_accounts_by_account_alone() {
     let mut session = tournament_game(true);
-    assert!(session.attach(A, Attach::Account("eve".into()), None, 0).is_err(), "no seat");
+    // An account without a seat watches.
+    let watching = session.attach(WATCHER, Attach::Account("eve".into()), None, 0).unwrap();
+    assert!(watching.writes.is_empty());
+    assert!(
+        !watching.out.iter().any(|o| matches!(o, Outgoing::To(_, ServerMessage::Seated { .. })))
+    );
+    assert!(session.spectators.contains(&WATCHER));
     let effects = session.attach(A, Attach::Account("bo".into()), None, 0).unwrap();
     let (token, seat, _) = seated(&effects);
     assert_eq!(seat, Seat::Second);
@@ -683,6 +689,7 @@ fn a_tournament_game_seats_its_accounts_by_account_alone() {
     assert!(again.writes.is_empty());
     // The token works as any seat's does.
     assert_eq!(seated(&session.attach(WATCHER, Attach::Token(token), None, 0).unwrap()).1, seat);
+    assert!(!session.spectators.contains(&WATCHER), "a spectator who sits is one no more");
 }
 
 #[test]

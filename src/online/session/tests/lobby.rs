@@ -157,3 +157,27 @@ fn the_lobby_is_followed_while_shown_and_its_rows_kept_in_order() {
     session.receive(ServerMessage::Lobby { update }, 0.0);
     assert_eq!(session.lobby.challenges.len(), 1, "out of the lobby, updates are not taken");
 }
+
+#[test]
+fn a_signed_in_page_without_a_kept_seat_comes_in_as_its_account() {
+    // A tournament's game is made for two accounts: no browser holds its seat's token.
+    let opening = Opening::Game { game: "g".into(), token: None };
+    let mut session = Session::new(Settings::new(Lang::En), "Ann", opening);
+    session.connecting();
+    let _ = session.opened();
+    let welcome = ServerMessage::Welcome { version: VERSION, account: Some("Ann_1".into()) };
+    let effects = session.receive(welcome, 0.0);
+    assert_eq!(sent(&effects), [ClientMessage::Sit { game: "g".into(), have_plies: None }]);
+    // The seat comes back with its token, kept like any other.
+    let seated = ServerMessage::Seated {
+        game: "g".into(),
+        token: "tok".into(),
+        seat: Seat::Second,
+        invite: None,
+    };
+    let effects = session.receive(seated, 0.0);
+    assert!(effects.contains(&Effect::SaveSeat { game: "g".into(), token: "tok".into() }));
+    // Signed out, the same address watches.
+    let (_, effects) = ready(Opening::Game { game: "g".into(), token: None });
+    assert_eq!(sent(&effects), [ClientMessage::Watch { game: "g".into(), have_plies: None }]);
+}
