@@ -442,12 +442,13 @@ export const SERVER_BIN =
 
 /**
  * Starts qi-server on a free loopback port serving `dist` with a temporary data directory, and
- * waits until it serves `readyPath` (and the pages in `pages`, which must be built). Throws,
+ * waits until it serves `readyPath` (and the pages in `pages`, which must be built), with the
+ * server's own flags `args` (`--tournaments`). Throws,
  * with the server's output, when the binary or a page is missing or the server never answers.
  * Resolves to `{ base, stop }`: `base` is `http://127.0.0.1:<port>/`; `stop()` ends the server
  * and removes its data.
  */
-export async function startQiServer({ tag = 'e2e', pages = ['index.html'], readyPath = '' } = {}) {
+export async function startQiServer({ tag = 'e2e', pages = ['index.html'], readyPath = '', args = [] } = {}) {
   if (!existsSync(SERVER_BIN)) {
     throw new Error(
       `qi-server not found at ${SERVER_BIN}: build it (cargo build --release -p qi-server) ` +
@@ -464,7 +465,7 @@ export async function startQiServer({ tag = 'e2e', pages = ['index.html'], ready
   await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const { port } = probe.address();
   await new Promise((resolve) => probe.close(resolve));
-  const server = spawn(SERVER_BIN, ['--addr', `127.0.0.1:${port}`, '--dist', DIST, '--data', dataDir], {
+  const server = spawn(SERVER_BIN, ['--addr', `127.0.0.1:${port}`, '--dist', DIST, '--data', dataDir, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';

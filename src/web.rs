@@ -90,6 +90,14 @@ pub fn set_query(query: &str, new_entry: bool) {
     };
 }
 
+/// Goes to `href` (relative to the page), as a link followed would: a new history entry and a
+/// fresh page.
+pub fn go_to(href: &str) {
+    if let Some(window) = web_sys::window() {
+        let _ = window.location().assign(href);
+    }
+}
+
 /// The page's address, in full.
 #[must_use]
 pub fn location_href() -> String {

@@ -152,3 +152,47 @@ pub async fn change_password(change: &PasswordChange) -> Result<AccountView, Acc
 pub async fn profile(name: &str) -> Result<ProfileView, AccountError> {
     answer(send(&format!("/api/profile/{}", encode_name(name)), None).await?).await
 }
+
+/// The lobby's tournaments: `GET /api/tournaments`.
+///
+/// # Errors
+/// No answer ([`AccountErrorCode::Unavailable`]: a server without tournaments too).
+pub async fn tournaments() -> Result<qi_protocol::tournament::TournamentLists, AccountError> {
+    answer(send("/api/tournaments", None).await?).await
+}
+
+/// One tournament as this browser's account sees it: `GET /api/tournaments/<id>`.
+///
+/// # Errors
+/// [`AccountErrorCode::NotFound`] when there is no such tournament.
+pub async fn tournament(id: &str) -> Result<qi_protocol::tournament::TournamentView, AccountError> {
+    answer(send(&format!("/api/tournaments/{id}"), None).await?).await
+}
+
+/// Creates a tournament: `POST /api/tournaments`.
+///
+/// # Errors
+/// The server's refusal (a setting out of bounds, the limits per account, signed out).
+pub async fn create_tournament(
+    spec: &qi_protocol::tournament::Spec,
+) -> Result<qi_protocol::tournament::TournamentView, AccountError> {
+    answer(send("/api/tournaments", json(spec)).await?).await
+}
+
+/// Joins tournament `id` (`password` for a private one), or withdraws from it (an arena:
+/// pauses): `POST /api/tournaments/<id>/join` or `…/withdraw`.
+///
+/// # Errors
+/// The server's refusal (the password, the rating bounds, full, closed, signed out).
+pub async fn tournament_membership(
+    id: &str,
+    join: bool,
+    password: Option<String>,
+) -> Result<qi_protocol::tournament::TournamentView, AccountError> {
+    let (what, body) = if join {
+        ("join", json(&qi_protocol::tournament::JoinRequest { password }))
+    } else {
+        ("withdraw", Some("{}".to_owned()))
+    };
+    answer(send(&format!("/api/tournaments/{id}/{what}"), body).await?).await
+}

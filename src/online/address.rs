@@ -26,6 +26,15 @@ pub enum Opening {
         /// The username, as the address has it (trimmed).
         name: String,
     },
+    /// A tournament's page (`?tournament=<id>`, where the server sends its short link
+    /// `/t/<id>`; its frame for other sites is the "watch live" page's, `tv/?tournament=<id>`).
+    Tournament {
+        /// The tournament id.
+        id: String,
+        /// The game the reader comes back from (`&from=<game>`): not gone to again while the
+        /// server has not counted its result yet.
+        from: Option<String>,
+    },
     /// A game address that cannot be one (ids and tokens are short and URL-safe).
     BadLink,
 }
@@ -54,6 +63,15 @@ pub fn id_ok(text: &str) -> bool {
 #[must_use]
 pub fn read_address(query: &str, stored_token: impl Fn(&str) -> Option<String>) -> Opening {
     let query = Query::parse(query);
+    if query.get("game").is_none()
+        && let Some(id) = query.get("tournament")
+    {
+        if !id_ok(id) {
+            return Opening::BadLink;
+        }
+        let from = query.get("from").filter(|game| id_ok(game)).map(str::to_owned);
+        return Opening::Tournament { id: id.to_owned(), from };
+    }
     let Some(game) = query.get("game") else {
         return match query.get("player").map(str::trim) {
             Some(name)
@@ -101,6 +119,27 @@ mod tests {
         assert_eq!(
             read("?game=abc&player=Ann"),
             Opening::Game { game: "abc".into(), token: None },
+            "a game comes first"
+        );
+    }
+
+    #[test]
+    fn tournament_addresses_open_its_page() {
+        assert_eq!(read("?tournament=T1abc"), Opening::Tournament { id: "T1abc".into(), from: None });
+        assert_eq!(
+            read("?tournament=T1abc&from=g1"),
+            Opening::Tournament { id: "T1abc".into(), from: Some("g1".into()) }
+        );
+        assert_eq!(
+            read("?tournament=T1abc&from=a%20b"),
+            Opening::Tournament { id: "T1abc".into(), from: None },
+            "a game id that is none is left out"
+        );
+        assert_eq!(read("?tournament=a%20b"), Opening::BadLink);
+        assert_eq!(read("?tournament="), Opening::BadLink);
+        assert_eq!(
+            read("?game=g1&tournament=T1"),
+            Opening::Game { game: "g1".into(), token: None },
             "a game comes first"
         );
     }

@@ -50,7 +50,35 @@ fn tell_the_app(live: bool) {
     let _ = parent.post_message(&news, &origin);
 }
 
-/// The page.
+/// The tournament the address asks to frame (`?tournament=<id>`), if any.
+fn tournament_from_address() -> Option<String> {
+    let query = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    let query = qi_play::link::Query::parse(&query);
+    query.get("tournament").filter(|id| super::address::id_ok(id)).map(str::to_owned)
+}
+
+/// The page: the most watched game, or with `?tournament=<id>` that tournament's live
+/// standings and games going, for a blog's frame (the online page may not be framed: it holds
+/// seats).
+#[function_component(TvPage)]
+pub fn tv_page() -> Html {
+    let tournament = use_memo((), |()| tournament_from_address());
+    match &*tournament {
+        Some(id) => {
+            let settings = settings_from_address();
+            let lang = settings.lang;
+            let theme = if settings.theme == Theme::Dark { "theme-dark" } else { "theme-light" };
+            html! {
+                <main class={classes!("tv-page", "tournament-frame", theme)} lang={lang.tag()} data-testid="tv">
+                    <super::tournament::TournamentPage {lang} id={id.clone()} framed=true signed_in=false />
+                </main>
+            }
+        }
+        None => html! { <Tv /> },
+    }
+}
+
+/// The most watched game.
 #[function_component(Tv)]
 pub fn tv() -> Html {
     let settings = use_memo((), |()| settings_from_address());

@@ -132,6 +132,8 @@ pub struct OnlineGame {
     pub clocks: Option<(Clocks, f64)>,
     /// Banqi, after the end: the whole deal.
     pub deal: Option<String>,
+    /// The tournament the game is played in (an id as addresses take them), if any.
+    pub tournament: Option<String>,
     /// The player's move on its way.
     pub pending: Option<Pending>,
     /// The latest thing to tell the player.
@@ -269,6 +271,7 @@ impl OnlineGame {
                 .deal
                 .clone()
                 .filter(|deal| matches!(view.status, Status::Ended { .. }) && deal.len() <= 200),
+            tournament: view.tournament.clone().filter(|id| super::address::id_ok(id)),
             pending: None,
             note: None,
             board: Rc::new(PlayState::new(settings.clone(), 0)),

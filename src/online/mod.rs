@@ -11,7 +11,9 @@
 //! - `online/?game=<id>&invite=<token>`: an invite: take the free seat (the address then becomes
 //!   `online/?game=<id>`, so the token does not stay in the address bar);
 //! - `online/?game=<id>`: back to the seat when this browser holds it, else watch;
-//! - `online/?player=<name>`: a player's profile (the server sends `online/@/<name>` there).
+//! - `online/?player=<name>`: a player's profile (the server sends `online/@/<name>` there);
+//! - `online/?tournament=<id>`: a tournament's page (the server sends its short link `/t/<id>`
+//!   there; its frame for other sites is `tv/?tournament=<id>`).
 //!
 //! # Accounts
 //! Once the server first welcomes the socket, the page asks `/api/account` whether this browser
@@ -37,6 +39,7 @@ pub mod profile;
 pub mod session;
 pub mod socket;
 pub mod texts;
+pub mod tournament;
 pub mod view;
 
 use std::rc::Rc;

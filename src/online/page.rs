@@ -16,6 +16,7 @@ use super::lobby::Lobby;
 use super::profile::Profile;
 use super::session::{Intent, Link, Session};
 use super::texts::{Words, say};
+use super::tournament::{TournamentList, TournamentPage};
 use super::view::{GameButtons, LinkField, note_text, player_bar_for, status_panel};
 use crate::board::Board;
 use crate::board_model::board_view;
@@ -295,6 +296,9 @@ fn game_screen(session: &Session, game: &OnlineGame, act: &Callback<Intent>) -> 
                 if let Some(review) = review {
                     <a class="button review" href={review} data-action="review">{ say(lang, Words::ReviewInApp) }</a>
                 }
+                if let Some(tournament) = &game.tournament {
+                    <a class="button" href={format!("?tournament={tournament}&from={}", game.id)} data-action="back-to-tournament">{ say(lang, Words::BackToTournament) }</a>
+                }
                 if let Some(deal) = game.deal.clone().filter(|_| ended) {
                     <p class="deal"><span>{ say(lang, Words::TheDeal) }</span><code>{ deal }</code></p>
                 }
@@ -322,8 +326,11 @@ pub fn page(
     let theme = if session.settings.theme == Theme::Dark { "theme-dark" } else { "theme-light" };
     let focus = session.focus.as_ref();
     let in_lobby = session.in_lobby();
+    let signed_in = session.account.is_some() || account.name().is_some();
     let content = if let Some(name) = &session.profile {
         html! { <Profile {lang} name={name.clone()} /> }
+    } else if let Some((id, from)) = &session.tournament {
+        html! { <TournamentPage {lang} id={id.clone()} framed=false {signed_in} came_from={from.clone()} /> }
     } else if !session.ever_connected && matches!(session.link, Link::Retrying { .. }) {
         needs_server(session, lang, act)
     } else if session.link == Link::Outdated {
@@ -342,10 +349,14 @@ pub fn page(
         };
         // Signed in: the username is the name (the socket's word first, then the API's).
         let signed_in = session.account.clone().or_else(|| account.name().map(str::to_owned));
+        let signed_in_now = signed_in.is_some();
         html! {
-            <Lobby {lang} name={session.name.clone()} account={signed_in} {account_box} seeking={session.seeking.clone()}
-                   settings={session.settings.clone()} rows={session.lobby.clone()}
-                   ready={session.link == Link::Ready} act={act.clone()} />
+            <>
+                <Lobby {lang} name={session.name.clone()} account={signed_in} {account_box} seeking={session.seeking.clone()}
+                       settings={session.settings.clone()} rows={session.lobby.clone()}
+                       ready={session.link == Link::Ready} act={act.clone()} />
+                <TournamentList {lang} signed_in={signed_in_now} />
+            </>
         }
     };
     // Outside a game, what the server said shows above the content.

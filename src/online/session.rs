@@ -231,6 +231,9 @@ pub struct Session {
     pub account: Option<String>,
     /// The player whose profile the page shows (`?player=<name>`).
     pub profile: Option<String>,
+    /// The tournament whose page the page shows (`?tournament=<id>`), and the game the reader
+    /// comes back from.
+    pub tournament: Option<(String, Option<String>)>,
     /// The latest thing to tell the player outside a game's moves.
     pub note: Option<Note>,
     /// Requests waiting for the connection.
@@ -271,6 +274,7 @@ impl Session {
             seeking: None,
             account: None,
             profile: None,
+            tournament: None,
             note: None,
             queued: Vec::new(),
             expecting_seat: false,
@@ -281,6 +285,7 @@ impl Session {
             Opening::Lobby => {}
             Opening::BadLink => session.note = Some(Note::Say(Words::BadLink)),
             Opening::Profile { name } => session.profile = Some(name),
+            Opening::Tournament { id, from } => session.tournament = Some((id, from)),
             Opening::Game { game, token } => session.focus = Some(Focus::new(game, token)),
             Opening::Join { game, invite } => {
                 session.invite = Some((game, invite));
@@ -295,7 +300,10 @@ impl Session {
     /// Whether the page shows the lobby (no game, no invite, no profile).
     #[must_use]
     pub fn in_lobby(&self) -> bool {
-        self.focus.is_none() && self.invite.is_none() && self.profile.is_none()
+        self.focus.is_none()
+            && self.invite.is_none()
+            && self.profile.is_none()
+            && self.tournament.is_none()
     }
 
     /// The account changed (signed in or out): the server reads the session cookie when a

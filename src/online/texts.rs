@@ -557,6 +557,120 @@ words! {
     GamePage => ["Game page", "对局页面", "Trang ván cờ"],
     /// Back to the lobby.
     BackToLobby => ["Back to the lobby", "返回大厅", "Về sảnh"],
+    /// The tournaments' heading, and the link to them.
+    Tournaments => ["Tournaments", "比赛", "Giải đấu"],
+    /// The list's sections.
+    TournamentsUpcoming => ["Starting soon", "即将开始", "Sắp diễn ra"],
+    /// Running now.
+    TournamentsRunning => ["Playing now", "进行中", "Đang diễn ra"],
+    /// Over.
+    TournamentsFinished => ["Finished", "已结束", "Đã kết thúc"],
+    /// No tournament in a section.
+    NoTournaments => ["None for now.", "暂无。", "Chưa có."],
+    /// The form's heading and its button.
+    CreateTournament => ["Create a tournament", "创建比赛", "Tạo giải đấu"],
+    /// Creating needs an account.
+    SignInToCreate => [
+        "Sign in to create a tournament or to join one.",
+        "登录后即可创建或参加比赛。",
+        "Đăng nhập để tạo hoặc tham gia giải đấu.",
+    ],
+    /// The form's fields.
+    TournamentName => ["Name", "名称", "Tên"],
+    /// The format.
+    TournamentFormat => ["Format", "赛制", "Thể thức"],
+    /// lichess's arena.
+    FormatArena => ["Arena", "竞技场", "Đấu trường"],
+    /// The Dutch system.
+    FormatSwiss => ["Swiss", "瑞士制", "Hệ Thụy Sĩ"],
+    /// Everyone meets everyone.
+    FormatRoundRobin => ["Round robin", "循环赛", "Vòng tròn"],
+    /// The arena's length.
+    ArenaMinutes => ["Length (minutes)", "时长（分钟）", "Thời lượng (phút)"],
+    /// A Swiss's rounds.
+    SwissRounds => ["Rounds", "轮数", "Số vòng"],
+    /// When it starts.
+    StartsInMinutes => ["Starts in (minutes)", "几分钟后开始", "Bắt đầu sau (phút)"],
+    /// The clock's minutes.
+    ClockMinutes => ["Clock (minutes)", "每方用时（分钟）", "Đồng hồ (phút)"],
+    /// The clock's increment.
+    ClockIncrement => ["Increment (seconds)", "每步加秒", "Cộng giây mỗi nước"],
+    /// The most players.
+    MaxPlayers => ["Most players", "人数上限", "Số người tối đa"],
+    /// An optional password.
+    TournamentPassword => ["Password (optional)", "密码（可不填）", "Mật khẩu (không bắt buộc)"],
+    /// A private tournament's password, to join.
+    JoinPassword => ["Password", "密码", "Mật khẩu"],
+    /// Join.
+    JoinTournament => ["Join", "参加", "Tham gia"],
+    /// Leave (a Swiss or a round robin).
+    WithdrawTournament => ["Withdraw", "退出", "Rút lui"],
+    /// Pause (an arena: may join again).
+    PauseTournament => ["Pause", "暂停", "Tạm nghỉ"],
+    /// The page is loading.
+    TournamentLoading => ["Loading the tournament…", "正在加载比赛…", "Đang tải giải đấu…"],
+    /// No such tournament.
+    TournamentNotFound => ["No such tournament.", "没有这个比赛。", "Không có giải đấu này."],
+    /// How many play: `{n} players`.
+    PlayersCount => ["{n} players", "{n} 名棋手", "{n} người chơi"],
+    /// Starts at `{time}`.
+    StartsAt => ["Starts {time}", "{time} 开始", "Bắt đầu {time}"],
+    /// Ends at `{time}`.
+    EndsAt => ["Ends {time}", "{time} 结束", "Kết thúc {time}"],
+    /// `Round {r} of {n}`.
+    RoundOf => ["Round {r} of {n}", "第 {r} 轮，共 {n} 轮", "Vòng {r}/{n}"],
+    /// The stages.
+    StageUpcoming => ["Not started", "未开始", "Chưa bắt đầu"],
+    /// Under way.
+    StageRunning => ["Under way", "进行中", "Đang diễn ra"],
+    /// Over.
+    StageFinished => ["Over", "已结束", "Đã kết thúc"],
+    /// Did not take place.
+    StageCancelled => ["Cancelled: too few players", "已取消：人数不足", "Đã hủy: không đủ người"],
+    /// The standings' heading.
+    Standings => ["Standings", "排名", "Bảng xếp hạng"],
+    /// The standings' columns.
+    ColumnPlayer => ["Player", "棋手", "Người chơi"],
+    /// Points.
+    ColumnPoints => ["Points", "积分", "Điểm"],
+    /// Tie-breaks (or an arena's performance).
+    ColumnTiebreaks => ["Tie-breaks", "对手分", "Hệ số phụ"],
+    /// An arena's performance.
+    ColumnPerformance => ["Performance", "表现分", "Hiệu suất"],
+    /// Two wins in a row: the next counts double.
+    OnFire => ["On fire: the next win counts double", "连胜中：下一胜双倍计分", "Đang thắng liền: ván thắng sau tính gấp đôi"],
+    /// A member who withdrew or paused.
+    NotPlaying => ["not playing", "未在比赛", "không thi đấu"],
+    /// The latest results.
+    LatestResults => ["Latest results", "最新结果", "Kết quả mới nhất"],
+    /// No game going.
+    NoGamesGoing => ["No game going.", "暂无对局。", "Chưa có ván nào."],
+    /// The reader's game is ready.
+    YourGameReady => ["Your game is ready:", "你的对局已就绪：", "Ván của bạn đã sẵn sàng:"],
+    /// The link to it.
+    PlayYourGame => ["play it", "进入对局", "vào chơi"],
+    /// Watch a game.
+    WatchGame => ["Watch", "观战", "Xem"],
+    /// The short link's label.
+    TournamentLink => ["Link to this tournament", "比赛链接", "Liên kết giải đấu"],
+    /// The embed code's label.
+    EmbedStandings => [
+        "Live standings for your site (paste this code)",
+        "在你的网站上显示实时排名（粘贴这段代码）",
+        "Bảng xếp hạng trực tiếp cho trang của bạn (dán đoạn mã này)",
+    ],
+    /// Download the games.
+    DownloadGames => ["Download the games", "下载全部对局", "Tải các ván đấu"],
+    /// Download the TRF.
+    DownloadTrf => ["Results for arbiters (FIDE TRF)", "裁判用成绩（FIDE TRF）", "Kết quả cho trọng tài (FIDE TRF)"],
+    /// Open the tournament on Qi (from an embed).
+    OpenOnQi => ["Open on Qi", "在棋中打开", "Mở trên Qi"],
+    /// Back from a tournament's game to its page.
+    BackToTournament => ["Back to the tournament", "返回比赛", "Về giải đấu"],
+    /// A casual tournament.
+    Casual => ["Casual", "不计分", "Không tính điểm"],
+    /// A private tournament.
+    PrivateTournament => ["Private", "私密", "Riêng tư"],
 }
 
 /// The text `words` in `lang`.
@@ -595,6 +709,10 @@ mod tests {
             (Words::RatedGamesCount, &["n"]),
             (Words::RatingGraphLabel, &["game", "from", "to", "n"]),
             (Words::RatingGraphLabelOne, &["game", "from", "to"]),
+            (Words::PlayersCount, &["n"]),
+            (Words::StartsAt, &["time"]),
+            (Words::EndsAt, &["time"]),
+            (Words::RoundOf, &["r", "n"]),
         ] {
             for lang in Lang::ALL {
                 for name in names {

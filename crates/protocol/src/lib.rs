@@ -42,6 +42,7 @@ mod account;
 mod chat;
 mod lobby;
 mod name;
+pub mod tournament;
 
 pub use qi_rules::any::{AnyRules, Variant};
 pub use qi_rules::{EndReason as RulesEnd, IllegalReason};
@@ -568,6 +569,9 @@ pub struct GameView {
     /// Never set while the game goes on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deal: Option<String>,
+    /// The tournament the game is played in, if any (its page is `online/?tournament=<id>`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<String>,
 }
 
 /// How a game ended.
@@ -815,6 +819,7 @@ mod tests {
                 unix_ms: 1,
             }],
             deal: None,
+            tournament: Some("t1".into()),
         };
         let server = [
             ServerMessage::Welcome { version: VERSION, account: Some("Ann".into()) },

@@ -483,7 +483,8 @@ impl AccountRoutes {
                 .route("/api/tournaments/{id}/join", post(crate::tournaments::join))
                 .route("/api/tournaments/{id}/withdraw", post(crate::tournaments::withdraw))
                 .route("/api/tournaments/{id}/games", get(crate::tournaments::export::games))
-                .route("/api/tournaments/{id}/trf", get(crate::tournaments::export::trf));
+                .route("/api/tournaments/{id}/trf", get(crate::tournaments::export::trf))
+                .route("/t/{id}", get(crate::tournaments::short_link));
         }
         router.layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES)).with_state(self)
     }

@@ -20,8 +20,8 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use qi_protocol::AccountErrorCode;
-use qi_tournament::event::{EventError, Row, Stage, Tournament};
-use qi_tournament::spec::{Clock, Format, Refusal, Spec};
+use qi_tournament::event::{EventError, Play, Row, Stage, Tournament};
+use qi_tournament::spec::{Format, Refusal, Spec};
 use qi_tournament::{Family, tiebreak::Tiebreak};
 use serde::{Deserialize, Serialize};
 
@@ -40,6 +40,11 @@ pub const MAX_OPEN_CREATED: usize = 3;
 pub mod driver;
 pub mod export;
 
+pub use qi_protocol::tournament::{
+    FINISHED_SHOWN, JoinRequest, MemberView, StandingView, TournamentGameView, TournamentLists,
+    TournamentSummary, TournamentView,
+};
+
 /// The most tournaments one account may create in a day.
 pub const MAX_CREATED_PER_DAY: usize = 10;
 /// How many tournaments the list shows.
@@ -49,63 +54,6 @@ const RETRIES: usize = 32;
 
 /// The rating a player without one in the game joins with.
 const UNRATED: i32 = 1500;
-
-/// A tournament in a list.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TournamentSummary {
-    /// Its id (the short link is `/t/{id}` once the page exists).
-    pub id: String,
-    /// Its name.
-    pub name: String,
-    /// Which game: `chess`, `xiangqi`, `banqi`, `gomoku`.
-    pub game: String,
-    /// `arena`, `swiss` or `round_robin`.
-    pub format: String,
-    /// When it starts (Unix seconds).
-    pub starts_at: u64,
-    /// `upcoming`, `running`, `finished`, `cancelled`.
-    pub stage: String,
-    /// How many take part (those who left or withdrew not counted).
-    pub players: usize,
-    /// The most it takes.
-    pub max_players: u32,
-    /// Whether its games count for ratings.
-    pub rated: bool,
-    /// Whether joining needs a password.
-    pub private: bool,
-    /// The games' clock.
-    pub clock: Clock,
-}
-
-/// A member in a tournament's view.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MemberView {
-    /// The name shown.
-    pub name: String,
-    /// The rating they joined with.
-    pub rating: i32,
-}
-
-/// A line of the standings, with the member's name.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StandingView {
-    /// The place.
-    pub rank: usize,
-    /// The member's name.
-    pub name: String,
-    /// Arena points, or half points.
-    pub points: u32,
-    /// Whether `points` counts halves.
-    pub halves: bool,
-    /// The tie-breaks, by short name, in quarter points.
-    pub tiebreaks: Vec<(String, u64)>,
-    /// The arena's performance.
-    pub performance: Option<i32>,
-    /// On fire (arena).
-    pub on_fire: bool,
-    /// Still playing.
-    pub active: bool,
-}
 
 /// A game of a tournament, as kept with it: the id is chosen when the pairing is made, and
 /// kept in the same write, so the game is created once whatever happens between the two.
@@ -139,66 +87,6 @@ pub struct Kept {
     pub games: Vec<TournamentGame>,
 }
 
-/// A game in a tournament's view.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GameView {
-    /// The game id (the online page opens it as `online/?game={id}`).
-    pub id: String,
-    /// White's name.
-    pub white: String,
-    /// Black's name.
-    pub black: String,
-    /// The round, if the format has rounds.
-    pub round: Option<u32>,
-    /// The result once counted (as [`TournamentGame::result`]).
-    pub result: Option<String>,
-}
-
-/// A tournament's page data.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TournamentView {
-    /// The list's line.
-    pub summary: TournamentSummary,
-    /// The settings, the password left out.
-    pub spec: Spec,
-    /// Who joined.
-    pub members: Vec<MemberView>,
-    /// The standings.
-    pub standings: Vec<StandingView>,
-    /// Whether the reader is a member.
-    pub joined: bool,
-    /// The games going now.
-    #[serde(default)]
-    pub playing: Vec<GameView>,
-    /// The latest games finished (at most [`FINISHED_SHOWN`]), newest first.
-    #[serde(default)]
-    pub finished: Vec<GameView>,
-    /// The reader's game going now, if any: the page takes them to it.
-    #[serde(default)]
-    pub my_game: Option<String>,
-}
-
-/// How many finished games a tournament's view lists.
-pub const FINISHED_SHOWN: usize = 50;
-
-/// The lists of `GET /api/tournaments`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TournamentLists {
-    /// Not started, soonest first.
-    pub upcoming: Vec<TournamentSummary>,
-    /// Under way.
-    pub running: Vec<TournamentSummary>,
-    /// Over (or cancelled), latest first.
-    pub finished: Vec<TournamentSummary>,
-}
-
-/// The body of a join.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct JoinRequest {
-    /// The tournament's password, if it has one.
-    #[serde(default)]
-    pub password: Option<String>,
-}
 
 fn family_name(family: Family) -> &'static str {
     match family {
@@ -259,9 +147,9 @@ fn standing(t: &Tournament, row: &Row) -> StandingView {
     }
 }
 
-fn game_view(t: &Tournament, game: &TournamentGame) -> GameView {
+fn game_view(t: &Tournament, game: &TournamentGame) -> TournamentGameView {
     let name = |i: usize| t.members.get(i).map(|m| m.name.clone()).unwrap_or_default();
-    GameView {
+    TournamentGameView {
         id: game.id.clone(),
         white: name(game.white),
         black: name(game.black),
@@ -287,6 +175,15 @@ fn view(kept: &Kept, reader: Option<&str>) -> TournamentView {
             .collect(),
         standings: t.standings().iter().map(|row| standing(t, row)).collect(),
         joined: me.is_some(),
+        active: me.is_some_and(|i| t.standings().iter().any(|row| row.member == i && row.active)),
+        ends_at: t.ends_at(),
+        round: match &t.play {
+            Play::Swiss { swiss, .. } => Some((swiss.rounds.len() as u32, swiss.total_rounds)),
+            Play::RoundRobin(Some(play)) => {
+                Some((play.opened as u32, play.schedule.len() as u32))
+            }
+            Play::RoundRobin(None) | Play::Arena(_) => None,
+        },
         playing: going().map(|g| game_view(t, g)).collect(),
         finished: kept
             .games
@@ -388,6 +285,18 @@ pub(crate) async fn list(
         }
     }
     Ok(json(StatusCode::OK, &lists))
+}
+
+/// `/t/{id}`: a tournament's short link, to its page on the online page
+/// (`online/?tournament={id}`).
+pub(crate) async fn short_link(Path(id): Path<String>) -> Response {
+    match checked_id(&id) {
+        Ok(id) => {
+            let location = format!("../online/?tournament={id}");
+            (StatusCode::SEE_OTHER, [(header::LOCATION, location)]).into_response()
+        }
+        Err(refused) => refused.into_response(),
+    }
 }
 
 /// `GET /api/tournaments/{id}`: one tournament's settings, members and standings.

@@ -758,8 +758,8 @@ async fn a_swiss_survives_a_node_killed_in_the_middle_of_a_round() {
         if view.summary.stage == "finished" {
             break;
         }
-        let fresh = view.playing.iter().filter(|g| !played.iter().any(|(id, ..)| *id == g.id));
-        let Some(game) = fresh.cloned().next() else {
+        let mut fresh = view.playing.iter().filter(|g| !played.iter().any(|(id, ..)| *id == g.id));
+        let Some(game) = fresh.next().cloned() else {
             tokio::time::sleep(Duration::from_secs(1)).await;
             continue;
         };

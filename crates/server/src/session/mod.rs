@@ -484,6 +484,7 @@ impl Session {
             chat: self.chat_for(conn),
             // Banqi: the whole deal, once the game is over (as in `Ended`), never before.
             deal: self.result.as_ref().and(self.deal.clone()),
+            tournament: self.tournament.clone(),
         }
     }
 

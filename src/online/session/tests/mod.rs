@@ -43,6 +43,7 @@ fn view(game: &str, start: &str, moves: &[&str], you: Option<Seat>) -> GameView 
         takeback_offer: None,
         chat: Vec::new(),
         deal: None,
+        tournament: None,
     }
 }
 
