@@ -445,7 +445,8 @@ pub fn served_by_qi_server() -> bool {
 pub async fn fetch_text(path: &str) -> Result<String, String> {
     use wasm_bindgen_futures::JsFuture;
     let window = web_sys::window().ok_or("no window")?;
-    let response = JsFuture::from(window.fetch_with_str(path)).await.map_err(|_| "offline".to_owned())?;
+    let response =
+        JsFuture::from(window.fetch_with_str(path)).await.map_err(|_| "offline".to_owned())?;
     let response: web_sys::Response = response.dyn_into().map_err(|_| "no response".to_owned())?;
     if !response.ok() {
         return Err(format!("HTTP {}", response.status()));
@@ -465,14 +466,16 @@ pub async fn request(path: &str, body: Option<&str>) -> Result<(u16, String), St
     if let Some(body) = body {
         init.set_body(&JsValue::from_str(body));
     }
-    let request = web_sys::Request::new_with_str_and_init(path, &init).map_err(|_| "bad request")?;
+    let request =
+        web_sys::Request::new_with_str_and_init(path, &init).map_err(|_| "bad request")?;
     let headers = request.headers();
     let _ = headers.set("Accept", "application/json");
     if body.is_some() {
         let _ = headers.set("Content-Type", "application/json");
     }
     let window = web_sys::window().ok_or("no window")?;
-    let response = JsFuture::from(window.fetch_with_request(&request)).await.map_err(|_| "offline")?;
+    let response =
+        JsFuture::from(window.fetch_with_request(&request)).await.map_err(|_| "offline")?;
     let response: web_sys::Response = response.dyn_into().map_err(|_| "no response")?;
     let text = response.text().map_err(|_| "no text")?;
     let text = JsFuture::from(text).await.ok().and_then(|t| t.as_string()).ok_or("no text")?;

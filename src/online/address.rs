@@ -125,7 +125,10 @@ mod tests {
 
     #[test]
     fn tournament_addresses_open_its_page() {
-        assert_eq!(read("?tournament=T1abc"), Opening::Tournament { id: "T1abc".into(), from: None });
+        assert_eq!(
+            read("?tournament=T1abc"),
+            Opening::Tournament { id: "T1abc".into(), from: None }
+        );
         assert_eq!(
             read("?tournament=T1abc&from=g1"),
             Opening::Tournament { id: "T1abc".into(), from: Some("g1".into()) }

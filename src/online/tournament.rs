@@ -45,7 +45,11 @@ fn format_label(lang: Lang, format: &Format) -> String {
             format!("{} · {minutes} min", say(lang, Words::FormatArena))
         }
         Format::Swiss { rounds, .. } => {
-            format!("{} · {}: {rounds}", say(lang, Words::FormatSwiss), say(lang, Words::SwissRounds))
+            format!(
+                "{} · {}: {rounds}",
+                say(lang, Words::FormatSwiss),
+                say(lang, Words::SwissRounds)
+            )
         }
         Format::RoundRobin { cycles: 2, .. } => {
             format!("{} × 2", say(lang, Words::FormatRoundRobin))
@@ -100,8 +104,11 @@ pub fn tiebreaks_text(tiebreaks: &[(String, u64)]) -> String {
                 3 => "¾",
                 _ => "",
             };
-            let number =
-                if whole == 0 && !part.is_empty() { part.to_owned() } else { format!("{whole}{part}") };
+            let number = if whole == 0 && !part.is_empty() {
+                part.to_owned()
+            } else {
+                format!("{whole}{part}")
+            };
             format!("{name} {number}")
         })
         .collect::<Vec<_>>()
@@ -397,7 +404,9 @@ pub fn tournament_page(props: &TournamentPageProps) -> Html {
     let short = format!("{origin}/t/{}", props.id);
     let title = shown_text(&summary.name, NAME_CHARS).replace('&', "&amp;").replace('"', "&quot;");
     // The frame is the "watch live" page beside this one: the online page may not be framed.
- let tv = base.strip_suffix("online/").map_or_else(|| format!("{base}../tv/"), |root| format!("{root}tv/"));
+    let tv = base
+        .strip_suffix("online/")
+        .map_or_else(|| format!("{base}../tv/"), |root| format!("{root}tv/"));
     let embed = format!(
         "<iframe src=\"{tv}?tournament={}\" width=\"420\" height=\"560\" style=\"border:0\" title=\"{title}\"></iframe>",
         props.id
@@ -481,7 +490,9 @@ pub fn tournament_list(props: &TournamentListProps) -> Html {
     let lists = use_state(|| None::<Result<TournamentLists, AccountError>>);
     {
         let lists = lists.clone();
-        use_effect_with((), move |()| poll(lists, LIST_POLL_MS, || Box::pin(account::tournaments())));
+        use_effect_with((), move |()| {
+            poll(lists, LIST_POLL_MS, || Box::pin(account::tournaments()))
+        });
     }
     // A server without tournaments (or one that does not answer): nothing shown.
     let content = match lists.as_ref() {
@@ -610,7 +621,11 @@ pub fn create_tournament(props: &CreateTournamentProps) -> Html {
         let form = form.clone();
         Callback::from(move |event: Event| {
             let value = if let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() {
-                if input.type_() == "checkbox" { input.checked().to_string() } else { input.value() }
+                if input.type_() == "checkbox" {
+                    input.checked().to_string()
+                } else {
+                    input.value()
+                }
             } else if let Some(select) = event.target_dyn_into::<web_sys::HtmlSelectElement>() {
                 select.value()
             } else {
@@ -650,7 +665,8 @@ pub fn create_tournament(props: &CreateTournamentProps) -> Html {
     .map(|(value, words)| {
         html! { <option {value} selected={form.format == value}>{ say(lang, words) }</option> }
     });
-    let length_words = if form.format == "arena" { Words::ArenaMinutes } else { Words::SwissRounds };
+    let length_words =
+        if form.format == "arena" { Words::ArenaMinutes } else { Words::SwissRounds };
     html! {
         <details class="create-tournament" data-testid="create-tournament">
             <summary data-action="create-tournament-open">{ say(lang, Words::CreateTournament) }</summary>
@@ -713,7 +729,8 @@ mod tests {
 
     #[test]
     fn the_form_asks_for_what_it_shows() {
-        let form = Form { name: "  Friday  ".into(), format: "arena", length: 45, ..Form::default() };
+        let form =
+            Form { name: "  Friday  ".into(), format: "arena", length: 45, ..Form::default() };
         let spec = form.spec(1_000);
         assert_eq!(spec.name, "Friday");
         assert_eq!(spec.starts_at, 1_000 + 5 * 60);

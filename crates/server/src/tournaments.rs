@@ -87,7 +87,6 @@ pub struct Kept {
     pub games: Vec<TournamentGame>,
 }
 
-
 fn family_name(family: Family) -> &'static str {
     match family {
         Family::Chess => "chess",
@@ -179,9 +178,7 @@ fn view(kept: &Kept, reader: Option<&str>) -> TournamentView {
         ends_at: t.ends_at(),
         round: match &t.play {
             Play::Swiss { swiss, .. } => Some((swiss.rounds.len() as u32, swiss.total_rounds)),
-            Play::RoundRobin(Some(play)) => {
-                Some((play.opened as u32, play.schedule.len() as u32))
-            }
+            Play::RoundRobin(Some(play)) => Some((play.opened as u32, play.schedule.len() as u32)),
             Play::RoundRobin(None) | Play::Arena(_) => None,
         },
         playing: going().map(|g| game_view(t, g)).collect(),
