@@ -98,6 +98,14 @@ pub fn go_to(href: &str) {
     }
 }
 
+/// Goes to `href` (relative to the page) in place of the page: the current address leaves
+/// the history, so the back button does not come back to a page that would go again.
+pub fn replace_with(href: &str) {
+    if let Some(window) = web_sys::window() {
+        let _ = window.location().replace(href);
+    }
+}
+
 /// The page's address, in full.
 #[must_use]
 pub fn location_href() -> String {

@@ -1,5 +1,5 @@
-// End-to-end test of a tournament (issue 50): the Qi server (QI_SERVER_BIN) run with
-// --tournaments serves the built online page (QI_DIST). Three people in their own browsers,
+// End-to-end test of a tournament (issue 50): the Qi server (QI_SERVER_BIN) serves the built
+// online page (QI_DIST). Three people in their own browsers,
 // one in each of the page's languages, register; one creates a Swiss from the lobby's form,
 // the two others find it in the lobby's list and join; the driver starts it and pairs it,
 // each page takes its player to their game, the games are played on the board, the players
@@ -20,7 +20,6 @@ const setup = sharedSetup({ before, after }, {
     tag: 'tournaments',
     pages: ['index.html', 'online/index.html', 'tv/index.html'],
     readyPath: 'online/',
-    args: ['--tournaments'],
   },
 });
 

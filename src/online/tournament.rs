@@ -219,26 +219,41 @@ fn standings_table(
 /// An answer of the API, boxed to be asked for again.
 type Fetch<T> = Pin<Box<dyn Future<Output = Result<T, AccountError>>>>;
 
-/// Reads `fetch` now and every `period_ms` into `state`, until the returned function is
-/// called (the effect's clean-up).
+/// Reads `fetch` now and every `period_ms` into `state`, until `done` says the answer will
+/// not change any more or the returned function is called (the effect's clean-up). A failed
+/// read (a refused one: 120 reads a minute an address) keeps the last answer shown.
 fn poll<T: 'static>(
     state: UseStateHandle<Option<Result<T, AccountError>>>,
     period_ms: u64,
     fetch: impl Fn() -> Fetch<T> + 'static,
+    done: fn(&T) -> bool,
 ) -> impl FnOnce() {
     let alive = Rc::new(Cell::new(true));
     let running = Rc::clone(&alive);
     yew::platform::spawn_local(async move {
+        let mut shown = false;
         while running.get() {
             let answer = fetch().await;
             if !running.get() {
                 break;
             }
-            state.set(Some(answer));
+            let finished = answer.as_ref().is_ok_and(done);
+            if answer.is_ok() || !shown {
+                shown |= answer.is_ok();
+                state.set(Some(answer));
+            }
+            if finished {
+                break;
+            }
             yew::platform::time::sleep(Duration::from_millis(period_ms)).await;
         }
     });
     move || alive.set(false)
+}
+
+/// Whether a tournament's page will not change any more.
+fn over(view: &TournamentView) -> bool {
+    matches!(view.summary.stage.as_str(), "finished" | "cancelled")
 }
 
 /// The words of a refusal: the server's detail, else its code's words.
@@ -279,20 +294,22 @@ pub fn tournament_page(props: &TournamentPageProps) -> Html {
         let answer = answer.clone();
         use_effect_with((props.id.clone(), *refresh), move |(id, _)| {
             let id = id.clone();
-            poll(answer, PAGE_POLL_MS, move || {
+            let fetch = move || -> Fetch<TournamentView> {
                 let id = id.clone();
                 Box::pin(async move { account::tournament(&id).await })
-            })
+            };
+            poll(answer, PAGE_POLL_MS, fetch, over)
         });
     }
-    // The reader's game, once paired: the page goes to it.
+    // The reader's game, once paired: the page goes to it, in its place (the back button then
+    // leads past it, not back to a page that would go to the game again).
     let my_game = answer.as_ref().and_then(|a| a.as_ref().ok()).and_then(|v| v.my_game.clone());
     let my_game = my_game.filter(|game| props.came_from.as_ref() != Some(game));
     {
         let framed = props.framed;
         use_effect_with(my_game, move |game| {
             if let Some(game) = game.as_ref().filter(|g| id_ok(g) && !framed) {
-                web::go_to(&format!("?game={game}"));
+                web::replace_with(&format!("?game={game}"));
             }
         });
     }
@@ -491,7 +508,7 @@ pub fn tournament_list(props: &TournamentListProps) -> Html {
     {
         let lists = lists.clone();
         use_effect_with((), move |()| {
-            poll(lists, LIST_POLL_MS, || Box::pin(account::tournaments()))
+            poll(lists, LIST_POLL_MS, || Box::pin(account::tournaments()), |_| false)
         });
     }
     // A server without tournaments (or one that does not answer): nothing shown.

@@ -247,7 +247,7 @@ pub enum ClientMessage {
     },
     /// Come into a game as the signed-in account: into the seat it holds (a tournament's
     /// pairing, made for two accounts; the answer is `Seated` with the seat's token, as for
-    /// `Resume`), else as a spectator, as `Watch`.
+    /// `Resume`), else — or when not signed in — as a spectator, as `Watch`.
     Sit {
         /// The game id.
         game: String,

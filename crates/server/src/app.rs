@@ -50,9 +50,8 @@ pub struct Settings {
     /// Origins whose pages may open game sockets besides the server's own
     /// (`--allowed-origin`), as `scheme://host[:port]`.
     pub allowed_origins: Vec<String>,
-    /// Whether tournaments run (`--tournaments`): their routes (`/api/tournaments…`) and the
-    /// driver that starts them and their games. Off by default while the app has no pages
-    /// for them.
+    /// Whether tournaments run: their routes (`/api/tournaments…`) and the driver that starts
+    /// them and their games. On by default; `--no-tournaments` turns them off.
     pub tournaments: bool,
 }
 
@@ -66,7 +65,7 @@ impl Settings {
             limits: Limits::default(),
             trusted_proxies: Vec::new(),
             allowed_origins: Vec::new(),
-            tournaments: false,
+            tournaments: true,
         }
     }
 }

@@ -32,8 +32,9 @@ usage: qi-server [--addr HOST:PORT] [--dist DIR] [--data DIR] [options]
   --allowed-origin ORIGIN     another site whose pages may open game sockets, as
                               https://example.org (repeatable; the server's own always may)
   --log-format human|json     how log lines look (default human; RUST_LOG filters them)
-  --tournaments               run tournaments: their API (/api/tournaments) and the driver
-                              that starts them and their games (no pages for them yet)
+  --no-tournaments            run no tournaments: neither their API (/api/tournaments) nor
+                              the driver that starts them and their games (on by default;
+                              --tournaments is accepted as the default)
   --max-connections N         open connections in all (default 10000, at most the open-file
                               limit less a reserve)
   --max-connections-per-address N   (default 128; a trusted proxy's own are exempt)
@@ -99,7 +100,7 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
         redis_url: std::env::var("QI_REDIS_URL").ok().filter(|url| !url.is_empty()),
         node_name: std::env::var("QI_NODE_NAME").ok().filter(|name| !name.is_empty()),
         lease_ttl_ms: 4_000,
-        tournaments: false,
+        tournaments: true,
     };
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
@@ -142,6 +143,7 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
                 options.allowed_origins.push(text);
             }
             "--tournaments" => options.tournaments = true,
+            "--no-tournaments" => options.tournaments = false,
             "--log-format" => {
                 options.log = match value()?.as_str() {
                     "human" => LogFormat::Human,

@@ -161,7 +161,10 @@ fn view(kept: &Kept, reader: Option<&str>) -> TournamentView {
     let t = &kept.tournament;
     let me = reader.and_then(|account| t.member(account));
     let going = || kept.games.iter().filter(|g| g.result.is_none());
-    let my_game = me.and_then(|i| going().find(|g| g.white == i || g.black == i));
+    // Only while it runs: nobody is sent to a game of a tournament that is over.
+    let running = t.stage == Stage::Running;
+    let my_game =
+        me.filter(|_| running).and_then(|i| going().find(|g| g.white == i || g.black == i));
     let mut spec = t.spec.clone();
     spec.password = None;
     TournamentView {

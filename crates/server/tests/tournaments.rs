@@ -1,10 +1,12 @@
-//! Tournaments over real HTTP (served with `--tournaments`): a signed-in player creates one (its settings checked, the
-//! limits per account kept), everyone lists and reads it, players join (password, rating
-//! bounds, room) and withdraw; a stored tournament keeps every join when several come at once.
+//! Tournaments over real HTTP (on by default; off with `--no-tournaments`): a signed-in player
+//! creates one (its settings checked, the limits per account kept), everyone lists and reads
+//! it, players join (password, rating bounds, room) and withdraw; a stored tournament keeps
+//! every join when several come at once; the driver plays a whole Swiss over real sockets, and
+//! its records download.
 
 mod common;
 
-use common::{register, request, signed_in_client, start_server, start_server_with_tournaments};
+use common::{register, request, signed_in_client, start_server_with_tournaments};
 use qi_protocol::AccountErrorCode;
 use qi_protocol::{ClientMessage, ErrorCode, GameAction, ServerMessage};
 use qi_server::tournaments::{TournamentLists, TournamentView};
@@ -35,8 +37,11 @@ fn spec(name: &str, extra: serde_json::Value) -> String {
 
 #[tokio::test]
 async fn tournaments_are_created_listed_joined_and_left() {
-    // Off by default: no routes.
-    let plain = start_server("tournaments-off").await;
+    // Turned off (`--no-tournaments`): no routes.
+    let data = common::temp_dir("tournaments-off");
+    let mut settings = qi_server::app::Settings::new(data.join("dist"));
+    settings.tournaments = false;
+    let plain = common::start_server_settings(data, settings).await;
     assert_eq!(request(plain.addr, "GET", "/api/tournaments", None, None).await.status, 404);
     plain.shutdown.cancel();
 
@@ -296,7 +301,7 @@ async fn a_swiss_is_played_to_its_end_by_the_driver() {
     for cookie in &cookies {
         sockets.push(signed_in_client(addr, cookie, "").await.0);
     }
-    // A guest cannot take an account's seat.
+    // A guest cannot take an account's seat: it watches.
     let mut guest = common::Client::hello(addr, "Guest").await;
 
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
@@ -321,7 +326,7 @@ async fn a_swiss_is_played_to_its_end_by_the_driver() {
             assert_eq!(mine(page(addr, &id, &cookies[white]).await).as_deref(), Some(&*game.id));
             assert_eq!(mine(page(addr, &id, &cookies[black]).await).as_deref(), Some(&*game.id));
             guest.send(&ClientMessage::Sit { game: game.id.clone(), have_plies: None }).await;
-            assert_eq!(guest.error().await, ErrorCode::NeedsAccount);
+            assert_eq!(guest.state().await.you, None, "a guest watches");
         }
         assert_eq!(sit(&mut sockets[white], &game.id).await, qi_protocol::Seat::First);
         assert_eq!(sit(&mut sockets[black], &game.id).await, qi_protocol::Seat::Second);

@@ -194,7 +194,8 @@ impl Session {
                     out.push(Effect::ShowAddress(None));
                     out.extend(self.follow_message().and_then(|m| self.send_now(m).pop()));
                 }
-                // The invite or the kept seat is not good: watch instead.
+                // The invite or the kept seat is not good: come in as the account (its seat, if it
+                // holds one — another tab may have been given a new token), else watch.
                 ErrorCode::BadToken | ErrorCode::SeatTaken
                     if focus.joining || focus.token.is_some() =>
                 {
@@ -203,7 +204,8 @@ impl Session {
                     }
                     focus.joining = false;
                     self.expecting_seat = false;
-                    out.extend(self.send_now(ClientMessage::Watch { game, have_plies: None }));
+                    let message = self.enter_message(game, None, None);
+                    out.extend(self.send_now(message));
                 }
                 _ => {}
             }

@@ -462,14 +462,13 @@ impl Receiver {
                 self.enter(&game, Attach::Token(token), have_plies).await
             }
             ClientMessage::Sit { game, have_plies } => {
-                let player = self.player(name).await;
-                let Some(account) = player.account else {
-                    return self.error(
-                        ErrorCode::NeedsAccount,
-                        "sign in: this game's seats are held by accounts",
-                    );
+                // A session that ended meanwhile watches, as `sit` does for an account
+                // without a seat.
+                let how = match self.player(name).await.account {
+                    Some(account) => Attach::Account(account),
+                    None => Attach::Watch,
                 };
-                self.enter(&game, Attach::Account(account), have_plies).await
+                self.enter(&game, how, have_plies).await
             }
             ClientMessage::Watch { game, have_plies } => {
                 self.enter(&game, Attach::Watch, have_plies).await

@@ -56,16 +56,24 @@ impl Session {
         })
     }
 
-    /// A tournament game's first-move deadline: the first side that has not moved loses
-    /// (White when nobody moved), as lichess's tournaments forfeit a player who does not
-    /// start; a game under way, or over, is left alone.
+    /// A tournament game's first-move deadline: the side that has not made its first move
+    /// loses, as lichess's tournaments forfeit a player who does not start — Black when White
+    /// has moved, White when Black is there and White never moved; when nobody moved and Black
+    /// is not there either, nobody wins (both forfeit). A game under way, or over, is left
+    /// alone.
     fn no_show(&mut self, now: u64) -> Effects {
         let mut effects = Effects::default();
         if self.result.is_some() || self.both_have_moved() || self.tournament.is_none() {
             return effects;
         }
-        let absent = if self.movers.contains(&Seat::First) { Seat::Second } else { Seat::First };
-        let result = GameResult { winner: Some(absent.other()), reason: EndReason::Abandoned };
+        let winner = if self.movers.contains(&Seat::First) {
+            Some(Seat::First)
+        } else if !self.seats[Seat::Second.index()].conns.is_empty() {
+            Some(Seat::Second)
+        } else {
+            None
+        };
+        let result = GameResult { winner, reason: EndReason::Abandoned };
         self.finish(result, now, &mut effects);
         effects
     }

@@ -715,10 +715,14 @@ fn a_tournament_game_cannot_be_aborted_or_rematched_and_a_side_that_never_moves_
     play(&mut going, B, "a1", 2_000);
     assert_eq!(going.act(A, Action::NoShow, 90_000).unwrap(), Effects::default());
     assert!(going.result.is_none());
-    // Nobody moved: White loses.
+    // Nobody moved, Black there: White loses; nobody there: nobody wins.
     let mut empty = tournament_game(false);
+    empty.attach(B, Attach::Account("bo".into()), None, 0).unwrap();
     empty.act(A, Action::NoShow, 61_000).unwrap();
     assert_eq!(empty.result.unwrap().winner, Some(Seat::Second));
+    let mut deserted = tournament_game(false);
+    deserted.act(A, Action::NoShow, 61_000).unwrap();
+    assert_eq!(deserted.result.unwrap().winner, None);
 }
 
 #[test]

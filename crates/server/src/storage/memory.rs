@@ -308,6 +308,8 @@ impl Storage for MemoryStorage {
                     result: stored.result.clone(),
                     plies: u32::try_from(stored.moves.len()).unwrap_or(u32::MAX),
                     both_moved: moved(Seat::First) && moved(Seat::Second),
+                    created_unix_ms: stored.game.created_unix_ms,
+                    last_move_unix_ms: stored.moves.last().map(|mv| mv.unix_ms),
                 }
             })
             .collect())

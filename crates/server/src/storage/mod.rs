@@ -246,6 +246,10 @@ pub struct GameProgress {
     pub plies: u32,
     /// Whether each side has made a move (a game ended before is a forfeit).
     pub both_moved: bool,
+    /// When it was created (milliseconds since the Unix epoch).
+    pub created_unix_ms: u64,
+    /// When its last move was played, if any.
+    pub last_move_unix_ms: Option<u64>,
 }
 
 /// One move as stored.
@@ -1017,6 +1021,9 @@ pub(crate) mod tests {
             .iter()
             .map(|p| (p.id.as_str(), p.result.as_ref().map(|r| r.winner), p.plies, p.both_moved))
             .collect();
+        assert!(progress.iter().all(|p| p.created_unix_ms == 100));
+        let last: Vec<_> = progress.iter().map(|p| p.last_move_unix_ms).collect();
+        assert_eq!(last, [Some(0), Some(0), None], "the moves' times (0 in these records)");
         assert_eq!(
             seen,
             [

@@ -1052,7 +1052,9 @@ impl Storage for PgStorage {
             let rows = client
                 .query(
                     "SELECT id, result, (SELECT count(*) FROM moves WHERE moves.game = games.id),
-                     (SELECT count(DISTINCT seat) FROM moves WHERE moves.game = games.id) = 2
+                     (SELECT count(DISTINCT seat) FROM moves WHERE moves.game = games.id) = 2,
+                     created_unix_ms,
+                     (SELECT max(unix_ms) FROM moves WHERE moves.game = games.id)
                      FROM games WHERE id = ANY($1)",
                     &[&ids],
                 )
@@ -1069,7 +1071,16 @@ impl Storage for PgStorage {
                 };
                 let plies = u32::try_from(row.try_get::<_, i64>(2).map_err(err)?).unwrap_or(0);
                 let both_moved = row.try_get(3).map_err(err)?;
-                progress.push(GameProgress { id, result, plies, both_moved });
+                let created_unix_ms = from_sql_int(row.try_get(4).map_err(err)?);
+                let last: Option<i64> = row.try_get(5).map_err(err)?;
+                progress.push(GameProgress {
+                    id,
+                    result,
+                    plies,
+                    both_moved,
+                    created_unix_ms,
+                    last_move_unix_ms: last.map(from_sql_int),
+                });
             }
             Ok(progress)
         })

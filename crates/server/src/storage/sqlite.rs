@@ -884,7 +884,8 @@ impl Storage for SqliteStorage {
             .db
             .prepare_cached(
                 "SELECT result, (SELECT count(*) FROM moves WHERE moves.game = games.id),
-                 (SELECT count(DISTINCT seat) FROM moves WHERE moves.game = games.id) = 2
+                 (SELECT count(DISTINCT seat) FROM moves WHERE moves.game = games.id) = 2,
+                 created_unix_ms, (SELECT max(unix_ms) FROM moves WHERE moves.game = games.id)
                  FROM games WHERE id = ?1",
             )
             .map_err(failed)?;
@@ -892,11 +893,17 @@ impl Storage for SqliteStorage {
         for id in ids {
             let row = statement
                 .query_row([id], |row| {
-                    Ok((row.get::<_, Option<String>>(0)?, row.get::<_, i64>(1)?, row.get(2)?))
+                    let times: (i64, Option<i64>) = (row.get(3)?, row.get(4)?);
+                    Ok((
+                        row.get::<_, Option<String>>(0)?,
+                        row.get::<_, i64>(1)?,
+                        row.get(2)?,
+                        times,
+                    ))
                 })
                 .optional()
                 .map_err(failed)?;
-            let Some((result, plies, both_moved)) = row else { continue };
+            let Some((result, plies, both_moved, (created, last))) = row else { continue };
             let result = match result {
                 Some(text) => Some(serde_json::from_str::<GameResult>(&text).map_err(|e| {
                     StorageError::new(format!("game {id}: a result that does not read: {e}"))
@@ -904,7 +911,14 @@ impl Storage for SqliteStorage {
                 None => None,
             };
             let plies = u32::try_from(plies).unwrap_or(0);
-            progress.push(GameProgress { id: id.clone(), result, plies, both_moved });
+            progress.push(GameProgress {
+                id: id.clone(),
+                result,
+                plies,
+                both_moved,
+                created_unix_ms: from_sql_int(created),
+                last_move_unix_ms: last.map(from_sql_int),
+            });
         }
         Ok(progress)
     }

@@ -10,15 +10,17 @@
 //! is made once and each of its games created once, whichever node steps, and whichever dies.
 //!
 //! A game nobody starts loses by forfeit: a Swiss or arena game whose side to move has not
-//! made its first move [`FIRST_MOVE_SECONDS`] after the pairing, a round-robin game at its
-//! round's deadline ([`Action::NoShow`](crate::session::Action::NoShow)); a Swiss or arena
-//! player who forfeits so is withdrawn (an arena's paused), as on lichess.
+//! made its first move [`FIRST_MOVE_SECONDS`] after the game was made (Black's window opens
+//! with White's first move), a round-robin game at its round's deadline
+//! ([`Action::NoShow`](crate::session::Action::NoShow)); a Swiss or arena player who forfeits
+//! so is withdrawn (an arena's paused), as on lichess. A game that ends otherwise before both
+//! sides moved (a resignation, an agreed draw) counts as played, unrated.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use qi_protocol::{ClockSpec, GameResult, GameSpec, Seat};
+use qi_protocol::{ClockSpec, EndReason, GameResult, GameSpec, Seat};
 use qi_tournament::Outcome;
 use qi_tournament::event::{Action, Stage};
 use qi_tournament::spec::Format;
@@ -31,6 +33,8 @@ use crate::storage::{GameProgress, StorageErrorKind, Write, stored_rules};
 
 /// How long a paired player has to make their first move (Swiss and arena).
 pub const FIRST_MOVE_SECONDS: u64 = 60;
+/// The result kept for a game the tournament no longer counts (an arena's last games).
+pub const UNCOUNTED: &str = "*";
 /// How often the driver looks at the tournaments.
 const PERIOD: Duration = Duration::from_secs(1);
 /// How many times a step starts again after another writer changed the tournament.
@@ -133,14 +137,24 @@ pub async fn step(hub: &Arc<Hub>, id: &str) -> Result<(), String> {
     Err("the tournament kept changing".into())
 }
 
-/// White's outcome in a finished game, and whether it was a forfeit (a side never moved).
+/// White's outcome in a finished game, and whether it was a forfeit (a side never came: the
+/// server ended it at the first-move deadline).
 fn outcome_of(result: &GameResult, progress: &GameProgress) -> (Outcome, bool) {
     let outcome = match result.winner {
         Some(Seat::First) => Outcome::Win,
         Some(Seat::Second) => Outcome::Loss,
         None => Outcome::Draw,
     };
-    (outcome, !progress.both_moved)
+    (outcome, result.reason == EndReason::Abandoned && !progress.both_moved)
+}
+
+/// When the side to move's first-move window opened (Unix seconds): at White's first move
+/// for Black, else when the game was made (never before its pairing).
+fn window_opened(game: &TournamentGame, progress: &GameProgress) -> u64 {
+    match progress.last_move_unix_ms {
+        Some(ms) => ms / 1000,
+        None => game.paired_at.max(progress.created_unix_ms / 1000),
+    }
 }
 
 /// The result as a record shows it, White's first.
@@ -186,7 +200,7 @@ fn advance(kept: &mut Kept, progress: &[GameProgress], now: u64) -> After {
                 }
                 None if !round_robin
                     && !p.both_moved
-                    && now >= game.paired_at + FIRST_MOVE_SECONDS =>
+                    && now >= window_opened(game, p) + FIRST_MOVE_SECONDS =>
                 {
                     after.no_show.push(game.id.clone());
                 }
@@ -195,9 +209,10 @@ fn advance(kept: &mut Kept, progress: &[GameProgress], now: u64) -> After {
         }
     }
     for member in forfeited {
-        let account = kept.tournament.members[member].account.clone();
         // Withdrawn (an arena's paused): they may join again.
-        let _ = kept.tournament.withdraw(&account);
+        if let Some(account) = kept.tournament.members.get(member).map(|m| m.account.clone()) {
+            let _ = kept.tournament.withdraw(&account);
+        }
     }
     for action in kept.tournament.tick(now) {
         match action {
@@ -222,6 +237,11 @@ fn advance(kept: &mut Kept, progress: &[GameProgress], now: u64) -> After {
                 }
             }
             Action::Finished => {
+                // An arena ends on time: its games still going do not count (`*`), and nobody
+                // is sent to them any more.
+                for game in kept.games.iter_mut().filter(|g| g.result.is_none()) {
+                    game.result = Some(UNCOUNTED.to_owned());
+                }
                 tracing::info!(tournament = %kept.tournament.id, "a tournament finished");
             }
         }
@@ -267,12 +287,13 @@ async fn no_show(hub: &Arc<Hub>, id: &str) {
     if !handle.send(command).await {
         tracing::info!(game = %id, "a no-show not sent: the game's task was stopping");
     }
+    // The stand-in connection goes, here and on the game's node.
+    hub.disconnect(conn).await;
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qi_protocol::EndReason;
     use qi_tournament::Family;
     use qi_tournament::event::Tournament;
     use qi_tournament::spec::{Clock, Spec};
@@ -305,11 +326,20 @@ mod tests {
             result: Some(GameResult { winner, reason }),
             plies,
             both_moved,
+            created_unix_ms: 1_000_000,
+            last_move_unix_ms: None,
         }
     }
 
     fn going(id: &str, plies: u32) -> GameProgress {
-        GameProgress { id: id.into(), result: None, plies, both_moved: plies >= 2 }
+        GameProgress {
+            id: id.into(),
+            result: None,
+            plies,
+            both_moved: plies >= 2,
+            created_unix_ms: 1_000_000,
+            last_move_unix_ms: (plies > 0).then_some(1_010_000),
+        }
     }
 
     #[test]
@@ -356,6 +386,13 @@ mod tests {
         assert!(advance(&mut kept, &waiting, 1_000 + FIRST_MOVE_SECONDS - 1).no_show.is_empty());
         let late = advance(&mut kept, &waiting, 1_000 + FIRST_MOVE_SECONDS);
         assert_eq!(late.no_show, [ids[0].clone()], "only the game not begun");
+        // Black's window opens with White's first move (at 1,010 here), not at the pairing.
+        let answered = [going(&ids[0], 1), going(&ids[1], 2)];
+        let early = advance(&mut kept.clone(), &answered, 1_010 + FIRST_MOVE_SECONDS - 1);
+        assert!(early.no_show.is_empty());
+        let made_late = GameProgress { created_unix_ms: 1_030_000, ..going(&ids[0], 0) };
+        let waits = advance(&mut kept.clone(), &[made_late, going(&ids[1], 2)], 1_060);
+        assert!(waits.no_show.is_empty(), "a game made late (a node died) gets its whole minute");
         // The game ends: White never moved.
         let white = kept.games[0].white;
         let results = [over(&ids[0], Some(Seat::Second), 0, false), going(&ids[1], 4)];
@@ -364,5 +401,46 @@ mod tests {
         let standings = kept.tournament.standings();
         let row = standings.iter().find(|r| r.member == white).unwrap();
         assert!(!row.active, "the no-show is withdrawn");
+    }
+
+    #[test]
+    fn a_game_ended_early_by_the_players_counts_as_played_and_nobody_is_withdrawn() {
+        let mut kept = swiss(4);
+        advance(&mut kept, &[], 1_000);
+        let ids: Vec<String> = kept.games.iter().map(|g| g.id.clone()).collect();
+        // A draw agreed after one move: a played draw, not a double forfeit.
+        let agreed = GameProgress {
+            result: Some(GameResult { winner: None, reason: EndReason::Agreement }),
+            ..going(&ids[0], 1)
+        };
+        advance(&mut kept, &[agreed, going(&ids[1], 4)], 1_020);
+        assert_eq!(kept.games[0].result.as_deref(), Some("1/2-1/2"));
+        assert!(kept.tournament.standings().iter().all(|row| row.active));
+        // Nobody came to the other: both forfeit, nobody scores, both are withdrawn.
+        let deserted = over(&ids[1], None, 0, false);
+        advance(&mut kept, &[deserted], 1_100);
+        assert_eq!(kept.games[1].result.as_deref(), Some("--"));
+        let out = kept.tournament.standings().iter().filter(|row| !row.active).count();
+        assert_eq!(out, 2);
+    }
+
+    #[test]
+    fn an_arena_that_ends_on_time_leaves_no_game_going() {
+        let spec = Spec {
+            format: Format::Arena { minutes: 10, berserk: true, streaks: true },
+            ..swiss(0).tournament.spec
+        };
+        let mut t = Tournament::new("t2", spec, "maker", 900).unwrap();
+        for i in 0..4 {
+            t.join(&format!("p{i}"), &format!("P{i}"), 1500, None).unwrap();
+        }
+        let mut kept = Kept { tournament: t, games: Vec::new() };
+        advance(&mut kept, &[], 1_000);
+        assert_eq!(kept.games.len(), 2);
+        let ids: Vec<String> = kept.games.iter().map(|g| g.id.clone()).collect();
+        let going_now = [going(&ids[0], 10), going(&ids[1], 10)];
+        advance(&mut kept, &going_now, 1_000 + 10 * 60);
+        assert_eq!(kept.tournament.stage, Stage::Finished);
+        assert!(kept.games.iter().all(|g| g.result.as_deref() == Some(UNCOUNTED)));
     }
 }

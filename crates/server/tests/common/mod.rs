@@ -95,7 +95,7 @@ pub async fn start_server_in(
     start_server_settings(data, settings).await
 }
 
-/// A server with the tournament routes on (`--tournaments`).
+/// A server with tournaments on (the default) and the test limits.
 #[allow(dead_code)]
 pub async fn start_server_with_tournaments(tag: &str) -> Server {
     let data = temp_dir(tag);
