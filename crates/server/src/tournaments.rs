@@ -299,6 +299,22 @@ pub(crate) async fn short_link(Path(id): Path<String>) -> Response {
     }
 }
 
+/// What every tournament GET does first: a read within the address's limit, of an id as the
+/// server makes them, of a tournament that is stored. The id checked, and the tournament.
+async fn read_tournament<'a>(
+    routes: &AccountRoutes,
+    peer: Option<&Extension<Peer>>,
+    headers: &HeaderMap,
+    id: &'a str,
+) -> Result<(&'a str, Kept), Refused> {
+    routes.accounts.read(from(routes, peer, headers))?;
+    let id = checked_id(id)?;
+    let stored =
+        routes.accounts.storage.tournament(id.to_owned()).await.map_err(|e| unavailable(&e))?;
+    let kept = stored.as_ref().and_then(parse).ok_or_else(not_found)?;
+    Ok((id, kept))
+}
+
 /// `GET /api/tournaments/{id}`: one tournament's settings, members and standings.
 pub(crate) async fn show(
     State(routes): State<AccountRoutes>,
@@ -306,12 +322,8 @@ pub(crate) async fn show(
     peer: Option<Extension<Peer>>,
     headers: HeaderMap,
 ) -> Result<Response, Refused> {
-    let accounts = &routes.accounts;
-    accounts.read(from(&routes, peer.as_ref(), &headers))?;
-    let id = checked_id(&id)?;
-    let stored = accounts.storage.tournament(id.to_owned()).await.map_err(|e| unavailable(&e))?;
-    let kept = stored.as_ref().and_then(parse).ok_or_else(not_found)?;
-    let reader = accounts.signed_in(&headers).await?.map(|(_, account)| account.key);
+    let (_, kept) = read_tournament(&routes, peer.as_ref(), &headers, &id).await?;
+    let reader = routes.accounts.signed_in(&headers).await?.map(|(_, account)| account.key);
     Ok(json(StatusCode::OK, &view(&kept, reader.as_deref())))
 }
 

@@ -14,7 +14,7 @@ use qi_rules::Side;
 use qi_tournament::event::Play;
 use qi_tournament::swiss::trf;
 
-use super::{Kept, checked_id, from, not_found, parse};
+use super::{Kept, read_tournament};
 use crate::accounts::{AccountRoutes, Refused, refusal, unavailable};
 use crate::listener::Peer;
 use crate::storage::StoredGame;
@@ -77,6 +77,21 @@ fn game_record(kept: &Kept, round: Option<u32>, stored: &StoredGame) -> GameReco
     record
 }
 
+/// A file to download: its type, its name (ids only: nothing to quote), its text.
+fn attachment(content_type: &'static str, file: &str, body: String) -> Response {
+    let disposition = format!("attachment; filename=\"{file}\"");
+    (
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, content_type.to_owned()),
+            (header::CONTENT_DISPOSITION, disposition),
+            (header::CACHE_CONTROL, "no-store".to_owned()),
+        ],
+        body,
+    )
+        .into_response()
+}
+
 /// `GET /api/tournaments/{id}/games`: the finished games, oldest first, as one record file.
 pub(crate) async fn games(
     State(routes): State<AccountRoutes>,
@@ -84,11 +99,8 @@ pub(crate) async fn games(
     peer: Option<Extension<Peer>>,
     headers: HeaderMap,
 ) -> Result<Response, Refused> {
+    let (id, kept) = read_tournament(&routes, peer.as_ref(), &headers, &id).await?;
     let storage = &routes.accounts.storage;
-    routes.accounts.read(from(&routes, peer.as_ref(), &headers))?;
-    let id = checked_id(&id)?;
-    let stored = storage.tournament(id.to_owned()).await.map_err(|e| unavailable(&e))?;
-    let kept = stored.as_ref().and_then(parse).ok_or_else(not_found)?;
     let mut records = Vec::new();
     for game in kept.games.iter().filter(|g| g.result.is_some()).take(MAX_EXPORTED_GAMES) {
         let loaded = storage.load(game.id.clone()).await.map_err(|e| unavailable(&e))?;
@@ -101,17 +113,11 @@ pub(crate) async fn games(
     let format = kind
         .map_or(Format::for_game(qi_rules::GameKind::Chess)[0], |kind| Format::for_game(kind)[0]);
     let body = export_all(&records, format);
-    let file = format!("attachment; filename=\"qi-tournament-{id}.pgn\"");
-    Ok((
-        StatusCode::OK,
-        [
-            (header::CONTENT_TYPE, "application/x-chess-pgn; charset=utf-8".to_owned()),
-            (header::CONTENT_DISPOSITION, file),
-            (header::CACHE_CONTROL, "no-store".to_owned()),
-        ],
+    Ok(attachment(
+        "application/x-chess-pgn; charset=utf-8",
+        &format!("qi-tournament-{id}.pgn"),
         body,
-    )
-        .into_response())
+    ))
 }
 
 /// `GET /api/tournaments/{id}/trf`: a Swiss's finished rounds as FIDE's TRF-16.
@@ -121,11 +127,7 @@ pub(crate) async fn trf(
     peer: Option<Extension<Peer>>,
     headers: HeaderMap,
 ) -> Result<Response, Refused> {
-    let storage = &routes.accounts.storage;
-    routes.accounts.read(from(&routes, peer.as_ref(), &headers))?;
-    let id = checked_id(&id)?;
-    let stored = storage.tournament(id.to_owned()).await.map_err(|e| unavailable(&e))?;
-    let kept = stored.as_ref().and_then(parse).ok_or_else(not_found)?;
+    let (id, kept) = read_tournament(&routes, peer.as_ref(), &headers, &id).await?;
     let Play::Swiss { swiss, .. } = &kept.tournament.play else {
         return Err(refusal(
             StatusCode::NOT_FOUND,
@@ -137,17 +139,7 @@ pub(crate) async fn trf(
     let event =
         trf::Event { name: kept.tournament.spec.name.clone(), start: Some(start), arbiter: None };
     let body = trf::write(swiss, &event, false);
-    let file = format!("attachment; filename=\"qi-tournament-{id}.trf\"");
-    Ok((
-        StatusCode::OK,
-        [
-            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
-            (header::CONTENT_DISPOSITION, file),
-            (header::CACHE_CONTROL, "no-store".to_owned()),
-        ],
-        body,
-    )
-        .into_response())
+    Ok(attachment("text/plain; charset=utf-8", &format!("qi-tournament-{id}.trf"), body))
 }
 
 #[cfg(test)]
